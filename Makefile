@@ -1,0 +1,104 @@
+# tiertune: one non-recursive Makefile.
+#   make             build tiertune (build/tiertune)
+#   make check       unit + CLI tests (no root, no second node), "N passed, N failed"
+#   make check-asan  the same under ASan + UBSan (build-asan/)
+#   make demo        topo and simulate on this machine and on fixtures
+#   make deps        install the Debian packages in packages.debian
+#   make fuzz        run each parser's libFuzzer target for FUZZ_SECONDS
+#   make install     PREFIX=/usr/local DESTDIR=
+
+SHELL     := /bin/bash
+CC        ?= cc
+BUILD     ?= build
+PREFIX    ?= /usr/local
+VERSION   := $(shell git describe --always --dirty 2>/dev/null || echo 0.1.0)
+FUZZ_SECONDS ?= 60
+
+PKGS      := numa jansson sqlite3 ncursesw papi
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# likwid and libpfm4 ship no .pc file.
+EXTRA_LIBS := -llikwid -lpfm
+
+WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
+CFLAGS    ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DTT_VERSION='"$(VERSION)"' -MMD -MP
+LDLIBS    := $(PKG_LIBS) $(EXTRA_LIBS) -lpthread -lm
+
+CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-kernel.c \
+             core/topo.c core/weights.c core/interleave.c core/wi.c core/wi-upstream.c \
+             core/wi-rfc.c
+CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c
+UNIT_SRC  := $(wildcard tests/unit/test-*.c)
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
+
+CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+LIBTT     := $(BUILD)/libtiertune.a
+TIERTUNE  := $(BUILD)/tiertune
+
+.PHONY: all check check-asan demo deps fuzz install clean unit-bins
+all: $(TIERTUNE)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIBTT): $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TIERTUNE): $(CLI_OBJ) $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBTT) $(LDLIBS)
+
+$(BUILD)/tests/test-%: tests/unit/test-%.c $(LIBTT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cmocka) $(LDFLAGS) -o $@ $< $(LIBTT) \
+		$(shell pkg-config --libs cmocka) $(LDLIBS)
+
+unit-bins: $(UNIT_BIN)
+
+check: $(TIERTUNE) $(UNIT_BIN)
+	@tests/run.sh $(BUILD)
+
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_FLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined" check
+
+demo: $(TIERTUNE)
+	@tests/demo.sh $(BUILD)
+
+deps:
+	@missing=""; for p in $$(grep -v '^#' packages.debian); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' \
+			|| missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	echo "deps: installing$$missing"; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
+
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+build-fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRC)
+	@mkdir -p build-fuzz
+	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o $@ $^ -lm
+
+fuzz: $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do \
+		mkdir -p build-fuzz/corpus-$${f##*/}; \
+		echo "fuzz: $$f for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build-fuzz/corpus-$${f##*/} \
+			tests/fuzz/seeds 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|crash' ; \
+		test $${PIPESTATUS[0]} -eq 0 || exit 1; \
+	done
+
+install: $(TIERTUNE)
+	install -D -m 0755 $(TIERTUNE) $(DESTDIR)$(PREFIX)/bin/tiertune
+	install -D -m 0644 docs/tiertune.1 $(DESTDIR)$(PREFIX)/share/man/man1/tiertune.1
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,110 @@
+#include "cli.h"
+
+#include "../core/parse.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c)
+{
+	switch (c) {
+	case OPT_SYSFS_ROOT:
+		cli->sysfs_root = optarg;
+		return -1;
+	case OPT_JSON:
+		cli->json = true;
+		return -1;
+	case OPT_HELP:
+		cli_print_usage(cmd);
+		return 0;
+	case '?':
+		/* getopt_long has printed which option. */
+		fprintf(stderr, "usage: tiertune %s %s\n", cmd->name, cmd->usage);
+		return 2;
+	default:
+		return cli_usage("option of '%s' not handled", cmd->name);
+	}
+}
+
+const struct tt_cmd *cli_find_command(const char *name)
+{
+	for (const struct tt_cmd *c = tt_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+void cli_print_usage(const struct tt_cmd *cmd)
+{
+	printf("usage: tiertune %s %s\n\n%s\n\ncommon options: --sysfs-root DIR, --json, --help\n"
+	       "see tiertune(1) for details\n",
+	       cmd->name, cmd->usage, cmd->summary);
+}
+
+int cli_open_root(struct tt_cli *cli)
+{
+	int rc = tt_sysfs_init(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
+
+	return rc < 0 ? cli_fail(rc) : 0;
+}
+
+int cli_fail(int status)
+{
+	fprintf(stderr, "tiertune: error: %s\n", tt_err_msg());
+	if (*tt_err_hint_msg())
+		fprintf(stderr, "hint: %s\n", tt_err_hint_msg());
+	return tt_err_exit_code(status);
+}
+
+int cli_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tiertune: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tiertune: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	int rc = tt_parse_u64(arg, min, max, out);
+
+	if (rc == -ERANGE)
+		return cli_usage("option '--%s' value '%s' out of range (%ju-%ju)", opt, arg,
+				 (uintmax_t)min, (uintmax_t)max);
+	if (rc)
+		return cli_usage("option '--%s' value '%s' is not a number", opt, arg);
+	return 0;
+}
+
+int cli_print_json(json_t *root)
+{
+	int rc;
+
+	if (!root) {
+		fprintf(stderr, "tiertune: error: out of memory building JSON\n");
+		return 1;
+	}
+	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (rc < 0)
+		return 1;
+	putchar('\n');
+	return 0;
+}

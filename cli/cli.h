@@ -1,0 +1,65 @@
+/*
+ * Shared pieces of the tiertune commands: the command table, the options
+ * every command takes, error reporting and exit codes, JSON output. Only
+ * cli/ prints; everything it calls returns a status and a message.
+ */
+#ifndef TT_CLI_H
+#define TT_CLI_H
+
+#include "../core/error.h"
+#include "../core/sysfs.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tt_cli {
+	const char *sysfs_root; /* --sysfs-root, default "/" */
+	bool json;              /* --json */
+	struct tt_sysfs sfs;    /* opened by cli_open_root() */
+};
+
+struct tt_cmd {
+	const char *name;
+	int (*run)(struct tt_cli *cli, int argc, char **argv);
+	const char *usage;   /* options after the command name */
+	const char *summary; /* one line for `tiertune help` */
+};
+
+/* NULL-terminated. To add a command: 1. write cli/cmd-<name>.c with its
+ * run function; 2. declare it here; 3. list it in tiertune.c. */
+extern const struct tt_cmd tt_commands[];
+
+int cmd_topo(struct tt_cli *cli, int argc, char **argv);
+int cmd_simulate(struct tt_cli *cli, int argc, char **argv);
+
+/* Options every command accepts; list CLI_COMMON_OPTIONS in a command's
+ * struct option array and pass unknown codes to cli_common_option(). */
+enum { OPT_SYSFS_ROOT = 0x100, OPT_JSON, OPT_HELP, OPT_FIRST_COMMAND };
+#define CLI_COMMON_OPTIONS                                     \
+	{"sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT}, \
+	{"json", no_argument, NULL, OPT_JSON},                 \
+	{"help", no_argument, NULL, OPT_HELP}
+
+/* Returns -1 when handled, else an exit code to stop with (0 after --help). */
+int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c);
+const struct tt_cmd *cli_find_command(const char *name);
+void cli_print_usage(const struct tt_cmd *cmd);
+
+/* Opens --sysfs-root; returns 0 or an exit code. */
+int cli_open_root(struct tt_cli *cli);
+
+/* Prints "tiertune: error: <message>" (and a hint line) to stderr and
+ * returns the exit code for status. */
+int cli_fail(int status);
+/* A usage error: prints the message and returns 2. */
+int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An option's number: "option '--pages' value 'x' is not a number (1-...)". */
+int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Prints and frees a JSON value; returns 0 or an exit code. */
+int cli_print_json(json_t *root);
+
+#endif

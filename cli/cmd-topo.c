@@ -1,0 +1,266 @@
+/* tiertune topo: what the machine (or fixture) under the sysfs root offers. */
+#include "cli.h"
+
+#include "../core/topo.h"
+#include "../core/wi.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct wi_seen {
+	const struct tt_wi_backend *be;
+	int rc;            /* detect (or read) status */
+	char why[256];     /* reason when unavailable */
+	struct tt_wi_state st;
+};
+
+static void list_cpus(const struct tt_node *n, char *buf, size_t size)
+{
+	uint64_t bits[TT_MAX_CPUS / 64] = {0};
+
+	for (int i = 0; i < n->ncpus; i++)
+		tt_bit_set(bits, (unsigned int)n->cpus[i]);
+	if (tt_bit_format_list(bits, TT_MAX_CPUS, buf, size) < 0)
+		snprintf(buf, size, "%d cpus", n->ncpus);
+	if (!buf[0])
+		snprintf(buf, size, "-");
+}
+
+static json_t *hmat_json(const struct tt_hmat *h)
+{
+	if (!h->present)
+		return json_null();
+	return json_pack("{s:I,s:I,s:I,s:I}", "read_bw_mb_s", (json_int_t)h->read_bw_mb_s,
+			 "write_bw_mb_s", (json_int_t)h->write_bw_mb_s, "read_lat_ns",
+			 (json_int_t)h->read_lat_ns, "write_lat_ns", (json_int_t)h->write_lat_ns);
+}
+
+static json_t *weights_json(const struct tt_weights *w)
+{
+	json_t *o = json_object();
+	int node;
+
+	tt_nodemask_for_each(node, &w->set) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "%d", node);
+		json_object_set_new(o, key, json_integer(w->w[node]));
+	}
+	return o;
+}
+
+static int print_json(const struct tt_cli *cli, const struct tt_topo *t,
+		      const struct wi_seen *wis, int nwi)
+{
+	json_t *root = json_object(), *nodes = json_array(), *tiers = json_array(),
+	       *ifs = json_array(), *pmus = json_array();
+
+	json_object_set_new(root, "sysfs_root", json_string(tt_sysfs_root(&cli->sfs)));
+	json_object_set_new(root, "kernel_release", json_string(t->kernel_release));
+	json_object_set_new(root, "cpu_model", json_string(t->cpu_model));
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct tt_node *n = &t->nodes[i];
+		json_t *cpus = json_array(), *dist = json_object();
+
+		for (int c = 0; c < n->ncpus; c++)
+			json_array_append_new(cpus, json_integer(n->cpus[c]));
+		for (int k = 0; k < t->nnodes; k++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "%d", t->nodes[k].id);
+			json_object_set_new(dist, key, json_integer(n->distance[k]));
+		}
+		json_array_append_new(
+			nodes, json_pack("{s:i,s:b,s:b,s:o,s:I,s:I,s:o,s:o,s:o,s:o}", "id", n->id,
+					 "has_cpu", n->has_cpu, "has_memory", n->has_memory, "cpus",
+					 cpus, "mem_total_bytes", (json_int_t)n->mem_total_bytes,
+					 "mem_free_bytes", (json_int_t)n->mem_free_bytes, "tier",
+					 n->tier < 0 ? json_null() : json_integer(n->tier), "distance",
+					 dist, "hmat_access0", hmat_json(&n->access[0]), "hmat_access1",
+					 hmat_json(&n->access[1])));
+	}
+	json_object_set_new(root, "nodes", nodes);
+	for (int i = 0; i < t->ntiers; i++) {
+		json_t *tn = json_array();
+		int node;
+
+		tt_nodemask_for_each(node, &t->tiers[i].nodes) json_array_append_new(tn, json_integer(node));
+		json_array_append_new(tiers, json_pack("{s:i,s:o}", "id", t->tiers[i].id, "nodes", tn));
+	}
+	json_object_set_new(root, "tiers", tiers);
+	for (int i = 0; i < nwi; i++) {
+		const struct wi_seen *w = &wis[i];
+		json_t *o = json_pack("{s:s,s:b}", "name", w->be->name, "available", w->rc == 0);
+
+		if (w->rc < 0) {
+			json_object_set_new(o, "reason", json_string(w->why));
+		} else if (!w->be->per_source) {
+			json_object_set_new(o, "weights", weights_json(&w->st.node));
+			json_object_set_new(o, "auto",
+					    w->st.auto_mode < 0 ? json_null()
+								: json_boolean(w->st.auto_mode));
+			json_object_set_new(o, "auto_file", w->st.auto_file[0]
+								    ? json_string(w->st.auto_file)
+								    : json_null());
+		} else {
+			json_t *tw = json_object();
+
+			for (int k = 0; k < w->st.ntiers; k++) {
+				char key[16];
+
+				snprintf(key, sizeof(key), "%d", w->st.tiers[k].tier);
+				json_object_set_new(tw, key, weights_json(&w->st.tiers[k].by_src));
+			}
+			json_object_set_new(o, "tier_weights_by_source", tw);
+		}
+		json_array_append_new(ifs, o);
+	}
+	json_object_set_new(root, "weight_interfaces", ifs);
+	for (int i = 0; i < t->npmus; i++)
+		json_array_append_new(pmus, json_pack("{s:s,s:i}", "name", t->pmus[i].name, "type",
+						      t->pmus[i].type));
+	json_object_set_new(root, "pmus", pmus);
+	return cli_print_json(root);
+}
+
+static void print_hmat(const struct tt_hmat *h)
+{
+	if (!h->present) {
+		printf("  %-23s", "-");
+		return;
+	}
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%ju/%ju MB/s %ju/%ju ns", (uintmax_t)h->read_bw_mb_s,
+		 (uintmax_t)h->write_bw_mb_s, (uintmax_t)h->read_lat_ns, (uintmax_t)h->write_lat_ns);
+	printf("  %-23s", buf);
+}
+
+static const char *tier_note(int id)
+{
+	if (id < TT_MEMTIER_DRAM)
+		return "faster than DRAM (HBM?)";
+	if (id == TT_MEMTIER_DRAM)
+		return "DRAM";
+	return "slower than DRAM (CXL, PMEM?)";
+}
+
+static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
+			const struct wi_seen *wis, int nwi)
+{
+	char buf[512];
+
+	printf("sysfs root   %s\nkernel       %s\n", tt_sysfs_root(&cli->sfs), t->kernel_release);
+	if (t->cpu_model[0])
+		printf("cpu          %s\n", t->cpu_model);
+	printf("\nnode  cpus           memory        free  tier  hmat access1 (rd/wr)\n");
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct tt_node *n = &t->nodes[i];
+		char tier[16];
+
+		list_cpus(n, buf, sizeof(buf));
+		snprintf(tier, sizeof(tier), n->tier < 0 ? "-" : "%d", n->tier);
+		printf("%-5d %-10s %7.1f GiB %7.1f GiB %5s", n->id, buf,
+		       (double)n->mem_total_bytes / (1 << 30), (double)n->mem_free_bytes / (1 << 30),
+		       tier);
+		print_hmat(&n->access[1]);
+		printf("\n");
+	}
+	printf("\ndistances\n     ");
+	for (int k = 0; k < t->nnodes; k++)
+		printf("%5d", t->nodes[k].id);
+	printf("\n");
+	for (int i = 0; i < t->nnodes; i++) {
+		printf("%5d", t->nodes[i].id);
+		for (int k = 0; k < t->nnodes; k++)
+			printf("%5d", t->nodes[i].distance[k]);
+		printf("\n");
+	}
+	printf("\nmemory tiers\n");
+	if (t->ntiers == 0)
+		printf("  none (no /sys/devices/virtual/memory_tiering)\n");
+	for (int i = 0; i < t->ntiers; i++) {
+		tt_bit_format_list(t->tiers[i].nodes.bits, TT_MAX_NODES, buf, sizeof(buf));
+		printf("  memory_tier%-4d nodes %-10s %s\n", t->tiers[i].id, buf,
+		       tier_note(t->tiers[i].id));
+	}
+	printf("\nweight interfaces\n");
+	for (int i = 0; i < nwi; i++) {
+		const struct wi_seen *w = &wis[i];
+
+		if (w->rc < 0) {
+			printf("  %-9s unavailable: %s\n", w->be->name, w->why);
+			continue;
+		}
+		printf("  %-9s %s\n", w->be->name, w->be->summary);
+		if (!w->be->per_source) {
+			tt_weights_format(&w->st.node, buf, sizeof(buf));
+			printf("            weights %s\n", buf[0] ? buf : "(no nodeN files)");
+			if (w->st.auto_mode < 0)
+				printf("            mode    manual only (no auto file: kernel before "
+				       "6.16)\n");
+			else
+				printf("            mode    %s (file %s)\n",
+				       w->st.auto_mode ? "auto" : "manual", w->st.auto_file);
+		} else {
+			for (int k = 0; k < w->st.ntiers; k++) {
+				tt_weights_format(&w->st.tiers[k].by_src, buf, sizeof(buf));
+				printf("            memory_tier%d by source node: %s\n",
+				       w->st.tiers[k].tier, buf);
+			}
+		}
+	}
+	printf("\nperf PMUs\n  ");
+	if (t->npmus == 0)
+		printf("none");
+	for (int i = 0; i < t->npmus; i++)
+		printf("%s%s(%d)", i ? " " : "", t->pmus[i].name, t->pmus[i].type);
+	printf("\n");
+}
+
+int cmd_topo(struct tt_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {CLI_COMMON_OPTIONS, {NULL, 0, NULL, 0}};
+	const struct tt_cmd *self = cli_find_command("topo");
+	struct wi_seen wis[8];
+	struct tt_topo t;
+	int c, rc, nwi = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		rc = cli_common_option(cli, self, c);
+		if (rc >= 0)
+			return rc;
+	}
+	if (optind < argc)
+		return cli_usage("topo takes no argument, got '%s'", argv[optind]);
+	rc = cli_open_root(cli);
+	if (rc)
+		return rc;
+	rc = tt_topo_load(&t, &cli->sfs);
+	if (rc < 0)
+		return cli_fail(rc);
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && nwi < 8; b++) {
+		struct wi_seen *w = &wis[nwi++];
+
+		w->be = *b;
+		tt_wi_state_init(&w->st);
+		w->rc = w->be->detect(&cli->sfs, w->why, sizeof(w->why));
+		if (w->rc == 0)
+			w->rc = w->be->read(&cli->sfs, &t, &w->st);
+		if (w->rc < 0 && w->rc != TT_EUNAVAIL) {
+			rc = cli_fail(w->rc);
+			goto out;
+		}
+	}
+	if (cli->json) {
+		rc = print_json(cli, &t, wis, nwi);
+	} else {
+		print_human(cli, &t, wis, nwi);
+		rc = 0;
+	}
+out:
+	for (int i = 0; i < nwi; i++)
+		tt_wi_state_release(&wis[i].st);
+	tt_topo_release(&t);
+	return rc;
+}

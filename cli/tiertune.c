@@ -1,0 +1,92 @@
+/* tiertune: find and apply the best weighted-interleave settings. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef TT_VERSION
+#define TT_VERSION "0.0.0-dev"
+#endif
+
+static int cmd_help(struct tt_cli *cli, int argc, char **argv);
+
+const struct tt_cmd tt_commands[] = {
+	{"topo", cmd_topo, "[--json]",
+	 "Show nodes (CPUs, memory, tier, HMAT), tiers, distances, the weight interfaces with "
+	 "their current weights and auto state, and perf PMUs."},
+	{"simulate", cmd_simulate,
+	 "--nodes LIST --pages K [--weights N:W,...|auto] [--source-node N] "
+	 "[--interface upstream|rfc] [--mode vma|task] [--start-index I] [--thp] [--json]",
+	 "Show the node of each of K pages as the kernel's weighted interleave would place them "
+	 "(a model: nothing is allocated). Weights default to what the sysfs root holds."},
+	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's usage."},
+	{NULL, NULL, NULL, NULL},
+};
+
+static void print_overview(FILE *f)
+{
+	fprintf(f, "usage: tiertune [--sysfs-root DIR] [--version] COMMAND [OPTIONS]\n\ncommands:\n");
+	for (const struct tt_cmd *c = tt_commands; c->name; c++)
+		fprintf(f, "  %-10s %.*s\n", c->name, (int)strcspn(c->summary, "."), c->summary);
+	fprintf(f, "\nexit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable\n");
+}
+
+static int cmd_help(struct tt_cli *cli, int argc, char **argv)
+{
+	const struct tt_cmd *c;
+
+	(void)cli;
+	if (argc < 2) {
+		print_overview(stdout);
+		return 0;
+	}
+	if (argc > 2)
+		return cli_usage("help takes one command, got '%s' too", argv[2]);
+	c = cli_find_command(argv[1]);
+	if (!c)
+		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[1]);
+	cli_print_usage(c);
+	return 0;
+}
+
+static int finish(int rc)
+{
+	/* A full disk or closed pipe shows up only here, for buffered stdout. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "tiertune: error: writing standard output failed\n");
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct tt_cli cli = {.sysfs_root = "/"};
+	const struct tt_cmd *cmd;
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("tiertune %s\n", TT_VERSION);
+			return finish(0);
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			print_overview(stdout);
+			return finish(0);
+		} else if (strcmp(argv[i], "--sysfs-root") == 0 && i + 1 < argc) {
+			cli.sysfs_root = argv[++i];
+		} else if (strncmp(argv[i], "--sysfs-root=", 13) == 0) {
+			cli.sysfs_root = argv[i] + 13;
+		} else {
+			return cli_usage("unknown option '%s' (see 'tiertune help')", argv[i]);
+		}
+	}
+	if (i == argc) {
+		print_overview(stderr);
+		return 2;
+	}
+	cmd = cli_find_command(argv[i]);
+	if (!cmd)
+		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[i]);
+	optind = 1;
+	return finish(cmd->run(&cli, argc - i, argv + i));
+}

@@ -1,0 +1,250 @@
+#include "fixture-kernel.h"
+
+#include "error.h"
+#include "parse.h"
+#include "topo.h"
+#include "weights.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave/"
+
+static int replace_file(const char *path, const char *content)
+{
+	size_t len = strlen(content);
+	int fd, rc = 0;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return tt_err_sys(errno == EACCES || errno == EPERM || errno == ENOENT
+					  ? TT_EUNAVAIL
+					  : TT_EFAIL,
+				  errno, "cannot open '%s' for writing", path);
+	if (write(fd, content, len) != (ssize_t)len)
+		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s'", path);
+	if (close(fd) < 0 && rc == 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s'", path);
+	return rc;
+}
+
+static int rejected(const char *path, const char *value, int errnum)
+{
+	return tt_err_sys(TT_EFAIL, errnum, "writing '%s' to '%s'", value, path);
+}
+
+/* kstrtou8(buf, 0, ...): base prefixes, one trailing newline. */
+static int kstrtou8(const char *value, unsigned int *out)
+{
+	char buf[32], *end;
+	unsigned long v;
+
+	if (strlen(value) >= sizeof(buf) || value[0] == '-' || value[0] == '+' || value[0] == ' ')
+		return -EINVAL;
+	strcpy(buf, value);
+	tt_chomp(buf);
+	if (!buf[0])
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(buf, &end, 0);
+	if (errno || *end || v > 255)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* kstrtobool: the first character decides; "on"/"off" need the second. */
+static int kstrtobool(const char *v, int *out)
+{
+	switch (v[0]) {
+	case 'y': case 'Y': case 't': case 'T': case '1':
+		*out = 1;
+		return 0;
+	case 'n': case 'N': case 'f': case 'F': case '0':
+		*out = 0;
+		return 0;
+	case 'o': case 'O':
+		if (v[1] == 'n' || v[1] == 'N') {
+			*out = 1;
+			return 0;
+		}
+		if (v[1] == 'f' || v[1] == 'F') {
+			*out = 0;
+			return 0;
+		}
+		return -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+static const char *auto_file(const struct tt_sysfs *s)
+{
+	if (tt_sysfs_exists(s, WI_DIR "auto"))
+		return "auto";
+	if (tt_sysfs_exists(s, WI_DIR "__auto_type"))
+		return "__auto_type";
+	return NULL;
+}
+
+static int store_node_weight(const struct tt_sysfs *s, const char *path, const char *value)
+{
+	const char *af = auto_file(s);
+	char buf[16], ap[PATH_MAX];
+	unsigned int w;
+	int rc;
+
+	/* 6.16+ (the kernels with an auto file) reject 0 and ""; 6.9-6.15
+	 * store 0 as "system default". */
+	if (kstrtou8(value, &w) < 0 && !(!af && (value[0] == '\0' || strcmp(value, "\n") == 0)))
+		return rejected(path, value, EINVAL);
+	if (value[0] == '\0' || strcmp(value, "\n") == 0)
+		w = 0;
+	if (af && w == 0)
+		return rejected(path, value, EINVAL);
+	snprintf(buf, sizeof(buf), "%u\n", w);
+	rc = replace_file(path, buf);
+	if (rc < 0 || !af)
+		return rc;
+	rc = tt_sysfs_path(s, ap, sizeof(ap), WI_DIR "%s", af);
+	return rc < 0 ? rc : replace_file(ap, "false\n");
+}
+
+static int store_auto(const struct tt_sysfs *s, const char *path, const char *value)
+{
+	struct tt_topo t;
+	struct tt_weights w;
+	int on, rc, n = 0, node;
+	int nodes[TT_MAX_NODES];
+	uint32_t bw[TT_MAX_NODES];
+	bool any = false;
+
+	if (kstrtobool(value, &on) < 0)
+		return rejected(path, value, EINVAL);
+	if (!on)
+		return replace_file(path, "false\n");
+	rc = tt_topo_load(&t, s);
+	if (rc < 0)
+		return rc;
+	tt_nodemask_for_each(node, &t.mem_nodes) {
+		const struct tt_node *tn = tt_topo_node(&t, node);
+		const struct tt_hmat *h = tn ? &tn->access[1] : NULL;
+
+		nodes[n] = node;
+		bw[n] = 0;
+		if (h && h->present) {
+			bw[n] = (uint32_t)(h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
+									      : h->write_bw_mb_s);
+			any |= bw[n] != 0;
+		}
+		n++;
+	}
+	tt_topo_release(&t);
+	/* No HMAT/CDAT bandwidth ever reported: weighted_interleave_auto_store
+	 * returns -ENODEV. */
+	if (!any)
+		return rejected(path, value, ENODEV);
+	tt_weights_auto(nodes, bw, n, &w);
+	for (int i = 0; i < n; i++) {
+		char p[PATH_MAX], buf[16];
+
+		if (!tt_sysfs_exists(s, WI_DIR "node%d", nodes[i]))
+			continue;
+		snprintf(buf, sizeof(buf), "%u\n", w.w[nodes[i]]);
+		rc = tt_sysfs_path(s, p, sizeof(p), WI_DIR "node%d", nodes[i]);
+		if (rc < 0 || (rc = replace_file(p, buf)) < 0)
+			return rc;
+	}
+	return replace_file(path, "true\n");
+}
+
+/* Seed 003 interleave_weight_store: "src:weight", src an online node,
+ * weight 0..100; the show side lists every online node as "n:w". */
+static int store_tier_weight(const char *path, const char *value)
+{
+	char cur[8192], out[8192], *save = NULL;
+	const char *colon = strchr(value, ':');
+	char srcbuf[16];
+	uint64_t src;
+	unsigned int w;
+	size_t len = 0;
+	bool found = false;
+	int rc;
+
+	if (!colon || (size_t)(colon - value) >= sizeof(srcbuf))
+		return rejected(path, value, EINVAL);
+	memcpy(srcbuf, value, (size_t)(colon - value));
+	srcbuf[colon - value] = '\0';
+	if (tt_parse_u64(srcbuf, 0, TT_MAX_NODES - 1, &src) || kstrtou8(colon + 1, &w) < 0 ||
+	    w > 100)
+		return rejected(path, value, EINVAL);
+	{
+		FILE *f = fopen(path, "re");
+
+		if (!f)
+			return tt_err_sys(TT_EFAIL, errno, "cannot read '%s'", path);
+		size_t n = fread(cur, 1, sizeof(cur) - 1, f);
+		fclose(f);
+		cur[n] = '\0';
+		tt_chomp(cur);
+	}
+	out[0] = '\0';
+	for (char *tok = strtok_r(cur, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t n;
+		const char *c = strchr(tok, ':');
+
+		if (!c || tt_parse_u64_prefix(tok, 0, TT_MAX_NODES - 1, &n, &c) || *c != ':')
+			return tt_err(TT_EINPUT, "malformed interleave_weight '%s' in '%s'", tok, path);
+		if (n == src) {
+			found = true;
+			rc = snprintf(out + len, sizeof(out) - len, "%s%ju:%u", len ? "," : "",
+				      (uintmax_t)n, w);
+		} else {
+			rc = snprintf(out + len, sizeof(out) - len, "%s%s", len ? "," : "", tok);
+		}
+		if (rc < 0 || (size_t)rc >= sizeof(out) - len)
+			return tt_err(TT_EFAIL, "interleave_weight in '%s' too long", path);
+		len += (size_t)rc;
+	}
+	/* The kernel accepts only online source nodes, which show lists. */
+	if (!found)
+		return rejected(path, value, EINVAL);
+	if (len + 2 > sizeof(out))
+		return tt_err(TT_EFAIL, "interleave_weight in '%s' too long", path);
+	strcat(out, "\n");
+	return replace_file(path, out);
+}
+
+int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel,
+		     const char *value)
+{
+	const char *base = strrchr(rel, '/');
+	size_t vlen = strlen(value);
+
+	base = base ? base + 1 : rel;
+	if (strncmp(rel, WI_DIR, strlen(WI_DIR)) == 0) {
+		if (strcmp(base, "auto") == 0 || strcmp(base, "__auto_type") == 0)
+			return store_auto(s, path, value);
+		if (strncmp(base, "node", 4) == 0)
+			return store_node_weight(s, path, value);
+	}
+	if (strncmp(rel, "/sys/devices/virtual/memory_tiering/", 36) == 0 &&
+	    strcmp(base, "interleave_weight") == 0)
+		return store_tier_weight(path, value);
+	if (access(path, F_OK) < 0)
+		return tt_err_sys(TT_EUNAVAIL, errno, "cannot open '%s' for writing", path);
+	if (vlen && value[vlen - 1] == '\n')
+		return replace_file(path, value);
+	char *v = malloc(vlen + 2);
+	if (!v)
+		return tt_err(TT_EFAIL, "out of memory");
+	memcpy(v, value, vlen);
+	strcpy(v + vlen, "\n");
+	int rc = replace_file(path, v);
+	free(v);
+	return rc;
+}

@@ -1,0 +1,120 @@
+#include "interleave.h"
+
+#include "error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
+			 const struct tt_weights *w)
+{
+	int node;
+
+	memset(o, 0, offsetof(struct tt_il_order, node));
+	tt_nodemask_for_each(node, mask) {
+		uint32_t wt = tt_weights_get(w, node, 1);
+
+		o->node[o->n] = node;
+		o->weight[o->n] = wt ? wt : 1;
+		o->sum += o->weight[o->n];
+		o->n++;
+	}
+	if (o->n == 0)
+		return tt_err(TT_EINPUT, "the policy's node mask is empty");
+	o->total = o->sum;
+	return 0;
+}
+
+int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask,
+		    const struct tt_topo *t, const uint32_t *tier_weight)
+{
+	int node;
+
+	memset(o, 0, offsetof(struct tt_il_order, node));
+	tt_nodemask_for_each(node, mask) {
+		const struct tt_node *tn = tt_topo_node(t, node);
+		uint32_t wt = 1;
+
+		for (int i = 0; tn && i < t->ntiers; i++) {
+			struct tt_nodemask both;
+
+			if (t->tiers[i].id != tn->tier)
+				continue;
+			for (int k = 0; k < TT_MAX_NODES / 64; k++)
+				both.bits[k] = t->tiers[i].nodes.bits[k] & mask->bits[k];
+			/* The kernel keeps tier weights in an unsigned char. */
+			wt = (uint8_t)tt_rfc_split(tier_weight[i] & 0xff, tt_nodemask_weight(&both));
+		}
+		o->node[o->n] = node;
+		o->weight[o->n] = wt;
+		o->sum += wt;
+		o->n++;
+	}
+	if (o->n == 0)
+		return tt_err(TT_EINPUT, "the policy's node mask is empty");
+	o->total = o->sum < (uint64_t)o->n ? (uint64_t)o->n : o->sum;
+	return 0;
+}
+
+int tt_il_vma_node(const struct tt_il_order *o, uint64_t ilx)
+{
+	uint64_t target = ilx % o->total;
+	int i = 0;
+
+	/* Each pass over the nodes takes sum from target, so the walk ends
+	 * unless every weight is 0 (possible only with RFC tier weights). */
+	if (target && o->sum == 0)
+		return tt_err(TT_EFAIL, "every node of the policy weighs 0: the RFC kernel's "
+					"interleave walk would not end");
+	while (target) {
+		if (target < o->weight[i])
+			break;
+		target -= o->weight[i];
+		i = i + 1 == o->n ? 0 : i + 1;
+	}
+	return o->node[i];
+}
+
+void tt_il_task_init(struct tt_il_task *s)
+{
+	s->prev = -1;
+	s->left = 0;
+}
+
+int tt_il_task_next(const struct tt_il_order *o, struct tt_il_task *s)
+{
+	if (s->left == 0) {
+		s->prev = s->prev + 1 >= o->n ? 0 : s->prev + 1;
+		s->left = o->weight[s->prev] ? o->weight[s->prev] : 1;
+	}
+	s->left--;
+	return o->node[s->prev];
+}
+
+int tt_il_cycle_counts(const struct tt_il_order *o, uint64_t *counts)
+{
+	bool zero = false;
+
+	memset(counts, 0, (size_t)o->n * sizeof(*counts));
+	for (int k = 0; k < o->n; k++)
+		zero |= o->weight[k] == 0;
+	if (!zero) {
+		/* Weights of at least 1 make total == sum and the slots plain runs. */
+		for (int k = 0; k < o->n; k++)
+			counts[k] = o->weight[k];
+		return 0;
+	}
+	/* RFC corner: slot 0 goes to the first node whatever its weight, and
+	 * the clamped total adds slots; walk each slot as the kernel would. */
+	for (uint64_t t = 0; t < o->total; t++) {
+		int node = tt_il_vma_node(o, t), i = 0;
+
+		if (node < 0)
+			return node;
+		while (o->node[i] != node)
+			i++;
+		counts[i]++;
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+/*
+ * The kernel's weighted-interleave order, reproduced page for page.
+ *
+ * An order is the policy's nodes in ascending id with the weight each gets.
+ * Two walks use it, as in mm/mempolicy.c:
+ *  - vma (tt_il_vma_node): memory with a VMA, i.e. anonymous faults, THP,
+ *    shmem, hugetlb. A page's interleave index ilx is, for private anonymous
+ *    memory, its virtual page number (addr >> 12; addr >> 21 for a THP);
+ *    t = ilx % total and the nodes own weight[i] consecutive slots each.
+ *    Upstream weighted_interleave_nid() and the RFC's offset_il_node() are
+ *    the same walk; they differ only in where the weights come from.
+ *  - task (tt_il_task_next): allocations without a VMA (page cache, kernel
+ *    allocations) follow a per-task counter: stay on a node for its weight,
+ *    then move to the next node of the mask, starting at the first.
+ *    Upstream weighted_interleave_nodes() and the RFC's interleave_nodes()
+ *    give the same sequence for fixed weights (a 0 weight counts as 1).
+ *
+ *	struct tt_il_order o;
+ *	tt_il_order_upstream(&o, &mask, &weights);
+ *	int node = tt_il_vma_node(&o, addr >> 12);
+ */
+#ifndef TT_INTERLEAVE_H
+#define TT_INTERLEAVE_H
+
+#include "bitmap.h"
+#include "topo.h"
+#include "weights.h"
+
+#include <stdint.h>
+
+#define TT_PAGE_SHIFT 12
+#define TT_THP_SHIFT 21
+
+struct tt_il_order {
+	int n;                       /* nodes in the policy */
+	int node[TT_MAX_NODES];      /* ascending node ids */
+	uint32_t weight[TT_MAX_NODES];
+	uint64_t sum;                /* sum of weight[] */
+	uint64_t total;              /* the modulus of the vma walk (RFC: at least n) */
+};
+
+/* Upstream: weights from sysfs nodeN (global); a node without one, or with
+ * 0 (6.9-6.15 "system default"), counts as 1 as get_il_weight() does. */
+int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
+			 const struct tt_weights *w);
+
+/*
+ * RFC v2 (seeds 003/004): tier_weight[i] is the interleave_weight of
+ * t->tiers[i] for the task's source node. A node's weight is its tier's
+ * weight split (rounded up) over the policy's nodes in that tier; a node in
+ * no tier weighs 1; the total is at least the number of nodes
+ * (memtier_get_total_weight).
+ */
+int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask,
+		    const struct tt_topo *t, const uint32_t *tier_weight);
+
+/* The node of interleave index ilx. TT_EFAIL when the walk never ends, as
+ * it would in the RFC kernel with all weights 0 (the kernel would spin). */
+int tt_il_vma_node(const struct tt_il_order *o, uint64_t ilx);
+
+struct tt_il_task {
+	int prev;      /* index into o->node of il_prev, -1 for MAX_NUMNODES-1 */
+	uint32_t left; /* il_weight / cur_weight: allocations left on prev */
+};
+void tt_il_task_init(struct tt_il_task *s);
+int tt_il_task_next(const struct tt_il_order *o, struct tt_il_task *s);
+
+/* Pages per node over one full cycle of the vma walk (total slots), indexed
+ * like o->node; their sum is o->total. */
+int tt_il_cycle_counts(const struct tt_il_order *o, uint64_t *counts);
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * Topology of the machine under a sysfs root: nodes (CPUs, memory, distances,
+ * HMAT access classes), memory tiers and perf PMUs. Loaded once; the tuner
+ * and tiertop keep one tt_topo for their lifetime.
+ *
+ *	struct tt_topo t;
+ *	if (tt_topo_load(&t, &sfs) < 0) ...
+ *	const struct tt_node *n = tt_topo_node(&t, 2);
+ *	tt_topo_release(&t);
+ */
+#ifndef TT_TOPO_H
+#define TT_TOPO_H
+
+#include "bitmap.h"
+#include "sysfs.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The kernel's tier of an abstract distance: mm/memory-tiers.c builds tiers
+ * of MEMTIER_CHUNK_SIZE (128) distances, and DRAM sits at 576, tier 4. */
+#define TT_MEMTIER_CHUNK 128
+#define TT_MEMTIER_DRAM 4
+
+/* nodeN/accessC/initiators/: C=0 best initiator of any kind, C=1 best
+ * initiator with CPUs (the class auto weights and abstract distance use). */
+struct tt_hmat {
+	bool present;
+	uint64_t read_bw_mb_s;  /* as the kernel reports: MB/s per the ABI document */
+	uint64_t write_bw_mb_s; /* MB/s */
+	uint64_t read_lat_ns;   /* ns */
+	uint64_t write_lat_ns;  /* ns */
+};
+
+struct tt_node {
+	int id;
+	bool has_cpu;
+	bool has_memory;
+	int ncpus;
+	int *cpus;                /* ascending CPU ids, ncpus of them */
+	uint64_t mem_total_bytes; /* bytes, nodeN/meminfo MemTotal */
+	uint64_t mem_free_bytes;  /* bytes, nodeN/meminfo MemFree */
+	int tier;                 /* memory_tierN id, -1 when in no tier */
+	int *distance;            /* SLIT distance to each online node, indexed like nodes[] */
+	struct tt_hmat access[2];
+};
+
+struct tt_tier {
+	int id;
+	struct tt_nodemask nodes;
+};
+
+struct tt_pmu {
+	char name[64];
+	int type; /* perf_event_attr.type */
+};
+
+struct tt_topo {
+	int nnodes;
+	struct tt_node *nodes; /* online nodes, ascending id */
+	struct tt_nodemask online;
+	struct tt_nodemask cpu_nodes;
+	struct tt_nodemask mem_nodes;
+	int ntiers;
+	struct tt_tier *tiers; /* ascending id */
+	int npmus;
+	struct tt_pmu *pmus; /* sorted by name */
+	char kernel_release[128];
+	char cpu_model[128]; /* "" when /proc/cpuinfo has no model name */
+};
+
+int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s);
+void tt_topo_release(struct tt_topo *t);
+const struct tt_node *tt_topo_node(const struct tt_topo *t, int id);
+const struct tt_tier *tt_topo_tier(const struct tt_topo *t, int id);
+/* Checks that every node of mask is online; names the first that is not. */
+int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask,
+			const char *what);
+
+#endif

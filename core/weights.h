@@ -1,0 +1,65 @@
+/*
+ * Weight vectors: a weight per node (upstream), or per source node (one RFC
+ * tier's interleave_weight). Parse, format, check against an interface's
+ * range, reduce, quantize shares into small integers, and the two kernel
+ * formulas the tuner must reproduce: auto mode's weights from HMAT bandwidth
+ * and the RFC's split of a tier weight over the policy's nodes in the tier.
+ */
+#ifndef TT_WEIGHTS_H
+#define TT_WEIGHTS_H
+
+#include "bitmap.h"
+
+#include <stdint.h>
+
+/* Auto mode's scale: mm/mempolicy.c reduce_interleave_weights() maps each
+ * node's bandwidth share into [1, 32] ("weightiness"), trading run length on
+ * one node against the error of the ratio. */
+#define TT_WEIGHTINESS 32
+
+struct tt_weights {
+	struct tt_nodemask set; /* nodes that carry a weight */
+	uint32_t w[TT_MAX_NODES];
+};
+
+void tt_weights_clear(struct tt_weights *ws);
+void tt_weights_put(struct tt_weights *ws, int node, uint32_t w);
+/* The weight of node, or dflt when it has none. */
+uint32_t tt_weights_get(const struct tt_weights *ws, int node, uint32_t dflt);
+/* "0:5,2:2" (node:weight, each node once, weights 0..UINT32_MAX; ranges are
+ * the interface's business, see tt_weights_check_range). TT_EINPUT naming
+ * the bad part. */
+int tt_weights_parse(const char *s, struct tt_weights *out);
+/* "0:5,2:2" in ascending node order; returns length or TT_EINPUT if short. */
+int tt_weights_format(const struct tt_weights *ws, char *buf, unsigned long size);
+/* "weight '300' for node 1 out of range (1-255)" */
+int tt_weights_check_range(const struct tt_weights *ws, uint32_t min, uint32_t max);
+/* Divides every weight by their GCD (zeros ignored); returns the GCD. */
+uint32_t tt_weights_reduce(struct tt_weights *ws);
+
+/*
+ * Quantizes shares (share[i] for node nodes[i], any positive scale) into
+ * integer weights in [1, max], choosing the largest weight m in 1..max that
+ * minimizes the L1 error between the weights' shares and the target shares
+ * (ties go to the smaller m: shorter runs on one node), then reducing by the
+ * GCD. The kernel's auto mode instead floors 32*share, which can be far off
+ * for small shares; this is what the tuner uses to round its real optimum.
+ */
+int tt_weights_quantize(const int *nodes, const double *share, int n, uint32_t max,
+			struct tt_weights *out);
+
+/*
+ * The kernel's auto-mode weights (Linux 6.16+, mempolicy_set_node_perf and
+ * reduce_interleave_weights): bw[i] = min(read, write) access1 bandwidth of
+ * memory node nodes[i], 0 when unknown. w = 32*bw/sum in u32 arithmetic as
+ * the kernel does, 1 when bw is 0 or the share is at most 1/32, then divided
+ * by the GCD. DRAM 300 + CXL 64 gives 26:5; 20480,20480,5120 gives 14:14:3.
+ */
+void tt_weights_auto(const int *nodes, const uint32_t *bw, int n, struct tt_weights *out);
+
+/* The RFC's per-node share of a tier weight (seed 003,
+ * memtier_get_node_weight): tier_weight split over the nodes of the policy
+ * that are in the tier, rounded up, so 3 over 2 nodes gives 2 each. */
+uint32_t tt_rfc_split(uint32_t tier_weight, unsigned int nodes_in_tier_and_policy);
+
+#endif

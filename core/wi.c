@@ -1,0 +1,72 @@
+#include "wi.h"
+
+#include "error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const struct tt_wi_backend *const tt_wi_backends[] = {
+	&tt_wi_upstream,
+	&tt_wi_rfc,
+	NULL,
+};
+
+const struct tt_wi_backend *tt_wi_find(const char *name)
+{
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++)
+		if (strcmp((*b)->name, name) == 0)
+			return *b;
+	return NULL;
+}
+
+void tt_wi_state_init(struct tt_wi_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->auto_mode = -1;
+}
+
+void tt_wi_state_release(struct tt_wi_state *st)
+{
+	free(st->tiers);
+	tt_wi_state_init(st);
+}
+
+const struct tt_wi_tier *tt_wi_state_find_tier(const struct tt_wi_state *st, int tier)
+{
+	for (int i = 0; i < st->ntiers; i++)
+		if (st->tiers[i].tier == tier)
+			return &st->tiers[i];
+	return NULL;
+}
+
+struct tt_wi_tier *tt_wi_state_add_tier(struct tt_wi_state *st, int tier)
+{
+	struct tt_wi_tier *nt;
+	int i;
+
+	for (i = 0; i < st->ntiers; i++)
+		if (st->tiers[i].tier == tier)
+			return &st->tiers[i];
+	nt = realloc(st->tiers, (size_t)(st->ntiers + 1) * sizeof(*nt));
+	if (!nt) {
+		tt_err(TT_EFAIL, "out of memory");
+		return NULL;
+	}
+	st->tiers = nt;
+	for (i = st->ntiers; i > 0 && st->tiers[i - 1].tier > tier; i--)
+		st->tiers[i] = st->tiers[i - 1];
+	memset(&st->tiers[i], 0, sizeof(st->tiers[i]));
+	st->tiers[i].tier = tier;
+	st->ntiers++;
+	return &st->tiers[i];
+}
+
+void tt_wi_rfc_tier_weights(const struct tt_wi_state *st, const struct tt_topo *t, int src,
+			    uint32_t *out)
+{
+	for (int i = 0; i < t->ntiers; i++) {
+		const struct tt_wi_tier *wt = tt_wi_state_find_tier(st, t->tiers[i].id);
+
+		out[i] = wt ? tt_weights_get(&wt->by_src, src, 1) : 1;
+	}
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# tiertune topo on this machine and on every fixture, figures asserted.
+. "$(dirname "$0")/lib.sh"
+
+# This machine's real /: node 0, tier 4, the upstream interface and its mode.
+run "$TT" topo --json
+is "topo on / exits 0" "$rc" 0
+is "topo on /: node 0 online with memory" \
+	"$(json '[n["id"] for n in j["nodes"] if n["has_memory"]][0]' <"$WORK/out")" 0
+is "topo on /: node 0 in tier 4" "$(json '[t["id"] for t in j["tiers"] if 0 in t["nodes"]]' <"$WORK/out")" "[4]"
+up=$(json '[w for w in j["weight_interfaces"] if w["name"]=="upstream"][0]' <"$WORK/out")
+if [ -d /sys/kernel/mm/mempolicy/weighted_interleave ]; then
+	is "topo on /: upstream interface available" "$(json '[w["available"] for w in j["weight_interfaces"] if w["name"]=="upstream"][0]' <"$WORK/out")" True
+	want=$(cat /sys/kernel/mm/mempolicy/weighted_interleave/node0)
+	is "topo on /: node 0 weight as sysfs says" "$(json '[w["weights"]["0"] for w in j["weight_interfaces"] if w["name"]=="upstream"][0]' <"$WORK/out")" "$want"
+	for f in auto __auto_type; do
+		[ -f /sys/kernel/mm/mempolicy/weighted_interleave/$f ] || continue
+		want=$(sed 's/true/True/;s/false/False/' /sys/kernel/mm/mempolicy/weighted_interleave/$f)
+		is "topo on /: auto state from $f" "$(json '[(w["auto"], w["auto_file"]) for w in j["weight_interfaces"] if w["name"]=="upstream"][0]' <"$WORK/out")" "($want, '$f')"
+	done
+else
+	echo "ok $((n += 1)) # SKIP this kernel has no weighted_interleave directory"
+fi
+run "$TT" topo
+is "human topo on / exits 0" "$rc" 0
+grep -q 'memory_tier4 *nodes 0 ' "$WORK/out"
+is "human topo on / lists memory_tier4 with node 0" $? 0
+
+topo() { "$TT" --sysfs-root "$FIX/$1" topo --json; }
+q() { json "$2" < <(topo "$1"); }
+
+# (a) the one-node VM, mode file __auto_type
+is "vm-1node: auto from __auto_type" "$(q vm-1node '[(w["auto"],w["auto_file"]) for w in j["weight_interfaces"] if w["name"]=="upstream"][0]')" "(True, '__auto_type')"
+is "vm-1node: cpus of node 0" "$(q vm-1node 'j["nodes"][0]["cpus"]')" "[0, 1]"
+is "vm-1node: memory of node 0 in bytes" "$(q vm-1node 'j["nodes"][0]["mem_total_bytes"]')" $((4155128 * 1024))
+
+# (b) DDR5 + two CXL expanders with HMAT, auto mode weights
+is "spr-ddr5-2cxl: tiers" "$(q spr-ddr5-2cxl '[(t["id"],t["nodes"]) for t in j["tiers"]]')" "[(4, [0]), (87, [1, 2])]"
+is "spr-ddr5-2cxl: CXL node without CPUs" "$(q spr-ddr5-2cxl '(j["nodes"][1]["has_cpu"], j["nodes"][1]["cpus"])')" "(False, [])"
+is "spr-ddr5-2cxl: HMAT access1 of node 1" "$(q spr-ddr5-2cxl 'j["nodes"][1]["hmat_access1"]')" \
+	"{'read_bw_mb_s': 36000, 'write_bw_mb_s': 36000, 'read_lat_ns': 250, 'write_lat_ns': 250}"
+is "spr-ddr5-2cxl: weights and auto" "$(q spr-ddr5-2cxl '[(w["weights"],w["auto"],w["auto_file"]) for w in j["weight_interfaces"] if w["name"]=="upstream"][0]')" \
+	"({'0': 25, '1': 3, '2': 3}, True, 'auto')"
+is "spr-ddr5-2cxl: distances from node 0" "$(q spr-ddr5-2cxl 'j["nodes"][0]["distance"]')" "{'0': 10, '1': 14, '2': 14}"
+is "spr-ddr5-2cxl: uncore PMUs" "$(q spr-ddr5-2cxl 'len([p for p in j["pmus"] if p["name"].startswith("uncore_imc_")])')" 8
+
+# (c) two sockets, each with a CXL node; 6.12 has no auto file
+is "2s-genoa-cxl: four nodes, two with CPUs" "$(q 2s-genoa-cxl '[n["has_cpu"] for n in j["nodes"]]')" "[True, True, False, False]"
+is "2s-genoa-cxl: CXL in tier 22" "$(q 2s-genoa-cxl '[(t["id"],t["nodes"]) for t in j["tiers"]]')" "[(4, [0, 1]), (22, [2, 3])]"
+is "2s-genoa-cxl: no auto file" "$(q 2s-genoa-cxl '[(w["auto"],w["auto_file"]) for w in j["weight_interfaces"] if w["name"]=="upstream"][0]')" "(None, None)"
+is "2s-genoa-cxl: no HMAT" "$(q 2s-genoa-cxl '[n["hmat_access1"] for n in j["nodes"]]')" "[None, None, None, None]"
+is "2s-genoa-cxl: cpus of node 1" "$(q 2s-genoa-cxl '(j["nodes"][1]["cpus"][0], j["nodes"][1]["cpus"][-1], len(j["nodes"][1]["cpus"]))')" "(48, 95, 48)"
+
+# (d) HBM flat: HBM nodes in tier 0, faster than DRAM
+is "xeon-max-hbm-flat: HBM in tier 0" "$(q xeon-max-hbm-flat '[n["tier"] for n in j["nodes"]]')" "[4, 4, 0, 0]"
+is "xeon-max-hbm-flat: manual weights" "$(q xeon-max-hbm-flat '[(w["weights"],w["auto"]) for w in j["weight_interfaces"] if w["name"]=="upstream"][0]')" \
+	"({'0': 1, '1': 1, '2': 3, '3': 3}, False)"
+run "$TT" --sysfs-root "$FIX/xeon-max-hbm-flat" topo
+grep -q 'memory_tier0 *nodes 2-3 *faster than DRAM' "$WORK/out"
+is "xeon-max-hbm-flat: human output calls tier 0 faster than DRAM" $? 0
+
+# (e) the RFC per-tier interface
+is "rfc-4node: upstream unavailable" "$(q rfc-4node '[w["available"] for w in j["weight_interfaces"] if w["name"]=="upstream"][0]')" False
+is "rfc-4node: tier weights by source" "$(q rfc-4node '[w["tier_weights_by_source"] for w in j["weight_interfaces"] if w["name"]=="rfc"][0]')" \
+	"{'4': {'0': 4, '1': 3, '2': 1, '3': 1}, '22': {'0': 2, '1': 1, '2': 1, '3': 1}}"
+
+# (f) the QEMU guest layout
+is "qemu-3node-hmat: node 2 in tier 72" "$(q qemu-3node-hmat 'j["nodes"][2]["tier"]')" 72
+
+# The command line's --sysfs-root may also follow the command.
+run "$TT" topo --sysfs-root "$FIX/rfc-4node" --json
+is "topo --sysfs-root after the command" "$(json 'j["kernel_release"]' <"$WORK/out")" "6.6.0-rc4-memtier-rfc2"
+done_testing

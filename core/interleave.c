@@ -3,7 +3,6 @@
 #include "error.h"
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <string.h>
 
 int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
@@ -11,7 +10,8 @@ int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
 {
 	int node;
 
-	memset(o, 0, offsetof(struct tt_il_order, node));
+	o->n = 0;
+	o->sum = 0;
 	tt_nodemask_for_each(node, mask) {
 		uint32_t wt = tt_weights_get(w, node, 1);
 
@@ -31,7 +31,8 @@ int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask,
 {
 	int node;
 
-	memset(o, 0, offsetof(struct tt_il_order, node));
+	o->n = 0;
+	o->sum = 0;
 	tt_nodemask_for_each(node, mask) {
 		const struct tt_node *tn = tt_topo_node(t, node);
 		uint32_t wt = 1;

@@ -1,0 +1,226 @@
+/* core/wi-*.c and the fixture kernel: read, validate and write weights in
+ * copies of fixtures, with the kernel's store rules; never the live /sys. */
+#include "test.h"
+
+#include "../../core/error.h"
+#include "../../core/wi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[256];
+static struct tt_sysfs sfs;
+static struct tt_topo topo;
+static struct tt_wi_state cur, want;
+
+static const char *fixtures(void)
+{
+	const char *top = getenv("TT_TOP");
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/tests/fixtures/sysfs", top ? top : ".");
+	return buf;
+}
+
+/* A private copy of a fixture, opened as the sysfs root. */
+static void open_copy(const char *name)
+{
+	char cmd[1024];
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/tt-wi-XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/%s/.' '%s/'", fixtures(), name, tmpdir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_sysfs_init(&sfs, tmpdir), 0);
+	assert_int_equal(tt_topo_load(&topo, &sfs), 0);
+	tt_wi_state_init(&cur);
+	tt_wi_state_init(&want);
+}
+
+static int teardown(void **state)
+{
+	char cmd[512];
+
+	(void)state;
+	tt_wi_state_release(&cur);
+	tt_wi_state_release(&want);
+	tt_topo_release(&topo);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd);
+}
+
+static const char *file(const char *rel)
+{
+	static char buf[256];
+	char path[1024];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+#define WI "sys/kernel/mm/mempolicy/weighted_interleave/"
+
+static void test_upstream_roundtrip(void **state)
+{
+	(void)state;
+	open_copy("qemu-3node-hmat");
+	char why[256];
+	assert_int_equal(tt_wi_upstream.detect(&sfs, why, sizeof(why)), 0);
+	assert_int_equal(tt_wi_rfc.detect(&sfs, why, sizeof(why)), TT_EUNAVAIL);
+	assert_non_null(strstr(why, "interleave_weight"));
+	assert_int_equal(tt_wi_upstream.read(&sfs, &topo, &cur), 0);
+	assert_int_equal(tt_nodemask_weight(&cur.node.set), 3);
+	assert_int_equal(cur.auto_mode, -1); /* 6.12: no auto file */
+	assert_int_equal(tt_weights_parse("0:5,2:2", &want.node), 0);
+	want.auto_mode = -1;
+	assert_int_equal(tt_wi_upstream.validate(&topo, &cur, &want), 0);
+	assert_int_equal(tt_wi_upstream.write(&sfs, &want), 0);
+	assert_string_equal(file(WI "node0"), "5\n");
+	assert_string_equal(file(WI "node1"), "1\n");
+	assert_string_equal(file(WI "node2"), "2\n");
+	tt_wi_state_release(&cur);
+	assert_int_equal(tt_wi_upstream.read(&sfs, &topo, &cur), 0);
+	assert_int_equal(tt_weights_get(&cur.node, 0, 0), 5);
+	assert_int_equal(tt_weights_get(&cur.node, 2, 0), 2);
+}
+
+static void test_upstream_validate(void **state)
+{
+	(void)state;
+	open_copy("qemu-3node-hmat");
+	assert_int_equal(tt_wi_upstream.read(&sfs, &topo, &cur), 0);
+	assert_int_equal(tt_weights_parse("0:256", &want.node), 0);
+	assert_int_equal(tt_wi_upstream.validate(&topo, &cur, &want), TT_EINPUT);
+	assert_string_equal(tt_err_msg(), "weight '256' for node 0 out of range (1-255)");
+	assert_int_equal(tt_weights_parse("1:0", &want.node), 0);
+	assert_int_equal(tt_wi_upstream.validate(&topo, &cur, &want), TT_EINPUT);
+	assert_int_equal(tt_weights_parse("5:1", &want.node), 0);
+	assert_int_equal(tt_wi_upstream.validate(&topo, &cur, &want), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "node 5 is not online"));
+	want.auto_mode = 1;
+	assert_int_equal(tt_weights_parse("0:1", &want.node), 0);
+	assert_int_equal(tt_wi_upstream.validate(&topo, &cur, &want), TT_EUNAVAIL);
+	/* The writer refuses 0 even unvalidated: 6.16+ rejects it, older
+	 * kernels take it as "reset". Nothing was written. */
+	assert_int_equal(tt_weights_parse("0:0", &want.node), 0);
+	want.auto_mode = -1;
+	assert_int_equal(tt_wi_upstream.write(&sfs, &want), TT_EINPUT);
+	assert_string_equal(file(WI "node0"), "1\n");
+}
+
+static void test_auto_mode(void **state)
+{
+	(void)state;
+	open_copy("spr-ddr5-2cxl");
+	assert_int_equal(tt_wi_upstream.read(&sfs, &topo, &cur), 0);
+	assert_int_equal(cur.auto_mode, 1);
+	assert_string_equal(cur.auto_file, "auto");
+	/* Writing a node turns auto off, as node_store does. */
+	assert_int_equal(tt_weights_parse("1:4", &want.node), 0);
+	want.auto_mode = -1;
+	assert_int_equal(tt_wi_upstream.write(&sfs, &want), 0);
+	assert_string_equal(file(WI "node1"), "4\n");
+	assert_string_equal(file(WI "auto"), "false\n");
+	/* The kernel rejects 0 on 6.16+; the file keeps its value. */
+	assert_int_equal(tt_sysfs_write(&sfs, "0", "/" WI "node1"), TT_EFAIL);
+	assert_non_null(strstr(tt_err_msg(), "Invalid argument"));
+	assert_string_equal(file(WI "node1"), "4\n");
+	/* Back to auto: the kernel recomputes every weight from HMAT. */
+	tt_weights_clear(&want.node);
+	want.auto_mode = 1;
+	snprintf(want.auto_file, sizeof(want.auto_file), "auto");
+	assert_int_equal(tt_wi_upstream.write(&sfs, &want), 0);
+	assert_string_equal(file(WI "auto"), "true\n");
+	assert_string_equal(file(WI "node0"), "25\n");
+	assert_string_equal(file(WI "node1"), "3\n");
+	assert_string_equal(file(WI "node2"), "3\n");
+}
+
+static void test_auto_type_without_hmat(void **state)
+{
+	(void)state;
+	open_copy("vm-1node");
+	assert_int_equal(tt_wi_upstream.read(&sfs, &topo, &cur), 0);
+	assert_int_equal(cur.auto_mode, 1);
+	assert_string_equal(cur.auto_file, "__auto_type");
+	/* No bandwidth ever reported: auto=1 is -ENODEV, nothing changes. */
+	assert_int_equal(tt_sysfs_write(&sfs, "1", "/" WI "__auto_type"), TT_EFAIL);
+	assert_non_null(strstr(tt_err_msg(), "No such device"));
+	assert_int_equal(tt_sysfs_write(&sfs, "maybe", "/" WI "__auto_type"), TT_EFAIL);
+	assert_string_equal(file(WI "__auto_type"), "true\n");
+	assert_int_equal(tt_sysfs_write(&sfs, "0", "/" WI "__auto_type"), 0);
+	assert_string_equal(file(WI "__auto_type"), "false\n");
+	/* kstrtou8 with base 0 reads hex. */
+	assert_int_equal(tt_sysfs_write(&sfs, "0x10", "/" WI "node0"), 0);
+	assert_string_equal(file(WI "node0"), "16\n");
+}
+
+#define T4 "sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight"
+
+static void test_rfc_write(void **state)
+{
+	struct tt_wi_tier *t4;
+	uint32_t tw[2];
+
+	(void)state;
+	open_copy("rfc-4node");
+	assert_int_equal(tt_wi_rfc.read(&sfs, &topo, &cur), 0);
+	assert_int_equal(cur.ntiers, 2);
+	tt_wi_rfc_tier_weights(&cur, &topo, 1, tw);
+	assert_true(tw[0] == 3 && tw[1] == 1);
+	t4 = tt_wi_state_add_tier(&want, 4);
+	assert_non_null(t4);
+	tt_weights_put(&t4->by_src, 0, 85);
+	assert_int_equal(tt_wi_rfc.validate(&topo, &cur, &want), 0);
+	assert_int_equal(tt_wi_rfc.write(&sfs, &want), 0);
+	assert_string_equal(file(T4), "0:85,1:3,2:1,3:1\n");
+	tt_weights_put(&t4->by_src, 1, 101);
+	assert_int_equal(tt_wi_rfc.validate(&topo, &cur, &want), TT_EINPUT);
+	assert_string_equal(tt_err_msg(), "weight '101' for tier 4 from node 1 out of range (0-100)");
+	/* The store handler rejects it too, and an offline source. */
+	assert_int_equal(tt_sysfs_write(&sfs, "1:101", "/" T4), TT_EFAIL);
+	assert_int_equal(tt_sysfs_write(&sfs, "7:1", "/" T4), TT_EFAIL);
+	assert_int_equal(tt_sysfs_write(&sfs, "85", "/" T4), TT_EFAIL);
+	assert_string_equal(file(T4), "0:85,1:3,2:1,3:1\n");
+	t4->by_src.w[1] = 3;
+	assert_null(tt_wi_state_find_tier(&want, 22));
+	assert_non_null(tt_wi_state_add_tier(&want, 9));
+	assert_int_equal(tt_wi_rfc.validate(&topo, &cur, &want), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "tier 9"));
+}
+
+static void test_live_guard(void **state)
+{
+	struct tt_sysfs live;
+
+	(void)state;
+	open_copy("vm-1node");
+	setenv("TIERTUNE_TEST_NO_LIVE_WRITES", "1", 1);
+	assert_int_equal(tt_sysfs_init(&live, "/"), 0);
+	assert_true(live.live);
+	assert_int_equal(tt_sysfs_write(&live, "1", "/sys/kernel/mm/mempolicy/weighted_interleave/node0"),
+			 TT_EUNAVAIL);
+	assert_non_null(strstr(tt_err_msg(), "refusing to write"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_upstream_roundtrip, teardown),
+		cmocka_unit_test_teardown(test_upstream_validate, teardown),
+		cmocka_unit_test_teardown(test_auto_mode, teardown),
+		cmocka_unit_test_teardown(test_auto_type_without_hmat, teardown),
+		cmocka_unit_test_teardown(test_rfc_write, teardown),
+		cmocka_unit_test_teardown(test_live_guard, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -53,8 +53,16 @@ void tt_err_prefix(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err_msg, sizeof(err_msg), fmt, ap);
 	va_end(ap);
+	/* Concatenated by hand: the old message is cut where it no longer
+	 * fits, which snprintf would do too, with a truncation warning. */
 	len = strlen(err_msg);
-	snprintf(err_msg + len, sizeof(err_msg) - len, ": %s", old);
+	if (len + 3 < sizeof(err_msg)) {
+		size_t olen = strnlen(old, sizeof(err_msg) - len - 3);
+
+		memcpy(err_msg + len, ": ", 2);
+		memcpy(err_msg + len + 2, old, olen);
+		err_msg[len + 2 + olen] = '\0';
+	}
 }
 
 const char *tt_err_msg(void)

@@ -1,0 +1,22 @@
+build-clang/cli/cmd-simulate.o: cli/cmd-simulate.c cli/cli.h \
+  cli/../core/error.h cli/../core/sysfs.h cli/../core/interleave.h \
+  cli/../core/bitmap.h cli/../core/topo.h cli/../core/weights.h \
+  cli/../core/parse.h cli/../core/wi.h
+
+cli/cli.h:
+
+cli/../core/error.h:
+
+cli/../core/sysfs.h:
+
+cli/../core/interleave.h:
+
+cli/../core/bitmap.h:
+
+cli/../core/topo.h:
+
+cli/../core/weights.h:
+
+cli/../core/parse.h:
+
+cli/../core/wi.h:

@@ -1,0 +1,3 @@
+build-clang/core/bitmap.o: core/bitmap.c core/bitmap.h
+
+core/bitmap.h:

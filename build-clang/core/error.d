@@ -1,0 +1,3 @@
+build-clang/core/error.o: core/error.c core/error.h
+
+core/error.h:

@@ -1,0 +1,10 @@
+build-clang/core/sysfs.o: core/sysfs.c core/sysfs.h core/error.h \
+  core/fixture-kernel.h core/parse.h
+
+core/sysfs.h:
+
+core/error.h:
+
+core/fixture-kernel.h:
+
+core/parse.h:

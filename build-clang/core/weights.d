@@ -1,0 +1,10 @@
+build-clang/core/weights.o: core/weights.c core/weights.h core/bitmap.h \
+  core/error.h core/parse.h
+
+core/weights.h:
+
+core/bitmap.h:
+
+core/error.h:
+
+core/parse.h:

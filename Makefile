@@ -28,12 +28,15 @@ LDLIBS    := $(PKG_LIBS) $(EXTRA_LIBS) -lpthread -lm
 CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-kernel.c \
              core/topo.c core/weights.c core/interleave.c core/wi.c core/wi-upstream.c \
              core/wi-rfc.c
-CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c
+CORE_SRC  += core/mpol.c
+BENCH_SRC := bench/place.c bench/kernels.c bench/k-stream.c bench/run.c
+CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
 
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBTT     := $(BUILD)/libtiertune.a
 TIERTUNE  := $(BUILD)/tiertune
@@ -45,7 +48,14 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(LIBTT): $(CORE_OBJ)
+# Kernel loops only: -O3 and this CPU's vector ISA (NATIVE=0 for a portable build).
+NATIVE    ?= 1
+KERNEL_CFLAGS := -O3 $(if $(filter 1,$(NATIVE)),-march=native)
+$(BUILD)/bench/k-%.o: bench/k-%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(LIBTT): $(CORE_OBJ) $(BENCH_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -101,4 +111,4 @@ install: $(TIERTUNE)
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)

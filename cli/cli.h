@@ -33,6 +33,7 @@ extern const struct tt_cmd tt_commands[];
 
 int cmd_topo(struct tt_cli *cli, int argc, char **argv);
 int cmd_simulate(struct tt_cli *cli, int argc, char **argv);
+int cmd_bench(struct tt_cli *cli, int argc, char **argv);
 
 /* Options every command accepts; list CLI_COMMON_OPTIONS in a command's
  * struct option array and pass unknown codes to cli_common_option(). */

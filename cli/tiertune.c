@@ -19,6 +19,12 @@ const struct tt_cmd tt_commands[] = {
 	 "[--interface upstream|rfc] [--mode vma|task] [--start-index I] [--thp] [--json]",
 	 "Show the node of each of K pages as the kernel's weighted interleave would place them "
 	 "(a model: nothing is allocated). Weights default to what the sysfs root holds."},
+	{"bench", cmd_bench,
+	 "--kernel NAME [--source-node N] [--nodes LIST] [--weights N:W,...] "
+	 "[--placement exact|kernel|interleave|bind|local] [--threads T] [--size BYTES] "
+	 "[--repeat R] [--verify-max PAGES] [--thp] [--json] | --list",
+	 "Run a memory kernel for real with its buffers placed per the weights, verify where "
+	 "every page landed, and report bandwidth."},
 	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's usage."},
 	{NULL, NULL, NULL, NULL},
 };

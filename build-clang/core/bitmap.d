@@ -1,3 +1,0 @@
-build-clang/core/bitmap.o: core/bitmap.c core/bitmap.h
-
-core/bitmap.h:

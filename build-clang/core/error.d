@@ -1,3 +1,0 @@
-build-clang/core/error.o: core/error.c core/error.h
-
-core/error.h:

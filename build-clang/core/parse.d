@@ -1,5 +1,0 @@
-build-clang/core/parse.o: core/parse.c core/parse.h core/bitmap.h
-
-core/parse.h:
-
-core/bitmap.h:

@@ -1,0 +1,32 @@
+/*
+ * Memory-policy system calls, called directly: Debian 12's libnuma (2.0.16)
+ * and linux-libc-dev 6.1 predate MPOL_WEIGHTED_INTERLEAVE (Linux 6.9, value
+ * 6), and libnuma's wrappers take struct bitmask, not our node masks.
+ * maxnode is "bits + 1": the kernel's get_nodes() decrements it.
+ */
+#ifndef TT_MPOL_H
+#define TT_MPOL_H
+
+#include "bitmap.h"
+
+#include <stddef.h>
+
+#ifndef MPOL_DEFAULT
+#define MPOL_DEFAULT 0
+#define MPOL_PREFERRED 1
+#define MPOL_BIND 2
+#define MPOL_INTERLEAVE 3
+#define MPOL_LOCAL 4
+#endif
+#ifndef MPOL_WEIGHTED_INTERLEAVE
+#define MPOL_WEIGHTED_INTERLEAVE 6
+#endif
+
+/* mbind(2) of [addr, addr+len) with mode over mask; TT_EUNAVAIL when the
+ * kernel does not know the mode (EINVAL for mode 6 before 6.9). */
+int tt_mbind(void *addr, size_t len, int mode, const struct tt_nodemask *mask);
+/* move_pages(2) query: status[i] = node of pages[i], or -errno
+ * (-ENOENT not present, -EFAULT zero page or unmapped). */
+int tt_move_pages_query(void **pages, int *status, size_t n);
+
+#endif

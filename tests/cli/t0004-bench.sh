@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# tiertune bench on this machine, for real: every kernel runs, validates and
+# verifies placement on node 0; bad input is refused.
+. "$(dirname "$0")/lib.sh"
+
+# Small arrays keep the suite fast; the figures are not checked (not a benchmark).
+B=("$TT" bench --size 4194304 --repeat 3 --json)
+for k in $("$TT" bench --list --json | json '" ".join(k["name"] for k in j)'); do
+	run "${B[@]}" --kernel "$k" --nodes 0 --weights 0:1
+	is "bench $k exits 0" "$rc" 0
+	is "bench $k validates, 100% on node 0, nothing misplaced" \
+		"$(json '(j["validated"], j["verification"]["misplaced"], j["verification"]["unknown"], [(p["node"], p["achieved_share"]) for p in j["verification"]["per_node"]], j["verification"]["checked"] == j["verification"]["pages"])' <"$WORK/out")" \
+		"(True, 0, 0, [(0, 1.0)], True)"
+done
+for pl in exact interleave bind local; do
+	run "${B[@]}" --kernel copy --placement "$pl" --nodes 0
+	is "placement $pl on node 0" "$rc:$(json 'j["verification"]["misplaced"]' <"$WORK/out" 2>/dev/null)" "0:0"
+done
+run "${B[@]}" --kernel triad --verify-max 1000
+is "sampled verification checks at most 1000 of the pages" "$(json '0 < j["verification"]["checked"] <= 1000 < j["verification"]["pages"]' <"$WORK/out")" True
+is "bench output says it was not simulated" "$(json 'j["simulated"]' <"$WORK/out")" False
+if [ -d /sys/kernel/mm/mempolicy/weighted_interleave ]; then
+	run "${B[@]}" --kernel copy --placement kernel --nodes 0
+	is "kernel placement (MPOL_WEIGHTED_INTERLEAVE) on node 0" "$rc:$(json 'j["verification"]["misplaced"]' <"$WORK/out" 2>/dev/null)" "0:0"
+else
+	echo "ok $((n += 1)) # SKIP no weighted interleave in this kernel"
+fi
+run "$TT" bench --kernel triad --size 4194304 --repeat 3
+grep -q '^validation: passed$' "$WORK/out"
+is "human output: validation line" $? 0
+
+root=$(copy_fixture vm-1node)
+expect_bad_input 2 "unknown kernel 'stream9'" "$root" "$TT" bench --kernel stream9
+expect_bad_input 2 "'--threads' value '0'" "$root" "$TT" bench --kernel copy --threads 0
+expect_bad_input 2 "'--size' value '0'" "$root" "$TT" bench --kernel copy --size 0
+expect_bad_input 2 "--nodes: node 1 is not online" "$root" "$TT" bench --kernel copy --nodes 0,1
+expect_bad_input 2 "give node 1, which is not in --nodes" "$root" "$TT" bench --kernel copy --nodes 0 --weights 1:2
+expect_bad_input 2 "placement 'sideways'" "$root" "$TT" bench --kernel copy --placement sideways
+expect_bad_input 3 "free and the buffers need" "$root" "$TT" bench --kernel copy --size 2147483648
+done_testing

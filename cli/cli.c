@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "../core/parse.h"
+#include "../core/topo.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -47,6 +48,16 @@ int cli_open_root(struct tt_cli *cli)
 {
 	int rc = tt_sysfs_init(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
 
+	return rc < 0 ? cli_fail(rc) : 0;
+}
+
+int cli_load_topo(struct tt_cli *cli, struct tt_topo *t)
+{
+	int rc = cli_open_root(cli);
+
+	if (rc)
+		return rc;
+	rc = tt_topo_load(t, &cli->sfs);
 	return rc < 0 ? cli_fail(rc) : 0;
 }
 

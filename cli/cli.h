@@ -50,6 +50,10 @@ void cli_print_usage(const struct tt_cmd *cmd);
 
 /* Opens --sysfs-root; returns 0 or an exit code. */
 int cli_open_root(struct tt_cli *cli);
+struct tt_topo;
+/* Opens --sysfs-root and loads its topology; returns 0 or an exit code
+ * (the error printed). */
+int cli_load_topo(struct tt_cli *cli, struct tt_topo *t);
 
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and
  * returns the exit code for status. */

@@ -113,12 +113,9 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		return cli_usage("unknown kernel '%s' (see 'tiertune bench --list')", a->kernel);
 	if (a->placement && tt_place_mode_parse(a->placement, &mode) < 0)
 		return cli_fail(TT_EINPUT);
-	rc = cli_open_root(cli);
+	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
-	rc = tt_topo_load(&t, &cli->sfs);
-	if (rc < 0)
-		return cli_fail(rc);
 	o.topo = &t;
 	o.sfs = &cli->sfs;
 	o.source_node = a->source >= 0 ? (int)a->source : t.nodes[0].id;
@@ -165,7 +162,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		char why[256];
 
 		if (tt_wi_upstream.detect(&cli->sfs, why, sizeof(why)) < 0) {
-			rc = tt_err(TT_EUNAVAIL, "kernel placement needs %s", why + 3);
+			rc = tt_err(TT_EUNAVAIL, "kernel placement is unavailable: %s", why);
 			goto fail;
 		}
 		tt_wi_state_init(&st);

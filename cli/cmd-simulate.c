@@ -205,12 +205,9 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 		return cli_usage("--mode '%s' is not vma or task", a->mode);
 	if (strcmp(iface, "rfc") == 0 && a->source < 0)
 		return cli_usage("rfc weights are relative to a source node: give --source-node N");
-	rc = cli_open_root(cli);
+	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
-	rc = tt_topo_load(&t, &cli->sfs);
-	if (rc < 0)
-		return cli_fail(rc);
 	rc = tt_topo_check_nodes(&t, &mask, "--nodes");
 	if (rc == 0 && a->source >= 0) {
 		struct tt_nodemask src = {0};

@@ -233,12 +233,9 @@ int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage("topo takes no argument, got '%s'", argv[optind]);
-	rc = cli_open_root(cli);
+	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
-	rc = tt_topo_load(&t, &cli->sfs);
-	if (rc < 0)
-		return cli_fail(rc);
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && nwi < 8; b++) {
 		struct wi_seen *w = &wis[nwi++];
 

@@ -14,3 +14,4 @@ say "$tt" --sysfs-root "$fx/spr-ddr5-2cxl" topo
 say "$tt" --sysfs-root "$fx/spr-ddr5-2cxl" simulate --nodes 0-2 --weights auto --pages 31
 say "$tt" --sysfs-root "$fx/qemu-3node-hmat" simulate --nodes 0-2 --weights 0:3,1:1,2:2 --pages 12
 say "$tt" --sysfs-root "$fx/rfc-4node" simulate --interface rfc --source-node 0 --nodes 0-2 --pages 12
+say "$tt" bench --kernel triad --nodes 0 --weights 0:1 --size 268435456 --repeat 5

@@ -30,28 +30,13 @@ static int upstream_weights(struct tt_cli *cli, const struct tt_topo *t, const s
 	int rc, node;
 
 	if (a->weights && strcmp(a->weights, "auto") == 0) {
-		int nodes[TT_MAX_NODES], n = 0;
-		uint32_t bw[TT_MAX_NODES];
-		bool any = false;
-
-		tt_nodemask_for_each(node, &t->mem_nodes) {
-			const struct tt_hmat *h = &tt_topo_node(t, node)->access[1];
-
-			nodes[n] = node;
-			bw[n] = h->present ? (uint32_t)(h->read_bw_mb_s < h->write_bw_mb_s
-								? h->read_bw_mb_s
-								: h->write_bw_mb_s)
-					   : 0;
-			any |= bw[n] != 0;
-			n++;
-		}
-		if (!any)
+		rc = tt_weights_auto_topo(t, w);
+		if (rc == TT_EUNAVAIL)
 			return tt_err(TT_EUNAVAIL, "weights 'auto' need HMAT bandwidth, and '%s' has no "
 						   "nodeN/access1/initiators figures",
 				      tt_sysfs_root(&cli->sfs));
-		tt_weights_auto(nodes, bw, n, w);
 		*from = "auto: the kernel's formula on HMAT access1 bandwidth";
-		return 0;
+		return rc;
 	}
 	if (a->weights) {
 		rc = tt_weights_parse(a->weights, w);

@@ -118,10 +118,7 @@ static int store_auto(const struct tt_sysfs *s, const char *path, const char *va
 {
 	struct tt_topo t;
 	struct tt_weights w;
-	int on, rc, n = 0, node;
-	int nodes[TT_MAX_NODES];
-	uint32_t bw[TT_MAX_NODES];
-	bool any = false;
+	int on, rc, node;
 
 	if (kstrtobool(value, &on) < 0)
 		return rejected(path, value, EINVAL);
@@ -130,32 +127,19 @@ static int store_auto(const struct tt_sysfs *s, const char *path, const char *va
 	rc = tt_topo_load(&t, s);
 	if (rc < 0)
 		return rc;
-	tt_nodemask_for_each(node, &t.mem_nodes) {
-		const struct tt_node *tn = tt_topo_node(&t, node);
-		const struct tt_hmat *h = tn ? &tn->access[1] : NULL;
-
-		nodes[n] = node;
-		bw[n] = 0;
-		if (h && h->present) {
-			bw[n] = (uint32_t)(h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
-									      : h->write_bw_mb_s);
-			any |= bw[n] != 0;
-		}
-		n++;
-	}
+	rc = tt_weights_auto_topo(&t, &w);
 	tt_topo_release(&t);
 	/* No HMAT/CDAT bandwidth ever reported: weighted_interleave_auto_store
 	 * returns -ENODEV. */
-	if (!any)
+	if (rc == TT_EUNAVAIL)
 		return rejected(path, value, ENODEV);
-	tt_weights_auto(nodes, bw, n, &w);
-	for (int i = 0; i < n; i++) {
+	tt_nodemask_for_each(node, &w.set) {
 		char p[PATH_MAX], buf[16];
 
-		if (!tt_sysfs_exists(s, WI_DIR "node%d", nodes[i]))
+		if (!tt_sysfs_exists(s, WI_DIR "node%d", node))
 			continue;
-		snprintf(buf, sizeof(buf), "%u\n", w.w[nodes[i]]);
-		rc = tt_sysfs_path(s, p, sizeof(p), WI_DIR "node%d", nodes[i]);
+		snprintf(buf, sizeof(buf), "%u\n", w.w[node]);
+		rc = tt_sysfs_path(s, p, sizeof(p), WI_DIR "node%d", node);
 		if (rc < 0 || (rc = replace_file(p, buf)) < 0)
 			return rc;
 	}

@@ -2,8 +2,10 @@
 
 #include "error.h"
 #include "parse.h"
+#include "topo.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -170,6 +172,30 @@ void tt_weights_auto(const int *nodes, const uint32_t *bw, int n, struct tt_weig
 		tt_weights_put(out, nodes[i], bw[i] && sum < sf ? sf / (uint32_t)sum : 1);
 	}
 	tt_weights_reduce(out);
+}
+
+int tt_weights_auto_topo(const struct tt_topo *t, struct tt_weights *out)
+{
+	int nodes[TT_MAX_NODES], n = 0, node;
+	uint32_t bw[TT_MAX_NODES];
+	bool any = false;
+
+	tt_nodemask_for_each(node, &t->mem_nodes) {
+		const struct tt_node *tn = tt_topo_node(t, node);
+		const struct tt_hmat *h = tn ? &tn->access[1] : NULL;
+
+		nodes[n] = node;
+		bw[n] = 0;
+		if (h && h->present)
+			bw[n] = (uint32_t)(h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
+									      : h->write_bw_mb_s);
+		any |= bw[n] != 0;
+		n++;
+	}
+	if (!any)
+		return tt_err(TT_EUNAVAIL, "no memory node has HMAT access1 bandwidth");
+	tt_weights_auto(nodes, bw, n, out);
+	return 0;
 }
 
 uint32_t tt_rfc_split(uint32_t tier_weight, unsigned int nodes_in_tier_and_policy)

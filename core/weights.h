@@ -57,6 +57,12 @@ int tt_weights_quantize(const int *nodes, const double *share, int n, uint32_t m
  */
 void tt_weights_auto(const int *nodes, const uint32_t *bw, int n, struct tt_weights *out);
 
+struct tt_topo;
+/* tt_weights_auto over every memory node of t with its HMAT access1 figures,
+ * as the kernel does at boot; TT_EUNAVAIL when no node has bandwidth data
+ * (the kernel then refuses auto mode with -ENODEV). */
+int tt_weights_auto_topo(const struct tt_topo *t, struct tt_weights *out);
+
 /* The RFC's per-node share of a tier weight (seed 003,
  * memtier_get_node_weight): tier_weight split over the nodes of the policy
  * that are in the tier, rounded up, so 3 over 2 nodes gives 2 each. */

@@ -282,7 +282,7 @@ int tt_place_verify(const struct tt_placement *p, void *buf, size_t len, uint64_
 	void **addrs;
 	int *status, rc;
 
-	memset(r, 0, offsetof(struct tt_place_report, method));
+	memset(r, 0, sizeof(*r));
 	r->pages = pages;
 	if (max_checked && pages > max_checked)
 		stride = (pages + max_checked - 1) / max_checked;

@@ -42,7 +42,6 @@ struct tt_place_report {
 	uint64_t unknown;    /* pages move_pages could not place (not present, zero page) */
 	uint64_t want[TT_MAX_NODES]; /* expected pages per node among those checked */
 	uint64_t got[TT_MAX_NODES];  /* pages found per node */
-	const char *method;  /* how exact placement was done */
 };
 
 extern const char *const tt_place_mode_names[]; /* indexed by mode */
@@ -58,7 +57,7 @@ int tt_place_expected(const struct tt_placement *p, uintptr_t addr);
 void tt_place_plan(const struct tt_placement *p, uintptr_t addr, size_t len, uint64_t *per_node);
 
 /* Sets the policy on a fresh mapping; exact placement of many runs also
- * touches the pages (see place.c). report->method says which. */
+ * touches the pages (see place.c). *method says how it was done. */
 int tt_place_apply(const struct tt_placement *p, void *buf, size_t len, const char **method);
 
 /* Pure: counts status[] (node or -errno of page i*stride of the buffer at

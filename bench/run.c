@@ -222,8 +222,11 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	int vrc = 0;
 	memset(&r->place, 0, sizeof(r->place));
 	for (int i = 0; i < k->arrays && vrc == 0; i++) {
+		/* Split the page budget over the arrays; never 0, which means "all". */
+		uint64_t budget = o->verify_max / (uint64_t)k->arrays;
+
 		vrc = tt_place_verify(&o->place, arr[i], bytes,
-				      o->verify_max ? o->verify_max / (uint64_t)k->arrays : 0, &rep);
+				      o->verify_max ? (budget ? budget : 1) : 0, &rep);
 		r->place.pages += rep.pages;
 		r->place.checked += rep.checked;
 		r->place.misplaced += rep.misplaced;

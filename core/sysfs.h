@@ -8,6 +8,8 @@
  *	if (tt_sysfs_init(&sfs, root) < 0) ...
  *	tt_sysfs_read_u64(&sfs, &v, 1, 255, "/sys/kernel/mm/.../node%d", n);
  *
+ * Under any other root, writes apply the kernel's store rules to the
+ * fixture's files (fixture-kernel.h), so a fixture behaves like a kernel.
  * Writes refuse to touch the live system when TIERTUNE_TEST_NO_LIVE_WRITES is
  * set in the environment: the test suites set it, so a test can never leave
  * the host's weights changed.

@@ -29,7 +29,7 @@ CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-k
              core/topo.c core/weights.c core/interleave.c core/wi.c core/wi-upstream.c \
              core/wi-rfc.c
 CORE_SRC  += core/mpol.c
-BENCH_SRC := bench/place.c bench/kernels.c bench/k-stream.c bench/run.c
+BENCH_SRC := bench/place.c bench/kernels.c bench/k-stream.c bench/run.c bench/latency.c
 CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
@@ -49,8 +49,14 @@ $(BUILD)/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # Kernel loops only: -O3 and this CPU's vector ISA (NATIVE=0 for a portable build).
+# A copy loop must stay a loop of ordinary stores: as a memcpy call it would
+# switch to non-temporal stores above glibc's size threshold and measure a
+# different kernel (copy-nt) depending on --size. gcc turns loops into calls
+# unless told not to; clang does unless memcpy is not a builtin.
 NATIVE    ?= 1
-KERNEL_CFLAGS := -O3 $(if $(filter 1,$(NATIVE)),-march=native)
+NO_IDIOMS := $(shell $(CC) -Werror -fno-tree-loop-distribute-patterns -E -x c /dev/null \
+		>/dev/null 2>&1 && echo -fno-tree-loop-distribute-patterns)
+KERNEL_CFLAGS := -O3 $(if $(filter 1,$(NATIVE)),-march=native) -fno-builtin $(NO_IDIOMS)
 $(BUILD)/bench/k-%.o: bench/k-%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -c $< -o $@

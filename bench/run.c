@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* CPU_SET, pthread_setaffinity_np */
-#include "run.h"
+#include "harness.h"
 
 #include "../core/error.h"
 #include "../core/parse.h"
@@ -55,26 +55,7 @@ size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule)
 	return (size_t)MIN_ELEMENTS * sizeof(double);
 }
 
-struct worker {
-	const struct tt_bench_opts *o;
-	double *arr[3];
-	size_t lo, hi;
-	int cpu;
-	pthread_barrier_t *bar;
-	double *times; /* thread 0 records pass times */
-	int index;
-	struct start *start;
-};
-
-/* Threads wait here until all are created, so a failed pthread_create can
- * call the others off instead of leaving them at a barrier forever. */
-struct start {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int go; /* 0 wait, 1 run, -1 stop */
-};
-
-static double now(void)
+double tt_bench_now(void)
 {
 	struct timespec ts;
 
@@ -82,24 +63,174 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int tt_bench_pin(int cpu)
+{
+	cpu_set_t set;
+	int rc;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	return rc ? tt_err_sys(TT_EFAIL, rc, "cannot pin a thread to CPU %d", cpu) : 0;
+}
+
+size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
+{
+	size_t bytes = o->array_bytes ? o->array_bytes : tt_bench_default_bytes(o->sfs, &r->size_rule);
+
+	if (o->array_bytes)
+		r->size_rule = "--size";
+	return (bytes + 4095) & ~(size_t)4095;
+}
+
+static int kv_available(const char *key, uint64_t value, void *ctx)
+{
+	if (strcmp(key, "MemAvailable") == 0)
+		*(uint64_t *)ctx = value;
+	return 0;
+}
+
+/* Free memory on a node. With one memory node, the system's MemAvailable
+ * counts too: where memory is added on demand (virtio-mem, a balloon, a
+ * sandboxed kernel) the node's meminfo shows only what it holds so far, and
+ * 8 GiB binds fine to a node that claims 5 GiB free (seen on this VM). */
+static uint64_t node_free(const struct tt_bench_opts *o, const struct tt_node *nd)
+{
+	char text[8192];
+	uint64_t avail = 0;
+	int mem_nodes = 0;
+
+	for (int i = 0; i < o->topo->nnodes; i++)
+		mem_nodes += o->topo->nodes[i].has_memory;
+	if (mem_nodes != 1 || tt_sysfs_read(o->sfs, text, sizeof(text), "/proc/meminfo") < 0 ||
+	    tt_parse_kv(text, kv_available, &avail) != 0)
+		return nd->mem_free_bytes;
+	return avail > nd->mem_free_bytes ? avail : nd->mem_free_bytes;
+}
+
+int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, int n, size_t bytes,
+		      const char **method)
+{
+	uint64_t need[TT_MAX_NODES] = {0};
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->bytes = bytes;
+	for (int i = 0; i < n; i++) {
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return tt_err_sys(TT_EUNAVAIL, errno, "cannot map %zu bytes", bytes);
+		b->arr[b->n++] = p;
+		tt_place_plan(&o->place, (uintptr_t)p, bytes, need);
+	}
+	/* Refuse rather than be OOM-killed or silently fall back to another
+	 * node, which would measure something else. */
+	for (int node = 0; node < TT_MAX_NODES; node++) {
+		const struct tt_node *nd;
+		uint64_t want = need[node] << TT_PAGE_SHIFT;
+
+		if (!need[node] || !(nd = tt_topo_node(o->topo, node)))
+			continue;
+		uint64_t free_bytes = node_free(o, nd);
+
+		if (want > free_bytes)
+			return tt_err(TT_EUNAVAIL, "node %d has %.2f GiB free and the buffers need %.2f "
+						   "GiB there", node, (double)free_bytes / (1 << 30),
+				      (double)want / (1 << 30));
+	}
+	for (int i = 0; i < n; i++) {
+		rc = tt_place_apply(&o->place, b->arr[i], bytes, method);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int tt_bench_bufs_verify(const struct tt_bench_opts *o, const struct tt_bench_bufs *b,
+			 struct tt_place_report *r)
+{
+	struct tt_place_report rep;
+
+	for (int i = 0; i < b->n; i++) {
+		/* Split the page budget over the arrays; never 0, which means "all". */
+		uint64_t budget = o->verify_max / (uint64_t)b->n;
+		int rc = tt_place_verify(&o->place, b->arr[i], b->bytes,
+					 o->verify_max ? (budget ? budget : 1) : 0, &rep);
+
+		r->pages += rep.pages;
+		r->checked += rep.checked;
+		r->misplaced += rep.misplaced;
+		r->unknown += rep.unknown;
+		for (int node = 0; node < TT_MAX_NODES; node++) {
+			r->want[node] += rep.want[node];
+			r->got[node] += rep.got[node];
+		}
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+void tt_bench_bufs_unmap(struct tt_bench_bufs *b)
+{
+	for (int i = 0; i < b->n; i++)
+		munmap(b->arr[i], b->bytes);
+	b->n = 0;
+}
+
+int tt_bench_validate(const struct tt_kernel *k, const struct tt_bench_bufs *b, size_t n)
+{
+	const double *out = b->arr[k->out_array];
+
+	for (size_t i = 0; i < n; i++)
+		if (out[i] != k->expect)
+			return tt_err(TT_EFAIL, "%s failed validation: element %zu is %g, want %g",
+				      k->name, i, out[i], k->expect);
+	return 0;
+}
+
+struct worker {
+	const struct tt_bench_opts *o;
+	double *arr[TT_K_MAX_ARRAYS];
+	size_t lo, hi;
+	int cpu;
+	pthread_barrier_t *bar;
+	double *times; /* thread 0 records pass times */
+	double sum;    /* of the last pass, for read-only kernels */
+	int index;
+	struct tt_bench_gate *gate;
+};
+
+bool tt_bench_gate_wait(struct tt_bench_gate *g)
+{
+	pthread_mutex_lock(&g->mu);
+	while (!g->go)
+		pthread_cond_wait(&g->cv, &g->mu);
+	pthread_mutex_unlock(&g->mu);
+	return g->go > 0;
+}
+
+void tt_bench_gate_open(struct tt_bench_gate *g, bool run)
+{
+	pthread_mutex_lock(&g->mu);
+	g->go = run ? 1 : -1;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	const struct tt_kernel *k = w->o->kernel;
-	cpu_set_t set;
+	double **v = w->arr;
 
-	pthread_mutex_lock(&w->start->mu);
-	while (!w->start->go)
-		pthread_cond_wait(&w->start->cv, &w->start->mu);
-	pthread_mutex_unlock(&w->start->mu);
-	if (w->start->go < 0)
+	if (!tt_bench_gate_wait(w->gate))
 		return NULL;
-	CPU_ZERO(&set);
-	CPU_SET(w->cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	tt_bench_pin(w->cpu);
 	/* First touch from the thread that will use the chunk (local placement
 	 * depends on it; the other modes were placed by policy). */
-	tt_kernel_init(w->arr[0], w->arr[1], w->arr[2], w->lo, w->hi);
+	tt_kernel_init(w->arr, w->lo, w->hi);
 	pthread_barrier_wait(w->bar); /* all touched */
 	pthread_barrier_wait(w->bar); /* verified by the caller */
 	for (int pass = 0; pass <= w->o->repeat; pass++) {
@@ -107,11 +238,11 @@ static void *work(void *arg)
 
 		pthread_barrier_wait(w->bar);
 		if (w->index == 0)
-			t0 = now();
-		k->run(w->arr[0], w->arr[1], w->arr[2], w->lo, w->hi);
+			t0 = tt_bench_now();
+		w->sum = k->run(v[0], v[1], v[2], v[3], w->lo, w->hi);
 		pthread_barrier_wait(w->bar);
 		if (w->index == 0)
-			w->times[pass] = now() - t0;
+			w->times[pass] = tt_bench_now() - t0;
 	}
 	return NULL;
 }
@@ -123,69 +254,35 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int check_memory(const struct tt_bench_opts *o, double *arr[3], size_t bytes)
+void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r)
 {
-	uint64_t need[TT_MAX_NODES] = {0};
-
-	for (int i = 0; i < o->kernel->arrays; i++)
-		tt_place_plan(&o->place, (uintptr_t)arr[i], bytes, need);
-	for (int node = 0; node < TT_MAX_NODES; node++) {
-		const struct tt_node *n;
-		uint64_t want = need[node] << TT_PAGE_SHIFT;
-
-		if (!need[node] || !(n = tt_topo_node(o->topo, node)))
-			continue;
-		if (want > n->mem_free_bytes)
-			return tt_err(TT_EUNAVAIL, "node %d has %.2f GiB free and the buffers need %.2f "
-						   "GiB there", node,
-				      (double)n->mem_free_bytes / (1 << 30), (double)want / (1 << 30));
-	}
-	return 0;
+	/* The first pass warms caches and TLBs and is not counted (STREAM). */
+	qsort(times + 1, (size_t)repeat, sizeof(*times), cmp_double);
+	r->best_s = times[1];
+	r->max_s = times[repeat];
+	r->median_s = repeat % 2 ? times[1 + repeat / 2]
+				 : (times[repeat / 2] + times[1 + repeat / 2]) / 2;
 }
 
-int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
+static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	const struct tt_node *src = tt_topo_node(o->topo, o->source_node);
 	const struct tt_kernel *k = o->kernel;
-	double *arr[3] = {NULL, NULL, NULL}, *times = NULL;
+	struct tt_bench_bufs b = {0};
+	double *times = NULL;
 	struct worker *w = NULL;
 	pthread_t *tid = NULL;
 	pthread_barrier_t bar;
-	struct start start = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
-	int nt, rc = 0, started = 0;
-	size_t bytes, n;
+	struct tt_bench_gate gate = TT_BENCH_GATE_INIT;
+	int nt = r->threads, rc, started = 0;
+	size_t bytes = tt_bench_size(o, r), n = bytes / sizeof(double);
 
-	memset(r, 0, sizeof(*r));
-	if (!src || src->ncpus == 0)
-		return tt_err(TT_EINPUT, "source node %d has no CPUs to run on", o->source_node);
-	nt = o->threads ? o->threads : src->ncpus;
-	bytes = o->array_bytes ? o->array_bytes : tt_bench_default_bytes(o->sfs, &r->size_rule);
-	if (o->array_bytes)
-		r->size_rule = "--size";
-	/* Whole pages, and chunks of 8 elements (one cache line) per thread. */
-	bytes = (bytes + 4095) & ~(size_t)4095;
-	n = bytes / sizeof(double);
 	r->elements = n;
 	r->array_bytes = bytes;
-	r->threads = nt;
-	for (int i = 0; i < k->arrays; i++) {
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (p == MAP_FAILED) {
-			rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot map %zu bytes", bytes);
-			goto out;
-		}
-		arr[i] = p;
-	}
-	rc = check_memory(o, arr, bytes);
+	double t0 = tt_bench_now();
+	rc = tt_bench_bufs_map(o, &b, k->arrays, bytes, &r->place_method);
 	if (rc < 0)
 		goto out;
-	double t0 = now();
-	for (int i = 0; i < k->arrays; i++) {
-		rc = tt_place_apply(&o->place, arr[i], bytes, &r->place_method);
-		if (rc < 0)
-			goto out;
-	}
 	times = calloc((size_t)o->repeat + 1, sizeof(*times));
 	w = calloc((size_t)nt, sizeof(*w));
 	tid = calloc((size_t)nt, sizeof(*tid));
@@ -193,24 +290,22 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_err(TT_EFAIL, "out of memory");
 		goto out;
 	}
+	/* Chunks of whole cache lines (8 doubles) per thread. */
 	size_t chunk = (n / (size_t)nt + 7) & ~(size_t)7;
 	for (int t = 0; t < nt; t++) {
 		size_t lo = (size_t)t * chunk, hi = lo + chunk;
 
-		w[t] = (struct worker){.o = o, .arr = {arr[0], arr[1], arr[2]},
-				       .lo = lo < n ? lo : n, .hi = hi < n ? hi : n,
+		w[t] = (struct worker){.o = o, .lo = lo < n ? lo : n, .hi = hi < n ? hi : n,
 				       .cpu = src->cpus[t % src->ncpus], .bar = &bar, .times = times,
-				       .index = t, .start = &start};
+				       .index = t, .gate = &gate};
+		memcpy(w[t].arr, b.arr, sizeof(b.arr));
 		if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
 			break;
 		started++;
 	}
-	pthread_mutex_lock(&start.mu);
-	start.go = started == nt ? 1 : -1;
 	if (started == nt)
 		pthread_barrier_init(&bar, NULL, (unsigned int)nt + 1);
-	pthread_cond_broadcast(&start.cv);
-	pthread_mutex_unlock(&start.mu);
+	tt_bench_gate_open(&gate, started == nt);
 	if (started < nt) {
 		for (int t = 0; t < started; t++)
 			pthread_join(tid[t], NULL);
@@ -218,25 +313,8 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		goto out;
 	}
 	pthread_barrier_wait(&bar); /* touched */
-	struct tt_place_report rep;
-	int vrc = 0;
-	memset(&r->place, 0, sizeof(r->place));
-	for (int i = 0; i < k->arrays && vrc == 0; i++) {
-		/* Split the page budget over the arrays; never 0, which means "all". */
-		uint64_t budget = o->verify_max / (uint64_t)k->arrays;
-
-		vrc = tt_place_verify(&o->place, arr[i], bytes,
-				      o->verify_max ? (budget ? budget : 1) : 0, &rep);
-		r->place.pages += rep.pages;
-		r->place.checked += rep.checked;
-		r->place.misplaced += rep.misplaced;
-		r->place.unknown += rep.unknown;
-		for (int node = 0; node < TT_MAX_NODES; node++) {
-			r->place.want[node] += rep.want[node];
-			r->place.got[node] += rep.got[node];
-		}
-	}
-	r->place_s = now() - t0;
+	int vrc = tt_bench_bufs_verify(o, &b, &r->place);
+	r->place_s = tt_bench_now() - t0;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
 	for (int pass = 0; pass <= o->repeat; pass++) {
 		pthread_barrier_wait(&bar);
@@ -249,30 +327,49 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = vrc;
 		goto out;
 	}
+	if (k->out_array >= 0) {
+		rc = tt_bench_validate(k, &b, n);
+	} else {
+		double sum = 0;
+
+		for (int t = 0; t < nt; t++)
+			sum += w[t].sum;
+		/* Sums of 1.0 are exact in a double up to 2^53 elements. */
+		if (sum != (double)n * k->expect)
+			rc = tt_err(TT_EFAIL, "%s failed validation: read a sum of %.17g, want %.17g",
+				    k->name, sum, (double)n * k->expect);
+	}
+	if (rc < 0)
+		goto out;
 	r->validated = true;
-	for (size_t i = 0; i < n; i++)
-		if (arr[k->out_array][i] != k->expect) {
-			r->validated = false;
-			rc = tt_err(TT_EFAIL, "%s failed validation: element %zu is %g, want %g", k->name, i,
-				    arr[k->out_array][i], k->expect);
-			goto out;
-		}
-	/* The first pass warms caches and TLBs and is not counted (STREAM). */
-	qsort(times + 1, (size_t)o->repeat, sizeof(*times), cmp_double);
-	r->best_s = times[1];
-	r->max_s = times[o->repeat];
-	r->median_s = o->repeat % 2 ? times[1 + o->repeat / 2]
-				    : (times[o->repeat / 2] + times[1 + o->repeat / 2]) / 2;
+	tt_bench_summarise(times, o->repeat, r);
 	double moved = (double)n * (k->read_bytes + k->write_bytes);
 	r->bw_best_bytes_s = moved / r->best_s;
 	r->bw_median_bytes_s = moved / r->median_s;
 	r->bw_min_bytes_s = moved / r->max_s;
 out:
-	for (int i = 0; i < 3; i++)
-		if (arr[i])
-			munmap(arr[i], bytes);
+	tt_bench_bufs_unmap(&b);
 	free(times);
 	free(w);
 	free(tid);
 	return rc;
+}
+
+int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
+{
+	const struct tt_node *src = tt_topo_node(o->topo, o->source_node);
+
+	memset(r, 0, sizeof(*r));
+	if (!src || src->ncpus == 0)
+		return tt_err(TT_EINPUT, "source node %d has no CPUs to run on", o->source_node);
+	r->threads = o->threads ? o->threads : src->ncpus;
+	switch (o->kernel->kind) {
+	case TT_K_LATENCY:
+		r->threads = 1;
+		return tt_bench_latency(o, r);
+	case TT_K_LOADED:
+		return tt_bench_loaded(o, r);
+	default:
+		return run_stream(o, r);
+	}
 }

@@ -1,7 +1,8 @@
 /*
  * The harness: allocate, place, first-touch, verify, time and validate a
  * kernel, with threads pinned to the source node's CPUs. The tuner calls
- * tt_bench_run() once per candidate weight vector.
+ * tt_bench_run() once per candidate weight vector; tt_bench_matrix() gives
+ * the CPU-node x memory-node view the weight heuristics start from.
  *
  *	struct tt_bench_opts o = {.kernel = tt_kernel_find("triad"), ...};
  *	struct tt_bench_result r;
@@ -14,6 +15,8 @@
 #include "kernels.h"
 #include "place.h"
 
+#define TT_MAX_DELAYS 64
+
 struct tt_bench_opts {
 	const struct tt_kernel *kernel;
 	const struct tt_topo *topo;
@@ -24,14 +27,32 @@ struct tt_bench_opts {
 	int repeat;             /* timed passes, after one untimed warm-up */
 	uint64_t verify_max;    /* pages to ask move_pages about; 0 = all */
 	const struct tt_sysfs *sfs;
+	/* Loaded latency: the bandwidth threads' kernel (NULL: reads), the
+	 * injected delays in spin iterations per cache line (none: the
+	 * default sweep), and how long each point runs. */
+	const struct tt_kernel *traffic;
+	uint64_t delays[TT_MAX_DELAYS];
+	int ndelays;
+	double point_s;         /* 0: 0.5 s */
+};
+
+struct tt_loaded_point {
+	uint64_t delay;         /* spin iterations per cache line */
+	double delay_ns;        /* the same, in ns, from a calibration */
+	double lat_ns;          /* mean ns per dependent load of the latency thread */
+	double bw_bytes_s;      /* the bandwidth threads together */
 };
 
 struct tt_bench_result {
-	size_t elements;        /* per array */
+	size_t elements;        /* per array (latency: cache lines) */
 	size_t array_bytes;
 	int threads;
 	double best_s, median_s, max_s;                 /* seconds per pass */
 	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
+	double lat_best_ns, lat_median_ns, lat_max_ns;  /* latency: ns per load */
+	uint64_t loads;         /* latency: dependent loads per pass */
+	int npoints;            /* loaded latency */
+	struct tt_loaded_point points[TT_MAX_DELAYS];
 	struct tt_place_report place;                   /* over all arrays */
 	const char *place_method;
 	double place_s;         /* placement + first touch + verification, seconds */
@@ -42,6 +63,18 @@ struct tt_bench_result {
 /* STREAM's rule: each array at least 4x the total last-level cache and at
  * least 1M elements. */
 size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule);
+/* Dispatches on o->kernel->kind. */
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r);
+
+/* Bandwidth (o->kernel, reads by default) and idle latency from every node
+ * with CPUs to every node with memory, each memory node bound in turn. */
+struct tt_matrix {
+	int ncpu, nmem;
+	int *cpu_node, *mem_node;   /* [ncpu], [nmem] */
+	double *bw_bytes_s;         /* [ncpu * nmem], row = CPU node */
+	double *lat_ns;
+};
+int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m);
+void tt_matrix_release(struct tt_matrix *m);
 
 #endif

@@ -92,16 +92,24 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+static int number_error(int rc, const char *opt, const char *arg, uint64_t min, uint64_t max)
 {
-	int rc = tt_parse_u64(arg, min, max, out);
-
 	if (rc == -ERANGE)
 		return cli_usage("option '--%s' value '%s' out of range (%ju-%ju)", opt, arg,
 				 (uintmax_t)min, (uintmax_t)max);
 	if (rc)
 		return cli_usage("option '--%s' value '%s' is not a number", opt, arg);
 	return 0;
+}
+
+int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	return number_error(tt_parse_u64(arg, min, max, out), opt, arg, min, max);
+}
+
+int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	return number_error(tt_parse_size(arg, min, max, out), opt, arg, min, max);
 }
 
 int cli_print_json(json_t *root)

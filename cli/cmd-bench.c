@@ -10,7 +10,10 @@
 #include <string.h>
 
 enum { OPT_KERNEL = OPT_FIRST_COMMAND, OPT_SOURCE, OPT_NODES, OPT_WEIGHTS, OPT_PLACEMENT,
-       OPT_THREADS, OPT_SIZE, OPT_REPEAT, OPT_LIST, OPT_THP, OPT_VERIFY_MAX };
+       OPT_THREADS, OPT_SIZE, OPT_REPEAT, OPT_LIST, OPT_THP, OPT_VERIFY_MAX, OPT_DELAYS,
+       OPT_TRAFFIC, OPT_MATRIX, OPT_POINT_MS };
+
+static const char *const kind_names[] = {"bandwidth", "latency", "loaded-latency"};
 
 static int list_kernels(const struct tt_cli *cli)
 {
@@ -18,65 +21,81 @@ static int list_kernels(const struct tt_cli *cli)
 		json_t *a = json_array();
 
 		for (const struct tt_kernel *const *k = tt_kernels; *k; k++)
-			json_array_append_new(a, json_pack("{s:s,s:s,s:i,s:i,s:i}", "name", (*k)->name,
-							   "summary", (*k)->summary, "arrays",
-							   (*k)->arrays, "read_bytes", (*k)->read_bytes,
-							   "write_bytes", (*k)->write_bytes));
+			json_array_append_new(
+				a, json_pack("{s:s,s:s,s:s,s:s?,s:s?,s:i,s:i,s:i}", "name", (*k)->name,
+					     "summary", (*k)->summary, "kind", kind_names[(*k)->kind],
+					     "counting", (*k)->counting, "mlc", (*k)->mlc, "arrays",
+					     (*k)->arrays, "read_bytes", (*k)->read_bytes,
+					     "write_bytes", (*k)->write_bytes));
 		return cli_print_json(a);
 	}
-	printf("kernel     bytes/elem r+w  what\n");
-	for (const struct tt_kernel *const *k = tt_kernels; *k; k++)
-		printf("%-10s %6u+%-6u    %s\n", (*k)->name, (*k)->read_bytes, (*k)->write_bytes,
+	printf("%-15s %-9s %-7s %-21s %s\n", "kernel", "bytes r+w", "counted", "MLC", "what");
+	for (const struct tt_kernel *const *k = tt_kernels; *k; k++) {
+		char bytes[32] = "-";
+
+		if ((*k)->kind == TT_K_STREAM)
+			snprintf(bytes, sizeof(bytes), "%u+%u", (*k)->read_bytes, (*k)->write_bytes);
+		printf("%-15s %-9s %-7s %-21s %s\n", (*k)->name, bytes,
+		       (*k)->counting ? (*k)->counting : "-", (*k)->mlc ? (*k)->mlc : "-",
 		       (*k)->summary);
+	}
+	printf("\nSTREAM counts the loads and stores in the code; MLC counts memory traffic, where an\n"
+	       "ordinary store also reads its line (RFO) and a non-temporal store does not.\n");
 	return 0;
 }
 
-static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
-		  const struct tt_bench_result *r, const struct tt_topo *t)
+static json_t *placement_json(const struct tt_bench_result *r)
 {
 	const struct tt_place_report *p = &r->place;
-	char nodes[256];
+	json_t *per = json_array();
 
-	tt_bit_format_list(o->place.nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
-	if (cli->json) {
-		json_t *per = json_array();
-
-		for (int node = 0; node < TT_MAX_NODES; node++) {
-			if (!p->want[node] && !p->got[node])
-				continue;
-			json_array_append_new(per, json_pack("{s:i,s:f,s:f,s:I}", "node", node,
-							     "requested_share",
-							     (double)p->want[node] / (double)p->checked,
-							     "achieved_share",
-							     (double)p->got[node] / (double)p->checked,
-							     "pages", (json_int_t)p->got[node]));
-		}
-		return cli_print_json(json_pack(
-			"{s:b,s:s,s:s,s:s,s:i,s:s,s:i,s:I,s:I,s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:b,"
-			"s:{s:I,s:I,s:I,s:I,s:s,s:f,s:o},s:{s:s,s:s}}",
-			"simulated", 0, "kernel", o->kernel->name, "placement",
-			tt_place_mode_names[o->place.mode], "nodes", nodes, "source_node",
-			o->source_node, "size_rule", r->size_rule, "threads", r->threads,
-			"array_bytes", (json_int_t)r->array_bytes, "elements",
-			(json_int_t)r->elements, "unit", "bytes/s", "repeat", o->repeat,
-			"bw_best_bytes_s", r->bw_best_bytes_s, "bw_median_bytes_s",
-			r->bw_median_bytes_s, "bw_min_bytes_s", r->bw_min_bytes_s, "best_s",
-			r->best_s, "median_s", r->median_s, "max_s", r->max_s, "validated",
-			r->validated, "verification", "pages", (json_int_t)p->pages, "checked",
-			(json_int_t)p->checked, "misplaced", (json_int_t)p->misplaced, "unknown",
-			(json_int_t)p->unknown, "method", r->place_method, "place_s", r->place_s,
-			"per_node", per, "machine", "kernel_release", t->kernel_release,
-			"cpu_model", t->cpu_model));
+	for (int node = 0; node < TT_MAX_NODES; node++) {
+		if (!p->want[node] && !p->got[node])
+			continue;
+		json_array_append_new(per, json_pack("{s:i,s:f,s:f,s:I}", "node", node, "requested_share",
+						     (double)p->want[node] / (double)p->checked,
+						     "achieved_share",
+						     (double)p->got[node] / (double)p->checked, "pages",
+						     (json_int_t)p->got[node]));
 	}
-	printf("kernel %s, %s placement on nodes %s (%s), source node %d, %d threads\n",
-	       o->kernel->name, tt_place_mode_names[o->place.mode], nodes, r->place_method,
-	       o->source_node, r->threads);
-	printf("arrays %d x %.1f MiB (%s), %d timed passes after one warm-up\n",
-	       o->kernel->arrays, (double)r->array_bytes / (1 << 20), r->size_rule, o->repeat);
-	printf("\n%-12s %12s %12s %12s\n", "", "best", "median", "min");
-	printf("%-12s %12.2f %12.2f %12.2f\n", "GB/s", r->bw_best_bytes_s / 1e9,
-	       r->bw_median_bytes_s / 1e9, r->bw_min_bytes_s / 1e9);
-	printf("%-12s %12.6f %12.6f %12.6f\n", "seconds", r->best_s, r->median_s, r->max_s);
+	return json_pack("{s:I,s:I,s:I,s:I,s:s,s:f,s:o}", "pages", (json_int_t)p->pages, "checked",
+			 (json_int_t)p->checked, "misplaced", (json_int_t)p->misplaced, "unknown",
+			 (json_int_t)p->unknown, "method", r->place_method, "place_s", r->place_s,
+			 "per_node", per);
+}
+
+static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	switch (o->kernel->kind) {
+	case TT_K_LATENCY:
+		return json_pack("{s:f,s:f,s:f,s:I,s:i}", "lat_best_ns", r->lat_best_ns,
+				 "lat_median_ns", r->lat_median_ns, "lat_max_ns", r->lat_max_ns,
+				 "loads_per_pass", (json_int_t)r->loads, "repeat", o->repeat);
+	case TT_K_LOADED: {
+		json_t *pts = json_array();
+
+		for (int i = 0; i < r->npoints; i++)
+			json_array_append_new(
+				pts, json_pack("{s:I,s:f,s:f,s:f}", "delay",
+					       (json_int_t)r->points[i].delay, "delay_ns",
+					       r->points[i].delay_ns, "lat_ns", r->points[i].lat_ns,
+					       "bw_bytes_s", r->points[i].bw_bytes_s));
+		return json_pack("{s:s,s:o}", "traffic",
+				 (o->traffic ? o->traffic : &tt_k_reads)->name, "points", pts);
+	}
+	default:
+		return json_pack("{s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:f}", "counting",
+				 o->kernel->counting, "repeat", o->repeat, "bw_best_bytes_s",
+				 r->bw_best_bytes_s, "bw_median_bytes_s", r->bw_median_bytes_s,
+				 "bw_min_bytes_s", r->bw_min_bytes_s, "best_s", r->best_s, "median_s",
+				 r->median_s, "max_s", r->max_s);
+	}
+}
+
+static void print_placement(const struct tt_bench_result *r)
+{
+	const struct tt_place_report *p = &r->place;
+
 	printf("\nplacement verified: %ju of %ju pages checked, %ju misplaced, %.3f s\n",
 	       (uintmax_t)p->checked, (uintmax_t)p->pages, (uintmax_t)p->misplaced, r->place_s);
 	printf("node  requested  achieved\n");
@@ -86,31 +105,170 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		printf("%-5d %8.2f%%  %7.2f%%\n", node, 100.0 * (double)p->want[node] / (double)p->checked,
 		       100.0 * (double)p->got[node] / (double)p->checked);
 	}
+}
+
+static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	switch (o->kernel->kind) {
+	case TT_K_LATENCY:
+		printf("\n%-12s %12s %12s %12s\n", "", "best", "median", "max");
+		printf("%-12s %12.1f %12.1f %12.1f\n", "ns/load", r->lat_best_ns, r->lat_median_ns,
+		       r->lat_max_ns);
+		printf("(%ju dependent loads per pass, %d passes)\n", (uintmax_t)r->loads, o->repeat);
+		break;
+	case TT_K_LOADED:
+		printf("\ntraffic: %s on %d thread%s; delay in spin iterations per cache line\n",
+		       (o->traffic ? o->traffic : &tt_k_reads)->name, r->threads - 1,
+		       r->threads == 2 ? "" : "s");
+		printf("%10s %10s %12s %12s\n", "delay", "delay ns", "latency ns", "GB/s");
+		for (int i = 0; i < r->npoints; i++)
+			printf("%10ju %10.1f %12.1f %12.2f\n", (uintmax_t)r->points[i].delay,
+			       r->points[i].delay_ns, r->points[i].lat_ns,
+			       r->points[i].bw_bytes_s / 1e9);
+		break;
+	default:
+		printf("\n%-12s %12s %12s %12s\n", "", "best", "median", "min");
+		printf("%-12s %12.2f %12.2f %12.2f\n", "GB/s", r->bw_best_bytes_s / 1e9,
+		       r->bw_median_bytes_s / 1e9, r->bw_min_bytes_s / 1e9);
+		printf("%-12s %12.6f %12.6f %12.6f\n", "seconds", r->best_s, r->median_s, r->max_s);
+		printf("(bytes counted as %s does)\n", o->kernel->counting);
+	}
+}
+
+static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
+		  const struct tt_bench_result *r, const struct tt_topo *t)
+{
+	char nodes[256];
+
+	tt_bit_format_list(o->place.nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+	if (cli->json) {
+		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:s,s:i,s:s,s:i,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
+				      "simulated", 0, "kernel", o->kernel->name, "kind",
+				      kind_names[o->kernel->kind], "placement",
+				      tt_place_mode_names[o->place.mode], "nodes", nodes,
+				      "source_node", o->source_node, "size_rule", r->size_rule,
+				      "threads", r->threads, "array_bytes", (json_int_t)r->array_bytes,
+				      "elements", (json_int_t)r->elements, "unit", "bytes/s",
+				      "validated", r->validated, "verification", placement_json(r),
+				      "machine", "kernel_release", t->kernel_release, "cpu_model",
+				      t->cpu_model);
+
+		json_object_update_new(j, figures_json(o, r));
+		return cli_print_json(j);
+	}
+	printf("kernel %s, %s placement on nodes %s (%s), source node %d, %d thread%s\n",
+	       o->kernel->name, tt_place_mode_names[o->place.mode], nodes, r->place_method,
+	       o->source_node, r->threads, r->threads == 1 ? "" : "s");
+	printf("%s %.1f MiB (%s)", o->kernel->kind == TT_K_STREAM ? "arrays of" : "buffers of",
+	       (double)r->array_bytes / (1 << 20), r->size_rule);
+	if (o->kernel->kind != TT_K_LOADED)
+		printf(", %d timed passes after one warm-up", o->repeat);
+	printf("\n");
+	print_figures(o, r);
+	print_placement(r);
 	printf("validation: %s\n", r->validated ? "passed" : "FAILED");
 	return 0;
 }
 
+static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o,
+			 const struct tt_matrix *m)
+{
+	if (cli->json) {
+		json_t *rows = json_array();
+
+		for (int c = 0; c < m->ncpu; c++)
+			for (int j = 0; j < m->nmem; j++)
+				json_array_append_new(
+					rows, json_pack("{s:i,s:i,s:f,s:f}", "cpu_node", m->cpu_node[c],
+							"mem_node", m->mem_node[j], "bw_bytes_s",
+							m->bw_bytes_s[c * m->nmem + j], "lat_ns",
+							m->lat_ns[c * m->nmem + j]));
+		return cli_print_json(json_pack("{s:b,s:s,s:s,s:o}", "simulated", 0, "kernel",
+						o->kernel->name, "counting", o->kernel->counting,
+						"matrix", rows));
+	}
+	printf("%s bandwidth, GB/s (best of %d), rows: CPU node, columns: memory node\n",
+	       o->kernel->name, o->repeat);
+	printf("%8s", "");
+	for (int j = 0; j < m->nmem; j++)
+		printf(" %9d", m->mem_node[j]);
+	for (int c = 0; c < m->ncpu; c++) {
+		printf("\n%8d", m->cpu_node[c]);
+		for (int j = 0; j < m->nmem; j++)
+			printf(" %9.2f", m->bw_bytes_s[c * m->nmem + j] / 1e9);
+	}
+	printf("\n\nidle latency, ns (median)\n%8s", "");
+	for (int j = 0; j < m->nmem; j++)
+		printf(" %9d", m->mem_node[j]);
+	for (int c = 0; c < m->ncpu; c++) {
+		printf("\n%8d", m->cpu_node[c]);
+		for (int j = 0; j < m->nmem; j++)
+			printf(" %9.1f", m->lat_ns[c * m->nmem + j]);
+	}
+	printf("\n");
+	return 0;
+}
+
 struct bench_args {
-	const char *kernel, *nodes, *weights, *placement;
+	const char *kernel, *nodes, *weights, *placement, *traffic;
 	int64_t source;
-	uint64_t threads, size, repeat, verify_max;
-	bool list, thp;
+	uint64_t threads, size, repeat, verify_max, point_ms;
+	uint64_t delays[TT_MAX_DELAYS];
+	int ndelays;
+	bool list, thp, matrix;
 };
+
+static int parse_delays(const char *arg, struct bench_args *a)
+{
+	char buf[1024], *save = NULL;
+
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+		return cli_usage("--delays '%.40s...' is too long", arg);
+	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (a->ndelays == TT_MAX_DELAYS)
+			return cli_usage("--delays '%s' has more than %d delays", arg, TT_MAX_DELAYS);
+		if (cli_number("delays", tok, 0, 100000000, &a->delays[a->ndelays++]))
+			return 2;
+	}
+	if (!a->ndelays)
+		return cli_usage("--delays '%s' lists no delay", arg);
+	return 0;
+}
 
 static int bench(struct tt_cli *cli, const struct bench_args *a)
 {
 	struct tt_bench_opts o = {.repeat = (int)a->repeat, .threads = (int)a->threads,
 				  .array_bytes = a->size, .verify_max = a->verify_max};
 	enum tt_place_mode mode = TT_PLACE_EXACT;
-	struct tt_bench_result r;
+	static struct tt_bench_result result; /* big: the per-node tallies */
+	struct tt_bench_result *r = &result;
 	struct tt_weights w;
 	struct tt_nodemask nodes = {0};
 	struct tt_topo t;
 	int rc, node;
 
-	o.kernel = tt_kernel_find(a->kernel);
+	o.kernel = tt_kernel_find(a->kernel ? a->kernel : "reads");
 	if (!o.kernel)
 		return cli_usage("unknown kernel '%s' (see 'tiertune bench --list')", a->kernel);
+	if (a->matrix && (a->nodes || a->weights || a->placement || a->source >= 0))
+		return cli_usage("--matrix binds every memory node from every CPU node in turn; it "
+				 "takes no --nodes, --weights, --placement or --source-node");
+	if (a->matrix && o.kernel->kind != TT_K_STREAM)
+		return cli_usage("--matrix measures bandwidth and idle latency; kernel '%s' is not a "
+				 "bandwidth kernel", a->kernel);
+	if (a->traffic) {
+		o.traffic = tt_kernel_find(a->traffic);
+		if (!o.traffic || o.traffic->kind != TT_K_STREAM)
+			return cli_usage("--traffic '%s' is not a bandwidth kernel (see 'tiertune "
+					 "bench --list')", a->traffic);
+		if (o.kernel->kind != TT_K_LOADED)
+			return cli_usage("--traffic goes with --kernel loaded-latency");
+	}
+	if ((a->ndelays || a->point_ms) && o.kernel->kind != TT_K_LOADED)
+		return cli_usage("--delays and --point-ms go with --kernel loaded-latency");
+	o.point_s = (double)a->point_ms / 1e3;
+	memcpy(o.delays, a->delays, sizeof(o.delays));
+	o.ndelays = a->ndelays;
 	if (a->placement && tt_place_mode_parse(a->placement, &mode) < 0)
 		return cli_fail(TT_EINPUT);
 	rc = cli_load_topo(cli, &t);
@@ -180,10 +338,21 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	if (rc < 0)
 		goto fail;
 	o.place.thp = a->thp;
-	rc = tt_bench_run(&o, &r);
+	if (a->matrix) {
+		struct tt_matrix m;
+
+		rc = tt_bench_matrix(&o, &m);
+		if (rc < 0)
+			goto fail;
+		rc = report_matrix(cli, &o, &m);
+		tt_matrix_release(&m);
+		tt_topo_release(&t);
+		return rc;
+	}
+	rc = tt_bench_run(&o, r);
 	if (rc < 0)
 		goto fail;
-	rc = report(cli, &o, &r, &t);
+	rc = report(cli, &o, r, &t);
 	tt_topo_release(&t);
 	return rc;
 fail:
@@ -205,6 +374,10 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		{"verify-max", required_argument, NULL, OPT_VERIFY_MAX},
 		{"list", no_argument, NULL, OPT_LIST},
 		{"thp", no_argument, NULL, OPT_THP},
+		{"delays", required_argument, NULL, OPT_DELAYS},
+		{"traffic", required_argument, NULL, OPT_TRAFFIC},
+		{"matrix", no_argument, NULL, OPT_MATRIX},
+		{"point-ms", required_argument, NULL, OPT_POINT_MS},
 		CLI_COMMON_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
@@ -221,6 +394,16 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		case OPT_PLACEMENT: a.placement = optarg; break;
 		case OPT_LIST: a.list = true; break;
 		case OPT_THP: a.thp = true; break;
+		case OPT_MATRIX: a.matrix = true; break;
+		case OPT_TRAFFIC: a.traffic = optarg; break;
+		case OPT_POINT_MS:
+			if (cli_number("point-ms", optarg, 10, 600000, &a.point_ms))
+				return 2;
+			break;
+		case OPT_DELAYS:
+			if (parse_delays(optarg, &a))
+				return 2;
+			break;
 		case OPT_SOURCE:
 			if (cli_number("source-node", optarg, 0, TT_MAX_NODES - 1, &v))
 				return 2;
@@ -231,7 +414,7 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 				return 2;
 			break;
 		case OPT_SIZE:
-			if (cli_number("size", optarg, 4096, UINT64_C(1) << 46, &a.size))
+			if (cli_size("size", optarg, 4096, UINT64_C(1) << 46, &a.size))
 				return 2;
 			break;
 		case OPT_REPEAT:
@@ -252,7 +435,7 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		return cli_usage("bench takes no argument, got '%s'", argv[optind]);
 	if (a.list)
 		return list_kernels(cli);
-	if (!a.kernel)
-		return cli_usage("bench needs --kernel NAME (see 'tiertune bench --list')");
+	if (!a.kernel && !a.matrix)
+		return cli_usage("bench needs --kernel NAME or --matrix (see 'tiertune bench --list')");
 	return bench(cli, &a);
 }

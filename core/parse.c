@@ -173,3 +173,31 @@ void tt_chomp(char *s)
 	if (len && s[len - 1] == '\n')
 		s[len - 1] = '\0';
 }
+
+int tt_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	const char *end, *u;
+	uint64_t v, mult = 1;
+	int rc = tt_parse_u64_prefix(s, 0, UINT64_MAX, &v, &end);
+
+	if (rc)
+		return rc;
+	if (*end) {
+		if (!(u = strchr(units, *end)) || !*u)
+			return -EINVAL;
+		mult = (uint64_t)1 << (10 * (u - units + 1));
+		end++;
+		if (strcmp(end, "iB") == 0)
+			end += 2;
+		if (*end)
+			return -EINVAL;
+	}
+	if (v > UINT64_MAX / mult)
+		return -ERANGE;
+	v *= mult;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}

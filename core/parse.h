@@ -16,6 +16,9 @@ int tt_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
  * them, so the caller checks what follows. */
 int tt_parse_u64_prefix(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 			const char **end);
+/* A size: decimal with an optional binary suffix K, M, G, T (also KiB,
+ * MiB, GiB, TiB); the product must fit and lie in [min, max]. */
+int tt_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /* A kernel "%*pbl" list ("0-3,8", or "" for the empty set) into bits[nbits],
  * which is cleared first. */

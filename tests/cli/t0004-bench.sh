@@ -4,14 +4,32 @@
 . "$(dirname "$0")/lib.sh"
 
 # Small arrays keep the suite fast; the figures are not checked (not a benchmark).
-B=("$TT" bench --size 4194304 --repeat 3 --json)
-for k in $("$TT" bench --list --json | json '" ".join(k["name"] for k in j)'); do
+B=("$TT" bench --size 4M --repeat 3 --json)
+for k in $("$TT" bench --list --json | json '" ".join(k["name"] for k in j if k["kind"] != "loaded-latency")'); do
 	run "${B[@]}" --kernel "$k" --nodes 0 --weights 0:1
 	is "bench $k exits 0" "$rc" 0
 	is "bench $k validates, 100% on node 0, nothing misplaced" \
 		"$(json '(j["validated"], j["verification"]["misplaced"], j["verification"]["unknown"], [(p["node"], p["achieved_share"]) for p in j["verification"]["per_node"]], j["verification"]["checked"] == j["verification"]["pages"])' <"$WORK/out")" \
 		"(True, 0, 0, [(0, 1.0)], True)"
 done
+run "${B[@]}" --kernel latency --nodes 0 --weights 0:1
+is "latency: ns per load measured, over the whole 4 MiB chain" \
+	"$(json '(j["lat_best_ns"] > 0, j["lat_best_ns"] <= j["lat_median_ns"] <= j["lat_max_ns"], j["elements"] * 64 == j["array_bytes"], j["loads_per_pass"] >= j["elements"], j["threads"])' <"$WORK/out")" \
+	"(True, True, True, True, 1)"
+run "${B[@]}" --kernel loaded-latency --delays 0,2000 --point-ms 100 --nodes 0 --weights 0:1
+is "loaded latency exits 0" "$rc" 0
+is "loaded latency: one point per delay, bandwidth falls as the delay grows" \
+	"$(json '([p["delay"] for p in j["points"]], all(p["lat_ns"] > 0 for p in j["points"]), j["points"][0]["bw_bytes_s"] > 2 * j["points"][1]["bw_bytes_s"] > 0, j["validated"], j["traffic"])' <"$WORK/out")" \
+	"([0, 2000], True, True, True, 'reads')"
+run "${B[@]}" --kernel loaded-latency --traffic 2r1w --delays 50 --point-ms 50
+is "loaded latency with another traffic kernel" "$rc:$(json 'j["traffic"], len(j["points"])' <"$WORK/out")" "0:2r1w 1"
+run "$TT" bench --matrix --size 4M --repeat 2 --json
+is "matrix: node 0 to node 0, bandwidth and latency measured" \
+	"$rc:$(json '[(m["cpu_node"], m["mem_node"], m["bw_bytes_s"] > 0, m["lat_ns"] > 0) for m in j["matrix"]], j["kernel"]' <"$WORK/out")" \
+	"0:[(0, 0, True, True)] reads"
+run "$TT" bench --list
+is "kernel list names MLC's traffic type" "$(grep -c -- '-W2' "$WORK/out")" 1
+
 for pl in exact interleave bind local; do
 	run "${B[@]}" --kernel copy --placement "$pl" --nodes 0
 	is "placement $pl on node 0" "$rc:$(json 'j["verification"]["misplaced"]' <"$WORK/out" 2>/dev/null)" "0:0"
@@ -36,5 +54,11 @@ expect_bad_input 2 "'--size' value '0'" "$root" "$TT" bench --kernel copy --size
 expect_bad_input 2 "--nodes: node 1 is not online" "$root" "$TT" bench --kernel copy --nodes 0,1
 expect_bad_input 2 "give node 1, which is not in --nodes" "$root" "$TT" bench --kernel copy --nodes 0 --weights 1:2
 expect_bad_input 2 "placement 'sideways'" "$root" "$TT" bench --kernel copy --placement sideways
+expect_bad_input 2 "'--size' value '4Q'" "$root" "$TT" bench --kernel copy --size 4Q
+expect_bad_input 2 "--delays and --point-ms go with --kernel loaded-latency" "$root" "$TT" bench --kernel triad --delays 0,10
+expect_bad_input 2 "'--delays' value 'x'" "$root" "$TT" bench --kernel loaded-latency --delays 0,x
+expect_bad_input 2 "--traffic 'latency' is not a bandwidth kernel" "$root" "$TT" bench --kernel loaded-latency --traffic latency
+expect_bad_input 2 "needs at least 2 threads" "$root" "$TT" bench --kernel loaded-latency --threads 1 --size 4M
+expect_bad_input 2 "takes no --nodes" "$root" "$TT" bench --matrix --nodes 0
 expect_bad_input 3 "free and the buffers need" "$root" "$TT" bench --kernel copy --size 2147483648
 done_testing

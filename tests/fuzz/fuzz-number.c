@@ -1,4 +1,6 @@
-/* tt_parse_u64: accepted text is exactly the decimal of the value. */
+/* tt_parse_u64: accepted text is exactly the decimal of the value;
+ * tt_parse_size: a value is a whole multiple of its suffix, and a plain
+ * number parses the same both ways. */
 #include "../../core/parse.h"
 #include "fuzz.h"
 
@@ -20,6 +22,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (p[0] == '0' && p[1])
 			p++;
 		assert(strcmp(p, back) == 0);
+	}
+	uint64_t sz;
+	if (tt_parse_size(s, 0, UINT64_MAX, &sz) == 0) {
+		size_t len = strlen(s);
+		char last = s[len - 1] == 'B' ? s[len - 3] : s[len - 1];
+
+		if (last >= '0' && last <= '9')
+			assert(tt_parse_u64(s, 0, UINT64_MAX, &v) == 0 && v == sz);
+		else
+			assert(sz % 1024 == 0);
 	}
 	free(s);
 	return 0;

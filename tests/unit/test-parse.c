@@ -38,6 +38,36 @@ static void test_u64(void **state)
 	}
 }
 
+static void test_size(void **state)
+{
+	static const struct {
+		const char *in;
+		int rc;
+		uint64_t want;
+	} v[] = {
+		{"4096", 0, 4096},
+		{"4K", 0, 4096},
+		{"256M", 0, 256u << 20},
+		{"8GiB", 0, UINT64_C(8) << 30},
+		{"2T", 0, UINT64_C(2) << 40},
+		{"16383P", -EINVAL, 0},
+		{"4k", -EINVAL, 0},
+		{"4Mi", -EINVAL, 0},
+		{"4MB", -EINVAL, 0},
+		{"M", -EINVAL, 0},
+		{"17179869184G", -ERANGE, 0},  /* 2^64: overflows */
+		{"1K", -ERANGE, 0},            /* below min 2048 */
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		uint64_t out = 12345;
+
+		assert_int_equal(tt_parse_size(v[i].in, 2048, UINT64_MAX, &out), v[i].rc);
+		if (v[i].rc == 0)
+			assert_true(out == v[i].want);
+	}
+}
+
 static void test_list(void **state)
 {
 	static const struct {
@@ -151,6 +181,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_u64),
+		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_cpumap),
 		cmocka_unit_test(test_kv),

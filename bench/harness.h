@@ -1,0 +1,53 @@
+/*
+ * What the bench harnesses share (internal to bench/): the clock, pinning,
+ * and the life of a set of placed buffers: map, check free memory, place
+ * before first touch, verify after it, unmap.
+ */
+#ifndef TT_BENCH_HARNESS_H
+#define TT_BENCH_HARNESS_H
+
+#include "run.h"
+
+#include <pthread.h>
+
+struct tt_bench_bufs {
+	int n;
+	size_t bytes;                      /* each, whole pages */
+	double *arr[TT_K_MAX_ARRAYS];
+};
+
+/* Threads wait at the gate until all are created, so a failed
+ * pthread_create can call the others off instead of leaving them at a
+ * barrier forever. */
+struct tt_bench_gate {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int go; /* 0 wait, 1 run, -1 stop */
+};
+#define TT_BENCH_GATE_INIT {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0}
+/* Returns false when the run was called off. */
+bool tt_bench_gate_wait(struct tt_bench_gate *g);
+void tt_bench_gate_open(struct tt_bench_gate *g, bool run);
+
+double tt_bench_now(void);
+/* Pins the calling thread to one CPU. */
+int tt_bench_pin(int cpu);
+/* Maps n buffers of bytes each, refuses when a node lacks the free memory
+ * the placement would put there, and sets the placement. */
+int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, int n, size_t bytes,
+		      const char **method);
+/* After first touch: where did the pages land? Adds into r. */
+int tt_bench_bufs_verify(const struct tt_bench_opts *o, const struct tt_bench_bufs *b,
+			 struct tt_place_report *r);
+void tt_bench_bufs_unmap(struct tt_bench_bufs *b);
+/* Arrays of bytes, or the default size, rounded to whole pages. */
+size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r);
+/* Every element of the kernel's output holds what it should. */
+int tt_bench_validate(const struct tt_kernel *k, const struct tt_bench_bufs *b, size_t n);
+/* Sorts times[1..repeat] (times[0] is the warm-up) into best, median, max. */
+void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r);
+
+int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r);
+int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r);
+
+#endif

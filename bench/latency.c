@@ -1,0 +1,414 @@
+/* Latency: a pointer chase over a random cyclic permutation of cache lines,
+ * alone (idle latency) or beside bandwidth threads with an injected delay
+ * (loaded latency, MLC's --loaded_latency), and the CPU-node x memory-node
+ * matrix. */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include "../core/error.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LINE 64
+/* Loads per timed pass: enough to average over many pages, short enough
+ * that a pass takes well under a second at DRAM or CXL latency. A pass
+ * resumes where the last one stopped, so the passes walk the whole cycle. */
+#define PASS_LOADS ((uint64_t)1 << 22)
+#define BATCH 4096 /* loaded latency: loads between looks at the stop flag */
+
+/* MLC's default sweep (v3.5 output), in our spin iterations per line. */
+static const uint64_t default_delays[] = {0, 2, 8, 15, 50, 100, 200, 300, 400, 500, 700,
+					  1000, 1300, 1700, 2500, 3500, 5000, 9000, 20000};
+
+const struct tt_kernel tt_k_latency = {.name = "latency", .kind = TT_K_LATENCY,
+	.summary = "idle latency: one thread chasing pointers over randomly linked cache lines",
+	.mlc = "--idle_latency -r", .arrays = 1};
+const struct tt_kernel tt_k_loaded_latency = {.name = "loaded-latency", .kind = TT_K_LOADED,
+	.summary = "latency thread beside bandwidth threads with injected delays (--delays)",
+	.mlc = "--loaded_latency -r", .arrays = 1};
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+	return z ^ (z >> 31);
+}
+
+/* Links every line of buf into one cycle in random order (Sattolo's
+ * algorithm: a uniformly random permutation with a single cycle, so the
+ * chase visits every line and no prefetcher can guess the next one). The
+ * identity pass also makes the first touch, in address order. */
+static void **build_chain(char *buf, size_t lines)
+{
+	uint64_t seed = 0x7469657274756e65; /* fixed: runs are comparable */
+
+	for (size_t i = 0; i < lines; i++)
+		*(size_t *)(buf + i * LINE) = i;
+	for (size_t i = lines - 1; i > 0; i--) {
+		size_t j = (size_t)(splitmix(&seed) % i);
+		size_t *a = (size_t *)(buf + i * LINE), *b = (size_t *)(buf + j * LINE), t = *a;
+
+		*a = *b;
+		*b = t;
+	}
+	for (size_t i = 0; i < lines; i++) {
+		size_t next = *(size_t *)(buf + i * LINE);
+
+		*(void **)(buf + i * LINE) = buf + next * LINE;
+	}
+	return (void **)buf;
+}
+
+static void **chase(void **p, uint64_t loads)
+{
+	for (uint64_t i = 0; i < loads; i += 8) {
+		p = *p; p = *p; p = *p; p = *p;
+		p = *p; p = *p; p = *p; p = *p;
+	}
+	return p;
+}
+
+/* The chain is a single cycle: following it lines times returns to the
+ * start, and any broken link would have faulted or cut it short. */
+static int check_chain(void **start, size_t lines)
+{
+	void **p = start;
+
+	for (size_t i = 0; i < lines; i++) {
+		p = *p;
+		if (p == start && i + 1 < lines)
+			return tt_err(TT_EFAIL, "latency chain is broken: a cycle of %zu of %zu lines",
+				      i + 1, lines);
+	}
+	if (p != start)
+		return tt_err(TT_EFAIL, "latency chain is broken: it does not return to its start");
+	return 0;
+}
+
+struct chaser {
+	const struct tt_bench_opts *o;
+	char *buf;
+	size_t lines;
+	int cpu, rc;
+	double *times;
+	double built;   /* when the chain was built (first touch done) */
+	uint64_t loads;
+	void *sink;
+};
+
+static void *chase_thread(void *arg)
+{
+	struct chaser *c = arg;
+	void **p;
+
+	c->rc = tt_bench_pin(c->cpu);
+	if (c->rc < 0)
+		return NULL;
+	p = build_chain(c->buf, c->lines);
+	c->built = tt_bench_now();
+	for (int pass = 0; pass <= c->o->repeat; pass++) {
+		double t0 = tt_bench_now();
+
+		p = chase(p, c->loads);
+		c->times[pass] = tt_bench_now() - t0;
+	}
+	c->sink = p;
+	return NULL;
+}
+
+int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
+{
+	const struct tt_node *src = tt_topo_node(o->topo, o->source_node);
+	struct tt_bench_bufs b = {0};
+	struct chaser c = {.o = o, .cpu = src->cpus[0]};
+	pthread_t tid;
+	int rc, err;
+	double t0 = tt_bench_now();
+
+	r->array_bytes = tt_bench_size(o, r);
+	r->elements = c.lines = r->array_bytes / LINE;
+	c.loads = (PASS_LOADS < c.lines ? PASS_LOADS : c.lines + 7) & ~(uint64_t)7;
+	r->loads = c.loads;
+	c.times = calloc((size_t)o->repeat + 1, sizeof(*c.times));
+	if (!c.times)
+		return tt_err(TT_EFAIL, "out of memory");
+	rc = tt_bench_bufs_map(o, &b, 1, r->array_bytes, &r->place_method);
+	if (rc < 0)
+		goto out;
+	c.buf = (char *)b.arr[0];
+	err = pthread_create(&tid, NULL, chase_thread, &c);
+	if (err) {
+		rc = tt_err_sys(TT_EFAIL, err, "cannot start the latency thread");
+		goto out;
+	}
+	pthread_join(tid, NULL);
+	rc = c.rc;
+	if (rc == 0) {
+		double v0 = tt_bench_now();
+
+		rc = tt_bench_bufs_verify(o, &b, &r->place);
+		r->place_s = (c.built - t0) + (tt_bench_now() - v0);
+	}
+	if (rc == 0)
+		rc = check_chain((void **)c.buf, c.lines);
+	if (rc < 0)
+		goto out;
+	r->validated = true;
+	tt_bench_summarise(c.times, o->repeat, r);
+	r->lat_best_ns = r->best_s * 1e9 / (double)c.loads;
+	r->lat_median_ns = r->median_s * 1e9 / (double)c.loads;
+	r->lat_max_ns = r->max_s * 1e9 / (double)c.loads;
+out:
+	tt_bench_bufs_unmap(&b);
+	free(c.times);
+	return rc;
+}
+
+/* Loaded latency. Thread 0 chases; the others run the traffic kernel over
+ * their chunk in blocks of 64 lines, spinning delay iterations per line
+ * after each block. The coordinator runs every delay for point_s. */
+struct loaded {
+	const struct tt_bench_opts *o;
+	const struct tt_kernel *traffic;
+	struct tt_bench_bufs *chain, *bw;
+	size_t lines, n;
+	pthread_barrier_t bar;
+	struct tt_bench_gate gate;
+	atomic_int stop, done;
+	atomic_uint_fast64_t delay;
+	int nt, failed;
+};
+
+struct loaded_worker {
+	struct loaded *L;
+	int index, cpu;
+	size_t lo, hi;
+	uint64_t count;  /* loads (thread 0) or elements this point */
+	double elapsed;
+	void *sink;
+};
+
+#define BLOCK_ELEMS (64 * LINE / sizeof(double))
+
+static void spin(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		__asm__ volatile("" ::: "memory");
+}
+
+static void *loaded_thread(void *arg)
+{
+	struct loaded_worker *w = arg;
+	struct loaded *L = w->L;
+	const struct tt_kernel *k = L->traffic;
+	double **v = L->bw->arr;
+	void **p = NULL;
+	size_t at = w->lo;
+
+	if (!tt_bench_gate_wait(&L->gate))
+		return NULL;
+	if (tt_bench_pin(w->cpu) < 0)
+		L->failed = 1;
+	if (w->index == 0)
+		p = build_chain((char *)L->chain->arr[0], L->lines);
+	else
+		tt_kernel_init(L->bw->arr, w->lo, w->hi);
+	pthread_barrier_wait(&L->bar); /* touched */
+	for (;;) {
+		pthread_barrier_wait(&L->bar); /* a point starts, or done */
+		if (atomic_load(&L->done))
+			break;
+		uint64_t count = 0, delay = atomic_load(&L->delay);
+		double t0 = tt_bench_now();
+
+		while (!atomic_load_explicit(&L->stop, memory_order_relaxed)) {
+			if (w->index == 0) {
+				p = chase(p, BATCH);
+				count += BATCH;
+				continue;
+			}
+			size_t hi = at + BLOCK_ELEMS < w->hi ? at + BLOCK_ELEMS : w->hi;
+
+			k->run(v[0], v[1], v[2], v[3], at, hi);
+			count += hi - at;
+			at = hi < w->hi ? hi : w->lo;
+			spin(delay * 64);
+		}
+		w->elapsed = tt_bench_now() - t0;
+		w->count = count;
+		pthread_barrier_wait(&L->bar); /* the point ends */
+	}
+	w->sink = p;
+	return NULL;
+}
+
+/* ns per spin iteration, so a delay can be shown in time as well. */
+static double spin_ns(void)
+{
+	const uint64_t n = 10000000;
+	double t0 = tt_bench_now();
+
+	spin(n);
+	return (tt_bench_now() - t0) * 1e9 / (double)n;
+}
+
+int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
+{
+	const struct tt_node *src = tt_topo_node(o->topo, o->source_node);
+	struct tt_bench_bufs chain = {0}, bw = {0};
+	struct loaded L = {.o = o, .traffic = o->traffic ? o->traffic : &tt_k_reads,
+			   .chain = &chain, .bw = &bw, .nt = r->threads,
+			   .gate = TT_BENCH_GATE_INIT};
+	struct loaded_worker *w = NULL;
+	pthread_t *tid = NULL;
+	int rc, started = 0;
+	double point = o->point_s > 0 ? o->point_s : 0.5, t0 = tt_bench_now();
+
+	if (L.nt < 2)
+		return tt_err(TT_EINPUT, "loaded latency needs at least 2 threads (one chasing, the "
+					 "rest loading), got %d", L.nt);
+	if (L.traffic->kind != TT_K_STREAM)
+		return tt_err(TT_EINPUT, "traffic kernel '%s' is not a bandwidth kernel",
+			      L.traffic->name);
+	r->array_bytes = tt_bench_size(o, r);
+	L.lines = r->array_bytes / LINE;
+	L.n = r->array_bytes / sizeof(double);
+	r->elements = L.lines;
+	rc = tt_bench_bufs_map(o, &chain, 1, r->array_bytes, &r->place_method);
+	if (rc == 0)
+		rc = tt_bench_bufs_map(o, &bw, L.traffic->arrays, r->array_bytes, &r->place_method);
+	w = calloc((size_t)L.nt, sizeof(*w));
+	tid = calloc((size_t)L.nt, sizeof(*tid));
+	if (rc == 0 && (!w || !tid))
+		rc = tt_err(TT_EFAIL, "out of memory");
+	if (rc < 0)
+		goto out;
+	size_t chunk = (L.n / (size_t)(L.nt - 1) + 7) & ~(size_t)7;
+	for (int t = 0; t < L.nt; t++) {
+		size_t lo = (size_t)(t ? t - 1 : 0) * chunk, hi = lo + chunk;
+
+		w[t] = (struct loaded_worker){.L = &L, .index = t, .cpu = src->cpus[t % src->ncpus],
+					      .lo = lo < L.n ? lo : L.n, .hi = hi < L.n ? hi : L.n};
+		if (pthread_create(&tid[t], NULL, loaded_thread, &w[t]) != 0)
+			break;
+		started++;
+	}
+	if (started == L.nt)
+		pthread_barrier_init(&L.bar, NULL, (unsigned int)L.nt + 1);
+	tt_bench_gate_open(&L.gate, started == L.nt);
+	if (started < L.nt) {
+		for (int t = 0; t < started; t++)
+			pthread_join(tid[t], NULL);
+		rc = tt_err(TT_EFAIL, "cannot start loaded-latency thread %d of %d", started + 1, L.nt);
+		goto out;
+	}
+	pthread_barrier_wait(&L.bar); /* touched */
+	rc = tt_bench_bufs_verify(o, &chain, &r->place);
+	if (rc == 0)
+		rc = tt_bench_bufs_verify(o, &bw, &r->place);
+	if (L.failed && rc == 0)
+		rc = tt_err(TT_EFAIL, "cannot pin the loaded-latency threads");
+	r->place_s = tt_bench_now() - t0;
+	const uint64_t *delays = o->ndelays ? o->delays : default_delays;
+	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
+	double ns = spin_ns();
+
+	for (int i = 0; i < nd && rc == 0; i++) {
+		struct timespec ts = {(time_t)point, (long)((point - (double)(time_t)point) * 1e9)};
+		double bytes_s = 0;
+
+		atomic_store(&L.delay, delays[i]);
+		atomic_store(&L.stop, 0);
+		pthread_barrier_wait(&L.bar);
+		nanosleep(&ts, NULL);
+		atomic_store(&L.stop, 1);
+		pthread_barrier_wait(&L.bar);
+		for (int t = 1; t < L.nt; t++)
+			bytes_s += (double)w[t].count *
+				   (L.traffic->read_bytes + L.traffic->write_bytes) / w[t].elapsed;
+		r->points[i] = (struct tt_loaded_point){
+			.delay = delays[i], .delay_ns = (double)delays[i] * ns,
+			.lat_ns = w[0].elapsed * 1e9 / (double)w[0].count, .bw_bytes_s = bytes_s};
+		r->npoints++;
+	}
+	atomic_store(&L.done, 1);
+	pthread_barrier_wait(&L.bar);
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_barrier_destroy(&L.bar);
+	if (rc == 0)
+		rc = check_chain((void **)chain.arr[0], L.lines);
+	if (rc == 0 && L.traffic->out_array >= 0)
+		rc = tt_bench_validate(L.traffic, &bw, L.n);
+	if (rc == 0)
+		r->validated = true;
+out:
+	tt_bench_bufs_unmap(&chain);
+	tt_bench_bufs_unmap(&bw);
+	free(w);
+	free(tid);
+	return rc;
+}
+
+int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
+{
+	const struct tt_topo *t = tmpl->topo;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->cpu_node = calloc((size_t)t->nnodes, sizeof(int));
+	m->mem_node = calloc((size_t)t->nnodes, sizeof(int));
+	m->bw_bytes_s = calloc((size_t)t->nnodes * (size_t)t->nnodes, sizeof(double));
+	m->lat_ns = calloc((size_t)t->nnodes * (size_t)t->nnodes, sizeof(double));
+	if (!m->cpu_node || !m->mem_node || !m->bw_bytes_s || !m->lat_ns) {
+		tt_matrix_release(m);
+		return tt_err(TT_EFAIL, "out of memory");
+	}
+	for (int i = 0; i < t->nnodes; i++) {
+		if (t->nodes[i].ncpus)
+			m->cpu_node[m->ncpu++] = t->nodes[i].id;
+		if (t->nodes[i].has_memory)
+			m->mem_node[m->nmem++] = t->nodes[i].id;
+	}
+	for (int c = 0; c < m->ncpu && rc == 0; c++) {
+		for (int j = 0; j < m->nmem && rc == 0; j++) {
+			struct tt_bench_opts o = *tmpl;
+			struct tt_bench_result *r = malloc(sizeof(*r));
+			struct tt_nodemask one = {0};
+
+			if (!r) {
+				rc = tt_err(TT_EFAIL, "out of memory");
+				break;
+			}
+			o.source_node = m->cpu_node[c];
+			tt_bit_set(one.bits, (unsigned int)m->mem_node[j]);
+			rc = tt_place_init(&o.place, TT_PLACE_BIND, &one, NULL, o.source_node);
+			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0)
+				m->bw_bytes_s[c * m->nmem + j] = r->bw_best_bytes_s;
+			o.kernel = &tt_k_latency;
+			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0)
+				m->lat_ns[c * m->nmem + j] = r->lat_median_ns;
+			free(r);
+			if (rc < 0)
+				tt_err_prefix("from node %d to node %d", m->cpu_node[c], m->mem_node[j]);
+		}
+	}
+	if (rc < 0)
+		tt_matrix_release(m);
+	return rc;
+}
+
+void tt_matrix_release(struct tt_matrix *m)
+{
+	free(m->cpu_node);
+	free(m->mem_node);
+	free(m->bw_bytes_s);
+	free(m->lat_ns);
+	memset(m, 0, sizeof(*m));
+}

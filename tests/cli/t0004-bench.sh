@@ -60,5 +60,5 @@ expect_bad_input 2 "'--delays' value 'x'" "$root" "$TT" bench --kernel loaded-la
 expect_bad_input 2 "--traffic 'latency' is not a bandwidth kernel" "$root" "$TT" bench --kernel loaded-latency --traffic latency
 expect_bad_input 2 "needs at least 2 threads" "$root" "$TT" bench --kernel loaded-latency --threads 1 --size 4M
 expect_bad_input 2 "takes no --nodes" "$root" "$TT" bench --matrix --nodes 0
-expect_bad_input 3 "free and the buffers need" "$root" "$TT" bench --kernel copy --size 2147483648
+expect_bad_input 3 "free and the buffers need" "$root" "$TT" bench --kernel copy --size 64G
 done_testing

@@ -117,7 +117,10 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 	memset(b, 0, sizeof(*b));
 	b->bytes = bytes;
 	for (int i = 0; i < n; i++) {
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		/* NORESERVE: the free-memory check below, per node, is the one
+		 * that counts; the overcommit heuristic would refuse first. */
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 		if (p == MAP_FAILED)
 			return tt_err_sys(TT_EUNAVAIL, errno, "cannot map %zu bytes", bytes);

@@ -30,18 +30,20 @@ CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-k
              core/wi-rfc.c
 CORE_SRC  += core/mpol.c
 BENCH_SRC := bench/place.c bench/kernels.c bench/k-stream.c bench/run.c bench/latency.c
-CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c
+DB_SRC    := db/db.c db/schema.c
+CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c cli/cmd-runs.c cli/cmd-db.c
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
 
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
+DB_OBJ    := $(DB_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBTT     := $(BUILD)/libtiertune.a
 TIERTUNE  := $(BUILD)/tiertune
 
-.PHONY: all check check-asan demo deps fuzz install clean unit-bins
+.PHONY: all check check-asan demo deps fuzz install clean unit-bins perf
 all: $(TIERTUNE)
 
 $(BUILD)/%.o: %.c
@@ -61,7 +63,7 @@ $(BUILD)/bench/k-%.o: bench/k-%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(LIBTT): $(CORE_OBJ) $(BENCH_OBJ)
+$(LIBTT): $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -74,6 +76,14 @@ $(BUILD)/tests/test-%: tests/unit/test-%.c $(LIBTT)
 		$(shell pkg-config --libs cmocka) $(LDLIBS)
 
 unit-bins: $(UNIT_BIN)
+
+# Benchmarks of our own code (not tests): tests/perf/<name>.c -> build/tests/perf-<name>.
+PERF_BIN := $(patsubst tests/perf/%.c,$(BUILD)/tests/perf-%,$(wildcard tests/perf/*.c))
+$(BUILD)/tests/perf-%: tests/perf/%.c $(LIBTT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBTT) $(LDLIBS)
+perf: $(PERF_BIN)
+	@for p in $(PERF_BIN); do echo "== $$p"; $$p || exit 1; done
 
 check: $(TIERTUNE) $(UNIT_BIN)
 	@tests/run.sh $(BUILD)
@@ -117,4 +127,4 @@ install: $(TIERTUNE)
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BENCH_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(DB_OBJ:.o=.d)

@@ -2,6 +2,7 @@
 
 #include "../core/parse.h"
 #include "../core/topo.h"
+#include "../db/db.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,6 +17,9 @@ int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c)
 		return -1;
 	case OPT_JSON:
 		cli->json = true;
+		return -1;
+	case OPT_DB:
+		cli->db_path = optarg;
 		return -1;
 	case OPT_HELP:
 		cli_print_usage(cmd);
@@ -39,7 +43,7 @@ const struct tt_cmd *cli_find_command(const char *name)
 
 void cli_print_usage(const struct tt_cmd *cmd)
 {
-	printf("usage: tiertune %s %s\n\n%s\n\ncommon options: --sysfs-root DIR, --json, --help\n"
+	printf("usage: tiertune %s %s\n\n%s\n\ncommon options: --sysfs-root DIR, --db PATH, --json, --help\n"
 	       "see tiertune(1) for details\n",
 	       cmd->name, cmd->usage, cmd->summary);
 }
@@ -59,6 +63,25 @@ int cli_load_topo(struct tt_cli *cli, struct tt_topo *t)
 		return rc;
 	rc = tt_topo_load(t, &cli->sfs);
 	return rc < 0 ? cli_fail(rc) : 0;
+}
+
+int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
+{
+	char path[4096];
+	int rc;
+
+	if (cli->db_path)
+		snprintf(path, sizeof(path), "%s", cli->db_path);
+	else if ((rc = tt_db_default_path(path, sizeof(path))) < 0)
+		return cli_fail(rc);
+	rc = tt_db_open(db, path, flags);
+	if (rc < 0)
+		return cli_fail(rc);
+	if (tt_db_interrupted(*db))
+		cli_warn("%d run%s in '%s' had stopped without finishing (process gone); now marked "
+			 "interrupted", tt_db_interrupted(*db), tt_db_interrupted(*db) == 1 ? "" : "s",
+			 path);
+	return 0;
 }
 
 int cli_fail(int status)

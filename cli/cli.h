@@ -16,8 +16,10 @@
 
 struct tt_cli {
 	const char *sysfs_root; /* --sysfs-root, default "/" */
+	const char *db_path;    /* --db, NULL: tt_db_default_path() */
 	bool json;              /* --json */
 	struct tt_sysfs sfs;    /* opened by cli_open_root() */
+	char cmdline[4096];     /* the whole command line, for the run record */
 };
 
 struct tt_cmd {
@@ -34,12 +36,16 @@ extern const struct tt_cmd tt_commands[];
 int cmd_topo(struct tt_cli *cli, int argc, char **argv);
 int cmd_simulate(struct tt_cli *cli, int argc, char **argv);
 int cmd_bench(struct tt_cli *cli, int argc, char **argv);
+int cmd_runs(struct tt_cli *cli, int argc, char **argv);
+int cmd_show(struct tt_cli *cli, int argc, char **argv);
+int cmd_db(struct tt_cli *cli, int argc, char **argv);
 
 /* Options every command accepts; list CLI_COMMON_OPTIONS in a command's
  * struct option array and pass unknown codes to cli_common_option(). */
-enum { OPT_SYSFS_ROOT = 0x100, OPT_JSON, OPT_HELP, OPT_FIRST_COMMAND };
+enum { OPT_SYSFS_ROOT = 0x100, OPT_JSON, OPT_HELP, OPT_DB, OPT_FIRST_COMMAND };
 #define CLI_COMMON_OPTIONS                                     \
 	{"sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT}, \
+	{"db", required_argument, NULL, OPT_DB},               \
 	{"json", no_argument, NULL, OPT_JSON},                 \
 	{"help", no_argument, NULL, OPT_HELP}
 
@@ -54,6 +60,11 @@ struct tt_topo;
 /* Opens --sysfs-root and loads its topology; returns 0 or an exit code
  * (the error printed). */
 int cli_load_topo(struct tt_cli *cli, struct tt_topo *t);
+
+struct tt_db;
+/* Opens --db (or the default path) with tt_db_open() flags; warns when
+ * runs were found interrupted. Returns 0 or an exit code (error printed). */
+int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db);
 
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and
  * returns the exit code for status. */

@@ -5,13 +5,14 @@
 #include "../bench/run.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
+#include "../db/db.h"
 
 #include <stdio.h>
 #include <string.h>
 
 enum { OPT_KERNEL = OPT_FIRST_COMMAND, OPT_SOURCE, OPT_NODES, OPT_WEIGHTS, OPT_PLACEMENT,
        OPT_THREADS, OPT_SIZE, OPT_REPEAT, OPT_LIST, OPT_THP, OPT_VERIFY_MAX, OPT_DELAYS,
-       OPT_TRAFFIC, OPT_MATRIX, OPT_POINT_MS };
+       OPT_TRAFFIC, OPT_MATRIX, OPT_POINT_MS, OPT_RECORD };
 
 static const char *const kind_names[] = {"bandwidth", "latency", "loaded-latency"};
 
@@ -215,8 +216,103 @@ struct bench_args {
 	uint64_t threads, size, repeat, verify_max, point_ms;
 	uint64_t delays[TT_MAX_DELAYS];
 	int ndelays;
-	bool list, thp, matrix;
+	bool list, thp, matrix, record;
 };
+
+/* bench --record: the run row is committed before the measurement, so a
+ * killed bench shows up as interrupted; the trials and the final status
+ * after it. */
+struct record {
+	struct tt_db *db;
+	int64_t run;
+};
+
+static int record_begin(struct tt_cli *cli, const struct tt_bench_opts *o, const struct tt_topo *t,
+			struct record *rec)
+{
+	char objective[64];
+	int64_t host;
+	int rc = cli_open_db(cli, 0, &rec->db);
+
+	if (rc)
+		return rc;
+	snprintf(objective, sizeof(objective), "%s:%s",
+		 o->kernel->kind == TT_K_STREAM ? "bandwidth" : "latency", o->kernel->name);
+	rc = tt_db_host(rec->db, t, &host);
+	if (rc == 0)
+		rc = tt_db_run_begin(rec->db, &(struct tt_db_run){.host_id = host, .kind = "bench",
+								 .command = cli->cmdline,
+								 .source_node = o->source_node,
+								 .objective = objective,
+								 .kernel_release = t->kernel_release},
+				     &rec->run);
+	if (rc < 0) {
+		tt_db_close(rec->db);
+		rec->db = NULL;
+		return cli_fail(rc);
+	}
+	return 0;
+}
+
+static int record_end(struct record *rec, const struct tt_bench_opts *o,
+		      const struct tt_bench_result *r, const struct tt_weights *w)
+{
+	const struct tt_place_report *p = &r->place;
+	struct tt_db_trial_node nodes[64];
+	char mix[64];
+	int nn = 0, rc = 0;
+	int64_t id;
+
+	for (int node = 0; node < TT_MAX_NODES && nn < 64; node++) {
+		if (!p->want[node] && !p->got[node])
+			continue;
+		nodes[nn++] = (struct tt_db_trial_node){
+			.node = node, .pages = p->got[node],
+			.weight = o->place.mode == TT_PLACE_EXACT || o->place.mode == TT_PLACE_KERNEL
+					  ? tt_weights_get(w, node, 1)
+					  : 0,
+			.requested_share = (double)p->want[node] / (double)p->checked,
+			.achieved_share = (double)p->got[node] / (double)p->checked};
+	}
+	struct tt_db_trial tr = {.kernel = o->kernel->name, .placement = tt_place_mode_names[o->place.mode],
+				 .threads = r->threads, .size_bytes = r->array_bytes,
+				 .validated = r->validated, .nnodes = nn, .nodes = nodes, .mix = mix};
+	switch (o->kernel->kind) {
+	case TT_K_STREAM:
+		snprintf(mix, sizeof(mix), "%s%s%s", o->kernel->counting, o->kernel->mlc ? " " : "",
+			 o->kernel->mlc ? o->kernel->mlc : "");
+		tr.bw_bytes_s = r->bw_best_bytes_s;
+		tr.bw_median_bytes_s = r->bw_median_bytes_s;
+		tr.bw_min_bytes_s = r->bw_min_bytes_s;
+		rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
+		break;
+	case TT_K_LATENCY:
+		snprintf(mix, sizeof(mix), "pointer chase");
+		tr.lat_ns = r->lat_median_ns;
+		tr.lat_min_ns = r->lat_best_ns;
+		tr.lat_max_ns = r->lat_max_ns;
+		rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
+		break;
+	case TT_K_LOADED:
+		/* One trial per point of the curve. */
+		for (int i = 0; i < r->npoints && rc == 0; i++) {
+			snprintf(mix, sizeof(mix), "%s, delay %ju",
+				 (o->traffic ? o->traffic : &tt_k_reads)->name,
+				 (uintmax_t)r->points[i].delay);
+			tr.bw_bytes_s = tr.bw_median_bytes_s = tr.bw_min_bytes_s = r->points[i].bw_bytes_s;
+			tr.lat_ns = tr.lat_min_ns = tr.lat_max_ns = r->points[i].lat_ns;
+			rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
+		}
+		break;
+	}
+	if (rc == 0)
+		rc = tt_db_run_finish(rec->db, rec->run, TT_RUN_DONE);
+	if (rc == 0) {
+		tt_db_close(rec->db);
+		rec->db = NULL;
+	}
+	return rc;
+}
 
 static int parse_delays(const char *arg, struct bench_args *a)
 {
@@ -245,11 +341,15 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	struct tt_weights w;
 	struct tt_nodemask nodes = {0};
 	struct tt_topo t;
+	struct record rec = {0};
 	int rc, node;
 
 	o.kernel = tt_kernel_find(a->kernel ? a->kernel : "reads");
 	if (!o.kernel)
 		return cli_usage("unknown kernel '%s' (see 'tiertune bench --list')", a->kernel);
+	if (a->matrix && a->record)
+		return cli_usage("--record does not take --matrix yet: record each cell with --kernel "
+				 "and --placement bind");
 	if (a->matrix && (a->nodes || a->weights || a->placement || a->source >= 0))
 		return cli_usage("--matrix binds every memory node from every CPU node in turn; it "
 				 "takes no --nodes, --weights, --placement or --source-node");
@@ -349,13 +449,31 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		tt_topo_release(&t);
 		return rc;
 	}
+	if (a->record) {
+		rc = record_begin(cli, &o, &t, &rec);
+		if (rc) {
+			tt_topo_release(&t);
+			return rc;
+		}
+	}
 	rc = tt_bench_run(&o, r);
 	if (rc < 0)
+		goto fail;
+	if (rec.db && (rc = record_end(&rec, &o, r, &w)) < 0)
 		goto fail;
 	rc = report(cli, &o, r, &t);
 	tt_topo_release(&t);
 	return rc;
 fail:
+	if (rec.db) {
+		/* Keep the failure's message: it is the one to print. */
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		tt_db_run_finish(rec.db, rec.run, TT_RUN_FAILED);
+		tt_db_close(rec.db);
+		tt_err(rc, "%s", msg);
+	}
 	tt_topo_release(&t);
 	return cli_fail(rc);
 }
@@ -377,6 +495,7 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		{"delays", required_argument, NULL, OPT_DELAYS},
 		{"traffic", required_argument, NULL, OPT_TRAFFIC},
 		{"matrix", no_argument, NULL, OPT_MATRIX},
+		{"record", no_argument, NULL, OPT_RECORD},
 		{"point-ms", required_argument, NULL, OPT_POINT_MS},
 		CLI_COMMON_OPTIONS,
 		{NULL, 0, NULL, 0},
@@ -395,6 +514,7 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		case OPT_LIST: a.list = true; break;
 		case OPT_THP: a.thp = true; break;
 		case OPT_MATRIX: a.matrix = true; break;
+		case OPT_RECORD: a.record = true; break;
 		case OPT_TRAFFIC: a.traffic = optarg; break;
 		case OPT_POINT_MS:
 			if (cli_number("point-ms", optarg, 10, 600000, &a.point_ms))

@@ -1,6 +1,7 @@
 /* tiertune: find and apply the best weighted-interleave settings. */
 #include "cli.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,13 +26,19 @@ const struct tt_cmd tt_commands[] = {
 	 "[--repeat R] [--verify-max PAGES] [--thp] [--json] | --list",
 	 "Run a memory kernel for real with its buffers placed per the weights, verify where "
 	 "every page landed, and report bandwidth."},
+	{"runs", cmd_runs, "[--host H] [--limit N] [--json]",
+	 "List recorded runs, newest first, with kind, source node, status and best result."},
+	{"show", cmd_show, "RUN [--json|--csv]", "Show one run: its host, trials and recommendations."},
+	{"db", cmd_db, "check | merge FILE...",
+	 "Check the database's integrity and schema version, or merge other hosts' databases "
+	 "into it."},
 	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's usage."},
 	{NULL, NULL, NULL, NULL},
 };
 
 static void print_overview(FILE *f)
 {
-	fprintf(f, "usage: tiertune [--sysfs-root DIR] [--version] COMMAND [OPTIONS]\n\ncommands:\n");
+	fprintf(f, "usage: tiertune [--sysfs-root DIR] [--db PATH] [--version] COMMAND [OPTIONS]\n\ncommands:\n");
 	for (const struct tt_cmd *c = tt_commands; c->name; c++)
 		fprintf(f, "  %-10s %.*s\n", c->name, (int)strcspn(c->summary, "."), c->summary);
 	fprintf(f, "\nexit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable\n");
@@ -53,6 +60,34 @@ static int cmd_help(struct tt_cli *cli, int argc, char **argv)
 		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[1]);
 	cli_print_usage(c);
 	return 0;
+}
+
+/* The command line as a shell would take it back, for the run record:
+ * arguments with anything but plain characters go in single quotes. */
+static void command_line(int argc, char **argv, char *out, size_t size)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				    "-_=.,:/+@%";
+	FILE *f = fmemopen(out, size, "w");
+
+	if (!f) {
+		out[0] = '\0';
+		return;
+	}
+	for (int k = 0; k < argc; k++) {
+		const char *a = argv[k];
+
+		fputs(k ? " " : "", f);
+		if (*a && strspn(a, plain) == strlen(a)) {
+			fputs(a, f);
+			continue;
+		}
+		fputc('\'', f);
+		for (; *a; a++)
+			fputs(*a == '\'' ? "'\\''" : (char[]){*a, '\0'}, f);
+		fputc('\'', f);
+	}
+	fclose(f); /* fmemopen truncates and terminates at size - 1 */
 }
 
 static int finish(int rc)
@@ -82,6 +117,10 @@ int main(int argc, char **argv)
 			cli.sysfs_root = argv[++i];
 		} else if (strncmp(argv[i], "--sysfs-root=", 13) == 0) {
 			cli.sysfs_root = argv[i] + 13;
+		} else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+			cli.db_path = argv[++i];
+		} else if (strncmp(argv[i], "--db=", 5) == 0) {
+			cli.db_path = argv[i] + 5;
 		} else {
 			return cli_usage("unknown option '%s' (see 'tiertune help')", argv[i]);
 		}
@@ -93,6 +132,7 @@ int main(int argc, char **argv)
 	cmd = cli_find_command(argv[i]);
 	if (!cmd)
 		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[i]);
+	command_line(argc, argv, cli.cmdline, sizeof(cli.cmdline));
 	optind = 1;
 	return finish(cmd->run(&cli, argc - i, argv + i));
 }

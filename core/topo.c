@@ -3,6 +3,7 @@
 #include "error.h"
 #include "parse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,6 +262,8 @@ int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 	if (rc < 0)
 		goto fail;
 	load_cpu_model(s, t);
+	if (tt_sysfs_read(s, t->hostname, sizeof(t->hostname), "/proc/sys/kernel/hostname") < 0)
+		t->hostname[0] = '\0';
 	return 0;
 fail:
 	tt_topo_release(t);
@@ -309,4 +312,32 @@ int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask,
 		}
 	}
 	return 0;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3;
+	return h;
+}
+
+void tt_topo_fingerprint(const struct tt_topo *t, char out[17])
+{
+	uint64_t h = fnv1a(0xcbf29ce484222325, t->cpu_model);
+	char buf[256];
+
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct tt_node *n = &t->nodes[i];
+		const struct tt_hmat *a = &n->access[n->access[1].present ? 1 : 0];
+		uint64_t gib = (n->mem_total_bytes + (1 << 29)) >> 30;
+
+		if (gib >= 16)
+			gib = (gib + 4) / 8 * 8;
+		snprintf(buf, sizeof(buf), "|%d:%d:%ju:%d:%ju:%ju:%ju:%ju", n->id, n->ncpus,
+			 (uintmax_t)gib, n->tier, (uintmax_t)a->read_bw_mb_s,
+			 (uintmax_t)a->write_bw_mb_s, (uintmax_t)a->read_lat_ns,
+			 (uintmax_t)a->write_lat_ns);
+		h = fnv1a(h, buf);
+	}
+	snprintf(out, 17, "%016jx", (uintmax_t)h);
 }

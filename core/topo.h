@@ -67,12 +67,19 @@ struct tt_topo {
 	struct tt_pmu *pmus; /* sorted by name */
 	char kernel_release[128];
 	char cpu_model[128]; /* "" when /proc/cpuinfo has no model name */
+	char hostname[256];  /* /proc/sys/kernel/hostname, "" when absent */
 };
 
 int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s);
 void tt_topo_release(struct tt_topo *t);
 const struct tt_node *tt_topo_node(const struct tt_topo *t, int id);
 const struct tt_tier *tt_topo_tier(const struct tt_topo *t, int id);
+/* The hardware's identity as 16 hex digits: CPU model and, per node, CPUs,
+ * memory size, tier and HMAT figures. Memory counts in whole GiB (8 GiB
+ * steps from 16 GiB), so identical hosts whose firmware reserves a little
+ * more or less still match. The kernel release is left out: the same box
+ * after an upgrade is the same hardware (runs record their kernel). */
+void tt_topo_fingerprint(const struct tt_topo *t, char out[17]);
 /* Checks that every node of mask is online; names the first that is not. */
 int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask,
 			const char *what);

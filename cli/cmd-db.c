@@ -1,0 +1,99 @@
+/* tiertune db check | merge FILE...: look after the database itself. */
+#include "cli.h"
+
+#include "../db/db.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int check(struct tt_cli *cli, struct tt_db *db)
+{
+	char problem[1024];
+	int version, rc = tt_db_check(db, &version, problem, sizeof(problem));
+
+	if (rc < 0)
+		return cli_fail(rc);
+	if (cli->json) {
+		rc = cli_print_json(json_pack("{s:s,s:i,s:i,s:b,s:s?}", "path", tt_db_path(db),
+					      "schema_version", version, "supported_version",
+					      TT_DB_SCHEMA_VERSION, "ok", !problem[0], "problem",
+					      problem[0] ? problem : NULL));
+		return rc ? rc : problem[0] ? 1 : 0;
+	}
+	if (problem[0]) {
+		fprintf(stderr, "tiertune: error: database '%s' failed its check: %s\n",
+			tt_db_path(db), problem);
+		return 1;
+	}
+	printf("database '%s': schema version %d, integrity ok, foreign keys ok\n", tt_db_path(db),
+	       version);
+	return 0;
+}
+
+static int merge(struct tt_cli *cli, struct tt_db *db, int n, char **files)
+{
+	json_t *out = cli->json ? json_array() : NULL;
+
+	for (int i = 0; i < n; i++) {
+		struct tt_db_merge_stats st;
+		int rc = tt_db_merge(db, files[i], &st);
+
+		if (rc < 0) {
+			json_decref(out);
+			return cli_fail(rc);
+		}
+		if (out)
+			json_array_append_new(out, json_pack("{s:s,s:i,s:i,s:i,s:I,s:I,s:I}", "file",
+							     files[i], "hosts_added", st.hosts_added,
+							     "runs_added", st.runs_added,
+							     "runs_already_present", st.runs_skipped,
+							     "trials_added", (json_int_t)st.trials_added,
+							     "samples_added",
+							     (json_int_t)st.samples_added, "applies_added",
+							     (json_int_t)st.applies_added));
+		else
+			printf("%s: %d host%s, %d run%s added (%d already present), %jd trials, %jd "
+			       "samples, %jd apply-log rows\n",
+			       files[i], st.hosts_added, st.hosts_added == 1 ? "" : "s", st.runs_added,
+			       st.runs_added == 1 ? "" : "s", st.runs_skipped,
+			       (intmax_t)st.trials_added, (intmax_t)st.samples_added,
+			       (intmax_t)st.applies_added);
+	}
+	return out ? cli_print_json(out) : 0;
+}
+
+int cmd_db(struct tt_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CLI_COMMON_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	const struct tt_cmd *self = cli_find_command("db");
+	struct tt_db *db;
+	const char *what;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		rc = cli_common_option(cli, self, c);
+		if (rc >= 0)
+			return rc;
+	}
+	if (optind >= argc)
+		return cli_usage("db needs 'check' or 'merge FILE...'");
+	what = argv[optind++];
+	if (strcmp(what, "check") == 0) {
+		if (optind < argc)
+			return cli_usage("db check takes no argument, got '%s'", argv[optind]);
+	} else if (strcmp(what, "merge") == 0) {
+		if (optind >= argc)
+			return cli_usage("db merge needs at least one database file");
+	} else {
+		return cli_usage("unknown db action '%s' (check, merge)", what);
+	}
+	rc = cli_open_db(cli, what[0] == 'c' ? TT_DB_READONLY : 0, &db);
+	if (rc)
+		return rc;
+	rc = what[0] == 'c' ? check(cli, db) : merge(cli, db, argc - optind, argv + optind);
+	tt_db_close(db);
+	return rc;
+}

@@ -1,0 +1,1017 @@
+#define _GNU_SOURCE /* getrandom, syscall */
+#include "db.h"
+
+#include "../core/error.h"
+#include "schema.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+struct tt_db {
+	sqlite3 *h;
+	char path[4096];
+	int interrupted;
+	bool readonly;
+};
+
+const char *const tt_run_status_names[] = {"running", "done", "failed", "interrupted"};
+
+/* How long a writer or reader waits for the other before giving up. Every
+ * transaction here is short (one trial, one batch of samples), so this is
+ * only reached by a stuck process. */
+#define BUSY_MS 10000
+
+static int db_fail(struct tt_db *db, const char *what)
+{
+	int code = sqlite3_errcode(db->h);
+	int status = TT_EFAIL;
+
+	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+		status = TT_EINPUT;
+	return tt_err(status, "database '%s': %s: %s", db->path, what, sqlite3_errmsg(db->h));
+}
+
+static int exec(struct tt_db *db, const char *sql)
+{
+	if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, sql);
+	return 0;
+}
+
+static int prepare(struct tt_db *db, sqlite3_stmt **st, const char *sql)
+{
+	if (sqlite3_prepare_v2(db->h, sql, -1, st, NULL) != SQLITE_OK)
+		return db_fail(db, "preparing a statement");
+	return 0;
+}
+
+/* Steps a statement that returns no row (or ignores them) and finalizes it. */
+static int step_done(struct tt_db *db, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	while (rc == SQLITE_ROW)
+		rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, what);
+}
+
+static void rollback(struct tt_db *db)
+{
+	if (!sqlite3_get_autocommit(db->h))
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int make_uuid(char out[37])
+{
+	unsigned char b[16];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return tt_err_sys(TT_EFAIL, errno, "cannot read random bytes for a run id");
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
+		 b[13], b[14], b[15]);
+	return 0;
+}
+
+/* The identity of a process: boot, pid, start time in clock ticks since
+ * boot (field 22 of /proc/PID/stat). All three match only for the same
+ * process, never for a reused pid. */
+static void boot_id(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (fgets(buf, (int)size, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+static long long pid_start(pid_t pid)
+{
+	char path[64], line[1024], *p;
+	long long start = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')'))) {
+		/* After "pid (comm)" come fields 3.. ; starttime is field 22. */
+		int field = 2;
+
+		for (char *tok = strtok(p + 1, " "); tok; tok = strtok(NULL, " "))
+			if (++field == 22) {
+				start = strtoll(tok, NULL, 10);
+				break;
+			}
+	}
+	fclose(f);
+	return start;
+}
+
+/* Before sqlite sees a file: is it a whole sqlite database? sqlite would
+ * say "file is not a database" only at the first read, and on a file cut
+ * short it answers queries until one reaches a missing page. */
+static int check_file(const char *path)
+{
+	unsigned char h[100];
+	struct stat sb;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : tt_err_sys(TT_EFAIL, errno, "cannot open database '%s'",
+						       path);
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return tt_err(TT_EINPUT, "database '%s' is not a regular file", path);
+	}
+	if (sb.st_size == 0) {
+		close(fd);
+		return 0; /* sqlite treats an empty file as a new database */
+	}
+	ssize_t got = read(fd, h, sizeof(h));
+	close(fd);
+	if (got < (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0)
+		return tt_err(TT_EINPUT, "'%s' is not a sqlite database", path);
+	uint32_t page = (uint32_t)h[16] << 8 | h[17];
+	uint32_t pages = (uint32_t)h[28] << 24 | (uint32_t)h[29] << 16 | (uint32_t)h[30] << 8 | h[31];
+
+	if (page == 1)
+		page = 65536;
+	/* The in-header size is valid when the change counter matches the
+	 * version-valid-for number (sqlite's file format, section 1.3.7). */
+	bool valid = memcmp(h + 24, h + 92, 4) == 0 && pages > 0;
+	if (page < 512 || (page & (page - 1)) || (uint64_t)sb.st_size % page ||
+	    (valid && (uint64_t)sb.st_size < (uint64_t)pages * page))
+		return tt_err(TT_EINPUT, "database '%s' is truncated or damaged: %jd bytes, the "
+					 "header says %ju pages of %u bytes",
+			      path, (intmax_t)sb.st_size, (uintmax_t)pages, page);
+	return 0;
+}
+
+static int make_dirs(const char *path)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+			return tt_err_sys(TT_EFAIL, errno, "cannot create folder '%s' for database '%s'",
+					  dir, path);
+		*p = '/';
+	}
+	return 0;
+}
+
+int tt_db_default_path(char *buf, size_t size)
+{
+	const char *env = getenv("TIERTUNE_DB"), *xdg = getenv("XDG_DATA_HOME"),
+		   *home = getenv("HOME");
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, size, "%s", env);
+	else if (geteuid() == 0)
+		n = snprintf(buf, size, "/var/lib/tiertune/tiertune.db");
+	else if (xdg && *xdg == '/')
+		n = snprintf(buf, size, "%s/tiertune/tiertune.db", xdg);
+	else if (home && *home)
+		n = snprintf(buf, size, "%s/.local/share/tiertune/tiertune.db", home);
+	else
+		return tt_err(TT_EINPUT, "no database path: set TIERTUNE_DB or HOME, or pass --db");
+	if (n < 0 || (size_t)n >= size)
+		return tt_err(TT_EINPUT, "database path is too long");
+	return 0;
+}
+
+static int user_version(struct tt_db *db, const char *schema, int *v)
+{
+	char sql[64];
+	sqlite3_stmt *st;
+	int rc;
+
+	snprintf(sql, sizeof(sql), "PRAGMA %s.user_version", schema);
+	if (prepare(db, &st, sql) < 0)
+		return TT_EFAIL;
+	rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(db, "reading the schema version");
+}
+
+static int migrate(struct tt_db *db, int from)
+{
+	char sql[64];
+
+	/* IMMEDIATE: two first uses at once must not both build the schema. */
+	if (exec(db, "BEGIN IMMEDIATE") < 0)
+		return TT_EFAIL;
+	if (user_version(db, "main", &from) < 0)
+		goto fail;
+	for (int v = from; v < tt_db_nmigrations; v++) {
+		if (sqlite3_exec(db->h, tt_db_migrations[v], NULL, NULL, NULL) != SQLITE_OK) {
+			db_fail(db, "migrating");
+			tt_err_prefix("schema version %d to %d", v, v + 1);
+			goto fail;
+		}
+	}
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", tt_db_nmigrations);
+	if (exec(db, sql) < 0 || exec(db, "COMMIT") < 0)
+		goto fail;
+	return 0;
+fail:
+	rollback(db);
+	return TT_EFAIL;
+}
+
+/* Runs of this machine left "running" by a process that is gone. */
+static int mark_interrupted(struct tt_db *db)
+{
+	struct utsname u;
+	char boot[64];
+	sqlite3_stmt *st, *up;
+	int rc, n = 0;
+
+	uname(&u);
+	boot_id(boot, sizeof(boot));
+	if (prepare(db, &st, "SELECT id, boot_id, pid, pid_start FROM runs WHERE status = 'running' "
+			     "AND proc_host = ?") < 0)
+		return TT_EFAIL;
+	bind_text(st, 1, u.nodename);
+	if (prepare(db, &up, "UPDATE runs SET status = 'interrupted', finished = ? WHERE id = ? AND "
+			     "status = 'running'") < 0) {
+		sqlite3_finalize(st);
+		return TT_EFAIL;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *b = (const char *)sqlite3_column_text(st, 1);
+		pid_t pid = (pid_t)sqlite3_column_int64(st, 2);
+		long long start = sqlite3_column_int64(st, 3);
+
+		if (b && strcmp(b, boot) == 0 && pid_start(pid) == start)
+			continue; /* still running */
+		sqlite3_bind_double(up, 1, wall_now());
+		sqlite3_bind_int64(up, 2, sqlite3_column_int64(st, 0));
+		if (sqlite3_step(up) != SQLITE_DONE) {
+			rc = SQLITE_ERROR;
+			break;
+		}
+		sqlite3_reset(up);
+		n++;
+	}
+	sqlite3_finalize(up);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, "marking interrupted runs");
+	db->interrupted = n;
+	return 0;
+}
+
+int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
+{
+	struct tt_db *db = calloc(1, sizeof(*db));
+	int rc, version, exists, oflags;
+
+	*out = NULL;
+	if (!db)
+		return tt_err(TT_EFAIL, "out of memory");
+	if (snprintf(db->path, sizeof(db->path), "%s", path) >= (int)sizeof(db->path)) {
+		free(db);
+		return tt_err(TT_EINPUT, "database path '%.64s...' is too long", path);
+	}
+	exists = check_file(path);
+	if (exists < 0) {
+		free(db);
+		return exists;
+	}
+	exists = !exists;
+	if (!exists && (flags & TT_DB_READONLY)) {
+		free(db);
+		return tt_err(TT_EINPUT, "database '%s' does not exist", path);
+	}
+	if (!exists && (rc = make_dirs(path)) < 0) {
+		free(db);
+		return rc;
+	}
+	oflags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX |
+		 SQLITE_OPEN_URI;
+	rc = sqlite3_open_v2(path, &db->h, oflags, NULL);
+	if (rc == SQLITE_READONLY || (rc == SQLITE_CANTOPEN && exists)) {
+		/* A reader may still read what it cannot write. */
+		sqlite3_close(db->h);
+		db->readonly = true;
+		rc = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		int err = errno;
+
+		rc = tt_err(TT_EFAIL, "cannot %s database '%s': %s%s%s", exists ? "open" : "create",
+			    path, sqlite3_errstr(rc), err ? ": " : "", err ? strerror(err) : "");
+		goto fail;
+	}
+	sqlite3_busy_timeout(db->h, BUSY_MS);
+	sqlite3_extended_result_codes(db->h, 0);
+	rc = user_version(db, "main", &version);
+	if (rc < 0)
+		goto fail;
+	if (version > TT_DB_SCHEMA_VERSION) {
+		rc = tt_err(TT_EINPUT, "database '%s' has schema version %d, newer than this "
+				       "tiertune's %d; it was left as it is",
+			    path, version, TT_DB_SCHEMA_VERSION);
+		tt_err_hint("use the tiertune that wrote it, or a newer one");
+		goto fail;
+	}
+	if (version > 0) {
+		/* A database of ours has our tables; another program's has not. */
+		sqlite3_stmt *st;
+		int n = 0;
+
+		rc = prepare(db, &st, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+				      "name IN ('hosts','runs','trials')");
+		if (rc < 0)
+			goto fail;
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		if (n != 3) {
+			rc = tt_err(TT_EINPUT, "'%s' is a sqlite database but not a tiertune one", path);
+			goto fail;
+		}
+	} else if (exists) {
+		sqlite3_stmt *st;
+		int n = 0;
+
+		rc = prepare(db, &st, "SELECT count(*) FROM sqlite_master");
+		if (rc < 0)
+			goto fail;
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		if (n) {
+			rc = tt_err(TT_EINPUT, "'%s' is a sqlite database but not a tiertune one", path);
+			goto fail;
+		}
+	}
+	rc = exec(db, "PRAGMA foreign_keys = ON");
+	if (rc < 0)
+		goto fail;
+	if (db->readonly || (flags & TT_DB_READONLY)) {
+		if (version < TT_DB_SCHEMA_VERSION) {
+			rc = tt_err(TT_EINPUT, "database '%s' has schema version %d and is read-only "
+					       "here, so it cannot be brought to version %d",
+				    path, version, TT_DB_SCHEMA_VERSION);
+			goto fail;
+		}
+		*out = db;
+		return 0;
+	}
+	/* WAL: readers never block the writer nor the writer them; NORMAL
+	 * sync is durable across a crash of the process (not of the OS) and
+	 * consistent across both. */
+	if ((rc = exec(db, "PRAGMA journal_mode = WAL")) < 0 ||
+	    (rc = exec(db, "PRAGMA synchronous = NORMAL")) < 0)
+		goto fail;
+	if (version < TT_DB_SCHEMA_VERSION && (rc = migrate(db, version)) < 0)
+		goto fail;
+	if ((rc = mark_interrupted(db)) < 0)
+		goto fail;
+	*out = db;
+	return 0;
+fail:
+	sqlite3_close(db->h);
+	free(db);
+	return rc;
+}
+
+void tt_db_close(struct tt_db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->h);
+	free(db);
+}
+
+const char *tt_db_path(const struct tt_db *db)
+{
+	return db->path;
+}
+
+int tt_db_interrupted(const struct tt_db *db)
+{
+	return db->interrupted;
+}
+
+static json_t *layout_json(const struct tt_topo *t)
+{
+	json_t *nodes = json_array();
+
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct tt_node *n = &t->nodes[i];
+		const struct tt_hmat *a = &n->access[n->access[1].present ? 1 : 0];
+		json_t *o = json_pack("{s:i,s:i,s:I,s:i}", "node", n->id, "cpus", n->ncpus,
+				      "mem_total_bytes", (json_int_t)n->mem_total_bytes, "tier",
+				      n->tier);
+
+		if (a->present)
+			json_object_set_new(o, "hmat", json_pack("{s:I,s:I,s:I,s:I}", "read_bw_mb_s",
+								 (json_int_t)a->read_bw_mb_s,
+								 "write_bw_mb_s",
+								 (json_int_t)a->write_bw_mb_s,
+								 "read_lat_ns",
+								 (json_int_t)a->read_lat_ns,
+								 "write_lat_ns",
+								 (json_int_t)a->write_lat_ns));
+		json_array_append_new(nodes, o);
+	}
+	return json_pack("{s:s,s:o}", "cpu_model", t->cpu_model, "nodes", nodes);
+}
+
+int tt_db_host(struct tt_db *db, const struct tt_topo *t, int64_t *host_id)
+{
+	char fp[17], *layout;
+	const char *name = t->hostname[0] ? t->hostname : "unknown";
+	sqlite3_stmt *st;
+	int rc;
+
+	tt_topo_fingerprint(t, fp);
+	if (prepare(db, &st, "SELECT id FROM hosts WHERE hostname = ? AND fingerprint = ?") < 0)
+		return TT_EFAIL;
+	bind_text(st, 1, name);
+	bind_text(st, 2, fp);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*host_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc != SQLITE_DONE)
+		return db_fail(db, "looking up the host");
+	json_t *j = layout_json(t);
+	layout = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(j);
+	if (!layout)
+		return tt_err(TT_EFAIL, "out of memory");
+	/* OR IGNORE: another process may have added it since the SELECT. */
+	if (prepare(db, &st, "INSERT OR IGNORE INTO hosts (hostname, fingerprint, cpu_model, layout, "
+			     "created) VALUES (?, ?, ?, ?, ?)") < 0) {
+		free(layout);
+		return TT_EFAIL;
+	}
+	bind_text(st, 1, name);
+	bind_text(st, 2, fp);
+	bind_text(st, 3, t->cpu_model);
+	bind_text(st, 4, layout);
+	sqlite3_bind_double(st, 5, wall_now());
+	free(layout);
+	if (step_done(db, st, "adding the host") < 0)
+		return TT_EFAIL;
+	return tt_db_host(db, t, host_id);
+}
+
+int tt_db_run_begin(struct tt_db *db, const struct tt_db_run *r, int64_t *run_id)
+{
+	char uuid[37], boot[64];
+	struct utsname u;
+	sqlite3_stmt *st;
+
+	if (make_uuid(uuid) < 0)
+		return TT_EFAIL;
+	uname(&u);
+	boot_id(boot, sizeof(boot));
+	if (prepare(db, &st, "INSERT INTO runs (uuid, host_id, kind, command, source_node, "
+			     "objective, kernel_release, started, status, simulated, proc_host, "
+			     "boot_id, pid, pid_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, "
+			     "?, ?, ?, ?)") < 0)
+		return TT_EFAIL;
+	bind_text(st, 1, uuid);
+	sqlite3_bind_int64(st, 2, r->host_id);
+	bind_text(st, 3, r->kind);
+	bind_text(st, 4, r->command ? r->command : "");
+	if (r->source_node >= 0)
+		sqlite3_bind_int(st, 5, r->source_node);
+	bind_text(st, 6, r->objective);
+	bind_text(st, 7, r->kernel_release ? r->kernel_release : "");
+	sqlite3_bind_double(st, 8, wall_now());
+	sqlite3_bind_int(st, 9, r->simulated);
+	bind_text(st, 10, u.nodename);
+	bind_text(st, 11, boot);
+	sqlite3_bind_int64(st, 12, getpid());
+	sqlite3_bind_int64(st, 13, pid_start(getpid()));
+	if (step_done(db, st, "recording the run") < 0)
+		return TT_EFAIL;
+	*run_id = sqlite3_last_insert_rowid(db->h);
+	return 0;
+}
+
+int tt_db_run_finish(struct tt_db *db, int64_t run_id, enum tt_run_status status)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(db, &st, "UPDATE runs SET status = ?, finished = ? WHERE id = ?") < 0)
+		return TT_EFAIL;
+	bind_text(st, 1, tt_run_status_names[status]);
+	sqlite3_bind_double(st, 2, wall_now());
+	sqlite3_bind_int64(st, 3, run_id);
+	return step_done(db, st, "finishing the run");
+}
+
+static void bind_figure(sqlite3_stmt *st, int i, double v)
+{
+	if (v > 0)
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *t,
+		    int64_t *trial_id)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (exec(db, "BEGIN IMMEDIATE") < 0)
+		return TT_EFAIL;
+	if (prepare(db, &st, "INSERT INTO trials (run_id, seq, kernel, mix, placement, threads, "
+			     "size_bytes, bw_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_ns, "
+			     "lat_min_ns, lat_max_ns, validated, simulated) VALUES (?1, (SELECT "
+			     "coalesce(max(seq), 0) + 1 FROM trials WHERE run_id = ?1), ?2, ?3, ?4, "
+			     "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)") < 0)
+		goto fail;
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, t->kernel);
+	bind_text(st, 3, t->mix);
+	bind_text(st, 4, t->placement);
+	sqlite3_bind_int(st, 5, t->threads);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)t->size_bytes);
+	bind_figure(st, 7, t->bw_bytes_s);
+	bind_figure(st, 8, t->bw_median_bytes_s);
+	bind_figure(st, 9, t->bw_min_bytes_s);
+	bind_figure(st, 10, t->lat_ns);
+	bind_figure(st, 11, t->lat_min_ns);
+	bind_figure(st, 12, t->lat_max_ns);
+	sqlite3_bind_int(st, 13, t->validated);
+	sqlite3_bind_int(st, 14, t->simulated);
+	if (step_done(db, st, "recording a trial") < 0)
+		goto fail;
+	*trial_id = sqlite3_last_insert_rowid(db->h);
+	if (prepare(db, &st, "INSERT INTO trial_nodes (trial_id, node, weight, requested_share, "
+			     "achieved_share, pages) VALUES (?, ?, ?, ?, ?, ?)") < 0)
+		goto fail;
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct tt_db_trial_node *n = &t->nodes[i];
+
+		sqlite3_bind_int64(st, 1, *trial_id);
+		sqlite3_bind_int(st, 2, n->node);
+		if (n->weight)
+			sqlite3_bind_int(st, 3, (int)n->weight);
+		else
+			sqlite3_bind_null(st, 3);
+		sqlite3_bind_double(st, 4, n->requested_share);
+		sqlite3_bind_double(st, 5, n->achieved_share);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)n->pages);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_fail(db, "recording a trial's nodes");
+			goto fail;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (exec(db, "COMMIT") < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	rollback(db);
+	return TT_EFAIL;
+}
+
+int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
+		      const struct tt_db_sample *s, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (exec(db, "BEGIN IMMEDIATE") < 0)
+		return TT_EFAIL;
+	if (prepare(db, &st, "INSERT INTO samples (run_id, trial_id, t_s, collector, metric, node, "
+			     "value) VALUES (?, ?, ?, ?, ?, ?, ?)") < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(st, 1, run_id);
+		if (trial_id)
+			sqlite3_bind_int64(st, 2, trial_id);
+		else
+			sqlite3_bind_null(st, 2);
+		sqlite3_bind_double(st, 3, s[i].t_s);
+		sqlite3_bind_text(st, 4, s[i].collector, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, s[i].metric, -1, SQLITE_STATIC);
+		if (s[i].node >= 0)
+			sqlite3_bind_int(st, 6, s[i].node);
+		else
+			sqlite3_bind_null(st, 6);
+		sqlite3_bind_double(st, 7, s[i].value);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_fail(db, "recording samples");
+			goto fail;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (exec(db, "COMMIT") < 0)
+		goto fail;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	rollback(db);
+	return TT_EFAIL;
+}
+
+int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,
+			     const struct tt_db_recommendation *r)
+{
+	char w[4096];
+	sqlite3_stmt *st;
+
+	if (tt_weights_format(r->weights, w, sizeof(w)) < 0)
+		return TT_EFAIL;
+	if (prepare(db, &st, "INSERT INTO recommendations (run_id, source_node, interface, weights, "
+			     "score, gain, gain_ci_low, gain_ci_high, baseline) VALUES (?, ?, ?, ?, ?, "
+			     "?, ?, ?, ?)") < 0)
+		return TT_EFAIL;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, r->source_node);
+	bind_text(st, 3, r->interface);
+	bind_text(st, 4, w);
+	sqlite3_bind_double(st, 5, r->score);
+	sqlite3_bind_double(st, 6, r->gain);
+	sqlite3_bind_double(st, 7, r->gain_ci_low);
+	sqlite3_bind_double(st, 8, r->gain_ci_high);
+	bind_text(st, 9, r->baseline);
+	return step_done(db, st, "recording the recommendation");
+}
+
+int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a)
+{
+	char uuid[37];
+	sqlite3_stmt *st;
+
+	if (make_uuid(uuid) < 0)
+		return TT_EFAIL;
+	if (prepare(db, &st, "INSERT INTO apply_log (uuid, host_id, run_id, t, interface, file, "
+			     "old_value, new_value, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)") < 0)
+		return TT_EFAIL;
+	bind_text(st, 1, uuid);
+	sqlite3_bind_int64(st, 2, a->host_id);
+	if (a->run_id)
+		sqlite3_bind_int64(st, 3, a->run_id);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_double(st, 4, wall_now());
+	bind_text(st, 5, a->interface);
+	bind_text(st, 6, a->file);
+	bind_text(st, 7, a->old_value);
+	bind_text(st, 8, a->new_value);
+	bind_text(st, 9, a->outcome);
+	return step_done(db, st, "recording the apply log");
+}
+
+/* A row as a JSON object keyed by column name, NULL as null. */
+static json_t *row_json(sqlite3_stmt *st)
+{
+	json_t *o = json_object();
+
+	for (int i = 0; i < sqlite3_column_count(st); i++) {
+		const char *name = sqlite3_column_name(st, i);
+		json_t *v;
+
+		switch (sqlite3_column_type(st, i)) {
+		case SQLITE_INTEGER:
+			v = json_integer(sqlite3_column_int64(st, i));
+			break;
+		case SQLITE_FLOAT:
+			v = json_real(sqlite3_column_double(st, i));
+			break;
+		case SQLITE_NULL:
+			v = json_null();
+			break;
+		default:
+			v = json_string((const char *)sqlite3_column_text(st, i));
+		}
+		json_object_set_new(o, name, v ? v : json_null());
+	}
+	return o;
+}
+
+/* Steps st, handing each row to fn; finalizes st. */
+static int each_row(struct tt_db *db, sqlite3_stmt *st, tt_db_row_fn fn, void *ctx)
+{
+	int rc, stop = 0;
+
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *row = row_json(st);
+
+		stop = fn(row, ctx);
+		json_decref(row);
+	}
+	sqlite3_finalize(st);
+	if (stop)
+		return stop;
+	return rc == SQLITE_DONE ? 0 : db_fail(db, "reading");
+}
+
+static int append_row(json_t *row, void *ctx)
+{
+	json_array_append(ctx, row);
+	return 0;
+}
+
+#define RUN_COLUMNS                                                                            \
+	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "     \
+	"r.objective, r.kernel_release, r.started, r.finished, r.status, r.simulated, "          \
+	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS trials, "                      \
+	"(SELECT max(bw_bytes_s) FROM trials t WHERE t.run_id = r.id) AS best_bw_bytes_s, "      \
+	"(SELECT min(lat_ns) FROM trials t WHERE t.run_id = r.id) AS best_lat_ns "
+
+int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(db, &st, "SELECT " RUN_COLUMNS "FROM runs r JOIN hosts h ON h.id = r.host_id "
+			     "WHERE ?1 IS NULL OR h.hostname = ?1 OR h.fingerprint = ?1 "
+			     "ORDER BY r.started DESC, r.id DESC LIMIT ?2") < 0)
+		return TT_EFAIL;
+	bind_text(st, 1, host);
+	sqlite3_bind_int(st, 2, limit > 0 ? limit : -1);
+	return each_row(db, st, fn, ctx);
+}
+
+int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
+{
+	sqlite3_stmt *st;
+	json_t *run = NULL, *trials = json_array(), *recs = json_array();
+	int rc, status = TT_EFAIL;
+
+	*out = NULL;
+	if (prepare(db, &st, "SELECT " RUN_COLUMNS ", h.cpu_model, h.layout FROM runs r JOIN hosts "
+			     "h ON h.id = r.host_id WHERE r.id = ?") < 0)
+		goto fail;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		run = row_json(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		status = tt_err(TT_EINPUT, "no run %jd in database '%s'", (intmax_t)run_id, db->path);
+		goto fail;
+	}
+	if (rc != SQLITE_ROW) {
+		db_fail(db, "reading the run");
+		goto fail;
+	}
+	if (prepare(db, &st, "SELECT id, seq, kernel, mix, placement, threads, size_bytes, "
+			     "bw_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_ns, lat_min_ns, "
+			     "lat_max_ns, validated, simulated FROM trials WHERE run_id = ? ORDER BY "
+			     "seq") < 0 ||
+	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, trials)) < 0)
+		goto fail;
+	size_t i;
+	json_t *t;
+	json_array_foreach(trials, i, t) {
+		json_t *nodes = json_array();
+
+		if (prepare(db, &st, "SELECT node, weight, requested_share, achieved_share, pages "
+				     "FROM trial_nodes WHERE trial_id = ? ORDER BY node") < 0 ||
+		    (sqlite3_bind_int64(st, 1, json_integer_value(json_object_get(t, "id"))),
+		     each_row(db, st, append_row, nodes)) < 0) {
+			json_decref(nodes);
+			goto fail;
+		}
+		json_object_set_new(t, "nodes", nodes);
+	}
+	if (prepare(db, &st, "SELECT source_node, interface, weights, score, gain, gain_ci_low, "
+			     "gain_ci_high, baseline FROM recommendations WHERE run_id = ? ORDER BY "
+			     "source_node, id") < 0 ||
+	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, recs)) < 0)
+		goto fail;
+	json_t *layout = json_loads(json_string_value(json_object_get(run, "layout")), 0, NULL);
+	json_object_set_new(run, "layout", layout ? layout : json_null());
+	json_object_set_new(run, "trials", trials);
+	json_object_set_new(run, "recommendations", recs);
+	*out = run;
+	return 0;
+fail:
+	json_decref(run);
+	json_decref(trials);
+	json_decref(recs);
+	return status;
+}
+
+int tt_db_apply_history(struct tt_db *db, int64_t run_id, tt_db_row_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(db, &st, "SELECT a.id, a.uuid, h.hostname AS host, a.run_id, a.t, a.interface, "
+			     "a.file, a.old_value, a.new_value, a.outcome FROM apply_log a JOIN hosts "
+			     "h ON h.id = a.host_id WHERE ?1 = 0 OR a.run_id = ?1 ORDER BY a.t DESC, "
+			     "a.id DESC") < 0)
+		return TT_EFAIL;
+	sqlite3_bind_int64(st, 1, run_id);
+	return each_row(db, st, fn, ctx);
+}
+
+int tt_db_check(struct tt_db *db, int *version, char *problem, size_t size)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	problem[0] = '\0';
+	if (user_version(db, "main", version) < 0)
+		return TT_EFAIL;
+	if (prepare(db, &st, "PRAGMA integrity_check") < 0)
+		return TT_EFAIL;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0)
+		snprintf(problem, size, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return db_fail(db, "checking integrity");
+	if (problem[0])
+		return 0;
+	if (prepare(db, &st, "PRAGMA foreign_key_check") < 0)
+		return TT_EFAIL;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		snprintf(problem, size, "table %s row %lld refers to a missing %s row",
+			 (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1),
+			 (const char *)sqlite3_column_text(st, 2));
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(db, "checking foreign keys");
+	return 0;
+}
+
+/* sqlite's URI form of a path, so that ATTACH can open it read-only:
+ * '%', '?' and '#' would otherwise end or escape the path. */
+static int file_uri(const char *path, char *out, size_t size)
+{
+	size_t o = 0;
+	int n = snprintf(out, size, "file:");
+
+	o = (size_t)n;
+	for (const char *p = path; *p; p++) {
+		if (o + 4 >= size)
+			return tt_err(TT_EINPUT, "database path '%.64s...' is too long", path);
+		if (*p == '%' || *p == '?' || *p == '#')
+			o += (size_t)snprintf(out + o, size - o, "%%%02X", (unsigned char)*p);
+		else
+			out[o++] = *p;
+	}
+	snprintf(out + o, size - o, "?mode=ro");
+	return 0;
+}
+
+static int changes(struct tt_db *db, const char *sql, int64_t *count)
+{
+	if (exec(db, sql) < 0)
+		return TT_EFAIL;
+	if (count)
+		*count += sqlite3_changes(db->h);
+	return 0;
+}
+
+int tt_db_merge(struct tt_db *db, const char *other, struct tt_db_merge_stats *stats)
+{
+	struct tt_db *src;
+	char uri[8192];
+	sqlite3_stmt *st;
+	int64_t hosts = 0, runs = 0, all = 0;
+	int rc;
+
+	memset(stats, 0, sizeof(*stats));
+	/* Open it on its own first: the same checks as any database, and a
+	 * migration would be a write to a file we only read. */
+	rc = tt_db_open(&src, other, TT_DB_READONLY);
+	if (rc < 0)
+		return rc;
+	tt_db_close(src);
+	if (file_uri(other, uri, sizeof(uri)) < 0)
+		return TT_EINPUT;
+	if (prepare(db, &st, "ATTACH ? AS src") < 0)
+		return TT_EFAIL;
+	bind_text(st, 1, uri);
+	if (step_done(db, st, "attaching the database to merge") < 0)
+		return TT_EFAIL;
+	if (exec(db, "BEGIN IMMEDIATE") < 0)
+		goto detach;
+	static const char *const steps[] = {
+		"CREATE TEMP TABLE hostmap (src INTEGER PRIMARY KEY, dst INTEGER NOT NULL)",
+		"CREATE TEMP TABLE runmap (src INTEGER PRIMARY KEY, dst INTEGER, uuid TEXT)",
+		"CREATE TEMP TABLE trialmap (src INTEGER PRIMARY KEY, dst INTEGER NOT NULL)",
+	};
+	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
+		if (exec(db, steps[i]) < 0)
+			goto fail;
+	if (changes(db, "INSERT INTO main.hosts (hostname, fingerprint, cpu_model, layout, created) "
+			"SELECT hostname, fingerprint, cpu_model, layout, created FROM src.hosts s "
+			"WHERE NOT EXISTS (SELECT 1 FROM main.hosts m WHERE m.hostname = s.hostname "
+			"AND m.fingerprint = s.fingerprint)", &hosts) < 0 ||
+	    changes(db, "INSERT INTO temp.hostmap SELECT s.id, m.id FROM src.hosts s JOIN "
+			"main.hosts m ON m.hostname = s.hostname AND m.fingerprint = s.fingerprint",
+		    NULL) < 0 ||
+	    changes(db, "INSERT INTO temp.runmap (src, uuid) SELECT id, uuid FROM src.runs WHERE "
+			"uuid NOT IN (SELECT uuid FROM main.runs)", NULL) < 0 ||
+	    changes(db, "INSERT INTO main.runs (uuid, host_id, kind, command, source_node, "
+			"objective, kernel_release, started, finished, status, simulated, proc_host, "
+			"boot_id, pid, pid_start) SELECT r.uuid, h.dst, r.kind, r.command, "
+			"r.source_node, r.objective, r.kernel_release, r.started, r.finished, "
+			"r.status, r.simulated, r.proc_host, r.boot_id, r.pid, r.pid_start FROM "
+			"src.runs r JOIN temp.runmap n ON n.src = r.id JOIN temp.hostmap h ON h.src = "
+			"r.host_id ORDER BY r.id", &runs) < 0 ||
+	    changes(db, "UPDATE temp.runmap SET dst = (SELECT id FROM main.runs m WHERE m.uuid = "
+			"temp.runmap.uuid)", NULL) < 0 ||
+	    changes(db, "INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, "
+			"size_bytes, bw_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_ns, "
+			"lat_min_ns, lat_max_ns, validated, simulated) SELECT rm.dst, t.seq, t.kernel, "
+			"t.mix, t.placement, t.threads, t.size_bytes, t.bw_bytes_s, "
+			"t.bw_median_bytes_s, t.bw_min_bytes_s, t.lat_ns, t.lat_min_ns, t.lat_max_ns, "
+			"t.validated, t.simulated FROM src.trials t JOIN temp.runmap rm ON rm.src = "
+			"t.run_id ORDER BY t.id", &stats->trials_added) < 0 ||
+	    changes(db, "INSERT INTO temp.trialmap SELECT t.id, m.id FROM src.trials t JOIN "
+			"temp.runmap rm ON rm.src = t.run_id JOIN main.trials m ON m.run_id = rm.dst "
+			"AND m.seq = t.seq", NULL) < 0 ||
+	    changes(db, "INSERT INTO main.trial_nodes SELECT tm.dst, n.node, n.weight, "
+			"n.requested_share, n.achieved_share, n.pages FROM src.trial_nodes n JOIN "
+			"temp.trialmap tm ON tm.src = n.trial_id", NULL) < 0 ||
+	    changes(db, "INSERT INTO main.samples SELECT rm.dst, tm.dst, s.t_s, s.collector, "
+			"s.metric, s.node, s.value FROM src.samples s JOIN temp.runmap rm ON rm.src = "
+			"s.run_id LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
+		    &stats->samples_added) < 0 ||
+	    changes(db, "INSERT INTO main.recommendations (run_id, source_node, interface, "
+			"weights, score, gain, gain_ci_low, gain_ci_high, baseline) SELECT rm.dst, "
+			"r.source_node, r.interface, r.weights, r.score, r.gain, r.gain_ci_low, "
+			"r.gain_ci_high, r.baseline FROM src.recommendations r JOIN temp.runmap rm ON "
+			"rm.src = r.run_id ORDER BY r.id", NULL) < 0 ||
+	    changes(db, "INSERT INTO main.apply_log (uuid, host_id, run_id, t, interface, file, "
+			"old_value, new_value, outcome) SELECT a.uuid, h.dst, (SELECT m.id FROM "
+			"main.runs m JOIN src.runs sr ON sr.uuid = m.uuid WHERE sr.id = a.run_id), "
+			"a.t, a.interface, a.file, a.old_value, a.new_value, a.outcome FROM "
+			"src.apply_log a JOIN temp.hostmap h ON h.src = a.host_id WHERE a.uuid NOT IN "
+			"(SELECT uuid FROM main.apply_log) ORDER BY a.id", &stats->applies_added) < 0)
+		goto fail;
+	if (prepare(db, &st, "SELECT count(*) FROM src.runs") < 0)
+		goto fail;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		all = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (exec(db, "DROP TABLE temp.hostmap; DROP TABLE temp.runmap; DROP TABLE temp.trialmap") <
+		    0 ||
+	    exec(db, "COMMIT") < 0)
+		goto fail;
+	stats->hosts_added = (int)hosts;
+	stats->runs_added = (int)runs;
+	stats->runs_skipped = (int)(all - runs);
+	exec(db, "DETACH src");
+	return 0;
+fail:
+	rollback(db);
+detach:
+	sqlite3_exec(db->h, "DETACH src", NULL, NULL, NULL);
+	tt_err_prefix("merging '%s'", other);
+	return TT_EFAIL;
+}

@@ -1,0 +1,153 @@
+/*
+ * The results database: every host, run, trial, collector sample,
+ * recommendation and sysfs write, in one sqlite file. The only module that
+ * includes sqlite3.h. Writers (bench --record, the tuner, apply) and readers
+ * (runs, show, tiertop) can work at the same time: WAL journal, a busy
+ * timeout, and short transactions.
+ *
+ *	struct tt_db *db;
+ *	if (tt_db_open(&db, path, 0) < 0) ...
+ *	tt_db_host(db, &topo, &host);
+ *	tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, ...}, &run);
+ *	tt_db_trial_add(db, run, &trial, &trial_id);   (one transaction each)
+ *	tt_db_run_finish(db, run, TT_RUN_DONE);
+ *	tt_db_close(db);
+ *
+ * Strings from outside (hostnames, command lines, metric names) only ever
+ * reach SQL as bound parameters.
+ */
+#ifndef TT_DB_H
+#define TT_DB_H
+
+#include "../core/topo.h"
+#include "../core/weights.h"
+
+#include <jansson.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TT_DB_SCHEMA_VERSION 1
+
+struct tt_db;
+
+enum tt_run_status { TT_RUN_RUNNING, TT_RUN_DONE, TT_RUN_FAILED, TT_RUN_INTERRUPTED };
+extern const char *const tt_run_status_names[];
+
+enum { TT_DB_READONLY = 1 }; /* open flags: readers never migrate or create */
+
+/* $TIERTUNE_DB, else /var/lib/tiertune/tiertune.db for root, else
+ * $XDG_DATA_HOME/tiertune/tiertune.db or ~/.local/share/tiertune/tiertune.db. */
+int tt_db_default_path(char *buf, size_t size);
+
+/* Opens (creating the file and its folder unless READONLY), checks that it
+ * is a whole sqlite database of a schema this build knows, migrates it
+ * forward, and marks runs of this host whose process is gone as
+ * interrupted. A file that is not ours is never altered. */
+int tt_db_open(struct tt_db **db, const char *path, unsigned int flags);
+void tt_db_close(struct tt_db *db);
+const char *tt_db_path(const struct tt_db *db);
+/* Runs found running with their process gone, by the last tt_db_open. */
+int tt_db_interrupted(const struct tt_db *db);
+
+/* The host row for this topology (hostname + fingerprint), made on first use. */
+int tt_db_host(struct tt_db *db, const struct tt_topo *t, int64_t *host_id);
+
+struct tt_db_run {
+	int64_t host_id;
+	const char *kind;        /* "bench", "auto", "apply", ... */
+	const char *command;     /* the command line, for the record */
+	int source_node;         /* -1: none */
+	const char *objective;   /* e.g. "bw:triad"; NULL */
+	const char *kernel_release;
+	bool simulated;
+};
+/* Commits a run row with status running, this process's identity and the
+ * start time, so that a killed run can be found later. */
+int tt_db_run_begin(struct tt_db *db, const struct tt_db_run *run, int64_t *run_id);
+int tt_db_run_finish(struct tt_db *db, int64_t run_id, enum tt_run_status status);
+
+struct tt_db_trial_node {
+	int node;
+	unsigned int weight;      /* 0: no weight (not an interleave placement) */
+	double requested_share;
+	double achieved_share;
+	uint64_t pages;
+};
+
+struct tt_db_trial {
+	const char *kernel;
+	const char *mix;          /* byte counting or traffic, e.g. "STREAM", "MLC -W2" */
+	const char *placement;
+	int threads;
+	uint64_t size_bytes;
+	double bw_bytes_s;        /* best; 0 for latency kernels */
+	double bw_median_bytes_s;
+	double bw_min_bytes_s;
+	double lat_ns;            /* median; 0 for bandwidth kernels */
+	double lat_min_ns, lat_max_ns;
+	bool validated;
+	bool simulated;
+	int nnodes;
+	const struct tt_db_trial_node *nodes;
+};
+/* The trial and its per-node rows, in one transaction. */
+int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *t,
+		    int64_t *trial_id);
+
+struct tt_db_sample {
+	double t_s;               /* CLOCK_MONOTONIC seconds */
+	const char *collector;
+	const char *metric;
+	int node;                 /* -1: not per node */
+	double value;
+};
+/* Many samples in one transaction; trial_id 0 when not tied to a trial. */
+int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
+		      const struct tt_db_sample *s, size_t n);
+
+struct tt_db_recommendation {
+	int source_node;
+	const char *interface;    /* "upstream" or "rfc" */
+	const struct tt_weights *weights;
+	double score;
+	double gain;              /* over the baseline, as a fraction: 0.12 = +12% */
+	double gain_ci_low, gain_ci_high;
+	const char *baseline;     /* e.g. "1:1 interleave" */
+};
+int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,
+			     const struct tt_db_recommendation *r);
+
+struct tt_db_apply {
+	int64_t host_id;
+	int64_t run_id;           /* 0: none */
+	const char *interface, *file, *old_value, *new_value, *outcome;
+};
+int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a);
+
+/* Queries hand rows to a callback as JSON objects (borrowed for the
+ * call), so the CLI and tiertop print what they like; a non-zero return
+ * stops the walk and is returned. */
+typedef int (*tt_db_row_fn)(json_t *row, void *ctx);
+/* Newest first; host matches hostname or fingerprint; NULL: all. */
+int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, void *ctx);
+/* One run with its host, trials (with nodes) and recommendations; TT_EINPUT
+ * when there is no such run. *json is a new reference. */
+int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **json);
+/* The newest apply-log rows of one run (or of any run for 0). */
+int tt_db_apply_history(struct tt_db *db, int64_t run_id, tt_db_row_fn fn, void *ctx);
+
+/* sqlite's integrity_check and foreign_key_check; *version = user_version. */
+int tt_db_check(struct tt_db *db, int *version, char *problem, size_t size);
+
+struct tt_db_merge_stats {
+	int hosts_added, runs_added, runs_skipped;
+	int64_t trials_added, samples_added, applies_added;
+};
+/* Imports another tiertune database: hosts are matched by hostname and
+ * fingerprint, runs and apply-log rows by their uuid, so merging the same
+ * file twice adds nothing. One transaction; the other file is only read. */
+int tt_db_merge(struct tt_db *db, const char *other, struct tt_db_merge_stats *st);
+
+#endif

@@ -1,0 +1,93 @@
+/* The schema as forward migrations: migrations[i] takes a database from
+ * user_version i to i + 1. To change the schema: 1. append a migration
+ * (never edit a released one); 2. raise TT_DB_SCHEMA_VERSION in db.h;
+ * 3. add the old version to the migration test's table. */
+#include "schema.h"
+
+#include "db.h"
+
+/* Times are Unix seconds (REAL) except samples.t_s, the collector's
+ * monotonic clock. Shares are fractions of 1; bandwidth bytes/s; latency ns. */
+static const char v1[] =
+	"CREATE TABLE hosts ("
+	"  id INTEGER PRIMARY KEY,"
+	"  hostname TEXT NOT NULL,"
+	"  fingerprint TEXT NOT NULL,"
+	"  cpu_model TEXT NOT NULL,"
+	"  layout TEXT NOT NULL,"           /* JSON: nodes, memory, tiers, HMAT */
+	"  created REAL NOT NULL,"
+	"  UNIQUE (hostname, fingerprint));"
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  uuid TEXT NOT NULL UNIQUE,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(id),"
+	"  kind TEXT NOT NULL,"
+	"  command TEXT NOT NULL,"
+	"  source_node INTEGER,"
+	"  objective TEXT,"
+	"  kernel_release TEXT NOT NULL,"
+	"  started REAL NOT NULL,"
+	"  finished REAL,"
+	"  status TEXT NOT NULL CHECK (status IN ('running','done','failed','interrupted')),"
+	"  simulated INTEGER NOT NULL CHECK (simulated IN (0,1)),"
+	"  proc_host TEXT NOT NULL,"        /* uname nodename of the process */
+	"  boot_id TEXT NOT NULL,"
+	"  pid INTEGER NOT NULL,"
+	"  pid_start INTEGER NOT NULL);"    /* /proc/PID/stat starttime: pids are reused */
+	"CREATE INDEX runs_started ON runs(started);"
+	"CREATE TABLE trials ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  kernel TEXT NOT NULL,"
+	"  mix TEXT,"
+	"  placement TEXT NOT NULL,"
+	"  threads INTEGER NOT NULL,"
+	"  size_bytes INTEGER NOT NULL,"
+	"  bw_bytes_s REAL, bw_median_bytes_s REAL, bw_min_bytes_s REAL,"
+	"  lat_ns REAL, lat_min_ns REAL, lat_max_ns REAL,"
+	"  validated INTEGER NOT NULL CHECK (validated IN (0,1)),"
+	"  simulated INTEGER NOT NULL CHECK (simulated IN (0,1)),"
+	"  UNIQUE (run_id, seq));"
+	"CREATE TABLE trial_nodes ("
+	"  trial_id INTEGER NOT NULL REFERENCES trials(id) ON DELETE CASCADE,"
+	"  node INTEGER NOT NULL,"
+	"  weight INTEGER,"
+	"  requested_share REAL NOT NULL,"
+	"  achieved_share REAL NOT NULL,"
+	"  pages INTEGER NOT NULL,"
+	"  PRIMARY KEY (trial_id, node));"
+	"CREATE TABLE samples ("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  trial_id INTEGER REFERENCES trials(id) ON DELETE CASCADE,"
+	"  t_s REAL NOT NULL,"
+	"  collector TEXT NOT NULL,"
+	"  metric TEXT NOT NULL,"
+	"  node INTEGER,"
+	"  value REAL NOT NULL);"
+	"CREATE INDEX samples_run ON samples(run_id, trial_id);"
+	"CREATE TABLE recommendations ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  source_node INTEGER NOT NULL,"
+	"  interface TEXT NOT NULL,"
+	"  weights TEXT NOT NULL,"          /* "0:5,1:2" */
+	"  score REAL, gain REAL, gain_ci_low REAL, gain_ci_high REAL,"
+	"  baseline TEXT);"
+	"CREATE TABLE apply_log ("
+	"  id INTEGER PRIMARY KEY,"
+	"  uuid TEXT NOT NULL UNIQUE,"
+	"  host_id INTEGER NOT NULL REFERENCES hosts(id),"
+	"  run_id INTEGER REFERENCES runs(id),"
+	"  t REAL NOT NULL,"
+	"  interface TEXT NOT NULL,"
+	"  file TEXT NOT NULL,"
+	"  old_value TEXT,"
+	"  new_value TEXT,"
+	"  outcome TEXT NOT NULL);";
+
+const char *const tt_db_migrations[] = {v1};
+const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
+
+_Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,
+	       "one migration per schema version");

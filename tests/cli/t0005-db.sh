@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The database from the command line: bench --record, runs, show, db check,
+# db merge; files that are not ours, a newer schema, a read-only folder, a
+# full disk, and a bench killed mid-run.
+. "$(dirname "$0")/lib.sh"
+
+export TIERTUNE_DB="$WORK/a/tiertune.db"
+B=("$TT" bench --size 4M --repeat 2)
+run "${B[@]}" --kernel triad --record
+is "bench --record on a new database (folder made) exits 0" "$rc:$(test -s "$TIERTUNE_DB" && echo file)" "0:file"
+run "${B[@]}" --kernel latency --record
+run "${B[@]}" --kernel loaded-latency --delays 0,400 --point-ms 30 --record
+run "$TT" runs --json
+is "runs: newest first, kinds, status done, one trial per loaded-latency point" \
+	"$(json '[(r["id"], r["kind"], r["status"], r["trials"], r["simulated"]) for r in j]' <"$WORK/out")" \
+	"[(3, 'bench', 'done', 2, 0), (2, 'bench', 'done', 1, 0), (1, 'bench', 'done', 1, 0)]"
+is "runs: best figure per run (bandwidth, latency)" \
+	"$(json '(j[2]["best_bw_bytes_s"] > 1e9, j[1]["best_bw_bytes_s"], j[1]["best_lat_ns"] > 0)' <"$WORK/out")" \
+	"(True, None, True)"
+run "$TT" runs --limit 1 --json
+is "runs --limit 1" "$(json 'len(j)' <"$WORK/out")" 1
+run "$TT" runs
+is "runs: a table with a header" "$rc:$(head -1 "$WORK/out" | awk '{print $1, $2}')" "0:run started"
+run "$TT" show 1 --json
+is "show: the trial with its placement per node, the command line" \
+	"$(json '(j["trials"][0]["kernel"], j["trials"][0]["validated"], [(n["node"], n["weight"], n["achieved_share"]) for n in j["trials"][0]["nodes"]], "--record" in j["command"], j["kernel_release"] != "")' <"$WORK/out")" \
+	"('triad', 1, [(0, 1, 1.0)], True, True)"
+run "$TT" show 3 --csv
+is "show --csv: a header and a row per trial" "$rc:$(wc -l <"$WORK/out"):$(cut -d, -f3 "$WORK/out" | sort -u | tr '\n' ' ')" \
+	'0:3:"loaded-latency" kernel '
+run "$TT" show 1
+is "show: human output names the host and trial" "$rc:$(grep -cE '^host +vm|^ +1 triad' "$WORK/out")" "0:2"
+run "$TT" db check
+is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 1, integrity ok, foreign keys ok"
+
+# Another host's database, merged twice. The host differs by its hostname
+# (a fixture root whose hostname is a quoted SQL fragment) and its root's
+# folder name has a quote, so the command line has one too.
+other="$WORK/b/other.db"
+fx="$WORK/fx it's"
+cp -a "$FIX/vm-1node" "$fx"
+printf '%s\n' "x'); DROP TABLE runs; --" >"$fx/proc/sys/kernel/hostname"
+run "${B[@]}" --kernel copy --record --db "$other" --sysfs-root "$fx"
+is "record into a second database for another host" "$rc" 0
+run "$TT" db merge "$other" --json
+is "merge: one host and one run added" \
+	"$(json '(j[0]["hosts_added"], j[0]["runs_added"], j[0]["runs_already_present"], j[0]["trials_added"])' <"$WORK/out")" "(1, 1, 0, 1)"
+run "$TT" db merge "$other" --json
+is "merge again: nothing added twice" \
+	"$(json '(j[0]["hosts_added"], j[0]["runs_added"], j[0]["runs_already_present"], j[0]["trials_added"])' <"$WORK/out")" "(0, 0, 1, 0)"
+run "$TT" runs --host "x'); DROP TABLE runs; --" --json
+is "the merged host keeps its name, quotes and all, and its command line" \
+	"$(json '(len(j), j[0]["host"], "fx it'"'"'\\'"'"''"'"'s" in j[0]["command"])' <"$WORK/out")" \
+	"(1, \"x'); DROP TABLE runs; --\", True)"
+run "$TT" runs --json
+is "all four runs are there" "$(json 'len(j)' <"$WORK/out")" 4
+
+# A killed bench leaves its run running; the next command marks it.
+"$TT" bench --kernel latency --size 64M --repeat 100000 --record >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	"$TT" runs --json 2>/dev/null | json '"running" in [r["status"] for r in j]' | grep -q True && break
+	sleep 0.1
+done
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+run "$TT" runs --json
+is "a SIGKILLed run shows as interrupted" "$(json 'j[0]["status"]' <"$WORK/out")" interrupted
+grep -q "1 run in '$TIERTUNE_DB' had stopped without finishing" "$WORK/err"
+is "and the command that found it says so" $? 0
+run "$TT" db check
+is "the database is consistent after the kill" "$rc" 0
+
+# Files that are not ours are refused and left as they were.
+bad_db() { # exit text file -- command...
+	local want=$1 text=$2 f=$3 before
+	shift 4
+	before=$(sha256sum <"$f")
+	run "$@"
+	local why=""
+	[ "$rc" -eq "$want" ] || why="exit $rc, want $want;"
+	grep -qF -- "$text" "$WORK/err" || why="$why stderr does not name '$text';"
+	grep -qF -- "$f" "$WORK/err" || why="$why stderr does not name the file;"
+	[ ! -s "$WORK/out" ] || why="$why stdout not empty;"
+	[ "$before" = "$(sha256sum <"$f")" ] || why="$why the file changed;"
+	if [ -z "$why" ]; then tap 0 "bad database: $text"; else
+		tap 1 "bad database: $text"
+		{ echo "$why"; cat "$WORK/err"; } | diag
+	fi
+}
+mkdir -p "$WORK/bad"
+head -c 8192 /dev/urandom >"$WORK/bad/random.db"
+bad_db 2 "is not a sqlite database" "$WORK/bad/random.db" -- "$TT" runs --db "$WORK/bad/random.db"
+cp "$TIERTUNE_DB" "$WORK/bad/trunc.db"
+truncate -s $(($(stat -c %s "$TIERTUNE_DB") / 2 + 100)) "$WORK/bad/trunc.db"
+bad_db 2 "is truncated or damaged" "$WORK/bad/trunc.db" -- "$TT" runs --db "$WORK/bad/trunc.db"
+cp "$TIERTUNE_DB" "$WORK/bad/newer.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version=99"); c.commit(); c.close()' "$WORK/bad/newer.db"
+bad_db 2 "has schema version 99, newer than this tiertune's 1" "$WORK/bad/newer.db" -- "$TT" runs --db "$WORK/bad/newer.db"
+bad_db 2 "has schema version 99" "$WORK/bad/newer.db" -- "${B[@]}" --kernel copy --record --db "$WORK/bad/newer.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE t(x)"); c.commit(); c.close()' "$WORK/bad/foreign.db"
+bad_db 2 "is a sqlite database but not a tiertune one" "$WORK/bad/foreign.db" -- "$TT" db merge "$WORK/bad/foreign.db"
+bad_db 2 "is not a sqlite database" "$WORK/bad/random.db" -- "$TT" db merge "$WORK/bad/random.db"
+run "$TT" show 999
+is "show of a run that is not there: exit 2, named" "$rc:$(grep -c "no run 999 in database" "$WORK/err")" "2:1"
+run "$TT" db check --db "$WORK/bad/none.db"
+is "db check of a missing file: exit 2, not created" "$rc:$(test -e "$WORK/bad/none.db" && echo made)" "2:"
+
+# A read-only folder and a full disk need a file system of their own:
+# root mounts small tmpfs; anyone else gets a read-only folder by mode.
+if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/ro" && mount -t tmpfs -o ro,size=1m tiertune-test "$WORK/ro" 2>/dev/null; then
+	run "${B[@]}" --kernel copy --record --db "$WORK/ro/sub/t.db"
+	umount "$WORK/ro"
+	is "a read-only folder: exit 1 naming the path" "$rc:$(grep -c "$WORK/ro/sub" "$WORK/err")" "1:1"
+	mkdir -p "$WORK/full"
+	mount -t tmpfs -o size=256k tiertune-test "$WORK/full"
+	cp "$TIERTUNE_DB" "$WORK/full/t.db"
+	# Fill the rest of the disk, then ask for a run that needs pages.
+	head -c 1M /dev/zero >"$WORK/full/filler" 2>/dev/null
+	before=$(sha256sum <"$WORK/full/t.db")
+	run "${B[@]}" --kernel loaded-latency --delays "$(seq -s, 0 40)" --point-ms 10 --record --db "$WORK/full/t.db"
+	is "a full disk: exit 1, 'full' named, the database file as it was" \
+		"$rc:$(grep -c 'full' "$WORK/err"):$( [ "$before" = "$(sha256sum <"$WORK/full/t.db")" ] && echo same)" "1:1:same"
+	rm -f "$WORK/full/filler"
+	run "$TT" db check --db "$WORK/full/t.db"
+	is "and it passes its check once there is room" "$rc" 0
+	umount "$WORK/full"
+else
+	echo "ok $((n += 1)) # SKIP read-only folder and full disk need root to mount a tmpfs"
+	echo "ok $((n += 1)) # SKIP read-only folder and full disk need root to mount a tmpfs"
+	echo "ok $((n += 1)) # SKIP read-only folder and full disk need root to mount a tmpfs"
+fi
+done_testing

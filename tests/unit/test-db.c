@@ -1,0 +1,345 @@
+/* db/: schema, migration from an empty file, every insert read back, samples
+ * in bulk, a killed writer's run marked interrupted, a reader beside a
+ * writer, merge (twice adds nothing), strings that look like SQL. */
+#include "test.h"
+
+#include "../../core/error.h"
+#include "../../core/topo.h"
+#include "../../db/db.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char dir[256], path[512];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/tt-db-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir))
+		return -1;
+	/* A folder that does not exist yet: open must make it. */
+	snprintf(path, sizeof(path), "%s/sub/dir/t.db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A two-node topology without sysfs: enough for a host row. */
+static struct tt_topo *topo(const char *hostname)
+{
+	static struct tt_node nodes[2];
+	static struct tt_topo t;
+
+	memset(&t, 0, sizeof(t));
+	memset(nodes, 0, sizeof(nodes));
+	nodes[0] = (struct tt_node){.id = 0, .has_cpu = true, .has_memory = true, .ncpus = 4,
+				    .mem_total_bytes = (uint64_t)64 << 30, .tier = 4};
+	nodes[1] = (struct tt_node){.id = 1, .has_memory = true, .mem_total_bytes = (uint64_t)128 << 30,
+				    .tier = 87};
+	nodes[1].access[1] = (struct tt_hmat){.present = true, .read_bw_mb_s = 36000,
+					       .write_bw_mb_s = 36000, .read_lat_ns = 280,
+					       .write_lat_ns = 280};
+	t.nnodes = 2;
+	t.nodes = nodes;
+	snprintf(t.kernel_release, sizeof(t.kernel_release), "6.16.0");
+	snprintf(t.cpu_model, sizeof(t.cpu_model), "Test CPU");
+	snprintf(t.hostname, sizeof(t.hostname), "%s", hostname);
+	return &t;
+}
+
+static int64_t record_run(struct tt_db *db, const char *hostname, const char *command, double bw)
+{
+	static const struct tt_db_trial_node nodes[] = {{0, 3, 0.75, 0.75, 768}, {1, 1, 0.25, 0.25, 256}};
+	int64_t host, run, trial;
+
+	assert_int_equal(tt_db_host(db, topo(hostname), &host), 0);
+	assert_int_equal(tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = "bench",
+								  .command = command, .source_node = 0,
+								  .kernel_release = "6.16.0"},
+					 &run),
+			 0);
+	assert_int_equal(tt_db_trial_add(db, run,
+					 &(struct tt_db_trial){.kernel = "triad", .mix = "STREAM",
+							       .placement = "exact", .threads = 4,
+							       .size_bytes = 1 << 22, .bw_bytes_s = bw,
+							       .validated = true, .nnodes = 2,
+							       .nodes = nodes},
+					 &trial),
+			 0);
+	assert_int_equal(tt_db_run_finish(db, run, TT_RUN_DONE), 0);
+	return run;
+}
+
+static int count_rows(json_t *row, void *ctx)
+{
+	(void)row;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void test_roundtrip(void **state)
+{
+	struct tt_db *db;
+	char problem[256];
+	int version, n = 0;
+	json_t *run;
+	struct tt_weights w;
+	int64_t host;
+	(void)state;
+
+	assert_int_equal(tt_db_open(&db, path, 0), 0);
+	assert_int_equal(tt_db_check(db, &version, problem, sizeof(problem)), 0);
+	assert_int_equal(version, TT_DB_SCHEMA_VERSION);
+	assert_string_equal(problem, "");
+	int64_t id = record_run(db, "box-a", "tiertune bench --kernel triad", 3e10);
+	tt_weights_clear(&w);
+	tt_weights_put(&w, 0, 3);
+	tt_weights_put(&w, 1, 1);
+	assert_int_equal(tt_db_recommendation_add(db, id, &(struct tt_db_recommendation){
+							  .source_node = 0, .interface = "upstream",
+							  .weights = &w, .gain = 0.12,
+							  .baseline = "1:1"}),
+			 0);
+	assert_int_equal(tt_db_host(db, topo("box-a"), &host), 0);
+	assert_int_equal(tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = id,
+								    .interface = "upstream",
+								    .file = "/sys/x/node1",
+								    .old_value = "1", .new_value = "3",
+								    .outcome = "written"}),
+			 0);
+	assert_int_equal(tt_db_run_get(db, id, &run), 0);
+	assert_string_equal(json_string_value(json_object_get(run, "status")), "done");
+	assert_string_equal(json_string_value(json_object_get(run, "host")), "box-a");
+	json_t *t = json_array_get(json_object_get(run, "trials"), 0);
+	assert_true(json_real_value(json_object_get(t, "bw_bytes_s")) == 3e10);
+	assert_true(json_is_null(json_object_get(t, "lat_ns")));
+	json_t *n1 = json_array_get(json_object_get(t, "nodes"), 1);
+	assert_int_equal(json_integer_value(json_object_get(n1, "weight")), 1);
+	assert_true(json_real_value(json_object_get(n1, "achieved_share")) == 0.25);
+	json_t *rec = json_array_get(json_object_get(run, "recommendations"), 0);
+	assert_string_equal(json_string_value(json_object_get(rec, "weights")), "0:3,1:1");
+	json_t *layout = json_object_get(run, "layout");
+	assert_int_equal(json_array_size(json_object_get(layout, "nodes")), 2);
+	json_decref(run);
+	assert_int_equal(tt_db_apply_history(db, id, count_rows, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(tt_db_run_get(db, 999, &run), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "no run 999"));
+	tt_db_close(db);
+}
+
+static void test_samples_bulk(void **state)
+{
+	enum { N = 100000 };
+	struct tt_db_sample *s = calloc(N, sizeof(*s));
+	struct tt_db *db;
+	json_t *row;
+	(void)state;
+
+	assert_non_null(s);
+	for (int i = 0; i < N; i++)
+		s[i] = (struct tt_db_sample){.t_s = i * 0.1, .collector = "numastat",
+					     .metric = "numa_hit", .node = i % 3, .value = i};
+	assert_int_equal(tt_db_open(&db, path, 0), 0);
+	int64_t run = record_run(db, "box-a", "samples", 1e9);
+	assert_int_equal(tt_db_samples_add(db, run, 0, s, N), 0);
+	free(s);
+	assert_int_equal(tt_db_run_get(db, run, &row), 0);
+	json_decref(row);
+	tt_db_close(db);
+}
+
+/* A writer that dies between run_begin and run_finish. */
+static void test_interrupted(void **state)
+{
+	struct tt_db *db;
+	json_t *run;
+	int status;
+	pid_t pid;
+	int64_t id = 0;
+	int fds[2];
+	(void)state;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int64_t host;
+
+		if (tt_db_open(&db, path, 0) < 0 || tt_db_host(db, topo("box-a"), &host) < 0 ||
+		    tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = "auto",
+							   .command = "killed", .source_node = 0},
+				    &id) < 0)
+			_exit(1);
+		if (write(fds[1], &id, sizeof(id)) != sizeof(id))
+			_exit(1);
+		pause(); /* until killed */
+		_exit(0);
+	}
+	assert_int_equal(read(fds[0], &id, sizeof(id)), sizeof(id));
+	/* While the writer lives, its run is running. */
+	assert_int_equal(tt_db_open(&db, path, 0), 0);
+	assert_int_equal(tt_db_interrupted(db), 0);
+	assert_int_equal(tt_db_run_get(db, id, &run), 0);
+	assert_string_equal(json_string_value(json_object_get(run, "status")), "running");
+	json_decref(run);
+	tt_db_close(db);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	assert_int_equal(tt_db_open(&db, path, 0), 0);
+	assert_int_equal(tt_db_interrupted(db), 1);
+	assert_int_equal(tt_db_run_get(db, id, &run), 0);
+	assert_string_equal(json_string_value(json_object_get(run, "status")), "interrupted");
+	json_decref(run);
+	tt_db_close(db);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* tiertop and `runs` read while the tuner writes: never "locked". */
+static void test_reader_beside_writer(void **state)
+{
+	enum { TRIALS = 300 };
+	struct tt_db *db;
+	int status, reads = 0;
+	pid_t pid;
+	(void)state;
+
+	assert_int_equal(tt_db_open(&db, path, 0), 0);
+	tt_db_close(db);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct tt_db_sample smp[50];
+
+		if (tt_db_open(&db, path, 0) < 0)
+			_exit(1);
+		for (int i = 0; i < 50; i++)
+			smp[i] = (struct tt_db_sample){.t_s = i, .collector = "c", .metric = "m",
+						       .node = -1, .value = i};
+		for (int i = 0; i < TRIALS; i++) {
+			int64_t run = record_run(db, "box-w", "writer", 1e9 + i);
+
+			if (tt_db_samples_add(db, run, 0, smp, 50) < 0)
+				_exit(2);
+		}
+		tt_db_close(db);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		int n = 0;
+
+		assert_int_equal(tt_db_open(&db, path, 0), 0);
+		assert_int_equal(tt_db_runs(db, NULL, 50, count_rows, &n), 0);
+		tt_db_close(db);
+		reads++;
+	}
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(reads > 0);
+}
+
+static void test_merge(void **state)
+{
+	char other[600];
+	struct tt_db *a, *b;
+	struct tt_db_merge_stats st;
+	int n = 0;
+	(void)state;
+
+	snprintf(other, sizeof(other), "%s/other %%?#.db", dir); /* URI characters */
+	assert_int_equal(tt_db_open(&b, other, 0), 0);
+	record_run(b, "box-b", "on b", 2e10);
+	record_run(b, "box-b", "on b again", 2.1e10);
+	record_run(b, "box-a", "box-a's run recorded in b", 2.2e10);
+	tt_db_close(b);
+	assert_int_equal(tt_db_open(&a, path, 0), 0);
+	int before = 0;
+	assert_int_equal(tt_db_runs(a, NULL, 0, count_rows, &before), 0);
+	assert_int_equal(tt_db_merge(a, other, &st), 0);
+	assert_int_equal(st.hosts_added, 1); /* box-a is already in a */
+	assert_int_equal(st.runs_added, 3);
+	assert_int_equal(st.trials_added, 3);
+	assert_int_equal(tt_db_merge(a, other, &st), 0);
+	assert_int_equal(st.hosts_added, 0);
+	assert_int_equal(st.runs_added, 0);
+	assert_int_equal(st.runs_skipped, 3);
+	assert_int_equal(st.trials_added, 0);
+	assert_int_equal(tt_db_runs(a, "box-b", 0, count_rows, &n), 0);
+	assert_int_equal(n, 2);
+	n = 0;
+	assert_int_equal(tt_db_runs(a, NULL, 0, count_rows, &n), 0);
+	assert_int_equal(n, before + 3);
+	char problem[256];
+	int version;
+	assert_int_equal(tt_db_check(a, &version, problem, sizeof(problem)), 0);
+	assert_string_equal(problem, "");
+	tt_db_close(a);
+}
+
+static int find_host(json_t *row, void *ctx)
+{
+	return strcmp(json_string_value(json_object_get(row, "host")), ctx) == 0 &&
+		       strstr(json_string_value(json_object_get(row, "command")), "'; DELETE") ? 7 : 0;
+}
+
+static void test_strings_are_parameters(void **state)
+{
+	static const char evil[] = "o'brien\"); DROP TABLE runs; --";
+	struct tt_db *db;
+	(void)state;
+
+	assert_int_equal(tt_db_open(&db, path, 0), 0);
+	record_run(db, evil, "bench --sysfs-root '/tmp/x'; DELETE FROM runs; --'", 1e9);
+	/* The walk stops (7) at the row with both strings intact. */
+	assert_int_equal(tt_db_runs(db, evil, 0, find_host, (void *)evil), 7);
+	tt_db_close(db);
+}
+
+static void test_bad_files(void **state)
+{
+	char p[600];
+	struct tt_db *db;
+	FILE *f;
+	(void)state;
+
+	snprintf(p, sizeof(p), "%s/garbage.db", dir);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("this is not a database, and it is long enough to fill a sqlite header of 100 "
+	      "bytes............",
+	      f);
+	fclose(f);
+	assert_int_equal(tt_db_open(&db, p, 0), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "is not a sqlite database"));
+	assert_non_null(strstr(tt_err_msg(), p));
+	snprintf(p, sizeof(p), "%s/missing.db", dir);
+	assert_int_equal(tt_db_open(&db, p, TT_DB_READONLY), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "does not exist"));
+	assert_int_equal(access(p, F_OK), -1); /* not created */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_samples_bulk),
+		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_reader_beside_writer),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_strings_are_parameters),
+		cmocka_unit_test(test_bad_files),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

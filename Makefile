@@ -28,7 +28,7 @@ LDLIBS    := $(PKG_LIBS) $(EXTRA_LIBS) -lpthread -lm
 CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-kernel.c \
              core/topo.c core/weights.c core/interleave.c core/wi.c core/wi-upstream.c \
              core/wi-rfc.c
-CORE_SRC  += core/mpol.c
+CORE_SRC  += core/mpol.c core/proc.c core/apply.c core/journal.c
 BENCH_SRC := bench/place.c bench/kernels.c bench/k-stream.c bench/run.c bench/latency.c
 DB_SRC    := db/db.c db/schema.c
 CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c cli/cmd-runs.c cli/cmd-db.c

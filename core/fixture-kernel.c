@@ -6,6 +6,7 @@
 #include "weights.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,11 +204,39 @@ static int store_tier_weight(const char *path, const char *value)
 	return replace_file(path, out);
 }
 
+/* Fault injection for the transaction tests, fixtures only:
+ * TIERTUNE_FIXTURE_FAULT=fail:N makes the Nth store of this process fail
+ * (EIO), garble:N makes it store a different value (the read-back then
+ * differs), kill:N kills the process with SIGKILL just before it. */
+static int fault(const char *path, const char **value)
+{
+	static int stores;
+	const char *f = getenv("TIERTUNE_FIXTURE_FAULT"), *colon;
+	uint64_t at;
+
+	stores++;
+	if (!f || !(colon = strchr(f, ':')) || tt_parse_u64(colon + 1, 1, INT32_MAX, &at) ||
+	    (uint64_t)stores != at)
+		return 0;
+	if (strncmp(f, "kill:", 5) == 0)
+		raise(SIGKILL);
+	if (strncmp(f, "fail:", 5) == 0)
+		return rejected(path, *value, EIO);
+	if (strncmp(f, "garble:", 7) == 0)
+		*value = strchr(*value, ':') ? "0:99" : "77";
+	return 0;
+}
+
 int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel,
 		     const char *value)
 {
 	const char *base = strrchr(rel, '/');
-	size_t vlen = strlen(value);
+	size_t vlen;
+	int rc = fault(path, &value);
+
+	if (rc < 0)
+		return rc;
+	vlen = strlen(value);
 
 	base = base ? base + 1 : rel;
 	if (strncmp(rel, WI_DIR, strlen(WI_DIR)) == 0) {
@@ -228,7 +257,7 @@ int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel
 		return tt_err(TT_EFAIL, "out of memory");
 	memcpy(v, value, vlen);
 	strcpy(v + vlen, "\n");
-	int rc = replace_file(path, v);
+	rc = replace_file(path, v);
 	free(v);
 	return rc;
 }

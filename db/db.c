@@ -2,6 +2,7 @@
 #include "db.h"
 
 #include "../core/error.h"
+#include "../core/proc.h"
 #include "schema.h"
 
 #include <errno.h>
@@ -100,45 +101,6 @@ static int make_uuid(char out[37])
 		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
 		 b[13], b[14], b[15]);
 	return 0;
-}
-
-/* The identity of a process: boot, pid, start time in clock ticks since
- * boot (field 22 of /proc/PID/stat). All three match only for the same
- * process, never for a reused pid. */
-static void boot_id(char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-
-	buf[0] = '\0';
-	if (f) {
-		if (fgets(buf, (int)size, f))
-			buf[strcspn(buf, "\n")] = '\0';
-		fclose(f);
-	}
-}
-
-static long long pid_start(pid_t pid)
-{
-	char path[64], line[1024], *p;
-	long long start = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fgets(line, sizeof(line), f) && (p = strrchr(line, ')'))) {
-		/* After "pid (comm)" come fields 3.. ; starttime is field 22. */
-		int field = 2;
-
-		for (char *tok = strtok(p + 1, " "); tok; tok = strtok(NULL, " "))
-			if (++field == 22) {
-				start = strtoll(tok, NULL, 10);
-				break;
-			}
-	}
-	fclose(f);
-	return start;
 }
 
 /* Before sqlite sees a file: is it a whole sqlite database? sqlite would
@@ -269,7 +231,7 @@ static int mark_interrupted(struct tt_db *db)
 	int rc, n = 0;
 
 	uname(&u);
-	boot_id(boot, sizeof(boot));
+	tt_proc_boot_id(boot, sizeof(boot));
 	if (prepare(db, &st, "SELECT id, boot_id, pid, pid_start FROM runs WHERE status = 'running' "
 			     "AND proc_host = ?") < 0)
 		return TT_EFAIL;
@@ -284,7 +246,7 @@ static int mark_interrupted(struct tt_db *db)
 		pid_t pid = (pid_t)sqlite3_column_int64(st, 2);
 		long long start = sqlite3_column_int64(st, 3);
 
-		if (b && strcmp(b, boot) == 0 && pid_start(pid) == start)
+		if (b && strcmp(b, boot) == 0 && tt_proc_alive(pid, start))
 			continue; /* still running */
 		sqlite3_bind_double(up, 1, wall_now());
 		sqlite3_bind_int64(up, 2, sqlite3_column_int64(st, 0));
@@ -513,7 +475,7 @@ int tt_db_run_begin(struct tt_db *db, const struct tt_db_run *r, int64_t *run_id
 	if (make_uuid(uuid) < 0)
 		return TT_EFAIL;
 	uname(&u);
-	boot_id(boot, sizeof(boot));
+	tt_proc_boot_id(boot, sizeof(boot));
 	if (prepare(db, &st, "INSERT INTO runs (uuid, host_id, kind, command, source_node, "
 			     "objective, kernel_release, started, status, simulated, proc_host, "
 			     "boot_id, pid, pid_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, "
@@ -532,7 +494,7 @@ int tt_db_run_begin(struct tt_db *db, const struct tt_db_run *r, int64_t *run_id
 	bind_text(st, 10, u.nodename);
 	bind_text(st, 11, boot);
 	sqlite3_bind_int64(st, 12, getpid());
-	sqlite3_bind_int64(st, 13, pid_start(getpid()));
+	sqlite3_bind_int64(st, 13, tt_proc_starttime(getpid()));
 	if (step_done(db, st, "recording the run") < 0)
 		return TT_EFAIL;
 	*run_id = sqlite3_last_insert_rowid(db->h);

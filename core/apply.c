@@ -1,0 +1,447 @@
+#define _GNU_SOURCE /* flock */
+#include "apply.h"
+
+#include "error.h"
+#include "journal.h"
+#include "parse.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TIER_DIR "/sys/devices/virtual/memory_tiering"
+#define JOURNAL "apply.journal"
+#define LOCK "apply.lock"
+
+void tt_apply_plan_init(struct tt_apply_plan *p, const struct tt_wi_backend *be,
+			const struct tt_sysfs *sfs)
+{
+	memset(p, 0, sizeof(*p));
+	p->be = be;
+	p->sfs = sfs;
+}
+
+void tt_apply_plan_release(struct tt_apply_plan *p)
+{
+	free(p->w);
+	p->w = NULL;
+	p->n = p->cap = 0;
+}
+
+/* What a write's file says now, in the form of its value: the whole file,
+ * or "src:w" of the RFC line's entry for src. */
+static int current(const struct tt_sysfs *s, const struct tt_write *w, char *out, size_t size)
+{
+	char line[4096], *save = NULL;
+	int rc = tt_sysfs_read(s, line, sizeof(line), "%s", w->file);
+
+	if (rc < 0)
+		return rc;
+	if (w->kind == TT_WRITE_PLAIN) {
+		if (strlen(line) >= size || strpbrk(line, " \t\n") || !line[0])
+			return tt_err(TT_EINPUT, "'%s%s' holds '%s', not a single value", s->root,
+				      w->file, line);
+		snprintf(out, size, "%s", line);
+		return 0;
+	}
+	/* Seed 003: "0:50,1:30" lists every source's weight for this tier. */
+	for (char *tok = strtok_r(line, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *end;
+		uint64_t src;
+
+		if (tt_parse_u64_prefix(tok, 0, TT_MAX_NODES - 1, &src, &end) == 0 && *end == ':' &&
+		    (int)src == w->src) {
+			snprintf(out, size, "%s", tok);
+			return 0;
+		}
+	}
+	return tt_err(TT_EINPUT, "'%s%s' has no entry for source node %d", s->root, w->file, w->src);
+}
+
+int tt_apply_plan_add(struct tt_apply_plan *p, enum tt_write_kind kind, int src, const char *value,
+		      const char *fmt, ...)
+{
+	struct tt_write w = {.kind = kind, .src = src};
+	va_list ap;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(w.file, sizeof(w.file), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(w.file) || strlen(value) >= sizeof(w.value))
+		return tt_err(TT_EINPUT, "path or value too long for '%s'", fmt);
+	snprintf(w.value, sizeof(w.value), "%s", value);
+	rc = current(p->sfs, &w, w.old, sizeof(w.old));
+	if (rc < 0)
+		return rc;
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 16;
+		struct tt_write *nw = realloc(p->w, (size_t)cap * sizeof(*nw));
+
+		if (!nw)
+			return tt_err(TT_EFAIL, "out of memory");
+		p->w = nw;
+		p->cap = cap;
+	}
+	p->w[p->n++] = w;
+	return 0;
+}
+
+int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
+			   const struct tt_weights *w)
+{
+	struct tt_wi_state cur, want;
+	char v[16];
+	int node, rc;
+
+	tt_wi_state_init(&cur);
+	tt_wi_state_init(&want);
+	rc = tt_wi_upstream.read(p->sfs, t, &cur);
+	if (rc < 0)
+		goto out;
+	want.node = *w;
+	want.auto_mode = -1;
+	rc = tt_wi_upstream.validate(t, &cur, &want);
+	if (rc < 0)
+		goto out;
+	tt_nodemask_for_each(node, &w->set) {
+		snprintf(v, sizeof(v), "%u", w->w[node]);
+		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, v, TT_WI_UPSTREAM_DIR "/node%d", node);
+		if (rc < 0)
+			goto out;
+	}
+	/* Any nodeN write turns auto off (mm/mempolicy.c node_store); restore
+	 * must turn it back on. */
+	if (cur.auto_mode == 1 && p->n) {
+		struct tt_write *m = &p->implied[0];
+
+		*m = (struct tt_write){.kind = TT_WRITE_PLAIN, .src = -1};
+		snprintf(m->file, sizeof(m->file), TT_WI_UPSTREAM_DIR "/%s", cur.auto_file);
+		snprintf(m->old, sizeof(m->old), "true");
+		snprintf(m->value, sizeof(m->value), "false");
+		p->nimplied = 1;
+	}
+out:
+	tt_wi_state_release(&cur);
+	tt_wi_state_release(&want);
+	return rc;
+}
+
+int tt_apply_plan_auto(struct tt_apply_plan *p, bool on)
+{
+	struct tt_wi_state cur;
+	int rc;
+
+	tt_wi_state_init(&cur);
+	rc = tt_wi_upstream.read(p->sfs, NULL, &cur);
+	if (rc == 0 && cur.auto_mode < 0)
+		rc = tt_err(TT_EUNAVAIL, "this kernel has no auto mode file in %s (needs Linux 6.16+)",
+			    TT_WI_UPSTREAM_DIR);
+	if (rc == 0)
+		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, on ? "true" : "false",
+				       TT_WI_UPSTREAM_DIR "/%s", cur.auto_file);
+	tt_wi_state_release(&cur);
+	return rc;
+}
+
+int tt_apply_plan_rfc(struct tt_apply_plan *p, const struct tt_topo *t, int src,
+		      const struct tt_weights *tiers)
+{
+	char v[32];
+	int tier, rc;
+
+	if (!tt_topo_node(t, src))
+		return tt_err(TT_EINPUT, "source node %d is not online", src);
+	rc = tt_weights_check_range(tiers, tt_wi_rfc.min_weight, tt_wi_rfc.max_weight);
+	if (rc < 0)
+		return rc;
+	tt_nodemask_for_each(tier, &tiers->set) {
+		if (!tt_topo_tier(t, tier))
+			return tt_err(TT_EINPUT, "tier %d does not exist (see 'tiertune topo')", tier);
+		snprintf(v, sizeof(v), "%d:%u", src, tiers->w[tier]);
+		rc = tt_apply_plan_add(p, TT_WRITE_RFC_ENTRY, src, v,
+				       TIER_DIR "/memory_tier%d/interleave_weight", tier);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int tt_apply_check_writable(const struct tt_apply_plan *p)
+{
+	char path[4096];
+
+	for (int i = 0; i < p->n; i++) {
+		int rc = tt_sysfs_path(p->sfs, path, sizeof(path), "%s", p->w[i].file);
+
+		if (rc < 0)
+			return rc;
+		if (access(path, W_OK) < 0) {
+			rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot write '%s'", path);
+			if (errno == EACCES && geteuid() != 0)
+				tt_err_hint("writing interleave weights needs root (uid 0); you are uid %d",
+					    (int)geteuid());
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void tt_apply_print(const struct tt_apply_plan *p, FILE *f)
+{
+	const char *root = p->sfs->live ? "" : p->sfs->root;
+
+	for (int i = 0; i < p->n; i++)
+		fprintf(f, "echo %s > %s%s%s\n", p->w[i].value, root, p->w[i].file,
+			strcmp(p->w[i].value, p->w[i].old) ? "" : "   # unchanged");
+	for (int i = 0; i < p->nimplied; i++)
+		fprintf(f, "# the kernel then sets %s%s to %s (was %s)\n", root, p->implied[i].file,
+			p->implied[i].value, p->implied[i].old);
+}
+
+int tt_apply_state_dir(char *buf, size_t size)
+{
+	const char *env = getenv("TIERTUNE_STATE_DIR"), *xdg = getenv("XDG_STATE_HOME"),
+		   *home = getenv("HOME");
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, size, "%s", env);
+	else if (geteuid() == 0)
+		n = snprintf(buf, size, "/var/lib/tiertune");
+	else if (xdg && *xdg == '/')
+		n = snprintf(buf, size, "%s/tiertune", xdg);
+	else if (home && *home)
+		n = snprintf(buf, size, "%s/.local/state/tiertune", home);
+	else
+		return tt_err(TT_EINPUT, "no state folder: set TIERTUNE_STATE_DIR or HOME");
+	if (n < 0 || (size_t)n >= size)
+		return tt_err(TT_EINPUT, "state folder path is too long");
+	return 0;
+}
+
+static int make_dir(const char *dir)
+{
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s", dir);
+	for (char *p = buf + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+			return tt_err_sys(TT_EFAIL, errno, "cannot create state folder '%s'", buf);
+		if (!c)
+			return 0;
+		*p = c;
+	}
+}
+
+/* Held for the whole transaction (and recovery), so that two applies
+ * cannot interleave their writes or journals. */
+static int lock_state(const char *dir, int *fd)
+{
+	char path[4200];
+	int rc = make_dir(dir);
+
+	if (rc < 0)
+		return rc;
+	snprintf(path, sizeof(path), "%s/" LOCK, dir);
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot open lock '%s'", path);
+	if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
+		rc = errno == EWOULDBLOCK
+			     ? tt_err(TT_EFAIL, "another tiertune is writing weights (lock '%s' is held)",
+				      path)
+			     : tt_err_sys(TT_EFAIL, errno, "cannot lock '%s'", path);
+		close(*fd);
+		*fd = -1;
+	}
+	return rc;
+}
+
+static int write_one(const struct tt_sysfs *s, const struct tt_write *w, const char *value)
+{
+	char now[64];
+	int rc = tt_sysfs_write(s, value, "%s", w->file);
+
+	if (rc < 0)
+		return rc;
+	rc = current(s, w, now, sizeof(now));
+	if (rc < 0)
+		return rc;
+	if (strcmp(now, value) != 0)
+		return tt_err(TT_EFAIL, "wrote '%s' to '%s%s' and read back '%s'", value, s->root,
+			      w->file, now);
+	return 0;
+}
+
+/* Puts old values back in reverse order, then side effects. Returns the
+ * first failure, having tried every value. */
+static int put_back(const struct tt_sysfs *s, struct tt_write *w, int n, struct tt_write *implied,
+		    int nimplied, int *restored)
+{
+	int first = 0;
+
+	*restored = 0;
+	for (int i = n - 1; i >= 0; i--) {
+		char now[64];
+		int rc = current(s, &w[i], now, sizeof(now));
+
+		if (rc == 0 && strcmp(now, w[i].old) == 0)
+			continue;
+		rc = write_one(s, &w[i], w[i].old);
+		if (rc < 0 && !first)
+			first = rc;
+		else if (rc == 0)
+			(*restored)++;
+	}
+	/* The mode last: turning auto back on recomputes the weights the node
+	 * writes above just set. */
+	for (int i = 0; i < nimplied; i++) {
+		char now[64];
+		int rc = current(s, &implied[i], now, sizeof(now));
+
+		if (rc == 0 && strcmp(now, implied[i].old) == 0)
+			continue;
+		rc = write_one(s, &implied[i], implied[i].old);
+		if (rc < 0 && !first)
+			first = rc;
+		else if (rc == 0)
+			(*restored)++;
+	}
+	return first;
+}
+
+static int recover_locked(const char *journal, int *restored)
+{
+	struct tt_journal j;
+	struct tt_sysfs s;
+	char msg[1024];
+	int rc;
+
+	*restored = 0;
+	rc = tt_journal_read(journal, &j);
+	if (rc < 0)
+		return rc;
+	rc = tt_sysfs_init(&s, j.root);
+	if (rc == 0)
+		rc = put_back(&s, j.w, j.n, j.implied, j.nimplied, restored);
+	tt_journal_release(&j);
+	if (rc < 0) {
+		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		return tt_err(rc, "restoring from journal '%s' failed, which is kept: %s", journal,
+			      msg);
+	}
+	return tt_journal_remove(journal);
+}
+
+int tt_apply_leftover(const char *state_dir, char *path, size_t size)
+{
+	struct tt_journal j;
+	char boot[64];
+	bool alive;
+
+	snprintf(path, size, "%s/" JOURNAL, state_dir);
+	if (access(path, F_OK) < 0)
+		return 0;
+	/* An unreadable journal is reported as left over: recovery will say
+	 * what is wrong with it. */
+	if (tt_journal_read(path, &j) < 0)
+		return 1;
+	tt_proc_boot_id(boot, sizeof(boot));
+	alive = strcmp(j.boot_id, boot) == 0 && tt_proc_alive(j.pid, j.starttime);
+	tt_journal_release(&j);
+	return alive ? 0 : 1;
+}
+
+int tt_apply_recover(const char *journal, int *restored)
+{
+	char dir[4096], *slash;
+	int fd, rc;
+
+	snprintf(dir, sizeof(dir), "%s", journal);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	rc = lock_state(dir, &fd);
+	if (rc < 0)
+		return rc;
+	rc = recover_locked(journal, restored);
+	close(fd);
+	return rc;
+}
+
+int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, struct tt_apply_result *res)
+{
+	char journal[4200], msg[1024];
+	int fd, rc, restored;
+
+	memset(res, 0, sizeof(*res));
+	rc = lock_state(state_dir, &fd);
+	if (rc < 0)
+		return rc;
+	snprintf(journal, sizeof(journal), "%s/" JOURNAL, state_dir);
+	/* We hold the lock, so a journal here belongs to a process that died
+	 * holding it: its old values come first. */
+	if (access(journal, F_OK) == 0) {
+		rc = recover_locked(journal, &res->recovered);
+		if (rc < 0)
+			goto out;
+	}
+	/* Values may have changed since the plan was made. */
+	for (int i = 0; i < p->n; i++) {
+		rc = current(p->sfs, &p->w[i], p->w[i].old, sizeof(p->w[i].old));
+		if (rc < 0)
+			goto out;
+		p->w[i].done = false;
+	}
+	rc = tt_journal_write(journal, p);
+	if (rc < 0)
+		goto out;
+	for (int i = 0; i < p->n; i++) {
+		rc = write_one(p->sfs, &p->w[i], p->w[i].value);
+		if (rc < 0) {
+			snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+			int back = put_back(p->sfs, p->w, i + 1, p->implied, p->nimplied, &restored);
+
+			res->restored = back == 0;
+			if (back == 0) {
+				tt_journal_remove(journal);
+				rc = tt_err(rc, "%s; every value written before it was put back (%d)", msg,
+					    restored);
+			} else {
+				rc = tt_err(rc, "%s; putting the old values back failed too: %s; they are "
+						"kept in '%s'",
+					    msg, tt_err_msg(), journal);
+				tt_err_hint("run 'tiertune restore --journal %s' once the cause is fixed",
+					    journal);
+			}
+			goto out;
+		}
+		p->w[i].done = true;
+		res->written++;
+	}
+	for (int i = 0; i < p->nimplied; i++) {
+		char now[64];
+
+		if (current(p->sfs, &p->implied[i], now, sizeof(now)) == 0 &&
+		    strcmp(now, p->implied[i].value) == 0)
+			res->auto_turned_off = true;
+	}
+	rc = tt_journal_remove(journal);
+out:
+	close(fd);
+	return rc;
+}

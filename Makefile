@@ -31,7 +31,7 @@ CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-k
 CORE_SRC  += core/mpol.c core/proc.c core/apply.c core/journal.c
 BENCH_SRC := bench/place.c bench/kernels.c bench/k-stream.c bench/run.c bench/latency.c
 DB_SRC    := db/db.c db/schema.c
-CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c cli/cmd-runs.c cli/cmd-db.c
+CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c cli/cmd-runs.c cli/cmd-db.c cli/cmd-apply.c cli/cmd-export.c cli/recos.c
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
 

@@ -2,6 +2,7 @@
 
 #include "../core/parse.h"
 #include "../core/topo.h"
+#include "../core/wi.h"
 #include "../db/db.h"
 
 #include <errno.h>
@@ -82,6 +83,30 @@ int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
 			 "interrupted", tt_db_interrupted(*db), tt_db_interrupted(*db) == 1 ? "" : "s",
 			 path);
 	return 0;
+}
+
+/* --interface, or the one this kernel has (upstream first). */
+int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_backend **be)
+{
+	char why_up[256], why_rfc[256];
+
+	if (name) {
+		*be = tt_wi_find(name);
+		if (!*be)
+			return tt_err(TT_EINPUT, "interface '%s' is neither upstream nor rfc", name);
+		if ((*be)->detect(&cli->sfs, why_up, sizeof(why_up)) < 0)
+			return tt_err(TT_EUNAVAIL, "interface %s is not available: %s", name, why_up);
+		return 0;
+	}
+	if (tt_wi_upstream.detect(&cli->sfs, why_up, sizeof(why_up)) == 0) {
+		*be = &tt_wi_upstream;
+		return 0;
+	}
+	if (tt_wi_rfc.detect(&cli->sfs, why_rfc, sizeof(why_rfc)) == 0) {
+		*be = &tt_wi_rfc;
+		return 0;
+	}
+	return tt_err(TT_EUNAVAIL, "no weight interface: %s; %s", why_up, why_rfc);
 }
 
 int cli_fail(int status)

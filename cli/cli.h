@@ -39,6 +39,9 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv);
 int cmd_runs(struct tt_cli *cli, int argc, char **argv);
 int cmd_show(struct tt_cli *cli, int argc, char **argv);
 int cmd_db(struct tt_cli *cli, int argc, char **argv);
+int cmd_apply(struct tt_cli *cli, int argc, char **argv);
+int cmd_restore(struct tt_cli *cli, int argc, char **argv);
+int cmd_export(struct tt_cli *cli, int argc, char **argv);
 
 /* Options every command accepts; list CLI_COMMON_OPTIONS in a command's
  * struct option array and pass unknown codes to cli_common_option(). */
@@ -60,6 +63,11 @@ struct tt_topo;
 /* Opens --sysfs-root and loads its topology; returns 0 or an exit code
  * (the error printed). */
 int cli_load_topo(struct tt_cli *cli, struct tt_topo *t);
+
+struct tt_wi_backend;
+/* --interface NAME, or the weight interface this kernel has (upstream
+ * first); a library status, not an exit code. */
+int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_backend **be);
 
 struct tt_db;
 /* Opens --db (or the default path) with tt_db_open() flags; warns when

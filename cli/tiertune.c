@@ -1,6 +1,8 @@
 /* tiertune: find and apply the best weighted-interleave settings. */
 #include "cli.h"
 
+#include "../core/apply.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +28,19 @@ const struct tt_cmd tt_commands[] = {
 	 "[--repeat R] [--verify-max PAGES] [--thp] [--json] | --list",
 	 "Run a memory kernel for real with its buffers placed per the weights, verify where "
 	 "every page landed, and report bandwidth."},
+	{"apply", cmd_apply,
+	 "(--weights N:W,... | --tier-weights TIER:W,... | --run RUN | --profile FILE [--force]) "
+	 "[--source-node N | --all-sources] [--interface upstream|rfc] [--dry-run] [--json]",
+	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
+	 "back, and put everything back on any failure."},
+	{"restore", cmd_restore, "[--last | --journal FILE | --defaults | --auto] [--dry-run]",
+	 "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
+	 "everywhere, or the kernel's auto mode."},
+	{"export", cmd_export,
+	 "(--run RUN | --latest | --weights N:W,... | --tier-weights TIER:W,...) [--source-node N | "
+	 "--all-sources] --format shell|json|tmpfiles|numactl|prometheus|csv [-o FILE]",
+	 "Write recommended weights as a shell script, a profile for other hosts, a "
+	 "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials."},
 	{"runs", cmd_runs, "[--host H] [--limit N] [--json]",
 	 "List recorded runs, newest first, with kind, source node, status and best result."},
 	{"show", cmd_show, "RUN [--json|--csv]", "Show one run: its host, trials and recommendations."},
@@ -90,6 +105,22 @@ static void command_line(int argc, char **argv, char *out, size_t size)
 	fclose(f); /* fmemopen truncates and terminates at size - 1 */
 }
 
+/* A journal left by a tiertune killed mid-apply means the machine may be
+ * half-changed. apply and restore put it back themselves (under the lock);
+ * every other command says so. */
+static void warn_leftover_journal(const struct tt_cmd *cmd)
+{
+	char state[4096], path[4300];
+
+	if (cmd->run == cmd_apply || cmd->run == cmd_restore || cmd->run == cmd_help ||
+	    tt_apply_state_dir(state, sizeof(state)) < 0 ||
+	    tt_apply_leftover(state, path, sizeof(path)) != 1)
+		return;
+	cli_warn("an interrupted tiertune left weights half-applied; journal '%s' holds the old "
+		 "values: run 'tiertune restore' to put them back",
+		 path);
+}
+
 static int finish(int rc)
 {
 	/* A full disk or closed pipe shows up only here, for buffered stdout. */
@@ -132,6 +163,7 @@ int main(int argc, char **argv)
 	cmd = cli_find_command(argv[i]);
 	if (!cmd)
 		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[i]);
+	warn_leftover_journal(cmd);
 	command_line(argc, argv, cli.cmdline, sizeof(cli.cmdline));
 	optind = 1;
 	return finish(cmd->run(&cli, argc - i, argv + i));

@@ -55,8 +55,14 @@ int tt_journal_write(const char *path, const struct tt_apply_plan *p)
 		put_write(f, "write", &p->w[i]);
 	for (int i = 0; i < p->nimplied; i++)
 		put_write(f, "implied", &p->implied[i]);
-	fprintf(f, "root %s\n", p->sfs->live ? "/" : p->sfs->root);
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0)
+	/* Absolute: recovery may run from another working directory. */
+	char abs[4096];
+	if (p->sfs->live)
+		snprintf(abs, sizeof(abs), "/");
+	else if (!realpath(p->sfs->root, abs))
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot resolve sysfs root '%s'", p->sfs->root);
+	fprintf(f, "root %s\n", abs);
+	if (rc == 0 && (fflush(f) != 0 || fsync(fileno(f)) < 0))
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot write journal '%s'", tmp);
 	if (fclose(f) != 0 && rc == 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot write journal '%s'", tmp);

@@ -1,0 +1,464 @@
+/* tiertune apply and tiertune restore: write weights to sysfs as a
+ * transaction (core/apply.c) and record what changed in the database. */
+#include "cli.h"
+
+#include "../core/apply.h"
+#include "../core/parse.h"
+#include "../db/db.h"
+#include "recos.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { OPT_WEIGHTS = OPT_FIRST_COMMAND, OPT_TIER_WEIGHTS, OPT_RUN, OPT_PROFILE, OPT_FORCE,
+       OPT_SOURCE, OPT_ALL_SOURCES, OPT_INTERFACE, OPT_DRY_RUN, OPT_LAST, OPT_JOURNAL,
+       OPT_DEFAULTS, OPT_AUTO };
+
+/* Records an apply or restore as a run with its writes, so restore --last
+ * knows what to put back. A database that cannot be opened costs a
+ * warning, not the change already made. */
+static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *kind,
+		       const struct tt_apply_plan *p, const char *objective)
+{
+	struct tt_db *db;
+	int64_t host, run;
+	int rc;
+
+	if (cli_open_db(cli, 0, &db)) {
+		cli_warn("the weights are written but not recorded in the database");
+		return;
+	}
+	rc = tt_db_host(db, t, &host);
+	if (rc == 0)
+		rc = tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = kind,
+							     .command = cli->cmdline, .source_node = -1,
+							     .objective = objective,
+							     .kernel_release = t->kernel_release},
+				     &run);
+	for (int i = 0; rc == 0 && i < p->n; i++)
+		rc = tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = run,
+							      .interface = p->be->name,
+							      .file = p->w[i].file,
+							      .old_value = p->w[i].old,
+							      .new_value = p->w[i].value,
+							      .outcome = "written"});
+	for (int i = 0; rc == 0 && i < p->nimplied; i++)
+		rc = tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = run,
+							      .interface = p->be->name,
+							      .file = p->implied[i].file,
+							      .old_value = p->implied[i].old,
+							      .new_value = p->implied[i].value,
+							      .outcome = "set by the kernel"});
+	if (rc == 0)
+		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
+	if (rc < 0) {
+		cli_warn("the weights are written but recording them failed: %s", tt_err_msg());
+	}
+	tt_db_close(db);
+}
+
+/* Validate, dry-run or run, report, record: the part apply and restore share. */
+static int execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
+		   bool dry_run, const char *kind, const char *objective)
+{
+	struct tt_apply_result res;
+	char state[4096];
+	int rc;
+
+	if (!p->n)
+		return tt_err(TT_EINPUT, "nothing to write");
+	if (dry_run) {
+		tt_apply_print(p, stdout);
+		return 0;
+	}
+	rc = tt_apply_check_writable(p);
+	if (rc == 0)
+		rc = tt_apply_state_dir(state, sizeof(state));
+	if (rc == 0)
+		rc = tt_apply_run(p, state, &res);
+	if (rc < 0)
+		return rc;
+	if (res.recovered)
+		cli_warn("first put back %d value%s from a journal left by an interrupted tiertune",
+			 res.recovered, res.recovered == 1 ? "" : "s");
+	if (cli->json) {
+		json_t *w = json_array();
+
+		for (int i = 0; i < p->n; i++)
+			json_array_append_new(w, json_pack("{s:s,s:s,s:s}", "file", p->w[i].file, "old",
+							   p->w[i].old, "new", p->w[i].value));
+		rc = cli_print_json(json_pack("{s:s,s:s,s:i,s:o,s:b}", "action", kind, "interface",
+					      p->be->name, "written", res.written, "writes", w,
+					      "auto_turned_off", res.auto_turned_off));
+	} else {
+		for (int i = 0; i < p->n; i++)
+			printf("%s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
+			       p->w[i].old, p->w[i].value);
+		printf("%d value%s written and read back\n", res.written, res.written == 1 ? "" : "s");
+		if (res.auto_turned_off)
+			printf("note: writing node weights turned the kernel's auto mode off; 'tiertune "
+			       "restore --last' brings back the old weights and auto mode\n");
+	}
+	log_writes(cli, t, kind, p, objective);
+	return rc;
+}
+
+struct apply_args {
+	const char *weights, *tier_weights, *profile, *interface;
+	int64_t run, source;
+	bool force, all_sources, dry_run;
+};
+
+static int load_recos(struct tt_cli *cli, const struct apply_args *a, const struct tt_topo *t,
+		      const struct tt_wi_backend *be, struct recos *rs)
+{
+	int rc;
+
+	(void)be;
+	memset(rs, 0, sizeof(*rs));
+	if (a->weights || a->tier_weights)
+		return recos_from_args(a->weights, a->tier_weights, (int)a->source, rs);
+	if (a->profile) {
+		char fp[17];
+
+		rc = recos_from_profile(a->profile, rs);
+		if (rc < 0)
+			return rc;
+		tt_topo_fingerprint(t, fp);
+		if (strcmp(fp, rs->fingerprint) && !a->force) {
+			tt_err(TT_EINPUT, "profile '%s' is from host '%s' with hardware fingerprint %s; "
+					  "this host's is %s",
+			       a->profile, rs->hostname, rs->fingerprint, fp);
+			tt_err_hint("identical hardware has the same fingerprint; --force applies it "
+				    "anyway");
+			return TT_EINPUT;
+		}
+		return 0;
+	}
+	struct tt_db *db;
+
+	rc = cli_open_db(cli, 0, &db);
+	if (rc)
+		return tt_err(TT_EINPUT, "no database to read run %jd from", (intmax_t)a->run);
+	rc = recos_from_run(db, a->run, rs);
+	tt_db_close(db);
+	return rc;
+}
+
+static int apply(struct tt_cli *cli, const struct apply_args *a)
+{
+	const struct tt_wi_backend *be;
+	struct tt_apply_plan p;
+	struct tt_topo t;
+	struct recos rs;
+	char objective[64] = "";
+	int rc = cli_load_topo(cli, &t);
+
+	if (rc)
+		return rc;
+	tt_apply_plan_init(&p, NULL, &cli->sfs);
+	rc = cli_pick_interface(cli, a->interface, &be);
+	if (rc == 0)
+		rc = load_recos(cli, a, &t, be, &rs);
+	if (rc == 0)
+		rc = recos_convert(&rs, &t, be->name);
+	if (rc < 0)
+		goto out;
+	p.be = be;
+	if (rs.run_id)
+		snprintf(objective, sizeof(objective), "run %jd", (intmax_t)rs.run_id);
+	if (be == &tt_wi_upstream) {
+		struct tt_weights w;
+		bool others = false;
+
+		rc = recos_upstream(&rs, a->all_sources ? -1 : (int)a->source, &w);
+		if (rc < 0)
+			goto out;
+		for (int i = 0; i < rs.n; i++)
+			others |= a->source >= 0 && rs.r[i].source_node >= 0 &&
+				  rs.r[i].source_node != a->source;
+		if (others)
+			cli_warn("upstream weights are global: tasks on every other source node will "
+				 "use source node %jd's weights too", (intmax_t)a->source);
+		rc = tt_apply_plan_upstream(&p, &t, &w);
+	} else {
+		int used = 0;
+
+		for (int i = 0; i < rs.n && rc == 0; i++) {
+			const struct reco *r = &rs.r[i];
+
+			if (strcmp(r->interface, "rfc") ||
+			    (a->source >= 0 && !a->all_sources && r->source_node != a->source))
+				continue;
+			used++;
+			rc = tt_apply_plan_rfc(&p, &t, r->source_node, &r->w);
+		}
+		if (rc == 0 && !used)
+			rc = tt_err(TT_EINPUT, "no rfc (per-tier) recommendation to apply%s",
+				    a->source >= 0 ? " for that source node" : "");
+	}
+	if (rc == 0)
+		rc = execute(cli, &t, &p, a->dry_run, "apply", objective[0] ? objective : NULL);
+out:
+	tt_apply_plan_release(&p);
+	tt_topo_release(&t);
+	return rc < 0 ? cli_fail(rc) : rc;
+}
+
+int cmd_apply(struct tt_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"weights", required_argument, NULL, OPT_WEIGHTS},
+		{"tier-weights", required_argument, NULL, OPT_TIER_WEIGHTS},
+		{"run", required_argument, NULL, OPT_RUN},
+		{"profile", required_argument, NULL, OPT_PROFILE},
+		{"force", no_argument, NULL, OPT_FORCE},
+		{"source-node", required_argument, NULL, OPT_SOURCE},
+		{"all-sources", no_argument, NULL, OPT_ALL_SOURCES},
+		{"interface", required_argument, NULL, OPT_INTERFACE},
+		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		CLI_COMMON_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	const struct tt_cmd *self = cli_find_command("apply");
+	struct apply_args a = {.source = -1};
+	uint64_t v;
+	int c, rc, sources = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_WEIGHTS: a.weights = optarg; sources++; break;
+		case OPT_TIER_WEIGHTS: a.tier_weights = optarg; sources++; break;
+		case OPT_PROFILE: a.profile = optarg; sources++; break;
+		case OPT_FORCE: a.force = true; break;
+		case OPT_ALL_SOURCES: a.all_sources = true; break;
+		case OPT_INTERFACE: a.interface = optarg; break;
+		case OPT_DRY_RUN: a.dry_run = true; break;
+		case OPT_RUN:
+			if (cli_number("run", optarg, 1, INT64_MAX, &v))
+				return 2;
+			a.run = (int64_t)v;
+			sources++;
+			break;
+		case OPT_SOURCE:
+			if (cli_number("source-node", optarg, 0, TT_MAX_NODES - 1, &v))
+				return 2;
+			a.source = (int64_t)v;
+			break;
+		default:
+			rc = cli_common_option(cli, self, c);
+			if (rc >= 0)
+				return rc;
+		}
+	}
+	if (optind < argc)
+		return cli_usage("apply takes no argument, got '%s'", argv[optind]);
+	if (sources != 1)
+		return cli_usage("apply needs exactly one of --weights, --tier-weights, --run, "
+				 "--profile");
+	if (a.all_sources && a.source >= 0)
+		return cli_usage("--source-node and --all-sources do not go together");
+	return apply(cli, &a);
+}
+
+/* restore --last: the newest apply on this hardware, its writes undone. */
+struct last_apply {
+	int64_t run;
+	struct tt_apply_plan *p;
+	int rc;
+	struct tt_write mode; /* the mode file, written last */
+	bool have_mode;
+};
+
+static int find_apply(json_t *row, void *ctx)
+{
+	struct last_apply *l = ctx;
+
+	if (strcmp(json_string_value(json_object_get(row, "kind")) ?: "", "apply") ||
+	    strcmp(json_string_value(json_object_get(row, "status")) ?: "", "done"))
+		return 0;
+	l->run = json_integer_value(json_object_get(row, "id"));
+	return 1;
+}
+
+static int add_undo(json_t *row, void *ctx)
+{
+	struct last_apply *l = ctx;
+	const char *file = json_string_value(json_object_get(row, "file")),
+		   *old = json_string_value(json_object_get(row, "old_value"));
+	bool rfc = file && strstr(file, "/interleave_weight");
+	uint64_t src = 0;
+	const char *end;
+
+	if (!file || !old)
+		return 0;
+	if (strcmp(json_string_value(json_object_get(row, "outcome")) ?: "", "set by the kernel") == 0) {
+		snprintf(l->mode.file, sizeof(l->mode.file), "%s", file);
+		snprintf(l->mode.value, sizeof(l->mode.value), "%s", old);
+		l->have_mode = true;
+		return 0;
+	}
+	if (rfc && (tt_parse_u64_prefix(old, 0, TT_MAX_NODES - 1, &src, &end) || *end != ':')) {
+		l->rc = tt_err(TT_EINPUT, "apply log holds '%s' for '%s', not 'src:weight'", old, file);
+		return 1;
+	}
+	/* History comes newest first, which is the order to undo in. */
+	l->rc = tt_apply_plan_add(l->p, rfc ? TT_WRITE_RFC_ENTRY : TT_WRITE_PLAIN, rfc ? (int)src : -1,
+				  old, "%s", file);
+	return l->rc < 0;
+}
+
+static int plan_last(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
+		     int64_t *run)
+{
+	struct last_apply l = {.p = p};
+	char fp[17];
+	struct tt_db *db;
+	int rc = cli_open_db(cli, 0, &db);
+
+	if (rc)
+		return tt_err(TT_EINPUT, "no database to find the last apply in");
+	tt_topo_fingerprint(t, fp);
+	rc = tt_db_runs(db, fp, 0, find_apply, &l);
+	if (rc >= 0 && !l.run)
+		rc = tt_err(TT_EINPUT, "no apply of this host in database '%s' to undo",
+			    tt_db_path(db));
+	if (rc >= 0)
+		rc = tt_db_apply_history(db, l.run, add_undo, &l);
+	if (rc >= 0 && l.rc < 0)
+		rc = l.rc;
+	if (rc >= 0 && l.have_mode)
+		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, l.mode.value, "%s", l.mode.file);
+	*run = l.run;
+	tt_db_close(db);
+	return rc < 0 ? rc : 0;
+}
+
+static int plan_defaults(const struct tt_topo *t, struct tt_apply_plan *p)
+{
+	if (p->be == &tt_wi_upstream) {
+		struct tt_wi_state cur;
+		int rc;
+
+		tt_wi_state_init(&cur);
+		rc = tt_wi_upstream.read(p->sfs, t, &cur);
+		if (rc == 0) {
+			struct tt_weights ones = cur.node;
+			int node;
+
+			tt_nodemask_for_each(node, &ones.set) ones.w[node] = 1;
+			rc = tt_apply_plan_upstream(p, t, &ones);
+		}
+		tt_wi_state_release(&cur);
+		return rc;
+	}
+	/* The RFC's default: every tier weighs 1 for every source. */
+	for (int i = 0; i < t->nnodes; i++) {
+		struct tt_weights tiers;
+
+		if (!t->nodes[i].ncpus)
+			continue;
+		tt_weights_clear(&tiers);
+		for (int k = 0; k < t->ntiers; k++)
+			tt_weights_put(&tiers, t->tiers[k].id, 1);
+		int rc = tt_apply_plan_rfc(p, t, t->nodes[i].id, &tiers);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int cmd_restore(struct tt_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"last", no_argument, NULL, OPT_LAST},
+		{"journal", required_argument, NULL, OPT_JOURNAL},
+		{"defaults", no_argument, NULL, OPT_DEFAULTS},
+		{"auto", no_argument, NULL, OPT_AUTO},
+		{"interface", required_argument, NULL, OPT_INTERFACE},
+		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		CLI_COMMON_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	const struct tt_cmd *self = cli_find_command("restore");
+	const char *journal = NULL, *interface = NULL;
+	int what = 0, modes = 0, c, rc;
+	bool dry_run = false;
+	char state[4096], left[4300];
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_LAST: case OPT_DEFAULTS: case OPT_AUTO:
+			what = c;
+			modes++;
+			break;
+		case OPT_JOURNAL:
+			journal = optarg;
+			what = c;
+			modes++;
+			break;
+		case OPT_INTERFACE: interface = optarg; break;
+		case OPT_DRY_RUN: dry_run = true; break;
+		default:
+			rc = cli_common_option(cli, self, c);
+			if (rc >= 0)
+				return rc;
+		}
+	}
+	if (optind < argc)
+		return cli_usage("restore takes no argument, got '%s'", argv[optind]);
+	if (modes > 1)
+		return cli_usage("restore takes one of --last, --journal, --defaults, --auto");
+	if (!what) {
+		/* A journal left by a crash first; else undo the last apply. */
+		if ((rc = tt_apply_state_dir(state, sizeof(state))) < 0)
+			return cli_fail(rc);
+		if (tt_apply_leftover(state, left, sizeof(left)) == 1) {
+			what = OPT_JOURNAL;
+			journal = left;
+		} else {
+			what = OPT_LAST;
+		}
+	}
+	if (what == OPT_JOURNAL) {
+		int restored;
+
+		if (dry_run)
+			return cli_usage("--dry-run does not go with a journal (read it: it is text)");
+		rc = tt_apply_recover(journal, &restored);
+		if (rc < 0)
+			return cli_fail(rc);
+		printf("put back %d value%s from journal '%s'\n", restored, restored == 1 ? "" : "s",
+		       journal);
+		return 0;
+	}
+	struct tt_topo t;
+	struct tt_apply_plan p;
+	const struct tt_wi_backend *be;
+	int64_t run = 0;
+	char objective[64] = "";
+
+	rc = cli_load_topo(cli, &t);
+	if (rc)
+		return rc;
+	rc = cli_pick_interface(cli, interface, &be);
+	tt_apply_plan_init(&p, be, &cli->sfs);
+	if (rc == 0) {
+		if (what == OPT_LAST) {
+			rc = plan_last(cli, &t, &p, &run);
+			snprintf(objective, sizeof(objective), "undo run %jd", (intmax_t)run);
+		} else if (what == OPT_DEFAULTS) {
+			rc = plan_defaults(&t, &p);
+		} else if (be != &tt_wi_upstream) {
+			rc = tt_err(TT_EUNAVAIL, "auto mode is an upstream interface feature (Linux "
+						 "6.16+)");
+		} else {
+			rc = tt_apply_plan_auto(&p, true);
+		}
+	}
+	if (rc == 0)
+		rc = execute(cli, &t, &p, dry_run, "restore", objective[0] ? objective : NULL);
+	tt_apply_plan_release(&p);
+	tt_topo_release(&t);
+	return rc < 0 ? cli_fail(rc) : rc;
+}

@@ -1,0 +1,402 @@
+/* tiertune export: recommended weights in the forms operators deploy them
+ * with. Written to a temp file and renamed, so a reader never sees half. */
+#include "cli.h"
+
+#include "../core/apply.h"
+#include "../core/wi.h"
+#include "../db/db.h"
+#include "recos.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TIER_DIR "/sys/devices/virtual/memory_tiering"
+
+enum { OPT_RUN = OPT_FIRST_COMMAND, OPT_LATEST, OPT_WEIGHTS, OPT_TIER_WEIGHTS, OPT_SOURCE,
+       OPT_ALL_SOURCES, OPT_FORMAT, OPT_OUTPUT, OPT_INTERFACE };
+
+struct export {
+	struct tt_cli *cli;
+	const struct tt_topo *t;
+	struct recos rs;          /* as recommended */
+	bool upstream, rfc;       /* interfaces to write for */
+	int source;               /* -1: all */
+	json_t *run;              /* csv: the run with its trials */
+};
+
+static const char *header(const struct export *e)
+{
+	static char buf[512];
+
+	if (e->rs.run_id)
+		snprintf(buf, sizeof(buf), "tiertune recommendation from run %jd on %s",
+			 (intmax_t)e->rs.run_id, e->rs.hostname);
+	else
+		snprintf(buf, sizeof(buf), "tiertune weights given on the command line");
+	return buf;
+}
+
+/* The interface-specific list of writes: upstream one global vector,
+ * RFC "src:w" per tier per source. fn gets (file, value, first write to
+ * this file). */
+typedef void (*write_fn)(FILE *f, const char *file, const char *value, bool first);
+
+static int each_write(const struct export *e, const char *interface, FILE *f, write_fn fn)
+{
+	struct recos rs = e->rs;
+	char file[256], value[32];
+	int node, rc = recos_convert(&rs, e->t, interface);
+
+	if (rc < 0)
+		return rc;
+	if (strcmp(interface, "upstream") == 0) {
+		struct tt_weights w;
+
+		rc = recos_upstream(&rs, e->source, &w);
+		if (rc < 0)
+			return rc;
+		tt_nodemask_for_each(node, &w.set) {
+			snprintf(file, sizeof(file), TT_WI_UPSTREAM_DIR "/node%d", node);
+			snprintf(value, sizeof(value), "%u", w.w[node]);
+			fn(f, file, value, true);
+		}
+		return 0;
+	}
+	bool seen[TT_MAX_NODES] = {false};
+	int used = 0;
+
+	for (int i = 0; i < rs.n; i++) {
+		const struct reco *r = &rs.r[i];
+		int tier;
+
+		if (e->source >= 0 && r->source_node != e->source)
+			continue;
+		used++;
+		tt_nodemask_for_each(tier, &r->w.set) {
+			snprintf(file, sizeof(file), TIER_DIR "/memory_tier%d/interleave_weight", tier);
+			snprintf(value, sizeof(value), "%d:%u", r->source_node, r->w.w[tier]);
+			fn(f, file, value, !seen[tier]);
+			seen[tier] = true;
+		}
+	}
+	return used ? 0 : tt_err(TT_EINPUT, "no recommendation for source node %d", e->source);
+}
+
+static void shell_line(FILE *f, const char *file, const char *value, bool first)
+{
+	(void)first;
+	fprintf(f, "echo %s > \"$root%s\"\n", value, file);
+}
+
+static int shell(const struct export *e, FILE *f)
+{
+	int rc = 0;
+
+	fprintf(f, "#!/bin/sh\n# %s\n# Run as root; an optional argument is a root folder to write "
+		   "under instead of /.\nset -e\nroot=${1:-}\n",
+		header(e));
+	if (e->upstream) {
+		char state[16] = "";
+		struct tt_wi_state st;
+
+		fprintf(f, "\n# upstream weighted interleave (Linux 6.9+)\n[ -d \"$root%s\" ] || { echo "
+			   "\"no %s\" >&2; exit 1; }\n",
+			TT_WI_UPSTREAM_DIR, TT_WI_UPSTREAM_DIR);
+		rc = each_write(e, "upstream", f, shell_line);
+		/* The kernel turns auto mode off on the first node write; saying
+		 * so in the script keeps it exact on any root. */
+		tt_wi_state_init(&st);
+		if (rc == 0 && tt_wi_upstream.read(&e->cli->sfs, e->t, &st) == 0 && st.auto_mode >= 0)
+			snprintf(state, sizeof(state), "%s", st.auto_file);
+		tt_wi_state_release(&st);
+		if (rc == 0 && state[0])
+			fprintf(f, "echo false > \"$root%s/%s\"   # what the node writes did\n",
+				TT_WI_UPSTREAM_DIR, state);
+	}
+	if (rc == 0 && e->rfc) {
+		fprintf(f, "\n# per-tier interleave weights (the memory-tier RFC), one source a write\n"
+			   "[ -d \"$root%s\" ] || { echo \"no %s\" >&2; exit 1; }\n",
+			TIER_DIR, TIER_DIR);
+		rc = each_write(e, "rfc", f, shell_line);
+	}
+	return rc;
+}
+
+static void tmpfiles_line(FILE *f, const char *file, const char *value, bool first)
+{
+	/* One line per path unless appended with w+: systemd-tmpfiles skips
+	 * duplicate paths. */
+	fprintf(f, "%-3s %s - - - - %s\n", first ? "w" : "w+", file, value);
+}
+
+static int tmpfiles(const struct export *e, FILE *f)
+{
+	int rc = 0;
+
+	fprintf(f, "# %s\n# /etc/tmpfiles.d/tiertune.conf: sets the weights at every boot\n",
+		header(e));
+	fprintf(f, "#Type Path%*s Mode User Group Age Argument\n", 50, "");
+	if (e->upstream)
+		rc = each_write(e, "upstream", f, tmpfiles_line);
+	if (rc == 0 && e->rfc)
+		rc = each_write(e, "rfc", f, tmpfiles_line);
+	return rc;
+}
+
+static int numactl(const struct export *e, FILE *f)
+{
+	struct recos rs = e->rs;
+	struct tt_weights w;
+	char nodes[256], weights[1024];
+	int rc = recos_convert(&rs, e->t, "upstream");
+
+	if (rc == 0)
+		rc = recos_upstream(&rs, e->source, &w);
+	if (rc < 0)
+		return rc;
+	tt_bit_format_list(w.set.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+	tt_weights_format(&w, weights, sizeof(weights));
+	fprintf(f, "# %s\n# needs numactl 2.0.19+ and these weights in sysfs (tiertune apply "
+		   "--weights %s):\n",
+		header(e), weights);
+	int node;
+	tt_nodemask_for_each(node, &w.set)
+		fprintf(f, "#   %s/node%d = %u\n", TT_WI_UPSTREAM_DIR, node, w.w[node]);
+	if (e->source >= 0)
+		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n", e->source,
+			nodes);
+	else
+		fprintf(f, "numactl --weighted-interleave=%s -- \"$@\"\n", nodes);
+	return 0;
+}
+
+/* node_exporter's textfile collector: recommended and current weights,
+ * and the gain the recommendation was measured at. */
+static int prometheus(const struct export *e, FILE *f)
+{
+	struct tt_wi_state st;
+	int node;
+
+	fprintf(f, "# HELP tiertune_weight_recommended Interleave weight tiertune recommends.\n"
+		   "# TYPE tiertune_weight_recommended gauge\n");
+	for (int i = 0; i < e->rs.n; i++) {
+		const struct reco *r = &e->rs.r[i];
+
+		if (e->source >= 0 && r->source_node >= 0 && r->source_node != e->source)
+			continue;
+		tt_nodemask_for_each(node, &r->w.set)
+			fprintf(f, "tiertune_weight_recommended{interface=\"%s\",source_node=\"%d\",%s=\"%d\"} %u\n",
+				r->interface, r->source_node,
+				strcmp(r->interface, "rfc") ? "node" : "tier", node, r->w.w[node]);
+	}
+	fprintf(f, "# HELP tiertune_gain_ratio Measured gain of the recommendation over its "
+		   "baseline (0.12 = +12%%).\n# TYPE tiertune_gain_ratio gauge\n");
+	for (int i = 0; i < e->rs.n; i++)
+		if (!isnan(e->rs.r[i].gain))
+			fprintf(f, "tiertune_gain_ratio{source_node=\"%d\"} %g\n",
+				e->rs.r[i].source_node, e->rs.r[i].gain);
+	tt_wi_state_init(&st);
+	if (tt_wi_upstream.read(&e->cli->sfs, e->t, &st) == 0) {
+		fprintf(f, "# HELP tiertune_weight_current Interleave weight in sysfs now.\n"
+			   "# TYPE tiertune_weight_current gauge\n");
+		tt_nodemask_for_each(node, &st.node.set)
+			fprintf(f, "tiertune_weight_current{interface=\"upstream\",node=\"%d\"} %u\n",
+				node, st.node.w[node]);
+		if (st.auto_mode >= 0)
+			fprintf(f, "# HELP tiertune_auto_mode 1 when the kernel sets weights itself.\n"
+				   "# TYPE tiertune_auto_mode gauge\ntiertune_auto_mode %d\n",
+				st.auto_mode);
+	}
+	tt_wi_state_release(&st);
+	return 0;
+}
+
+static int csv(const struct export *e, FILE *f)
+{
+	size_t i, k;
+	json_t *t, *n;
+
+	if (!e->run)
+		return tt_err(TT_EINPUT, "csv exports a run's trials: give --run RUN or --latest");
+	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_bytes_s,lat_ns,validated,"
+		   "simulated,node,weight,requested_share,achieved_share\n");
+	json_array_foreach(json_object_get(e->run, "trials"), i, t) {
+		json_array_foreach(json_object_get(t, "nodes"), k, n) {
+			json_t *bw = json_object_get(t, "bw_bytes_s"), *lat = json_object_get(t, "lat_ns"),
+			       *w = json_object_get(n, "weight");
+
+			fprintf(f, "%jd,%jd,\"%s\",\"%s\",\"%s\",%jd,%jd,", (intmax_t)e->rs.run_id,
+				(intmax_t)json_integer_value(json_object_get(t, "seq")),
+				json_string_value(json_object_get(t, "kernel")) ?: "",
+				json_string_value(json_object_get(t, "mix")) ?: "",
+				json_string_value(json_object_get(t, "placement")) ?: "",
+				(intmax_t)json_integer_value(json_object_get(t, "threads")),
+				(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
+			fprintf(f, json_is_number(bw) ? "%.17g," : ",", json_number_value(bw));
+			fprintf(f, json_is_number(lat) ? "%.17g," : ",", json_number_value(lat));
+			fprintf(f, "%jd,%jd,%jd,",
+				(intmax_t)json_integer_value(json_object_get(t, "validated")),
+				(intmax_t)json_integer_value(json_object_get(t, "simulated")),
+				(intmax_t)json_integer_value(json_object_get(n, "node")));
+			fprintf(f, json_is_integer(w) ? "%jd," : ",", (intmax_t)json_integer_value(w));
+			fprintf(f, "%.17g,%.17g\n",
+				json_number_value(json_object_get(n, "requested_share")),
+				json_number_value(json_object_get(n, "achieved_share")));
+		}
+	}
+	return 0;
+}
+
+static int profile(const struct export *e, FILE *f)
+{
+	json_t *j = recos_profile_json(&e->rs, e->t);
+	int rc = j && json_dumpf(j, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
+
+	json_decref(j);
+	if (rc < 0)
+		return tt_err(TT_EFAIL, "cannot write the profile");
+	fputc('\n', f);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*write)(const struct export *e, FILE *f);
+} formats[] = {
+	{"shell", shell}, {"json", profile}, {"tmpfiles", tmpfiles},
+	{"numactl", numactl}, {"prometheus", prometheus}, {"csv", csv},
+};
+
+/* To a temp file beside the target, renamed into place when whole. */
+static int emit(const struct export *e, int (*write)(const struct export *, FILE *), const char *out)
+{
+	char tmp[4200];
+	FILE *f;
+	int rc;
+
+	if (!out) {
+		rc = write(e, stdout);
+		return rc;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
+	rc = write(e, f);
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
+		rc = rc < 0 ? rc : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
+	if (fclose(f) != 0 && rc == 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
+	if (rc == 0 && rename(tmp, out) < 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot put '%s' in place", out);
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}
+
+int cmd_export(struct tt_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"run", required_argument, NULL, OPT_RUN},
+		{"latest", no_argument, NULL, OPT_LATEST},
+		{"weights", required_argument, NULL, OPT_WEIGHTS},
+		{"tier-weights", required_argument, NULL, OPT_TIER_WEIGHTS},
+		{"source-node", required_argument, NULL, OPT_SOURCE},
+		{"all-sources", no_argument, NULL, OPT_ALL_SOURCES},
+		{"format", required_argument, NULL, OPT_FORMAT},
+		{"output", required_argument, NULL, OPT_OUTPUT},
+		{"interface", required_argument, NULL, OPT_INTERFACE},
+		CLI_COMMON_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	const struct tt_cmd *self = cli_find_command("export");
+	const char *format = NULL, *out = NULL, *weights = NULL, *tier_weights = NULL,
+		   *interface = NULL;
+	struct export e = {.cli = cli, .source = -1};
+	uint64_t run = 0, v;
+	bool latest = false, all = false;
+	int c, rc, sources = 0, fmt = -1;
+	struct tt_topo t;
+
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_LATEST: latest = true; sources++; break;
+		case OPT_WEIGHTS: weights = optarg; sources++; break;
+		case OPT_TIER_WEIGHTS: tier_weights = optarg; sources++; break;
+		case OPT_ALL_SOURCES: all = true; break;
+		case OPT_FORMAT: format = optarg; break;
+		case OPT_INTERFACE: interface = optarg; break;
+		case 'o': case OPT_OUTPUT: out = optarg; break;
+		case OPT_RUN:
+			if (cli_number("run", optarg, 1, INT64_MAX, &run))
+				return 2;
+			sources++;
+			break;
+		case OPT_SOURCE:
+			if (cli_number("source-node", optarg, 0, TT_MAX_NODES - 1, &v))
+				return 2;
+			e.source = (int)v;
+			break;
+		default:
+			rc = cli_common_option(cli, self, c);
+			if (rc >= 0)
+				return rc;
+		}
+	}
+	if (optind < argc)
+		return cli_usage("export takes no argument, got '%s'", argv[optind]);
+	if (sources != 1)
+		return cli_usage("export needs exactly one of --run, --latest, --weights, --tier-weights");
+	if (all && e.source >= 0)
+		return cli_usage("--source-node and --all-sources do not go together");
+	for (size_t i = 0; format && i < sizeof(formats) / sizeof(*formats); i++)
+		if (strcmp(format, formats[i].name) == 0)
+			fmt = (int)i;
+	if (fmt < 0)
+		return cli_usage("--format '%s' is not shell, json, tmpfiles, numactl, prometheus or csv",
+				 format ? format : "");
+	rc = cli_load_topo(cli, &t);
+	if (rc)
+		return rc;
+	e.t = &t;
+	if (interface && strcmp(interface, "both") == 0) {
+		e.upstream = e.rfc = true;
+	} else {
+		const struct tt_wi_backend *be;
+
+		rc = cli_pick_interface(cli, interface, &be);
+		if (rc < 0)
+			goto fail;
+		e.upstream = be == &tt_wi_upstream;
+		e.rfc = be == &tt_wi_rfc;
+	}
+	if (weights || tier_weights) {
+		rc = recos_from_args(weights, tier_weights, e.source, &e.rs);
+	} else {
+		struct tt_db *db;
+
+		rc = cli_open_db(cli, 0, &db);
+		if (rc) {
+			tt_topo_release(&t);
+			return rc;
+		}
+		rc = latest ? recos_latest(db, &e.rs) : recos_from_run(db, (int64_t)run, &e.rs);
+		if (rc == 0 && fmt == 5)
+			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
+		tt_db_close(db);
+	}
+	if (rc == 0)
+		rc = emit(&e, formats[fmt].write, out);
+	json_decref(e.run);
+	if (rc < 0)
+		goto fail;
+	tt_topo_release(&t);
+	return 0;
+fail:
+	tt_topo_release(&t);
+	return cli_fail(rc);
+}

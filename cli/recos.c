@@ -1,0 +1,320 @@
+#include "recos.h"
+
+#include "../core/error.h"
+#include "../core/parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PROFILE_FORMAT "tiertune-profile"
+
+static int add(struct recos *rs, int src, const char *interface, const char *weights, double gain,
+	       const char *where)
+{
+	struct reco *r;
+	int rc;
+
+	if (rs->n == RECOS_MAX)
+		return tt_err(TT_EINPUT, "%s: more than %d recommendations", where, RECOS_MAX);
+	if (strcmp(interface, "upstream") && strcmp(interface, "rfc"))
+		return tt_err(TT_EINPUT, "%s: interface '%s' is neither upstream nor rfc", where,
+			      interface);
+	r = &rs->r[rs->n];
+	r->source_node = src;
+	snprintf(r->interface, sizeof(r->interface), "%s", interface);
+	r->gain = gain;
+	rc = tt_weights_parse(weights, &r->w);
+	if (rc < 0) {
+		tt_err_prefix("%s", where);
+		return rc;
+	}
+	rs->n++;
+	return 0;
+}
+
+static int from_run_json(json_t *run, struct recos *rs)
+{
+	json_t *rec;
+	size_t i;
+	char where[64];
+
+	memset(rs, 0, sizeof(*rs));
+	rs->run_id = json_integer_value(json_object_get(run, "id"));
+	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",
+		 json_string_value(json_object_get(run, "uuid")) ?: "");
+	snprintf(rs->objective, sizeof(rs->objective), "%s",
+		 json_string_value(json_object_get(run, "objective")) ?: "");
+	snprintf(rs->hostname, sizeof(rs->hostname), "%s",
+		 json_string_value(json_object_get(run, "host")) ?: "");
+	snprintf(rs->fingerprint, sizeof(rs->fingerprint), "%s",
+		 json_string_value(json_object_get(run, "fingerprint")) ?: "");
+	snprintf(where, sizeof(where), "run %jd", (intmax_t)rs->run_id);
+	json_array_foreach(json_object_get(run, "recommendations"), i, rec) {
+		json_t *gain = json_object_get(rec, "gain");
+		int rc = add(rs, (int)json_integer_value(json_object_get(rec, "source_node")),
+			     json_string_value(json_object_get(rec, "interface")) ?: "",
+			     json_string_value(json_object_get(rec, "weights")) ?: "",
+			     json_is_number(gain) ? json_number_value(gain) : NAN, where);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int recos_from_run(struct tt_db *db, int64_t run_id, struct recos *out)
+{
+	json_t *run;
+	int rc = tt_db_run_get(db, run_id, &run);
+
+	if (rc < 0)
+		return rc;
+	rc = from_run_json(run, out);
+	if (rc == 0 && out->n == 0)
+		rc = tt_err(TT_EINPUT, "run %jd has no recommendation (see 'tiertune show %jd')",
+			    (intmax_t)run_id, (intmax_t)run_id);
+	json_decref(run);
+	return rc;
+}
+
+struct latest {
+	struct tt_db *db;
+	struct recos *out;
+	int found;
+};
+
+static int try_run(json_t *row, void *ctx)
+{
+	struct latest *l = ctx;
+	json_t *run;
+
+	if (tt_db_run_get(l->db, json_integer_value(json_object_get(row, "id")), &run) < 0)
+		return -1;
+	if (json_array_size(json_object_get(run, "recommendations"))) {
+		l->found = from_run_json(run, l->out) == 0 ? 1 : -1;
+		json_decref(run);
+		return 1;
+	}
+	json_decref(run);
+	return 0;
+}
+
+int recos_latest(struct tt_db *db, struct recos *out)
+{
+	struct latest l = {db, out, 0};
+	int rc = tt_db_runs(db, NULL, 0, try_run, &l);
+
+	if (rc < 0 || l.found < 0)
+		return rc < 0 ? rc : TT_EINPUT;
+	if (!l.found)
+		return tt_err(TT_EINPUT, "no run in database '%s' has a recommendation yet",
+			      tt_db_path(db));
+	return 0;
+}
+
+int recos_from_profile(const char *path, struct recos *rs)
+{
+	json_error_t e;
+	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e), *host, *rec;
+	char where[4200];
+	size_t i;
+	int rc = 0;
+
+	memset(rs, 0, sizeof(*rs));
+	if (!j)
+		return tt_err(TT_EINPUT, "profile '%s' is not JSON: %s (line %d)", path, e.text, e.line);
+	host = json_object_get(j, "host");
+	if (!json_is_object(j) ||
+	    strcmp(json_string_value(json_object_get(j, "format")) ?: "", PROFILE_FORMAT) ||
+	    json_integer_value(json_object_get(j, "version")) != 1 || !json_is_object(host) ||
+	    !json_is_array(json_object_get(j, "recommendations"))) {
+		rc = tt_err(TT_EINPUT, "profile '%s' is not a tiertune profile (version 1)", path);
+		goto out;
+	}
+	snprintf(rs->hostname, sizeof(rs->hostname), "%s",
+		 json_string_value(json_object_get(host, "hostname")) ?: "");
+	snprintf(rs->fingerprint, sizeof(rs->fingerprint), "%s",
+		 json_string_value(json_object_get(host, "fingerprint")) ?: "");
+	snprintf(rs->objective, sizeof(rs->objective), "%s",
+		 json_string_value(json_object_get(j, "objective")) ?: "");
+	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",
+		 json_string_value(json_object_get(j, "run")) ?: "");
+	json_array_foreach(json_object_get(j, "recommendations"), i, rec) {
+		json_t *w = json_object_get(rec, "weights"), *v, *src = json_object_get(rec, "source_node"),
+		       *gain = json_object_get(rec, "gain");
+		const char *key;
+		char text[4096] = "";
+		size_t len = 0;
+
+		snprintf(where, sizeof(where), "profile '%s', recommendation %zu", path, i + 1);
+		if (!json_is_object(w) || !json_is_integer(src)) {
+			rc = tt_err(TT_EINPUT, "%s: needs source_node and a weights object", where);
+			goto out;
+		}
+		json_object_foreach(w, key, v) {
+			if (!json_is_integer(v) || json_integer_value(v) < 0) {
+				rc = tt_err(TT_EINPUT, "%s: weight of '%s' is not a whole number", where,
+					    key);
+				goto out;
+			}
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s:%" JSON_INTEGER_FORMAT,
+						len ? "," : "", key, json_integer_value(v));
+			if (len >= sizeof(text)) {
+				rc = tt_err(TT_EINPUT, "%s: too many weights", where);
+				goto out;
+			}
+		}
+		rc = add(rs, (int)json_integer_value(src),
+			 json_string_value(json_object_get(rec, "interface")) ?: "", text,
+			 json_is_number(gain) ? json_number_value(gain) : NAN, where);
+		if (rc < 0)
+			goto out;
+	}
+	if (!rs->n)
+		rc = tt_err(TT_EINPUT, "profile '%s' holds no recommendation", path);
+out:
+	json_decref(j);
+	return rc;
+}
+
+json_t *recos_profile_json(const struct recos *rs, const struct tt_topo *t)
+{
+	char fp[17];
+	json_t *recs = json_array();
+
+	tt_topo_fingerprint(t, fp);
+	for (int i = 0; i < rs->n; i++) {
+		const struct reco *r = &rs->r[i];
+		json_t *w = json_object();
+		char key[16];
+		int node;
+
+		tt_nodemask_for_each(node, &r->w.set) {
+			snprintf(key, sizeof(key), "%d", node);
+			json_object_set_new(w, key, json_integer(r->w.w[node]));
+		}
+		json_array_append_new(recs, json_pack("{s:i,s:s,s:o,s:o}", "source_node",
+						      r->source_node, "interface", r->interface,
+						      "weights", w, "gain",
+						      isnan(r->gain) ? json_null() : json_real(r->gain)));
+	}
+	return json_pack("{s:s,s:i,s:{s:s,s:s,s:s,s:s},s:s?,s:s?,s:o}", "format", PROFILE_FORMAT,
+			 "version", 1, "host", "hostname", t->hostname, "fingerprint", fp,
+			 "cpu_model", t->cpu_model, "kernel_release", t->kernel_release, "run",
+			 rs->run_uuid[0] ? rs->run_uuid : NULL, "objective",
+			 rs->objective[0] ? rs->objective : NULL, "recommendations", recs);
+}
+
+int recos_upstream(const struct recos *rs, int src, struct tt_weights *out)
+{
+	int who[TT_MAX_NODES], node, used = 0;
+
+	tt_weights_clear(out);
+	for (int i = 0; i < rs->n; i++) {
+		const struct reco *r = &rs->r[i];
+
+		if (strcmp(r->interface, "upstream") || (src >= 0 && r->source_node != src &&
+							 r->source_node >= 0))
+			continue;
+		used++;
+		tt_nodemask_for_each(node, &r->w.set) {
+			if (tt_nodemask_test(&out->set, node) && out->w[node] != r->w.w[node]) {
+				tt_err(TT_EINPUT,
+				       "source nodes %d and %d want node %d at weights %u and %u, and "
+				       "upstream kernels hold one global weight per node",
+				       who[node], r->source_node, node, out->w[node], r->w.w[node]);
+				tt_err_hint("pick one with --source-node N (the other sources will use "
+					    "its weights too)");
+				return TT_EINPUT;
+			}
+			tt_weights_put(out, node, r->w.w[node]);
+			who[node] = r->source_node;
+		}
+	}
+	if (!used)
+		return src >= 0 ? tt_err(TT_EINPUT, "no upstream recommendation for source node %d", src)
+				: tt_err(TT_EINPUT, "no upstream recommendation to apply");
+	return 0;
+}
+
+/* Tier weights for upstream: each tier's weight split over its memory
+ * nodes as the RFC does (seed 003, memtier_get_node_weight). */
+static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
+			struct tt_weights *nodes)
+{
+	int tier, node;
+
+	tt_weights_clear(nodes);
+	tt_nodemask_for_each(tier, &tiers->set) {
+		const struct tt_tier *tr = tt_topo_tier(t, tier);
+		unsigned int k = 0;
+
+		if (!tr)
+			continue;
+		tt_nodemask_for_each(node, &tr->nodes) k++;
+		tt_nodemask_for_each(node, &tr->nodes)
+			tt_weights_put(nodes, node, tt_rfc_split(tiers->w[tier], k));
+	}
+}
+
+/* Node weights for the RFC: a tier weighs the sum of its nodes' weights
+ * (the inverse of the split, exact when the nodes of a tier agree). */
+static int sum_tiers(const struct tt_topo *t, const struct tt_weights *nodes,
+		     struct tt_weights *tiers)
+{
+	int node;
+
+	tt_weights_clear(tiers);
+	tt_nodemask_for_each(node, &nodes->set) {
+		const struct tt_node *n = tt_topo_node(t, node);
+
+		if (!n || n->tier < 0)
+			return tt_err(TT_EINPUT, "node %d is in no memory tier", node);
+		tt_weights_put(tiers, n->tier, tt_weights_get(tiers, n->tier, 0) + nodes->w[node]);
+	}
+	return 0;
+}
+
+int recos_from_args(const char *weights, const char *tier_weights, int src, struct recos *rs)
+{
+	struct reco *r = &rs->r[0];
+	int rc;
+
+	memset(rs, 0, sizeof(*rs));
+	rc = tt_weights_parse(weights ? weights : tier_weights, &r->w);
+	if (rc < 0)
+		return rc;
+	r->source_node = src;
+	r->gain = NAN;
+	snprintf(r->interface, sizeof(r->interface), "%s", weights ? "upstream" : "rfc");
+	if (!weights && src < 0)
+		return tt_err(TT_EINPUT, "tier weights are per source node: give --source-node N");
+	rs->n = 1;
+	return 0;
+}
+
+int recos_convert(struct recos *rs, const struct tt_topo *t, const char *interface)
+{
+	for (int i = 0; i < rs->n; i++) {
+		struct reco *r = &rs->r[i];
+		struct tt_weights conv;
+		int rc;
+
+		if (strcmp(r->interface, interface) == 0)
+			continue;
+		if (strcmp(interface, "upstream") == 0) {
+			split_tiers(t, &r->w, &conv);
+		} else {
+			if (r->source_node < 0)
+				return tt_err(TT_EINPUT, "the rfc interface holds weights per source "
+							 "node: give --source-node N");
+			rc = sum_tiers(t, &r->w, &conv);
+			if (rc < 0)
+				return rc;
+		}
+		r->w = conv;
+		snprintf(r->interface, sizeof(r->interface), "%s", interface);
+	}
+	return 0;
+}

@@ -78,9 +78,6 @@ static int execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_
 		rc = tt_apply_run(p, state, &res);
 	if (rc < 0)
 		return rc;
-	if (res.recovered)
-		cli_warn("first put back %d value%s from a journal left by an interrupted tiertune",
-			 res.recovered, res.recovered == 1 ? "" : "s");
 	if (cli->json) {
 		json_t *w = json_array();
 
@@ -145,6 +142,21 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 	return rc;
 }
 
+/* A journal left by a killed apply goes back before anything is planned.
+ * (A dry run only hears about it, from main's warning.) */
+static int recover_first(void)
+{
+	char state[4096];
+	int restored, rc = tt_apply_state_dir(state, sizeof(state));
+
+	if (rc == 0)
+		rc = tt_apply_recover_leftover(state, &restored);
+	if (rc == 0 && restored)
+		cli_warn("first put back %d value%s from a journal left by an interrupted tiertune",
+			 restored, restored == 1 ? "" : "s");
+	return rc;
+}
+
 static int apply(struct tt_cli *cli, const struct apply_args *a)
 {
 	const struct tt_wi_backend *be;
@@ -152,8 +164,11 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 	struct tt_topo t;
 	struct recos rs;
 	char objective[64] = "";
-	int rc = cli_load_topo(cli, &t);
+	int rc = a->dry_run ? 0 : recover_first();
 
+	if (rc < 0)
+		return cli_fail(rc);
+	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
@@ -181,6 +196,15 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 			cli_warn("upstream weights are global: tasks on every other source node will "
 				 "use source node %jd's weights too", (intmax_t)a->source);
 		rc = tt_apply_plan_upstream(&p, &t, &w);
+		if (rc == 0 && p.auto_lost && !a->force) {
+			rc = tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and "
+						 "this kernel cannot turn it back on: it has no HMAT/CDAT "
+						 "bandwidth data, so writing 'true' fails (ENODEV)");
+			tt_err_hint("--force applies anyway; restore then brings back the weights but "
+				    "leaves auto mode off");
+		} else if (rc == 0 && p.auto_lost) {
+			cli_warn("auto mode goes off for good (no bandwidth data to turn it back on)");
+		}
 	} else {
 		int used = 0;
 
@@ -438,6 +462,8 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 	int64_t run = 0;
 	char objective[64] = "";
 
+	if (!dry_run && (rc = recover_first()) < 0)
+		return cli_fail(rc);
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;

@@ -106,13 +106,13 @@ static void command_line(int argc, char **argv, char *out, size_t size)
 }
 
 /* A journal left by a tiertune killed mid-apply means the machine may be
- * half-changed. apply and restore put it back themselves (under the lock);
- * every other command says so. */
+ * half-changed. apply and restore put it back first thing (under the lock)
+ * and say so; every command says it is there. */
 static void warn_leftover_journal(const struct tt_cmd *cmd)
 {
 	char state[4096], path[4300];
 
-	if (cmd->run == cmd_apply || cmd->run == cmd_restore || cmd->run == cmd_help ||
+	if (cmd->run == cmd_help || cmd->run == cmd_restore ||
 	    tt_apply_state_dir(state, sizeof(state)) < 0 ||
 	    tt_apply_leftover(state, path, sizeof(path)) != 1)
 		return;

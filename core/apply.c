@@ -118,7 +118,10 @@ int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
 	}
 	/* Any nodeN write turns auto off (mm/mempolicy.c node_store); restore
 	 * must turn it back on. */
-	if (cur.auto_mode == 1 && p->n) {
+	struct tt_weights probe;
+	if (cur.auto_mode == 1 && p->n && tt_weights_auto_topo(t, &probe) == TT_EUNAVAIL) {
+		p->auto_lost = true;
+	} else if (cur.auto_mode == 1 && p->n) {
 		struct tt_write *m = &p->implied[0];
 
 		*m = (struct tt_write){.kind = TT_WRITE_PLAIN, .src = -1};
@@ -394,11 +397,16 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, struct tt_apply
 		return rc;
 	snprintf(journal, sizeof(journal), "%s/" JOURNAL, state_dir);
 	/* We hold the lock, so a journal here belongs to a process that died
-	 * holding it: its old values come first. */
+	 * holding it: its old values come first. The plan was made from the
+	 * half-changed state (callers recover before planning; this is the
+	 * race where another tiertune died in between), so stop there. */
 	if (access(journal, F_OK) == 0) {
 		rc = recover_locked(journal, &res->recovered);
-		if (rc < 0)
-			goto out;
+		if (rc == 0)
+			rc = tt_err(TT_EFAIL, "an interrupted tiertune's journal was put back (%d "
+					      "values) after this change was planned; run it again",
+				    res->recovered);
+		goto out;
 	}
 	/* Values may have changed since the plan was made. */
 	for (int i = 0; i < p->n; i++) {
@@ -444,4 +452,14 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, struct tt_apply
 out:
 	close(fd);
 	return rc;
+}
+
+int tt_apply_recover_leftover(const char *state_dir, int *restored)
+{
+	char path[4200];
+
+	*restored = 0;
+	if (tt_apply_leftover(state_dir, path, sizeof(path)) != 1)
+		return 0;
+	return tt_apply_recover(path, restored);
 }

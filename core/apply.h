@@ -49,6 +49,9 @@ struct tt_apply_plan {
 	 * off. old is what it held, value what the kernel will make it. */
 	int nimplied;
 	struct tt_write implied[1];
+	/* Auto mode is on and would go off for good: without HMAT/CDAT
+	 * bandwidth data the kernel refuses to turn it back on (ENODEV). */
+	bool auto_lost;
 };
 
 void tt_apply_plan_init(struct tt_apply_plan *p, const struct tt_wi_backend *be,
@@ -83,6 +86,9 @@ struct tt_apply_result {
 	bool auto_turned_off;
 	int recovered;      /* writes restored from a journal left by a dead process */
 };
+/* Call before planning: puts back a journal left by a dead process, so
+ * the plan starts from the machine as it was. *restored counts writes. */
+int tt_apply_recover_leftover(const char *state_dir, int *restored);
 /* Runs the plan as a transaction (see above). On failure the message says
  * what failed and that the old values are back (or, if even that failed,
  * which journal still holds them). */

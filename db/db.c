@@ -134,8 +134,12 @@ static int check_file(const char *path)
 	if (page == 1)
 		page = 65536;
 	/* The in-header size is valid when the change counter matches the
-	 * version-valid-for number (sqlite's file format, section 1.3.7). */
-	bool valid = memcmp(h + 24, h + 92, 4) == 0 && pages > 0;
+	 * version-valid-for number (sqlite's file format, section 1.3.7). With
+	 * a -wal file beside it a checkpoint may be growing the file right now,
+	 * header first, so only a database at rest is measured. */
+	char wal[4200];
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	bool valid = memcmp(h + 24, h + 92, 4) == 0 && pages > 0 && access(wal, F_OK) < 0;
 	if (page < 512 || (page & (page - 1)) || (uint64_t)sb.st_size % page ||
 	    (valid && (uint64_t)sb.st_size < (uint64_t)pages * page))
 		return tt_err(TT_EINPUT, "database '%s' is truncated or damaged: %jd bytes, the "

@@ -31,6 +31,10 @@ CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-k
 CORE_SRC  += core/mpol.c core/proc.c core/apply.c core/journal.c
 BENCH_SRC := bench/place.c bench/kernels.c bench/k-stream.c bench/run.c bench/latency.c
 DB_SRC    := db/db.c db/schema.c
+COLL_SRC  := collectors/collectors.c collectors/sampler.c collectors/pmu.c \
+             collectors/c-numastat.c collectors/c-uncore.c collectors/c-pfm.c \
+             collectors/c-papi.c collectors/c-likwid.c collectors/c-resctrl.c \
+             collectors/c-model.c
 CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c cli/cmd-runs.c cli/cmd-db.c cli/cmd-apply.c cli/cmd-export.c cli/recos.c
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
@@ -39,6 +43,7 @@ CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
 DB_OBJ    := $(DB_SRC:%.c=$(BUILD)/%.o)
+COLL_OBJ  := $(COLL_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBTT     := $(BUILD)/libtiertune.a
 TIERTUNE  := $(BUILD)/tiertune
@@ -63,7 +68,7 @@ $(BUILD)/bench/k-%.o: bench/k-%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -c $< -o $@
 
-$(LIBTT): $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ)
+$(LIBTT): $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ) $(COLL_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -127,4 +132,4 @@ install: $(TIERTUNE)
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(DB_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(DB_OBJ:.o=.d) $(COLL_OBJ:.o=.d)

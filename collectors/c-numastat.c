@@ -1,0 +1,133 @@
+/* Page allocation and migration per node: nodeN/numastat and meminfo, and
+ * the promotion/demotion counters of /proc/vmstat. Pages, not traffic:
+ * these say where memory is being allocated and moved, which is what
+ * weighted interleave changes, and they work on every kernel. */
+#include "collector.h"
+
+#include "../core/error.h"
+#include "../core/parse.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const numastat_keys[] = {"numa_hit", "numa_miss", "numa_foreign",
+					    "interleave_hit", "local_node", "other_node"};
+static const char *const vmstat_keys[] = {"pgpromote_success", "pgdemote_kswapd",
+					  "pgdemote_direct", "numa_pages_migrated"};
+
+struct priv {
+	const struct tt_sysfs *sfs;
+};
+
+static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
+{
+	if (ctx->topo->nnodes && tt_sysfs_exists(ctx->sfs, "/sys/devices/system/node/node%d/numastat",
+						  ctx->topo->nodes[0].id))
+		return 0;
+	snprintf(why, size, "no /sys/devices/system/node/nodeN/numastat (a kernel without NUMA)");
+	return TT_EUNAVAIL;
+}
+
+static int open_numastat(const struct tt_collect_ctx *ctx, struct tt_source **out)
+{
+	struct tt_source *s = tt_source_new(&tt_c_numastat, 64);
+	struct priv *p = calloc(1, sizeof(*p));
+	int cap = 64;
+	char src[48];
+
+	if (!s || !p) {
+		tt_source_free(s);
+		free(p);
+		return tt_err(TT_EFAIL, "out of memory");
+	}
+	p->sfs = ctx->sfs;
+	s->priv = p;
+	for (int i = 0; i < ctx->topo->nnodes; i++) {
+		int node = ctx->topo->nodes[i].id;
+
+		snprintf(src, sizeof(src), "node%d/numastat", node);
+		for (size_t k = 0; k < sizeof(numastat_keys) / sizeof(*numastat_keys); k++)
+			tt_source_add(s, &cap, numastat_keys[k], "pages/s", TT_COUNTER, node, src);
+		snprintf(src, sizeof(src), "node%d/meminfo", node);
+		tt_source_add(s, &cap, "mem_free", "bytes", TT_GAUGE, node, src);
+		tt_source_add(s, &cap, "mem_used", "bytes", TT_GAUGE, node, src);
+	}
+	for (size_t k = 0; k < sizeof(vmstat_keys) / sizeof(*vmstat_keys); k++)
+		tt_source_add(s, &cap, vmstat_keys[k], "pages/s", TT_COUNTER, -1, "/proc/vmstat");
+	*out = s;
+	return 0;
+}
+
+struct pick {
+	const char *const *keys;
+	size_t n;
+	double *out;
+};
+
+static int pick(const char *key, uint64_t value, void *ctx)
+{
+	struct pick *p = ctx;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(key, p->keys[i]) == 0)
+			p->out[i] = (double)value;
+	return 0;
+}
+
+/* Reads a key/value file into out[] in keys order; NAN for what is absent
+ * (an older kernel without pgdemote_*) or when the file cannot be read. */
+static void read_kv(const struct tt_sysfs *sfs, const char *path, const char *const *keys,
+		    size_t n, double *out)
+{
+	char text[16384];
+	struct pick p = {keys, n, out};
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = NAN;
+	if (tt_sysfs_read(sfs, text, sizeof(text), "%s", path) >= 0)
+		tt_parse_kv(text, pick, &p);
+}
+
+static int sample(struct tt_source *s, double *v)
+{
+	struct priv *p = s->priv;
+	static const char *const mem_keys[] = {"MemFree", "MemUsed"};
+	char path[128];
+	int m = 0, node;
+
+	while (m < s->nmetrics && (node = s->metrics[m].node) >= 0) {
+		size_t nk = sizeof(numastat_keys) / sizeof(*numastat_keys);
+
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/numastat", node);
+		read_kv(p->sfs, path, numastat_keys, nk, v + m);
+		m += (int)nk;
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
+		read_kv(p->sfs, path, mem_keys, 2, v + m);
+		m += 2;
+	}
+	read_kv(p->sfs, "/proc/vmstat", vmstat_keys, sizeof(vmstat_keys) / sizeof(*vmstat_keys),
+		v + m);
+	return 0;
+}
+
+static void close_numastat(struct tt_source *s)
+{
+	if (s)
+		free(s->priv);
+	tt_source_free(s);
+}
+
+const struct tt_collector tt_c_numastat = {
+	.name = "numastat",
+	.summary = "page allocations per node (numa_hit/miss/interleave...), free and used memory, "
+		   "promotions and demotions",
+	.gives = "numa_hit numa_miss numa_foreign interleave_hit local_node other_node (pages/s per "
+		 "node), mem_free mem_used (bytes per node), pgpromote_success pgdemote_kswapd "
+		 "pgdemote_direct numa_pages_migrated (pages/s)",
+	.probe = probe,
+	.open = open_numastat,
+	.sample = sample,
+	.close = close_numastat,
+};

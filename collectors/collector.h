@@ -1,0 +1,93 @@
+/*
+ * Collectors: where memory traffic and allocation actually go, one plug-in
+ * per source. Each says at probe time whether it works on this machine and,
+ * when not, why; none prints. The sampler (sampler.h) reads the open ones
+ * at a fixed interval on its own thread; tiertop and bench --collect read
+ * the sampler.
+ *
+ *	struct tt_collect_ctx ctx = {.sfs = &sfs, .topo = &topo, .cpus = ...};
+ *	char why[256];
+ *	if (c->probe(&ctx, why, sizeof(why)) == 0) {
+ *		struct tt_source *src;
+ *		c->open(&ctx, &src);   // src->metrics[] now describes its values
+ *		c->sample(src, values);
+ *		c->close(src);
+ *	}
+ */
+#ifndef TT_COLLECTOR_H
+#define TT_COLLECTOR_H
+
+#include "../core/sysfs.h"
+#include "../core/topo.h"
+#include "../core/weights.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum tt_metric_kind {
+	TT_GAUGE,   /* a level: free bytes */
+	TT_COUNTER, /* monotonic: the sampler turns it into a rate per second */
+};
+
+struct tt_metric {
+	char name[64];          /* "imc_read_bytes", "numa_hit" */
+	char unit[16];          /* of the value (counters: per second once a rate) */
+	enum tt_metric_kind kind;
+	int node;               /* NUMA node it belongs to, -1 for none */
+	char source[48];        /* box or file: "uncore_imc_3", "node1/numastat" */
+	unsigned int bits;      /* counter width for wraparound, 0 = 64 */
+	double scale;           /* value = raw * scale (perf .scale, MiB -> bytes) */
+};
+
+struct tt_source {
+	const struct tt_collector *c;
+	int nmetrics;
+	struct tt_metric *metrics;
+	void *priv;
+};
+
+/* What a collector may look at. */
+struct tt_collect_ctx {
+	const struct tt_sysfs *sfs;
+	const struct tt_topo *topo;
+	int source_node;        /* the benchmark's node: per-CPU counters go there; -1 all */
+	const struct tt_weights *weights; /* the placement being run, for the model; NULL none */
+};
+
+enum {
+	TT_C_HARDWARE = 1,  /* needs a PMU or other hardware support */
+	TT_C_SIMULATED = 2, /* values come from a model, never from the machine */
+};
+
+struct tt_collector {
+	const char *name;
+	const char *summary;
+	unsigned int flags;
+	const char *gives;      /* the metrics it gives, for listings when unavailable */
+	/* 0 when usable; TT_EUNAVAIL with the reason in why (no PMU, paranoid
+	 * level, not mounted, library reports no counters). */
+	int (*probe)(const struct tt_collect_ctx *ctx, char *why, size_t size);
+	int (*open)(const struct tt_collect_ctx *ctx, struct tt_source **out);
+	/* One raw value per metric (counters unscaled and undifferenced); a
+	 * value that cannot be read this time is NAN, and a whole source that
+	 * stops answering returns an error: both show as stale. */
+	int (*sample)(struct tt_source *src, double *values);
+	void (*close)(struct tt_source *src);
+};
+
+extern const struct tt_collector tt_c_numastat, tt_c_uncore, tt_c_pfm, tt_c_papi, tt_c_likwid,
+	tt_c_resctrl, tt_c_model;
+/* NULL-terminated. To add one: 1. write collectors/c-<name>.c with a const
+ * struct tt_collector; 2. declare it above; 3. list it in collectors.c. */
+extern const struct tt_collector *const tt_collectors[];
+const struct tt_collector *tt_collector_find(const char *name);
+
+/* Helpers for collectors: a source with room for n metrics, and adding one. */
+struct tt_source *tt_source_new(const struct tt_collector *c, int cap);
+struct tt_metric *tt_source_add(struct tt_source *s, int *cap, const char *name,
+				const char *unit, enum tt_metric_kind kind, int node,
+				const char *source);
+void tt_source_free(struct tt_source *s);
+
+#endif

@@ -1,0 +1,69 @@
+#include "collector.h"
+
+#include "../core/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct tt_collector *const tt_collectors[] = {
+	&tt_c_numastat, &tt_c_uncore, &tt_c_pfm, &tt_c_papi, &tt_c_likwid, &tt_c_resctrl,
+	&tt_c_model, NULL,
+};
+
+const struct tt_collector *tt_collector_find(const char *name)
+{
+	for (const struct tt_collector *const *c = tt_collectors; *c; c++)
+		if (strcmp((*c)->name, name) == 0)
+			return *c;
+	return NULL;
+}
+
+struct tt_source *tt_source_new(const struct tt_collector *c, int cap)
+{
+	struct tt_source *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c = c;
+	s->metrics = calloc((size_t)(cap > 0 ? cap : 1), sizeof(*s->metrics));
+	if (!s->metrics) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct tt_metric *tt_source_add(struct tt_source *s, int *cap, const char *name,
+				const char *unit, enum tt_metric_kind kind, int node,
+				const char *source)
+{
+	struct tt_metric *m;
+
+	if (s->nmetrics == *cap) {
+		int ncap = *cap ? 2 * *cap : 8;
+		struct tt_metric *nm = realloc(s->metrics, (size_t)ncap * sizeof(*nm));
+
+		if (!nm)
+			return NULL;
+		s->metrics = nm;
+		*cap = ncap;
+	}
+	m = &s->metrics[s->nmetrics++];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	snprintf(m->source, sizeof(m->source), "%s", source ? source : "");
+	m->kind = kind;
+	m->node = node;
+	m->scale = 1;
+	return m;
+}
+
+void tt_source_free(struct tt_source *s)
+{
+	if (!s)
+		return;
+	free(s->metrics);
+	free(s);
+}

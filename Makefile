@@ -34,8 +34,8 @@ DB_SRC    := db/db.c db/schema.c
 COLL_SRC  := collectors/collectors.c collectors/sampler.c collectors/pmu.c \
              collectors/c-numastat.c collectors/c-uncore.c collectors/c-pfm.c \
              collectors/c-papi.c collectors/c-likwid.c collectors/c-resctrl.c \
-             collectors/c-model.c
-CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c cli/cmd-runs.c cli/cmd-db.c cli/cmd-apply.c cli/cmd-export.c cli/recos.c
+             collectors/c-model.c collectors/collect.c
+CLI_SRC   := cli/tiertune.c cli/cli.c cli/cmd-topo.c cli/cmd-simulate.c cli/cmd-bench.c cli/cmd-runs.c cli/cmd-db.c cli/cmd-apply.c cli/cmd-export.c cli/recos.c cli/cmd-collectors.c
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
 

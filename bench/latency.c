@@ -113,11 +113,16 @@ static void *chase_thread(void *arg)
 	p = build_chain(c->buf, c->lines);
 	c->built = tt_bench_now();
 	for (int pass = 0; pass <= c->o->repeat; pass++) {
-		double t0 = tt_bench_now();
+		double t0;
 
+		if (pass == 1 && c->o->phase)
+			c->o->phase(c->o->phase_ctx, true);
+		t0 = tt_bench_now();
 		p = chase(p, c->loads);
 		c->times[pass] = tt_bench_now() - t0;
 	}
+	if (c->o->phase)
+		c->o->phase(c->o->phase_ctx, false);
 	c->sink = p;
 	return NULL;
 }
@@ -319,6 +324,8 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
 	double ns = spin_ns();
 
+	if (rc == 0 && o->phase)
+		o->phase(o->phase_ctx, true);
 	for (int i = 0; i < nd && rc == 0; i++) {
 		struct timespec ts = {(time_t)point, (long)((point - (double)(time_t)point) * 1e9)};
 		double bytes_s = 0;
@@ -337,6 +344,8 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 			.lat_ns = w[0].elapsed * 1e9 / (double)w[0].count, .bw_bytes_s = bytes_s};
 		r->npoints++;
 	}
+	if (o->phase)
+		o->phase(o->phase_ctx, false);
 	atomic_store(&L.done, 1);
 	pthread_barrier_wait(&L.bar);
 	for (int t = 0; t < started; t++)

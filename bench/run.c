@@ -320,9 +320,14 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	r->place_s = tt_bench_now() - t0;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
 	for (int pass = 0; pass <= o->repeat; pass++) {
+		/* The warm-up pass is not measured, by collectors either. */
+		if (pass == 1 && o->phase)
+			o->phase(o->phase_ctx, true);
 		pthread_barrier_wait(&bar);
 		pthread_barrier_wait(&bar);
 	}
+	if (o->phase)
+		o->phase(o->phase_ctx, false);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	pthread_barrier_destroy(&bar);

@@ -34,6 +34,11 @@ struct tt_bench_opts {
 	uint64_t delays[TT_MAX_DELAYS];
 	int ndelays;
 	double point_s;         /* 0: 0.5 s */
+	/* Called with true just before the timed passes start and false when
+	 * they end, from the thread that times them, so that collectors can
+	 * keep only what was measured then. NULL: none. */
+	void (*phase)(void *ctx, bool measuring);
+	void *phase_ctx;
 };
 
 struct tt_loaded_point {

@@ -42,6 +42,7 @@ int cmd_db(struct tt_cli *cli, int argc, char **argv);
 int cmd_apply(struct tt_cli *cli, int argc, char **argv);
 int cmd_restore(struct tt_cli *cli, int argc, char **argv);
 int cmd_export(struct tt_cli *cli, int argc, char **argv);
+int cmd_collectors(struct tt_cli *cli, int argc, char **argv);
 
 /* Options every command accepts; list CLI_COMMON_OPTIONS in a command's
  * struct option array and pass unknown codes to cli_common_option(). */

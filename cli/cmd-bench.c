@@ -5,14 +5,17 @@
 #include "../bench/run.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
+#include "../collectors/collect.h"
 #include "../db/db.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <string.h>
 
 enum { OPT_KERNEL = OPT_FIRST_COMMAND, OPT_SOURCE, OPT_NODES, OPT_WEIGHTS, OPT_PLACEMENT,
        OPT_THREADS, OPT_SIZE, OPT_REPEAT, OPT_LIST, OPT_THP, OPT_VERIFY_MAX, OPT_DELAYS,
-       OPT_TRAFFIC, OPT_MATRIX, OPT_POINT_MS, OPT_RECORD };
+       OPT_TRAFFIC, OPT_MATRIX, OPT_POINT_MS, OPT_RECORD, OPT_COLLECT };
 
 static const char *const kind_names[] = {"bandwidth", "latency", "loaded-latency"};
 
@@ -136,8 +139,88 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
 	}
 }
 
+/* The benchmark's own bandwidth split by where its pages are: what each
+ * node carried if traffic follows the pages (it does for these kernels). */
+static double own_share_bw(const struct tt_bench_result *r, int node)
+{
+	return r->place.checked ? r->bw_best_bytes_s * (double)r->place.got[node] /
+					  (double)r->place.checked
+				: 0;
+}
+
+static json_t *collect_json(const struct tt_collect_summary *sum, const struct tt_bench_result *r)
+{
+	json_t *metrics = json_array(), *nodes = json_array();
+
+	for (int i = 0; i < sum->n; i++) {
+		const struct tt_metric_summary *m = &sum->metrics[i];
+
+		json_array_append_new(metrics, json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:i,s:i,s:i,s:b}",
+							 "collector", m->collector->name, "metric",
+							 m->metric.name, "unit", m->metric.unit, "node",
+							 m->metric.node >= 0 ? json_integer(m->metric.node)
+									     : json_null(),
+							 "source", m->metric.source, "mean",
+							 isnan(m->mean) ? json_null() : json_real(m->mean),
+							 "ok", m->ok, "initializing", m->init, "stale",
+							 m->stale, "simulated",
+							 !!(m->collector->flags & TT_C_SIMULATED)));
+	}
+	for (int node = 0; node < TT_MAX_NODES; node++) {
+		if (!sum->node_has_bw[node] && !(r->place.got[node]))
+			continue;
+		json_array_append_new(nodes, json_pack("{s:i,s:o,s:f}", "node", node, "collected_bytes_s",
+						       sum->node_has_bw[node] ? json_real(sum->node_bw[node])
+									      : json_null(),
+						       "benchmark_share_bytes_s", own_share_bw(r, node)));
+	}
+	return json_pack("{s:f,s:s?,s:I,s:I,s:s?,s:b,s:s?,s:o,s:o}", "window_s", sum->window_s,
+			 "note", sum->note[0] ? sum->note : NULL, "readings",
+			 (json_int_t)sum->nreadings, "lost", (json_int_t)sum->lost, "bw_source",
+			 sum->bw_source, "bw_simulated", sum->bw_simulated, "bw_unavailable",
+			 sum->bw_source ? NULL : sum->why_no_bw, "per_node", nodes, "metrics",
+			 metrics);
+}
+
+static void print_collect(const struct tt_collect_summary *sum, const struct tt_bench_result *r)
+{
+	printf("\ncollected over the measured passes: %.2f s, %zu readings\n", sum->window_s,
+	       sum->nreadings);
+	printf("node  %-26s %s\n", sum->bw_source ? sum->bw_source : "collected GB/s",
+	       "benchmark GB/s by page share");
+	for (int node = 0; node < TT_MAX_NODES; node++) {
+		char got[48] = "-";
+
+		if (!sum->node_has_bw[node] && !r->place.got[node])
+			continue;
+		if (sum->node_has_bw[node])
+			snprintf(got, sizeof(got), "%.2f%s", sum->node_bw[node] / 1e9,
+				 sum->bw_simulated ? " SIMULATED" : "");
+		printf("%-5d %-26s %.2f\n", node, got, own_share_bw(r, node) / 1e9);
+	}
+	if (!sum->bw_source)
+		printf("(no per-node traffic measured: %s)\n", sum->why_no_bw);
+	if (sum->note[0])
+		printf("note: %s\n", sum->note);
+	printf("\n%-11s %-24s %5s %16s  %s\n", "collector", "metric", "node", "mean", "unit");
+	for (int i = 0; i < sum->n; i++) {
+		const struct tt_metric_summary *m = &sum->metrics[i];
+		char node[16] = "-", mean[32] = "no data";
+
+		if (m->metric.node >= 0)
+			snprintf(node, sizeof(node), "%d", m->metric.node);
+		if (!isnan(m->mean))
+			snprintf(mean, sizeof(mean), "%.6g", m->mean);
+		else if (m->stale)
+			snprintf(mean, sizeof(mean), "stale");
+		printf("%-11s %-24s %5s %16s  %s%s\n", m->collector->name, m->metric.name, node, mean,
+		       m->metric.unit, m->collector->flags & TT_C_SIMULATED ? " (simulated)" : "");
+	}
+}
+
 static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
-		  const struct tt_bench_result *r, const struct tt_topo *t)
+		  const struct tt_bench_result *r, const struct tt_topo *t,
+		  const struct tt_collect_summary *sum)
 {
 	char nodes[256];
 
@@ -155,6 +238,8 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 				      t->cpu_model);
 
 		json_object_update_new(j, figures_json(o, r));
+		if (sum)
+			json_object_set_new(j, "collect", collect_json(sum, r));
 		return cli_print_json(j);
 	}
 	printf("kernel %s, %s placement on nodes %s (%s), source node %d, %d thread%s\n",
@@ -168,6 +253,8 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 	print_figures(o, r);
 	print_placement(r);
 	printf("validation: %s\n", r->validated ? "passed" : "FAILED");
+	if (sum)
+		print_collect(sum, r);
 	return 0;
 }
 
@@ -211,7 +298,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 }
 
 struct bench_args {
-	const char *kernel, *nodes, *weights, *placement, *traffic;
+	const char *kernel, *nodes, *weights, *placement, *traffic, *collect;
 	int64_t source;
 	uint64_t threads, size, repeat, verify_max, point_ms;
 	uint64_t delays[TT_MAX_DELAYS];
@@ -254,8 +341,41 @@ static int record_begin(struct tt_cli *cli, const struct tt_bench_opts *o, const
 	return 0;
 }
 
+/* The collectors' OK readings of the measured phase, tied to the trial. */
+static int record_samples(struct record *rec, int64_t trial, const struct tt_collect_summary *sum)
+{
+	struct tt_db_sample *smp;
+	size_t n = 0;
+	int rc;
+
+	if (!sum || !sum->nreadings)
+		return 0;
+	smp = calloc(sum->nreadings, sizeof(*smp));
+	if (!smp)
+		return tt_err(TT_EFAIL, "out of memory");
+	for (size_t i = 0; i < sum->nreadings; i++) {
+		const struct tt_reading *r = &sum->readings[i];
+		const struct tt_metric_summary *m = NULL;
+
+		if (r->state != TT_S_OK)
+			continue;
+		for (int j = 0; j < sum->n && !m; j++)
+			if (sum->metrics[j].source == r->source && sum->metrics[j].index == r->metric)
+				m = &sum->metrics[j];
+		if (!m)
+			continue;
+		smp[n++] = (struct tt_db_sample){.t_s = r->t_s, .collector = m->collector->name,
+						 .metric = m->metric.name, .node = m->metric.node,
+						 .value = r->value};
+	}
+	rc = tt_db_samples_add(rec->db, rec->run, trial, smp, n);
+	free(smp);
+	return rc;
+}
+
 static int record_end(struct record *rec, const struct tt_bench_opts *o,
-		      const struct tt_bench_result *r, const struct tt_weights *w)
+		      const struct tt_bench_result *r, const struct tt_weights *w,
+		      const struct tt_collect_summary *sum)
 {
 	const struct tt_place_report *p = &r->place;
 	struct tt_db_trial_node nodes[64];
@@ -285,6 +405,8 @@ static int record_end(struct record *rec, const struct tt_bench_opts *o,
 		tr.bw_median_bytes_s = r->bw_median_bytes_s;
 		tr.bw_min_bytes_s = r->bw_min_bytes_s;
 		rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
+		if (rc == 0)
+			rc = record_samples(rec, id, sum);
 		break;
 	case TT_K_LATENCY:
 		snprintf(mix, sizeof(mix), "pointer chase");
@@ -292,6 +414,8 @@ static int record_end(struct record *rec, const struct tt_bench_opts *o,
 		tr.lat_min_ns = r->lat_best_ns;
 		tr.lat_max_ns = r->lat_max_ns;
 		rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
+		if (rc == 0)
+			rc = record_samples(rec, id, sum);
 		break;
 	case TT_K_LOADED:
 		/* One trial per point of the curve. */
@@ -303,6 +427,9 @@ static int record_end(struct record *rec, const struct tt_bench_opts *o,
 			tr.lat_ns = tr.lat_min_ns = tr.lat_max_ns = r->points[i].lat_ns;
 			rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
 		}
+		/* The curve's points share one measured phase. */
+		if (rc == 0)
+			rc = record_samples(rec, 0, sum);
 		break;
 	}
 	if (rc == 0)
@@ -342,11 +469,15 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	struct tt_nodemask nodes = {0};
 	struct tt_topo t;
 	struct record rec = {0};
+	struct tt_collect *collect = NULL;
+	struct tt_collect_summary sum = {0};
 	int rc, node;
 
 	o.kernel = tt_kernel_find(a->kernel ? a->kernel : "reads");
 	if (!o.kernel)
 		return cli_usage("unknown kernel '%s' (see 'tiertune bench --list')", a->kernel);
+	if (a->matrix && a->collect)
+		return cli_usage("--collect does not take --matrix");
 	if (a->matrix && a->record)
 		return cli_usage("--record does not take --matrix yet: record each cell with --kernel "
 				 "and --placement bind");
@@ -449,22 +580,45 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		tt_topo_release(&t);
 		return rc;
 	}
+	if (a->collect) {
+		struct tt_collect_ctx ctx = {.sfs = &cli->sfs, .topo = &t, .source_node = o.source_node,
+					     .weights = mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL
+								? &w : NULL};
+
+		rc = tt_collect_begin(&ctx, a->collect, &collect);
+		if (rc < 0)
+			goto fail;
+		o.phase = tt_collect_phase;
+		o.phase_ctx = collect;
+	}
 	if (a->record) {
 		rc = record_begin(cli, &o, &t, &rec);
 		if (rc) {
+			if (collect)
+				tt_collect_end(collect, &sum);
+			tt_collect_summary_release(&sum);
 			tt_topo_release(&t);
 			return rc;
 		}
 	}
 	rc = tt_bench_run(&o, r);
+	if (collect) {
+		int crc = tt_collect_end(collect, &sum);
+
+		collect = NULL;
+		if (rc == 0)
+			rc = crc;
+	}
 	if (rc < 0)
 		goto fail;
-	if (rec.db && (rc = record_end(&rec, &o, r, &w)) < 0)
+	if (rec.db && (rc = record_end(&rec, &o, r, &w, a->collect ? &sum : NULL)) < 0)
 		goto fail;
-	rc = report(cli, &o, r, &t);
+	rc = report(cli, &o, r, &t, a->collect ? &sum : NULL);
+	tt_collect_summary_release(&sum);
 	tt_topo_release(&t);
 	return rc;
 fail:
+	tt_collect_summary_release(&sum);
 	if (rec.db) {
 		/* Keep the failure's message: it is the one to print. */
 		char msg[1024];
@@ -496,6 +650,7 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		{"traffic", required_argument, NULL, OPT_TRAFFIC},
 		{"matrix", no_argument, NULL, OPT_MATRIX},
 		{"record", no_argument, NULL, OPT_RECORD},
+		{"collect", required_argument, NULL, OPT_COLLECT},
 		{"point-ms", required_argument, NULL, OPT_POINT_MS},
 		CLI_COMMON_OPTIONS,
 		{NULL, 0, NULL, 0},
@@ -515,6 +670,7 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		case OPT_THP: a.thp = true; break;
 		case OPT_MATRIX: a.matrix = true; break;
 		case OPT_RECORD: a.record = true; break;
+		case OPT_COLLECT: a.collect = optarg; break;
 		case OPT_TRAFFIC: a.traffic = optarg; break;
 		case OPT_POINT_MS:
 			if (cli_number("point-ms", optarg, 10, 600000, &a.point_ms))

@@ -41,6 +41,9 @@ const struct tt_cmd tt_commands[] = {
 	 "--all-sources] --format shell|json|tmpfiles|numactl|prometheus|csv [-o FILE]",
 	 "Write recommended weights as a shell script, a profile for other hosts, a "
 	 "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials."},
+	{"collectors", cmd_collectors, "[--source-node N] [--json]",
+	 "List every collector (perf counters, memory-controller bandwidth, allocation "
+	 "statistics), whether it works on this machine and why not, and its metrics."},
 	{"runs", cmd_runs, "[--host H] [--limit N] [--json]",
 	 "List recorded runs, newest first, with kind, source node, status and best result."},
 	{"show", cmd_show, "RUN [--json|--csv]", "Show one run: its host, trials and recommendations."},

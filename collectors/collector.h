@@ -83,6 +83,14 @@ extern const struct tt_collector tt_c_numastat, tt_c_uncore, tt_c_pfm, tt_c_papi
 extern const struct tt_collector *const tt_collectors[];
 const struct tt_collector *tt_collector_find(const char *name);
 
+/* Opens the collectors named in a comma-separated list: TT_EINPUT for a
+ * name that is not one, TT_EUNAVAIL with the reason for one that cannot run
+ * here. On success *sources holds *n open sources (close each, free the
+ * array). */
+int tt_collectors_open(const struct tt_collect_ctx *ctx, const char *list,
+		       struct tt_source ***sources, int *n);
+void tt_collectors_close(struct tt_source **sources, int n);
+
 /* Helpers for collectors: a source with room for n metrics, and adding one. */
 struct tt_source *tt_source_new(const struct tt_collector *c, int cap);
 struct tt_metric *tt_source_add(struct tt_source *s, int *cap, const char *name,

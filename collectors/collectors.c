@@ -67,3 +67,61 @@ void tt_source_free(struct tt_source *s)
 	free(s->metrics);
 	free(s);
 }
+
+int tt_collectors_open(const struct tt_collect_ctx *ctx, const char *list,
+		       struct tt_source ***sources, int *n)
+{
+	char buf[1024], *save = NULL, why[1024];
+	int count = 0, rc = 0;
+
+	*sources = NULL;
+	*n = 0;
+	if (snprintf(buf, sizeof(buf), "%s", list) >= (int)sizeof(buf))
+		return tt_err(TT_EINPUT, "collector list '%.40s...' is too long", list);
+	for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save))
+		count++;
+	if (!count)
+		return tt_err(TT_EINPUT, "collector list '%s' names no collector", list);
+	*sources = calloc((size_t)count, sizeof(**sources));
+	if (!*sources)
+		return tt_err(TT_EFAIL, "out of memory");
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *name = strtok_r(buf, ",", &save); name && rc == 0; name = strtok_r(NULL, ",", &save)) {
+		const struct tt_collector *c = tt_collector_find(name);
+
+		if (!c) {
+			rc = tt_err(TT_EINPUT, "unknown collector '%s' (see 'tiertune collectors')", name);
+			break;
+		}
+		for (int i = 0; i < *n; i++)
+			if ((*sources)[i]->c == c)
+				rc = tt_err(TT_EINPUT, "collector '%s' is listed twice", name);
+		if (rc < 0)
+			break;
+		why[0] = '\0';
+		rc = c->probe(ctx, why, sizeof(why));
+		if (rc < 0) {
+			rc = tt_err(rc == TT_EINPUT ? TT_EINPUT : TT_EUNAVAIL, "collector %s is unavailable: %s",
+				    name, why);
+			break;
+		}
+		rc = c->open(ctx, &(*sources)[*n]);
+		if (rc < 0)
+			tt_err_prefix("collector %s", name);
+		else
+			(*n)++;
+	}
+	if (rc < 0) {
+		tt_collectors_close(*sources, *n);
+		*sources = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+void tt_collectors_close(struct tt_source **sources, int n)
+{
+	for (int i = 0; i < n; i++)
+		sources[i]->c->close(sources[i]);
+	free(sources);
+}

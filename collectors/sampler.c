@@ -64,7 +64,7 @@ struct tt_sampler {
 	pthread_t tid;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	bool stop;
+	bool stop, stopped;
 };
 
 static double mono(void)
@@ -98,8 +98,11 @@ static void tick(struct tt_sampler *s)
 			r->t_s = t;
 			r->source = i;
 			r->metric = m;
+			r->since_s = s->count[i][m].have ? s->count[i][m].t_s : t;
 			r->state = tt_count_step(&src->metrics[m], &s->count[i][m],
 						 rc < 0 ? NAN : s->values[m], t, &r->value);
+			if (src->metrics[m].kind == TT_GAUGE)
+				r->since_s = t;
 		}
 		pthread_mutex_unlock(&s->mu);
 	}
@@ -194,13 +197,21 @@ int tt_sampler_start(struct tt_sampler **out, struct tt_source **src, int n, dou
 
 void tt_sampler_stop(struct tt_sampler *s)
 {
-	if (!s)
+	if (!s || s->stopped)
 		return;
 	pthread_mutex_lock(&s->mu);
 	s->stop = true;
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 	pthread_join(s->tid, NULL);
+	s->stopped = true;
+}
+
+void tt_sampler_free(struct tt_sampler *s)
+{
+	if (!s)
+		return;
+	tt_sampler_stop(s);
 	pthread_cond_destroy(&s->cv);
 	pthread_mutex_destroy(&s->mu);
 	release(s);

@@ -9,6 +9,7 @@
  *	tt_sampler_start(&s, sources, n, 0.1, 1 << 16);
  *	... tt_sampler_read(s, &seq, buf, max) ...
  *	tt_sampler_stop(s);
+ *	tt_sampler_free(s);
  */
 #ifndef TT_SAMPLER_H
 #define TT_SAMPLER_H
@@ -27,6 +28,7 @@ struct tt_reading {
 	double t_s;                 /* CLOCK_MONOTONIC seconds */
 	int source, metric;         /* indexes into the sources given to start */
 	double value;               /* gauge scaled, or counter rate per second */
+	double since_s;             /* counters: the rate is over [since_s, t_s] */
 	enum tt_sample_state state;
 };
 
@@ -46,8 +48,10 @@ enum tt_sample_state tt_count_step(const struct tt_metric *m, struct tt_count *c
 struct tt_sampler;
 int tt_sampler_start(struct tt_sampler **s, struct tt_source **sources, int n, double interval_s,
 		     size_t capacity);
-/* Stops the thread; sources stay open (the caller closes them). */
+/* Stops the thread; the readings stay readable until tt_sampler_free.
+ * Sources stay open (the caller closes them). */
 void tt_sampler_stop(struct tt_sampler *s);
+void tt_sampler_free(struct tt_sampler *s);
 /* Copies readings with seq >= *seq (oldest first, at most max), advances
  * *seq; returns the count. Readings overwritten before they were read are
  * counted in *lost when lost is not NULL. */

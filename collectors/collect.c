@@ -1,0 +1,199 @@
+#include "collect.h"
+
+#include "../core/error.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define INTERVAL_S 0.1
+/* Readings kept: 40 B each, so 5 MiB; at 30 metrics and 10 Hz that is over
+ * 7 minutes of a measured phase. Older readings are counted as lost. */
+#define RING (1 << 17)
+
+struct tt_collect {
+	struct tt_source **src;
+	int n;
+	struct tt_sampler *s;
+	pthread_mutex_t mu;
+	double begin, end;      /* the measured phase, monotonic seconds; 0 unset */
+	char unavailable[256];  /* why no traffic source was asked for or works */
+};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int tt_collect_begin(const struct tt_collect_ctx *ctx, const char *list, struct tt_collect **out)
+{
+	struct tt_collect *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*out = NULL;
+	if (!c)
+		return tt_err(TT_EFAIL, "out of memory");
+	rc = tt_collectors_open(ctx, list, &c->src, &c->n);
+	if (rc == 0)
+		rc = tt_sampler_start(&c->s, c->src, c->n, INTERVAL_S, RING);
+	if (rc < 0) {
+		tt_collectors_close(c->src, c->n);
+		free(c);
+		return rc;
+	}
+	/* Say why per-node traffic may be missing, for the report. */
+	char why[200] = "";
+	if (tt_c_uncore.probe(ctx, why, sizeof(why)) < 0)
+		snprintf(c->unavailable, sizeof(c->unavailable), "perf-uncore: %s", why);
+	pthread_mutex_init(&c->mu, NULL);
+	*out = c;
+	return 0;
+}
+
+void tt_collect_phase(void *collect, bool measuring)
+{
+	struct tt_collect *c = collect;
+
+	pthread_mutex_lock(&c->mu);
+	if (measuring)
+		c->begin = mono();
+	else
+		c->end = mono();
+	pthread_mutex_unlock(&c->mu);
+}
+
+/* Sources of per-node traffic, best first: memory-controller counters,
+ * then source-side MBM, then the model (simulated). */
+static const struct {
+	const struct tt_collector *c;
+	const char *metric[2];
+} traffic[] = {
+	{&tt_c_uncore, {"read_bytes", "write_bytes"}},
+	{&tt_c_resctrl, {"mbm_total_bytes", NULL}},
+	{&tt_c_model, {"model_bw", NULL}},
+};
+
+static void per_node(struct tt_collect_summary *sum)
+{
+	for (size_t t = 0; t < sizeof(traffic) / sizeof(*traffic) && !sum->bw_source; t++) {
+		for (int i = 0; i < sum->n; i++) {
+			const struct tt_metric_summary *m = &sum->metrics[i];
+			bool wanted = false;
+
+			for (int k = 0; k < 2; k++)
+				wanted |= traffic[t].metric[k] &&
+					  strcmp(m->metric.name, traffic[t].metric[k]) == 0;
+			if (m->collector != traffic[t].c || !wanted || m->metric.node < 0 ||
+			    isnan(m->mean))
+				continue;
+			sum->node_bw[m->metric.node] += m->mean;
+			sum->node_has_bw[m->metric.node] = true;
+			sum->bw_source = traffic[t].c->name;
+			sum->bw_simulated = traffic[t].c->flags & TT_C_SIMULATED;
+		}
+	}
+}
+
+int tt_collect_end(struct tt_collect *c, struct tt_collect_summary *sum)
+{
+	struct tt_reading *all = NULL;
+	size_t n = 0, cap = 0, got;
+	uint64_t seq = 0;
+	int rc = 0, total = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	tt_sampler_stop(c->s);
+	for (;;) {
+		if (n + 4096 > cap) {
+			struct tt_reading *na = realloc(all, (cap + 65536) * sizeof(*na));
+
+			if (!na) {
+				rc = tt_err(TT_EFAIL, "out of memory");
+				break;
+			}
+			all = na;
+			cap += 65536;
+		}
+		got = tt_sampler_read(c->s, &seq, all + n, 4096, &sum->lost);
+		if (!got)
+			break;
+		n += got;
+	}
+	for (int i = 0; i < c->n; i++)
+		total += c->src[i]->nmetrics;
+	sum->metrics = calloc((size_t)(total ? total : 1), sizeof(*sum->metrics));
+	if (!sum->metrics && rc == 0)
+		rc = tt_err(TT_EFAIL, "out of memory");
+	double begin = c->begin, end = c->end ? c->end : mono();
+	sum->window_s = begin ? end - begin : 0;
+	for (int i = 0, k = 0; rc == 0 && i < c->n; i++) {
+		for (int m = 0; m < c->src[i]->nmetrics; m++, k++) {
+			struct tt_metric_summary *ms = &sum->metrics[k];
+			double acc = 0;
+
+			ms->collector = c->src[i]->c;
+			ms->source = i;
+			ms->index = m;
+			ms->metric = c->src[i]->metrics[m];
+			for (size_t r = 0; r < n; r++) {
+				/* A rate counts only when its whole interval lies in
+				 * the phase: one that began before it would carry the
+				 * placement's page faults into the measurement. */
+				if (all[r].source != i || all[r].metric != m || !begin ||
+				    all[r].since_s < begin || all[r].t_s > end)
+					continue;
+				if (all[r].state == TT_S_OK) {
+					ms->ok++;
+					acc += all[r].value;
+				} else if (all[r].state == TT_S_INIT) {
+					ms->init++;
+				} else {
+					ms->stale++;
+				}
+			}
+			ms->mean = ms->ok ? acc / ms->ok : NAN;
+		}
+		sum->n += c->src[i]->nmetrics;
+	}
+	if (rc == 0) {
+		/* Keep the window's readings for the database. */
+		size_t w = 0;
+
+		for (size_t r = 0; r < n; r++)
+			if (begin && all[r].since_s >= begin && all[r].t_s <= end)
+				all[w++] = all[r];
+		sum->readings = all;
+		sum->nreadings = w;
+		all = NULL;
+		per_node(sum);
+		if (sum->window_s < 2 * INTERVAL_S)
+			snprintf(sum->note, sizeof(sum->note),
+				 "the measured phase (%.3f s) is shorter than two sampling intervals "
+				 "(%.1f s): run longer (--repeat, --size) for collector figures",
+				 sum->window_s, INTERVAL_S);
+		if (!sum->bw_source)
+			snprintf(sum->why_no_bw, sizeof(sum->why_no_bw), "%s",
+				 c->unavailable[0] ? c->unavailable
+						   : "no traffic collector (perf-uncore, resctrl, "
+						     "model) was asked for");
+	}
+	free(all);
+	tt_sampler_free(c->s);
+	tt_collectors_close(c->src, c->n);
+	pthread_mutex_destroy(&c->mu);
+	free(c);
+	return rc;
+}
+
+void tt_collect_summary_release(struct tt_collect_summary *sum)
+{
+	free(sum->metrics);
+	free(sum->readings);
+	memset(sum, 0, sizeof(*sum));
+}

@@ -1,0 +1,382 @@
+/* collectors/: PMU format and event encoding on fixture trees of real PMUs
+ * (SPR IMC, GNR IMC, Genoa UMC, CXL CPMU), box-to-node mapping, scale and
+ * unit; the counting step (rates, wraparound, init, stale); the sampler
+ * against a scripted fake source; numastat and pfm for real on this
+ * machine. */
+#include "test.h"
+
+#include "../../collectors/collect.h"
+#include "../../collectors/pmu.h"
+#include "../../core/error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static const char *fixture(const char *name)
+{
+	static char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s/tests/fixtures/%s", getenv("TT_TOP") ? getenv("TT_TOP") : ".",
+		 name);
+	return buf;
+}
+
+static void test_format(void **state)
+{
+	static const struct {
+		const char *in;
+		int rc, word, nranges, lo0, hi0;
+	} v[] = {
+		{"config:0-7", 0, 0, 1, 0, 7},
+		{"config:18", 0, 0, 1, 18, 18},
+		{"config1:0-3,8-11", 0, 1, 2, 0, 3},
+		{"config2:0-15", 0, 2, 1, 0, 15},
+		{"config:48-63", 0, 0, 1, 48, 63},
+		{"conf:0-7", -EINVAL, 0, 0, 0, 0},
+		{"config3:0", -EINVAL, 0, 0, 0, 0},
+		{"config:8-7", -EINVAL, 0, 0, 0, 0},
+		{"config:0-64", -EINVAL, 0, 0, 0, 0},
+		{"config:", -EINVAL, 0, 0, 0, 0},
+		{"config:1,", -EINVAL, 0, 0, 0, 0},
+		{"config 0-7", -EINVAL, 0, 0, 0, 0},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
+		struct tt_pmu_format f;
+
+		assert_int_equal(tt_pmu_parse_format(v[i].in, &f), v[i].rc);
+		if (v[i].rc)
+			continue;
+		assert_int_equal(f.word, v[i].word);
+		assert_int_equal(f.nranges, v[i].nranges);
+		assert_int_equal(f.r[0].lo, v[i].lo0);
+		assert_int_equal(f.r[0].hi, v[i].hi0);
+	}
+}
+
+static void test_put(void **state)
+{
+	struct tt_pmu_format f;
+	uint64_t c[3] = {0};
+	(void)state;
+
+	/* A split field: low 4 bits at 0-3, the next 4 at 8-11. */
+	assert_int_equal(tt_pmu_parse_format("config1:0-3,8-11", &f), 0);
+	assert_int_equal(tt_pmu_put(&f, 0xab, c), 0);
+	assert_true(c[1] == 0xa0b && c[0] == 0 && c[2] == 0);
+	assert_int_equal(tt_pmu_put(&f, 0x100, c), -ERANGE);
+	assert_int_equal(tt_pmu_parse_format("config:63", &f), 0);
+	c[0] = 0;
+	assert_int_equal(tt_pmu_put(&f, 1, c), 0);
+	assert_true(c[0] == UINT64_C(1) << 63);
+	assert_int_equal(tt_pmu_parse_format("config:0-63", &f), 0);
+	c[0] = 0;
+	assert_int_equal(tt_pmu_put(&f, UINT64_MAX, c), 0);
+	assert_true(c[0] == UINT64_MAX);
+}
+
+static void load_topo(const char *name, struct tt_sysfs *s, struct tt_topo *t)
+{
+	assert_int_equal(tt_sysfs_init(s, fixture(name)), 0);
+	assert_int_equal(tt_topo_load(t, s), 0);
+}
+
+static void test_events_spr_cxl(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_pmu_event ev;
+	(void)state;
+
+	load_topo("sysfs/spr-ddr5-2cxl", &s, &t);
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_3", "cas_count_read", NULL, 64, &ev), 0);
+	assert_true(ev.config[0] == 0xcf05 && ev.config[1] == 0 && ev.config[2] == 0);
+	assert_int_equal(ev.type, 32 + 3);
+	assert_string_equal(ev.unit, "MiB");
+	/* 6.103515625e-5 MiB is exactly one 64-byte line. */
+	assert_true(ev.bytes == 64.0);
+	assert_int_equal(ev.cpu, 0);
+	assert_int_equal(ev.node, 0);
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_0", "cas_count_write", NULL, 64, &ev), 0);
+	assert_true(ev.config[0] == 0xf005);
+	/* CXL: config given whole; the device's memory is node 1 and 2. */
+	assert_int_equal(tt_pmu_event_load(&s, &t, "cxl_pmu_mem0.0", "m2s_req_memrd", NULL, 64, &ev), 0);
+	assert_true(ev.config[0] == UINT64_C(0x1e98002000000002));
+	assert_true(ev.bytes == 64.0);
+	assert_int_equal(ev.node, 1);
+	assert_int_equal(tt_pmu_event_load(&s, &t, "cxl_pmu_mem1.0", "m2s_rwd_memwr", NULL, 64, &ev), 0);
+	assert_true(ev.config[0] == UINT64_C(0x1e98002100000002));
+	assert_int_equal(ev.node, 2);
+	/* The same event spelled through the format files. */
+	uint64_t c[3];
+	assert_int_equal(tt_pmu_encode(&s, "cxl_pmu_mem0.0", "vid=0x1e98,gid=0x20,mask=0x2", c), 0);
+	assert_true(c[0] == UINT64_C(0x1e98002000000002));
+	assert_int_equal(tt_pmu_encode(&s, "cxl_pmu_mem0.0", "threshold=3,edge", c), 0);
+	assert_true(c[0] == 0 && c[1] == (3 | (1u << 17)));
+	tt_topo_release(&t);
+}
+
+static void test_events_genoa(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_pmu_event ev;
+	(void)state;
+
+	load_topo("sysfs/2s-genoa-cxl", &s, &t);
+	assert_int_equal(tt_pmu_event_load(&s, &t, "amd_umc_0", "umc_cas_cmd.rd",
+					   "event=0x0a,rdwrmask=1", 64, &ev), 0);
+	assert_true(ev.config[0] == 0x10a);
+	assert_true(ev.bytes == 64.0); /* no unit: a CAS command is a 64 B line */
+	assert_int_equal(ev.node, 0);
+	assert_int_equal(tt_pmu_event_load(&s, &t, "amd_umc_3", "umc_cas_cmd.wr",
+					   "event=0x0a,rdwrmask=2", 64, &ev), 0);
+	assert_true(ev.config[0] == 0x20a);
+	assert_int_equal(ev.cpu, 48);
+	assert_int_equal(ev.node, 1);
+	/* rdwrmask is two bits wide. */
+	assert_int_equal(tt_pmu_event_load(&s, &t, "amd_umc_0", "x", "event=0x0a,rdwrmask=4", 64, &ev),
+			 TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "rdwrmask=0x4 does not fit 'config:8-9'"));
+	tt_topo_release(&t);
+}
+
+static void test_events_gnr(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_node nodes[2] = {{.id = 0, .ncpus = 1, .has_memory = true},
+				   {.id = 1, .ncpus = 1, .has_memory = true}};
+	int cpu0 = 0, cpu1 = 128;
+	struct tt_topo t = {.nnodes = 2, .nodes = nodes};
+	struct tt_pmu_event ev;
+	(void)state;
+
+	nodes[0].cpus = &cpu0;
+	nodes[1].cpus = &cpu1;
+	assert_int_equal(tt_sysfs_init(&s, fixture("pmu/gnr-imc")), 0);
+	assert_false(tt_sysfs_exists(&s, "/sys/bus/event_source/devices/uncore_imc_0/events/"
+					 "cas_count_read"));
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_1", "cas_count_read_sch1", NULL, 64, &ev), 0);
+	assert_true(ev.config[0] == 0xcf06);
+	assert_int_equal(ev.node, 1);
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_0", "cas_count_write_sch0", NULL, 64, &ev), 0);
+	assert_true(ev.config[0] == 0xf005 && ev.bytes == 64.0 && ev.node == 0);
+}
+
+static char tmp[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_garbled(void **state)
+{
+	char cmd[1600];
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_pmu_event ev;
+	(void)state;
+
+	snprintf(tmp, sizeof(tmp), "%s/tt-pmu-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/spr-ddr5-2cxl"), tmp);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	put("sys/bus/event_source/devices/uncore_imc_0/events/cas_count_read", "event=zz,umask=0xcf\n");
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_0", "cas_count_read", NULL, 64, &ev),
+			 TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "PMU uncore_imc_0"));
+	assert_non_null(strstr(tt_err_msg(), "'zz'"));
+	put("sys/bus/event_source/devices/uncore_imc_1/format/umask", "config:eight\n");
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_1", "cas_count_read", NULL, 64, &ev),
+			 TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "uncore_imc_1/format/umask' holds 'config:eight'"));
+	put("sys/bus/event_source/devices/uncore_imc_2/events/cas_count_read", "event=0x05,colour=2\n");
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_2", "cas_count_read", NULL, 64, &ev),
+			 TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "term 'colour' has no format file"));
+	put("sys/bus/event_source/devices/uncore_imc_3/events/cas_count_read.scale", "a lot\n");
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_3", "cas_count_read", NULL, 64, &ev),
+			 TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "cas_count_read.scale' holds 'a lot'"));
+	/* The collector reports it the same way, as bad input. */
+	char why[512];
+	struct tt_collect_ctx ctx = {.sfs = &s, .topo = &t, .source_node = -1};
+	assert_int_equal(tt_c_uncore.probe(&ctx, why, sizeof(why)), TT_EINPUT);
+	assert_non_null(strstr(why, "uncore_imc_0"));
+	tt_topo_release(&t);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_count_step(void **state)
+{
+	struct tt_metric g = {.kind = TT_GAUGE, .scale = 2}, c = {.kind = TT_COUNTER, .scale = 64},
+			 w = {.kind = TT_COUNTER, .scale = 1, .bits = 48};
+	struct tt_count cg = {0}, cc = {0}, cw = {0};
+	double v;
+	(void)state;
+
+	assert_int_equal(tt_count_step(&g, &cg, 10, 1.0, &v), TT_S_OK);
+	assert_true(v == 20);
+	assert_int_equal(tt_count_step(&c, &cc, 1000, 1.0, &v), TT_S_INIT);
+	assert_int_equal(tt_count_step(&c, &cc, 1500, 1.5, &v), TT_S_OK);
+	assert_true(v == 500 * 64 / 0.5);
+	/* A source that stops answering: stale, the last value kept. */
+	assert_int_equal(tt_count_step(&c, &cc, NAN, 2.0, &v), TT_S_STALE);
+	assert_true(v == 500 * 64 / 0.5);
+	assert_int_equal(tt_count_step(&c, &cc, 2500, 2.5, &v), TT_S_OK);
+	assert_true(v == 1000 * 64 / 1.0);
+	/* A 64-bit counter going back was reset: start over. */
+	assert_int_equal(tt_count_step(&c, &cc, 10, 3.0, &v), TT_S_INIT);
+	/* A 48-bit counter wraps. */
+	double top = ldexp(1.0, 48);
+	assert_int_equal(tt_count_step(&w, &cw, top - 100, 1.0, &v), TT_S_INIT);
+	assert_int_equal(tt_count_step(&w, &cw, 50, 2.0, &v), TT_S_OK);
+	assert_true(v == 150);
+	/* Same timestamp: no rate to give. */
+	assert_int_equal(tt_count_step(&w, &cw, 60, 2.0, &v), TT_S_INIT);
+}
+
+/* A source whose counter climbs 1000 a read for 6 reads, then stops
+ * answering. */
+static int fake_calls;
+
+static int fake_sample(struct tt_source *s, double *v)
+{
+	(void)s;
+	if (++fake_calls > 6)
+		return TT_EFAIL;
+	v[0] = 1000.0 * fake_calls;
+	v[1] = 7;
+	return 0;
+}
+
+static const struct tt_collector fake = {.name = "fake", .sample = fake_sample};
+
+static void test_sampler(void **state)
+{
+	struct tt_source *src = tt_source_new(&fake, 2);
+	int cap = 2;
+	struct tt_sampler *s;
+	struct tt_reading r[64];
+	uint64_t seq = 0, lost = 0;
+	size_t n;
+	(void)state;
+
+	assert_non_null(src);
+	tt_source_add(src, &cap, "ops", "ops/s", TT_COUNTER, 0, "fake");
+	tt_source_add(src, &cap, "level", "x", TT_GAUGE, -1, "fake");
+	assert_int_equal(tt_sampler_start(&s, &src, 1, 0.005, 12), 0);
+	while (tt_sampler_ticks(s) < 10)
+		usleep(2000);
+	tt_sampler_stop(s);
+	/* 10+ ticks x 2 metrics into 12 slots: the oldest are lost. */
+	n = tt_sampler_read(s, &seq, r, 64, &lost);
+	assert_int_equal(n, 12);
+	assert_true(lost >= 8);
+	assert_true(lost + n == seq);
+	tt_sampler_free(s);
+	/* Again with room for everything, to check each state. */
+	fake_calls = 0;
+	seq = 0;
+	lost = 0;
+	assert_int_equal(tt_sampler_start(&s, &src, 1, 0.005, 64), 0);
+	while (tt_sampler_ticks(s) < 9)
+		usleep(2000);
+	tt_sampler_stop(s);
+	n = tt_sampler_read(s, &seq, r, 64, &lost);
+	assert_int_equal(lost, 0);
+	assert_true(n >= 18);
+	assert_int_equal(r[0].state, TT_S_INIT);  /* ops: first read */
+	assert_int_equal(r[1].state, TT_S_OK);    /* level: a gauge */
+	assert_true(r[1].value == 7);
+	for (size_t i = 2; i < 12; i += 2) {
+		assert_int_equal(r[i].state, TT_S_OK);
+		/* 1000 per interval, whatever the interval was. */
+		assert_true(fabs(r[i].value * (r[i].t_s - r[i].since_s) - 1000) < 1e-6);
+		assert_true(r[i].since_s == r[i - 2].t_s);
+	}
+	for (size_t i = 12; i < n; i++)
+		assert_int_equal(r[i].state, TT_S_STALE); /* it stopped answering */
+	tt_sampler_free(s);
+	tt_source_free(src);
+}
+
+/* numastat and pfm measure for real on this machine. */
+static void test_live(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_collect_ctx ctx = {.sfs = &s, .topo = &t, .source_node = -1};
+	struct tt_source *src;
+	char why[512];
+	double v1[64], v2[64];
+	(void)state;
+
+	assert_int_equal(tt_sysfs_init(&s, "/"), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	assert_int_equal(tt_c_numastat.probe(&ctx, why, sizeof(why)), 0);
+	assert_int_equal(tt_c_numastat.open(&ctx, &src), 0);
+	assert_true(src->nmetrics >= 12);
+	assert_int_equal(tt_c_numastat.sample(src, v1), 0);
+	/* 16k new pages on this node (volatile: the compiler must not drop
+	 * the stores). */
+	volatile char *p = mmap(NULL, 64 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				-1, 0);
+	assert_true(p != MAP_FAILED);
+	for (size_t i = 0; i < (64 << 20); i += 4096)
+		p[i] = 1;
+	assert_int_equal(tt_c_numastat.sample(src, v2), 0);
+	munmap((void *)p, 64 << 20);
+	assert_string_equal(src->metrics[0].name, "numa_hit");
+	assert_true(v2[0] - v1[0] >= 16000);
+	assert_true(v2[6] > 0); /* mem_free */
+	tt_c_numastat.close(src);
+
+	assert_int_equal(tt_c_pfm.probe(&ctx, why, sizeof(why)), 0);
+	assert_int_equal(tt_c_pfm.open(&ctx, &src), 0);
+	int clock = -1;
+	for (int i = 0; i < src->nmetrics; i++)
+		if (strcmp(src->metrics[i].name, "cpu_clock") == 0)
+			clock = i;
+	assert_true(clock >= 0);
+	assert_int_equal(tt_c_pfm.sample(src, v1), 0);
+	struct timespec ts = {0, 50000000};
+	nanosleep(&ts, NULL);
+	assert_int_equal(tt_c_pfm.sample(src, v2), 0);
+	assert_true(v2[clock] > v1[clock]);
+	tt_c_pfm.close(src);
+	tt_topo_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_put),
+		cmocka_unit_test(test_events_spr_cxl),
+		cmocka_unit_test(test_events_genoa),
+		cmocka_unit_test(test_events_gnr),
+		cmocka_unit_test(test_garbled),
+		cmocka_unit_test(test_count_step),
+		cmocka_unit_test(test_sampler),
+		cmocka_unit_test(test_live),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -19,10 +19,9 @@ static json_t *metric_json(const struct tt_metric *m)
 			 m->node >= 0 ? json_integer(m->node) : json_null(), "source", m->source);
 }
 
-/* One collector's line (or object). Returns TT_EINPUT for a garbled file,
- * which stops the listing. */
-static int describe(const struct tt_cli *cli, const struct tt_collect_ctx *ctx,
-		    const struct tt_collector *c, json_t *all)
+/* One collector as a JSON object. TT_EINPUT for a garbled file, which
+ * stops the listing before anything is printed. */
+static int describe(const struct tt_collect_ctx *ctx, const struct tt_collector *c, json_t *all)
 {
 	char why[1024] = "";
 	struct tt_source *src = NULL;
@@ -39,31 +38,51 @@ static int describe(const struct tt_cli *cli, const struct tt_collect_ctx *ctx,
 	}
 	for (int i = 0; src && i < src->nmetrics; i++)
 		json_array_append_new(metrics, metric_json(&src->metrics[i]));
-	if (cli->json) {
-		json_array_append_new(all, json_pack("{s:s,s:s,s:b,s:b,s:b,s:s?,s:s?,s:o}", "name",
-						     c->name, "summary", c->summary, "available",
-						     rc == 0, "simulated", !!(c->flags & TT_C_SIMULATED),
-						     "hardware", !!(c->flags & TT_C_HARDWARE), "reason",
-						     rc ? why : NULL, "note", rc == 0 && why[0] ? why : NULL,
-						     "metrics", rc == 0 ? metrics : json_array()));
-		if (rc)
-			json_decref(metrics);
-	} else {
-		printf("%-11s %s\n", c->name,
-		       rc == 0 ? (c->flags & TT_C_SIMULATED ? "available (SIMULATED values)" : "available")
-			       : "unavailable");
-		printf("            %s\n", c->summary);
-		if (rc)
-			printf("            why: %s\n            would give: %s\n", why, c->gives);
-		else if (why[0])
-			printf("            note: %s\n", why);
-		if (rc == 0)
-			printf("            %d metrics: %s\n", src->nmetrics, c->gives);
-		json_decref(metrics);
-	}
 	if (src)
 		c->close(src);
+	json_array_append_new(all, json_pack("{s:s,s:s,s:b,s:b,s:b,s:s?,s:s?,s:s,s:o}", "name",
+					     c->name, "summary", c->summary, "available", rc == 0,
+					     "simulated", !!(c->flags & TT_C_SIMULATED), "hardware",
+					     !!(c->flags & TT_C_HARDWARE), "reason", rc ? why : NULL,
+					     "note", rc == 0 && why[0] ? why : NULL, "gives", c->gives,
+					     "metrics", metrics));
 	return 0;
+}
+
+static void print_human(json_t *all)
+{
+	size_t i, k;
+	json_t *c, *m;
+
+	json_array_foreach(all, i, c) {
+		bool ok = json_is_true(json_object_get(c, "available"));
+		const char *reason = json_string_value(json_object_get(c, "reason")),
+			   *note = json_string_value(json_object_get(c, "note"));
+
+		printf("%-11s %s\n            %s\n", json_string_value(json_object_get(c, "name")),
+		       !ok ? "unavailable"
+			   : json_is_true(json_object_get(c, "simulated")) ? "available (SIMULATED values)"
+									   : "available",
+		       json_string_value(json_object_get(c, "summary")));
+		if (!ok) {
+			printf("            why: %s\n            would give: %s\n", reason,
+			       json_string_value(json_object_get(c, "gives")));
+			continue;
+		}
+		if (note)
+			printf("            note: %s\n", note);
+		printf("            metrics:");
+		json_array_foreach(json_object_get(c, "metrics"), k, m) {
+			json_t *node = json_object_get(m, "node");
+
+			if (k && k % 6 == 0)
+				printf("\n                    ");
+			printf(" %s", json_string_value(json_object_get(m, "name")));
+			if (json_is_integer(node))
+				printf("@%" JSON_INTEGER_FORMAT, json_integer_value(node));
+		}
+		printf("\n");
+	}
 }
 
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv)
@@ -98,14 +117,17 @@ int cmd_collectors(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	ctx.sfs = &cli->sfs;
 	ctx.topo = &t;
-	if (cli->json)
-		all = json_array();
+	all = json_array();
 	for (const struct tt_collector *const *col = tt_collectors; *col && rc == 0; col++)
-		rc = describe(cli, &ctx, *col, all);
+		rc = describe(&ctx, *col, all);
 	tt_topo_release(&t);
 	if (rc < 0) {
 		json_decref(all);
 		return cli_fail(rc);
 	}
-	return all ? cli_print_json(all) : 0;
+	if (cli->json)
+		return cli_print_json(all);
+	print_human(all);
+	json_decref(all);
+	return 0;
 }

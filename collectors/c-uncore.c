@@ -80,6 +80,23 @@ static int plan_box(const struct tt_sysfs *s, const struct tt_topo *t, const cha
 	}
 	if (rc < 0)
 		return rc;
+	/* Every format file must parse, not only the ones these events use:
+	 * a garbled one means the tree is not what we think it is. */
+	char **terms = NULL, fmt[128];
+	rc = tt_sysfs_list(s, &terms, "/sys/bus/event_source/devices/%s/format", pmu);
+	for (char **f = terms; rc >= 0 && f && *f; f++) {
+		struct tt_pmu_format pf;
+
+		rc = tt_sysfs_read(s, fmt, sizeof(fmt), "/sys/bus/event_source/devices/%s/format/%s", pmu,
+				   *f);
+		if (rc >= 0 && tt_pmu_parse_format(fmt, &pf))
+			rc = tt_err(TT_EINPUT, "'%s/sys/bus/event_source/devices/%s/format/%s' holds '%s', "
+					       "not 'config[12]:lo-hi'",
+				    s->root, pmu, *f, fmt);
+	}
+	tt_sysfs_free_names(terms);
+	if (rc < 0)
+		return rc;
 	b->node = b->ev[0][0].node;
 	return 1;
 }

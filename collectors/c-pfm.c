@@ -84,12 +84,18 @@ static bool system_wide(void)
 	return geteuid() == 0 || level <= 0;
 }
 
-static int open_one(struct perf_event_attr *a, int cpu)
+/* group: the leader's fd, or -1 to open one. Per-CPU events go in one
+ * group per CPU, read with a single read() (PERF_FORMAT_GROUP): a read of a
+ * perf fd costs about 10 us in a VM, and the sampler reads every 100 ms.
+ * Inherited (per-process) events cannot be read as a group. */
+static int open_one(struct perf_event_attr *a, int cpu, int group)
 {
 	a->size = sizeof(*a);
 	a->disabled = 0;
 	a->inherit = cpu < 0;
-	return (int)syscall(SYS_perf_event_open, a, cpu < 0 ? 0 : -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	a->read_format = cpu < 0 ? 0 : PERF_FORMAT_GROUP;
+	return (int)syscall(SYS_perf_event_open, a, cpu < 0 ? 0 : -1, cpu, group,
+			    PERF_FLAG_FD_CLOEXEC);
 }
 
 static int first_cpu(const struct tt_collect_ctx *ctx)
@@ -122,7 +128,7 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 						len ? "; " : "", events[i].metric, pfm_strerror(rc));
 			continue;
 		}
-		fd = open_one(&a, cpu);
+		fd = open_one(&a, cpu, -1);
 		if (fd >= 0) {
 			close(fd);
 			ok++;
@@ -196,8 +202,23 @@ static int open_pfm(const struct tt_collect_ctx *ctx, struct tt_source **out)
 		for (int c = 0; c < per; c++) {
 			struct perf_event_attr copy = a;
 
-			fd[c] = open_one(&copy, p->ncpu ? p->cpus[c] : -1);
+			fd[c] = open_one(&copy, p->ncpu ? p->cpus[c] : -1,
+					 p->ncpu && p->nev ? p->fd[c] : -1);
 			opened += fd[c] >= 0;
+		}
+		/* In group mode every CPU must take the event, or the group
+		 * reads would not line up; the leader (first event) must open
+		 * everywhere. */
+		if (p->ncpu && opened && opened < per) {
+			for (int c = 0; c < per; c++)
+				if (fd[c] >= 0)
+					close(fd[c]);
+			if (!p->nev) {
+				rc = tt_err(TT_EUNAVAIL, "%s cannot be counted on every source-node CPU",
+					    events[i].metric);
+				break;
+			}
+			continue;
 		}
 		if (!opened)
 			continue; /* not countable here: probe said so */
@@ -221,6 +242,24 @@ static int sample(struct tt_source *s, double *v)
 	struct priv *p = s->priv;
 	int per = p->ncpu ? p->ncpu : 1;
 
+	if (p->ncpu) {
+		uint64_t buf[1 + NEVENTS];
+
+		for (int m = 0; m < p->nev; m++)
+			v[m] = 0;
+		for (int c = 0; c < p->ncpu; c++) {
+			ssize_t want = (ssize_t)((1 + (size_t)p->nev) * sizeof(uint64_t));
+
+			if (read(p->fd[c], buf, sizeof(buf)) != want || buf[0] != (uint64_t)p->nev) {
+				for (int m = 0; m < p->nev; m++)
+					v[m] = NAN;
+				return 0;
+			}
+			for (int m = 0; m < p->nev; m++)
+				v[m] += (double)buf[1 + m];
+		}
+		return 0;
+	}
 	for (int m = 0; m < p->nev; m++) {
 		v[m] = 0;
 		for (int c = 0; c < per; c++) {

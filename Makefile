@@ -48,7 +48,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 LIBTT     := $(BUILD)/libtiertune.a
 TIERTUNE  := $(BUILD)/tiertune
 
-.PHONY: all check check-asan demo deps fuzz install clean unit-bins perf
+.PHONY: all check check-asan check-qemu demo deps fuzz install clean unit-bins perf
 all: $(TIERTUNE)
 
 $(BUILD)/%.o: %.c
@@ -87,6 +87,15 @@ PERF_BIN := $(patsubst tests/perf/%.c,$(BUILD)/tests/perf-%,$(wildcard tests/per
 $(BUILD)/tests/perf-%: tests/perf/%.c $(LIBTT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBTT) $(LDLIBS)
+# The QEMU guest's page-map helper, and the guest tests (tests/qemu/README.md).
+$(BUILD)/tests/qemu-pagemap: tests/qemu/pagemap.c $(LIBTT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBTT) $(LDLIBS)
+# The guest CPU (qemu64) has no AVX: a portable build of its own.
+check-qemu:
+	$(MAKE) BUILD=build-qemu NATIVE=0 build-qemu/tiertune build-qemu/tests/qemu-pagemap
+	tests/qemu/run.sh build-qemu
+
 perf: $(PERF_BIN)
 	@for p in $(PERF_BIN); do echo "== $$p"; $$p || exit 1; done
 

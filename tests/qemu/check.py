@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Checks the serial log of the QEMU guest (guest.sh's marked blocks) and
+prints TAP. A guest that crashed or timed out fails with the log's tail.
+
+    check.py SERIAL_LOG CASES TIERTUNE FIXTURE_ROOT
+"""
+import json
+import re
+import subprocess
+import sys
+
+log_path, cases_path, tiertune, fixture = sys.argv[1:5]
+log = open(log_path, errors="replace").read()
+cases = [line.split() for line in open(cases_path) if line.strip()]
+n = 0
+failed = 0
+
+
+def tap(ok, desc, diag=""):
+    global n, failed
+    n += 1
+    print(("ok %d - %s" if ok else "not ok %d - %s") % (n, desc))
+    if not ok:
+        failed += 1
+        for line in str(diag).splitlines()[-25:]:
+            print("# " + line)
+
+
+blocks = {}
+for m in re.finditer(r"^@@TT-BEGIN (\S+)\n(.*?)^@@TT-END \1 rc=(\d+)$", log, re.S | re.M):
+    blocks[m.group(1)] = (int(m.group(3)), m.group(2))
+
+done = re.search(r"^@@TT-DONE rc=(\d+)$", log, re.M)
+tap(done is not None, "the guest ran every test and powered off", log[-3000:])
+if not done:
+    print("1..%d" % n)
+    sys.exit(1)
+
+
+def block(name):
+    return blocks.get(name, (-1, "(no output: block %s missing)" % name))
+
+
+def jblock(name):
+    rc, out = block(name)
+    try:
+        return rc, json.loads(out)
+    except ValueError:
+        return rc, None
+
+
+rc, out = block("uname")
+tap(rc == 0 and out.startswith("6.12."), "guest kernel is 6.12: %s" % out.strip(), out)
+
+# topo in the guest, and the fixture written for it, agree.
+rc, topo = jblock("topo")
+tap(rc == 0 and topo is not None, "tiertune topo --json in the guest", block("topo")[1])
+if topo:
+    nodes = {x["id"]: x for x in topo["nodes"]}
+    tap(sorted(nodes) == [0, 1, 2] and [nodes[i]["cpus"] for i in (0, 1, 2)] == [[0, 1], [2, 3], []],
+        "three nodes: CPUs 0-1, 2-3 and none", json.dumps(topo["nodes"])[:2000])
+    tiers = {t["id"]: t["nodes"] for t in topo["tiers"]}
+    tap(tiers == {4: [0, 1], 72: [2]}, "tiers 4 (nodes 0-1) and 72 (node 2): %s" % tiers)
+    hm = nodes[2].get("hmat_access0") or {}
+    tap(hm.get("read_bw_mb_s") == 5120 and hm.get("read_lat_ns") == 400,
+        "HMAT figures of node 2 (5120 MB/s, 400 ns)", json.dumps(nodes[2])[:2000])
+    up = [i for i in topo["weight_interfaces"] if i["name"] == "upstream"]
+    tap(up and up[0]["available"] and up[0]["weights"] == {"0": 1, "1": 1, "2": 1}
+        and up[0].get("auto") is None,
+        "upstream interface, weights 1, no auto file on 6.12", json.dumps(up)[:2000])
+    fx = json.loads(subprocess.run([tiertune, "--sysfs-root", fixture, "topo", "--json"],
+                                   capture_output=True, text=True).stdout)
+
+    def shape(t):
+        return ([(x["id"], x["cpus"], x["tier"], x["distance"], x.get("hmat_access0"),
+                  x.get("hmat_access1")) for x in t["nodes"]], t["tiers"])
+    tap(shape(fx) == shape(topo), "the qemu-3node-hmat fixture matches this guest",
+        "fixture: %s\nguest:   %s" % (shape(fx), shape(topo)))
+
+# Kernel fidelity: kernel placement == simulate == exact, page for page.
+bad = []
+for i, (node_list, weights, pages, offset) in enumerate(cases, 1):
+    krc, kout = block("kernel-%d" % i)
+    erc, eout = block("exact-%d" % i)
+    src, sim = jblock("simulate-%d" % i)
+
+    def parse(out):
+        start = re.search(r"^start_index (\d+)$", out, re.M)
+        got = re.search(r"^nodes (.*)$", out, re.M)
+        return (int(start.group(1)) if start else None,
+                [int(x) for x in got.group(1).split()] if got else None)
+    kstart, kmap = parse(kout)
+    estart, emap = parse(eout)
+    smap = sim["pages"] if sim else None
+    why = None
+    if krc or erc or src or kmap is None or emap is None or smap is None:
+        why = "a command failed: kernel rc %d, exact rc %d, simulate rc %d\n%s\n%s" % (
+            krc, erc, src, kout[-500:], eout[-500:])
+    elif kstart != estart:
+        why = "the two buffers are at different addresses (%s, %s)" % (kstart, estart)
+    elif len(kmap) != int(pages):
+        why = "%d pages mapped, %s asked" % (len(kmap), pages)
+    elif kmap != smap:
+        at = next(j for j in range(len(kmap)) if kmap[j] != smap[j])
+        why = "kernel and simulate differ first at page %d: %s vs %s" % (at, kmap[at:at + 8],
+                                                                         smap[at:at + 8])
+    elif kmap != emap:
+        at = next(j for j in range(len(kmap)) if kmap[j] != emap[j])
+        why = "kernel and exact differ first at page %d" % at
+    if why:
+        bad.append("case %d (%s %s %s pages, offset %s): %s" % (i, node_list, weights, pages,
+                                                               offset, why))
+tap(not bad and len(cases) >= 50,
+    "%d random weight vectors: kernel placement == simulate == exact, page for page" % len(cases),
+    "\n".join(bad[:10]))
+
+# apply and restore on the guest's real sysfs.
+rc, before = block("weights-before")
+rc_a, out_a = block("apply")
+tap(rc_a == 0 and block("weights-applied")[1].split() == ["5", "4", "2"],
+    "apply writes and reads back on a real kernel", out_a + block("weights-applied")[1])
+tap("apply.journal" not in block("journal-after-apply")[1], "journal removed after apply",
+    block("journal-after-apply")[1])
+rc_r, out_r = block("restore")
+tap(rc_r == 0 and block("weights-restored")[1].split() == before.split(),
+    "restore puts the weights back", out_r + block("weights-restored")[1])
+listing = block("auto-mode")[1].split()
+tap("auto" not in listing and "__auto_type" not in listing and "note:" not in out_a,
+    "6.12 has no auto mode file, and apply says nothing of it", " ".join(listing) + out_a)
+
+# Every kernel runs on the 3-node guest with weights, placement verified.
+bench = sorted(k for k in blocks if k.startswith("bench-"))
+problems = []
+for name in bench:
+    rc, j = jblock(name)
+    if rc or not j:
+        problems.append("%s: rc %d %s" % (name, rc, block(name)[1][-300:]))
+    elif not j["validated"] or j["verification"]["misplaced"] or j["verification"]["unknown"]:
+        problems.append("%s: validated %s misplaced %s" % (name, j["validated"],
+                                                         j["verification"]["misplaced"]))
+tap(len(bench) >= 15 and not problems,
+    "%d bench runs (every kernel, weights 3:2:1 over 3 nodes, and kernel placement)" % len(bench),
+    "\n".join(problems))
+print("1..%d" % n)
+sys.exit(1 if failed else 0)

@@ -1,0 +1,62 @@
+# Runs inside the QEMU guest (busybox sh, as root, on the real sysfs of a
+# 3-node kernel). Each test's output goes between markers that
+# tests/qemu/check.py reads on the host:
+#	@@TT-BEGIN name
+#	... output ...
+#	@@TT-END name rc=N
+export TIERTUNE_STATE_DIR=/tmp/state TIERTUNE_DB=/tmp/tiertune.db HOME=/tmp
+WI=/sys/kernel/mm/mempolicy/weighted_interleave
+
+block() { # name command...
+	local name=$1
+	shift
+	echo "@@TT-BEGIN $name"
+	"$@" 2>&1
+	echo "@@TT-END $name rc=$?"
+}
+
+echo # the console's first line carries escape codes
+block uname uname -r
+block topo tiertune topo --json
+
+# Kernel fidelity: one case a line, "NODES WEIGHTS PAGES OFFSET".
+n=0
+while read -r nodes weights pages offset; do
+	n=$((n + 1))
+	for nw in $(echo "$weights" | tr ',' ' '); do
+		echo "${nw#*:}" >"$WI/node${nw%%:*}"
+	done
+	# Address-space randomisation is off (init), so both runs map the
+	# buffer at the same address: the same buffer, placed two ways.
+	pagemap --mode kernel --nodes "$nodes" --pages "$pages" --offset "$offset" >/tmp/kernel 2>&1
+	start=$(sed -n 's/^start_index //p' /tmp/kernel)
+	block "kernel-$n" cat /tmp/kernel
+	block "exact-$n" pagemap --mode exact --nodes "$nodes" --weights "$weights" --pages "$pages" \
+		--offset "$offset"
+	block "simulate-$n" tiertune simulate --nodes "$nodes" --weights "$weights" --pages "$pages" \
+		--start-index "${start:-0}" --json
+done </cases.txt
+for f in 0 1 2; do echo 1 >"$WI/node$f"; done
+
+# apply and restore on the real sysfs.
+block weights-before cat $WI/node0 $WI/node1 $WI/node2
+block apply tiertune apply --weights 0:5,1:4,2:2
+block weights-applied cat $WI/node0 $WI/node1 $WI/node2
+block journal-after-apply ls /tmp/state
+block restore tiertune restore
+block weights-restored cat $WI/node0 $WI/node1 $WI/node2
+block auto-mode ls $WI
+
+# Every kernel under weights, placement verified.
+for k in $(tiertune bench --list | awk 'NR > 1 && NF && $1 !~ /^(STREAM|ordinary)/ {print $1}'); do
+	case $k in
+	loaded-latency) extra="--delays 0,1000 --point-ms 50" ;;
+	*) extra="" ;;
+	esac
+	block "bench-$k" tiertune bench --kernel "$k" --nodes 0-2 --weights 0:3,1:2,2:1 --size 2M \
+		--repeat 1 --json $extra
+done
+echo 2 >$WI/node2
+block bench-kernel-placement tiertune bench --kernel triad --placement kernel --nodes 0,2 --size 4M \
+	--repeat 1 --json
+echo 1 >$WI/node2

@@ -1,0 +1,91 @@
+/* Test helper for the QEMU guest: places a fresh buffer (kernel: the
+ * kernel's MPOL_WEIGHTED_INTERLEAVE with the sysfs weights; exact: our
+ * MPOL_BIND emulation with --weights), touches it, and prints where every
+ * page landed, as move_pages reports it, with the interleave index of the
+ * first page so `tiertune simulate --start-index` can model the same pages.
+ *
+ *	pagemap --mode kernel|exact --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K
+ *
+ * Output: "start_index I" then "nodes n n n ...", one per page. */
+#include "../../bench/place.h"
+#include "../../core/error.h"
+#include "../../core/mpol.h"
+#include "../../core/parse.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define PAGE 4096UL
+#define HUGE (2UL << 20)
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"mode", required_argument, NULL, 'm'}, {"nodes", required_argument, NULL, 'n'},
+		{"weights", required_argument, NULL, 'w'}, {"pages", required_argument, NULL, 'p'},
+		{"offset", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0},
+	};
+	enum tt_place_mode mode = TT_PLACE_KERNEL;
+	struct tt_nodemask nodes = {0};
+	struct tt_weights w;
+	struct tt_placement pl;
+	uint64_t pages = 0, offset = 0;
+	const char *method;
+	int c;
+
+	tt_weights_clear(&w);
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		int bad = 0;
+
+		switch (c) {
+		case 'm': bad = tt_place_mode_parse(optarg, &mode) < 0; break;
+		case 'n': bad = tt_parse_list(optarg, nodes.bits, TT_MAX_NODES) != 0; break;
+		case 'w': bad = tt_weights_parse(optarg, &w) < 0; break;
+		case 'p': bad = tt_parse_u64(optarg, 1, 1 << 24, &pages) != 0; break;
+		case 'o': bad = tt_parse_u64(optarg, 0, 511, &offset) != 0; break;
+		default: bad = 1;
+		}
+		if (bad) {
+			fprintf(stderr, "pagemap: bad option (%s)\n", tt_err_msg());
+			return 2;
+		}
+	}
+	if (!pages || tt_place_init(&pl, mode, &nodes, &w, 0) < 0) {
+		fprintf(stderr, "pagemap: %s\n", pages ? tt_err_msg() : "--pages needed");
+		return 2;
+	}
+	/* A 2 MiB-aligned base plus offset pages: the start index is chosen,
+	 * not left to where mmap happens to put things. */
+	size_t len = pages * PAGE;
+	char *region = mmap(NULL, len + offset * PAGE + HUGE, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (region == MAP_FAILED) {
+		perror("pagemap: mmap");
+		return 1;
+	}
+	char *buf = (char *)(((uintptr_t)region + HUGE - 1) & ~(HUGE - 1)) + offset * PAGE;
+	if (tt_place_apply(&pl, buf, len, &method) < 0) {
+		fprintf(stderr, "pagemap: %s\n", tt_err_msg());
+		return 1;
+	}
+	for (size_t i = 0; i < len; i += PAGE)
+		buf[i] = 1;
+	void **addr = malloc(pages * sizeof(*addr));
+	int *status = malloc(pages * sizeof(*status));
+	if (!addr || !status)
+		return 1;
+	for (size_t i = 0; i < pages; i++)
+		addr[i] = buf + i * PAGE;
+	if (tt_move_pages_query(addr, status, pages) < 0) {
+		fprintf(stderr, "pagemap: %s\n", tt_err_msg());
+		return 1;
+	}
+	printf("start_index %ju\nnodes", (uintmax_t)((uintptr_t)buf / PAGE));
+	for (size_t i = 0; i < pages; i++)
+		printf(" %d", status[i]);
+	printf("\n");
+	return 0;
+}

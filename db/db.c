@@ -73,6 +73,17 @@ static void rollback(struct tt_db *db)
 		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 }
 
+/* Ends the transaction a writer began: COMMIT when rc is 0 (its message
+ * recorded otherwise), else ROLLBACK, so a failure leaves nothing behind. */
+static int end_tx(struct tt_db *db, sqlite3_stmt *st, int rc)
+{
+	sqlite3_finalize(st);
+	if (rc == 0 && exec(db, "COMMIT") == 0)
+		return 0;
+	rollback(db);
+	return TT_EFAIL;
+}
+
 static double wall_now(void)
 {
 	struct timespec ts;
@@ -529,6 +540,7 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		    int64_t *trial_id)
 {
 	sqlite3_stmt *st = NULL;
+	int rc;
 
 	if (exec(db, "BEGIN IMMEDIATE") < 0)
 		return TT_EFAIL;
@@ -552,7 +564,10 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	bind_figure(st, 12, t->lat_max_ns);
 	sqlite3_bind_int(st, 13, t->validated);
 	sqlite3_bind_int(st, 14, t->simulated);
-	if (step_done(db, st, "recording a trial") < 0)
+	/* step_done finalizes st, whatever happens. */
+	rc = step_done(db, st, "recording a trial");
+	st = NULL;
+	if (rc < 0)
 		goto fail;
 	*trial_id = sqlite3_last_insert_rowid(db->h);
 	if (prepare(db, &st, "INSERT INTO trial_nodes (trial_id, node, weight, requested_share, "
@@ -576,15 +591,9 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		}
 		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (exec(db, "COMMIT") < 0)
-		goto fail;
-	return 0;
+	return end_tx(db, st, 0);
 fail:
-	sqlite3_finalize(st);
-	rollback(db);
-	return TT_EFAIL;
+	return end_tx(db, st, TT_EFAIL);
 }
 
 int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
@@ -617,15 +626,9 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 		}
 		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (exec(db, "COMMIT") < 0)
-		goto fail;
-	return 0;
+	return end_tx(db, st, 0);
 fail:
-	sqlite3_finalize(st);
-	rollback(db);
-	return TT_EFAIL;
+	return end_tx(db, st, TT_EFAIL);
 }
 
 int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,

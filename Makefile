@@ -5,8 +5,13 @@
 #   make demo        topo and simulate on this machine and on fixtures
 #   make deps        install the Debian packages in packages.debian
 #   make fuzz        run each parser's libFuzzer target for FUZZ_SECONDS
+#   make check-qemu  tests on a 3-node kernel under QEMU (tests/qemu/README.md)
+#   make perf        benchmarks of our own code (figures, not tests)
 #   make install     PREFIX=/usr/local DESTDIR=
 
+# No built-in rules: make would otherwise try to rebuild an included .d file
+# by linking a "<name>.d.o" that the kernel-loop pattern rule would match.
+MAKEFLAGS += --no-builtin-rules
 SHELL     := /bin/bash
 CC        ?= cc
 BUILD     ?= build
@@ -29,7 +34,7 @@ CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-k
              core/topo.c core/weights.c core/interleave.c core/wi.c core/wi-upstream.c \
              core/wi-rfc.c
 CORE_SRC  += core/mpol.c core/proc.c core/apply.c core/journal.c
-BENCH_SRC := bench/place.c bench/kernels.c bench/k-stream.c bench/run.c bench/latency.c
+BENCH_SRC := bench/place.c bench/kernels.c bench/run.c bench/latency.c
 DB_SRC    := db/db.c db/schema.c
 COLL_SRC  := collectors/collectors.c collectors/sampler.c collectors/pmu.c \
              collectors/c-numastat.c collectors/c-uncore.c collectors/c-pfm.c \
@@ -41,7 +46,11 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
 
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
-BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o)
+# The kernel loops, once per instruction set (bench/k-loops.h picks one at
+# run time): x86-64 gets SSE2, AVX2 and AVX-512 copies, other machines one.
+X86       := $(if $(findstring x86_64,$(shell $(CC) -dumpmachine)),1)
+KLOOPS    := base $(if $(X86),avx2 avx512)
+BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o) $(KLOOPS:%=$(BUILD)/bench/k-stream-%.o)
 DB_OBJ    := $(DB_SRC:%.c=$(BUILD)/%.o)
 COLL_OBJ  := $(COLL_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -55,18 +64,23 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-# Kernel loops only: -O3 and this CPU's vector ISA (NATIVE=0 for a portable build).
-# A copy loop must stay a loop of ordinary stores: as a memcpy call it would
-# switch to non-temporal stores above glibc's size threshold and measure a
-# different kernel (copy-nt) depending on --size. gcc turns loops into calls
-# unless told not to; clang does unless memcpy is not a builtin.
-NATIVE    ?= 1
+# Kernel loops only: -O3, and per copy its instruction set. A copy loop must
+# stay a loop of ordinary stores: as a memcpy call it would switch to
+# non-temporal stores above glibc's size threshold and measure a different
+# kernel (copy-nt) depending on --size. gcc turns loops into calls unless told
+# not to; clang does unless memcpy is not a builtin.
 NO_IDIOMS := $(shell $(CC) -Werror -fno-tree-loop-distribute-patterns -E -x c /dev/null \
 		>/dev/null 2>&1 && echo -fno-tree-loop-distribute-patterns)
-KERNEL_CFLAGS := -O3 $(if $(filter 1,$(NATIVE)),-march=native) -fno-builtin $(NO_IDIOMS)
-$(BUILD)/bench/k-%.o: bench/k-%.c
+KERNEL_CFLAGS := -O3 -fno-builtin $(NO_IDIOMS)
+ISA_base   :=
+ISA_avx2   := -mavx2 -mfma
+ISA_avx512 := -mavx512f -mavx2 -mfma -mprefer-vector-width=512
+NAME_base  := $(if $(X86),sse2,generic)
+$(BUILD)/bench/k-stream-%.o: bench/k-stream.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(ISA_$*) -DKLOOPS=tt_kloops_$* \
+		-DKLOOPS_ISA='"$(or $(NAME_$*),$*)"' -c $< -o $@
+$(BUILD)/bench/kernels.o: ALL_CFLAGS += $(if $(X86),-DTT_KLOOPS_X86)
 
 $(LIBTT): $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ) $(COLL_OBJ)
 	@rm -f $@
@@ -91,10 +105,10 @@ $(BUILD)/tests/perf-%: tests/perf/%.c $(LIBTT)
 $(BUILD)/tests/qemu-pagemap: tests/qemu/pagemap.c $(LIBTT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBTT) $(LDLIBS)
-# The guest CPU (qemu64) has no AVX: a portable build of its own.
-check-qemu:
-	$(MAKE) BUILD=build-qemu NATIVE=0 build-qemu/tiertune build-qemu/tests/qemu-pagemap
-	tests/qemu/run.sh build-qemu
+# The guest CPU (qemu64) has no AVX: the kernels' run-time choice of
+# instruction set is tested there too.
+check-qemu: $(TIERTUNE) $(BUILD)/tests/qemu-pagemap
+	tests/qemu/run.sh $(BUILD)
 
 perf: $(PERF_BIN)
 	@for p in $(PERF_BIN); do echo "== $$p"; $$p || exit 1; done

@@ -1,18 +1,18 @@
-/* Element-wise kernels: STREAM's four (McCalpin, stream.c), their
- * non-temporal-store variants, and MLC's read:write traffic mixes. Built
- * with -O3 and, where the compiler supports it, -march=native (see
- * Makefile), so the loops vectorise to AVX2/AVX-512.
+/* The loops of the element-wise kernels: STREAM's four (McCalpin,
+ * stream.c), non-temporal-store variants, and MLC's traffic mixes. Built
+ * with -O3 for each instruction set (see Makefile), so they vectorise to
+ * SSE2, AVX2 or AVX-512; the descriptors are in kernels.c.
  *
  * Chunks start at multiples of 8 elements (the harness splits so) and
  * arrays are page-aligned, so 16-byte alignment holds for stream stores. */
-#include "kernels.h"
+#include "k-loops.h"
 
 #if defined(__SSE2__) && !defined(__AVX__)
 #include <emmintrin.h>
 #endif
 
 #define S TT_STREAM_SCALAR
-#define STORED 4.0 /* what the store-only kernels write: not an initial value */
+#define STORED TT_K_STORED
 
 #define KERNEL(fn)                                                                             \
 	static double fn(double *restrict a, double *restrict b, double *restrict c,           \
@@ -150,36 +150,13 @@ KERNEL(sum3_nt)
 	return 0;
 }
 
-#define STREAM_K(sym, nm, sum, fn, rd, wr, exp, out, w)                                       \
-	const struct tt_kernel sym = {.name = nm, .summary = sum, .kind = TT_K_STREAM,          \
-				      .counting = "STREAM", .mlc = w, .arrays = 3,              \
-				      .read_bytes = rd, .write_bytes = wr, .run = fn,           \
-				      .expect = exp, .out_array = out}
-
-STREAM_K(tt_k_copy, "copy", "STREAM copy c = a", copy, 8, 8, 1.0, 2, NULL);
-STREAM_K(tt_k_scale, "scale", "STREAM scale b = s*c", scale, 8, 8, S * 0.5, 1, NULL);
-STREAM_K(tt_k_add, "add", "STREAM add c = a + b", add, 16, 8, 3.0, 2, NULL);
-STREAM_K(tt_k_triad, "triad", "STREAM triad a = b + s*c", triad, 16, 8, 2.0 + S * 0.5, 0, NULL);
-STREAM_K(tt_k_copy_nt, "copy-nt", "copy with non-temporal stores: 1:1 read:NT write", copy_nt,
-	 8, 8, 1.0, 2, "-W8");
-STREAM_K(tt_k_triad_nt, "triad-nt", "triad with non-temporal stores: 2:1 read:NT write from two "
-	 "buffers (MLC's stream-triad-like)", triad_nt, 16, 8, 2.0 + S * 0.5, 0, "-W10");
-
-/* MLC's mixes. Its ratios are of memory-controller traffic, so an ordinary
- * store counts a read (the RFO) and a write: copy is 2:1, add is 3:1. The
- * loops are STREAM's where the traffic matches. */
-#define MLC_K(sym, nm, sum, fn, n, rd, wr, exp, out, w)                                        \
-	const struct tt_kernel sym = {.name = nm, .summary = sum, .kind = TT_K_STREAM,          \
-				      .counting = "MLC", .mlc = w, .arrays = n,                 \
-				      .read_bytes = rd, .write_bytes = wr, .run = fn,           \
-				      .expect = exp, .out_array = out}
-
-MLC_K(tt_k_reads, "reads", "all reads: sum of a", reads, 1, 8, 0, 1.0, -1, "-R (ALL Reads)");
-MLC_K(tt_k_3r1w, "3r1w", "3:1 read:write, c = a + b (2 loads + RFO)", add, 3, 24, 8, 3.0, 2,
-      "-W3 (-W11: two read buffers, as here)");
-MLC_K(tt_k_2r1w, "2r1w", "2:1 read:write, c = a (load + RFO)", copy, 3, 16, 8, 1.0, 2, "-W2");
-MLC_K(tt_k_1r1w, "1r1w", "1:1 read:write, a = 4 (RFO + store)", store, 1, 8, 8, STORED, 0, "-W5");
-MLC_K(tt_k_nt_writes, "nt-writes", "all non-temporal writes, a = 4", store_nt, 1, 0, 8, STORED, 0,
-      "-W6");
-MLC_K(tt_k_3r1w_nt, "3r1w-nt", "3:1 read:NT write, d = a + b + c", sum3_nt, 4, 24, 8, 3.5, 3,
-      "-W9");
+/* This file is compiled once per instruction set (Makefile: sse2, avx2,
+ * avx512), each copy naming its table KLOOPS; kernels.c picks the widest
+ * the CPU runs. */
+/* The same table name in every copy would clash: the Makefile names it. */
+const struct tt_kloops KLOOPS = {
+	.isa = KLOOPS_ISA,
+	.copy = copy, .scale = scale, .add = add, .triad = triad, .reads = reads,
+	.store = store, .copy_nt = copy_nt, .triad_nt = triad_nt, .store_nt = store_nt,
+	.sum3_nt = sum3_nt,
+};

@@ -53,6 +53,12 @@ extern const struct tt_kernel tt_k_reads, tt_k_3r1w, tt_k_2r1w, tt_k_1r1w, tt_k_
 	tt_k_3r1w_nt;
 extern const struct tt_kernel tt_k_latency, tt_k_loaded_latency;
 extern const struct tt_kernel *const tt_kernels[]; /* NULL-terminated */
+
+/* The instruction set the element-wise kernels run with here: the widest
+ * this CPU has among those built (avx512, avx2, sse2), or what
+ * TIERTUNE_KERNEL_ISA asks for; TT_EUNAVAIL when it asks for one this CPU
+ * or build lacks, TT_EINPUT when it names none. */
+int tt_kernel_isa(const char **isa);
 const struct tt_kernel *tt_kernel_find(const char *name);
 
 #endif

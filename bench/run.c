@@ -371,6 +371,9 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (!src || src->ncpus == 0)
 		return tt_err(TT_EINPUT, "source node %d has no CPUs to run on", o->source_node);
 	r->threads = o->threads ? o->threads : src->ncpus;
+	int rc = tt_kernel_isa(&r->isa);
+	if (rc < 0)
+		return rc;
 	switch (o->kernel->kind) {
 	case TT_K_LATENCY:
 		r->threads = 1;

@@ -63,6 +63,7 @@ struct tt_bench_result {
 	double place_s;         /* placement + first touch + verification, seconds */
 	bool validated;
 	const char *size_rule;  /* how the size was chosen */
+	const char *isa;        /* instruction set of the kernel loops */
 };
 
 /* STREAM's rule: each array at least 4x the total last-level cache and at

@@ -238,12 +238,13 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 				      t->cpu_model);
 
 		json_object_update_new(j, figures_json(o, r));
+		json_object_set_new(j, "isa", json_string(r->isa));
 		if (sum)
 			json_object_set_new(j, "collect", collect_json(sum, r));
 		return cli_print_json(j);
 	}
-	printf("kernel %s, %s placement on nodes %s (%s), source node %d, %d thread%s\n",
-	       o->kernel->name, tt_place_mode_names[o->place.mode], nodes, r->place_method,
+	printf("kernel %s (%s), %s placement on nodes %s (%s), source node %d, %d thread%s\n",
+	       o->kernel->name, r->isa, tt_place_mode_names[o->place.mode], nodes, r->place_method,
 	       o->source_node, r->threads, r->threads == 1 ? "" : "s");
 	printf("%s %.1f MiB (%s)", o->kernel->kind == TT_K_STREAM ? "arrays of" : "buffers of",
 	       (double)r->array_bytes / (1 << 20), r->size_rule);

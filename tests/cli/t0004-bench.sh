@@ -27,6 +27,18 @@ run "$TT" bench --matrix --size 4M --repeat 2 --json
 is "matrix: node 0 to node 0, bandwidth and latency measured" \
 	"$rc:$(json '[(m["cpu_node"], m["mem_node"], m["bw_bytes_s"] > 0, m["lat_ns"] > 0) for m in j["matrix"]], j["kernel"]' <"$WORK/out")" \
 	"0:[(0, 0, True, True)] reads"
+# Kernel loops for every instruction set this CPU has validate the same.
+best=$("$TT" bench --kernel triad --size 4M --repeat 2 --json | json 'j["isa"]')
+for isa in sse2 avx2 avx512; do
+	TIERTUNE_KERNEL_ISA=$isa run "${B[@]}" --kernel triad-nt
+	if [ "$rc" = 3 ]; then
+		echo "ok $((n += 1)) # SKIP this CPU lacks $isa (best: $best)"
+		continue
+	fi
+	is "kernel loops for $isa run and validate" "$rc:$(json '(j["isa"], j["validated"])' <"$WORK/out")" "0:('$isa', True)"
+done
+TIERTUNE_KERNEL_ISA=mmx run "$TT" bench --kernel triad --size 4M
+is "an instruction set this build does not have is refused by name" "$rc:$(grep -c "TIERTUNE_KERNEL_ISA 'mmx'" "$WORK/err")" "2:1"
 run "$TT" bench --list
 is "kernel list names MLC's traffic type" "$(grep -c -- '-W2' "$WORK/out")" 1
 

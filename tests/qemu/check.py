@@ -135,11 +135,14 @@ for name in bench:
     rc, j = jblock(name)
     if rc or not j:
         problems.append("%s: rc %d %s" % (name, rc, block(name)[1][-300:]))
+    elif j.get("isa") != "sse2":
+        problems.append("%s: kernel loops %s on a CPU without AVX" % (name, j.get("isa")))
     elif not j["validated"] or j["verification"]["misplaced"] or j["verification"]["unknown"]:
         problems.append("%s: validated %s misplaced %s" % (name, j["validated"],
                                                          j["verification"]["misplaced"]))
 tap(len(bench) >= 15 and not problems,
-    "%d bench runs (every kernel, weights 3:2:1 over 3 nodes, and kernel placement)" % len(bench),
+    "%d bench runs (every kernel, weights 3:2:1 over 3 nodes, and kernel placement; SSE2 "
+    "loops chosen on this AVX-less CPU)" % len(bench),
     "\n".join(problems))
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -286,6 +286,7 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	rc = tt_bench_bufs_map(o, &b, k->arrays, bytes, &r->place_method);
 	if (rc < 0)
 		goto out;
+	r->policy_s = tt_bench_now() - t0;
 	times = calloc((size_t)o->repeat + 1, sizeof(*times));
 	w = calloc((size_t)nt, sizeof(*w));
 	tid = calloc((size_t)nt, sizeof(*tid));
@@ -316,8 +317,11 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		goto out;
 	}
 	pthread_barrier_wait(&bar); /* touched */
+	double t1 = tt_bench_now();
 	int vrc = tt_bench_bufs_verify(o, &b, &r->place);
 	r->place_s = tt_bench_now() - t0;
+	r->verify_s = tt_bench_now() - t1;
+	r->touch_s = r->place_s - r->policy_s - r->verify_s;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
 	for (int pass = 0; pass <= o->repeat; pass++) {
 		/* The warm-up pass is not measured, by collectors either. */

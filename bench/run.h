@@ -61,6 +61,8 @@ struct tt_bench_result {
 	struct tt_place_report place;                   /* over all arrays */
 	const char *place_method;
 	double place_s;         /* placement + first touch + verification, seconds */
+	double policy_s, touch_s, verify_s; /* its parts (bandwidth kernels): mmap and
+					     * mbind, first touch, move_pages */
 	bool validated;
 	const char *size_rule;  /* how the size was chosen */
 	const char *isa;        /* instruction set of the kernel loops */

@@ -62,10 +62,11 @@ static json_t *placement_json(const struct tt_bench_result *r)
 						     (double)p->got[node] / (double)p->checked, "pages",
 						     (json_int_t)p->got[node]));
 	}
-	return json_pack("{s:I,s:I,s:I,s:I,s:s,s:f,s:o}", "pages", (json_int_t)p->pages, "checked",
-			 (json_int_t)p->checked, "misplaced", (json_int_t)p->misplaced, "unknown",
-			 (json_int_t)p->unknown, "method", r->place_method, "place_s", r->place_s,
-			 "per_node", per);
+	return json_pack("{s:I,s:I,s:I,s:I,s:s,s:f,s:f,s:f,s:f,s:o}", "pages", (json_int_t)p->pages,
+			 "checked", (json_int_t)p->checked, "misplaced", (json_int_t)p->misplaced,
+			 "unknown", (json_int_t)p->unknown, "method", r->place_method, "place_s",
+			 r->place_s, "policy_s", r->policy_s, "touch_s", r->touch_s, "verify_s",
+			 r->verify_s, "per_node", per);
 }
 
 static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench_result *r)
@@ -100,8 +101,12 @@ static void print_placement(const struct tt_bench_result *r)
 {
 	const struct tt_place_report *p = &r->place;
 
-	printf("\nplacement verified: %ju of %ju pages checked, %ju misplaced, %.3f s\n",
-	       (uintmax_t)p->checked, (uintmax_t)p->pages, (uintmax_t)p->misplaced, r->place_s);
+	printf("\nplacement verified: %ju of %ju pages checked, %ju misplaced, %.3f s", (uintmax_t)p->checked,
+	       (uintmax_t)p->pages, (uintmax_t)p->misplaced, r->place_s);
+	if (r->touch_s > 0)
+		printf(" (policy %.3f, first touch %.3f, verification %.3f)", r->policy_s, r->touch_s,
+		       r->verify_s);
+	printf("\n");
 	printf("node  requested  achieved\n");
 	for (int node = 0; node < TT_MAX_NODES; node++) {
 		if (!p->want[node] && !p->got[node])

@@ -135,7 +135,7 @@ deps:
 	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
 
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRC)
+build-fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRC) collectors/pmu.c
 	@mkdir -p build-fuzz
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o $@ $^ -lm
 

@@ -372,7 +372,8 @@ static int record_samples(struct record *rec, int64_t trial, const struct tt_col
 			continue;
 		smp[n++] = (struct tt_db_sample){.t_s = r->t_s, .collector = m->collector->name,
 						 .metric = m->metric.name, .node = m->metric.node,
-						 .value = r->value};
+						 .value = r->value,
+						 .simulated = m->collector->flags & TT_C_SIMULATED};
 	}
 	rc = tt_db_samples_add(rec->db, rec->run, trial, smp, n);
 	free(smp);

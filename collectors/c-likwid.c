@@ -130,7 +130,13 @@ static int open_likwid(const struct tt_collect_ctx *ctx, struct tt_source **out)
 	for (int k = 0; k < p->nsock; k++) {
 		snprintf(src, sizeof(src), "socket %d", k);
 		/* likwid gives MBytes/s (10^6); the rate is its own, a gauge. */
-		tt_source_add(s, &cap, "mem_bw", "bytes/s", TT_GAUGE, -1, src)->scale = 1e6;
+		struct tt_metric *m = tt_source_add(s, &cap, "mem_bw", "bytes/s", TT_GAUGE, -1, src);
+
+		if (!m) {
+			rc = tt_err(TT_EFAIL, "out of memory");
+			goto fail;
+		}
+		m->scale = 1e6;
 	}
 	free(cpus);
 	*out = s;

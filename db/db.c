@@ -604,7 +604,7 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 	if (exec(db, "BEGIN IMMEDIATE") < 0)
 		return TT_EFAIL;
 	if (prepare(db, &st, "INSERT INTO samples (run_id, trial_id, t_s, collector, metric, node, "
-			     "value) VALUES (?, ?, ?, ?, ?, ?, ?)") < 0)
+			     "value, simulated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") < 0)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_bind_int64(st, 1, run_id);
@@ -620,6 +620,7 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 		else
 			sqlite3_bind_null(st, 6);
 		sqlite3_bind_double(st, 7, s[i].value);
+		sqlite3_bind_int(st, 8, s[i].simulated);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			db_fail(db, "recording samples");
 			goto fail;
@@ -948,8 +949,8 @@ int tt_db_merge(struct tt_db *db, const char *other, struct tt_db_merge_stats *s
 			"n.requested_share, n.achieved_share, n.pages FROM src.trial_nodes n JOIN "
 			"temp.trialmap tm ON tm.src = n.trial_id", NULL) < 0 ||
 	    changes(db, "INSERT INTO main.samples SELECT rm.dst, tm.dst, s.t_s, s.collector, "
-			"s.metric, s.node, s.value FROM src.samples s JOIN temp.runmap rm ON rm.src = "
-			"s.run_id LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
+			"s.metric, s.node, s.value, s.simulated FROM src.samples s JOIN temp.runmap rm "
+			"ON rm.src = s.run_id LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
 		    &stats->samples_added) < 0 ||
 	    changes(db, "INSERT INTO main.recommendations (run_id, source_node, interface, "
 			"weights, score, gain, gain_ci_low, gain_ci_high, baseline) SELECT rm.dst, "

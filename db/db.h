@@ -102,6 +102,7 @@ struct tt_db_sample {
 	const char *metric;
 	int node;                 /* -1: not per node */
 	double value;
+	bool simulated;           /* from a model (the model collector), not measured */
 };
 /* Many samples in one transaction; trial_id 0 when not tied to a trial. */
 int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,

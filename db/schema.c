@@ -64,7 +64,8 @@ static const char v1[] =
 	"  collector TEXT NOT NULL,"
 	"  metric TEXT NOT NULL,"
 	"  node INTEGER,"
-	"  value REAL NOT NULL);"
+	"  value REAL NOT NULL,"
+	"  simulated INTEGER NOT NULL CHECK (simulated IN (0,1)));" /* a model's, not measured */
 	"CREATE INDEX samples_run ON samples(run_id, trial_id);"
 	"CREATE TABLE recommendations ("
 	"  id INTEGER PRIMARY KEY,"

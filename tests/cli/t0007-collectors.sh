@@ -55,4 +55,16 @@ expect_bad_input 2 "collector 'pfm' is listed twice" "$root" "$TT" bench --kerne
 run "$TT" bench --kernel copy --size 64M --repeat 150 --collect numastat --record --db "$WORK/c.db"
 n_samples=$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*), count(distinct metric) from samples where trial_id is not null").fetchone())' "$WORK/c.db")
 is "--record stores the window's samples with the trial" "$rc:$(python3 -c "print($n_samples[0] > 12 and $n_samples[1] == 12)")" "0:True"
+# The model collector on a fixture with HMAT (the buffers are real, on node
+# 0 here): every figure it gives is marked simulated, in output and database.
+run "$TT" --sysfs-root "$FIX/qemu-3node-hmat" bench --kernel triad --nodes 0 --weights 0:1 --size 64M \
+	--repeat 100 --collect model --record --db "$WORK/m.db" --json
+is "model: per-node figure from HMAT, marked simulated" \
+	"$rc:$(json '(j["collect"]["bw_source"], j["collect"]["bw_simulated"], all(m["simulated"] for m in j["collect"]["metrics"]), [n["collected_bytes_s"] for n in j["collect"]["per_node"]])' <"$WORK/out")" \
+	"0:('model', True, True, [20480000000.0])"
+is "model samples are stored as simulated" \
+	"$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) > 0, min(simulated) from samples where collector = \"model\"").fetchone())' "$WORK/m.db")" "(1, 1)"
+run "$TT" --sysfs-root "$FIX/qemu-3node-hmat" bench --kernel triad --nodes 0 --weights 0:1 --size 64M \
+	--repeat 100 --collect model
+is "human output says SIMULATED" "$rc:$(grep -c 'SIMULATED' "$WORK/out")" "0:1"
 done_testing

@@ -32,6 +32,24 @@ roundtrip rfc-4node '[ "$(cat $root/sys/devices/virtual/memory_tiering/memory_ti
 	--tier-weights 4:85,22:15 --source-node 0
 roundtrip spr-ddr5-2cxl '[ "$(cat $root/$WI/node1)" = 2 ] && echo ok' --tier-weights 87:4 --source-node 0
 
+# restore --auto and --defaults.
+root=$(copy_fixture spr-ddr5-2cxl)
+before=$(tree_sum "$root")
+"$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1 >/dev/null
+run "$TT" --sysfs-root "$root" restore --auto
+is "restore --auto: the kernel recomputes 25:3:3 from HMAT, the tree as before" \
+	"$rc:$(tree_sum "$root")" "0:$before"
+run "$TT" --sysfs-root "$root" restore --defaults
+is "restore --defaults: weight 1 everywhere (and auto off, as any node write does)" \
+	"$rc:$(cat "$root"/$WI/node{0,1,2} "$root/$WI/auto" | tr '\n' ' ')" "0:1 1 1 false "
+root=$(copy_fixture 2s-genoa-cxl)
+expect_bad_input 3 "no auto mode file" "$root" "$TT" --sysfs-root "$root" restore --auto
+root=$(copy_fixture rfc-4node)
+run "$TT" --sysfs-root "$root" restore --defaults
+is "restore --defaults on the RFC: every source's tier weight 1" \
+	"$rc:$(cat "$root"/sys/devices/virtual/memory_tiering/memory_tier{4,22}/interleave_weight | tr '\n' ' ')" \
+	"0:0:1,1:1,2:1,3:1 0:1,1:1,2:1,3:1 "
+
 # This VM's kernel has auto on and no bandwidth data: auto cannot come back.
 root=$(copy_fixture vm-1node)
 expect_bad_input 3 "cannot turn it back on" "$root" "$TT" --sysfs-root "$root" apply --weights 0:2

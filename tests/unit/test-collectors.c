@@ -318,6 +318,41 @@ static void test_sampler(void **state)
 	tt_source_free(src);
 }
 
+/* resctrl on a fixture: domain to node, byte counters, "Unavailable". */
+static void test_resctrl(void **state)
+{
+	char cmd[1600];
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_source *src;
+	char why[512];
+	double v[4];
+	(void)state;
+
+	snprintf(tmp, sizeof(tmp), "%s/tt-rdt-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/spr-ddr5-2cxl"), tmp);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	struct tt_collect_ctx ctx = {.sfs = &s, .topo = &t, .source_node = -1};
+	assert_int_equal(tt_c_resctrl.probe(&ctx, why, sizeof(why)), 0);
+	assert_int_equal(tt_c_resctrl.open(&ctx, &src), 0);
+	assert_int_equal(src->nmetrics, 2);
+	assert_string_equal(src->metrics[0].name, "mbm_total_bytes");
+	assert_int_equal(src->metrics[0].node, 0);
+	assert_int_equal(src->metrics[0].kind, TT_COUNTER);
+	assert_int_equal(tt_c_resctrl.sample(src, v), 0);
+	assert_true(v[0] == 81234567890.0 && v[1] == 70123456789.0);
+	put("sys/fs/resctrl/mon_data/mon_L3_00/mbm_total_bytes", "Unavailable\n");
+	assert_int_equal(tt_c_resctrl.sample(src, v), 0);
+	assert_true(isnan(v[0]) && v[1] == 70123456789.0);
+	tt_c_resctrl.close(src);
+	tt_topo_release(&t);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* numastat and pfm measure for real on this machine. */
 static void test_live(void **state)
 {
@@ -376,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_garbled),
 		cmocka_unit_test(test_count_step),
 		cmocka_unit_test(test_sampler),
+		cmocka_unit_test(test_resctrl),
 		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct tt_cli {
 	const char *sysfs_root; /* --sysfs-root, default "/" */
@@ -85,6 +86,9 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 /* The same for sizes: 256M, 8GiB. */
 int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+
+/* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */
+void cli_trials_csv(json_t *run, FILE *f);
 
 /* Prints and frees a JSON value; returns 0 or an exit code. */
 int cli_print_json(json_t *root);

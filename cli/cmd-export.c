@@ -217,37 +217,9 @@ static int prometheus(const struct export *e, FILE *f)
 
 static int csv(const struct export *e, FILE *f)
 {
-	size_t i, k;
-	json_t *t, *n;
-
 	if (!e->run)
 		return tt_err(TT_EINPUT, "csv exports a run's trials: give --run RUN or --latest");
-	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_bytes_s,lat_ns,validated,"
-		   "simulated,node,weight,requested_share,achieved_share\n");
-	json_array_foreach(json_object_get(e->run, "trials"), i, t) {
-		json_array_foreach(json_object_get(t, "nodes"), k, n) {
-			json_t *bw = json_object_get(t, "bw_bytes_s"), *lat = json_object_get(t, "lat_ns"),
-			       *w = json_object_get(n, "weight");
-
-			fprintf(f, "%jd,%jd,\"%s\",\"%s\",\"%s\",%jd,%jd,", (intmax_t)e->rs.run_id,
-				(intmax_t)json_integer_value(json_object_get(t, "seq")),
-				json_string_value(json_object_get(t, "kernel")) ?: "",
-				json_string_value(json_object_get(t, "mix")) ?: "",
-				json_string_value(json_object_get(t, "placement")) ?: "",
-				(intmax_t)json_integer_value(json_object_get(t, "threads")),
-				(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
-			fprintf(f, json_is_number(bw) ? "%.17g," : ",", json_number_value(bw));
-			fprintf(f, json_is_number(lat) ? "%.17g," : ",", json_number_value(lat));
-			fprintf(f, "%jd,%jd,%jd,",
-				(intmax_t)json_integer_value(json_object_get(t, "validated")),
-				(intmax_t)json_integer_value(json_object_get(t, "simulated")),
-				(intmax_t)json_integer_value(json_object_get(n, "node")));
-			fprintf(f, json_is_integer(w) ? "%jd," : ",", (intmax_t)json_integer_value(w));
-			fprintf(f, "%.17g,%.17g\n",
-				json_number_value(json_object_get(n, "requested_share")),
-				json_number_value(json_object_get(n, "achieved_share")));
-		}
-	}
+	cli_trials_csv(e->run, f);
 	return 0;
 }
 

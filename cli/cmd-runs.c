@@ -108,47 +108,6 @@ int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 	return all ? cli_print_json(all) : 0;
 }
 
-static int print_csv(json_t *run)
-{
-	size_t i;
-	json_t *t;
-
-	printf("run,trial,kernel,mix,placement,threads,size_bytes,bw_bytes_s,bw_median_bytes_s,"
-	       "bw_min_bytes_s,lat_ns,lat_min_ns,lat_max_ns,validated,simulated,nodes\n");
-	json_array_foreach(json_object_get(run, "trials"), i, t) {
-		static const char *const cols[] = {"kernel", "mix", "placement", "threads",
-						   "size_bytes", "bw_bytes_s", "bw_median_bytes_s",
-						   "bw_min_bytes_s", "lat_ns", "lat_min_ns",
-						   "lat_max_ns", "validated", "simulated"};
-		size_t k;
-		json_t *n;
-
-		printf("%" JSON_INTEGER_FORMAT ",%" JSON_INTEGER_FORMAT,
-		       json_integer_value(json_object_get(run, "id")),
-		       json_integer_value(json_object_get(t, "seq")));
-		for (k = 0; k < sizeof(cols) / sizeof(*cols); k++) {
-			json_t *v = json_object_get(t, cols[k]);
-
-			if (json_is_string(v))
-				/* Ours, but quote anyway: a comma would break the row. */
-				printf(",\"%s\"", json_string_value(v));
-			else if (json_is_integer(v))
-				printf(",%" JSON_INTEGER_FORMAT, json_integer_value(v));
-			else if (json_is_real(v))
-				printf(",%.17g", json_real_value(v));
-			else
-				printf(",");
-		}
-		printf(",\"");
-		json_array_foreach(json_object_get(t, "nodes"), k, n)
-			printf("%s%" JSON_INTEGER_FORMAT ":%.4f", k ? " " : "",
-			       json_integer_value(json_object_get(n, "node")),
-			       json_number_value(json_object_get(n, "achieved_share")));
-		printf("\"\n");
-	}
-	return 0;
-}
-
 static void print_show(json_t *run)
 {
 	char start[32], end[32];
@@ -235,7 +194,7 @@ int cmd_show(struct tt_cli *cli, int argc, char **argv)
 	if (cli->json)
 		return cli_print_json(run);
 	if (csv)
-		print_csv(run);
+		cli_trials_csv(run, stdout);
 	else
 		print_show(run);
 	json_decref(run);

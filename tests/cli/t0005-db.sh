@@ -26,7 +26,7 @@ is "show: the trial with its placement per node, the command line" \
 	"$(json '(j["trials"][0]["kernel"], j["trials"][0]["validated"], [(n["node"], n["weight"], n["achieved_share"]) for n in j["trials"][0]["nodes"]], "--record" in j["command"], j["kernel_release"] != "")' <"$WORK/out")" \
 	"('triad', 1, [(0, 1, 1.0)], True, True)"
 run "$TT" show 3 --csv
-is "show --csv: a header and a row per trial" "$rc:$(wc -l <"$WORK/out"):$(cut -d, -f3 "$WORK/out" | sort -u | tr '\n' ' ')" \
+is "show --csv: a header and a row per trial and node" "$rc:$(wc -l <"$WORK/out"):$(cut -d, -f3 "$WORK/out" | sort -u | tr '\n' ' ')" \
 	'0:3:"loaded-latency" kernel '
 run "$TT" show 1
 is "show: human output names the host and trial" "$rc:$(grep -cE '^host +vm|^ +1 triad' "$WORK/out")" "0:2"

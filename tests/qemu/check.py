@@ -111,7 +111,8 @@ for i, (node_list, weights, pages, offset) in enumerate(cases, 1):
         bad.append("case %d (%s %s %s pages, offset %s): %s" % (i, node_list, weights, pages,
                                                                offset, why))
 tap(not bad and len(cases) >= 50,
-    "%d random weight vectors: kernel placement == simulate == exact, page for page" % len(cases),
+    "%d weight vectors (random, and 3 with over 16384 runs): kernel placement == simulate == "
+    "exact, page for page" % len(cases),
     "\n".join(bad[:10]))
 
 # apply and restore on the guest's real sysfs.

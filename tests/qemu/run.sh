@@ -50,6 +50,11 @@ for _ in range(int(sys.argv[2])):
     nodes = sorted(rng.sample([0, 1, 2], rng.choice([2, 3])))
     print(",".join(map(str, nodes)), ",".join("%d:%d" % (n, rng.randint(1, 255)) for n in nodes),
           rng.randint(1, 4000), rng.randint(0, 511))
+# Small weights over many pages: more than 16384 runs, where exact placement
+# switches from mbind per run to first touch under per-node bind policies.
+print("0,1,2 0:1,1:1,2:1 40000 7")
+print("0,2 0:2,2:1 60000 100")
+print("1,2 1:3,2:2 50000 0")
 PY
 cp "$root/cases.txt" "$work/cases.txt"
 (cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$work/initrd.gz"

@@ -1,17 +1,40 @@
 #!/usr/bin/env bash
-# make demo: topo and simulate on this machine, then on fixture machines.
-# Everything simulate prints is a model (labelled "simulated"); topo reads
-# real files (this machine's, or a fixture's copy of a real layout).
+# make demo: the toolkit end to end on this machine, and on copies of fixture
+# machines where this one (one node, no PMU) cannot show a thing. Everything
+# simulate and the model print is labelled simulated; topo reads real files
+# (this machine's, or a fixture's copy of a real layout); bench measures for
+# real on node 0. The demo's database and apply state live in a temp folder:
+# it changes nothing on this machine.
 set -euo pipefail
 build=${1:-build}
 tt="$build/tiertune"
 fx=tests/fixtures/sysfs
+work=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-demo.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export TIERTUNE_DB="$work/demo.db" TIERTUNE_STATE_DIR="$work/state"
 say() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 
+# What the machine is, and where pages would go.
 say "$tt" topo
-say "$tt" simulate --nodes 0 --pages 8
 say "$tt" --sysfs-root "$fx/spr-ddr5-2cxl" topo
 say "$tt" --sysfs-root "$fx/spr-ddr5-2cxl" simulate --nodes 0-2 --weights auto --pages 31
-say "$tt" --sysfs-root "$fx/qemu-3node-hmat" simulate --nodes 0-2 --weights 0:3,1:1,2:2 --pages 12
 say "$tt" --sysfs-root "$fx/rfc-4node" simulate --interface rfc --source-node 0 --nodes 0-2 --pages 12
-say "$tt" bench --kernel triad --nodes 0 --weights 0:1 --size 268435456 --repeat 5
+
+# Measure, with placement verified and collectors around the timed passes.
+say "$tt" bench --list
+say "$tt" bench --kernel triad --nodes 0 --weights 0:1 --size 256M --repeat 20 --collect numastat,pfm --record
+say "$tt" bench --kernel latency --size 64M --repeat 3 --record
+say "$tt" bench --kernel loaded-latency --size 64M --delays 0,200,2000 --point-ms 200
+say "$tt" collectors
+say "$tt" --sysfs-root "$fx/spr-ddr5-2cxl" collectors
+say "$tt" runs
+say "$tt" show 1
+
+# Apply as a transaction on a copy of the SPR + CXL machine, then put it back.
+spr="$work/spr"
+cp -a "$fx/spr-ddr5-2cxl" "$spr"
+say "$tt" --sysfs-root "$spr" apply --weights 0:5,1:2,2:2 --dry-run
+say "$tt" --sysfs-root "$spr" apply --weights 0:5,1:2,2:2
+say "$tt" --sysfs-root "$spr" export --weights 0:5,1:2,2:2 --format tmpfiles
+say "$tt" --sysfs-root "$spr" restore
+diff -r "$fx/spr-ddr5-2cxl" "$spr" >/dev/null && echo "(the copy is byte for byte as it was)"

@@ -107,7 +107,7 @@ struct apply_args {
 };
 
 static int load_recos(struct tt_cli *cli, const struct apply_args *a, const struct tt_topo *t,
-		      const struct tt_wi_backend *be, struct recos *rs)
+		      const struct tt_wi_backend *be, struct tt_recos *rs)
 {
 	int rc;
 
@@ -162,7 +162,7 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 	const struct tt_wi_backend *be;
 	struct tt_apply_plan p;
 	struct tt_topo t;
-	struct recos rs;
+	struct tt_recos rs;
 	char objective[64] = "";
 	int rc = a->dry_run ? 0 : recover_first();
 
@@ -176,7 +176,7 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 	if (rc == 0)
 		rc = load_recos(cli, a, &t, be, &rs);
 	if (rc == 0)
-		rc = recos_convert(&rs, &t, be->name);
+		rc = tt_recos_convert(&rs, &t, be->name);
 	if (rc < 0)
 		goto out;
 	p.be = be;
@@ -186,7 +186,7 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 		struct tt_weights w;
 		bool others = false;
 
-		rc = recos_upstream(&rs, a->all_sources ? -1 : (int)a->source, &w);
+		rc = tt_recos_upstream(&rs, a->all_sources ? -1 : (int)a->source, &w);
 		if (rc < 0)
 			goto out;
 		for (int i = 0; i < rs.n; i++)
@@ -209,7 +209,7 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 		int used = 0;
 
 		for (int i = 0; i < rs.n && rc == 0; i++) {
-			const struct reco *r = &rs.r[i];
+			const struct tt_reco *r = &rs.r[i];
 
 			if (strcmp(r->interface, "rfc") ||
 			    (a->source >= 0 && !a->all_sources && r->source_node != a->source))

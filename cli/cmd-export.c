@@ -22,7 +22,7 @@ enum { OPT_RUN = OPT_FIRST_COMMAND, OPT_LATEST, OPT_WEIGHTS, OPT_TIER_WEIGHTS, O
 struct export {
 	struct tt_cli *cli;
 	const struct tt_topo *t;
-	struct recos rs;          /* as recommended */
+	struct tt_recos rs;          /* as recommended */
 	bool upstream, rfc;       /* interfaces to write for */
 	int source;               /* -1: all */
 	json_t *run;              /* csv: the run with its trials */
@@ -47,16 +47,16 @@ typedef void (*write_fn)(FILE *f, const char *file, const char *value, bool firs
 
 static int each_write(const struct export *e, const char *interface, FILE *f, write_fn fn)
 {
-	struct recos rs = e->rs;
+	struct tt_recos rs = e->rs;
 	char file[256], value[32];
-	int node, rc = recos_convert(&rs, e->t, interface);
+	int node, rc = tt_recos_convert(&rs, e->t, interface);
 
 	if (rc < 0)
 		return rc;
 	if (strcmp(interface, "upstream") == 0) {
 		struct tt_weights w;
 
-		rc = recos_upstream(&rs, e->source, &w);
+		rc = tt_recos_upstream(&rs, e->source, &w);
 		if (rc < 0)
 			return rc;
 		tt_nodemask_for_each(node, &w.set) {
@@ -70,7 +70,7 @@ static int each_write(const struct export *e, const char *interface, FILE *f, wr
 	int used = 0;
 
 	for (int i = 0; i < rs.n; i++) {
-		const struct reco *r = &rs.r[i];
+		const struct tt_reco *r = &rs.r[i];
 		int tier;
 
 		if (e->source >= 0 && r->source_node != e->source)
@@ -149,13 +149,13 @@ static int tmpfiles(const struct export *e, FILE *f)
 
 static int numactl(const struct export *e, FILE *f)
 {
-	struct recos rs = e->rs;
+	struct tt_recos rs = e->rs;
 	struct tt_weights w;
 	char nodes[256], weights[1024];
-	int rc = recos_convert(&rs, e->t, "upstream");
+	int rc = tt_recos_convert(&rs, e->t, "upstream");
 
 	if (rc == 0)
-		rc = recos_upstream(&rs, e->source, &w);
+		rc = tt_recos_upstream(&rs, e->source, &w);
 	if (rc < 0)
 		return rc;
 	tt_bit_format_list(w.set.bits, TT_MAX_NODES, nodes, sizeof(nodes));
@@ -184,7 +184,7 @@ static int prometheus(const struct export *e, FILE *f)
 	fprintf(f, "# HELP tiertune_weight_recommended Interleave weight tiertune recommends.\n"
 		   "# TYPE tiertune_weight_recommended gauge\n");
 	for (int i = 0; i < e->rs.n; i++) {
-		const struct reco *r = &e->rs.r[i];
+		const struct tt_reco *r = &e->rs.r[i];
 
 		if (e->source >= 0 && r->source_node >= 0 && r->source_node != e->source)
 			continue;

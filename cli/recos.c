@@ -9,31 +9,7 @@
 
 #define PROFILE_FORMAT "tiertune-profile"
 
-static int add(struct recos *rs, int src, const char *interface, const char *weights, double gain,
-	       const char *where)
-{
-	struct reco *r;
-	int rc;
-
-	if (rs->n == RECOS_MAX)
-		return tt_err(TT_EINPUT, "%s: more than %d recommendations", where, RECOS_MAX);
-	if (strcmp(interface, "upstream") && strcmp(interface, "rfc"))
-		return tt_err(TT_EINPUT, "%s: interface '%s' is neither upstream nor rfc", where,
-			      interface);
-	r = &rs->r[rs->n];
-	r->source_node = src;
-	snprintf(r->interface, sizeof(r->interface), "%s", interface);
-	r->gain = gain;
-	rc = tt_weights_parse(weights, &r->w);
-	if (rc < 0) {
-		tt_err_prefix("%s", where);
-		return rc;
-	}
-	rs->n++;
-	return 0;
-}
-
-static int from_run_json(json_t *run, struct recos *rs)
+static int from_run_json(json_t *run, struct tt_recos *rs)
 {
 	json_t *rec;
 	size_t i;
@@ -52,7 +28,7 @@ static int from_run_json(json_t *run, struct recos *rs)
 	snprintf(where, sizeof(where), "run %jd", (intmax_t)rs->run_id);
 	json_array_foreach(json_object_get(run, "recommendations"), i, rec) {
 		json_t *gain = json_object_get(rec, "gain");
-		int rc = add(rs, (int)json_integer_value(json_object_get(rec, "source_node")),
+		int rc = tt_recos_add(rs, (int)json_integer_value(json_object_get(rec, "source_node")),
 			     json_string_value(json_object_get(rec, "interface")) ?: "",
 			     json_string_value(json_object_get(rec, "weights")) ?: "",
 			     json_is_number(gain) ? json_number_value(gain) : NAN, where);
@@ -63,7 +39,7 @@ static int from_run_json(json_t *run, struct recos *rs)
 	return 0;
 }
 
-int recos_from_run(struct tt_db *db, int64_t run_id, struct recos *out)
+int recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out)
 {
 	json_t *run;
 	int rc = tt_db_run_get(db, run_id, &run);
@@ -80,7 +56,7 @@ int recos_from_run(struct tt_db *db, int64_t run_id, struct recos *out)
 
 struct latest {
 	struct tt_db *db;
-	struct recos *out;
+	struct tt_recos *out;
 	int found;
 };
 
@@ -100,7 +76,7 @@ static int try_run(json_t *row, void *ctx)
 	return 0;
 }
 
-int recos_latest(struct tt_db *db, struct recos *out)
+int recos_latest(struct tt_db *db, struct tt_recos *out)
 {
 	struct latest l = {db, out, 0};
 	int rc = tt_db_runs(db, NULL, 0, try_run, &l);
@@ -113,7 +89,7 @@ int recos_latest(struct tt_db *db, struct recos *out)
 	return 0;
 }
 
-int recos_from_profile(const char *path, struct recos *rs)
+int recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
 	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e), *host, *rec;
@@ -165,7 +141,7 @@ int recos_from_profile(const char *path, struct recos *rs)
 				goto out;
 			}
 		}
-		rc = add(rs, (int)json_integer_value(src),
+		rc = tt_recos_add(rs, (int)json_integer_value(src),
 			 json_string_value(json_object_get(rec, "interface")) ?: "", text,
 			 json_is_number(gain) ? json_number_value(gain) : NAN, where);
 		if (rc < 0)
@@ -178,14 +154,14 @@ out:
 	return rc;
 }
 
-json_t *recos_profile_json(const struct recos *rs, const struct tt_topo *t)
+json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 {
 	char fp[17];
 	json_t *recs = json_array();
 
 	tt_topo_fingerprint(t, fp);
 	for (int i = 0; i < rs->n; i++) {
-		const struct reco *r = &rs->r[i];
+		const struct tt_reco *r = &rs->r[i];
 		json_t *w = json_object();
 		char key[16];
 		int node;
@@ -206,79 +182,9 @@ json_t *recos_profile_json(const struct recos *rs, const struct tt_topo *t)
 			 rs->objective[0] ? rs->objective : NULL, "recommendations", recs);
 }
 
-int recos_upstream(const struct recos *rs, int src, struct tt_weights *out)
+int recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs)
 {
-	int who[TT_MAX_NODES], node, used = 0;
-
-	tt_weights_clear(out);
-	for (int i = 0; i < rs->n; i++) {
-		const struct reco *r = &rs->r[i];
-
-		if (strcmp(r->interface, "upstream") || (src >= 0 && r->source_node != src &&
-							 r->source_node >= 0))
-			continue;
-		used++;
-		tt_nodemask_for_each(node, &r->w.set) {
-			if (tt_nodemask_test(&out->set, node) && out->w[node] != r->w.w[node]) {
-				tt_err(TT_EINPUT,
-				       "source nodes %d and %d want node %d at weights %u and %u, and "
-				       "upstream kernels hold one global weight per node",
-				       who[node], r->source_node, node, out->w[node], r->w.w[node]);
-				tt_err_hint("pick one with --source-node N (the other sources will use "
-					    "its weights too)");
-				return TT_EINPUT;
-			}
-			tt_weights_put(out, node, r->w.w[node]);
-			who[node] = r->source_node;
-		}
-	}
-	if (!used)
-		return src >= 0 ? tt_err(TT_EINPUT, "no upstream recommendation for source node %d", src)
-				: tt_err(TT_EINPUT, "no upstream recommendation to apply");
-	return 0;
-}
-
-/* Tier weights for upstream: each tier's weight split over its memory
- * nodes as the RFC does (seed 003, memtier_get_node_weight). */
-static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
-			struct tt_weights *nodes)
-{
-	int tier, node;
-
-	tt_weights_clear(nodes);
-	tt_nodemask_for_each(tier, &tiers->set) {
-		const struct tt_tier *tr = tt_topo_tier(t, tier);
-		unsigned int k = 0;
-
-		if (!tr)
-			continue;
-		tt_nodemask_for_each(node, &tr->nodes) k++;
-		tt_nodemask_for_each(node, &tr->nodes)
-			tt_weights_put(nodes, node, tt_rfc_split(tiers->w[tier], k));
-	}
-}
-
-/* Node weights for the RFC: a tier weighs the sum of its nodes' weights
- * (the inverse of the split, exact when the nodes of a tier agree). */
-static int sum_tiers(const struct tt_topo *t, const struct tt_weights *nodes,
-		     struct tt_weights *tiers)
-{
-	int node;
-
-	tt_weights_clear(tiers);
-	tt_nodemask_for_each(node, &nodes->set) {
-		const struct tt_node *n = tt_topo_node(t, node);
-
-		if (!n || n->tier < 0)
-			return tt_err(TT_EINPUT, "node %d is in no memory tier", node);
-		tt_weights_put(tiers, n->tier, tt_weights_get(tiers, n->tier, 0) + nodes->w[node]);
-	}
-	return 0;
-}
-
-int recos_from_args(const char *weights, const char *tier_weights, int src, struct recos *rs)
-{
-	struct reco *r = &rs->r[0];
+	struct tt_reco *r = &rs->r[0];
 	int rc;
 
 	memset(rs, 0, sizeof(*rs));
@@ -294,27 +200,3 @@ int recos_from_args(const char *weights, const char *tier_weights, int src, stru
 	return 0;
 }
 
-int recos_convert(struct recos *rs, const struct tt_topo *t, const char *interface)
-{
-	for (int i = 0; i < rs->n; i++) {
-		struct reco *r = &rs->r[i];
-		struct tt_weights conv;
-		int rc;
-
-		if (strcmp(r->interface, interface) == 0)
-			continue;
-		if (strcmp(interface, "upstream") == 0) {
-			split_tiers(t, &r->w, &conv);
-		} else {
-			if (r->source_node < 0)
-				return tt_err(TT_EINPUT, "the rfc interface holds weights per source "
-							 "node: give --source-node N");
-			rc = sum_tiers(t, &r->w, &conv);
-			if (rc < 0)
-				return rc;
-		}
-		r->w = conv;
-		snprintf(r->interface, sizeof(r->interface), "%s", interface);
-	}
-	return 0;
-}

@@ -1,0 +1,78 @@
+/* core/recommend.c: per-source recommendations merged for upstream kernels
+ * (disjoint merge, agreeing overlap, conflict named) and converted between
+ * node and tier weights on a fixture topology. */
+#include "test.h"
+
+#include "../../core/error.h"
+#include "../../core/recommend.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_merge(void **state)
+{
+	struct tt_recos rs = {0};
+	struct tt_weights w;
+	(void)state;
+
+	assert_int_equal(tt_recos_add(&rs, 0, "upstream", "0:3,2:1", 0.1, "t"), 0);
+	assert_int_equal(tt_recos_add(&rs, 1, "upstream", "1:3,3:1", NAN, "t"), 0);
+	assert_int_equal(tt_recos_upstream(&rs, -1, &w), 0);
+	assert_int_equal(tt_weights_get(&w, 0, 0), 3);
+	assert_int_equal(tt_weights_get(&w, 3, 0), 1);
+	/* Only source 1's. */
+	assert_int_equal(tt_recos_upstream(&rs, 1, &w), 0);
+	assert_false(tt_nodemask_test(&w.set, 0));
+	/* Overlap that agrees merges; overlap that disagrees is refused. */
+	assert_int_equal(tt_recos_add(&rs, 2, "upstream", "2:1", NAN, "t"), 0);
+	assert_int_equal(tt_recos_upstream(&rs, -1, &w), 0);
+	assert_int_equal(tt_recos_add(&rs, 3, "upstream", "2:2", NAN, "t"), 0);
+	assert_int_equal(tt_recos_upstream(&rs, -1, &w), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "want node 2 at weights 1 and 2"));
+	assert_int_equal(tt_recos_upstream(&rs, 7, &w), TT_EINPUT);
+	assert_int_equal(tt_recos_add(&rs, 0, "numa", "0:1", NAN, "profile x"), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "profile x: interface 'numa'"));
+	assert_int_equal(tt_recos_add(&rs, 0, "upstream", "0:x", NAN, "run 4"), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "run 4"));
+}
+
+static void test_convert(void **state)
+{
+	char root[1024];
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_recos rs = {0};
+	(void)state;
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/spr-ddr5-2cxl",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".");
+	assert_int_equal(tt_sysfs_init(&s, root), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	/* Tier 87 holds nodes 1 and 2: 5 splits into ceil(5/2) = 3 each. */
+	assert_int_equal(tt_recos_add(&rs, 0, "rfc", "4:20,87:5", NAN, "t"), 0);
+	assert_int_equal(tt_recos_convert(&rs, &t, "upstream"), 0);
+	assert_string_equal(rs.r[0].interface, "upstream");
+	assert_int_equal(tt_weights_get(&rs.r[0].w, 0, 0), 20);
+	assert_int_equal(tt_weights_get(&rs.r[0].w, 1, 0), 3);
+	assert_int_equal(tt_weights_get(&rs.r[0].w, 2, 0), 3);
+	/* And back: node weights sum per tier. */
+	assert_int_equal(tt_recos_convert(&rs, &t, "rfc"), 0);
+	assert_int_equal(tt_weights_get(&rs.r[0].w, 4, 0), 20);
+	assert_int_equal(tt_weights_get(&rs.r[0].w, 87, 0), 6);
+	/* Node weights without a source cannot become the RFC's. */
+	struct tt_recos anon = {0};
+	assert_int_equal(tt_recos_add(&anon, -1, "upstream", "0:1", NAN, "t"), 0);
+	assert_int_equal(tt_recos_convert(&anon, &t, "rfc"), TT_EINPUT);
+	tt_topo_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_convert),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

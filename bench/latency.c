@@ -375,7 +375,10 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 	m->mem_node = calloc((size_t)t->nnodes, sizeof(int));
 	m->bw_bytes_s = calloc((size_t)t->nnodes * (size_t)t->nnodes, sizeof(double));
 	m->lat_ns = calloc((size_t)t->nnodes * (size_t)t->nnodes, sizeof(double));
-	if (!m->cpu_node || !m->mem_node || !m->bw_bytes_s || !m->lat_ns) {
+	m->pages = calloc((size_t)t->nnodes * (size_t)t->nnodes, sizeof(uint64_t));
+	m->threads = calloc((size_t)t->nnodes, sizeof(int));
+	if (!m->cpu_node || !m->mem_node || !m->bw_bytes_s || !m->lat_ns || !m->pages ||
+	    !m->threads) {
 		tt_matrix_release(m);
 		return tt_err(TT_EFAIL, "out of memory");
 	}
@@ -398,8 +401,12 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 			o.source_node = m->cpu_node[c];
 			tt_bit_set(one.bits, (unsigned int)m->mem_node[j]);
 			rc = tt_place_init(&o.place, TT_PLACE_BIND, &one, NULL, o.source_node);
-			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0)
+			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0) {
 				m->bw_bytes_s[c * m->nmem + j] = r->bw_best_bytes_s;
+				m->pages[c * m->nmem + j] = r->place.got[m->mem_node[j]];
+				m->threads[c] = r->threads;
+				m->array_bytes = r->array_bytes;
+			}
 			o.kernel = &tt_k_latency;
 			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0)
 				m->lat_ns[c * m->nmem + j] = r->lat_median_ns;
@@ -419,5 +426,7 @@ void tt_matrix_release(struct tt_matrix *m)
 	free(m->mem_node);
 	free(m->bw_bytes_s);
 	free(m->lat_ns);
+	free(m->pages);
+	free(m->threads);
 	memset(m, 0, sizeof(*m));
 }

@@ -79,8 +79,11 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r);
 struct tt_matrix {
 	int ncpu, nmem;
 	int *cpu_node, *mem_node;   /* [ncpu], [nmem] */
+	int *threads;               /* [ncpu]: bandwidth threads of each CPU node */
 	double *bw_bytes_s;         /* [ncpu * nmem], row = CPU node */
 	double *lat_ns;
+	uint64_t *pages;            /* [ncpu * nmem]: pages verified on the memory node */
+	size_t array_bytes;         /* of the bandwidth runs */
 };
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m);
 void tt_matrix_release(struct tt_matrix *m);

@@ -321,7 +321,7 @@ struct record {
 };
 
 static int record_begin(struct tt_cli *cli, const struct tt_bench_opts *o, const struct tt_topo *t,
-			struct record *rec)
+			bool matrix, struct record *rec)
 {
 	char objective[64];
 	int64_t host;
@@ -330,12 +330,13 @@ static int record_begin(struct tt_cli *cli, const struct tt_bench_opts *o, const
 	if (rc)
 		return rc;
 	snprintf(objective, sizeof(objective), "%s:%s",
-		 o->kernel->kind == TT_K_STREAM ? "bandwidth" : "latency", o->kernel->name);
+		 matrix ? "matrix" : o->kernel->kind == TT_K_STREAM ? "bandwidth" : "latency",
+		 o->kernel->name);
 	rc = tt_db_host(rec->db, t, &host);
 	if (rc == 0)
 		rc = tt_db_run_begin(rec->db, &(struct tt_db_run){.host_id = host, .kind = "bench",
 								 .command = cli->cmdline,
-								 .source_node = o->source_node,
+								 .source_node = matrix ? -1 : o->source_node,
 								 .objective = objective,
 								 .kernel_release = t->kernel_release},
 				     &rec->run);
@@ -448,6 +449,47 @@ static int record_end(struct record *rec, const struct tt_bench_opts *o,
 	return rc;
 }
 
+/* --matrix --record: a trial per CPU node and memory node, the memory node
+ * bound (verified, or the run would have failed). */
+static int record_matrix(struct record *rec, const struct tt_bench_opts *o, const struct tt_matrix *m)
+{
+	char mix[64];
+	int rc = 0;
+	int64_t id;
+
+	for (int c = 0; c < m->ncpu && rc == 0; c++) {
+		for (int j = 0; j < m->nmem && rc == 0; j++) {
+			int k = c * m->nmem + j;
+			struct tt_db_trial_node node = {.node = m->mem_node[j], .requested_share = 1,
+							.achieved_share = 1, .pages = m->pages[k]};
+
+			snprintf(mix, sizeof(mix), "%s from CPU node %d", o->kernel->counting,
+				 m->cpu_node[c]);
+			rc = tt_db_trial_add(rec->db, rec->run,
+					     &(struct tt_db_trial){.kernel = o->kernel->name, .mix = mix,
+								   .placement = "bind",
+								   .threads = m->threads[c],
+								   .size_bytes = m->array_bytes,
+								   .bw_bytes_s = m->bw_bytes_s[k],
+								   .bw_median_bytes_s = m->bw_bytes_s[k],
+								   .bw_min_bytes_s = m->bw_bytes_s[k],
+								   .lat_ns = m->lat_ns[k],
+								   .lat_min_ns = m->lat_ns[k],
+								   .lat_max_ns = m->lat_ns[k],
+								   .validated = true, .nnodes = 1,
+								   .nodes = &node},
+					     &id);
+		}
+	}
+	if (rc == 0)
+		rc = tt_db_run_finish(rec->db, rec->run, TT_RUN_DONE);
+	if (rc == 0) {
+		tt_db_close(rec->db);
+		rec->db = NULL;
+	}
+	return rc;
+}
+
 static int parse_delays(const char *arg, struct bench_args *a)
 {
 	char buf[1024], *save = NULL;
@@ -485,9 +527,6 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		return cli_usage("unknown kernel '%s' (see 'tiertune bench --list')", a->kernel);
 	if (a->matrix && a->collect)
 		return cli_usage("--collect does not take --matrix");
-	if (a->matrix && a->record)
-		return cli_usage("--record does not take --matrix yet: record each cell with --kernel "
-				 "and --placement bind");
 	if (a->matrix && (a->nodes || a->weights || a->placement || a->source >= 0))
 		return cli_usage("--matrix binds every memory node from every CPU node in turn; it "
 				 "takes no --nodes, --weights, --placement or --source-node");
@@ -579,9 +618,17 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	if (a->matrix) {
 		struct tt_matrix m;
 
+		if (a->record && (rc = record_begin(cli, &o, &t, true, &rec))) {
+			tt_topo_release(&t);
+			return rc;
+		}
 		rc = tt_bench_matrix(&o, &m);
 		if (rc < 0)
 			goto fail;
+		if (rec.db && (rc = record_matrix(&rec, &o, &m)) < 0) {
+			tt_matrix_release(&m);
+			goto fail;
+		}
 		rc = report_matrix(cli, &o, &m);
 		tt_matrix_release(&m);
 		tt_topo_release(&t);
@@ -599,7 +646,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		o.phase_ctx = collect;
 	}
 	if (a->record) {
-		rc = record_begin(cli, &o, &t, &rec);
+		rc = record_begin(cli, &o, &t, false, &rec);
 		if (rc) {
 			if (collect)
 				tt_collect_end(collect, &sum);

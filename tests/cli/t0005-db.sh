@@ -33,6 +33,15 @@ is "show: human output names the host and trial" "$rc:$(grep -cE '^host +vm|^ +1
 run "$TT" db check
 is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 1, integrity ok, foreign keys ok"
 
+# The matrix, recorded: a trial per CPU node and memory node.
+run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/matrix.db"
+run "$TT" runs --db "$WORK/matrix.db" --json
+mrun=$(json 'j[0]["id"]' <"$WORK/out")
+run "$TT" show "$mrun" --db "$WORK/matrix.db" --json
+is "bench --matrix --record: objective, no source node, one bind trial with bandwidth and latency" \
+	"$(json '(j["objective"], j["source_node"], [(t["placement"], t["bw_bytes_s"] > 0, t["lat_ns"] > 0, [n["node"] for n in t["nodes"]]) for t in j["trials"]])' <"$WORK/out")" \
+	"('matrix:reads', None, [('bind', True, True, [0])])"
+
 # Another host's database, merged twice. The host differs by its hostname
 # (a fixture root whose hostname is a quoted SQL fragment) and its root's
 # folder name has a quote, so the command line has one too.

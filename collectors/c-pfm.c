@@ -56,22 +56,7 @@ static int pfm_ready(char *why, size_t size)
 	return state > 0 ? 0 : TT_EUNAVAIL;
 }
 
-static int encode(const char *event, struct perf_event_attr *a)
-{
-	pfm_perf_encode_arg_t arg;
-
-	memset(a, 0, sizeof(*a));
-	memset(&arg, 0, sizeof(arg));
-	arg.attr = a;
-	arg.size = sizeof(arg);
-	/* User and kernel: page faults and memory stalls of a benchmark
-	 * happen in both. */
-	return pfm_get_os_event_encoding(event, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
-}
-
-/* System-wide counting on a CPU needs root or paranoid <= 0; otherwise
- * count this process and the threads it starts. */
-static bool system_wide(void)
+static int paranoid(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
 	int level = 2;
@@ -81,7 +66,34 @@ static bool system_wide(void)
 			level = 2;
 		fclose(f);
 	}
-	return geteuid() == 0 || level <= 0;
+	return level;
+}
+
+/* System-wide counting on a CPU needs root or paranoid <= 0; otherwise
+ * count this process and the threads it starts. */
+static bool system_wide(void)
+{
+	return geteuid() == 0 || paranoid() <= 0;
+}
+
+/* Kernel-mode counting for an unprivileged process needs paranoid <= 1. */
+static bool user_only(void)
+{
+	return geteuid() != 0 && paranoid() >= 2;
+}
+
+static int encode(const char *event, struct perf_event_attr *a)
+{
+	pfm_perf_encode_arg_t arg;
+
+	memset(a, 0, sizeof(*a));
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = a;
+	arg.size = sizeof(arg);
+	/* User and kernel where allowed: page faults and memory stalls of a
+	 * benchmark happen in both. */
+	return pfm_get_os_event_encoding(event, user_only() ? PFM_PLM3 : PFM_PLM0 | PFM_PLM3,
+					 PFM_OS_PERF_EVENT, &arg);
 }
 
 /* group: the leader's fd, or -1 to open one. Per-CPU events go in one
@@ -142,7 +154,11 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 	}
 	if (!ok)
 		return TT_EUNAVAIL;
-	/* Usable: why now lists what it cannot count. */
+	/* Usable: why now lists what it cannot count, and how it counts. */
+	if (user_only())
+		len += (size_t)snprintf(why + len, len < size ? size - len : 0,
+					"%suser space of this process only (perf_event_paranoid is "
+					"%d and this is not root)", len ? "; " : "", paranoid());
 	return 0;
 }
 

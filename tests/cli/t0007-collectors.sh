@@ -36,6 +36,18 @@ root=$(copy_fixture spr-ddr5-2cxl)
 echo 'config:0-7:9' >"$root/sys/bus/event_source/devices/cxl_pmu_mem1.0/format/gid"
 expect_bad_input 2 "cxl_pmu_mem1.0/format/gid' holds 'config:0-7:9'" "$root" "$TT" --sysfs-root "$root" collectors
 
+# Not root, perf_event_paranoid 2: pfm counts this process's user space.
+nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$WORK" TIERTUNE_DB="$WORK/nobody.db")
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && "${nobody[@]}" test -x "$TT" &&
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 2 ]; then
+	chmod 777 "$WORK"
+	run "${nobody[@]}" "$TT" collectors --json
+	is "as nobody: pfm works, counting user space only, and says so" \
+		"$(avail pfm):$(reason pfm | grep -c 'user space of this process only (perf_event_paranoid is')" "True:1"
+else
+	echo "ok $((n += 1)) # SKIP needs root, setpriv, paranoid >= 2 and a tiertune nobody can run"
+fi
+
 # bench --collect: long enough for a few 0.1 s samples inside the timed passes.
 run "$TT" bench --kernel triad --size 128M --repeat 30 --collect numastat,pfm --json
 is "bench --collect exits 0" "$rc" 0

@@ -66,7 +66,7 @@ int cli_load_topo(struct tt_cli *cli, struct tt_topo *t)
 	return rc < 0 ? cli_fail(rc) : 0;
 }
 
-int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
+int cli_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
 {
 	char path[4096];
 	int rc;
@@ -74,18 +74,22 @@ int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
 	if (cli->db_path)
 		snprintf(path, sizeof(path), "%s", cli->db_path);
 	else if ((rc = tt_db_default_path(path, sizeof(path))) < 0)
-		return cli_fail(rc);
+		return rc;
 	rc = tt_db_open(db, path, flags);
-	if (rc < 0)
-		return cli_fail(rc);
-	if (tt_db_interrupted(*db))
+	if (rc == 0 && tt_db_interrupted(*db))
 		cli_warn("%d run%s in '%s' had stopped without finishing (process gone); now marked "
 			 "interrupted", tt_db_interrupted(*db), tt_db_interrupted(*db) == 1 ? "" : "s",
 			 path);
-	return 0;
+	return rc;
 }
 
-/* --interface, or the one this kernel has (upstream first). */
+int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
+{
+	int rc = cli_db(cli, flags, db);
+
+	return rc < 0 ? cli_fail(rc) : 0;
+}
+
 int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_backend **be)
 {
 	char why_up[256], why_rfc[256];

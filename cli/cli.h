@@ -75,6 +75,8 @@ struct tt_db;
 /* Opens --db (or the default path) with tt_db_open() flags; warns when
  * runs were found interrupted. Returns 0 or an exit code (error printed). */
 int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db);
+/* The same returning a library status, for callers that report it. */
+int cli_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db);
 
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and
  * returns the exit code for status. */

@@ -24,8 +24,8 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 	int64_t host, run;
 	int rc;
 
-	if (cli_open_db(cli, 0, &db)) {
-		cli_warn("the weights are written but not recorded in the database");
+	if (cli_db(cli, 0, &db) < 0) {
+		cli_warn("the weights are written but not recorded in the database: %s", tt_err_msg());
 		return;
 	}
 	rc = tt_db_host(db, t, &host);
@@ -107,11 +107,10 @@ struct apply_args {
 };
 
 static int load_recos(struct tt_cli *cli, const struct apply_args *a, const struct tt_topo *t,
-		      const struct tt_wi_backend *be, struct tt_recos *rs)
+		      struct tt_recos *rs)
 {
 	int rc;
 
-	(void)be;
 	memset(rs, 0, sizeof(*rs));
 	if (a->weights || a->tier_weights)
 		return recos_from_args(a->weights, a->tier_weights, (int)a->source, rs);
@@ -134,9 +133,9 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 	}
 	struct tt_db *db;
 
-	rc = cli_open_db(cli, 0, &db);
-	if (rc)
-		return tt_err(TT_EINPUT, "no database to read run %jd from", (intmax_t)a->run);
+	rc = cli_db(cli, 0, &db);
+	if (rc < 0)
+		return rc;
 	rc = recos_from_run(db, a->run, rs);
 	tt_db_close(db);
 	return rc;
@@ -174,7 +173,7 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	rc = cli_pick_interface(cli, a->interface, &be);
 	if (rc == 0)
-		rc = load_recos(cli, a, &t, be, &rs);
+		rc = load_recos(cli, a, &t, &rs);
 	if (rc == 0)
 		rc = tt_recos_convert(&rs, &t, be->name);
 	if (rc < 0)
@@ -338,10 +337,10 @@ static int plan_last(struct tt_cli *cli, const struct tt_topo *t, struct tt_appl
 	struct last_apply l = {.p = p};
 	char fp[17];
 	struct tt_db *db;
-	int rc = cli_open_db(cli, 0, &db);
+	int rc = cli_db(cli, 0, &db);
 
-	if (rc)
-		return tt_err(TT_EINPUT, "no database to find the last apply in");
+	if (rc < 0)
+		return rc;
 	tt_topo_fingerprint(t, fp);
 	rc = tt_db_runs(db, fp, 0, find_apply, &l);
 	if (rc >= 0 && !l.run)

@@ -348,6 +348,19 @@ static int record_begin(struct tt_cli *cli, const struct tt_bench_opts *o, const
 	return 0;
 }
 
+/* The run is done: its status, and the database closed. On failure the
+ * caller marks it failed instead. */
+static int record_done(struct record *rec)
+{
+	int rc = tt_db_run_finish(rec->db, rec->run, TT_RUN_DONE);
+
+	if (rc == 0) {
+		tt_db_close(rec->db);
+		rec->db = NULL;
+	}
+	return rc;
+}
+
 /* The collectors' OK readings of the measured phase, tied to the trial. */
 static int record_samples(struct record *rec, int64_t trial, const struct tt_collect_summary *sum)
 {
@@ -412,18 +425,12 @@ static int record_end(struct record *rec, const struct tt_bench_opts *o,
 		tr.bw_bytes_s = r->bw_best_bytes_s;
 		tr.bw_median_bytes_s = r->bw_median_bytes_s;
 		tr.bw_min_bytes_s = r->bw_min_bytes_s;
-		rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
-		if (rc == 0)
-			rc = record_samples(rec, id, sum);
 		break;
 	case TT_K_LATENCY:
 		snprintf(mix, sizeof(mix), "pointer chase");
 		tr.lat_ns = r->lat_median_ns;
 		tr.lat_min_ns = r->lat_best_ns;
 		tr.lat_max_ns = r->lat_max_ns;
-		rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
-		if (rc == 0)
-			rc = record_samples(rec, id, sum);
 		break;
 	case TT_K_LOADED:
 		/* One trial per point of the curve. */
@@ -440,13 +447,12 @@ static int record_end(struct record *rec, const struct tt_bench_opts *o,
 			rc = record_samples(rec, 0, sum);
 		break;
 	}
-	if (rc == 0)
-		rc = tt_db_run_finish(rec->db, rec->run, TT_RUN_DONE);
-	if (rc == 0) {
-		tt_db_close(rec->db);
-		rec->db = NULL;
+	if (o->kernel->kind != TT_K_LOADED) {
+		rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
+		if (rc == 0)
+			rc = record_samples(rec, id, sum);
 	}
-	return rc;
+	return rc ? rc : record_done(rec);
 }
 
 /* --matrix --record: a trial per CPU node and memory node, the memory node
@@ -481,13 +487,7 @@ static int record_matrix(struct record *rec, const struct tt_bench_opts *o, cons
 					     &id);
 		}
 	}
-	if (rc == 0)
-		rc = tt_db_run_finish(rec->db, rec->run, TT_RUN_DONE);
-	if (rc == 0) {
-		tt_db_close(rec->db);
-		rec->db = NULL;
-	}
-	return rc;
+	return rc ? rc : record_done(rec);
 }
 
 static int parse_delays(const char *arg, struct bench_args *a)

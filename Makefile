@@ -135,6 +135,11 @@ deps:
 	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
 
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+# The profile reader lives in cli/ and reads runs from db/.
+build-fuzz/fuzz-profile: tests/fuzz/fuzz-profile.c $(CORE_SRC) cli/recos.c db/db.c db/schema.c
+	@mkdir -p build-fuzz
+	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o $@ $^ -lm \
+		-ljansson -lsqlite3
 build-fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRC) collectors/pmu.c
 	@mkdir -p build-fuzz
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) -o $@ $^ -lm

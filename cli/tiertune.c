@@ -25,9 +25,10 @@ const struct tt_cmd tt_commands[] = {
 	{"bench", cmd_bench,
 	 "--kernel NAME [--source-node N] [--nodes LIST] [--weights N:W,...] "
 	 "[--placement exact|kernel|interleave|bind|local] [--threads T] [--size BYTES] "
-	 "[--repeat R] [--verify-max PAGES] [--thp] [--json] | --list",
-	 "Run a memory kernel for real with its buffers placed per the weights, verify where "
-	 "every page landed, and report bandwidth."},
+	 "[--repeat R] [--verify-max PAGES] [--thp] [--delays D,...] [--traffic KERNEL] "
+	 "[--point-ms MS] [--collect LIST] [--record] [--json] | --matrix [--record] | --list",
+	 "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
+	 "placed per the weights, verify where every page landed, and report the figures."},
 	{"apply", cmd_apply,
 	 "(--weights N:W,... | --tier-weights TIER:W,... | --run RUN | --profile FILE [--force]) "
 	 "[--source-node N | --all-sources] [--interface upstream|rfc] [--dry-run] [--json]",

@@ -23,7 +23,11 @@ roundtrip() { # fixture check-after-apply apply-args...
 }
 roundtrip spr-ddr5-2cxl '[ "$(cat $root/$WI/node0 $root/$WI/node1 $root/$WI/node2 $root/$WI/auto | tr "\n" " ")" = "5 2 1 false " ] && echo ok' \
 	--weights 0:5,1:2,2:1
-grep -q "turned the kernel's auto mode off" "$WORK/out" 2>/dev/null || true
+root=$(copy_fixture spr-ddr5-2cxl)
+run "$TT" --sysfs-root "$root" apply --weights 0:5
+is "apply says that writing a node weight turned auto mode off" \
+	"$rc:$(grep -c "turned the kernel's auto mode off" "$WORK/out")" "0:1"
+run "$TT" --sysfs-root "$root" restore
 roundtrip 2s-genoa-cxl '[ "$(cat $root/$WI/node{0,1,2,3} | tr "\n" " ")" = "3 3 1 1 " ] && echo ok' \
 	--weights 0:3,1:3,2:1,3:1
 roundtrip xeon-max-hbm-flat '[ "$(cat $root/$WI/node2)" = 7 ] && echo ok' --weights 0:1,2:7

@@ -232,7 +232,11 @@ static void *loaded_thread(void *arg)
 		uint64_t count = 0, delay = atomic_load(&L->delay);
 		double t0 = tt_bench_now();
 
-		while (!atomic_load_explicit(&L->stop, memory_order_relaxed)) {
+		/* At least one batch per point, stop flag or not: a thread the
+		 * scheduler kept off its CPU for the whole point (seen on a busy
+		 * 2-CPU VM) would otherwise report 0 loads, and 0 ns / 0 loads
+		 * is no latency at all. */
+		do {
 			if (w->index == 0) {
 				p = chase(p, BATCH);
 				count += BATCH;
@@ -244,7 +248,7 @@ static void *loaded_thread(void *arg)
 			count += hi - at;
 			at = hi < w->hi ? hi : w->lo;
 			spin(delay * 64);
-		}
+		} while (!atomic_load_explicit(&L->stop, memory_order_relaxed));
 		w->elapsed = tt_bench_now() - t0;
 		w->count = count;
 		pthread_barrier_wait(&L->bar); /* the point ends */

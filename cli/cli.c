@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -162,6 +163,11 @@ int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uin
 int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
 	return number_error(tt_parse_size(arg, min, max, out), opt, arg, min, max);
+}
+
+json_t *cli_json_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }
 
 int cli_print_json(json_t *root)

@@ -92,6 +92,11 @@ int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint6
 /* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */
 void cli_trials_csv(json_t *run, FILE *f);
 
+/* A figure as JSON: null where it is not finite (jansson refuses NaN and
+ * infinities, and a json_pack holding one returns NULL: the whole object
+ * would be lost, not just the figure). */
+json_t *cli_json_real(double v);
+
 /* Prints and frees a JSON value; returns 0 or an exit code. */
 int cli_print_json(json_t *root);
 

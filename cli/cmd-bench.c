@@ -79,12 +79,15 @@ static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench
 	case TT_K_LOADED: {
 		json_t *pts = json_array();
 
-		for (int i = 0; i < r->npoints; i++)
+		for (int i = 0; i < r->npoints; i++) {
+			const struct tt_loaded_point *pt = &r->points[i];
+
 			json_array_append_new(
-				pts, json_pack("{s:I,s:f,s:f,s:f}", "delay",
-					       (json_int_t)r->points[i].delay, "delay_ns",
-					       r->points[i].delay_ns, "lat_ns", r->points[i].lat_ns,
-					       "bw_bytes_s", r->points[i].bw_bytes_s));
+				pts, json_pack("{s:I,s:f,s:o,s:o,s:s*}", "delay", (json_int_t)pt->delay,
+					       "delay_ns", pt->delay_ns, "lat_ns", cli_json_real(pt->lat_ns),
+					       "bw_bytes_s", cli_json_real(pt->bw_bytes_s), "note",
+					       isfinite(pt->lat_ns) ? NULL : "no load completed in this point"));
+		}
 		return json_pack("{s:s,s:o}", "traffic",
 				 (o->traffic ? o->traffic : &tt_k_reads)->name, "points", pts);
 	}
@@ -130,10 +133,16 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
 		       (o->traffic ? o->traffic : &tt_k_reads)->name, r->threads - 1,
 		       r->threads == 2 ? "" : "s");
 		printf("%10s %10s %12s %12s\n", "delay", "delay ns", "latency ns", "GB/s");
-		for (int i = 0; i < r->npoints; i++)
-			printf("%10ju %10.1f %12.1f %12.2f\n", (uintmax_t)r->points[i].delay,
-			       r->points[i].delay_ns, r->points[i].lat_ns,
-			       r->points[i].bw_bytes_s / 1e9);
+		for (int i = 0; i < r->npoints; i++) {
+			const struct tt_loaded_point *pt = &r->points[i];
+
+			printf("%10ju %10.1f", (uintmax_t)pt->delay, pt->delay_ns);
+			if (isfinite(pt->lat_ns))
+				printf(" %12.1f", pt->lat_ns);
+			else
+				printf(" %12s", "no loads");
+			printf(" %12.2f\n", pt->bw_bytes_s / 1e9);
+		}
 		break;
 	default:
 		printf("\n%-12s %12s %12s %12s\n", "", "best", "median", "min");
@@ -242,7 +251,15 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 				      "machine", "kernel_release", t->kernel_release, "cpu_model",
 				      t->cpu_model);
 
-		json_object_update_new(j, figures_json(o, r));
+		json_t *fig = figures_json(o, r);
+
+		if (!fig) {
+			json_decref(j);
+			fprintf(stderr, "tiertune: error: kernel %s gave a figure that is not a number\n",
+				o->kernel->name);
+			return 1;
+		}
+		json_object_update_new(j, fig);
 		json_object_set_new(j, "isa", json_string(r->isa));
 		if (sum)
 			json_object_set_new(j, "collect", collect_json(sum, r));
@@ -346,6 +363,31 @@ static int record_begin(struct tt_cli *cli, const struct tt_bench_opts *o, const
 		return cli_fail(rc);
 	}
 	return 0;
+}
+
+/* bench's phase hook. The run row is begun when the first timed pass
+ * starts, not before: a bench refused before it measures anything (too
+ * little free memory, a node it cannot place on) leaves the database as it
+ * was, and one killed while measuring still shows up as interrupted. The
+ * collectors' window opens after the database write. */
+struct bench_phase {
+	struct tt_cli *cli;
+	const struct tt_bench_opts *o;
+	const struct tt_topo *t;
+	bool record, matrix;
+	struct record *rec;
+	struct tt_collect *collect;
+	int rc; /* record_begin's exit code, if it failed */
+};
+
+static void bench_phase(void *ctx, bool measuring)
+{
+	struct bench_phase *ph = ctx;
+
+	if (measuring && ph->record && !ph->rec->db && ph->rc == 0)
+		ph->rc = record_begin(ph->cli, ph->o, ph->t, ph->matrix, ph->rec);
+	if (ph->collect)
+		tt_collect_phase(ph->collect, measuring);
 }
 
 /* The run is done: its status, and the database closed. On failure the
@@ -615,14 +657,21 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	if (rc < 0)
 		goto fail;
 	o.place.thp = a->thp;
+	struct bench_phase ph = {.cli = cli, .o = &o, .t = &t, .record = a->record,
+				 .matrix = a->matrix, .rec = &rec};
+
+	o.phase = bench_phase;
+	o.phase_ctx = &ph;
 	if (a->matrix) {
 		struct tt_matrix m;
 
-		if (a->record && (rc = record_begin(cli, &o, &t, true, &rec))) {
-			tt_topo_release(&t);
-			return rc;
-		}
 		rc = tt_bench_matrix(&o, &m);
+		if (ph.rc) {
+			if (rc == 0)
+				tt_matrix_release(&m);
+			tt_topo_release(&t);
+			return ph.rc;
+		}
 		if (rc < 0)
 			goto fail;
 		if (rec.db && (rc = record_matrix(&rec, &o, &m)) < 0) {
@@ -642,18 +691,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		rc = tt_collect_begin(&ctx, a->collect, &collect);
 		if (rc < 0)
 			goto fail;
-		o.phase = tt_collect_phase;
-		o.phase_ctx = collect;
-	}
-	if (a->record) {
-		rc = record_begin(cli, &o, &t, false, &rec);
-		if (rc) {
-			if (collect)
-				tt_collect_end(collect, &sum);
-			tt_collect_summary_release(&sum);
-			tt_topo_release(&t);
-			return rc;
-		}
+		ph.collect = collect;
 	}
 	rc = tt_bench_run(&o, r);
 	if (collect) {
@@ -662,6 +700,11 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		collect = NULL;
 		if (rc == 0)
 			rc = crc;
+	}
+	if (ph.rc) {
+		tt_collect_summary_release(&sum);
+		tt_topo_release(&t);
+		return ph.rc;
 	}
 	if (rc < 0)
 		goto fail;

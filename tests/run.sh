@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
-# Runs every unit test binary (cmocka, TAP output) and every CLI test script
-# (tests/cli/tNNNN-*.sh, TAP too) against one build directory, and ends with
-# the line "N passed, N failed, N skipped". Skips print their reason.
+# Runs the unit test binaries (cmocka, TAP output) named on the command line
+# and every CLI test script (tests/cli/tNNNN-*.sh, TAP too) against one build
+# directory, and ends with the line "N passed, N failed, N skipped"; each skip
+# prints its reason.
+#
+#	tests/run.sh BUILD [UNIT-BINARY...]    (make check passes the list)
+#
+# A suite fails, beyond its own failed tests, when a named unit binary is
+# missing, when its TAP plan (1..N) is absent or differs from the tests it ran
+# (a script that stopped early), when it exits non-zero, or when it runs past
+# TT_TEST_TIMEOUT seconds (default 300; then it and its children are killed).
+# TT_TESTS=GLOB runs only the suites whose name matches.
 set -u
 build=${1:-build}
+shift
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 pass=0 fail=0 skip=0
-failed_suites=()
+timeout_s=${TT_TEST_TIMEOUT:-300}
 # Tests never write the live /sys (core/sysfs.c checks this variable).
 export TIERTUNE_TEST_NO_LIVE_WRITES=1
 export TT="$top/$build/tiertune" TT_TOP="$top" TT_BUILD="$top/$build"
@@ -17,39 +27,55 @@ state=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-state.XXXXXX")
 trap 'rm -rf "$state"' EXIT
 export TIERTUNE_STATE_DIR="$state/state" TIERTUNE_DB="$state/tiertune.db"
 
-tally() { # suite name, TAP text on stdin
-	local suite=$1 line
+suite_fail() { # suite message [output]
+	fail=$((fail + 1))
+	echo "FAIL: $1: $2"
+	[ -z "${3:-}" ] || tail -n 20 <<<"$3" | sed 's/^/      /'
+}
+
+# Counts one suite's TAP lines; prints failures with the diagnostics after them.
+tally() { # suite, TAP text on stdin; sets ran, plan
+	local suite=$1 line last_failed=0
+	ran=0 plan=
 	while IFS= read -r line; do
 		case "$line" in
-		"not ok "*"# SKIP"* | "ok "*"# SKIP"*) skip=$((skip + 1)); echo "skip: $suite: ${line#*# SKIP}" ;;
-		"ok "*) pass=$((pass + 1)) ;;
-		"not ok "*) fail=$((fail + 1)); echo "FAIL: $suite: $line" ;;
-		"# not ok"*) ;;
-		"#"*) [ -n "${TT_VERBOSE:-}" ] || [ "$last_failed" = 1 ] && echo "      $line" ;;
+		"ok "*"# SKIP"* | "not ok "*"# SKIP"*)
+			skip=$((skip + 1)) ran=$((ran + 1)) last_failed=0
+			echo "skip: $suite: ${line#*# SKIP}" ;;
+		"ok "*) pass=$((pass + 1)) ran=$((ran + 1)) last_failed=0 ;;
+		"not ok "*) fail=$((fail + 1)) ran=$((ran + 1)) last_failed=1; echo "FAIL: $suite: $line" ;;
+		1..*) plan=${line#1..}; plan=${plan%% *} ;;
+		"#"*) if [ -n "${TT_VERBOSE:-}" ] || [ $last_failed = 1 ]; then echo "      $line"; fi ;;
 		esac
-		case "$line" in "not ok "*"# SKIP"* | "ok "*"# SKIP"*) last_failed=0 ;; "not ok "*) last_failed=1 ;; "ok "*) last_failed=0 ;; esac
 	done
 }
 
 run_suite() { # name command...
 	local name=$1 out rc
 	shift
-	last_failed=0
-	out=$("$@" 2>&1)
+	case "$name" in ${TT_TESTS:-*}) ;; *) return ;; esac
+	out=$(timeout -k 10 "$timeout_s" "$@" 2>&1)
 	rc=$?
-	tally "$name" <<<"$out"
-	if [ $rc -ne 0 ] && ! grep -q '^not ok ' <<<"$out"; then
-		fail=$((fail + 1))
-		echo "FAIL: $name exited $rc without a failing test:"
-		tail -n 20 <<<"$out" | sed 's/^/      /'
+	tally "$name" < <(printf '%s\n' "$out")
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		suite_fail "$name" "killed after its timeout of ${timeout_s}s (TT_TEST_TIMEOUT)" "$out"
+	elif [ -z "$plan" ]; then
+		suite_fail "$name" "no TAP plan (1..N): it stopped before the end" "$out"
+	elif [ "$plan" != "$ran" ]; then
+		suite_fail "$name" "planned $plan tests, ran $ran" "$out"
+	elif [ $rc -ne 0 ] && ! grep -q '^not ok ' <<<"$out"; then
+		suite_fail "$name" "exited $rc without a failing test" "$out"
 	fi
 }
 
-for t in "$top/$build"/tests/test-*; do
-	[ -x "$t" ] || continue
-	run_suite "unit/${t##*/}" "$t"
+[ $# -gt 0 ] || [ -n "${TT_TESTS:-}" ] || suite_fail unit "no unit test binaries named (run through make check)"
+for u in "$@"; do
+	t="$top/$build/tests/$u"
+	if [ -x "$t" ]; then run_suite "unit/$u" "$t"; else suite_fail "unit/$u" "$t is missing"; fi
 done
-for t in "$here"/cli/t[0-9]*.sh; do
+scripts=("$here"/cli/t[0-9]*.sh)
+[ -e "${scripts[0]}" ] || suite_fail cli "no tests/cli/tNNNN-*.sh scripts"
+for t in "${scripts[@]}"; do
 	run_suite "cli/${t##*/}" bash "$t"
 done
 echo "$pass passed, $fail failed, $skip skipped"

@@ -1,8 +1,10 @@
 # Tiny TAP library for the CLI tests. Each tNNNN-area.sh sources it, calls
 # the checks below, and ends with `done_testing`.
 #   ok COND-EXIT-STATUS "description"   (use: check "desc" cmd...)
-#   expect_bad_input EXIT NAMED_TEXT cmd...   exit code, stderr names the
-#       input, stdout empty, and the fixture copy byte-for-byte unchanged.
+#   expect_bad_input EXIT NAMED_TEXT ROOT cmd...   exit code, stderr names
+#       the input, stdout empty, the fixture copy ROOT (given to the command)
+#       and the databases byte-for-byte unchanged.
+#   skip "reason"   a check this host cannot make (counted, reason printed)
 set -u
 : "${TT:?run through tests/run.sh}"
 FIX="$TT_TOP/tests/fixtures/sysfs"
@@ -46,25 +48,77 @@ copy_fixture() {
 
 tree_sum() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
 
-# expect_bad_input EXIT TEXT ROOT cmd... : the bad-input contract
+# The databases a command may write: $TIERTUNE_DB, and the one after --db.
+db_sum() {
+	local f prev=
+	for f in "$TIERTUNE_DB" "$@"; do
+		[ "$prev" = --db ] || [ "$f" = "$TIERTUNE_DB" ] || { prev=$f; continue; }
+		prev=$f
+		for g in "$f" "$f-wal"; do
+			if [ -f "$g" ]; then printf '%s %s\n' "$g" "$(sha256sum <"$g")"; else echo "$g absent"; fi
+		done
+	done
+}
+
+# expect_bad_input EXIT TEXT ROOT cmd... : the bad-input contract. ROOT is the
+# fixture copy the command is given with --sysfs-root, or '-' for a command
+# that only runs on the live machine (bench); the databases are checked too.
 expect_bad_input() {
-	local want=$1 text=$2 root=$3 before after
+	local want=$1 text=$2 root=$3 before after dbs_before dbs_after
 	shift 3
-	before=$(tree_sum "$root")
+	if [ "$root" != - ] && ! printf '%s\n' "$@" | grep -qF -- "$root"; then
+		tap 1 "bad input: $*"
+		echo "the test gives $root to check but not to the command" | diag
+		return
+	fi
+	before=$([ "$root" = - ] || tree_sum "$root")
+	dbs_before=$(db_sum "$@")
 	run "$@"
-	after=$(tree_sum "$root")
+	after=$([ "$root" = - ] || tree_sum "$root")
+	dbs_after=$(db_sum "$@")
 	local why=""
 	[ "$rc" -eq "$want" ] || why="exit $rc, want $want;"
 	grep -qF -- "$text" "$WORK/err" || why="$why stderr does not name '$text';"
 	[ ! -s "$WORK/out" ] || why="$why stdout not empty;"
 	[ "$before" = "$after" ] || why="$why tree changed;"
+	[ "$dbs_before" = "$dbs_after" ] || why="$why database changed;"
 	if [ -z "$why" ]; then tap 0 "bad input: $*"; else
 		tap 1 "bad input: $*"
 		{ echo "$why"; cat "$WORK/err" "$WORK/out"; } | head -10 | diag
 	fi
 }
 
+# The live machine, read before asserting about it (tests hold on any host).
+# node_list FILE: a kernel node or CPU list ("0-2,4") under /sys, one id a line.
+node_list() {
+	python3 -c 'import sys
+for part in open(sys.argv[1]).read().split(","):
+    part = part.strip()
+    if part:
+        a, _, b = part.partition("-")
+        print(*range(int(a), int(b or a) + 1), sep="\n")' "$1"
+}
+# The first node with both CPUs and memory: where a bench runs and allocates.
+local_node() {
+	comm -12 <(node_list /sys/devices/system/node/has_cpu | sort) \
+		<(node_list /sys/devices/system/node/has_memory | sort) | sort -n | head -1
+}
+
+# NOBODY cmd...: as user nobody, for the checks that need a user without
+# privilege; can_drop says whether this host allows it (root and setpriv).
+# nobody_tt prints a copy of tiertune that nobody can run: the clone may sit
+# where nobody cannot reach it (under /root, mode 700).
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent)
+can_drop() { [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; }
+nobody_tt() {
+	[ -x "$WORK/nobody/tiertune" ] || { mkdir -p "$WORK/nobody" && cp "$TT" "$WORK/nobody/"; }
+	chmod 755 "$WORK" "$WORK/nobody"
+	echo "$WORK/nobody/tiertune"
+}
+
 # json EXPR < file : evaluates a python expression on the parsed JSON as `j`
 json() { python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
+
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 done_testing() { echo "1..$n"; }

@@ -17,8 +17,8 @@ expect_bad_input 2 "'--pages' value '0'" "$root" "${S[@]}" --nodes 0 --pages 0
 expect_bad_input 2 "'--pages' value '-5'" "$root" "${S[@]}" --nodes 0 --pages -5
 expect_bad_input 2 "--mode 'diagonal'" "$root" "${S[@]}" --nodes 0 --pages 1 --mode diagonal
 expect_bad_input 2 "--interface 'magic'" "$root" "${S[@]}" --nodes 0 --pages 1 --interface magic
-expect_bad_input 2 "unknown command 'frobnicate'" "$root" "$TT" frobnicate
-expect_bad_input 2 "--bogus" "$root" "$TT" topo --bogus
+expect_bad_input 2 "unknown command 'frobnicate'" "$root" "$TT" --sysfs-root "$root" frobnicate
+expect_bad_input 2 "--bogus" "$root" "$TT" --sysfs-root "$root" topo --bogus
 expect_bad_input 2 "give --source-node" "$root" "${S[@]}" --nodes 0 --pages 1 --interface rfc
 rfc=$(copy_fixture rfc-4node)
 expect_bad_input 2 "weight '101' for tier 4 out of range (0-100)" "$rfc" "$TT" --sysfs-root "$rfc" simulate --source-node 0 --nodes 0,2 --tier-weights 4:101 --pages 1
@@ -27,9 +27,10 @@ expect_bad_input 3 "weighted_interleave" "$rfc" "$TT" --sysfs-root "$rfc" simula
 expect_bad_input 3 "weights 'auto' need HMAT" "$rfc" "$TT" --sysfs-root "$rfc" simulate --interface upstream --nodes 0,2 --weights auto --pages 1
 
 # A missing root, and a root that is a file.
-expect_bad_input 2 "sysfs root '$WORK/nope'" "$root" "$TT" --sysfs-root "$WORK/nope" topo
+expect_bad_input 2 "sysfs root '$WORK/nope'" - "$TT" --sysfs-root "$WORK/nope" topo
 expect_bad_input 2 "is not a directory" "$root" "$TT" --sysfs-root "$root/sys/devices/system/node/online" topo
-expect_bad_input 3 "cannot read" "$root" "$TT" --sysfs-root "$WORK" topo
+mkdir "$WORK/empty"
+expect_bad_input 3 "cannot read" "$WORK/empty" "$TT" --sysfs-root "$WORK/empty" topo
 
 # Garbled sysfs files name the file and the text.
 garble() { # fixture file content expected-text

@@ -1,11 +1,14 @@
 /* The sysfs readers on arbitrary file contents: the input becomes one file of
  * a minimal fixture tree (first byte picks which), then topology and both
  * weight interfaces are loaded from it. */
+#define _GNU_SOURCE /* nftw */
 #include "../../core/topo.h"
 #include "../../core/wi.h"
 #include "fuzz.h"
 
+#include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,7 +28,21 @@ static const char *const defaults[] = {
 	"0\n", "0\n", "0-1\n", "Node 0 MemTotal: 100 kB\nNode 0 MemFree: 50 kB\n", "10\n", "1000\n",
 	"0\n", "0:1\n", "1\n", "true\n",
 };
-static char root[64];
+static char root[4096];
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* libFuzzer ends with exit(): the tree goes with the process. */
+static void remove_root(void)
+{
+	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 static void put(const char *rel, const char *data, size_t len)
 {
@@ -51,9 +68,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	if (!root[0]) {
-		snprintf(root, sizeof(root), "/tmp/tt-fuzz-XXXXXX");
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(root, sizeof(root), "%s/tt-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 		if (!mkdtemp(root))
 			abort();
+		atexit(remove_root);
 		put("sys/devices/system/node/has_memory", "0\n", 2);
 		put("sys/devices/system/node/node0/access1/initiators/write_bandwidth", "1000\n", 5);
 		put("proc/sys/kernel/osrelease", "6.16.0\n", 7);

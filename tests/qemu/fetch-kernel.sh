@@ -3,8 +3,9 @@
 # (linux-image-6.12.*-cloud-amd64-unsigned: CONFIG_NUMA, ACPI_HMAT,
 # HMEM_REPORTING, MIGRATION and memory tiers built in), fetched once into
 # the cache folder with a private apt configuration: its own sources list
-# (the mirror taken from the system's own sources), lists and archives, so
-# the system's apt setup is never touched. Only boot/ is extracted.
+# (the mirror taken from the system's own sources by tests/debian-mirror.sh),
+# lists and archives, so the system's apt setup is never touched. Only boot/
+# is extracted.
 set -euo pipefail
 cache=${TT_QEMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tiertune-qemu}
 mkdir -p "$cache"
@@ -12,14 +13,7 @@ if k=$(ls "$cache"/boot/vmlinuz-6.12.*-cloud-amd64 2>/dev/null | sort -V | tail 
 	echo "$k"
 	exit 0
 fi
-mirror=
-for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list; do
-	[ -r "$f" ] || continue
-	mirror=$(awk '/^URIs:/ && $2 ~ /debian\/?$/ {print $2; exit}
-		/^deb / {for (i = 2; i <= NF; i++) if ($i ~ /^https?:.*debian\/?$/) {print $i; exit}}' "$f")
-	[ -n "$mirror" ] && break
-done
-[ -n "$mirror" ] || { echo "no Debian mirror in the system's apt sources" >&2; exit 3; }
+mirror=$("$(dirname "$0")/../debian-mirror.sh") || exit 3
 apt="$cache/apt"
 mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$apt/etc/sources.list.d" "$apt/etc/preferences.d"
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm-backports main" \

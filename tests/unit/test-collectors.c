@@ -269,6 +269,18 @@ static int fake_sample(struct tt_source *s, double *v)
 
 static const struct tt_collector fake = {.name = "fake", .sample = fake_sample};
 
+/* Waits for the sampler's thread, 10 s at most: a sampler that stopped
+ * ticking fails the test instead of hanging the suite. */
+static void wait_ticks(struct tt_sampler *s, uint64_t ticks)
+{
+	for (int waited_ms = 0; tt_sampler_ticks(s) < ticks; waited_ms += 2) {
+		if (waited_ms >= 10000)
+			fail_msg("sampler made %ju of %ju ticks in 10 s", (uintmax_t)tt_sampler_ticks(s),
+				 (uintmax_t)ticks);
+		usleep(2000);
+	}
+}
+
 static void test_sampler(void **state)
 {
 	struct tt_source *src = tt_source_new(&fake, 2);
@@ -283,8 +295,7 @@ static void test_sampler(void **state)
 	tt_source_add(src, &cap, "ops", "ops/s", TT_COUNTER, 0, "fake");
 	tt_source_add(src, &cap, "level", "x", TT_GAUGE, -1, "fake");
 	assert_int_equal(tt_sampler_start(&s, &src, 1, 0.005, 12), 0);
-	while (tt_sampler_ticks(s) < 10)
-		usleep(2000);
+	wait_ticks(s, 10);
 	tt_sampler_stop(s);
 	/* 10+ ticks x 2 metrics into 12 slots: the oldest are lost. */
 	n = tt_sampler_read(s, &seq, r, 64, &lost);
@@ -297,8 +308,7 @@ static void test_sampler(void **state)
 	seq = 0;
 	lost = 0;
 	assert_int_equal(tt_sampler_start(&s, &src, 1, 0.005, 64), 0);
-	while (tt_sampler_ticks(s) < 9)
-		usleep(2000);
+	wait_ticks(s, 9);
 	tt_sampler_stop(s);
 	n = tt_sampler_read(s, &seq, r, 64, &lost);
 	assert_int_equal(lost, 0);

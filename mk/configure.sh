@@ -1,0 +1,69 @@
+#!/bin/sh
+# Prints build/config.mk for the compiler given as $1: what the Makefile
+# needs to know about this machine, each probe run now rather than when make
+# parses the Makefile (before `make deps` could install anything). A missing
+# tool or library is an error naming its Debian package; nothing is written.
+set -eu
+cc=${1:-cc}
+fail() {
+	echo "configure: error: $1" >&2
+	echo "hint: run 'make deps' (or install the package named above as root)" >&2
+	exit 1
+}
+command -v "${cc%% *}" >/dev/null 2>&1 || fail "no C compiler '$cc' (Debian package build-essential, or clang)"
+command -v pkg-config >/dev/null 2>&1 || fail "no pkg-config (Debian package pkg-config)"
+
+# Libraries with a .pc file: name, Debian package.
+pc_flags() {
+	pkg-config --exists "$1" 2>/dev/null || fail "no library '$1' for pkg-config (Debian package $2)"
+	cflags="$cflags $(pkg-config --cflags "$1")"
+	libs="$libs $(pkg-config --libs "$1")"
+}
+# likwid and libpfm4 ship no .pc file: compile and link a call.
+header_lib() { # header library package
+	printf '#include <%s>\nint main(void) { return 0; }\n' "$1" |
+		$cc -x c - -o /dev/null "-l$2" >/dev/null 2>&1 ||
+		fail "no <$1> or -l$2 (Debian package $3)"
+	libs="$libs -l$2"
+}
+cflags= libs=
+pc_flags jansson libjansson-dev
+pc_flags sqlite3 libsqlite3-dev
+pc_flags papi libpapi-dev
+header_lib likwid.h likwid likwid
+header_lib perfmon/pfmlib.h pfm libpfm4-dev
+# The build itself must work: a compiler with no libc headers fails here.
+printf '#include <stdio.h>\nint main(void) { return 0; }\n' | $cc -std=gnu11 -x c - -o /dev/null 2>/dev/null ||
+	fail "'$cc' cannot build a C program (Debian package build-essential)"
+
+# cmocka only for the unit tests: recorded, demanded by the test rules.
+cmocka_cflags= cmocka_libs=
+if pkg-config --exists cmocka 2>/dev/null; then
+	cmocka_cflags=$(pkg-config --cflags cmocka)
+	cmocka_libs=$(pkg-config --libs cmocka)
+fi
+
+machine=$($cc -dumpmachine)
+x86=
+case $machine in x86_64-*) x86=1 ;; esac
+# A copy loop must stay a loop of stores (see KERNEL_CFLAGS in the Makefile):
+# gcc needs -fno-tree-loop-distribute-patterns for that, clang does not know it.
+no_idioms=
+$cc -Werror -fno-tree-loop-distribute-patterns -E -x c /dev/null >/dev/null 2>&1 &&
+	no_idioms=-fno-tree-loop-distribute-patterns
+clang_fuzzer=
+command -v clang >/dev/null 2>&1 &&
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; return (int)n & 0; }\n' |
+	clang -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1 && clang_fuzzer=1
+
+cat <<MK
+# Written by mk/configure.sh for '$cc' ($machine); make re-runs it.
+CONFIG_CC := $cc
+X86 := $x86
+NO_IDIOMS := $no_idioms
+PKG_CFLAGS :=$(echo "$cflags" | tr -s ' ')
+PKG_LIBS :=$(echo "$libs" | tr -s ' ')
+CMOCKA_CFLAGS := $cmocka_cflags
+CMOCKA_LIBS := $cmocka_libs
+CLANG_FUZZER := $clang_fuzzer
+MK

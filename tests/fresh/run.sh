@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# make check-fresh: README's two commands in a fresh Debian 12 root, as root
+# and as a user (tests/fresh/README.md). TAP output, then "N passed, N failed".
+#
+#	tests/fresh/run.sh      TT_FRESH_CACHE, TT_FRESH_REBUILD=1, TT_FRESH_KEEP=1
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+n=0 failed=0
+tap() { # status description [log]
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[ -z "${3:-}" ] || tail -n 40 "$3" | sed 's/^/# /'
+	fi
+}
+finish() {
+	echo "1..$n"
+	echo "$((n - failed)) passed, $failed failed"
+	exit $((failed > 0))
+}
+cannot() { # a reason this machine cannot run the check: a failure, never a skip
+	tap 1 "check-fresh cannot run: $*"
+	finish
+}
+
+[ "$(id -u)" -eq 0 ] || cannot "it needs root (chroot, mounts); run it as root"
+for tool in mmdebstrap unshare chroot git; do
+	command -v $tool >/dev/null || cannot "no $tool (make deps installs it)"
+done
+
+# README's commands for a fresh machine, read from README.md itself: the
+# indented `make ...` lines of the section "On a fresh machine".
+mapfile -t cmds < <(awk '/^## / {on = /^## On a fresh machine/} on && /^    make / {sub(/^    /, ""); print}' \
+	"$top/README.md")
+[ ${#cmds[@]} -eq 2 ] || cannot "README.md's fresh-machine section shows ${#cmds[@]} make commands, not 2"
+main_cmd=${cmds[0]} test_cmd=${cmds[1]}
+
+# The root: cached for a week, made anew on demand.
+cache=${TT_FRESH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tiertune-fresh}
+tarball=$cache/bookworm-minbase.tar
+mkdir -p "$cache"
+if [ -n "${TT_FRESH_REBUILD:-}" ] || [ -z "$(find "$tarball" -mtime -7 2>/dev/null)" ]; then
+	mirror=$("$top/tests/debian-mirror.sh") || cannot "no Debian mirror for the root"
+	mmdebstrap --variant=minbase --include=git,make,ca-certificates bookworm "$tarball.tmp" "$mirror" \
+		>"$cache/mmdebstrap.log" 2>&1 || cannot "mmdebstrap failed (see $cache/mmdebstrap.log)"
+	mv -f "$tarball.tmp" "$tarball"
+fi
+
+work=$(mktemp -d /var/tmp/tiertune-fresh.XXXXXX)
+# The work root is removed after the namespace that held its mounts is
+# gone; --one-file-system in case one outlived it.
+cleanup() { [ -n "${TT_FRESH_KEEP:-}" ] || rm -rf --one-file-system "$work"; }
+trap cleanup EXIT
+root=$work/root
+mkdir "$root"
+tar -xf "$tarball" -C "$root"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The commit under test, as a bundle anyone in the root can clone.
+commit=$(git -C "$top" rev-parse HEAD)
+git -C "$top" bundle create "$root/srv/tiertune.bundle" HEAD >/dev/null 2>&1 ||
+	cannot "cannot bundle $commit"
+chmod 644 "$root/srv/tiertune.bundle"
+[ -z "$(git -C "$top" status --porcelain --untracked-files=no)" ] ||
+	echo "# the work tree has uncommitted changes: this checks commit $commit, not them"
+
+# Which kernel loops this CPU should get (bench/k-loops.h's choice).
+flags=$(grep -m1 '^flags' /proc/cpuinfo)
+want_isa=sse2
+[[ " $flags " == *" avx2 "* && " $flags " == *" fma "* ]] && want_isa=avx2
+[[ " $flags " == *" avx512f "* ]] && want_isa=avx512
+[ "$(uname -m)" = x86_64 ] || want_isa=generic
+
+# Everything below runs in a private mount namespace: the binds go with it.
+log=$work/log
+mkdir -p "$log"
+export root log main_cmd test_cmd commit CI="${CI:-}"
+unshare -m --propagation private bash -s >"$log/inner" 2>&1 <<'INNER'
+set -u
+for d in proc sys dev dev/pts; do mkdir -p "$root/$d" && mount --rbind "/$d" "$root/$d"; done
+mkdir -p "$root/var/cache/apt/archives"
+mount --bind /var/cache/apt/archives "$root/var/cache/apt/archives"
+in_root() { # user command: a login-like environment, nothing of ours
+	local user=$1
+	shift
+	local home=/root spec=0:0
+	[ "$user" = root ] || { home=/home/$user spec=$(chroot "$root" id -u "$user"):$(chroot "$root" id -g "$user"); }
+	chroot --userspec="$spec" "$root" env -i HOME="$home" USER="$user" LANG=C.UTF-8 \
+		PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
+		bash -c "cd && $*"
+}
+step() { # name user command: its output in $log/NAME, its status in $log/NAME.rc
+	local name=$1 user=$2 start=$SECONDS
+	shift 2
+	in_root "$user" "$@" >"$log/$name" 2>&1
+	echo $? >"$log/$name.rc"
+	echo "$name $((SECONDS - start))" >>"$log/times"
+}
+chroot "$root" useradd -m -s /bin/bash tester
+step clone-root root "git clone -q /srv/tiertune.bundle tiertune && git -C tiertune checkout -q $commit"
+step clone-user tester "git clone -q /srv/tiertune.bundle tiertune && git -C tiertune checkout -q $commit"
+step deps-user-first tester "cd tiertune && make deps"
+step main-root root "cd tiertune && $main_cmd"
+step test-root root "cd tiertune && CI=$CI $test_cmd"
+step isa root "cd tiertune && build/tiertune bench --kernel triad --size 4M --repeat 2 --json"
+step main-user tester "cd tiertune && $main_cmd"
+INNER
+inner_rc=$?
+[ $inner_rc -eq 0 ] || cat "$log/inner"
+rc() { cat "$log/$1.rc" 2>/dev/null || echo missing; }
+tap "$(rc clone-root)" "a clone of $commit in the fresh root" "$log/clone-root"
+[ "$(rc deps-user-first)" != 0 ] && [ "$(rc deps-user-first)" != missing ]
+tap $? "as a user without sudo, 'make deps' refuses" "$log/deps-user-first"
+grep -q 'as root, run:' "$log/deps-user-first" && grep -q 'apt-get install' "$log/deps-user-first"
+tap $? "and says what to run as root" "$log/deps-user-first"
+tap "$(rc main-root)" "as root: $main_cmd" "$log/main-root"
+demo_isa=$(sed -n 's/^kernel triad (\([a-z0-9]*\)),.*/\1/p' "$log/main-root" | head -1)
+[ "$demo_isa" = "$want_isa" ]
+tap $? "the demo's kernel loops are the widest this CPU runs ($demo_isa, want $want_isa)" "$log/main-root"
+got_isa=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["isa"])' "$log/isa" 2>/dev/null)
+[ "$(rc isa)" = 0 ] && [ "$got_isa" = "$want_isa" ]
+tap $? "bench picks $want_isa loops (got ${got_isa:-none})" "$log/isa"
+tap "$(rc test-root)" "as root: $test_cmd" "$log/test-root"
+grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/test-root" | sed 's/^/# test command: /'
+tap "$(rc clone-user)" "a clone of $commit for the user" "$log/clone-user"
+tap "$(rc main-user)" "as the user: $main_cmd" "$log/main-user"
+sed 's/^/# seconds: /' "$log/times" 2>/dev/null
+finish

@@ -43,7 +43,7 @@ tarball=$cache/bookworm-minbase.tar
 mkdir -p "$cache"
 if [ -n "${TT_FRESH_REBUILD:-}" ] || [ -z "$(find "$tarball" -mtime -7 2>/dev/null)" ]; then
 	mirror=$("$top/tests/debian-mirror.sh") || cannot "no Debian mirror for the root"
-	mmdebstrap --variant=minbase --include=git,make,ca-certificates bookworm "$tarball.tmp" "$mirror" \
+	mmdebstrap --variant=minbase --format=tar --include=git,make,ca-certificates bookworm "$tarball.tmp" "$mirror" \
 		>"$cache/mmdebstrap.log" 2>&1 || cannot "mmdebstrap failed (see $cache/mmdebstrap.log)"
 	mv -f "$tarball.tmp" "$tarball"
 fi
@@ -55,7 +55,7 @@ cleanup() { [ -n "${TT_FRESH_KEEP:-}" ] || rm -rf --one-file-system "$work"; }
 trap cleanup EXIT
 root=$work/root
 mkdir "$root"
-tar -xf "$tarball" -C "$root"
+tar -xf "$tarball" -C "$root" || cannot "cannot unpack $tarball"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 # The commit under test, as a bundle anyone in the root can clone.
 commit=$(git -C "$top" rev-parse HEAD)

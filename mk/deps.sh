@@ -20,17 +20,18 @@ if [ -z "$missing" ]; then
 	exit 0
 fi
 install="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends$missing"
-echo "deps: installing$missing"
 if [ "$(id -u)" -eq 0 ]; then
+	echo "deps: installing$missing"
 	sh -c "$install"
 elif command -v sudo >/dev/null 2>&1; then
+	echo "deps: installing$missing (through sudo)"
 	sudo sh -c "$install" || {
 		echo "deps: error: sudo failed; as root, run:" >&2
 		echo "    $install" >&2
 		exit 3
 	}
 else
-	echo "deps: error: installing packages needs root, and there is no sudo; as root, run:" >&2
+	echo "deps: error: missing$missing; installing them needs root, and there is no sudo; as root, run:" >&2
 	echo "    $install" >&2
 	exit 3
 fi

@@ -20,7 +20,13 @@ avail() { json "{c['name']: c['available'] for c in j}['$1']" <"$WORK/out"; }
 reason() { json "{c['name']: c.get('reason') or c.get('note') or '' for c in j}['$1']" <"$WORK/out"; }
 is "numastat works where nodes have a numastat file" "$(avail numastat)" \
 	"$(compgen -G '/sys/devices/system/node/node*/numastat' >/dev/null && echo True || echo False)"
-is "pfm works here (software events at least)" "$(avail pfm)" True
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" -eq 0 ] || [ "$paranoid" -le 2 ]; then
+	is "pfm works here (software events at least)" "$(avail pfm)" True
+else
+	is "pfm: perf_event_paranoid $paranoid bars a user, and it says why" \
+		"$(avail pfm):$([ -n "$(reason pfm)" ] && echo why)" "False:why"
+fi
 if [ $core_pmu = yes ]; then
 	is "pfm: a core PMU is here, hardware events are not called missing" \
 		"$(reason pfm | grep -c 'no hardware PMU here')" 0

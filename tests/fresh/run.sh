@@ -122,7 +122,7 @@ got_isa=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["isa"]
 [ "$(rc isa)" = 0 ] && [ "$got_isa" = "$want_isa" ]
 tap $? "bench picks $want_isa loops (got ${got_isa:-none})" "$log/isa"
 tap "$(rc test-root)" "as root: $test_cmd" "$log/test-root"
-grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/test-root" | sed 's/^/# test command: /'
+grep -E '^[0-9]+ passed, [0-9]+ failed|^1\.\.|^# QEMU exit|SKIP' "$log/test-root" | sed 's/^/# test command: /'
 tap "$(rc clone-user)" "a clone of $commit for the user" "$log/clone-user"
 tap "$(rc main-user)" "as the user: $main_cmd" "$log/main-user"
 sed 's/^/# seconds: /' "$log/times" 2>/dev/null

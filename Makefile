@@ -30,13 +30,14 @@ include $(CONFIG)
 endif
 # With deps among the goals the probe waits for it: remaking config.mk runs
 # deps first, once (make then re-reads this file with MAKE_RESTARTS set, and
-# nothing is forced again). A changed CC or package set re-probes too.
+# nothing is forced again). A changed CC, WITHOUT or package set re-probes.
 DEPS_FIRST   := $(if $(filter deps,$(MAKECMDGOALS)),$(if $(MAKE_RESTARTS),,FORCE))
-CONFIG_STALE := $(if $(CONFIG_CC),$(if $(filter $(CC),$(CONFIG_CC)),,FORCE))
+streq = $(and $(findstring |$(1)|,|$(2)|),$(findstring |$(2)|,|$(1)|))
+CONFIG_STALE := $(if $(CONFIG_CC),$(if $(call streq,$(CC) $(WITHOUT),$(CONFIG_CC) $(CONFIG_WITHOUT)),,FORCE))
 $(CONFIG): mk/configure.sh $(wildcard /var/lib/dpkg/status) $(DEPS_FIRST) $(CONFIG_STALE)
 	$(if $(DEPS_FIRST),@mk/deps.sh)
 	@mkdir -p $(@D)
-	@mk/configure.sh '$(CC)' >$@.tmp && mv -f $@.tmp $@
+	@WITHOUT='$(WITHOUT)' mk/configure.sh '$(CC)' >$@.tmp && mv -f $@.tmp $@
 FORCE:
 
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
@@ -87,7 +88,6 @@ FLAGS_STAMP := $(BUILD)/flags.stamp
 VERSION   := $(shell git describe --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo 0.1.0)
 VERSION_STAMP := $(BUILD)/version.stamp
 ifdef CONFIG_CC
-streq = $(and $(findstring |$(1)|,|$(2)|),$(findstring |$(2)|,|$(1)|))
 stamp = $(if $(call streq,$(file <$(1)),$(2)),,$(shell mkdir -p $(dir $(1)))$(file >$(1),$(2)))
 $(call stamp,$(FLAGS_STAMP),$(FLAGS))
 $(call stamp,$(VERSION_STAMP),$(VERSION))
@@ -180,6 +180,6 @@ install: $(TIERTUNE)
 	install -D -m 0644 docs/tiertune.1 $(DESTDIR)$(PREFIX)/share/man/man1/tiertune.1
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-min
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

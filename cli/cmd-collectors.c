@@ -25,7 +25,7 @@ static int describe(const struct tt_collect_ctx *ctx, const struct tt_collector 
 {
 	char why[1024] = "";
 	struct tt_source *src = NULL;
-	int rc = c->probe(ctx, why, sizeof(why));
+	int rc = tt_collector_probe(c, ctx, why, sizeof(why));
 	json_t *metrics = json_array();
 
 	if (rc == TT_EINPUT || (rc < 0 && rc != TT_EUNAVAIL)) {

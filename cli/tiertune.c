@@ -1,6 +1,7 @@
 /* tiertune: find and apply the best weighted-interleave settings. */
 #include "cli.h"
 
+#include "../collectors/collector.h"
 #include "../core/apply.h"
 
 #include <stdbool.h>
@@ -135,6 +136,19 @@ static int finish(int rc)
 	return rc;
 }
 
+/* The version, and which collectors this build has: a fleet's binaries
+ * may come from builds without PAPI, likwid or libpfm4. */
+static void print_version(void)
+{
+	printf("tiertune %s\ncollectors:", TT_VERSION);
+	for (const struct tt_collector *const *c = tt_collectors; *c; c++)
+		printf(" %s%s", (*c)->name, (*c)->unbuilt ? "(not built)" : "");
+	putchar('\n');
+	for (const struct tt_collector *const *c = tt_collectors; *c; c++)
+		if ((*c)->unbuilt)
+			printf("  %s: %s\n", (*c)->name, (*c)->unbuilt);
+}
+
 int main(int argc, char **argv)
 {
 	struct tt_cli cli = {.sysfs_root = "/"};
@@ -143,7 +157,7 @@ int main(int argc, char **argv)
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--version") == 0) {
-			printf("tiertune %s\n", TT_VERSION);
+			print_version();
 			return finish(0);
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			print_overview(stdout);

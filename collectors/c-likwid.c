@@ -6,13 +6,15 @@
 
 #include "../core/error.h"
 
-#include <likwid.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#ifdef TT_HAVE_LIKWID
+#include <likwid.h>
 
 /* Where Debian's library looks for the daemon (strings in liblikwid.so). */
 static const char *const daemons[] = {"/usr/sbin/likwid-accessD", "/usr/sbin/likwid/likwid-accessD"};
@@ -165,13 +167,19 @@ static int sample(struct tt_source *s, double *v)
 	return 0;
 }
 
+#endif
+
 const struct tt_collector tt_c_likwid = {
 	.name = "likwid",
 	.summary = "memory bandwidth per socket from likwid's MEM group",
 	.flags = TT_C_HARDWARE,
 	.gives = "mem_bw (bytes/s) per socket",
+#ifdef TT_HAVE_LIKWID
 	.probe = probe,
 	.open = open_likwid,
 	.sample = sample,
 	.close = close_likwid,
+#else
+	.unbuilt = "built without likwid (likwid)",
+#endif
 };

@@ -8,10 +8,12 @@
 #include "../core/error.h"
 
 #include <math.h>
-#include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef TT_HAVE_PAPI
+#include <papi.h>
 
 static const struct {
 	const char *metric;
@@ -208,6 +210,8 @@ static int sample(struct tt_source *s, double *v)
 	return 0;
 }
 
+#endif
+
 const struct tt_collector tt_c_papi = {
 	.name = "papi",
 	.summary = "core counters through PAPI presets (cycles, instructions, L3 misses, stall "
@@ -215,8 +219,12 @@ const struct tt_collector tt_c_papi = {
 	.flags = TT_C_HARDWARE,
 	.gives = "cycles instructions llc_misses stall_cycles (per second, over the source node's "
 		 "CPUs)",
+#ifdef TT_HAVE_PAPI
 	.probe = probe,
 	.open = open_papi,
 	.sample = sample,
 	.close = close_papi,
+#else
+	.unbuilt = "built without PAPI (libpapi-dev)",
+#endif
 };

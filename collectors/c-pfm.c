@@ -11,12 +11,14 @@
 
 #include <errno.h>
 #include <math.h>
-#include <perfmon/pfmlib_perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#ifdef TT_HAVE_PFM
+#include <perfmon/pfmlib_perf_event.h>
 
 static const struct {
 	const char *metric, *event, *unit;
@@ -294,14 +296,20 @@ static int sample(struct tt_source *s, double *v)
 	return 0;
 }
 
+#endif
+
 const struct tt_collector tt_c_pfm = {
 	.name = "pfm",
 	.summary = "core counters through libpfm4 (cycles, instructions, LLC misses, backend "
 		   "stalls) and the software PMU (CPU clock, page faults, switches, migrations)",
 	.gives = "cycles instructions llc_misses stalled_cycles_backend cpu_clock page_faults "
 		 "context_switches cpu_migrations (per second, over the source node's CPUs)",
+#ifdef TT_HAVE_PFM
 	.probe = probe,
 	.open = open_pfm,
 	.sample = sample,
 	.close = close_pfm,
+#else
+	.unbuilt = "built without libpfm4 (libpfm4-dev)",
+#endif
 };

@@ -49,7 +49,7 @@ int tt_collect_begin(const struct tt_collect_ctx *ctx, const char *list, struct 
 	}
 	/* Say why per-node traffic may be missing, for the report. */
 	char why[200] = "";
-	if (tt_c_uncore.probe(ctx, why, sizeof(why)) < 0)
+	if (tt_collector_probe(&tt_c_uncore, ctx, why, sizeof(why)) < 0)
 		snprintf(c->unavailable, sizeof(c->unavailable), "perf-uncore: %s", why);
 	pthread_mutex_init(&c->mu, NULL);
 	*out = c;

@@ -65,6 +65,10 @@ struct tt_collector {
 	const char *summary;
 	unsigned int flags;
 	const char *gives;      /* the metrics it gives, for listings when unavailable */
+	/* Set, and the functions NULL, in a build without the collector's
+	 * library: "built without PAPI (libpapi-dev)". It stays in the table
+	 * and says why (mk/configure.sh decides what is built). */
+	const char *unbuilt;
 	/* 0 when usable; TT_EUNAVAIL with the reason in why (no PMU, paranoid
 	 * level, not mounted, library reports no counters). */
 	int (*probe)(const struct tt_collect_ctx *ctx, char *why, size_t size);
@@ -79,9 +83,17 @@ struct tt_collector {
 extern const struct tt_collector tt_c_numastat, tt_c_uncore, tt_c_pfm, tt_c_papi, tt_c_likwid,
 	tt_c_resctrl, tt_c_model;
 /* NULL-terminated. To add one: 1. write collectors/c-<name>.c with a const
- * struct tt_collector; 2. declare it above; 3. list it in collectors.c. */
+ * struct tt_collector (the Makefile builds every file of the folder); 2.
+ * declare it above; 3. list it in collectors.c. One that needs a library
+ * also gets a probe in mk/configure.sh and an #ifdef TT_HAVE_<LIB> around
+ * its code, with .unbuilt in the #else (c-papi.c is one). */
 extern const struct tt_collector *const tt_collectors[];
 const struct tt_collector *tt_collector_find(const char *name);
+
+/* c->probe, or TT_EUNAVAIL with c->unbuilt as the reason: call this, never
+ * c->probe directly. */
+int tt_collector_probe(const struct tt_collector *c, const struct tt_collect_ctx *ctx, char *why,
+		       size_t size);
 
 /* Opens the collectors named in a comma-separated list: TT_EINPUT for a
  * name that is not one, TT_EUNAVAIL with the reason for one that cannot run

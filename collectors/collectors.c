@@ -99,7 +99,7 @@ int tt_collectors_open(const struct tt_collect_ctx *ctx, const char *list,
 		if (rc < 0)
 			break;
 		why[0] = '\0';
-		rc = c->probe(ctx, why, sizeof(why));
+		rc = tt_collector_probe(c, ctx, why, sizeof(why));
 		if (rc < 0) {
 			rc = tt_err(rc == TT_EINPUT ? TT_EINPUT : TT_EUNAVAIL, "collector %s is unavailable: %s",
 				    name, why);
@@ -117,6 +117,16 @@ int tt_collectors_open(const struct tt_collect_ctx *ctx, const char *list,
 		*n = 0;
 	}
 	return rc;
+}
+
+int tt_collector_probe(const struct tt_collector *c, const struct tt_collect_ctx *ctx, char *why,
+		       size_t size)
+{
+	if (c->unbuilt) {
+		snprintf(why, size, "%s", c->unbuilt);
+		return TT_EUNAVAIL;
+	}
+	return c->probe(ctx, why, size);
 }
 
 void tt_collectors_close(struct tt_source **sources, int n)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Prints build/config.mk for the compiler given as $1: what the Makefile
+# Prints build/config.mk for the compiler given as $1 (and WITHOUT, a list
+# of optional libraries to leave out): what the Makefile
 # needs to know about this machine, each probe run now rather than when make
 # parses the Makefile (before `make deps` could install anything). A missing
 # tool or library is an error naming its Debian package; nothing is written.
@@ -19,19 +20,34 @@ pc_flags() {
 	cflags="$cflags $(pkg-config --cflags "$1")"
 	libs="$libs $(pkg-config --libs "$1")"
 }
-# likwid and libpfm4 ship no .pc file: compile and link a call.
-header_lib() { # header library package
-	printf '#include <%s>\nint main(void) { return 0; }\n' "$1" |
-		$cc -x c - -o /dev/null "-l$2" >/dev/null 2>&1 ||
-		fail "no <$1> or -l$2 (Debian package $3)"
-	libs="$libs -l$2"
-}
-cflags= libs=
+cflags= libs= built= unbuilt=
 pc_flags jansson libjansson-dev
 pc_flags sqlite3 libsqlite3-dev
-pc_flags papi libpapi-dev
-header_lib likwid.h likwid likwid
-header_lib perfmon/pfmlib.h pfm libpfm4-dev
+
+# The collectors' libraries are optional: without one, its collector says
+# "built without X" (collectors/c-<name>.c). WITHOUT="papi likwid pfm"
+# leaves them out even when present. name, test program's include, flags.
+optional() { # name header pkg-config-name-or-library
+	local name=$1 header=$2 lib=$3 c= l=
+	case " ${WITHOUT:-} " in *" $name "*) unbuilt="$unbuilt $name"; return ;; esac
+	if pkg-config --exists "$lib" 2>/dev/null; then
+		c=$(pkg-config --cflags "$lib") l=$(pkg-config --libs "$lib")
+	else
+		l=-l$lib
+	fi
+	if printf '#include <%s>\nint main(void) { return 0; }\n' "$header" |
+		$cc $c -x c - -o /dev/null $l >/dev/null 2>&1; then
+		cflags="$cflags $c -DTT_HAVE_$(echo "$name" | tr a-z A-Z)"
+		libs="$libs $l"
+		built="$built $name"
+	else
+		unbuilt="$unbuilt $name"
+	fi
+}
+optional papi papi.h papi
+optional likwid likwid.h likwid
+optional pfm perfmon/pfmlib_perf_event.h pfm
+
 # The build itself must work: a compiler with no libc headers fails here.
 printf '#include <stdio.h>\nint main(void) { return 0; }\n' | $cc -std=gnu11 -x c - -o /dev/null 2>/dev/null ||
 	fail "'$cc' cannot build a C program (Debian package build-essential)"
@@ -59,6 +75,7 @@ command -v clang >/dev/null 2>&1 &&
 cat <<MK
 # Written by mk/configure.sh for '$cc' ($machine); make re-runs it.
 CONFIG_CC := $cc
+CONFIG_WITHOUT := ${WITHOUT:-}
 X86 := $x86
 NO_IDIOMS := $no_idioms
 PKG_CFLAGS :=$(echo "$cflags" | tr -s ' ')
@@ -66,4 +83,6 @@ PKG_LIBS :=$(echo "$libs" | tr -s ' ')
 CMOCKA_CFLAGS := $cmocka_cflags
 CMOCKA_LIBS := $cmocka_libs
 CLANG_FUZZER := $clang_fuzzer
+BUILT_WITH :=$built
+BUILT_WITHOUT :=$unbuilt
 MK

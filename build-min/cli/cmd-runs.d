@@ -1,0 +1,13 @@
+build-min/cli/cmd-runs.o: cli/cmd-runs.c cli/cli.h cli/../core/error.h \
+ cli/../core/sysfs.h cli/../core/parse.h cli/../db/db.h \
+ cli/../db/../core/topo.h cli/../db/../core/bitmap.h \
+ cli/../db/../core/sysfs.h cli/../db/../core/weights.h
+cli/cli.h:
+cli/../core/error.h:
+cli/../core/sysfs.h:
+cli/../core/parse.h:
+cli/../db/db.h:
+cli/../db/../core/topo.h:
+cli/../db/../core/bitmap.h:
+cli/../db/../core/sysfs.h:
+cli/../db/../core/weights.h:

@@ -1,0 +1,11 @@
+build-min/collectors/c-pfm.o: collectors/c-pfm.c collectors/collector.h \
+ collectors/../core/sysfs.h collectors/../core/topo.h \
+ collectors/../core/bitmap.h collectors/../core/sysfs.h \
+ collectors/../core/weights.h collectors/../core/error.h
+collectors/collector.h:
+collectors/../core/sysfs.h:
+collectors/../core/topo.h:
+collectors/../core/bitmap.h:
+collectors/../core/sysfs.h:
+collectors/../core/weights.h:
+collectors/../core/error.h:

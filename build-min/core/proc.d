@@ -1,0 +1,2 @@
+build-min/core/proc.o: core/proc.c core/proc.h
+core/proc.h:

@@ -180,6 +180,6 @@ install: $(TIERTUNE)
 	install -D -m 0644 docs/tiertune.1 $(DESTDIR)$(PREFIX)/share/man/man1/tiertune.1
 
 clean:
-	rm -rf build build-asan build-fuzz build-min
+	rm -rf build build-asan build-fuzz build-min build-clang
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

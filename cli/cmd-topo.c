@@ -26,13 +26,31 @@ static void list_cpus(const struct tt_node *n, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
+static json_t *nodes_json(const struct tt_nodemask *m)
+{
+	json_t *a = json_array();
+	int node;
+
+	tt_nodemask_for_each(node, m) json_array_append_new(a, json_integer(node));
+	return a;
+}
+
 static json_t *hmat_json(const struct tt_hmat *h)
 {
 	if (!h->present)
 		return json_null();
-	return json_pack("{s:I,s:I,s:I,s:I}", "read_bw_mb_s", (json_int_t)h->read_bw_mb_s,
+	return json_pack("{s:I,s:I,s:I,s:I,s:o}", "read_bw_mb_s", (json_int_t)h->read_bw_mb_s,
 			 "write_bw_mb_s", (json_int_t)h->write_bw_mb_s, "read_lat_ns",
-			 (json_int_t)h->read_lat_ns, "write_lat_ns", (json_int_t)h->write_lat_ns);
+			 (json_int_t)h->read_lat_ns, "write_lat_ns", (json_int_t)h->write_lat_ns,
+			 "initiators", nodes_json(&h->initiators));
+}
+
+/* A tier in words: where it stands against DRAM's tier, by abstract distance. */
+static const char *tier_class(int id)
+{
+	if (id < TT_MEMTIER_DRAM)
+		return "faster than DRAM";
+	return id == TT_MEMTIER_DRAM ? "DRAM" : "slower than DRAM";
 }
 
 static json_t *weights_json(const struct tt_weights *w)
@@ -81,13 +99,21 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t,
 	}
 	json_object_set_new(root, "nodes", nodes);
 	for (int i = 0; i < t->ntiers; i++) {
-		json_t *tn = json_array();
-		int node;
+		int id = t->tiers[i].id;
 
-		tt_nodemask_for_each(node, &t->tiers[i].nodes) json_array_append_new(tn, json_integer(node));
-		json_array_append_new(tiers, json_pack("{s:i,s:o}", "id", t->tiers[i].id, "nodes", tn));
+		json_array_append_new(tiers, json_pack("{s:i,s:o,s:i,s:i,s:s}", "id", id, "nodes",
+						       nodes_json(&t->tiers[i].nodes), "adist_min",
+						       TT_TIER_ADIST_MIN(id), "adist_max",
+						       TT_TIER_ADIST_MAX(id), "class", tier_class(id)));
 	}
 	json_object_set_new(root, "tiers", tiers);
+	json_object_set_new(root, "demotion_enabled",
+			    t->demotion_enabled < 0 ? json_null() : json_boolean(t->demotion_enabled));
+	json_object_set_new(root, "numa_balancing",
+			    t->numa_balancing < 0 ? json_null() : json_integer(t->numa_balancing));
+	json_object_set_new(root, "numa_balancing_mode",
+			    t->numa_balancing < 0 ? json_null()
+						  : json_string(tt_numa_balancing_name(t->numa_balancing)));
 	for (int i = 0; i < nwi; i++) {
 		const struct wi_seen *w = &wis[i];
 		json_t *o = json_pack("{s:s,s:b}", "name", w->be->name, "available", w->rc == 0);
@@ -126,23 +152,36 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t,
 static void print_hmat(const struct tt_hmat *h)
 {
 	if (!h->present) {
-		printf("  %-23s", "-");
+		printf("  -");
 		return;
 	}
-	char buf[64];
+	char from[64];
 
-	snprintf(buf, sizeof(buf), "%ju/%ju MB/s %ju/%ju ns", (uintmax_t)h->read_bw_mb_s,
-		 (uintmax_t)h->write_bw_mb_s, (uintmax_t)h->read_lat_ns, (uintmax_t)h->write_lat_ns);
-	printf("  %-23s", buf);
+	tt_bit_format_list(h->initiators.bits, TT_MAX_NODES, from, sizeof(from));
+	printf("  %ju/%ju MB/s %ju/%ju ns from node %s", (uintmax_t)h->read_bw_mb_s,
+	       (uintmax_t)h->write_bw_mb_s, (uintmax_t)h->read_lat_ns, (uintmax_t)h->write_lat_ns,
+	       from[0] ? from : "?");
 }
 
-static const char *tier_note(int id)
+/* Tiers 72 and 240 are both "slower than DRAM": the abstract distance and
+ * the members' HMAT figures tell them apart. */
+static void print_tier(const struct tt_topo *t, const struct tt_tier *tier)
 {
-	if (id < TT_MEMTIER_DRAM)
-		return "faster than DRAM (HBM?)";
-	if (id == TT_MEMTIER_DRAM)
-		return "DRAM";
-	return "slower than DRAM (CXL, PMEM?)";
+	char nodes[128];
+	int node;
+
+	tt_bit_format_list(tier->nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+	printf("  memory_tier%-4d nodes %-8s adist %d-%d, %s\n", tier->id, nodes,
+	       TT_TIER_ADIST_MIN(tier->id), TT_TIER_ADIST_MAX(tier->id), tier_class(tier->id));
+	tt_nodemask_for_each(node, &tier->nodes) {
+		const struct tt_node *n = tt_topo_node(t, node);
+
+		if (n && n->access[1].present) {
+			printf("%20snode %d", "", node);
+			print_hmat(&n->access[1]);
+			printf("\n");
+		}
+	}
 }
 
 static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
@@ -153,7 +192,7 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 	printf("sysfs root   %s\nkernel       %s\n", tt_sysfs_root(&cli->sfs), t->kernel_release);
 	if (t->cpu_model[0])
 		printf("cpu          %s\n", t->cpu_model);
-	printf("\nnode  cpus           memory        free  tier  hmat access1 (rd/wr)\n");
+	printf("\nnode  cpus           memory        free  tier  hmat access1 (read/write)\n");
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
 		char tier[16];
@@ -179,11 +218,14 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 	printf("\nmemory tiers\n");
 	if (t->ntiers == 0)
 		printf("  none (no /sys/devices/virtual/memory_tiering)\n");
-	for (int i = 0; i < t->ntiers; i++) {
-		tt_bit_format_list(t->tiers[i].nodes.bits, TT_MAX_NODES, buf, sizeof(buf));
-		printf("  memory_tier%-4d nodes %-10s %s\n", t->tiers[i].id, buf,
-		       tier_note(t->tiers[i].id));
-	}
+	for (int i = 0; i < t->ntiers; i++)
+		print_tier(t, &t->tiers[i]);
+	printf("\npage movement\n  demotion        %s\n  NUMA balancing  %s\n",
+	       t->demotion_enabled < 0 ? "- (no /sys/kernel/mm/numa/demotion_enabled)"
+	       : t->demotion_enabled ? "enabled: reclaim moves pages to the next lower tier"
+				     : "disabled",
+	       t->numa_balancing < 0 ? "- (no /proc/sys/kernel/numa_balancing)"
+				     : tt_numa_balancing_name(t->numa_balancing));
 	printf("\nweight interfaces\n");
 	for (int i = 0; i < nwi; i++) {
 		const struct wi_seen *w = &wis[i];

@@ -38,6 +38,20 @@ static int load_hmat(const struct tt_sysfs *s, struct tt_node *n, int cls)
 		if (rc < 0)
 			return rc;
 	}
+	/* The nodeM symlinks name the initiators. */
+	char **names = NULL;
+	int rc = tt_sysfs_list(s, &names, "/sys/devices/system/node/node%d/access%d/initiators",
+			       n->id, cls);
+
+	if (rc < 0)
+		return rc;
+	for (char **p = names; *p; p++) {
+		uint64_t id;
+
+		if (strncmp(*p, "node", 4) == 0 && tt_parse_u64(*p + 4, 0, TT_MAX_NODES - 1, &id) == 0)
+			tt_bit_set(h->initiators.bits, (unsigned int)id);
+	}
+	tt_sysfs_free_names(names);
 	h->present = true;
 	return 0;
 }
@@ -218,6 +232,41 @@ out:
 	free(buf);
 }
 
+/* Demotion and NUMA balancing: absent files (kernels before 5.15/6.1,
+ * !CONFIG_NUMA_BALANCING) are -1; a garbled one is an error naming it. */
+static int load_movement(const struct tt_sysfs *s, struct tt_topo *t)
+{
+	char buf[32];
+	uint64_t v;
+	int rc;
+
+	t->demotion_enabled = t->numa_balancing = -1;
+	rc = tt_sysfs_read(s, buf, sizeof(buf), "/sys/kernel/mm/numa/demotion_enabled");
+	if (rc >= 0) {
+		if (strcmp(buf, "true") == 0 || strcmp(buf, "1") == 0)
+			t->demotion_enabled = 1;
+		else if (strcmp(buf, "false") == 0 || strcmp(buf, "0") == 0)
+			t->demotion_enabled = 0;
+		else
+			return tt_err(TT_EINPUT, "'%s/sys/kernel/mm/numa/demotion_enabled' holds '%s', "
+						 "not true or false", s->root, buf);
+	} else if (rc != TT_EUNAVAIL) {
+		return rc;
+	}
+	rc = tt_sysfs_read_u64(s, &v, 0, 3, "/proc/sys/kernel/numa_balancing");
+	if (rc == 0)
+		t->numa_balancing = (int)v;
+	return rc == TT_EUNAVAIL ? 0 : rc;
+}
+
+const char *tt_numa_balancing_name(int mode)
+{
+	static const char *const names[] = {"off", "normal", "memory tiering",
+					    "normal and memory tiering"};
+
+	return mode >= 0 && mode <= 3 ? names[mode] : "unknown";
+}
+
 int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 {
 	int rc, node, i = 0;
@@ -264,6 +313,9 @@ int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 	load_cpu_model(s, t);
 	if (tt_sysfs_read(s, t->hostname, sizeof(t->hostname), "/proc/sys/kernel/hostname") < 0)
 		t->hostname[0] = '\0';
+	rc = load_movement(s, t);
+	if (rc < 0)
+		goto fail;
 	return 0;
 fail:
 	tt_topo_release(t);

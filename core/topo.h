@@ -30,6 +30,10 @@ struct tt_hmat {
 	uint64_t write_bw_mb_s; /* MB/s */
 	uint64_t read_lat_ns;   /* ns */
 	uint64_t write_lat_ns;  /* ns */
+	/* The initiators the figures are from (accessC/initiators/nodeM):
+	 * from any other node the memory is further, so these figures are the
+	 * best case, not what every CPU sees. */
+	struct tt_nodemask initiators;
 };
 
 struct tt_node {
@@ -68,7 +72,19 @@ struct tt_topo {
 	char kernel_release[128];
 	char cpu_model[128]; /* "" when /proc/cpuinfo has no model name */
 	char hostname[256];  /* /proc/sys/kernel/hostname, "" when absent */
+	/* Page movement that competes with a placement: reclaim demoting to
+	 * the next lower tier (/sys/kernel/mm/numa/demotion_enabled: 1, 0)
+	 * and NUMA balancing (/proc/sys/kernel/numa_balancing: 0 off, bit 0
+	 * normal, bit 1 memory tiering). -1 where the file is absent. */
+	int demotion_enabled;
+	int numa_balancing;
 };
+
+/* The tier's abstract distance range, [id * 128, id * 128 + 127]. */
+#define TT_TIER_ADIST_MIN(id) ((id) * TT_MEMTIER_CHUNK)
+#define TT_TIER_ADIST_MAX(id) ((id) * TT_MEMTIER_CHUNK + TT_MEMTIER_CHUNK - 1)
+/* "off", "normal", "memory tiering" or "normal and memory tiering". */
+const char *tt_numa_balancing_name(int mode);
 
 int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s);
 void tt_topo_release(struct tt_topo *t);

@@ -49,7 +49,7 @@ is "vm-1node: memory of node 0 in bytes" "$(q vm-1node 'j["nodes"][0]["mem_total
 is "spr-ddr5-2cxl: tiers" "$(q spr-ddr5-2cxl '[(t["id"],t["nodes"]) for t in j["tiers"]]')" "[(4, [0]), (87, [1, 2])]"
 is "spr-ddr5-2cxl: CXL node without CPUs" "$(q spr-ddr5-2cxl '(j["nodes"][1]["has_cpu"], j["nodes"][1]["cpus"])')" "(False, [])"
 is "spr-ddr5-2cxl: HMAT access1 of node 1" "$(q spr-ddr5-2cxl 'j["nodes"][1]["hmat_access1"]')" \
-	"{'read_bw_mb_s': 36000, 'write_bw_mb_s': 36000, 'read_lat_ns': 250, 'write_lat_ns': 250}"
+	"{'read_bw_mb_s': 36000, 'write_bw_mb_s': 36000, 'read_lat_ns': 250, 'write_lat_ns': 250, 'initiators': [0]}"
 is "spr-ddr5-2cxl: weights and auto" "$(q spr-ddr5-2cxl '[(w["weights"],w["auto"],w["auto_file"]) for w in j["weight_interfaces"] if w["name"]=="upstream"][0]')" \
 	"({'0': 25, '1': 3, '2': 3}, True, 'auto')"
 is "spr-ddr5-2cxl: distances from node 0" "$(q spr-ddr5-2cxl 'j["nodes"][0]["distance"]')" "{'0': 10, '1': 14, '2': 14}"
@@ -67,7 +67,7 @@ is "xeon-max-hbm-flat: HBM in tier 0" "$(q xeon-max-hbm-flat '[n["tier"] for n i
 is "xeon-max-hbm-flat: manual weights" "$(q xeon-max-hbm-flat '[(w["weights"],w["auto"]) for w in j["weight_interfaces"] if w["name"]=="upstream"][0]')" \
 	"({'0': 1, '1': 1, '2': 3, '3': 3}, False)"
 run "$TT" --sysfs-root "$FIX/xeon-max-hbm-flat" topo
-grep -q 'memory_tier0 *nodes 2-3 *faster than DRAM' "$WORK/out"
+grep -q 'memory_tier0 *nodes 2-3 *adist 0-127, faster than DRAM$' "$WORK/out"
 is "xeon-max-hbm-flat: human output calls tier 0 faster than DRAM" $? 0
 
 # (e) the RFC per-tier interface
@@ -77,6 +77,34 @@ is "rfc-4node: tier weights by source" "$(q rfc-4node '[w["tier_weights_by_sourc
 
 # (f) the QEMU guest layout
 is "qemu-3node-hmat: node 2 in tier 72" "$(q qemu-3node-hmat 'j["nodes"][2]["tier"]')" 72
+
+# Which initiator each HMAT figure is from, and tiers told apart by distance.
+is "qemu-3node-hmat: node 2's figures are from node 0" \
+	"$(q qemu-3node-hmat '(j["nodes"][2]["hmat_access1"]["initiators"], j["nodes"][1]["hmat_access1"]["initiators"])')" "([0], [1])"
+is "xeon-max-hbm-flat: each HBM node's figures from its socket's node" \
+	"$(q xeon-max-hbm-flat '[n["hmat_access1"]["initiators"] for n in j["nodes"]]')" "[[0], [1], [0], [1]]"
+is "qemu-3node-hmat: tiers with their abstract distances and class" \
+	"$(q qemu-3node-hmat '[(t["id"], t["adist_min"], t["adist_max"], t["class"]) for t in j["tiers"]]')" \
+	"[(4, 512, 639, 'DRAM'), (72, 9216, 9343, 'slower than DRAM')]"
+run "$TT" --sysfs-root "$FIX/qemu-3node-hmat" topo
+grep -q '^ *node 2  5120/5120 MB/s 400/400 ns from node 0$' "$WORK/out"
+is "human topo: a tier's nodes with their HMAT figures and initiator" $? 0
+
+# Page movement beside a placement: demotion and NUMA balancing.
+is "vm-1node: demotion off, NUMA balancing off" \
+	"$(q vm-1node '(j["demotion_enabled"], j["numa_balancing"], j["numa_balancing_mode"])')" "(False, 0, 'off')"
+is "2s-genoa-cxl: no such files, null" "$(q 2s-genoa-cxl '(j["demotion_enabled"], j["numa_balancing"])')" "(None, None)"
+root=$(copy_fixture vm-1node)
+echo true >"$root/sys/kernel/mm/numa/demotion_enabled"
+echo 2 >"$root/proc/sys/kernel/numa_balancing"
+run "$TT" --sysfs-root "$root" topo
+is "human topo names demotion and memory-tiering balancing" \
+	"$(grep -cE '^  demotion +enabled|^  NUMA balancing +memory tiering$' "$WORK/out")" 2
+echo maybe >"$root/sys/kernel/mm/numa/demotion_enabled"
+expect_bad_input 2 "demotion_enabled' holds 'maybe'" "$root" "$TT" --sysfs-root "$root" topo
+echo false >"$root/sys/kernel/mm/numa/demotion_enabled"
+echo 7 >"$root/proc/sys/kernel/numa_balancing"
+expect_bad_input 2 "numa_balancing" "$root" "$TT" --sysfs-root "$root" topo
 
 # The command line's --sysfs-root may also follow the command.
 run "$TT" topo --sysfs-root "$FIX/rfc-4node" --json

@@ -162,7 +162,12 @@ int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uin
 
 int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
-	return number_error(tt_parse_size(arg, min, max, out), opt, arg, min, max);
+	int rc = tt_parse_size(arg, min, max, out);
+
+	if (rc == -EINVAL || rc == -EDOM)
+		return cli_usage("option '--%s' value '%s' is not a size%s; give %s", opt, arg,
+				 rc == -EDOM ? " in whole bytes" : "", TT_SIZE_FORMS);
+	return number_error(rc, opt, arg, min, max);
 }
 
 json_t *cli_json_real(double v)

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 int tt_parse_u64_prefix(const char *s, uint64_t min, uint64_t max, uint64_t *out,
 			const char **end)
@@ -176,19 +177,30 @@ void tt_chomp(char *s)
 
 int tt_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	static const char units[] = "KMGT";
+	static const char units[] = "kmgt";
 	const char *end, *u;
-	uint64_t v, mult = 1;
+	uint64_t v, frac = 0, scale = 1, mult = 1;
 	int rc = tt_parse_u64_prefix(s, 0, UINT64_MAX, &v, &end);
 
 	if (rc)
 		return rc;
+	/* A fraction of a unit, as people write "1.5G": at most 9 digits. */
+	if (*end == '.') {
+		for (end++; *end >= '0' && *end <= '9'; end++) {
+			if (scale >= 1000000000)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(*end - '0');
+			scale *= 10;
+		}
+		if (scale == 1)
+			return -EINVAL;
+	}
 	if (*end) {
-		if (!(u = strchr(units, *end)) || !*u)
+		if (!(u = strchr(units, tolower((unsigned char)*end))) || !*u)
 			return -EINVAL;
 		mult = (uint64_t)1 << (10 * (u - units + 1));
 		end++;
-		if (strcmp(end, "iB") == 0)
+		if (strcasecmp(end, "ib") == 0)
 			end += 2;
 		if (*end)
 			return -EINVAL;
@@ -196,6 +208,14 @@ int tt_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	if (v > UINT64_MAX / mult)
 		return -ERANGE;
 	v *= mult;
+	/* mult <= 2^40 and frac < 10^9: the product fits. */
+	if (frac) {
+		if (frac * mult % scale)
+			return -EDOM; /* not a whole number of bytes */
+		if (v > UINT64_MAX - frac * mult / scale)
+			return -ERANGE;
+		v += frac * mult / scale;
+	}
 	if (v < min || v > max)
 		return -ERANGE;
 	*out = v;

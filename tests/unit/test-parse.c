@@ -50,8 +50,16 @@ static void test_size(void **state)
 		{"256M", 0, 256u << 20},
 		{"8GiB", 0, UINT64_C(8) << 30},
 		{"2T", 0, UINT64_C(2) << 40},
+		{"64m", 0, UINT64_C(64) << 20},
+		{"64mib", 0, UINT64_C(64) << 20},
+		{"4k", 0, 4096},
+		{"1.5G", 0, UINT64_C(3) << 29},
+		{"0.5k", -ERANGE, 0},          /* 512: below min 2048 */
+		{"2.25K", 0, 2304},
+		{"1.1K", -EDOM, 0},            /* 1126.4 bytes */
+		{"1.K", -EINVAL, 0},
+		{"1.0000000001G", -EINVAL, 0}, /* more than 9 digits of fraction */
 		{"16383P", -EINVAL, 0},
-		{"4k", -EINVAL, 0},
 		{"4Mi", -EINVAL, 0},
 		{"4MB", -EINVAL, 0},
 		{"M", -EINVAL, 0},

@@ -146,9 +146,11 @@ struct tt_db_merge_stats {
 	int hosts_added, runs_added, runs_skipped;
 	int64_t trials_added, samples_added, applies_added;
 };
-/* Imports another tiertune database: hosts are matched by hostname and
+/* Imports other tiertune databases: hosts are matched by hostname and
  * fingerprint, runs and apply-log rows by their uuid, so merging the same
- * file twice adds nothing. One transaction; the other file is only read. */
-int tt_db_merge(struct tt_db *db, const char *other, struct tt_db_merge_stats *st);
+ * file twice adds nothing. One transaction for all n files (all or
+ * nothing), so n is at most sqlite's attach limit; the files are only
+ * read. stats[i] is file i's. */
+int tt_db_merge(struct tt_db *db, char *const *files, int n, struct tt_db_merge_stats *stats);
 
 #endif

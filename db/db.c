@@ -275,46 +275,60 @@ fail:
 	return TT_EFAIL;
 }
 
-/* Runs of this machine left "running" by a process that is gone. */
-static int mark_interrupted(struct tt_db *db)
+/* SQL tt_gone(proc_host, boot_id, pid, pid_start): 1 for a run of this
+ * machine whose process is gone (another boot, or the pid reused or
+ * free), 0 for a live one or another machine's, which cannot be told. The
+ * one rule for "interrupted": writers store it, readers show it. */
+static void sql_gone(sqlite3_context *cx, int argc, sqlite3_value **v)
 {
+	const char *host = (const char *)sqlite3_value_text(v[0]);
+	const char *b = (const char *)sqlite3_value_text(v[1]);
 	struct utsname u;
 	char boot[64];
-	sqlite3_stmt *st, *up;
-	int rc, n = 0;
 
+	(void)argc;
 	uname(&u);
+	if (!host || strcmp(host, u.nodename) != 0) {
+		sqlite3_result_int(cx, 0);
+		return;
+	}
 	tt_proc_boot_id(boot, sizeof(boot));
-	if (prepare(db, &st, "SELECT id, boot_id, pid, pid_start FROM runs WHERE status = 'running' "
-			     "AND proc_host = ?") < 0)
-		return TT_EFAIL;
-	bind_text(st, 1, u.nodename);
-	if (prepare(db, &up, "UPDATE runs SET status = 'interrupted', finished = ? WHERE id = ? AND "
-			     "status = 'running'") < 0) {
-		sqlite3_finalize(st);
-		return TT_EFAIL;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *b = (const char *)sqlite3_column_text(st, 1);
-		pid_t pid = (pid_t)sqlite3_column_int64(st, 2);
-		long long start = sqlite3_column_int64(st, 3);
+	sqlite3_result_int(cx, !(b && strcmp(b, boot) == 0 &&
+				 tt_proc_alive((pid_t)sqlite3_value_int64(v[2]),
+					       sqlite3_value_int64(v[3]))));
+}
 
-		if (b && strcmp(b, boot) == 0 && tt_proc_alive(pid, start))
-			continue; /* still running */
-		sqlite3_bind_double(up, 1, wall_now());
-		sqlite3_bind_int64(up, 2, sqlite3_column_int64(st, 0));
-		if (sqlite3_step(up) != SQLITE_DONE) {
-			rc = SQLITE_ERROR;
-			break;
-		}
-		sqlite3_reset(up);
-		n++;
-	}
-	sqlite3_finalize(up);
+static void setup_handle(struct tt_db *db)
+{
+	sqlite3_busy_timeout(db->h, BUSY_MS);
+	sqlite3_extended_result_codes(db->h, 0);
+	sqlite3_create_function(db->h, "tt_gone", 4, SQLITE_UTF8, NULL, sql_gone, NULL, NULL);
+}
+
+#define GONE "r.status = 'running' AND tt_gone(r.proc_host, r.boot_id, r.pid, r.pid_start)"
+
+/* Runs of this machine left "running" by a process that is gone: marked
+ * interrupted by a writer, only counted by a reader (whose queries show
+ * them as interrupted all the same, through tt_gone). */
+static int mark_interrupted(struct tt_db *db, bool write)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(db, &st, write ? "UPDATE runs AS r SET status = 'interrupted', finished = ? "
+				     "WHERE " GONE
+				   : "SELECT count(*) FROM runs r WHERE " GONE) < 0)
+		return TT_EFAIL;
+	if (write)
+		sqlite3_bind_double(st, 1, wall_now());
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		db->interrupted = sqlite3_column_int(st, 0);
+	else if (rc == SQLITE_DONE)
+		db->interrupted = sqlite3_changes(db->h);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	if (rc != (write ? SQLITE_DONE : SQLITE_ROW))
 		return db_fail(db, "marking interrupted runs");
-	db->interrupted = n;
 	return 0;
 }
 
@@ -343,8 +357,7 @@ static int open_readonly(struct tt_db *db, int *version)
 		if (rc != SQLITE_OK)
 			return tt_err(TT_EFAIL, "cannot open database '%s': %s", db->path,
 				      sqlite3_errstr(rc));
-		sqlite3_busy_timeout(db->h, BUSY_MS);
-		sqlite3_extended_result_codes(db->h, 0);
+		setup_handle(db);
 		rc = user_version(db, "main", version);
 		if (rc == 0) {
 			db->readonly = true;
@@ -419,8 +432,7 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 			    path, sqlite3_errstr(rc), err ? ": " : "", err ? strerror(err) : "");
 		goto fail;
 	}
-	sqlite3_busy_timeout(db->h, BUSY_MS);
-	sqlite3_extended_result_codes(db->h, 0);
+	setup_handle(db);
 	rc = user_version(db, "main", &version);
 	if (rc < 0)
 		goto fail;
@@ -473,6 +485,8 @@ opened:
 				    path, version, TT_DB_SCHEMA_VERSION);
 			goto fail;
 		}
+		if ((rc = mark_interrupted(db, false)) < 0)
+			goto fail;
 		*out = db;
 		return 0;
 	}
@@ -484,7 +498,7 @@ opened:
 		goto fail;
 	if (version < TT_DB_SCHEMA_VERSION && (rc = migrate(db, version)) < 0)
 		goto fail;
-	if ((rc = mark_interrupted(db)) < 0)
+	if ((rc = mark_interrupted(db, true)) < 0)
 		goto fail;
 	*out = db;
 	return 0;
@@ -510,6 +524,11 @@ const char *tt_db_path(const struct tt_db *db)
 int tt_db_interrupted(const struct tt_db *db)
 {
 	return db->interrupted;
+}
+
+bool tt_db_readonly(const struct tt_db *db)
+{
+	return db->readonly;
 }
 
 static json_t *layout_json(const struct tt_topo *t)
@@ -831,7 +850,8 @@ static int append_row(json_t *row, void *ctx)
 
 #define RUN_COLUMNS                                                                            \
 	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "     \
-	"r.objective, r.kernel_release, r.started, r.finished, r.status, r.simulated, "          \
+	"r.objective, r.kernel_release, r.started, r.finished, "                                 \
+	"CASE WHEN " GONE " THEN 'interrupted' ELSE r.status END AS status, r.simulated, "       \
 	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS trials, "                      \
 	"(SELECT max(bw_bytes_s) FROM trials t WHERE t.run_id = r.id) AS best_bw_bytes_s, "      \
 	"(SELECT min(lat_ns) FROM trials t WHERE t.run_id = r.id) AS best_lat_ns "

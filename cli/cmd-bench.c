@@ -287,8 +287,9 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 		for (int c = 0; c < m->ncpu; c++)
 			for (int j = 0; j < m->nmem; j++)
 				json_array_append_new(
-					rows, json_pack("{s:i,s:i,s:f,s:f}", "cpu_node", m->cpu_node[c],
-							"mem_node", m->mem_node[j], "bw_bytes_s",
+					rows, json_pack("{s:i,s:i,s:i,s:f,s:f}", "cpu_node", m->cpu_node[c],
+							"mem_node", m->mem_node[j], "threads",
+							m->threads[c], "bw_bytes_s",
 							m->bw_bytes_s[c * m->nmem + j], "lat_ns",
 							m->lat_ns[c * m->nmem + j]));
 		return cli_print_json(json_pack("{s:b,s:s,s:s,s:o}", "simulated", 0, "kernel",

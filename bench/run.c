@@ -249,7 +249,7 @@ struct worker {
 	int index;
 	struct tt_bench_gate *gate;
 	int pin_err;        /* errno of a failed pin, 0 when pinned */
-	const bool *abort;  /* set by the caller between the barriers */
+	const bool *called_off; /* set by the caller between the barriers */
 };
 
 bool tt_bench_gate_wait(struct tt_bench_gate *g)
@@ -284,7 +284,7 @@ static void *work(void *arg)
 		tt_kernel_init(w->arr, w->lo, w->hi);
 	pthread_barrier_wait(w->bar); /* all touched */
 	pthread_barrier_wait(w->bar); /* verified by the caller */
-	if (*w->abort)
+	if (*w->called_off)
 		return NULL;
 	for (int pass = 0; pass <= w->o->repeat; pass++) {
 		double t0 = 0;
@@ -328,7 +328,7 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	struct tt_bench_gate gate = TT_BENCH_GATE_INIT;
 	int nt = r->threads, rc, started = 0;
 	size_t bytes = tt_bench_size(o, r), n = bytes / sizeof(double);
-	bool abort = false;
+	bool called_off = false; /* a thread could not be pinned */
 
 	r->elements = n;
 	r->array_bytes = bytes;
@@ -351,7 +351,7 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 
 		w[t] = (struct worker){.o = o, .lo = lo < n ? lo : n, .hi = hi < n ? hi : n,
 				       .cpu = r->cpus[t], .bar = &bar, .times = times, .index = t,
-				       .gate = &gate, .abort = &abort};
+				       .gate = &gate, .called_off = &called_off};
 		memcpy(w[t].arr, b.arr, sizeof(b.arr));
 		if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
 			break;
@@ -369,27 +369,27 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	pthread_barrier_wait(&bar); /* touched */
 	int vrc = 0;
 
-	for (int t = 0; t < nt && !abort; t++)
+	for (int t = 0; t < nt && !called_off; t++)
 		if (w[t].pin_err) {
 			vrc = tt_err_sys(TT_EFAIL, w[t].pin_err, "cannot pin benchmark thread %d to "
 								"CPU %d", t, w[t].cpu);
-			abort = true;
+			called_off = true;
 		}
 	double t1 = tt_bench_now();
-	if (!abort)
+	if (!called_off)
 		vrc = tt_bench_bufs_verify(o, &b, &r->place);
 	r->place_s = tt_bench_now() - t0;
 	r->verify_s = tt_bench_now() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
-	for (int pass = 0; pass <= o->repeat && !abort; pass++) {
+	for (int pass = 0; pass <= o->repeat && !called_off; pass++) {
 		/* The warm-up pass is not measured, by collectors either. */
 		if (pass == 1 && o->phase)
 			o->phase(o->phase_ctx, true);
 		pthread_barrier_wait(&bar);
 		pthread_barrier_wait(&bar);
 	}
-	if (o->phase && !abort)
+	if (o->phase && !called_off)
 		o->phase(o->phase_ctx, false);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);

@@ -380,7 +380,7 @@ static int open_readonly(struct tt_db *db, int *version)
 int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 {
 	struct tt_db *db;
-	int rc, version, exists, oflags;
+	int rc, version = 0, exists, oflags;
 
 	*out = NULL;
 	/* sqlite would open "" as a private temporary database: a run recorded
@@ -395,7 +395,12 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 		return tt_err(TT_EINPUT, "database path '%.64s...' is too long", path);
 	}
 	rc = check_file(path);
-	if (rc >= 0 && (flags & TT_DB_READONLY)) {
+	if (rc < 0) {
+		free(db);
+		return rc;
+	}
+	exists = rc != FILE_MISSING;
+	if (flags & TT_DB_READONLY) {
 		if (rc == FILE_MISSING)
 			rc = tt_err(TT_EINPUT, "database '%s' does not exist", path);
 		else if (rc == FILE_EMPTY)
@@ -403,15 +408,10 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 					       "database", path);
 		else
 			rc = open_readonly(db, &version);
-	}
-	if (rc < 0) {
-		sqlite3_close(db->h);
-		free(db);
-		return rc;
-	}
-	exists = rc != FILE_MISSING;
-	if (flags & TT_DB_READONLY)
+		if (rc < 0)
+			goto fail;
 		goto opened;
+	}
 	if (!exists && (rc = make_dirs(path)) < 0) {
 		free(db);
 		return rc;

@@ -30,7 +30,9 @@ bool tt_bench_gate_wait(struct tt_bench_gate *g);
 void tt_bench_gate_open(struct tt_bench_gate *g, bool run);
 
 double tt_bench_now(void);
-/* Pins the calling thread to one CPU. */
+/* Pins the calling thread to one CPU; returns 0 or the errno. Not a
+ * tt_err status: the message state is per thread, and the thread that
+ * reports is the caller of tt_bench_run, which names thread and CPU. */
 int tt_bench_pin(int cpu);
 /* Maps n buffers of bytes each, refuses when a node lacks the free memory
  * the placement would put there, and sets the placement. */

@@ -95,7 +95,7 @@ struct chaser {
 	const struct tt_bench_opts *o;
 	char *buf;
 	size_t lines;
-	int cpu, rc;
+	int cpu, pin_err;
 	double *times;
 	double built;   /* when the chain was built (first touch done) */
 	uint64_t loads;
@@ -107,8 +107,8 @@ static void *chase_thread(void *arg)
 	struct chaser *c = arg;
 	void **p;
 
-	c->rc = tt_bench_pin(c->cpu);
-	if (c->rc < 0)
+	c->pin_err = tt_bench_pin(c->cpu);
+	if (c->pin_err)
 		return NULL;
 	p = build_chain(c->buf, c->lines);
 	c->built = tt_bench_now();
@@ -129,9 +129,8 @@ static void *chase_thread(void *arg)
 
 int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	const struct tt_node *src = tt_topo_node(o->topo, o->source_node);
 	struct tt_bench_bufs b = {0};
-	struct chaser c = {.o = o, .cpu = src->cpus[0]};
+	struct chaser c = {.o = o, .cpu = r->cpus[0]};
 	pthread_t tid;
 	int rc, err;
 	double t0 = tt_bench_now();
@@ -153,7 +152,8 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		goto out;
 	}
 	pthread_join(tid, NULL);
-	rc = c.rc;
+	if (c.pin_err)
+		rc = tt_err_sys(TT_EFAIL, c.pin_err, "cannot pin the latency thread to CPU %d", c.cpu);
 	if (rc == 0) {
 		double v0 = tt_bench_now();
 
@@ -187,12 +187,13 @@ struct loaded {
 	struct tt_bench_gate gate;
 	atomic_int stop, done;
 	atomic_uint_fast64_t delay;
-	int nt, failed;
+	int nt;
 };
 
 struct loaded_worker {
 	struct loaded *L;
 	int index, cpu;
+	int pin_err;     /* errno of a failed pin, 0 when pinned */
 	size_t lo, hi;
 	uint64_t count;  /* loads (thread 0) or elements this point */
 	double elapsed;
@@ -218,8 +219,7 @@ static void *loaded_thread(void *arg)
 
 	if (!tt_bench_gate_wait(&L->gate))
 		return NULL;
-	if (tt_bench_pin(w->cpu) < 0)
-		L->failed = 1;
+	w->pin_err = tt_bench_pin(w->cpu);
 	if (w->index == 0)
 		p = build_chain((char *)L->chain->arr[0], L->lines);
 	else
@@ -269,7 +269,6 @@ static double spin_ns(void)
 
 int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	const struct tt_node *src = tt_topo_node(o->topo, o->source_node);
 	struct tt_bench_bufs chain = {0}, bw = {0};
 	struct loaded L = {.o = o, .traffic = o->traffic ? o->traffic : &tt_k_reads,
 			   .chain = &chain, .bw = &bw, .nt = r->threads,
@@ -302,7 +301,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	for (int t = 0; t < L.nt; t++) {
 		size_t lo = (size_t)(t ? t - 1 : 0) * chunk, hi = lo + chunk;
 
-		w[t] = (struct loaded_worker){.L = &L, .index = t, .cpu = src->cpus[t % src->ncpus],
+		w[t] = (struct loaded_worker){.L = &L, .index = t, .cpu = r->cpus[t],
 					      .lo = lo < L.n ? lo : L.n, .hi = hi < L.n ? hi : L.n};
 		if (pthread_create(&tid[t], NULL, loaded_thread, &w[t]) != 0)
 			break;
@@ -321,8 +320,10 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	rc = tt_bench_bufs_verify(o, &chain, &r->place);
 	if (rc == 0)
 		rc = tt_bench_bufs_verify(o, &bw, &r->place);
-	if (L.failed && rc == 0)
-		rc = tt_err(TT_EFAIL, "cannot pin the loaded-latency threads");
+	for (int t = 0; t < L.nt && rc == 0; t++)
+		if (w[t].pin_err)
+			rc = tt_err_sys(TT_EFAIL, w[t].pin_err, "cannot pin loaded-latency thread %d "
+								"to CPU %d", t, w[t].cpu);
 	r->place_s = tt_bench_now() - t0;
 	const uint64_t *delays = o->ndelays ? o->delays : default_delays;
 	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
@@ -411,7 +412,10 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 				m->threads[c] = r->threads;
 				m->array_bytes = r->array_bytes;
 			}
+			/* Idle latency is one thread, whatever --threads gave the
+			 * bandwidth run. */
 			o.kernel = &tt_k_latency;
+			o.threads = 0;
 			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0)
 				m->lat_ns[c * m->nmem + j] = r->lat_median_ns;
 			free(r);

@@ -66,12 +66,57 @@ double tt_bench_now(void)
 int tt_bench_pin(int cpu)
 {
 	cpu_set_t set;
-	int rc;
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-	return rc ? tt_err_sys(TT_EFAIL, rc, "cannot pin a thread to CPU %d", cpu) : 0;
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
+{
+	const struct tt_node *nd = tt_topo_node(t, node);
+	size_t size = CPU_ALLOC_SIZE(TT_MAX_CPUS);
+	cpu_set_t *allowed;
+	uint64_t have[TT_MAX_CPUS / 64] = {0}, may[TT_MAX_CPUS / 64] = {0};
+	char hs[512], ms[512];
+
+	*n = 0;
+	if (!nd || nd->ncpus == 0)
+		return tt_err(TT_EINPUT, "source node %d has no CPUs to run on", node);
+	allowed = CPU_ALLOC(TT_MAX_CPUS);
+	if (!allowed)
+		return tt_err(TT_EFAIL, "out of memory");
+	/* The process's allowed set, as a cpuset or taskset leaves it: a
+	 * pin outside it fails (EINVAL), and a thread left unpinned would run
+	 * where the scheduler puts it, maybe on another node. */
+	if (sched_getaffinity(0, size, allowed) < 0) {
+		int err = errno;
+
+		CPU_FREE(allowed);
+		return tt_err_sys(TT_EFAIL, err, "cannot read the CPUs this process may run on");
+	}
+	for (int cpu = 0; cpu < TT_MAX_CPUS; cpu++)
+		if (CPU_ISSET_S((size_t)cpu, size, allowed))
+			tt_bit_set(may, (unsigned int)cpu);
+	CPU_FREE(allowed);
+	for (int i = 0; i < nd->ncpus; i++) {
+		int cpu = nd->cpus[i];
+
+		if (cpu < 0 || cpu >= TT_MAX_CPUS)
+			continue;
+		tt_bit_set(have, (unsigned int)cpu);
+		if (tt_bit_test(may, (unsigned int)cpu))
+			cpus[(*n)++] = cpu;
+	}
+	if (*n)
+		return 0;
+	tt_bit_format_list(have, TT_MAX_CPUS, hs, sizeof(hs));
+	tt_bit_format_list(may, TT_MAX_CPUS, ms, sizeof(ms));
+	tt_err(TT_EUNAVAIL, "node %d has CPUs %s, and this process may run on none of them (its "
+			    "allowed CPUs: %s)", node, hs, ms);
+	tt_err_hint("a cpuset or taskset limits this process: run it where node %d's CPUs are "
+		    "allowed, or measure from another --source-node", node);
+	return TT_EUNAVAIL;
 }
 
 size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
@@ -203,6 +248,8 @@ struct worker {
 	double sum;    /* of the last pass, for read-only kernels */
 	int index;
 	struct tt_bench_gate *gate;
+	int pin_err;        /* errno of a failed pin, 0 when pinned */
+	const bool *called_off; /* set by the caller between the barriers */
 };
 
 bool tt_bench_gate_wait(struct tt_bench_gate *g)
@@ -230,12 +277,15 @@ static void *work(void *arg)
 
 	if (!tt_bench_gate_wait(w->gate))
 		return NULL;
-	tt_bench_pin(w->cpu);
+	w->pin_err = tt_bench_pin(w->cpu);
 	/* First touch from the thread that will use the chunk (local placement
 	 * depends on it; the other modes were placed by policy). */
-	tt_kernel_init(w->arr, w->lo, w->hi);
+	if (!w->pin_err)
+		tt_kernel_init(w->arr, w->lo, w->hi);
 	pthread_barrier_wait(w->bar); /* all touched */
 	pthread_barrier_wait(w->bar); /* verified by the caller */
+	if (*w->called_off)
+		return NULL;
 	for (int pass = 0; pass <= w->o->repeat; pass++) {
 		double t0 = 0;
 
@@ -269,7 +319,6 @@ void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r)
 
 static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	const struct tt_node *src = tt_topo_node(o->topo, o->source_node);
 	const struct tt_kernel *k = o->kernel;
 	struct tt_bench_bufs b = {0};
 	double *times = NULL;
@@ -279,6 +328,7 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	struct tt_bench_gate gate = TT_BENCH_GATE_INIT;
 	int nt = r->threads, rc, started = 0;
 	size_t bytes = tt_bench_size(o, r), n = bytes / sizeof(double);
+	bool called_off = false; /* a thread could not be pinned */
 
 	r->elements = n;
 	r->array_bytes = bytes;
@@ -300,8 +350,8 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		size_t lo = (size_t)t * chunk, hi = lo + chunk;
 
 		w[t] = (struct worker){.o = o, .lo = lo < n ? lo : n, .hi = hi < n ? hi : n,
-				       .cpu = src->cpus[t % src->ncpus], .bar = &bar, .times = times,
-				       .index = t, .gate = &gate};
+				       .cpu = r->cpus[t], .bar = &bar, .times = times, .index = t,
+				       .gate = &gate, .called_off = &called_off};
 		memcpy(w[t].arr, b.arr, sizeof(b.arr));
 		if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
 			break;
@@ -317,20 +367,29 @@ static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		goto out;
 	}
 	pthread_barrier_wait(&bar); /* touched */
+	int vrc = 0;
+
+	for (int t = 0; t < nt && !called_off; t++)
+		if (w[t].pin_err) {
+			vrc = tt_err_sys(TT_EFAIL, w[t].pin_err, "cannot pin benchmark thread %d to "
+								"CPU %d", t, w[t].cpu);
+			called_off = true;
+		}
 	double t1 = tt_bench_now();
-	int vrc = tt_bench_bufs_verify(o, &b, &r->place);
+	if (!called_off)
+		vrc = tt_bench_bufs_verify(o, &b, &r->place);
 	r->place_s = tt_bench_now() - t0;
 	r->verify_s = tt_bench_now() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
-	for (int pass = 0; pass <= o->repeat; pass++) {
+	for (int pass = 0; pass <= o->repeat && !called_off; pass++) {
 		/* The warm-up pass is not measured, by collectors either. */
 		if (pass == 1 && o->phase)
 			o->phase(o->phase_ctx, true);
 		pthread_barrier_wait(&bar);
 		pthread_barrier_wait(&bar);
 	}
-	if (o->phase)
+	if (o->phase && !called_off)
 		o->phase(o->phase_ctx, false);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
@@ -369,13 +428,28 @@ out:
 
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	const struct tt_node *src = tt_topo_node(o->topo, o->source_node);
+	char list[512];
+	uint64_t bits[TT_MAX_CPUS / 64] = {0};
+	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!src || src->ncpus == 0)
-		return tt_err(TT_EINPUT, "source node %d has no CPUs to run on", o->source_node);
-	r->threads = o->threads ? o->threads : src->ncpus;
-	int rc = tt_kernel_isa(&r->isa);
+	rc = tt_bench_cpus(o->topo, o->source_node, r->cpus, &r->ncpus);
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < r->ncpus; i++)
+		tt_bit_set(bits, (unsigned int)r->cpus[i]);
+	tt_bit_format_list(bits, TT_MAX_CPUS, list, sizeof(list));
+	/* A thread per CPU at most: two on one CPU take turns, and the
+	 * figure would be of the time slicing, not of the memory. */
+	if (o->threads > r->ncpus)
+		return tt_err(TT_EINPUT, "%d threads are more than the %d CPU%s of node %d that this "
+					 "process may run on (%s)", o->threads, r->ncpus,
+			      r->ncpus == 1 ? "" : "s", o->source_node, list);
+	if (o->kernel->kind == TT_K_LATENCY && o->threads > 1)
+		return tt_err(TT_EINPUT, "kernel %s runs one thread (one chain of dependent loads), "
+					 "not %d", o->kernel->name, o->threads);
+	r->threads = o->threads ? o->threads : r->ncpus;
+	rc = tt_kernel_isa(&r->isa);
 	if (rc < 0)
 		return rc;
 	switch (o->kernel->kind) {

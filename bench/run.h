@@ -22,7 +22,8 @@ struct tt_bench_opts {
 	const struct tt_topo *topo;
 	struct tt_placement place;
 	int source_node;
-	int threads;            /* 0: one per CPU of the source node */
+	int threads;            /* 0: one per CPU of the source node (of those this
+				 * process may use); more is refused */
 	size_t array_bytes;     /* per array; 0: STREAM's rule */
 	int repeat;             /* timed passes, after one untimed warm-up */
 	uint64_t verify_max;    /* pages to ask move_pages about; 0 = all */
@@ -51,7 +52,9 @@ struct tt_loaded_point {
 struct tt_bench_result {
 	size_t elements;        /* per array (latency: cache lines) */
 	size_t array_bytes;
-	int threads;
+	int threads;            /* thread i pinned to cpus[i] */
+	int ncpus;              /* CPUs of the source node this process may use */
+	int cpus[TT_MAX_CPUS];
 	double best_s, median_s, max_s;                 /* seconds per pass */
 	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
 	double lat_best_ns, lat_median_ns, lat_max_ns;  /* latency: ns per load */
@@ -71,7 +74,12 @@ struct tt_bench_result {
 /* STREAM's rule: each array at least 4x the total last-level cache and at
  * least 1M elements. */
 size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule);
-/* Dispatches on o->kernel->kind. */
+/* The CPUs a run from node may use: the node's CPUs that this process's
+ * affinity (sched_getaffinity: a cpuset, taskset) allows, ascending; none
+ * is an error naming both sets. cpus has room for TT_MAX_CPUS. */
+int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n);
+/* Dispatches on o->kernel->kind, with every thread pinned to its own CPU
+ * of tt_bench_cpus() (a pin that fails fails the run, naming the CPU). */
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r);
 
 /* Bandwidth (o->kernel, reads by default) and idle latency from every node

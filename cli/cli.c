@@ -78,9 +78,9 @@ int cli_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
 		return rc;
 	rc = tt_db_open(db, path, flags);
 	if (rc == 0 && tt_db_interrupted(*db))
-		cli_warn("%d run%s in '%s' had stopped without finishing (process gone); now marked "
+		cli_warn("%d run%s in '%s' had stopped without finishing (process gone); %s "
 			 "interrupted", tt_db_interrupted(*db), tt_db_interrupted(*db) == 1 ? "" : "s",
-			 path);
+			 path, tt_db_readonly(*db) ? "shown as" : "now marked");
 	return rc;
 }
 

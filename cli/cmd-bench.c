@@ -236,16 +236,24 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		  const struct tt_bench_result *r, const struct tt_topo *t,
 		  const struct tt_collect_summary *sum)
 {
-	char nodes[256];
+	char nodes[256], cpus[512];
+	uint64_t bits[TT_MAX_CPUS / 64] = {0};
+	json_t *cpu_list = json_array();
 
 	tt_bit_format_list(o->place.nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+	for (int i = 0; i < r->threads; i++) {
+		tt_bit_set(bits, (unsigned int)r->cpus[i]);
+		json_array_append_new(cpu_list, json_integer(r->cpus[i]));
+	}
+	tt_bit_format_list(bits, TT_MAX_CPUS, cpus, sizeof(cpus));
 	if (cli->json) {
-		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:s,s:i,s:s,s:i,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
-				      "simulated", 0, "kernel", o->kernel->name, "kind",
+		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:s,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
+				      "simulated", !cli->sfs.live, "kernel", o->kernel->name, "kind",
 				      kind_names[o->kernel->kind], "placement",
 				      tt_place_mode_names[o->place.mode], "nodes", nodes,
 				      "source_node", o->source_node, "size_rule", r->size_rule,
-				      "threads", r->threads, "array_bytes", (json_int_t)r->array_bytes,
+				      "threads", r->threads, "cpus", cpu_list, "array_bytes",
+				      (json_int_t)r->array_bytes,
 				      "elements", (json_int_t)r->elements, "unit", "bytes/s",
 				      "validated", r->validated, "verification", placement_json(r),
 				      "machine", "kernel_release", t->kernel_release, "cpu_model",
@@ -265,9 +273,15 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			json_object_set_new(j, "collect", collect_json(sum, r));
 		return cli_print_json(j);
 	}
-	printf("kernel %s (%s), %s placement on nodes %s (%s), source node %d, %d thread%s\n",
+	json_decref(cpu_list);
+	if (!cli->sfs.live)
+		printf("simulated: topology from '%s', not this machine; buffers and threads "
+		       "are this machine's\n", cli->sysfs_root);
+	printf("kernel %s (%s), %s placement on nodes %s (%s), source node %d, %d thread%s on "
+	       "CPU%s %s\n",
 	       o->kernel->name, r->isa, tt_place_mode_names[o->place.mode], nodes, r->place_method,
-	       o->source_node, r->threads, r->threads == 1 ? "" : "s");
+	       o->source_node, r->threads, r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s",
+	       cpus);
 	printf("%s %.1f MiB (%s)", o->kernel->kind == TT_K_STREAM ? "arrays of" : "buffers of",
 	       (double)r->array_bytes / (1 << 20), r->size_rule);
 	if (o->kernel->kind != TT_K_LOADED)
@@ -290,8 +304,9 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 		for (int c = 0; c < m->ncpu; c++)
 			for (int j = 0; j < m->nmem; j++)
 				json_array_append_new(
-					rows, json_pack("{s:i,s:i,s:f,s:f}", "cpu_node", m->cpu_node[c],
-							"mem_node", m->mem_node[j], "bw_bytes_s",
+					rows, json_pack("{s:i,s:i,s:i,s:f,s:f}", "cpu_node", m->cpu_node[c],
+							"mem_node", m->mem_node[j], "threads",
+							m->threads[c], "bw_bytes_s",
 							m->bw_bytes_s[c * m->nmem + j], "lat_ns",
 							m->lat_ns[c * m->nmem + j]));
 		return cli_print_json(json_pack("{s:b,s:s,s:s,s:o}", "simulated", 0, "kernel",
@@ -355,7 +370,8 @@ static int record_begin(struct tt_cli *cli, const struct tt_bench_opts *o, const
 								 .command = cli->cmdline,
 								 .source_node = matrix ? -1 : o->source_node,
 								 .objective = objective,
-								 .kernel_release = t->kernel_release},
+								 .kernel_release = t->kernel_release,
+								 .simulated = !cli->sfs.live},
 				     &rec->run);
 	if (rc < 0) {
 		tt_db_close(rec->db);
@@ -459,7 +475,8 @@ static int record_end(struct record *rec, const struct tt_bench_opts *o,
 	}
 	struct tt_db_trial tr = {.kernel = o->kernel->name, .placement = tt_place_mode_names[o->place.mode],
 				 .threads = r->threads, .size_bytes = r->array_bytes,
-				 .validated = r->validated, .nnodes = nn, .nodes = nodes, .mix = mix};
+				 .validated = r->validated, .nnodes = nn, .nodes = nodes, .mix = mix,
+				 .simulated = !o->sfs->live};
 	switch (o->kernel->kind) {
 	case TT_K_STREAM:
 		snprintf(mix, sizeof(mix), "%s%s%s", o->kernel->counting, o->kernel->mlc ? " " : "",
@@ -593,6 +610,16 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
+	/* A fixture's nodes are not this machine's: real buffers timed under
+	 * them give figures of neither. Only a modelled run makes sense there,
+	 * and it is marked simulated throughout. */
+	if (!cli->sfs.live && !(a->collect && tt_collectors_simulated(a->collect))) {
+		rc = tt_err(TT_EINPUT, "--sysfs-root '%s' is not this machine: bench allocates and "
+				       "times real memory, which that topology does not describe",
+			    cli->sysfs_root);
+		tt_err_hint("model the run with --collect model, or use 'tiertune simulate'");
+		goto fail;
+	}
 	o.topo = &t;
 	o.sfs = &cli->sfs;
 	o.source_node = a->source >= 0 ? (int)a->source : t.nodes[0].id;

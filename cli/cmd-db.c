@@ -4,6 +4,7 @@
 #include "../db/db.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check(struct tt_cli *cli, struct tt_db *db)
@@ -32,33 +33,39 @@ static int check(struct tt_cli *cli, struct tt_db *db)
 
 static int merge(struct tt_cli *cli, struct tt_db *db, int n, char **files)
 {
+	struct tt_db_merge_stats *stats = calloc((size_t)n, sizeof(*stats));
 	json_t *out = cli->json ? json_array() : NULL;
+	int rc;
 
+	if (!stats)
+		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
+	rc = tt_db_merge(db, files, n, stats);
+	if (rc < 0) {
+		free(stats);
+		json_decref(out);
+		return cli_fail(rc);
+	}
 	for (int i = 0; i < n; i++) {
-		struct tt_db_merge_stats st;
-		int rc = tt_db_merge(db, files[i], &st);
+		const struct tt_db_merge_stats *st = &stats[i];
 
-		if (rc < 0) {
-			json_decref(out);
-			return cli_fail(rc);
-		}
 		if (out)
 			json_array_append_new(out, json_pack("{s:s,s:i,s:i,s:i,s:I,s:I,s:I}", "file",
-							     files[i], "hosts_added", st.hosts_added,
-							     "runs_added", st.runs_added,
-							     "runs_already_present", st.runs_skipped,
-							     "trials_added", (json_int_t)st.trials_added,
+							     files[i], "hosts_added", st->hosts_added,
+							     "runs_added", st->runs_added,
+							     "runs_already_present", st->runs_skipped,
+							     "trials_added", (json_int_t)st->trials_added,
 							     "samples_added",
-							     (json_int_t)st.samples_added, "applies_added",
-							     (json_int_t)st.applies_added));
+							     (json_int_t)st->samples_added, "applies_added",
+							     (json_int_t)st->applies_added));
 		else
 			printf("%s: %d host%s, %d run%s added (%d already present), %jd trials, %jd "
 			       "samples, %jd apply-log rows\n",
-			       files[i], st.hosts_added, st.hosts_added == 1 ? "" : "s", st.runs_added,
-			       st.runs_added == 1 ? "" : "s", st.runs_skipped,
-			       (intmax_t)st.trials_added, (intmax_t)st.samples_added,
-			       (intmax_t)st.applies_added);
+			       files[i], st->hosts_added, st->hosts_added == 1 ? "" : "s",
+			       st->runs_added, st->runs_added == 1 ? "" : "s", st->runs_skipped,
+			       (intmax_t)st->trials_added, (intmax_t)st->samples_added,
+			       (intmax_t)st->applies_added);
 	}
+	free(stats);
 	return out ? cli_print_json(out) : 0;
 }
 

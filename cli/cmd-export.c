@@ -351,7 +351,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	} else {
 		struct tt_db *db;
 
-		rc = cli_open_db(cli, 0, &db);
+		rc = cli_open_db(cli, TT_DB_READONLY, &db);
 		if (rc) {
 			tt_topo_release(&t);
 			return rc;

@@ -91,7 +91,7 @@ int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage("runs takes no argument, got '%s'", argv[optind]);
-	rc = cli_open_db(cli, 0, &db);
+	rc = cli_open_db(cli, TT_DB_READONLY, &db);
 	if (rc)
 		return rc;
 	if (cli->json)
@@ -184,7 +184,7 @@ int cmd_show(struct tt_cli *cli, int argc, char **argv)
 		return cli_usage("run '%s' is not a run id (see 'tiertune runs')", argv[optind]);
 	if (csv && cli->json)
 		return cli_usage("--csv and --json do not go together");
-	rc = cli_open_db(cli, 0, &db);
+	rc = cli_open_db(cli, TT_DB_READONLY, &db);
 	if (rc)
 		return rc;
 	rc = tt_db_run_get(db, (int64_t)id, &run);

@@ -102,6 +102,9 @@ int tt_collector_probe(const struct tt_collector *c, const struct tt_collect_ctx
 int tt_collectors_open(const struct tt_collect_ctx *ctx, const char *list,
 		       struct tt_source ***sources, int *n);
 void tt_collectors_close(struct tt_source **sources, int n);
+/* Does the list name a collector whose figures come from a model? (A
+ * benchmark under a fixture's topology is only meaningful as such a run.) */
+bool tt_collectors_simulated(const char *list);
 
 /* Helpers for collectors: a source with room for n metrics, and adding one. */
 struct tt_source *tt_source_new(const struct tt_collector *c, int cap);

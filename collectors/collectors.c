@@ -129,6 +129,20 @@ int tt_collector_probe(const struct tt_collector *c, const struct tt_collect_ctx
 	return c->probe(ctx, why, size);
 }
 
+bool tt_collectors_simulated(const char *list)
+{
+	char buf[1024], *save = NULL;
+	bool any = false;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		const struct tt_collector *c = tt_collector_find(name);
+
+		any |= c && (c->flags & TT_C_SIMULATED);
+	}
+	return any;
+}
+
 void tt_collectors_close(struct tt_source **sources, int n)
 {
 	for (int i = 0; i < n; i++)

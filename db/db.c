@@ -23,6 +23,7 @@ struct tt_db {
 	char path[4096];
 	int interrupted;
 	bool readonly;
+	bool immutable; /* opened with immutable=1: see open_readonly() */
 };
 
 const char *const tt_run_status_names[] = {"running", "done", "failed", "interrupted"};
@@ -114,9 +115,12 @@ static int make_uuid(char out[37])
 	return 0;
 }
 
+enum file_state { FILE_OK, FILE_MISSING, FILE_EMPTY };
+
 /* Before sqlite sees a file: is it a whole sqlite database? sqlite would
  * say "file is not a database" only at the first read, and on a file cut
- * short it answers queries until one reaches a missing page. */
+ * short it answers queries until one reaches a missing page. Returns an
+ * enum file_state or a negative status. */
 static int check_file(const char *path)
 {
 	unsigned char h[100];
@@ -124,16 +128,19 @@ static int check_file(const char *path)
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 1 : tt_err_sys(TT_EFAIL, errno, "cannot open database '%s'",
-						       path);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return FILE_MISSING;
+		return tt_err_sys(errno == EACCES || errno == EPERM ? TT_EUNAVAIL : TT_EFAIL, errno,
+				  "cannot open database '%s'", path);
+	}
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return tt_err(TT_EINPUT, "database '%s' is not a regular file", path);
 	}
 	if (sb.st_size == 0) {
 		close(fd);
-		return 0; /* sqlite treats an empty file as a new database */
+		return FILE_EMPTY; /* sqlite treats an empty file as a new database */
 	}
 	ssize_t got = read(fd, h, sizeof(h));
 	close(fd);
@@ -156,7 +163,38 @@ static int check_file(const char *path)
 		return tt_err(TT_EINPUT, "database '%s' is truncated or damaged: %jd bytes, the "
 					 "header says %ju pages of %u bytes",
 			      path, (intmax_t)sb.st_size, (uintmax_t)pages, page);
+	return FILE_OK;
+}
+
+/* sqlite's URI form of a path with a query string: '%', '?' and '#' would
+ * otherwise end or escape the path. */
+static int file_uri(const char *path, const char *query, char *out, size_t size)
+{
+	size_t o = 0;
+	int n = snprintf(out, size, "file:");
+
+	o = (size_t)n;
+	for (const char *p = path; *p; p++) {
+		if (o + 4 >= size)
+			return tt_err(TT_EINPUT, "database path '%.64s...' is too long", path);
+		if (*p == '%' || *p == '?' || *p == '#')
+			o += (size_t)snprintf(out + o, size - o, "%%%02X", (unsigned char)*p);
+		else
+			out[o++] = *p;
+	}
+	if ((size_t)snprintf(out + o, size - o, "%s", query) >= size - o)
+		return tt_err(TT_EINPUT, "database path '%.64s...' is too long", path);
 	return 0;
+}
+
+/* Does path-wal hold frames, i.e. commits not yet in the main file? */
+static bool wal_has_frames(const char *path)
+{
+	char wal[4200];
+	struct stat sb;
+
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+	return stat(wal, &sb) == 0 && sb.st_size > 0;
 }
 
 static int make_dirs(const char *path)
@@ -237,70 +275,142 @@ fail:
 	return TT_EFAIL;
 }
 
-/* Runs of this machine left "running" by a process that is gone. */
-static int mark_interrupted(struct tt_db *db)
+/* SQL tt_gone(proc_host, boot_id, pid, pid_start): 1 for a run of this
+ * machine whose process is gone (another boot, or the pid reused or
+ * free), 0 for a live one or another machine's, which cannot be told. The
+ * one rule for "interrupted": writers store it, readers show it. */
+static void sql_gone(sqlite3_context *cx, int argc, sqlite3_value **v)
 {
+	const char *host = (const char *)sqlite3_value_text(v[0]);
+	const char *b = (const char *)sqlite3_value_text(v[1]);
 	struct utsname u;
 	char boot[64];
-	sqlite3_stmt *st, *up;
-	int rc, n = 0;
 
+	(void)argc;
 	uname(&u);
+	if (!host || strcmp(host, u.nodename) != 0) {
+		sqlite3_result_int(cx, 0);
+		return;
+	}
 	tt_proc_boot_id(boot, sizeof(boot));
-	if (prepare(db, &st, "SELECT id, boot_id, pid, pid_start FROM runs WHERE status = 'running' "
-			     "AND proc_host = ?") < 0)
-		return TT_EFAIL;
-	bind_text(st, 1, u.nodename);
-	if (prepare(db, &up, "UPDATE runs SET status = 'interrupted', finished = ? WHERE id = ? AND "
-			     "status = 'running'") < 0) {
-		sqlite3_finalize(st);
-		return TT_EFAIL;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *b = (const char *)sqlite3_column_text(st, 1);
-		pid_t pid = (pid_t)sqlite3_column_int64(st, 2);
-		long long start = sqlite3_column_int64(st, 3);
+	sqlite3_result_int(cx, !(b && strcmp(b, boot) == 0 &&
+				 tt_proc_alive((pid_t)sqlite3_value_int64(v[2]),
+					       sqlite3_value_int64(v[3]))));
+}
 
-		if (b && strcmp(b, boot) == 0 && tt_proc_alive(pid, start))
-			continue; /* still running */
-		sqlite3_bind_double(up, 1, wall_now());
-		sqlite3_bind_int64(up, 2, sqlite3_column_int64(st, 0));
-		if (sqlite3_step(up) != SQLITE_DONE) {
-			rc = SQLITE_ERROR;
-			break;
-		}
-		sqlite3_reset(up);
-		n++;
-	}
-	sqlite3_finalize(up);
+static void setup_handle(struct tt_db *db)
+{
+	sqlite3_busy_timeout(db->h, BUSY_MS);
+	sqlite3_extended_result_codes(db->h, 0);
+	sqlite3_create_function(db->h, "tt_gone", 4, SQLITE_UTF8, NULL, sql_gone, NULL, NULL);
+}
+
+#define GONE "r.status = 'running' AND tt_gone(r.proc_host, r.boot_id, r.pid, r.pid_start)"
+
+/* Runs of this machine left "running" by a process that is gone: marked
+ * interrupted by a writer, only counted by a reader (whose queries show
+ * them as interrupted all the same, through tt_gone). */
+static int mark_interrupted(struct tt_db *db, bool write)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(db, &st, write ? "UPDATE runs AS r SET status = 'interrupted', finished = ? "
+				     "WHERE " GONE
+				   : "SELECT count(*) FROM runs r WHERE " GONE) < 0)
+		return TT_EFAIL;
+	if (write)
+		sqlite3_bind_double(st, 1, wall_now());
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		db->interrupted = sqlite3_column_int(st, 0);
+	else if (rc == SQLITE_DONE)
+		db->interrupted = sqlite3_changes(db->h);
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	if (rc != (write ? SQLITE_DONE : SQLITE_ROW))
 		return db_fail(db, "marking interrupted runs");
-	db->interrupted = n;
 	return 0;
+}
+
+/* Readers open read-only and create nothing: not the database, not its
+ * folder. To read a WAL database sqlite needs its -shm file, which it makes
+ * when it is missing (sqlite.org/wal.html, "Read-Only Databases"); in a
+ * read-only folder or on a full disk it cannot, and the first read fails
+ * with CANTOPEN or IOERR (both seen with sqlite 3.40). When the -wal holds
+ * no frames every commit is in the main file, and immutable=1 reads it
+ * without a -shm. No writer can change it meanwhile: a commit goes into the
+ * -wal first, which the same folder or full disk refuses, and a checkpoint
+ * only copies frames that are there. */
+static int open_readonly(struct tt_db *db, int *version)
+{
+	char uri[8300];
+	bool frames = wal_has_frames(db->path);
+	int rc = 0;
+
+	for (int immutable = 0; immutable < 2; immutable++) {
+		rc = file_uri(db->path, immutable ? "?mode=ro&immutable=1" : "?mode=ro", uri,
+			      sizeof(uri));
+		if (rc < 0)
+			return rc;
+		rc = sqlite3_open_v2(uri, &db->h,
+				     SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
+		if (rc != SQLITE_OK)
+			return tt_err(TT_EFAIL, "cannot open database '%s': %s", db->path,
+				      sqlite3_errstr(rc));
+		setup_handle(db);
+		rc = user_version(db, "main", version);
+		if (rc == 0) {
+			db->readonly = true;
+			db->immutable = immutable;
+			return 0;
+		}
+		int code = sqlite3_errcode(db->h);
+
+		if (immutable || frames || (code != SQLITE_CANTOPEN && code != SQLITE_IOERR))
+			break;
+		sqlite3_close(db->h);
+		db->h = NULL;
+	}
+	if (frames)
+		tt_err_hint("its -wal file holds commits that sqlite can only read with a -shm "
+			    "file beside it, which this folder refuses");
+	return rc;
 }
 
 int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 {
-	struct tt_db *db = calloc(1, sizeof(*db));
-	int rc, version, exists, oflags;
+	struct tt_db *db;
+	int rc, version = 0, exists, oflags;
 
 	*out = NULL;
+	/* sqlite would open "" as a private temporary database: a run recorded
+	 * there is lost, and a reader would show an empty one. */
+	if (!*path)
+		return tt_err(TT_EINPUT, "database path '' is empty");
+	db = calloc(1, sizeof(*db));
 	if (!db)
 		return tt_err(TT_EFAIL, "out of memory");
 	if (snprintf(db->path, sizeof(db->path), "%s", path) >= (int)sizeof(db->path)) {
 		free(db);
 		return tt_err(TT_EINPUT, "database path '%.64s...' is too long", path);
 	}
-	exists = check_file(path);
-	if (exists < 0) {
+	rc = check_file(path);
+	if (rc < 0) {
 		free(db);
-		return exists;
+		return rc;
 	}
-	exists = !exists;
-	if (!exists && (flags & TT_DB_READONLY)) {
-		free(db);
-		return tt_err(TT_EINPUT, "database '%s' does not exist", path);
+	exists = rc != FILE_MISSING;
+	if (flags & TT_DB_READONLY) {
+		if (rc == FILE_MISSING)
+			rc = tt_err(TT_EINPUT, "database '%s' does not exist", path);
+		else if (rc == FILE_EMPTY)
+			rc = tt_err(TT_EINPUT, "database '%s' is empty (0 bytes), not a tiertune "
+					       "database", path);
+		else
+			rc = open_readonly(db, &version);
+		if (rc < 0)
+			goto fail;
+		goto opened;
 	}
 	if (!exists && (rc = make_dirs(path)) < 0) {
 		free(db);
@@ -322,11 +432,11 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 			    path, sqlite3_errstr(rc), err ? ": " : "", err ? strerror(err) : "");
 		goto fail;
 	}
-	sqlite3_busy_timeout(db->h, BUSY_MS);
-	sqlite3_extended_result_codes(db->h, 0);
+	setup_handle(db);
 	rc = user_version(db, "main", &version);
 	if (rc < 0)
 		goto fail;
+opened:
 	if (version > TT_DB_SCHEMA_VERSION) {
 		rc = tt_err(TT_EINPUT, "database '%s' has schema version %d, newer than this "
 				       "tiertune's %d; it was left as it is",
@@ -375,6 +485,8 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 				    path, version, TT_DB_SCHEMA_VERSION);
 			goto fail;
 		}
+		if ((rc = mark_interrupted(db, false)) < 0)
+			goto fail;
 		*out = db;
 		return 0;
 	}
@@ -386,7 +498,7 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 		goto fail;
 	if (version < TT_DB_SCHEMA_VERSION && (rc = migrate(db, version)) < 0)
 		goto fail;
-	if ((rc = mark_interrupted(db)) < 0)
+	if ((rc = mark_interrupted(db, true)) < 0)
 		goto fail;
 	*out = db;
 	return 0;
@@ -412,6 +524,11 @@ const char *tt_db_path(const struct tt_db *db)
 int tt_db_interrupted(const struct tt_db *db)
 {
 	return db->interrupted;
+}
+
+bool tt_db_readonly(const struct tt_db *db)
+{
+	return db->readonly;
 }
 
 static json_t *layout_json(const struct tt_topo *t)
@@ -733,7 +850,8 @@ static int append_row(json_t *row, void *ctx)
 
 #define RUN_COLUMNS                                                                            \
 	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "     \
-	"r.objective, r.kernel_release, r.started, r.finished, r.status, r.simulated, "          \
+	"r.objective, r.kernel_release, r.started, r.finished, "                                 \
+	"CASE WHEN " GONE " THEN 'interrupted' ELSE r.status END AS status, r.simulated, "       \
 	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS trials, "                      \
 	"(SELECT max(bw_bytes_s) FROM trials t WHERE t.run_id = r.id) AS best_bw_bytes_s, "      \
 	"(SELECT min(lat_ns) FROM trials t WHERE t.run_id = r.id) AS best_lat_ns "
@@ -856,132 +974,163 @@ int tt_db_check(struct tt_db *db, int *version, char *problem, size_t size)
 	return 0;
 }
 
-/* sqlite's URI form of a path, so that ATTACH can open it read-only:
- * '%', '?' and '#' would otherwise end or escape the path. */
-static int file_uri(const char *path, char *out, size_t size)
+/* One file's rows into main, from the schema it is attached as (the %1$s
+ * below), inside the caller's transaction. */
+static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_stats *stats)
 {
-	size_t o = 0;
-	int n = snprintf(out, size, "file:");
-
-	o = (size_t)n;
-	for (const char *p = path; *p; p++) {
-		if (o + 4 >= size)
-			return tt_err(TT_EINPUT, "database path '%.64s...' is too long", path);
-		if (*p == '%' || *p == '?' || *p == '#')
-			o += (size_t)snprintf(out + o, size - o, "%%%02X", (unsigned char)*p);
-		else
-			out[o++] = *p;
-	}
-	snprintf(out + o, size - o, "?mode=ro");
-	return 0;
-}
-
-static int changes(struct tt_db *db, const char *sql, int64_t *count)
-{
-	if (exec(db, sql) < 0)
-		return TT_EFAIL;
-	if (count)
-		*count += sqlite3_changes(db->h);
-	return 0;
-}
-
-int tt_db_merge(struct tt_db *db, const char *other, struct tt_db_merge_stats *stats)
-{
-	struct tt_db *src;
-	char uri[8192];
-	sqlite3_stmt *st;
-	int64_t hosts = 0, runs = 0, all = 0;
-	int rc;
-
-	memset(stats, 0, sizeof(*stats));
-	/* Open it on its own first: the same checks as any database, and a
-	 * migration would be a write to a file we only read. */
-	rc = tt_db_open(&src, other, TT_DB_READONLY);
-	if (rc < 0)
-		return rc;
-	tt_db_close(src);
-	if (file_uri(other, uri, sizeof(uri)) < 0)
-		return TT_EINPUT;
-	if (prepare(db, &st, "ATTACH ? AS src") < 0)
-		return TT_EFAIL;
-	bind_text(st, 1, uri);
-	if (step_done(db, st, "attaching the database to merge") < 0)
-		return TT_EFAIL;
-	if (exec(db, "BEGIN IMMEDIATE") < 0)
-		goto detach;
 	static const char *const steps[] = {
-		"CREATE TEMP TABLE hostmap (src INTEGER PRIMARY KEY, dst INTEGER NOT NULL)",
-		"CREATE TEMP TABLE runmap (src INTEGER PRIMARY KEY, dst INTEGER, uuid TEXT)",
-		"CREATE TEMP TABLE trialmap (src INTEGER PRIMARY KEY, dst INTEGER NOT NULL)",
+		"DELETE FROM temp.hostmap; DELETE FROM temp.runmap; DELETE FROM temp.trialmap",
+		"INSERT INTO main.hosts (hostname, fingerprint, cpu_model, layout, created) SELECT "
+		"hostname, fingerprint, cpu_model, layout, created FROM %1$s.hosts s WHERE NOT EXISTS "
+		"(SELECT 1 FROM main.hosts m WHERE m.hostname = s.hostname AND m.fingerprint = "
+		"s.fingerprint)",
+		"INSERT INTO temp.hostmap SELECT s.id, m.id FROM %1$s.hosts s JOIN main.hosts m ON "
+		"m.hostname = s.hostname AND m.fingerprint = s.fingerprint",
+		"INSERT INTO temp.runmap (src, uuid) SELECT id, uuid FROM %1$s.runs WHERE uuid NOT IN "
+		"(SELECT uuid FROM main.runs)",
+		"INSERT INTO main.runs (uuid, host_id, kind, command, source_node, objective, "
+		"kernel_release, started, finished, status, simulated, proc_host, boot_id, pid, "
+		"pid_start) SELECT r.uuid, h.dst, r.kind, r.command, r.source_node, r.objective, "
+		"r.kernel_release, r.started, r.finished, r.status, r.simulated, r.proc_host, "
+		"r.boot_id, r.pid, r.pid_start FROM %1$s.runs r JOIN temp.runmap n ON n.src = r.id "
+		"JOIN temp.hostmap h ON h.src = r.host_id ORDER BY r.id",
+		"UPDATE temp.runmap SET dst = (SELECT id FROM main.runs m WHERE m.uuid = "
+		"temp.runmap.uuid)",
+		"INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, size_bytes, "
+		"bw_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_ns, lat_min_ns, lat_max_ns, "
+		"validated, simulated) SELECT rm.dst, t.seq, t.kernel, t.mix, t.placement, t.threads, "
+		"t.size_bytes, t.bw_bytes_s, t.bw_median_bytes_s, t.bw_min_bytes_s, t.lat_ns, "
+		"t.lat_min_ns, t.lat_max_ns, t.validated, t.simulated FROM %1$s.trials t JOIN "
+		"temp.runmap rm ON rm.src = t.run_id ORDER BY t.id",
+		"INSERT INTO temp.trialmap SELECT t.id, m.id FROM %1$s.trials t JOIN temp.runmap rm ON "
+		"rm.src = t.run_id JOIN main.trials m ON m.run_id = rm.dst AND m.seq = t.seq",
+		"INSERT INTO main.trial_nodes SELECT tm.dst, n.node, n.weight, n.requested_share, "
+		"n.achieved_share, n.pages FROM %1$s.trial_nodes n JOIN temp.trialmap tm ON tm.src = "
+		"n.trial_id",
+		"INSERT INTO main.samples SELECT rm.dst, tm.dst, s.t_s, s.collector, s.metric, s.node, "
+		"s.value, s.simulated FROM %1$s.samples s JOIN temp.runmap rm ON rm.src = s.run_id "
+		"LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
+		"INSERT INTO main.recommendations (run_id, source_node, interface, weights, score, "
+		"gain, gain_ci_low, gain_ci_high, baseline) SELECT rm.dst, r.source_node, "
+		"r.interface, r.weights, r.score, r.gain, r.gain_ci_low, r.gain_ci_high, r.baseline "
+		"FROM %1$s.recommendations r JOIN temp.runmap rm ON rm.src = r.run_id ORDER BY r.id",
+		"INSERT INTO main.apply_log (uuid, host_id, run_id, t, interface, file, old_value, "
+		"new_value, outcome) SELECT a.uuid, h.dst, (SELECT m.id FROM main.runs m JOIN "
+		"%1$s.runs sr ON sr.uuid = m.uuid WHERE sr.id = a.run_id), a.t, a.interface, a.file, "
+		"a.old_value, a.new_value, a.outcome FROM %1$s.apply_log a JOIN temp.hostmap h ON "
+		"h.src = a.host_id WHERE a.uuid NOT IN (SELECT uuid FROM main.apply_log) ORDER BY a.id",
+		"SELECT count(*) FROM %1$s.runs",
 	};
-	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
-		if (exec(db, steps[i]) < 0)
-			goto fail;
-	if (changes(db, "INSERT INTO main.hosts (hostname, fingerprint, cpu_model, layout, created) "
-			"SELECT hostname, fingerprint, cpu_model, layout, created FROM src.hosts s "
-			"WHERE NOT EXISTS (SELECT 1 FROM main.hosts m WHERE m.hostname = s.hostname "
-			"AND m.fingerprint = s.fingerprint)", &hosts) < 0 ||
-	    changes(db, "INSERT INTO temp.hostmap SELECT s.id, m.id FROM src.hosts s JOIN "
-			"main.hosts m ON m.hostname = s.hostname AND m.fingerprint = s.fingerprint",
-		    NULL) < 0 ||
-	    changes(db, "INSERT INTO temp.runmap (src, uuid) SELECT id, uuid FROM src.runs WHERE "
-			"uuid NOT IN (SELECT uuid FROM main.runs)", NULL) < 0 ||
-	    changes(db, "INSERT INTO main.runs (uuid, host_id, kind, command, source_node, "
-			"objective, kernel_release, started, finished, status, simulated, proc_host, "
-			"boot_id, pid, pid_start) SELECT r.uuid, h.dst, r.kind, r.command, "
-			"r.source_node, r.objective, r.kernel_release, r.started, r.finished, "
-			"r.status, r.simulated, r.proc_host, r.boot_id, r.pid, r.pid_start FROM "
-			"src.runs r JOIN temp.runmap n ON n.src = r.id JOIN temp.hostmap h ON h.src = "
-			"r.host_id ORDER BY r.id", &runs) < 0 ||
-	    changes(db, "UPDATE temp.runmap SET dst = (SELECT id FROM main.runs m WHERE m.uuid = "
-			"temp.runmap.uuid)", NULL) < 0 ||
-	    changes(db, "INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, "
-			"size_bytes, bw_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_ns, "
-			"lat_min_ns, lat_max_ns, validated, simulated) SELECT rm.dst, t.seq, t.kernel, "
-			"t.mix, t.placement, t.threads, t.size_bytes, t.bw_bytes_s, "
-			"t.bw_median_bytes_s, t.bw_min_bytes_s, t.lat_ns, t.lat_min_ns, t.lat_max_ns, "
-			"t.validated, t.simulated FROM src.trials t JOIN temp.runmap rm ON rm.src = "
-			"t.run_id ORDER BY t.id", &stats->trials_added) < 0 ||
-	    changes(db, "INSERT INTO temp.trialmap SELECT t.id, m.id FROM src.trials t JOIN "
-			"temp.runmap rm ON rm.src = t.run_id JOIN main.trials m ON m.run_id = rm.dst "
-			"AND m.seq = t.seq", NULL) < 0 ||
-	    changes(db, "INSERT INTO main.trial_nodes SELECT tm.dst, n.node, n.weight, "
-			"n.requested_share, n.achieved_share, n.pages FROM src.trial_nodes n JOIN "
-			"temp.trialmap tm ON tm.src = n.trial_id", NULL) < 0 ||
-	    changes(db, "INSERT INTO main.samples SELECT rm.dst, tm.dst, s.t_s, s.collector, "
-			"s.metric, s.node, s.value, s.simulated FROM src.samples s JOIN temp.runmap rm "
-			"ON rm.src = s.run_id LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
-		    &stats->samples_added) < 0 ||
-	    changes(db, "INSERT INTO main.recommendations (run_id, source_node, interface, "
-			"weights, score, gain, gain_ci_low, gain_ci_high, baseline) SELECT rm.dst, "
-			"r.source_node, r.interface, r.weights, r.score, r.gain, r.gain_ci_low, "
-			"r.gain_ci_high, r.baseline FROM src.recommendations r JOIN temp.runmap rm ON "
-			"rm.src = r.run_id ORDER BY r.id", NULL) < 0 ||
-	    changes(db, "INSERT INTO main.apply_log (uuid, host_id, run_id, t, interface, file, "
-			"old_value, new_value, outcome) SELECT a.uuid, h.dst, (SELECT m.id FROM "
-			"main.runs m JOIN src.runs sr ON sr.uuid = m.uuid WHERE sr.id = a.run_id), "
-			"a.t, a.interface, a.file, a.old_value, a.new_value, a.outcome FROM "
-			"src.apply_log a JOIN temp.hostmap h ON h.src = a.host_id WHERE a.uuid NOT IN "
-			"(SELECT uuid FROM main.apply_log) ORDER BY a.id", &stats->applies_added) < 0)
-		goto fail;
-	if (prepare(db, &st, "SELECT count(*) FROM src.runs") < 0)
-		goto fail;
+	/* Where each step's row count goes (NULL: not counted). */
+	int64_t hosts = 0, runs = 0, all = 0;
+	int64_t *count[] = {NULL, &hosts, NULL, NULL, &runs, NULL, &stats->trials_added, NULL,
+			    NULL, &stats->samples_added, NULL, &stats->applies_added, NULL};
+	_Static_assert(sizeof(count) / sizeof(*count) == sizeof(steps) / sizeof(*steps),
+		       "a count slot per step");
+	char sql[2048];
+	size_t last = sizeof(steps) / sizeof(*steps) - 1;
+
+	for (size_t i = 0; i < last; i++) {
+		snprintf(sql, sizeof(sql), steps[i], schema);
+		if (exec(db, sql) < 0)
+			return TT_EFAIL;
+		if (count[i])
+			*count[i] += sqlite3_changes(db->h);
+	}
+	sqlite3_stmt *st;
+
+	snprintf(sql, sizeof(sql), steps[last], schema);
+	if (prepare(db, &st, sql) < 0)
+		return TT_EFAIL;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		all = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
-	if (exec(db, "DROP TABLE temp.hostmap; DROP TABLE temp.runmap; DROP TABLE temp.trialmap") <
-		    0 ||
-	    exec(db, "COMMIT") < 0)
-		goto fail;
 	stats->hosts_added = (int)hosts;
 	stats->runs_added = (int)runs;
 	stats->runs_skipped = (int)(all - runs);
-	exec(db, "DETACH src");
 	return 0;
-fail:
-	rollback(db);
+}
+
+static void detach_all(struct tt_db *db, int n)
+{
+	char sql[32];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(sql, sizeof(sql), "DETACH src%d", i);
+		sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+	}
+}
+
+int tt_db_merge(struct tt_db *db, char *const *files, int n, struct tt_db_merge_stats *stats)
+{
+	/* ATTACH is refused inside a transaction, so every file is attached
+	 * first, and sqlite caps how many (SQLITE_MAX_ATTACHED, 10 unless
+	 * built otherwise). */
+	int max = sqlite3_limit(db->h, SQLITE_LIMIT_ATTACHED, -1), attached = 0, i, rc;
+	char uri[8300], name[32];
+	sqlite3_stmt *st;
+
+	memset(stats, 0, sizeof(*stats) * (size_t)n);
+	if (n > max)
+		return tt_err(TT_EINPUT, "cannot merge %d databases in one transaction: sqlite attaches "
+					 "at most %d at once; merge them in several commands",
+			      n, max);
+	for (i = 0; i < n; i++) {
+		struct tt_db *src;
+		bool immutable;
+
+		/* Open it on its own first: the same checks as any database, and a
+		 * migration would be a write to a file we only read. */
+		rc = tt_db_open(&src, files[i], TT_DB_READONLY);
+		if (rc < 0)
+			goto detach;
+		immutable = src->immutable;
+		tt_db_close(src);
+		rc = file_uri(files[i], immutable ? "?mode=ro&immutable=1" : "?mode=ro", uri,
+			      sizeof(uri));
+		if (rc < 0 || (rc = prepare(db, &st, "ATTACH ? AS ?")) < 0)
+			goto detach;
+		snprintf(name, sizeof(name), "src%d", i);
+		bind_text(st, 1, uri);
+		bind_text(st, 2, name);
+		rc = step_done(db, st, "attaching the database to merge");
+		if (rc < 0)
+			goto detach;
+		attached++;
+	}
+	/* One transaction for all: a file that fails leaves main as it was. */
+	rc = exec(db, "BEGIN IMMEDIATE");
+	if (rc < 0) {
+		i = 0;
+		goto detach;
+	}
+	rc = exec(db, "CREATE TEMP TABLE hostmap (src INTEGER PRIMARY KEY, dst INTEGER NOT NULL); "
+		      "CREATE TEMP TABLE runmap (src INTEGER PRIMARY KEY, dst INTEGER, uuid TEXT); "
+		      "CREATE TEMP TABLE trialmap (src INTEGER PRIMARY KEY, dst INTEGER NOT NULL)");
+	for (i = 0; i < n && rc == 0; i++) {
+		snprintf(name, sizeof(name), "src%d", i);
+		rc = merge_one(db, name, &stats[i]);
+	}
+	if (rc < 0) {
+		i--;
+		rollback(db);
+		goto detach;
+	}
+	rc = exec(db, "DROP TABLE temp.hostmap; DROP TABLE temp.runmap; DROP TABLE temp.trialmap");
+	if (rc == 0)
+		rc = exec(db, "COMMIT");
+	if (rc < 0) {
+		rollback(db);
+		detach_all(db, attached);
+		memset(stats, 0, sizeof(*stats) * (size_t)n);
+		return TT_EFAIL;
+	}
+	detach_all(db, attached);
+	return 0;
 detach:
-	sqlite3_exec(db->h, "DETACH src", NULL, NULL, NULL);
-	tt_err_prefix("merging '%s'", other);
-	return TT_EFAIL;
+	detach_all(db, attached);
+	memset(stats, 0, sizeof(*stats) * (size_t)n);
+	if (i >= 0 && i < n)
+		tt_err_prefix("merging '%s'", files[i]);
+	return rc;
 }

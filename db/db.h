@@ -44,12 +44,16 @@ int tt_db_default_path(char *buf, size_t size);
 /* Opens (creating the file and its folder unless READONLY), checks that it
  * is a whole sqlite database of a schema this build knows, migrates it
  * forward, and marks runs of this host whose process is gone as
- * interrupted. A file that is not ours is never altered. */
+ * interrupted. A file that is not ours is never altered. READONLY opens
+ * read-only and writes nothing: a missing, empty or older database is an
+ * error, and "" is refused whatever the flags. */
 int tt_db_open(struct tt_db **db, const char *path, unsigned int flags);
 void tt_db_close(struct tt_db *db);
 const char *tt_db_path(const struct tt_db *db);
-/* Runs found running with their process gone, by the last tt_db_open. */
+/* Runs found running with their process gone, by tt_db_open: marked
+ * interrupted, or on a read-only handle only shown so by the queries. */
 int tt_db_interrupted(const struct tt_db *db);
+bool tt_db_readonly(const struct tt_db *db);
 
 /* The host row for this topology (hostname + fingerprint), made on first use. */
 int tt_db_host(struct tt_db *db, const struct tt_topo *t, int64_t *host_id);
@@ -146,9 +150,11 @@ struct tt_db_merge_stats {
 	int hosts_added, runs_added, runs_skipped;
 	int64_t trials_added, samples_added, applies_added;
 };
-/* Imports another tiertune database: hosts are matched by hostname and
+/* Imports other tiertune databases: hosts are matched by hostname and
  * fingerprint, runs and apply-log rows by their uuid, so merging the same
- * file twice adds nothing. One transaction; the other file is only read. */
-int tt_db_merge(struct tt_db *db, const char *other, struct tt_db_merge_stats *st);
+ * file twice adds nothing. One transaction for all n files (all or
+ * nothing), so n is at most sqlite's attach limit; the files are only
+ * read. stats[i] is file i's. */
+int tt_db_merge(struct tt_db *db, char *const *files, int n, struct tt_db_merge_stats *stats);
 
 #endif

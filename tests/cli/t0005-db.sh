@@ -46,12 +46,13 @@ is "bench --matrix --record: objective, no source node, one bind trial with band
 
 # Another host's database, merged twice. The host differs by its hostname
 # (a fixture root whose hostname is a quoted SQL fragment) and its root's
-# folder name has a quote, so the command line has one too.
+# folder name has a quote, so the command line has one too. bench takes a
+# fixture root only for a modelled run (--collect model, which needs HMAT).
 other="$WORK/b/other.db"
 fx="$WORK/fx it's"
-cp -a "$FIX/vm-1node" "$fx"
+cp -a "$FIX/qemu-3node-hmat" "$fx"
 printf '%s\n' "x'); DROP TABLE runs; --" >"$fx/proc/sys/kernel/hostname"
-run "${B[@]}" --kernel copy --record --db "$other" --sysfs-root "$fx"
+run "${B[@]}" --kernel copy --record --db "$other" --sysfs-root "$fx" --collect model --nodes 0 --weights 0:1
 is "record into a second database for another host" "$rc" 0
 run "$TT" db merge "$other" --json
 is "merge: one host and one run added" \

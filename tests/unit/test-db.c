@@ -252,9 +252,9 @@ static void test_reader_beside_writer(void **state)
 
 static void test_merge(void **state)
 {
-	char other[600];
+	char other[600], garbage[600];
 	struct tt_db *a, *b;
-	struct tt_db_merge_stats st;
+	struct tt_db_merge_stats st, two[2];
 	int n = 0;
 	(void)state;
 
@@ -267,11 +267,26 @@ static void test_merge(void **state)
 	assert_int_equal(tt_db_open(&a, path, 0), 0);
 	int before = 0;
 	assert_int_equal(tt_db_runs(a, NULL, 0, count_rows, &before), 0);
-	assert_int_equal(tt_db_merge(a, other, &st), 0);
+	char *files[] = {other, garbage};
+	int mid = 0;
+
+	/* A good file then a bad one: all or nothing. */
+	snprintf(garbage, sizeof(garbage), "%s/garbage.db", dir);
+	FILE *f = fopen(garbage, "w");
+	assert_non_null(f);
+	fputs("not a database at all, but long enough to have a header of 100 bytes: "
+	      "..............................................................\n", f);
+	fclose(f);
+	assert_int_equal(tt_db_merge(a, files, 2, two), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "garbage.db"));
+	assert_int_equal(tt_db_runs(a, NULL, 0, count_rows, &mid), 0);
+	assert_int_equal(mid, before);
+	assert_int_equal(two[0].runs_added, 0);
+	assert_int_equal(tt_db_merge(a, files, 1, &st), 0);
 	assert_int_equal(st.hosts_added, 1); /* box-a is already in a */
 	assert_int_equal(st.runs_added, 3);
 	assert_int_equal(st.trials_added, 3);
-	assert_int_equal(tt_db_merge(a, other, &st), 0);
+	assert_int_equal(tt_db_merge(a, files, 1, &st), 0);
 	assert_int_equal(st.hosts_added, 0);
 	assert_int_equal(st.runs_added, 0);
 	assert_int_equal(st.runs_skipped, 3);

@@ -28,7 +28,7 @@ int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c)
 		return 0;
 	case '?':
 		/* getopt_long has printed which option. */
-		fprintf(stderr, "usage: tiertune %s %s\n", cmd->name, cmd->usage);
+		fprintf(stderr, "hint: see 'tiertune %s --help'\n", cmd->name);
 		return 2;
 	default:
 		return cli_usage("option of '%s' not handled", cmd->name);
@@ -45,9 +45,9 @@ const struct tt_cmd *cli_find_command(const char *name)
 
 void cli_print_usage(const struct tt_cmd *cmd)
 {
-	printf("usage: tiertune %s %s\n\n%s\n\ncommon options: --sysfs-root DIR, --db PATH, --json, --help\n"
-	       "see tiertune(1) for details\n",
-	       cmd->name, cmd->usage, cmd->summary);
+	struct cli_opt none[] = {CLI_END};
+
+	cli_help(stdout, cmd, none);
 }
 
 int cli_open_root(struct tt_cli *cli)

@@ -6,6 +6,9 @@
 #ifndef TT_CLI_H
 #define TT_CLI_H
 
+#include "options.h"
+
+#include "../core/bitmap.h"
 #include "../core/error.h"
 #include "../core/sysfs.h"
 
@@ -26,12 +29,15 @@ struct tt_cli {
 struct tt_cmd {
 	const char *name;
 	int (*run)(struct tt_cli *cli, int argc, char **argv);
-	const char *usage;   /* options after the command name */
-	const char *summary; /* one line for `tiertune help` */
+	const char *args;    /* positional arguments in the usage line ("RUN"), or NULL */
+	const char *summary; /* what it does: its first sentence is the overview's line */
 };
 
 /* NULL-terminated. To add a command: 1. write cli/cmd-<name>.c with its
- * run function; 2. declare it here; 3. list it in tiertune.c. */
+ * run function, which declares its options in a struct cli_opt table and
+ * calls cli_parse (the Makefile builds every file in cli/); 2. declare it
+ * here; 3. list it in tiertune.c; 4. describe it in docs/tiertune.1 (a test
+ * holds the man page to every option). */
 extern const struct tt_cmd tt_commands[];
 
 int cmd_topo(struct tt_cli *cli, int argc, char **argv);
@@ -44,6 +50,10 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv);
 int cmd_restore(struct tt_cli *cli, int argc, char **argv);
 int cmd_export(struct tt_cli *cli, int argc, char **argv);
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv);
+int cmd_help(struct tt_cli *cli, int argc, char **argv);
+
+/* The overview: every command with the first sentence of its summary. */
+void cli_overview(FILE *f);
 
 /* Options every command accepts; list CLI_COMMON_OPTIONS in a command's
  * struct option array and pass unknown codes to cli_common_option(). */

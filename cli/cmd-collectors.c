@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SOURCE = OPT_FIRST_COMMAND };
 
 static json_t *metric_json(const struct tt_metric *m)
 {
@@ -87,31 +86,22 @@ static void print_human(json_t *all)
 
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"source-node", required_argument, NULL, OPT_SOURCE},
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
+	int64_t source = -1;
+	struct cli_opt opts[] = {
+		CLI_SOURCE_NODE(&source, "the node whose CPUs the core counters count (default: "
+			       "the first node with CPUs)"),
+		CLI_END,
 	};
-	const struct tt_cmd *self = cli_find_command("collectors");
 	struct tt_collect_ctx ctx = {.source_node = -1};
 	struct tt_topo t;
 	json_t *all = NULL;
-	uint64_t v;
-	int c, rc;
+	int nargs, rc = cli_parse(cli, cli_find_command("collectors"), opts, argc, argv, &nargs);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == OPT_SOURCE) {
-			if (cli_number("source-node", optarg, 0, TT_MAX_NODES - 1, &v))
-				return 2;
-			ctx.source_node = (int)v;
-			continue;
-		}
-		rc = cli_common_option(cli, self, c);
-		if (rc >= 0)
-			return rc;
-	}
-	if (optind < argc)
-		return cli_usage("collectors takes no argument, got '%s'", argv[optind]);
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("collectors takes no argument, got '%s'", argv[0]);
+	ctx.source_node = (int)source;
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;

@@ -71,28 +71,21 @@ static int merge(struct tt_cli *cli, struct tt_db *db, int n, char **files)
 
 int cmd_db(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	const struct tt_cmd *self = cli_find_command("db");
+	struct cli_opt opts[] = {CLI_END};
 	struct tt_db *db;
 	const char *what;
-	int c, rc;
+	int nargs, rc = cli_parse(cli, cli_find_command("db"), opts, argc, argv, &nargs);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		rc = cli_common_option(cli, self, c);
-		if (rc >= 0)
-			return rc;
-	}
-	if (optind >= argc)
+	if (rc >= 0)
+		return rc;
+	if (nargs == 0)
 		return cli_usage("db needs 'check' or 'merge FILE...'");
-	what = argv[optind++];
+	what = argv[0];
 	if (strcmp(what, "check") == 0) {
-		if (optind < argc)
-			return cli_usage("db check takes no argument, got '%s'", argv[optind]);
+		if (nargs > 1)
+			return cli_usage("db check takes no argument, got '%s'", argv[1]);
 	} else if (strcmp(what, "merge") == 0) {
-		if (optind >= argc)
+		if (nargs < 2)
 			return cli_usage("db merge needs at least one database file");
 	} else {
 		return cli_usage("unknown db action '%s' (check, merge)", what);
@@ -100,7 +93,7 @@ int cmd_db(struct tt_cli *cli, int argc, char **argv)
 	rc = cli_open_db(cli, what[0] == 'c' ? TT_DB_READONLY : 0, &db);
 	if (rc)
 		return rc;
-	rc = what[0] == 'c' ? check(cli, db) : merge(cli, db, argc - optind, argv + optind);
+	rc = what[0] == 'c' ? check(cli, db) : merge(cli, db, nargs - 1, argv + 1);
 	tt_db_close(db);
 	return rc;
 }

@@ -12,9 +12,6 @@
 
 #define MAX_PAGES 10000000
 
-enum { OPT_NODES = OPT_FIRST_COMMAND, OPT_WEIGHTS, OPT_TIER_WEIGHTS, OPT_SOURCE, OPT_IFACE,
-       OPT_MODE, OPT_START, OPT_PAGES };
-
 struct sim_args {
 	const char *nodes, *weights, *tier_weights, *iface, *mode;
 	int64_t source; /* -1 when not given */
@@ -266,64 +263,32 @@ out:
 
 int cmd_simulate(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"nodes", required_argument, NULL, OPT_NODES},
-		{"weights", required_argument, NULL, OPT_WEIGHTS},
-		{"tier-weights", required_argument, NULL, OPT_TIER_WEIGHTS},
-		{"source-node", required_argument, NULL, OPT_SOURCE},
-		{"interface", required_argument, NULL, OPT_IFACE},
-		{"mode", required_argument, NULL, OPT_MODE},
-		{"start-index", required_argument, NULL, OPT_START},
-		{"pages", required_argument, NULL, OPT_PAGES},
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	const struct tt_cmd *self = cli_find_command("simulate");
 	struct sim_args a = {.mode = "vma", .source = -1};
-	uint64_t v;
-	int c, rc;
+	struct cli_opt opts[] = {
+		CLI_STRING("nodes", &a.nodes, "LIST", "the policy's nodes, as the kernel lists them "
+			   "(0-2,4)", .required = true),
+		CLI_U64("pages", &a.pages, "K", "how many pages to place", 1, MAX_PAGES, .required = true),
+		CLI_STRING("weights", &a.weights, "N:W,...|auto",
+			   "upstream weights per node (1-255), or 'auto' for the kernel's auto-mode "
+			   "formula on the HMAT figures (default: what the sysfs root holds)"),
+		CLI_STRING("tier-weights", &a.tier_weights, "TIER:W,...",
+			   "RFC weights per tier for the source node (0-100; default: the root's)"),
+		CLI_SOURCE_NODE(&a.source, "the node whose tier weights the RFC interface uses "
+			       "(RFC only)"),
+		CLI_STRING("interface", &a.iface, "upstream|rfc",
+			   "which kernel interface to model (default: the one this kernel has)"),
+		CLI_STRING("mode", &a.mode, "vma|task",
+			   "the kernel's walk: per-VMA page index (vma, default) or the task's "
+			   "counter (task)"),
+		CLI_U64("start-index", &a.start, "I",
+			"the first page's index in the walk (default 0)", 0, UINT64_MAX - MAX_PAGES),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("simulate"), opts, argc, argv, &nargs);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_NODES:
-			a.nodes = optarg;
-			break;
-		case OPT_WEIGHTS:
-			a.weights = optarg;
-			break;
-		case OPT_TIER_WEIGHTS:
-			a.tier_weights = optarg;
-			break;
-		case OPT_SOURCE:
-			if (cli_number("source-node", optarg, 0, TT_MAX_NODES - 1, &v))
-				return 2;
-			a.source = (int64_t)v;
-			break;
-		case OPT_IFACE:
-			a.iface = optarg;
-			break;
-		case OPT_MODE:
-			a.mode = optarg;
-			break;
-		case OPT_START:
-			if (cli_number("start-index", optarg, 0, UINT64_MAX - MAX_PAGES, &a.start))
-				return 2;
-			break;
-		case OPT_PAGES:
-			if (cli_number("pages", optarg, 1, MAX_PAGES, &a.pages))
-				return 2;
-			break;
-		default:
-			rc = cli_common_option(cli, self, c);
-			if (rc >= 0)
-				return rc;
-		}
-	}
-	if (optind < argc)
-		return cli_usage("simulate takes no argument, got '%s'", argv[optind]);
-	if (!a.nodes)
-		return cli_usage("simulate needs --nodes LIST");
-	if (!a.pages)
-		return cli_usage("simulate needs --pages K");
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("simulate takes no argument, got '%s'", argv[0]);
 	return simulate(cli, &a);
 }

@@ -262,19 +262,15 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 
 int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {CLI_COMMON_OPTIONS, {NULL, 0, NULL, 0}};
-	const struct tt_cmd *self = cli_find_command("topo");
+	struct cli_opt opts[] = {CLI_END};
 	struct wi_seen wis[8];
 	struct tt_topo t;
-	int c, rc, nwi = 0;
+	int nargs, rc = cli_parse(cli, cli_find_command("topo"), opts, argc, argv, &nargs), nwi = 0;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		rc = cli_common_option(cli, self, c);
-		if (rc >= 0)
-			return rc;
-	}
-	if (optind < argc)
-		return cli_usage("topo takes no argument, got '%s'", argv[optind]);
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("topo takes no argument, got '%s'", argv[0]);
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;

@@ -12,75 +12,51 @@
 #define TT_VERSION "0.0.0-dev"
 #endif
 
-static int cmd_help(struct tt_cli *cli, int argc, char **argv);
-
+/* The commands; each parses its own options (cli/options.h). */
 const struct tt_cmd tt_commands[] = {
-	{"topo", cmd_topo, "[--json]",
-	 "Show nodes (CPUs, memory, tier, HMAT), tiers, distances, the weight interfaces with "
-	 "their current weights and auto state, and perf PMUs."},
-	{"simulate", cmd_simulate,
-	 "--nodes LIST --pages K [--weights N:W,...|auto] [--source-node N] "
-	 "[--interface upstream|rfc] [--mode vma|task] [--start-index I] [--thp] [--json]",
+	{"topo", cmd_topo, NULL,
+	 "Show nodes (CPUs, memory, tier, HMAT figures and their initiators), tiers, distances, "
+	 "demotion and NUMA balancing, the weight interfaces with their current weights and auto "
+	 "state, and perf PMUs."},
+	{"simulate", cmd_simulate, NULL,
 	 "Show the node of each of K pages as the kernel's weighted interleave would place them "
 	 "(a model: nothing is allocated). Weights default to what the sysfs root holds."},
 	{"bench", cmd_bench,
-	 "--kernel NAME [--source-node N] [--nodes LIST] [--weights N:W,...] "
+	 "(old-style options: --kernel NAME [--source-node N] [--nodes LIST] [--weights N:W,...] "
 	 "[--placement exact|kernel|interleave|bind|local] [--threads T] [--size BYTES] "
 	 "[--repeat R] [--verify-max PAGES] [--thp] [--delays D,...] [--traffic KERNEL] "
-	 "[--point-ms MS] [--collect LIST] [--record] [--json] | --matrix [--record] | --list",
+	 "[--point-ms MS] [--collect LIST] [--record] | --matrix [--record] | --list)",
 	 "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
 	 "placed per the weights, verify where every page landed, and report the figures."},
 	{"apply", cmd_apply,
-	 "(--weights N:W,... | --tier-weights TIER:W,... | --run RUN | --profile FILE [--force]) "
-	 "[--source-node N | --all-sources] [--interface upstream|rfc] [--dry-run] [--json]",
+	 "(old-style options: --weights N:W,... | --tier-weights TIER:W,... | --run RUN | "
+	 "--profile FILE [--force]) [--source-node N | --all-sources] [--interface upstream|rfc] "
+	 "[--dry-run]",
 	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
 	 "back, and put everything back on any failure."},
-	{"restore", cmd_restore, "[--last | --journal FILE | --defaults | --auto] [--dry-run]",
+	{"restore", cmd_restore, "(old-style options: [--last | --journal FILE | --defaults | "
+	 "--auto] [--dry-run])",
 	 "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
 	 "everywhere, or the kernel's auto mode."},
 	{"export", cmd_export,
-	 "(--run RUN | --latest | --weights N:W,... | --tier-weights TIER:W,...) [--source-node N | "
-	 "--all-sources] --format shell|json|tmpfiles|numactl|prometheus|csv [-o FILE]",
+	 "(old-style options: --run RUN | --latest | --weights N:W,... | --tier-weights "
+	 "TIER:W,...) [--source-node N | --all-sources] --format "
+	 "shell|json|tmpfiles|numactl|prometheus|csv [-o FILE])",
 	 "Write recommended weights as a shell script, a profile for other hosts, a "
 	 "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials."},
-	{"collectors", cmd_collectors, "[--source-node N] [--json]",
+	{"collectors", cmd_collectors, NULL,
 	 "List every collector (perf counters, memory-controller bandwidth, allocation "
 	 "statistics), whether it works on this machine and why not, and its metrics."},
-	{"runs", cmd_runs, "[--host H] [--limit N] [--json]",
+	{"runs", cmd_runs, "(old-style options: [--host H] [--limit N])",
 	 "List recorded runs, newest first, with kind, source node, status and best result."},
-	{"show", cmd_show, "RUN [--json|--csv]", "Show one run: its host, trials and recommendations."},
+	{"show", cmd_show, "RUN (old-style options: [--csv])",
+	 "Show one run: its host, trials and recommendations."},
 	{"db", cmd_db, "check | merge FILE...",
 	 "Check the database's integrity and schema version, or merge other hosts' databases "
-	 "into it."},
-	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's usage."},
+	 "into it (all or nothing)."},
+	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's options."},
 	{NULL, NULL, NULL, NULL},
 };
-
-static void print_overview(FILE *f)
-{
-	fprintf(f, "usage: tiertune [--sysfs-root DIR] [--db PATH] [--version] COMMAND [OPTIONS]\n\ncommands:\n");
-	for (const struct tt_cmd *c = tt_commands; c->name; c++)
-		fprintf(f, "  %-10s %.*s\n", c->name, (int)strcspn(c->summary, "."), c->summary);
-	fprintf(f, "\nexit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable\n");
-}
-
-static int cmd_help(struct tt_cli *cli, int argc, char **argv)
-{
-	const struct tt_cmd *c;
-
-	(void)cli;
-	if (argc < 2) {
-		print_overview(stdout);
-		return 0;
-	}
-	if (argc > 2)
-		return cli_usage("help takes one command, got '%s' too", argv[2]);
-	c = cli_find_command(argv[1]);
-	if (!c)
-		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[1]);
-	cli_print_usage(c);
-	return 0;
-}
 
 /* The command line as a shell would take it back, for the run record:
  * arguments with anything but plain characters go in single quotes. */
@@ -117,7 +93,7 @@ static void warn_leftover_journal(const struct tt_cmd *cmd)
 {
 	char state[4096], path[4300];
 
-	if (cmd->run == cmd_help || cmd->run == cmd_restore ||
+	if (strcmp(cmd->name, "help") == 0 || cmd->run == cmd_restore ||
 	    tt_apply_state_dir(state, sizeof(state)) < 0 ||
 	    tt_apply_leftover(state, path, sizeof(path)) != 1)
 		return;
@@ -156,26 +132,36 @@ int main(int argc, char **argv)
 	int i = 1;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--version") == 0) {
+		const char *a = argv[i], **value = NULL;
+		size_t len = strcspn(a, "=");
+
+		if (strcmp(a, "--version") == 0) {
 			print_version();
 			return finish(0);
-		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			print_overview(stdout);
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			cli_overview(stdout);
 			return finish(0);
-		} else if (strcmp(argv[i], "--sysfs-root") == 0 && i + 1 < argc) {
-			cli.sysfs_root = argv[++i];
-		} else if (strncmp(argv[i], "--sysfs-root=", 13) == 0) {
-			cli.sysfs_root = argv[i] + 13;
-		} else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-			cli.db_path = argv[++i];
-		} else if (strncmp(argv[i], "--db=", 5) == 0) {
-			cli.db_path = argv[i] + 5;
+		} else if (strcmp(a, "--completion-helper") == 0) {
+			for (const struct tt_cmd *c = tt_commands; c->name; c++)
+				printf("%s\n", c->name);
+			return finish(0);
+		} else if (strncmp(a, "--sysfs-root", len) == 0 && len == 12) {
+			value = &cli.sysfs_root;
+		} else if (strncmp(a, "--db", len) == 0 && len == 4) {
+			value = &cli.db_path;
 		} else {
-			return cli_usage("unknown option '%s' (see 'tiertune help')", argv[i]);
+			return cli_usage("unknown option '%s' before the command (see 'tiertune --help')",
+					 a);
 		}
+		if (a[len] == '=')
+			*value = a + len + 1;
+		else if (i + 1 < argc)
+			*value = argv[++i];
+		else
+			return cli_usage("option '%.*s' needs a value", (int)len, a);
 	}
 	if (i == argc) {
-		print_overview(stderr);
+		cli_overview(stderr);
 		return 2;
 	}
 	cmd = cli_find_command(argv[i]);

@@ -180,6 +180,8 @@ fuzz: $(FUZZ_BIN)
 install: $(TIERTUNE)
 	install -D -m 0755 $(TIERTUNE) $(DESTDIR)$(PREFIX)/bin/tiertune
 	install -D -m 0644 docs/tiertune.1 $(DESTDIR)$(PREFIX)/share/man/man1/tiertune.1
+	install -D -m 0644 cli/completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tiertune
 
 clean:
 	rm -rf build build-asan build-fuzz build-min build-clang

@@ -89,13 +89,15 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t,
 			json_object_set_new(dist, key, json_integer(n->distance[k]));
 		}
 		json_array_append_new(
-			nodes, json_pack("{s:i,s:b,s:b,s:o,s:I,s:I,s:o,s:o,s:o,s:o}", "id", n->id,
+			nodes, json_pack("{s:i,s:b,s:b,s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o}}", "id", n->id,
 					 "has_cpu", n->has_cpu, "has_memory", n->has_memory, "cpus",
 					 cpus, "mem_total_bytes", (json_int_t)n->mem_total_bytes,
 					 "mem_free_bytes", (json_int_t)n->mem_free_bytes, "tier",
 					 n->tier < 0 ? json_null() : json_integer(n->tier), "distance",
 					 dist, "hmat_access0", hmat_json(&n->access[0]), "hmat_access1",
-					 hmat_json(&n->access[1])));
+					 hmat_json(&n->access[1]), "demotion", "preferred",
+					 nodes_json(&n->demote_preferred), "allowed",
+					 nodes_json(&n->demote_allowed)));
 	}
 	json_object_set_new(root, "nodes", nodes);
 	for (int i = 0; i < t->ntiers; i++) {
@@ -220,6 +222,20 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 		printf("  none (no /sys/devices/virtual/memory_tiering)\n");
 	for (int i = 0; i < t->ntiers; i++)
 		print_tier(t, &t->tiers[i]);
+	printf("\ndemotion targets (reclaim, from tiers and distances as the kernel computes them)\n");
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct tt_node *n = &t->nodes[i];
+		char pref[128], allowed[128];
+
+		if (!n->has_memory)
+			continue;
+		tt_bit_format_list(n->demote_preferred.bits, TT_MAX_NODES, pref, sizeof(pref));
+		tt_bit_format_list(n->demote_allowed.bits, TT_MAX_NODES, allowed, sizeof(allowed));
+		if (pref[0])
+			printf("  node %-4d preferred %-8s allowed %s\n", n->id, pref, allowed);
+		else
+			printf("  node %-4d none (lowest tier)\n", n->id);
+	}
 	printf("\npage movement\n  demotion        %s\n  NUMA balancing  %s\n",
 	       t->demotion_enabled < 0 ? "- (no /sys/kernel/mm/numa/demotion_enabled)"
 	       : t->demotion_enabled ? "enabled: reclaim moves pages to the next lower tier"

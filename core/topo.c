@@ -4,6 +4,7 @@
 #include "parse.h"
 
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,6 +233,81 @@ out:
 	free(buf);
 }
 
+#define MASK_WORDS (sizeof(((struct tt_nodemask *)0)->bits) / sizeof(uint64_t))
+
+/* node_distance() as the kernel has it: SLIT by position in nodes[]. */
+static int distance(const struct tt_topo *t, const struct tt_node *from, int to)
+{
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].id == to)
+			return from->distance[i];
+	return INT_MAX / 4;
+}
+
+/* mm/page_alloc.c find_next_best_node(): the memory node not yet in used
+ * with the lowest distance, penalised by one for a node below this one and
+ * by one for a node with CPUs, scaled by MAX_NUMNODES before node_load[]
+ * is added. node_load[] is left from building the zonelists at boot; it
+ * breaks ties only, and we take it as 0, so ties go to the lower id. */
+static int next_best_node(const struct tt_topo *t, const struct tt_node *from,
+			  struct tt_nodemask *used)
+{
+	int best = -1;
+	long best_val = LONG_MAX;
+
+	if (!tt_nodemask_test(used, from->id)) {
+		tt_bit_set(used->bits, (unsigned int)from->id);
+		return from->id;
+	}
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct tt_node *n = &t->nodes[i];
+		long val;
+
+		if (!n->has_memory || tt_nodemask_test(used, n->id))
+			continue;
+		val = distance(t, from, n->id) + (n->id < from->id) + (n->ncpus > 0);
+		val *= TT_MAX_NODES;
+		if (val < best_val) {
+			best_val = val;
+			best = n->id;
+		}
+	}
+	if (best >= 0)
+		tt_bit_set(used->bits, (unsigned int)best);
+	return best;
+}
+
+/* mm/memory-tiers.c establish_demotion_targets(): for each memory node not
+ * in the last tier, the next lower tier's nodes in find_next_best_node
+ * order, kept while their distance equals the first's; allowed is every
+ * memory node of the tiers below (lower_tier_mask). */
+static void load_demotion(struct tt_topo *t)
+{
+	for (int i = 0; i < t->nnodes; i++) {
+		struct tt_node *n = &t->nodes[i];
+		const struct tt_tier *tier = n->has_memory ? tt_topo_tier(t, n->tier) : NULL;
+		int k = tier ? (int)(tier - t->tiers) : -1, target, best = -1;
+		struct tt_nodemask used = t->mem_nodes;
+
+		if (!tier || k + 1 >= t->ntiers)
+			continue;
+		for (int j = k + 1; j < t->ntiers; j++)
+			for (size_t w = 0; w < MASK_WORDS; w++)
+				n->demote_allowed.bits[w] |= t->tiers[j].nodes.bits[w] & t->mem_nodes.bits[w];
+		/* Only the next tier's nodes are left out of used. */
+		for (size_t w = 0; w < MASK_WORDS; w++)
+			used.bits[w] &= ~t->tiers[k + 1].nodes.bits[w];
+		while ((target = next_best_node(t, n, &used)) >= 0) {
+			int d = distance(t, n, target);
+
+			if (best != -1 && d != best)
+				break;
+			best = d;
+			tt_bit_set(n->demote_preferred.bits, (unsigned int)target);
+		}
+	}
+}
+
 /* Demotion and NUMA balancing: absent files (kernels before 5.15/6.1,
  * !CONFIG_NUMA_BALANCING) are -1; a garbled one is an error naming it. */
 static int load_movement(const struct tt_sysfs *s, struct tt_topo *t)
@@ -301,6 +377,8 @@ int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 			goto fail;
 	}
 	rc = load_tiers(s, t);
+	if (rc == 0)
+		load_demotion(t);
 	if (rc < 0)
 		goto fail;
 	rc = load_pmus(s, t);

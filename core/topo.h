@@ -47,6 +47,12 @@ struct tt_node {
 	int tier;                 /* memory_tierN id, -1 when in no tier */
 	int *distance;            /* SLIT distance to each online node, indexed like nodes[] */
 	struct tt_hmat access[2];
+	/* Where reclaim demotes this node's pages, as the kernel computes it
+	 * from tiers and distances (tt_topo_load; seed 008): preferred, the
+	 * next lower tier's nodes at the best distance; allowed, every memory
+	 * node of every lower tier. Both empty for the last tier. */
+	struct tt_nodemask demote_preferred;
+	struct tt_nodemask demote_allowed;
 };
 
 struct tt_tier {

@@ -90,6 +90,17 @@ run "$TT" --sysfs-root "$FIX/qemu-3node-hmat" topo
 grep -q '^ *node 2  5120/5120 MB/s 400/400 ns from node 0$' "$WORK/out"
 is "human topo: a tier's nodes with their HMAT figures and initiator" $? 0
 
+# Demotion targets as the kernel computes them (seed 008's examples: each
+# socket's DRAM demotes to its own CXL node; HBM to its socket's DRAM).
+is "2s-genoa-cxl: demotion per socket" \
+	"$(q 2s-genoa-cxl '[(n["id"], n["demotion"]["preferred"], n["demotion"]["allowed"]) for n in j["nodes"]]')" \
+	"[(0, [2], [2, 3]), (1, [3], [2, 3]), (2, [], []), (3, [], [])]"
+is "xeon-max-hbm-flat: HBM demotes to its socket's DDR" \
+	"$(q xeon-max-hbm-flat '[(n["id"], n["demotion"]["preferred"]) for n in j["nodes"]]')" \
+	"[(0, []), (1, []), (2, [0]), (3, [1])]"
+is "spr-ddr5-2cxl: both CXL nodes at the best distance are preferred" \
+	"$(q spr-ddr5-2cxl 'j["nodes"][0]["demotion"]')" "{'preferred': [1, 2], 'allowed': [1, 2]}"
+
 # Page movement beside a placement: demotion and NUMA balancing.
 is "vm-1node: demotion off, NUMA balancing off" \
 	"$(q vm-1node '(j["demotion_enabled"], j["numa_balancing"], j["numa_balancing_mode"])')" "(False, 0, 'off')"

@@ -77,6 +77,21 @@ if topo:
     tap(shape(fx) == shape(topo), "the qemu-3node-hmat fixture matches this guest",
         "fixture: %s\nguest:   %s" % (shape(fx), shape(topo)))
 
+    # Demotion targets: the kernel's boot log against topo's computation.
+    rc, out = block("demotion")
+    kernel = {}
+    for line in out.splitlines():
+        m = re.search(r"Demotion targets for Node (\d+): (null|preferred: ([\d,-]*), fallback: ([\d,-]*))", line)
+        if m:
+            kernel[int(m.group(1))] = None if m.group(2) == "null" else (m.group(3), m.group(4))
+    def fmt(nodes_):
+        return ",".join(map(str, nodes_))
+    ours = {x["id"]: (None if not x["demotion"]["preferred"] else
+                      (fmt(x["demotion"]["preferred"]), fmt(x["demotion"]["allowed"])))
+            for x in topo["nodes"] if x["has_memory"]}
+    tap(kernel and kernel == ours, "demotion targets: topo computes what the kernel printed (%s)" % kernel,
+        "kernel: %s\ntopo:   %s\n%s" % (kernel, ours, out[-500:]))
+
 # Kernel fidelity: kernel placement == simulate == exact, page for page.
 bad = []
 for i, (node_list, weights, pages, offset) in enumerate(cases, 1):

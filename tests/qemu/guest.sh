@@ -18,6 +18,8 @@ block() { # name command...
 echo # the console's first line carries escape codes
 block uname uname -r
 block topo tiertune topo --json
+# What the kernel computed for demotion, to hold topo's own computation to.
+block demotion sh -c 'dmesg | grep "Demotion targets for Node"'
 
 # Kernel fidelity: one case a line, "NODES WEIGHTS PAGES OFFSET".
 n=0

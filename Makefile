@@ -33,7 +33,7 @@ LDLIBS    := $(PKG_LIBS) $(EXTRA_LIBS) -lpthread -lm
 CORE_SRC  := core/error.c core/bitmap.c core/parse.c core/sysfs.c core/fixture-kernel.c \
              core/topo.c core/weights.c core/interleave.c core/wi.c core/wi-upstream.c \
              core/wi-rfc.c
-CORE_SRC  += core/mpol.c core/proc.c core/apply.c core/journal.c core/recommend.c
+CORE_SRC  += core/mpol.c core/proc.c core/apply.c core/journal.c core/recommend.c core/state.c
 BENCH_SRC := bench/place.c bench/kernels.c bench/run.c bench/latency.c
 DB_SRC    := db/db.c db/schema.c
 COLL_SRC  := collectors/collectors.c collectors/sampler.c collectors/pmu.c \

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "../core/apply.h"
+#include "../core/state.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -117,7 +118,7 @@ static void warn_leftover_journal(const struct tt_cmd *cmd)
 	char state[4096], path[4300];
 
 	if (cmd->run == cmd_help || cmd->run == cmd_restore ||
-	    tt_apply_state_dir(state, sizeof(state)) < 0 ||
+	    tt_state_dir(TT_DIR_STATE, state, sizeof(state)) < 0 ||
 	    tt_apply_leftover(state, path, sizeof(path)) != 1)
 		return;
 	cli_warn("an interrupted tiertune left weights half-applied; journal '%s' holds the old "

@@ -15,21 +15,20 @@
 
 #define WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave/"
 
-static int replace_file(const char *path, const char *content)
+/* rel is the live path: the file is opened beneath the fixture root only
+ * (tt_sysfs_open), as a live write would be. */
+static int replace_file(const struct tt_sysfs *s, const char *rel, const char *content)
 {
 	size_t len = strlen(content);
 	int fd, rc = 0;
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = tt_sysfs_open(s, rel, O_WRONLY | O_TRUNC);
 	if (fd < 0)
-		return tt_err_sys(errno == EACCES || errno == EPERM || errno == ENOENT
-					  ? TT_EUNAVAIL
-					  : TT_EFAIL,
-				  errno, "cannot open '%s' for writing", path);
+		return fd;
 	if (write(fd, content, len) != (ssize_t)len)
-		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s'", path);
+		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s%s'", s->root, rel);
 	if (close(fd) < 0 && rc == 0)
-		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s'", path);
+		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s%s'", s->root, rel);
 	return rc;
 }
 
@@ -92,7 +91,8 @@ static const char *auto_file(const struct tt_sysfs *s)
 	return NULL;
 }
 
-static int store_node_weight(const struct tt_sysfs *s, const char *path, const char *value)
+static int store_node_weight(const struct tt_sysfs *s, const char *path, const char *rel,
+			     const char *value)
 {
 	const char *af = auto_file(s);
 	char buf[16], ap[PATH_MAX];
@@ -108,14 +108,15 @@ static int store_node_weight(const struct tt_sysfs *s, const char *path, const c
 	if (af && w == 0)
 		return rejected(path, value, EINVAL);
 	snprintf(buf, sizeof(buf), "%u\n", w);
-	rc = replace_file(path, buf);
+	rc = replace_file(s, rel, buf);
 	if (rc < 0 || !af)
 		return rc;
-	rc = tt_sysfs_path(s, ap, sizeof(ap), WI_DIR "%s", af);
-	return rc < 0 ? rc : replace_file(ap, "false\n");
+	snprintf(ap, sizeof(ap), WI_DIR "%s", af);
+	return replace_file(s, ap, "false\n");
 }
 
-static int store_auto(const struct tt_sysfs *s, const char *path, const char *value)
+static int store_auto(const struct tt_sysfs *s, const char *path, const char *rel,
+		      const char *value)
 {
 	struct tt_topo t;
 	struct tt_weights w;
@@ -124,7 +125,7 @@ static int store_auto(const struct tt_sysfs *s, const char *path, const char *va
 	if (kstrtobool(value, &on) < 0)
 		return rejected(path, value, EINVAL);
 	if (!on)
-		return replace_file(path, "false\n");
+		return replace_file(s, rel, "false\n");
 	rc = tt_topo_load(&t, s);
 	if (rc < 0)
 		return rc;
@@ -140,16 +141,17 @@ static int store_auto(const struct tt_sysfs *s, const char *path, const char *va
 		if (!tt_sysfs_exists(s, WI_DIR "node%d", node))
 			continue;
 		snprintf(buf, sizeof(buf), "%u\n", w.w[node]);
-		rc = tt_sysfs_path(s, p, sizeof(p), WI_DIR "node%d", node);
-		if (rc < 0 || (rc = replace_file(p, buf)) < 0)
+		snprintf(p, sizeof(p), WI_DIR "node%d", node);
+		if ((rc = replace_file(s, p, buf)) < 0)
 			return rc;
 	}
-	return replace_file(path, "true\n");
+	return replace_file(s, rel, "true\n");
 }
 
 /* Seed 003 interleave_weight_store: "src:weight", src an online node,
  * weight 0..100; the show side lists every online node as "n:w". */
-static int store_tier_weight(const char *path, const char *value)
+static int store_tier_weight(const struct tt_sysfs *s, const char *path, const char *rel,
+			     const char *value)
 {
 	char cur[8192], out[8192], *save = NULL;
 	const char *colon = strchr(value, ':');
@@ -168,12 +170,15 @@ static int store_tier_weight(const char *path, const char *value)
 	    w > 100)
 		return rejected(path, value, EINVAL);
 	{
-		FILE *f = fopen(path, "re");
+		int fd = tt_sysfs_open(s, rel, O_RDONLY);
+		ssize_t n;
 
-		if (!f)
+		if (fd < 0)
+			return fd;
+		n = read(fd, cur, sizeof(cur) - 1);
+		close(fd);
+		if (n < 0)
 			return tt_err_sys(TT_EFAIL, errno, "cannot read '%s'", path);
-		size_t n = fread(cur, 1, sizeof(cur) - 1, f);
-		fclose(f);
 		cur[n] = '\0';
 		tt_chomp(cur);
 	}
@@ -201,7 +206,7 @@ static int store_tier_weight(const char *path, const char *value)
 	if (len + 2 > sizeof(out))
 		return tt_err(TT_EFAIL, "interleave_weight in '%s' too long", path);
 	strcat(out, "\n");
-	return replace_file(path, out);
+	return replace_file(s, rel, out);
 }
 
 /* Fault injection for the transaction tests, fixtures only:
@@ -231,33 +236,21 @@ int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel
 		     const char *value)
 {
 	const char *base = strrchr(rel, '/');
-	size_t vlen;
 	int rc = fault(path, &value);
 
 	if (rc < 0)
 		return rc;
-	vlen = strlen(value);
 
 	base = base ? base + 1 : rel;
 	if (strncmp(rel, WI_DIR, strlen(WI_DIR)) == 0) {
 		if (strcmp(base, "auto") == 0 || strcmp(base, "__auto_type") == 0)
-			return store_auto(s, path, value);
+			return store_auto(s, path, rel, value);
 		if (strncmp(base, "node", 4) == 0)
-			return store_node_weight(s, path, value);
+			return store_node_weight(s, path, rel, value);
 	}
 	if (strncmp(rel, "/sys/devices/virtual/memory_tiering/", 36) == 0 &&
 	    strcmp(base, "interleave_weight") == 0)
-		return store_tier_weight(path, value);
-	if (access(path, F_OK) < 0)
-		return tt_err_sys(TT_EUNAVAIL, errno, "cannot open '%s' for writing", path);
-	if (vlen && value[vlen - 1] == '\n')
-		return replace_file(path, value);
-	char *v = malloc(vlen + 2);
-	if (!v)
-		return tt_err(TT_EFAIL, "out of memory");
-	memcpy(v, value, vlen);
-	strcpy(v + vlen, "\n");
-	rc = replace_file(path, v);
-	free(v);
-	return rc;
+		return store_tier_weight(s, path, rel, value);
+	/* tt_sysfs_write lets only the files above through. */
+	return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file", path);
 }

@@ -70,3 +70,35 @@ void tt_wi_rfc_tier_weights(const struct tt_wi_state *st, const struct tt_topo *
 		out[i] = wt ? tt_weights_get(&wt->by_src, src, 1) : 1;
 	}
 }
+
+/* A node or tier id as the kernel prints it: decimal, no sign, no leading
+ * zero, below TT_MAX_NODES. Returns the text after it, or NULL. */
+static const char *id_prefix(const char *s)
+{
+	unsigned long v = 0;
+	const char *p = s;
+
+	while (*p >= '0' && *p <= '9' && p - s < 6)
+		v = v * 10 + (unsigned long)(*p++ - '0');
+	if (p == s || (*s == '0' && p - s > 1) || v >= TT_MAX_NODES)
+		return NULL;
+	return p;
+}
+
+bool tt_wi_weight_file(const char *rel)
+{
+	static const char up[] = TT_WI_UPSTREAM_DIR "/", tier[] = TT_WI_TIER_DIR "/memory_tier";
+	const char *p;
+
+	if (strncmp(rel, up, sizeof(up) - 1) == 0) {
+		p = rel + sizeof(up) - 1;
+		if (strcmp(p, "auto") == 0 || strcmp(p, "__auto_type") == 0)
+			return true;
+		return strncmp(p, "node", 4) == 0 && (p = id_prefix(p + 4)) && !*p;
+	}
+	if (strncmp(rel, tier, sizeof(tier) - 1) == 0) {
+		p = id_prefix(rel + sizeof(tier) - 1);
+		return p && strcmp(p, "/interleave_weight") == 0;
+	}
+	return false;
+}

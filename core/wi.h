@@ -67,6 +67,13 @@ extern const struct tt_wi_backend *const tt_wi_backends[];
 
 const struct tt_wi_backend *tt_wi_find(const char *name);
 
+#define TT_WI_TIER_DIR "/sys/devices/virtual/memory_tiering"
+/* rel (a live path) is one of the files the kernel keeps weights in:
+ * weighted_interleave/nodeN, weighted_interleave/auto (or __auto_type), or
+ * memory_tiering/memory_tierN/interleave_weight. The only files tiertune
+ * writes (tt_sysfs_write checks it). */
+bool tt_wi_weight_file(const char *rel);
+
 void tt_wi_state_init(struct tt_wi_state *st);
 void tt_wi_state_release(struct tt_wi_state *st);
 /* The tier entry for tier id, or NULL. */

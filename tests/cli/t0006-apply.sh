@@ -163,7 +163,7 @@ expect_bad_input 2 "profile '$WORK/other.json' is not a tiertune profile" "$root
 expect_bad_input 2 "profile '$WORK/bad.journal' is not JSON" "$root" "$TT" --sysfs-root "$root" apply --profile "$WORK/bad.journal"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	chmod 755 "$WORK" # nobody may read the copy, not write it
-	expect_bad_input 3 "cannot write '$root/$WI/node0'" "$root" \
+	expect_bad_input 3 "cannot open '$root/$WI/node0' for writing" "$root" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$TT" --sysfs-root "$root" apply --weights 0:5
 else
 	echo "ok $((n += 1)) # SKIP the not-root check needs root and setpriv to drop to nobody"

@@ -264,6 +264,14 @@ int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 	load_cpu_model(s, t);
 	if (tt_sysfs_read(s, t->hostname, sizeof(t->hostname), "/proc/sys/kernel/hostname") < 0)
 		t->hostname[0] = '\0';
+	/* Display strings, kept on one line from the start (the database and
+	 * every export get them as shown). */
+	char raw[sizeof(t->hostname) > sizeof(t->cpu_model) ? sizeof(t->hostname)
+							     : sizeof(t->cpu_model)];
+	memcpy(raw, t->hostname, sizeof(t->hostname));
+	tt_str_escape(raw, t->hostname, sizeof(t->hostname));
+	memcpy(raw, t->cpu_model, sizeof(t->cpu_model));
+	tt_str_escape(raw, t->cpu_model, sizeof(t->cpu_model));
 	return 0;
 fail:
 	tt_topo_release(t);

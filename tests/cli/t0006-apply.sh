@@ -208,5 +208,5 @@ vm=$(copy_fixture vm-1node)
 run "$TT" --sysfs-root "$vm" export --latest --format prometheus
 is "--latest finds the run with a recommendation; gain exported" "$rc:$(grep -c '^tiertune_gain_ratio{source_node="0"} 0.05$' "$WORK/out")" "0:1"
 run "$TT" --sysfs-root "$vm" export --run "$bench_run" --format shell -o "$WORK/out.sh"
-is "-o writes the file whole (no temp left)" "$rc:$(ls "$WORK" | grep -c 'out.sh.tmp'):$(grep -c '^echo 1 > ' "$WORK/out.sh")" "0:0:1"
+is "-o writes the file whole (no temp left)" "$rc:$(ls "$WORK" | grep -c 'out.sh.'):$(grep -c '^echo 1 > ' "$WORK/out.sh")" "0:0:1"
 done_testing

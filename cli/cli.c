@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c)
 {
@@ -71,10 +72,21 @@ int cli_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
 	char path[4096];
 	int rc;
 
+	struct stat st;
+
+	if (cli->db_path && !cli->db_path[0])
+		return tt_err(TT_EINPUT, "--db '' names no database");
 	if (cli->db_path)
 		snprintf(path, sizeof(path), "%s", cli->db_path);
 	else if ((rc = tt_db_default_path(path, sizeof(path))) < 0)
 		return rc;
+	/* sqlite takes an empty file for an empty database and would make it
+	 * one; a file that exists is the user's, and not ours to fill. */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+		tt_err(TT_EINPUT, "database '%s' is an empty file, not a tiertune database", path);
+		tt_err_hint("remove it, or give another --db");
+		return TT_EINPUT;
+	}
 	rc = tt_db_open(db, path, flags);
 	if (rc == 0 && tt_db_interrupted(*db))
 		cli_warn("%d run%s in '%s' had stopped without finishing (process gone); now marked "

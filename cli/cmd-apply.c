@@ -191,6 +191,8 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	rc = cli_pick_interface(cli, a->interface, &be);
 	if (rc == 0)
+		rc = tt_topo_check_source(&t, (int)a->source);
+	if (rc == 0)
 		rc = load_recos(cli, a, &t, &rs);
 	if (rc == 0)
 		rc = tt_recos_convert(&rs, &t, be->name);
@@ -310,20 +312,15 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 static int plan_defaults(const struct tt_topo *t, struct tt_apply_plan *p)
 {
 	if (p->be == &tt_wi_upstream) {
-		struct tt_wi_state cur;
-		int rc;
+		struct tt_weights ones;
 
-		tt_wi_state_init(&cur);
-		rc = tt_wi_upstream.read(p->sfs, t, &cur);
-		if (rc == 0) {
-			struct tt_weights ones = cur.node;
-			int node;
-
-			tt_nodemask_for_each(node, &ones.set) ones.w[node] = 1;
-			rc = tt_apply_plan_upstream(p, t, &ones);
-		}
-		tt_wi_state_release(&cur);
-		return rc;
+		/* Every node with memory, as apply would want them: a missing
+		 * nodeN file is refused, not skipped. */
+		tt_weights_clear(&ones);
+		for (int i = 0; i < t->nnodes; i++)
+			if (t->nodes[i].has_memory)
+				tt_weights_put(&ones, t->nodes[i].id, 1);
+		return tt_apply_plan_upstream(p, t, &ones);
 	}
 	/* The RFC's default: every tier weighs 1 for every source. */
 	for (int i = 0; i < t->nnodes; i++) {

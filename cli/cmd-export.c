@@ -243,6 +243,33 @@ static int profile(const struct export *e, FILE *f)
 	return 0;
 }
 
+/* Every format refuses what apply would refuse: the same check
+ * (tt_wi_check) of the weights as each interface would get them. */
+static int check_recos(const struct export *e)
+{
+	struct tt_recos rs;
+	struct tt_weights w;
+	int rc = tt_topo_check_source(e->t, e->source);
+
+	if (rc == 0 && e->upstream) {
+		rs = e->rs;
+		rc = tt_recos_convert(&rs, e->t, "upstream");
+		if (rc == 0)
+			rc = tt_recos_upstream(&rs, e->source, &w);
+		if (rc == 0)
+			rc = tt_wi_check(&tt_wi_upstream, &e->cli->sfs, e->t, -1, &w);
+	}
+	if (rc == 0 && e->rfc) {
+		rs = e->rs;
+		rc = tt_recos_convert(&rs, e->t, "rfc");
+		for (int i = 0; rc == 0 && i < rs.n; i++)
+			if (e->source < 0 || rs.r[i].source_node == e->source)
+				rc = tt_wi_check(&tt_wi_rfc, &e->cli->sfs, e->t, rs.r[i].source_node,
+						 &rs.r[i].w);
+	}
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*write)(const struct export *e, FILE *f);
@@ -381,6 +408,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
 		tt_db_close(db);
 	}
+	if (rc == 0 && formats[fmt].write != csv)
+		rc = check_recos(&e);
 	if (rc == 0)
 		rc = emit(&e, formats[fmt].write, out);
 	json_decref(e.run);

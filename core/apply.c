@@ -98,18 +98,14 @@ int tt_apply_plan_add(struct tt_apply_plan *p, enum tt_write_kind kind, int src,
 int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
 			   const struct tt_weights *w)
 {
-	struct tt_wi_state cur, want;
+	struct tt_wi_state cur;
 	char v[16];
 	int node, rc;
 
 	tt_wi_state_init(&cur);
-	tt_wi_state_init(&want);
-	rc = tt_wi_upstream.read(p->sfs, t, &cur);
-	if (rc < 0)
-		goto out;
-	want.node = *w;
-	want.auto_mode = -1;
-	rc = tt_wi_upstream.validate(t, &cur, &want);
+	rc = tt_wi_check(&tt_wi_upstream, p->sfs, t, -1, w);
+	if (rc == 0)
+		rc = tt_wi_upstream.read(p->sfs, t, &cur);
 	if (rc < 0)
 		goto out;
 	tt_nodemask_for_each(node, &w->set) {
@@ -136,7 +132,6 @@ int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
 	}
 out:
 	tt_wi_state_release(&cur);
-	tt_wi_state_release(&want);
 	return rc;
 }
 
@@ -163,14 +158,10 @@ int tt_apply_plan_rfc(struct tt_apply_plan *p, const struct tt_topo *t, int src,
 	char v[32];
 	int tier, rc;
 
-	if (!tt_topo_node(t, src))
-		return tt_err(TT_EINPUT, "source node %d is not online", src);
-	rc = tt_weights_check_range(tiers, tt_wi_rfc.min_weight, tt_wi_rfc.max_weight);
+	rc = tt_wi_check(&tt_wi_rfc, p->sfs, t, src, tiers);
 	if (rc < 0)
 		return rc;
 	tt_nodemask_for_each(tier, &tiers->set) {
-		if (!tt_topo_tier(t, tier))
-			return tt_err(TT_EINPUT, "tier %d does not exist (see 'tiertune topo')", tier);
 		snprintf(v, sizeof(v), "%d:%u", src, tiers->w[tier]);
 		rc = tt_apply_plan_add(p, TT_WRITE_RFC_ENTRY, src, v,
 				       TIER_DIR "/memory_tier%d/interleave_weight", tier);

@@ -322,6 +322,16 @@ int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask,
 	return 0;
 }
 
+int tt_topo_check_source(const struct tt_topo *t, int src)
+{
+	char online[256];
+
+	if (src < 0 || (src < TT_MAX_NODES && tt_nodemask_test(&t->online, src)))
+		return 0;
+	tt_bit_format_list(t->online.bits, TT_MAX_NODES, online, sizeof(online));
+	return tt_err(TT_EINPUT, "source node %d is not online (online: %s)", src, online);
+}
+
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
 	for (; *s; s++)

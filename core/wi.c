@@ -102,3 +102,42 @@ bool tt_wi_weight_file(const char *rel)
 	}
 	return false;
 }
+
+int tt_wi_check(const struct tt_wi_backend *be, const struct tt_sysfs *s, const struct tt_topo *t,
+		int src, const struct tt_weights *w)
+{
+	struct tt_wi_state cur, want;
+	int rc = tt_topo_check_source(t, src);
+
+	if (rc < 0)
+		return rc;
+	if (be->per_source && src < 0)
+		return tt_err(TT_EINPUT, "%s weights are per source node: give --source-node N",
+			      be->name);
+	tt_wi_state_init(&cur);
+	tt_wi_state_init(&want);
+	rc = be->read(s, t, &cur);
+	if (rc < 0)
+		goto out;
+	if (!be->per_source) {
+		want.node = *w;
+		want.auto_mode = -1;
+	} else {
+		int tier;
+
+		tt_nodemask_for_each(tier, &w->set) {
+			struct tt_wi_tier *wt = tt_wi_state_add_tier(&want, tier);
+
+			if (!wt) {
+				rc = tt_err(TT_EFAIL, "out of memory");
+				goto out;
+			}
+			tt_weights_put(&wt->by_src, src, w->w[tier]);
+		}
+	}
+	rc = be->validate(t, &cur, &want);
+out:
+	tt_wi_state_release(&cur);
+	tt_wi_state_release(&want);
+	return rc;
+}

@@ -27,7 +27,7 @@ kill_at() {
 	before=$(tree_sum "$root")
 	# In a subshell, so that the shell's "Killed" notice goes to /dev/null.
 	(strace -f -qq -o /dev/null -e inject="$sc":signal=KILL:when="$at" \
-		"$TT" --db "$db" --sysfs-root "$root" apply "$@") >/dev/null 2>&1
+		"$TT" --db "$db" --sysfs-root "$root" apply "$@"; :) >/dev/null 2>&1
 	out=$("$TT" --db "$db" --sysfs-root "$root" restore 2>&1)
 	local rrc=$?
 	after=$(tree_sum "$root")

@@ -155,7 +155,7 @@ expect_bad_input 2 "weight '256' for node 1 out of range (1-255)" "$root" "$TT" 
 expect_bad_input 2 "node 9 is not online" "$root" "$TT" --sysfs-root "$root" apply --weights 9:1
 expect_bad_input 2 "apply needs exactly one of" "$root" "$TT" --sysfs-root "$root" apply
 rfc=$(copy_fixture rfc-4node)
-expect_bad_input 2 "weight '101' for node 4 out of range (0-100)" "$rfc" "$TT" --sysfs-root "$rfc" apply --tier-weights 4:101 --source-node 0
+expect_bad_input 2 "weight '101' for tier 4 out of range (0-100)" "$rfc" "$TT" --sysfs-root "$rfc" apply --tier-weights 4:101 --source-node 0
 expect_bad_input 2 "tier 9 does not exist" "$rfc" "$TT" --sysfs-root "$rfc" apply --tier-weights 9:1 --source-node 0
 expect_bad_input 2 "give --source-node N" "$rfc" "$TT" --sysfs-root "$rfc" apply --tier-weights 4:50
 echo '{"format": "something else"}' >"$WORK/other.json"

@@ -7,6 +7,7 @@
 #include "proc.h"
 #include "state.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -233,6 +234,22 @@ void tt_apply_print(const struct tt_apply_plan *p, FILE *f)
 				p->implied[i].file, p->implied[i].value, p->implied[i].old);
 }
 
+/* Journal temp files (journal.c: JOURNAL.XXXXXX) of a process killed
+ * before its rename: with the lock held, no one else is writing one. */
+static void remove_stale_temps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, JOURNAL ".", sizeof(JOURNAL)) == 0 &&
+		    strlen(de->d_name) == sizeof(JOURNAL) + 6)
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
 /* Held for the whole transaction (and recovery), so that two applies or
  * restores cannot interleave their writes or journals. Always in the state
  * folder, whichever journal a restore reads. */
@@ -254,8 +271,10 @@ static int lock_state(const char *dir, int *fd)
 			     : tt_err_sys(TT_EFAIL, errno, "cannot lock '%s'", path);
 		close(*fd);
 		*fd = -1;
+		return rc;
 	}
-	return rc;
+	remove_stale_temps(dir);
+	return 0;
 }
 
 static int write_one(const struct tt_sysfs *s, const struct tt_write *w, const char *value)

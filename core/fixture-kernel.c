@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* O_PATH */
 #include "fixture-kernel.h"
 
 #include "error.h"
@@ -5,31 +6,100 @@
 #include "topo.h"
 #include "weights.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave/"
 
+#define TMP_SUFFIX ".tt-store"
+
 /* rel is the live path: the file is opened beneath the fixture root only
- * (tt_sysfs_open), as a live write would be. */
+ * (tt_sysfs_open), as a live write would be. A kernel store is one write(2)
+ * that happens or not; truncating and writing in place would leave an
+ * empty file to a kill in between, a state no kernel shows (and which an
+ * RFC store, reading the line it updates, cannot undo). So: a hidden temp
+ * file beside it, then rename. */
 static int replace_file(const struct tt_sysfs *s, const char *rel, const char *content)
 {
+	char dir[PATH_MAX], tmp[NAME_MAX + 1];
+	const char *base = strrchr(rel, '/') + 1;
 	size_t len = strlen(content);
-	int fd, rc = 0;
+	struct stat st;
+	int fd, dfd, rc = 0;
 
-	fd = tt_sysfs_open(s, rel, O_WRONLY | O_TRUNC);
+	/* Exists, is a file we may write, reached through no link. */
+	fd = tt_sysfs_open(s, rel, O_WRONLY);
 	if (fd < 0)
 		return fd;
+	if (fstat(fd, &st) < 0)
+		st.st_mode = 0644;
+	close(fd);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(base - 1 - rel), rel);
+	if (snprintf(tmp, sizeof(tmp), "." "%s" TMP_SUFFIX, base) >= (int)sizeof(tmp))
+		return tt_err(TT_EINPUT, "file name '%s' is too long", base);
+	dfd = tt_sysfs_open(s, dir, O_PATH | O_DIRECTORY);
+	if (dfd < 0)
+		return dfd;
+	unlinkat(dfd, tmp, 0);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 0777);
+	if (fd < 0) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s%s'", s->root, rel);
+		goto out;
+	}
 	if (write(fd, content, len) != (ssize_t)len)
 		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s%s'", s->root, rel);
 	if (close(fd) < 0 && rc == 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s%s'", s->root, rel);
+	if (rc == 0 && renameat(dfd, tmp, dfd, base) < 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s%s'", s->root, rel);
+	if (rc < 0)
+		unlinkat(dfd, tmp, 0);
+out:
+	close(dfd);
 	return rc;
+}
+
+static void remove_temps(const struct tt_sysfs *s, const char *dir)
+{
+	int dfd = tt_sysfs_open(s, dir, O_RDONLY | O_DIRECTORY);
+	struct dirent *de;
+	DIR *d;
+
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' && n > strlen(TMP_SUFFIX) &&
+		    strcmp(de->d_name + n - strlen(TMP_SUFFIX), TMP_SUFFIX) == 0)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+void tt_fixture_recover(const struct tt_sysfs *s)
+{
+	char **names = NULL, dir[PATH_MAX];
+
+	remove_temps(s, "/sys/kernel/mm/mempolicy/weighted_interleave");
+	if (tt_sysfs_list(s, &names, "/sys/devices/virtual/memory_tiering") < 0)
+		return;
+	for (char **p = names; *p; p++) {
+		snprintf(dir, sizeof(dir), "/sys/devices/virtual/memory_tiering/%s", *p);
+		remove_temps(s, dir);
+	}
+	tt_sysfs_free_names(names);
 }
 
 static int rejected(const char *path, const char *value, int errnum)

@@ -64,6 +64,7 @@ int tt_sysfs_init(struct tt_sysfs *s, const char *root)
 		memcpy(s->root, root, len + 1);
 		while (len > 1 && s->root[len - 1] == '/')
 			s->root[--len] = '\0';
+		tt_fixture_recover(s);
 	}
 	return 0;
 }

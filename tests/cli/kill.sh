@@ -23,7 +23,10 @@ kill_points() {
 kill_at() {
 	local fx=$1 db=$2 sc=$3 at=$4 root before after out
 	shift 4
-	root=$(copy_fixture "$fx")
+	# A name never used before in this state folder: a reused one would
+	# find an earlier point's history record (and rightly refuse it).
+	root=$(mktemp -d "$WORK/kill.XXXXXX")
+	cp -a "$FIX/$fx/." "$root"
 	before=$(tree_sum "$root")
 	# In a subshell, so that the shell's "Killed" notice goes to /dev/null.
 	(strace -f -qq -o /dev/null -e inject="$sc":signal=KILL:when="$at" \

@@ -35,7 +35,7 @@ const struct tt_cmd tt_commands[] = {
 	 "[--source-node N | --all-sources] [--interface upstream|rfc] [--dry-run] [--json]",
 	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
 	 "back, and put everything back on any failure."},
-	{"restore", cmd_restore, "[--last | --journal FILE | --defaults | --auto] [--dry-run]",
+	{"restore", cmd_restore, "[--last [--force] | --journal FILE | --defaults | --auto] [--dry-run]",
 	 "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
 	 "everywhere, or the kernel's auto mode."},
 	{"export", cmd_export,

@@ -24,6 +24,8 @@ sweep() { # name fixture db apply-args...
 		points=$((points + 1))
 		kill_at "$fx" "$db" "$sc" "$at" "$@" || failed=$((failed + 1))
 	done < <(kill_points "$fx" "$db" "$@")
+	# No points means the trace failed, not that all is well.
+	[ "$points" -gt 0 ] || failed=1
 	echo "$name: $points kill points, $failed not recovered"
 	total=$((total + points)) bad=$((bad + failed))
 }

@@ -52,6 +52,14 @@ TIERTUNE_FIXTURE_FAULT=kill:3 run "$TT" --db "$nodb" --sysfs-root "$root" apply 
 run "$TT" --db "$nodb" --sysfs-root "$root" restore
 is "killed at the last write, no database: plain restore, tree as before" "$rc:$(same "$root" "$before")" "0:same"
 
+# A fixture store cut short leaves a hidden temp file (the real file intact);
+# the next command on the tree removes it, as a kernel has none to show.
+root=$(copy_fixture spr-ddr5-2cxl)
+before=$(tree_sum "$root")
+echo 9 >"$root/$WI/.node1.tt-store"
+run "$TT" --sysfs-root "$root" topo
+is "a stale fixture temp file is gone after the next command" "$rc:$(same "$root" "$before")" "0:same"
+
 # No database at all: apply still leaves its undo record, restore --last uses it.
 root=$(copy_fixture spr-ddr5-2cxl)
 before=$(tree_sum "$root")
@@ -198,6 +206,7 @@ same_refusal "weights: node 9 is not online" "$spr" --weights 9:1
 same_refusal "weight '300' for node 0 out of range (1-255)" "$spr" --weights 0:300
 same_refusal "source node 99 is not online" "$spr" --weights 0:1 --source-node 99
 same_refusal "source node 99 is not online" "$rfc" --tier-weights 4:5 --source-node 99
+expect_bad_input 2 "source node 99 is not online" "$spr" "$TT" --sysfs-root "$spr" collectors --source-node 99
 same_refusal "weight '101' for tier 87 out of range (0-100)" "$spr" --tier-weights 87:101 --source-node 0
 same_refusal "tier 9 does not exist" "$rfc" --tier-weights 9:1 --source-node 0
 "$TT" --sysfs-root "$spr" export --weights 0:1 --format json -o "$WORK/p.json"

@@ -45,14 +45,17 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 							      .old_value = p->w[i].old,
 							      .new_value = p->w[i].value,
 							      .outcome = "written"});
-	for (int i = 0; rc == 0 && i < p->nimplied; i++)
-		if (strcmp(p->implied[i].old, p->implied[i].value))
-			rc = tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = run,
+	for (int i = 0; rc == 0 && i < p->nimplied; i++) {
+		/* Noted for a rollback even when auto was off: nothing changed then. */
+		if (strcmp(p->implied[i].old, p->implied[i].value) == 0)
+			continue;
+		rc = tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = run,
 							      .interface = p->be->name,
 							      .file = p->implied[i].file,
 							      .old_value = p->implied[i].old,
 							      .new_value = p->implied[i].value,
 							      .outcome = "set by the kernel"});
+	}
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
 	if (rc < 0)

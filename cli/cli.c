@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c)
 {
@@ -114,11 +115,28 @@ int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_
 	return tt_err(TT_EUNAVAIL, "no weight interface: %s; %s", why_up, why_rfc);
 }
 
+/* Messages quote file contents, host names, profile fields: each is one
+ * line on the terminal whatever they hold. */
+static void say(const char *prefix, const char *msg)
+{
+	char safe[4096];
+
+	fprintf(stderr, "%s%s\n", prefix, tt_str_escape(msg, safe, sizeof(safe)));
+}
+
+static void vsay(const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[2048];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	say(prefix, msg);
+}
+
 int cli_fail(int status)
 {
-	fprintf(stderr, "tiertune: error: %s\n", tt_err_msg());
+	say("tiertune: error: ", tt_err_msg());
 	if (*tt_err_hint_msg())
-		fprintf(stderr, "hint: %s\n", tt_err_hint_msg());
+		say("hint: ", tt_err_hint_msg());
 	return tt_err_exit_code(status);
 }
 
@@ -126,11 +144,9 @@ int cli_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("tiertune: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay("tiertune: error: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return 2;
 }
 
@@ -138,11 +154,9 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("tiertune: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay("tiertune: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static int number_error(int rc, const char *opt, const char *arg, uint64_t min, uint64_t max)
@@ -191,9 +205,29 @@ int cli_print_json(json_t *root)
 	return 0;
 }
 
+/* A quoted CSV field (RFC 4180: quotes doubled), on one line. */
+static const char *csv_field(json_t *row, const char *key, char *out, size_t size)
+{
+	char safe[256];
+	size_t len = 0;
+
+	tt_str_escape(json_string_value(json_object_get(row, key)) ?: "", safe, sizeof(safe));
+	out[len++] = '"';
+	for (const char *p = safe; *p && len + 3 < size; p++) {
+		if (*p == '"')
+			out[len++] = '"';
+		out[len++] = *p;
+	}
+	out[len++] = '"';
+	out[len] = '\0';
+	return out;
+}
+
 /* A run's trials, a row per trial and node (export --format csv, show --csv). */
 void cli_trials_csv(json_t *run, FILE *f)
 {
+	char k1[520], k2[520], k3[520];
+
 	size_t i, k;
 	json_t *t, *n;
 
@@ -204,11 +238,10 @@ void cli_trials_csv(json_t *run, FILE *f)
 			json_t *bw = json_object_get(t, "bw_bytes_s"), *lat = json_object_get(t, "lat_ns"),
 			       *w = json_object_get(n, "weight");
 
-			fprintf(f, "%jd,%jd,\"%s\",\"%s\",\"%s\",%jd,%jd,", (intmax_t)json_integer_value(json_object_get(run, "id")),
+			fprintf(f, "%jd,%jd,%s,%s,%s,%jd,%jd,", (intmax_t)json_integer_value(json_object_get(run, "id")),
 				(intmax_t)json_integer_value(json_object_get(t, "seq")),
-				json_string_value(json_object_get(t, "kernel")) ?: "",
-				json_string_value(json_object_get(t, "mix")) ?: "",
-				json_string_value(json_object_get(t, "placement")) ?: "",
+				csv_field(t, "kernel", k1, sizeof(k1)), csv_field(t, "mix", k2, sizeof(k2)),
+				csv_field(t, "placement", k3, sizeof(k3)),
 				(intmax_t)json_integer_value(json_object_get(t, "threads")),
 				(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
 			fprintf(f, json_is_number(bw) ? "%.17g," : ",", json_number_value(bw));

@@ -4,6 +4,7 @@
 
 #include "../core/apply.h"
 #include "../core/parse.h"
+#include "../core/state.h"
 #include "../db/db.h"
 #include "recos.h"
 
@@ -14,9 +15,10 @@ enum { OPT_WEIGHTS = OPT_FIRST_COMMAND, OPT_TIER_WEIGHTS, OPT_RUN, OPT_PROFILE, 
        OPT_SOURCE, OPT_ALL_SOURCES, OPT_INTERFACE, OPT_DRY_RUN, OPT_LAST, OPT_JOURNAL,
        OPT_DEFAULTS, OPT_AUTO };
 
-/* Records an apply or restore as a run with its writes, so restore --last
- * knows what to put back. A database that cannot be opened costs a
- * warning, not the change already made. */
+/* Mirrors an apply or restore into the database as a run with its writes,
+ * for 'runs' and 'show'. The undo record that restore --last reads is the
+ * state folder's history, fsynced before apply returned, so a database
+ * that cannot be written costs a warning, not the way back. */
 static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *kind,
 		       const struct tt_apply_plan *p, const char *objective)
 {
@@ -25,7 +27,8 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 	int rc;
 
 	if (cli_db(cli, 0, &db) < 0) {
-		cli_warn("the weights are written but not recorded in the database: %s", tt_err_msg());
+		cli_warn("the weights are written (and 'tiertune restore --last' can undo them) but "
+			 "not recorded in the database: %s", tt_err_msg());
 		return;
 	}
 	rc = tt_db_host(db, t, &host);
@@ -42,18 +45,22 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 							      .old_value = p->w[i].old,
 							      .new_value = p->w[i].value,
 							      .outcome = "written"});
-	for (int i = 0; rc == 0 && i < p->nimplied; i++)
+	for (int i = 0; rc == 0 && i < p->nimplied; i++) {
+		/* Noted for a rollback even when auto was off: nothing changed then. */
+		if (strcmp(p->implied[i].old, p->implied[i].value) == 0)
+			continue;
 		rc = tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = run,
 							      .interface = p->be->name,
 							      .file = p->implied[i].file,
 							      .old_value = p->implied[i].old,
 							      .new_value = p->implied[i].value,
 							      .outcome = "set by the kernel"});
+	}
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
-	if (rc < 0) {
-		cli_warn("the weights are written but recording them failed: %s", tt_err_msg());
-	}
+	if (rc < 0)
+		cli_warn("the weights are written (and 'tiertune restore --last' can undo them) but "
+			 "recording them in the database failed: %s", tt_err_msg());
 	tt_db_close(db);
 }
 
@@ -67,17 +74,23 @@ static int execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_
 
 	if (!p->n)
 		return tt_err(TT_EINPUT, "nothing to write");
-	if (dry_run) {
+	/* A dry run refuses what the run would refuse, and for the same reason. */
+	rc = tt_apply_check_writable(p);
+	if (rc == 0 && dry_run)
+		rc = tt_apply_verify(p);
+	if (rc == 0 && dry_run) {
 		tt_apply_print(p, stdout);
 		return 0;
 	}
-	rc = tt_apply_check_writable(p);
 	if (rc == 0)
-		rc = tt_apply_state_dir(state, sizeof(state));
+		rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state));
 	if (rc == 0)
-		rc = tt_apply_run(p, state, &res);
+		rc = tt_apply_run(p, state, kind, &res);
 	if (rc < 0)
 		return rc;
+	if (res.journal_kept)
+		cli_warn("the weights are written, but the journal could not be removed: %s (harmless: "
+			 "the history marks it done)", tt_err_msg());
 	if (cli->json) {
 		json_t *w = json_array();
 
@@ -142,17 +155,22 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 }
 
 /* A journal left by a killed apply goes back before anything is planned.
- * (A dry run only hears about it, from main's warning.) */
-static int recover_first(void)
+ * (A dry run only hears about it, from main's warning.) The root must be
+ * open: a journal of another root is refused, not put back there. */
+static int recover_first(struct tt_cli *cli)
 {
 	char state[4096];
-	int restored, rc = tt_apply_state_dir(state, sizeof(state));
+	struct tt_recovery rec;
+	int rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state));
 
 	if (rc == 0)
-		rc = tt_apply_recover_leftover(state, &restored);
-	if (rc == 0 && restored)
+		rc = tt_apply_recover_leftover(state, &cli->sfs, &rec);
+	if (rc == 0 && rec.restored)
 		cli_warn("first put back %d value%s from a journal left by an interrupted tiertune",
-			 restored, restored == 1 ? "" : "s");
+			 rec.restored, rec.restored == 1 ? "" : "s");
+	if (rc == 0 && rec.committed)
+		cli_warn("removed the journal of an interrupted tiertune whose change had finished "
+			 "('tiertune restore --last' undoes it)");
 	return rc;
 }
 
@@ -163,8 +181,11 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 	struct tt_topo t;
 	struct tt_recos rs;
 	char objective[64] = "";
-	int rc = a->dry_run ? 0 : recover_first();
+	int rc = cli_open_root(cli);
 
+	if (rc)
+		return rc;
+	rc = a->dry_run ? 0 : recover_first(cli);
 	if (rc < 0)
 		return cli_fail(rc);
 	rc = cli_load_topo(cli, &t);
@@ -172,6 +193,8 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 		return rc;
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	rc = cli_pick_interface(cli, a->interface, &be);
+	if (rc == 0)
+		rc = tt_topo_check_source(&t, (int)a->source);
 	if (rc == 0)
 		rc = load_recos(cli, a, &t, &rs);
 	if (rc == 0)
@@ -195,7 +218,12 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 			cli_warn("upstream weights are global: tasks on every other source node will "
 				 "use source node %jd's weights too", (intmax_t)a->source);
 		rc = tt_apply_plan_upstream(&p, &t, &w);
-		if (rc == 0 && p.auto_lost && !a->force) {
+		/* A dry run shows the plan and says what the run would refuse. */
+		if (rc == 0 && p.auto_lost && !a->force && a->dry_run) {
+			cli_warn("writing weights turns the kernel's auto mode off, and this kernel "
+				 "cannot turn it back on (no HMAT/CDAT bandwidth data): apply refuses "
+				 "this without --force");
+		} else if (rc == 0 && p.auto_lost && !a->force) {
 			rc = tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and "
 						 "this kernel cannot turn it back on: it has no HMAT/CDAT "
 						 "bandwidth data, so writing 'true' fails (ENODEV)");
@@ -284,96 +312,18 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 	return apply(cli, &a);
 }
 
-/* restore --last: the newest apply on this hardware, its writes undone. */
-struct last_apply {
-	int64_t run;
-	struct tt_apply_plan *p;
-	int rc;
-	struct tt_write mode; /* the mode file, written last */
-	bool have_mode;
-};
-
-static int find_apply(json_t *row, void *ctx)
-{
-	struct last_apply *l = ctx;
-
-	if (strcmp(json_string_value(json_object_get(row, "kind")) ?: "", "apply") ||
-	    strcmp(json_string_value(json_object_get(row, "status")) ?: "", "done"))
-		return 0;
-	l->run = json_integer_value(json_object_get(row, "id"));
-	return 1;
-}
-
-static int add_undo(json_t *row, void *ctx)
-{
-	struct last_apply *l = ctx;
-	const char *file = json_string_value(json_object_get(row, "file")),
-		   *old = json_string_value(json_object_get(row, "old_value"));
-	bool rfc = file && strstr(file, "/interleave_weight");
-	uint64_t src = 0;
-	const char *end;
-
-	if (!file || !old)
-		return 0;
-	if (strcmp(json_string_value(json_object_get(row, "outcome")) ?: "", "set by the kernel") == 0) {
-		snprintf(l->mode.file, sizeof(l->mode.file), "%s", file);
-		snprintf(l->mode.value, sizeof(l->mode.value), "%s", old);
-		l->have_mode = true;
-		return 0;
-	}
-	if (rfc && (tt_parse_u64_prefix(old, 0, TT_MAX_NODES - 1, &src, &end) || *end != ':')) {
-		l->rc = tt_err(TT_EINPUT, "apply log holds '%s' for '%s', not 'src:weight'", old, file);
-		return 1;
-	}
-	/* History comes newest first, which is the order to undo in. */
-	l->rc = tt_apply_plan_add(l->p, rfc ? TT_WRITE_RFC_ENTRY : TT_WRITE_PLAIN, rfc ? (int)src : -1,
-				  old, "%s", file);
-	return l->rc < 0;
-}
-
-static int plan_last(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
-		     int64_t *run)
-{
-	struct last_apply l = {.p = p};
-	char fp[17];
-	struct tt_db *db;
-	int rc = cli_db(cli, 0, &db);
-
-	if (rc < 0)
-		return rc;
-	tt_topo_fingerprint(t, fp);
-	rc = tt_db_runs(db, fp, 0, find_apply, &l);
-	if (rc >= 0 && !l.run)
-		rc = tt_err(TT_EINPUT, "no apply of this host in database '%s' to undo",
-			    tt_db_path(db));
-	if (rc >= 0)
-		rc = tt_db_apply_history(db, l.run, add_undo, &l);
-	if (rc >= 0 && l.rc < 0)
-		rc = l.rc;
-	if (rc >= 0 && l.have_mode)
-		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, l.mode.value, "%s", l.mode.file);
-	*run = l.run;
-	tt_db_close(db);
-	return rc < 0 ? rc : 0;
-}
-
 static int plan_defaults(const struct tt_topo *t, struct tt_apply_plan *p)
 {
 	if (p->be == &tt_wi_upstream) {
-		struct tt_wi_state cur;
-		int rc;
+		struct tt_weights ones;
 
-		tt_wi_state_init(&cur);
-		rc = tt_wi_upstream.read(p->sfs, t, &cur);
-		if (rc == 0) {
-			struct tt_weights ones = cur.node;
-			int node;
-
-			tt_nodemask_for_each(node, &ones.set) ones.w[node] = 1;
-			rc = tt_apply_plan_upstream(p, t, &ones);
-		}
-		tt_wi_state_release(&cur);
-		return rc;
+		/* Every node with memory, as apply would want them: a missing
+		 * nodeN file is refused, not skipped. */
+		tt_weights_clear(&ones);
+		for (int i = 0; i < t->nnodes; i++)
+			if (t->nodes[i].has_memory)
+				tt_weights_put(&ones, t->nodes[i].id, 1);
+		return tt_apply_plan_upstream(p, t, &ones);
 	}
 	/* The RFC's default: every tier weighs 1 for every source. */
 	for (int i = 0; i < t->nnodes; i++) {
@@ -391,6 +341,34 @@ static int plan_defaults(const struct tt_topo *t, struct tt_apply_plan *p)
 	return 0;
 }
 
+/* restore with no mode: a journal left by a crash first; when there is
+ * none, or it belonged to a change that had finished, undo the last apply. */
+static int restore_journal(struct tt_cli *cli, const char *state, const char *journal,
+			   bool dry_run, bool explicit, bool *then_last)
+{
+	struct tt_recovery rec;
+	int rc;
+
+	*then_last = false;
+	if (dry_run)
+		return cli_usage("--dry-run does not go with a journal (read it: it is text)");
+	rc = tt_apply_recover(state, journal, &cli->sfs, &rec);
+	if (rc < 0)
+		return cli_fail(rc);
+	if (rec.committed && explicit) {
+		printf("journal '%s' belonged to a change that had finished: removed ('tiertune "
+		       "restore --last' undoes that change)\n", journal ? journal : "");
+		return 0;
+	}
+	if (rec.committed) {
+		*then_last = true;
+		return 0;
+	}
+	printf("put back %d value%s from journal '%s'\n", rec.restored, rec.restored == 1 ? "" : "s",
+	       journal);
+	return 0;
+}
+
 int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -400,13 +378,14 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 		{"auto", no_argument, NULL, OPT_AUTO},
 		{"interface", required_argument, NULL, OPT_INTERFACE},
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		{"force", no_argument, NULL, OPT_FORCE},
 		CLI_COMMON_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
 	const struct tt_cmd *self = cli_find_command("restore");
 	const char *journal = NULL, *interface = NULL;
 	int what = 0, modes = 0, c, rc;
-	bool dry_run = false;
+	bool dry_run = false, force = false, then_last;
 	char state[4096], left[4300];
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -422,6 +401,7 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 			break;
 		case OPT_INTERFACE: interface = optarg; break;
 		case OPT_DRY_RUN: dry_run = true; break;
+		case OPT_FORCE: force = true; break;
 		default:
 			rc = cli_common_option(cli, self, c);
 			if (rc >= 0)
@@ -430,38 +410,31 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage("restore takes no argument, got '%s'", argv[optind]);
+	if (force && what && what != OPT_LAST)
+		return cli_usage("--force goes only with --last (or no mode)");
 	if (modes > 1)
 		return cli_usage("restore takes one of --last, --journal, --defaults, --auto");
-	if (!what) {
-		/* A journal left by a crash first; else undo the last apply. */
-		if ((rc = tt_apply_state_dir(state, sizeof(state))) < 0)
-			return cli_fail(rc);
-		if (tt_apply_leftover(state, left, sizeof(left)) == 1) {
-			what = OPT_JOURNAL;
-			journal = left;
-		} else {
-			what = OPT_LAST;
-		}
+	if ((rc = cli_open_root(cli)))
+		return rc;
+	if ((rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state))) < 0)
+		return cli_fail(rc);
+	if (!what && tt_apply_leftover(state, left, sizeof(left)) == 1) {
+		rc = restore_journal(cli, state, left, dry_run, false, &then_last);
+		if (rc || !then_last)
+			return rc;
+		printf("the interrupted change had finished; undoing it\n");
 	}
-	if (what == OPT_JOURNAL) {
-		int restored;
-
-		if (dry_run)
-			return cli_usage("--dry-run does not go with a journal (read it: it is text)");
-		rc = tt_apply_recover(journal, &restored);
-		if (rc < 0)
-			return cli_fail(rc);
-		printf("put back %d value%s from journal '%s'\n", restored, restored == 1 ? "" : "s",
-		       journal);
-		return 0;
-	}
+	if (!what)
+		what = OPT_LAST;
+	if (what == OPT_JOURNAL)
+		return restore_journal(cli, state, journal, dry_run, true, &then_last);
 	struct tt_topo t;
 	struct tt_apply_plan p;
 	const struct tt_wi_backend *be;
-	int64_t run = 0;
+	long long when = 0;
 	char objective[64] = "";
 
-	if (!dry_run && (rc = recover_first()) < 0)
+	if (!dry_run && (rc = recover_first(cli)) < 0)
 		return cli_fail(rc);
 	rc = cli_load_topo(cli, &t);
 	if (rc)
@@ -470,8 +443,8 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 	tt_apply_plan_init(&p, be, &cli->sfs);
 	if (rc == 0) {
 		if (what == OPT_LAST) {
-			rc = plan_last(cli, &t, &p, &run);
-			snprintf(objective, sizeof(objective), "undo run %jd", (intmax_t)run);
+			rc = tt_apply_plan_last(&p, state, !force, &when);
+			snprintf(objective, sizeof(objective), "undo the apply of %lld", when);
 		} else if (what == OPT_DEFAULTS) {
 			rc = plan_defaults(&t, &p);
 		} else if (be != &tt_wi_upstream) {

@@ -105,6 +105,10 @@ int cmd_collectors(struct tt_cli *cli, int argc, char **argv)
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
+	if ((rc = tt_topo_check_source(&t, ctx.source_node)) < 0) {
+		tt_topo_release(&t);
+		return cli_fail(rc);
+	}
 	ctx.sfs = &cli->sfs;
 	ctx.topo = &t;
 	all = json_array();

@@ -1,17 +1,21 @@
+#define _GNU_SOURCE /* mkostemp */
 /* tiertune export: recommended weights in the forms operators deploy them
  * with. Written to a temp file and renamed, so a reader never sees half. */
 #include "cli.h"
 
 #include "../core/apply.h"
+#include "../core/parse.h"
 #include "../core/wi.h"
 #include "../db/db.h"
 #include "recos.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define TIER_DIR "/sys/devices/virtual/memory_tiering"
@@ -28,13 +32,17 @@ struct export {
 	json_t *run;              /* csv: the run with its trials */
 };
 
+/* One comment line in every format: the host name comes from a database
+ * that may have been merged from anywhere, so it is escaped (a newline in
+ * it would otherwise start a command in the shell export). */
 static const char *header(const struct export *e)
 {
-	static char buf[512];
+	static char buf[1200];
+	char host[1024];
 
 	if (e->rs.run_id)
 		snprintf(buf, sizeof(buf), "tiertune recommendation from run %jd on %s",
-			 (intmax_t)e->rs.run_id, e->rs.hostname);
+			 (intmax_t)e->rs.run_id, tt_str_escape(e->rs.hostname, host, sizeof(host)));
 	else
 		snprintf(buf, sizeof(buf), "tiertune weights given on the command line");
 	return buf;
@@ -235,6 +243,33 @@ static int profile(const struct export *e, FILE *f)
 	return 0;
 }
 
+/* Every format refuses what apply would refuse: the same check
+ * (tt_wi_check) of the weights as each interface would get them. */
+static int check_recos(const struct export *e)
+{
+	struct tt_recos rs;
+	struct tt_weights w;
+	int rc = tt_topo_check_source(e->t, e->source);
+
+	if (rc == 0 && e->upstream) {
+		rs = e->rs;
+		rc = tt_recos_convert(&rs, e->t, "upstream");
+		if (rc == 0)
+			rc = tt_recos_upstream(&rs, e->source, &w);
+		if (rc == 0)
+			rc = tt_wi_check(&tt_wi_upstream, &e->cli->sfs, e->t, -1, &w);
+	}
+	if (rc == 0 && e->rfc) {
+		rs = e->rs;
+		rc = tt_recos_convert(&rs, e->t, "rfc");
+		for (int i = 0; rc == 0 && i < rs.n; i++)
+			if (e->source < 0 || rs.r[i].source_node == e->source)
+				rc = tt_wi_check(&tt_wi_rfc, &e->cli->sfs, e->t, rs.r[i].source_node,
+						 &rs.r[i].w);
+	}
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*write)(const struct export *e, FILE *f);
@@ -243,21 +278,33 @@ static const struct {
 	{"numactl", numactl}, {"prometheus", prometheus}, {"csv", csv},
 };
 
-/* To a temp file beside the target, renamed into place when whole. */
+/* To a temp file beside the target, renamed into place when whole. The
+ * temp name is random and created O_EXCL (mkstemp), so a link planted at a
+ * guessable name cannot redirect the write; it then gets the mode a plain
+ * create would have given. */
 static int emit(const struct export *e, int (*write)(const struct export *, FILE *), const char *out)
 {
 	char tmp[4200];
+	mode_t mask;
 	FILE *f;
-	int rc;
+	int fd, rc;
 
-	if (!out) {
-		rc = write(e, stdout);
+	if (!out)
+		return write(e, stdout);
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp))
+		return tt_err(TT_EINPUT, "output path '%s' is too long", out);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return tt_err_sys(errno == ENOENT || errno == ENOTDIR ? TT_EINPUT : TT_EFAIL, errno,
+				  "cannot create a file beside '%s'", out);
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
+		close(fd);
+		unlink(tmp);
 		return rc;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f)
-		return tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
 	rc = write(e, f);
 	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
 		rc = rc < 0 ? rc : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
@@ -361,6 +408,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
 		tt_db_close(db);
 	}
+	if (rc == 0 && formats[fmt].write != csv)
+		rc = check_recos(&e);
 	if (rc == 0)
 		rc = emit(&e, formats[fmt].write, out);
 	json_decref(e.run);

@@ -21,11 +21,15 @@ static void when(double t, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
+/* Escaped (core/parse.h): a database merged from another host may hold
+ * anything. A few buffers in turn, as one printf takes several. */
 static const char *str(json_t *row, const char *key)
 {
+	static char bufs[8][1024];
+	static unsigned int next;
 	const char *s = json_string_value(json_object_get(row, key));
 
-	return s ? s : "-";
+	return s ? tt_str_escape(s, bufs[next++ % 8], sizeof(bufs[0])) : "-";
 }
 
 /* The best figure a run has: bandwidth, else latency. */

@@ -128,6 +128,12 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 			rc = tt_err(TT_EINPUT, "%s: needs source_node and a weights object", where);
 			goto out;
 		}
+		/* Checked as the 64-bit number it is: a cast would make 2**40 node 0. */
+		if (json_integer_value(src) < -1 || json_integer_value(src) >= TT_MAX_NODES) {
+			rc = tt_err(TT_EINPUT, "%s: source_node '%" JSON_INTEGER_FORMAT "' out of range "
+					       "(-1-%d)", where, json_integer_value(src), TT_MAX_NODES - 1);
+			goto out;
+		}
 		json_object_foreach(w, key, v) {
 			if (!json_is_integer(v) || json_integer_value(v) < 0) {
 				rc = tt_err(TT_EINPUT, "%s: weight of '%s' is not a whole number", where,
@@ -184,19 +190,10 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 
 int recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs)
 {
-	struct tt_reco *r = &rs->r[0];
-	int rc;
-
 	memset(rs, 0, sizeof(*rs));
-	rc = tt_weights_parse(weights ? weights : tier_weights, &r->w);
-	if (rc < 0)
-		return rc;
-	r->source_node = src;
-	r->gain = NAN;
-	snprintf(r->interface, sizeof(r->interface), "%s", weights ? "upstream" : "rfc");
 	if (!weights && src < 0)
 		return tt_err(TT_EINPUT, "tier weights are per source node: give --source-node N");
-	rs->n = 1;
-	return 0;
+	return tt_recos_add(rs, src, weights ? "upstream" : "rfc", weights ? weights : tier_weights,
+			    NAN, weights ? "--weights" : "--tier-weights");
 }
 

@@ -3,6 +3,7 @@
 
 #include "../collectors/collector.h"
 #include "../core/apply.h"
+#include "../core/state.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -34,8 +35,8 @@ const struct tt_cmd tt_commands[] = {
 	 "[--dry-run]",
 	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
 	 "back, and put everything back on any failure."},
-	{"restore", cmd_restore, "(old-style options: [--last | --journal FILE | --defaults | "
-	 "--auto] [--dry-run])",
+	{"restore", cmd_restore, "(old-style options: [--last [--force] | --journal FILE | "
+	 "--defaults | --auto] [--dry-run])",
 	 "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
 	 "everywhere, or the kernel's auto mode."},
 	{"export", cmd_export,
@@ -94,7 +95,7 @@ static void warn_leftover_journal(const struct tt_cmd *cmd)
 	char state[4096], path[4300];
 
 	if (strcmp(cmd->name, "help") == 0 || cmd->run == cmd_restore ||
-	    tt_apply_state_dir(state, sizeof(state)) < 0 ||
+	    tt_state_dir(TT_DIR_STATE, state, sizeof(state)) < 0 ||
 	    tt_apply_leftover(state, path, sizeof(path)) != 1)
 		return;
 	cli_warn("an interrupted tiertune left weights half-applied; journal '%s' holds the old "

@@ -5,7 +5,9 @@
 #include "journal.h"
 #include "parse.h"
 #include "proc.h"
+#include "state.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 #define TIER_DIR "/sys/devices/virtual/memory_tiering"
 #define JOURNAL "apply.journal"
 #define LOCK "apply.lock"
+#define HISTORY "apply.history"
 
 void tt_apply_plan_init(struct tt_apply_plan *p, const struct tt_wi_backend *be,
 			const struct tt_sysfs *sfs)
@@ -96,18 +99,14 @@ int tt_apply_plan_add(struct tt_apply_plan *p, enum tt_write_kind kind, int src,
 int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
 			   const struct tt_weights *w)
 {
-	struct tt_wi_state cur, want;
+	struct tt_wi_state cur;
 	char v[16];
 	int node, rc;
 
 	tt_wi_state_init(&cur);
-	tt_wi_state_init(&want);
-	rc = tt_wi_upstream.read(p->sfs, t, &cur);
-	if (rc < 0)
-		goto out;
-	want.node = *w;
-	want.auto_mode = -1;
-	rc = tt_wi_upstream.validate(t, &cur, &want);
+	rc = tt_wi_check(&tt_wi_upstream, p->sfs, t, -1, w);
+	if (rc == 0)
+		rc = tt_wi_upstream.read(p->sfs, t, &cur);
 	if (rc < 0)
 		goto out;
 	tt_nodemask_for_each(node, &w->set) {
@@ -117,22 +116,23 @@ int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
 			goto out;
 	}
 	/* Any nodeN write turns auto off (mm/mempolicy.c node_store); restore
-	 * must turn it back on. */
+	 * must turn it back on. The mode file is noted even when auto is off
+	 * now: tt_apply_run reads it again under the lock, and what it holds
+	 * then is what a rollback puts back. */
 	struct tt_weights probe;
 	if (cur.auto_mode == 1 && p->n && tt_weights_auto_topo(t, &probe) == TT_EUNAVAIL) {
 		p->auto_lost = true;
-	} else if (cur.auto_mode == 1 && p->n) {
+	} else if (cur.auto_mode >= 0 && p->n) {
 		struct tt_write *m = &p->implied[0];
 
 		*m = (struct tt_write){.kind = TT_WRITE_PLAIN, .src = -1};
 		snprintf(m->file, sizeof(m->file), TT_WI_UPSTREAM_DIR "/%s", cur.auto_file);
-		snprintf(m->old, sizeof(m->old), "true");
+		snprintf(m->old, sizeof(m->old), "%s", cur.auto_mode ? "true" : "false");
 		snprintf(m->value, sizeof(m->value), "false");
 		p->nimplied = 1;
 	}
 out:
 	tt_wi_state_release(&cur);
-	tt_wi_state_release(&want);
 	return rc;
 }
 
@@ -159,14 +159,10 @@ int tt_apply_plan_rfc(struct tt_apply_plan *p, const struct tt_topo *t, int src,
 	char v[32];
 	int tier, rc;
 
-	if (!tt_topo_node(t, src))
-		return tt_err(TT_EINPUT, "source node %d is not online", src);
-	rc = tt_weights_check_range(tiers, tt_wi_rfc.min_weight, tt_wi_rfc.max_weight);
+	rc = tt_wi_check(&tt_wi_rfc, p->sfs, t, src, tiers);
 	if (rc < 0)
 		return rc;
 	tt_nodemask_for_each(tier, &tiers->set) {
-		if (!tt_topo_tier(t, tier))
-			return tt_err(TT_EINPUT, "tier %d does not exist (see 'tiertune topo')", tier);
 		snprintf(v, sizeof(v), "%d:%u", src, tiers->w[tier]);
 		rc = tt_apply_plan_add(p, TT_WRITE_RFC_ENTRY, src, v,
 				       TIER_DIR "/memory_tier%d/interleave_weight", tier);
@@ -178,22 +174,51 @@ int tt_apply_plan_rfc(struct tt_apply_plan *p, const struct tt_topo *t, int src,
 
 int tt_apply_check_writable(const struct tt_apply_plan *p)
 {
-	char path[4096];
-
 	for (int i = 0; i < p->n; i++) {
-		int rc = tt_sysfs_path(p->sfs, path, sizeof(path), "%s", p->w[i].file);
+		int fd;
 
-		if (rc < 0)
-			return rc;
-		if (access(path, W_OK) < 0) {
-			rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot write '%s'", path);
-			if (errno == EACCES && geteuid() != 0)
+		if (!tt_wi_weight_file(p->w[i].file))
+			return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file",
+				      p->w[i].file);
+		/* Opening for writing changes nothing (no O_TRUNC, nothing written),
+		 * and is what the write will do: beneath the root, no links. */
+		fd = tt_sysfs_open(p->sfs, p->w[i].file, O_WRONLY);
+		if (fd < 0) {
+			if (fd == TT_EUNAVAIL && errno == EACCES && geteuid() != 0)
 				tt_err_hint("writing interleave weights needs root (uid 0); you are uid %d",
 					    (int)geteuid());
-			return rc;
+			return fd;
 		}
+		close(fd);
 	}
 	return 0;
+}
+
+int tt_apply_verify(const struct tt_apply_plan *p)
+{
+	char now[64], changed[768] = "";
+	size_t len = 0;
+	int bad = 0;
+
+	for (int i = 0; i < p->n; i++) {
+		const struct tt_write *w = &p->w[i];
+
+		if (!w->expect[0])
+			continue;
+		if (current(p->sfs, w, now, sizeof(now)) < 0)
+			return TT_EFAIL;
+		if (strcmp(now, w->expect) == 0)
+			continue;
+		bad++;
+		if (len < sizeof(changed))
+			len += (size_t)snprintf(changed + len, sizeof(changed) - len, "%s'%s' holds '%s', "
+						"not '%s'", len ? "; " : "", w->file, now, w->expect);
+	}
+	if (!bad)
+		return 0;
+	tt_err(TT_EFAIL, "the weights changed since that apply: %s", changed);
+	tt_err_hint("--force puts the apply's old values back anyway");
+	return TT_EFAIL;
 }
 
 void tt_apply_print(const struct tt_apply_plan *p, FILE *f)
@@ -204,61 +229,39 @@ void tt_apply_print(const struct tt_apply_plan *p, FILE *f)
 		fprintf(f, "echo %s > %s%s%s\n", p->w[i].value, root, p->w[i].file,
 			strcmp(p->w[i].value, p->w[i].old) ? "" : "   # unchanged");
 	for (int i = 0; i < p->nimplied; i++)
-		fprintf(f, "# the kernel then sets %s%s to %s (was %s)\n", root, p->implied[i].file,
-			p->implied[i].value, p->implied[i].old);
+		if (strcmp(p->implied[i].value, p->implied[i].old))
+			fprintf(f, "# the kernel then sets %s%s to %s (was %s)\n", root,
+				p->implied[i].file, p->implied[i].value, p->implied[i].old);
 }
 
-int tt_apply_state_dir(char *buf, size_t size)
+/* Journal temp files (journal.c: JOURNAL.XXXXXX) of a process killed
+ * before its rename: with the lock held, no one else is writing one. */
+static void remove_stale_temps(const char *dir)
 {
-	const char *env = getenv("TIERTUNE_STATE_DIR"), *xdg = getenv("XDG_STATE_HOME"),
-		   *home = getenv("HOME");
-	int n;
+	DIR *d = opendir(dir);
+	struct dirent *de;
 
-	if (env && *env)
-		n = snprintf(buf, size, "%s", env);
-	else if (geteuid() == 0)
-		n = snprintf(buf, size, "/var/lib/tiertune");
-	else if (xdg && *xdg == '/')
-		n = snprintf(buf, size, "%s/tiertune", xdg);
-	else if (home && *home)
-		n = snprintf(buf, size, "%s/.local/state/tiertune", home);
-	else
-		return tt_err(TT_EINPUT, "no state folder: set TIERTUNE_STATE_DIR or HOME");
-	if (n < 0 || (size_t)n >= size)
-		return tt_err(TT_EINPUT, "state folder path is too long");
-	return 0;
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (strncmp(de->d_name, JOURNAL ".", sizeof(JOURNAL)) == 0 &&
+		    strlen(de->d_name) == sizeof(JOURNAL) + 6)
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
 }
 
-static int make_dir(const char *dir)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (char *p = buf + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-
-		*p = '\0';
-		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-			return tt_err_sys(TT_EFAIL, errno, "cannot create state folder '%s'", buf);
-		if (!c)
-			return 0;
-		*p = c;
-	}
-}
-
-/* Held for the whole transaction (and recovery), so that two applies
- * cannot interleave their writes or journals. */
+/* Held for the whole transaction (and recovery), so that two applies or
+ * restores cannot interleave their writes or journals. Always in the state
+ * folder, whichever journal a restore reads. */
 static int lock_state(const char *dir, int *fd)
 {
 	char path[4200];
-	int rc = make_dir(dir);
+	int rc = tt_state_prepare(dir);
 
 	if (rc < 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/" LOCK, dir);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (*fd < 0)
 		return tt_err_sys(TT_EFAIL, errno, "cannot open lock '%s'", path);
 	if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
@@ -268,8 +271,10 @@ static int lock_state(const char *dir, int *fd)
 			     : tt_err_sys(TT_EFAIL, errno, "cannot lock '%s'", path);
 		close(*fd);
 		*fd = -1;
+		return rc;
 	}
-	return rc;
+	remove_stale_temps(dir);
+	return 0;
 }
 
 static int write_one(const struct tt_sysfs *s, const struct tt_write *w, const char *value)
@@ -325,20 +330,50 @@ static int put_back(const struct tt_sysfs *s, struct tt_write *w, int n, struct 
 	return first;
 }
 
-static int recover_locked(const char *journal, int *restored)
+/* The journal's transaction committed when the history's newest record
+ * for its root is that transaction's (same owner): the values the journal
+ * holds are not to be put back, the record undoes it. */
+static bool committed(const char *state_dir, const struct tt_journal *j)
+{
+	char path[4200];
+	struct tt_journal h;
+	bool same;
+
+	snprintf(path, sizeof(path), "%s/" HISTORY, state_dir);
+	if (tt_history_last(path, j->root, NULL, &h) != 1)
+		return false;
+	same = tt_journal_same_owner(&h, j);
+	tt_journal_release(&h);
+	return same;
+}
+
+static int recover_locked(const char *state_dir, const char *journal, const struct tt_sysfs *s,
+			  struct tt_recovery *rec)
 {
 	struct tt_journal j;
-	struct tt_sysfs s;
 	char msg[1024];
 	int rc;
 
-	*restored = 0;
+	memset(rec, 0, sizeof(*rec));
 	rc = tt_journal_read(journal, &j);
 	if (rc < 0)
 		return rc;
-	rc = tt_sysfs_init(&s, j.root);
-	if (rc == 0)
-		rc = put_back(&s, j.w, j.n, j.implied, j.nimplied, restored);
+	/* A journal is put back on the root it was written for, and only when
+	 * that is the root this command was given: never the live /sys from a
+	 * command aimed at a copy, nor the other way round. */
+	if (strcmp(j.root, s->abs) != 0) {
+		tt_err(TT_EINPUT, "journal '%s' holds values of sysfs root '%s', not of '%s'", journal,
+		       j.root, s->abs);
+		tt_err_hint("to put them back there: tiertune --sysfs-root '%s' restore", j.root);
+		tt_journal_release(&j);
+		return TT_EINPUT;
+	}
+	if (committed(state_dir, &j)) {
+		tt_journal_release(&j);
+		rec->committed = true;
+		return tt_journal_remove(journal);
+	}
+	rc = put_back(s, j.w, j.n, j.implied, j.nimplied, &rec->restored);
 	tt_journal_release(&j);
 	if (rc < 0) {
 		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
@@ -357,8 +392,8 @@ int tt_apply_leftover(const char *state_dir, char *path, size_t size)
 	snprintf(path, size, "%s/" JOURNAL, state_dir);
 	if (access(path, F_OK) < 0)
 		return 0;
-	/* An unreadable journal is reported as left over: recovery will say
-	 * what is wrong with it. */
+	/* An unreadable journal (or a link in its place) is reported as left
+	 * over: recovery will say what is wrong with it. */
 	if (tt_journal_read(path, &j) < 0)
 		return 1;
 	tt_proc_boot_id(boot, sizeof(boot));
@@ -367,75 +402,142 @@ int tt_apply_leftover(const char *state_dir, char *path, size_t size)
 	return alive ? 0 : 1;
 }
 
-int tt_apply_recover(const char *journal, int *restored)
+int tt_apply_recover(const char *state_dir, const char *journal, const struct tt_sysfs *sfs,
+		     struct tt_recovery *rec)
 {
-	char dir[4096], *slash;
+	char path[4200];
 	int fd, rc;
 
-	snprintf(dir, sizeof(dir), "%s", journal);
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
-	rc = lock_state(dir, &fd);
+	memset(rec, 0, sizeof(*rec));
+	if (!journal) {
+		snprintf(path, sizeof(path), "%s/" JOURNAL, state_dir);
+		journal = path;
+	}
+	rc = lock_state(state_dir, &fd);
 	if (rc < 0)
 		return rc;
-	rc = recover_locked(journal, restored);
+	rc = recover_locked(state_dir, journal, sfs, rec);
 	close(fd);
 	return rc;
 }
 
-int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, struct tt_apply_result *res)
+int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify,
+		       long long *when)
 {
-	char journal[4200], msg[1024];
-	int fd, rc, restored;
+	struct tt_journal j;
+	char path[4200];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/" HISTORY, state_dir);
+	rc = tt_history_last(path, p->sfs->abs, "apply", &j);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return tt_err(TT_EINPUT, "no apply on sysfs root '%s' in history '%s' to undo",
+			      p->sfs->abs, path);
+	*when = j.when;
+	if (strcmp(j.interface, p->be->name)) {
+		rc = tt_err(TT_EINPUT, "the last apply on '%s' used the %s interface, not %s",
+			    p->sfs->abs, j.interface, p->be->name);
+		goto out;
+	}
+	/* Newest write undone first, then the mode: turning auto back on
+	 * recomputes the node weights, so it must come after them. */
+	for (int i = j.n - 1; i >= 0 && rc >= 0; i--) {
+		rc = tt_apply_plan_add(p, j.w[i].kind, j.w[i].src, j.w[i].old, "%s", j.w[i].file);
+		if (rc == 0 && verify)
+			snprintf(p->w[p->n - 1].expect, sizeof(p->w[0].expect), "%s", j.w[i].value);
+	}
+	for (int i = 0; i < j.nimplied && rc >= 0; i++) {
+		if (strcmp(j.implied[i].old, j.implied[i].value) == 0)
+			continue;
+		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, j.implied[i].old, "%s",
+				       j.implied[i].file);
+		if (rc == 0 && verify)
+			snprintf(p->w[p->n - 1].expect, sizeof(p->w[0].expect), "%s",
+				 j.implied[i].value);
+	}
+out:
+	tt_journal_release(&j);
+	return rc < 0 ? rc : 0;
+}
+
+/* After a failure (rc, message set): the old values back. */
+static int rollback(struct tt_apply_plan *p, int upto, const char *journal, int rc, bool *back_ok)
+{
+	char msg[1024], why[1024];
+	int restored, back;
+
+	snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+	back = put_back(p->sfs, p->w, upto, p->implied, p->nimplied, &restored);
+	*back_ok = back == 0;
+	if (back < 0) {
+		snprintf(why, sizeof(why), "%s", tt_err_msg());
+		rc = tt_err(rc, "%s; putting the old values back failed too: %s; they are kept in '%s'",
+			    msg, why, journal);
+		tt_err_hint("run 'tiertune restore --journal %s' once the cause is fixed", journal);
+		return rc;
+	}
+	/* The old values are back, so the journal would only write them again;
+	 * still, one left behind is said. */
+	if (tt_journal_remove(journal) < 0) {
+		snprintf(why, sizeof(why), "%s", tt_err_msg());
+		return tt_err(rc, "%s; every value written before it was put back (%d), but %s", msg,
+			      restored, why);
+	}
+	return tt_err(rc, "%s; every value written before it was put back (%d)", msg, restored);
+}
+
+int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kind,
+		 struct tt_apply_result *res)
+{
+	char journal[4200], history[4200];
+	struct tt_recovery rec;
+	int fd, rc;
 
 	memset(res, 0, sizeof(*res));
 	rc = lock_state(state_dir, &fd);
 	if (rc < 0)
 		return rc;
 	snprintf(journal, sizeof(journal), "%s/" JOURNAL, state_dir);
+	snprintf(history, sizeof(history), "%s/" HISTORY, state_dir);
 	/* We hold the lock, so a journal here belongs to a process that died
 	 * holding it: its old values come first. The plan was made from the
 	 * half-changed state (callers recover before planning; this is the
-	 * race where another tiertune died in between), so stop there. */
-	if (access(journal, F_OK) == 0) {
-		rc = recover_locked(journal, &res->recovered);
-		if (rc == 0)
+	 * race where another tiertune died in between), so stop there. A
+	 * committed one changes nothing and is only removed. */
+	if (access(journal, F_OK) == 0 || errno != ENOENT) {
+		rc = recover_locked(state_dir, journal, p->sfs, &rec);
+		res->recovered = rec.restored;
+		if (rc == 0 && !rec.committed)
 			rc = tt_err(TT_EFAIL, "an interrupted tiertune's journal was put back (%d "
 					      "values) after this change was planned; run it again",
-				    res->recovered);
-		goto out;
+				    rec.restored);
+		if (rc < 0)
+			goto out;
 	}
-	/* Values may have changed since the plan was made. */
+	/* Values may have changed since the plan was made: the old values, and
+	 * the mode a rollback must bring back, are what the files hold now. */
 	for (int i = 0; i < p->n; i++) {
 		rc = current(p->sfs, &p->w[i], p->w[i].old, sizeof(p->w[i].old));
 		if (rc < 0)
 			goto out;
 		p->w[i].done = false;
 	}
-	rc = tt_journal_write(journal, p);
+	for (int i = 0; i < p->nimplied; i++) {
+		rc = current(p->sfs, &p->implied[i], p->implied[i].old, sizeof(p->implied[i].old));
+		if (rc < 0)
+			goto out;
+	}
+	rc = tt_apply_verify(p);
+	if (rc == 0)
+		rc = tt_journal_write(journal, p);
 	if (rc < 0)
 		goto out;
 	for (int i = 0; i < p->n; i++) {
 		rc = write_one(p->sfs, &p->w[i], p->w[i].value);
 		if (rc < 0) {
-			snprintf(msg, sizeof(msg), "%s", tt_err_msg());
-			int back = put_back(p->sfs, p->w, i + 1, p->implied, p->nimplied, &restored);
-
-			res->restored = back == 0;
-			if (back == 0) {
-				tt_journal_remove(journal);
-				rc = tt_err(rc, "%s; every value written before it was put back (%d)", msg,
-					    restored);
-			} else {
-				rc = tt_err(rc, "%s; putting the old values back failed too: %s; they are "
-						"kept in '%s'",
-					    msg, tt_err_msg(), journal);
-				tt_err_hint("run 'tiertune restore --journal %s' once the cause is fixed",
-					    journal);
-			}
+			rc = rollback(p, i + 1, journal, rc, &res->restored);
 			goto out;
 		}
 		p->w[i].done = true;
@@ -444,22 +546,34 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, struct tt_apply
 	for (int i = 0; i < p->nimplied; i++) {
 		char now[64];
 
-		if (current(p->sfs, &p->implied[i], now, sizeof(now)) == 0 &&
+		if (strcmp(p->implied[i].old, p->implied[i].value) &&
+		    current(p->sfs, &p->implied[i], now, sizeof(now)) == 0 &&
 		    strcmp(now, p->implied[i].value) == 0)
 			res->auto_turned_off = true;
 	}
-	rc = tt_journal_remove(journal);
+	/* The commit point: from here on the record, not the journal, undoes
+	 * this. Without a durable record nothing could undo it after the
+	 * journal goes, so a history that cannot be written undoes it now. */
+	rc = tt_history_append(history, p, kind);
+	if (rc < 0) {
+		rc = rollback(p, p->n, journal, rc, &res->restored);
+		res->written = 0;
+		goto out;
+	}
+	/* A journal that stays is harmless now: recovery finds its record. */
+	res->journal_kept = tt_journal_remove(journal) < 0;
 out:
 	close(fd);
 	return rc;
 }
 
-int tt_apply_recover_leftover(const char *state_dir, int *restored)
+int tt_apply_recover_leftover(const char *state_dir, const struct tt_sysfs *sfs,
+			      struct tt_recovery *rec)
 {
 	char path[4200];
 
-	*restored = 0;
+	memset(rec, 0, sizeof(*rec));
 	if (tt_apply_leftover(state_dir, path, sizeof(path)) != 1)
 		return 0;
-	return tt_apply_recover(path, restored);
+	return tt_apply_recover(state_dir, path, sfs, rec);
 }

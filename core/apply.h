@@ -2,18 +2,21 @@
  * Applying weights as a transaction. A plan is a list of sysfs writes, each
  * with the value it replaces, plus the values the kernel changes by itself
  * as a side effect (writing any nodeN turns upstream auto mode off). Running
- * a plan: take the lock, re-read the old values, write a journal of them
- * (temp file, fsync, rename), write each value and read it back, and on any
- * failure put every old value back. The journal goes once all is well; a
- * process killed half-way leaves it, and the next tiertune restores it.
+ * a plan: take the lock (state folder, one for every apply and restore),
+ * re-read the old values, write a journal of them (temp file, fsync,
+ * rename), write each value and read it back, and on any failure put every
+ * old value back. Once all is written, a record of old and new values is
+ * appended to the history and fsynced, and only then does the journal go:
+ * a process killed at any point leaves either the journal (the next
+ * tiertune puts the old values back) or the record (restore --last does).
  *
  *	struct tt_apply_plan p;
  *	tt_apply_plan_init(&p, &tt_wi_upstream, &sfs);
  *	tt_apply_plan_upstream(&p, &topo, &weights);
- *	tt_apply_run(&p, state_dir, &res);   (or tt_apply_print for --dry-run)
+ *	tt_apply_run(&p, state_dir, "apply", &res);   (or tt_apply_print)
  *	tt_apply_plan_release(&p);
  *
- * The library writes nothing to the database: callers log res.
+ * The library writes nothing to the database: callers mirror res there.
  */
 #ifndef TT_APPLY_H
 #define TT_APPLY_H
@@ -36,6 +39,7 @@ struct tt_write {
 	char file[160];   /* path under the sysfs root, e.g. /sys/kernel/mm/... */
 	char old[40];     /* what restore writes back */
 	char value[40];   /* what apply writes */
+	char expect[40];  /* what the file must hold before writing ("": anything) */
 	int src;          /* RFC entry: its source node */
 	bool done;        /* written and read back */
 };
@@ -70,35 +74,57 @@ int tt_apply_plan_auto(struct tt_apply_plan *p, bool on);
 int tt_apply_plan_rfc(struct tt_apply_plan *p, const struct tt_topo *t, int src,
 		      const struct tt_weights *tiers);
 
-/* Every file can be opened for writing; TT_EUNAVAIL naming the first that
- * cannot and why (not root, read-only). */
+/* Every file can be opened for writing, beneath the root; TT_EUNAVAIL
+ * naming the first that cannot and why (not root, read-only), TT_EINPUT
+ * for a link on the way. */
 int tt_apply_check_writable(const struct tt_apply_plan *p);
+/* Every write with an expected value finds it (restore --last: the values
+ * the apply wrote are still there). TT_EFAIL naming each file that changed. */
+int tt_apply_verify(const struct tt_apply_plan *p);
+/* restore --last: the newest apply recorded in the history for this root,
+ * its writes undone in reverse order, the mode file last. With verify,
+ * each write expects the value the apply wrote. TT_EINPUT when the history
+ * holds no apply of this root; *when is its commit time. */
+int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify,
+		       long long *when);
 /* "echo 5 > /sys/.../node1" lines, and what the kernel will change too. */
 void tt_apply_print(const struct tt_apply_plan *p, FILE *f);
-
-/* $TIERTUNE_STATE_DIR, else /var/lib/tiertune for root, else
- * $XDG_STATE_HOME/tiertune or ~/.local/state/tiertune. */
-int tt_apply_state_dir(char *buf, size_t size);
 
 struct tt_apply_result {
 	int written;        /* values written and read back */
 	bool restored;      /* a failure was rolled back */
 	bool auto_turned_off;
 	int recovered;      /* writes restored from a journal left by a dead process */
+	bool journal_kept;  /* committed, but the journal could not be removed
+			       (harmless: recovery sees the history record) */
 };
+
+/* What recovering a journal did. */
+struct tt_recovery {
+	int restored;       /* writes put back */
+	bool committed;     /* the journal's transaction had committed (its
+			       history record exists): removed, nothing written */
+};
+
 /* Call before planning: puts back a journal left by a dead process, so
- * the plan starts from the machine as it was. *restored counts writes. */
-int tt_apply_recover_leftover(const char *state_dir, int *restored);
-/* Runs the plan as a transaction (see above). On failure the message says
- * what failed and that the old values are back (or, if even that failed,
- * which journal still holds them). */
-int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, struct tt_apply_result *res);
+ * the plan starts from the machine as it was. */
+int tt_apply_recover_leftover(const char *state_dir, const struct tt_sysfs *sfs,
+			      struct tt_recovery *rec);
+/* Runs the plan as a transaction (see above); kind ("apply", "restore")
+ * goes into the history. On failure the message says what failed and that
+ * the old values are back (or, if even that failed, which journal still
+ * holds them). */
+int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kind,
+		 struct tt_apply_result *res);
 
 /* A journal left by a process that is gone: 1 and its path when there is
  * one, 0 when none (or its process still runs). */
 int tt_apply_leftover(const char *state_dir, char *path, size_t size);
-/* Puts back what a journal holds and removes it; *restored counts writes.
- * TT_EINPUT for a file that is not a journal (nothing written). */
-int tt_apply_recover(const char *journal, int *restored);
+/* Under the state folder's lock, puts back what a journal (NULL: the state
+ * folder's) holds onto sfs and removes it. A journal of another root is
+ * TT_EINPUT naming that root; so is a file that is not a journal (nothing
+ * written either way). */
+int tt_apply_recover(const char *state_dir, const char *journal, const struct tt_sysfs *sfs,
+		     struct tt_recovery *rec);
 
 #endif

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* O_PATH */
 #include "fixture-kernel.h"
 
 #include "error.h"
@@ -5,32 +6,100 @@
 #include "topo.h"
 #include "weights.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define WI_DIR "/sys/kernel/mm/mempolicy/weighted_interleave/"
 
-static int replace_file(const char *path, const char *content)
-{
-	size_t len = strlen(content);
-	int fd, rc = 0;
+#define TMP_SUFFIX ".tt-store"
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+/* rel is the live path: the file is opened beneath the fixture root only
+ * (tt_sysfs_open), as a live write would be. A kernel store is one write(2)
+ * that happens or not; truncating and writing in place would leave an
+ * empty file to a kill in between, a state no kernel shows (and which an
+ * RFC store, reading the line it updates, cannot undo). So: a hidden temp
+ * file beside it, then rename. */
+static int replace_file(const struct tt_sysfs *s, const char *rel, const char *content)
+{
+	char dir[PATH_MAX], tmp[NAME_MAX + 1];
+	const char *base = strrchr(rel, '/') + 1;
+	size_t len = strlen(content);
+	struct stat st;
+	int fd, dfd, rc = 0;
+
+	/* Exists, is a file we may write, reached through no link. */
+	fd = tt_sysfs_open(s, rel, O_WRONLY);
 	if (fd < 0)
-		return tt_err_sys(errno == EACCES || errno == EPERM || errno == ENOENT
-					  ? TT_EUNAVAIL
-					  : TT_EFAIL,
-				  errno, "cannot open '%s' for writing", path);
+		return fd;
+	if (fstat(fd, &st) < 0)
+		st.st_mode = 0644;
+	close(fd);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(base - 1 - rel), rel);
+	if (snprintf(tmp, sizeof(tmp), "." "%s" TMP_SUFFIX, base) >= (int)sizeof(tmp))
+		return tt_err(TT_EINPUT, "file name '%s' is too long", base);
+	dfd = tt_sysfs_open(s, dir, O_PATH | O_DIRECTORY);
+	if (dfd < 0)
+		return dfd;
+	unlinkat(dfd, tmp, 0);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 0777);
+	if (fd < 0) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s%s'", s->root, rel);
+		goto out;
+	}
 	if (write(fd, content, len) != (ssize_t)len)
-		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s'", path);
+		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s%s'", s->root, rel);
 	if (close(fd) < 0 && rc == 0)
-		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s'", path);
+		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s%s'", s->root, rel);
+	if (rc == 0 && renameat(dfd, tmp, dfd, base) < 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s%s'", s->root, rel);
+	if (rc < 0)
+		unlinkat(dfd, tmp, 0);
+out:
+	close(dfd);
 	return rc;
+}
+
+static void remove_temps(const struct tt_sysfs *s, const char *dir)
+{
+	int dfd = tt_sysfs_open(s, dir, O_RDONLY | O_DIRECTORY);
+	struct dirent *de;
+	DIR *d;
+
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' && n > strlen(TMP_SUFFIX) &&
+		    strcmp(de->d_name + n - strlen(TMP_SUFFIX), TMP_SUFFIX) == 0)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+void tt_fixture_recover(const struct tt_sysfs *s)
+{
+	char **names = NULL, dir[PATH_MAX];
+
+	remove_temps(s, "/sys/kernel/mm/mempolicy/weighted_interleave");
+	if (tt_sysfs_list(s, &names, "/sys/devices/virtual/memory_tiering") < 0)
+		return;
+	for (char **p = names; *p; p++) {
+		snprintf(dir, sizeof(dir), "/sys/devices/virtual/memory_tiering/%s", *p);
+		remove_temps(s, dir);
+	}
+	tt_sysfs_free_names(names);
 }
 
 static int rejected(const char *path, const char *value, int errnum)
@@ -92,7 +161,8 @@ static const char *auto_file(const struct tt_sysfs *s)
 	return NULL;
 }
 
-static int store_node_weight(const struct tt_sysfs *s, const char *path, const char *value)
+static int store_node_weight(const struct tt_sysfs *s, const char *path, const char *rel,
+			     const char *value)
 {
 	const char *af = auto_file(s);
 	char buf[16], ap[PATH_MAX];
@@ -108,14 +178,15 @@ static int store_node_weight(const struct tt_sysfs *s, const char *path, const c
 	if (af && w == 0)
 		return rejected(path, value, EINVAL);
 	snprintf(buf, sizeof(buf), "%u\n", w);
-	rc = replace_file(path, buf);
+	rc = replace_file(s, rel, buf);
 	if (rc < 0 || !af)
 		return rc;
-	rc = tt_sysfs_path(s, ap, sizeof(ap), WI_DIR "%s", af);
-	return rc < 0 ? rc : replace_file(ap, "false\n");
+	snprintf(ap, sizeof(ap), WI_DIR "%s", af);
+	return replace_file(s, ap, "false\n");
 }
 
-static int store_auto(const struct tt_sysfs *s, const char *path, const char *value)
+static int store_auto(const struct tt_sysfs *s, const char *path, const char *rel,
+		      const char *value)
 {
 	struct tt_topo t;
 	struct tt_weights w;
@@ -124,7 +195,7 @@ static int store_auto(const struct tt_sysfs *s, const char *path, const char *va
 	if (kstrtobool(value, &on) < 0)
 		return rejected(path, value, EINVAL);
 	if (!on)
-		return replace_file(path, "false\n");
+		return replace_file(s, rel, "false\n");
 	rc = tt_topo_load(&t, s);
 	if (rc < 0)
 		return rc;
@@ -140,16 +211,17 @@ static int store_auto(const struct tt_sysfs *s, const char *path, const char *va
 		if (!tt_sysfs_exists(s, WI_DIR "node%d", node))
 			continue;
 		snprintf(buf, sizeof(buf), "%u\n", w.w[node]);
-		rc = tt_sysfs_path(s, p, sizeof(p), WI_DIR "node%d", node);
-		if (rc < 0 || (rc = replace_file(p, buf)) < 0)
+		snprintf(p, sizeof(p), WI_DIR "node%d", node);
+		if ((rc = replace_file(s, p, buf)) < 0)
 			return rc;
 	}
-	return replace_file(path, "true\n");
+	return replace_file(s, rel, "true\n");
 }
 
 /* Seed 003 interleave_weight_store: "src:weight", src an online node,
  * weight 0..100; the show side lists every online node as "n:w". */
-static int store_tier_weight(const char *path, const char *value)
+static int store_tier_weight(const struct tt_sysfs *s, const char *path, const char *rel,
+			     const char *value)
 {
 	char cur[8192], out[8192], *save = NULL;
 	const char *colon = strchr(value, ':');
@@ -168,12 +240,15 @@ static int store_tier_weight(const char *path, const char *value)
 	    w > 100)
 		return rejected(path, value, EINVAL);
 	{
-		FILE *f = fopen(path, "re");
+		int fd = tt_sysfs_open(s, rel, O_RDONLY);
+		ssize_t n;
 
-		if (!f)
+		if (fd < 0)
+			return fd;
+		n = read(fd, cur, sizeof(cur) - 1);
+		close(fd);
+		if (n < 0)
 			return tt_err_sys(TT_EFAIL, errno, "cannot read '%s'", path);
-		size_t n = fread(cur, 1, sizeof(cur) - 1, f);
-		fclose(f);
 		cur[n] = '\0';
 		tt_chomp(cur);
 	}
@@ -201,7 +276,7 @@ static int store_tier_weight(const char *path, const char *value)
 	if (len + 2 > sizeof(out))
 		return tt_err(TT_EFAIL, "interleave_weight in '%s' too long", path);
 	strcat(out, "\n");
-	return replace_file(path, out);
+	return replace_file(s, rel, out);
 }
 
 /* Fault injection for the transaction tests, fixtures only:
@@ -231,33 +306,21 @@ int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel
 		     const char *value)
 {
 	const char *base = strrchr(rel, '/');
-	size_t vlen;
 	int rc = fault(path, &value);
 
 	if (rc < 0)
 		return rc;
-	vlen = strlen(value);
 
 	base = base ? base + 1 : rel;
 	if (strncmp(rel, WI_DIR, strlen(WI_DIR)) == 0) {
 		if (strcmp(base, "auto") == 0 || strcmp(base, "__auto_type") == 0)
-			return store_auto(s, path, value);
+			return store_auto(s, path, rel, value);
 		if (strncmp(base, "node", 4) == 0)
-			return store_node_weight(s, path, value);
+			return store_node_weight(s, path, rel, value);
 	}
 	if (strncmp(rel, "/sys/devices/virtual/memory_tiering/", 36) == 0 &&
 	    strcmp(base, "interleave_weight") == 0)
-		return store_tier_weight(path, value);
-	if (access(path, F_OK) < 0)
-		return tt_err_sys(TT_EUNAVAIL, errno, "cannot open '%s' for writing", path);
-	if (vlen && value[vlen - 1] == '\n')
-		return replace_file(path, value);
-	char *v = malloc(vlen + 2);
-	if (!v)
-		return tt_err(TT_EFAIL, "out of memory");
-	memcpy(v, value, vlen);
-	strcpy(v + vlen, "\n");
-	rc = replace_file(path, v);
-	free(v);
-	return rc;
+		return store_tier_weight(s, path, rel, value);
+	/* tt_sysfs_write lets only the files above through. */
+	return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file", path);
 }

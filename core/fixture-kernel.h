@@ -12,8 +12,13 @@
 
 #include "sysfs.h"
 
-/* path is the full path under the root; rel the live-system path. */
+/* path is the full path under the root; rel the live-system path. Like a
+ * kernel store, a file changes all at once or not at all (temp file and
+ * rename), so a process killed mid-store leaves no half-written file. */
 int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel,
 		     const char *value);
+/* Removes the temp files of stores cut short by a kill (a kernel has none
+ * to show); tt_sysfs_init calls it for fixture roots. */
+void tt_fixture_recover(const struct tt_sysfs *s);
 
 #endif

@@ -1,8 +1,10 @@
+#define _GNU_SOURCE /* mkostemp */
 #include "journal.h"
 
 #include "error.h"
 #include "parse.h"
 #include "proc.h"
+#include "wi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#define MAGIC "tiertune-journal 1"
 
 static const char *const kinds[] = {"plain", "rfc"};
 
@@ -34,45 +39,78 @@ static void put_write(FILE *f, const char *tag, const struct tt_write *w)
 	fprintf(f, "%s %s %s %s %s\n", tag, kinds[w->kind], w->file, w->old, w->value);
 }
 
-int tt_journal_write(const char *path, const struct tt_apply_plan *p)
+/* The record as text, malloc'd: one buffer so that the history gets it
+ * with a single write(2). */
+static char *format(const struct tt_apply_plan *p, const char *done, size_t *len)
 {
-	char tmp[4200], boot[64];
-	FILE *f;
-	int fd, rc = 0;
+	char boot[64], *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot write journal '%s'", tmp);
-		if (fd >= 0)
-			close(fd);
-		return rc;
-	}
+	if (!f)
+		return NULL;
 	tt_proc_boot_id(boot, sizeof(boot));
-	fprintf(f, "tiertune-journal 1\nowner %d %lld %s\ninterface %s\n", (int)getpid(),
+	fprintf(f, MAGIC "\nowner %d %lld %s\ninterface %s\n", (int)getpid(),
 		tt_proc_starttime(getpid()), boot[0] ? boot : "-", p->be->name);
 	for (int i = 0; i < p->n; i++)
 		put_write(f, "write", &p->w[i]);
 	for (int i = 0; i < p->nimplied; i++)
 		put_write(f, "implied", &p->implied[i]);
 	/* Absolute: recovery may run from another working directory. */
-	char abs[4096];
-	if (p->sfs->live)
-		snprintf(abs, sizeof(abs), "/");
-	else if (!realpath(p->sfs->root, abs))
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot resolve sysfs root '%s'", p->sfs->root);
-	fprintf(f, "root %s\n", abs);
-	if (rc == 0 && (fflush(f) != 0 || fsync(fileno(f)) < 0))
+	fprintf(f, "root %s\n", p->sfs->abs);
+	if (done)
+		fprintf(f, "done %s %lld\n", done, (long long)time(NULL));
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int tt_journal_write(const char *path, const struct tt_apply_plan *p)
+{
+	char tmp[4200];
+	size_t len;
+	char *text = format(p, NULL, &len);
+	int fd, rc = 0;
+
+	if (!text)
+		return tt_err(TT_EFAIL, "out of memory");
+	/* mkstemp: O_CREAT|O_EXCL, so a name planted in the folder (a link
+	 * to a file elsewhere) is never opened, let alone truncated. */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot create a journal beside '%s'", path);
+		goto out;
+	}
+	if (write_all(fd, text, len) < 0 || fsync(fd) < 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot write journal '%s'", tmp);
-	if (fclose(f) != 0 && rc == 0)
+	if (close(fd) < 0 && rc == 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot write journal '%s'", tmp);
 	if (rc == 0 && rename(tmp, path) < 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot put journal '%s' in place", path);
-	if (rc < 0) {
+	if (rc < 0)
 		unlink(tmp);
-		return rc;
-	}
-	return sync_dir(path);
+	else
+		rc = sync_dir(path);
+out:
+	free(text);
+	return rc;
 }
 
 int tt_journal_remove(const char *path)
@@ -80,6 +118,37 @@ int tt_journal_remove(const char *path)
 	if (unlink(path) < 0 && errno != ENOENT)
 		return tt_err_sys(TT_EFAIL, errno, "cannot remove journal '%s'", path);
 	return sync_dir(path);
+}
+
+bool tt_journal_same_owner(const struct tt_journal *a, const struct tt_journal *b)
+{
+	return a->pid == b->pid && a->starttime == b->starttime &&
+	       strcmp(a->boot_id, b->boot_id) == 0;
+}
+
+int tt_history_append(const char *path, const struct tt_apply_plan *p, const char *kind)
+{
+	size_t len;
+	char *text = format(p, kind, &len);
+	int fd, rc = 0;
+
+	if (!text)
+		return tt_err(TT_EFAIL, "out of memory");
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot open history '%s'", path);
+		goto out;
+	}
+	if (write_all(fd, text, len) < 0 || fsync(fd) < 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot append to history '%s'", path);
+	if (close(fd) < 0 && rc == 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot append to history '%s'", path);
+	/* The first record also needs the file's name to be durable. */
+	if (rc == 0)
+		rc = sync_dir(path);
+out:
+	free(text);
+	return rc;
 }
 
 static bool token_ok(const char *s, size_t max)
@@ -105,8 +174,10 @@ static int parse_write(char *rest, struct tt_write *w)
 		return -1;
 	/* Only the kernel's own weight files: a journal must not become a way
 	 * to write anything anywhere. */
-	if (strncmp(file, "/sys/", 5) || strstr(file, "/../") || !token_ok(file, sizeof(w->file)) ||
+	if (!tt_wi_weight_file(file) || !token_ok(file, sizeof(w->file)) ||
 	    !token_ok(old, sizeof(w->old)) || !token_ok(value, sizeof(w->value)))
+		return -1;
+	if ((w->kind == TT_WRITE_RFC_ENTRY) != (strstr(file, "/interleave_weight") != NULL))
 		return -1;
 	if (w->kind == TT_WRITE_RFC_ENTRY) {
 		const char *end;
@@ -121,84 +192,124 @@ static int parse_write(char *rest, struct tt_write *w)
 	return 0;
 }
 
+struct parser {
+	struct tt_journal *j;
+	bool have_owner, have_root;
+};
+
+/* One line after the magic one, newline removed: 0, MALFORMED, or
+ * TT_EFAIL when out of memory. */
+#define MALFORMED 1
+static int parse_line(struct parser *ps, char *line)
+{
+	struct tt_journal *j = ps->j;
+	char *sp = strchr(line, ' '), *rest;
+
+	if (!sp || ps->have_root)
+		return MALFORMED;
+	*sp = '\0';
+	rest = sp + 1;
+	if (strcmp(line, "owner") == 0) {
+		char *save = NULL, *pid = strtok_r(rest, " ", &save), *st = strtok_r(NULL, " ", &save),
+		     *boot = strtok_r(NULL, " ", &save);
+		uint64_t p, t;
+
+		if (!boot || strtok_r(NULL, " ", &save) || tt_parse_u64(pid, 1, INT32_MAX, &p) ||
+		    tt_parse_u64(st, 0, INT64_MAX, &t) || !token_ok(boot, sizeof(j->boot_id)))
+			return MALFORMED;
+		j->pid = (pid_t)p;
+		j->starttime = (long long)t;
+		snprintf(j->boot_id, sizeof(j->boot_id), "%s", boot);
+		ps->have_owner = true;
+	} else if (strcmp(line, "interface") == 0) {
+		if (strcmp(rest, "upstream") && strcmp(rest, "rfc"))
+			return MALFORMED;
+		snprintf(j->interface, sizeof(j->interface), "%s", rest);
+	} else if (strcmp(line, "write") == 0) {
+		struct tt_write *nw = realloc(j->w, (size_t)(j->n + 1) * sizeof(*nw));
+
+		if (!nw)
+			return tt_err(TT_EFAIL, "out of memory");
+		j->w = nw;
+		if (parse_write(rest, &j->w[j->n]) < 0)
+			return MALFORMED;
+		j->n++;
+	} else if (strcmp(line, "implied") == 0) {
+		if (j->nimplied || parse_write(rest, &j->implied[0]) < 0)
+			return MALFORMED;
+		j->nimplied = 1;
+	} else if (strcmp(line, "root") == 0) {
+		if (rest[0] != '/' || strlen(rest) >= sizeof(j->root))
+			return MALFORMED;
+		snprintf(j->root, sizeof(j->root), "%s", rest);
+		ps->have_root = true;
+	} else {
+		return MALFORMED;
+	}
+	return 0;
+}
+
+/* The root comes last: a journal cut short by a crash has none. */
+static bool whole(const struct parser *ps)
+{
+	return ps->have_root && ps->have_owner && ps->j->interface[0] &&
+	       (ps->j->n || ps->j->nimplied);
+}
+
+static FILE *open_text(const char *path, const char *what, int *rc)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *f;
+
+	*rc = 0;
+	if (fd < 0) {
+		*rc = tt_err_sys(errno == ENOENT || errno == ELOOP ? TT_EINPUT : TT_EFAIL, errno,
+				 "cannot read %s '%s'", what, path);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		*rc = tt_err_sys(TT_EFAIL, errno, "cannot read %s '%s'", what, path);
+		close(fd);
+	}
+	return f;
+}
+
 int tt_journal_read(const char *path, struct tt_journal *j)
 {
 	char line[4200];
-	FILE *f = fopen(path, "r");
-	int lineno = 0, rc = 0;
-	bool have_root = false, have_owner = false;
+	struct parser ps = {.j = j};
+	int lineno = 0, rc;
+	FILE *f;
 
 	memset(j, 0, sizeof(*j));
+	f = open_text(path, "journal", &rc);
 	if (!f)
-		return tt_err_sys(errno == ENOENT ? TT_EINPUT : TT_EFAIL, errno,
-				  "cannot read journal '%s'", path);
+		return rc;
 	while (fgets(line, sizeof(line), f)) {
-		char *sp, *rest;
-
 		lineno++;
-		if (!strchr(line, '\n') || have_root)
+		if (!strchr(line, '\n'))
 			goto bad;
 		line[strcspn(line, "\n")] = '\0';
 		if (lineno == 1) {
-			if (strcmp(line, "tiertune-journal 1") != 0)
+			if (strcmp(line, MAGIC) != 0)
 				goto bad;
 			continue;
 		}
-		sp = strchr(line, ' ');
-		if (!sp)
+		rc = parse_line(&ps, line);
+		if (rc < 0)
+			goto out;
+		if (rc == MALFORMED)
 			goto bad;
-		*sp = '\0';
-		rest = sp + 1;
-		if (strcmp(line, "owner") == 0) {
-			char *save = NULL, *pid = strtok_r(rest, " ", &save),
-			     *st = strtok_r(NULL, " ", &save), *boot = strtok_r(NULL, " ", &save);
-			uint64_t p, t;
-
-			if (!boot || strtok_r(NULL, " ", &save) || tt_parse_u64(pid, 1, INT32_MAX, &p) ||
-			    tt_parse_u64(st, 0, INT64_MAX, &t) || !token_ok(boot, sizeof(j->boot_id)))
-				goto bad;
-			j->pid = (pid_t)p;
-			j->starttime = (long long)t;
-			snprintf(j->boot_id, sizeof(j->boot_id), "%s", boot);
-			have_owner = true;
-		} else if (strcmp(line, "interface") == 0) {
-			if (strcmp(rest, "upstream") && strcmp(rest, "rfc"))
-				goto bad;
-			snprintf(j->interface, sizeof(j->interface), "%s", rest);
-		} else if (strcmp(line, "write") == 0) {
-			struct tt_write *nw = realloc(j->w, (size_t)(j->n + 1) * sizeof(*nw));
-
-			if (!nw) {
-				rc = tt_err(TT_EFAIL, "out of memory");
-				goto out;
-			}
-			j->w = nw;
-			if (parse_write(rest, &j->w[j->n]) < 0)
-				goto bad;
-			j->n++;
-		} else if (strcmp(line, "implied") == 0) {
-			if (j->nimplied || parse_write(rest, &j->implied[0]) < 0)
-				goto bad;
-			j->nimplied = 1;
-		} else if (strcmp(line, "root") == 0) {
-			if (rest[0] != '/' || strlen(rest) >= sizeof(j->root))
-				goto bad;
-			snprintf(j->root, sizeof(j->root), "%s", rest);
-			have_root = true;
-		} else {
-			goto bad;
-		}
 	}
-	/* The root comes last: a journal cut short by a crash has none. */
-	if (!have_root || !have_owner || !j->interface[0] || (!j->n && !j->nimplied))
-		goto bad_end;
+	rc = 0;
+	if (!whole(&ps))
+		rc = tt_err(TT_EINPUT,
+			    "journal '%s' is not a whole tiertune journal (it ends at line %d)", path,
+			    lineno);
 	goto out;
 bad:
 	rc = tt_err(TT_EINPUT, "journal '%s' is not a tiertune journal (line %d)", path, lineno);
-	goto out;
-bad_end:
-	rc = tt_err(TT_EINPUT, "journal '%s' is not a whole tiertune journal (it ends at line %d)",
-		    path, lineno);
 out:
 	fclose(f);
 	if (rc < 0)
@@ -211,4 +322,67 @@ void tt_journal_release(struct tt_journal *j)
 	free(j->w);
 	j->w = NULL;
 	j->n = 0;
+}
+
+int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j)
+{
+	struct tt_journal cur = {0};
+	struct parser ps = {.j = &cur};
+	char line[4200];
+	bool in = false, found = false;
+	int rc = 0;
+	FILE *f;
+
+	memset(j, 0, sizeof(*j));
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	f = open_text(path, "history", &rc);
+	if (!f)
+		return rc;
+	/* A damaged or cut record is skipped up to the next magic line: the
+	 * records around it still count. */
+	while (fgets(line, sizeof(line), f)) {
+		char *sp;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line, MAGIC) == 0) {
+			tt_journal_release(&cur);
+			memset(&cur, 0, sizeof(cur));
+			ps = (struct parser){.j = &cur};
+			in = true;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (strncmp(line, "done ", 5) == 0 && (sp = strchr(line + 5, ' '))) {
+			uint64_t when;
+
+			*sp = '\0';
+			in = false;
+			if (!whole(&ps) || tt_parse_u64(sp + 1, 0, INT64_MAX, &when) ||
+			    strlen(line + 5) >= sizeof(cur.kind) || strcmp(cur.root, root) ||
+			    (kind && strcmp(line + 5, kind)))
+				continue;
+			snprintf(cur.kind, sizeof(cur.kind), "%s", line + 5);
+			cur.when = (long long)when;
+			tt_journal_release(j);
+			*j = cur;
+			memset(&cur, 0, sizeof(cur));
+			found = true;
+			continue;
+		}
+		rc = parse_line(&ps, line);
+		if (rc < 0)
+			break;
+		if (rc == MALFORMED)
+			in = false;
+		rc = 0;
+	}
+	tt_journal_release(&cur);
+	fclose(f);
+	if (rc < 0) {
+		tt_journal_release(j);
+		return rc;
+	}
+	return found ? 1 : 0;
 }

@@ -1,7 +1,10 @@
 /*
- * The apply journal's file format (internal to core/apply.c): the values a
- * transaction replaces, written before the first sysfs write. Text, one
- * record a line, so that an operator can read it after a crash:
+ * The apply journal's and undo history's file format (internal to
+ * core/apply.c). The journal holds the values a transaction replaces,
+ * written before the first sysfs write; the history holds one record per
+ * committed transaction, appended and fsynced before the journal goes, so
+ * that at every instant one of them can undo the change. Text, one item a
+ * line, so that an operator can read it after a crash:
  *
  *	tiertune-journal 1
  *	owner PID STARTTIME BOOT_ID
@@ -11,13 +14,17 @@
  *	implied plain /sys/kernel/mm/mempolicy/weighted_interleave/auto true false
  *	root /
  *
- * Kernel paths and values have no spaces; the root, last, may.
+ * A history record is the same lines followed by "done KIND UNIX_TIME"; a
+ * record without its done line (cut by a crash) does not count. Kernel paths
+ * and values have no spaces; the root may. Only weight files
+ * (tt_wi_weight_file) are accepted in either.
  */
 #ifndef TT_JOURNAL_H
 #define TT_JOURNAL_H
 
 #include "apply.h"
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct tt_journal {
@@ -29,14 +36,26 @@ struct tt_journal {
 	int n, nimplied;
 	struct tt_write *w;         /* n, malloc'd */
 	struct tt_write implied[1];
+	char kind[16];              /* history: "apply" or "restore" */
+	long long when;             /* history: commit time, seconds since 1970 */
 };
 
-/* Atomically: temp file, fsync, rename, fsync of the folder. */
+/* Atomically: a new temp file (O_EXCL, never through a link), fsync,
+ * rename, fsync of the folder. */
 int tt_journal_write(const char *path, const struct tt_apply_plan *p);
-/* TT_EINPUT naming the file and line for anything but a whole journal. */
+/* TT_EINPUT naming the file and line for anything but a whole journal
+ * (and for a symlink in its place). */
 int tt_journal_read(const char *path, struct tt_journal *j);
 void tt_journal_release(struct tt_journal *j);
 /* Removes it and syncs the folder, so a crash cannot bring it back. */
 int tt_journal_remove(const char *path);
+/* Same process, same boot: the journal and record of one transaction. */
+bool tt_journal_same_owner(const struct tt_journal *a, const struct tt_journal *b);
+
+/* Appends the plan's record, as one write, and fsyncs it. */
+int tt_history_append(const char *path, const struct tt_apply_plan *p, const char *kind);
+/* The newest whole record for root (a resolved path) of kind (NULL: any):
+ * 1 and *j filled, 0 when there is none (or no history). */
+int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j);
 
 #endif

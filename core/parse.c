@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -220,4 +221,35 @@ int tt_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+const char *tt_str_escape(const char *in, char *out, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t len = 0;
+
+	if (!size)
+		return out;
+	for (; *p; p++) {
+		char esc[8];
+		int n;
+
+		if (*p == '\n' || *p == '\t' || *p == '\r' || *p == '\\')
+			n = snprintf(esc, sizeof(esc), "\\%c",
+				     *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r' : '\\');
+		else if (*p < 0x20 || *p == 0x7f)
+			n = snprintf(esc, sizeof(esc), "\\x%02x", *p);
+		/* U+0080..U+009F: CSI (U+009B) and friends act as escapes on
+		 * terminals that honour 8-bit controls. */
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			n = snprintf(esc, sizeof(esc), "\\x%02x", *++p);
+		} else
+			n = snprintf(esc, sizeof(esc), "%c", *p);
+		if (len + (size_t)n >= size)
+			break;
+		memcpy(out + len, esc, (size_t)n);
+		len += (size_t)n;
+	}
+	out[len] = '\0';
+	return out;
 }

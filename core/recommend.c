@@ -1,6 +1,7 @@
 #include "recommend.h"
 
 #include "error.h"
+#include "wi.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,19 +10,28 @@
 int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char *weights, double gain,
 	       const char *where)
 {
+	const struct tt_wi_backend *be = tt_wi_find(interface);
 	struct tt_reco *r;
 	int rc;
 
 	if (rs->n == TT_RECO_MAX)
 		return tt_err(TT_EINPUT, "%s: more than %d recommendations", where, TT_RECO_MAX);
-	if (strcmp(interface, "upstream") && strcmp(interface, "rfc"))
+	if (!be)
 		return tt_err(TT_EINPUT, "%s: interface '%s' is neither upstream nor rfc", where,
 			      interface);
+	if (src < -1 || src >= TT_MAX_NODES)
+		return tt_err(TT_EINPUT, "%s: source node %d out of range (0-%d)", where, src,
+			      TT_MAX_NODES - 1);
 	r = &rs->r[rs->n];
 	r->source_node = src;
 	snprintf(r->interface, sizeof(r->interface), "%s", interface);
 	r->gain = gain;
+	/* In the interface's own range before any conversion: tier weights
+	 * 0-100 (the RFC's) even on their way to an upstream kernel. */
 	rc = tt_weights_parse(weights, &r->w);
+	if (rc == 0)
+		rc = tt_weights_check_range_of(&r->w, be->min_weight, be->max_weight,
+					       be->per_source ? "tier" : "node");
 	if (rc < 0) {
 		tt_err_prefix("%s", where);
 		return rc;

@@ -1,8 +1,10 @@
+#define _GNU_SOURCE /* O_PATH */
 #include "sysfs.h"
 
 #include "error.h"
 #include "fixture-kernel.h"
 #include "parse.h"
+#include "wi.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,8 +13,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+/* A tree that is not shaped like sysfs (a folder where a file belongs, a
+ * symlink loop, a file where a folder belongs) is bad input, not a runtime
+ * failure: the same tree fails the same way every time. */
+static int open_status(int errnum)
+{
+	switch (errnum) {
+	case ENOENT:
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		return TT_EUNAVAIL;
+	case EISDIR:
+	case ENOTDIR:
+	case ELOOP:
+	case EXDEV:
+		return TT_EINPUT;
+	default:
+		return TT_EFAIL;
+	}
+}
 
 int tt_sysfs_init(struct tt_sysfs *s, const char *root)
 {
@@ -28,6 +53,7 @@ int tt_sysfs_init(struct tt_sysfs *s, const char *root)
 	if (!realpath(root, real))
 		return tt_err_sys(TT_EINPUT, errno, "sysfs root '%s'", root);
 	s->live = strcmp(real, "/") == 0;
+	memcpy(s->abs, real, sizeof(s->abs));
 	if (s->live) {
 		s->root[0] = '\0';
 	} else {
@@ -38,6 +64,7 @@ int tt_sysfs_init(struct tt_sysfs *s, const char *root)
 		memcpy(s->root, root, len + 1);
 		while (len > 1 && s->root[len - 1] == '/')
 			s->root[--len] = '\0';
+		tt_fixture_recover(s);
 	}
 	return 0;
 }
@@ -91,8 +118,7 @@ static int read_path(const char *path, char *buf, size_t size)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return tt_err_sys(errno == ENOENT ? TT_EUNAVAIL : TT_EFAIL, errno, "cannot read '%s'",
-				  path);
+		return tt_err_sys(open_status(errno), errno, "cannot read '%s'", path);
 	for (;;) {
 		ssize_t n;
 
@@ -104,7 +130,8 @@ static int read_path(const char *path, char *buf, size_t size)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			rc = tt_err_sys(TT_EFAIL, errno, "cannot read '%s'", path);
+			rc = tt_err_sys(errno == EISDIR ? TT_EINPUT : TT_EFAIL, errno,
+					"cannot read '%s'", path);
 			goto out;
 		}
 		if (n == 0)
@@ -180,6 +207,71 @@ int tt_sysfs_read_list(const struct tt_sysfs *s, uint64_t *bits, unsigned int nb
 	return 0;
 }
 
+/* Kernels before 5.6 (ENOSYS) and seccomp filters that do not know
+ * openat2 (EPERM on some container runtimes): one O_NOFOLLOW open per
+ * component, each relative to the last. */
+static int open_walk(int dirfd, const char *rel, int flags)
+{
+	char buf[PATH_MAX], *save = NULL, *next;
+	int fd = dup(dirfd);
+
+	if (fd < 0)
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", rel);
+	for (char *c = strtok_r(buf, "/", &save); c; c = next) {
+		int nfd;
+
+		next = strtok_r(NULL, "/", &save);
+		if (strcmp(c, "..") == 0 || strcmp(c, ".") == 0) {
+			close(fd);
+			errno = EXDEV;
+			return -1;
+		}
+		nfd = openat(fd, c, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+					 : flags | O_NOFOLLOW | O_CLOEXEC);
+		close(fd);
+		if (nfd < 0)
+			return -1;
+		fd = nfd;
+	}
+	return fd;
+}
+
+int tt_sysfs_open(const struct tt_sysfs *s, const char *rel, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	char path[PATH_MAX];
+	int dirfd, fd, err;
+
+	if (rel[0] != '/' || tt_sysfs_path(s, path, sizeof(path), "%s", rel) < 0)
+		return tt_err(TT_EINPUT, "path '%s' is not absolute or too long", rel);
+	/* The root itself may be reached through symlinks: it is what the
+	 * user named. Only what lies beneath it is held to the rules. */
+	dirfd = open(s->live ? "/" : s->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return tt_err_sys(open_status(errno), errno, "cannot open sysfs root '%s'",
+				  tt_sysfs_root(s));
+	fd = (int)syscall(SYS_openat2, dirfd, rel + 1, &how, sizeof(how));
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+		fd = open_walk(dirfd, rel + 1, flags);
+	err = errno;
+	close(dirfd);
+	if (fd >= 0)
+		return fd;
+	if (err == ELOOP || err == EXDEV) {
+		tt_err(TT_EINPUT, "'%s' leads through a symbolic link or out of '%s'", path,
+		       tt_sysfs_root(s));
+		tt_err_hint("tiertune opens files to write only beneath the sysfs root, never "
+			    "through a link");
+		return TT_EINPUT;
+	}
+	return tt_err_sys(open_status(err), err, "cannot open '%s'%s", path,
+			  (flags & O_ACCMODE) == O_RDONLY ? "" : " for writing");
+}
+
 int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt, ...)
 {
 	char path[PATH_MAX], rel[PATH_MAX];
@@ -193,6 +285,8 @@ int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt,
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(rel))
 		return tt_err(TT_EINPUT, "path '%s' is too long", fmt);
+	if (!tt_wi_weight_file(rel))
+		return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file", rel);
 	rc = tt_sysfs_path(s, path, sizeof(path), "%s", rel);
 	if (rc < 0)
 		return rc;
@@ -201,12 +295,9 @@ int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt,
 	if (getenv("TIERTUNE_TEST_NO_LIVE_WRITES"))
 		return tt_err(TT_EUNAVAIL, "refusing to write '%s' on the live system under tests",
 			      path);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = tt_sysfs_open(s, rel, O_WRONLY);
 	if (fd < 0)
-		return tt_err_sys(errno == EACCES || errno == EPERM || errno == ENOENT
-					  ? TT_EUNAVAIL
-					  : TT_EFAIL,
-				  errno, "cannot open '%s' for writing", path);
+		return fd;
 	n = write(fd, value, len);
 	if (n < 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s' to '%s'", value, path);
@@ -239,8 +330,7 @@ int tt_sysfs_list(const struct tt_sysfs *s, char ***names, const char *fmt, ...)
 		return rc;
 	d = opendir(path);
 	if (!d)
-		return tt_err_sys(errno == ENOENT ? TT_EUNAVAIL : TT_EFAIL, errno,
-				  "cannot list '%s'", path);
+		return tt_err_sys(open_status(errno), errno, "cannot list '%s'", path);
 	v = malloc(cap * sizeof(*v));
 	if (!v) {
 		rc = tt_err(TT_EFAIL, "out of memory listing '%s'", path);

@@ -24,6 +24,7 @@
 
 struct tt_sysfs {
 	char root[PATH_MAX]; /* without trailing '/'; "" for the live system */
+	char abs[PATH_MAX];  /* the root resolved (realpath), "/" for the live system */
 	bool live;           /* root resolves to "/" */
 };
 
@@ -49,8 +50,18 @@ int tt_sysfs_read_u64(const struct tt_sysfs *s, uint64_t *out, uint64_t min, uin
 int tt_sysfs_read_list(const struct tt_sysfs *s, uint64_t *bits, unsigned int nbits,
 		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Opens rel (a live path, "/sys/...") beneath the root and nowhere else:
+ * openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or on kernels before
+ * 5.6 a walk of O_NOFOLLOW opens, one component at a time. A symlink or
+ * ".." on the way is TT_EINPUT, so a planted link cannot turn a write under
+ * a fixture copy (or the live /sys) into a write elsewhere. Returns the fd
+ * or a negative status. */
+int tt_sysfs_open(const struct tt_sysfs *s, const char *rel, int flags);
+
 /* Writes value with one write(2), as sysfs attributes require, to an
- * existing file (never creates one). */
+ * existing file (never creates one), opened with tt_sysfs_open. Only the
+ * weight interfaces' own files (tt_wi_weight_file) are ever written:
+ * anything else is TT_EINPUT, whatever a journal or profile names. */
 int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -391,6 +391,14 @@ int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 	load_cpu_model(s, t);
 	if (tt_sysfs_read(s, t->hostname, sizeof(t->hostname), "/proc/sys/kernel/hostname") < 0)
 		t->hostname[0] = '\0';
+	/* Display strings, kept on one line from the start (the database and
+	 * every export get them as shown). */
+	char raw[sizeof(t->hostname) > sizeof(t->cpu_model) ? sizeof(t->hostname)
+							     : sizeof(t->cpu_model)];
+	memcpy(raw, t->hostname, sizeof(t->hostname));
+	tt_str_escape(raw, t->hostname, sizeof(t->hostname));
+	memcpy(raw, t->cpu_model, sizeof(t->cpu_model));
+	tt_str_escape(raw, t->cpu_model, sizeof(t->cpu_model));
 	rc = load_movement(s, t);
 	if (rc < 0)
 		goto fail;
@@ -442,6 +450,16 @@ int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask,
 		}
 	}
 	return 0;
+}
+
+int tt_topo_check_source(const struct tt_topo *t, int src)
+{
+	char online[256];
+
+	if (src < 0 || (src < TT_MAX_NODES && tt_nodemask_test(&t->online, src)))
+		return 0;
+	tt_bit_format_list(t->online.bits, TT_MAX_NODES, online, sizeof(online));
+	return tt_err(TT_EINPUT, "source node %d is not online (online: %s)", src, online);
 }
 
 static uint64_t fnv1a(uint64_t h, const char *s)

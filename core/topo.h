@@ -103,6 +103,9 @@ const struct tt_tier *tt_topo_tier(const struct tt_topo *t, int id);
  * after an upgrade is the same hardware (runs record their kernel). */
 void tt_topo_fingerprint(const struct tt_topo *t, char out[17]);
 /* Checks that every node of mask is online; names the first that is not. */
+/* A source node (where a task runs): -1 (none given) or an online node;
+ * TT_EINPUT naming it otherwise. */
+int tt_topo_check_source(const struct tt_topo *t, int src);
 int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask,
 			const char *what);
 

@@ -78,16 +78,22 @@ int tt_weights_format(const struct tt_weights *ws, char *buf, unsigned long size
 	return (int)len;
 }
 
-int tt_weights_check_range(const struct tt_weights *ws, uint32_t min, uint32_t max)
+int tt_weights_check_range_of(const struct tt_weights *ws, uint32_t min, uint32_t max,
+			      const char *what)
 {
-	int node;
+	int id;
 
-	tt_nodemask_for_each(node, &ws->set) {
-		if (ws->w[node] < min || ws->w[node] > max)
-			return tt_err(TT_EINPUT, "weight '%u' for node %d out of range (%u-%u)",
-				      ws->w[node], node, min, max);
+	tt_nodemask_for_each(id, &ws->set) {
+		if (ws->w[id] < min || ws->w[id] > max)
+			return tt_err(TT_EINPUT, "weight '%u' for %s %d out of range (%u-%u)",
+				      ws->w[id], what, id, min, max);
 	}
 	return 0;
+}
+
+int tt_weights_check_range(const struct tt_weights *ws, uint32_t min, uint32_t max)
+{
+	return tt_weights_check_range_of(ws, min, max, "node");
 }
 
 static uint32_t gcd(uint32_t a, uint32_t b)

@@ -34,6 +34,9 @@ int tt_weights_parse(const char *s, struct tt_weights *out);
 int tt_weights_format(const struct tt_weights *ws, char *buf, unsigned long size);
 /* "weight '300' for node 1 out of range (1-255)" */
 int tt_weights_check_range(const struct tt_weights *ws, uint32_t min, uint32_t max);
+/* The same where the keys are what ("tier"), for the message. */
+int tt_weights_check_range_of(const struct tt_weights *ws, uint32_t min, uint32_t max,
+			      const char *what);
 /* Divides every weight by their GCD (zeros ignored); returns the GCD. */
 uint32_t tt_weights_reduce(struct tt_weights *ws);
 

@@ -81,6 +81,9 @@ static int rfc_validate(const struct tt_topo *t, const struct tt_wi_state *cur,
 		const struct tt_wi_tier *wt = &want->tiers[i];
 		int src, rc;
 
+		if (!tt_topo_tier(t, wt->tier))
+			return tt_err(TT_EINPUT, "tier %d does not exist (see 'tiertune topo')",
+				      wt->tier);
 		if (!tt_wi_state_find_tier(cur, wt->tier))
 			return tt_err(TT_EINPUT, "tier %d has no %s/memory_tier%d/interleave_weight",
 				      wt->tier, TIER_DIR, wt->tier);

@@ -67,6 +67,22 @@ extern const struct tt_wi_backend *const tt_wi_backends[];
 
 const struct tt_wi_backend *tt_wi_find(const char *name);
 
+#define TT_WI_TIER_DIR "/sys/devices/virtual/memory_tiering"
+/* The one check of weights someone wants written, used by apply, restore,
+ * export, profiles and dry runs alike, so that all accept and refuse the
+ * same: the source node (-1: none) is online; the interface's files under s
+ * read well (a malformed one is refused, as topo calls it); then the
+ * backend's validate: upstream node weights 1-255 for nodes with a nodeN
+ * file, RFC tier weights 0-100 for tiers with an interleave_weight file
+ * (which need a source node). TT_EINPUT naming what is wrong. */
+int tt_wi_check(const struct tt_wi_backend *be, const struct tt_sysfs *s, const struct tt_topo *t,
+		int src, const struct tt_weights *w);
+/* rel (a live path) is one of the files the kernel keeps weights in:
+ * weighted_interleave/nodeN, weighted_interleave/auto (or __auto_type), or
+ * memory_tiering/memory_tierN/interleave_weight. The only files tiertune
+ * writes (tt_sysfs_write checks it). */
+bool tt_wi_weight_file(const char *rel);
+
 void tt_wi_state_init(struct tt_wi_state *st);
 void tt_wi_state_release(struct tt_wi_state *st);
 /* The tier entry for tier id, or NULL. */

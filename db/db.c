@@ -3,6 +3,7 @@
 
 #include "../core/error.h"
 #include "../core/proc.h"
+#include "../core/state.h"
 #include "schema.h"
 
 #include <errno.h>
@@ -197,39 +198,36 @@ static bool wal_has_frames(const char *path)
 	return stat(wal, &sb) == 0 && sb.st_size > 0;
 }
 
+/* Created 0700 by the one function that makes tiertune's folders, so that
+ * /var/lib/tiertune is the same whichever command makes it first. */
 static int make_dirs(const char *path)
 {
-	char dir[4096];
+	char dir[4096], *slash;
 
 	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return tt_err_sys(TT_EFAIL, errno, "cannot create folder '%s' for database '%s'",
-					  dir, path);
-		*p = '/';
-	}
-	return 0;
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	return tt_state_mkdirs(dir);
 }
 
 int tt_db_default_path(char *buf, size_t size)
 {
-	const char *env = getenv("TIERTUNE_DB"), *xdg = getenv("XDG_DATA_HOME"),
-		   *home = getenv("HOME");
-	int n;
+	const char *env = getenv("TIERTUNE_DB");
+	char dir[4096];
+	int n, rc;
 
-	if (env && *env)
+	if (env && *env) {
 		n = snprintf(buf, size, "%s", env);
-	else if (geteuid() == 0)
-		n = snprintf(buf, size, "/var/lib/tiertune/tiertune.db");
-	else if (xdg && *xdg == '/')
-		n = snprintf(buf, size, "%s/tiertune/tiertune.db", xdg);
-	else if (home && *home)
-		n = snprintf(buf, size, "%s/.local/share/tiertune/tiertune.db", home);
-	else
-		return tt_err(TT_EINPUT, "no database path: set TIERTUNE_DB or HOME, or pass --db");
+	} else {
+		rc = tt_state_dir(TT_DIR_DATA, dir, sizeof(dir));
+		if (rc < 0) {
+			tt_err_hint("or set TIERTUNE_DB, or pass --db");
+			return rc;
+		}
+		n = snprintf(buf, size, "%s/tiertune.db", dir);
+	}
 	if (n < 0 || (size_t)n >= size)
 		return tt_err(TT_EINPUT, "database path is too long");
 	return 0;
@@ -400,12 +398,17 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 		return rc;
 	}
 	exists = rc != FILE_MISSING;
+	/* sqlite takes an empty file for an empty database and would make it
+	 * one; a file that exists is the user's, not ours to fill. */
+	if (rc == FILE_EMPTY) {
+		rc = tt_err(TT_EINPUT, "database '%s' is empty (0 bytes), not a tiertune database",
+			    path);
+		tt_err_hint("remove it, or give another --db");
+		goto fail;
+	}
 	if (flags & TT_DB_READONLY) {
 		if (rc == FILE_MISSING)
 			rc = tt_err(TT_EINPUT, "database '%s' does not exist", path);
-		else if (rc == FILE_EMPTY)
-			rc = tt_err(TT_EINPUT, "database '%s' is empty (0 bytes), not a tiertune "
-					       "database", path);
 		else
 			rc = open_readonly(db, &version);
 		if (rc < 0)

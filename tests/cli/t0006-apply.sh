@@ -155,7 +155,7 @@ expect_bad_input 2 "weight '256' for node 1 out of range (1-255)" "$root" "$TT" 
 expect_bad_input 2 "node 9 is not online" "$root" "$TT" --sysfs-root "$root" apply --weights 9:1
 expect_bad_input 2 "apply needs exactly one of" "$root" "$TT" --sysfs-root "$root" apply
 rfc=$(copy_fixture rfc-4node)
-expect_bad_input 2 "weight '101' for node 4 out of range (0-100)" "$rfc" "$TT" --sysfs-root "$rfc" apply --tier-weights 4:101 --source-node 0
+expect_bad_input 2 "weight '101' for tier 4 out of range (0-100)" "$rfc" "$TT" --sysfs-root "$rfc" apply --tier-weights 4:101 --source-node 0
 expect_bad_input 2 "tier 9 does not exist" "$rfc" "$TT" --sysfs-root "$rfc" apply --tier-weights 9:1 --source-node 0
 expect_bad_input 2 "give --source-node N" "$rfc" "$TT" --sysfs-root "$rfc" apply --tier-weights 4:50
 echo '{"format": "something else"}' >"$WORK/other.json"
@@ -163,7 +163,7 @@ expect_bad_input 2 "profile '$WORK/other.json' is not a tiertune profile" "$root
 expect_bad_input 2 "profile '$WORK/bad.journal' is not JSON" "$root" "$TT" --sysfs-root "$root" apply --profile "$WORK/bad.journal"
 if can_drop; then
 	ttn=$(nobody_tt) # $WORK is now 755: nobody may read the copy, not write it
-	expect_bad_input 3 "cannot write '$root/$WI/node0'" "$root" \
+	expect_bad_input 3 "cannot open '$root/$WI/node0' for writing" "$root" \
 		"${NOBODY[@]}" "$ttn" --sysfs-root "$root" apply --weights 0:5
 else
 	skip "the not-root check needs root and setpriv to drop to nobody"
@@ -208,5 +208,5 @@ vm=$(copy_fixture vm-1node)
 run "$TT" --sysfs-root "$vm" export --latest --format prometheus
 is "--latest finds the run with a recommendation; gain exported" "$rc:$(grep -c '^tiertune_gain_ratio{source_node="0"} 0.05$' "$WORK/out")" "0:1"
 run "$TT" --sysfs-root "$vm" export --run "$bench_run" --format shell -o "$WORK/out.sh"
-is "-o writes the file whole (no temp left)" "$rc:$(ls "$WORK" | grep -c 'out.sh.tmp'):$(grep -c '^echo 1 > ' "$WORK/out.sh")" "0:0:1"
+is "-o writes the file whole (no temp left)" "$rc:$(ls "$WORK" | grep -c 'out.sh.'):$(grep -c '^echo 1 > ' "$WORK/out.sh")" "0:0:1"
 done_testing

@@ -185,6 +185,31 @@ static void test_format_list_small_buffer(void **state)
 	assert_int_equal(tt_bit_next(m.bits, TT_MAX_NODES, 101), TT_MAX_NODES);
 }
 
+/* One line stays one line; everything printable passes as it is. */
+static void test_escape(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} v[] = {
+		{"spr-cxl-07.lab", "spr-cxl-07.lab"},
+		{"a\nb", "a\\nb"},
+		{"tab\there\r", "tab\\there\\r"},
+		{"esc\x1b[2J", "esc\\x1b[2J"},
+		{"back\\slash", "back\\\\slash"},
+		{"del\x7f", "del\\x7f"},
+		{"csi\xc2\x9b" "0m", "csi\\x9b0m"},
+		{"caf\xc3\xa9", "caf\xc3\xa9"},
+		{"$(touch x); `y`", "$(touch x); `y`"},
+	};
+	char buf[64], small[6];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		assert_string_equal(tt_str_escape(v[i].in, buf, sizeof(buf)), v[i].out);
+	/* Cut before an escape that does not fit, never inside it. */
+	assert_string_equal(tt_str_escape("abcd\n", small, sizeof(small)), "abcd");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_cpumap),
 		cmocka_unit_test(test_kv),
 		cmocka_unit_test(test_format_list_small_buffer),
+		cmocka_unit_test(test_escape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,6 +212,37 @@ static void test_live_guard(void **state)
 	assert_non_null(strstr(tt_err_msg(), "refusing to write"));
 }
 
+/* The only files tiertune writes: table of paths, kept and refused. */
+static void test_weight_file(void **state)
+{
+	static const struct {
+		const char *rel;
+		bool ok;
+	} v[] = {
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/node0", true},
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/node1023", true},
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/auto", true},
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/__auto_type", true},
+		{"/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight", true},
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/node1024", false},
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/node01", false},
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/node", false},
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/node1/x", false},
+		{"/sys/kernel/mm/mempolicy/weighted_interleave/../../../../devices/system/node/online",
+		 false},
+		{"/sys/devices/system/node/online", false},
+		{"/sys/devices/virtual/memory_tiering/memory_tier4/../memory_tier4/interleave_weight",
+		 false},
+		{"/sys/devices/virtual/memory_tiering/memory_tier4/nodelist", false},
+		{"/etc/passwd", false},
+		{"", false},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		assert_int_equal(tt_wi_weight_file(v[i].rel), v[i].ok);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +252,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_auto_type_without_hmat, teardown),
 		cmocka_unit_test_teardown(test_rfc_write, teardown),
 		cmocka_unit_test_teardown(test_live_guard, teardown),
+		cmocka_unit_test(test_weight_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

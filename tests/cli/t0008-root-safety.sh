@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# Root safety (issue 12): apply killed at system calls and then restored,
+# host names with newlines and shell metacharacters through every export,
+# symlinks planted in the tree and the state folder, journals naming other
+# files or other roots, restore --last finding changed weights, and every
+# command accepting and refusing the same weights.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kill.sh"
+
+WI=sys/kernel/mm/mempolicy/weighted_interleave
+TIER=sys/devices/virtual/memory_tiering
+state=$TIERTUNE_STATE_DIR
+nodb=/dev/null/none.db # a database that cannot be opened
+same() { [ "$(tree_sum "$1")" = "$2" ] && echo same || echo changed; }
+
+# Killed at a sample of system calls (tests/kill-sweep.sh does every one):
+# the journal put in place, the middle sysfs or history write, the last
+# fsync (the history's, the commit point), the journal's removal.
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+	sample() { # fixture db apply-args...
+		local fx=$1 db=$2 pts failed=0 count=0
+		shift 2
+		pts=$(kill_points "$fx" "$db" "$@")
+		while read -r sc at; do
+			[ -n "$sc" ] || continue
+			count=$((count + 1))
+			kill_at "$fx" "$db" "$sc" "$at" "$@" | diag
+			[ "${PIPESTATUS[0]}" -eq 0 ] || failed=$((failed + 1))
+		done < <({
+			grep -m1 '^rename ' <<<"$pts"
+			w=$(grep -c '^write ' <<<"$pts")
+			grep '^write ' <<<"$pts" | sed -n "$(((w + 1) / 2))p"
+			grep '^fsync ' <<<"$pts" | tail -n1
+			grep '^unlink ' <<<"$pts" | head -n1
+		})
+		is "killed at $count sampled points ($fx, db $db): restore gives the tree back each time" \
+			"$count:$failed" "4:0"
+	}
+	# Each interface once with and once without a database, crossed, to
+	# keep this suite quick; the sweep does all four in full.
+	sample spr-ddr5-2cxl "$TIERTUNE_DB" --weights 0:5,1:2,2:1
+	sample rfc-4node "$nodb" --tier-weights 4:85,22:15 --source-node 0
+else
+	for i in 1 2; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
+fi
+
+# The fault hook's kill after the last write: the journal is left, the
+# history may not hold it yet; plain restore puts everything back.
+root=$(copy_fixture spr-ddr5-2cxl)
+before=$(tree_sum "$root")
+TIERTUNE_FIXTURE_FAULT=kill:3 run "$TT" --db "$nodb" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
+run "$TT" --db "$nodb" --sysfs-root "$root" restore
+is "killed at the last write, no database: plain restore, tree as before" "$rc:$(same "$root" "$before")" "0:same"
+
+# A fixture store cut short leaves a hidden temp file (the real file intact);
+# the next command on the tree removes it, as a kernel has none to show.
+root=$(copy_fixture spr-ddr5-2cxl)
+before=$(tree_sum "$root")
+echo 9 >"$root/$WI/.node1.tt-store"
+run "$TT" --sysfs-root "$root" topo
+is "a stale fixture temp file is gone after the next command" "$rc:$(same "$root" "$before")" "0:same"
+
+# No database at all: apply still leaves its undo record, restore --last uses it.
+root=$(copy_fixture spr-ddr5-2cxl)
+before=$(tree_sum "$root")
+run "$TT" --db "$nodb" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
+is "apply with no database: exit 0, says restore --last can undo it" \
+	"$rc:$(grep -c "restore --last' can undo them" "$WORK/err")" "0:1"
+run "$TT" --db "$nodb" --sysfs-root "$root" restore --last
+is "restore --last with no database: tree as before" "$rc:$(same "$root" "$before")" "0:same"
+
+# restore --last checks the values are still the ones apply wrote.
+root=$(copy_fixture spr-ddr5-2cxl)
+before=$(tree_sum "$root")
+"$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1 >/dev/null
+echo 9 >"$root/$WI/node1"
+changed=$(tree_sum "$root")
+run "$TT" --sysfs-root "$root" restore --last
+is "restore --last after a change: exit 1 naming the file and both values, nothing written" \
+	"$rc:$(grep -c "node1' holds '9', not '2'" "$WORK/err"):$(same "$root" "$changed")" "1:1:same"
+run "$TT" --sysfs-root "$root" restore --last --dry-run
+is "its dry run refuses the same way" "$rc:$(grep -c "holds '9', not '2'" "$WORK/err")" "1:1"
+run "$TT" --sysfs-root "$root" restore --last --force
+is "--force puts the old values back: tree as before the apply" "$rc:$(same "$root" "$before")" "0:same"
+run "$TT" --sysfs-root "$root" restore --last
+is "a second restore --last finds the values changed, refuses" "$rc:$(same "$root" "$before")" "1:same"
+
+# Symlinks in the tree: never written through, whatever points where.
+root=$(copy_fixture spr-ddr5-2cxl)
+echo 3 >"$WORK/outside"
+rm "$root/$WI/node1"
+ln -s "$WORK/outside" "$root/$WI/node1"
+expect_bad_input 2 "leads through a symbolic link" "$root" "$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
+is "the file outside is untouched" "$(cat "$WORK/outside")" 3
+expect_bad_input 2 "leads through a symbolic link" "$root" "$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1 --dry-run
+root=$(copy_fixture spr-ddr5-2cxl)
+mv "$root/sys/kernel/mm/mempolicy" "$WORK/mempolicy-outside"
+ln -s "$WORK/mempolicy-outside" "$root/sys/kernel/mm/mempolicy"
+outside=$(tree_sum "$WORK/mempolicy-outside")
+expect_bad_input 2 "leads through a symbolic link" "$root" "$TT" --sysfs-root "$root" apply --weights 0:5
+is "a symlinked folder: the folder outside is untouched" "$(same "$WORK/mempolicy-outside" "$outside")" same
+rm -rf "$WORK/mempolicy-outside"
+
+# Symlinks in the state folder: not followed, nothing written.
+root=$(copy_fixture spr-ddr5-2cxl)
+mkdir -p "$WORK/real-state"
+ln -s "$WORK/real-state" "$WORK/link-state"
+TIERTUNE_STATE_DIR=$WORK/link-state expect_bad_input 2 "state folder '$WORK/link-state' is a symbolic link" "$root" \
+	"$TT" --sysfs-root "$root" apply --weights 0:5
+mkdir -p "$state"
+echo keep >"$WORK/victim"
+ln -s "$WORK/victim" "$state/apply.history.new"
+mv "$state/apply.history" "$WORK/history.saved" 2>/dev/null
+ln -s "$WORK/victim" "$state/apply.history"
+before=$(tree_sum "$root")
+run "$TT" --sysfs-root "$root" apply --weights 0:5
+is "a history that is a symlink: not followed, the apply rolled back (exit 1)" \
+	"$rc:$(cat "$WORK/victim"):$(same "$root" "$before"):$(grep -c 'put back' "$WORK/err")" "1:keep:same:1"
+rm -f "$state/apply.history" "$state/apply.history.new"
+[ -e "$WORK/history.saved" ] && mv "$WORK/history.saved" "$state/apply.history"
+rm -f "$state/apply.lock"
+ln -s "$WORK/victim" "$state/apply.lock"
+run "$TT" --sysfs-root "$root" apply --weights 0:5
+is "a lock that is a symlink: refused, nothing written" "$rc:$(cat "$WORK/victim"):$(same "$root" "$before")" "1:keep:same"
+rm -f "$state/apply.lock"
+chmod 777 "$state"
+expect_bad_input 2 "is writable by others (mode 777)" "$root" "$TT" --sysfs-root "$root" apply --weights 0:5
+chmod 700 "$state"
+
+# Journals naming files that are not weight files, or another root.
+root=$(copy_fixture spr-ddr5-2cxl)
+journal() { # file root write-line...
+	local f=$1 r=$2
+	shift 2
+	{ printf 'tiertune-journal 1\nowner 999999 1 dead-boot\ninterface upstream\n'
+	  printf '%s\n' "$@"; printf 'root %s\n' "$r"; } >"$f"
+}
+journal "$WORK/online.journal" "$(cd "$root" && pwd -P)" "write plain /sys/devices/system/node/online 0-2 0"
+expect_bad_input 2 "is not a tiertune journal (line 4)" "$root" "$TT" --sysfs-root "$root" restore --journal "$WORK/online.journal"
+journal "$WORK/dots.journal" "$(cd "$root" && pwd -P)" "write plain /$WI/../../../../../devices/system/node/online 0-2 0"
+expect_bad_input 2 "is not a tiertune journal (line 4)" "$root" "$TT" --sysfs-root "$root" restore --journal "$WORK/dots.journal"
+journal "$state/apply.journal" / "write plain /$WI/node0 7 5"
+expect_bad_input 2 "holds values of sysfs root '/'" "$root" "$TT" --sysfs-root "$root" restore
+is "the live root's journal is kept for a restore on the live root" "$(ls "$state" | grep -c '^apply.journal$')" 1
+expect_bad_input 2 "holds values of sysfs root '/'" "$root" "$TT" --sysfs-root "$root" apply --weights 0:5
+expect_bad_input 2 "holds values of sysfs root '/'" "$root" "$TT" --sysfs-root "$root" restore --journal "$state/apply.journal"
+other=$(copy_fixture spr-ddr5-2cxl)
+journal "$state/apply.journal" "$(cd "$other" && pwd -P)" "write plain /$WI/node0 7 25"
+expect_bad_input 2 "holds values of sysfs root '$(cd "$other" && pwd -P)'" "$root" "$TT" --sysfs-root "$root" restore
+run "$TT" --sysfs-root "$other" restore
+is "on its own root the journal is put back" "$rc:$(cat "$other/$WI/node0"):$(ls "$state" | grep -c journal)" "0:7:0"
+
+# Host names with a newline and shell metacharacters, from a database
+# merged from anywhere: every export keeps them on a comment line.
+evil_db=$WORK/evil.db
+root=$(copy_fixture spr-ddr5-2cxl)
+TIERTUNE_DB=$evil_db "$TT" --sysfs-root "$root" export --weights 0:1 --format json >/dev/null
+TIERTUNE_DB=$evil_db "$TT" bench --kernel copy --size 4M --repeat 1 --record >/dev/null 2>&1
+evil_run=$(TIERTUNE_DB=$evil_db "$TT" runs --json | json '[r["id"] for r in j][0]')
+python3 - "$evil_db" "$evil_run" "$WORK" <<'PY'
+import sqlite3, sys
+db, run, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+c = sqlite3.connect(db)
+evil = "lab\ntouch %s/pwned1; `touch %s/pwned2` $(touch %s/pwned3)\r\x1b[2J" % (work, work, work)
+c.execute("UPDATE hosts SET hostname = ? WHERE id = (SELECT host_id FROM runs WHERE id = ?)", (evil, run))
+c.execute("INSERT INTO recommendations (run_id, source_node, interface, weights, gain) VALUES (?, 0, 'upstream', '0:3,1:1,2:1', 0.1)", (run,))
+c.commit()
+PY
+for fmt in shell tmpfiles numactl prometheus json csv; do
+	TIERTUNE_DB=$evil_db run "$TT" --sysfs-root "$root" export --run "$evil_run" --format "$fmt" -o "$WORK/evil.$fmt"
+	is "export $fmt: exit 0, the host name on one comment line, no raw control character" \
+		"$rc:$(grep -v '^#' "$WORK/evil.$fmt" | grep -c 'touch'):$(LC_ALL=C grep -c $'[\x01-\x08\x0b-\x1f\x7f]' "$WORK/evil.$fmt")" "0:0:0"
+done
+is "json: the host name is this host's (from the tree), not the database's" \
+	"$(json 'j["host"]["hostname"]' <"$WORK/evil.json")" "spr-cxl-07.lab"
+fresh=$(copy_fixture spr-ddr5-2cxl)
+sh "$WORK/evil.shell" "$fresh" >/dev/null 2>&1
+is "running the shell export creates nothing, writes the weights" \
+	"$(ls "$WORK" | grep -c pwned):$(cat "$fresh/$WI/node0")" "0:3"
+TIERTUNE_DB=$evil_db run "$TT" runs
+is "runs: the host on its row, escaped (header + 1 row)" "$rc:$(wc -l <"$WORK/out"):$(grep -c 'lab\\ntouch' "$WORK/out")" "0:2:1"
+TIERTUNE_DB=$evil_db run "$TT" show "$evil_run"
+is "show: the host line escaped" "$rc:$(grep -c '^host .*lab\\ntouch' "$WORK/out"):$(grep -c '^touch' "$WORK/out")" "0:1:0"
+# And in the tree itself: the host name as topo reads it.
+root=$(copy_fixture spr-ddr5-2cxl)
+printf 'evil\ntouch %s/pwned4\n' "$WORK" >"$root/proc/sys/kernel/hostname"
+run "$TT" --sysfs-root "$root" topo
+is "topo: a host name with a newline stays on one line" "$rc:$(grep -c '^touch' "$WORK/out")" "0:0"
+
+# One validation path: apply, its dry run and export refuse the same (every
+# export format once; they share one check).
+same_refusal() { # text root args... (weights args, shared)
+	local text=$1 root=$2
+	shift 2
+	expect_bad_input 2 "$text" "$root" "$TT" --sysfs-root "$root" apply "$@"
+	expect_bad_input 2 "$text" "$root" "$TT" --sysfs-root "$root" apply --dry-run "$@"
+	expect_bad_input 2 "$text" "$root" "$TT" --sysfs-root "$root" export --format shell "$@"
+}
+spr=$(copy_fixture spr-ddr5-2cxl)
+rfc=$(copy_fixture rfc-4node)
+same_refusal "weight '0' for node 0 out of range (1-255)" "$spr" --weights 0:0
+for fmt in tmpfiles numactl json prometheus; do
+	expect_bad_input 2 "weight '0' for node 0 out of range (1-255)" "$spr" "$TT" --sysfs-root "$spr" export --format "$fmt" --weights 0:0
+done
+same_refusal "weights: node 9 is not online" "$spr" --weights 9:1
+same_refusal "weight '300' for node 0 out of range (1-255)" "$spr" --weights 0:300
+same_refusal "source node 99 is not online" "$spr" --weights 0:1 --source-node 99
+same_refusal "source node 99 is not online" "$rfc" --tier-weights 4:5 --source-node 99
+expect_bad_input 2 "source node 99 is not online" "$spr" "$TT" --sysfs-root "$spr" collectors --source-node 99
+same_refusal "weight '101' for tier 87 out of range (0-100)" "$spr" --tier-weights 87:101 --source-node 0
+same_refusal "tier 9 does not exist" "$rfc" --tier-weights 9:1 --source-node 0
+"$TT" --sysfs-root "$spr" export --weights 0:1 --format json -o "$WORK/p.json"
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["recommendations"][0]["source_node"]=2**40; json.dump(p, open(sys.argv[2], "w"))' "$WORK/p.json" "$WORK/big.json"
+expect_bad_input 2 "source_node '1099511627776' out of range" "$spr" "$TT" --sysfs-root "$spr" apply --profile "$WORK/big.json"
+# An RFC file topo calls malformed: apply refuses it too.
+bad=$(copy_fixture rfc-4node)
+echo "0:2,0:5,1:1" >"$bad/$TIER/memory_tier22/interleave_weight"
+run "$TT" --sysfs-root "$bad" topo
+is "topo calls the RFC line malformed" "$(grep -c 'is malformed' "$WORK/err")" 1
+expect_bad_input 2 "is malformed" "$bad" "$TT" --sysfs-root "$bad" apply --tier-weights 4:50 --source-node 0
+# A missing node file: restore --defaults refuses as apply does.
+miss=$(copy_fixture spr-ddr5-2cxl)
+rm "$miss/$WI/node2"
+expect_bad_input 2 "node 2 has no" "$miss" "$TT" --sysfs-root "$miss" apply --weights 2:1
+expect_bad_input 2 "node 2 has no" "$miss" "$TT" --sysfs-root "$miss" restore --defaults
+# A tree shaped wrongly: exit 2, not 1.
+shape=$(copy_fixture spr-ddr5-2cxl)
+rm "$shape/$WI/node1" && mkdir "$shape/$WI/node1"
+expect_bad_input 2 "node1" "$shape" "$TT" --sysfs-root "$shape" apply --weights 0:5
+shape=$(copy_fixture spr-ddr5-2cxl)
+rm "$shape/$WI/node1" && ln -s loop "$shape/$WI/node1" && ln -s node1 "$shape/$WI/loop"
+expect_bad_input 2 "node1" "$shape" "$TT" --sysfs-root "$shape" apply --weights 0:5
+# A dry run shows the plan where auto mode could not come back, with a warning.
+vm=$(copy_fixture vm-1node)
+before=$(tree_sum "$vm")
+run "$TT" --sysfs-root "$vm" apply --weights 0:2 --dry-run
+is "dry run where auto mode cannot come back: exit 0, the plan, the warning, nothing written" \
+	"$rc:$(grep -c '^echo 2 > ' "$WORK/out"):$(grep -c 'refuses this without --force' "$WORK/err"):$(same "$vm" "$before")" "0:1:1:same"
+# Databases that are not one.
+: >"$WORK/empty.db"
+expect_bad_input 2 "database '$WORK/empty.db' is empty (0 bytes)" "$spr" "$TT" --sysfs-root "$spr" runs --db "$WORK/empty.db"
+is "the empty file stays empty" "$(stat -c %s "$WORK/empty.db")" 0
+expect_bad_input 2 "database path '' is empty" "$spr" "$TT" --sysfs-root "$spr" runs --db ""
+done_testing

@@ -280,13 +280,13 @@ static int store_tier_weight(const struct tt_sysfs *s, const char *path, const c
 }
 
 /* Fault injection for the transaction tests, fixtures only:
- * TIERTUNE_FIXTURE_FAULT=fail:N makes the Nth store of this process fail
+ * TIERTUNE_TEST_FIXTURE_FAULT=fail:N makes the Nth store of this process fail
  * (EIO), garble:N makes it store a different value (the read-back then
  * differs), kill:N kills the process with SIGKILL just before it. */
 static int fault(const char *path, const char **value)
 {
 	static int stores;
-	const char *f = getenv("TIERTUNE_FIXTURE_FAULT"), *colon;
+	const char *f = getenv("TIERTUNE_TEST_FIXTURE_FAULT"), *colon;
 	uint64_t at;
 
 	stores++;

@@ -74,7 +74,7 @@ is "dry run: the writes and the auto side effect, nothing changed" \
 for fault in fail:1 fail:2 fail:3 garble:1 garble:3; do
 	root=$(copy_fixture spr-ddr5-2cxl)
 	before=$(tree_sum "$root")
-	TIERTUNE_FIXTURE_FAULT=$fault run "$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
+	TIERTUNE_TEST_FIXTURE_FAULT=$fault run "$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
 	is "fault $fault: exit 1, old values back at once, no journal" \
 		"$rc:$(grep -c 'put back' "$WORK/err"):$( [ "$(tree_sum "$root")" = "$before" ] && echo same):$(ls "$state" | grep -c journal)" \
 		"1:1:same:0"
@@ -84,7 +84,7 @@ done
 for at in 1 2 3; do
 	root=$(copy_fixture spr-ddr5-2cxl)
 	before=$(tree_sum "$root")
-	TIERTUNE_FIXTURE_FAULT=kill:$at run "$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
+	TIERTUNE_TEST_FIXTURE_FAULT=kill:$at run "$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
 	is "killed before write $at: the journal is left" "$rc:$(ls "$state" | grep -c 'apply.journal$')" "137:1"
 	run "$TT" --sysfs-root "$root" topo
 	is "killed before write $at: a read-only command warns with the way out" \

@@ -48,7 +48,7 @@ fi
 # history may not hold it yet; plain restore puts everything back.
 root=$(copy_fixture spr-ddr5-2cxl)
 before=$(tree_sum "$root")
-TIERTUNE_FIXTURE_FAULT=kill:3 run "$TT" --db "$nodb" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
+TIERTUNE_TEST_FIXTURE_FAULT=kill:3 run "$TT" --db "$nodb" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
 run "$TT" --db "$nodb" --sysfs-root "$root" restore
 is "killed at the last write, no database: plain restore, tree as before" "$rc:$(same "$root" "$before")" "0:same"
 

@@ -88,6 +88,14 @@ int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db);
 /* The same returning a library status, for callers that report it. */
 int cli_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db);
 
+struct tt_apply_plan;
+/* apply's and restore's shared steps (cmd-apply.c): a journal left by a
+ * killed apply goes back first (a library status); then validate, dry-run
+ * or run, report and record (an exit code). */
+int cli_apply_recover_first(struct tt_cli *cli);
+int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
+		      bool dry_run, const char *kind, const char *objective);
+
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and
  * returns the exit code for status. */
 int cli_fail(int status);

@@ -1,5 +1,6 @@
-/* tiertune apply and tiertune restore: write weights to sysfs as a
- * transaction (core/apply.c) and record what changed in the database. */
+/* tiertune apply: write weights to sysfs as a transaction (core/apply.c)
+ * and record what changed in the database; restore (cmd-restore.c) shares
+ * cli_apply_execute and cli_apply_recover_first. */
 #include "cli.h"
 
 #include "../core/apply.h"
@@ -10,10 +11,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-enum { OPT_WEIGHTS = OPT_FIRST_COMMAND, OPT_TIER_WEIGHTS, OPT_RUN, OPT_PROFILE, OPT_FORCE,
-       OPT_SOURCE, OPT_ALL_SOURCES, OPT_INTERFACE, OPT_DRY_RUN, OPT_LAST, OPT_JOURNAL,
-       OPT_DEFAULTS, OPT_AUTO };
 
 /* Mirrors an apply or restore into the database as a run with its writes,
  * for 'runs' and 'show'. The undo record that restore --last reads is the
@@ -65,8 +62,8 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 }
 
 /* Validate, dry-run or run, report, record: the part apply and restore share. */
-static int execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
-		   bool dry_run, const char *kind, const char *objective)
+int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
+		      bool dry_run, const char *kind, const char *objective)
 {
 	struct tt_apply_result res;
 	char state[4096];
@@ -157,7 +154,7 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 /* A journal left by a killed apply goes back before anything is planned.
  * (A dry run only hears about it, from main's warning.) The root must be
  * open: a journal of another root is refused, not put back there. */
-static int recover_first(struct tt_cli *cli)
+int cli_apply_recover_first(struct tt_cli *cli)
 {
 	char state[4096];
 	struct tt_recovery rec;
@@ -185,7 +182,7 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 
 	if (rc)
 		return rc;
-	rc = a->dry_run ? 0 : recover_first(cli);
+	rc = a->dry_run ? 0 : cli_apply_recover_first(cli);
 	if (rc < 0)
 		return cli_fail(rc);
 	rc = cli_load_topo(cli, &t);
@@ -249,7 +246,7 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 				    a->source >= 0 ? " for that source node" : "");
 	}
 	if (rc == 0)
-		rc = execute(cli, &t, &p, a->dry_run, "apply", objective[0] ? objective : NULL);
+		rc = cli_apply_execute(cli, &t, &p, a->dry_run, "apply", objective[0] ? objective : NULL);
 out:
 	tt_apply_plan_release(&p);
 	tt_topo_release(&t);
@@ -258,205 +255,39 @@ out:
 
 int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"weights", required_argument, NULL, OPT_WEIGHTS},
-		{"tier-weights", required_argument, NULL, OPT_TIER_WEIGHTS},
-		{"run", required_argument, NULL, OPT_RUN},
-		{"profile", required_argument, NULL, OPT_PROFILE},
-		{"force", no_argument, NULL, OPT_FORCE},
-		{"source-node", required_argument, NULL, OPT_SOURCE},
-		{"all-sources", no_argument, NULL, OPT_ALL_SOURCES},
-		{"interface", required_argument, NULL, OPT_INTERFACE},
-		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
+	struct apply_args a = {.source = -1, .run = -1};
+	struct cli_opt opts[] = {
+		CLI_STRING("weights", &a.weights, "N:W,...",
+			   "per-node weights (upstream 1-255; RFC: per node, turned into tier "
+			   "weights for --source-node)"),
+		CLI_STRING("tier-weights", &a.tier_weights, "TIER:W,...",
+			   "per-tier weights: RFC 0-100 for --source-node; upstream, split over the "
+			   "tier's nodes"),
+		CLI_I64("run", &a.run, "RUN", "the recommendation recorded with run RUN", 1, INT64_MAX),
+		CLI_STRING("profile", &a.profile, "FILE",
+			   "a profile from 'export --format json' (its hardware fingerprint must "
+			   "match this host's unless --force)"),
+		CLI_FLAG("force", &a.force, "apply a profile from other hardware"),
+		CLI_SOURCE_NODE(&a.source, "the source node whose recommendation to apply (RFC: whose "
+			       "tier weights to write)"),
+		CLI_FLAG("all-sources", &a.all_sources,
+			 "every source node's recommendation (upstream: merged, refused where they "
+			 "disagree)"),
+		CLI_STRING("interface", &a.interface, "upstream|rfc",
+			   "the kernel interface to write (default: the one this kernel has)"),
+		CLI_FLAG("dry-run", &a.dry_run, "show the plan (old -> new per file), write nothing"),
+		CLI_END,
 	};
-	const struct tt_cmd *self = cli_find_command("apply");
-	struct apply_args a = {.source = -1};
-	uint64_t v;
-	int c, rc, sources = 0;
+	int nargs, rc = cli_parse(cli, cli_find_command("apply"), opts, argc, argv, &nargs);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_WEIGHTS: a.weights = optarg; sources++; break;
-		case OPT_TIER_WEIGHTS: a.tier_weights = optarg; sources++; break;
-		case OPT_PROFILE: a.profile = optarg; sources++; break;
-		case OPT_FORCE: a.force = true; break;
-		case OPT_ALL_SOURCES: a.all_sources = true; break;
-		case OPT_INTERFACE: a.interface = optarg; break;
-		case OPT_DRY_RUN: a.dry_run = true; break;
-		case OPT_RUN:
-			if (cli_number("run", optarg, 1, INT64_MAX, &v))
-				return 2;
-			a.run = (int64_t)v;
-			sources++;
-			break;
-		case OPT_SOURCE:
-			if (cli_number("source-node", optarg, 0, TT_MAX_NODES - 1, &v))
-				return 2;
-			a.source = (int64_t)v;
-			break;
-		default:
-			rc = cli_common_option(cli, self, c);
-			if (rc >= 0)
-				return rc;
-		}
-	}
-	if (optind < argc)
-		return cli_usage("apply takes no argument, got '%s'", argv[optind]);
-	if (sources != 1)
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("apply takes no argument, got '%s'", argv[0]);
+	if (opts[0].seen + opts[1].seen + opts[2].seen + opts[3].seen != 1)
 		return cli_usage("apply needs exactly one of --weights, --tier-weights, --run, "
 				 "--profile");
 	if (a.all_sources && a.source >= 0)
 		return cli_usage("--source-node and --all-sources do not go together");
 	return apply(cli, &a);
-}
-
-static int plan_defaults(const struct tt_topo *t, struct tt_apply_plan *p)
-{
-	if (p->be == &tt_wi_upstream) {
-		struct tt_weights ones;
-
-		/* Every node with memory, as apply would want them: a missing
-		 * nodeN file is refused, not skipped. */
-		tt_weights_clear(&ones);
-		for (int i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].has_memory)
-				tt_weights_put(&ones, t->nodes[i].id, 1);
-		return tt_apply_plan_upstream(p, t, &ones);
-	}
-	/* The RFC's default: every tier weighs 1 for every source. */
-	for (int i = 0; i < t->nnodes; i++) {
-		struct tt_weights tiers;
-
-		if (!t->nodes[i].ncpus)
-			continue;
-		tt_weights_clear(&tiers);
-		for (int k = 0; k < t->ntiers; k++)
-			tt_weights_put(&tiers, t->tiers[k].id, 1);
-		int rc = tt_apply_plan_rfc(p, t, t->nodes[i].id, &tiers);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* restore with no mode: a journal left by a crash first; when there is
- * none, or it belonged to a change that had finished, undo the last apply. */
-static int restore_journal(struct tt_cli *cli, const char *state, const char *journal,
-			   bool dry_run, bool explicit, bool *then_last)
-{
-	struct tt_recovery rec;
-	int rc;
-
-	*then_last = false;
-	if (dry_run)
-		return cli_usage("--dry-run does not go with a journal (read it: it is text)");
-	rc = tt_apply_recover(state, journal, &cli->sfs, &rec);
-	if (rc < 0)
-		return cli_fail(rc);
-	if (rec.committed && explicit) {
-		printf("journal '%s' belonged to a change that had finished: removed ('tiertune "
-		       "restore --last' undoes that change)\n", journal ? journal : "");
-		return 0;
-	}
-	if (rec.committed) {
-		*then_last = true;
-		return 0;
-	}
-	printf("put back %d value%s from journal '%s'\n", rec.restored, rec.restored == 1 ? "" : "s",
-	       journal);
-	return 0;
-}
-
-int cmd_restore(struct tt_cli *cli, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"last", no_argument, NULL, OPT_LAST},
-		{"journal", required_argument, NULL, OPT_JOURNAL},
-		{"defaults", no_argument, NULL, OPT_DEFAULTS},
-		{"auto", no_argument, NULL, OPT_AUTO},
-		{"interface", required_argument, NULL, OPT_INTERFACE},
-		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
-		{"force", no_argument, NULL, OPT_FORCE},
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	const struct tt_cmd *self = cli_find_command("restore");
-	const char *journal = NULL, *interface = NULL;
-	int what = 0, modes = 0, c, rc;
-	bool dry_run = false, force = false, then_last;
-	char state[4096], left[4300];
-
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_LAST: case OPT_DEFAULTS: case OPT_AUTO:
-			what = c;
-			modes++;
-			break;
-		case OPT_JOURNAL:
-			journal = optarg;
-			what = c;
-			modes++;
-			break;
-		case OPT_INTERFACE: interface = optarg; break;
-		case OPT_DRY_RUN: dry_run = true; break;
-		case OPT_FORCE: force = true; break;
-		default:
-			rc = cli_common_option(cli, self, c);
-			if (rc >= 0)
-				return rc;
-		}
-	}
-	if (optind < argc)
-		return cli_usage("restore takes no argument, got '%s'", argv[optind]);
-	if (force && what && what != OPT_LAST)
-		return cli_usage("--force goes only with --last (or no mode)");
-	if (modes > 1)
-		return cli_usage("restore takes one of --last, --journal, --defaults, --auto");
-	if ((rc = cli_open_root(cli)))
-		return rc;
-	if ((rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state))) < 0)
-		return cli_fail(rc);
-	if (!what && tt_apply_leftover(state, left, sizeof(left)) == 1) {
-		rc = restore_journal(cli, state, left, dry_run, false, &then_last);
-		if (rc || !then_last)
-			return rc;
-		printf("the interrupted change had finished; undoing it\n");
-	}
-	if (!what)
-		what = OPT_LAST;
-	if (what == OPT_JOURNAL)
-		return restore_journal(cli, state, journal, dry_run, true, &then_last);
-	struct tt_topo t;
-	struct tt_apply_plan p;
-	const struct tt_wi_backend *be;
-	long long when = 0;
-	char objective[64] = "";
-
-	if (!dry_run && (rc = recover_first(cli)) < 0)
-		return cli_fail(rc);
-	rc = cli_load_topo(cli, &t);
-	if (rc)
-		return rc;
-	rc = cli_pick_interface(cli, interface, &be);
-	tt_apply_plan_init(&p, be, &cli->sfs);
-	if (rc == 0) {
-		if (what == OPT_LAST) {
-			rc = tt_apply_plan_last(&p, state, !force, &when);
-			snprintf(objective, sizeof(objective), "undo the apply of %lld", when);
-		} else if (what == OPT_DEFAULTS) {
-			rc = plan_defaults(&t, &p);
-		} else if (be != &tt_wi_upstream) {
-			rc = tt_err(TT_EUNAVAIL, "auto mode is an upstream interface feature (Linux "
-						 "6.16+)");
-		} else {
-			rc = tt_apply_plan_auto(&p, true);
-		}
-	}
-	if (rc == 0)
-		rc = execute(cli, &t, &p, dry_run, "restore", objective[0] ? objective : NULL);
-	tt_apply_plan_release(&p);
-	tt_topo_release(&t);
-	return rc < 0 ? cli_fail(rc) : rc;
 }

@@ -20,8 +20,6 @@
 
 #define TIER_DIR "/sys/devices/virtual/memory_tiering"
 
-enum { OPT_RUN = OPT_FIRST_COMMAND, OPT_LATEST, OPT_WEIGHTS, OPT_TIER_WEIGHTS, OPT_SOURCE,
-       OPT_ALL_SOURCES, OPT_FORMAT, OPT_OUTPUT, OPT_INTERFACE };
 
 struct export {
 	struct tt_cli *cli;
@@ -319,57 +317,39 @@ static int emit(const struct export *e, int (*write)(const struct export *, FILE
 
 int cmd_export(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"run", required_argument, NULL, OPT_RUN},
-		{"latest", no_argument, NULL, OPT_LATEST},
-		{"weights", required_argument, NULL, OPT_WEIGHTS},
-		{"tier-weights", required_argument, NULL, OPT_TIER_WEIGHTS},
-		{"source-node", required_argument, NULL, OPT_SOURCE},
-		{"all-sources", no_argument, NULL, OPT_ALL_SOURCES},
-		{"format", required_argument, NULL, OPT_FORMAT},
-		{"output", required_argument, NULL, OPT_OUTPUT},
-		{"interface", required_argument, NULL, OPT_INTERFACE},
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	const struct tt_cmd *self = cli_find_command("export");
 	const char *format = NULL, *out = NULL, *weights = NULL, *tier_weights = NULL,
 		   *interface = NULL;
 	struct export e = {.cli = cli, .source = -1};
-	uint64_t run = 0, v;
+	uint64_t run = 0;
+	int64_t source = -1;
 	bool latest = false, all = false;
-	int c, rc, sources = 0, fmt = -1;
+	struct cli_opt opts[] = {
+		CLI_U64("run", &run, "RUN", "the recommendation recorded with run RUN", 1, INT64_MAX),
+		CLI_FLAG("latest", &latest, "the newest run's recommendation"),
+		CLI_STRING("weights", &weights, "N:W,...", "these per-node weights"),
+		CLI_STRING("tier-weights", &tier_weights, "TIER:W,...", "these per-tier weights"),
+		CLI_SOURCE_NODE(&source, "the source node whose recommendation to export"),
+		CLI_FLAG("all-sources", &all, "every source node's recommendation"),
+		CLI_STRING("format", &format, "FMT",
+			   "shell, json (a profile for identical hosts), tmpfiles, numactl, "
+			   "prometheus, or csv (the run's trials)", .required = true),
+		CLI_STRING("output", &out, "FILE",
+			   "write to FILE (through a temporary file and rename) instead of standard "
+			   "output", .short_name = 'o'),
+		CLI_STRING("interface", &interface, "upstream|rfc|both",
+			   "the interface to export for (default: the one this kernel has)"),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("export"), opts, argc, argv, &nargs), fmt = -1;
 	struct tt_topo t;
 
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_LATEST: latest = true; sources++; break;
-		case OPT_WEIGHTS: weights = optarg; sources++; break;
-		case OPT_TIER_WEIGHTS: tier_weights = optarg; sources++; break;
-		case OPT_ALL_SOURCES: all = true; break;
-		case OPT_FORMAT: format = optarg; break;
-		case OPT_INTERFACE: interface = optarg; break;
-		case 'o': case OPT_OUTPUT: out = optarg; break;
-		case OPT_RUN:
-			if (cli_number("run", optarg, 1, INT64_MAX, &run))
-				return 2;
-			sources++;
-			break;
-		case OPT_SOURCE:
-			if (cli_number("source-node", optarg, 0, TT_MAX_NODES - 1, &v))
-				return 2;
-			e.source = (int)v;
-			break;
-		default:
-			rc = cli_common_option(cli, self, c);
-			if (rc >= 0)
-				return rc;
-		}
-	}
-	if (optind < argc)
-		return cli_usage("export takes no argument, got '%s'", argv[optind]);
-	if (sources != 1)
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("export takes no argument, got '%s'", argv[0]);
+	if (opts[0].seen + latest + !!weights + !!tier_weights != 1)
 		return cli_usage("export needs exactly one of --run, --latest, --weights, --tier-weights");
+	e.source = (int)source;
 	if (all && e.source >= 0)
 		return cli_usage("--source-node and --all-sources do not go together");
 	for (size_t i = 0; format && i < sizeof(formats) / sizeof(*formats); i++)

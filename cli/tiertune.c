@@ -29,20 +29,13 @@ const struct tt_cmd tt_commands[] = {
 	 "[--point-ms MS] [--collect LIST] [--record] | --matrix [--record] | --list)",
 	 "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
 	 "placed per the weights, verify where every page landed, and report the figures."},
-	{"apply", cmd_apply,
-	 "(old-style options: --weights N:W,... | --tier-weights TIER:W,... | --run RUN | "
-	 "--profile FILE [--force]) [--source-node N | --all-sources] [--interface upstream|rfc] "
-	 "[--dry-run]",
+	{"apply", cmd_apply, NULL,
 	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
 	 "back, and put everything back on any failure."},
-	{"restore", cmd_restore, "(old-style options: [--last [--force] | --journal FILE | "
-	 "--defaults | --auto] [--dry-run])",
+	{"restore", cmd_restore, NULL,
 	 "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
 	 "everywhere, or the kernel's auto mode."},
-	{"export", cmd_export,
-	 "(old-style options: --run RUN | --latest | --weights N:W,... | --tier-weights "
-	 "TIER:W,...) [--source-node N | --all-sources] --format "
-	 "shell|json|tmpfiles|numactl|prometheus|csv [-o FILE])",
+	{"export", cmd_export, NULL,
 	 "Write recommended weights as a shell script, a profile for other hosts, a "
 	 "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials."},
 	{"collectors", cmd_collectors, NULL,

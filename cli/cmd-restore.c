@@ -1,0 +1,147 @@
+/* tiertune restore: put back what the last apply replaced (from the
+ * durable undo history), what a leftover journal holds, weight 1
+ * everywhere, or the kernel's auto mode; through apply's transaction. */
+#include "cli.h"
+
+#include "../core/apply.h"
+#include "../core/state.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int plan_defaults(const struct tt_topo *t, struct tt_apply_plan *p)
+{
+	if (p->be == &tt_wi_upstream) {
+		struct tt_weights ones;
+
+		/* Every node with memory, as apply would want them: a missing
+		 * nodeN file is refused, not skipped. */
+		tt_weights_clear(&ones);
+		for (int i = 0; i < t->nnodes; i++)
+			if (t->nodes[i].has_memory)
+				tt_weights_put(&ones, t->nodes[i].id, 1);
+		return tt_apply_plan_upstream(p, t, &ones);
+	}
+	/* The RFC's default: every tier weighs 1 for every source. */
+	for (int i = 0; i < t->nnodes; i++) {
+		struct tt_weights tiers;
+
+		if (!t->nodes[i].ncpus)
+			continue;
+		tt_weights_clear(&tiers);
+		for (int k = 0; k < t->ntiers; k++)
+			tt_weights_put(&tiers, t->tiers[k].id, 1);
+		int rc = tt_apply_plan_rfc(p, t, t->nodes[i].id, &tiers);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* restore with no mode: a journal left by a crash first; when there is
+ * none, or it belonged to a change that had finished, undo the last apply. */
+static int restore_journal(struct tt_cli *cli, const char *state, const char *journal,
+			   bool dry_run, bool explicit, bool *then_last)
+{
+	struct tt_recovery rec;
+	int rc;
+
+	*then_last = false;
+	if (dry_run)
+		return cli_usage("--dry-run does not go with a journal (read it: it is text)");
+	rc = tt_apply_recover(state, journal, &cli->sfs, &rec);
+	if (rc < 0)
+		return cli_fail(rc);
+	if (rec.committed && explicit) {
+		printf("journal '%s' belonged to a change that had finished: removed ('tiertune "
+		       "restore --last' undoes that change)\n", journal ? journal : "");
+		return 0;
+	}
+	if (rec.committed) {
+		*then_last = true;
+		return 0;
+	}
+	printf("put back %d value%s from journal '%s'\n", rec.restored, rec.restored == 1 ? "" : "s",
+	       journal);
+	return 0;
+}
+
+enum restore_what { RESTORE_LAST = 1, RESTORE_JOURNAL, RESTORE_DEFAULTS, RESTORE_AUTO };
+
+int cmd_restore(struct tt_cli *cli, int argc, char **argv)
+{
+	const char *journal = NULL, *interface = NULL;
+	bool last = false, defaults = false, auto_mode = false, dry_run = false, force = false,
+	     then_last;
+	struct cli_opt opts[] = {
+		CLI_FLAG("last", &last,
+			 "undo the last apply of this root (the default when no journal is left); "
+			 "refused if its files changed since, unless --force"),
+		CLI_STRING("journal", &journal, "FILE", "put back what a journal holds"),
+		CLI_FLAG("defaults", &defaults, "weight 1 everywhere"),
+		CLI_FLAG("auto", &auto_mode, "the kernel's auto mode (upstream, Linux 6.16+)"),
+		CLI_STRING("interface", &interface, "upstream|rfc",
+			   "the kernel interface (default: the one this kernel has)"),
+		CLI_FLAG("dry-run", &dry_run, "show the plan, write nothing"),
+		CLI_FLAG("force", &force, "with --last: undo even where the files changed since"),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("restore"), opts, argc, argv, &nargs);
+	int what = last ? RESTORE_LAST : journal ? RESTORE_JOURNAL : defaults ? RESTORE_DEFAULTS
+		   : auto_mode ? RESTORE_AUTO : 0;
+	char state[4096], left[4300];
+
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("restore takes no argument, got '%s'", argv[0]);
+	if (last + !!journal + defaults + auto_mode > 1)
+		return cli_usage("restore takes one of --last, --journal, --defaults, --auto");
+	if (force && what && what != RESTORE_LAST)
+		return cli_usage("--force goes only with --last (or no mode)");
+	if ((rc = cli_open_root(cli)))
+		return rc;
+	if ((rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state))) < 0)
+		return cli_fail(rc);
+	if (!what && tt_apply_leftover(state, left, sizeof(left)) == 1) {
+		rc = restore_journal(cli, state, left, dry_run, false, &then_last);
+		if (rc || !then_last)
+			return rc;
+		printf("the interrupted change had finished; undoing it\n");
+	}
+	if (!what)
+		what = RESTORE_LAST;
+	if (what == RESTORE_JOURNAL)
+		return restore_journal(cli, state, journal, dry_run, true, &then_last);
+	struct tt_topo t;
+	struct tt_apply_plan p;
+	const struct tt_wi_backend *be;
+	long long when = 0;
+	char objective[64] = "";
+
+	if (!dry_run && (rc = cli_apply_recover_first(cli)) < 0)
+		return cli_fail(rc);
+	rc = cli_load_topo(cli, &t);
+	if (rc)
+		return rc;
+	rc = cli_pick_interface(cli, interface, &be);
+	tt_apply_plan_init(&p, be, &cli->sfs);
+	if (rc == 0) {
+		if (what == RESTORE_LAST) {
+			rc = tt_apply_plan_last(&p, state, !force, &when);
+			snprintf(objective, sizeof(objective), "undo the apply of %lld", when);
+		} else if (what == RESTORE_DEFAULTS) {
+			rc = plan_defaults(&t, &p);
+		} else if (be != &tt_wi_upstream) {
+			rc = tt_err(TT_EUNAVAIL, "auto mode is an upstream interface feature (Linux "
+						 "6.16+)");
+		} else {
+			rc = tt_apply_plan_auto(&p, true);
+		}
+	}
+	if (rc == 0)
+		rc = cli_apply_execute(cli, &t, &p, dry_run, "restore", objective[0] ? objective : NULL);
+	tt_apply_plan_release(&p);
+	tt_topo_release(&t);
+	return rc < 0 ? cli_fail(rc) : rc;
+}

@@ -31,6 +31,7 @@ struct tt_cmd {
 	int (*run)(struct tt_cli *cli, int argc, char **argv);
 	const char *args;    /* positional arguments in the usage line ("RUN"), or NULL */
 	const char *summary; /* what it does: its first sentence is the overview's line */
+	bool json;           /* prints JSON with --json (docs/json.md); else --json is refused */
 };
 
 /* NULL-terminated. To add a command: 1. write cli/cmd-<name>.c with its

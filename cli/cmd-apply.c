@@ -61,6 +61,17 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 	tt_db_close(db);
 }
 
+/* The plan's writes: file, the value there and the value to write. */
+static json_t *writes_json(const struct tt_apply_plan *p)
+{
+	json_t *w = json_array();
+
+	for (int i = 0; i < p->n; i++)
+		json_array_append_new(w, json_pack("{s:s,s:s,s:s}", "file", p->w[i].file, "old",
+						   p->w[i].old, "new", p->w[i].value));
+	return w;
+}
+
 /* Validate, dry-run or run, report, record: the part apply and restore share. */
 int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
 		      bool dry_run, const char *kind, const char *objective)
@@ -76,6 +87,10 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 	if (rc == 0 && dry_run)
 		rc = tt_apply_verify(p);
 	if (rc == 0 && dry_run) {
+		if (cli->json)
+			return cli_print_json(json_pack("{s:i,s:s,s:b,s:s,s:o}", "schema_version", 1,
+							"action", kind, "dry_run", 1, "interface",
+							p->be->name, "writes", writes_json(p)));
 		tt_apply_print(p, stdout);
 		return 0;
 	}
@@ -89,13 +104,9 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 		cli_warn("the weights are written, but the journal could not be removed: %s (harmless: "
 			 "the history marks it done)", tt_err_msg());
 	if (cli->json) {
-		json_t *w = json_array();
-
-		for (int i = 0; i < p->n; i++)
-			json_array_append_new(w, json_pack("{s:s,s:s,s:s}", "file", p->w[i].file, "old",
-							   p->w[i].old, "new", p->w[i].value));
-		rc = cli_print_json(json_pack("{s:s,s:s,s:i,s:o,s:b}", "action", kind, "interface",
-					      p->be->name, "written", res.written, "writes", w,
+		rc = cli_print_json(json_pack("{s:i,s:s,s:b,s:s,s:i,s:o,s:b}", "schema_version", 1,
+					      "action", kind, "dry_run", 0, "interface", p->be->name,
+					      "written", res.written, "writes", writes_json(p),
 					      "auto_turned_off", res.auto_turned_off));
 	} else {
 		for (int i = 0; i < p->n; i++)

@@ -61,6 +61,9 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 		*then_last = true;
 		return 0;
 	}
+	if (cli->json)
+		return cli_print_json(json_pack("{s:i,s:s,s:s,s:i}", "schema_version", 1, "action",
+						"restore", "journal", journal, "restored", rec.restored));
 	printf("put back %d value%s from journal '%s'\n", rec.restored, rec.restored == 1 ? "" : "s",
 	       journal);
 	return 0;

@@ -92,11 +92,11 @@ static int set_value(const struct tt_cmd *cmd, struct cli_opt *o, const char *ar
 }
 
 /* The options shell completion offers, one a line. */
-static void completion(const struct cli_opt *opts)
+static void completion(const struct tt_cmd *cmd, const struct cli_opt *opts)
 {
 	for (const struct cli_opt *set[] = {opts, common}, **s = set; s < set + 2; s++)
 		for (const struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++)
-			if (o->help)
+			if (o->help && (cmd->json || o->value != &opt_json))
 				printf("--%s%s\n", o->name, o->arg ? "=" : "");
 }
 
@@ -155,13 +155,15 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 	}
 	*nargs = n;
 	if (opt_completion) {
-		completion(opts);
+		completion(cmd, opts);
 		return 0;
 	}
 	if (opt_help) {
 		cli_help(stdout, cmd, opts);
 		return 0;
 	}
+	if (opt_json && !cmd->json)
+		return usage_error(cmd, "%s has no JSON output", cmd->name);
 	for (struct cli_opt *o = opts; o->kind != CLI_OPT_END; o++)
 		if (o->required && !o->seen)
 			return usage_error(cmd, "this command needs --%s", o->name);
@@ -205,13 +207,13 @@ void cli_wrap(FILE *f, const char *text, int col, int indent, int width)
 	fputc('\n', f);
 }
 
-static void help_opts(FILE *f, const struct cli_opt *opts)
+static void help_opts(FILE *f, const struct cli_opt *opts, bool json)
 {
 	for (const struct cli_opt *o = opts; o->kind != CLI_OPT_END; o++) {
 		char left[64];
 		int len;
 
-		if (!o->help)
+		if (!o->help || (!json && o->value == &opt_json))
 			continue;
 		len = snprintf(left, sizeof(left), "  %s%s--%s%s%s", o->short_name ? "-" : "",
 			       o->short_name ? (char[]){o->short_name, ',', ' ', '\0'} : "", o->name,
@@ -236,10 +238,10 @@ void cli_help(FILE *f, const struct tt_cmd *cmd, const struct cli_opt *opts)
 	cli_wrap(f, cmd->summary, 0, 0, 80);
 	if (opts[0].kind != CLI_OPT_END) {
 		fprintf(f, "\noptions:\n");
-		help_opts(f, opts);
+		help_opts(f, opts, true);
 	}
 	fprintf(f, "\ncommon options:\n");
-	help_opts(f, common);
+	help_opts(f, common, cmd->json);
 	fprintf(f, "\nexit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable; "
 		   "see tiertune(1)\n");
 }

@@ -18,38 +18,38 @@ const struct tt_cmd tt_commands[] = {
 	{"topo", cmd_topo, NULL,
 	 "Show nodes (CPUs, memory, tier, HMAT figures and their initiators), tiers, distances, "
 	 "demotion and NUMA balancing, the weight interfaces with their current weights and auto "
-	 "state, and perf PMUs."},
+	 "state, and perf PMUs.", true},
 	{"simulate", cmd_simulate, NULL,
 	 "Show the node of each of K pages as the kernel's weighted interleave would place them "
-	 "(a model: nothing is allocated). Weights default to what the sysfs root holds."},
+	 "(a model: nothing is allocated). Weights default to what the sysfs root holds.", true},
 	{"bench", cmd_bench,
 	 "(old-style options: --kernel NAME [--source-node N] [--nodes LIST] [--weights N:W,...] "
 	 "[--placement exact|kernel|interleave|bind|local] [--threads T] [--size BYTES] "
 	 "[--repeat R] [--verify-max PAGES] [--thp] [--delays D,...] [--traffic KERNEL] "
 	 "[--point-ms MS] [--collect LIST] [--record] | --matrix [--record] | --list)",
 	 "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
-	 "placed per the weights, verify where every page landed, and report the figures."},
+	 "placed per the weights, verify where every page landed, and report the figures.", true},
 	{"apply", cmd_apply, NULL,
 	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
-	 "back, and put everything back on any failure."},
+	 "back, and put everything back on any failure.", true},
 	{"restore", cmd_restore, NULL,
 	 "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
-	 "everywhere, or the kernel's auto mode."},
+	 "everywhere, or the kernel's auto mode.", true},
 	{"export", cmd_export, NULL,
 	 "Write recommended weights as a shell script, a profile for other hosts, a "
-	 "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials."},
+	 "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials.", false},
 	{"collectors", cmd_collectors, NULL,
 	 "List every collector (perf counters, memory-controller bandwidth, allocation "
-	 "statistics), whether it works on this machine and why not, and its metrics."},
+	 "statistics), whether it works on this machine and why not, and its metrics.", true},
 	{"runs", cmd_runs, "(old-style options: [--host H] [--limit N])",
-	 "List recorded runs, newest first, with kind, source node, status and best result."},
+	 "List recorded runs, newest first, with kind, source node, status and best result.", true},
 	{"show", cmd_show, "RUN (old-style options: [--csv])",
-	 "Show one run: its host, trials and recommendations."},
+	 "Show one run: its host, trials and recommendations.", true},
 	{"db", cmd_db, "check | merge FILE...",
 	 "Check the database's integrity and schema version, or merge other hosts' databases "
-	 "into it (all or nothing)."},
-	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's options."},
-	{NULL, NULL, NULL, NULL},
+	 "into it (all or nothing).", true},
+	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's options.", false},
+	{NULL, NULL, NULL, NULL, false},
 };
 
 /* The command line as a shell would take it back, for the run record:

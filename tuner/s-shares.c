@@ -187,6 +187,16 @@ static int try_point(struct tt_search *s, const struct point *lat, int i, int sl
 	return tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH);
 }
 
+static int find_point(const struct tt_search *s, const struct point *lat, int i,
+				int slow)
+{
+	uint32_t w[2];
+
+	w[slow] = lat[i].w[1];
+	w[1 - slow] = lat[i].w[0];
+	return tt_search_find(s, w);
+}
+
 static double slow_share(const struct tt_search *s, int t, int slow)
 {
 	const struct tt_trial *tr = &s->trials[t];
@@ -205,7 +215,10 @@ static int best_mean(const struct tt_search *s)
 	return best;
 }
 
-static int fit_near(struct tt_search *s, int slow, double around, double *corner)
+/* Fits the peak to the measurements of the trials nearest in x to around;
+ * *thin, when asked, is the nearest of them with fewest measurements below
+ * max_repeats (-1: none). 1 when a peak was found, 0 when not. */
+static int fit_near(struct tt_search *s, int slow, double around, double *corner, int *thin)
 {
 	/* The measurements of the trials nearest in x to around: enough
 	 * distinct points for two lines on each side, few enough to stay on
@@ -236,6 +249,19 @@ static int fit_near(struct tt_search *s, int slow, double around, double *corner
 	}
 	for (int j = 0; j < np; j++)
 		n += s->trials[pick[j]].n;
+	if (thin) {
+		*thin = -1;
+		for (int j = 0; j < np; j++) {
+			const struct tt_trial *tr = &s->trials[pick[j]];
+
+			if (tr->n < s->cfg.max_repeats &&
+			    (*thin < 0 || tr->n < s->trials[*thin].n ||
+			     (tr->n == s->trials[*thin].n &&
+			      fabs(slow_share(s, pick[j], slow) - around) <
+				      fabs(slow_share(s, *thin, slow) - around))))
+				*thin = pick[j];
+		}
+	}
 	p = malloc(sizeof(*p) * (size_t)(n ? n : 1));
 	if (!p)
 		return tt_err(TT_EFAIL, "out of memory fitting the peak");
@@ -316,10 +342,13 @@ static int search_1d(struct tt_search *s)
 			goto out;
 	}
 	around = (a + b) / 2;
-	/* Fit, try the corner, refit with it, until it lands on a known vector. */
-	for (int round = 0; round < 8 && !tt_search_stopped(s); round++) {
+	/* Fit, try the corner, refit with it. Once the corner lands on a known
+	 * vector, the rest of the budget goes to more measurements of the
+	 * trials the fit uses, nearest first, until each has max_repeats: no
+	 * step is left that the noise would not swallow. */
+	for (int round = 0; !tt_search_stopped(s); round++) {
 		double corner = around;
-		int got = fit_near(s, slow, around, &corner), t;
+		int got = fit_near(s, slow, around, &corner, NULL), t;
 
 		if (got < 0) {
 			rc = got;
@@ -327,19 +356,48 @@ static int search_1d(struct tt_search *s)
 		}
 		if (!got)
 			break;
-		if ((t = try_point(s, lat, nearest(lat, n, corner), slow)) < 0) {
+		around = corner;
+		/* A new vector needs room for all its repeats. */
+		t = nearest(lat, n, corner);
+		if (s->search_limit && find_point(s, lat, t, slow) < 0 &&
+		    s->measurements + s->cfg.min_repeats > s->search_limit) {
+			if ((got = fit_near(s, slow, around, &corner, &t)) < 0) {
+				rc = got;
+				goto out;
+			}
+			if (t < 0 || (rc = tt_search_more(s, t)) < 0)
+				break;
+			continue;
+		}
+		if ((t = try_point(s, lat, t, slow)) < 0) {
 			rc = t;
 			goto out;
 		}
-		around = corner;
-		if (t == cand)
-			break;
+		if (t != cand && round < 8) {
+			cand = t;
+			continue;
+		}
 		cand = t;
+		if ((got = fit_near(s, slow, around, &corner, &t)) < 0) {
+			rc = got;
+			goto out;
+		}
+		if (t < 0)
+			break;
+		if ((rc = tt_search_more(s, t)) < 0)
+			goto out;
 	}
-	/* The corner's trial wins unless a trial beats it beyond the noise. */
+	/* The winner is the trial measured min_repeats times nearest to the
+	 * last fitted peak (the pooled estimate), unless a trial beats it
+	 * beyond the noise, which would mean the fit has it wrong. */
 	best = best_mean(s);
-	if (cand >= 0 && s->trials[cand].n > 0 && best >= 0 &&
-	    !(s->trials[best].ci_lo > s->trials[cand].ci_hi))
+	cand = -1;
+	for (int t = 0; t < s->ntrials; t++)
+		if (s->trials[t].n >= s->cfg.min_repeats &&
+		    (cand < 0 ||
+		     fabs(slow_share(s, t, slow) - around) < fabs(slow_share(s, cand, slow) - around)))
+			cand = t;
+	if (cand >= 0 && best >= 0 && !(s->trials[best].ci_lo > s->trials[cand].ci_hi))
 		best = cand;
 	s->best = best;
 out:
@@ -414,7 +472,7 @@ static int pattern(struct tt_search *s)
 			dlt /= 2;
 	}
 	/* Race the leaders with what is left: more measurements for every
-	 * trial whose interval overlaps the best's, up to 2 * max_repeats. */
+	 * trial whose interval overlaps the best's, up to 4 * max_repeats. */
 	for (bool more = true; more && !tt_search_stopped(s);) {
 		int best = best_mean(s);
 
@@ -422,7 +480,7 @@ static int pattern(struct tt_search *s)
 		for (int t = 0; t < s->ntrials && !tt_search_stopped(s); t++) {
 			const struct tt_trial *tr = &s->trials[t];
 
-			if (tr->n < s->cfg.min_repeats || tr->n >= 2 * s->cfg.max_repeats ||
+			if (tr->n < s->cfg.min_repeats || tr->n >= 4 * s->cfg.max_repeats ||
 			    tr->ci_hi < s->trials[best].ci_lo)
 				continue;
 			if ((rc = tt_search_more(s, t)) < 0)

@@ -93,7 +93,7 @@ static void ols(const struct line_pts *p, int n, double *slope, double *icpt, do
 /* The corner of the best-fitting hinge through p (sorted by x): left line
  * falling less steeply than the right one rises, i.e. a valley of time per
  * byte. Returns false when no split has two distinct x on each side. */
-static bool hinge(const struct line_pts *p, int n, double *corner)
+static bool hinge(const struct line_pts *p, int n, double *corner, double *sse)
 {
 	double best_sse = INFINITY;
 	bool found = false;
@@ -124,12 +124,13 @@ static bool hinge(const struct line_pts *p, int n, double *corner)
 		*corner = xc;
 		found = true;
 	}
+	*sse = best_sse;
 	return found;
 }
 
 /* Vertex of the least-squares parabola through p, when it opens upwards
  * (a valley of time per byte). Solves the 3x3 normal equations. */
-static bool parabola(const struct line_pts *p, int n, double *vertex)
+static bool parabola(const struct line_pts *p, int n, double *vertex, double *sse)
 {
 	double s[5] = {0}, t[3] = {0}, a[3][4], c2, c1;
 
@@ -175,6 +176,12 @@ static bool parabola(const struct line_pts *p, int n, double *vertex)
 	if (!(c2 > 0))
 		return false;
 	*vertex = -c1 / (2 * c2);
+	*sse = 0;
+	for (int i = 0; i < n; i++) {
+		double r = p[i].y - (a[0][3] / a[0][0] + c1 * p[i].x + c2 * p[i].x * p[i].x);
+
+		*sse += r * r;
+	}
 	return *vertex >= p[0].x && *vertex <= p[n - 1].x;
 }
 
@@ -220,10 +227,14 @@ static int best_mean(const struct tt_search *s)
  * max_repeats (-1: none). 1 when a peak was found, 0 when not. */
 static int fit_near(struct tt_search *s, int slow, double around, double *corner, int *thin)
 {
-	/* The measurements of the trials nearest in x to around: enough
-	 * distinct points for two lines on each side, few enough to stay on
-	 * the peak's slopes where the curve is not linear. */
-	enum { NEAREST = 8 };
+	/* The measurements of every trial within 15% of the best mean (up to
+	 * the 64 nearest in x to around): the top of the curve, where it is
+	 * near a parabola; far down the slopes it is not (a saturated node
+	 * makes time per byte linear), and those points would drag the
+	 * vertex. Windows of the 6, 8 or 12 nearest, and 5% or 10% cut-offs,
+	 * did worse in bench/scripts/tuner-quality.sh. */
+	enum { NEAREST = 64 };
+	const double frac = 0.85;
 	int pick[NEAREST], np = 0, n = 0, rc = 0;
 	struct line_pts *p;
 	double ref = s->trials[best_mean(s)].mean;
@@ -231,7 +242,7 @@ static int fit_near(struct tt_search *s, int slow, double around, double *corner
 	for (int t = 0; t < s->ntrials; t++) {
 		int j;
 
-		if (s->trials[t].n == 0)
+		if (s->trials[t].n == 0 || s->trials[t].mean < frac * ref)
 			continue;
 		if (np < NEAREST)
 			pick[np++] = t;
@@ -275,7 +286,14 @@ static int fit_near(struct tt_search *s, int slow, double around, double *corner
 		}
 	}
 	qsort(p, (size_t)n, sizeof(*p), cmp_xy);
-	rc = parabola(p, n, corner) || hinge(p, n, corner);
+	{
+		double sse;
+
+		/* The parabola: its vertex leans to the flat side of a lopsided
+		 * peak, where a miss costs least; the hinge when it opens
+		 * downwards (the data is one slope). */
+		rc = parabola(p, n, corner, &sse) || hinge(p, n, corner, &sse);
+	}
 	free(p);
 	return rc;
 }
@@ -343,12 +361,13 @@ static int search_1d(struct tt_search *s)
 	}
 	around = (a + b) / 2;
 	/* Fit, try the corner, refit with it. Once the corner lands on a known
-	 * vector, the rest of the budget goes to more measurements of the
-	 * trials the fit uses, nearest first, until each has max_repeats: no
-	 * step is left that the noise would not swallow. */
-	for (int round = 0; !tt_search_stopped(s); round++) {
+	 * vector, the budget goes to more measurements of the trials the fit
+	 * uses, fewest first, until each has max_repeats: then no step is left
+	 * that the noise would not swallow. The last min_repeats measurements
+	 * stay for the final corner. */
+	for (int round = 0; round < 64 && !tt_search_stopped(s); round++) {
 		double corner = around;
-		int got = fit_near(s, slow, around, &corner, NULL), t;
+		int thin, got = fit_near(s, slow, around, &corner, &thin), t;
 
 		if (got < 0) {
 			rc = got;
@@ -357,47 +376,48 @@ static int search_1d(struct tt_search *s)
 		if (!got)
 			break;
 		around = corner;
-		/* A new vector needs room for all its repeats. */
-		t = nearest(lat, n, corner);
-		if (s->search_limit && find_point(s, lat, t, slow) < 0 &&
-		    s->measurements + s->cfg.min_repeats > s->search_limit) {
-			if ((got = fit_near(s, slow, around, &corner, &t)) < 0) {
-				rc = got;
+		t = find_point(s, lat, nearest(lat, n, corner), slow);
+		if (t < 0) {
+			if ((t = try_point(s, lat, nearest(lat, n, corner), slow)) < 0) {
+				rc = t;
 				goto out;
 			}
-			if (t < 0 || (rc = tt_search_more(s, t)) < 0)
-				break;
 			continue;
 		}
-		if ((t = try_point(s, lat, t, slow)) < 0) {
-			rc = t;
+		if (thin < 0 ||
+		    (s->search_limit && s->measurements + s->cfg.min_repeats >= s->search_limit))
+			break;
+		if ((rc = tt_search_more(s, thin)) < 0)
 			goto out;
-		}
-		if (t != cand && round < 8) {
-			cand = t;
-			continue;
-		}
-		cand = t;
-		if ((got = fit_near(s, slow, around, &corner, &t)) < 0) {
+	}
+	{
+		double corner = around;
+		int got = fit_near(s, slow, around, &corner, NULL);
+
+		if (got < 0) {
 			rc = got;
 			goto out;
 		}
-		if (t < 0)
-			break;
-		if ((rc = tt_search_more(s, t)) < 0)
+		if (got)
+			around = corner;
+		if ((cand = try_point(s, lat, nearest(lat, n, around), slow)) < 0) {
+			rc = cand;
 			goto out;
+		}
 	}
-	/* The winner is the trial measured min_repeats times nearest to the
-	 * last fitted peak (the pooled estimate), unless a trial beats it
-	 * beyond the noise, which would mean the fit has it wrong. */
+	/* The winner is the vector at the fitted peak (the pooled estimate),
+	 * or the measured one nearest to it, unless a trial beats it beyond
+	 * the noise, which would mean the fit has it wrong. */
+	if (s->trials[cand].n == 0) {
+		cand = -1;
+		for (int t = 0; t < s->ntrials; t++)
+			if (s->trials[t].n >= s->cfg.min_repeats &&
+			    (cand < 0 || fabs(slow_share(s, t, slow) - around) <
+						 fabs(slow_share(s, cand, slow) - around)))
+				cand = t;
+	}
 	best = best_mean(s);
-	cand = -1;
-	for (int t = 0; t < s->ntrials; t++)
-		if (s->trials[t].n >= s->cfg.min_repeats &&
-		    (cand < 0 ||
-		     fabs(slow_share(s, t, slow) - around) < fabs(slow_share(s, cand, slow) - around)))
-			cand = t;
-	if (cand >= 0 && best >= 0 && !(s->trials[best].ci_lo > s->trials[cand].ci_hi))
+	if (cand >= 0 && (best < 0 || !(s->trials[best].ci_lo > s->trials[cand].ci_hi)))
 		best = cand;
 	s->best = best;
 out:

@@ -242,7 +242,7 @@ static bool budget_left(struct tt_search *s, bool confirming)
 
 		if (used_s + per + reserve > s->cfg.budget_s) {
 			snprintf(s->stop_reason, sizeof(s->stop_reason),
-				 "budget of %.0f s reached", s->cfg.budget_s);
+				 "budget of %g s reached", s->cfg.budget_s);
 			return false;
 		}
 	}

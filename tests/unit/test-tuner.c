@@ -203,12 +203,251 @@ static void test_optimum_found(void **state)
 			assert_int_equal(tt_mix_from_kernel(mixes[mi], &mix), 0);
 			opt = grid_optimum(&cases[i], &mix, &count);
 			gap = gap_of(&cases[i], mixes[mi], 0, 1, (int)(count / 10), "shares", opt);
-			print_message("# %s src %d %s: gap %.3f%% in %d trials of %ld\n",
-				      cases[i].model, cases[i].src, mixes[mi], 100 * gap,
-				      s.measurements, count / 10);
+			if (gap > 0.001)
+				fail_msg("%s src %d %s: gap %.3f%%", cases[i].model, cases[i].src,
+					 mixes[mi], 100 * gap);
+			assert_true(s.measurements <= count / 10);
 			tt_search_release(&s);
 		}
 	}
+}
+
+/* With 3% seeded noise, on 10% of the grid's trials, the winner's
+ * noise-free score is within 1% of the optimum. (The quality benchmark
+ * runs 20 seeds; its worst case is in bench/scripts/tuner-quality.sh's
+ * output, not asserted here.) */
+static void test_noise_handled(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tt_mix mix;
+		long count;
+		double opt;
+
+		load(cases[i].model);
+		assert_int_equal(tt_mix_from_kernel("triad", &mix), 0);
+		opt = grid_optimum(&cases[i], &mix, &count);
+		for (uint64_t seed = 1; seed <= 3; seed++) {
+			double gap = gap_of(&cases[i], "triad", 0.03, seed, (int)(count / 10),
+					    "shares", opt);
+
+			if (gap > 0.01)
+				fail_msg("%s src %d seed %d: gap %.2f%%", cases[i].model,
+					 cases[i].src, (int)seed, 100 * gap);
+			tt_search_release(&s);
+		}
+	}
+}
+
+static void test_budget(void **state)
+{
+	static const int budgets[] = {20, 33, 64};
+	static const char *const strategies[] = {"shares", "hillclimb", "grid"};
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	for (size_t si = 0; si < 3; si++)
+		for (size_t bi = 0; bi < 3; bi++) {
+			gap_of(&cases[0], "triad", 0.03, 9, budgets[bi], strategies[si], 1);
+			if (s.measurements > budgets[bi] || spy.calls != s.measurements)
+				fail_msg("%s: %d measurements (%d calls) on a budget of %d",
+					 strategies[si], s.measurements, spy.calls, budgets[bi]);
+			tt_search_release(&s);
+		}
+}
+
+static int slow_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1e9 + (t.tv_nsec - t0.tv_nsec) < 2e6);
+	return spy_measure(ctx, w, score);
+}
+
+static void test_budget_seconds(void **state)
+{
+	struct tt_search_cfg cfg;
+
+	(void)state;
+	load("xeon-max-hbm-flat");
+	setup(&cases[3], &cfg, &spy, "triad", 0.03, 1, 0, "shares");
+	cfg.budget_s = 0.1;
+	assert_int_equal(tt_search_init(&s, &cfg, slow_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	/* Two trials of slack: the estimate of the confirmation's share. */
+	assert_true(s.elapsed_s <= cfg.budget_s + 0.05);
+	assert_string_equal(s.stop_reason, "budget of 0.1 s reached");
+	tt_search_release(&s);
+}
+
+/* Each vector is one trial; the callback sees a vector again only as that
+ * trial's repeats or in the final comparison (one a round at most). */
+static void test_no_vector_twice(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int extra = 0;
+
+		load(cases[i].model);
+		gap_of(&cases[i], "reads", 0.03, 5, 400, "shares", 1);
+		assert_true(spy.calls <= 4096);
+		for (int t = 0; t < s.ntrials; t++) {
+			uint32_t w[TT_SEARCH_MAX_NODES];
+			int seen = 0;
+
+			tt_search_trial_weights(&s, t, w);
+			assert_int_equal(tt_search_find(&s, w), t);
+			for (int c = 0; c < spy.calls; c++)
+				seen += memcmp(spy.w[c], w, sizeof(uint32_t) * (size_t)cases[i].nnodes) == 0;
+			assert_true(seen >= s.trials[t].n);
+			assert_true(seen - s.trials[t].n <= s.cfg.confirm_rounds);
+			extra += seen - s.trials[t].n;
+		}
+		for (int t = 0; t < s.ntrials; t++)
+			for (int u = t + 1; u < s.ntrials; u++)
+				assert_false(memcmp(s.trials[t].w, s.trials[u].w, sizeof(s.trials[t].w)) == 0);
+		assert_true(extra <= s.cfg.confirm_rounds * (1 + s.nbaselines));
+		tt_search_release(&s);
+	}
+}
+
+static void test_baselines_first(void **state)
+{
+	/* SPR from node 0: local 1:0:0, 1:1:1, and auto from min(read, write)
+	 * = 245800, 30000, 30000 MB/s: 32 * bw / sum = 25, 3, 3. */
+	static const uint32_t want[3][3] = {{1, 0, 0}, {1, 1, 1}, {25, 3, 3}};
+	static const char *const names[3] = {"local", "1:1", "auto"};
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	gap_of(&cases[0], "triad", 0.03, 3, 200, "shares", 1);
+	assert_int_equal(s.nbaselines, 3);
+	for (int b = 0; b < 3; b++) {
+		assert_string_equal(s.base[b].name, names[b]);
+		for (int r = 0; r < s.cfg.min_repeats; r++)
+			for (int k = 0; k < 3; k++)
+				assert_int_equal(spy.w[b * s.cfg.min_repeats + r][k], want[b][k]);
+		assert_int_equal(s.trials[s.base[b].trial].phase, TT_PHASE_BASELINE);
+	}
+	for (int t = 3; t < s.ntrials; t++)
+		assert_int_equal(s.trials[t].phase, TT_PHASE_SEARCH);
+	tt_search_release(&s);
+}
+
+/* Every vector scores the same but for noise: no gain may be a win. */
+static int flat_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct spy *sp = ctx;
+
+	(void)w;
+	*score = 100e9 * (1 + 0.03 * tt_rng_normal(sp->sim.rng));
+	return 0;
+}
+
+static void test_within_noise(void **state)
+{
+	struct tt_search_cfg cfg;
+	struct tt_report r;
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	setup(&cases[0], &cfg, &spy, "triad", 0.03, 11, 300, "shares");
+	assert_int_equal(tt_search_init(&s, &cfg, flat_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(tt_report_build(&r, &s, 0, true), 0);
+	for (int b = 0; b < r.nbaselines; b++) {
+		assert_true(r.base[b].verdict == TT_VERDICT_NOISE ||
+			    r.base[b].verdict == TT_VERDICT_SAME);
+		assert_true(r.base[b].rounds == 0 || r.base[b].rounds == cfg.confirm_rounds);
+	}
+	assert_string_equal(r.reco_gain_over, "local");
+	assert_true(r.reco_gain == 0);
+	assert_string_equal(tt_verdict_name(TT_VERDICT_NOISE), "within noise");
+	tt_search_release(&s);
+}
+
+static void test_report_reco(void **state)
+{
+	struct tt_report r;
+	struct tt_recos rs;
+	char buf[256], want[256];
+
+	(void)state;
+	load("xeon-max-hbm-flat");
+	gap_of(&cases[4], "triad", 0.03, 2, 64, "shares", 1);
+	assert_int_equal(tt_report_build(&r, &s, 1, true), 0);
+	assert_true(r.simulated);
+	assert_int_equal(r.nbaselines, 3);
+	assert_int_equal(r.measurements, s.measurements);
+	assert_true(r.have_auto);
+	/* HBM beside DRAM nearly doubles a socket's bandwidth: a win over
+	 * local DRAM far beyond the noise. */
+	assert_string_equal(r.base[0].name, "local");
+	assert_int_equal(r.base[0].verdict, TT_VERDICT_BETTER);
+	assert_true(r.base[0].gain_lo > 0.5 && r.reco_gain == r.base[0].gain);
+	memset(&rs, 0, sizeof(rs));
+	assert_int_equal(tt_report_reco(&r, &rs), 0);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].source_node, 1);
+	assert_string_equal(rs.r[0].interface, "upstream");
+	assert_true(tt_weights_format(&rs.r[0].w, buf, sizeof(buf)) > 0);
+	assert_true(tt_weights_format(&r.best_w, want, sizeof(want)) > 0);
+	assert_string_equal(buf, want);
+	assert_true(tt_weights_get(&r.best_w, 3, 0) > 0);
+	tt_search_release(&s);
+}
+
+static void test_bad_config(void **state)
+{
+	static const struct {
+		const char *strategy;
+		uint32_t max_weight;
+		int local, budget, rounds;
+		const char *msg;
+	} v[] = {
+		{"nosuch", 32, 0, 100, 3, "unknown search strategy 'nosuch'"},
+		{"shares", 300, 0, 100, 3, "max weight '300' out of range (1-255)"},
+		{"shares", 32, 5, 100, 3, "local node 5 is not among the nodes to search"},
+		{"shares", 32, 0, 19, 3,
+		 "budget of 19 trials is below the 20 that baselines, one candidate and "
+		 "confirmation need"},
+		{"shares", 32, 0, 100, 1, "confirmation rounds '1' out of range (2-16)"},
+	};
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct tt_search_cfg cfg;
+
+		setup(&cases[0], &cfg, &spy, "triad", 0.03, 1, v[i].budget, v[i].strategy);
+		cfg.max_weight = v[i].max_weight;
+		cfg.local_node = v[i].local;
+		cfg.confirm_rounds = v[i].rounds;
+		assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), TT_EINPUT);
+		assert_string_equal(tt_err_msg(), v[i].msg);
+	}
+}
+
+/* The grid strategy, unbounded and noise-free, is the reference itself. */
+static void test_grid_strategy(void **state)
+{
+	struct tt_mix mix;
+	long count;
+	double opt;
+
+	(void)state;
+	load("2s-genoa-cxl");
+	assert_int_equal(tt_mix_from_kernel("1r1w", &mix), 0);
+	opt = grid_optimum(&cases[1], &mix, &count);
+	assert_true(gap_of(&cases[1], "1r1w", 0, 1, 0, "grid", opt) == 0);
+	assert_int_equal(s.ntrials, count);
+	assert_non_null(tt_strategy_find("hillclimb"));
+	for (const struct tt_strategy *const *st = tt_strategies; *st; st++)
+		assert_true((*st)->name && (*st)->summary && (*st)->run);
+	tt_search_release(&s);
 }
 
 int main(void)
@@ -218,6 +457,15 @@ int main(void)
 		cmocka_unit_test(test_snap),
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_optimum_found),
+		cmocka_unit_test(test_noise_handled),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_budget_seconds),
+		cmocka_unit_test(test_no_vector_twice),
+		cmocka_unit_test(test_baselines_first),
+		cmocka_unit_test(test_within_noise),
+		cmocka_unit_test(test_report_reco),
+		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_grid_strategy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -424,8 +424,9 @@ int tt_model_sim_init(struct tt_model_sim *s, const struct tt_model *m, int src,
 		return rc;
 	if (threads < 0)
 		return tt_err(TT_EINPUT, "thread count '%d' is negative", threads);
-	if (!(noise_sigma >= 0 && noise_sigma < 1))
-		return tt_err(TT_EINPUT, "noise sigma '%g' out of range (0 to below 1)", noise_sigma);
+	/* At most 0.2: with z clamped to +-4 a measurement stays positive. */
+	if (!(noise_sigma >= 0 && noise_sigma <= 0.2))
+		return tt_err(TT_EINPUT, "noise sigma '%g' out of range (0-0.2)", noise_sigma);
 	s->m = m;
 	s->src = src;
 	s->threads = threads;

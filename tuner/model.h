@@ -128,7 +128,7 @@ struct tt_model_sim {
 	long calls;         /* measurements made */
 };
 
-/* TT_EINPUT for an unknown source, mix or a negative sigma. */
+/* TT_EINPUT for an unknown source or mix, or a sigma outside 0..0.2. */
 int tt_model_sim_init(struct tt_model_sim *s, const struct tt_model *m, int src, const char *mix,
 		      int threads, double noise_sigma, uint64_t seed);
 /* Noise-free score times (1 + sigma * z), z standard normal clamped to

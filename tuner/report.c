@@ -85,8 +85,13 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 		if (strcmp(c->name, "local") == 0 || (ref < 0 && strcmp(c->name, "1:1") == 0))
 			ref = i;
 	}
+	r->lost_to = -1;
+	for (int i = 0; i < r->nbaselines; i++)
+		if (r->base[i].verdict == TT_VERDICT_WORSE &&
+		    (r->lost_to < 0 || r->base[i].gain < r->base[r->lost_to].gain))
+			r->lost_to = i;
 	r->reco_gain = NAN;
-	if (ref >= 0) {
+	if (ref >= 0 && r->lost_to < 0) {
 		const struct tt_report_baseline *rb = &r->base[ref];
 
 		snprintf(r->reco_gain_over, sizeof(r->reco_gain_over), "%s", rb->name);
@@ -101,7 +106,8 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 {
 	char buf[4096];
-	int rc = tt_weights_format(&r->best_w, buf, sizeof(buf));
+	const struct tt_weights *w = r->lost_to >= 0 ? &r->base[r->lost_to].w : &r->best_w;
+	int rc = tt_weights_format(w, buf, sizeof(buf));
 
 	if (rc < 0)
 		return rc;

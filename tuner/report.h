@@ -66,6 +66,10 @@ struct tt_report {
 	bool have_auto;             /* the auto-mode formula had bandwidths */
 	struct tt_weights auto_w;
 	bool best_is_auto;
+	/* A baseline that beat the search's winner beyond the noise in the
+	 * final comparison (verdict TT_VERDICT_WORSE): the recommendation is
+	 * that baseline's weights, with an unknown gain. -1: none. */
+	int lost_to;
 	/* The gain the recommendation carries: over local DRAM when that
 	 * baseline exists, else over 1:1; 0 when within noise or the same
 	 * vector, NaN when unknown. */
@@ -75,7 +79,8 @@ struct tt_report {
 
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
-/* Adds the best weights as an "upstream" recommendation for the source. */
+/* Adds the best weights (or, when the winner lost, the baseline it lost
+ * to) as an "upstream" recommendation for the source. */
 int tt_report_reco(const struct tt_report *r, struct tt_recos *rs);
 
 #endif

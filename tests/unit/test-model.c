@@ -232,6 +232,8 @@ static void test_noise(void **state)
 	assert_true(x == r.bw_bytes_s);
 	assert_int_equal(tt_model_sim_init(&a, &m, 3, "triad", 0, 0, 7), TT_EINPUT);
 	assert_int_equal(tt_model_sim_init(&a, &m, 0, "triad", 0, -0.1, 7), TT_EINPUT);
+	assert_int_equal(tt_model_sim_init(&a, &m, 0, "triad", 0, 0.5, 7), TT_EINPUT);
+	assert_string_equal(tt_err_msg(), "noise sigma '0.5' out of range (0-0.2)");
 }
 
 int main(void)

@@ -400,6 +400,43 @@ static void test_report_reco(void **state)
 	tt_search_release(&s);
 }
 
+/* Local DRAM scores low while the baselines are measured and high ever
+ * after: the search's winner then loses the final comparison, and the
+ * recommendation is the baseline it lost to, never the loser. */
+static int spiteful_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct spy *sp = ctx;
+	bool local = tt_weights_get(w, 0, 0) && !tt_weights_get(w, 1, 0) && !tt_weights_get(w, 2, 0);
+
+	*score = local ? (sp->calls < 2 ? 50e9 : 200e9) : 100e9;
+	sp->calls++;
+	return 0;
+}
+
+static void test_winner_lost(void **state)
+{
+	struct tt_search_cfg cfg;
+	struct tt_report r;
+	struct tt_recos rs;
+	char buf[64];
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	setup(&cases[0], &cfg, &spy, "triad", 0, 1, 100, "shares");
+	assert_int_equal(tt_search_init(&s, &cfg, spiteful_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(tt_report_build(&r, &s, 0, true), 0);
+	assert_string_equal(r.base[0].name, "local");
+	assert_int_equal(r.base[0].verdict, TT_VERDICT_WORSE);
+	assert_int_equal(r.lost_to, 0);
+	assert_true(isnan(r.reco_gain));
+	memset(&rs, 0, sizeof(rs));
+	assert_int_equal(tt_report_reco(&r, &rs), 0);
+	assert_true(tt_weights_format(&rs.r[0].w, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "0:1");
+	tt_search_release(&s);
+}
+
 static void test_bad_config(void **state)
 {
 	static const struct {
@@ -464,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_baselines_first),
 		cmocka_unit_test(test_within_noise),
 		cmocka_unit_test(test_report_reco),
+		cmocka_unit_test(test_winner_lost),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_grid_strategy),
 	};

@@ -376,8 +376,11 @@ static int search_1d(struct tt_search *s)
 			rc = got;
 			goto out;
 		}
+		/* No peak in the data yet (too few points, or they curve the
+		 * wrong way under the noise): more measurements near the best
+		 * mean, then fit again. */
 		if (!got)
-			break;
+			corner = slow_share(s, best_mean(s), slow);
 		around = corner;
 		t = find_point(s, lat, nearest(lat, n, corner), slow);
 		if (t < 0) {
@@ -419,6 +422,10 @@ static int search_1d(struct tt_search *s)
 						 fabs(slow_share(s, cand, slow) - around)))
 				cand = t;
 	}
+	best = best_mean(s);
+	if (cand >= 0 && best >= 0 && cand != best && (rc = tt_search_better(s, best, cand)) < 0)
+		goto out;
+	rc = 0;
 	best = best_mean(s);
 	if (cand >= 0 && (best < 0 || !(s->trials[best].ci_lo > s->trials[cand].ci_hi)))
 		best = cand;

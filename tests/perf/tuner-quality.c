@@ -108,6 +108,11 @@ int main(int argc, char **argv)
 	double sigma = argc > 3 ? atof(argv[3]) : 0.03, worst_all = 0, worst_hc_all = 0;
 	int over = 0, over_budget = 0;
 
+	if (nseeds < 1 || nseeds > 64 || !(sigma >= 0 && sigma <= 0.2)) {
+		fprintf(stderr, "perf-tuner-quality: seeds 1-64 and sigma 0-0.2, please\n");
+		return 2;
+	}
+
 	printf("noise sigma %.1f%%, %d seeds; gap = 1 - score(final weights) / grid optimum, "
 	       "noise-free; trials = measurements, baselines and confirmation included\n",
 	       sigma * 100, nseeds);
@@ -147,7 +152,7 @@ int main(int argc, char **argv)
 					opt = sc;
 			}
 			budget = (int)(grid / 10);
-			for (int sd = 0; sd < nseeds && sd < 64; sd++) {
+			for (int sd = 0; sd < nseeds; sd++) {
 				int used;
 
 				if (run(&m, c, mixes[mi], "shares", budget, sigma, 1000 + sd, opt,

@@ -1,0 +1,248 @@
+/* tuner/model.c: loading and checking model files, the bandwidth and
+ * Little's-law outcome, mixes from the bench kernels, seeded noise. */
+#include "test.h"
+
+#include "../../core/error.h"
+#include "../../tuner/model.h"
+#include "../../tuner/search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const shipped[] = {"spr-ddr5-2cxl", "2s-genoa-cxl", "xeon-max-hbm-flat"};
+
+static int load_shipped(struct tt_model *m, const char *name)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/tuner/models/%s.json",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", name);
+	return tt_model_load(m, path);
+}
+
+static struct tt_model m;
+
+static void test_shipped_load(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+		assert_int_equal(load_shipped(&m, shipped[i]), 0);
+		assert_string_equal(m.name, shipped[i]);
+		/* Every model says where its figures come from. */
+		assert_non_null(strstr(m.source_note, "tests/fixtures/sysfs/"));
+		assert_non_null(strstr(m.source_note, "approximat"));
+		assert_non_null(tt_model_source(&m, 0));
+	}
+}
+
+/* A two-node model; %s lets a test swap one part for a bad one. */
+#define NODE0 "{\"node\":0,\"read_bw_bytes_s\":100e9,\"write_bw_bytes_s\":100e9,\"idle_lat_ns\":100}"
+#define NODE1 "{\"node\":1,\"read_bw_bytes_s\":50e9,\"write_bw_bytes_s\":50e9,\"idle_lat_ns\":200}"
+#define MODEL(src0, src1)                                                                    \
+	"{\"name\":\"t\",\"simulated\":true,\"source\":\"unit test, approximate\","            \
+	"\"sources\":[" src0 src1 "]}"
+#define SRC(n, t, nodes)                                                                     \
+	"{\"node\":" #n ",\"threads\":" #t ",\"outstanding_misses_per_thread\":1e6,"           \
+	"\"nodes\":[" nodes "]}"
+
+static void test_bad_models(void **state)
+{
+	static const struct {
+		const char *json;
+		const char *msg;
+	} v[] = {
+		{MODEL(SRC(0, 8, NODE0 "," NODE1), ""), NULL},
+		{MODEL(SRC(0, 8, NODE0 ",{\"node\":1,\"read_bw_bytes_s\":-5,\"write_bw_bytes_s\":1,"
+				       "\"idle_lat_ns\":1}"), ""),
+		 "model 'x.json': sources[0].nodes[1].read_bw_bytes_s is negative"},
+		{MODEL(SRC(0, 8, NODE0 "," NODE1), "," SRC(1, 8, NODE0)),
+		 "model 'x.json': sources[1].nodes: node 1 is missing (sources[0] has it)"},
+		{"{\"sources\": [", "model 'x.json': broken JSON at line 1"},
+		{MODEL(SRC(0, 8, "{\"node\":0,\"read_bw_bytes_s\":1,\"write_bw_bytes_s\":1}"), ""),
+		 "sources[0].nodes[0].idle_lat_ns is missing"},
+		{MODEL(SRC(0, 0, NODE0), ""), "sources[0].threads '0' is not an integer in 1..1048576"},
+		{MODEL(SRC(0, 8, NODE0 "," NODE0), ""), "sources[0].nodes[1]: node 0 appears twice"},
+		{MODEL(SRC(0, 8, "{\"node\":0,\"read_bw_bytes_s\":1,\"write_bw_bytes_s\":1,"
+				 "\"idle_lat_ns\":100,\"loaded_lat_ns\":[[0,100],[0.5,90]]}"), ""),
+		 "sources[0].nodes[0].loaded_lat_ns[1] latency '90' is below"},
+		{MODEL(SRC(0, 8, "{\"node\":0,\"read_bw_bytes_s\":\"fast\",\"write_bw_bytes_s\":1,"
+				 "\"idle_lat_ns\":1}"), ""),
+		 "sources[0].nodes[0].read_bw_bytes_s is not a number"},
+		{"{\"sources\":[" SRC(0, 8, NODE0) "]}", "source (where the figures come from) is missing"},
+		{"[1]", "the document is not an object"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		int rc = tt_model_parse(&m, v[i].json, "x.json");
+
+		if (!v[i].msg) {
+			assert_int_equal(rc, 0);
+			continue;
+		}
+		assert_int_equal(rc, TT_EINPUT);
+		if (!strstr(tt_err_msg(), v[i].msg))
+			fail_msg("vector %zu: '%s' lacks '%s'", i, tt_err_msg(), v[i].msg);
+	}
+	assert_int_equal(tt_model_load(&m, "/nonexistent/model.json"), TT_EUNAVAIL);
+	assert_non_null(strstr(tt_err_msg(), "'/nonexistent/model.json'"));
+}
+
+static void test_mix(void **state)
+{
+	static const struct {
+		const char *kernel;
+		double rd, wr, counted;
+	} v[] = {
+		{"triad", 24, 8, 24},  /* 2 loads + store, RFO of the store added */
+		{"reads", 8, 0, 8},    /* MLC counting: as declared */
+		{"1r1w", 8, 8, 16},    /* RFO + store, MLC already counts the RFO */
+		{"triad-nt", 16, 8, 24}, /* non-temporal stores read nothing first */
+	};
+	struct tt_mix mix;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_int_equal(tt_mix_from_kernel(v[i].kernel, &mix), 0);
+		assert_true(mix.read_bytes == v[i].rd && mix.write_bytes == v[i].wr &&
+			    mix.counted_bytes == v[i].counted);
+	}
+	assert_int_equal(tt_mix_from_kernel("latency", &mix), TT_EINPUT);
+	assert_int_equal(tt_mix_from_kernel("nosuch", &mix), TT_EINPUT);
+	assert_string_equal(tt_err_msg(), "unknown mix 'nosuch' (a bench bandwidth kernel)");
+}
+
+static void test_eval(void **state)
+{
+	/* Node 0: 100 GB/s, node 1: 50 GB/s, flat latency, reads. With
+	 * concurrency to spare, the node that saturates first sets the pace;
+	 * with one line in flight, Little's law does. */
+	static const struct {
+		int threads;
+		uint32_t w0, w1;
+		double bw_gb_s;
+		bool cb;
+	} v[] = {
+		{8, 1, 0, 100, false},  {8, 0, 1, 50, false},   {8, 2, 1, 150, false},
+		{8, 1, 1, 100, false},  {8, 3, 1, 133.333333, false},
+		/* one line in flight: 64 B / 100 ns = 0.64 GB/s on node 0 */
+		{1, 1, 0, 0.64, true},  {1, 0, 1, 0.32, true},
+		/* mean latency 150 ns: 64 B / 150 ns */
+		{1, 1, 1, 0.426666667, true},
+	};
+	struct tt_mix mix;
+	struct tt_weights w;
+	struct tt_model_result r;
+
+	(void)state;
+	assert_int_equal(tt_model_parse(&m, MODEL(SRC(0, 8, NODE0 "," NODE1), ""), "x.json"), 0);
+	assert_int_equal(tt_mix_from_kernel("reads", &mix), 0);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		tt_weights_clear(&w);
+		if (v[i].w0)
+			tt_weights_put(&w, 0, v[i].w0);
+		if (v[i].w1)
+			tt_weights_put(&w, 1, v[i].w1);
+		/* One thread with one line in flight, or plenty. */
+		m.src[0].outstanding_misses = v[i].threads == 1 ? 1 : 1e6;
+		assert_int_equal(tt_model_eval(&m, 0, &mix, v[i].threads, &w, &r), 0);
+		if (fabs(r.bw_bytes_s / 1e9 - v[i].bw_gb_s) > 1e-6 * v[i].bw_gb_s)
+			fail_msg("vector %zu: %.9f GB/s, want %.9f", i, r.bw_bytes_s / 1e9,
+				 v[i].bw_gb_s);
+		assert_true(r.concurrency_bound == v[i].cb);
+	}
+	tt_weights_clear(&w);
+	tt_weights_put(&w, 5, 1);
+	assert_int_equal(tt_model_eval(&m, 0, &mix, 0, &w, &r), TT_EINPUT);
+	assert_string_equal(tt_err_msg(), "model 'x.json' has no node 5 from source node 0");
+}
+
+/* The optimum is not the bandwidth ratio: it moves with the mix and with
+ * the thread count (the point of modelling concurrency). */
+static void test_optimum_moves(void **state)
+{
+	static const struct {
+		const char *mix;
+		int threads;
+	} v[] = {{"triad", 0}, {"reads", 0}, {"triad", 4}};
+	uint32_t best[3][2];
+	int nodes[2] = {0, 1};
+
+	(void)state;
+	assert_int_equal(load_shipped(&m, "spr-ddr5-2cxl"), 0);
+	for (int i = 0; i < 3; i++) {
+		struct tt_mix mix;
+		struct tt_grid g;
+		uint32_t w[2];
+		double top = 0;
+
+		assert_int_equal(tt_mix_from_kernel(v[i].mix, &mix), 0);
+		tt_grid_init(&g, 2, 32);
+		while (tt_grid_next(&g, w)) {
+			struct tt_weights tw;
+			struct tt_model_result r;
+
+			tt_weights_clear(&tw);
+			for (int k = 0; k < 2; k++)
+				if (w[k])
+					tt_weights_put(&tw, nodes[k], w[k]);
+			assert_int_equal(tt_model_eval(&m, 0, &mix, v[i].threads, &tw, &r), 0);
+			if (r.bw_bytes_s > top) {
+				top = r.bw_bytes_s;
+				memcpy(best[i], w, sizeof(w));
+			}
+		}
+	}
+	assert_false(best[0][0] * best[1][1] == best[0][1] * best[1][0]);
+	assert_false(best[0][0] * best[2][1] == best[0][1] * best[2][0]);
+	/* Few threads: the CXL node's latency costs more than its bandwidth. */
+	assert_true((double)best[2][1] / (best[2][0] + best[2][1]) <
+		    (double)best[0][1] / (best[0][0] + best[0][1]));
+}
+
+static void test_noise(void **state)
+{
+	struct tt_model_sim a, b;
+	struct tt_weights w;
+	struct tt_model_result r;
+	double x, y, sum = 0, ss = 0;
+	enum { N = 4000 };
+
+	(void)state;
+	assert_int_equal(load_shipped(&m, "spr-ddr5-2cxl"), 0);
+	tt_weights_clear(&w);
+	tt_weights_put(&w, 0, 10);
+	tt_weights_put(&w, 1, 1);
+	assert_int_equal(tt_model_sim_init(&a, &m, 0, "triad", 0, 0.03, 7), 0);
+	assert_int_equal(tt_model_sim_init(&b, &m, 0, "triad", 0, 0.03, 7), 0);
+	assert_true(a.simulated);
+	assert_int_equal(tt_model_eval(&m, 0, &a.mix, 0, &w, &r), 0);
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(tt_model_measure(&a, &w, &x), 0);
+		assert_int_equal(tt_model_measure(&b, &w, &y), 0);
+		assert_true(x == y); /* same seed, same sequence */
+		sum += x;
+		ss += (x / r.bw_bytes_s - 1) * (x / r.bw_bytes_s - 1);
+	}
+	assert_true(fabs(sum / N / r.bw_bytes_s - 1) < 0.003);
+	assert_true(fabs(sqrt(ss / N) - 0.03) < 0.003);
+	assert_int_equal(tt_model_sim_init(&a, &m, 0, "triad", 0, 0, 7), 0);
+	assert_int_equal(tt_model_measure(&a, &w, &x), 0);
+	assert_true(x == r.bw_bytes_s);
+	assert_int_equal(tt_model_sim_init(&a, &m, 3, "triad", 0, 0, 7), TT_EINPUT);
+	assert_int_equal(tt_model_sim_init(&a, &m, 0, "triad", 0, -0.1, 7), TT_EINPUT);
+	assert_int_equal(tt_model_sim_init(&a, &m, 0, "triad", 0, 0.5, 7), TT_EINPUT);
+	assert_string_equal(tt_err_msg(), "noise sigma '0.5' out of range (0-0.2)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shipped_load), cmocka_unit_test(test_bad_models),
+		cmocka_unit_test(test_mix),          cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_optimum_moves), cmocka_unit_test(test_noise),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

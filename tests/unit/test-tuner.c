@@ -1,0 +1,527 @@
+/* tuner/search.c, the strategies and report.c, on the shipped models: the
+ * grid, snapping and intervals; the known optimum found; noise handled;
+ * budgets kept; no vector tried twice; baselines first; a gain within noise
+ * reported as such; the recommendation. */
+#include "test.h"
+
+#include "../../core/error.h"
+#include "../../tuner/model.h"
+#include "../../tuner/report.h"
+#include "../../tuner/search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The machines and node sets the tests and the quality benchmark use. */
+static const struct qcase {
+	const char *model;
+	int src;
+	int nnodes;
+	int nodes[4];
+} cases[] = {
+	{"spr-ddr5-2cxl", 0, 3, {0, 1, 2}},    {"2s-genoa-cxl", 0, 2, {0, 2}},
+	{"2s-genoa-cxl", 1, 3, {0, 1, 3}},     {"xeon-max-hbm-flat", 0, 2, {0, 2}},
+	{"xeon-max-hbm-flat", 1, 2, {1, 3}},
+};
+
+static struct tt_model model;
+
+static void load(const char *name)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/tuner/models/%s.json",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", name);
+	if (tt_model_load(&model, path) < 0)
+		fail_msg("%s", tt_err_msg());
+}
+
+static double truth(const struct qcase *c, const struct tt_mix *mix, const uint32_t *w)
+{
+	struct tt_weights tw;
+	struct tt_model_result r;
+
+	tt_weights_clear(&tw);
+	for (int k = 0; k < c->nnodes; k++)
+		if (w[k])
+			tt_weights_put(&tw, c->nodes[k], w[k]);
+	assert_int_equal(tt_model_eval(&model, c->src, mix, 0, &tw, &r), 0);
+	return r.bw_bytes_s;
+}
+
+/* The noise-free optimum by the grid, and the grid's size. */
+static double grid_optimum(const struct qcase *c, const struct tt_mix *mix, long *count)
+{
+	struct tt_grid g;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	double top = 0;
+
+	*count = 0;
+	tt_grid_init(&g, c->nnodes, 32);
+	while (tt_grid_next(&g, w)) {
+		double x = truth(c, mix, w);
+
+		++*count;
+		if (x > top)
+			top = x;
+	}
+	return top;
+}
+
+/* Records what the search asks for, then measures on the model. */
+struct spy {
+	struct tt_model_sim sim;
+	int calls;
+	uint32_t w[4096][4];
+	int nnodes;
+	int nodes[4];
+};
+
+static int spy_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct spy *sp = ctx;
+
+	if (sp->calls < 4096)
+		for (int k = 0; k < sp->nnodes; k++)
+			sp->w[sp->calls][k] = tt_weights_get(w, sp->nodes[k], 0);
+	sp->calls++;
+	return tt_model_measure(&sp->sim, w, score);
+}
+
+static void setup(const struct qcase *c, struct tt_search_cfg *cfg, struct spy *sp,
+		  const char *mix, double sigma, uint64_t seed, int budget, const char *strategy)
+{
+	tt_search_cfg_default(cfg);
+	cfg->nnodes = c->nnodes;
+	memcpy(cfg->nodes, c->nodes, sizeof(c->nodes));
+	cfg->local_node = c->src;
+	cfg->budget_trials = budget;
+	cfg->strategy = strategy;
+	snprintf(cfg->prior_from, sizeof(cfg->prior_from), "model");
+	assert_int_equal(tt_model_profile(&model, c->src, c->nodes, c->nnodes, cfg->prior_bw_bytes_s),
+			 0);
+	memset(sp, 0, sizeof(*sp));
+	sp->nnodes = c->nnodes;
+	memcpy(sp->nodes, c->nodes, sizeof(c->nodes));
+	assert_int_equal(tt_model_sim_init(&sp->sim, &model, c->src, mix, 0, sigma, seed), 0);
+}
+
+static struct spy spy;
+static struct tt_search s;
+
+/* Runs one search; returns the noise-free gap of its winner. */
+static double gap_of(const struct qcase *c, const char *mix, double sigma, uint64_t seed,
+		     int budget, const char *strategy, double opt)
+{
+	struct tt_search_cfg cfg;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+
+	struct tt_report r;
+
+	setup(c, &cfg, &spy, mix, sigma, seed, budget, strategy);
+	if (tt_search_init(&s, &cfg, spy_measure, &spy) < 0 || tt_search_run(&s) < 0 ||
+	    tt_report_build(&r, &s, c->src, true) < 0)
+		fail_msg("%s", tt_err_msg());
+	/* What is recommended: the winner, or the baseline it lost to. */
+	for (int k = 0; k < c->nnodes; k++)
+		w[k] = tt_weights_get(r.lost_to >= 0 ? &r.base[r.lost_to].w : &r.best_w, c->nodes[k],
+				      0);
+	return 1 - truth(c, &spy.sim.mix, w) / opt;
+}
+
+static void test_grid(void **state)
+{
+	static const struct {
+		int n;
+		uint32_t max;
+		long count;
+	} v[] = {{1, 32, 1}, {2, 1, 3}, {2, 2, 5}, {2, 32, 649}, {3, 2, 19}, {3, 32, 29485}};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		assert_int_equal(tt_grid_count(v[i].n, v[i].max), v[i].count);
+}
+
+static void test_snap(void **state)
+{
+	static const struct {
+		int n;
+		double share[3];
+		uint32_t max;
+		uint32_t want[3];
+	} v[] = {
+		{2, {0.9, 0.1}, 32, {9, 1}},     {2, {1, 0}, 32, {1, 0}},
+		{2, {0.5, 0.5}, 32, {1, 1}},     {3, {0.7, 0.2, 0.1}, 32, {7, 2, 1}},
+		{2, {0.97, 0.03}, 32, {32, 1}},  {2, {0.97, 0.03}, 8, {1, 0}},
+		{2, {0.0588, 0.9412}, 32, {1, 16}}, {3, {0, 0, 0}, 32, {1, 1, 1}},
+	};
+	struct tt_search_cfg cfg;
+
+	(void)state;
+	tt_search_cfg_default(&cfg);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		uint32_t w[3];
+
+		cfg.nnodes = v[i].n;
+		for (int k = 0; k < v[i].n; k++)
+			cfg.nodes[k] = k;
+		cfg.max_weight = v[i].max;
+		assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+		tt_search_snap(&s, v[i].share, w);
+		for (int k = 0; k < v[i].n; k++)
+			if (w[k] != v[i].want[k])
+				fail_msg("vector %zu: node %d got %u, want %u", i, k, w[k],
+					 v[i].want[k]);
+		tt_search_release(&s);
+	}
+}
+
+static void test_intervals(void **state)
+{
+	static const double x[] = {1, 2, 3};
+	double mean, half;
+
+	(void)state;
+	tt_mean_ci(x, 3, &mean, &half);
+	assert_true(mean == 2 && fabs(half - 4.303 / sqrt(3)) < 1e-9);
+	tt_mean_ci(x, 1, &mean, &half);
+	assert_true(mean == 1 && isinf(half));
+	assert_true(tt_t975(1) == 12.706 && tt_t975(30) == 2.042 && tt_t975(1000) == 1.960);
+}
+
+/* Noise-free, the search lands on the grid's optimum (the fitted peak may
+ * sit on a neighbouring vector of equal score to 0.1%). */
+static void test_optimum_found(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *mixes[] = {"triad", "reads", "1r1w"};
+
+		load(cases[i].model);
+		for (int mi = 0; mi < 3; mi++) {
+			struct tt_mix mix;
+			long count;
+			double opt, gap;
+
+			assert_int_equal(tt_mix_from_kernel(mixes[mi], &mix), 0);
+			opt = grid_optimum(&cases[i], &mix, &count);
+			gap = gap_of(&cases[i], mixes[mi], 0, 1, (int)(count / 10), "shares", opt);
+			if (gap > 0.001)
+				fail_msg("%s src %d %s: gap %.3f%%", cases[i].model, cases[i].src,
+					 mixes[mi], 100 * gap);
+			assert_true(s.measurements <= count / 10);
+			tt_search_release(&s);
+		}
+	}
+}
+
+/* With 3% seeded noise, on 10% of the grid's trials, the recommended
+ * weights' noise-free score is within 1% of the optimum in the median of 5
+ * seeds, and never more than 3% off. Not within 1% on every seed: on the
+ * Genoa pair the whole peak (local DRAM to the optimum) spans 2.5%, and
+ * seed 4 reads local DRAM 3.6% high on 6 measurements, so the fit puts the
+ * peak there. The quality benchmark (bench/scripts/tuner-quality.sh, 20
+ * seeds) prints the full distribution. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_noise_handled(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tt_mix mix;
+		long count;
+		double opt, gaps[5];
+
+		load(cases[i].model);
+		assert_int_equal(tt_mix_from_kernel("triad", &mix), 0);
+		opt = grid_optimum(&cases[i], &mix, &count);
+		for (int seed = 1; seed <= 5; seed++) {
+			gaps[seed - 1] = gap_of(&cases[i], "triad", 0.03, (uint64_t)seed,
+						(int)(count / 10), "shares", opt);
+			assert_true(s.measurements <= count / 10);
+			tt_search_release(&s);
+		}
+		qsort(gaps, 5, sizeof(double), cmp_double);
+		if (gaps[2] > 0.01 || gaps[4] > 0.03)
+			fail_msg("%s src %d: median gap %.2f%%, worst %.2f%%", cases[i].model,
+				 cases[i].src, 100 * gaps[2], 100 * gaps[4]);
+	}
+}
+
+static void test_budget(void **state)
+{
+	static const int budgets[] = {20, 33, 64};
+	static const char *const strategies[] = {"shares", "hillclimb", "grid"};
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	for (size_t si = 0; si < 3; si++)
+		for (size_t bi = 0; bi < 3; bi++) {
+			gap_of(&cases[0], "triad", 0.03, 9, budgets[bi], strategies[si], 1);
+			if (s.measurements > budgets[bi] || spy.calls != s.measurements)
+				fail_msg("%s: %d measurements (%d calls) on a budget of %d",
+					 strategies[si], s.measurements, spy.calls, budgets[bi]);
+			tt_search_release(&s);
+		}
+}
+
+static int slow_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1e9 + (t.tv_nsec - t0.tv_nsec) < 2e6);
+	return spy_measure(ctx, w, score);
+}
+
+static void test_budget_seconds(void **state)
+{
+	struct tt_search_cfg cfg;
+
+	(void)state;
+	load("xeon-max-hbm-flat");
+	setup(&cases[3], &cfg, &spy, "triad", 0.03, 1, 0, "shares");
+	cfg.budget_s = 0.1;
+	assert_int_equal(tt_search_init(&s, &cfg, slow_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	/* Two trials of slack: the estimate of the confirmation's share. */
+	assert_true(s.elapsed_s <= cfg.budget_s + 0.05);
+	assert_string_equal(s.stop_reason, "budget of 0.1 s reached");
+	tt_search_release(&s);
+}
+
+/* Each vector is one trial; the callback sees a vector again only as that
+ * trial's repeats or in the final comparison (one a round at most). */
+static void test_no_vector_twice(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int extra = 0;
+
+		load(cases[i].model);
+		gap_of(&cases[i], "reads", 0.03, 5, 400, "shares", 1);
+		assert_true(spy.calls <= 4096);
+		for (int t = 0; t < s.ntrials; t++) {
+			uint32_t w[TT_SEARCH_MAX_NODES];
+			int seen = 0;
+
+			tt_search_trial_weights(&s, t, w);
+			assert_int_equal(tt_search_find(&s, w), t);
+			for (int c = 0; c < spy.calls; c++)
+				seen += memcmp(spy.w[c], w, sizeof(uint32_t) * (size_t)cases[i].nnodes) == 0;
+			assert_true(seen >= s.trials[t].n);
+			assert_true(seen - s.trials[t].n <= s.cfg.confirm_rounds);
+			extra += seen - s.trials[t].n;
+		}
+		for (int t = 0; t < s.ntrials; t++)
+			for (int u = t + 1; u < s.ntrials; u++)
+				assert_false(memcmp(s.trials[t].w, s.trials[u].w, sizeof(s.trials[t].w)) == 0);
+		assert_true(extra <= s.cfg.confirm_rounds * (1 + s.nbaselines));
+		tt_search_release(&s);
+	}
+}
+
+static void test_baselines_first(void **state)
+{
+	/* SPR from node 0: local 1:0:0, 1:1:1, and auto from min(read, write)
+	 * = 245800, 30000, 30000 MB/s: 32 * bw / sum = 25, 3, 3. */
+	static const uint32_t want[3][3] = {{1, 0, 0}, {1, 1, 1}, {25, 3, 3}};
+	static const char *const names[3] = {"local", "1:1", "auto"};
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	gap_of(&cases[0], "triad", 0.03, 3, 200, "shares", 1);
+	assert_int_equal(s.nbaselines, 3);
+	for (int b = 0; b < 3; b++) {
+		assert_string_equal(s.base[b].name, names[b]);
+		for (int r = 0; r < s.cfg.min_repeats; r++)
+			for (int k = 0; k < 3; k++)
+				assert_int_equal(spy.w[b * s.cfg.min_repeats + r][k], want[b][k]);
+		assert_int_equal(s.trials[s.base[b].trial].phase, TT_PHASE_BASELINE);
+	}
+	for (int t = 3; t < s.ntrials; t++)
+		assert_int_equal(s.trials[t].phase, TT_PHASE_SEARCH);
+	tt_search_release(&s);
+}
+
+/* Every vector scores the same but for noise: no gain may be a win. */
+static int flat_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct spy *sp = ctx;
+
+	(void)w;
+	*score = 100e9 * (1 + 0.03 * tt_rng_normal(sp->sim.rng));
+	return 0;
+}
+
+static void test_within_noise(void **state)
+{
+	struct tt_search_cfg cfg;
+	struct tt_report r;
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	setup(&cases[0], &cfg, &spy, "triad", 0.03, 11, 300, "shares");
+	assert_int_equal(tt_search_init(&s, &cfg, flat_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(tt_report_build(&r, &s, 0, true), 0);
+	for (int b = 0; b < r.nbaselines; b++) {
+		assert_true(r.base[b].verdict == TT_VERDICT_NOISE ||
+			    r.base[b].verdict == TT_VERDICT_SAME);
+		assert_true(r.base[b].rounds == 0 || r.base[b].rounds == cfg.confirm_rounds);
+	}
+	assert_string_equal(r.reco_gain_over, "local");
+	assert_true(r.reco_gain == 0);
+	assert_string_equal(tt_verdict_name(TT_VERDICT_NOISE), "within noise");
+	tt_search_release(&s);
+}
+
+static void test_report_reco(void **state)
+{
+	struct tt_report r;
+	struct tt_recos rs;
+	char buf[256], want[256];
+
+	(void)state;
+	load("xeon-max-hbm-flat");
+	gap_of(&cases[4], "triad", 0.03, 2, 64, "shares", 1);
+	assert_int_equal(tt_report_build(&r, &s, 1, true), 0);
+	assert_true(r.simulated);
+	assert_int_equal(r.nbaselines, 3);
+	assert_int_equal(r.measurements, s.measurements);
+	assert_true(r.have_auto);
+	/* HBM beside DRAM nearly doubles a socket's bandwidth: a win over
+	 * local DRAM far beyond the noise. */
+	assert_string_equal(r.base[0].name, "local");
+	assert_int_equal(r.base[0].verdict, TT_VERDICT_BETTER);
+	assert_true(r.base[0].gain_lo > 0.5 && r.reco_gain == r.base[0].gain);
+	memset(&rs, 0, sizeof(rs));
+	assert_int_equal(tt_report_reco(&r, &rs), 0);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(rs.r[0].source_node, 1);
+	assert_string_equal(rs.r[0].interface, "upstream");
+	assert_true(tt_weights_format(&rs.r[0].w, buf, sizeof(buf)) > 0);
+	assert_true(tt_weights_format(&r.best_w, want, sizeof(want)) > 0);
+	assert_string_equal(buf, want);
+	assert_true(tt_weights_get(&r.best_w, 3, 0) > 0);
+	tt_search_release(&s);
+}
+
+/* Local DRAM scores low while the baselines are measured and high ever
+ * after: the search's winner then loses the final comparison, and the
+ * recommendation is the baseline it lost to, never the loser. */
+static int spiteful_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct spy *sp = ctx;
+	bool local = tt_weights_get(w, 0, 0) && !tt_weights_get(w, 1, 0) && !tt_weights_get(w, 2, 0);
+
+	*score = local ? (sp->calls < 2 ? 50e9 : 200e9) : 100e9;
+	sp->calls++;
+	return 0;
+}
+
+static void test_winner_lost(void **state)
+{
+	struct tt_search_cfg cfg;
+	struct tt_report r;
+	struct tt_recos rs;
+	char buf[64];
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	setup(&cases[0], &cfg, &spy, "triad", 0, 1, 100, "shares");
+	assert_int_equal(tt_search_init(&s, &cfg, spiteful_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(tt_report_build(&r, &s, 0, true), 0);
+	assert_string_equal(r.base[0].name, "local");
+	assert_int_equal(r.base[0].verdict, TT_VERDICT_WORSE);
+	assert_int_equal(r.lost_to, 0);
+	assert_true(isnan(r.reco_gain));
+	memset(&rs, 0, sizeof(rs));
+	assert_int_equal(tt_report_reco(&r, &rs), 0);
+	assert_true(tt_weights_format(&rs.r[0].w, buf, sizeof(buf)) > 0);
+	assert_string_equal(buf, "0:1");
+	tt_search_release(&s);
+}
+
+static void test_bad_config(void **state)
+{
+	static const struct {
+		const char *strategy;
+		uint32_t max_weight;
+		int local, budget, rounds;
+		const char *msg;
+	} v[] = {
+		{"nosuch", 32, 0, 100, 3, "unknown search strategy 'nosuch'"},
+		{"shares", 300, 0, 100, 3, "max weight '300' out of range (1-255)"},
+		{"shares", 32, 5, 100, 3, "local node 5 is not among the nodes to search"},
+		{"shares", 32, 0, 19, 3,
+		 "budget of 19 trials is below the 20 that baselines, one candidate and "
+		 "confirmation need"},
+		{"shares", 32, 0, 100, 1, "confirmation rounds '1' out of range (2-16)"},
+	};
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct tt_search_cfg cfg;
+
+		setup(&cases[0], &cfg, &spy, "triad", 0.03, 1, v[i].budget, v[i].strategy);
+		cfg.max_weight = v[i].max_weight;
+		cfg.local_node = v[i].local;
+		cfg.confirm_rounds = v[i].rounds;
+		assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), TT_EINPUT);
+		assert_string_equal(tt_err_msg(), v[i].msg);
+	}
+}
+
+/* The grid strategy, unbounded and noise-free, is the reference itself. */
+static void test_grid_strategy(void **state)
+{
+	struct tt_mix mix;
+	long count;
+	double opt;
+
+	(void)state;
+	load("2s-genoa-cxl");
+	assert_int_equal(tt_mix_from_kernel("1r1w", &mix), 0);
+	opt = grid_optimum(&cases[1], &mix, &count);
+	assert_true(gap_of(&cases[1], "1r1w", 0, 1, 0, "grid", opt) == 0);
+	assert_int_equal(s.ntrials, count);
+	assert_non_null(tt_strategy_find("hillclimb"));
+	for (const struct tt_strategy *const *st = tt_strategies; *st; st++)
+		assert_true((*st)->name && (*st)->summary && (*st)->run);
+	tt_search_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grid),
+		cmocka_unit_test(test_snap),
+		cmocka_unit_test(test_intervals),
+		cmocka_unit_test(test_optimum_found),
+		cmocka_unit_test(test_noise_handled),
+		cmocka_unit_test(test_budget),
+		cmocka_unit_test(test_budget_seconds),
+		cmocka_unit_test(test_no_vector_twice),
+		cmocka_unit_test(test_baselines_first),
+		cmocka_unit_test(test_within_noise),
+		cmocka_unit_test(test_report_reco),
+		cmocka_unit_test(test_winner_lost),
+		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_grid_strategy),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,495 @@
+/* The performance model: load, check, evaluate, add noise (model.h). */
+#include "model.h"
+
+#include "../bench/kernels.h"
+#include "../core/error.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reads a number field; required fields missing are an error, optional
+ * ones keep *out. Negative values are refused: no figure here can be. */
+static int num_field(const char *file, json_t *obj, const char *where, const char *key,
+		     bool required, double *out)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!v) {
+		if (required)
+			return tt_err(TT_EINPUT, "model '%s': %s.%s is missing", file, where, key);
+		return 0;
+	}
+	if (!json_is_number(v))
+		return tt_err(TT_EINPUT, "model '%s': %s.%s is not a number", file, where, key);
+	*out = json_number_value(v);
+	if (!isfinite(*out))
+		return tt_err(TT_EINPUT, "model '%s': %s.%s is not finite", file, where, key);
+	if (*out < 0)
+		return tt_err(TT_EINPUT, "model '%s': %s.%s is negative", file, where, key);
+	return 0;
+}
+
+static int int_field(const char *file, json_t *obj, const char *where, const char *key,
+		     bool required, long lo, long hi, int *out)
+{
+	double d = *out;
+	int rc = num_field(file, obj, where, key, required, &d);
+
+	if (rc < 0)
+		return rc;
+	if (d != floor(d) || d < lo || d > hi)
+		return tt_err(TT_EINPUT, "model '%s': %s.%s '%g' is not an integer in %ld..%ld",
+			      file, where, key, d, lo, hi);
+	*out = (int)d;
+	return 0;
+}
+
+static int parse_curve(const char *file, json_t *arr, const char *where,
+		       struct tt_model_node *n)
+{
+	size_t i;
+	json_t *pt;
+
+	if (!json_is_array(arr))
+		return tt_err(TT_EINPUT, "model '%s': %s.loaded_lat_ns is not an array", file, where);
+	if (json_array_size(arr) > TT_MODEL_MAX_CURVE)
+		return tt_err(TT_EINPUT, "model '%s': %s.loaded_lat_ns has more than %d points",
+			      file, where, TT_MODEL_MAX_CURVE);
+	json_array_foreach(arr, i, pt)
+	{
+		double u, l;
+
+		if (!json_is_array(pt) || json_array_size(pt) != 2 ||
+		    !json_is_number(json_array_get(pt, 0)) || !json_is_number(json_array_get(pt, 1)))
+			return tt_err(TT_EINPUT,
+				      "model '%s': %s.loaded_lat_ns[%zu] is not [utilisation, ns]",
+				      file, where, i);
+		u = json_number_value(json_array_get(pt, 0));
+		l = json_number_value(json_array_get(pt, 1));
+		if (!(u >= 0 && u <= 1) || (i > 0 && u <= n->curve_util[i - 1]))
+			return tt_err(TT_EINPUT,
+				      "model '%s': %s.loaded_lat_ns[%zu] utilisation '%g' is not "
+				      "ascending in 0..1",
+				      file, where, i, u);
+		if (!(l >= n->idle_lat_ns) || !isfinite(l) || (i > 0 && l < n->curve_lat_ns[i - 1]))
+			return tt_err(TT_EINPUT,
+				      "model '%s': %s.loaded_lat_ns[%zu] latency '%g' is below the "
+				      "idle latency or the previous point",
+				      file, where, i, l);
+		n->curve_util[i] = u;
+		n->curve_lat_ns[i] = l;
+	}
+	n->ncurve = (int)json_array_size(arr);
+	return 0;
+}
+
+static int parse_node(const char *file, json_t *o, const char *where, struct tt_model_node *n)
+{
+	json_t *curve;
+	int rc;
+
+	if (!json_is_object(o))
+		return tt_err(TT_EINPUT, "model '%s': %s is not an object", file, where);
+	n->node = -1;
+	if ((rc = int_field(file, o, where, "node", true, 0, TT_MAX_NODES - 1, &n->node)) < 0 ||
+	    (rc = num_field(file, o, where, "read_bw_bytes_s", true, &n->read_bw_bytes_s)) < 0 ||
+	    (rc = num_field(file, o, where, "write_bw_bytes_s", true, &n->write_bw_bytes_s)) < 0 ||
+	    (rc = num_field(file, o, where, "idle_lat_ns", true, &n->idle_lat_ns)) < 0 ||
+	    (rc = num_field(file, o, where, "mm1_service_ns", false, &n->mm1_service_ns)) < 0)
+		return rc;
+	if (n->read_bw_bytes_s == 0 || n->write_bw_bytes_s == 0 || n->idle_lat_ns == 0)
+		return tt_err(TT_EINPUT,
+			      "model '%s': %s: bandwidths and idle latency must be above zero", file,
+			      where);
+	curve = json_object_get(o, "loaded_lat_ns");
+	if (curve && (rc = parse_curve(file, curve, where, n)) < 0)
+		return rc;
+	return 0;
+}
+
+static int parse_source(const char *file, json_t *o, const char *where,
+			struct tt_model_source *s)
+{
+	char sub[96];
+	json_t *nodes, *e;
+	size_t i;
+	int rc;
+
+	if (!json_is_object(o))
+		return tt_err(TT_EINPUT, "model '%s': %s is not an object", file, where);
+	s->node = -1;
+	if ((rc = int_field(file, o, where, "node", true, 0, TT_MAX_NODES - 1, &s->node)) < 0 ||
+	    (rc = int_field(file, o, where, "threads", true, 1, 1 << 20, &s->threads)) < 0 ||
+	    (rc = num_field(file, o, where, "outstanding_misses_per_thread", true,
+			    &s->outstanding_misses)) < 0)
+		return rc;
+	if (s->outstanding_misses == 0)
+		return tt_err(TT_EINPUT,
+			      "model '%s': %s.outstanding_misses_per_thread must be above zero", file,
+			      where);
+	nodes = json_object_get(o, "nodes");
+	if (!json_is_array(nodes) || json_array_size(nodes) == 0)
+		return tt_err(TT_EINPUT, "model '%s': %s.nodes is missing or empty", file, where);
+	if (json_array_size(nodes) > TT_MODEL_MAX_NODES)
+		return tt_err(TT_EINPUT, "model '%s': %s.nodes has more than %d nodes", file, where,
+			      TT_MODEL_MAX_NODES);
+	json_array_foreach(nodes, i, e)
+	{
+		snprintf(sub, sizeof(sub), "%s.nodes[%zu]", where, i);
+		if ((rc = parse_node(file, e, sub, &s->nodes[i])) < 0)
+			return rc;
+		for (size_t j = 0; j < i; j++)
+			if (s->nodes[j].node == s->nodes[i].node)
+				return tt_err(TT_EINPUT, "model '%s': %s: node %d appears twice",
+					      file, sub, s->nodes[i].node);
+	}
+	s->nnodes = (int)json_array_size(nodes);
+	return 0;
+}
+
+static const struct tt_model_node *find_node(const struct tt_model_source *s, int node)
+{
+	for (int i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].node == node)
+			return &s->nodes[i];
+	return NULL;
+}
+
+int tt_model_parse(struct tt_model *m, const char *json, const char *name)
+{
+	json_error_t jerr;
+	json_t *root = json_loads(json, 0, &jerr), *v, *srcs, *e;
+	char where[64];
+	size_t i;
+	int rc = 0;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->path, sizeof(m->path), "%s", name);
+	if (!root)
+		return tt_err(TT_EINPUT, "model '%s': broken JSON at line %d column %d: %s", name,
+			      jerr.line, jerr.column, jerr.text);
+	if (!json_is_object(root)) {
+		rc = tt_err(TT_EINPUT, "model '%s': the document is not an object", name);
+		goto out;
+	}
+	v = json_object_get(root, "simulated");
+	if (v && !json_is_true(v)) {
+		rc = tt_err(TT_EINPUT, "model '%s': simulated must be true (a model measures nothing)",
+			    name);
+		goto out;
+	}
+	v = json_object_get(root, "name");
+	snprintf(m->name, sizeof(m->name), "%s", json_is_string(v) ? json_string_value(v) : name);
+	v = json_object_get(root, "source");
+	if (!json_is_string(v)) {
+		rc = tt_err(TT_EINPUT, "model '%s': source (where the figures come from) is missing",
+			    name);
+		goto out;
+	}
+	snprintf(m->source_note, sizeof(m->source_note), "%s", json_string_value(v));
+	m->line_bytes = 64;
+	if ((rc = num_field(name, root, "model", "line_bytes", false, &m->line_bytes)) < 0)
+		goto out;
+	if (m->line_bytes == 0) {
+		rc = tt_err(TT_EINPUT, "model '%s': line_bytes must be above zero", name);
+		goto out;
+	}
+	srcs = json_object_get(root, "sources");
+	if (!json_is_array(srcs) || json_array_size(srcs) == 0) {
+		rc = tt_err(TT_EINPUT, "model '%s': sources is missing or empty", name);
+		goto out;
+	}
+	if (json_array_size(srcs) > TT_MODEL_MAX_SOURCES) {
+		rc = tt_err(TT_EINPUT, "model '%s': more than %d sources", name,
+			    TT_MODEL_MAX_SOURCES);
+		goto out;
+	}
+	json_array_foreach(srcs, i, e)
+	{
+		snprintf(where, sizeof(where), "sources[%zu]", i);
+		if ((rc = parse_source(name, e, where, &m->src[i])) < 0)
+			goto out;
+		for (size_t j = 0; j < i; j++)
+			if (m->src[j].node == m->src[i].node) {
+				rc = tt_err(TT_EINPUT, "model '%s': %s: source node %d appears twice",
+					    name, where, m->src[i].node);
+				goto out;
+			}
+	}
+	m->nsources = (int)json_array_size(srcs);
+	/* Every source sees the same memory: a node one source describes and
+	 * another lacks is a hole in the file, not a node out of reach. */
+	for (int a = 0; a < m->nsources; a++)
+		for (int b = 0; b < m->nsources; b++)
+			for (int k = 0; k < m->src[a].nnodes; k++)
+				if (!find_node(&m->src[b], m->src[a].nodes[k].node)) {
+					rc = tt_err(TT_EINPUT,
+						    "model '%s': sources[%d].nodes: node %d is "
+						    "missing (sources[%d] has it)",
+						    name, b, m->src[a].nodes[k].node, a);
+					goto out;
+				}
+out:
+	json_decref(root);
+	return rc;
+}
+
+int tt_model_load(struct tt_model *m, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long len;
+	int rc;
+
+	if (!f)
+		return tt_err_sys(TT_EUNAVAIL, errno, "cannot open model '%s'", path);
+	if (fseek(f, 0, SEEK_END) < 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0) {
+		rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot read model '%s'", path);
+		goto out;
+	}
+	if (len > (1 << 20)) {
+		rc = tt_err(TT_EINPUT, "model '%s' is larger than 1 MiB", path);
+		goto out;
+	}
+	buf = malloc((size_t)len + 1);
+	if (!buf) {
+		rc = tt_err(TT_EFAIL, "out of memory reading model '%s'", path);
+		goto out;
+	}
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot read model '%s'", path);
+		goto out;
+	}
+	buf[len] = '\0';
+	rc = tt_model_parse(m, buf, path);
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+const struct tt_model_source *tt_model_source(const struct tt_model *m, int src)
+{
+	for (int i = 0; i < m->nsources; i++)
+		if (m->src[i].node == src)
+			return &m->src[i];
+	return NULL;
+}
+
+int tt_mix_from_kernel(const char *kernel, struct tt_mix *mix)
+{
+	const struct tt_kernel *k = tt_kernel_find(kernel);
+
+	if (!k || k->kind != TT_K_STREAM)
+		return tt_err(TT_EINPUT, "unknown mix '%s' (a bench bandwidth kernel)", kernel);
+	memset(mix, 0, sizeof(*mix));
+	snprintf(mix->name, sizeof(mix->name), "%s", k->name);
+	mix->read_bytes = k->read_bytes;
+	mix->write_bytes = k->write_bytes;
+	mix->counted_bytes = (double)k->read_bytes + k->write_bytes;
+	/* STREAM counts the source's loads and stores; the controller also
+	 * reads each stored line first (kernels.h), except non-temporal ones. */
+	if (strcmp(k->counting, "STREAM") == 0 && !strstr(k->name, "-nt"))
+		mix->read_bytes += k->write_bytes;
+	return 0;
+}
+
+static double loaded_lat(const struct tt_model_node *n, double u)
+{
+	if (n->ncurve > 0) {
+		if (u <= n->curve_util[0])
+			return n->curve_lat_ns[0] > n->idle_lat_ns
+				       ? n->idle_lat_ns + (n->curve_lat_ns[0] - n->idle_lat_ns) *
+							  (n->curve_util[0] > 0 ? u / n->curve_util[0] : 1)
+				       : n->idle_lat_ns;
+		for (int i = 1; i < n->ncurve; i++)
+			if (u <= n->curve_util[i]) {
+				double f = (u - n->curve_util[i - 1]) /
+					   (n->curve_util[i] - n->curve_util[i - 1]);
+
+				return n->curve_lat_ns[i - 1] +
+				       f * (n->curve_lat_ns[i] - n->curve_lat_ns[i - 1]);
+			}
+		return n->curve_lat_ns[n->ncurve - 1];
+	}
+	if (n->mm1_service_ns > 0) {
+		double uc = u < 0.99 ? u : 0.99;
+
+		return n->idle_lat_ns + n->mm1_service_ns * uc / (1 - uc);
+	}
+	return n->idle_lat_ns;
+}
+
+int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, int threads,
+		  const struct tt_weights *w, struct tt_model_result *r)
+{
+	const struct tt_model_source *s = tt_model_source(m, src);
+	const struct tt_model_node *nd[TT_MODEL_MAX_NODES];
+	double cost[TT_MODEL_MAX_NODES], total = 0, worst = 0, lines, inflight, lo, hi;
+	int node, n = 0;
+
+	if (!s)
+		return tt_err(TT_EINPUT, "model '%s' has no source node %d", m->path, src);
+	memset(r, 0, sizeof(*r));
+	tt_nodemask_for_each(node, &w->set)
+	{
+		const struct tt_model_node *mn = find_node(s, node);
+
+		if (!mn)
+			return tt_err(TT_EINPUT, "model '%s' has no node %d from source node %d",
+				      m->path, node, src);
+		if (n == TT_MODEL_MAX_NODES)
+			return tt_err(TT_EINPUT, "more than %d weighted nodes", TT_MODEL_MAX_NODES);
+		nd[n] = mn;
+		r->node[n] = node;
+		r->share[n] = w->w[node];
+		total += w->w[node];
+		n++;
+	}
+	if (!(total > 0))
+		return tt_err(TT_EINPUT, "no node has a positive weight");
+	r->nnodes = n;
+	for (int i = 0; i < n; i++) {
+		r->share[i] /= total;
+		/* Seconds node i is busy per element. */
+		cost[i] = r->share[i] *
+			  (mix->read_bytes / nd[i]->read_bw_bytes_s + mix->write_bytes / nd[i]->write_bw_bytes_s);
+		if (cost[i] > worst)
+			worst = cost[i];
+	}
+	lines = (mix->read_bytes + mix->write_bytes) / m->line_bytes;
+	inflight = (double)(threads > 0 ? threads : s->threads) * s->outstanding_misses;
+	lo = 0;
+	hi = worst > 0 ? 1 / worst : 1e30;
+	/* Lines in flight at rate E: E * lines * mean loaded latency, rising
+	 * with E; the rate is the largest that the threads can sustain. */
+	for (int it = 0; it < 200; it++) {
+		double e = it == 0 ? hi : (lo + hi) / 2, lat = 0;
+
+		for (int i = 0; i < n; i++)
+			lat += r->share[i] * loaded_lat(nd[i], e * cost[i]) * 1e-9;
+		if (e * lines * lat <= inflight) {
+			if (it == 0) {
+				lo = hi;
+				break;
+			}
+			lo = e;
+		} else {
+			r->concurrency_bound = true;
+			hi = e;
+		}
+		if (hi - lo <= hi * 1e-12)
+			break;
+	}
+	r->elems_s = lo;
+	r->bw_bytes_s = lo * mix->counted_bytes;
+	for (int i = 0; i < n; i++) {
+		r->util[i] = lo * cost[i];
+		r->lat_ns[i] = loaded_lat(nd[i], r->util[i]);
+	}
+	return 0;
+}
+
+int tt_model_profile(const struct tt_model *m, int src, const int *nodes, int n,
+		     double *bw_bytes_s)
+{
+	const struct tt_model_source *s = tt_model_source(m, src);
+
+	if (!s)
+		return tt_err(TT_EINPUT, "model '%s' has no source node %d", m->path, src);
+	for (int i = 0; i < n; i++) {
+		const struct tt_model_node *mn = find_node(s, nodes[i]);
+
+		if (!mn)
+			return tt_err(TT_EINPUT, "model '%s' has no node %d from source node %d",
+				      m->path, nodes[i], src);
+		bw_bytes_s[i] = fmin(mn->read_bw_bytes_s, mn->write_bw_bytes_s);
+	}
+	return 0;
+}
+
+int tt_model_sim_init(struct tt_model_sim *s, const struct tt_model *m, int src, const char *mix,
+		      int threads, double noise_sigma, uint64_t seed)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (!tt_model_source(m, src))
+		return tt_err(TT_EINPUT, "model '%s' has no source node %d", m->path, src);
+	if ((rc = tt_mix_from_kernel(mix, &s->mix)) < 0)
+		return rc;
+	if (threads < 0)
+		return tt_err(TT_EINPUT, "thread count '%d' is negative", threads);
+	/* At most 0.2: with z clamped to +-4 a measurement stays positive. */
+	if (!(noise_sigma >= 0 && noise_sigma <= 0.2))
+		return tt_err(TT_EINPUT, "noise sigma '%g' out of range (0-0.2)", noise_sigma);
+	s->m = m;
+	s->src = src;
+	s->threads = threads;
+	s->noise_sigma = noise_sigma;
+	s->simulated = true;
+	tt_rng_seed(s->rng, seed);
+	return 0;
+}
+
+int tt_model_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct tt_model_sim *s = ctx;
+	struct tt_model_result r;
+	int rc = tt_model_eval(s->m, s->src, &s->mix, s->threads, w, &r);
+	double z;
+
+	if (rc < 0)
+		return rc;
+	s->calls++;
+	z = s->noise_sigma > 0 ? tt_rng_normal(s->rng) : 0;
+	z = z > 4 ? 4 : z < -4 ? -4 : z;
+	*score = r.bw_bytes_s * (1 + s->noise_sigma * z);
+	return 0;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+void tt_rng_seed(uint64_t s[4], uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t tt_rng_next(uint64_t s[4])
+{
+	uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double tt_rng_normal(uint64_t s[4])
+{
+	/* Box-Muller on two uniforms in (0, 1]: 53 bits each. */
+	double u1 = ((double)(tt_rng_next(s) >> 11) + 1) * 0x1.0p-53;
+	double u2 = (double)(tt_rng_next(s) >> 11) * 0x1.0p-53;
+
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}

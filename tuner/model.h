@@ -1,0 +1,145 @@
+/*
+ * The performance model: what a bandwidth trial would measure on a machine
+ * described in a JSON file (the files in tuner/models/), so the tuner can be
+ * developed, tested and shown without CXL or HBM, and users can ask "what
+ * if". Every figure it produces is simulated and must be labelled so by
+ * whoever prints or stores it (tt_model_sim.simulated is always true).
+ *
+ *	struct tt_model m;
+ *	struct tt_model_sim sim;
+ *	if (tt_model_load(&m, "tuner/models/spr-ddr5-2cxl.json") < 0) ...
+ *	if (tt_model_sim_init(&sim, &m, 0, "triad", 0, 0.03, 42) < 0) ...
+ *	tt_model_measure(&sim, &weights, &bw_bytes_s);   (a tt_measure_fn)
+ *
+ * How a trial's bandwidth is computed (tt_model_eval). A weight vector gives
+ * node i the share s_i = w_i / sum(w) of every stream's pages. The kernel
+ * moves R read and W written bytes per element at the memory controllers
+ * (ordinary stores also read the line first: the RFO). At element rate E:
+ *   - node i is busy u_i = E * s_i * (R / read_bw_i + W / write_bw_i) of the
+ *     time, and no node can be busier than 1: E <= 1 / max_i(...);
+ *   - its loaded latency is L_i(u_i), from the node's curve;
+ *   - the source's threads keep at most threads * outstanding_misses lines
+ *     in flight, so by Little's law E * (R + W) / line * sum_i s_i L_i(u_i)
+ *     <= threads * outstanding_misses.
+ * E is the largest rate meeting both (bisection: the left side of the last
+ * line grows with E). Bandwidth-bound, the optimum gives each node a share
+ * proportional to its bandwidth for this mix; concurrency-bound, a slow node
+ * costs latency for every line it serves, and the optimum moves towards the
+ * nodes that are quicker to reach, as Colloid (SOSP'24) balances loaded
+ * latencies. So it depends on the mix and the thread count.
+ */
+#ifndef TT_MODEL_H
+#define TT_MODEL_H
+
+#include "../core/weights.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TT_MODEL_MAX_SOURCES 8
+#define TT_MODEL_MAX_NODES 16
+#define TT_MODEL_MAX_CURVE 16
+
+struct tt_model_node {
+	int node;
+	double read_bw_bytes_s;  /* bytes/s, peak from this source */
+	double write_bw_bytes_s; /* bytes/s */
+	double idle_lat_ns;      /* ns, unloaded read latency from this source */
+	/* Loaded latency: piecewise linear through (util, lat_ns) points,
+	 * ascending util in [0, 1]; or, with no points, the M/M/1-like
+	 * idle + mm1_service_ns * u / (1 - u) (u capped at 0.99); or flat. */
+	int ncurve;
+	double curve_util[TT_MODEL_MAX_CURVE];   /* fraction of peak, 0..1 */
+	double curve_lat_ns[TT_MODEL_MAX_CURVE]; /* ns */
+	double mm1_service_ns;                   /* ns, 0: not used */
+};
+
+struct tt_model_source {
+	int node;                  /* the CPU node the threads run on */
+	int threads;               /* default thread count */
+	double outstanding_misses; /* cache lines in flight per thread */
+	int nnodes;
+	struct tt_model_node nodes[TT_MODEL_MAX_NODES];
+};
+
+struct tt_model {
+	char path[512];
+	char name[64];
+	char source_note[2048]; /* where the figures come from */
+	double line_bytes;      /* bytes per cache line (64) */
+	int nsources;
+	struct tt_model_source src[TT_MODEL_MAX_SOURCES];
+};
+
+/* A traffic mix as the memory controllers see it, per element, and the
+ * bytes the kernel reports bandwidth by (its own counting, as bench does). */
+struct tt_mix {
+	char name[32];
+	double read_bytes;   /* bytes read at the controllers, RFO included */
+	double write_bytes;  /* bytes written */
+	double counted_bytes; /* bytes the kernel's bandwidth figure counts */
+};
+
+/* Parses and checks path; TT_EINPUT naming the file and the JSON path of a
+ * bad field ("model 'x.json': sources[0].nodes[1].read_bw_bytes_s is
+ * negative"), TT_EUNAVAIL when the file cannot be read. */
+int tt_model_load(struct tt_model *m, const char *path);
+/* As tt_model_load, from a string; name stands for the file in messages. */
+int tt_model_parse(struct tt_model *m, const char *json, const char *name);
+/* The source with CPU node src, or NULL. */
+const struct tt_model_source *tt_model_source(const struct tt_model *m, int src);
+/* The mix of a bench bandwidth kernel by name ("triad", "reads", "1r1w"...),
+ * from its descriptor's bytes per element; STREAM counting gets the RFO of
+ * its stores added. TT_EINPUT for an unknown or non-bandwidth kernel. */
+int tt_mix_from_kernel(const char *kernel, struct tt_mix *mix);
+
+struct tt_model_result {
+	double bw_bytes_s;   /* bytes/s in the kernel's counting */
+	double elems_s;      /* elements/s */
+	bool concurrency_bound; /* Little's law, not a node's bandwidth, limits */
+	int nnodes;
+	int node[TT_MODEL_MAX_NODES];
+	double share[TT_MODEL_MAX_NODES];
+	double util[TT_MODEL_MAX_NODES];   /* fraction of the node's peak, 0..1 */
+	double lat_ns[TT_MODEL_MAX_NODES]; /* ns, loaded */
+};
+
+/* Noise-free outcome of weights w (nodes without a weight get no traffic)
+ * from source src with threads (0: the model's). TT_EINPUT when w names a
+ * node the model has not from src, or has no positive weight. */
+int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, int threads,
+		  const struct tt_weights *w, struct tt_model_result *r);
+
+/* Bandwidth the source would measure on each node alone (min of read and
+ * write peak, as the kernel's auto mode takes from HMAT): the "profile"
+ * that seeds the search. TT_EINPUT for a node the model lacks. */
+int tt_model_profile(const struct tt_model *m, int src, const int *nodes, int n,
+		     double *bw_bytes_s);
+
+/* A simulated measurement source for the search (a tt_measure_fn context). */
+struct tt_model_sim {
+	const struct tt_model *m;
+	int src;
+	struct tt_mix mix;
+	int threads;        /* 0: the model's */
+	double noise_sigma; /* relative standard deviation of a measurement */
+	uint64_t rng[4];    /* xoshiro256** state */
+	bool simulated;     /* always true: say so wherever this is shown */
+	long calls;         /* measurements made */
+};
+
+/* TT_EINPUT for an unknown source or mix, or a sigma outside 0..0.2. */
+int tt_model_sim_init(struct tt_model_sim *s, const struct tt_model *m, int src, const char *mix,
+		      int threads, double noise_sigma, uint64_t seed);
+/* Noise-free score times (1 + sigma * z), z standard normal clamped to
+ * +-4 (a measurement is never negative); int (*)(void *, ...) so the search
+ * takes it as its measure callback. */
+int tt_model_measure(void *sim, const struct tt_weights *w, double *score);
+
+/* The deterministic generator behind the noise: splitmix64 seeding,
+ * xoshiro256** (Blackman & Vigna, https://prng.di.unimi.it/). */
+void tt_rng_seed(uint64_t s[4], uint64_t seed);
+uint64_t tt_rng_next(uint64_t s[4]);
+double tt_rng_normal(uint64_t s[4]);
+
+#endif

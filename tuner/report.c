@@ -1,0 +1,116 @@
+/* The search's outcome as a report and a recommendation (report.h). */
+#include "report.h"
+
+#include "../core/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *tt_verdict_name(enum tt_verdict v)
+{
+	static const char *const names[] = {
+		[TT_VERDICT_SAME] = "same",       [TT_VERDICT_BETTER] = "better",
+		[TT_VERDICT_NOISE] = "within noise", [TT_VERDICT_WORSE] = "worse",
+		[TT_VERDICT_UNKNOWN] = "unknown",
+	};
+
+	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "unknown";
+}
+
+static enum tt_verdict verdict(const struct tt_confirm *c)
+{
+	if (c->same_as_best)
+		return TT_VERDICT_SAME;
+	if (c->rounds < 2 || isnan(c->gain_lo) || isnan(c->gain_hi))
+		return TT_VERDICT_UNKNOWN;
+	if (c->gain_lo > 0)
+		return TT_VERDICT_BETTER;
+	if (c->gain_hi < 0)
+		return TT_VERDICT_WORSE;
+	return TT_VERDICT_NOISE;
+}
+
+int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
+		    bool simulated)
+{
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	const struct tt_trial *b;
+	int ref = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (s->best < 0 || s->best >= s->ntrials)
+		return tt_err(TT_EINPUT, "the search has no result to report");
+	r->simulated = simulated;
+	r->source_node = source_node;
+	snprintf(r->strategy, sizeof(r->strategy), "%s", s->strategy->name);
+	snprintf(r->prior_from, sizeof(r->prior_from), "%s", s->cfg.prior_from);
+	r->nnodes = s->cfg.nnodes;
+	memcpy(r->nodes, s->cfg.nodes, sizeof(r->nodes));
+	r->max_weight = s->cfg.max_weight;
+	r->ntrials = s->ntrials;
+	r->trials = s->trials;
+	r->measurements = s->measurements;
+	r->elapsed_s = s->elapsed_s;
+	snprintf(r->stop_reason, sizeof(r->stop_reason), "%s", s->stop_reason);
+	r->best_trial = s->best;
+	b = &s->trials[s->best];
+	tt_search_trial_weights(s, s->best, w);
+	tt_search_weights(s, w, &r->best_w);
+	r->best_mean = b->mean;
+	r->best_ci_lo = b->ci_lo;
+	r->best_ci_hi = b->ci_hi;
+	r->have_auto = s->have_auto;
+	r->auto_w = s->auto_w;
+	r->nbaselines = s->nbaselines;
+	for (int i = 0; i < s->nbaselines; i++) {
+		const struct tt_confirm *c = &s->base[i];
+		struct tt_report_baseline *rb = &r->base[i];
+		const struct tt_trial *t = &s->trials[c->trial];
+
+		snprintf(rb->name, sizeof(rb->name), "%s", c->name);
+		tt_search_trial_weights(s, c->trial, w);
+		tt_search_weights(s, w, &rb->w);
+		rb->n = t->n;
+		rb->mean = t->mean;
+		rb->ci_lo = t->ci_lo;
+		rb->ci_hi = t->ci_hi;
+		rb->rounds = c->rounds;
+		rb->gain = c->gain;
+		rb->gain_lo = c->gain_lo;
+		rb->gain_hi = c->gain_hi;
+		rb->verdict = verdict(c);
+		if (strcmp(c->name, "auto") == 0)
+			r->best_is_auto = c->same_as_best;
+		if (strcmp(c->name, "local") == 0 || (ref < 0 && strcmp(c->name, "1:1") == 0))
+			ref = i;
+	}
+	r->lost_to = -1;
+	for (int i = 0; i < r->nbaselines; i++)
+		if (r->base[i].verdict == TT_VERDICT_WORSE &&
+		    (r->lost_to < 0 || r->base[i].gain < r->base[r->lost_to].gain))
+			r->lost_to = i;
+	r->reco_gain = NAN;
+	if (ref >= 0 && r->lost_to < 0) {
+		const struct tt_report_baseline *rb = &r->base[ref];
+
+		snprintf(r->reco_gain_over, sizeof(r->reco_gain_over), "%s", rb->name);
+		r->reco_gain = rb->verdict == TT_VERDICT_BETTER || rb->verdict == TT_VERDICT_WORSE
+				       ? rb->gain
+			       : rb->verdict == TT_VERDICT_UNKNOWN ? NAN
+								   : 0;
+	}
+	return 0;
+}
+
+int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
+{
+	char buf[4096];
+	const struct tt_weights *w = r->lost_to >= 0 ? &r->base[r->lost_to].w : &r->best_w;
+	int rc = tt_weights_format(w, buf, sizeof(buf));
+
+	if (rc < 0)
+		return rc;
+	return tt_recos_add(rs, r->source_node, "upstream", buf, r->reco_gain,
+			    r->simulated ? "tuner (simulated)" : "tuner");
+}

@@ -1,0 +1,86 @@
+/*
+ * What a search found, in the form the CLI prints and stores: the trials,
+ * the baselines with each one's gain and its confidence, the best weights,
+ * how they compare with the kernel's auto-mode weights; and the
+ * recommendation apply and export take (core/recommend.h). No printing here.
+ *
+ *	struct tt_report r;
+ *	struct tt_recos rs = {0};
+ *	tt_report_build(&r, &search, 0, sim.simulated);
+ *	tt_report_reco(&r, &rs);              (then tt_recos_convert, apply...)
+ *
+ * A gain counts as one only when its whole 95% interval is above zero
+ * (TT_VERDICT_BETTER); an interval that holds zero is TT_VERDICT_NOISE,
+ * "within noise", never a win.
+ */
+#ifndef TT_REPORT_H
+#define TT_REPORT_H
+
+#include "../core/recommend.h"
+#include "search.h"
+
+#include <stdbool.h>
+
+enum tt_verdict {
+	TT_VERDICT_SAME,    /* the winner is this baseline */
+	TT_VERDICT_BETTER,  /* gain interval entirely above zero */
+	TT_VERDICT_NOISE,   /* interval holds zero: within noise */
+	TT_VERDICT_WORSE,   /* interval entirely below zero */
+	TT_VERDICT_UNKNOWN, /* fewer than 2 paired rounds (budget) */
+};
+
+/* "same", "better", "within noise", "worse", "unknown" */
+const char *tt_verdict_name(enum tt_verdict v);
+
+struct tt_report_baseline {
+	char name[16];           /* "local", "1:1", "auto" */
+	struct tt_weights w;
+	int n;                   /* measurements before the search */
+	double mean;             /* score units */
+	double ci_lo, ci_hi;     /* 95% t interval */
+	int rounds;              /* paired rounds against the winner */
+	double gain;             /* fraction, (best - base) / base; NaN when unknown */
+	double gain_lo, gain_hi; /* 95% t interval of the gain */
+	enum tt_verdict verdict;
+};
+
+struct tt_report {
+	bool simulated;             /* from the model: say so everywhere */
+	int source_node;
+	char strategy[16];
+	char prior_from[32];
+	int nnodes;
+	int nodes[TT_SEARCH_MAX_NODES];
+	uint32_t max_weight;
+	int ntrials;
+	const struct tt_trial *trials; /* the search's; valid while it lives */
+	int measurements;           /* every measurement, confirmation included */
+	double elapsed_s;           /* s */
+	char stop_reason[96];
+	struct tt_weights best_w;
+	int best_trial;
+	double best_mean;           /* score units */
+	double best_ci_lo, best_ci_hi;
+	int nbaselines;
+	struct tt_report_baseline base[TT_BASELINES];
+	bool have_auto;             /* the auto-mode formula had bandwidths */
+	struct tt_weights auto_w;
+	bool best_is_auto;
+	/* A baseline that beat the search's winner beyond the noise in the
+	 * final comparison (verdict TT_VERDICT_WORSE): the recommendation is
+	 * that baseline's weights, with an unknown gain. -1: none. */
+	int lost_to;
+	/* The gain the recommendation carries: over local DRAM when that
+	 * baseline exists, else over 1:1; 0 when within noise or the same
+	 * vector, NaN when unknown. */
+	double reco_gain;
+	char reco_gain_over[16];
+};
+
+int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
+		    bool simulated);
+/* Adds the best weights (or, when the winner lost, the baseline it lost
+ * to) as an "upstream" recommendation for the source. */
+int tt_report_reco(const struct tt_report *r, struct tt_recos *rs);
+
+#endif

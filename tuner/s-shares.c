@@ -1,0 +1,686 @@
+/*
+ * The default search, on the shares of the traffic each node takes.
+ *
+ * Two nodes: one number matters, the slow node's share x. Bandwidth (or
+ * any score) is unimodal in x: it rises while the fast node saturates first
+ * and falls once the slow one does (or, concurrency-bound, once its latency
+ * costs more than its bandwidth gives). A golden-section search on x, each
+ * point snapped to the nearest weight vector, brackets the peak with a few
+ * trials. Then, because a noisy comparison of two points near the peak is a
+ * coin toss, every measurement near the bracket is used at once: time per
+ * byte (1 / score) is piecewise linear in x when bandwidth-bound (max of
+ * s_i * cost_i, model.h) and convex when concurrency-bound, so a hinge, two
+ * least-squares lines meeting at the peak, is fitted and its corner tried;
+ * until the corner lands on a vector already tried. Pooling many noisy
+ * measurements beats picking the best of noisy means (the winner's curse).
+ *
+ * More nodes: a pattern search on the simplex of shares from the best of
+ * the baselines and the prior: moves of step d towards a node, away from a
+ * node, or from one node to another; the first move that beats the
+ * incumbent (tt_search_better: repeats while intervals overlap) is taken,
+ * else the step halves, down to the weight space's resolution. The
+ * remaining budget then races the leaders: more measurements for each trial
+ * whose interval overlaps the best's, so the winner is not a lucky draw.
+ * Last, as for two nodes, a quadratic bowl in the shares is fitted to
+ * every trial within 15% of the best and its bottom tried; it wins unless
+ * a trial beats it beyond the noise.
+ */
+#include "search.h"
+
+#include "../core/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct point {
+	double x;
+	uint32_t w[2];
+};
+
+struct line_pts {
+	double x, y, wt;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct point *p = a, *q = b;
+
+	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+static int cmp_xy(const void *a, const void *b)
+{
+	const struct line_pts *p = a, *q = b;
+
+	return p->x < q->x ? -1 : p->x > q->x;
+}
+
+/* Index of the lattice point nearest to x. */
+static int nearest(const struct point *p, int n, double x)
+{
+	int lo = 0, hi = n - 1;
+
+	while (hi - lo > 1) {
+		int mid = (lo + hi) / 2;
+
+		if (p[mid].x <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return fabs(p[lo].x - x) <= fabs(p[hi].x - x) ? lo : hi;
+}
+
+static void ols(const struct line_pts *p, int n, double *slope, double *icpt, double *sse)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, d;
+
+	for (int i = 0; i < n; i++) {
+		sx += p[i].x;
+		sy += p[i].y;
+		sxx += p[i].x * p[i].x;
+		sxy += p[i].x * p[i].y;
+	}
+	d = n * sxx - sx * sx;
+	*slope = d != 0 ? (n * sxy - sx * sy) / d : 0;
+	*icpt = (sy - *slope * sx) / n;
+	*sse = 0;
+	for (int i = 0; i < n; i++) {
+		double r = p[i].y - (*icpt + *slope * p[i].x);
+
+		*sse += r * r;
+	}
+}
+
+/* The corner of the best-fitting hinge through p (sorted by x): left line
+ * falling less steeply than the right one rises, i.e. a valley of time per
+ * byte. Returns false when no split has two distinct x on each side. */
+static bool hinge(const struct line_pts *p, int n, double *corner, double *sse)
+{
+	double best_sse = INFINITY;
+	bool found = false;
+
+	for (int split = 1; split < n; split++) {
+		double ml, bl, sl, mr, br, sr, xc;
+		int dl = 0, dr = 0;
+
+		if (p[split].x == p[split - 1].x)
+			continue;
+		for (int i = 1; i < split; i++)
+			dl += p[i].x != p[i - 1].x;
+		for (int i = split + 1; i < n; i++)
+			dr += p[i].x != p[i - 1].x;
+		if (dl < 1 || dr < 1)
+			continue;
+		ols(p, split, &ml, &bl, &sl);
+		ols(p + split, n - split, &mr, &br, &sr);
+		if (!(mr > ml) || sl + sr >= best_sse)
+			continue;
+		xc = (bl - br) / (mr - ml);
+		/* The corner lies between the two groups, or it is not theirs. */
+		if (xc < p[split - 1].x)
+			xc = p[split - 1].x;
+		if (xc > p[split].x)
+			xc = p[split].x;
+		best_sse = sl + sr;
+		*corner = xc;
+		found = true;
+	}
+	*sse = best_sse;
+	return found;
+}
+
+/* Vertex of the least-squares parabola through p, when it opens upwards
+ * (a valley of time per byte). Solves the 3x3 normal equations. */
+static bool parabola(const struct line_pts *p, int n, double *vertex, double *sse)
+{
+	double s[5] = {0}, t[3] = {0}, a[3][4], c2, c1;
+
+	for (int i = 0; i < n; i++) {
+		double xp = p[i].wt;
+
+		for (int k = 0; k < 5; k++) {
+			if (k < 3)
+				t[k] += xp * p[i].y;
+			s[k] += xp;
+			xp *= p[i].x;
+		}
+	}
+	for (int r = 0; r < 3; r++) {
+		for (int k = 0; k < 3; k++)
+			a[r][k] = s[r + k];
+		a[r][3] = t[r];
+	}
+	for (int col = 0; col < 3; col++) {
+		int piv = col;
+
+		for (int r = col + 1; r < 3; r++)
+			if (fabs(a[r][col]) > fabs(a[piv][col]))
+				piv = r;
+		if (fabs(a[piv][col]) < 1e-300)
+			return false;
+		for (int k = 0; k < 4; k++) {
+			double tmp = a[col][k];
+
+			a[col][k] = a[piv][k];
+			a[piv][k] = tmp;
+		}
+		for (int r = 0; r < 3; r++)
+			if (r != col) {
+				double f = a[r][col] / a[col][col];
+
+				for (int k = 0; k < 4; k++)
+					a[r][k] -= f * a[col][k];
+			}
+	}
+	c1 = a[1][3] / a[1][1];
+	c2 = a[2][3] / a[2][2];
+	if (!(c2 > 0))
+		return false;
+	*vertex = -c1 / (2 * c2);
+	*sse = 0;
+	for (int i = 0; i < n; i++) {
+		double r = p[i].y - (a[0][3] / a[0][0] + c1 * p[i].x + c2 * p[i].x * p[i].x);
+
+		*sse += r * r;
+	}
+	return *vertex >= p[0].x && *vertex <= p[n - 1].x;
+}
+
+static int try_point(struct tt_search *s, const struct point *lat, int i, int slow)
+{
+	uint32_t w[2];
+
+	w[slow] = lat[i].w[1];
+	w[1 - slow] = lat[i].w[0];
+	return tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH);
+}
+
+static int find_point(const struct tt_search *s, const struct point *lat, int i,
+				int slow)
+{
+	uint32_t w[2];
+
+	w[slow] = lat[i].w[1];
+	w[1 - slow] = lat[i].w[0];
+	return tt_search_find(s, w);
+}
+
+static double slow_share(const struct tt_search *s, int t, int slow)
+{
+	const struct tt_trial *tr = &s->trials[t];
+
+	return (double)tr->w[slow] / (tr->w[0] + tr->w[1]);
+}
+
+static int best_mean(const struct tt_search *s)
+{
+	int best = -1;
+
+	for (int t = 0; t < s->ntrials; t++)
+		if (s->trials[t].n >= s->cfg.min_repeats &&
+		    (best < 0 || s->trials[t].mean > s->trials[best].mean))
+			best = t;
+	return best;
+}
+
+/* Fits the peak to the measurements of the trials nearest in x to around;
+ * *thin, when asked, is the nearest of them with fewest measurements below
+ * max_repeats (-1: none). 1 when a peak was found, 0 when not. */
+static int fit_near(struct tt_search *s, int slow, double around, double *corner, int *thin)
+{
+	/* The measurements of every trial within 15% of the best mean (up to
+	 * the 64 nearest in x to around), each weighted by exp(-drop / 5%)
+	 * with drop its mean's shortfall from the best: the top of the curve,
+	 * where it is near a parabola; far down the slopes it is not (a
+	 * saturated node makes time per byte linear), and those points would
+	 * drag the vertex. Windows of the 6, 8 or 12 nearest, hard cut-offs at
+	 * 5% or 10%, and weights of 2%, 8% or 12% did worse in
+	 * bench/scripts/tuner-quality.sh (more runs over 1%). */
+	enum { NEAREST = 64 };
+	const double frac = 0.85;
+	int pick[NEAREST], np = 0, n = 0, rc = 0;
+	struct line_pts *p;
+	double ref = s->trials[best_mean(s)].mean;
+
+	for (int t = 0; t < s->ntrials; t++) {
+		int j;
+
+		if (s->trials[t].n == 0 || s->trials[t].mean < frac * ref)
+			continue;
+		if (np < NEAREST)
+			pick[np++] = t;
+		else {
+			int far = 0;
+
+			for (j = 1; j < np; j++)
+				if (fabs(slow_share(s, pick[j], slow) - around) >
+				    fabs(slow_share(s, pick[far], slow) - around))
+					far = j;
+			if (fabs(slow_share(s, t, slow) - around) <
+			    fabs(slow_share(s, pick[far], slow) - around))
+				pick[far] = t;
+		}
+	}
+	for (int j = 0; j < np; j++)
+		n += s->trials[pick[j]].n;
+	if (thin) {
+		*thin = -1;
+		for (int j = 0; j < np; j++) {
+			const struct tt_trial *tr = &s->trials[pick[j]];
+
+			if (tr->n < s->cfg.max_repeats &&
+			    (*thin < 0 || tr->n < s->trials[*thin].n ||
+			     (tr->n == s->trials[*thin].n &&
+			      fabs(slow_share(s, pick[j], slow) - around) <
+				      fabs(slow_share(s, *thin, slow) - around))))
+				*thin = pick[j];
+		}
+	}
+	p = malloc(sizeof(*p) * (size_t)(n ? n : 1));
+	if (!p)
+		return tt_err(TT_EFAIL, "out of memory fitting the peak");
+	n = 0;
+	for (int j = 0; j < np; j++) {
+		const struct tt_trial *tr = &s->trials[pick[j]];
+
+		for (int m = 0; m < tr->n; m++) {
+			p[n].x = slow_share(s, pick[j], slow);
+			p[n].wt = exp(-(1 - tr->mean / ref) / 0.05);
+			p[n++].y = tr->score[m] > 0 ? ref / tr->score[m] : 1e9;
+		}
+	}
+	qsort(p, (size_t)n, sizeof(*p), cmp_xy);
+	{
+		double sse;
+
+		/* The parabola: its vertex leans to the flat side of a lopsided
+		 * peak, where a miss costs least; the hinge when it opens
+		 * downwards (the data is one slope). */
+		rc = parabola(p, n, corner, &sse) || hinge(p, n, corner, &sse);
+	}
+	free(p);
+	return rc;
+}
+
+static int search_1d(struct tt_search *s)
+{
+	const double phi = (sqrt(5) - 1) / 2; /* 0.618 */
+	uint32_t max = s->cfg.max_weight;
+	int slow = s->cfg.nodes[0] == s->cfg.local_node ? 1 : s->cfg.nodes[1] == s->cfg.local_node ? 0 : 1;
+	int n = 0, rc = 0, ic, id, tc, td, cand = -1, best;
+	struct point *lat = malloc(sizeof(*lat) * (size_t)(max + 1) * (max + 1));
+	double a = 0, b = 1, c, d, around;
+
+	if (!lat)
+		return tt_err(TT_EFAIL, "out of memory for the weight lattice");
+	{
+		struct tt_grid g;
+		uint32_t w[2];
+
+		tt_grid_init(&g, 2, max);
+		while (tt_grid_next(&g, w)) {
+			lat[n].w[0] = w[0];
+			lat[n].w[1] = w[1];
+			lat[n++].x = (double)w[1] / (w[0] + w[1]);
+		}
+	}
+	qsort(lat, (size_t)n, sizeof(*lat), cmp_point);
+	c = b - phi * (b - a);
+	d = a + phi * (b - a);
+	ic = nearest(lat, n, c);
+	id = nearest(lat, n, d);
+	if ((tc = try_point(s, lat, ic, slow)) < 0 || (td = try_point(s, lat, id, slow)) < 0) {
+		rc = tc < 0 ? tc : td;
+		goto out;
+	}
+	/* Golden section until the bracket holds a handful of vectors, or
+	 * half the search budget is spent (the fit needs the rest). */
+	while (!tt_search_stopped(s) && nearest(lat, n, b) - nearest(lat, n, a) > 4 &&
+	       (s->search_limit == 0 || s->measurements < s->search_limit / 2 + s->search_limit / 8)) {
+		int better = ic == id ? 1 : tt_search_better(s, tc, td);
+
+		if (better < 0) {
+			rc = better;
+			goto out;
+		}
+		if (better) {
+			b = d;
+			d = c;
+			id = ic;
+			td = tc;
+			c = b - phi * (b - a);
+			ic = nearest(lat, n, c);
+			tc = try_point(s, lat, ic, slow);
+		} else {
+			a = c;
+			c = d;
+			ic = id;
+			tc = td;
+			d = a + phi * (b - a);
+			id = nearest(lat, n, d);
+			td = try_point(s, lat, id, slow);
+		}
+		if ((rc = tc < 0 ? tc : td < 0 ? td : 0) < 0)
+			goto out;
+	}
+	around = (a + b) / 2;
+	/* Fit, try the corner, refit with it. Once the corner lands on a known
+	 * vector, the budget goes to more measurements of the trials the fit
+	 * uses, fewest first, until each has max_repeats: then no step is left
+	 * that the noise would not swallow. The last min_repeats measurements
+	 * stay for the final corner. */
+	for (int round = 0; round < 64 && !tt_search_stopped(s); round++) {
+		double corner = around;
+		int thin, got = fit_near(s, slow, around, &corner, &thin), t;
+
+		if (got < 0) {
+			rc = got;
+			goto out;
+		}
+		/* No peak in the data yet (too few points, or they curve the
+		 * wrong way under the noise): more measurements near the best
+		 * mean, then fit again. */
+		if (!got)
+			corner = slow_share(s, best_mean(s), slow);
+		around = corner;
+		t = find_point(s, lat, nearest(lat, n, corner), slow);
+		if (t < 0) {
+			if ((t = try_point(s, lat, nearest(lat, n, corner), slow)) < 0) {
+				rc = t;
+				goto out;
+			}
+			continue;
+		}
+		if (thin < 0 ||
+		    (s->search_limit && s->measurements + s->cfg.min_repeats >= s->search_limit))
+			break;
+		if ((rc = tt_search_more(s, thin)) < 0)
+			goto out;
+	}
+	{
+		double corner = around;
+		int got = fit_near(s, slow, around, &corner, NULL);
+
+		if (got < 0) {
+			rc = got;
+			goto out;
+		}
+		if (got)
+			around = corner;
+		if ((cand = try_point(s, lat, nearest(lat, n, around), slow)) < 0) {
+			rc = cand;
+			goto out;
+		}
+	}
+	/* The winner is the vector at the fitted peak (the pooled estimate),
+	 * or the measured one nearest to it, unless a trial beats it beyond
+	 * the noise, which would mean the fit has it wrong. */
+	if (s->trials[cand].n == 0) {
+		cand = -1;
+		for (int t = 0; t < s->ntrials; t++)
+			if (s->trials[t].n >= s->cfg.min_repeats &&
+			    (cand < 0 || fabs(slow_share(s, t, slow) - around) <
+						 fabs(slow_share(s, cand, slow) - around)))
+				cand = t;
+	}
+	best = best_mean(s);
+	if (cand >= 0 && best >= 0 && cand != best && (rc = tt_search_better(s, best, cand)) < 0)
+		goto out;
+	rc = 0;
+	best = best_mean(s);
+	if (cand >= 0 && (best < 0 || !(s->trials[best].ci_lo > s->trials[cand].ci_hi)))
+		best = cand;
+	s->best = best;
+out:
+	free(lat);
+	return rc;
+}
+
+static void move(int n, const double *x, int kind, int i, int j, double dlt, double *y)
+{
+	double rest = 0, amt;
+
+	for (int k = 0; k < n; k++)
+		y[k] = x[k];
+	switch (kind) {
+	case 0: /* towards node j */
+		for (int k = 0; k < n; k++)
+			y[k] = (1 - dlt) * x[k] + (k == j ? dlt : 0);
+		break;
+	case 1: /* away from node j, the others scaled up */
+		amt = x[j] < dlt ? x[j] : dlt;
+		rest = 1 - x[j];
+		if (!(rest > 0))
+			break;
+		for (int k = 0; k < n; k++)
+			y[k] = k == j ? x[j] - amt : x[k] * (1 + amt / rest);
+		break;
+	default: /* from node i to node j */
+		amt = x[i] < dlt ? x[i] : dlt;
+		y[i] -= amt;
+		y[j] += amt;
+		break;
+	}
+}
+
+/* Solves a x = b (n unknowns, row-major a, n <= 36) by Gaussian
+ * elimination with partial pivoting; false when singular. */
+static bool solve(double *a, double *b, int n, double *x)
+{
+	for (int col = 0; col < n; col++) {
+		int piv = col;
+
+		for (int r = col + 1; r < n; r++)
+			if (fabs(a[r * n + col]) > fabs(a[piv * n + col]))
+				piv = r;
+		if (fabs(a[piv * n + col]) < 1e-12)
+			return false;
+		if (piv != col) {
+			for (int k = 0; k < n; k++) {
+				double t = a[col * n + k];
+
+				a[col * n + k] = a[piv * n + k];
+				a[piv * n + k] = t;
+			}
+			double t = b[col];
+
+			b[col] = b[piv];
+			b[piv] = t;
+		}
+		for (int r = col + 1; r < n; r++) {
+			double f = a[r * n + col] / a[col * n + col];
+
+			for (int k = col; k < n; k++)
+				a[r * n + k] -= f * a[col * n + k];
+			b[r] -= f * b[col];
+		}
+	}
+	for (int r = n - 1; r >= 0; r--) {
+		double v = b[r];
+
+		for (int k = r + 1; k < n; k++)
+			v -= a[r * n + k] * x[k];
+		x[r] = v / a[r * n + r];
+	}
+	return true;
+}
+
+/* The n-node analogue of the 2-node parabola: a quadratic in the first
+ * n - 1 shares, fitted to time per byte (ref / mean, weighted by each
+ * trial's measurements) over every trial within 15% of the best, and its
+ * minimum when the fit is a bowl (positive definite) inside the simplex. */
+static bool bowl(const struct tt_search *s, double *share)
+{
+	enum { P = 36 };
+	int n = s->cfg.nnodes, m = n - 1, p = 1 + m + m * (m + 1) / 2, used = 0, best = best_mean(s);
+	double ata[P * P] = {0}, atb[P] = {0}, c[P], h[7 * 7], g[7], z[7], sum = 0;
+
+	if (best < 0 || n < 3)
+		return false;
+	for (int t = 0; t < s->ntrials; t++) {
+		const struct tt_trial *tr = &s->trials[t];
+		uint32_t w[TT_SEARCH_MAX_NODES];
+		double x[TT_SEARCH_MAX_NODES], f[P], y;
+		int k = 0;
+
+		if (tr->n == 0 || tr->mean < 0.85 * s->trials[best].mean)
+			continue;
+		tt_search_trial_weights(s, t, w);
+		tt_search_shares(s, w, x);
+		f[k++] = 1;
+		for (int i = 0; i < m; i++)
+			f[k++] = x[i];
+		for (int i = 0; i < m; i++)
+			for (int j = i; j < m; j++)
+				f[k++] = x[i] * x[j];
+		y = s->trials[best].mean / tr->mean;
+		for (int i = 0; i < p; i++) {
+			for (int j = 0; j < p; j++)
+				ata[i * p + j] += tr->n * f[i] * f[j];
+			atb[i] += tr->n * f[i] * y;
+		}
+		used++;
+	}
+	if (used < 2 * p || !solve(ata, atb, p, c))
+		return false;
+	/* Gradient b + H z = 0, with H_ii = 2 c_ii and H_ij = c_ij. */
+	for (int i = 0, k = 1 + m; i < m; i++)
+		for (int j = i; j < m; j++, k++) {
+			h[i * m + j] = (i == j ? 2 : 1) * c[k];
+			h[j * m + i] = h[i * m + j];
+		}
+	{
+		double l[7 * 7] = {0};
+
+		/* Cholesky: a bowl only if H is positive definite. */
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j <= i; j++) {
+				double v = h[i * m + j];
+
+				for (int k = 0; k < j; k++)
+					v -= l[i * m + k] * l[j * m + k];
+				if (i == j) {
+					if (!(v > 0))
+						return false;
+					l[i * m + i] = sqrt(v);
+				} else
+					l[i * m + j] = v / l[j * m + j];
+			}
+	}
+	for (int i = 0; i < m; i++)
+		g[i] = -c[1 + i];
+	if (!solve(h, g, m, z))
+		return false;
+	/* A bottom outside the simplex is not trusted: clipping it onto a
+	 * face did worse in the quality benchmark (4.9% worst on the 4-node
+	 * Xeon Max set) than leaving the pattern search's winner alone. */
+	for (int i = 0; i < m; i++) {
+		if (!(z[i] >= -0.01) || !isfinite(z[i]))
+			return false;
+		z[i] = z[i] < 0 ? 0 : z[i];
+		sum += z[i];
+	}
+	if (sum > 1.01)
+		return false;
+	for (int i = 0; i < m; i++)
+		share[i] = sum > 1 ? z[i] / sum : z[i];
+	share[m] = sum < 1 ? 1 - sum : 0;
+	return true;
+}
+
+static int pattern(struct tt_search *s)
+{
+	int n = s->cfg.nnodes, inc = best_mean(s), rc;
+	double x[TT_SEARCH_MAX_NODES], dlt = 0.25, dmin = 1.0 / (4.0 * s->cfg.max_weight);
+	uint32_t w[TT_SEARCH_MAX_NODES];
+
+	if (inc < 0)
+		return 0;
+	tt_search_trial_weights(s, inc, w);
+	tt_search_shares(s, w, x);
+	while (!tt_search_stopped(s) && dlt >= dmin) {
+		bool moved = false;
+
+		for (int kind = 0; kind < 3 && !moved; kind++)
+			for (int i = 0; i < (kind == 2 ? n : 1) && !moved; i++)
+				for (int j = 0; j < n && !moved && !tt_search_stopped(s); j++) {
+					double y[TT_SEARCH_MAX_NODES];
+					int t, better;
+
+					if (kind == 2 && i == j)
+						continue;
+					move(n, x, kind, i, j, dlt, y);
+					tt_search_snap(s, y, w);
+					if ((t = tt_search_try(s, w, s->cfg.min_repeats,
+							       TT_PHASE_SEARCH)) < 0)
+						return t;
+					if (t == inc || s->trials[t].n == 0)
+						continue;
+					if ((better = tt_search_better(s, t, inc)) < 0)
+						return better;
+					if (better) {
+						inc = t;
+						memcpy(x, y, sizeof(x));
+						moved = true;
+					}
+				}
+		if (!moved)
+			dlt /= 2;
+	}
+	/* Race the leaders with what is left: more measurements for every
+	 * trial whose interval overlaps the best's, up to 4 * max_repeats. */
+	for (bool more = true; more && !tt_search_stopped(s);) {
+		int best = best_mean(s);
+
+		more = false;
+		for (int t = 0; t < s->ntrials && !tt_search_stopped(s); t++) {
+			const struct tt_trial *tr = &s->trials[t];
+
+			if (tr->n < s->cfg.min_repeats || tr->n >= 4 * s->cfg.max_repeats ||
+			    tr->ci_hi < s->trials[best].ci_lo)
+				continue;
+			if ((rc = tt_search_more(s, t)) < 0)
+				return rc;
+			more = true;
+		}
+	}
+	/* Then the fitted bowl's bottom, refitted with each new vector until
+	 * it lands on a known one: it wins unless a trial beats it beyond the
+	 * noise, as for two nodes. */
+	inc = -1;
+	for (int round = 0; round < 16 && !tt_search_stopped(s); round++) {
+		double y[TT_SEARCH_MAX_NODES];
+		int t;
+
+		if (!bowl(s, y))
+			break;
+		tt_search_snap(s, y, w);
+		if ((t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0)
+			return t;
+		while (s->trials[t].n < s->cfg.max_repeats && !tt_search_stopped(s))
+			if ((rc = tt_search_more(s, t)) < 0)
+				return rc;
+		if (t == inc)
+			break;
+		inc = t;
+	}
+	s->best = best_mean(s);
+	if (inc >= 0 && s->trials[inc].n > 0 &&
+	    !(s->trials[s->best].ci_lo > s->trials[inc].ci_hi))
+		s->best = inc;
+	return 0;
+}
+
+static int run(struct tt_search *s)
+{
+	return s->cfg.nnodes == 2 ? search_1d(s) : pattern(s);
+}
+
+const struct tt_strategy tt_s_shares = {
+	.name = "shares",
+	.summary = "golden section and a fitted peak on the slow node's share (two nodes); "
+		   "pattern search on the simplex of shares from the prior (more)",
+	.run = run,
+};

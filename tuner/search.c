@@ -1,0 +1,617 @@
+/* The search's frame: trials, the set of tried vectors, budget, baselines
+ * and the final interleaved comparison (search.h). */
+#include "search.h"
+
+#include "../core/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double tt_t975(int dof)
+{
+	/* Two-sided 95% quantiles of Student's t (any statistics table). */
+	static const double t[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+				   2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+				   2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+				   2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+
+	if (dof < 1)
+		return INFINITY;
+	if (dof <= 30)
+		return t[dof];
+	return dof <= 60 ? 2.000 : dof <= 120 ? 1.980 : 1.960;
+}
+
+void tt_mean_ci(const double *x, int n, double *mean, double *half)
+{
+	double m = 0, ss = 0;
+
+	for (int i = 0; i < n; i++)
+		m += x[i];
+	m = n > 0 ? m / n : NAN;
+	for (int i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	*mean = m;
+	*half = n >= 2 ? tt_t975(n - 1) * sqrt(ss / (n - 1) / n) : INFINITY;
+}
+
+static uint32_t gcd(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t r = a % b;
+
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+static void reduce(uint32_t *w, int n)
+{
+	uint32_t g = 0;
+
+	for (int i = 0; i < n; i++)
+		g = gcd(g, w[i]);
+	if (g > 1)
+		for (int i = 0; i < n; i++)
+			w[i] /= g;
+}
+
+void tt_grid_init(struct tt_grid *g, int n, uint32_t max)
+{
+	memset(g, 0, sizeof(*g));
+	g->n = n;
+	g->max = max;
+}
+
+bool tt_grid_next(struct tt_grid *g, uint32_t *w)
+{
+	for (;;) {
+		int i = 0;
+		uint32_t d = 0;
+
+		/* Odometer over 0..max per place; the all-zero start is skipped. */
+		while (i < g->n && g->w[i] == g->max)
+			g->w[i++] = 0;
+		if (i == g->n)
+			return false;
+		g->w[i]++;
+		for (i = 0; i < g->n; i++)
+			d = gcd(d, g->w[i]);
+		if (d == 1) {
+			memcpy(w, g->w, sizeof(*w) * (size_t)g->n);
+			return true;
+		}
+	}
+}
+
+long tt_grid_count(int n, uint32_t max)
+{
+	struct tt_grid g;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	long c = 0;
+
+	tt_grid_init(&g, n, max);
+	while (tt_grid_next(&g, w))
+		c++;
+	return c;
+}
+
+static uint64_t pack(const uint32_t *w, int n)
+{
+	uint64_t k = 0;
+
+	for (int i = 0; i < n; i++)
+		k |= (uint64_t)w[i] << (8 * i);
+	return k;
+}
+
+static uint32_t slot_of(uint64_t key, uint32_t cap)
+{
+	key ^= key >> 33;
+	key *= UINT64_C(0xff51afd7ed558ccd);
+	key ^= key >> 33;
+	return (uint32_t)(key & (cap - 1));
+}
+
+int tt_search_find(const struct tt_search *s, const uint32_t *w)
+{
+	uint64_t key = pack(w, s->cfg.nnodes);
+
+	for (uint32_t i = slot_of(key, s->seen_cap); s->seen_trial[i];
+	     i = (i + 1) & (s->seen_cap - 1))
+		if (s->seen_key[i] == key)
+			return s->seen_trial[i] - 1;
+	return -1;
+}
+
+static int set_grow(struct tt_search *s)
+{
+	uint32_t cap = s->seen_cap ? s->seen_cap * 2 : 1024;
+	uint64_t *keys = calloc(cap, sizeof(*keys));
+	int *trials = calloc(cap, sizeof(*trials));
+
+	if (!keys || !trials) {
+		free(keys);
+		free(trials);
+		return tt_err(TT_EFAIL, "out of memory for %u tried vectors", cap);
+	}
+	for (uint32_t i = 0; i < s->seen_cap; i++) {
+		uint32_t j;
+
+		if (!s->seen_trial[i])
+			continue;
+		for (j = slot_of(s->seen_key[i], cap); trials[j]; j = (j + 1) & (cap - 1))
+			;
+		keys[j] = s->seen_key[i];
+		trials[j] = s->seen_trial[i];
+	}
+	free(s->seen_key);
+	free(s->seen_trial);
+	s->seen_key = keys;
+	s->seen_trial = trials;
+	s->seen_cap = cap;
+	return 0;
+}
+
+static int trial_new(struct tt_search *s, const uint32_t *w, enum tt_phase phase)
+{
+	struct tt_trial *t;
+	uint64_t key = pack(w, s->cfg.nnodes);
+	uint32_t i;
+	int rc;
+
+	/* Load factor at most 1/2 keeps probes short. */
+	if ((uint32_t)(s->ntrials + 1) * 2 > s->seen_cap && (rc = set_grow(s)) < 0)
+		return rc;
+	if (s->ntrials == s->cap) {
+		int cap = s->cap ? s->cap * 2 : 64;
+		struct tt_trial *nt = realloc(s->trials, sizeof(*nt) * (size_t)cap);
+
+		if (!nt)
+			return tt_err(TT_EFAIL, "out of memory for %d trials", cap);
+		s->trials = nt;
+		s->cap = cap;
+	}
+	t = &s->trials[s->ntrials];
+	memset(t, 0, sizeof(*t));
+	for (int k = 0; k < s->cfg.nnodes; k++)
+		t->w[k] = (uint16_t)w[k];
+	t->phase = phase;
+	t->mean = NAN;
+	t->ci_lo = -INFINITY;
+	t->ci_hi = INFINITY;
+	for (i = slot_of(key, s->seen_cap); s->seen_trial[i]; i = (i + 1) & (s->seen_cap - 1))
+		;
+	s->seen_key[i] = key;
+	s->seen_trial[i] = s->ntrials + 1;
+	return s->ntrials++;
+}
+
+void tt_search_trial_weights(const struct tt_search *s, int t, uint32_t *w)
+{
+	for (int k = 0; k < s->cfg.nnodes; k++)
+		w[k] = s->trials[t].w[k];
+}
+
+void tt_search_weights(const struct tt_search *s, const uint32_t *w, struct tt_weights *out)
+{
+	tt_weights_clear(out);
+	for (int k = 0; k < s->cfg.nnodes; k++)
+		if (w[k])
+			tt_weights_put(out, s->cfg.nodes[k], w[k]);
+}
+
+bool tt_search_stopped(const struct tt_search *s)
+{
+	return s->stopped;
+}
+
+/* Whether one more measurement fits: the search phase leaves room for the
+ * final comparison (search_limit); in seconds, that room is estimated from
+ * the mean time of a measurement so far. */
+static bool budget_left(struct tt_search *s, bool confirming)
+{
+	double used_s = now_s() - s->t0_s;
+
+	if (s->cfg.budget_trials > 0) {
+		int limit = confirming ? s->cfg.budget_trials : s->search_limit;
+
+		if (s->measurements >= limit) {
+			snprintf(s->stop_reason, sizeof(s->stop_reason),
+				 "budget of %d trials reached", s->cfg.budget_trials);
+			return false;
+		}
+	}
+	if (s->cfg.budget_s > 0) {
+		double per = s->measurements ? used_s / s->measurements : 0;
+		double reserve = confirming ? 0 : per * (s->cfg.budget_trials > 0
+								 ? s->cfg.budget_trials - s->search_limit
+								 : s->cfg.confirm_rounds * (1 + s->nbaselines));
+
+		if (used_s + per + reserve > s->cfg.budget_s) {
+			snprintf(s->stop_reason, sizeof(s->stop_reason),
+				 "budget of %g s reached", s->cfg.budget_s);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int measure_raw(struct tt_search *s, const uint16_t *w16, double *score)
+{
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	struct tt_weights tw;
+	int rc;
+
+	for (int k = 0; k < s->cfg.nnodes; k++)
+		w[k] = w16[k];
+	tt_search_weights(s, w, &tw);
+	rc = s->measure(s->ctx, &tw, score);
+	s->measurements++;
+	s->elapsed_s = now_s() - s->t0_s;
+	if (rc < 0)
+		return rc;
+	if (!isfinite(*score))
+		return tt_err(TT_EFAIL, "a trial's score is not a number");
+	return 0;
+}
+
+int tt_search_more(struct tt_search *s, int ti)
+{
+	struct tt_trial *t = &s->trials[ti];
+	double score, half;
+	int rc;
+
+	if (s->stopped || !budget_left(s, false)) {
+		s->stopped = true;
+		return 0;
+	}
+	if (t->n == t->cap) {
+		int cap = t->cap ? t->cap * 2 : 4;
+		double *ns = realloc(t->score, sizeof(*ns) * (size_t)cap);
+
+		if (!ns)
+			return tt_err(TT_EFAIL, "out of memory for measurements");
+		t->score = ns;
+		t->cap = cap;
+	}
+	if ((rc = measure_raw(s, t->w, &score)) < 0)
+		return rc;
+	t = &s->trials[ti];
+	t->score[t->n++] = score;
+	tt_mean_ci(t->score, t->n, &t->mean, &half);
+	t->ci_lo = t->mean - half;
+	t->ci_hi = t->mean + half;
+	if (s->cfg.progress)
+		s->cfg.progress(s->cfg.progress_ctx, s, ti);
+	return 0;
+}
+
+int tt_search_try(struct tt_search *s, const uint32_t *w_in, int repeats, enum tt_phase phase)
+{
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	int t, rc;
+
+	memcpy(w, w_in, sizeof(*w) * (size_t)s->cfg.nnodes);
+	reduce(w, s->cfg.nnodes);
+	if ((t = tt_search_find(s, w)) >= 0)
+		return t;
+	if ((t = trial_new(s, w, phase)) < 0)
+		return t;
+	for (int r = 0; r < repeats && !s->stopped; r++)
+		if ((rc = tt_search_more(s, t)) < 0)
+			return rc;
+	return t;
+}
+
+static double mean_or_low(const struct tt_trial *t)
+{
+	return t->n > 0 ? t->mean : -INFINITY;
+}
+
+int tt_search_better(struct tt_search *s, int a, int b)
+{
+	int rc;
+
+	for (;;) {
+		const struct tt_trial *ta = &s->trials[a], *tb = &s->trials[b];
+		bool overlap = ta->ci_lo <= tb->ci_hi && tb->ci_lo <= ta->ci_hi;
+		int more;
+
+		if (!overlap || s->stopped ||
+		    (ta->n >= s->cfg.max_repeats && tb->n >= s->cfg.max_repeats))
+			break;
+		/* The one with fewer measurements gains most from another. */
+		more = ta->n < s->cfg.max_repeats && (ta->n <= tb->n || tb->n >= s->cfg.max_repeats)
+			       ? a
+			       : b;
+		if ((rc = tt_search_more(s, more)) < 0)
+			return rc;
+	}
+	return mean_or_low(&s->trials[a]) > mean_or_low(&s->trials[b]);
+}
+
+void tt_search_shares(const struct tt_search *s, const uint32_t *w, double *share)
+{
+	double total = 0;
+
+	for (int k = 0; k < s->cfg.nnodes; k++)
+		total += w[k];
+	for (int k = 0; k < s->cfg.nnodes; k++)
+		share[k] = total > 0 ? w[k] / total : 0;
+}
+
+void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w)
+{
+	int n = s->cfg.nnodes;
+	double top = 0, total = 0, best_err = INFINITY;
+	uint32_t best_m = 1;
+
+	for (int k = 0; k < n; k++) {
+		double x = share[k] > 0 ? share[k] : 0;
+
+		total += x;
+		if (x > top)
+			top = x;
+	}
+	if (!(top > 0)) {
+		for (int k = 0; k < n; k++)
+			w[k] = 1;
+		return;
+	}
+	for (uint32_t m = 1; m <= s->cfg.max_weight; m++) {
+		double wsum = 0, err = 0, x[TT_SEARCH_MAX_NODES];
+
+		for (int k = 0; k < n; k++) {
+			x[k] = share[k] > 0 ? round(share[k] / top * m) : 0;
+			wsum += x[k];
+		}
+		for (int k = 0; k < n; k++)
+			err += fabs(x[k] / wsum - (share[k] > 0 ? share[k] : 0) / total);
+		/* A relative margin keeps float noise from preferring a larger m. */
+		if (err < best_err * (1 - 1e-9)) {
+			best_err = err;
+			best_m = m;
+		}
+	}
+	for (int k = 0; k < n; k++)
+		w[k] = share[k] > 0 ? (uint32_t)round(share[k] / top * best_m) : 0;
+	reduce(w, n);
+}
+
+void tt_search_cfg_default(struct tt_search_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->local_node = -1;
+	cfg->max_weight = TT_WEIGHTINESS;
+	cfg->min_repeats = 2;
+	cfg->max_repeats = 6;
+	cfg->confirm_rounds = 3;
+	cfg->strategy = "shares";
+}
+
+static void add_baseline(struct tt_search *s, const char *name)
+{
+	struct tt_confirm *c = &s->base[s->nbaselines++];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->trial = -1;
+	c->gain = c->gain_lo = c->gain_hi = NAN;
+}
+
+int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
+		   void *ctx)
+{
+	const struct tt_search_cfg *c = cfg;
+	int reserve, rc;
+
+	memset(s, 0, sizeof(*s));
+	s->best = -1;
+	if (c->nnodes < 1 || c->nnodes > TT_SEARCH_MAX_NODES)
+		return tt_err(TT_EINPUT, "%d nodes to search (1-%d)", c->nnodes,
+			      TT_SEARCH_MAX_NODES);
+	for (int k = 0; k < c->nnodes; k++) {
+		if (c->nodes[k] < 0 || c->nodes[k] >= TT_MAX_NODES)
+			return tt_err(TT_EINPUT, "node '%d' out of range", c->nodes[k]);
+		if (k > 0 && c->nodes[k] <= c->nodes[k - 1])
+			return tt_err(TT_EINPUT, "nodes to search are not ascending and distinct");
+		if (!(c->prior_bw_bytes_s[k] >= 0) || !isfinite(c->prior_bw_bytes_s[k]))
+			return tt_err(TT_EINPUT, "prior bandwidth of node %d is not a non-negative "
+						 "number", c->nodes[k]);
+	}
+	if (c->max_weight < 1 || c->max_weight > TT_SEARCH_MAX_WEIGHT)
+		return tt_err(TT_EINPUT, "max weight '%u' out of range (1-%d)", c->max_weight,
+			      TT_SEARCH_MAX_WEIGHT);
+	if (c->min_repeats < 1 || c->max_repeats < c->min_repeats)
+		return tt_err(TT_EINPUT, "repeats %d..%d: need 1 <= min <= max", c->min_repeats,
+			      c->max_repeats);
+	if (c->confirm_rounds < 2 || c->confirm_rounds > TT_CONFIRM_MAX)
+		return tt_err(TT_EINPUT, "confirmation rounds '%d' out of range (2-%d)",
+			      c->confirm_rounds, TT_CONFIRM_MAX);
+	if (c->budget_trials < 0 || c->budget_s < 0 || !isfinite(c->budget_s))
+		return tt_err(TT_EINPUT, "budget is negative");
+	s->strategy = tt_strategy_find(c->strategy ? c->strategy : "shares");
+	if (!s->strategy)
+		return tt_err(TT_EINPUT, "unknown search strategy '%s'", c->strategy);
+	s->cfg = *c;
+	s->measure = measure;
+	s->ctx = ctx;
+	s->t0_s = now_s();
+	if (c->local_node >= 0) {
+		bool in = false;
+
+		for (int k = 0; k < c->nnodes; k++)
+			in |= c->nodes[k] == c->local_node;
+		if (!in)
+			return tt_err(TT_EINPUT, "local node %d is not among the nodes to search",
+				      c->local_node);
+		add_baseline(s, "local");
+	}
+	if (c->nnodes > 1)
+		add_baseline(s, "1:1");
+	{
+		uint32_t bw[TT_SEARCH_MAX_NODES];
+		bool any = false;
+
+		/* The kernel's formula takes MB/s, as HMAT reports them. */
+		for (int k = 0; k < c->nnodes; k++) {
+			double mb = c->prior_bw_bytes_s[k] / 1e6;
+
+			bw[k] = mb > UINT32_MAX / TT_WEIGHTINESS ? UINT32_MAX / TT_WEIGHTINESS
+								  : (uint32_t)mb;
+			any |= bw[k] > 0;
+		}
+		if (any && c->nnodes > 1) {
+			tt_weights_auto(c->nodes, bw, c->nnodes, &s->auto_w);
+			s->have_auto = true;
+			add_baseline(s, "auto");
+		}
+	}
+	/* Baselines (min_repeats each) and the confirmation must fit. */
+	reserve = c->confirm_rounds * (1 + s->nbaselines);
+	if (c->budget_trials > 0) {
+		int need = s->nbaselines * c->min_repeats + reserve + c->min_repeats;
+
+		if (c->budget_trials < need)
+			return tt_err(TT_EINPUT,
+				      "budget of %d trials is below the %d that baselines, one "
+				      "candidate and confirmation need",
+				      c->budget_trials, need);
+		s->search_limit = c->budget_trials - reserve;
+	}
+	return (rc = set_grow(s)) < 0 ? rc : 0;
+}
+
+void tt_search_release(struct tt_search *s)
+{
+	for (int i = 0; i < s->ntrials; i++)
+		free(s->trials[i].score);
+	free(s->trials);
+	free(s->seen_key);
+	free(s->seen_trial);
+	s->trials = NULL;
+	s->seen_key = NULL;
+	s->seen_trial = NULL;
+	s->ntrials = s->cap = 0;
+	s->seen_cap = 0;
+}
+
+static int baseline_vector(const struct tt_search *s, const char *name, uint32_t *w)
+{
+	for (int k = 0; k < s->cfg.nnodes; k++) {
+		if (strcmp(name, "local") == 0)
+			w[k] = s->cfg.nodes[k] == s->cfg.local_node;
+		else if (strcmp(name, "1:1") == 0)
+			w[k] = 1;
+		else
+			w[k] = tt_weights_get(&s->auto_w, s->cfg.nodes[k], 0);
+	}
+	return 0;
+}
+
+static int measure_baselines(struct tt_search *s)
+{
+	for (int b = 0; b < s->nbaselines; b++) {
+		uint32_t w[TT_SEARCH_MAX_NODES];
+		int t;
+
+		baseline_vector(s, s->base[b].name, w);
+		/* A vector two baselines share is one trial (auto can be 1:1). */
+		if ((t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_BASELINE)) < 0)
+			return t;
+		s->base[b].trial = t;
+	}
+	return 0;
+}
+
+static int confirm(struct tt_search *s)
+{
+	int rounds = s->cfg.confirm_rounds;
+
+	for (int b = 0; b < s->nbaselines; b++)
+		s->base[b].same_as_best = s->base[b].trial == s->best;
+	/* A B C A B C ...: each round measures the winner, then each distinct
+	 * baseline, so slow drift hits both sides of every pair alike. */
+	for (int r = 0; r < rounds; r++) {
+		double best;
+		int rc;
+
+		if (!budget_left(s, true))
+			break;
+		if ((rc = measure_raw(s, s->trials[s->best].w, &best)) < 0)
+			return rc;
+		for (int b = 0; b < s->nbaselines; b++) {
+			struct tt_confirm *c = &s->base[b];
+			double base = NAN;
+			int same = -1;
+
+			if (c->same_as_best)
+				continue;
+			for (int e = 0; e < b; e++)
+				if (s->base[e].trial == c->trial && !s->base[e].same_as_best)
+					same = e;
+			if (same >= 0)
+				base = s->base[same].base[r];
+			else if (!budget_left(s, true))
+				return 0;
+			else if ((rc = measure_raw(s, s->trials[c->trial].w, &base)) < 0)
+				return rc;
+			c->best[r] = best;
+			c->base[r] = base;
+			c->rounds = r + 1;
+		}
+	}
+	for (int b = 0; b < s->nbaselines; b++) {
+		struct tt_confirm *c = &s->base[b];
+		double d[TT_CONFIRM_MAX], dm, half, bm, bh;
+
+		if (c->same_as_best) {
+			c->gain = c->gain_lo = c->gain_hi = 0;
+			continue;
+		}
+		for (int r = 0; r < c->rounds; r++)
+			d[r] = c->best[r] - c->base[r];
+		if (c->rounds < 2)
+			continue;
+		tt_mean_ci(d, c->rounds, &dm, &half);
+		tt_mean_ci(c->base, c->rounds, &bm, &bh);
+		c->gain = dm / bm;
+		c->gain_lo = (dm - half) / bm;
+		c->gain_hi = (dm + half) / bm;
+	}
+	return 0;
+}
+
+int tt_search_run(struct tt_search *s)
+{
+	int rc;
+
+	snprintf(s->stop_reason, sizeof(s->stop_reason), "converged");
+	if ((rc = measure_baselines(s)) < 0)
+		return rc;
+	if (s->cfg.nnodes > 1 && !s->stopped && (rc = s->strategy->run(s)) < 0)
+		return rc;
+	if (s->best < 0 || s->trials[s->best].n == 0) {
+		s->best = -1;
+		for (int t = 0; t < s->ntrials; t++)
+			if (s->trials[t].n > 0 &&
+			    (s->best < 0 || s->trials[t].mean > s->trials[s->best].mean))
+				s->best = t;
+	}
+	if (s->best < 0)
+		return tt_err(TT_EFAIL, "the budget ended before any trial was measured");
+	return confirm(s);
+}

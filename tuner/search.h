@@ -1,0 +1,180 @@
+/*
+ * The search for the best weights of one source node: baselines first, then
+ * a strategy (s-<name>.c, listed in tt_strategies[]), then the winner
+ * re-measured against the baselines interleaved. It sees the world only
+ * through a measure callback, so the same search runs on the performance
+ * model (tests, bench/scripts/tuner-quality.sh) and on real trials.
+ *
+ *	struct tt_search_cfg cfg;
+ *	struct tt_search s;
+ *	tt_search_cfg_default(&cfg);
+ *	cfg.nnodes = 2; cfg.nodes[0] = 0; cfg.nodes[1] = 2; cfg.local_node = 0;
+ *	cfg.prior_bw_bytes_s[0] = 307.2e9; cfg.prior_bw_bytes_s[1] = 36e9;
+ *	cfg.budget_trials = 60;
+ *	if (tt_search_init(&s, &cfg, tt_model_measure, &sim) < 0) ...
+ *	if (tt_search_run(&s) < 0) ...        (then tt_report_build, report.h)
+ *	tt_search_release(&s);
+ *
+ * The weight space: integer weights 0..max_weight per node, at least one
+ * non-zero, divided by their GCD; a zero leaves the node out of the policy
+ * (the local-only baseline is 1 on the local node, 0 elsewhere). Each vector
+ * is one trial: it is tried once, and its repeats are measurements of that
+ * trial, never a second trial. Scores are higher-is-better (bandwidth in
+ * bytes/s for the bandwidth objective).
+ *
+ * Confidence intervals are Student's t intervals at 95% on the mean of a
+ * trial's measurements (t from a table of the two-sided 0.975 quantile for
+ * 1..30 degrees of freedom, 1.96 beyond), and on the mean of paired
+ * differences for the final comparison. t rather than bootstrap: with 2 to 8
+ * measurements a bootstrap has too few distinct resamples to mean anything.
+ */
+#ifndef TT_SEARCH_H
+#define TT_SEARCH_H
+
+#include "../core/weights.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define TT_SEARCH_MAX_NODES 8
+#define TT_SEARCH_MAX_WEIGHT 255 /* the upstream sysfs range */
+#define TT_CONFIRM_MAX 16        /* rounds of the final comparison */
+#define TT_BASELINES 3
+
+/* One measurement of weights w: 0 and *score (higher is better), or a
+ * negative tt_status that stops the search. */
+typedef int (*tt_measure_fn)(void *ctx, const struct tt_weights *w, double *score);
+
+enum tt_phase {
+	TT_PHASE_BASELINE,
+	TT_PHASE_SEARCH,
+};
+
+struct tt_trial {
+	uint16_t w[TT_SEARCH_MAX_NODES]; /* weight of cfg.nodes[i]; 0: not in the policy */
+	enum tt_phase phase;
+	int n;                           /* measurements */
+	int cap;
+	double *score;                   /* each measurement, score units */
+	double mean;                     /* score units */
+	double ci_lo, ci_hi;             /* 95% t interval of the mean; +-inf below 2 */
+};
+
+struct tt_search;
+
+struct tt_search_cfg {
+	int nnodes;                                      /* 1..TT_SEARCH_MAX_NODES */
+	int nodes[TT_SEARCH_MAX_NODES];                  /* memory nodes, ascending */
+	int local_node;                                  /* the source's own node; -1: none */
+	double prior_bw_bytes_s[TT_SEARCH_MAX_NODES];    /* bytes/s per node, 0: unknown */
+	char prior_from[32];                             /* "profile", "hmat", "model" */
+	uint32_t max_weight;                             /* 1..255, default 32 */
+	int budget_trials;                               /* measurements in all; 0: none */
+	double budget_s;                                 /* seconds in all; 0: none */
+	int min_repeats;                                 /* per candidate, >= 2 */
+	int max_repeats;                                 /* when CIs overlap the best */
+	int confirm_rounds;                              /* A B A B rounds, 2..TT_CONFIRM_MAX */
+	const char *strategy;                            /* tt_strategies[] name */
+	/* Called after every measurement (progress lines); may be NULL. */
+	void (*progress)(void *ctx, const struct tt_search *s, int trial);
+	void *progress_ctx;
+};
+
+/* The final comparison of the winner with one baseline. */
+struct tt_confirm {
+	char name[16];       /* "local", "1:1", "auto" */
+	int trial;           /* the baseline's trial */
+	bool same_as_best;   /* the winner is this baseline: nothing to compare */
+	int rounds;          /* paired measurements made */
+	double best[TT_CONFIRM_MAX], base[TT_CONFIRM_MAX]; /* score units, round by round */
+	double gain;         /* mean(best - base) / mean(base); NaN below 2 rounds */
+	double gain_lo, gain_hi; /* 95% t interval of the gain */
+};
+
+struct tt_search {
+	struct tt_search_cfg cfg;
+	tt_measure_fn measure;
+	void *ctx;
+	const struct tt_strategy *strategy;
+	int ntrials, cap;
+	struct tt_trial *trials;
+	uint64_t *seen_key;   /* open addressing: packed vector (8 bits a node) */
+	int *seen_trial;      /* its trial + 1; 0: empty slot */
+	uint32_t seen_cap;    /* a power of two */
+	int measurements;     /* callback calls, confirmation included */
+	int search_limit;     /* measurements the search phase may use; 0: none */
+	double t0_s;          /* CLOCK_MONOTONIC at init, s */
+	double elapsed_s;     /* s */
+	bool stopped;         /* budget reached */
+	char stop_reason[96]; /* why the search ended */
+	int nbaselines;
+	struct tt_confirm base[TT_BASELINES];
+	struct tt_weights auto_w; /* the kernel's auto-mode weights from the prior */
+	bool have_auto;
+	int best;             /* trial index; -1 before the strategy ran */
+};
+
+/* The descriptor of a strategy. To add one: 1. write tuner/s-<name>.c with
+ * a const struct tt_strategy; 2. declare it below; 3. list it in
+ * tuner/strategies.c. run() tries candidates with tt_search_try(), stops
+ * when tt_search_stopped() says so, and may set s->best (else the trial with
+ * the highest mean wins). */
+struct tt_strategy {
+	const char *name;
+	const char *summary;
+	int (*run)(struct tt_search *s);
+};
+
+extern const struct tt_strategy tt_s_shares, tt_s_hillclimb, tt_s_grid;
+extern const struct tt_strategy *const tt_strategies[]; /* NULL-terminated */
+const struct tt_strategy *tt_strategy_find(const char *name);
+
+void tt_search_cfg_default(struct tt_search_cfg *cfg);
+/* Checks cfg (TT_EINPUT naming the field: "budget of 5 trials is below the
+ * 14 that baselines and confirmation need") and takes the callback. */
+int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
+		   void *ctx);
+/* Baselines, strategy, confirmation. A negative status from the callback
+ * stops it and is returned; what was measured stays in s. */
+int tt_search_run(struct tt_search *s);
+void tt_search_release(struct tt_search *s);
+
+/* For strategies. */
+/* The trial of w (reduced here), measured repeats times if it is new, or
+ * the existing one untouched: >= 0 trial index, or a negative status. When
+ * the budget runs out the trial may hold fewer measurements (even none). */
+int tt_search_try(struct tt_search *s, const uint32_t *w, int repeats, enum tt_phase phase);
+/* The trial of w if it was tried, else -1. */
+int tt_search_find(const struct tt_search *s, const uint32_t *w);
+/* One more measurement of trial t; 0, or negative status. */
+int tt_search_more(struct tt_search *s, int t);
+/* Which of trials a and b has the higher mean, measuring both (up to
+ * max_repeats) while their intervals overlap: 1 if a, 0 if b, or negative. */
+int tt_search_better(struct tt_search *s, int a, int b);
+bool tt_search_stopped(const struct tt_search *s);
+/* Shares of a weight vector; and the integer vector nearest to shares
+ * (the largest weight m in 1..max_weight whose rounding has the least L1
+ * error, ties to the smaller m; zeros allowed), reduced by the GCD. */
+void tt_search_shares(const struct tt_search *s, const uint32_t *w, double *share);
+void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w);
+void tt_search_weights(const struct tt_search *s, const uint32_t *w, struct tt_weights *out);
+void tt_search_trial_weights(const struct tt_search *s, int t, uint32_t *w);
+
+/* Student's t, two-sided 95% (0.975 quantile), dof >= 1. */
+double tt_t975(int dof);
+/* Mean and 95% t interval half-width of x[0..n-1] (half-width inf below 2). */
+void tt_mean_ci(const double *x, int n, double *mean, double *half);
+
+/* Every reduced vector of n weights in 0..max, at least one non-zero, each
+ * once: the exhaustive grid (sweep, and the quality reference). */
+struct tt_grid {
+	int n;
+	uint32_t max;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	bool started;
+};
+void tt_grid_init(struct tt_grid *g, int n, uint32_t max);
+bool tt_grid_next(struct tt_grid *g, uint32_t *w);
+long tt_grid_count(int n, uint32_t max);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * The search strategies. To add one: 1. write tuner/s-<name>.c with a
+ * const struct tt_strategy (search.h says what run() may do); 2. declare it
+ * in search.h; 3. list it below. The first is the default.
+ */
+#include "search.h"
+
+#include <string.h>
+
+const struct tt_strategy *const tt_strategies[] = {
+	&tt_s_shares,
+	&tt_s_hillclimb,
+	&tt_s_grid,
+	NULL,
+};
+
+const struct tt_strategy *tt_strategy_find(const char *name)
+{
+	for (const struct tt_strategy *const *s = tt_strategies; *s; s++)
+		if (strcmp((*s)->name, name) == 0)
+			return *s;
+	return NULL;
+}

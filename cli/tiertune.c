@@ -49,9 +49,9 @@ const struct tt_cmd tt_commands[] = {
 	{"runs", cmd_runs, "[--host H] [--limit N] [--json]",
 	 "List recorded runs, newest first, with kind, source node, status and best result."},
 	{"show", cmd_show, "RUN [--json|--csv]", "Show one run: its host, trials and recommendations."},
-	{"db", cmd_db, "check | merge FILE...",
-	 "Check the database's integrity and schema version, or merge other hosts' databases "
-	 "into it."},
+	{"db", cmd_db, "check | migrate | merge FILE...",
+	 "Check the database's integrity and schema version, bring an older one to this "
+	 "version, or merge other hosts' databases into it."},
 	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's usage."},
 	{NULL, NULL, NULL, NULL},
 };

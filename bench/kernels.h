@@ -1,11 +1,18 @@
 /*
  * Benchmark kernels: one const descriptor each, in tt_kernels[]. A kernel
  * declares the bytes it moves per element; the harness, not the kernel, turns
- * time into bandwidth. To add one: 1. write its loop in k-<family>.c (a new
- * file is built without a Makefile edit) and its descriptor, of one of the
- * kinds below; 2. declare it below; 3. list it in tt_kernels[] (kernels.c).
- * What a kind measures, names, prints and records comes with the kind
- * (struct tt_kind, kinds.c): a kernel of an existing kind needs nothing else.
+ * time into bandwidth. To add one:
+ *   1. its loop, unless an existing one fits (3r1w is add's loop, counted as
+ *      MLC does): an element-wise loop goes in k-stream.c, which is built
+ *      once per instruction set, so it also takes a member of struct
+ *      tt_kloops (k-loops.h), a line in k-stream.c's KLOOPS table and a
+ *      VIA() line in kernels.c; a kernel of another kind is its own file
+ *      (latency.c), built without a Makefile edit;
+ *   2. its descriptor (STREAM_K or MLC_K in kernels.c), naming its kind, and
+ *      its declaration below;
+ *   3. its line in tt_kernels[] (kernels.c).
+ * Nothing else: its kind (struct tt_kind, kinds.c) says how it is run and
+ * how its figures are named, printed and recorded.
  *
  * Two ways of counting bytes are in use, and each descriptor says which:
  * STREAM counts the loads and stores the source code makes; MLC counts what

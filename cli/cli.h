@@ -44,6 +44,7 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv);
 int cmd_restore(struct tt_cli *cli, int argc, char **argv);
 int cmd_export(struct tt_cli *cli, int argc, char **argv);
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv);
+int cmd_help(struct tt_cli *cli, int argc, char **argv);
 
 /* Options every command accepts; list CLI_COMMON_OPTIONS in a command's
  * struct option array and pass unknown codes to cli_common_option(). */
@@ -58,6 +59,8 @@ enum { OPT_SYSFS_ROOT = 0x100, OPT_JSON, OPT_HELP, OPT_DB, OPT_FIRST_COMMAND };
 int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c);
 const struct tt_cmd *cli_find_command(const char *name);
 void cli_print_usage(const struct tt_cmd *cmd);
+/* Every command with its summary, and the exit codes. */
+void cli_print_overview(FILE *f);
 
 /* Opens --sysfs-root; returns 0 or an exit code. */
 int cli_open_root(struct tt_cli *cli);

@@ -48,7 +48,7 @@ static int list_kernels(const struct tt_cli *cli)
 		for (const struct tt_kernel *const *k = tt_kernels; *k; k++)
 			json_array_append_new(
 				a, json_pack("{s:s,s:s,s:s,s:s?,s:s?,s:i,s:i,s:i}", "name", (*k)->name,
-					     "summary", (*k)->summary, "kind", (*k)->kind->name,
+					     "summary", (*k)->summary, "kernel_kind", (*k)->kind->name,
 					     "counting", (*k)->counting, "mlc", (*k)->mlc, "arrays",
 					     (*k)->arrays, "read_bytes", (*k)->read_bytes,
 					     "write_bytes", (*k)->write_bytes));
@@ -299,8 +299,8 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		for (int i = 0; i < r->threads; i++)
 			json_array_append_new(cpu_list, json_integer(r->cpus[i]));
 		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
-				      "simulated", !cli->sfs.live, "kernel", o->kernel->name, "kind",
-				      o->kernel->kind->name, "placement",
+				      "simulated", !cli->sfs.live, "kernel", o->kernel->name,
+				      "kernel_kind", o->kernel->kind->name, "placement",
 				      tt_place_mode_names[o->place.mode], "nodes",
 				      nodes_json(&o->place.nodes), "source_node", o->source_node,
 				      "size_rule", r->size_rule, "threads", r->threads, "cpus",
@@ -355,7 +355,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 							"lat_median_ns",
 							cli_json_real(m->lat_ns[c * m->nmem + j])));
 		return cli_print_json(json_pack("{s:b,s:s,s:s,s:s,s:i,s:I,s:o}", "simulated", 0,
-						"kernel", o->kernel->name, "kind", "matrix",
+						"kernel", o->kernel->name, "kernel_kind", o->kernel->kind->name,
 						"counting", o->kernel->counting, "repeat", o->repeat,
 						"array_bytes", (json_int_t)m->array_bytes, "matrix",
 						rows));

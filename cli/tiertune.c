@@ -12,8 +12,6 @@
 #define TT_VERSION "0.0.0-dev"
 #endif
 
-static int cmd_help(struct tt_cli *cli, int argc, char **argv);
-
 const struct tt_cmd tt_commands[] = {
 	{"topo", cmd_topo, "[--json]",
 	 "Show nodes (CPUs, memory, tier, HMAT), tiers, distances, the weight interfaces with "
@@ -55,32 +53,6 @@ const struct tt_cmd tt_commands[] = {
 	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's usage."},
 	{NULL, NULL, NULL, NULL},
 };
-
-static void print_overview(FILE *f)
-{
-	fprintf(f, "usage: tiertune [--sysfs-root DIR] [--db PATH] [--version] COMMAND [OPTIONS]\n\ncommands:\n");
-	for (const struct tt_cmd *c = tt_commands; c->name; c++)
-		fprintf(f, "  %-10s %.*s\n", c->name, (int)strcspn(c->summary, "."), c->summary);
-	fprintf(f, "\nexit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable\n");
-}
-
-static int cmd_help(struct tt_cli *cli, int argc, char **argv)
-{
-	const struct tt_cmd *c;
-
-	(void)cli;
-	if (argc < 2) {
-		print_overview(stdout);
-		return 0;
-	}
-	if (argc > 2)
-		return cli_usage("help takes one command, got '%s' too", argv[2]);
-	c = cli_find_command(argv[1]);
-	if (!c)
-		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[1]);
-	cli_print_usage(c);
-	return 0;
-}
 
 /* The command line as a shell would take it back, for the run record:
  * arguments with anything but plain characters go in single quotes. */
@@ -160,7 +132,7 @@ int main(int argc, char **argv)
 			print_version();
 			return finish(0);
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			print_overview(stdout);
+			cli_print_overview(stdout);
 			return finish(0);
 		} else if (strcmp(argv[i], "--sysfs-root") == 0 && i + 1 < argc) {
 			cli.sysfs_root = argv[++i];
@@ -175,7 +147,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i == argc) {
-		print_overview(stderr);
+		cli_print_overview(stderr);
 		return 2;
 	}
 	cmd = cli_find_command(argv[i]);

@@ -539,7 +539,7 @@ static json_t *layout_json(const struct tt_topo *t)
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
 		const struct tt_hmat *a = &n->access[n->access[1].present ? 1 : 0];
-		json_t *o = json_pack("{s:i,s:i,s:I,s:i}", "node", n->id, "cpus", n->ncpus,
+		json_t *o = json_pack("{s:i,s:i,s:I,s:i}", "node", n->id, "ncpus", n->ncpus,
 				      "mem_total_bytes", (json_int_t)n->mem_total_bytes, "tier",
 				      n->tier);
 

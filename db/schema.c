@@ -92,7 +92,8 @@ static const char v1[] =
  * lat_min_ns), and `runs` called the least of those medians "best". The
  * renames keep every stored value with what it always was. The hosts'
  * layouts carry HMAT bandwidth in bytes/s, as everything else does (the
- * ABI's MB/s, 10^6 bytes). */
+ * ABI's MB/s, 10^6 bytes), and a node's CPU count as ncpus (cpus is a
+ * list of CPUs in every other document). */
 static const char v2[] =
 	"ALTER TABLE trials RENAME COLUMN bw_bytes_s TO bw_best_bytes_s;"
 	"ALTER TABLE trials RENAME COLUMN lat_ns TO lat_median_ns;"
@@ -104,6 +105,10 @@ static const char v2[] =
 	"      'read_lat_ns', json_extract(n.value, '$.hmat.read_lat_ns'),"
 	"      'write_lat_ns', json_extract(n.value, '$.hmat.write_lat_ns')))"
 	"  ELSE json(n.value) END) FROM json_each(hosts.layout, '$.nodes') n))"
+	"  WHERE json_valid(layout) AND json_type(layout, '$.nodes') = 'array';"
+	"UPDATE hosts SET layout = json_set(layout, '$.nodes', (SELECT json_group_array("
+	"  json_set(json_remove(n.value, '$.cpus'), '$.ncpus', json_extract(n.value, '$.cpus')))"
+	"  FROM json_each(hosts.layout, '$.nodes') n))"
 	"  WHERE json_valid(layout) AND json_type(layout, '$.nodes') = 'array';";
 
 const char *const tt_db_migrations[] = {v1, v2};

@@ -7,7 +7,7 @@ N0=$(local_node)
 
 # Small arrays keep the suite fast; the figures are not checked (not a benchmark).
 B=("$TT" bench --size 4M --repeat 3 --json)
-for k in $("$TT" bench --list --json | json '" ".join(k["name"] for k in j["kernels"] if k["kind"] != "loaded-latency")'); do
+for k in $("$TT" bench --list --json | json '" ".join(k["name"] for k in j["kernels"] if k["kernel_kind"] != "loaded-latency")'); do
 	run "${B[@]}" --kernel "$k" --nodes $N0 --weights $N0:1
 	is "bench $k exits 0" "$rc" 0
 	is "bench $k validates, 100% on node $N0, nothing misplaced" \

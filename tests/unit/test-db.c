@@ -372,7 +372,7 @@ static void test_migrate_v1(void **state)
 	assert_int_equal(
 		sqlite3_exec(h,
 			     "INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{\"cpu_model\":\"cpu\","
-			     "\"nodes\":[{\"node\":0,\"tier\":4},{\"node\":1,\"tier\":87,"
+			     "\"nodes\":[{\"node\":0,\"cpus\":2,\"tier\":4},{\"node\":1,\"tier\":87,"
 			     "\"hmat\":{\"read_bw_mb_s\":36000,\"write_bw_mb_s\":30000,"
 			     "\"read_lat_ns\":280,\"write_lat_ns\":290}}]}', 1);"
 			     "INSERT INTO runs VALUES (1, 'u-1', 1, 'bench', 'tiertune bench', 0, "
@@ -401,6 +401,10 @@ static void test_migrate_v1(void **state)
 	assert_true(json_number_value(json_object_get(hm, "write_bw_bytes_s")) == 30000e6);
 	assert_int_equal(json_integer_value(json_object_get(hm, "read_lat_ns")), 280);
 	assert_null(json_object_get(hm, "read_bw_mb_s"));
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(json_object_get(json_object_get(run, "layout"), "nodes"), 0),
+				 "ncpus")),
+			 2);
 	json_decref(run);
 	tt_db_close(db);
 }

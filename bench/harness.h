@@ -49,6 +49,7 @@ int tt_bench_validate(const struct tt_kernel *k, const struct tt_bench_bufs *b, 
 /* Sorts times[1..repeat] (times[0] is the warm-up) into best, median, max. */
 void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r);
 
+int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r);
 int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r);
 int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r);
 

@@ -87,7 +87,7 @@ VIA(store_nt)
 VIA(sum3_nt)
 
 #define STREAM_K(sym, nm, sum, fn, rd, wr, exp, out, w)                                       \
-	const struct tt_kernel sym = {.name = nm, .summary = sum, .kind = TT_K_STREAM,          \
+	const struct tt_kernel sym = {.name = nm, .summary = sum, .kind = &tt_kind_bandwidth,    \
 				      .counting = "STREAM", .mlc = w, .arrays = 3,              \
 				      .read_bytes = rd, .write_bytes = wr, .run = via_##fn,     \
 				      .expect = exp, .out_array = out}
@@ -105,7 +105,7 @@ STREAM_K(tt_k_triad_nt, "triad-nt", "triad with non-temporal stores: 2:1 read:NT
  * store counts a read (the RFO) and a write: copy is 2:1, add is 3:1. The
  * loops are STREAM's where the traffic matches. */
 #define MLC_K(sym, nm, sum, fn, n, rd, wr, exp, out, w)                                        \
-	const struct tt_kernel sym = {.name = nm, .summary = sum, .kind = TT_K_STREAM,          \
+	const struct tt_kernel sym = {.name = nm, .summary = sum, .kind = &tt_kind_bandwidth,    \
 				      .counting = "MLC", .mlc = w, .arrays = n,                 \
 				      .read_bytes = rd, .write_bytes = wr, .run = via_##fn,     \
 				      .expect = exp, .out_array = out}

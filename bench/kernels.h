@@ -1,8 +1,18 @@
 /*
  * Benchmark kernels: one const descriptor each, in tt_kernels[]. A kernel
  * declares the bytes it moves per element; the harness, not the kernel, turns
- * time into bandwidth. To add one: 1. write its loop in k-<family>.c with a
- * descriptor; 2. declare it below; 3. list it in kernels.c.
+ * time into bandwidth. To add one:
+ *   1. its loop, unless an existing one fits (3r1w is add's loop, counted as
+ *      MLC does): an element-wise loop goes in k-stream.c, which is built
+ *      once per instruction set, so it also takes a member of struct
+ *      tt_kloops (k-loops.h), a line in k-stream.c's KLOOPS table and a
+ *      VIA() line in kernels.c; a kernel of another kind is its own file
+ *      (latency.c), built without a Makefile edit;
+ *   2. its descriptor (STREAM_K or MLC_K in kernels.c), naming its kind, and
+ *      its declaration below;
+ *   3. its line in tt_kernels[] (kernels.c).
+ * Nothing else: its kind (struct tt_kind, kinds.c) says how it is run and
+ * how its figures are named, printed and recorded.
  *
  * Two ways of counting bytes are in use, and each descriptor says which:
  * STREAM counts the loads and stores the source code makes; MLC counts what
@@ -15,18 +25,58 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum tt_kernel_kind {
-	TT_K_STREAM,  /* element-wise passes over arrays, split over threads */
-	TT_K_LATENCY, /* one thread chasing pointers: ns per dependent load */
-	TT_K_LOADED,  /* latency thread + bandwidth threads with injected delay */
+#define TT_K_MAX_ARRAYS 4
+
+struct tt_bench_opts;
+struct tt_bench_result;
+
+/* One row of a kind's figures: the best, median and worst pass of one
+ * quantity. "Best" is the best pass (highest bandwidth, lowest latency,
+ * shortest time), "worst" the other end; the JSON names say which. */
+struct tt_kind_figure {
+	const char *label;         /* the human table's row, with its unit: "GB/s" */
+	double scale;              /* from the stored SI figure to the label's unit */
+	int decimals;
+	const char *json[3];       /* best, median, worst: JSON names, SI unit in the name */
+	size_t offset[3];          /* of the doubles in struct tt_bench_result */
 };
 
-#define TT_K_MAX_ARRAYS 4
+/* What a recorded trial holds (the database's trial row, less its nodes). */
+struct tt_kind_trial {
+	char mix[64];              /* byte counting or traffic: "MLC -W2", "pointer chase" */
+	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
+	double lat_best_ns, lat_median_ns, lat_max_ns;
+};
+
+/* A kind of kernel: how it is run, what figures it gives and how they are
+ * recorded. The CLI prints and the tuner records from this, never by kind. */
+struct tt_kind {
+	const char *name;          /* "bandwidth", "latency", "loaded-latency" (JSON "kind") */
+	const char *objective;     /* a recorded run's objective prefix */
+	const char *buffers;       /* what --size is the size of: "arrays", "buffers" */
+	bool bandwidth;            /* element-wise passes: --traffic and --matrix may use it */
+	bool one_thread;           /* runs one thread, whatever the CPUs */
+	bool curve;                /* a curve of points (loaded latency), not timed passes */
+	const struct tt_kind_figure *figures; /* NULL-label terminated */
+	int (*run)(const struct tt_bench_opts *o, struct tt_bench_result *r);
+	/* The trials a result is recorded as (a curve: one per point) and
+	 * trial i's figures. */
+	int (*ntrials)(const struct tt_bench_result *r);
+	void (*trial)(const struct tt_bench_opts *o, const struct tt_bench_result *r, int i,
+		      struct tt_kind_trial *t);
+};
+
+/* element-wise passes over arrays, split over threads */
+extern const struct tt_kind tt_kind_bandwidth;
+/* one thread chasing pointers: ns per dependent load */
+extern const struct tt_kind tt_kind_latency;
+/* a latency thread beside bandwidth threads with injected delays */
+extern const struct tt_kind tt_kind_loaded;
 
 struct tt_kernel {
 	const char *name;
 	const char *summary;
-	enum tt_kernel_kind kind;
+	const struct tt_kind *kind;
 	const char *counting;      /* "STREAM" or "MLC", see above; NULL for latency */
 	const char *mlc;           /* the MLC traffic type it matches, e.g. "-W2", or NULL */
 	int arrays;                /* arrays of doubles it uses: a, b, c, d in order */

@@ -24,10 +24,10 @@
 static const uint64_t default_delays[] = {0, 2, 8, 15, 50, 100, 200, 300, 400, 500, 700,
 					  1000, 1300, 1700, 2500, 3500, 5000, 9000, 20000};
 
-const struct tt_kernel tt_k_latency = {.name = "latency", .kind = TT_K_LATENCY,
+const struct tt_kernel tt_k_latency = {.name = "latency", .kind = &tt_kind_latency,
 	.summary = "idle latency: one thread chasing pointers over randomly linked cache lines",
 	.mlc = "--idle_latency -r", .arrays = 1};
-const struct tt_kernel tt_k_loaded_latency = {.name = "loaded-latency", .kind = TT_K_LOADED,
+const struct tt_kernel tt_k_loaded_latency = {.name = "loaded-latency", .kind = &tt_kind_loaded,
 	.summary = "latency thread beside bandwidth threads with injected delays (--delays)",
 	.mlc = "--loaded_latency -r", .arrays = 1};
 
@@ -281,7 +281,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (L.nt < 2)
 		return tt_err(TT_EINPUT, "loaded latency needs at least 2 threads (one chasing, the "
 					 "rest loading), got %d", L.nt);
-	if (L.traffic->kind != TT_K_STREAM)
+	if (!L.traffic->kind->bandwidth)
 		return tt_err(TT_EINPUT, "traffic kernel '%s' is not a bandwidth kernel",
 			      L.traffic->name);
 	r->array_bytes = tt_bench_size(o, r);

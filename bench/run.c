@@ -317,7 +317,7 @@ void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r)
 				 : (times[repeat / 2] + times[1 + repeat / 2]) / 2;
 }
 
-static int run_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
+int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	const struct tt_kernel *k = o->kernel;
 	struct tt_bench_bufs b = {0};
@@ -445,20 +445,12 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		return tt_err(TT_EINPUT, "%d threads are more than the %d CPU%s of node %d that this "
 					 "process may run on (%s)", o->threads, r->ncpus,
 			      r->ncpus == 1 ? "" : "s", o->source_node, list);
-	if (o->kernel->kind == TT_K_LATENCY && o->threads > 1)
+	if (o->kernel->kind->one_thread && o->threads > 1)
 		return tt_err(TT_EINPUT, "kernel %s runs one thread (one chain of dependent loads), "
 					 "not %d", o->kernel->name, o->threads);
-	r->threads = o->threads ? o->threads : r->ncpus;
+	r->threads = o->kernel->kind->one_thread ? 1 : o->threads ? o->threads : r->ncpus;
 	rc = tt_kernel_isa(&r->isa);
 	if (rc < 0)
 		return rc;
-	switch (o->kernel->kind) {
-	case TT_K_LATENCY:
-		r->threads = 1;
-		return tt_bench_latency(o, r);
-	case TT_K_LOADED:
-		return tt_bench_loaded(o, r);
-	default:
-		return run_stream(o, r);
-	}
+	return o->kernel->kind->run(o, r);
 }

@@ -78,7 +78,7 @@ size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule);
  * affinity (sched_getaffinity: a cpuset, taskset) allows, ascending; none
  * is an error naming both sets. cpus has room for TT_MAX_CPUS. */
 int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n);
-/* Dispatches on o->kernel->kind, with every thread pinned to its own CPU
+/* Runs o->kernel by its kind (struct tt_kind), with every thread pinned to its own CPU
  * of tt_bench_cpus() (a pin that fails fails the run, naming the CPU). */
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r);
 

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -191,14 +192,27 @@ json_t *cli_json_real(double v)
 
 int cli_print_json(json_t *root)
 {
+	json_t *doc = root;
 	int rc;
 
 	if (!root) {
 		fprintf(stderr, "tiertune: error: out of memory building JSON\n");
 		return 1;
 	}
-	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
+	/* Every document is an object that opens with its vocabulary's
+	 * version (docs/json.md), whichever command wrote it. */
+	if (json_is_object(root) && !json_object_get(root, "schema_version")) {
+		doc = json_pack("{s:i}", "schema_version", TT_JSON_SCHEMA_VERSION);
+		if (!doc || json_object_update(doc, root) < 0) {
+			json_decref(doc);
+			json_decref(root);
+			fprintf(stderr, "tiertune: error: out of memory building JSON\n");
+			return 1;
+		}
+		json_decref(root);
+	}
+	rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
 	if (rc < 0)
 		return 1;
 	putchar('\n');
@@ -223,6 +237,26 @@ static const char *csv_field(json_t *row, const char *key, char *out, size_t siz
 	return out;
 }
 
+void cli_when(double t, char *buf, size_t size)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	if (t <= 0 || !localtime_r(&s, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, size, "-");
+}
+
+/* Escaped (core/parse.h): a database merged from another host may hold
+ * anything. A few buffers in turn, as one printf takes several. */
+const char *cli_str(json_t *row, const char *key)
+{
+	static char bufs[8][1024];
+	static unsigned int next;
+	const char *s = json_string_value(json_object_get(row, key));
+
+	return s ? tt_str_escape(s, bufs[next++ % 8], sizeof(bufs[0])) : "-";
+}
+
 /* A run's trials, a row per trial and node (export --format csv, show --csv). */
 void cli_trials_csv(json_t *run, FILE *f)
 {
@@ -231,11 +265,14 @@ void cli_trials_csv(json_t *run, FILE *f)
 	size_t i, k;
 	json_t *t, *n;
 
-	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_bytes_s,lat_ns,validated,"
+	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_best_bytes_s,lat_median_ns,validated,"
 		   "simulated,node,weight,requested_share,achieved_share\n");
 	json_array_foreach(json_object_get(run, "trials"), i, t) {
 		json_array_foreach(json_object_get(t, "nodes"), k, n) {
-			json_t *bw = json_object_get(t, "bw_bytes_s"), *lat = json_object_get(t, "lat_ns"),
+			/* The CSV keeps its v1 columns: the best pass's bandwidth,
+			 * the median latency (as v1 stored them). */
+			json_t *bw = json_object_get(t, "bw_best_bytes_s"),
+			       *lat = json_object_get(t, "lat_median_ns"),
 			       *w = json_object_get(n, "weight");
 
 			fprintf(f, "%jd,%jd,%s,%s,%s,%jd,%jd,", (intmax_t)json_integer_value(json_object_get(run, "id")),
@@ -247,8 +284,8 @@ void cli_trials_csv(json_t *run, FILE *f)
 			fprintf(f, json_is_number(bw) ? "%.17g," : ",", json_number_value(bw));
 			fprintf(f, json_is_number(lat) ? "%.17g," : ",", json_number_value(lat));
 			fprintf(f, "%jd,%jd,%jd,",
-				(intmax_t)json_integer_value(json_object_get(t, "validated")),
-				(intmax_t)json_integer_value(json_object_get(t, "simulated")),
+				(intmax_t)json_is_true(json_object_get(t, "validated")),
+				(intmax_t)json_is_true(json_object_get(t, "simulated")),
 				(intmax_t)json_integer_value(json_object_get(n, "node")));
 			fprintf(f, json_is_integer(w) ? "%jd," : ",", (intmax_t)json_integer_value(w));
 			fprintf(f, "%.17g,%.17g\n",

@@ -108,6 +108,11 @@ int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uin
 /* The same for sizes: 256M, 8GiB. */
 int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 
+/* A database time (Unix seconds) as local "YYYY-mm-dd HH:MM:SS", "-" for none. */
+void cli_when(double t, char *buf, size_t size);
+/* A string field of a database row, "-" when null or absent. */
+const char *cli_str(json_t *row, const char *key);
+
 /* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */
 void cli_trials_csv(json_t *run, FILE *f);
 
@@ -116,7 +121,12 @@ void cli_trials_csv(json_t *run, FILE *f);
  * would be lost, not just the figure). */
 json_t *cli_json_real(double v);
 
-/* Prints and frees a JSON value; returns 0 or an exit code. */
+/* The version of the JSON vocabulary (docs/json.md): every document's
+ * "schema_version". Raise it when a field is renamed, retyped or removed. */
+#define TT_JSON_SCHEMA_VERSION 1
+
+/* Prints and frees a JSON document (an object), "schema_version" first;
+ * returns 0 or an exit code. */
 int cli_print_json(json_t *root);
 
 #endif

@@ -1,12 +1,12 @@
 /* tiertune bench: run a kernel under a placement and report bandwidth and
- * where the pages went. */
+ * where the pages went. The options and their checks, and the printing;
+ * running, collecting and recording are tuner/trial.c's. */
 #include "cli.h"
 
 #include "../bench/run.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
-#include "../collectors/collect.h"
-#include "../db/db.h"
+#include "../tuner/trial.h"
 
 #include <math.h>
 
@@ -17,7 +17,28 @@ enum { OPT_KERNEL = OPT_FIRST_COMMAND, OPT_SOURCE, OPT_NODES, OPT_WEIGHTS, OPT_P
        OPT_THREADS, OPT_SIZE, OPT_REPEAT, OPT_LIST, OPT_THP, OPT_VERIFY_MAX, OPT_DELAYS,
        OPT_TRAFFIC, OPT_MATRIX, OPT_POINT_MS, OPT_RECORD, OPT_COLLECT };
 
-static const char *const kind_names[] = {"bandwidth", "latency", "loaded-latency"};
+/* Text from column indent on, wrapped to fit 80 columns. */
+static void print_wrapped(int indent, const char *text)
+{
+	int col = indent, width = 80 - indent;
+
+	while (*text) {
+		int n = (int)strcspn(text, " ");
+
+		if (col > indent && col + 1 + n > 80) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", n < width ? n : width, text);
+		col += n;
+		text += n;
+		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
 
 static int list_kernels(const struct tt_cli *cli)
 {
@@ -27,24 +48,31 @@ static int list_kernels(const struct tt_cli *cli)
 		for (const struct tt_kernel *const *k = tt_kernels; *k; k++)
 			json_array_append_new(
 				a, json_pack("{s:s,s:s,s:s,s:s?,s:s?,s:i,s:i,s:i}", "name", (*k)->name,
-					     "summary", (*k)->summary, "kind", kind_names[(*k)->kind],
+					     "summary", (*k)->summary, "kernel_kind", (*k)->kind->name,
 					     "counting", (*k)->counting, "mlc", (*k)->mlc, "arrays",
 					     (*k)->arrays, "read_bytes", (*k)->read_bytes,
 					     "write_bytes", (*k)->write_bytes));
-		return cli_print_json(a);
+		return cli_print_json(json_pack("{s:o}", "kernels", a));
 	}
-	printf("%-15s %-9s %-7s %-21s %s\n", "kernel", "bytes r+w", "counted", "MLC", "what");
+	printf("%-15s %9s %-7s %s\n", "kernel", "bytes r+w", "counted", "what (and MLC's equivalent)");
 	for (const struct tt_kernel *const *k = tt_kernels; *k; k++) {
 		char bytes[32] = "-";
 
-		if ((*k)->kind == TT_K_STREAM)
+		if ((*k)->kind->bandwidth)
 			snprintf(bytes, sizeof(bytes), "%u+%u", (*k)->read_bytes, (*k)->write_bytes);
-		printf("%-15s %-9s %-7s %-21s %s\n", (*k)->name, bytes,
-		       (*k)->counting ? (*k)->counting : "-", (*k)->mlc ? (*k)->mlc : "-",
-		       (*k)->summary);
+		printf("%-15s %9s %-7s ", (*k)->name, bytes, (*k)->counting ? (*k)->counting : "-");
+		print_wrapped(34, (*k)->summary);
+		if ((*k)->mlc) {
+			char mlc[128];
+
+			snprintf(mlc, sizeof(mlc), "MLC %s", (*k)->mlc);
+			printf("%34s", "");
+			print_wrapped(34, mlc);
+		}
 	}
-	printf("\nSTREAM counts the loads and stores in the code; MLC counts memory traffic, where an\n"
-	       "ordinary store also reads its line (RFO) and a non-temporal store does not.\n");
+	printf("\nSTREAM counts the loads and stores in the code; MLC counts memory traffic,\n"
+	       "where an ordinary store also reads its line (RFO) and a non-temporal store\n"
+	       "does not.\n");
 	return 0;
 }
 
@@ -69,35 +97,47 @@ static json_t *placement_json(const struct tt_bench_result *r)
 			 r->verify_s, "per_node", per);
 }
 
+static double figure(const struct tt_bench_result *r, size_t offset)
+{
+	double v;
+
+	memcpy(&v, (const char *)r + offset, sizeof(v));
+	return v;
+}
+
+/* The kind's figures under their names, and a curve's points. */
 static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
-	switch (o->kernel->kind) {
-	case TT_K_LATENCY:
-		return json_pack("{s:f,s:f,s:f,s:I,s:i}", "lat_best_ns", r->lat_best_ns,
-				 "lat_median_ns", r->lat_median_ns, "lat_max_ns", r->lat_max_ns,
-				 "loads_per_pass", (json_int_t)r->loads, "repeat", o->repeat);
-	case TT_K_LOADED: {
+	const struct tt_kind *kind = o->kernel->kind;
+	json_t *j = json_object();
+
+	for (const struct tt_kind_figure *f = kind->figures; f->label; f++)
+		for (int i = 0; i < 3; i++)
+			json_object_set_new(j, f->json[i], cli_json_real(figure(r, f->offset[i])));
+	if (!kind->curve)
+		json_object_set_new(j, "repeat", json_integer(o->repeat));
+	if (o->kernel->counting)
+		json_object_set_new(j, "counting", json_string(o->kernel->counting));
+	if (r->loads)
+		json_object_set_new(j, "loads_per_pass", json_integer((json_int_t)r->loads));
+	if (kind->curve) {
 		json_t *pts = json_array();
 
 		for (int i = 0; i < r->npoints; i++) {
 			const struct tt_loaded_point *pt = &r->points[i];
 
 			json_array_append_new(
-				pts, json_pack("{s:I,s:f,s:o,s:o,s:s*}", "delay", (json_int_t)pt->delay,
-					       "delay_ns", pt->delay_ns, "lat_ns", cli_json_real(pt->lat_ns),
-					       "bw_bytes_s", cli_json_real(pt->bw_bytes_s), "note",
+				pts, json_pack("{s:I,s:f,s:o,s:o,s:s*}", "delay_spins",
+					       (json_int_t)pt->delay, "delay_ns", pt->delay_ns,
+					       "lat_mean_ns", cli_json_real(pt->lat_ns), "bw_bytes_s",
+					       cli_json_real(pt->bw_bytes_s), "note",
 					       isfinite(pt->lat_ns) ? NULL : "no load completed in this point"));
 		}
-		return json_pack("{s:s,s:o}", "traffic",
-				 (o->traffic ? o->traffic : &tt_k_reads)->name, "points", pts);
+		json_object_set_new(j, "traffic",
+				    json_string((o->traffic ? o->traffic : &tt_k_reads)->name));
+		json_object_set_new(j, "points", pts);
 	}
-	default:
-		return json_pack("{s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:f}", "counting",
-				 o->kernel->counting, "repeat", o->repeat, "bw_best_bytes_s",
-				 r->bw_best_bytes_s, "bw_median_bytes_s", r->bw_median_bytes_s,
-				 "bw_min_bytes_s", r->bw_min_bytes_s, "best_s", r->best_s, "median_s",
-				 r->median_s, "max_s", r->max_s);
-	}
+	return j;
 }
 
 static void print_placement(const struct tt_bench_result *r)
@@ -119,37 +159,38 @@ static void print_placement(const struct tt_bench_result *r)
 	}
 }
 
+/* A row per figure of the kind: its best, median and worst pass. */
 static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
-	switch (o->kernel->kind) {
-	case TT_K_LATENCY:
-		printf("\n%-12s %12s %12s %12s\n", "", "best", "median", "max");
-		printf("%-12s %12.1f %12.1f %12.1f\n", "ns/load", r->lat_best_ns, r->lat_median_ns,
-		       r->lat_max_ns);
-		printf("(%ju dependent loads per pass, %d passes)\n", (uintmax_t)r->loads, o->repeat);
-		break;
-	case TT_K_LOADED:
-		printf("\ntraffic: %s on %d thread%s; delay in spin iterations per cache line\n",
-		       (o->traffic ? o->traffic : &tt_k_reads)->name, r->threads - 1,
-		       r->threads == 2 ? "" : "s");
-		printf("%10s %10s %12s %12s\n", "delay", "delay ns", "latency ns", "GB/s");
-		for (int i = 0; i < r->npoints; i++) {
-			const struct tt_loaded_point *pt = &r->points[i];
+	const struct tt_kind *kind = o->kernel->kind;
 
-			printf("%10ju %10.1f", (uintmax_t)pt->delay, pt->delay_ns);
-			if (isfinite(pt->lat_ns))
-				printf(" %12.1f", pt->lat_ns);
-			else
-				printf(" %12s", "no loads");
-			printf(" %12.2f\n", pt->bw_bytes_s / 1e9);
-		}
-		break;
-	default:
-		printf("\n%-12s %12s %12s %12s\n", "", "best", "median", "min");
-		printf("%-12s %12.2f %12.2f %12.2f\n", "GB/s", r->bw_best_bytes_s / 1e9,
-		       r->bw_median_bytes_s / 1e9, r->bw_min_bytes_s / 1e9);
-		printf("%-12s %12.6f %12.6f %12.6f\n", "seconds", r->best_s, r->median_s, r->max_s);
+	if (kind->figures[0].label)
+		printf("\n%-12s %12s %12s %12s\n", "per pass", "best", "median", "worst");
+	for (const struct tt_kind_figure *f = kind->figures; f->label; f++) {
+		printf("%-12s", f->label);
+		for (int i = 0; i < 3; i++)
+			printf(" %12.*f", f->decimals, figure(r, f->offset[i]) * f->scale);
+		printf("\n");
+	}
+	if (r->loads)
+		printf("(%ju dependent loads per pass, %d passes)\n", (uintmax_t)r->loads, o->repeat);
+	else if (o->kernel->counting)
 		printf("(bytes counted as %s does)\n", o->kernel->counting);
+	if (!kind->curve)
+		return;
+	printf("\ntraffic: %s on %d thread%s; delay in spin iterations per cache line\n",
+	       (o->traffic ? o->traffic : &tt_k_reads)->name, r->threads - 1,
+	       r->threads == 2 ? "" : "s");
+	printf("%10s %10s %12s %12s\n", "delay", "delay ns", "latency ns", "GB/s");
+	for (int i = 0; i < r->npoints; i++) {
+		const struct tt_loaded_point *pt = &r->points[i];
+
+		printf("%10ju %10.1f", (uintmax_t)pt->delay, pt->delay_ns);
+		if (isfinite(pt->lat_ns))
+			printf(" %12.1f", pt->lat_ns);
+		else
+			printf(" %12s", "no loads");
+		printf(" %12.2f\n", pt->bw_bytes_s / 1e9);
 	}
 }
 
@@ -176,8 +217,8 @@ static json_t *collect_json(const struct tt_collect_summary *sum, const struct t
 									     : json_null(),
 							 "source", m->metric.source, "mean",
 							 isnan(m->mean) ? json_null() : json_real(m->mean),
-							 "ok", m->ok, "initializing", m->init, "stale",
-							 m->stale, "simulated",
+							 "ok_readings", m->ok, "initializing_readings",
+							 m->init, "stale_readings", m->stale, "simulated",
 							 !!(m->collector->flags & TT_C_SIMULATED)));
 	}
 	for (int node = 0; node < TT_MAX_NODES; node++) {
@@ -190,12 +231,11 @@ static json_t *collect_json(const struct tt_collect_summary *sum, const struct t
 	}
 	return json_pack("{s:f,s:s?,s:I,s:I,s:s?,s:b,s:s?,s:o,s:o}", "window_s", sum->window_s,
 			 "note", sum->note[0] ? sum->note : NULL, "readings",
-			 (json_int_t)sum->nreadings, "lost", (json_int_t)sum->lost, "bw_source",
-			 sum->bw_source, "bw_simulated", sum->bw_simulated, "bw_unavailable",
-			 sum->bw_source ? NULL : sum->why_no_bw, "per_node", nodes, "metrics",
-			 metrics);
+			 (json_int_t)sum->nreadings, "lost_readings", (json_int_t)sum->lost,
+			 "bw_source", sum->bw_source, "bw_simulated", sum->bw_simulated,
+			 "bw_unavailable", sum->bw_source ? NULL : sum->why_no_bw, "per_node", nodes,
+			 "metrics", metrics);
 }
-
 static void print_collect(const struct tt_collect_summary *sum, const struct tt_bench_result *r)
 {
 	printf("\ncollected over the measured passes: %.2f s, %zu readings\n", sum->window_s,
@@ -232,48 +272,50 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 	}
 }
 
-static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
-		  const struct tt_bench_result *r, const struct tt_topo *t,
-		  const struct tt_collect_summary *sum)
+static json_t *nodes_json(const struct tt_nodemask *m)
 {
+	json_t *a = json_array();
+	int node;
+
+	tt_nodemask_for_each(node, m) json_array_append_new(a, json_integer(node));
+	return a;
+}
+
+static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
+		  const struct tt_trial_result *res, const struct tt_topo *t)
+{
+	const struct tt_bench_result *r = &res->bench;
+	const struct tt_collect_summary *sum = res->collected ? &res->sum : NULL;
 	char nodes[256], cpus[512];
 	uint64_t bits[TT_MAX_CPUS / 64] = {0};
-	json_t *cpu_list = json_array();
 
 	tt_bit_format_list(o->place.nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
-	for (int i = 0; i < r->threads; i++) {
+	for (int i = 0; i < r->threads; i++)
 		tt_bit_set(bits, (unsigned int)r->cpus[i]);
-		json_array_append_new(cpu_list, json_integer(r->cpus[i]));
-	}
 	tt_bit_format_list(bits, TT_MAX_CPUS, cpus, sizeof(cpus));
 	if (cli->json) {
-		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:s,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
-				      "simulated", !cli->sfs.live, "kernel", o->kernel->name, "kind",
-				      kind_names[o->kernel->kind], "placement",
-				      tt_place_mode_names[o->place.mode], "nodes", nodes,
-				      "source_node", o->source_node, "size_rule", r->size_rule,
-				      "threads", r->threads, "cpus", cpu_list, "array_bytes",
-				      (json_int_t)r->array_bytes,
-				      "elements", (json_int_t)r->elements, "unit", "bytes/s",
-				      "validated", r->validated, "verification", placement_json(r),
-				      "machine", "kernel_release", t->kernel_release, "cpu_model",
-				      t->cpu_model);
+		json_t *cpu_list = json_array();
 
-		json_t *fig = figures_json(o, r);
+		for (int i = 0; i < r->threads; i++)
+			json_array_append_new(cpu_list, json_integer(r->cpus[i]));
+		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
+				      "simulated", !cli->sfs.live, "kernel", o->kernel->name,
+				      "kernel_kind", o->kernel->kind->name, "placement",
+				      tt_place_mode_names[o->place.mode], "nodes",
+				      nodes_json(&o->place.nodes), "source_node", o->source_node,
+				      "size_rule", r->size_rule, "threads", r->threads, "cpus",
+				      cpu_list, "array_bytes", (json_int_t)r->array_bytes, "elements",
+				      (json_int_t)r->elements, "isa", r->isa, "validated",
+				      r->validated, "verification", placement_json(r), "machine",
+				      "kernel_release", t->kernel_release, "cpu_model", t->cpu_model);
 
-		if (!fig) {
-			json_decref(j);
-			fprintf(stderr, "tiertune: error: kernel %s gave a figure that is not a number\n",
-				o->kernel->name);
-			return 1;
-		}
-		json_object_update_new(j, fig);
-		json_object_set_new(j, "isa", json_string(r->isa));
+		json_object_update_new(j, figures_json(o, r));
+		if (res->run_id)
+			json_object_set_new(j, "run", json_integer(res->run_id));
 		if (sum)
 			json_object_set_new(j, "collect", collect_json(sum, r));
 		return cli_print_json(j);
 	}
-	json_decref(cpu_list);
 	if (!cli->sfs.live)
 		printf("simulated: topology from '%s', not this machine; buffers and threads "
 		       "are this machine's\n", cli->sysfs_root);
@@ -282,14 +324,16 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 	       o->kernel->name, r->isa, tt_place_mode_names[o->place.mode], nodes, r->place_method,
 	       o->source_node, r->threads, r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s",
 	       cpus);
-	printf("%s %.1f MiB (%s)", o->kernel->kind == TT_K_STREAM ? "arrays of" : "buffers of",
-	       (double)r->array_bytes / (1 << 20), r->size_rule);
-	if (o->kernel->kind != TT_K_LOADED)
+	printf("%s of %.1f MiB (%s)", o->kernel->kind->buffers, (double)r->array_bytes / (1 << 20),
+	       r->size_rule);
+	if (!o->kernel->kind->curve)
 		printf(", %d timed passes after one warm-up", o->repeat);
 	printf("\n");
 	print_figures(o, r);
 	print_placement(r);
 	printf("validation: %s\n", r->validated ? "passed" : "FAILED");
+	if (res->run_id)
+		printf("recorded as run %jd\n", (intmax_t)res->run_id);
 	if (sum)
 		print_collect(sum, r);
 	return 0;
@@ -304,14 +348,17 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 		for (int c = 0; c < m->ncpu; c++)
 			for (int j = 0; j < m->nmem; j++)
 				json_array_append_new(
-					rows, json_pack("{s:i,s:i,s:i,s:f,s:f}", "cpu_node", m->cpu_node[c],
+					rows, json_pack("{s:i,s:i,s:i,s:o,s:o}", "cpu_node", m->cpu_node[c],
 							"mem_node", m->mem_node[j], "threads",
-							m->threads[c], "bw_bytes_s",
-							m->bw_bytes_s[c * m->nmem + j], "lat_ns",
-							m->lat_ns[c * m->nmem + j]));
-		return cli_print_json(json_pack("{s:b,s:s,s:s,s:o}", "simulated", 0, "kernel",
-						o->kernel->name, "counting", o->kernel->counting,
-						"matrix", rows));
+							m->threads[c], "bw_best_bytes_s",
+							cli_json_real(m->bw_bytes_s[c * m->nmem + j]),
+							"lat_median_ns",
+							cli_json_real(m->lat_ns[c * m->nmem + j])));
+		return cli_print_json(json_pack("{s:b,s:s,s:s,s:s,s:i,s:I,s:o}", "simulated", 0,
+						"kernel", o->kernel->name, "kernel_kind", o->kernel->kind->name,
+						"counting", o->kernel->counting, "repeat", o->repeat,
+						"array_bytes", (json_int_t)m->array_bytes, "matrix",
+						rows));
 	}
 	printf("%s bandwidth, GB/s (best of %d), rows: CPU node, columns: memory node\n",
 	       o->kernel->name, o->repeat);
@@ -344,211 +391,6 @@ struct bench_args {
 	bool list, thp, matrix, record;
 };
 
-/* bench --record: the run row is committed before the measurement, so a
- * killed bench shows up as interrupted; the trials and the final status
- * after it. */
-struct record {
-	struct tt_db *db;
-	int64_t run;
-};
-
-static int record_begin(struct tt_cli *cli, const struct tt_bench_opts *o, const struct tt_topo *t,
-			bool matrix, struct record *rec)
-{
-	char objective[64];
-	int64_t host;
-	int rc = cli_open_db(cli, 0, &rec->db);
-
-	if (rc)
-		return rc;
-	snprintf(objective, sizeof(objective), "%s:%s",
-		 matrix ? "matrix" : o->kernel->kind == TT_K_STREAM ? "bandwidth" : "latency",
-		 o->kernel->name);
-	rc = tt_db_host(rec->db, t, &host);
-	if (rc == 0)
-		rc = tt_db_run_begin(rec->db, &(struct tt_db_run){.host_id = host, .kind = "bench",
-								 .command = cli->cmdline,
-								 .source_node = matrix ? -1 : o->source_node,
-								 .objective = objective,
-								 .kernel_release = t->kernel_release,
-								 .simulated = !cli->sfs.live},
-				     &rec->run);
-	if (rc < 0) {
-		tt_db_close(rec->db);
-		rec->db = NULL;
-		return cli_fail(rc);
-	}
-	return 0;
-}
-
-/* bench's phase hook. The run row is begun when the first timed pass
- * starts, not before: a bench refused before it measures anything (too
- * little free memory, a node it cannot place on) leaves the database as it
- * was, and one killed while measuring still shows up as interrupted. The
- * collectors' window opens after the database write. */
-struct bench_phase {
-	struct tt_cli *cli;
-	const struct tt_bench_opts *o;
-	const struct tt_topo *t;
-	bool record, matrix;
-	struct record *rec;
-	struct tt_collect *collect;
-	int rc; /* record_begin's exit code, if it failed */
-};
-
-static void bench_phase(void *ctx, bool measuring)
-{
-	struct bench_phase *ph = ctx;
-
-	if (measuring && ph->record && !ph->rec->db && ph->rc == 0)
-		ph->rc = record_begin(ph->cli, ph->o, ph->t, ph->matrix, ph->rec);
-	if (ph->collect)
-		tt_collect_phase(ph->collect, measuring);
-}
-
-/* The run is done: its status, and the database closed. On failure the
- * caller marks it failed instead. */
-static int record_done(struct record *rec)
-{
-	int rc = tt_db_run_finish(rec->db, rec->run, TT_RUN_DONE);
-
-	if (rc == 0) {
-		tt_db_close(rec->db);
-		rec->db = NULL;
-	}
-	return rc;
-}
-
-/* The collectors' OK readings of the measured phase, tied to the trial. */
-static int record_samples(struct record *rec, int64_t trial, const struct tt_collect_summary *sum)
-{
-	struct tt_db_sample *smp;
-	size_t n = 0;
-	int rc;
-
-	if (!sum || !sum->nreadings)
-		return 0;
-	smp = calloc(sum->nreadings, sizeof(*smp));
-	if (!smp)
-		return tt_err(TT_EFAIL, "out of memory");
-	for (size_t i = 0; i < sum->nreadings; i++) {
-		const struct tt_reading *r = &sum->readings[i];
-		const struct tt_metric_summary *m = NULL;
-
-		if (r->state != TT_S_OK)
-			continue;
-		for (int j = 0; j < sum->n && !m; j++)
-			if (sum->metrics[j].source == r->source && sum->metrics[j].index == r->metric)
-				m = &sum->metrics[j];
-		if (!m)
-			continue;
-		smp[n++] = (struct tt_db_sample){.t_s = r->t_s, .collector = m->collector->name,
-						 .metric = m->metric.name, .node = m->metric.node,
-						 .value = r->value,
-						 .simulated = m->collector->flags & TT_C_SIMULATED};
-	}
-	rc = tt_db_samples_add(rec->db, rec->run, trial, smp, n);
-	free(smp);
-	return rc;
-}
-
-static int record_end(struct record *rec, const struct tt_bench_opts *o,
-		      const struct tt_bench_result *r, const struct tt_weights *w,
-		      const struct tt_collect_summary *sum)
-{
-	const struct tt_place_report *p = &r->place;
-	struct tt_db_trial_node nodes[64];
-	char mix[64];
-	int nn = 0, rc = 0;
-	int64_t id;
-
-	for (int node = 0; node < TT_MAX_NODES && nn < 64; node++) {
-		if (!p->want[node] && !p->got[node])
-			continue;
-		nodes[nn++] = (struct tt_db_trial_node){
-			.node = node, .pages = p->got[node],
-			.weight = o->place.mode == TT_PLACE_EXACT || o->place.mode == TT_PLACE_KERNEL
-					  ? tt_weights_get(w, node, 1)
-					  : 0,
-			.requested_share = (double)p->want[node] / (double)p->checked,
-			.achieved_share = (double)p->got[node] / (double)p->checked};
-	}
-	struct tt_db_trial tr = {.kernel = o->kernel->name, .placement = tt_place_mode_names[o->place.mode],
-				 .threads = r->threads, .size_bytes = r->array_bytes,
-				 .validated = r->validated, .nnodes = nn, .nodes = nodes, .mix = mix,
-				 .simulated = !o->sfs->live};
-	switch (o->kernel->kind) {
-	case TT_K_STREAM:
-		snprintf(mix, sizeof(mix), "%s%s%s", o->kernel->counting, o->kernel->mlc ? " " : "",
-			 o->kernel->mlc ? o->kernel->mlc : "");
-		tr.bw_bytes_s = r->bw_best_bytes_s;
-		tr.bw_median_bytes_s = r->bw_median_bytes_s;
-		tr.bw_min_bytes_s = r->bw_min_bytes_s;
-		break;
-	case TT_K_LATENCY:
-		snprintf(mix, sizeof(mix), "pointer chase");
-		tr.lat_ns = r->lat_median_ns;
-		tr.lat_min_ns = r->lat_best_ns;
-		tr.lat_max_ns = r->lat_max_ns;
-		break;
-	case TT_K_LOADED:
-		/* One trial per point of the curve. */
-		for (int i = 0; i < r->npoints && rc == 0; i++) {
-			snprintf(mix, sizeof(mix), "%s, delay %ju",
-				 (o->traffic ? o->traffic : &tt_k_reads)->name,
-				 (uintmax_t)r->points[i].delay);
-			tr.bw_bytes_s = tr.bw_median_bytes_s = tr.bw_min_bytes_s = r->points[i].bw_bytes_s;
-			tr.lat_ns = tr.lat_min_ns = tr.lat_max_ns = r->points[i].lat_ns;
-			rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
-		}
-		/* The curve's points share one measured phase. */
-		if (rc == 0)
-			rc = record_samples(rec, 0, sum);
-		break;
-	}
-	if (o->kernel->kind != TT_K_LOADED) {
-		rc = tt_db_trial_add(rec->db, rec->run, &tr, &id);
-		if (rc == 0)
-			rc = record_samples(rec, id, sum);
-	}
-	return rc ? rc : record_done(rec);
-}
-
-/* --matrix --record: a trial per CPU node and memory node, the memory node
- * bound (verified, or the run would have failed). */
-static int record_matrix(struct record *rec, const struct tt_bench_opts *o, const struct tt_matrix *m)
-{
-	char mix[64];
-	int rc = 0;
-	int64_t id;
-
-	for (int c = 0; c < m->ncpu && rc == 0; c++) {
-		for (int j = 0; j < m->nmem && rc == 0; j++) {
-			int k = c * m->nmem + j;
-			struct tt_db_trial_node node = {.node = m->mem_node[j], .requested_share = 1,
-							.achieved_share = 1, .pages = m->pages[k]};
-
-			snprintf(mix, sizeof(mix), "%s from CPU node %d", o->kernel->counting,
-				 m->cpu_node[c]);
-			rc = tt_db_trial_add(rec->db, rec->run,
-					     &(struct tt_db_trial){.kernel = o->kernel->name, .mix = mix,
-								   .placement = "bind",
-								   .threads = m->threads[c],
-								   .size_bytes = m->array_bytes,
-								   .bw_bytes_s = m->bw_bytes_s[k],
-								   .bw_median_bytes_s = m->bw_bytes_s[k],
-								   .bw_min_bytes_s = m->bw_bytes_s[k],
-								   .lat_ns = m->lat_ns[k],
-								   .lat_min_ns = m->lat_ns[k],
-								   .lat_max_ns = m->lat_ns[k],
-								   .validated = true, .nnodes = 1,
-								   .nodes = &node},
-					     &id);
-		}
-	}
-	return rc ? rc : record_done(rec);
-}
-
 static int parse_delays(const char *arg, struct bench_args *a)
 {
 	char buf[1024], *save = NULL;
@@ -566,50 +408,44 @@ static int parse_delays(const char *arg, struct bench_args *a)
 	return 0;
 }
 
-static int bench(struct tt_cli *cli, const struct bench_args *a)
+/* The options that need no machine: 0 or an exit code (2). */
+static int check_args(const struct bench_args *a, struct tt_bench_opts *o)
 {
-	struct tt_bench_opts o = {.repeat = (int)a->repeat, .threads = (int)a->threads,
-				  .array_bytes = a->size, .verify_max = a->verify_max};
-	enum tt_place_mode mode = TT_PLACE_EXACT;
-	static struct tt_bench_result result; /* big: the per-node tallies */
-	struct tt_bench_result *r = &result;
-	struct tt_weights w;
-	struct tt_nodemask nodes = {0};
-	struct tt_topo t;
-	struct record rec = {0};
-	struct tt_collect *collect = NULL;
-	struct tt_collect_summary sum = {0};
-	int rc, node;
-
-	o.kernel = tt_kernel_find(a->kernel ? a->kernel : "reads");
-	if (!o.kernel)
+	o->kernel = tt_kernel_find(a->kernel ? a->kernel : "reads");
+	if (!o->kernel)
 		return cli_usage("unknown kernel '%s' (see 'tiertune bench --list')", a->kernel);
 	if (a->matrix && a->collect)
 		return cli_usage("--collect does not take --matrix");
 	if (a->matrix && (a->nodes || a->weights || a->placement || a->source >= 0))
 		return cli_usage("--matrix binds every memory node from every CPU node in turn; it "
 				 "takes no --nodes, --weights, --placement or --source-node");
-	if (a->matrix && o.kernel->kind != TT_K_STREAM)
+	if (a->matrix && !o->kernel->kind->bandwidth)
 		return cli_usage("--matrix measures bandwidth and idle latency; kernel '%s' is not a "
 				 "bandwidth kernel", a->kernel);
 	if (a->traffic) {
-		o.traffic = tt_kernel_find(a->traffic);
-		if (!o.traffic || o.traffic->kind != TT_K_STREAM)
+		o->traffic = tt_kernel_find(a->traffic);
+		if (!o->traffic || !o->traffic->kind->bandwidth)
 			return cli_usage("--traffic '%s' is not a bandwidth kernel (see 'tiertune "
 					 "bench --list')", a->traffic);
-		if (o.kernel->kind != TT_K_LOADED)
+		if (!o->kernel->kind->curve)
 			return cli_usage("--traffic goes with --kernel loaded-latency");
 	}
-	if ((a->ndelays || a->point_ms) && o.kernel->kind != TT_K_LOADED)
+	if ((a->ndelays || a->point_ms) && !o->kernel->kind->curve)
 		return cli_usage("--delays and --point-ms go with --kernel loaded-latency");
-	o.point_s = (double)a->point_ms / 1e3;
-	memcpy(o.delays, a->delays, sizeof(o.delays));
-	o.ndelays = a->ndelays;
-	if (a->placement && tt_place_mode_parse(a->placement, &mode) < 0)
-		return cli_fail(TT_EINPUT);
-	rc = cli_load_topo(cli, &t);
-	if (rc)
-		return rc;
+	o->point_s = (double)a->point_ms / 1e3;
+	memcpy(o->delays, a->delays, sizeof(o->delays));
+	o->ndelays = a->ndelays;
+	return 0;
+}
+
+/* The options checked against the topology: placement nodes and weights.
+ * A library status. */
+static int place_args(struct tt_cli *cli, const struct bench_args *a, const struct tt_topo *t,
+		      enum tt_place_mode mode, struct tt_bench_opts *o, struct tt_weights *w)
+{
+	struct tt_nodemask nodes = {0}, src = {0};
+	int rc, node;
+
 	/* A fixture's nodes are not this machine's: real buffers timed under
 	 * them give figures of neither. Only a modelled run makes sense there,
 	 * and it is marked simulated throughout. */
@@ -618,142 +454,97 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 				       "times real memory, which that topology does not describe",
 			    cli->sysfs_root);
 		tt_err_hint("model the run with --collect model, or use 'tiertune simulate'");
-		goto fail;
+		return rc;
 	}
-	o.topo = &t;
-	o.sfs = &cli->sfs;
-	o.source_node = a->source >= 0 ? (int)a->source : t.nodes[0].id;
-	{
-		struct tt_nodemask s = {0};
-
-		tt_bit_set(s.bits, (unsigned int)o.source_node);
-		rc = tt_topo_check_nodes(&t, &s, "--source-node");
-		if (rc < 0)
-			goto fail;
-	}
-	if (a->nodes) {
-		if (tt_parse_list(a->nodes, nodes.bits, TT_MAX_NODES) || !tt_nodemask_weight(&nodes)) {
-			rc = tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)", a->nodes);
-			goto fail;
-		}
-	} else {
-		tt_bit_set(nodes.bits, (unsigned int)o.source_node);
-	}
-	rc = tt_topo_check_nodes(&t, &nodes, "--nodes");
+	o->source_node = a->source >= 0 ? (int)a->source : t->nodes[0].id;
+	tt_bit_set(src.bits, (unsigned int)o->source_node);
+	rc = tt_topo_check_nodes(t, &src, "--source-node");
 	if (rc < 0)
-		goto fail;
-	tt_weights_clear(&w);
+		return rc;
+	if (!a->nodes)
+		tt_bit_set(nodes.bits, (unsigned int)o->source_node);
+	else if (tt_parse_list(a->nodes, nodes.bits, TT_MAX_NODES) || !tt_nodemask_weight(&nodes))
+		return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)", a->nodes);
+	rc = tt_topo_check_nodes(t, &nodes, "--nodes");
+	if (rc < 0)
+		return rc;
+	tt_weights_clear(w);
 	if (a->weights) {
-		if (mode == TT_PLACE_KERNEL) {
-			rc = tt_err(TT_EINPUT, "--weights does not go with kernel placement, which uses "
-					       "the weights in sysfs (set them with tiertune apply)");
-			goto fail;
-		}
-		rc = tt_weights_parse(a->weights, &w);
+		if (mode == TT_PLACE_KERNEL)
+			return tt_err(TT_EINPUT, "--weights does not go with kernel placement, which "
+						 "uses the weights in sysfs (set them with tiertune apply)");
+		rc = tt_weights_parse(a->weights, w);
 		if (rc == 0)
-			rc = tt_weights_check_range(&w, 1, 255);
+			rc = tt_weights_check_range(w, 1, 255);
 		if (rc < 0)
-			goto fail;
-		tt_nodemask_for_each(node, &w.set) {
-			if (!tt_nodemask_test(&nodes, node)) {
-				rc = tt_err(TT_EINPUT, "weights '%s' give node %d, which is not in --nodes",
-					    a->weights, node);
-				goto fail;
-			}
+			return rc;
+		tt_nodemask_for_each(node, &w->set) {
+			if (!tt_nodemask_test(&nodes, node))
+				return tt_err(TT_EINPUT, "weights '%s' give node %d, which is not in "
+							 "--nodes", a->weights, node);
 		}
 	} else if (mode == TT_PLACE_KERNEL) {
 		struct tt_wi_state st;
 		char why[256];
 
-		if (tt_wi_upstream.detect(&cli->sfs, why, sizeof(why)) < 0) {
-			rc = tt_err(TT_EUNAVAIL, "kernel placement is unavailable: %s", why);
-			goto fail;
-		}
+		if (tt_wi_upstream.detect(&cli->sfs, why, sizeof(why)) < 0)
+			return tt_err(TT_EUNAVAIL, "kernel placement is unavailable: %s", why);
 		tt_wi_state_init(&st);
-		rc = tt_wi_upstream.read(&cli->sfs, &t, &st);
-		w = st.node;
+		rc = tt_wi_upstream.read(&cli->sfs, t, &st);
+		*w = st.node;
 		tt_wi_state_release(&st);
 		if (rc < 0)
-			goto fail;
+			return rc;
 	}
-	if (mode == TT_PLACE_BIND && tt_nodemask_weight(&nodes) != 1) {
-		rc = tt_err(TT_EINPUT, "bind placement takes one node in --nodes, got '%s'", a->nodes);
-		goto fail;
-	}
-	rc = tt_place_init(&o.place, mode, &nodes, &w, o.source_node);
-	if (rc < 0)
-		goto fail;
-	o.place.thp = a->thp;
-	struct bench_phase ph = {.cli = cli, .o = &o, .t = &t, .record = a->record,
-				 .matrix = a->matrix, .rec = &rec};
-
-	o.phase = bench_phase;
-	o.phase_ctx = &ph;
-	if (a->matrix) {
-		struct tt_matrix m;
-
-		rc = tt_bench_matrix(&o, &m);
-		if (ph.rc) {
-			if (rc == 0)
-				tt_matrix_release(&m);
-			tt_topo_release(&t);
-			return ph.rc;
-		}
-		if (rc < 0)
-			goto fail;
-		if (rec.db && (rc = record_matrix(&rec, &o, &m)) < 0) {
-			tt_matrix_release(&m);
-			goto fail;
-		}
-		rc = report_matrix(cli, &o, &m);
-		tt_matrix_release(&m);
-		tt_topo_release(&t);
-		return rc;
-	}
-	if (a->collect) {
-		struct tt_collect_ctx ctx = {.sfs = &cli->sfs, .topo = &t, .source_node = o.source_node,
-					     .weights = mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL
-								? &w : NULL};
-
-		rc = tt_collect_begin(&ctx, a->collect, &collect);
-		if (rc < 0)
-			goto fail;
-		ph.collect = collect;
-	}
-	rc = tt_bench_run(&o, r);
-	if (collect) {
-		int crc = tt_collect_end(collect, &sum);
-
-		collect = NULL;
-		if (rc == 0)
-			rc = crc;
-	}
-	if (ph.rc) {
-		tt_collect_summary_release(&sum);
-		tt_topo_release(&t);
-		return ph.rc;
-	}
-	if (rc < 0)
-		goto fail;
-	if (rec.db && (rc = record_end(&rec, &o, r, &w, a->collect ? &sum : NULL)) < 0)
-		goto fail;
-	rc = report(cli, &o, r, &t, a->collect ? &sum : NULL);
-	tt_collect_summary_release(&sum);
-	tt_topo_release(&t);
+	if (mode == TT_PLACE_BIND && tt_nodemask_weight(&nodes) != 1)
+		return tt_err(TT_EINPUT, "bind placement takes one node in --nodes, got '%s'", a->nodes);
+	rc = tt_place_init(&o->place, mode, &nodes, w, o->source_node);
+	o->place.thp = a->thp;
 	return rc;
-fail:
-	tt_collect_summary_release(&sum);
-	if (rec.db) {
-		/* Keep the failure's message: it is the one to print. */
-		char msg[1024];
+}
 
-		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
-		tt_db_run_finish(rec.db, rec.run, TT_RUN_FAILED);
-		tt_db_close(rec.db);
-		tt_err(rc, "%s", msg);
-	}
+/* The trial's database: opened when it starts measuring (tuner/trial.h). */
+static int open_record(void *cli, struct tt_db **db)
+{
+	return cli_db(cli, 0, db);
+}
+
+static int bench(struct tt_cli *cli, const struct bench_args *a)
+{
+	struct tt_trial_opts to = {.bench = {.repeat = (int)a->repeat, .threads = (int)a->threads,
+					     .array_bytes = a->size, .verify_max = a->verify_max,
+					     .sfs = &cli->sfs},
+				   .matrix = a->matrix, .collect = a->collect,
+				   .open_db = a->record ? open_record : NULL, .open_db_ctx = cli,
+				   .command = cli->cmdline};
+	struct tt_bench_opts *o = &to.bench;
+	enum tt_place_mode mode = TT_PLACE_EXACT;
+	struct tt_trial_result *res = NULL;
+	struct tt_weights w;
+	struct tt_topo t;
+	int rc = check_args(a, o);
+
+	if (rc)
+		return rc;
+	if (a->placement && tt_place_mode_parse(a->placement, &mode) < 0)
+		return cli_fail(TT_EINPUT);
+	rc = cli_load_topo(cli, &t);
+	if (rc)
+		return rc;
+	o->topo = &t;
+	rc = place_args(cli, a, &t, mode, o, &w);
+	if (rc < 0)
+		goto out;
+	if (mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL)
+		to.weights = &w;
+	rc = tt_trial_run(&to, &res);
+	if (rc < 0)
+		goto out;
+	rc = a->matrix ? report_matrix(cli, o, &res->matrix) : report(cli, o, res, &t);
+out:
+	tt_trial_free(res);
 	tt_topo_release(&t);
-	return cli_fail(rc);
+	return rc < 0 ? cli_fail(rc) : rc;
 }
 
 int cmd_bench(struct tt_cli *cli, int argc, char **argv)

@@ -120,7 +120,7 @@ int cmd_collectors(struct tt_cli *cli, int argc, char **argv)
 		return cli_fail(rc);
 	}
 	if (cli->json)
-		return cli_print_json(all);
+		return cli_print_json(json_pack("{s:o}", "collectors", all));
 	print_human(all);
 	json_decref(all);
 	return 0;

@@ -1,4 +1,4 @@
-/* tiertune db check | merge FILE...: look after the database itself. */
+/* tiertune db check | migrate | merge FILE...: look after the database itself. */
 #include "cli.h"
 
 #include "../db/db.h"
@@ -16,7 +16,7 @@ static int check(struct tt_cli *cli, struct tt_db *db)
 		return cli_fail(rc);
 	if (cli->json) {
 		rc = cli_print_json(json_pack("{s:s,s:i,s:i,s:b,s:s?}", "path", tt_db_path(db),
-					      "schema_version", version, "supported_version",
+					      "db_schema_version", version, "db_schema_supported",
 					      TT_DB_SCHEMA_VERSION, "ok", !problem[0], "problem",
 					      problem[0] ? problem : NULL));
 		return rc ? rc : problem[0] ? 1 : 0;
@@ -28,6 +28,16 @@ static int check(struct tt_cli *cli, struct tt_db *db)
 	}
 	printf("database '%s': schema version %d, integrity ok, foreign keys ok\n", tt_db_path(db),
 	       version);
+	return 0;
+}
+
+/* Opening it for writing has brought it to this build's schema. */
+static int migrated(struct tt_cli *cli, struct tt_db *db)
+{
+	if (cli->json)
+		return cli_print_json(json_pack("{s:s,s:i}", "path", tt_db_path(db),
+						"db_schema_version", TT_DB_SCHEMA_VERSION));
+	printf("database '%s': schema version %d\n", tt_db_path(db), TT_DB_SCHEMA_VERSION);
 	return 0;
 }
 
@@ -66,7 +76,7 @@ static int merge(struct tt_cli *cli, struct tt_db *db, int n, char **files)
 			       (intmax_t)st->applies_added);
 	}
 	free(stats);
-	return out ? cli_print_json(out) : 0;
+	return out ? cli_print_json(json_pack("{s:o}", "merged", out)) : 0;
 }
 
 int cmd_db(struct tt_cli *cli, int argc, char **argv)
@@ -79,21 +89,23 @@ int cmd_db(struct tt_cli *cli, int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (nargs == 0)
-		return cli_usage("db needs 'check' or 'merge FILE...'");
+		return cli_usage("db needs 'check', 'migrate' or 'merge FILE...'");
 	what = argv[0];
-	if (strcmp(what, "check") == 0) {
+	if (strcmp(what, "check") == 0 || strcmp(what, "migrate") == 0) {
 		if (nargs > 1)
-			return cli_usage("db check takes no argument, got '%s'", argv[1]);
+			return cli_usage("db %s takes no argument, got '%s'", what, argv[1]);
 	} else if (strcmp(what, "merge") == 0) {
 		if (nargs < 2)
 			return cli_usage("db merge needs at least one database file");
 	} else {
-		return cli_usage("unknown db action '%s' (check, merge)", what);
+		return cli_usage("unknown db action '%s' (check, migrate, merge)", what);
 	}
 	rc = cli_open_db(cli, what[0] == 'c' ? TT_DB_READONLY : 0, &db);
 	if (rc)
 		return rc;
-	rc = what[0] == 'c' ? check(cli, db) : merge(cli, db, nargs - 1, argv + 1);
+	rc = what[0] == 'c'   ? check(cli, db)
+	     : what[1] == 'i' ? migrated(cli, db)
+			      : merge(cli, db, nargs - 1, argv + 1);
 	tt_db_close(db);
 	return rc;
 }

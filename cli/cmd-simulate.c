@@ -149,7 +149,7 @@ static int report(const struct tt_cli *cli, const struct sim_args *a, const char
 					       "share", (double)count[i] / (double)a->pages,
 					       "cycle_share", (double)cycle[i] / (double)o->total));
 		json_object_set_new(root, "per_node", per);
-		json_object_set_new(root, "pages", jp);
+		json_object_set_new(root, "page_nodes", jp);
 		return cli_print_json(root);
 	}
 	printf("simulated: %s weighted interleave, %s walk (a model; nothing allocated)\n", iface,

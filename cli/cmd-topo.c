@@ -39,8 +39,10 @@ static json_t *hmat_json(const struct tt_hmat *h)
 {
 	if (!h->present)
 		return json_null();
-	return json_pack("{s:I,s:I,s:I,s:I,s:o}", "read_bw_mb_s", (json_int_t)h->read_bw_mb_s,
-			 "write_bw_mb_s", (json_int_t)h->write_bw_mb_s, "read_lat_ns",
+	/* The ABI's MB/s are 10^6 bytes/s: in bytes/s like every figure. */
+	return json_pack("{s:I,s:I,s:I,s:I,s:o}", "read_bw_bytes_s",
+			 (json_int_t)h->read_bw_mb_s * 1000000, "write_bw_bytes_s",
+			 (json_int_t)h->write_bw_mb_s * 1000000, "read_lat_ns",
 			 (json_int_t)h->read_lat_ns, "write_lat_ns", (json_int_t)h->write_lat_ns,
 			 "initiators", nodes_json(&h->initiators));
 }

@@ -45,9 +45,9 @@ const struct tt_cmd tt_commands[] = {
 	 "List recorded runs, newest first, with kind, source node, status and best result.", true},
 	{"show", cmd_show, "RUN (old-style options: [--csv])",
 	 "Show one run: its host, trials and recommendations.", true},
-	{"db", cmd_db, "check | merge FILE...",
-	 "Check the database's integrity and schema version, or merge other hosts' databases "
-	 "into it (all or nothing).", true},
+	{"db", cmd_db, "check | migrate | merge FILE...",
+	 "Check the database's integrity and schema version, bring an older one to this "
+	 "version, or merge other hosts' databases into it (all or nothing).", true},
 	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's options.", false},
 	{NULL, NULL, NULL, NULL, false},
 };

@@ -486,6 +486,7 @@ opened:
 			rc = tt_err(TT_EINPUT, "database '%s' has schema version %d and is read-only "
 					       "here, so it cannot be brought to version %d",
 				    path, version, TT_DB_SCHEMA_VERSION);
+			tt_err_hint("bring it forward once with 'tiertune db migrate --db %s'", path);
 			goto fail;
 		}
 		if ((rc = mark_interrupted(db, false)) < 0)
@@ -541,15 +542,15 @@ static json_t *layout_json(const struct tt_topo *t)
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
 		const struct tt_hmat *a = &n->access[n->access[1].present ? 1 : 0];
-		json_t *o = json_pack("{s:i,s:i,s:I,s:i}", "node", n->id, "cpus", n->ncpus,
+		json_t *o = json_pack("{s:i,s:i,s:I,s:i}", "node", n->id, "ncpus", n->ncpus,
 				      "mem_total_bytes", (json_int_t)n->mem_total_bytes, "tier",
 				      n->tier);
 
 		if (a->present)
-			json_object_set_new(o, "hmat", json_pack("{s:I,s:I,s:I,s:I}", "read_bw_mb_s",
-								 (json_int_t)a->read_bw_mb_s,
-								 "write_bw_mb_s",
-								 (json_int_t)a->write_bw_mb_s,
+			json_object_set_new(o, "hmat", json_pack("{s:I,s:I,s:I,s:I}", "read_bw_bytes_s",
+								 (json_int_t)a->read_bw_mb_s * 1000000,
+								 "write_bw_bytes_s",
+								 (json_int_t)a->write_bw_mb_s * 1000000,
 								 "read_lat_ns",
 								 (json_int_t)a->read_lat_ns,
 								 "write_lat_ns",
@@ -665,8 +666,8 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	if (exec(db, "BEGIN IMMEDIATE") < 0)
 		return TT_EFAIL;
 	if (prepare(db, &st, "INSERT INTO trials (run_id, seq, kernel, mix, placement, threads, "
-			     "size_bytes, bw_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_ns, "
-			     "lat_min_ns, lat_max_ns, validated, simulated) VALUES (?1, (SELECT "
+			     "size_bytes, bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, "
+			     "lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated) VALUES (?1, (SELECT "
 			     "coalesce(max(seq), 0) + 1 FROM trials WHERE run_id = ?1), ?2, ?3, ?4, "
 			     "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)") < 0)
 		goto fail;
@@ -676,11 +677,11 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	bind_text(st, 4, t->placement);
 	sqlite3_bind_int(st, 5, t->threads);
 	sqlite3_bind_int64(st, 6, (sqlite3_int64)t->size_bytes);
-	bind_figure(st, 7, t->bw_bytes_s);
+	bind_figure(st, 7, t->bw_best_bytes_s);
 	bind_figure(st, 8, t->bw_median_bytes_s);
 	bind_figure(st, 9, t->bw_min_bytes_s);
-	bind_figure(st, 10, t->lat_ns);
-	bind_figure(st, 11, t->lat_min_ns);
+	bind_figure(st, 10, t->lat_best_ns);
+	bind_figure(st, 11, t->lat_median_ns);
 	bind_figure(st, 12, t->lat_max_ns);
 	sqlite3_bind_int(st, 13, t->validated);
 	sqlite3_bind_int(st, 14, t->simulated);
@@ -801,6 +802,13 @@ int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a)
 	return step_done(db, st, "recording the apply log");
 }
 
+/* The columns that hold a flag (CHECK (x IN (0,1)) in the schema): JSON
+ * booleans, as every other command writes them. */
+static bool flag_column(const char *name)
+{
+	return strcmp(name, "validated") == 0 || strcmp(name, "simulated") == 0;
+}
+
 /* A row as a JSON object keyed by column name, NULL as null. */
 static json_t *row_json(sqlite3_stmt *st)
 {
@@ -812,7 +820,8 @@ static json_t *row_json(sqlite3_stmt *st)
 
 		switch (sqlite3_column_type(st, i)) {
 		case SQLITE_INTEGER:
-			v = json_integer(sqlite3_column_int64(st, i));
+			v = flag_column(name) ? json_boolean(sqlite3_column_int64(st, i))
+					      : json_integer(sqlite3_column_int64(st, i));
 			break;
 		case SQLITE_FLOAT:
 			v = json_real(sqlite3_column_double(st, i));
@@ -855,9 +864,9 @@ static int append_row(json_t *row, void *ctx)
 	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "     \
 	"r.objective, r.kernel_release, r.started, r.finished, "                                 \
 	"CASE WHEN " GONE " THEN 'interrupted' ELSE r.status END AS status, r.simulated, "       \
-	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS trials, "                      \
-	"(SELECT max(bw_bytes_s) FROM trials t WHERE t.run_id = r.id) AS best_bw_bytes_s, "      \
-	"(SELECT min(lat_ns) FROM trials t WHERE t.run_id = r.id) AS best_lat_ns "
+	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS ntrials, "                     \
+	"(SELECT max(bw_best_bytes_s) FROM trials t WHERE t.run_id = r.id) AS bw_best_bytes_s, " \
+	"(SELECT min(lat_best_ns) FROM trials t WHERE t.run_id = r.id) AS lat_best_ns "
 
 int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, void *ctx)
 {
@@ -896,8 +905,8 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		goto fail;
 	}
 	if (prepare(db, &st, "SELECT id, seq, kernel, mix, placement, threads, size_bytes, "
-			     "bw_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_ns, lat_min_ns, "
-			     "lat_max_ns, validated, simulated FROM trials WHERE run_id = ? ORDER BY "
+			     "bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, "
+			     "lat_median_ns, lat_max_ns, validated, simulated FROM trials WHERE run_id = ? ORDER BY "
 			     "seq") < 0 ||
 	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, trials)) < 0)
 		goto fail;
@@ -1000,10 +1009,10 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 		"UPDATE temp.runmap SET dst = (SELECT id FROM main.runs m WHERE m.uuid = "
 		"temp.runmap.uuid)",
 		"INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, size_bytes, "
-		"bw_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_ns, lat_min_ns, lat_max_ns, "
-		"validated, simulated) SELECT rm.dst, t.seq, t.kernel, t.mix, t.placement, t.threads, "
-		"t.size_bytes, t.bw_bytes_s, t.bw_median_bytes_s, t.bw_min_bytes_s, t.lat_ns, "
-		"t.lat_min_ns, t.lat_max_ns, t.validated, t.simulated FROM %1$s.trials t JOIN "
+		"bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, lat_median_ns, "
+		"lat_max_ns, validated, simulated) SELECT rm.dst, t.seq, t.kernel, t.mix, t.placement, "
+		"t.threads, t.size_bytes, t.bw_best_bytes_s, t.bw_median_bytes_s, t.bw_min_bytes_s, "
+		"t.lat_best_ns, t.lat_median_ns, t.lat_max_ns, t.validated, t.simulated FROM %1$s.trials t JOIN "
 		"temp.runmap rm ON rm.src = t.run_id ORDER BY t.id",
 		"INSERT INTO temp.trialmap SELECT t.id, m.id FROM %1$s.trials t JOIN temp.runmap rm ON "
 		"rm.src = t.run_id JOIN main.trials m ON m.run_id = rm.dst AND m.seq = t.seq",

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 1
+#define TT_DB_SCHEMA_VERSION 2
 
 struct tt_db;
 
@@ -86,11 +86,10 @@ struct tt_db_trial {
 	const char *placement;
 	int threads;
 	uint64_t size_bytes;
-	double bw_bytes_s;        /* best; 0 for latency kernels */
-	double bw_median_bytes_s;
-	double bw_min_bytes_s;
-	double lat_ns;            /* median; 0 for bandwidth kernels */
-	double lat_min_ns, lat_max_ns;
+	/* Per pass; 0 where the kernel gives no such figure (stored NULL).
+	 * Best is the best pass: the highest bandwidth, the lowest latency. */
+	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
+	double lat_best_ns, lat_median_ns, lat_max_ns;
 	bool validated;
 	bool simulated;
 	int nnodes;

@@ -87,7 +87,31 @@ static const char v1[] =
 	"  new_value TEXT,"
 	"  outcome TEXT NOT NULL);";
 
-const char *const tt_db_migrations[] = {v1};
+/* v2: a trial's figures say which pass they are. v1 stored the best pass's
+ * bandwidth as bw_bytes_s but the median latency as lat_ns (the best as
+ * lat_min_ns), and `runs` called the least of those medians "best". The
+ * renames keep every stored value with what it always was. The hosts'
+ * layouts carry HMAT bandwidth in bytes/s, as everything else does (the
+ * ABI's MB/s, 10^6 bytes), and a node's CPU count as ncpus (cpus is a
+ * list of CPUs in every other document). */
+static const char v2[] =
+	"ALTER TABLE trials RENAME COLUMN bw_bytes_s TO bw_best_bytes_s;"
+	"ALTER TABLE trials RENAME COLUMN lat_ns TO lat_median_ns;"
+	"ALTER TABLE trials RENAME COLUMN lat_min_ns TO lat_best_ns;"
+	"UPDATE hosts SET layout = json_set(layout, '$.nodes', (SELECT json_group_array("
+	"  CASE WHEN json_type(n.value, '$.hmat') = 'object' THEN json_set(n.value, '$.hmat',"
+	"    json_object('read_bw_bytes_s', json_extract(n.value, '$.hmat.read_bw_mb_s') * 1000000,"
+	"      'write_bw_bytes_s', json_extract(n.value, '$.hmat.write_bw_mb_s') * 1000000,"
+	"      'read_lat_ns', json_extract(n.value, '$.hmat.read_lat_ns'),"
+	"      'write_lat_ns', json_extract(n.value, '$.hmat.write_lat_ns')))"
+	"  ELSE json(n.value) END) FROM json_each(hosts.layout, '$.nodes') n))"
+	"  WHERE json_valid(layout) AND json_type(layout, '$.nodes') = 'array';"
+	"UPDATE hosts SET layout = json_set(layout, '$.nodes', (SELECT json_group_array("
+	"  json_set(json_remove(n.value, '$.cpus'), '$.ncpus', json_extract(n.value, '$.cpus')))"
+	"  FROM json_each(hosts.layout, '$.nodes') n))"
+	"  WHERE json_valid(layout) AND json_type(layout, '$.nodes') = 'array';";
+
+const char *const tt_db_migrations[] = {v1, v2};
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

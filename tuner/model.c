@@ -284,7 +284,7 @@ int tt_mix_from_kernel(const char *kernel, struct tt_mix *mix)
 {
 	const struct tt_kernel *k = tt_kernel_find(kernel);
 
-	if (!k || k->kind != TT_K_STREAM)
+	if (!k || k->kind != &tt_kind_bandwidth)
 		return tt_err(TT_EINPUT, "unknown mix '%s' (a bench bandwidth kernel)", kernel);
 	memset(mix, 0, sizeof(*mix));
 	snprintf(mix->name, sizeof(mix->name), "%s", k->name);

@@ -49,7 +49,7 @@ is "vm-1node: memory of node 0 in bytes" "$(q vm-1node 'j["nodes"][0]["mem_total
 is "spr-ddr5-2cxl: tiers" "$(q spr-ddr5-2cxl '[(t["id"],t["nodes"]) for t in j["tiers"]]')" "[(4, [0]), (87, [1, 2])]"
 is "spr-ddr5-2cxl: CXL node without CPUs" "$(q spr-ddr5-2cxl '(j["nodes"][1]["has_cpu"], j["nodes"][1]["cpus"])')" "(False, [])"
 is "spr-ddr5-2cxl: HMAT access1 of node 1" "$(q spr-ddr5-2cxl 'j["nodes"][1]["hmat_access1"]')" \
-	"{'read_bw_mb_s': 36000, 'write_bw_mb_s': 36000, 'read_lat_ns': 250, 'write_lat_ns': 250, 'initiators': [0]}"
+	"{'read_bw_bytes_s': 36000000000, 'write_bw_bytes_s': 36000000000, 'read_lat_ns': 250, 'write_lat_ns': 250, 'initiators': [0]}"
 is "spr-ddr5-2cxl: weights and auto" "$(q spr-ddr5-2cxl '[(w["weights"],w["auto"],w["auto_file"]) for w in j["weight_interfaces"] if w["name"]=="upstream"][0]')" \
 	"({'0': 25, '1': 3, '2': 3}, True, 'auto')"
 is "spr-ddr5-2cxl: distances from node 0" "$(q spr-ddr5-2cxl 'j["nodes"][0]["distance"]')" "{'0': 10, '1': 14, '2': 14}"

@@ -2,7 +2,7 @@
 # tiertune simulate: seed 004 tasks A-E, auto-mode weights, upstream order.
 . "$(dirname "$0")/lib.sh"
 
-pages() { "$TT" "$@" --json | json '" ".join(map(str, j["pages"]))'; }
+pages() { "$TT" "$@" --json | json '" ".join(map(str, j["page_nodes"]))'; }
 rfc() { pages --sysfs-root "$FIX/rfc-4node" simulate --interface rfc "$@"; }
 
 # Seed 004 (tier4 from 0:4 from 1:3, tier22 from 0:2 from 1:1), both walks.
@@ -42,7 +42,7 @@ is "human output: pages line and simulated label" $? 0
 root=$(copy_fixture qemu-3node-hmat)
 echo "0-1" >"$root/sys/devices/system/node/has_memory"
 run "$TT" --sysfs-root "$root" simulate --nodes 0-2 --pages 4 --json
-is "memoryless node dropped from the policy" "$(json '" ".join(map(str,j["pages"]))' <"$WORK/out")" "0 1 0 1"
+is "memoryless node dropped from the policy" "$(json '" ".join(map(str,j["page_nodes"]))' <"$WORK/out")" "0 1 0 1"
 grep -q "node 2 has no memory" "$WORK/err"
 is "dropping a memoryless node is said on stderr" $? 0
 done_testing

@@ -7,7 +7,7 @@ N0=$(local_node)
 
 # Small arrays keep the suite fast; the figures are not checked (not a benchmark).
 B=("$TT" bench --size 4M --repeat 3 --json)
-for k in $("$TT" bench --list --json | json '" ".join(k["name"] for k in j if k["kind"] != "loaded-latency")'); do
+for k in $("$TT" bench --list --json | json '" ".join(k["name"] for k in j["kernels"] if k["kernel_kind"] != "loaded-latency")'); do
 	run "${B[@]}" --kernel "$k" --nodes $N0 --weights $N0:1
 	is "bench $k exits 0" "$rc" 0
 	is "bench $k validates, 100% on node $N0, nothing misplaced" \
@@ -21,7 +21,7 @@ is "latency: ns per load measured, over the whole 4 MiB chain" \
 run "${B[@]}" --kernel loaded-latency --delays 0,2000 --point-ms 100 --nodes $N0 --weights $N0:1
 is "loaded latency exits 0" "$rc" 0
 is "loaded latency: one point per delay, each with its latency and bandwidth" \
-	"$(json '([p["delay"] for p in j["points"]], all(p["lat_ns"] > 0 and p["bw_bytes_s"] > 0 for p in j["points"]), j["validated"], j["traffic"])' <"$WORK/out")" \
+	"$(json '([p["delay_spins"] for p in j["points"]], all(p["lat_mean_ns"] > 0 and p["bw_bytes_s"] > 0 for p in j["points"]), j["validated"], j["traffic"])' <"$WORK/out")" \
 	"([0, 2000], True, True, 'reads')"
 run "${B[@]}" --kernel loaded-latency --traffic 2r1w --delays 50 --point-ms 50
 is "loaded latency with another traffic kernel" "$rc:$(json 'j["traffic"], len(j["points"])' <"$WORK/out")" "0:2r1w 1"
@@ -30,7 +30,7 @@ want=$(for c in $(node_list /sys/devices/system/node/has_cpu); do
 	for m in $(node_list /sys/devices/system/node/has_memory); do printf '(%d, %d, True, True), ' "$c" "$m"; done
 done)
 is "matrix: every CPU node to every memory node, bandwidth and latency measured" \
-	"$rc:$(json '[(m["cpu_node"], m["mem_node"], m["bw_bytes_s"] > 0, m["lat_ns"] > 0) for m in j["matrix"]], j["kernel"]' <"$WORK/out")" \
+	"$rc:$(json '[(m["cpu_node"], m["mem_node"], m["bw_best_bytes_s"] > 0, m["lat_median_ns"] > 0) for m in j["matrix"]], j["kernel"]' <"$WORK/out")" \
 	"0:[${want%, }] reads"
 # Kernel loops for every instruction set this CPU has validate the same.
 best=$("$TT" bench --kernel triad --size 4M --repeat 2 --json | json 'j["isa"]')

@@ -12,10 +12,10 @@ run "${B[@]}" --kernel latency --record
 run "${B[@]}" --kernel loaded-latency --delays 0,400 --point-ms 30 --record
 run "$TT" runs --json
 is "runs: newest first, kinds, status done, one trial per loaded-latency point" \
-	"$(json '[(r["id"], r["kind"], r["status"], r["trials"], r["simulated"]) for r in j]' <"$WORK/out")" \
-	"[(3, 'bench', 'done', 2, 0), (2, 'bench', 'done', 1, 0), (1, 'bench', 'done', 1, 0)]"
+	"$(json '[(r["id"], r["kind"], r["status"], r["ntrials"], r["simulated"]) for r in j]' <"$WORK/out")" \
+	"[(3, 'bench', 'done', 2, False), (2, 'bench', 'done', 1, False), (1, 'bench', 'done', 1, False)]"
 is "runs: best figure per run (bandwidth, latency)" \
-	"$(json '(j[2]["best_bw_bytes_s"] > 1e9, j[1]["best_bw_bytes_s"], j[1]["best_lat_ns"] > 0)' <"$WORK/out")" \
+	"$(json '(j[2]["bw_best_bytes_s"] > 1e9, j[1]["bw_best_bytes_s"], j[1]["lat_best_ns"] > 0)' <"$WORK/out")" \
 	"(True, None, True)"
 run "$TT" runs --limit 1 --json
 is "runs --limit 1" "$(json 'len(j)' <"$WORK/out")" 1
@@ -24,7 +24,7 @@ is "runs: a table with a header" "$rc:$(head -1 "$WORK/out" | awk '{print $1, $2
 run "$TT" show 1 --json
 is "show: the trial with its placement per node, the command line" \
 	"$(json '(j["trials"][0]["kernel"], j["trials"][0]["validated"], [(n["node"], n["weight"], n["achieved_share"]) for n in j["trials"][0]["nodes"]], "--record" in j["command"], j["kernel_release"] != "")' <"$WORK/out")" \
-	"('triad', 1, [(0, 1, 1.0)], True, True)"
+	"('triad', True, [(0, 1, 1.0)], True, True)"
 run "$TT" show 3 --csv
 is "show --csv: a header and a row per trial and node" "$rc:$(wc -l <"$WORK/out"):$(cut -d, -f3 "$WORK/out" | sort -u | tr '\n' ' ')" \
 	'0:3:"loaded-latency" kernel '
@@ -33,7 +33,7 @@ host=$(cat /proc/sys/kernel/hostname)
 is "show: human output names this host and the trial" \
 	"$rc:$(awk -v h="$host" '$1 == "host" && $2 == h' "$WORK/out" | wc -l):$(grep -cE '^ +1 triad' "$WORK/out")" "0:1:1"
 run "$TT" db check
-is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 1, integrity ok, foreign keys ok"
+is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 2, integrity ok, foreign keys ok"
 
 # The matrix, recorded: a trial per CPU node and memory node.
 run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/matrix.db"
@@ -41,7 +41,7 @@ run "$TT" runs --db "$WORK/matrix.db" --json
 mrun=$(json 'j[0]["id"]' <"$WORK/out")
 run "$TT" show "$mrun" --db "$WORK/matrix.db" --json
 is "bench --matrix --record: objective, no source node, one bind trial with bandwidth and latency" \
-	"$(json '(j["objective"], j["source_node"], [(t["placement"], t["bw_bytes_s"] > 0, t["lat_ns"] > 0, [n["node"] for n in t["nodes"]]) for t in j["trials"]])' <"$WORK/out")" \
+	"$(json '(j["objective"], j["source_node"], [(t["placement"], t["bw_best_bytes_s"] > 0, t["lat_median_ns"] > 0, [n["node"] for n in t["nodes"]]) for t in j["trials"]])' <"$WORK/out")" \
 	"('matrix:reads', None, [('bind', True, True, [0])])"
 
 # Another host's database, merged twice. The host differs by its hostname
@@ -56,10 +56,10 @@ run "${B[@]}" --kernel copy --record --db "$other" --sysfs-root "$fx" --collect 
 is "record into a second database for another host" "$rc" 0
 run "$TT" db merge "$other" --json
 is "merge: one host and one run added" \
-	"$(json '(j[0]["hosts_added"], j[0]["runs_added"], j[0]["runs_already_present"], j[0]["trials_added"])' <"$WORK/out")" "(1, 1, 0, 1)"
+	"$(json '(j["merged"][0]["hosts_added"], j["merged"][0]["runs_added"], j["merged"][0]["runs_already_present"], j["merged"][0]["trials_added"])' <"$WORK/out")" "(1, 1, 0, 1)"
 run "$TT" db merge "$other" --json
 is "merge again: nothing added twice" \
-	"$(json '(j[0]["hosts_added"], j[0]["runs_added"], j[0]["runs_already_present"], j[0]["trials_added"])' <"$WORK/out")" "(0, 0, 1, 0)"
+	"$(json '(j["merged"][0]["hosts_added"], j["merged"][0]["runs_added"], j["merged"][0]["runs_already_present"], j["merged"][0]["trials_added"])' <"$WORK/out")" "(0, 0, 1, 0)"
 run "$TT" runs --host "x'); DROP TABLE runs; --" --json
 is "the merged host keeps its name, quotes and all, and its command line" \
 	"$(json '(len(j), j[0]["host"], "fx it'"'"'\\'"'"''"'"'s" in j[0]["command"])' <"$WORK/out")" \
@@ -108,7 +108,7 @@ truncate -s $(($(stat -c %s "$TIERTUNE_DB") / 2 + 100)) "$WORK/bad/trunc.db"
 bad_db 2 "is truncated or damaged" "$WORK/bad/trunc.db" -- "$TT" runs --db "$WORK/bad/trunc.db"
 cp "$TIERTUNE_DB" "$WORK/bad/newer.db"
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version=99"); c.commit(); c.close()' "$WORK/bad/newer.db"
-bad_db 2 "has schema version 99, newer than this tiertune's 1" "$WORK/bad/newer.db" -- "$TT" runs --db "$WORK/bad/newer.db"
+bad_db 2 "has schema version 99, newer than this tiertune's 2" "$WORK/bad/newer.db" -- "$TT" runs --db "$WORK/bad/newer.db"
 bad_db 2 "has schema version 99" "$WORK/bad/newer.db" -- "${B[@]}" --kernel copy --record --db "$WORK/bad/newer.db"
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE t(x)"); c.commit(); c.close()' "$WORK/bad/foreign.db"
 bad_db 2 "is a sqlite database but not a tiertune one" "$WORK/bad/foreign.db" -- "$TT" db merge "$WORK/bad/foreign.db"

@@ -16,8 +16,8 @@ N0=$(local_node)
 
 run "$TT" collectors --json
 is "collectors --json exits 0" "$rc" 0
-avail() { json "{c['name']: c['available'] for c in j}['$1']" <"$WORK/out"; }
-reason() { json "{c['name']: c.get('reason') or c.get('note') or '' for c in j}['$1']" <"$WORK/out"; }
+avail() { json "{c['name']: c['available'] for c in j['collectors']}['$1']" <"$WORK/out"; }
+reason() { json "{c['name']: c.get('reason') or c.get('note') or '' for c in j['collectors']}['$1']" <"$WORK/out"; }
 is "numastat works where nodes have a numastat file" "$(avail numastat)" \
 	"$(compgen -G '/sys/devices/system/node/node*/numastat' >/dev/null && echo True || echo False)"
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
@@ -48,12 +48,12 @@ else
 fi
 for c in likwid papi; do
 	is "$c: available, or says why not" \
-		"$(json "[c['available'] or bool(c.get('reason')) for c in j if c['name'] == '$c']" <"$WORK/out")" "[True]"
+		"$(json "[c['available'] or bool(c.get('reason')) for c in j['collectors'] if c['name'] == '$c']" <"$WORK/out")" "[True]"
 done
 is "model: simulated, and nothing to model without weights" \
-	"$(json "[(c['available'], c['simulated']) for c in j if c['name'] == 'model'][0]" <"$WORK/out")" "(False, True)"
+	"$(json "[(c['available'], c['simulated']) for c in j['collectors'] if c['name'] == 'model'][0]" <"$WORK/out")" "(False, True)"
 is "numastat's metrics, per node, with units" \
-	"$(json "[(m['name'], m['unit'], m['node']) for c in j if c['name'] == 'numastat' for m in c['metrics']][:2]" <"$WORK/out")" \
+	"$(json "[(m['name'], m['unit'], m['node']) for c in j['collectors'] if c['name'] == 'numastat' for m in c['metrics']][:2]" <"$WORK/out")" \
 	"[('numa_hit', 'pages/s', $N0), ('numa_miss', 'pages/s', $N0)]"
 run "$TT" collectors
 is "human listing names every collector" "$rc:$(grep -cE '^(numastat|perf-uncore|pfm|papi|likwid|resctrl|model) ' "$WORK/out")" "0:7"
@@ -83,7 +83,7 @@ fi
 run "$TT" bench --kernel triad --size 128M --repeat 30 --collect numastat,pfm --json
 is "bench --collect exits 0" "$rc" 0
 is "collected over the measured passes, numastat and pfm rates measured" \
-	"$(json '(j["collect"]["window_s"] > 0.2, all(m["ok"] > 0 for m in j["collect"]["metrics"]), [(m["metric"], m["mean"] > 0 if m["metric"] == "cpu_clock" else m["mean"] >= 0) for m in j["collect"]["metrics"] if m["metric"] in ("cpu_clock", "page_faults")])' <"$WORK/out")" \
+	"$(json '(j["collect"]["window_s"] > 0.2, all(m["ok_readings"] > 0 for m in j["collect"]["metrics"]), [(m["metric"], m["mean"] > 0 if m["metric"] == "cpu_clock" else m["mean"] >= 0) for m in j["collect"]["metrics"] if m["metric"] in ("cpu_clock", "page_faults")])' <"$WORK/out")" \
 	"(True, True, [('cpu_clock', True), ('page_faults', True)])"
 if [ $uncore = no ]; then
 	is "per-node traffic: unavailable here, said why; the benchmark's own split is given" \
@@ -98,7 +98,7 @@ expect_bad_input 2 "unknown collector 'nosuch'" - "$TT" bench --kernel copy --si
 expect_bad_input 2 "collector 'pfm' is listed twice" - "$TT" bench --kernel copy --size 4M --collect pfm,pfm --record
 run "$TT" bench --kernel copy --size 64M --repeat 150 --collect numastat --record --db "$WORK/c.db"
 # Every numastat metric the collector lists (per node, and the system's), in the window.
-want=$("$TT" collectors --json | json "len([m for c in j if c['name'] == 'numastat' for m in c['metrics']])")
+want=$("$TT" collectors --json | json "len([m for c in j['collectors'] if c['name'] == 'numastat' for m in c['metrics']])")
 is "--record stores the window's samples with the trial, every metric" \
 	"$rc:$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) >= 2 * count(distinct metric || coalesce(node, -1)), count(distinct metric || coalesce(node, -1)) from samples where trial_id is not null").fetchone())' "$WORK/c.db")" \
 	"0:(1, $want)"

@@ -141,12 +141,13 @@ is "db merge good garbage: exit 2, names the bad file, target unchanged" \
 # A file that passes every check at open (a tiertune schema version, the
 # three tables) and fails halfway through the merge: the rows of the good
 # file merged before it are rolled back too.
-python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript("CREATE TABLE hosts (id INTEGER PRIMARY KEY); CREATE TABLE runs (id INTEGER PRIMARY KEY); CREATE TABLE trials (id INTEGER PRIMARY KEY); INSERT INTO hosts VALUES (1); PRAGMA user_version = 1;"); c.close()' "$WORK/merge/hollow.db"
+version=$("$TT" db check --db "$target" --json | json 'j["db_schema_supported"]')
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript("CREATE TABLE hosts (id INTEGER PRIMARY KEY); CREATE TABLE runs (id INTEGER PRIMARY KEY); CREATE TABLE trials (id INTEGER PRIMARY KEY); INSERT INTO hosts VALUES (1); PRAGMA user_version = %d;" % int(sys.argv[2])); c.close()' "$WORK/merge/hollow.db" "$version"
 run "$TT" db merge "$other" "$WORK/merge/hollow.db" --db "$target"
 is "db merge good hollow: exit 1, names the bad file, target unchanged" \
 	"$rc:$(grep -c "merging '$WORK/merge/hollow.db'" "$WORK/err"):$(sum "$target")" "1:1:$before"
 run "$TT" db merge "$other" --db "$target" --json
-is "the good file alone merges (one run)" "$rc:$(json 'j[0]["runs_added"]' <"$WORK/out")" "0:1"
+is "the good file alone merges (one run)" "$rc:$(json 'j["merged"][0]["runs_added"]' <"$WORK/out")" "0:1"
 
 # bench: threads go only to the node's CPUs this process may use.
 B=("$TT" bench --kernel triad --size 4M --repeat 2 --source-node "$node" --json)

@@ -62,7 +62,7 @@ if topo:
     tiers = {t["id"]: t["nodes"] for t in topo["tiers"]}
     tap(tiers == {4: [0, 1], 72: [2]}, "tiers 4 (nodes 0-1) and 72 (node 2): %s" % tiers)
     hm = nodes[2].get("hmat_access0") or {}
-    tap(hm.get("read_bw_mb_s") == 5120 and hm.get("read_lat_ns") == 400,
+    tap(hm.get("read_bw_bytes_s") == 5120 * 10**6 and hm.get("read_lat_ns") == 400,
         "HMAT figures of node 2 (5120 MB/s, 400 ns)", json.dumps(nodes[2])[:2000])
     up = [i for i in topo["weight_interfaces"] if i["name"] == "upstream"]
     tap(up and up[0]["available"] and up[0]["weights"] == {"0": 1, "1": 1, "2": 1}

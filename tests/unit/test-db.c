@@ -6,6 +6,9 @@
 #include "../../core/error.h"
 #include "../../core/topo.h"
 #include "../../db/db.h"
+#include "../../db/schema.h"
+
+#include <sqlite3.h>
 
 #include <signal.h>
 #include <stdio.h>
@@ -73,7 +76,7 @@ static int64_t record_run(struct tt_db *db, const char *hostname, const char *co
 	assert_int_equal(tt_db_trial_add(db, run,
 					 &(struct tt_db_trial){.kernel = "triad", .mix = "STREAM",
 							       .placement = "exact", .threads = 4,
-							       .size_bytes = 1 << 22, .bw_bytes_s = bw,
+							       .size_bytes = 1 << 22, .bw_best_bytes_s = bw,
 							       .validated = true, .nnodes = 2,
 							       .nodes = nodes},
 					 &trial),
@@ -123,8 +126,10 @@ static void test_roundtrip(void **state)
 	assert_string_equal(json_string_value(json_object_get(run, "status")), "done");
 	assert_string_equal(json_string_value(json_object_get(run, "host")), "box-a");
 	json_t *t = json_array_get(json_object_get(run, "trials"), 0);
-	assert_true(json_real_value(json_object_get(t, "bw_bytes_s")) == 3e10);
-	assert_true(json_is_null(json_object_get(t, "lat_ns")));
+	assert_true(json_real_value(json_object_get(t, "bw_best_bytes_s")) == 3e10);
+	assert_true(json_is_null(json_object_get(t, "lat_median_ns")));
+	assert_true(json_is_true(json_object_get(t, "validated")));
+	assert_true(json_is_false(json_object_get(t, "simulated")));
 	json_t *n1 = json_array_get(json_object_get(t, "nodes"), 1);
 	assert_int_equal(json_integer_value(json_object_get(n1, "weight")), 1);
 	assert_true(json_real_value(json_object_get(n1, "achieved_share")) == 0.25);
@@ -132,6 +137,9 @@ static void test_roundtrip(void **state)
 	assert_string_equal(json_string_value(json_object_get(rec, "weights")), "0:3,1:1");
 	json_t *layout = json_object_get(run, "layout");
 	assert_int_equal(json_array_size(json_object_get(layout, "nodes")), 2);
+	assert_true(json_integer_value(json_object_get(
+			    json_object_get(json_array_get(json_object_get(layout, "nodes"), 1), "hmat"),
+			    "read_bw_bytes_s")) == (json_int_t)36000 * 1000000);
 	json_decref(run);
 	assert_int_equal(tt_db_apply_history(db, id, count_rows, &n), 0);
 	assert_int_equal(n, 1);
@@ -345,6 +353,62 @@ static void test_bad_files(void **state)
 	assert_int_equal(access(p, F_OK), -1); /* not created */
 }
 
+/* A database as schema 1 left it, brought forward: every figure keeps what
+ * it was (v1's bw_bytes_s was the best pass, lat_ns the median, lat_min_ns
+ * the best), and the host's HMAT bandwidth turns from MB/s into bytes/s. */
+static void test_migrate_v1(void **state)
+{
+	char v1[600];
+	sqlite3 *h;
+	struct tt_db *db;
+	json_t *run;
+	int version;
+	char problem[256];
+	(void)state;
+
+	snprintf(v1, sizeof(v1), "%s/v1.db", dir);
+	assert_int_equal(sqlite3_open(v1, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, tt_db_migrations[0], NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(h,
+			     "INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{\"cpu_model\":\"cpu\","
+			     "\"nodes\":[{\"node\":0,\"cpus\":2,\"tier\":4},{\"node\":1,\"tier\":87,"
+			     "\"hmat\":{\"read_bw_mb_s\":36000,\"write_bw_mb_s\":30000,"
+			     "\"read_lat_ns\":280,\"write_lat_ns\":290}}]}', 1);"
+			     "INSERT INTO runs VALUES (1, 'u-1', 1, 'bench', 'tiertune bench', 0, "
+			     "'latency:latency', '6.1', 1, 2, 'done', 0, 'old', 'b', 1, 1);"
+			     "INSERT INTO trials VALUES (1, 1, 1, 'latency', 'pointer chase', 'exact', 1, "
+			     "4096, NULL, NULL, NULL, 70.7, 62.2, 90.1, 1, 0);"
+			     "PRAGMA user_version = 1;",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(tt_db_open(&db, v1, 0), 0);
+	assert_int_equal(tt_db_check(db, &version, problem, sizeof(problem)), 0);
+	assert_int_equal(version, TT_DB_SCHEMA_VERSION);
+	assert_string_equal(problem, "");
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	json_t *t = json_array_get(json_object_get(run, "trials"), 0);
+	assert_true(json_real_value(json_object_get(t, "lat_best_ns")) == 62.2);
+	assert_true(json_real_value(json_object_get(t, "lat_median_ns")) == 70.7);
+	assert_true(json_real_value(json_object_get(t, "lat_max_ns")) == 90.1);
+	assert_true(json_is_null(json_object_get(t, "bw_best_bytes_s")));
+	/* runs' best latency is the best pass, as bench reported it. */
+	assert_true(json_real_value(json_object_get(run, "lat_best_ns")) == 62.2);
+	json_t *hm = json_object_get(
+		json_array_get(json_object_get(json_object_get(run, "layout"), "nodes"), 1), "hmat");
+	assert_true(json_number_value(json_object_get(hm, "read_bw_bytes_s")) == 36000e6);
+	assert_true(json_number_value(json_object_get(hm, "write_bw_bytes_s")) == 30000e6);
+	assert_int_equal(json_integer_value(json_object_get(hm, "read_lat_ns")), 280);
+	assert_null(json_object_get(hm, "read_bw_mb_s"));
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(json_object_get(json_object_get(run, "layout"), "nodes"), 0),
+				 "ncpus")),
+			 2);
+	json_decref(run);
+	tt_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_strings_are_parameters),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_migrate_v1),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,107 @@
+/* tiertune show RUN: one recorded run with its host, trials and
+ * recommendations. */
+#include "cli.h"
+
+#include "../core/parse.h"
+#include "../db/db.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_CSV = OPT_FIRST_COMMAND };
+
+static void print_show(json_t *run)
+{
+	char start[32], end[32];
+	size_t i, k;
+	json_t *t, *n;
+
+	cli_when(json_number_value(json_object_get(run, "started")), start, sizeof(start));
+	cli_when(json_number_value(json_object_get(run, "finished")), end, sizeof(end));
+	printf("run %" JSON_INTEGER_FORMAT " (%s)%s\n", json_integer_value(json_object_get(run, "id")),
+	       cli_str(run, "uuid"),
+	       json_is_true(json_object_get(run, "simulated")) ? "  SIMULATED" : "");
+	printf("host      %s (fingerprint %s), %s, kernel %s\n", cli_str(run, "host"),
+	       cli_str(run, "fingerprint"), cli_str(run, "cpu_model"), cli_str(run, "kernel_release"));
+	printf("kind      %s, status %s, %s .. %s\n", cli_str(run, "kind"), cli_str(run, "status"), start, end);
+	printf("command   %s\n", cli_str(run, "command"));
+	printf("\n%5s %-14s %-10s %7s %10s %10s %10s %9s  %s\n", "trial", "kernel", "placement",
+	       "threads", "MiB", "best GB/s", "med. GB/s", "med. ns", "achieved share per node");
+	json_array_foreach(json_object_get(run, "trials"), i, t) {
+		json_t *bw = json_object_get(t, "bw_best_bytes_s"),
+		       *med = json_object_get(t, "bw_median_bytes_s"),
+		       *lat = json_object_get(t, "lat_median_ns");
+		char b[16] = "-", m[16] = "-", l[16] = "-";
+
+		if (json_is_number(bw))
+			snprintf(b, sizeof(b), "%.2f", json_number_value(bw) / 1e9);
+		if (json_is_number(med))
+			snprintf(m, sizeof(m), "%.2f", json_number_value(med) / 1e9);
+		if (json_is_number(lat))
+			snprintf(l, sizeof(l), "%.1f", json_number_value(lat));
+		printf("%5" JSON_INTEGER_FORMAT " %-14s %-10s %7" JSON_INTEGER_FORMAT
+		       " %10.1f %10s %10s %9s  ",
+		       json_integer_value(json_object_get(t, "seq")), cli_str(t, "kernel"),
+		       cli_str(t, "placement"), json_integer_value(json_object_get(t, "threads")),
+		       (double)json_integer_value(json_object_get(t, "size_bytes")) / (1 << 20), b, m, l);
+		json_array_foreach(json_object_get(t, "nodes"), k, n)
+			printf("%s%" JSON_INTEGER_FORMAT ":%.1f%%", k ? " " : "",
+			       json_integer_value(json_object_get(n, "node")),
+			       100 * json_number_value(json_object_get(n, "achieved_share")));
+		printf("%s\n", json_is_true(json_object_get(t, "validated")) ? "" : "  NOT VALIDATED");
+	}
+	if (json_array_size(json_object_get(run, "recommendations")))
+		printf("\n%6s %-9s %-24s %8s\n", "source", "interface", "weights", "gain");
+	json_array_foreach(json_object_get(run, "recommendations"), i, t)
+		printf("%6" JSON_INTEGER_FORMAT " %-9s %-24s %+7.1f%%\n",
+		       json_integer_value(json_object_get(t, "source_node")), cli_str(t, "interface"),
+		       cli_str(t, "weights"), 100 * json_number_value(json_object_get(t, "gain")));
+}
+
+int cmd_show(struct tt_cli *cli, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"csv", no_argument, NULL, OPT_CSV},
+		CLI_COMMON_OPTIONS,
+		{NULL, 0, NULL, 0},
+	};
+	const struct tt_cmd *self = cli_find_command("show");
+	struct tt_db *db;
+	json_t *run;
+	uint64_t id;
+	bool csv = false;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == OPT_CSV) {
+			csv = true;
+			continue;
+		}
+		rc = cli_common_option(cli, self, c);
+		if (rc >= 0)
+			return rc;
+	}
+	if (optind + 1 != argc)
+		return cli_usage("show takes one run id (see 'tiertune runs')");
+	if (tt_parse_u64(argv[optind], 1, INT64_MAX, &id) != 0)
+		return cli_usage("run '%s' is not a run id (see 'tiertune runs')", argv[optind]);
+	if (csv && cli->json)
+		return cli_usage("--csv and --json do not go together");
+	rc = cli_open_db(cli, TT_DB_READONLY, &db);
+	if (rc)
+		return rc;
+	rc = tt_db_run_get(db, (int64_t)id, &run);
+	tt_db_close(db);
+	if (rc < 0)
+		return cli_fail(rc);
+	if (cli->json)
+		return cli_print_json(run);
+	if (csv)
+		cli_trials_csv(run, stdout);
+	else
+		print_show(run);
+	json_decref(run);
+	return 0;
+}

@@ -1,0 +1,240 @@
+/* A trial: run, collect, record (see trial.h). */
+#include "trial.h"
+
+#include "../core/error.h"
+#include "../db/db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct trial {
+	const struct tt_trial_opts *o;
+	struct tt_collect *collect;
+	struct tt_db *db;
+	int64_t run;
+	int db_rc; /* opening the record failed: the trial's status */
+};
+
+static int record_begin(struct trial *t)
+{
+	const struct tt_trial_opts *o = t->o;
+	const struct tt_topo *topo = o->bench.topo;
+	char objective[64];
+	int64_t host;
+	int rc = o->open_db(o->open_db_ctx, &t->db);
+
+	if (rc < 0)
+		goto out;
+	snprintf(objective, sizeof(objective), "%s:%s",
+		 o->matrix ? "matrix" : o->bench.kernel->kind->objective, o->bench.kernel->name);
+	rc = tt_db_host(t->db, topo, &host);
+	if (rc == 0)
+		rc = tt_db_run_begin(t->db, &(struct tt_db_run){.host_id = host, .kind = "bench",
+								.command = o->command,
+								.source_node = o->matrix ? -1 : o->bench.source_node,
+								.objective = objective,
+								.kernel_release = topo->kernel_release,
+								.simulated = !o->bench.sfs->live},
+				     &t->run);
+out:
+	if (rc < 0 && t->db) {
+		tt_db_close(t->db);
+		t->db = NULL;
+	}
+	return rc;
+}
+
+/* The bench phase hook: the record begins first, then the collectors'
+ * window opens, so the database write is not inside what they measure. */
+static void phase(void *ctx, bool measuring)
+{
+	struct trial *t = ctx;
+
+	if (measuring && t->o->open_db && !t->db && t->db_rc == 0)
+		t->db_rc = record_begin(t);
+	if (t->collect)
+		tt_collect_phase(t->collect, measuring);
+}
+
+/* The collectors' OK readings of the measured phase, tied to the trial (0:
+ * to the run alone). */
+static int record_samples(struct trial *t, int64_t trial, const struct tt_collect_summary *sum)
+{
+	struct tt_db_sample *smp;
+	size_t n = 0;
+	int rc;
+
+	if (!sum->nreadings)
+		return 0;
+	smp = calloc(sum->nreadings, sizeof(*smp));
+	if (!smp)
+		return tt_err(TT_EFAIL, "out of memory");
+	for (size_t i = 0; i < sum->nreadings; i++) {
+		const struct tt_reading *r = &sum->readings[i];
+		const struct tt_metric_summary *m = NULL;
+
+		if (r->state != TT_S_OK)
+			continue;
+		for (int j = 0; j < sum->n && !m; j++)
+			if (sum->metrics[j].source == r->source && sum->metrics[j].index == r->metric)
+				m = &sum->metrics[j];
+		if (!m)
+			continue;
+		smp[n++] = (struct tt_db_sample){.t_s = r->t_s, .collector = m->collector->name,
+						 .metric = m->metric.name, .node = m->metric.node,
+						 .value = r->value,
+						 .simulated = m->collector->flags & TT_C_SIMULATED};
+	}
+	rc = tt_db_samples_add(t->db, t->run, trial, smp, n);
+	free(smp);
+	return rc;
+}
+
+/* The result as trials, each with the nodes its pages were placed on; a
+ * curve's points share one measured phase, so its samples go to the run. */
+static int record_result(struct trial *t, const struct tt_trial_result *res)
+{
+	const struct tt_bench_opts *o = &t->o->bench;
+	const struct tt_bench_result *r = &res->bench;
+	const struct tt_place_report *p = &r->place;
+	const struct tt_kind *kind = o->kernel->kind;
+	struct tt_db_trial_node nodes[64];
+	struct tt_kind_trial kt;
+	int nn = 0, rc = 0;
+	int64_t id = 0;
+
+	for (int node = 0; node < TT_MAX_NODES && nn < 64; node++) {
+		if (!p->want[node] && !p->got[node])
+			continue;
+		nodes[nn++] = (struct tt_db_trial_node){
+			.node = node, .pages = p->got[node],
+			.weight = t->o->weights ? tt_weights_get(t->o->weights, node, 1) : 0,
+			.requested_share = (double)p->want[node] / (double)p->checked,
+			.achieved_share = (double)p->got[node] / (double)p->checked};
+	}
+	for (int i = 0; i < kind->ntrials(r) && rc == 0; i++) {
+		kind->trial(o, r, i, &kt);
+		rc = tt_db_trial_add(t->db, t->run,
+				     &(struct tt_db_trial){
+					     .kernel = o->kernel->name, .mix = kt.mix,
+					     .placement = tt_place_mode_names[o->place.mode],
+					     .threads = r->threads, .size_bytes = r->array_bytes,
+					     .bw_best_bytes_s = kt.bw_best_bytes_s,
+					     .bw_median_bytes_s = kt.bw_median_bytes_s,
+					     .bw_min_bytes_s = kt.bw_min_bytes_s,
+					     .lat_best_ns = kt.lat_best_ns,
+					     .lat_median_ns = kt.lat_median_ns,
+					     .lat_max_ns = kt.lat_max_ns, .validated = r->validated,
+					     .simulated = !o->sfs->live, .nnodes = nn, .nodes = nodes},
+				     &id);
+	}
+	if (rc == 0 && res->collected)
+		rc = record_samples(t, kind->curve ? 0 : id, &res->sum);
+	return rc;
+}
+
+/* The matrix: a trial per CPU node and memory node, the memory node bound
+ * (verified, or the run would have failed). One pass figure each: the
+ * matrix keeps the best bandwidth and the median latency. */
+static int record_matrix(struct trial *t, const struct tt_matrix *m)
+{
+	const struct tt_kernel *k = t->o->bench.kernel;
+	char mix[64];
+	int rc = 0;
+	int64_t id;
+
+	for (int c = 0; c < m->ncpu && rc == 0; c++) {
+		for (int j = 0; j < m->nmem && rc == 0; j++) {
+			int i = c * m->nmem + j;
+			struct tt_db_trial_node node = {.node = m->mem_node[j], .requested_share = 1,
+							.achieved_share = 1, .pages = m->pages[i]};
+
+			snprintf(mix, sizeof(mix), "%s from CPU node %d", k->counting, m->cpu_node[c]);
+			rc = tt_db_trial_add(t->db, t->run,
+					     &(struct tt_db_trial){.kernel = k->name, .mix = mix,
+								   .placement = "bind",
+								   .threads = m->threads[c],
+								   .size_bytes = m->array_bytes,
+								   .bw_best_bytes_s = m->bw_bytes_s[i],
+								   .lat_median_ns = m->lat_ns[i],
+								   .validated = true,
+								   .simulated = !t->o->bench.sfs->live,
+								   .nnodes = 1, .nodes = &node},
+					     &id);
+		}
+	}
+	return rc;
+}
+
+int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
+{
+	struct trial t = {.o = o};
+	struct tt_bench_opts b = o->bench;
+	struct tt_trial_result *r = calloc(1, sizeof(*r));
+	int rc;
+
+	*out = NULL;
+	if (!r)
+		return tt_err(TT_EFAIL, "out of memory");
+	b.phase = phase;
+	b.phase_ctx = &t;
+	if (o->collect) {
+		struct tt_collect_ctx ctx = {.sfs = b.sfs, .topo = b.topo,
+					     .source_node = b.source_node, .weights = o->weights};
+
+		rc = o->matrix ? tt_err(TT_EINPUT, "collectors do not sample the matrix")
+			       : tt_collect_begin(&ctx, o->collect, &t.collect);
+		if (rc < 0)
+			goto out;
+	}
+	if (o->matrix) {
+		rc = tt_bench_matrix(&b, &r->matrix);
+		r->has_matrix = rc == 0;
+	} else {
+		rc = tt_bench_run(&b, &r->bench);
+	}
+	if (t.collect) {
+		int crc = tt_collect_end(t.collect, &r->sum);
+
+		r->collected = true;
+		if (rc == 0)
+			rc = crc;
+	}
+	if (t.db_rc)
+		rc = t.db_rc;
+	if (rc < 0 || !t.db)
+		goto out;
+	rc = o->matrix ? record_matrix(&t, &r->matrix) : record_result(&t, r);
+	if (rc == 0)
+		rc = tt_db_run_finish(t.db, t.run, TT_RUN_DONE);
+	if (rc == 0)
+		r->run_id = t.run;
+out:
+	if (t.db && rc < 0) {
+		/* Keep the failure's message: it is the one to report. */
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		tt_db_run_finish(t.db, t.run, TT_RUN_FAILED);
+		tt_err(rc, "%s", msg);
+	}
+	if (t.db)
+		tt_db_close(t.db);
+	if (rc < 0) {
+		tt_trial_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void tt_trial_free(struct tt_trial_result *r)
+{
+	if (!r)
+		return;
+	if (r->has_matrix)
+		tt_matrix_release(&r->matrix);
+	if (r->collected)
+		tt_collect_summary_release(&r->sum);
+	free(r);
+}

@@ -1,0 +1,59 @@
+/*
+ * A trial: one bench kernel (or the CPU-node x memory-node matrix) run under
+ * a placement, with the named collectors sampling its measured passes, and
+ * recorded as a run in the database when asked. `tiertune bench` runs one;
+ * the tuner runs one per candidate weight vector; tiertop uses the
+ * collectors path. Nothing here prints.
+ *
+ *	struct tt_trial_opts o = {.bench = {.kernel = ..., .place = ...},
+ *				  .collect = "numastat", .open_db = my_open, ...};
+ *	struct tt_trial_result *r;
+ *	if (tt_trial_run(&o, &r) < 0) ...        (r->bench, r->sum, r->matrix)
+ *	tt_trial_free(r);
+ *
+ * The run row is begun when the first timed pass starts, not before: a
+ * trial refused before it measures anything (too little free memory, a node
+ * it cannot place on) leaves the database as it was, and one killed while
+ * measuring shows up as interrupted. The trials and the final status are
+ * written after the measurement, the run marked failed if anything fails.
+ */
+#ifndef TT_TRIAL_H
+#define TT_TRIAL_H
+
+#include "../bench/run.h"
+#include "../collectors/collect.h"
+#include "../core/weights.h"
+
+#include <stdint.h>
+
+struct tt_db;
+
+struct tt_trial_opts {
+	/* kernel, topology, placement, sizes; its phase hook is the trial's */
+	struct tt_bench_opts bench;
+	bool matrix;                       /* tt_bench_matrix instead of tt_bench_run */
+	const char *collect;               /* collector names "a,b"; NULL: none (not with matrix) */
+	/* The weights the placement interleaves by (exact or kernel
+	 * placement), for the collectors' model and the record; NULL: none. */
+	const struct tt_weights *weights;
+	/* Recording: NULL for none. Called once, when measuring starts, to
+	 * open the database for writing (a library status). */
+	int (*open_db)(void *ctx, struct tt_db **db);
+	void *open_db_ctx;
+	const char *command;               /* the command line, for the run row */
+};
+
+struct tt_trial_result {
+	struct tt_bench_result bench;      /* unless matrix */
+	bool has_matrix;
+	struct tt_matrix matrix;
+	bool collected;                    /* sum holds the collectors' summary */
+	struct tt_collect_summary sum;
+	int64_t run_id;                    /* the recorded run; 0: not recorded */
+};
+
+/* *out is a new result (free with tt_trial_free) on success, NULL on failure. */
+int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out);
+void tt_trial_free(struct tt_trial_result *r);
+
+#endif

@@ -13,43 +13,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c)
-{
-	switch (c) {
-	case OPT_SYSFS_ROOT:
-		cli->sysfs_root = optarg;
-		return -1;
-	case OPT_JSON:
-		cli->json = true;
-		return -1;
-	case OPT_DB:
-		cli->db_path = optarg;
-		return -1;
-	case OPT_HELP:
-		cli_print_usage(cmd);
-		return 0;
-	case '?':
-		/* getopt_long has printed which option. */
-		fprintf(stderr, "hint: see 'tiertune %s --help'\n", cmd->name);
-		return 2;
-	default:
-		return cli_usage("option of '%s' not handled", cmd->name);
-	}
-}
-
 const struct tt_cmd *cli_find_command(const char *name)
 {
 	for (const struct tt_cmd *c = tt_commands; c->name; c++)
 		if (strcmp(c->name, name) == 0)
 			return c;
 	return NULL;
-}
-
-void cli_print_usage(const struct tt_cmd *cmd)
-{
-	struct cli_opt none[] = {CLI_END};
-
-	cli_help(stdout, cmd, none);
 }
 
 int cli_open_root(struct tt_cli *cli)

@@ -12,7 +12,6 @@
 #include "../core/error.h"
 #include "../core/sysfs.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -56,19 +55,7 @@ int cmd_help(struct tt_cli *cli, int argc, char **argv);
 /* The overview: every command with the first sentence of its summary. */
 void cli_overview(FILE *f);
 
-/* Options every command accepts; list CLI_COMMON_OPTIONS in a command's
- * struct option array and pass unknown codes to cli_common_option(). */
-enum { OPT_SYSFS_ROOT = 0x100, OPT_JSON, OPT_HELP, OPT_DB, OPT_FIRST_COMMAND };
-#define CLI_COMMON_OPTIONS                                     \
-	{"sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT}, \
-	{"db", required_argument, NULL, OPT_DB},               \
-	{"json", no_argument, NULL, OPT_JSON},                 \
-	{"help", no_argument, NULL, OPT_HELP}
-
-/* Returns -1 when handled, else an exit code to stop with (0 after --help). */
-int cli_common_option(struct tt_cli *cli, const struct tt_cmd *cmd, int c);
 const struct tt_cmd *cli_find_command(const char *name);
-void cli_print_usage(const struct tt_cmd *cmd);
 
 /* Opens --sysfs-root; returns 0 or an exit code. */
 int cli_open_root(struct tt_cli *cli);

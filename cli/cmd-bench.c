@@ -13,9 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { OPT_KERNEL = OPT_FIRST_COMMAND, OPT_SOURCE, OPT_NODES, OPT_WEIGHTS, OPT_PLACEMENT,
-       OPT_THREADS, OPT_SIZE, OPT_REPEAT, OPT_LIST, OPT_THP, OPT_VERIFY_MAX, OPT_DELAYS,
-       OPT_TRAFFIC, OPT_MATRIX, OPT_POINT_MS, OPT_RECORD, OPT_COLLECT };
 
 /* Text from column indent on, wrapped to fit 80 columns. */
 static void print_wrapped(int indent, const char *text)
@@ -547,83 +544,59 @@ out:
 	return rc < 0 ? cli_fail(rc) : rc;
 }
 
+static int delays_option(const struct cli_opt *opt, const char *arg)
+{
+	return parse_delays(arg, opt->value);
+}
+
 int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"kernel", required_argument, NULL, OPT_KERNEL},
-		{"source-node", required_argument, NULL, OPT_SOURCE},
-		{"nodes", required_argument, NULL, OPT_NODES},
-		{"weights", required_argument, NULL, OPT_WEIGHTS},
-		{"placement", required_argument, NULL, OPT_PLACEMENT},
-		{"threads", required_argument, NULL, OPT_THREADS},
-		{"size", required_argument, NULL, OPT_SIZE},
-		{"repeat", required_argument, NULL, OPT_REPEAT},
-		{"verify-max", required_argument, NULL, OPT_VERIFY_MAX},
-		{"list", no_argument, NULL, OPT_LIST},
-		{"thp", no_argument, NULL, OPT_THP},
-		{"delays", required_argument, NULL, OPT_DELAYS},
-		{"traffic", required_argument, NULL, OPT_TRAFFIC},
-		{"matrix", no_argument, NULL, OPT_MATRIX},
-		{"record", no_argument, NULL, OPT_RECORD},
-		{"collect", required_argument, NULL, OPT_COLLECT},
-		{"point-ms", required_argument, NULL, OPT_POINT_MS},
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	const struct tt_cmd *self = cli_find_command("bench");
 	struct bench_args a = {.source = -1, .repeat = 10};
-	uint64_t v;
-	int c, rc;
+	struct cli_opt opts[] = {
+		CLI_STRING("kernel", &a.kernel, "NAME", "the kernel to run (--list shows them)"),
+		CLI_FLAG("list", &a.list, "list the kernels: kind, bytes counted, MLC's equivalent"),
+		CLI_FLAG("matrix", &a.matrix,
+			 "bandwidth and idle latency from every CPU node to every memory node"),
+		CLI_SOURCE_NODE(&a.source, "the node whose CPUs run the threads (default: the first "
+			       "node with CPUs)"),
+		CLI_STRING("nodes", &a.nodes, "LIST", "the policy's nodes (default: the source node)"),
+		CLI_STRING("weights", &a.weights, "N:W,...",
+			   "weights of the policy's nodes, 1-255 (default: 1 each; kernel placement: "
+			   "the sysfs weights)"),
+		CLI_STRING("placement", &a.placement, "MODE",
+			   "exact (the kernel's weighted-interleave order, no root; default), kernel "
+			   "(MPOL_WEIGHTED_INTERLEAVE), interleave (1:1), bind (one node), local"),
+		CLI_U64("threads", &a.threads, "T",
+			"threads, at most one per allowed CPU of the source node (default: one per "
+			"allowed CPU)", 1, 4096),
+		CLI_SIZE("size", &a.size, "BYTES",
+			 "per array; K, M, G, T (powers of 1024, any case, iB optional) or bytes "
+			 "(default: STREAM's rule, 4x the last-level cache, at least 1M elements)",
+			 4096, UINT64_C(1) << 46),
+		CLI_U64("repeat", &a.repeat, "R", "timed passes (default 10)", 1, 100000),
+		CLI_U64("verify-max", &a.verify_max, "PAGES",
+			"ask move_pages about at most this many pages, every k-th (default 0: all)", 0,
+			UINT64_MAX),
+		CLI_FLAG("thp", &a.thp, "back the buffers with 2 MiB transparent huge pages"),
+		CLI_CALL("delays", delays_option, &a, "D,...",
+			 "loaded latency: the traffic threads' delays, in spin iterations per cache "
+			 "line (default: MLC's sweep)"),
+		CLI_STRING("traffic", &a.traffic, "KERNEL",
+			   "loaded latency: the bandwidth kernel the other threads run (default reads)"),
+		CLI_U64("point-ms", &a.point_ms, "MS",
+			"loaded latency: milliseconds per delay point (default 500)", 10, 600000),
+		CLI_STRING("collect", &a.collect, "LIST",
+			   "collectors to sample at 10 Hz over the timed passes (see 'tiertune "
+			   "collectors')"),
+		CLI_FLAG("record", &a.record, "store the run, its trials and samples in the database"),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("bench"), opts, argc, argv, &nargs);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_KERNEL: a.kernel = optarg; break;
-		case OPT_NODES: a.nodes = optarg; break;
-		case OPT_WEIGHTS: a.weights = optarg; break;
-		case OPT_PLACEMENT: a.placement = optarg; break;
-		case OPT_LIST: a.list = true; break;
-		case OPT_THP: a.thp = true; break;
-		case OPT_MATRIX: a.matrix = true; break;
-		case OPT_RECORD: a.record = true; break;
-		case OPT_COLLECT: a.collect = optarg; break;
-		case OPT_TRAFFIC: a.traffic = optarg; break;
-		case OPT_POINT_MS:
-			if (cli_number("point-ms", optarg, 10, 600000, &a.point_ms))
-				return 2;
-			break;
-		case OPT_DELAYS:
-			if (parse_delays(optarg, &a))
-				return 2;
-			break;
-		case OPT_SOURCE:
-			if (cli_number("source-node", optarg, 0, TT_MAX_NODES - 1, &v))
-				return 2;
-			a.source = (int64_t)v;
-			break;
-		case OPT_THREADS:
-			if (cli_number("threads", optarg, 1, 4096, &a.threads))
-				return 2;
-			break;
-		case OPT_SIZE:
-			if (cli_size("size", optarg, 4096, UINT64_C(1) << 46, &a.size))
-				return 2;
-			break;
-		case OPT_REPEAT:
-			if (cli_number("repeat", optarg, 1, 100000, &a.repeat))
-				return 2;
-			break;
-		case OPT_VERIFY_MAX:
-			if (cli_number("verify-max", optarg, 0, UINT64_MAX, &a.verify_max))
-				return 2;
-			break;
-		default:
-			rc = cli_common_option(cli, self, c);
-			if (rc >= 0)
-				return rc;
-		}
-	}
-	if (optind < argc)
-		return cli_usage("bench takes no argument, got '%s'", argv[optind]);
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("bench takes no argument, got '%s'", argv[0]);
 	if (a.list)
 		return list_kernels(cli);
 	if (!a.kernel && !a.matrix)

@@ -39,6 +39,5 @@ int cmd_help(struct tt_cli *cli, int argc, char **argv)
 	/* The command prints its own help from its option table. */
 	char *args[] = {(char *)c->name, "--help", NULL};
 
-	optind = 1;
 	return c->run(cli, 2, args);
 }

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_HOST = OPT_FIRST_COMMAND, OPT_LIMIT };
 
 /* The best figure a run has: its best pass's bandwidth, else its lowest
  * latency. */
@@ -47,34 +46,21 @@ static int print_run(json_t *row, void *ctx)
 
 int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"host", required_argument, NULL, OPT_HOST},
-		{"limit", required_argument, NULL, OPT_LIMIT},
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	const struct tt_cmd *self = cli_find_command("runs");
 	const char *host = NULL;
 	uint64_t limit = 20;
+	struct cli_opt opts[] = {
+		CLI_STRING("host", &host, "HOST", "only this host's runs (by hostname)"),
+		CLI_U64("limit", &limit, "N", "at most N runs, newest first (default 20)", 1, 1000000),
+		CLI_END,
+	};
 	struct tt_db *db;
 	json_t *all = NULL;
-	int c, rc;
+	int nargs, rc = cli_parse(cli, cli_find_command("runs"), opts, argc, argv, &nargs);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_HOST: host = optarg; break;
-		case OPT_LIMIT:
-			if (cli_number("limit", optarg, 1, 1000000, &limit))
-				return 2;
-			break;
-		default:
-			rc = cli_common_option(cli, self, c);
-			if (rc >= 0)
-				return rc;
-		}
-	}
-	if (optind < argc)
-		return cli_usage("runs takes no argument, got '%s'", argv[optind]);
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("runs takes no argument, got '%s'", argv[0]);
 	rc = cli_open_db(cli, TT_DB_READONLY, &db);
 	if (rc)
 		return rc;
@@ -89,7 +75,5 @@ int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 		json_decref(all);
 		return cli_fail(rc);
 	}
-	/* Still a top-level array, so without "schema_version": tests/cli/t0006
-	 * reads it as one and is another change's to edit (docs/json.md). */
-	return all ? cli_print_json(all) : 0;
+	return all ? cli_print_json(json_pack("{s:o}", "runs", all)) : 0;
 }

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_CSV = OPT_FIRST_COMMAND };
 
 static void print_show(json_t *run)
 {
@@ -62,31 +61,22 @@ static void print_show(json_t *run)
 
 int cmd_show(struct tt_cli *cli, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"csv", no_argument, NULL, OPT_CSV},
-		CLI_COMMON_OPTIONS,
-		{NULL, 0, NULL, 0},
-	};
-	const struct tt_cmd *self = cli_find_command("show");
 	struct tt_db *db;
 	json_t *run;
 	uint64_t id;
 	bool csv = false;
-	int c, rc;
+	struct cli_opt opts[] = {
+		CLI_FLAG("csv", &csv, "the run's trials as CSV, a row per trial and node"),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("show"), opts, argc, argv, &nargs);
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == OPT_CSV) {
-			csv = true;
-			continue;
-		}
-		rc = cli_common_option(cli, self, c);
-		if (rc >= 0)
-			return rc;
-	}
-	if (optind + 1 != argc)
+	if (rc >= 0)
+		return rc;
+	if (nargs != 1)
 		return cli_usage("show takes one run id (see 'tiertune runs')");
-	if (tt_parse_u64(argv[optind], 1, INT64_MAX, &id) != 0)
-		return cli_usage("run '%s' is not a run id (see 'tiertune runs')", argv[optind]);
+	if (tt_parse_u64(argv[0], 1, INT64_MAX, &id) != 0)
+		return cli_usage("run '%s' is not a run id (see 'tiertune runs')", argv[0]);
 	if (csv && cli->json)
 		return cli_usage("--csv and --json do not go together");
 	rc = cli_open_db(cli, TT_DB_READONLY, &db);

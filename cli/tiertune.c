@@ -163,6 +163,5 @@ int main(int argc, char **argv)
 		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[i]);
 	warn_leftover_journal(cmd);
 	command_line(argc, argv, cli.cmdline, sizeof(cli.cmdline));
-	optind = 1;
 	return finish(cmd->run(&cli, argc - i, argv + i));
 }

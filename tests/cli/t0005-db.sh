@@ -12,13 +12,13 @@ run "${B[@]}" --kernel latency --record
 run "${B[@]}" --kernel loaded-latency --delays 0,400 --point-ms 30 --record
 run "$TT" runs --json
 is "runs: newest first, kinds, status done, one trial per loaded-latency point" \
-	"$(json '[(r["id"], r["kind"], r["status"], r["ntrials"], r["simulated"]) for r in j]' <"$WORK/out")" \
+	"$(json '[(r["id"], r["kind"], r["status"], r["ntrials"], r["simulated"]) for r in j["runs"]]' <"$WORK/out")" \
 	"[(3, 'bench', 'done', 2, False), (2, 'bench', 'done', 1, False), (1, 'bench', 'done', 1, False)]"
 is "runs: best figure per run (bandwidth, latency)" \
-	"$(json '(j[2]["bw_best_bytes_s"] > 1e9, j[1]["bw_best_bytes_s"], j[1]["lat_best_ns"] > 0)' <"$WORK/out")" \
+	"$(json '(j["runs"][2]["bw_best_bytes_s"] > 1e9, j["runs"][1]["bw_best_bytes_s"], j["runs"][1]["lat_best_ns"] > 0)' <"$WORK/out")" \
 	"(True, None, True)"
 run "$TT" runs --limit 1 --json
-is "runs --limit 1" "$(json 'len(j)' <"$WORK/out")" 1
+is "runs --limit 1" "$(json 'len(j["runs"])' <"$WORK/out")" 1
 run "$TT" runs
 is "runs: a table with a header" "$rc:$(head -1 "$WORK/out" | awk '{print $1, $2}')" "0:run started"
 run "$TT" show 1 --json
@@ -38,7 +38,7 @@ is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema versio
 # The matrix, recorded: a trial per CPU node and memory node.
 run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/matrix.db"
 run "$TT" runs --db "$WORK/matrix.db" --json
-mrun=$(json 'j[0]["id"]' <"$WORK/out")
+mrun=$(json 'j["runs"][0]["id"]' <"$WORK/out")
 run "$TT" show "$mrun" --db "$WORK/matrix.db" --json
 is "bench --matrix --record: objective, no source node, one bind trial with bandwidth and latency" \
 	"$(json '(j["objective"], j["source_node"], [(t["placement"], t["bw_best_bytes_s"] > 0, t["lat_median_ns"] > 0, [n["node"] for n in t["nodes"]]) for t in j["trials"]])' <"$WORK/out")" \
@@ -62,22 +62,22 @@ is "merge again: nothing added twice" \
 	"$(json '(j["merged"][0]["hosts_added"], j["merged"][0]["runs_added"], j["merged"][0]["runs_already_present"], j["merged"][0]["trials_added"])' <"$WORK/out")" "(0, 0, 1, 0)"
 run "$TT" runs --host "x'); DROP TABLE runs; --" --json
 is "the merged host keeps its name, quotes and all, and its command line" \
-	"$(json '(len(j), j[0]["host"], "fx it'"'"'\\'"'"''"'"'s" in j[0]["command"])' <"$WORK/out")" \
+	"$(json '(len(j["runs"]), j["runs"][0]["host"], "fx it'"'"'\\'"'"''"'"'s" in j["runs"][0]["command"])' <"$WORK/out")" \
 	"(1, \"x'); DROP TABLE runs; --\", True)"
 run "$TT" runs --json
-is "all four runs are there" "$(json 'len(j)' <"$WORK/out")" 4
+is "all four runs are there" "$(json 'len(j["runs"])' <"$WORK/out")" 4
 
 # A killed bench leaves its run running; the next command marks it.
 "$TT" bench --kernel latency --size 64M --repeat 100000 --record >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 100); do
-	"$TT" runs --json 2>/dev/null | json '"running" in [r["status"] for r in j]' | grep -q True && break
+	"$TT" runs --json 2>/dev/null | json '"running" in [r["status"] for r in j["runs"]]' | grep -q True && break
 	sleep 0.1
 done
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 run "$TT" runs --json
-is "a SIGKILLed run shows as interrupted" "$(json 'j[0]["status"]' <"$WORK/out")" interrupted
+is "a SIGKILLed run shows as interrupted" "$(json 'j["runs"][0]["status"]' <"$WORK/out")" interrupted
 grep -q "1 run in '$TIERTUNE_DB' had stopped without finishing" "$WORK/err"
 is "and the command that found it says so" $? 0
 run "$TT" db check

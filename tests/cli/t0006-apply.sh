@@ -200,7 +200,7 @@ expect_bad_input 2 "--format 'yaml'" "$fresh" "$TT" --sysfs-root "$fresh" export
 # From the database: a recorded run given a recommendation (the tuner's
 # job, not yet built, so the test writes the row).
 run "$TT" bench --kernel copy --size 4M --repeat 2 --record
-bench_run=$("$TT" runs --json | json '[r["id"] for r in j if r["kind"] == "bench"][0]')
+bench_run=$("$TT" runs --json | json '[r["id"] for r in j["runs"] if r["kind"] == "bench"][0]')
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("INSERT INTO recommendations (run_id, source_node, interface, weights, gain) VALUES (?, 0, \"upstream\", \"0:1\", 0.05)", (int(sys.argv[2]),)); c.commit()' "$TIERTUNE_DB" "$bench_run"
 run "$TT" export --run "$bench_run" --format csv
 is "csv: the run's trials, a row per node" "$rc:$(wc -l <"$WORK/out"):$(head -1 "$WORK/out" | cut -d, -f1-3)" "0:2:run,trial,kernel"

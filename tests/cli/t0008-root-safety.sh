@@ -156,7 +156,7 @@ evil_db=$WORK/evil.db
 root=$(copy_fixture spr-ddr5-2cxl)
 TIERTUNE_DB=$evil_db "$TT" --sysfs-root "$root" export --weights 0:1 --format json >/dev/null
 TIERTUNE_DB=$evil_db "$TT" bench --kernel copy --size 4M --repeat 1 --record >/dev/null 2>&1
-evil_run=$(TIERTUNE_DB=$evil_db "$TT" runs --json | json '[r["id"] for r in j][0]')
+evil_run=$(TIERTUNE_DB=$evil_db "$TT" runs --json | json '[r["id"] for r in j["runs"]][0]')
 python3 - "$evil_db" "$evil_run" "$WORK" <<'PY'
 import sqlite3, sys
 db, run, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]

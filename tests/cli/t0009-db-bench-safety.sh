@@ -66,7 +66,7 @@ done
 # What a reader prints from the database, to compare with under each
 # read-only condition below.
 run "$TT" runs --db "$db" --json
-want_runs=$(json '[(r["id"], r["kind"], r["status"]) for r in j]' <"$WORK/out")
+want_runs=$(json '[(r["id"], r["kind"], r["status"]) for r in j["runs"]]' <"$WORK/out")
 is "runs lists the one run" "$rc:$want_runs" "0:[(1, 'bench', 'done')]"
 run "$TT" export --run 1 --format csv --db "$db"
 is "export reads it" "$rc" 0
@@ -80,7 +80,7 @@ readers_on() {
 	before=$(sum "$dir/t.db")
 	run "$@" "$TT" runs --db "$dir/t.db" --json
 	is "runs on a $desc database: exit 0, the same run" \
-		"$rc:$(json '[(r["id"], r["kind"], r["status"]) for r in j]' <"$WORK/out" 2>&1)" "0:$want_runs"
+		"$rc:$(json '[(r["id"], r["kind"], r["status"]) for r in j["runs"]]' <"$WORK/out" 2>&1)" "0:$want_runs"
 	[ "$rc" = 0 ] || diag <"$WORK/err"
 	run "$@" "$TT" show 1 --db "$dir/t.db" --json
 	is "show on a $desc database: exit 0, its trial" "$rc:$(json 'len(j["trials"])' <"$WORK/out" 2>&1)" "0:1"

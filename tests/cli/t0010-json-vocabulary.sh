@@ -48,7 +48,7 @@ fits bench-matrix "bench --matrix" "${B[@]}" --matrix
 fits runs "runs" "$TT" runs --json
 # "Best" is one thing: the best pass bench reported is the run's best.
 is "runs: a latency run's best is bench's best pass" \
-	"$(json "[r['lat_best_ns'] for r in j if r['id'] == $latency_run]" <"$WORK/out")" "[$bench_best]"
+	"$(json "[r['lat_best_ns'] for r in j['runs'] if r['id'] == $latency_run]" <"$WORK/out")" "[$bench_best]"
 fits show "show of a bandwidth run with samples" "$TT" show 1 --json
 fits show "show of a latency run" "$TT" show "$latency_run" --json
 fits db-check "db check" "$TT" db check --json

@@ -32,7 +32,7 @@ _tiertune() {
 		COMPREPLY=($(compgen -W "$(tiertune --completion-helper 2>/dev/null)" -- "$cur"))
 		return ;;
 	db)
-		[[ $cur == -* ]] || { COMPREPLY=($(compgen -W "check merge" -- "$cur")); return; } ;;
+		[[ $cur == -* ]] || { COMPREPLY=($(compgen -W "check migrate merge" -- "$cur")); return; } ;;
 	esac
 	if [[ $cur == -* ]]; then
 		compopt -o nospace 2>/dev/null

@@ -242,6 +242,7 @@ void cli_help(FILE *f, const struct tt_cmd *cmd, const struct cli_opt *opts)
 	}
 	fprintf(f, "\ncommon options:\n");
 	help_opts(f, common, cmd->json);
-	fprintf(f, "\nexit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable; "
-		   "see tiertune(1)\n");
+	fputc('\n', f);
+	cli_wrap(f, "exit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable; see "
+		    "tiertune(1)", 0, 0, 80);
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Every command's options come from one table (cli/options.h): --help lists
+# each one the parser takes and the parser takes each one --help lists, the
+# help fits 80 columns, the man page describes every option in the command's
+# section, and bash completion offers them. Unknown and incomplete options
+# are errors naming the option.
+. "$(dirname "$0")/lib.sh"
+
+MAN="$TT_TOP/docs/tiertune.1"
+# The man page's text for one command: from ".SS name" to the next heading.
+man_section() { awk -v c="$1" '/^\.S[SH] / {on = ($1 == ".SS" && $2 == c)} on' "$MAN" | sed 's/\\-/-/g'; }
+common=$(awk '/^\.SH COMMON OPTIONS/ {on = 1; next} /^\.SH / {on = 0} on' "$MAN" | sed 's/\\-/-/g')
+
+commands=$("$TT" --completion-helper)
+is "the command list comes from the table" "$(echo $commands | wc -w)" "$(grep -c '^	{"[a-z]*", cmd_' "$TT_TOP/cli/tiertune.c")"
+for c in $commands; do
+	opts=$("$TT" "$c" --completion-helper)
+	run "$TT" "$c" --help
+	help=$(cat "$WORK/out")
+	missing= unparsed= undocumented=
+	for o in $opts; do
+		name=${o%=}
+		grep -qE -- "(^|[ ,])$name( |$)" <<<"$help" || missing="$missing $name"
+		# Recognised: whatever its value, the parser never calls it unknown.
+		if [ "$o" != "$name" ]; then "$TT" "$c" "$name=x" --help >/dev/null 2>"$WORK/perr"
+		else "$TT" "$c" "$name" --help >/dev/null 2>"$WORK/perr"; fi
+		! grep -q 'unknown option' "$WORK/perr" || unparsed="$unparsed $name"
+		case $name in --sysfs-root | --db | --json | --help)
+			grep -q -- "$name" <<<"$common" || undocumented="$undocumented $name" ;;
+		*) man_section "$c" | grep -q -- "$name" || undocumented="$undocumented $name" ;;
+		esac
+	done
+	is "$c: --help exits 0 and lists every option" "$rc:${missing:-none}" "0:none"
+	is "$c: every listed option parses" "${unparsed:-none}" none
+	is "$c: the man page describes every option" "${undocumented:-none}" none
+	is "$c: --help fits 80 columns" "$(awk 'length($0) > 80' "$WORK/out" | head -3)" ""
+	expect_bad_input 2 "unknown option '--no-such-option'" - "$TT" "$c" --no-such-option
+done
+expect_bad_input 2 "option '--sysfs-root' needs a value" - "$TT" --sysfs-root
+expect_bad_input 2 "option '--kernel' needs a value" - "$TT" bench --kernel
+expect_bad_input 2 "option '--json' takes no value" - "$TT" topo --json=yes
+expect_bad_input 2 "export has no JSON output" - "$TT" export --weights 0:1 --format shell --json
+run "$TT" help --help
+is "help --help is help's usage" "$rc:$(head -1 "$WORK/out")" "0:usage: tiertune help [options] [COMMAND]"
+run "$TT" help
+is "the overview fits 80 columns and names every command" \
+	"$rc:$(awk 'length($0) > 80' "$WORK/out" | wc -l):$(grep -cE "^  ($(echo $commands | tr ' ' '|')) " "$WORK/out")" \
+	"0:0:$(echo $commands | wc -w)"
+
+# Bash completion, from the same tables.
+comp() { PATH="$(dirname "$TT"):$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tiertune; echo "${COMPREPLY[*]}"' _ "$TT_TOP/cli/completion.bash" tiertune "$@"; }
+is "completion: a command" "$(comp simu)" simulate
+is "completion: a command's options" "$(comp simulate --sta)" "--start-index="
+is "completion: a flag takes a space" "$(comp bench --matr)" "--matrix "
+is "completion: db's actions" "$(comp db m)" "migrate merge"
+done_testing

@@ -2,6 +2,7 @@
 
 #include "../core/parse.h"
 #include "../core/topo.h"
+#include "../core/weights.h"
 #include "../core/wi.h"
 #include "../db/db.h"
 
@@ -19,6 +20,32 @@ const struct tt_cmd *cli_find_command(const char *name)
 		if (strcmp(c->name, name) == 0)
 			return c;
 	return NULL;
+}
+
+int cli_weights_auto(struct tt_cli *cli, const struct tt_topo *t, struct tt_weights *w)
+{
+	int rc = tt_weights_auto_topo(t, w);
+
+	if (rc == TT_EUNAVAIL)
+		return tt_err(TT_EUNAVAIL, "weights 'auto' need HMAT bandwidth, and '%s' has no "
+					   "nodeN/access1/initiators figures",
+			      tt_sysfs_root(&cli->sfs));
+	return rc;
+}
+
+const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg,
+			    char *buf, size_t size, int *rc)
+{
+	struct tt_weights w;
+
+	*rc = 0;
+	if (!arg || strcmp(arg, "auto") != 0)
+		return arg;
+	*rc = cli_weights_auto(cli, t, &w);
+	if (*rc < 0)
+		return NULL;
+	tt_weights_format(&w, buf, size);
+	return buf;
 }
 
 int cli_open_root(struct tt_cli *cli)

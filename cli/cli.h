@@ -64,6 +64,15 @@ struct tt_topo;
  * (the error printed). */
 int cli_load_topo(struct tt_cli *cli, struct tt_topo *t);
 
+struct tt_weights;
+/* Weights 'auto': the kernel's auto-mode formula on the root's HMAT access1
+ * bandwidth (TT_EUNAVAIL, said so, without it). cli_weights_arg turns a
+ * --weights argument of "auto" into those weights' text in buf, and passes
+ * any other through; NULL with *rc set on failure. */
+int cli_weights_auto(struct tt_cli *cli, const struct tt_topo *t, struct tt_weights *w);
+const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg,
+			    char *buf, size_t size, int *rc);
+
 struct tt_wi_backend;
 /* --interface NAME, or the weight interface this kernel has (upstream
  * first); a library status, not an exit code. */

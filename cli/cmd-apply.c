@@ -80,6 +80,16 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 	char state[4096];
 	int rc;
 
+	if (!p->n && p->unchanged) {
+		if (cli->json)
+			return cli_print_json(json_pack("{s:s,s:b,s:s,s:i,s:o,s:i}", "action", kind,
+							"dry_run", dry_run, "interface", p->be->name,
+							"written", 0, "writes", json_array(),
+							"unchanged", p->unchanged));
+		printf("%d value%s already as wanted: nothing to write\n", p->unchanged,
+		       p->unchanged == 1 ? " is" : "s are");
+		return 0;
+	}
 	if (!p->n)
 		return tt_err(TT_EINPUT, "nothing to write");
 	/* A dry run refuses what the run would refuse, and for the same reason. */
@@ -88,10 +98,14 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 		rc = tt_apply_verify(p);
 	if (rc == 0 && dry_run) {
 		if (cli->json)
-			return cli_print_json(json_pack("{s:i,s:s,s:b,s:s,s:o}", "schema_version", 1,
-							"action", kind, "dry_run", 1, "interface",
-							p->be->name, "writes", writes_json(p)));
+			return cli_print_json(json_pack("{s:s,s:b,s:s,s:o,s:i}", "action", kind,
+							"dry_run", 1, "interface", p->be->name,
+							"writes", writes_json(p), "unchanged",
+							p->unchanged));
 		tt_apply_print(p, stdout);
+		if (p->unchanged)
+			printf("(%d value%s already as wanted, left alone)\n", p->unchanged,
+			       p->unchanged == 1 ? "" : "s");
 		return 0;
 	}
 	if (rc == 0)
@@ -104,15 +118,18 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 		cli_warn("the weights are written, but the journal could not be removed: %s (harmless: "
 			 "the history marks it done)", tt_err_msg());
 	if (cli->json) {
-		rc = cli_print_json(json_pack("{s:i,s:s,s:b,s:s,s:i,s:o,s:b}", "schema_version", 1,
-					      "action", kind, "dry_run", 0, "interface", p->be->name,
-					      "written", res.written, "writes", writes_json(p),
-					      "auto_turned_off", res.auto_turned_off));
+		rc = cli_print_json(json_pack("{s:s,s:b,s:s,s:i,s:o,s:i,s:b}", "action", kind,
+					      "dry_run", 0, "interface", p->be->name, "written",
+					      res.written, "writes", writes_json(p), "unchanged",
+					      p->unchanged, "auto_turned_off", res.auto_turned_off));
 	} else {
 		for (int i = 0; i < p->n; i++)
 			printf("%s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
 			       p->w[i].old, p->w[i].value);
-		printf("%d value%s written and read back\n", res.written, res.written == 1 ? "" : "s");
+		printf("%d value%s written and read back", res.written, res.written == 1 ? "" : "s");
+		if (p->unchanged)
+			printf("; %d already as wanted, left alone", p->unchanged);
+		printf("\n");
 		if (res.auto_turned_off)
 			printf("note: writing node weights turned the kernel's auto mode off; 'tiertune "
 			       "restore --last' brings back the old weights and auto mode\n");
@@ -133,8 +150,12 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 	int rc;
 
 	memset(rs, 0, sizeof(*rs));
-	if (a->weights || a->tier_weights)
-		return recos_from_args(a->weights, a->tier_weights, (int)a->source, rs);
+	if (a->weights || a->tier_weights) {
+		char buf[1024];
+		const char *w = cli_weights_arg(cli, t, a->weights, buf, sizeof(buf), &rc);
+
+		return rc < 0 ? rc : recos_from_args(w, a->tier_weights, (int)a->source, rs);
+	}
 	if (a->profile) {
 		char fp[17];
 
@@ -268,9 +289,10 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 {
 	struct apply_args a = {.source = -1, .run = -1};
 	struct cli_opt opts[] = {
-		CLI_STRING("weights", &a.weights, "N:W,...",
+		CLI_STRING("weights", &a.weights, "N:W,...|auto",
 			   "per-node weights (upstream 1-255; RFC: per node, turned into tier "
-			   "weights for --source-node)"),
+			   "weights for --source-node), or 'auto' for the kernel's auto-mode formula "
+			   "on the HMAT figures (for kernels without auto mode)"),
 		CLI_STRING("tier-weights", &a.tier_weights, "TIER:W,...",
 			   "per-tier weights: RFC 0-100 for --source-node; upstream, split over the "
 			   "tier's nodes"),

@@ -326,7 +326,9 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	struct cli_opt opts[] = {
 		CLI_U64("run", &run, "RUN", "the recommendation recorded with run RUN", 1, INT64_MAX),
 		CLI_FLAG("latest", &latest, "the newest run's recommendation"),
-		CLI_STRING("weights", &weights, "N:W,...", "these per-node weights"),
+		CLI_STRING("weights", &weights, "N:W,...|auto",
+			   "these per-node weights, or 'auto': the kernel's auto-mode formula on the "
+			   "HMAT figures"),
 		CLI_STRING("tier-weights", &tier_weights, "TIER:W,...", "these per-tier weights"),
 		CLI_SOURCE_NODE(&source, "the source node whose recommendation to export"),
 		CLI_FLAG("all-sources", &all, "every source node's recommendation"),
@@ -374,7 +376,11 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		e.rfc = be == &tt_wi_rfc;
 	}
 	if (weights || tier_weights) {
-		rc = recos_from_args(weights, tier_weights, e.source, &e.rs);
+		char buf[1024];
+		const char *w = cli_weights_arg(cli, &t, weights, buf, sizeof(buf), &rc);
+
+		if (rc == 0)
+			rc = recos_from_args(w, tier_weights, e.source, &e.rs);
 	} else {
 		struct tt_db *db;
 

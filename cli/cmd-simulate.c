@@ -27,11 +27,7 @@ static int upstream_weights(struct tt_cli *cli, const struct tt_topo *t, const s
 	int rc, node;
 
 	if (a->weights && strcmp(a->weights, "auto") == 0) {
-		rc = tt_weights_auto_topo(t, w);
-		if (rc == TT_EUNAVAIL)
-			return tt_err(TT_EUNAVAIL, "weights 'auto' need HMAT bandwidth, and '%s' has no "
-						   "nodeN/access1/initiators figures",
-				      tt_sysfs_root(&cli->sfs));
+		rc = cli_weights_auto(cli, t, w);
 		*from = "auto: the kernel's formula on HMAT access1 bandwidth";
 		return rc;
 	}

@@ -83,6 +83,13 @@ int tt_apply_plan_add(struct tt_apply_plan *p, enum tt_write_kind kind, int src,
 	rc = current(p->sfs, &w, w.old, sizeof(w.old));
 	if (rc < 0)
 		return rc;
+	/* A value already as wanted is left alone: writing it changes nothing
+	 * (except where the plan says it does: write_unchanged) and would only
+	 * add a line to undo. */
+	if (!p->write_unchanged && strcmp(w.old, w.value) == 0) {
+		p->unchanged++;
+		return 0;
+	}
 	if (p->n == p->cap) {
 		int cap = p->cap ? 2 * p->cap : 16;
 		struct tt_write *nw = realloc(p->w, (size_t)cap * sizeof(*nw));
@@ -109,6 +116,9 @@ int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
 		rc = tt_wi_upstream.read(p->sfs, t, &cur);
 	if (rc < 0)
 		goto out;
+	/* With auto mode on, writing a node's weight, even the one it holds,
+	 * pins the weights: the kernel turns auto off (node_store). */
+	p->write_unchanged = cur.auto_mode == 1;
 	tt_nodemask_for_each(node, &w->set) {
 		snprintf(v, sizeof(v), "%u", w->w[node]);
 		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, v, TT_WI_UPSTREAM_DIR "/node%d", node);
@@ -441,19 +451,26 @@ int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool veri
 			    p->sfs->abs, j.interface, p->be->name);
 		goto out;
 	}
+	/* Verifying needs every write in the plan, even one whose file already
+	 * holds the old value: that file has changed since the apply. */
+	p->write_unchanged = verify;
 	/* Newest write undone first, then the mode: turning auto back on
 	 * recomputes the node weights, so it must come after them. */
 	for (int i = j.n - 1; i >= 0 && rc >= 0; i--) {
+		int before = p->n;
+
 		rc = tt_apply_plan_add(p, j.w[i].kind, j.w[i].src, j.w[i].old, "%s", j.w[i].file);
-		if (rc == 0 && verify)
+		if (rc == 0 && verify && p->n > before)
 			snprintf(p->w[p->n - 1].expect, sizeof(p->w[0].expect), "%s", j.w[i].value);
 	}
 	for (int i = 0; i < j.nimplied && rc >= 0; i++) {
+		int before = p->n;
+
 		if (strcmp(j.implied[i].old, j.implied[i].value) == 0)
 			continue;
 		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, j.implied[i].old, "%s",
 				       j.implied[i].file);
-		if (rc == 0 && verify)
+		if (rc == 0 && verify && p->n > before)
 			snprintf(p->w[p->n - 1].expect, sizeof(p->w[0].expect), "%s",
 				 j.implied[i].value);
 	}

@@ -56,6 +56,8 @@ struct tt_apply_plan {
 	/* Auto mode is on and would go off for good: without HMAT/CDAT
 	 * bandwidth data the kernel refuses to turn it back on (ENODEV). */
 	bool auto_lost;
+	int unchanged;        /* values already as wanted, left out of w[] */
+	bool write_unchanged; /* keep them in (set by a plan whose writes matter anyway) */
 };
 
 void tt_apply_plan_init(struct tt_apply_plan *p, const struct tt_wi_backend *be,

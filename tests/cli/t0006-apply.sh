@@ -209,4 +209,18 @@ run "$TT" --sysfs-root "$vm" export --latest --format prometheus
 is "--latest finds the run with a recommendation; gain exported" "$rc:$(grep -c '^tiertune_gain_ratio{source_node="0"} 0.05$' "$WORK/out")" "0:1"
 run "$TT" --sysfs-root "$vm" export --run "$bench_run" --format shell -o "$WORK/out.sh"
 is "-o writes the file whole (no temp left)" "$rc:$(ls "$WORK" | grep -c 'out.sh.'):$(grep -c '^echo 1 > ' "$WORK/out.sh")" "0:0:1"
+# The kernel's auto-mode formula, for kernels without auto mode (6.9-6.15):
+# on the QEMU layout's HMAT, 14:14:3 (its SOURCE note works it out).
+q3=$(copy_fixture qemu-3node-hmat)
+run "$TT" --sysfs-root "$q3" apply --weights auto
+is "apply --weights auto writes the kernel's formula" "$rc:$(cat "$q3"/$WI/node{0,1,2} | tr '\n' ' ')" "0:14 14 3 "
+run "$TT" --sysfs-root "$q3" apply --weights 0:14,1:14,2:4
+is "values already as wanted are left alone, and it says so" \
+	"$rc:$(grep -c ' -> ' "$WORK/out"):$(grep -c '2 already as wanted, left alone' "$WORK/out")" "0:1:1"
+run "$TT" --sysfs-root "$q3" apply --weights 0:14,1:14,2:4
+is "nothing to write is no error" "$rc:$(cat "$WORK/out")" "0:3 values are already as wanted: nothing to write"
+run "$TT" --sysfs-root "$q3" restore --last
+is "restore --last undoes the last apply, the one value it wrote" "$rc:$(cat "$q3"/$WI/node{0,1,2} | tr '\n' ' ')" "0:14 14 3 "
+g=$(copy_fixture 2s-genoa-cxl)
+expect_bad_input 3 "weights 'auto' need HMAT bandwidth" "$g" "$TT" --sysfs-root "$g" apply --weights auto
 done_testing

@@ -87,7 +87,9 @@ NAME_base  := $(if $(X86),sse2,generic)
 # cli/tiertune.c alone, so a commit does not rebuild the library.
 FLAGS     := $(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(X86) $(LDFLAGS) $(LDLIBS) $(CMOCKA_CFLAGS) $(CMOCKA_LIBS)
 FLAGS_STAMP := $(BUILD)/flags.stamp
-VERSION   := $(shell git describe --always --dirty 2>/dev/null || cat VERSION 2>/dev/null || echo 0.1.0)
+# The release (VERSION), and the commit it was built from when there is one.
+VERSION   := $(strip $(file <VERSION))$(shell git rev-parse --short HEAD >/dev/null 2>&1 && \
+		echo "+g$$(git rev-parse --short HEAD)$$(git diff --quiet HEAD 2>/dev/null || echo .dirty)")
 VERSION_STAMP := $(BUILD)/version.stamp
 ifdef CONFIG_CC
 stamp = $(if $(call streq,$(file <$(1)),$(2)),,$(shell mkdir -p $(dir $(1)))$(file >$(1),$(2)))

@@ -96,25 +96,38 @@ int tt_weights_check_range(const struct tt_weights *ws, uint32_t min, uint32_t m
 	return tt_weights_check_range_of(ws, min, max, "node");
 }
 
-static uint32_t gcd(uint32_t a, uint32_t b)
+uint32_t tt_gcd(uint32_t a, uint32_t b)
 {
 	while (b) {
-		uint32_t t = a % b;
+		uint32_t r = a % b;
 
 		a = b;
-		b = t;
+		b = r;
 	}
 	return a;
 }
 
-uint32_t tt_weights_reduce(struct tt_weights *ws)
+uint32_t tt_weights_reduce_array(uint32_t *w, int n)
 {
 	uint32_t g = 0;
-	int node;
 
-	tt_nodemask_for_each(node, &ws->set) g = gcd(g, ws->w[node]);
+	for (int i = 0; i < n; i++)
+		g = tt_gcd(g, w[i]);
 	if (g > 1)
-		tt_nodemask_for_each(node, &ws->set) ws->w[node] /= g;
+		for (int i = 0; i < n; i++)
+			w[i] /= g;
+	return g;
+}
+
+uint32_t tt_weights_reduce(struct tt_weights *ws)
+{
+	uint32_t w[TT_MAX_NODES];
+	int node, n = 0, k = 0;
+
+	tt_nodemask_for_each(node, &ws->set) w[n++] = ws->w[node];
+	uint32_t g = tt_weights_reduce_array(w, n);
+
+	tt_nodemask_for_each(node, &ws->set) ws->w[node] = w[k++];
 	return g;
 }
 

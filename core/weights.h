@@ -39,6 +39,10 @@ int tt_weights_check_range_of(const struct tt_weights *ws, uint32_t min, uint32_
 			      const char *what);
 /* Divides every weight by their GCD (zeros ignored); returns the GCD. */
 uint32_t tt_weights_reduce(struct tt_weights *ws);
+/* The same on n plain weights (the tuner's vectors); returns the divisor. */
+uint32_t tt_weights_reduce_array(uint32_t *w, int n);
+/* Greatest common divisor; tt_gcd(0, x) is x. */
+uint32_t tt_gcd(uint32_t a, uint32_t b);
 
 /*
  * Quantizes shares (share[i] for node nodes[i], any positive scale) into

@@ -46,28 +46,6 @@ void tt_mean_ci(const double *x, int n, double *mean, double *half)
 	*half = n >= 2 ? tt_t975(n - 1) * sqrt(ss / (n - 1) / n) : INFINITY;
 }
 
-static uint32_t gcd(uint32_t a, uint32_t b)
-{
-	while (b) {
-		uint32_t r = a % b;
-
-		a = b;
-		b = r;
-	}
-	return a;
-}
-
-static void reduce(uint32_t *w, int n)
-{
-	uint32_t g = 0;
-
-	for (int i = 0; i < n; i++)
-		g = gcd(g, w[i]);
-	if (g > 1)
-		for (int i = 0; i < n; i++)
-			w[i] /= g;
-}
-
 void tt_grid_init(struct tt_grid *g, int n, uint32_t max)
 {
 	memset(g, 0, sizeof(*g));
@@ -88,7 +66,7 @@ bool tt_grid_next(struct tt_grid *g, uint32_t *w)
 			return false;
 		g->w[i]++;
 		for (i = 0; i < g->n; i++)
-			d = gcd(d, g->w[i]);
+			d = tt_gcd(d, g->w[i]);
 		if (d == 1) {
 			memcpy(w, g->w, sizeof(*w) * (size_t)g->n);
 			return true;
@@ -305,7 +283,7 @@ int tt_search_try(struct tt_search *s, const uint32_t *w_in, int repeats, enum t
 	int t, rc;
 
 	memcpy(w, w_in, sizeof(*w) * (size_t)s->cfg.nnodes);
-	reduce(w, s->cfg.nnodes);
+	tt_weights_reduce_array(w, s->cfg.nnodes);
 	if ((t = tt_search_find(s, w)) >= 0)
 		return t;
 	if ((t = trial_new(s, w, phase)) < 0)
@@ -388,7 +366,7 @@ void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w)
 	}
 	for (int k = 0; k < n; k++)
 		w[k] = share[k] > 0 ? (uint32_t)round(share[k] / top * best_m) : 0;
-	reduce(w, n);
+	tt_weights_reduce_array(w, n);
 }
 
 void tt_search_cfg_default(struct tt_search_cfg *cfg)

@@ -1,4 +1,0 @@
-build-min/bench/k-stream-avx2.o: bench/k-stream.c bench/k-loops.h \
- bench/kernels.h
-bench/k-loops.h:
-bench/kernels.h:

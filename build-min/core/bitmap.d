@@ -1,2 +1,0 @@
-build-min/core/bitmap.o: core/bitmap.c core/bitmap.h
-core/bitmap.h:

@@ -1,2 +1,0 @@
-build-min/core/proc.o: core/proc.c core/proc.h
-core/proc.h:

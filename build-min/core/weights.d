@@ -1,8 +1,0 @@
-build-min/core/weights.o: core/weights.c core/weights.h core/bitmap.h \
- core/error.h core/parse.h core/topo.h core/sysfs.h
-core/weights.h:
-core/bitmap.h:
-core/error.h:
-core/parse.h:
-core/topo.h:
-core/sysfs.h:

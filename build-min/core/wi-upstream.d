@@ -1,9 +1,0 @@
-build-min/core/wi-upstream.o: core/wi-upstream.c core/wi.h core/sysfs.h \
- core/topo.h core/bitmap.h core/weights.h core/error.h core/parse.h
-core/wi.h:
-core/sysfs.h:
-core/topo.h:
-core/bitmap.h:
-core/weights.h:
-core/error.h:
-core/parse.h:

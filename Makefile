@@ -24,7 +24,7 @@ FUZZ_SECONDS ?= 60
 # mk/configure.sh into $(BUILD)/config.mk, never while make parses this file:
 # `make deps demo` must see what deps installed. These goals need no probe.
 CONFIG    := $(BUILD)/config.mk
-NO_CONFIG_GOALS := deps clean check-fresh
+NO_CONFIG_GOALS := deps clean check-fresh format format-check
 ifneq ($(filter-out $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(CONFIG)
 endif
@@ -97,7 +97,7 @@ $(call stamp,$(FLAGS_STAMP),$(FLAGS))
 $(call stamp,$(VERSION_STAMP),$(VERSION))
 endif
 
-.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz fuzz-smoke install clean unit-bins perf FORCE
+.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz format format-check install clean unit-bins perf FORCE
 all: $(TIERTUNE)
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
@@ -178,6 +178,16 @@ $(filter-out build-fuzz/fuzz-profile,$(FUZZ_BIN)): build-fuzz/fuzz-%: tests/fuzz
 # Each target on its seeds and its corpus for FUZZ_SECONDS (tests/fuzz/run.sh).
 fuzz: $(FUZZ_BIN)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+# Kernel style (.clang-format); CI fails on a file that does not follow it.
+FORMAT_SRC := $(shell git ls-files '*.c' '*.h' 2>/dev/null)
+format:
+	clang-format -i $(FORMAT_SRC)
+format-check:
+	@bad=; for f in $(FORMAT_SRC); do clang-format --dry-run -Werror $$f >/dev/null 2>&1 || \
+		bad="$$bad $$f"; done; \
+	if [ -n "$$bad" ]; then echo "format-check: not in .clang-format's style:$$bad"; \
+		echo "hint: make format"; exit 1; fi; echo "format-check: $(words $(FORMAT_SRC)) files ok"
 
 install: $(TIERTUNE)
 	install -D -m 0755 $(TIERTUNE) $(DESTDIR)$(PREFIX)/bin/tiertune

@@ -12,7 +12,7 @@ man_section() { awk -v c="$1" '/^\.S[SH] / {on = ($1 == ".SS" && $2 == c)} on' "
 common=$(awk '/^\.SH COMMON OPTIONS/ {on = 1; next} /^\.SH / {on = 0} on' "$MAN" | sed 's/\\-/-/g')
 
 commands=$("$TT" --completion-helper)
-is "the command list comes from the table" "$(echo $commands | wc -w)" "$(grep -c '^	{"[a-z]*", cmd_' "$TT_TOP/cli/tiertune.c")"
+is "the command list comes from the table" "$(echo $commands | wc -w)" "$(grep -oE '\{ ?"[a-z]+", cmd_' "$TT_TOP/cli/tiertune.c" | wc -l)"
 for c in $commands; do
 	opts=$("$TT" "$c" --completion-helper)
 	run "$TT" "$c" --help

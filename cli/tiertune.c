@@ -29,6 +29,9 @@ const struct tt_cmd tt_commands[] = {
 	 "[--point-ms MS] [--collect LIST] [--record] | --matrix [--record] | --list)",
 	 "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
 	 "placed per the weights, verify where every page landed, and report the figures.", true},
+	{"auto", cmd_auto, NULL,
+	 "Find the best weights for one source node: baselines, a search, and the winner proved "
+	 "against the baselines; recorded, and applied with --apply.", true},
 	{"apply", cmd_apply, NULL,
 	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
 	 "back, and put everything back on any failure.", true},

@@ -45,6 +45,7 @@ int cmd_topo(struct tt_cli *cli, int argc, char **argv);
 int cmd_simulate(struct tt_cli *cli, int argc, char **argv);
 int cmd_bench(struct tt_cli *cli, int argc, char **argv);
 int cmd_auto(struct tt_cli *cli, int argc, char **argv);
+int cmd_sweep(struct tt_cli *cli, int argc, char **argv);
 int cmd_runs(struct tt_cli *cli, int argc, char **argv);
 int cmd_show(struct tt_cli *cli, int argc, char **argv);
 int cmd_db(struct tt_cli *cli, int argc, char **argv);

@@ -1,6 +1,8 @@
 /* tiertune auto: search the best weights for one source node, prove them
- * against the baselines, record them, and optionally apply them. The
- * search, the model and the report are tuner/'s; this file picks the
+ * against the baselines, record them, and optionally apply them; and
+ * tiertune sweep, the same run with the exhaustive grid as its strategy
+ * (one file: the two differ only in their options and the trial table).
+ * The search, the model and the report are tuner/'s; this file picks the
  * measurement (real trials through tuner/trial.h, or the model's seeded
  * measure), prints, records and applies. */
 #include "cli.h"
@@ -30,7 +32,12 @@
 #define DEFAULT_BUDGET "60"
 #define DEFAULT_BUDGET_MODEL "200"
 
+/* A real sweep without --budget must end in reasonable time: at a few
+ * seconds a measurement, this many is already hours. */
+#define SWEEP_REAL_MAX 2000
+
 struct auto_args {
+	const char *kind;        /* "auto" or "sweep": the run's kind */
 	int64_t source;
 	const char *nodes, *mix, *budget, *model, *noise, *strategy;
 	uint64_t threads, max_weight, seed, size, repeat;
@@ -152,7 +159,7 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 	fprintf(stderr, "%strial %d", c->simulated ? "SIMULATED " : "", s->measurements);
 	if (s->cfg.budget_trials)
 		fprintf(stderr, "/%d", s->cfg.budget_trials);
-	else
+	else if (s->cfg.budget_s > 0)
 		fprintf(stderr, " (%.0f of %.0f s)", s->elapsed_s, s->cfg.budget_s);
 	fprintf(stderr, " %-14s", w);
 	print_gbs(stderr, s->trials[trial].mean, half_ci(&s->trials[trial]));
@@ -292,7 +299,8 @@ static const char *baseline_label(const char *name)
 /* The run, its trials (one per weight vector, its measurements as passes)
  * and the recommendation. The run row is begun only now, after the search:
  * a search refused or failed leaves the database as it was. */
-static int record(struct tt_cli *cli, const struct auto_ctx *c, const struct tt_search *s,
+static int record(struct tt_cli *cli, const struct auto_args *a, const struct auto_ctx *c,
+		  const struct tt_search *s,
 		  const struct tt_report *r, const struct tt_recos *rs, int64_t *run_id)
 {
 	struct tt_db *db;
@@ -305,7 +313,7 @@ static int record(struct tt_cli *cli, const struct auto_ctx *c, const struct tt_
 	snprintf(objective, sizeof(objective), "%s:%s", c->kernel->kind->objective, c->kernel->name);
 	rc = tt_db_host(db, c->t, &host);
 	if (rc == 0)
-		rc = tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = "auto",
+		rc = tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = a->kind,
 							     .command = cli->cmdline,
 							     .source_node = c->source,
 							     .objective = objective,
@@ -426,6 +434,7 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	json_t *j = json_object(), *nodes = json_array(), *trials = json_array(),
 	       *bases = json_array(), *writes = json_array();
 
+	json_object_set_new(j, "kind", json_string(a->kind));
 	json_object_set_new(j, "simulated", json_boolean(c->simulated));
 	json_object_set_new(j, "model", str_or_null(a->model));
 	json_object_set_new(j, "host", json_string(c->t->hostname));
@@ -512,6 +521,31 @@ static void print_gain(double gain, double lo, double hi)
 	printf("%+.1f%%", 100 * gain);
 	if (isfinite(lo) && isfinite(hi))
 		printf(" (95%% CI %+.1f%%..%+.1f%%)", 100 * lo, 100 * hi);
+}
+
+/* sweep: every vector with the share of the nodes other than the source's
+ * (the slow tier when the source's node is the fast one). */
+static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
+{
+	printf("%s%-20s %14s %8s %8s %s\n", c->simulated ? "SIMULATED " : "", "weights",
+	       "remote share", "GB/s", "95% CI", "measurements");
+	for (int i = 0; i < s->ntrials; i++) {
+		const struct tt_trial *tr = &s->trials[i];
+		uint32_t w[TT_SEARCH_MAX_NODES], sum = 0, remote = 0;
+		char ws[96];
+
+		tt_search_trial_weights(s, i, w);
+		for (int k = 0; k < s->cfg.nnodes; k++) {
+			sum += w[k];
+			remote += s->cfg.nodes[k] == c->source ? 0 : w[k];
+		}
+		weights_str(s, i, ws, sizeof(ws));
+		printf("%s%-20s %13.1f%% ", c->simulated ? "SIMULATED " : "", ws,
+		       100.0 * remote / sum);
+		print_gbs(stdout, tr->n ? tr->mean : NAN, half_ci(tr));
+		printf(" %d\n", tr->n);
+	}
+	printf("\n");
 }
 
 static void report_text(const struct auto_ctx *c, const struct auto_args *a,
@@ -685,7 +719,12 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 				 names[0] ? ", " : "", (*st)->name);
 		return cli_usage("unknown --strategy '%s' (one of: %s)", a->strategy, names);
 	}
-	rc = parse_budget(a->budget ? a->budget : a->model ? DEFAULT_BUDGET_MODEL : DEFAULT_BUDGET, &cfg);
+	rc = a->budget || strcmp(a->kind, "auto") == 0
+		     ? parse_budget(a->budget ? a->budget
+				    : a->model ? DEFAULT_BUDGET_MODEL
+					       : DEFAULT_BUDGET,
+				    &cfg)
+		     : 0;
 	if (rc < 0)
 		return cli_fail(rc);
 	if (a->model) {
@@ -721,9 +760,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		goto out;
 	}
 	if (cfg.nnodes < 2) {
-		rc = tt_err(TT_EUNAVAIL, "nothing to interleave: %s node %d is the only memory node "
-					 "%s", a->nodes ? "--nodes gives" : "this machine's",
-			    cfg.nodes[0], a->nodes ? "given" : "there is");
+		rc = tt_err(TT_EUNAVAIL, "nothing to interleave: node %d is the only memory node %s",
+			    cfg.nodes[0], a->nodes ? "in --nodes" : "of this machine");
 		tt_err_hint("weighted interleave needs two or more memory nodes; to see the search on "
 			    "a modelled CXL machine: --model tuner/models/spr-ddr5-2cxl.json "
 			    "--sysfs-root <a copy of tests/fixtures/sysfs/spr-ddr5-2cxl>");
@@ -732,6 +770,14 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	for (int k = 0; k < cfg.nnodes; k++)
 		if (cfg.nodes[k] == c.source)
 			cfg.local_node = c.source;
+	if (!m && !cfg.budget_trials && !(cfg.budget_s > 0) &&
+	    tt_grid_count(cfg.nnodes, cfg.max_weight) * cfg.min_repeats > SWEEP_REAL_MAX) {
+		rc = tt_err(TT_EINPUT, "--grid %u over %d nodes is %ld vectors, each measured %d "
+				       "times: give --budget, or a smaller --grid",
+			    cfg.max_weight, cfg.nnodes, tt_grid_count(cfg.nnodes, cfg.max_weight),
+			    cfg.min_repeats);
+		goto out;
+	}
 	pick_prior(&t, m, c.source, &cfg);
 	if (m) {
 		rc = tt_model_sim_init(&c.sim, m, c.source, a->mix, c.threads, sigma, a->seed);
@@ -754,7 +800,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	if (rc < 0)
 		goto out;
 	if (!a->no_record) {
-		rc = record(cli, &c, &s, &r, &rs, &run);
+		rc = record(cli, a, &c, &s, &r, &rs, &run);
 		if (rc < 0)
 			goto out;
 	}
@@ -768,6 +814,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 						planned ? NULL : plan_why));
 		goto out;
 	}
+	if (strcmp(a->kind, "sweep") == 0)
+		print_trials(&c, &s);
 	report_text(&c, a, &r, &rs, run, planned ? &p : NULL, plan_why);
 	if (!a->apply)
 		goto out;
@@ -798,9 +846,17 @@ out:
 	return rc < 0 ? cli_fail(rc) : rc;
 }
 
+static bool given(const struct cli_opt *opts, const char *name)
+{
+	for (; opts->kind != CLI_OPT_END; opts++)
+		if (strcmp(opts->name, name) == 0)
+			return opts->seen;
+	return false;
+}
+
 int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 {
-	struct auto_args a = {.source = -1, .mix = "triad", .strategy = "shares",
+	struct auto_args a = {.kind = "auto", .source = -1, .mix = "triad", .strategy = "shares",
 			      .max_weight = TT_WEIGHTINESS, .seed = 1, .repeat = 5};
 	struct cli_opt opts[] = {
 		CLI_I64("source-node", &a.source, "N", "the CPU node whose threads the weights are for",
@@ -845,6 +901,52 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	if (nargs)
 		return cli_usage("auto takes no argument, got '%s'", argv[0]);
-	a.real_only = opts[10].seen || opts[11].seen;
+	a.real_only = given(opts, "size") || given(opts, "repeat");
+	return run_auto(cli, &a);
+}
+
+int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
+{
+	struct auto_args a = {.kind = "sweep", .source = -1, .mix = "triad", .strategy = "grid",
+			      .seed = 1, .repeat = 5};
+	struct cli_opt opts[] = {
+		CLI_I64("source-node", &a.source, "N", "the CPU node whose threads run the trials",
+			0, TT_MAX_NODES - 1, .required = true),
+		CLI_STRING("nodes", &a.nodes, "LIST",
+			   "the memory nodes (default: every memory node; with --model, the "
+			   "model's nodes)"),
+		CLI_U64("grid", &a.max_weight, "W",
+			"every reduced vector of weights 0..W over the nodes", 1, TT_SEARCH_MAX_WEIGHT,
+			.required = true),
+		CLI_STRING("mix", &a.mix, "KERNEL", "the traffic: a bench bandwidth kernel (default "
+			   "triad)"),
+		CLI_U64("threads", &a.threads, "T",
+			"threads on the source node (default: one per CPU; the model's count with "
+			"--model)", 1, 4096),
+		CLI_STRING("budget", &a.budget, "TRIALS|DURATION",
+			   "stop after this many measurements or this long (default: the whole grid; "
+			   "real trials: at most 2000 measurements without it)"),
+		CLI_STRING("model", &a.model, "FILE.json",
+			   "measure on a performance model instead of this machine: every figure "
+			   "SIMULATED"),
+		CLI_STRING("noise", &a.noise, "SIGMA",
+			   "the model's relative measurement noise (0..0.2, default 0.03)"),
+		CLI_U64("seed", &a.seed, "S", "the model's noise seed (default 1)", 0, UINT64_MAX),
+		CLI_SIZE("size", &a.size, "BYTES",
+			 "real trials: bytes per array (default: STREAM's rule)", 4096,
+			 UINT64_C(1) << 46),
+		CLI_U64("repeat", &a.repeat, "R", "real trials: timed passes each (default 5)", 1,
+			1000),
+		CLI_FLAG("no-record", &a.no_record,
+			 "do not store the run in the database (stored by default)"),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("sweep"), opts, argc, argv, &nargs);
+
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("sweep takes no argument, got '%s'", argv[0]);
+	a.real_only = given(opts, "size") || given(opts, "repeat");
 	return run_auto(cli, &a);
 }

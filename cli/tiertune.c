@@ -32,6 +32,9 @@ const struct tt_cmd tt_commands[] = {
 	{"auto", cmd_auto, NULL,
 	 "Find the best weights for one source node: baselines, a search, and the winner proved "
 	 "against the baselines; recorded, and applied with --apply.", true},
+	{"sweep", cmd_sweep, NULL,
+	 "Measure every weight vector of a grid (the exhaustive picture auto's search avoids), "
+	 "with the same baselines, report and record.", true},
 	{"apply", cmd_apply, NULL,
 	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
 	 "back, and put everything back on any failure.", true},

@@ -96,4 +96,25 @@ expect_bad_input 2 "--noise '0.5'" "$fx" "${B[@]}" --model "$MODEL" --noise 0.5
 expect_bad_input 2 "source node 1" "$fx" "$TT" --sysfs-root "$fx" auto --source-node 1 --model "$MODEL"
 expect_bad_input 2 "is not this machine" "$fx" "${B[@]}"
 expect_bad_input 2 "--apply" "$fx" "${B[@]}" --model "$MODEL" --apply --json
+# sweep: the whole grid, the same report and record.
+run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 3 --model "$MODEL" --json
+is "sweep --grid 3 on the model: exit 0, kind sweep, recorded, fits docs/json.md" \
+	"$rc:$(json "j['kind'], j['simulated'], j['run'] is not None" <"$WORK/out"):$(python3 \
+		"$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -3)" \
+	"0:sweep True True:"
+# The grid as the search writes weights: reduced, nodes without weight left out.
+grid=$(python3 -c 'import itertools, math
+print(sorted(",".join("%d:%d" % (n, w) for n, w in enumerate(v) if w)
+      for v in itertools.product(range(4), repeat=3) if any(v) and math.gcd(*v) == 1))')
+is "sweep tried every reduced vector of 0..3 over 3 nodes, each once" \
+	"$(json "sorted(t['weights'] for t in j['trials'] if t['weights'] in $grid) == $grid" <"$WORK/out")" True
+swrun=$(json "j['run']" <"$WORK/out")
+is "runs: the sweep is a run of kind sweep" \
+	"$("$TT" runs --json | json "[r['kind'] for r in j if r['id'] == $swrun]")" "['sweep']"
+run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 2 --model "$MODEL" --no-record
+is "sweep text: a SIMULATED row per vector" "$rc:$(grep -c '^SIMULATED [0-9]:' "$WORK/out")" \
+	"0:$(python3 -c 'import itertools, math
+print(1 + sum(1 for v in itertools.product(range(3), repeat=3) if any(v) and math.gcd(*v) == 1))')"
+expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --model "$MODEL"
+expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 0 --model "$MODEL"
 done_testing

@@ -631,8 +631,15 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	if (r->lost_to >= 0)
 		printf("the search's winner lost to the %s baseline beyond the noise: recommending "
 		       "that baseline instead\n", r->base[r->lost_to].name);
+	const struct tt_report_baseline *over = NULL;
+
+	for (int i = 0; i < r->nbaselines; i++)
+		if (strcmp(r->base[i].name, r->reco_gain_over) == 0)
+			over = &r->base[i];
 	printf("%srecommendation for source node %d: %s", sim, c->source, w);
-	if (isnan(r->reco_gain))
+	if (over && over->verdict == TT_VERDICT_SAME)
+		printf(" (the %s baseline itself)\n", baseline_label(over->name));
+	else if (isnan(r->reco_gain))
 		printf(" (gain unknown)\n");
 	else if (r->reco_gain == 0)
 		printf(" (no gain over %s beyond the noise)\n", baseline_label(r->reco_gain_over));

@@ -57,3 +57,7 @@ else
 	say "$tt" --sysfs-root "$spr2" auto --source-node 0 --model tuner/models/spr-ddr5-2cxl.json
 	say "$tt" runs --limit 3
 fi
+# Its plot goes beside the build (the demo's temp folder goes away).
+run=$("$tt" runs --json | python3 -c 'import json, sys
+print([r["id"] for r in json.load(sys.stdin) if r["kind"] == "auto"][0])')
+say "$tt" plot "$run" -o "$build/demo-auto"

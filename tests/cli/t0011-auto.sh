@@ -117,4 +117,22 @@ is "sweep text: a SIMULATED row per vector" "$rc:$(grep -c '^SIMULATED [0-9]:' "
 print(1 + sum(1 for v in itertools.product(range(3), repeat=3) if any(v) and math.gcd(*v) == 1))')"
 expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --model "$MODEL"
 expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 0 --model "$MODEL"
+# plot: the data file and gnuplot script always; PNG and SVG with gnuplot.
+run "$TT" plot "$runid" -o "$WORK/plot"
+is "plot of the auto run: exit 0, says SIMULATED" "$rc:$(head -c 13 "$WORK/out")" "0:SIMULATED run"
+is "plot: a data row per trial, labelled simulated" \
+	"$(grep -vc '^#' "$WORK/plot.dat"):$(head -1 "$WORK/plot.dat" | grep -c SIMULATED)" \
+	"$("$TT" show "$runid" --json | json 'len(j["trials"])'):1"
+if command -v gnuplot >/dev/null; then
+	is "plot drew PNG and SVG" "$([ -s "$WORK/plot.png" ] && [ -s "$WORK/plot.svg" ] && echo yes)" yes
+	skip "gnuplot is installed: the no-gnuplot message does not arise"
+else
+	skip "gnuplot is not installed: no PNG or SVG to check"
+	grep -q "gnuplot is not installed" "$WORK/out"
+	tap $? "without gnuplot plot says why nothing was drawn"
+fi
+applyid=$("$TT" runs --json | json "[r['id'] for r in j if r['kind'] == 'apply'][0]")
+expect_bad_input 2 "plot draws auto and sweep runs" - "$TT" plot "$applyid" -o "$WORK/nothing"
+expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"
+is "a refused plot writes no file" "$(ls "$WORK" | grep -c '^nothing')" 0
 done_testing

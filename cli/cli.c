@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* mkostemp */
 #include "cli.h"
 
 #include "../core/parse.h"
@@ -7,12 +8,15 @@
 #include "../db/db.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 const struct tt_cmd *cli_find_command(const char *name)
 {
@@ -291,3 +295,39 @@ void cli_trials_csv(json_t *run, FILE *f)
 	}
 }
 
+
+/* The temp name is random and created O_EXCL (mkstemp), so a link planted
+ * at a guessable name cannot redirect the write; it then gets the mode a
+ * plain create would have given. */
+int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
+{
+	char tmp[4200];
+	mode_t mask;
+	FILE *f;
+	int fd, rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp))
+		return tt_err(TT_EINPUT, "output path '%s' is too long", out);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return tt_err_sys(errno == ENOENT || errno == ENOTDIR ? TT_EINPUT : TT_EFAIL, errno,
+				  "cannot create a file beside '%s'", out);
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	rc = write(ctx, f);
+	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
+		rc = rc < 0 ? rc : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
+	if (fclose(f) != 0 && rc == 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
+	if (rc == 0 && rename(tmp, out) < 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot put '%s' in place", out);
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}

@@ -43,6 +43,9 @@ extern const struct tt_cmd tt_commands[];
 int cmd_topo(struct tt_cli *cli, int argc, char **argv);
 int cmd_simulate(struct tt_cli *cli, int argc, char **argv);
 int cmd_bench(struct tt_cli *cli, int argc, char **argv);
+int cmd_auto(struct tt_cli *cli, int argc, char **argv);
+int cmd_sweep(struct tt_cli *cli, int argc, char **argv);
+int cmd_plot(struct tt_cli *cli, int argc, char **argv);
 int cmd_runs(struct tt_cli *cli, int argc, char **argv);
 int cmd_show(struct tt_cli *cli, int argc, char **argv);
 int cmd_db(struct tt_cli *cli, int argc, char **argv);
@@ -108,6 +111,10 @@ int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint6
 void cli_when(double t, char *buf, size_t size);
 /* A string field of a database row, "-" when null or absent. */
 const char *cli_str(json_t *row, const char *key);
+
+/* Writes out through write(ctx, f) on a temp file beside it, renamed into
+ * place when whole (a reader never sees half); a library status. */
+int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx);
 
 /* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */
 void cli_trials_csv(json_t *run, FILE *f);

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* mkostemp */
 /* tiertune export: recommended weights in the forms operators deploy them
  * with. Written to a temp file and renamed, so a reader never sees half. */
 #include "cli.h"
@@ -276,43 +275,23 @@ static const struct {
 	{"numactl", numactl}, {"prometheus", prometheus}, {"csv", csv},
 };
 
-/* To a temp file beside the target, renamed into place when whole. The
- * temp name is random and created O_EXCL (mkstemp), so a link planted at a
- * guessable name cannot redirect the write; it then gets the mode a plain
- * create would have given. */
+struct emit_ctx {
+	const struct export *e;
+	int (*write)(const struct export *, FILE *);
+};
+
+static int emit_write(void *ctx, FILE *f)
+{
+	const struct emit_ctx *c = ctx;
+
+	return c->write(c->e, f);
+}
+
 static int emit(const struct export *e, int (*write)(const struct export *, FILE *), const char *out)
 {
-	char tmp[4200];
-	mode_t mask;
-	FILE *f;
-	int fd, rc;
+	struct emit_ctx c = {e, write};
 
-	if (!out)
-		return write(e, stdout);
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp))
-		return tt_err(TT_EINPUT, "output path '%s' is too long", out);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return tt_err_sys(errno == ENOENT || errno == ENOTDIR ? TT_EINPUT : TT_EFAIL, errno,
-				  "cannot create a file beside '%s'", out);
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
-	rc = write(e, f);
-	if (fflush(f) != 0 || ferror(f) || fsync(fileno(f)) < 0)
-		rc = rc < 0 ? rc : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
-	if (fclose(f) != 0 && rc == 0)
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
-	if (rc == 0 && rename(tmp, out) < 0)
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot put '%s' in place", out);
-	if (rc < 0)
-		unlink(tmp);
-	return rc;
+	return out ? cli_write_file(out, emit_write, &c) : write(e, stdout);
 }
 
 int cmd_export(struct tt_cli *cli, int argc, char **argv)

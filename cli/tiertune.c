@@ -29,6 +29,15 @@ const struct tt_cmd tt_commands[] = {
 	 "[--point-ms MS] [--collect LIST] [--record] | --matrix [--record] | --list)",
 	 "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
 	 "placed per the weights, verify where every page landed, and report the figures.", true},
+	{"auto", cmd_auto, NULL,
+	 "Find the best weights for one source node: baselines, a search, and the winner proved "
+	 "against the baselines; recorded, and applied with --apply.", true},
+	{"sweep", cmd_sweep, NULL,
+	 "Measure every weight vector of a grid (the exhaustive picture auto's search avoids), "
+	 "with the same baselines, report and record.", true},
+	{"plot", cmd_plot, "RUN",
+	 "Draw an auto or sweep run's bandwidth against the share of pages off the source node "
+	 "(gnuplot, PNG and SVG); without gnuplot, write the data and the script.", false},
 	{"apply", cmd_apply, NULL,
 	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
 	 "back, and put everything back on any failure.", true},

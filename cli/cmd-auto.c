@@ -1,0 +1,959 @@
+/* tiertune auto: search the best weights for one source node, prove them
+ * against the baselines, record them, and optionally apply them; and
+ * tiertune sweep, the same run with the exhaustive grid as its strategy
+ * (one file: the two differ only in their options and the trial table).
+ * The search, the model and the report are tuner/'s; this file picks the
+ * measurement (real trials through tuner/trial.h, or the model's seeded
+ * measure), prints, records and applies. */
+#include "cli.h"
+
+#include "../bench/kernels.h"
+#include "../core/apply.h"
+#include "../core/parse.h"
+#include "../core/topo.h"
+#include "../core/wi.h"
+#include "../db/db.h"
+#include "../tuner/model.h"
+#include "../tuner/report.h"
+#include "../tuner/search.h"
+#include "../tuner/trial.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Real trials: 60 measurements, the 14 that the baselines and the final
+ * comparison of three baselines need and room for a 1-D search of two
+ * groups to settle (tuner/README.md), a few minutes of triad. The model
+ * costs microseconds a measurement: 200 lets a 3-node simplex search
+ * settle too. */
+#define DEFAULT_BUDGET "60"
+#define DEFAULT_BUDGET_MODEL "200"
+
+/* A real sweep without --budget must end in reasonable time: at a few
+ * seconds a measurement, this many is already hours. */
+#define SWEEP_REAL_MAX 2000
+
+struct auto_args {
+	const char *kind;        /* "auto" or "sweep": the run's kind */
+	int64_t source;
+	const char *nodes, *mix, *budget, *model, *noise, *strategy;
+	uint64_t threads, max_weight, seed, size, repeat;
+	bool no_record, apply;
+	bool real_only; /* --size or --repeat given */
+};
+
+/* What a real measurement saw, kept per trial for the record: the
+ * measure callback cannot know its trial, the progress callback that
+ * follows every measurement does. */
+struct placed {
+	double achieved[TT_SEARCH_MAX_NODES]; /* fraction of checked pages */
+	bool validated;
+};
+
+struct auto_ctx {
+	struct tt_cli *cli;
+	const struct tt_topo *t;
+	const struct tt_kernel *kernel;
+	int source;
+	int threads;             /* 0: every CPU of the source node */
+	size_t size_bytes;       /* per array; 0: STREAM's rule */
+	int repeat;
+	bool simulated;
+	struct tt_model_sim sim; /* with --model */
+	struct placed last;      /* the latest real measurement */
+	struct placed *per_trial;
+	int nper;
+	size_t array_bytes;      /* as the last real trial allocated */
+	int used_threads;
+};
+
+/* One real measurement: the kernel under exact placement (no root, no
+ * global setting), its median pass as the score. Not recorded by the
+ * trial layer: the auto run records its trials itself, one per vector. */
+static int real_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct auto_ctx *c = ctx;
+	struct tt_trial_opts o = {.bench = {.kernel = c->kernel, .topo = c->t,
+					    .source_node = c->source, .threads = c->threads,
+					    .array_bytes = c->size_bytes, .repeat = c->repeat,
+					    .sfs = &c->cli->sfs},
+				  .weights = w, .command = c->cli->cmdline};
+	struct tt_trial_result *r;
+	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
+
+	if (rc == 0)
+		rc = tt_trial_run(&o, &r);
+	if (rc < 0)
+		return rc;
+	*score = r->bench.bw_median_bytes_s;
+	memset(&c->last, 0, sizeof(c->last));
+	c->last.validated = r->bench.validated;
+	c->array_bytes = r->bench.array_bytes;
+	c->used_threads = r->bench.threads;
+	if (r->bench.place.checked) {
+		int node, k = 0;
+
+		tt_nodemask_for_each(node, &w->set) {
+			if (k < TT_SEARCH_MAX_NODES)
+				c->last.achieved[k++] = (double)r->bench.place.got[node] /
+							(double)r->bench.place.checked;
+		}
+	}
+	tt_trial_free(r);
+	return 0;
+}
+
+static void weights_str(const struct tt_search *s, int trial, char *buf, size_t size)
+{
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	struct tt_weights tw;
+
+	tt_search_trial_weights(s, trial, w);
+	tt_search_weights(s, w, &tw);
+	if (tt_weights_format(&tw, buf, size) < 0)
+		snprintf(buf, size, "?");
+}
+
+/* The interval's half width, or NaN below two measurements. */
+static double half_ci(const struct tt_trial *tr)
+{
+	return isfinite(tr->ci_hi) && isfinite(tr->ci_lo) ? (tr->ci_hi - tr->ci_lo) / 2 : NAN;
+}
+
+static void print_gbs(FILE *f, double bw, double half)
+{
+	fprintf(f, "%8.2f", bw / 1e9);
+	if (isfinite(half))
+		fprintf(f, " ±%6.2f", half / 1e9);
+	else
+		fprintf(f, " ±%6s", "-");
+}
+
+/* One line per measurement, on stderr so that stdout holds only the
+ * report (or the JSON document). */
+static void progress(void *ctx, const struct tt_search *s, int trial)
+{
+	struct auto_ctx *c = ctx;
+	char w[96], bw[96] = "-";
+	int best = 0;
+
+	if (!c->simulated && trial >= c->nper) {
+		struct placed *p = realloc(c->per_trial, (size_t)(trial + 16) * sizeof(*p));
+
+		if (p) {
+			memset(p + c->nper, 0, (size_t)(trial + 16 - c->nper) * sizeof(*p));
+			c->per_trial = p;
+			c->nper = trial + 16;
+		}
+	}
+	if (!c->simulated && trial < c->nper)
+		c->per_trial[trial] = c->last;
+	for (int i = 1; i < s->ntrials; i++)
+		if (s->trials[i].n && s->trials[i].mean > s->trials[best].mean)
+			best = i;
+	weights_str(s, trial, w, sizeof(w));
+	weights_str(s, best, bw, sizeof(bw));
+	fprintf(stderr, "%strial %d", c->simulated ? "SIMULATED " : "", s->measurements);
+	if (s->cfg.budget_trials)
+		fprintf(stderr, "/%d", s->cfg.budget_trials);
+	else if (s->cfg.budget_s > 0)
+		fprintf(stderr, " (%.0f of %.0f s)", s->elapsed_s, s->cfg.budget_s);
+	fprintf(stderr, " %-14s", w);
+	print_gbs(stderr, s->trials[trial].mean, half_ci(&s->trials[trial]));
+	fprintf(stderr, " GB/s  best %s %.2f\n", bw, s->trials[best].mean / 1e9);
+}
+
+/* --budget: a number of measurements, or a duration (90s, 5m, 1h). */
+static int parse_budget(const char *arg, struct tt_search_cfg *cfg)
+{
+	char *end;
+	double scale = 0;
+
+	errno = 0;
+	double v = strtod(arg, &end);
+
+	if (end == arg || errno || !isfinite(v))
+		goto bad;
+	if (*end == '\0')
+		scale = 0;
+	else if (strcmp(end, "s") == 0)
+		scale = 1;
+	else if (strcmp(end, "m") == 0)
+		scale = 60;
+	else if (strcmp(end, "h") == 0)
+		scale = 3600;
+	else
+		goto bad;
+	if (scale == 0) {
+		if (v != floor(v) || v < 1 || v > 1000000)
+			goto bad;
+		cfg->budget_trials = (int)v;
+		return 0;
+	}
+	if (!(v > 0) || v * scale > 7 * 86400.0)
+		goto bad;
+	cfg->budget_s = v * scale;
+	return 0;
+bad:
+	return tt_err(TT_EINPUT, "--budget '%s' is not a number of trials (1-1000000) or a "
+				 "duration (90s, 5m, 1h; at most a week)", arg);
+}
+
+/* The nodes to interleave over: --nodes, else the model's nodes from the
+ * source, else every memory node; each must be a memory node of the
+ * machine (weights of a node without memory are meaningless to the kernel). */
+static int pick_nodes(const struct auto_args *a, const struct tt_topo *t,
+		      const struct tt_model *m, struct tt_search_cfg *cfg)
+{
+	struct tt_nodemask mask = {0};
+	int node, rc;
+
+	if (a->nodes) {
+		if (tt_parse_list(a->nodes, mask.bits, TT_MAX_NODES) || !tt_nodemask_weight(&mask))
+			return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)",
+				      a->nodes);
+	} else if (m) {
+		const struct tt_model_source *ms = tt_model_source(m, (int)a->source);
+
+		for (int i = 0; ms && i < ms->nnodes; i++)
+			tt_bit_set(mask.bits, (unsigned int)ms->nodes[i].node);
+	} else {
+		mask = t->mem_nodes;
+	}
+	rc = tt_topo_check_nodes(t, &mask, "--nodes");
+	if (rc < 0) {
+		if (m && !a->nodes)
+			tt_err_hint("model '%s' describes nodes this machine lacks; give --sysfs-root a "
+				    "copy of the fixture it describes (tests/fixtures/sysfs/%s)",
+				    m->path, m->name);
+		return rc;
+	}
+	cfg->nnodes = 0;
+	tt_nodemask_for_each(node, &mask) {
+		if (!tt_nodemask_test(&t->mem_nodes, node))
+			return tt_err(TT_EINPUT, "node %d in --nodes has no memory", node);
+		if (cfg->nnodes == TT_SEARCH_MAX_NODES)
+			return tt_err(TT_EINPUT, "more than %d nodes to interleave", TT_SEARCH_MAX_NODES);
+		cfg->nodes[cfg->nnodes++] = node;
+	}
+	return 0;
+}
+
+/* The prior and the auto-mode baseline: the kernel's own figures (HMAT
+ * access1, min of read and write, as auto mode takes them) where every
+ * node has them, else the model's profile, else none (no auto baseline). */
+static void pick_prior(const struct tt_topo *t, const struct tt_model *m, int src,
+		       struct tt_search_cfg *cfg)
+{
+	bool all = true;
+
+	for (int k = 0; k < cfg->nnodes; k++) {
+		const struct tt_node *n = tt_topo_node(t, cfg->nodes[k]);
+		const struct tt_hmat *h = n ? &n->access[1] : NULL;
+		uint64_t mb = h && h->present ? (h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
+										    : h->write_bw_mb_s)
+					      : 0;
+
+		cfg->prior_bw_bytes_s[k] = (double)mb * 1e6;
+		all &= mb > 0;
+	}
+	if (all) {
+		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "hmat");
+		return;
+	}
+	if (m && tt_model_profile(m, src, cfg->nodes, cfg->nnodes, cfg->prior_bw_bytes_s) == 0) {
+		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "model");
+		return;
+	}
+	memset(cfg->prior_bw_bytes_s, 0, sizeof(cfg->prior_bw_bytes_s));
+	snprintf(cfg->prior_from, sizeof(cfg->prior_from), "none");
+}
+
+static double median(const double *x, int n)
+{
+	double v[TT_CONFIRM_MAX * 4 + 64];
+	int m = n < (int)(sizeof(v) / sizeof(v[0])) ? n : (int)(sizeof(v) / sizeof(v[0]));
+
+	memcpy(v, x, (size_t)m * sizeof(*v));
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double tmp = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = tmp;
+		}
+	return m ? (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2) : NAN;
+}
+
+static const char *baseline_label(const char *name)
+{
+	return strcmp(name, "local") == 0 ? "local DRAM"
+	       : strcmp(name, "1:1") == 0 ? "1:1 interleave"
+	       : strcmp(name, "auto") == 0 ? "kernel auto mode"
+					   : name;
+}
+
+/* The run, its trials (one per weight vector, its measurements as passes)
+ * and the recommendation. The run row is begun only now, after the search:
+ * a search refused or failed leaves the database as it was. */
+static int record(struct tt_cli *cli, const struct auto_args *a, const struct auto_ctx *c,
+		  const struct tt_search *s,
+		  const struct tt_report *r, const struct tt_recos *rs, int64_t *run_id)
+{
+	struct tt_db *db;
+	char objective[64];
+	int64_t host, run = 0, id;
+	int rc = cli_db(cli, 0, &db);
+
+	if (rc < 0)
+		return rc;
+	snprintf(objective, sizeof(objective), "%s:%s", c->kernel->kind->objective, c->kernel->name);
+	rc = tt_db_host(db, c->t, &host);
+	if (rc == 0)
+		rc = tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = a->kind,
+							     .command = cli->cmdline,
+							     .source_node = c->source,
+							     .objective = objective,
+							     .kernel_release = c->t->kernel_release,
+							     .simulated = c->simulated},
+				     &run);
+	for (int i = 0; rc == 0 && i < s->ntrials; i++) {
+		const struct tt_trial *tr = &s->trials[i];
+		struct tt_db_trial_node nodes[TT_SEARCH_MAX_NODES];
+		uint32_t w[TT_SEARCH_MAX_NODES], sum = 0;
+		double lo = INFINITY, hi = -INFINITY;
+		int nn = 0;
+
+		if (!tr->n)
+			continue;
+		tt_search_trial_weights(s, i, w);
+		for (int k = 0; k < s->cfg.nnodes; k++)
+			sum += w[k];
+		for (int k = 0; k < s->cfg.nnodes; k++) {
+			if (!w[k])
+				continue;
+			nodes[nn] = (struct tt_db_trial_node){
+				.node = s->cfg.nodes[k], .weight = w[k],
+				.requested_share = (double)w[k] / sum,
+				.achieved_share = c->simulated || i >= c->nper
+							  ? (double)w[k] / sum
+							  : c->per_trial[i].achieved[nn]};
+			nn++;
+		}
+		for (int j = 0; j < tr->n; j++) {
+			lo = fmin(lo, tr->score[j]);
+			hi = fmax(hi, tr->score[j]);
+		}
+		rc = tt_db_trial_add(db, run,
+				     &(struct tt_db_trial){
+					     .kernel = c->kernel->name, .mix = c->kernel->counting,
+					     .placement = c->simulated ? "model" : "exact",
+					     .threads = c->simulated ? c->threads : c->used_threads,
+					     .size_bytes = c->simulated ? 0 : c->array_bytes,
+					     .bw_best_bytes_s = hi,
+					     .bw_median_bytes_s = median(tr->score, tr->n),
+					     .bw_min_bytes_s = lo,
+					     .validated = !c->simulated && i < c->nper &&
+							  c->per_trial[i].validated,
+					     .simulated = c->simulated, .nnodes = nn, .nodes = nodes},
+				     &id);
+	}
+	if (rc == 0) {
+		const struct tt_report_baseline *over = NULL;
+
+		for (int i = 0; i < r->nbaselines; i++)
+			if (strcmp(r->base[i].name, r->reco_gain_over) == 0)
+				over = &r->base[i];
+		rc = tt_db_recommendation_add(
+			db, run,
+			&(struct tt_db_recommendation){
+				.source_node = c->source, .interface = rs->r[0].interface,
+				.weights = &rs->r[0].w, .score = r->best_mean, .gain = r->reco_gain,
+				.gain_ci_low = over && r->reco_gain != 0 ? over->gain_lo : NAN,
+				.gain_ci_high = over && r->reco_gain != 0 ? over->gain_hi : NAN,
+				.baseline = over ? baseline_label(over->name) : NULL});
+	}
+	if (rc == 0)
+		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
+	if (rc < 0 && run) {
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		tt_db_run_finish(db, run, TT_RUN_FAILED);
+		tt_err(rc, "recording the run failed: %s", msg);
+	}
+	tt_db_close(db);
+	if (rc == 0)
+		*run_id = run;
+	return rc;
+}
+
+/* The plan apply would run for the recommendation: upstream node weights
+ * or, on an RFC kernel, the source's tier weights. */
+static int plan(struct tt_cli *cli, const struct tt_topo *t, const struct tt_recos *reco, int src,
+		struct tt_apply_plan *p)
+{
+	const struct tt_wi_backend *be;
+	struct tt_recos rs = *reco;
+	int rc = cli_pick_interface(cli, NULL, &be);
+
+	if (rc == 0)
+		rc = tt_recos_convert(&rs, t, be->name);
+	if (rc < 0)
+		return rc;
+	p->be = be;
+	if (be == &tt_wi_upstream) {
+		struct tt_weights w;
+
+		rc = tt_recos_upstream(&rs, src, &w);
+		return rc < 0 ? rc : tt_apply_plan_upstream(p, t, &w);
+	}
+	return tt_apply_plan_rfc(p, t, src, &rs.r[0].w);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *weights_json(const struct tt_weights *w)
+{
+	char buf[256];
+
+	return tt_weights_format(w, buf, sizeof(buf)) < 0 ? json_null() : json_string(buf);
+}
+
+static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
+			   const struct tt_search *s, const struct tt_report *r,
+			   const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
+			   const char *plan_why)
+{
+	json_t *j = json_object(), *nodes = json_array(), *trials = json_array(),
+	       *bases = json_array(), *writes = json_array();
+
+	json_object_set_new(j, "kind", json_string(a->kind));
+	json_object_set_new(j, "simulated", json_boolean(c->simulated));
+	json_object_set_new(j, "model", str_or_null(a->model));
+	json_object_set_new(j, "host", json_string(c->t->hostname));
+	json_object_set_new(j, "kernel_release", json_string(c->t->kernel_release));
+	json_object_set_new(j, "source_node", json_integer(c->source));
+	for (int k = 0; k < r->nnodes; k++)
+		json_array_append_new(nodes, json_integer(r->nodes[k]));
+	json_object_set_new(j, "nodes", nodes);
+	json_object_set_new(j, "kernel", json_string(c->kernel->name));
+	json_object_set_new(j, "counting", str_or_null(c->kernel->counting));
+	json_object_set_new(j, "threads", c->simulated || c->used_threads
+						  ? json_integer(c->simulated ? c->threads
+									      : c->used_threads)
+						  : json_null());
+	json_object_set_new(j, "strategy", json_string(r->strategy));
+	json_object_set_new(j, "prior_from", json_string(r->prior_from));
+	json_object_set_new(j, "max_weight", json_integer(r->max_weight));
+	json_object_set_new(j, "budget_trials", s->cfg.budget_trials
+							? json_integer(s->cfg.budget_trials)
+							: json_null());
+	json_object_set_new(j, "budget_s", s->cfg.budget_s > 0 ? json_real(s->cfg.budget_s)
+							       : json_null());
+	json_object_set_new(j, "measurements", json_integer(r->measurements));
+	json_object_set_new(j, "ntrials", json_integer(r->ntrials));
+	json_object_set_new(j, "elapsed_s", json_real(r->elapsed_s));
+	json_object_set_new(j, "stop_reason", json_string(r->stop_reason));
+	for (int i = 0; i < r->ntrials; i++) {
+		const struct tt_trial *tr = &r->trials[i];
+		char w[96];
+
+		weights_str(s, i, w, sizeof(w));
+		json_array_append_new(
+			trials, json_pack("{s:s,s:s,s:i,s:o,s:o,s:o}", "weights", w, "phase",
+					  tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
+					  "measurements", tr->n, "bw_mean_bytes_s",
+					  cli_json_real(tr->n ? tr->mean : NAN), "bw_ci_low_bytes_s",
+					  cli_json_real(tr->ci_lo), "bw_ci_high_bytes_s",
+					  cli_json_real(tr->ci_hi)));
+	}
+	json_object_set_new(j, "trials", trials);
+	for (int i = 0; i < r->nbaselines; i++) {
+		const struct tt_report_baseline *b = &r->base[i];
+
+		json_array_append_new(
+			bases, json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:o,s:o,s:o,s:s}", "name", b->name,
+					 "weights", weights_json(&b->w), "bw_mean_bytes_s",
+					 cli_json_real(b->mean), "bw_ci_low_bytes_s",
+					 cli_json_real(b->ci_lo), "bw_ci_high_bytes_s",
+					 cli_json_real(b->ci_hi), "rounds", b->rounds, "gain",
+					 cli_json_real(b->gain), "gain_ci_low",
+					 cli_json_real(b->gain_lo), "gain_ci_high",
+					 cli_json_real(b->gain_hi), "verdict",
+					 tt_verdict_name(b->verdict)));
+	}
+	json_object_set_new(j, "baselines", bases);
+	json_object_set_new(j, "best", json_pack("{s:o,s:o,s:o,s:o}", "weights",
+						 weights_json(&r->best_w), "bw_mean_bytes_s",
+						 cli_json_real(r->best_mean), "bw_ci_low_bytes_s",
+						 cli_json_real(r->best_ci_lo), "bw_ci_high_bytes_s",
+						 cli_json_real(r->best_ci_hi)));
+	json_object_set_new(j, "auto_weights", r->have_auto ? weights_json(&r->auto_w) : json_null());
+	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
+	json_object_set_new(
+		j, "recommendation",
+		json_pack("{s:s,s:o,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
+			  weights_json(&rs->r[0].w), "gain", cli_json_real(r->reco_gain),
+			  "gain_over", r->reco_gain_over[0] ? json_string(r->reco_gain_over)
+							    : json_null(),
+			  "lost_to", r->lost_to >= 0 ? json_string(r->base[r->lost_to].name)
+						     : json_null()));
+	json_object_set_new(j, "run", run ? json_integer(run) : json_null());
+	for (int i = 0; p && i < p->n; i++)
+		json_array_append_new(writes, json_pack("{s:s,s:s,s:s}", "file", p->w[i].file, "old",
+							p->w[i].old, "new", p->w[i].value));
+	json_object_set_new(j, "apply_interface", p ? json_string(p->be->name) : json_null());
+	json_object_set_new(j, "apply_writes", writes);
+	json_object_set_new(j, "apply_unavailable", plan_why ? json_string(plan_why) : json_null());
+	return j;
+}
+
+/* A gain with its interval, in percent: "+12.3% (95% CI +10.1%..+14.5%)". */
+static void print_gain(double gain, double lo, double hi)
+{
+	printf("%+.1f%%", 100 * gain);
+	if (isfinite(lo) && isfinite(hi))
+		printf(" (95%% CI %+.1f%%..%+.1f%%)", 100 * lo, 100 * hi);
+}
+
+/* sweep: every vector with the share of the nodes other than the source's
+ * (the slow tier when the source's node is the fast one). */
+static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
+{
+	printf("%s%-20s %14s %8s %8s %s\n", c->simulated ? "SIMULATED " : "", "weights",
+	       "remote share", "GB/s", "95% CI", "measurements");
+	for (int i = 0; i < s->ntrials; i++) {
+		const struct tt_trial *tr = &s->trials[i];
+		uint32_t w[TT_SEARCH_MAX_NODES], sum = 0, remote = 0;
+		char ws[96];
+
+		tt_search_trial_weights(s, i, w);
+		for (int k = 0; k < s->cfg.nnodes; k++) {
+			sum += w[k];
+			remote += s->cfg.nodes[k] == c->source ? 0 : w[k];
+		}
+		weights_str(s, i, ws, sizeof(ws));
+		printf("%s%-20s %13.1f%% ", c->simulated ? "SIMULATED " : "", ws,
+		       100.0 * remote / sum);
+		print_gbs(stdout, tr->n ? tr->mean : NAN, half_ci(tr));
+		printf(" %d\n", tr->n);
+	}
+	printf("\n");
+}
+
+static void report_text(const struct auto_ctx *c, const struct auto_args *a,
+			const struct tt_report *r,
+			const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
+			const char *plan_why)
+{
+	const char *sim = c->simulated ? "SIMULATED " : "";
+	char nodes[128], w[96];
+	FILE *f = stdout;
+
+	nodes[0] = '\0';
+	for (int k = 0; k < r->nnodes; k++)
+		snprintf(nodes + strlen(nodes), sizeof(nodes) - strlen(nodes), "%s%d", k ? "," : "",
+			 r->nodes[k]);
+	if (c->simulated)
+		printf("SIMULATED: every figure comes from model '%s', not a measurement; the "
+		       "topology is '%s'\n", a->model, c->cli->sysfs_root);
+	printf("machine: %s (%s), kernel %s\n", c->t->hostname[0] ? c->t->hostname : "-",
+	       c->t->cpu_model[0] ? c->t->cpu_model : "unknown CPU", c->t->kernel_release);
+	printf("source node %d, interleaving nodes %s; objective: %s bandwidth (%s counting)",
+	       c->source, nodes, c->kernel->name, c->kernel->counting ? c->kernel->counting : "-");
+	if (c->simulated ? c->threads : c->used_threads)
+		printf(", %d threads", c->simulated ? c->threads : c->used_threads);
+	printf("\nsearch: %s strategy, prior from %s, max weight %u; %d measurements of %d "
+	       "trials in %.1f s (%s)\n\n",
+	       r->strategy, r->prior_from, r->max_weight, r->measurements, r->ntrials, r->elapsed_s,
+	       r->stop_reason);
+
+	if (c->simulated)
+		printf("SIMULATED figures:\n");
+	printf("%-8s %-16s %8s %8s  %-26s %s\n", "", "weights", "GB/s", "95% CI",
+	       "best's gain over it", "verdict");
+	for (int i = 0; i < r->nbaselines; i++) {
+		const struct tt_report_baseline *b = &r->base[i];
+		char gain[40] = "-";
+
+		tt_weights_format(&b->w, w, sizeof(w));
+		if (b->verdict != TT_VERDICT_SAME && isfinite(b->gain) && isfinite(b->gain_lo))
+			snprintf(gain, sizeof(gain), "%+.1f%% (%+.1f..%+.1f)", 100 * b->gain,
+				 100 * b->gain_lo, 100 * b->gain_hi);
+		printf("%-8s %-16s", b->name, w);
+		print_gbs(f, b->mean, isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
+		printf("  %-26s %s\n", gain, tt_verdict_name(b->verdict));
+	}
+	tt_weights_format(&r->best_w, w, sizeof(w));
+	printf("%-8s %-16s", "best", w);
+	print_gbs(f, r->best_mean,
+		  isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
+	printf("\n\n");
+
+	printf("%sbest weights %s:", sim, w);
+	for (int i = 0; i < r->nbaselines; i++) {
+		const struct tt_report_baseline *b = &r->base[i];
+
+		printf("\n  vs %-17s ", baseline_label(b->name));
+		switch (b->verdict) {
+		case TT_VERDICT_SAME:
+			printf("the same weights");
+			break;
+		case TT_VERDICT_UNKNOWN:
+			printf("unknown (too few paired rounds within the budget)");
+			break;
+		case TT_VERDICT_NOISE:
+			print_gain(b->gain, b->gain_lo, b->gain_hi);
+			printf(": within noise, not a win");
+			break;
+		default:
+			print_gain(b->gain, b->gain_lo, b->gain_hi);
+			printf(" %s", tt_verdict_name(b->verdict));
+		}
+	}
+	printf("\n");
+	if (r->have_auto) {
+		tt_weights_format(&r->auto_w, w, sizeof(w));
+		printf("kernel auto mode (its formula on the %s bandwidths) gives %s: %s\n",
+		       r->prior_from, w,
+		       r->best_is_auto ? "the search found nothing better" : "see its row above");
+	} else {
+		printf("kernel auto mode: no bandwidth figures (no HMAT), so no auto baseline\n");
+	}
+	tt_weights_format(&rs->r[0].w, w, sizeof(w));
+	if (r->lost_to >= 0)
+		printf("the search's winner lost to the %s baseline beyond the noise: recommending "
+		       "that baseline instead\n", r->base[r->lost_to].name);
+	const struct tt_report_baseline *over = NULL;
+
+	for (int i = 0; i < r->nbaselines; i++)
+		if (strcmp(r->base[i].name, r->reco_gain_over) == 0)
+			over = &r->base[i];
+	printf("%srecommendation for source node %d: %s", sim, c->source, w);
+	if (over && over->verdict == TT_VERDICT_SAME)
+		printf(" (the %s baseline itself)\n", baseline_label(over->name));
+	else if (isnan(r->reco_gain))
+		printf(" (gain unknown)\n");
+	else if (r->reco_gain == 0)
+		printf(" (no gain over %s beyond the noise)\n", baseline_label(r->reco_gain_over));
+	else
+		printf(" (%+.1f%% over %s)\n", 100 * r->reco_gain, baseline_label(r->reco_gain_over));
+	for (int k = 0; k < r->nnodes; k++) {
+		/* Upstream weights are 1-255: a node the search left out cannot
+		 * be given 0, it has to stay out of the task's nodemask. */
+		if (!tt_weights_get(&rs->r[0].w, r->nodes[k], 0))
+			printf("node %d gets no weight: leave it out of the policy's nodes (numactl "
+			       "-w, set_mempolicy); apply leaves its sysfs weight as it is\n",
+			       r->nodes[k]);
+	}
+	if (p) {
+		printf("\napply would write (%s interface):\n", p->be->name);
+		for (int i = 0; i < p->n; i++)
+			printf("  %s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
+			       p->w[i].old, p->w[i].value);
+	} else {
+		printf("\napply: not possible here: %s\n", plan_why);
+	}
+	/* The commands name the root the weights are for: a fixture's nodes
+	 * are not this machine's. */
+	char root[600] = "";
+
+	if (!c->cli->sfs.live)
+		snprintf(root, sizeof(root), "--sysfs-root %s ", c->cli->sysfs_root);
+	if (run) {
+		printf("\nrecorded as run %jd%s; to use it:\n", (intmax_t)run,
+		       c->simulated ? " (simulated)" : "");
+		printf("  tiertune %sapply --run %jd   ('restore --last' undoes it)\n", root,
+		       (intmax_t)run);
+		printf("  tiertune %sexport --run %jd --format shell|tmpfiles|numactl|json\n", root,
+		       (intmax_t)run);
+	} else {
+		printf("\nnot recorded (--no-record); to apply: tiertune %sapply --weights %s\n", root,
+		       w);
+	}
+}
+
+static int run_auto(struct tt_cli *cli, const struct auto_args *a)
+{
+	struct auto_ctx c = {.cli = cli, .source = (int)a->source, .threads = (int)a->threads,
+			     .size_bytes = a->size, .repeat = (int)a->repeat};
+	struct tt_model *m = NULL;
+	struct tt_search_cfg cfg;
+	struct tt_search s;
+	struct tt_report r;
+	struct tt_recos rs = {0};
+	struct tt_apply_plan p;
+	struct tt_mix mix;
+	struct tt_topo t;
+	char plan_why[512] = "";
+	double sigma = 0.03;
+	int64_t run = 0;
+	bool searched = false, planned = false;
+	int rc;
+
+	tt_search_cfg_default(&cfg);
+	cfg.strategy = a->strategy;
+	cfg.max_weight = (uint32_t)a->max_weight;
+	if (a->noise) {
+		char *end;
+
+		errno = 0;
+		sigma = strtod(a->noise, &end);
+		if (end == a->noise || *end || errno || !(sigma >= 0 && sigma <= 0.2))
+			return cli_usage("--noise '%s' is not a relative sigma in 0..0.2", a->noise);
+		if (!a->model)
+			return cli_usage("--noise goes with --model (real trials bring their own)");
+	}
+	if (a->real_only && a->model)
+		return cli_usage("--size and --repeat shape real trials; --model has none");
+	if (a->apply && cli->json)
+		return cli_usage("--apply prints apply's own report; give it without --json, or run "
+				 "'tiertune apply --run RUN --json' afterwards");
+	if (tt_mix_from_kernel(a->mix, &mix) < 0 || !(c.kernel = tt_kernel_find(a->mix)))
+		return cli_fail(TT_EINPUT);
+	if (!tt_strategy_find(a->strategy)) {
+		char names[256] = "";
+
+		for (const struct tt_strategy *const *st = tt_strategies; *st; st++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 names[0] ? ", " : "", (*st)->name);
+		return cli_usage("unknown --strategy '%s' (one of: %s)", a->strategy, names);
+	}
+	rc = a->budget || strcmp(a->kind, "auto") == 0
+		     ? parse_budget(a->budget ? a->budget
+				    : a->model ? DEFAULT_BUDGET_MODEL
+					       : DEFAULT_BUDGET,
+				    &cfg)
+		     : 0;
+	if (rc < 0)
+		return cli_fail(rc);
+	if (a->model) {
+		m = malloc(sizeof(*m));
+		if (!m)
+			return cli_fail(tt_err(TT_EFAIL, "out of memory"));
+		rc = tt_model_load(m, a->model);
+		if (rc < 0) {
+			free(m);
+			return cli_fail(rc);
+		}
+	}
+	rc = cli_load_topo(cli, &t);
+	if (rc) {
+		free(m);
+		return rc;
+	}
+	c.t = &t;
+	c.simulated = m != NULL;
+	tt_apply_plan_init(&p, NULL, &cli->sfs);
+	rc = tt_topo_check_source(&t, c.source);
+	if (rc == 0 && !tt_topo_node(&t, c.source)->has_cpu)
+		rc = tt_err(TT_EINPUT, "source node %d has no CPUs to run threads on", c.source);
+	if (rc == 0)
+		rc = pick_nodes(a, &t, m, &cfg);
+	if (rc < 0)
+		goto out;
+	if (!m && !cli->sfs.live) {
+		rc = tt_err(TT_EINPUT, "--sysfs-root '%s' is not this machine: real trials allocate "
+				       "and time this machine's memory",
+			    cli->sysfs_root);
+		tt_err_hint("run the search on a model of it with --model tuner/models/<file>.json");
+		goto out;
+	}
+	if (cfg.nnodes < 2) {
+		rc = tt_err(TT_EUNAVAIL, "nothing to interleave: node %d is the only memory node %s",
+			    cfg.nodes[0], a->nodes ? "in --nodes" : "of this machine");
+		tt_err_hint("weighted interleave needs two or more memory nodes; to see the search on "
+			    "a modelled CXL machine: --model tuner/models/spr-ddr5-2cxl.json "
+			    "--sysfs-root <a copy of tests/fixtures/sysfs/spr-ddr5-2cxl>");
+		goto out;
+	}
+	for (int k = 0; k < cfg.nnodes; k++)
+		if (cfg.nodes[k] == c.source)
+			cfg.local_node = c.source;
+	if (!m && !cfg.budget_trials && !(cfg.budget_s > 0) &&
+	    tt_grid_count(cfg.nnodes, cfg.max_weight) * cfg.min_repeats > SWEEP_REAL_MAX) {
+		rc = tt_err(TT_EINPUT, "--grid %u over %d nodes is %ld vectors, each measured %d "
+				       "times: give --budget, or a smaller --grid",
+			    cfg.max_weight, cfg.nnodes, tt_grid_count(cfg.nnodes, cfg.max_weight),
+			    cfg.min_repeats);
+		goto out;
+	}
+	pick_prior(&t, m, c.source, &cfg);
+	if (m) {
+		rc = tt_model_sim_init(&c.sim, m, c.source, a->mix, c.threads, sigma, a->seed);
+		if (rc < 0)
+			goto out;
+		if (!c.threads)
+			c.threads = tt_model_source(m, c.source)->threads;
+	}
+	cfg.progress = progress;
+	cfg.progress_ctx = &c;
+	rc = tt_search_init(&s, &cfg, m ? tt_model_measure : real_measure, m ? (void *)&c.sim : &c);
+	if (rc < 0)
+		goto out;
+	searched = true;
+	rc = tt_search_run(&s);
+	if (rc == 0)
+		rc = tt_report_build(&r, &s, c.source, c.simulated);
+	if (rc == 0)
+		rc = tt_report_reco(&r, &rs);
+	if (rc < 0)
+		goto out;
+	if (!a->no_record) {
+		rc = record(cli, a, &c, &s, &r, &rs, &run);
+		if (rc < 0)
+			goto out;
+	}
+	if (plan(cli, &t, &rs, c.source, &p) == 0) {
+		planned = true;
+	} else {
+		snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
+	}
+	if (cli->json) {
+		rc = cli_print_json(report_json(&c, a, &s, &r, &rs, run, planned ? &p : NULL,
+						planned ? NULL : plan_why));
+		goto out;
+	}
+	if (strcmp(a->kind, "sweep") == 0)
+		print_trials(&c, &s);
+	report_text(&c, a, &r, &rs, run, planned ? &p : NULL, plan_why);
+	if (!a->apply)
+		goto out;
+	printf("\n");
+	if (!planned) {
+		rc = tt_err(TT_EUNAVAIL, "cannot apply: %s", plan_why);
+	} else if (p.auto_lost) {
+		rc = tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and this "
+					 "kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
+		tt_err_hint("'tiertune apply --run %jd --force' applies anyway", (intmax_t)run);
+	} else {
+		char objective[64];
+
+		snprintf(objective, sizeof(objective), "run %jd", (intmax_t)run);
+		/* The plan read the old values before the search's report; a
+		 * journal left since then goes back first, as apply does. */
+		rc = cli_apply_recover_first(cli);
+		if (rc == 0)
+			rc = cli_apply_execute(cli, &t, &p, false, "apply", run ? objective : NULL);
+	}
+out:
+	if (searched)
+		tt_search_release(&s);
+	tt_apply_plan_release(&p);
+	tt_topo_release(&t);
+	free(c.per_trial);
+	free(m);
+	return rc < 0 ? cli_fail(rc) : rc;
+}
+
+static bool given(const struct cli_opt *opts, const char *name)
+{
+	for (; opts->kind != CLI_OPT_END; opts++)
+		if (strcmp(opts->name, name) == 0)
+			return opts->seen;
+	return false;
+}
+
+int cmd_auto(struct tt_cli *cli, int argc, char **argv)
+{
+	struct auto_args a = {.kind = "auto", .source = -1, .mix = "triad", .strategy = "shares",
+			      .max_weight = TT_WEIGHTINESS, .seed = 1, .repeat = 5};
+	struct cli_opt opts[] = {
+		CLI_I64("source-node", &a.source, "N", "the CPU node whose threads the weights are for",
+			0, TT_MAX_NODES - 1, .required = true),
+		CLI_STRING("nodes", &a.nodes, "LIST",
+			   "the memory nodes to interleave over (default: every memory node; with "
+			   "--model, the model's nodes)"),
+		CLI_STRING("mix", &a.mix, "KERNEL",
+			   "the traffic: a bench bandwidth kernel (default triad; see 'tiertune bench "
+			   "--list')"),
+		CLI_U64("threads", &a.threads, "T",
+			"threads on the source node (default: one per CPU; the model's count with "
+			"--model)", 1, 4096),
+		CLI_U64("max-weight", &a.max_weight, "W", "the largest weight tried (default 32)", 1,
+			TT_SEARCH_MAX_WEIGHT),
+		CLI_STRING("budget", &a.budget, "TRIALS|DURATION",
+			   "measurements in all, or a duration such as 90s, 5m, 1h (default 60 "
+			   "measurements; 200 with --model)"),
+		CLI_STRING("model", &a.model, "FILE.json",
+			   "measure on a performance model (tuner/models/) instead of this machine: "
+			   "every figure SIMULATED"),
+		CLI_STRING("noise", &a.noise, "SIGMA",
+			   "the model's relative measurement noise (0..0.2, default 0.03)"),
+		CLI_U64("seed", &a.seed, "S", "the model's noise seed (default 1)", 0, UINT64_MAX),
+		CLI_STRING("strategy", &a.strategy, "NAME",
+			   "search strategy: shares (default), hillclimb or grid"),
+		CLI_SIZE("size", &a.size, "BYTES",
+			 "real trials: bytes per array (default: STREAM's rule)", 4096,
+			 UINT64_C(1) << 46),
+		CLI_U64("repeat", &a.repeat, "R", "real trials: timed passes each (default 5)", 1,
+			1000),
+		CLI_FLAG("no-record", &a.no_record,
+			 "do not store the run in the database (stored by default)"),
+		CLI_FLAG("apply", &a.apply,
+			 "write the recommendation through the apply transaction ('tiertune restore "
+			 "--last' undoes it)"),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("auto"), opts, argc, argv, &nargs);
+
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("auto takes no argument, got '%s'", argv[0]);
+	a.real_only = given(opts, "size") || given(opts, "repeat");
+	return run_auto(cli, &a);
+}
+
+int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
+{
+	struct auto_args a = {.kind = "sweep", .source = -1, .mix = "triad", .strategy = "grid",
+			      .seed = 1, .repeat = 5};
+	struct cli_opt opts[] = {
+		CLI_I64("source-node", &a.source, "N", "the CPU node whose threads run the trials",
+			0, TT_MAX_NODES - 1, .required = true),
+		CLI_STRING("nodes", &a.nodes, "LIST",
+			   "the memory nodes (default: every memory node; with --model, the "
+			   "model's nodes)"),
+		CLI_U64("grid", &a.max_weight, "W",
+			"every reduced vector of weights 0..W over the nodes", 1, TT_SEARCH_MAX_WEIGHT,
+			.required = true),
+		CLI_STRING("mix", &a.mix, "KERNEL", "the traffic: a bench bandwidth kernel (default "
+			   "triad)"),
+		CLI_U64("threads", &a.threads, "T",
+			"threads on the source node (default: one per CPU; the model's count with "
+			"--model)", 1, 4096),
+		CLI_STRING("budget", &a.budget, "TRIALS|DURATION",
+			   "stop after this many measurements or this long (default: the whole grid; "
+			   "real trials: at most 2000 measurements without it)"),
+		CLI_STRING("model", &a.model, "FILE.json",
+			   "measure on a performance model instead of this machine: every figure "
+			   "SIMULATED"),
+		CLI_STRING("noise", &a.noise, "SIGMA",
+			   "the model's relative measurement noise (0..0.2, default 0.03)"),
+		CLI_U64("seed", &a.seed, "S", "the model's noise seed (default 1)", 0, UINT64_MAX),
+		CLI_SIZE("size", &a.size, "BYTES",
+			 "real trials: bytes per array (default: STREAM's rule)", 4096,
+			 UINT64_C(1) << 46),
+		CLI_U64("repeat", &a.repeat, "R", "real trials: timed passes each (default 5)", 1,
+			1000),
+		CLI_FLAG("no-record", &a.no_record,
+			 "do not store the run in the database (stored by default)"),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("sweep"), opts, argc, argv, &nargs);
+
+	if (rc >= 0)
+		return rc;
+	if (nargs)
+		return cli_usage("sweep takes no argument, got '%s'", argv[0]);
+	a.real_only = given(opts, "size") || given(opts, "repeat");
+	return run_auto(cli, &a);
+}

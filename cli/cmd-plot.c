@@ -1,0 +1,206 @@
+/* tiertune plot: an auto or sweep run's score against the share of its
+ * pages on the nodes other than the source's (the slow tier when the
+ * source's node is the fast one), as a data file and a gnuplot script, drawn
+ * to PNG and SVG when gnuplot is there. */
+#include "cli.h"
+
+#include "../db/db.h"
+
+#include <errno.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+struct point {
+	double remote;          /* fraction of pages off the source node */
+	double median, lo, hi;  /* bytes/s */
+	char weights[96];
+};
+
+struct plot {
+	json_t *run;
+	int64_t id;
+	int source;
+	bool simulated;
+	const char *prefix;
+	int n;
+	struct point *p;
+};
+
+static int by_share(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+
+	return (x->remote > y->remote) - (x->remote < y->remote);
+}
+
+/* One point per trial that has a bandwidth, its remote share from the
+ * requested shares (what the weights ask for; a trial's achieved shares
+ * are in 'show'). */
+static int points(struct plot *pl)
+{
+	json_t *trials = json_object_get(pl->run, "trials"), *t;
+	size_t i;
+
+	pl->p = calloc(json_array_size(trials) + 1, sizeof(*pl->p));
+	if (!pl->p)
+		return tt_err(TT_EFAIL, "out of memory");
+	json_array_foreach(trials, i, t) {
+		json_t *nodes = json_object_get(t, "nodes"), *nd;
+		struct point *p = &pl->p[pl->n];
+		size_t k;
+		int len = 0;
+
+		if (!json_is_number(json_object_get(t, "bw_median_bytes_s")))
+			continue;
+		p->median = json_number_value(json_object_get(t, "bw_median_bytes_s"));
+		p->lo = json_number_value(json_object_get(t, "bw_min_bytes_s"));
+		p->hi = json_number_value(json_object_get(t, "bw_best_bytes_s"));
+		json_array_foreach(nodes, k, nd) {
+			int node = (int)json_integer_value(json_object_get(nd, "node"));
+
+			if (node != pl->source)
+				p->remote += json_number_value(json_object_get(nd, "requested_share"));
+			if (len < (int)sizeof(p->weights))
+				len += snprintf(p->weights + len, sizeof(p->weights) - (size_t)len,
+						"%s%d:%jd", k ? "," : "", node,
+						(intmax_t)json_integer_value(json_object_get(nd, "weight")));
+		}
+		pl->n++;
+	}
+	qsort(pl->p, (size_t)pl->n, sizeof(*pl->p), by_share);
+	return pl->n ? 0 : tt_err(TT_EINPUT, "run %jd has no trial with a bandwidth to plot",
+				  (intmax_t)pl->id);
+}
+
+static int write_data(void *ctx, FILE *f)
+{
+	const struct plot *pl = ctx;
+
+	fprintf(f, "# tiertune run %jd (%s), source node %d%s\n", (intmax_t)pl->id,
+		cli_str(pl->run, "kind"), pl->source,
+		pl->simulated ? ": SIMULATED, every figure from a model" : "");
+	fprintf(f, "# remote_share  bw_median_GB_s  bw_min_GB_s  bw_best_GB_s  weights\n");
+	for (int i = 0; i < pl->n; i++)
+		fprintf(f, "%.6f %.4f %.4f %.4f %s\n", pl->p[i].remote, pl->p[i].median / 1e9,
+			pl->p[i].lo / 1e9, pl->p[i].hi / 1e9, pl->p[i].weights);
+	return 0;
+}
+
+static int write_script(void *ctx, FILE *f)
+{
+	const struct plot *pl = ctx;
+	static const char *const term[][2] = {{"pngcairo size 900,600", "png"},
+					      {"svg size 900,600", "svg"}};
+
+	for (int i = 0; i < 2; i++) {
+		fprintf(f, "set terminal %s\nset output '%s.%s'\n", term[i][0], pl->prefix, term[i][1]);
+		fprintf(f, "set title \"%srun %jd (%s): %s from node %d\" noenhanced\n",
+			pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id, cli_str(pl->run, "kind"),
+			cli_str(pl->run, "objective"), pl->source);
+		fprintf(f, "set xlabel 'share of pages on nodes other than %d'\n", pl->source);
+		fprintf(f, "set ylabel 'GB/s (median, bars min..best)'\nset grid\nset key off\n");
+		fprintf(f, "plot '%s.dat' using 1:2:3:4 with yerrorbars pt 7\n", pl->prefix);
+	}
+	return 0;
+}
+
+/* gnuplot on the script: 0 drawn, 1 not there (ENOENT), else a status. */
+static int draw(const char *script)
+{
+	char *argv[] = {"gnuplot", (char *)script, NULL};
+	pid_t pid;
+	int st, rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+
+	if (rc == ENOENT)
+		return 1;
+	if (rc)
+		return tt_err_sys(TT_EFAIL, rc, "cannot run gnuplot");
+	if (waitpid(pid, &st, 0) < 0)
+		return tt_err_sys(TT_EFAIL, errno, "waiting for gnuplot");
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return tt_err(TT_EFAIL, "gnuplot '%s' failed (exit %d)", script,
+			      WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	return 0;
+}
+
+static int plot(struct tt_cli *cli, int64_t id, const char *prefix)
+{
+	struct plot pl = {.id = id, .prefix = prefix};
+	char def[64], data[4200], script[4200];
+	struct tt_db *db;
+	const char *kind;
+	int rc = cli_db(cli, TT_DB_READONLY, &db);
+
+	if (rc < 0)
+		return cli_fail(rc);
+	rc = tt_db_run_get(db, id, &pl.run);
+	tt_db_close(db);
+	if (rc < 0)
+		return cli_fail(rc);
+	kind = cli_str(pl.run, "kind");
+	if (strcmp(kind, "auto") && strcmp(kind, "sweep")) {
+		rc = tt_err(TT_EINPUT, "run %jd is a '%s' run: plot draws auto and sweep runs",
+			    (intmax_t)id, kind);
+		goto out;
+	}
+	pl.source = (int)json_integer_value(json_object_get(pl.run, "source_node"));
+	pl.simulated = json_is_true(json_object_get(pl.run, "simulated"));
+	if (!prefix) {
+		snprintf(def, sizeof(def), "tiertune-run-%jd", (intmax_t)id);
+		pl.prefix = def;
+	}
+	snprintf(data, sizeof(data), "%s.dat", pl.prefix);
+	snprintf(script, sizeof(script), "%s.gp", pl.prefix);
+	rc = points(&pl);
+	if (rc == 0)
+		rc = cli_write_file(data, write_data, &pl);
+	if (rc == 0)
+		rc = cli_write_file(script, write_script, &pl);
+	if (rc == 0)
+		rc = draw(script);
+	if (rc < 0)
+		goto out;
+	printf("%swrote %s (%d points) and %s\n", pl.simulated ? "SIMULATED run: " : "", data, pl.n,
+	       script);
+	if (rc == 1)
+		printf("gnuplot is not installed (not found in PATH), so nothing was drawn; with it, "
+		       "'gnuplot %s' draws %s.png and %s.svg\n", script, pl.prefix, pl.prefix);
+	else
+		printf("drew %s.png and %s.svg\n", pl.prefix, pl.prefix);
+	rc = 0;
+out:
+	free(pl.p);
+	json_decref(pl.run);
+	return rc < 0 ? cli_fail(rc) : 0;
+}
+
+int cmd_plot(struct tt_cli *cli, int argc, char **argv)
+{
+	const char *prefix = NULL;
+	struct cli_opt opts[] = {
+		CLI_STRING("output", &prefix, "PREFIX",
+			   "write PREFIX.dat, PREFIX.gp, PREFIX.png and PREFIX.svg (default "
+			   "tiertune-run-RUN in the current folder)", .short_name = 'o'),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("plot"), opts, argc, argv, &nargs);
+	uint64_t id;
+
+	if (rc >= 0)
+		return rc;
+	if (nargs != 1)
+		return cli_usage("plot takes one run id (see 'tiertune runs')");
+	if (cli_number("run", argv[0], 1, INT64_MAX, &id))
+		return 2;
+	/* The script quotes file names in single quotes, which cannot escape one. */
+	if (prefix && strpbrk(prefix, "'\n"))
+		return cli_usage("--output '%s' has a quote or a newline, which gnuplot's script "
+				 "cannot hold", prefix);
+	return plot(cli, (int64_t)id, prefix);
+}

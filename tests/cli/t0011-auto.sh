@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# tiertune auto: nothing to interleave on a one-node machine (exit 3), a real
+# run where there are two memory nodes, the model on a fixture copy (labelled
+# simulated, recorded, recommended, exported, applied and restored byte for
+# byte), its JSON against docs/json.md, and bad input refused with nothing
+# written.
+. "$(dirname "$0")/lib.sh"
+
+export TIERTUNE_DB="$WORK/auto.db"
+MODEL="$TT_TOP/tuner/models/spr-ddr5-2cxl.json"
+src=$(local_node)
+nmem=$(node_list /sys/devices/system/node/has_memory | wc -l)
+
+# The live machine, read first.
+if [ "$nmem" -lt 2 ]; then
+	expect_bad_input 3 "nothing to interleave" - "$TT" auto --source-node "$src"
+	grep -qF -- "--model tuner/models/" "$WORK/err"
+	tap $? "one memory node: the error suggests --model"
+	skip "a real auto run needs two or more memory nodes; this machine has $nmem"
+else
+	skip "this machine has $nmem memory nodes: there is something to interleave"
+	skip "the nothing-to-interleave hint does not arise here"
+	run "$TT" auto --source-node "$src" --size 4M --repeat 2 --budget 20 --no-record --json
+	is "real auto on $nmem memory nodes completes, not simulated" \
+		"$rc:$(json 'j["simulated"], j["measurements"] <= 20' <"$WORK/out" 2>&1)" "0:False True"
+fi
+
+# The model on a copy of the fixture it describes.
+fx=$(copy_fixture spr-ddr5-2cxl)
+A=("$TT" --sysfs-root "$fx" auto --source-node 0 --model "$MODEL" --seed 7)
+before=$(tree_sum "$fx")
+run "${A[@]}"
+is "model run exits 0" "$rc" 0
+is "the report opens with SIMULATED" "$(head -c 10 "$WORK/out")" "SIMULATED:"
+grep -q '^SIMULATED recommendation for source node 0: 0:[0-9]' "$WORK/out"
+tap $? "weights recommended, labelled SIMULATED"
+grep -q '^SIMULATED trial 1/200 0:1 ' "$WORK/err"
+tap $? "progress: a line per measurement on stderr, labelled"
+is "every progress line is labelled" "$(grep -cv '^SIMULATED trial ' "$WORK/err")" 0
+grep -qE 'vs (local DRAM|1:1 interleave|kernel auto mode) ' "$WORK/out"
+tap $? "the best is compared with the baselines"
+is "the report did not write the fixture" "$(tree_sum "$fx")" "$before"
+runid=$(sed -n 's/^recorded as run \([0-9]*\) (simulated).*/\1/p' "$WORK/out")
+is "the run is recorded" "${runid:+yes}" yes
+grep -qF "tiertune --sysfs-root $fx export --run $runid --format" "$WORK/out"
+tap $? "the report gives the export command for this root"
+
+run "$TT" runs --json
+is "runs: an auto run, simulated, done, with trials" \
+	"$(json "[(r['kind'], r['simulated'], r['status'], r['ntrials'] > 3) for r in j if r['id'] == $runid]" <"$WORK/out")" \
+	"[('auto', True, 'done', True)]"
+run "$TT" show "$runid" --json
+is "show: every trial simulated, one recommendation for source 0" \
+	"$(json "all(t['simulated'] for t in j['trials']), [(r['source_node'], r['interface']) for r in j['recommendations']]" <"$WORK/out")" \
+	"True [(0, 'upstream')]"
+reco=$(json "j['recommendations'][0]['weights']" <"$WORK/out")
+
+run "${A[@]}" --no-record --json
+is "--json: exit 0, simulated, the same seed gives the same weights" \
+	"$rc:$(json "j['simulated'], j['recommendation']['weights'], j['run']" <"$WORK/out")" "0:True $reco None"
+is "auto --json fits docs/json.md" \
+	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -5)" ""
+is "--no-record stores nothing" "$("$TT" runs --json | json 'len(j)')" 1
+
+run "$TT" --sysfs-root "$fx" export --run "$runid" --format shell
+is "export --run of the auto run writes a shell script" \
+	"$rc:$(grep -c '^echo [0-9]* > "$root/sys/kernel/mm/mempolicy/weighted_interleave/node' "$WORK/out")" \
+	"0:$(tr ',' '\n' <<<"$reco" | wc -l)"
+check "apply --run of the auto run, dry run" "$TT" --sysfs-root "$fx" apply --run "$runid" --dry-run
+
+# --apply writes the recommendation; restore --last puts the copy back.
+fx2=$(copy_fixture spr-ddr5-2cxl)
+before=$(tree_sum "$fx2")
+run "$TT" --sysfs-root "$fx2" auto --source-node 0 --model "$MODEL" --seed 7 --apply
+is "--apply exits 0" "$rc" 0
+got=$(for p in $(tr ',' ' ' <<<"$reco"); do
+	printf '%s:%s,' "${p%%:*}" "$(cat "$fx2/sys/kernel/mm/mempolicy/weighted_interleave/node${p%%:*}")"
+done)
+is "--apply wrote the recommended weights" "${got%,}" "$reco"
+check "restore --last" "$TT" --sysfs-root "$fx2" restore --last
+is "restore --last puts the fixture copy back byte for byte" "$(tree_sum "$fx2")" "$before"
+
+# Bad input: exit 2 (3 for a missing capability), nothing written.
+sed 's/307200000000.0/-307200000000.0/' "$MODEL" >"$WORK/negative.json"
+printf '{"name": "broken",\n' >"$WORK/broken.json"
+B=("$TT" --sysfs-root "$fx" auto --source-node 0)
+expect_bad_input 2 "'bogus'" "$fx" "${B[@]}" --model "$MODEL" --mix bogus
+expect_bad_input 2 "'latency'" "$fx" "${B[@]}" --model "$MODEL" --mix latency
+expect_bad_input 2 "--budget '0'" "$fx" "${B[@]}" --model "$MODEL" --budget 0
+expect_bad_input 2 "budget of 5" "$fx" "${B[@]}" --model "$MODEL" --budget 5
+expect_bad_input 2 "node 7" "$fx" "${B[@]}" --model "$MODEL" --nodes 0,7
+expect_bad_input 2 "read_bw_bytes_s is negative" "$fx" "${B[@]}" --model "$WORK/negative.json"
+expect_bad_input 2 "broken.json" "$fx" "${B[@]}" --model "$WORK/broken.json"
+expect_bad_input 2 "'nope'" "$fx" "${B[@]}" --model "$MODEL" --strategy nope
+expect_bad_input 2 "--noise '0.5'" "$fx" "${B[@]}" --model "$MODEL" --noise 0.5
+expect_bad_input 2 "source node 1" "$fx" "$TT" --sysfs-root "$fx" auto --source-node 1 --model "$MODEL"
+expect_bad_input 2 "is not this machine" "$fx" "${B[@]}"
+expect_bad_input 2 "--apply" "$fx" "${B[@]}" --model "$MODEL" --apply --json
+# sweep: the whole grid, the same report and record.
+run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 3 --model "$MODEL" --json
+is "sweep --grid 3 on the model: exit 0, kind sweep, recorded, fits docs/json.md" \
+	"$rc:$(json "j['kind'], j['simulated'], j['run'] is not None" <"$WORK/out"):$(python3 \
+		"$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -3)" \
+	"0:sweep True True:"
+# The grid as the search writes weights: reduced, nodes without weight left out.
+grid=$(python3 -c 'import itertools, math
+print(sorted(",".join("%d:%d" % (n, w) for n, w in enumerate(v) if w)
+      for v in itertools.product(range(4), repeat=3) if any(v) and math.gcd(*v) == 1))')
+is "sweep tried every reduced vector of 0..3 over 3 nodes, each once" \
+	"$(json "sorted(t['weights'] for t in j['trials'] if t['weights'] in $grid) == $grid" <"$WORK/out")" True
+swrun=$(json "j['run']" <"$WORK/out")
+is "runs: the sweep is a run of kind sweep" \
+	"$("$TT" runs --json | json "[r['kind'] for r in j if r['id'] == $swrun]")" "['sweep']"
+run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 2 --model "$MODEL" --no-record
+is "sweep text: a SIMULATED row per vector" "$rc:$(grep -c '^SIMULATED [0-9]:' "$WORK/out")" \
+	"0:$(python3 -c 'import itertools, math
+print(1 + sum(1 for v in itertools.product(range(3), repeat=3) if any(v) and math.gcd(*v) == 1))')"
+expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --model "$MODEL"
+expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 0 --model "$MODEL"
+# plot: the data file and gnuplot script always; PNG and SVG with gnuplot.
+run "$TT" plot "$runid" -o "$WORK/plot"
+is "plot of the auto run: exit 0, says SIMULATED" "$rc:$(head -c 13 "$WORK/out")" "0:SIMULATED run"
+is "plot: a data row per trial, labelled simulated" \
+	"$(grep -vc '^#' "$WORK/plot.dat"):$(head -1 "$WORK/plot.dat" | grep -c SIMULATED)" \
+	"$("$TT" show "$runid" --json | json 'len(j["trials"])'):1"
+if command -v gnuplot >/dev/null; then
+	is "plot drew PNG and SVG" "$([ -s "$WORK/plot.png" ] && [ -s "$WORK/plot.svg" ] && echo yes)" yes
+	skip "gnuplot is installed: the no-gnuplot message does not arise"
+else
+	skip "gnuplot is not installed: no PNG or SVG to check"
+	grep -q "gnuplot is not installed" "$WORK/out"
+	tap $? "without gnuplot plot says why nothing was drawn"
+fi
+applyid=$("$TT" runs --json | json "[r['id'] for r in j if r['kind'] == 'apply'][0]")
+expect_bad_input 2 "plot draws auto and sweep runs" - "$TT" plot "$applyid" -o "$WORK/nothing"
+expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"
+is "a refused plot writes no file" "$(ls "$WORK" | grep -c '^nothing')" 0
+done_testing

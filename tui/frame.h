@@ -195,6 +195,8 @@ struct tt_render_opts {
 	int width;
 	bool processes;         /* show the processes panel */
 	int max_procs;          /* 0: all */
+	bool no_message;        /* the screen shows the message in its bar */
+	bool no_demotion;       /* leave out demotion and history (room for processes) */
 };
 typedef void (*tt_line_fn)(void *ctx, int style, const char *line);
 void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *o, tt_line_fn fn,

@@ -174,37 +174,40 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 		if (f->view == TT_VIEW_NODES || f->rows[i].kind != TT_ROW_NODE)
 			row_line(&o, &f->rows[i]);
 
-	line(&o, 0, "%s", "");
-	line(&o, 1, "DEMOTION targets (reclaim %s)",
-	     f->demotion_enabled == 1   ? "demotes: demotion_enabled true"
-	     : f->demotion_enabled == 0 ? "does not demote: demotion_enabled false"
-					: "demotion_enabled unknown");
-	line(&o, 0, "  all nodes: demoted %s pages/s, promoted %s pages/s",
-	     rate(b2, sizeof(b2), f->demote), rate(b3, sizeof(b3), f->promote));
-	for (int i = 0; i < f->ndemote; i++) {
-		const struct tt_frame_demote *d = &f->demote_to[i];
+	if (!opts->no_demotion) {
+		line(&o, 0, "%s", "");
+		line(&o, 1, "DEMOTION targets (reclaim %s)",
+		     f->demotion_enabled == 1   ? "demotes: demotion_enabled true"
+		     : f->demotion_enabled == 0 ? "does not demote: demotion_enabled false"
+						: "demotion_enabled unknown");
+		line(&o, 0, "  all nodes: demoted %s pages/s, promoted %s pages/s",
+		     rate(b2, sizeof(b2), f->demote), rate(b3, sizeof(b3), f->promote));
+		for (int i = 0; i < f->ndemote; i++) {
+			const struct tt_frame_demote *d = &f->demote_to[i];
 
-		if (d->allowed[0])
-			line(&o, 0, "  node %d -> preferred %s, allowed %s", d->node, d->preferred,
-			     d->allowed);
-		else
-			line(&o, 0, "  node %d -> none (lowest tier)", d->node);
-	}
-	if (f->nhist > 1) {
-		double max = 0;
-		char s[TT_HISTORY + 1];
+			if (d->allowed[0])
+				line(&o, 0, "  node %d -> preferred %s, allowed %s", d->node, d->preferred,
+				     d->allowed);
+			else
+				line(&o, 0, "  node %d -> none (lowest tier)", d->node);
+		}
+		if (f->nhist > 1) {
+			double max = 0;
+			char s[TT_HISTORY + 1];
 
-		for (int i = 0; i < f->nhist; i++)
-			if (!isnan(f->hist_bw[i]) && f->hist_bw[i] > max)
-				max = f->hist_bw[i];
-		sparkline(f->hist_bw, f->nhist, max, s, sizeof(s));
-		line(&o, 0, "history  bw    |%s| max %.2f GB/s", s, max / 1e9);
-		sparkline(f->hist_slow, f->nhist, 1, s, sizeof(s));
-		line(&o, 0, "history  slow%% |%s| 0-100%%", s);
+			for (int i = 0; i < f->nhist; i++)
+				if (!isnan(f->hist_bw[i]) && f->hist_bw[i] > max)
+					max = f->hist_bw[i];
+			sparkline(f->hist_bw, f->nhist, max, s, sizeof(s));
+			line(&o, 0, "history  bw    |%s| max %.2f GB/s", s, max / 1e9);
+			sparkline(f->hist_slow, f->nhist, 1, s, sizeof(s));
+			line(&o, 0, "history  slow%% |%s| 0-100%%", s);
+		}
 	}
 
 	if (opts->processes) {
 		int shown = 0;
+
 
 		line(&o, 0, "%s", "");
 		line(&o, 1, "PROCESSES using interleave (4 KiB pages; WANT: the weights' share)  "
@@ -242,11 +245,13 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 		}
 	}
 
-	if (f->nnotes || f->message[0])
+	bool msg = f->message[0] && !opts->no_message;
+
+	if (f->nnotes || msg)
 		line(&o, 0, "%s", "");
 	for (int i = 0; i < f->nnotes; i++)
 		wrapped(&o, 3, "", f->notes[i]);
-	if (f->message[0])
+	if (msg)
 		wrapped(&o, 3, "", f->message);
 }
 

@@ -15,6 +15,7 @@
 
 #include <curses.h>
 #include <locale.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,22 +72,50 @@ static void handlers(void)
 		sigaction(crash[i], &sa, NULL);
 }
 
+/* The frame's lines, kept to be laid out: the footer (style 3, the n/a
+ * reasons) always gets room at the bottom, the body is cut above it. */
 struct draw {
-	int y, max;
+	int n;
+	int style[256];
+	char text[256][256];
 };
 
-static void draw_line(void *ctx, int style, const char *line)
+static void keep_line(void *ctx, int style, const char *line)
 {
 	struct draw *d = ctx;
+
+	if (d->n < 256) {
+		d->style[d->n] = style;
+		snprintf(d->text[d->n++], sizeof(d->text[0]), "%s", line);
+	}
+}
+
+static void put(int y, int style, const char *line)
+{
 	int attr = style == 1 ? A_BOLD : style == 2 ? A_DIM : 0;
 
-	if (d->y >= d->max)
-		return;
 	if (attr)
 		attron(attr);
-	mvaddnstr(d->y++, 0, line, COLS);
+	mvaddnstr(y, 0, line, COLS);
 	if (attr)
 		attroff(attr);
+}
+
+static void layout(const struct draw *d)
+{
+	int rows = LINES - 1, nfoot = 0, y = 0;
+
+	for (int i = 0; i < d->n; i++)
+		nfoot += d->style[i] == 3;
+	if (nfoot > rows / 3)
+		nfoot = rows / 3;
+	for (int i = 0; i < d->n && y < rows - nfoot; i++)
+		if (d->style[i] != 3 && !(y == rows - nfoot - 1 && !d->text[i][0]))
+			put(y++, d->style[i], d->text[i]);
+	y = rows - nfoot;
+	for (int i = 0; i < d->n && y < rows; i++)
+		if (d->style[i] == 3)
+			put(y++, 3, d->text[i]);
 }
 
 static const char *const help_text[] = {
@@ -112,26 +141,29 @@ static const char *const help_text[] = {
 
 static void draw(struct tt_top *top, bool help, bool procs)
 {
+	static struct draw d;
 	struct tt_frame f;
-	struct draw d = {0, LINES - 1};
-	struct tt_render_opts ro = {.width = COLS, .processes = procs};
+	struct tt_render_opts ro = {.width = COLS, .processes = procs, .no_message = true,
+				     .no_demotion = procs};
+	const char *bar = top->message[0] ? top->message
+					  : "q quit h help s source t view P procs +- interval "
+					    "p pause w weight u undo r re-read";
 
 	erase();
+	d.n = 0;
 	if (help) {
 		for (size_t i = 0; i < sizeof(help_text) / sizeof(*help_text); i++)
-			draw_line(&d, i == 0 ? 1 : 0, help_text[i]);
+			keep_line(&d, i == 0 ? 1 : 0, help_text[i]);
 	} else if (tt_top_frame(top, &f) == 0) {
-		tt_frame_lines(&f, &ro, draw_line, &d);
+		tt_frame_lines(&f, &ro, keep_line, &d);
 		tt_frame_release(&f);
 	} else {
-		draw_line(&d, 0, tt_err_msg());
+		keep_line(&d, 0, tt_err_msg());
 	}
+	layout(&d);
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
-	mvaddnstr(LINES - 1, 0,
-		  "q quit  h help  s source  t view  P procs  +- interval  p pause  w weight  u "
-		  "undo  r re-read",
-		  COLS);
+	mvaddnstr(LINES - 1, 0, bar, COLS);
 	attroff(A_REVERSE);
 	refresh();
 }
@@ -193,6 +225,7 @@ int tt_screen_run(struct tt_top *top)
 {
 	bool help = false, procs = false, dirty = true;
 	uint64_t drawn_tick = UINT64_MAX;
+	time_t drawn_at = 0;
 	int rc = 0;
 
 	setlocale(LC_ALL, "");
@@ -216,9 +249,13 @@ int tt_screen_run(struct tt_top *top)
 
 		if (!top->paused)
 			tt_top_take(top);
-		if (top->feed.ticks != drawn_tick || dirty) {
+		/* A new sample, a key, or (with no collector to tick) the
+		 * clock in the header. */
+		if (top->feed.ticks != drawn_tick || dirty ||
+		    (!top->paused && time(NULL) - drawn_at >= (time_t)ceil(top->interval_s))) {
 			draw(top, help, procs);
 			drawn_tick = top->feed.ticks;
+			drawn_at = time(NULL);
 			dirty = false;
 		}
 		ch = getch();

@@ -191,4 +191,84 @@ fi
 kill "$wi_pid" 2>/dev/null
 wait "$wi_pid" 2>/dev/null
 
+# --- the interactive screen in tmux at 80x24, on a fixture copy
+if ! command -v tmux >/dev/null; then
+	skip "no tmux here (Debian package tmux): the interactive screen is not driven"
+else
+	R2=$(copy_fixture 2s-genoa-cxl)
+	W2="$R2/sys/kernel/mm/mempolicy/weighted_interleave"
+	sock="$WORK/tmux.sock"
+	T() { tmux -S "$sock" "$@"; }
+	screen() { T capture-pane -p -t tt; }
+	# wait_for EREGEX: the screen shows it within 5 s
+	wait_for() {
+		local i
+		for i in $(seq 50); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
+		return 1
+	}
+	T -f /dev/null new-session -d -s tt -x 80 -y 24 "env -u TMUX PS1='tt-prompt\$ ' bash --norc --noprofile"
+	T send-keys -t tt "stty -g >'$WORK/stty.before'; clear" Enter
+	wait_for '^tt-prompt\$ $'
+	T send-keys -t tt "'$TOP' --sysfs-root '$R2' -d 0.5" Enter
+	wait_for '^NODE TIER'
+	is "screen: the frame at 80x24, header first, key bar last" \
+		"$(screen | sed -n 1p | cut -c1-26):$(screen | sed -n 24p | cut -c1-12)" \
+		"tiertop  host genoa-cxl-12:q quit h hel"
+	T send-keys -t tt t
+	wait_for '^ sum   22' && sleep 0.3
+	is "screen: t switches to the tier view (subtotals only)" \
+		"$(screen | grep -cE '^   [0-3]    ')" 0
+	T send-keys -t tt t
+	wait_for '^   2   22 CPU-less'
+	T send-keys -t tt h
+	wait_for '^tiertop keys'
+	is "screen: h opens the help" "$(screen | grep -c '^  w        write a weight')" 1
+	T send-keys -t tt Space
+	wait_for '^NODE TIER'
+	T send-keys -t tt P
+	wait_for '^   4242 kv-cache'
+	is "screen: P opens the processes panel" \
+		"$(screen | grep -c '^PROCESSES using interleave')" 1
+	T send-keys -t tt w
+	wait_for 'node:weight to write'
+	T send-keys -t tt "2:3" Enter
+	wait_for '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
+	is "screen: w writes a weight through apply (file, row, message)" \
+		"$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7, $8}')" \
+		"3:3 50.0%"
+	T send-keys -t tt u
+	wait_for '^undid the change'
+	is "screen: u undoes it" "$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7}')" "1:1"
+	T send-keys -t tt w
+	wait_for 'node:weight to write'
+	T send-keys -t tt "2:0" Enter
+	wait_for '^not written'
+	is "screen: a weight apply refuses is refused, and why" \
+		"$(screen | sed -n 24p | cut -c1-60):$(cat "$W2/node2")" \
+		"not written: weight '0' for node 2 out of range (1-255):1"
+	T send-keys -t tt q
+	wait_for '^tt-prompt\$ $'
+	T send-keys -t tt "stty -g >'$WORK/stty.after'" Enter
+	sleep 0.5
+	is "screen: q gives the terminal back (prompt, modes as before)" \
+		"$(T display -p -t tt '#{alternate_on}'):$(cmp -s "$WORK/stty.before" "$WORK/stty.after" && echo same)" \
+		"0:same"
+	for sig in TERM SEGV; do
+		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
+		wait_for '^NODE TIER'
+		shell=$(T display -p -t tt '#{pane_pid}')
+		pid=$(pgrep -P "$shell" -x tiertop)
+		kill -"$sig" "$pid"
+		wait_for '^tt-prompt\$ '
+		T send-keys -t tt "stty -g >'$WORK/stty.after'" Enter
+		sleep 0.5
+		is "screen: SIG$sig mid-run gives the terminal back (shell prompt, not raw mode)" \
+			"$(T display -p -t tt '#{alternate_on}'):$(cmp -s "$WORK/stty.before" "$WORK/stty.after" && echo same)" \
+			"0:same"
+		is "screen: after SIG$sig the prompt shows, the frame is gone" \
+			"$(screen | grep -c '^NODE TIER')" 0
+	done
+	T kill-server
+fi
+
 done_testing

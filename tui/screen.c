@@ -105,17 +105,29 @@ static void layout(const struct draw *d)
 {
 	int rows = LINES - 1, nfoot = 0, y = 0;
 
+	int all = 0, shown = 0;
+	char more[96];
+
 	for (int i = 0; i < d->n; i++)
-		nfoot += d->style[i] == 3;
-	if (nfoot > rows / 3)
-		nfoot = rows / 3;
+		all += d->style[i] == 3;
+	/* A quarter of the screen at most: the rows come first. */
+	nfoot = all > rows / 4 ? rows / 4 : all;
 	for (int i = 0; i < d->n && y < rows - nfoot; i++)
 		if (d->style[i] != 3 && !(y == rows - nfoot - 1 && !d->text[i][0]))
 			put(y++, d->style[i], d->text[i]);
 	y = rows - nfoot;
-	for (int i = 0; i < d->n && y < rows; i++)
-		if (d->style[i] == 3)
-			put(y++, 3, d->text[i]);
+	for (int i = 0; i < d->n && y < rows; i++) {
+		if (d->style[i] != 3)
+			continue;
+		if (nfoot < all && y == rows - 1) {
+			snprintf(more, sizeof(more), "(%d more lines of reasons: tiertop --once shows them all)",
+				 all - shown);
+			put(y++, 3, more);
+			break;
+		}
+		put(y++, 3, d->text[i]);
+		shown++;
+	}
 }
 
 static const char *const help_text[] = {
@@ -146,8 +158,8 @@ static void draw(struct tt_top *top, bool help, bool procs)
 	struct tt_render_opts ro = {.width = COLS, .processes = procs, .no_message = true,
 				     .no_demotion = procs};
 	const char *bar = top->message[0] ? top->message
-					  : "q quit h help s source t view P procs +- interval "
-					    "p pause w weight u undo r re-read";
+					  : "q quit h help s source t view P procs +- delay "
+					    "p pause w weight u undo r reread";
 
 	erase();
 	d.n = 0;

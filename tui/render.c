@@ -191,7 +191,13 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 			else
 				line(&o, 0, "  node %d -> none (lowest tier)", d->node);
 		}
-		if (f->nhist > 1) {
+		bool known = false;
+
+		for (int i = 0; i < f->nhist; i++)
+			known |= !isnan(f->hist_bw[i]);
+		if (f->nhist > 1 && !known) {
+			line(&o, 0, "history  n/a (no traffic figures to draw)");
+		} else if (f->nhist > 1) {
 			double max = 0;
 			char s[TT_HISTORY + 1];
 

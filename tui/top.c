@@ -185,6 +185,7 @@ int tt_top_open(struct tt_top *top, const char *root)
 		rc = load(top);
 	if (rc == 0)
 		rc = open_sources(top);
+	top->t0_s = mono();
 	if (rc == 0)
 		rc = tt_scanner_start(&top->scanner, &top->sfs,
 				      top->interval_s * 5 > 5 ? top->interval_s * 5 : 5);
@@ -227,6 +228,11 @@ int tt_top_take_tick(struct tt_top *top, uint64_t i)
 	double deadline = mono() + 10 * top->interval_s + 5;
 
 	if (!top->sampler) {
+		/* Nothing to sample: frames still come once an interval. */
+		double due = top->t0_s + (double)i * top->interval_s;
+
+		while (mono() < due)
+			usleep(10000);
 		take_scan(top);
 		return 0;
 	}
@@ -413,9 +419,16 @@ int tt_top_undo(struct tt_top *top)
 		rc = tt_apply_check_writable(&p);
 	if (rc == 0)
 		rc = tt_apply_run(&p, state, "restore", &res);
-	if (rc == 0)
-		snprintf(top->message, sizeof(top->message), "undid the change of %lld: %d value%s "
-			 "put back", when, res.written, res.written == 1 ? "" : "s");
+	if (rc == 0) {
+		time_t t = (time_t)when;
+		struct tm tm;
+		char at[32] = "?";
+
+		if (localtime_r(&t, &tm))
+			strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S", &tm);
+		snprintf(top->message, sizeof(top->message), "undid the change of %s: %d value%s "
+			 "put back", at, res.written, res.written == 1 ? "" : "s");
+	}
 	tt_apply_plan_release(&p);
 	if (rc == 0)
 		rc = reread_weights(top);

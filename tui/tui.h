@@ -50,6 +50,7 @@ struct tt_top {
 	int nhist;
 	double hist_bw[TT_HISTORY], hist_slow[TT_HISTORY];
 	char message[256];
+	double t0_s;              /* CLOCK_MONOTONIC when opened */
 };
 
 int tt_top_open(struct tt_top *top, const char *root);

@@ -116,6 +116,12 @@ is "--batch: the simulated figures are labelled" \
 	"$(grep -c '^SIMULATED: figures from the test script are not measured' "$WORK/out")" 3
 unset TIERTUNE_TEST_COLLECTOR_SCRIPT
 
+run "$TOP" --help
+is "--help: exit 0, usage with every option" "$rc:$(grep -c -- '--sysfs-root DIR' "$WORK/out")" "0:1"
+run "$TOP" --batch -n 2 -d 0.3 --sysfs-root "$G"
+is "--batch with nothing to sample still paces its frames" \
+	"$rc:$(grep -c '^tiertop  host' "$WORK/out")" "0:2"
+
 # --- bad input: exit 2, the input named, nothing on stdout, the tree unchanged
 R=$(copy_fixture 2s-genoa-cxl)
 expect_bad_input 2 "'--bogus'" "$R" "$TOP" --once --bogus --sysfs-root "$R"
@@ -246,6 +252,11 @@ else
 	is "screen: a weight apply refuses is refused, and why" \
 		"$(screen | sed -n 24p | cut -c1-60):$(cat "$W2/node2")" \
 		"not written: weight '0' for node 2 out of range (1-255):1"
+	T resize-window -t tt -x 100 -y 30
+	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 30 ] && screen | sed -n 30p | grep -q '^q quit' && break; sleep 0.1; done
+	is "screen: a resize redraws at the new size (key bar on the last of 30 lines)" \
+		"$(screen | wc -l):$(screen | sed -n 30p | cut -c1-6)" "30:q quit"
+	T resize-window -t tt -x 80 -y 24
 	T send-keys -t tt q
 	wait_for '^tt-prompt\$ $'
 	T send-keys -t tt "stty -g >'$WORK/stty.after'" Enter
@@ -268,6 +279,22 @@ else
 		is "screen: after SIG$sig the prompt shows, the frame is gone" \
 			"$(screen | grep -c '^NODE TIER')" 0
 	done
+	# A user on the live system is told why a weight cannot be written.
+	if can_drop; then
+		mkdir -p "$WORK/nobody" && cp "$TOP" "$WORK/nobody/tiertop" && chmod 755 "$WORK" "$WORK/nobody"
+		T send-keys -t tt "clear; ${NOBODY[*]} '$WORK/nobody/tiertop' -d 0.5" Enter
+		wait_for '^NODE TIER'
+		T send-keys -t tt w
+		wait_for 'node:weight to write'
+		T send-keys -t tt "0:1" Enter
+		wait_for '^not written'
+		is "screen: as a user, w says that writing weights needs root" \
+			"$(screen | sed -n 24p | cut -c1-49)" "not written: writing weights needs root (the kern"
+		T send-keys -t tt q
+		wait_for '^tt-prompt\$ '
+	else
+		skip "not root or no setpriv: the user's refusal to write is not checked"
+	fi
 	T kill-server
 fi
 

@@ -149,53 +149,80 @@ else
 	skip "no nodeN/numastat on this kernel"
 fi
 
-# --- a process under weighted interleave on this machine appears with its
-# policy and its pages where the weights put them
+# --- processes under weighted interleave on this machine: one started under
+# it (set_mempolicy, then exec), one with a 64 MiB mapping bound to it
+# (mbind); each appears with its policy, and the mapping's pages are all
+# there (page conservation) where the weights put them (within 5 points)
 mems=$(node_list /sys/devices/system/node/has_memory | paste -sd, -)
-python3 - "$WORK/wi-ready" "$mems" >"$WORK/wi.out" 2>&1 <<'EOF' &
-import ctypes, os, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-mask = 0
-for n in sys.argv[2].split(","):
-    mask |= 1 << int(n)
-m = (ctypes.c_ulong * 16)(mask)
-# set_mempolicy(MPOL_WEIGHTED_INTERLEAVE = 6, mask, maxnode = bits + 1)
-if libc.syscall(238 if os.uname().machine == "x86_64" else 237, 6, m, 1025) != 0:
-    open(sys.argv[1], "w").write("unsupported %d\n" % ctypes.get_errno())
-    sys.exit(0)
-buf = bytearray(64 << 20)
-for i in range(0, len(buf), 4096):
-    buf[i] = 1
-open(sys.argv[1], "w").write("ready\n")
-time.sleep(60)
-EOF
-wi_pid=$!
-for _ in $(seq 100); do [ -s "$WORK/wi-ready" ] && break; sleep 0.1; done
-if [ "$(uname -m)" != x86_64 ] && [ "$(uname -m)" != aarch64 ]; then
-	skip "set_mempolicy syscall number known here for x86_64 and aarch64 only"
-elif ! grep -q ready "$WORK/wi-ready" 2>/dev/null; then
-	skip "this kernel refuses MPOL_WEIGHTED_INTERLEAVE (Linux 6.9+): $(cat "$WORK/wi-ready" "$WORK/wi.out" 2>/dev/null | head -1)"
-else
-	run "$TOP" --json -n 1 -d 0.1
-	me=$(json "[p for p in j['processes'] if p['pid'] == $wi_pid]" <"$WORK/out")
-	is "the weighted-interleave process is listed with its policy" \
-		"$(json "[(p['policy']) for p in j['processes'] if p['pid'] == $wi_pid]" <"$WORK/out")" \
-		"['weighted interleave:$(python3 -c "import sys
+memlist=$(python3 -c "import sys
 n = sorted(int(x) for x in sys.argv[1].split(','))
 out, i = [], 0
 while i < len(n):
     j = i
     while j + 1 < len(n) and n[j + 1] == n[j] + 1: j += 1
     out.append(str(n[i]) if i == j else '%d-%d' % (n[i], n[j])); i = j + 1
-print(','.join(out))" "$mems")']"
-	is "its 64 MiB are resident (16384 pages at least), all on its policy's nodes" \
-		"$(json "[all(n['node'] in [$mems] for n in p['nodes']) and sum(n['pages'] for n in p['nodes']) >= 16384 for p in j['processes'] if p['pid'] == $wi_pid]" <"$WORK/out")" "[True]"
-	is "each node holds the share the weights imply, within 5 points" \
-		"$(json "[all(abs(n['share'] - n['want_share']) <= 0.05 for n in p['nodes']) for p in j['processes'] if p['pid'] == $wi_pid]" <"$WORK/out")" "[True]"
-	: "$me"
-fi
-kill "$wi_pid" 2>/dev/null
-wait "$wi_pid" 2>/dev/null
+print(','.join(out))" "$mems")
+cat >"$WORK/wi.py" <<'EOF'
+import ctypes, mmap, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+arch = os.uname().machine
+SET_MEMPOLICY, MBIND = {"x86_64": (238, 237), "aarch64": (237, 235)}[arch]
+ready, nodes, how = sys.argv[1], sys.argv[2], sys.argv[3]
+mask = 0
+for n in nodes.split(","):
+    mask |= 1 << int(n)
+m = (ctypes.c_ulong * 16)(mask)
+MPOL_WEIGHTED_INTERLEAVE = 6  # maxnode is the number of bits + 1
+if how == "task":
+    if libc.syscall(SET_MEMPOLICY, MPOL_WEIGHTED_INTERLEAVE, m, 1025) != 0:
+        open(ready, "w").write("refused errno %d\n" % ctypes.get_errno())
+        sys.exit(0)
+    open(ready, "w").write("ready\n")
+    os.execvp("sleep", ["sleep", "60"])
+size = 64 << 20
+buf = mmap.mmap(-1, size)
+addr = ctypes.addressof(ctypes.c_char.from_buffer(buf))
+if libc.syscall(MBIND, ctypes.c_void_p(addr), ctypes.c_ulong(size), MPOL_WEIGHTED_INTERLEAVE,
+                m, 1025, 0) != 0:
+    open(ready, "w").write("refused errno %d\n" % ctypes.get_errno())
+    sys.exit(0)
+for i in range(0, size, 4096):
+    buf[i] = 1
+open(ready, "w").write("ready\n")
+time.sleep(60)
+EOF
+case $(uname -m) in
+x86_64 | aarch64)
+	python3 "$WORK/wi.py" "$WORK/ready-task" "$mems" task >"$WORK/wi-task.out" 2>&1 &
+	task_pid=$!
+	python3 "$WORK/wi.py" "$WORK/ready-vma" "$mems" vma >"$WORK/wi-vma.out" 2>&1 &
+	vma_pid=$!
+	for _ in $(seq 100); do [ -s "$WORK/ready-task" ] && [ -s "$WORK/ready-vma" ] && break; sleep 0.1; done
+	if [ "$(cat "$WORK/ready-task" "$WORK/ready-vma" 2>/dev/null | grep -c '^ready$')" -ne 2 ]; then
+		skip "this kernel refuses MPOL_WEIGHTED_INTERLEAVE (Linux 6.9+): $(cat "$WORK/ready-task" "$WORK/ready-vma" "$WORK"/wi-*.out 2>/dev/null | head -1)"
+	else
+		run "$TOP" --json -n 1 -d 0.1
+		proc() { json "[$1 for p in j['processes'] if p['pid'] == $2]" <"$WORK/out"; }
+		is "a process started under weighted interleave: listed with its command and policy" \
+			"$(proc "(p['command'], p['policy'])" "$task_pid")" \
+			"[('sleep', 'weighted interleave:$memlist')]"
+		is "its resident pages are on its policy's nodes" \
+			"$(proc "all(n['node'] in [$mems] for n in p['nodes']) and p['pages'] > 0" "$task_pid")" "[True]"
+		is "a mapping bound to weighted interleave: listed with its policy" \
+			"$(proc "p['policy']" "$vma_pid")" "['weighted interleave:$memlist']"
+		is "its 16384 pages are all counted, on its policy's nodes" \
+			"$(proc "(p['pages'], all(n['node'] in [$mems] for n in p['nodes']))" "$vma_pid")" \
+			"[(16384, True)]"
+		is "each node holds the share the weights imply, within 5 points" \
+			"$(proc "all(abs(n['share'] - n['want_share']) <= 0.05 for n in p['nodes'])" "$vma_pid")" "[True]"
+	fi
+	kill "$task_pid" "$vma_pid" 2>/dev/null
+	wait "$task_pid" "$vma_pid" 2>/dev/null
+	;;
+*)
+	skip "set_mempolicy/mbind syscall numbers known here for x86_64 and aarch64 only"
+	;;
+esac
 
 # --- the interactive screen in tmux at 80x24, on a fixture copy
 if ! command -v tmux >/dev/null; then

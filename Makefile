@@ -1,5 +1,5 @@
 # tiertune: one non-recursive Makefile.
-#   make             build tiertune (build/tiertune)
+#   make             build tiertune (build/tiertune) and, with ncursesw, tiertop
 #   make deps        install the Debian packages in packages.debian (mk/deps.sh)
 #   make demo        the toolkit end to end (tests/demo.sh); changes nothing here
 #   make check       unit + CLI tests (no root, no second node), "N passed, N failed"
@@ -85,7 +85,7 @@ NAME_base  := $(if $(X86),sse2,generic)
 # when they change, so a changed probe, CC or CFLAGS rebuilds everything and
 # an unchanged one rebuilds nothing. The version has its own stamp, read by
 # cli/tiertune.c alone, so a commit does not rebuild the library.
-FLAGS     := $(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(X86) $(LDFLAGS) $(LDLIBS) $(CMOCKA_CFLAGS) $(CMOCKA_LIBS)
+FLAGS     := $(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(X86) $(LDFLAGS) $(LDLIBS) $(CMOCKA_CFLAGS) $(CMOCKA_LIBS) $(NCURSES_LIBS)
 FLAGS_STAMP := $(BUILD)/flags.stamp
 # The release (VERSION), and the commit it was built from when there is one.
 VERSION   := $(strip $(file <VERSION))$(shell git rev-parse --short HEAD >/dev/null 2>&1 && \
@@ -119,6 +119,24 @@ $(LIBTT): $(LIB_OBJ)
 $(TIERTUNE): $(CLI_OBJ) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBTT) $(LDLIBS)
 
+# tiertop (tui/), built only when configure.sh found ncursesw. Its frame
+# model, text/JSON output and process scan include no curses: their unit
+# tests (tests/unit/test-tui*.c) link them without the screen.
+TUI_SRC   := $(wildcard tui/*.c)
+TUI_OBJ   := $(TUI_SRC:%.c=$(BUILD)/%.o)
+TUI_MODEL := $(filter-out $(BUILD)/tui/tiertop.o $(BUILD)/tui/screen.o,$(TUI_OBJ))
+TIERTOP   := $(if $(NCURSES_LIBS),$(BUILD)/tiertop)
+all: $(TIERTOP)
+$(BUILD)/tui/screen.o: ALL_CFLAGS += $(NCURSES_CFLAGS)
+$(BUILD)/tui/tiertop.o: ALL_CFLAGS += -DTT_VERSION='"$(VERSION)"'
+$(BUILD)/tui/tiertop.o: $(VERSION_STAMP)
+$(BUILD)/tiertop: $(TUI_OBJ) $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
+$(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT)
+	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(TUI_MODEL) $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
+
 # The unit tests need cmocka (configure.sh records it; only tests demand it).
 $(BUILD)/tests/test-%: tests/unit/test-%.c $(LIBTT)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
@@ -145,7 +163,7 @@ perf: $(PERF_BIN)
 	@for p in $(PERF_BIN); do echo "== $$p"; $$p || exit 1; done
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
-check: $(TIERTUNE) $(UNIT_BIN)
+check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN)
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -189,13 +207,15 @@ format-check:
 	if [ -n "$$bad" ]; then echo "format-check: not in .clang-format's style:$$bad"; \
 		echo "hint: make format"; exit 1; fi; echo "format-check: $(words $(FORMAT_SRC)) files ok"
 
-install: $(TIERTUNE)
+install: $(TIERTUNE) $(TIERTOP)
 	install -D -m 0755 $(TIERTUNE) $(DESTDIR)$(PREFIX)/bin/tiertune
 	install -D -m 0644 docs/tiertune.1 $(DESTDIR)$(PREFIX)/share/man/man1/tiertune.1
 	install -D -m 0644 cli/completion.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tiertune
+	$(if $(TIERTOP),install -D -m 0755 $(TIERTOP) $(DESTDIR)$(PREFIX)/bin/tiertop)
+	$(if $(TIERTOP),install -D -m 0644 docs/tiertop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tiertop.1)
 
 clean:
 	rm -rf build build-asan build-fuzz build-min build-clang
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TUI_OBJ:.o=.d)

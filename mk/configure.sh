@@ -48,6 +48,17 @@ optional papi papi.h papi
 optional likwid likwid.h likwid
 optional pfm perfmon/pfmlib_perf_event.h pfm
 
+# tiertop (tui/) is optional: built when ncursesw is here (WITHOUT=ncurses
+# leaves it out), otherwise `make` builds tiertune alone.
+ncurses_cflags= ncurses_libs=
+case " ${WITHOUT:-} " in *" ncurses "*) ;; *)
+	if pkg-config --exists ncursesw 2>/dev/null; then
+		c=$(pkg-config --cflags ncursesw) l=$(pkg-config --libs ncursesw)
+		printf '#include <curses.h>\nint main(void) { return initscr() == 0; }\n' |
+			$cc $c -x c - -o /dev/null $l >/dev/null 2>&1 && ncurses_cflags=$c ncurses_libs=$l
+	fi ;;
+esac
+
 # The build itself must work: a compiler with no libc headers fails here.
 printf '#include <stdio.h>\nint main(void) { return 0; }\n' | $cc -std=gnu11 -x c - -o /dev/null 2>/dev/null ||
 	fail "'$cc' cannot build a C program (Debian package build-essential)"
@@ -83,6 +94,8 @@ PKG_LIBS :=$(echo "$libs" | tr -s ' ')
 CMOCKA_CFLAGS := $cmocka_cflags
 CMOCKA_LIBS := $cmocka_libs
 CLANG_FUZZER := $clang_fuzzer
+NCURSES_CFLAGS := $ncurses_cflags
+NCURSES_LIBS := $ncurses_libs
 BUILT_WITH :=$built
 BUILT_WITHOUT :=$unbuilt
 MK

@@ -47,7 +47,7 @@ tap $? "the report gives the export command for this root"
 
 run "$TT" runs --json
 is "runs: an auto run, simulated, done, with trials" \
-	"$(json "[(r['kind'], r['simulated'], r['status'], r['ntrials'] > 3) for r in j if r['id'] == $runid]" <"$WORK/out")" \
+	"$(json "[(r['kind'], r['simulated'], r['status'], r['ntrials'] > 3) for r in j['runs'] if r['id'] == $runid]" <"$WORK/out")" \
 	"[('auto', True, 'done', True)]"
 run "$TT" show "$runid" --json
 is "show: every trial simulated, one recommendation for source 0" \
@@ -60,7 +60,7 @@ is "--json: exit 0, simulated, the same seed gives the same weights" \
 	"$rc:$(json "j['simulated'], j['recommendation']['weights'], j['run']" <"$WORK/out")" "0:True $reco None"
 is "auto --json fits docs/json.md" \
 	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -5)" ""
-is "--no-record stores nothing" "$("$TT" runs --json | json 'len(j)')" 1
+is "--no-record stores nothing" "$("$TT" runs --json | json 'len(j["runs"])')" 1
 
 run "$TT" --sysfs-root "$fx" export --run "$runid" --format shell
 is "export --run of the auto run writes a shell script" \
@@ -110,7 +110,7 @@ is "sweep tried every reduced vector of 0..3 over 3 nodes, each once" \
 	"$(json "sorted(t['weights'] for t in j['trials'] if t['weights'] in $grid) == $grid" <"$WORK/out")" True
 swrun=$(json "j['run']" <"$WORK/out")
 is "runs: the sweep is a run of kind sweep" \
-	"$("$TT" runs --json | json "[r['kind'] for r in j if r['id'] == $swrun]")" "['sweep']"
+	"$("$TT" runs --json | json "[r['kind'] for r in j['runs'] if r['id'] == $swrun]")" "['sweep']"
 run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 2 --model "$MODEL" --no-record
 is "sweep text: a SIMULATED row per vector" "$rc:$(grep -c '^SIMULATED [0-9]:' "$WORK/out")" \
 	"0:$(python3 -c 'import itertools, math
@@ -131,7 +131,7 @@ else
 	grep -q "gnuplot is not installed" "$WORK/out"
 	tap $? "without gnuplot plot says why nothing was drawn"
 fi
-applyid=$("$TT" runs --json | json "[r['id'] for r in j if r['kind'] == 'apply'][0]")
+applyid=$("$TT" runs --json | json "[r['id'] for r in j['runs'] if r['kind'] == 'apply'][0]")
 expect_bad_input 2 "plot draws auto and sweep runs" - "$TT" plot "$applyid" -o "$WORK/nothing"
 expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"
 is "a refused plot writes no file" "$(ls "$WORK" | grep -c '^nothing')" 0

@@ -1,0 +1,328 @@
+#!/usr/bin/env bash
+# tiertop: frames from fixtures (columns, tier subtotals that add up, n/a
+# reasons once, the process panel from fixture numa_maps files), a scripted
+# collector whose values change between frames (initializing, stale), bad
+# input, this machine's frame, a process started here under weighted
+# interleave, and the interactive screen driven in tmux at 80x24.
+. "$(dirname "$0")/lib.sh"
+
+TOP="$TT_BUILD/tiertop"
+if [ ! -x "$TOP" ]; then
+	skip "tiertop is not built (no ncursesw: Debian package libncurses-dev)"
+	done_testing
+	exit 0
+fi
+G="$FIX/2s-genoa-cxl"
+
+# --- one frame of the two-socket CXL fixture, as text
+run "$TOP" --once -d 0.1 --sysfs-root "$G"
+is "--once on a fixture exits 0 with nothing on stderr" "$rc:$(wc -c <"$WORK/err")" "0:0"
+cp "$WORK/out" "$WORK/once"
+is "header: host, kernel" "$(sed -n 1p "$WORK/once" | cut -c1-44)" \
+	"tiertop  host genoa-cxl-12  kernel 6.12.48  "
+is "header: interface and mode, source node, interval" \
+	"$(sed -n 2p "$WORK/once")" "weights upstream (manual, no auto file)  source node 0  every 0.1 s"
+is "columns, with their units" "$(grep '^NODE' "$WORK/once")" \
+	"NODE TIER CPUS       GiB used/total  RD GB/s WR GB/s  WGT   WGT%  MEAS% ALLOC/s"
+is "node rows grouped by tier, subtotals, total (no traffic counter: n/a, never 0)" \
+	"$(sed -n '/^NODE/,/^$/p' "$WORK/once" | sed 1d | sed '$d')" \
+	"   0    4 0-47           12.1/384.0      n/a     n/a    1  25.0%    n/a     n/a
+   1    4 48-95          12.1/384.0      n/a     n/a    1  25.0%    n/a     n/a
+ sum    4 nodes 0-1      24.1/768.0      n/a     n/a    2  50.0%    n/a     n/a
+   2   22 CPU-less        0.4/256.0      n/a     n/a    1  25.0%    n/a     n/a
+   3   22 CPU-less        0.4/256.0      n/a     n/a    1  25.0%    n/a     n/a
+ sum   22 nodes 2-3       0.8/512.0      n/a     n/a    2  50.0%    n/a     n/a
+ all                     25.0/1280.0     n/a     n/a    4 100.0%    n/a     n/a"
+is "each n/a reason is said once, naming the missing source" \
+	"$(grep -c '^READ WRITE MEAS%: n/a: no traffic counter here: perf-uncore: ' "$WORK/once"):$(grep -c '^ALLOC/s: n/a: numastat collector: no /sys/devices/system/node/nodeN/numastat' "$WORK/once")" "1:1"
+is "demotion targets as the kernel computes them" \
+	"$(grep -A5 '^DEMOTION' "$WORK/once" | grep -- '->')" \
+	"  node 0 -> preferred 2, allowed 2-3
+  node 1 -> preferred 3, allowed 2-3
+  node 2 -> none (lowest tier)
+  node 3 -> none (lowest tier)"
+is "processes panel: interleaved processes only, pages per node against the weights" \
+	"$(sed -n '/^    PID/,/^$/p' "$WORK/once" | sed '$d')" \
+	"    PID COMMAND         POLICY                      NODE     PAGES  SHARE   WANT
+   4242 kv-cache        weighted interleave:0-3        0     30512  29.9%  25.0%
+                                                       1     30512  29.9%  25.0%
+                                                       2     20512  20.1%  25.0%
+                                                       3     20512  20.1%  25.0%
+   5150 stream-il       interleave:0-1                 0      5060  50.0%  50.0%
+                                                       1      5060  50.0%  50.0%"
+is "every line fits 80 columns" "$(awk 'length > 80' "$WORK/once" | wc -l)" 0
+
+run "$TOP" --once -d 0.1 --view tiers --sysfs-root "$G"
+is "--view tiers: subtotals and total only" \
+	"$(sed -n '/^NODE/,/^$/p' "$WORK/out" | awk 'NR > 1 && NF {print $1, $2}')" "sum 4
+sum 22
+all 25.0/1280.0"
+
+# --- the same frame as JSON: subtotals add up, shares sum to one
+run "$TOP" --json -n 1 -d 0.1 --sysfs-root "$G"
+is "--json -n 1: one line, exit 0" "$rc:$(wc -l <"$WORK/out")" "0:1"
+is "JSON: schema, interface, nodes, tiers, null (not 0) where n/a" \
+	"$(json "j['schema'], j['interface'], [n['node'] for n in j['nodes']], [t['tier'] for t in j['tiers']], j['nodes'][0]['read_bytes_s'], j['nodes'][0]['states']['read_bytes_s']" <"$WORK/out")" \
+	"1 upstream [0, 1, 2, 3] [4, 22] None n/a"
+is "JSON: each tier's memory is the sum of its nodes', the total the sum of the tiers'" \
+	"$(json "all(t['mem_total_bytes'] == sum(n['mem_total_bytes'] for n in j['nodes'] if n['tier'] == t['tier']) for t in j['tiers']) and j['total']['mem_total_bytes'] == sum(t['mem_total_bytes'] for t in j['tiers'])" <"$WORK/out")" True
+is "JSON: weight shares sum to 1" \
+	"$(json "round(sum(n['weight_share'] for n in j['nodes']), 9)" <"$WORK/out")" 1.0
+is "JSON: the process panel, pages per node" \
+	"$(json "[(p['pid'], p['policy'], [(n['node'], n['pages']) for n in p['nodes']]) for p in j['processes']]" <"$WORK/out")" \
+	"[(4242, 'weighted interleave:0-3', [(0, 30512), (1, 30512), (2, 20512), (3, 20512)]), (5150, 'interleave:0-1', [(0, 5060), (1, 5060)])]"
+
+# --- a scripted collector whose values change between frames
+cat >"$WORK/script" <<'EOF'
+metrics read_bytes@0:gauge write_bytes@0:gauge read_bytes@1:gauge write_bytes@1:gauge read_bytes@2:gauge write_bytes@2:gauge read_bytes@3:gauge write_bytes@3:gauge numa_hit@0 numa_miss@0 numa_hit@1 numa_miss@1 numa_hit@2 numa_miss@2 numa_hit@3 numa_miss@3 pgpromote_success pgdemote_kswapd pgdemote_direct
+30000000000 10000000000 30000000000 10000000000 15000000000 5000000000 15000000000 5000000000 100 0 100 0 100 0 100 0 0 0 0
+30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 15000000000 5000000000 200 0 300 0 400 0 500 0 0 10 0
+30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 - 5000000000 300 0 500 0 700 0 900 0 0 20 0
+error
+EOF
+export TIERTUNE_TEST_COLLECTOR_SCRIPT="$WORK/script"
+run "$TOP" --json -n 5 -d 0.1 --sysfs-root "$G"
+is "scripted: five frames" "$rc:$(wc -l <"$WORK/out")" "0:5"
+frame() { sed -n "${1}p" "$WORK/out" | json "$2"; }
+is "frame 1: initializing; a rate has no value yet, a level has" \
+	"$(frame 1 "j['initializing'], j['nodes'][0]['states'].get('alloc_pages_s'), j['nodes'][0]['read_bytes_s']")" \
+	"True initializing 30000000000.0"
+is "frame 1: the collector is named simulated" \
+	"$(frame 1 "j['collectors'], j['simulated']")" "script (SIMULATED) True"
+is "frame 1: measured shares (40, 40, 20, 20 GB/s of 120)" \
+	"$(frame 1 "[round(n['measured_share'] * 1000) for n in j['nodes']]")" "[333, 333, 167, 167]"
+is "frame 2: node 2 read more, the shares moved" \
+	"$(frame 2 "j['initializing'], [round(n['measured_share'] * 1000) for n in j['nodes']]")" \
+	"False [286, 286, 286, 143]"
+is "frame 2: tier subtotals add up (bandwidth, shares)" \
+	"$(frame 2 "all(abs(t[k] - sum(n[k] for n in j['nodes'] if n['tier'] == t['tier'])) < 1e-6 for t in j['tiers'] for k in ('read_bytes_s', 'write_bytes_s', 'measured_share', 'weight_share'))")" True
+is "frame 2: allocation and demotion rates are positive" \
+	"$(frame 2 "all(n['alloc_pages_s'] > 0 for n in j['nodes']) and j['demoted_pages_s'] > 0")" True
+is "frame 3: node 3's read counter did not answer: stale, and no share for anyone" \
+	"$(frame 3 "j['nodes'][3]['states']['read_bytes_s'], j['nodes'][0]['states']['measured_share'], j['tiers'][1]['states']['read_bytes_s']")" \
+	"stale n/a stale"
+is "frame 4: the source failed: every figure of it stale" \
+	"$(frame 4 "sorted(set(s for n in j['nodes'] for s in n['states'].values()))")" "['stale']"
+is "frame 5: after the script ended, still stale (never 0)" \
+	"$(frame 5 "j['nodes'][0]['read_bytes_s'], j['nodes'][0]['states']['read_bytes_s']")" "None stale"
+run "$TOP" --batch -n 3 -d 0.1 --sysfs-root "$G"
+is "--batch -n 3: three frames as text" "$rc:$(grep -c '^tiertop  host' "$WORK/out")" "0:3"
+is "--batch: the first frame says initializing, its rates init; the second does not" \
+	"$(awk '/^tiertop/ {f++} f <= 2 && /^collectors|^   0 / {print f, ($NF ~ /^[0-9.]+[kM]?$/ ? "a rate" : $NF)}' "$WORK/out")" "1 [initializing]
+1 init
+2 (SIMULATED)
+2 a rate"
+is "--batch: the simulated figures are labelled" \
+	"$(grep -c '^SIMULATED: figures from the test script are not measured' "$WORK/out")" 3
+unset TIERTUNE_TEST_COLLECTOR_SCRIPT
+
+run "$TOP" --help
+is "--help: exit 0, usage with every option" "$rc:$(grep -c -- '--sysfs-root DIR' "$WORK/out")" "0:1"
+run "$TOP" --batch -n 2 -d 0.3 --sysfs-root "$G"
+is "--batch with nothing to sample still paces its frames" \
+	"$rc:$(grep -c '^tiertop  host' "$WORK/out")" "0:2"
+
+# --- bad input: exit 2, the input named, nothing on stdout, the tree unchanged
+R=$(copy_fixture 2s-genoa-cxl)
+expect_bad_input 2 "'--bogus'" "$R" "$TOP" --once --bogus --sysfs-root "$R"
+expect_bad_input 2 "-n '0'" "$R" "$TOP" --batch -n 0 --sysfs-root "$R"
+expect_bad_input 2 "-d '-1'" "$R" "$TOP" --batch -d -1 --sysfs-root "$R"
+expect_bad_input 2 "-d 'x'" "$R" "$TOP" --once -d x --sysfs-root "$R"
+expect_bad_input 2 "--view 'both'" "$R" "$TOP" --once --view both --sysfs-root "$R"
+expect_bad_input 2 "unknown collector 'nope'" "$R" "$TOP" --once --collectors nope --sysfs-root "$R"
+expect_bad_input 2 "sysfs root '$WORK/none'" - "$TOP" --once --sysfs-root "$WORK/none"
+expect_bad_input 2 "source node 9" "$R" "$TOP" --once --source-node 9 --sysfs-root "$R"
+expect_bad_input 2 "needs a terminal" "$R" "$TOP" --sysfs-root "$R"
+
+# --- this machine, read first
+run "$TOP" --once -d 0.2
+is "--once here exits 0" "$rc" 0
+is "the header names this host" "$(sed -n 1p "$WORK/out" | awk '{print $3}')" \
+	"$(cat /proc/sys/kernel/hostname)"
+want_nodes=$(node_list /sys/devices/system/node/has_memory | wc -l)
+run "$TOP" --json -n 2 -d 0.2
+is "one row per memory node here" "$(sed -n 2p "$WORK/out" | json "len(j['nodes'])")" "$want_nodes"
+if compgen -G '/sys/devices/system/node/node*/numastat' >/dev/null; then
+	is "numastat here: allocation rates measured by the second frame" \
+		"$(sed -n 2p "$WORK/out" | json "all(n['alloc_pages_s'] is not None for n in j['nodes'])")" True
+else
+	skip "no nodeN/numastat on this kernel"
+fi
+
+# --- processes under weighted interleave on this machine: one started under
+# it (set_mempolicy, then exec), one with a 64 MiB mapping bound to it
+# (mbind); each appears with its policy, and the mapping's pages are all
+# there (page conservation) where the weights put them (within 5 points)
+mems=$(node_list /sys/devices/system/node/has_memory | paste -sd, -)
+memlist=$(python3 -c "import sys
+n = sorted(int(x) for x in sys.argv[1].split(','))
+out, i = [], 0
+while i < len(n):
+    j = i
+    while j + 1 < len(n) and n[j + 1] == n[j] + 1: j += 1
+    out.append(str(n[i]) if i == j else '%d-%d' % (n[i], n[j])); i = j + 1
+print(','.join(out))" "$mems")
+cat >"$WORK/wi.py" <<'EOF'
+import ctypes, mmap, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+arch = os.uname().machine
+SET_MEMPOLICY, MBIND = {"x86_64": (238, 237), "aarch64": (237, 235)}[arch]
+ready, nodes, how = sys.argv[1], sys.argv[2], sys.argv[3]
+mask = 0
+for n in nodes.split(","):
+    mask |= 1 << int(n)
+m = (ctypes.c_ulong * 16)(mask)
+MPOL_WEIGHTED_INTERLEAVE = 6  # maxnode is the number of bits + 1
+if how == "task":
+    if libc.syscall(SET_MEMPOLICY, MPOL_WEIGHTED_INTERLEAVE, m, 1025) != 0:
+        open(ready, "w").write("refused errno %d\n" % ctypes.get_errno())
+        sys.exit(0)
+    open(ready, "w").write("ready\n")
+    os.execvp("sleep", ["sleep", "60"])
+size = 64 << 20
+buf = mmap.mmap(-1, size)
+addr = ctypes.addressof(ctypes.c_char.from_buffer(buf))
+if libc.syscall(MBIND, ctypes.c_void_p(addr), ctypes.c_ulong(size), MPOL_WEIGHTED_INTERLEAVE,
+                m, 1025, 0) != 0:
+    open(ready, "w").write("refused errno %d\n" % ctypes.get_errno())
+    sys.exit(0)
+for i in range(0, size, 4096):
+    buf[i] = 1
+open(ready, "w").write("ready\n")
+time.sleep(60)
+EOF
+case $(uname -m) in
+x86_64 | aarch64)
+	python3 "$WORK/wi.py" "$WORK/ready-task" "$mems" task >"$WORK/wi-task.out" 2>&1 &
+	task_pid=$!
+	python3 "$WORK/wi.py" "$WORK/ready-vma" "$mems" vma >"$WORK/wi-vma.out" 2>&1 &
+	vma_pid=$!
+	for _ in $(seq 100); do [ -s "$WORK/ready-task" ] && [ -s "$WORK/ready-vma" ] && break; sleep 0.1; done
+	if [ "$(cat "$WORK/ready-task" "$WORK/ready-vma" 2>/dev/null | grep -c '^ready$')" -ne 2 ]; then
+		skip "this kernel refuses MPOL_WEIGHTED_INTERLEAVE (Linux 6.9+): $(cat "$WORK/ready-task" "$WORK/ready-vma" "$WORK"/wi-*.out 2>/dev/null | head -1)"
+	else
+		run "$TOP" --json -n 1 -d 0.1
+		proc() { json "[$1 for p in j['processes'] if p['pid'] == $2]" <"$WORK/out"; }
+		is "a process started under weighted interleave: listed with its command and policy" \
+			"$(proc "(p['command'], p['policy'])" "$task_pid")" \
+			"[('sleep', 'weighted interleave:$memlist')]"
+		is "its resident pages are on its policy's nodes" \
+			"$(proc "all(n['node'] in [$mems] for n in p['nodes']) and p['pages'] > 0" "$task_pid")" "[True]"
+		is "a mapping bound to weighted interleave: listed with its policy" \
+			"$(proc "p['policy']" "$vma_pid")" "['weighted interleave:$memlist']"
+		is "its 16384 pages are all counted, on its policy's nodes" \
+			"$(proc "(p['pages'], all(n['node'] in [$mems] for n in p['nodes']))" "$vma_pid")" \
+			"[(16384, True)]"
+		is "each node holds the share the weights imply, within 5 points" \
+			"$(proc "all(abs(n['share'] - n['want_share']) <= 0.05 for n in p['nodes'])" "$vma_pid")" "[True]"
+	fi
+	kill "$task_pid" "$vma_pid" 2>/dev/null
+	wait "$task_pid" "$vma_pid" 2>/dev/null
+	;;
+*)
+	skip "set_mempolicy/mbind syscall numbers known here for x86_64 and aarch64 only"
+	;;
+esac
+
+# --- the interactive screen in tmux at 80x24, on a fixture copy
+if ! command -v tmux >/dev/null; then
+	skip "no tmux here (Debian package tmux): the interactive screen is not driven"
+else
+	R2=$(copy_fixture 2s-genoa-cxl)
+	W2="$R2/sys/kernel/mm/mempolicy/weighted_interleave"
+	sock="$WORK/tmux.sock"
+	T() { tmux -S "$sock" "$@"; }
+	screen() { T capture-pane -p -t tt; }
+	# wait_for EREGEX: the screen shows it within 5 s
+	wait_for() {
+		local i
+		for i in $(seq 50); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
+		return 1
+	}
+	T -f /dev/null new-session -d -s tt -x 80 -y 24 "env -u TMUX PS1='tt-prompt\$ ' bash --norc --noprofile"
+	T send-keys -t tt "stty -g >'$WORK/stty.before'; clear" Enter
+	wait_for '^tt-prompt\$ $'
+	T send-keys -t tt "'$TOP' --sysfs-root '$R2' -d 0.5" Enter
+	wait_for '^NODE TIER'
+	is "screen: the frame at 80x24, header first, key bar last" \
+		"$(screen | sed -n 1p | cut -c1-26):$(screen | sed -n 24p | cut -c1-12)" \
+		"tiertop  host genoa-cxl-12:q quit h hel"
+	T send-keys -t tt t
+	wait_for '^ sum   22' && sleep 0.3
+	is "screen: t switches to the tier view (subtotals only)" \
+		"$(screen | grep -cE '^   [0-3]    ')" 0
+	T send-keys -t tt t
+	wait_for '^   2   22 CPU-less'
+	T send-keys -t tt h
+	wait_for '^tiertop keys'
+	is "screen: h opens the help" "$(screen | grep -c '^  w        write a weight')" 1
+	T send-keys -t tt Space
+	wait_for '^NODE TIER'
+	T send-keys -t tt P
+	wait_for '^   4242 kv-cache'
+	is "screen: P opens the processes panel" \
+		"$(screen | grep -c '^PROCESSES using interleave')" 1
+	T send-keys -t tt w
+	wait_for 'node:weight to write'
+	T send-keys -t tt "2:3" Enter
+	wait_for '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
+	is "screen: w writes a weight through apply (file, row, message)" \
+		"$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7, $8}')" \
+		"3:3 50.0%"
+	T send-keys -t tt u
+	wait_for '^undid the change'
+	is "screen: u undoes it" "$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7}')" "1:1"
+	T send-keys -t tt w
+	wait_for 'node:weight to write'
+	T send-keys -t tt "2:0" Enter
+	wait_for '^not written'
+	is "screen: a weight apply refuses is refused, and why" \
+		"$(screen | sed -n 24p | cut -c1-60):$(cat "$W2/node2")" \
+		"not written: weight '0' for node 2 out of range (1-255):1"
+	T resize-window -t tt -x 100 -y 30
+	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 30 ] && screen | sed -n 30p | grep -q '^q quit' && break; sleep 0.1; done
+	is "screen: a resize redraws at the new size (key bar on the last of 30 lines)" \
+		"$(screen | wc -l):$(screen | sed -n 30p | cut -c1-6)" "30:q quit"
+	T resize-window -t tt -x 80 -y 24
+	T send-keys -t tt q
+	wait_for '^tt-prompt\$ $'
+	T send-keys -t tt "stty -g >'$WORK/stty.after'" Enter
+	sleep 0.5
+	is "screen: q gives the terminal back (prompt, modes as before)" \
+		"$(T display -p -t tt '#{alternate_on}'):$(cmp -s "$WORK/stty.before" "$WORK/stty.after" && echo same)" \
+		"0:same"
+	for sig in TERM SEGV; do
+		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
+		wait_for '^NODE TIER'
+		shell=$(T display -p -t tt '#{pane_pid}')
+		pid=$(pgrep -P "$shell" -x tiertop)
+		kill -"$sig" "$pid"
+		wait_for '^tt-prompt\$ '
+		T send-keys -t tt "stty -g >'$WORK/stty.after'" Enter
+		sleep 0.5
+		is "screen: SIG$sig mid-run gives the terminal back (shell prompt, not raw mode)" \
+			"$(T display -p -t tt '#{alternate_on}'):$(cmp -s "$WORK/stty.before" "$WORK/stty.after" && echo same)" \
+			"0:same"
+		is "screen: after SIG$sig the prompt shows, the frame is gone" \
+			"$(screen | grep -c '^NODE TIER')" 0
+	done
+	# A user on the live system is told why a weight cannot be written.
+	if can_drop; then
+		mkdir -p "$WORK/nobody" && cp "$TOP" "$WORK/nobody/tiertop" && chmod 755 "$WORK" "$WORK/nobody"
+		T send-keys -t tt "clear; ${NOBODY[*]} '$WORK/nobody/tiertop' -d 0.5" Enter
+		wait_for '^NODE TIER'
+		T send-keys -t tt w
+		wait_for 'node:weight to write'
+		T send-keys -t tt "0:1" Enter
+		wait_for '^not written'
+		is "screen: as a user, w says that writing weights needs root" \
+			"$(screen | sed -n 24p | cut -c1-49)" "not written: writing weights needs root (the kern"
+		T send-keys -t tt q
+		wait_for '^tt-prompt\$ '
+	else
+		skip "not root or no setpriv: the user's refusal to write is not checked"
+	fi
+	T kill-server
+fi
+
+done_testing

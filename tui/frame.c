@@ -1,0 +1,613 @@
+/* The frame model: which figure goes in which cell, and why a cell has none.
+ * No terminal here and no collecting: inputs are what the sampler and the
+ * process scanner already took. */
+#include "frame.h"
+
+#include "../core/error.h"
+#include "../core/interleave.h"
+#include "../core/numa-maps.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const tt_cell_state_names[] = {"ok", "n/a", "initializing", "stale"};
+const char *const tt_proc_sort_names[] = {"pages", "skew", "pid"};
+
+int tt_feed_init(struct tt_feed *f, struct tt_source **src, int n)
+{
+	memset(f, 0, sizeof(*f));
+	f->n = n;
+	f->src = src;
+	if (n && !(f->v = calloc((size_t)n, sizeof(*f->v))))
+		return tt_err(TT_EFAIL, "out of memory");
+	for (int i = 0; i < n; i++) {
+		f->per_tick += (uint64_t)src[i]->nmetrics;
+		if (!(f->v[i] = calloc((size_t)src[i]->nmetrics + 1, sizeof(**f->v)))) {
+			tt_feed_release(f);
+			return tt_err(TT_EFAIL, "out of memory");
+		}
+	}
+	return 0;
+}
+
+void tt_feed_release(struct tt_feed *f)
+{
+	for (int i = 0; f->v && i < f->n; i++)
+		free(f->v[i]);
+	free(f->v);
+	f->v = NULL;
+}
+
+void tt_feed_take(struct tt_feed *f, const struct tt_reading *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct tt_latest *l;
+
+		if (r[i].source < 0 || r[i].source >= f->n || r[i].metric < 0 ||
+		    r[i].metric >= f->src[r[i].source]->nmetrics)
+			continue;
+		l = &f->v[r[i].source][r[i].metric];
+		l->have = true;
+		l->ever |= r[i].state != TT_S_STALE;
+		l->value = r[i].value;
+		l->t_s = r[i].t_s;
+		l->state = r[i].state;
+		if (r[i].seq + 1 > f->seq)
+			f->seq = r[i].seq + 1;
+	}
+	if (f->per_tick)
+		f->ticks = f->seq / f->per_tick;
+}
+
+static void note(struct tt_frame *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct tt_frame *f, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < f->nnotes; i++)
+		if (strcmp(f->notes[i], buf) == 0)
+			return;
+	if (f->nnotes < (int)(sizeof(f->notes) / sizeof(*f->notes)))
+		memcpy(f->notes[f->nnotes++], buf, sizeof(buf));
+}
+
+static int find_source(const struct tt_feed *feed, const char *collector)
+{
+	for (int i = 0; feed && i < feed->n; i++)
+		if (strcmp(feed->src[i]->c->name, collector) == 0)
+			return i;
+	return -1;
+}
+
+static const char *why_unavail(const struct tt_feed *feed, const char *collector)
+{
+	for (int i = 0; feed && i < feed->nun; i++)
+		if (strcmp(feed->un[i].name, collector) == 0)
+			return feed->un[i].why;
+	return NULL;
+}
+
+/* The sum of metric name (on node, -1 none) over source s's metrics: one
+ * node may have several boxes. A reading older than three intervals is
+ * stale too: its source stopped answering without saying so. */
+static struct tt_cell cell_of(const struct tt_frame_in *in, int s, const char *name, int node)
+{
+	struct tt_cell c = {TT_CELL_NA, 0};
+	const struct tt_source *src;
+	bool found = false, init = false, stale = false;
+
+	if (s < 0)
+		return c;
+	src = in->feed->src[s];
+	for (int m = 0; m < src->nmetrics; m++) {
+		const struct tt_latest *l = &in->feed->v[s][m];
+
+		if (src->metrics[m].node != node || strcmp(src->metrics[m].name, name))
+			continue;
+		found = true;
+		if (!l->have) {
+			init = true;
+			continue;
+		}
+		if (!l->ever)
+			continue; /* never answered: absent here, not stale */
+		if (l->state == TT_S_STALE || in->now_s - l->t_s > 3 * in->interval_s + 1)
+			stale = true;
+		else if (l->state == TT_S_INIT)
+			init = true;
+		else
+			c.v += l->value;
+	}
+	if (!found)
+		return c;
+	c.st = stale ? TT_CELL_STALE : init ? TT_CELL_INIT : TT_CELL_OK;
+	if (c.st == TT_CELL_OK) {
+		/* Every box answered at least once: a metric never answering
+		 * (a key this kernel lacks) is n/a, not 0. */
+		bool any = false;
+
+		for (int m = 0; m < src->nmetrics; m++)
+			any |= src->metrics[m].node == node && !strcmp(src->metrics[m].name, name) &&
+			       in->feed->v[s][m].ever;
+		if (!any)
+			c.st = TT_CELL_NA;
+	}
+	if (c.st != TT_CELL_OK)
+		c.v = 0;
+	return c;
+}
+
+static struct tt_cell cell_add(struct tt_cell a, struct tt_cell b)
+{
+	struct tt_cell c = {a.st > b.st ? a.st : b.st, 0};
+
+	if (c.st == TT_CELL_OK)
+		c.v = a.v + b.v;
+	return c;
+}
+
+static struct tt_cell ok(double v)
+{
+	return (struct tt_cell){TT_CELL_OK, v};
+}
+
+static const struct tt_cell NA = {TT_CELL_NA, 0};
+
+/* Traffic sources, best first (as collect.c's summary): memory-controller
+ * counters, source-side MBM, then figures that are not measured. */
+static const struct {
+	const char *collector, *rd, *wr, *why_no_wr;
+} traffic[] = {
+	{"perf-uncore", "read_bytes", "write_bytes", NULL},
+	{"resctrl", "mbm_total_bytes", NULL,
+	 "resctrl MBM counts reads and writes together (shown under READ)"},
+	{"script", "read_bytes", "write_bytes", NULL},
+	{"model", "model_bw", NULL, "the model gives one figure per node (shown under READ)"},
+};
+
+bool tt_frame_weight_shares(const struct tt_topo *t, const struct tt_wi_backend *be,
+			    const struct tt_wi_state *wi, int src, int mode,
+			    const struct tt_nodemask *mask, double *out)
+{
+	struct tt_il_order o;
+	uint64_t counts[TT_MAX_NODES];
+	int rc;
+
+	if (mode == TT_MPOL_INTERLEAVE) {
+		struct tt_weights ones;
+		int node;
+
+		tt_weights_clear(&ones);
+		tt_nodemask_for_each(node, mask) tt_weights_put(&ones, node, 1);
+		rc = tt_il_order_upstream(&o, mask, &ones);
+	} else if (!be || !wi) {
+		return false;
+	} else if (be == &tt_wi_upstream) {
+		rc = tt_il_order_upstream(&o, mask, &wi->node);
+	} else {
+		uint32_t tw[TT_MAX_NODES];
+
+		tt_wi_rfc_tier_weights(wi, t, src, tw);
+		rc = tt_il_order_rfc(&o, mask, t, tw);
+	}
+	if (rc < 0 || !o.total || tt_il_cycle_counts(&o, counts) < 0)
+		return false;
+	for (int i = 0; i < o.n; i++)
+		out[o.node[i]] = (double)counts[i] / (double)o.total;
+	return true;
+}
+
+/* The weight each node gets in an interleave over every memory node. */
+static bool node_weights(const struct tt_frame_in *in, uint32_t *w)
+{
+	struct tt_il_order o;
+	int rc;
+
+	if (!in->be || !in->wi)
+		return false;
+	if (in->be == &tt_wi_upstream) {
+		rc = tt_il_order_upstream(&o, &in->topo->mem_nodes, &in->wi->node);
+	} else {
+		uint32_t tw[TT_MAX_NODES];
+
+		tt_wi_rfc_tier_weights(in->wi, in->topo, in->source_node, tw);
+		rc = tt_il_order_rfc(&o, &in->topo->mem_nodes, in->topo, tw);
+	}
+	if (rc < 0)
+		return false;
+	for (int i = 0; i < o.n; i++)
+		w[o.node[i]] = o.weight[i];
+	return true;
+}
+
+static void fmt_list(const struct tt_nodemask *m, char *buf, size_t size)
+{
+	if (tt_bit_format_list(m->bits, TT_MAX_NODES, buf, size) < 0)
+		snprintf(buf, size, "...");
+}
+
+static int cmp_pages(const void *a, const void *b)
+{
+	const struct tt_frame_proc *x = a, *y = b;
+
+	return x->pages != y->pages ? (x->pages < y->pages ? 1 : -1) : x->pid - y->pid;
+}
+
+static int cmp_skew(const void *a, const void *b)
+{
+	const struct tt_frame_proc *x = a, *y = b;
+
+	return x->skew != y->skew ? (x->skew < y->skew ? 1 : -1) : x->pid - y->pid;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	return ((const struct tt_frame_proc *)a)->pid - ((const struct tt_frame_proc *)b)->pid;
+}
+
+static int build_procs(struct tt_frame *f, const struct tt_frame_in *in)
+{
+	const struct tt_proc_scan *s = in->procs;
+	double share[TT_MAX_NODES];
+
+	f->procs_scanned = s != NULL;
+	if (!s || !s->n)
+		return 0;
+	f->procs_skipped = s->skipped;
+	if (!(f->procs = calloc((size_t)s->n, sizeof(*f->procs))))
+		return tt_err(TT_EFAIL, "out of memory");
+	for (int i = 0; i < s->n; i++) {
+		const struct tt_proc_info *p = &s->p[i];
+		struct tt_frame_proc *fp = &f->procs[f->nprocs];
+		struct tt_nodemask all = p->nodes;
+		bool want;
+		int node;
+
+		for (size_t k = 0; k < TT_MAX_NODES / 64; k++)
+			all.bits[k] |= p->resident.bits[k];
+		fp->pid = p->pid;
+		snprintf(fp->comm, sizeof(fp->comm), "%s", p->comm);
+		tt_numa_maps_policy(p->mode, p->flags, &p->nodes, fp->policy, sizeof(fp->policy));
+		if (p->mixed && strlen(fp->policy) + 1 < sizeof(fp->policy))
+			strcat(fp->policy, "+");
+		fp->pages = p->total_bytes / 4096;
+		memset(share, 0, sizeof(share));
+		want = tt_frame_weight_shares(in->topo, in->be, in->wi, in->source_node, p->mode,
+					      &p->nodes, share);
+		fp->nnodes = (int)tt_nodemask_weight(&all);
+		if (fp->nnodes && !(fp->nodes = calloc((size_t)fp->nnodes, sizeof(*fp->nodes))))
+			return tt_err(TT_EFAIL, "out of memory");
+		int k = 0;
+
+		tt_nodemask_for_each(node, &all) {
+			struct tt_frame_proc_node *pn = &fp->nodes[k++];
+
+			pn->node = node;
+			pn->pages = p->bytes[node] / 4096;
+			pn->share = p->total_bytes ? (double)p->bytes[node] / (double)p->total_bytes : 0;
+			pn->want = want ? ok(tt_nodemask_test(&p->nodes, node) ? share[node] : 0) : NA;
+			if (want && p->total_bytes && fabs(pn->share - pn->want.v) > fp->skew)
+				fp->skew = fabs(pn->share - pn->want.v);
+		}
+		f->nprocs++;
+	}
+	qsort(f->procs, (size_t)f->nprocs, sizeof(*f->procs),
+	      in->sort == TT_SORT_SKEW ? cmp_skew : in->sort == TT_SORT_PID ? cmp_pid : cmp_pages);
+	if (!in->be && f->nprocs)
+		note(f, "WANT n/a for weighted interleave: %s", in->wi_why ? in->wi_why : "no weights");
+	return 0;
+}
+
+static int add_row(struct tt_frame *f, int *cap, const struct tt_frame_row *r)
+{
+	if (f->nrows == *cap) {
+		int nc = *cap ? *cap * 2 : 16;
+		struct tt_frame_row *nr = realloc(f->rows, (size_t)nc * sizeof(*nr));
+
+		if (!nr)
+			return tt_err(TT_EFAIL, "out of memory");
+		f->rows = nr;
+		*cap = nc;
+	}
+	f->rows[f->nrows++] = *r;
+	return 0;
+}
+
+static void sum_into(struct tt_frame_row *s, const struct tt_frame_row *r)
+{
+	s->mem_used = cell_add(s->mem_used, r->mem_used);
+	s->mem_total = cell_add(s->mem_total, r->mem_total);
+	s->rd = cell_add(s->rd, r->rd);
+	s->wr = cell_add(s->wr, r->wr);
+	s->weight = cell_add(s->weight, r->weight);
+	s->wshare = cell_add(s->wshare, r->wshare);
+	s->mshare = cell_add(s->mshare, r->mshare);
+	s->alloc = cell_add(s->alloc, r->alloc);
+}
+
+static const struct tt_frame_row zero_row = {
+	.mem_used = {TT_CELL_OK, 0}, .mem_total = {TT_CELL_OK, 0}, .rd = {TT_CELL_OK, 0},
+	.wr = {TT_CELL_OK, 0}, .weight = {TT_CELL_OK, 0}, .wshare = {TT_CELL_OK, 0},
+	.mshare = {TT_CELL_OK, 0}, .alloc = {TT_CELL_OK, 0},
+};
+
+static void header(struct tt_frame *f, const struct tt_frame_in *in)
+{
+	const struct tt_topo *t = in->topo;
+	size_t len = 0;
+
+	f->wall = in->wall;
+	snprintf(f->host, sizeof(f->host), "%s", t->hostname[0] ? t->hostname : "?");
+	snprintf(f->kernel, sizeof(f->kernel), "%s", t->kernel_release[0] ? t->kernel_release : "?");
+	snprintf(f->iface, sizeof(f->iface), "%s", in->be ? in->be->name : "none");
+	if (in->be == &tt_wi_upstream && in->wi)
+		snprintf(f->mode, sizeof(f->mode), "%s",
+			 in->wi->auto_mode == 1	  ? "auto"
+			 : in->wi->auto_mode == 0 ? "manual"
+						  : "manual, no auto file");
+	f->source_node = in->source_node;
+	f->interval_s = in->interval_s;
+	f->paused = in->paused;
+	f->view = in->view;
+	f->sort = in->sort;
+	f->demotion_enabled = t->demotion_enabled;
+	for (int i = 0; in->feed && i < in->feed->n; i++) {
+		const struct tt_collector *c = in->feed->src[i]->c;
+		int n = snprintf(f->collectors + len, sizeof(f->collectors) - len, "%s%s%s",
+				 i ? ", " : "", c->name, c->flags & TT_C_SIMULATED ? " (SIMULATED)" : "");
+
+		if (n > 0 && (size_t)n < sizeof(f->collectors) - len)
+			len += (size_t)n;
+		f->simulated |= (c->flags & TT_C_SIMULATED) != 0;
+	}
+	if (!len)
+		snprintf(f->collectors, sizeof(f->collectors), "none");
+	if (in->message)
+		snprintf(f->message, sizeof(f->message), "%s", in->message);
+	f->initializing = in->feed && in->feed->n && in->feed->ticks == 0;
+	for (int i = 0; in->feed && i < in->feed->n; i++)
+		for (int m = 0; m < in->feed->src[i]->nmetrics; m++)
+			f->initializing |= !in->feed->v[i][m].have ||
+					   in->feed->v[i][m].state == TT_S_INIT;
+}
+
+int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
+{
+	const struct tt_topo *t = in->topo;
+	uint32_t w[TT_MAX_NODES];
+	double wshare[TT_MAX_NODES];
+	struct tt_frame_row total = zero_row;
+	int cap = 0, ts = -1, tk = -1, ms, rc = 0;
+	bool have_w, have_share, all_bw = true;
+	double bw_sum = 0;
+
+	memset(f, 0, sizeof(*f));
+	header(f, in);
+
+	/* Which source each column comes from. */
+	for (size_t k = 0; k < sizeof(traffic) / sizeof(*traffic) && ts < 0; k++)
+		if ((ts = find_source(in->feed, traffic[k].collector)) >= 0)
+			tk = (int)k;
+	if (ts < 0) {
+		char why[480] = "";
+		size_t len = 0;
+
+		for (size_t k = 0; k < 2; k++) {
+			const char *y = why_unavail(in->feed, traffic[k].collector);
+			int n;
+
+			if (!y)
+				continue;
+			n = snprintf(why + len, sizeof(why) - len, "%s%s: %s", len ? "; " : "",
+				     traffic[k].collector, y);
+			if (n > 0 && (size_t)n < sizeof(why) - len)
+				len += (size_t)n;
+		}
+		note(f, "READ WRITE MEAS%%: n/a: no traffic counter here%s%s", len ? ": " : "", why);
+	} else if (traffic[tk].why_no_wr) {
+		note(f, "WRITE: n/a: %s", traffic[tk].why_no_wr);
+	}
+	ms = find_source(in->feed, "numastat");
+	if (ms < 0)
+		ms = find_source(in->feed, "script");
+	if (ms < 0) {
+		const char *y = why_unavail(in->feed, "numastat");
+
+		note(f, "ALLOC/s: n/a: numastat collector: %s",
+		     y ? y : "not among the collectors asked for");
+	}
+	have_w = node_weights(in, w);
+	memset(wshare, 0, sizeof(wshare));
+	have_share = tt_frame_weight_shares(t, in->be, in->wi, in->source_node,
+					    TT_MPOL_WEIGHTED_INTERLEAVE, &t->mem_nodes, wshare);
+	if (!in->be)
+		note(f, "WGT WGT%%: n/a: no weight interface: %s", in->wi_why ? in->wi_why : "none");
+
+	/* Tiers in ascending id (fastest first), then the nodes in no tier. */
+	for (int ti = 0; ti <= t->ntiers && rc == 0; ti++) {
+		int tier = ti < t->ntiers ? t->tiers[ti].id : -1;
+		struct tt_frame_row sub = zero_row;
+		struct tt_nodemask members = {{0}};
+		int first = f->nrows, count = 0;
+
+		for (int i = 0; i < t->nnodes && rc == 0; i++) {
+			const struct tt_node *n = &t->nodes[i];
+			struct tt_frame_row r = zero_row;
+
+			if (!n->has_memory || n->tier != tier)
+				continue;
+			r.kind = TT_ROW_NODE;
+			r.node = n->id;
+			r.tier = tier;
+			if (n->has_cpu) {
+				uint64_t bits[TT_MAX_CPUS / 64] = {0};
+
+				for (int c = 0; c < n->ncpus; c++)
+					tt_bit_set(bits, (unsigned int)n->cpus[c]);
+				if (tt_bit_format_list(bits, TT_MAX_CPUS, r.cpus, sizeof(r.cpus)) < 0)
+					snprintf(r.cpus, sizeof(r.cpus), "%d CPUs", n->ncpus);
+			} else {
+				snprintf(r.cpus, sizeof(r.cpus), "CPU-less");
+			}
+			r.mem_total = ok((double)n->mem_total_bytes);
+			r.mem_used = ms >= 0 ? cell_of(in, ms, "mem_used", n->id) : NA;
+			if (r.mem_used.st == TT_CELL_NA) {
+				r.mem_used = ok((double)(n->mem_total_bytes - n->mem_free_bytes));
+				note(f, "MEM: used as meminfo said when the topology was read ('r' "
+					"re-reads)");
+			}
+			if (ts >= 0) {
+				r.rd = cell_of(in, ts, traffic[tk].rd, n->id);
+				r.wr = traffic[tk].wr ? cell_of(in, ts, traffic[tk].wr, n->id) : NA;
+				if (r.rd.st == TT_CELL_NA)
+					note(f, "READ WRITE MEAS%%: n/a for node %d: %s has no counter "
+						"for it", n->id, traffic[tk].collector);
+			} else {
+				r.rd = r.wr = NA;
+			}
+			r.weight = have_w ? ok(w[n->id]) : NA;
+			if (have_w && in->be == &tt_wi_upstream &&
+			    !tt_nodemask_test(&in->wi->node.set, n->id))
+				note(f, "WGT: node %d has no weighted_interleave/node%d file: it "
+					"weighs 1", n->id, n->id);
+			r.wshare = have_share ? ok(wshare[n->id]) : NA;
+			r.alloc = ms >= 0 ? cell_add(cell_of(in, ms, "numa_hit", n->id),
+						     cell_of(in, ms, "numa_miss", n->id))
+					  : NA;
+			if (r.rd.st == TT_CELL_OK)
+				bw_sum += r.rd.v + (r.wr.st == TT_CELL_OK ? r.wr.v : 0);
+			else
+				all_bw = false;
+			rc = add_row(f, &cap, &r);
+			tt_bit_set(members.bits, (unsigned int)n->id);
+			count++;
+		}
+		if (!count || rc)
+			continue;
+		/* Measured shares once the tier's rows are in. */
+		sub.kind = TT_ROW_TIER;
+		sub.tier = tier;
+		fmt_list(&members, sub.cpus, sizeof(sub.cpus));
+		for (int r = first; r < f->nrows; r++)
+			sum_into(&sub, &f->rows[r]);
+		rc = add_row(f, &cap, &sub);
+	}
+	/* Measured share: of the traffic to every memory node, so only when
+	 * every one has a figure (a share of part of the machine would look
+	 * like the whole). */
+	for (int r = 0; r < f->nrows; r++) {
+		struct tt_frame_row *row = &f->rows[r];
+
+		if (row->kind != TT_ROW_NODE)
+			continue;
+		if (ts < 0) {
+			row->mshare = NA;
+		} else if (row->rd.st != TT_CELL_OK) {
+			row->mshare = row->rd;
+			row->mshare.v = 0;
+		} else if (!all_bw) {
+			row->mshare = NA;
+			note(f, "MEAS%%: n/a: not every memory node has a traffic figure");
+		} else {
+			double b = row->rd.v + (row->wr.st == TT_CELL_OK ? row->wr.v : 0);
+
+			row->mshare = ok(bw_sum > 0 ? b / bw_sum : 0);
+			if (bw_sum <= 0)
+				row->mshare = NA;
+		}
+	}
+	if (ts >= 0 && all_bw && bw_sum <= 0)
+		note(f, "MEAS%%: n/a: no traffic in this interval");
+	/* Tier subtotals again now the shares are known, and the total. */
+	for (int r = 0, first = 0; r < f->nrows; r++) {
+		if (f->rows[r].kind != TT_ROW_TIER)
+			continue;
+		struct tt_frame_row *sub = &f->rows[r];
+
+		sub->mshare = ok(0);
+		for (int k = first; k < r; k++)
+			sub->mshare = cell_add(sub->mshare, f->rows[k].mshare);
+		sum_into(&total, sub);
+		first = r + 1;
+	}
+	total.kind = TT_ROW_TOTAL;
+	total.tier = -1;
+	if (rc == 0)
+		rc = add_row(f, &cap, &total);
+
+	f->total_bw = total.rd.st == TT_CELL_OK ? bw_sum : NAN;
+	f->slow_share = NAN;
+	if (total.mshare.st == TT_CELL_OK && t->ntiers > 1) {
+		f->slow_share = 0;
+		for (int r = 0; r < f->nrows; r++)
+			if (f->rows[r].kind == TT_ROW_NODE && f->rows[r].tier != t->tiers[0].id)
+				f->slow_share += f->rows[r].mshare.v;
+	}
+	f->nhist = in->nhist < TT_HISTORY ? in->nhist : TT_HISTORY;
+	for (int i = 0; i < f->nhist; i++) {
+		f->hist_bw[i] = in->hist_bw[in->nhist - f->nhist + i];
+		f->hist_slow[i] = in->hist_slow[in->nhist - f->nhist + i];
+	}
+
+	/* Promotion and demotion, all nodes. */
+	if (ms >= 0) {
+		f->promote = cell_of(in, ms, "pgpromote_success", -1);
+		f->demote = cell_add(cell_of(in, ms, "pgdemote_kswapd", -1),
+				     cell_of(in, ms, "pgdemote_direct", -1));
+		if (f->promote.st == TT_CELL_NA || f->demote.st == TT_CELL_NA)
+			note(f, "PROMOTED DEMOTED: n/a: this kernel's /proc/vmstat lacks "
+				"pgpromote_success or pgdemote_*");
+	} else {
+		f->promote = f->demote = NA;
+	}
+	for (int i = 0; i < t->nnodes && rc == 0; i++) {
+		const struct tt_node *n = &t->nodes[i];
+
+		if (!n->has_memory)
+			continue;
+		struct tt_frame_demote *nd = realloc(f->demote_to, (size_t)(f->ndemote + 1) *
+									   sizeof(*nd));
+
+		if (!nd) {
+			rc = tt_err(TT_EFAIL, "out of memory");
+			break;
+		}
+		f->demote_to = nd;
+		nd += f->ndemote++;
+		nd->node = n->id;
+		fmt_list(&n->demote_preferred, nd->preferred, sizeof(nd->preferred));
+		fmt_list(&n->demote_allowed, nd->allowed, sizeof(nd->allowed));
+	}
+	if (rc == 0)
+		rc = build_procs(f, in);
+	if (f->simulated)
+		note(f, "SIMULATED: figures from %s are not measured on this machine",
+		     find_source(in->feed, "script") >= 0 ? "the test script" : "the model");
+	if (rc < 0)
+		tt_frame_release(f);
+	return rc;
+}
+
+void tt_frame_release(struct tt_frame *f)
+{
+	for (int i = 0; i < f->nprocs; i++)
+		free(f->procs[i].nodes);
+	free(f->procs);
+	free(f->rows);
+	free(f->demote_to);
+	memset(f, 0, sizeof(*f));
+}
+
+void tt_proc_scan_release(struct tt_proc_scan *s)
+{
+	for (int i = 0; i < s->n; i++)
+		free(s->p[i].bytes);
+	free(s->p);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,333 @@
+/* The curses screen: the only file of tiertune that includes curses.h. It
+ * draws frames (frame.h) and reads keys; collecting stays on the sampler's
+ * and the scanner's threads.
+ *
+ * The terminal is always given back: on q, on an error (before its message
+ * is printed), on SIGINT, SIGTERM and SIGHUP (a flag the loop sees within
+ * 100 ms, then endwin), and on a crash signal, where only async-signal-safe
+ * calls are allowed: the terminal modes saved at start go back with
+ * tcsetattr, the alternate screen and the cursor with write(), then the
+ * signal is raised again with its default action. */
+#include "tui.h"
+
+#include "../core/error.h"
+#include "../core/parse.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t quit_signal;
+static struct termios saved_tio;
+static bool have_tio, curses_on;
+
+/* rmcup (leave the alternate screen), cnorm (cursor back), sgr0. */
+static const char restore_seq[] = "\033[?1049l\033[?25h\033[0m\r\n";
+
+static void on_quit(int sig)
+{
+	quit_signal = sig;
+}
+
+static void on_crash(int sig)
+{
+	if (have_tio)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
+	if (write(STDOUT_FILENO, restore_seq, sizeof(restore_seq) - 1) < 0) {
+		/* nothing more can be done in a signal handler */
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void end_screen(void)
+{
+	if (curses_on) {
+		endwin();
+		curses_on = false;
+	}
+}
+
+static void handlers(void)
+{
+	static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_quit;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < sizeof(crash) / sizeof(*crash); i++)
+		sigaction(crash[i], &sa, NULL);
+}
+
+/* The frame's lines, kept to be laid out: the footer (style 3, the n/a
+ * reasons) always gets room at the bottom, the body is cut above it. */
+struct draw {
+	int n;
+	int style[256];
+	char text[256][256];
+};
+
+static void keep_line(void *ctx, int style, const char *line)
+{
+	struct draw *d = ctx;
+
+	if (d->n < 256) {
+		d->style[d->n] = style;
+		snprintf(d->text[d->n++], sizeof(d->text[0]), "%s", line);
+	}
+}
+
+static void put(int y, int style, const char *line)
+{
+	int attr = style == 1 ? A_BOLD : style == 2 ? A_DIM : 0;
+
+	if (attr)
+		attron(attr);
+	mvaddnstr(y, 0, line, COLS);
+	if (attr)
+		attroff(attr);
+}
+
+static void layout(const struct draw *d)
+{
+	int rows = LINES - 1, nfoot = 0, y = 0;
+
+	int all = 0, shown = 0;
+	char more[96];
+
+	for (int i = 0; i < d->n; i++)
+		all += d->style[i] == 3;
+	/* A quarter of the screen at most: the rows come first. */
+	nfoot = all > rows / 4 ? rows / 4 : all;
+	for (int i = 0; i < d->n && y < rows - nfoot; i++)
+		if (d->style[i] != 3 && !(y == rows - nfoot - 1 && !d->text[i][0]))
+			put(y++, d->style[i], d->text[i]);
+	y = rows - nfoot;
+	for (int i = 0; i < d->n && y < rows; i++) {
+		if (d->style[i] != 3)
+			continue;
+		if (nfoot < all && y == rows - 1) {
+			snprintf(more, sizeof(more), "(%d more lines of reasons: tiertop --once shows them all)",
+				 all - shown);
+			put(y++, 3, more);
+			break;
+		}
+		put(y++, 3, d->text[i]);
+		shown++;
+	}
+}
+
+static const char *const help_text[] = {
+	"tiertop keys",
+	"",
+	"  q        quit",
+	"  h ?      this help (any key closes it)",
+	"  s        next source node (the shares the weights imply are for it)",
+	"  t        node view / tier view (subtotals only)",
+	"  P        processes panel (processes using interleave, from numa_maps)",
+	"  o        sort the processes: pages, skew (share against weights), pid",
+	"  + -      refresh interval up / down",
+	"  p        pause / resume",
+	"  w        write a weight: node:weight (RFC: tier:weight for the source node),",
+	"           checked as 'tiertune apply' checks it and written through its",
+	"           transaction and journal; root only on a live system",
+	"  u        undo the last write ('tiertune restore --last')",
+	"  r        re-read topology and weights (after hotplug)",
+	"",
+	"Cells: n/a = no source here (the footer says why), init = first sample,",
+	"stale = the source stopped answering. SIMULATED figures are not measured.",
+};
+
+static void draw(struct tt_top *top, bool help, bool procs)
+{
+	static struct draw d;
+	struct tt_frame f;
+	struct tt_render_opts ro = {.width = COLS, .processes = procs, .no_message = true,
+				     .no_demotion = procs};
+	const char *bar = top->message[0] ? top->message
+					  : "q quit h help s source t view P procs +- delay "
+					    "p pause w weight u undo r reread";
+
+	erase();
+	d.n = 0;
+	if (help) {
+		for (size_t i = 0; i < sizeof(help_text) / sizeof(*help_text); i++)
+			keep_line(&d, i == 0 ? 1 : 0, help_text[i]);
+	} else if (tt_top_frame(top, &f) == 0) {
+		tt_frame_lines(&f, &ro, keep_line, &d);
+		tt_frame_release(&f);
+	} else {
+		keep_line(&d, 0, tt_err_msg());
+	}
+	layout(&d);
+	attron(A_REVERSE);
+	mvhline(LINES - 1, 0, ' ', COLS);
+	mvaddnstr(LINES - 1, 0, bar, COLS);
+	attroff(A_REVERSE);
+	refresh();
+}
+
+/* A line typed at the bottom; false when cancelled (Escape, empty). */
+static bool prompt(const char *question, char *buf, int size)
+{
+	int len = 0, ch;
+
+	buf[0] = '\0';
+	curs_set(1);
+	timeout(-1);
+	for (;;) {
+		attron(A_REVERSE);
+		mvhline(LINES - 1, 0, ' ', COLS);
+		mvprintw(LINES - 1, 0, "%s%s", question, buf);
+		attroff(A_REVERSE);
+		refresh();
+		ch = getch();
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+			break;
+		if (ch == 27 || quit_signal) {
+			len = 0;
+			break;
+		}
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
+			buf[--len] = '\0';
+		else if (ch >= 32 && ch < 127 && len < size - 1) {
+			buf[len++] = (char)ch;
+			buf[len] = '\0';
+		}
+	}
+	curs_set(0);
+	timeout(100);
+	buf[len] = '\0';
+	return len > 0;
+}
+
+static const double intervals[] = {0.5, 1, 2, 5, 10, 30};
+
+static void change_interval(struct tt_top *top, int dir)
+{
+	size_t i = 0, n = sizeof(intervals) / sizeof(*intervals);
+
+	while (i + 1 < n && intervals[i] < top->interval_s - 1e-9)
+		i++;
+	if (dir > 0 && intervals[i] <= top->interval_s + 1e-9 && i + 1 < n)
+		i++;
+	else if (dir < 0 && i > 0)
+		i--;
+	top->interval_s = intervals[i];
+	if (tt_top_restart(top) < 0)
+		snprintf(top->message, sizeof(top->message), "%s", tt_err_msg());
+	else
+		snprintf(top->message, sizeof(top->message), "interval %.1f s", top->interval_s);
+}
+
+int tt_screen_run(struct tt_top *top)
+{
+	bool help = false, procs = false, dirty = true;
+	uint64_t drawn_tick = UINT64_MAX;
+	time_t drawn_at = 0;
+	int rc = 0;
+
+	setlocale(LC_ALL, "");
+	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
+		have_tio = true;
+	handlers();
+	if (!initscr()) {
+		fprintf(stderr, "tiertop: error: cannot start the screen (TERM '%s')\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return 1;
+	}
+	curses_on = true;
+	atexit(end_screen);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	timeout(100);
+	while (!quit_signal) {
+		int ch;
+
+		if (!top->paused)
+			tt_top_take(top);
+		/* A new sample, a key, or (with no collector to tick) the
+		 * clock in the header. */
+		if (top->feed.ticks != drawn_tick || dirty ||
+		    (!top->paused && time(NULL) - drawn_at >= (time_t)ceil(top->interval_s))) {
+			draw(top, help, procs);
+			drawn_tick = top->feed.ticks;
+			drawn_at = time(NULL);
+			dirty = false;
+		}
+		ch = getch();
+		if (ch == ERR)
+			continue;
+		dirty = true;
+		if (help) {
+			help = false;
+			continue;
+		}
+		top->message[0] = '\0';
+		switch (ch) {
+		case 'q': quit_signal = -1; break;
+		case 'h':
+		case '?': help = true; break;
+		case 's': tt_top_next_source(top); break;
+		case 't': top->view = top->view == TT_VIEW_NODES ? TT_VIEW_TIERS : TT_VIEW_NODES; break;
+		case 'P':
+			procs = !procs;
+			if (procs && top->scanner)
+				tt_scanner_kick(top->scanner);
+			break;
+		case 'o': top->sort = (top->sort + 1) % 3; break;
+		case '+':
+		case '=': change_interval(top, 1); break;
+		case '-': change_interval(top, -1); break;
+		case 'p': top->paused = !top->paused; break;
+		case 'w': {
+			char q[96], in[64];
+
+			snprintf(q, sizeof(q), "%s:weight to write (Esc cancels): ",
+				 top->be == &tt_wi_rfc ? "tier" : "node");
+			if (prompt(q, in, sizeof(in)) && tt_top_write_weight(top, in) < 0) {
+				char safe[160];
+
+				snprintf(top->message, sizeof(top->message), "not written: %s",
+					 tt_str_escape(tt_err_msg(), safe, sizeof(safe)));
+			}
+			break;
+		}
+		case 'u':
+			if (tt_top_undo(top) < 0)
+				snprintf(top->message, sizeof(top->message), "nothing undone: %s",
+					 tt_err_msg());
+			break;
+		case 'r':
+			if (tt_top_reread(top) < 0) {
+				rc = tt_err_exit_code(TT_EFAIL);
+				end_screen();
+				fprintf(stderr, "tiertop: error: re-reading the topology: %s\n",
+					tt_err_msg());
+				return rc;
+			}
+			snprintf(top->message, sizeof(top->message), "topology and weights re-read");
+			break;
+		case KEY_RESIZE: break;
+		default: dirty = false; break;
+		}
+	}
+	end_screen();
+	/* Killed: the status a shell expects of a process the signal ended. */
+	return quit_signal > 0 ? 128 + quit_signal : rc;
+}

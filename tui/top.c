@@ -1,0 +1,436 @@
+/* tiertop's state between frames: what is open, what was taken, and the two
+ * actions that write (a weight, its undo). No terminal here. */
+#include "tui.h"
+
+#include "../core/apply.h"
+#include "../core/error.h"
+#include "../core/state.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The collectors whose figures a frame shows, in the order tried. Core
+ * counters (pfm, papi) and per-socket likwid figures have no column. */
+static const struct tt_collector *const wanted[] = {&tt_c_numastat, &tt_c_uncore, &tt_c_resctrl};
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const struct tt_collector *find(const char *name)
+{
+	if (strcmp(name, tt_c_script.name) == 0)
+		return &tt_c_script;
+	return tt_collector_find(name);
+}
+
+static int add_source(struct tt_top *top, struct tt_source *s)
+{
+	struct tt_source **ns = realloc(top->src, (size_t)(top->nsrc + 1) * sizeof(*ns));
+
+	if (!ns) {
+		s->c->close(s);
+		return tt_err(TT_EFAIL, "out of memory");
+	}
+	top->src = ns;
+	top->src[top->nsrc++] = s;
+	return 0;
+}
+
+static void close_sources(struct tt_top *top)
+{
+	if (top->sampler) {
+		tt_sampler_stop(top->sampler);
+		tt_sampler_free(top->sampler);
+		top->sampler = NULL;
+	}
+	tt_feed_release(&top->feed);
+	for (int i = 0; i < top->nsrc; i++)
+		top->src[i]->c->close(top->src[i]);
+	free(top->src);
+	top->src = NULL;
+	top->nsrc = 0;
+}
+
+/* Opens the collectors: the named ones (each must work: TT_EINPUT for a
+ * name that is none, TT_EUNAVAIL with the reason), or every wanted one
+ * that works here, the others' reasons kept for the footer. */
+static int open_sources(struct tt_top *top)
+{
+	struct tt_collect_ctx ctx = {.sfs = &top->sfs, .topo = &top->topo,
+				     .source_node = top->source_node,
+				     .weights = top->be == &tt_wi_upstream ? &top->wi.node : NULL};
+	const struct tt_collector *list[32];
+	int n = 0, rc = 0, nun = 0;
+	char why[256];
+	struct {
+		char name[24];
+		char why[256];
+	} un[16];
+
+	if (top->collectors) {
+		char copy[512], *save, *tok;
+
+		snprintf(copy, sizeof(copy), "%s", top->collectors);
+		for (tok = strtok_r(copy, ",", &save); tok && n < 32; tok = strtok_r(NULL, ",", &save)) {
+			if (!(list[n++] = find(tok)))
+				return tt_err(TT_EINPUT, "unknown collector '%s'", tok);
+		}
+		if (!n)
+			return tt_err(TT_EINPUT, "no collector named in '%s'", top->collectors);
+	} else {
+		for (size_t i = 0; i < sizeof(wanted) / sizeof(*wanted); i++)
+			list[n++] = wanted[i];
+		if (getenv("TIERTUNE_TEST_COLLECTOR_SCRIPT"))
+			list[n++] = &tt_c_script;
+	}
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct tt_source *s;
+
+		why[0] = '\0';
+		rc = list[i] == &tt_c_script ? list[i]->probe(&ctx, why, sizeof(why))
+					     : tt_collector_probe(list[i], &ctx, why, sizeof(why));
+		if (rc == 0)
+			rc = list[i]->open(&ctx, &s);
+		else if (!why[0])
+			snprintf(why, sizeof(why), "%s", tt_err_msg());
+		if (rc == 0) {
+			rc = add_source(top, s);
+			continue;
+		}
+		if (rc == TT_EFAIL || top->collectors) {
+			if (rc == TT_EUNAVAIL && why[0])
+				tt_err(rc, "collector '%s' is not available: %s", list[i]->name, why);
+			break;
+		}
+		if (nun < 16) {
+			snprintf(un[nun].name, sizeof(un[nun].name), "%s", list[i]->name);
+			snprintf(un[nun].why, sizeof(un[nun].why), "%s", why[0] ? why : tt_err_msg());
+			nun++;
+		}
+		rc = 0;
+	}
+	if (rc == 0)
+		rc = tt_feed_init(&top->feed, top->src, top->nsrc);
+	if (rc < 0) {
+		close_sources(top);
+		return rc;
+	}
+	for (int i = 0; i < nun; i++) {
+		memcpy(top->feed.un[i].name, un[i].name, sizeof(un[i].name));
+		memcpy(top->feed.un[i].why, un[i].why, sizeof(un[i].why));
+	}
+	top->feed.nun = nun;
+	if (top->nsrc)
+		rc = tt_sampler_start(&top->sampler, top->src, top->nsrc, top->interval_s,
+				      (size_t)(top->feed.per_tick ? top->feed.per_tick : 1) * 64);
+	if (rc < 0)
+		close_sources(top);
+	return rc;
+}
+
+/* Topology and weights; the weights' absence is a state, not an error. */
+static int load(struct tt_top *top)
+{
+	char why_up[256] = "", why_rfc[256] = "";
+	int rc = tt_topo_load(&top->topo, &top->sfs);
+
+	if (rc < 0)
+		return rc;
+	top->topo_loaded = true;
+	if (top->source_node >= 0 && (rc = tt_topo_check_source(&top->topo, top->source_node)) < 0)
+		return rc;
+	if (top->source_node < 0) {
+		for (int i = 0; i < top->topo.nnodes && top->source_node < 0; i++)
+			if (top->topo.nodes[i].has_cpu)
+				top->source_node = top->topo.nodes[i].id;
+	}
+	tt_wi_state_init(&top->wi);
+	top->be = NULL;
+	if (tt_wi_upstream.detect(&top->sfs, why_up, sizeof(why_up)) == 0)
+		top->be = &tt_wi_upstream;
+	else if (tt_wi_rfc.detect(&top->sfs, why_rfc, sizeof(why_rfc)) == 0)
+		top->be = &tt_wi_rfc;
+	else
+		snprintf(top->wi_why, sizeof(top->wi_why), "%s; %s", why_up, why_rfc);
+	if (top->be && (rc = top->be->read(&top->sfs, &top->topo, &top->wi)) < 0) {
+		/* A garbled weight file is named in the footer; the rest
+		 * of the screen is still worth showing. */
+		snprintf(top->wi_why, sizeof(top->wi_why), "%s", tt_err_msg());
+		top->be = NULL;
+	}
+	return 0;
+}
+
+static void unload(struct tt_top *top)
+{
+	tt_wi_state_release(&top->wi);
+	if (top->topo_loaded)
+		tt_topo_release(&top->topo);
+	top->topo_loaded = false;
+}
+
+int tt_top_open(struct tt_top *top, const char *root)
+{
+	int rc = tt_sysfs_init(&top->sfs, root ? root : "/");
+
+	if (rc == 0)
+		rc = load(top);
+	if (rc == 0)
+		rc = open_sources(top);
+	top->t0_s = mono();
+	if (rc == 0)
+		rc = tt_scanner_start(&top->scanner, &top->sfs,
+				      top->interval_s * 5 > 5 ? top->interval_s * 5 : 5);
+	if (rc < 0)
+		tt_top_close(top);
+	return rc;
+}
+
+void tt_top_close(struct tt_top *top)
+{
+	tt_scanner_stop(top->scanner);
+	top->scanner = NULL;
+	close_sources(top);
+	unload(top);
+	tt_proc_scan_release(&top->scan);
+	top->have_scan = false;
+}
+
+static void take_scan(struct tt_top *top)
+{
+	if (top->scanner && tt_scanner_take(top->scanner, &top->scan))
+		top->have_scan = true;
+}
+
+void tt_top_take(struct tt_top *top)
+{
+	struct tt_reading buf[512];
+	size_t got;
+
+	while (top->sampler &&
+	       (got = tt_sampler_read(top->sampler, &top->feed.seq, buf, 512, NULL)) > 0)
+		tt_feed_take(&top->feed, buf, got);
+	take_scan(top);
+}
+
+int tt_top_take_tick(struct tt_top *top, uint64_t i)
+{
+	struct tt_reading buf[512];
+	uint64_t end = (i + 1) * top->feed.per_tick;
+	double deadline = mono() + 10 * top->interval_s + 5;
+
+	if (!top->sampler) {
+		/* Nothing to sample: frames still come once an interval. */
+		double due = top->t0_s + (double)i * top->interval_s;
+
+		while (mono() < due)
+			usleep(10000);
+		take_scan(top);
+		return 0;
+	}
+	while (tt_sampler_ticks(top->sampler) < i + 1) {
+		if (mono() > deadline)
+			return tt_err(TT_EFAIL, "the sampler did not take sample %llu in time",
+				      (unsigned long long)i + 1);
+		usleep(2000);
+	}
+	while (top->feed.seq < end) {
+		size_t want = end - top->feed.seq > 512 ? 512 : (size_t)(end - top->feed.seq);
+		size_t got = tt_sampler_read(top->sampler, &top->feed.seq, buf, want, NULL);
+
+		if (!got)
+			break;
+		tt_feed_take(&top->feed, buf, got);
+	}
+	take_scan(top);
+	return 0;
+}
+
+int tt_top_frame(struct tt_top *top, struct tt_frame *f)
+{
+	struct tt_frame_in in = {
+		.topo = &top->topo,
+		.be = top->be,
+		.wi = &top->wi,
+		.wi_why = top->wi_why,
+		.source_node = top->source_node,
+		.interval_s = top->interval_s,
+		.now_s = mono(),
+		.wall = time(NULL),
+		.paused = top->paused,
+		.view = top->view,
+		.feed = &top->feed,
+		.procs = top->have_scan ? &top->scan : NULL,
+		.sort = top->sort,
+		.message = top->message[0] ? top->message : NULL,
+		.nhist = top->nhist,
+		.hist_bw = top->hist_bw,
+		.hist_slow = top->hist_slow,
+	};
+	int rc = tt_frame_build(f, &in);
+
+	/* One history point per sample taken. */
+	if (rc == 0 && top->feed.ticks > top->hist_tick) {
+		top->hist_tick = top->feed.ticks;
+		if (top->nhist == TT_HISTORY) {
+			memmove(top->hist_bw, top->hist_bw + 1, (TT_HISTORY - 1) * sizeof(double));
+			memmove(top->hist_slow, top->hist_slow + 1, (TT_HISTORY - 1) * sizeof(double));
+			top->nhist--;
+		}
+		top->hist_bw[top->nhist] = f->total_bw;
+		top->hist_slow[top->nhist++] = f->slow_share;
+	}
+	return rc;
+}
+
+int tt_top_restart(struct tt_top *top)
+{
+	close_sources(top);
+	top->hist_tick = 0;
+	if (top->scanner)
+		tt_scanner_set_period(top->scanner,
+				      top->interval_s * 5 > 5 ? top->interval_s * 5 : 5);
+	return open_sources(top);
+}
+
+int tt_top_reread(struct tt_top *top)
+{
+	int rc;
+
+	close_sources(top);
+	unload(top);
+	top->hist_tick = 0;
+	rc = load(top);
+	if (rc == 0)
+		rc = open_sources(top);
+	if (rc == 0 && top->scanner)
+		tt_scanner_kick(top->scanner);
+	return rc;
+}
+
+void tt_top_next_source(struct tt_top *top)
+{
+	const struct tt_topo *t = &top->topo;
+	int at = -1;
+
+	for (int i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].id == top->source_node)
+			at = i;
+	for (int k = 1; k <= t->nnodes; k++) {
+		const struct tt_node *n = &t->nodes[(at + k + t->nnodes) % t->nnodes];
+
+		if (n->has_cpu) {
+			top->source_node = n->id;
+			return;
+		}
+	}
+}
+
+static int reread_weights(struct tt_top *top)
+{
+	tt_wi_state_release(&top->wi);
+	tt_wi_state_init(&top->wi);
+	return top->be ? top->be->read(&top->sfs, &top->topo, &top->wi) : 0;
+}
+
+static int may_write(struct tt_top *top, char *state, size_t size)
+{
+	struct tt_recovery rec;
+	int rc;
+
+	if (!top->be)
+		return tt_err(TT_EUNAVAIL, "no weight interface to write: %s", top->wi_why);
+	if (top->sfs.live && geteuid() != 0)
+		return tt_err(TT_EUNAVAIL, "writing weights needs root (the kernel's weight files "
+					   "are root's): run tiertop as root");
+	rc = tt_state_dir(TT_DIR_STATE, state, size);
+	/* A journal left by a killed apply goes back before anything is
+	 * planned, as in tiertune apply. */
+	if (rc == 0)
+		rc = tt_apply_recover_leftover(state, &top->sfs, &rec);
+	return rc;
+}
+
+int tt_top_write_weight(struct tt_top *top, const char *text)
+{
+	struct tt_weights w;
+	struct tt_apply_plan p;
+	struct tt_apply_result res;
+	char state[4096];
+	int rc = may_write(top, state, sizeof(state));
+
+	if (rc < 0)
+		return rc;
+	rc = tt_weights_parse(text, &w);
+	if (rc == 0 && tt_nodemask_weight(&w.set) != 1)
+		rc = tt_err(TT_EINPUT, "one %s:weight at a time, got '%s'",
+			    top->be == &tt_wi_upstream ? "node" : "tier", text);
+	/* The one check apply, restore and profiles use. */
+	if (rc == 0)
+		rc = tt_wi_check(top->be, &top->sfs, &top->topo,
+				 top->be == &tt_wi_upstream ? -1 : top->source_node, &w);
+	if (rc < 0)
+		return rc;
+	tt_apply_plan_init(&p, top->be, &top->sfs);
+	if (top->be == &tt_wi_upstream)
+		rc = tt_apply_plan_upstream(&p, &top->topo, &w);
+	else
+		rc = tt_apply_plan_rfc(&p, &top->topo, top->source_node, &w);
+	if (rc == 0 && p.auto_lost)
+		rc = tt_err(TT_EUNAVAIL, "writing a weight turns the kernel's auto mode off, and "
+					 "this kernel cannot turn it back on (no HMAT/CDAT "
+					 "bandwidth data): use 'tiertune apply --force' for that");
+	if (rc == 0)
+		rc = tt_apply_check_writable(&p);
+	if (rc == 0)
+		rc = tt_apply_run(&p, state, "apply", &res);
+	if (rc == 0)
+		snprintf(top->message, sizeof(top->message),
+			 "wrote %.120s%s (%d value%s read back; 'u' or 'tiertune restore --last' undoes)",
+			 p.w[0].file, res.auto_turned_off ? ", auto mode off" : "", res.written,
+			 res.written == 1 ? "" : "s");
+	tt_apply_plan_release(&p);
+	if (rc == 0)
+		rc = reread_weights(top);
+	return rc;
+}
+
+int tt_top_undo(struct tt_top *top)
+{
+	struct tt_apply_plan p;
+	struct tt_apply_result res;
+	long long when = 0;
+	char state[4096];
+	int rc = may_write(top, state, sizeof(state));
+
+	if (rc < 0)
+		return rc;
+	tt_apply_plan_init(&p, top->be, &top->sfs);
+	rc = tt_apply_plan_last(&p, state, true, &when);
+	if (rc == 0)
+		rc = tt_apply_check_writable(&p);
+	if (rc == 0)
+		rc = tt_apply_run(&p, state, "restore", &res);
+	if (rc == 0) {
+		time_t t = (time_t)when;
+		struct tm tm;
+		char at[32] = "?";
+
+		if (localtime_r(&t, &tm))
+			strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S", &tm);
+		snprintf(top->message, sizeof(top->message), "undid the change of %s: %d value%s "
+			 "put back", at, res.written, res.written == 1 ? "" : "s");
+	}
+	tt_apply_plan_release(&p);
+	if (rc == 0)
+		rc = reread_weights(top);
+	return rc;
+}

@@ -106,7 +106,7 @@ for i, (node_list, weights, pages, offset) in enumerate(cases, 1):
                 [int(x) for x in got.group(1).split()] if got else None)
     kstart, kmap = parse(kout)
     estart, emap = parse(eout)
-    smap = sim["pages"] if sim else None
+    smap = sim["page_nodes"] if sim else None
     why = None
     if krc or erc or src or kmap is None or emap is None or smap is None:
         why = "a command failed: kernel rc %d, exact rc %d, simulate rc %d\n%s\n%s" % (

@@ -50,7 +50,8 @@ block weights-restored cat $WI/node0 $WI/node1 $WI/node2
 block auto-mode ls $WI
 
 # Every kernel under weights, placement verified.
-for k in $(tiertune bench --list | awk 'NR > 1 && NF && $1 !~ /^(STREAM|ordinary)/ {print $1}'); do
+# (A kernel's name starts its line; the lines under it are indented.)
+for k in $(tiertune bench --list | awk 'NR > 1 && /^[a-z]/ {print $1}'); do
 	case $k in
 	loaded-latency) extra="--delays 0,1000 --point-ms 50" ;;
 	*) extra="" ;;

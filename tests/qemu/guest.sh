@@ -50,8 +50,9 @@ block weights-restored cat $WI/node0 $WI/node1 $WI/node2
 block auto-mode ls $WI
 
 # Every kernel under weights, placement verified.
-# (A kernel's name starts its line; the lines under it are indented.)
-for k in $(tiertune bench --list | awk 'NR > 1 && /^[a-z]/ {print $1}'); do
+# (The names from the JSON listing: the guest has no JSON parser, but each
+# kernel's "name" is on a line of its own.)
+for k in $(tiertune bench --list --json | sed -n 's/^ *"name": "\([^"]*\)".*/\1/p'); do
 	case $k in
 	loaded-latency) extra="--delays 0,1000 --point-ms 50" ;;
 	*) extra="" ;;

@@ -12,7 +12,7 @@
 
 struct tt_bench_bufs {
 	int n;
-	size_t bytes;                      /* each, whole pages */
+	size_t bytes; /* each, whole pages */
 	double *arr[TT_K_MAX_ARRAYS];
 };
 
@@ -24,7 +24,10 @@ struct tt_bench_gate {
 	pthread_cond_t cv;
 	int go; /* 0 wait, 1 run, -1 stop */
 };
-#define TT_BENCH_GATE_INIT {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0}
+#define TT_BENCH_GATE_INIT                                                                         \
+	{                                                                                          \
+		PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0                             \
+	}
 /* Returns false when the run was called off. */
 bool tt_bench_gate_wait(struct tt_bench_gate *g);
 void tt_bench_gate_open(struct tt_bench_gate *g, bool run);

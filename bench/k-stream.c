@@ -14,8 +14,8 @@
 #define S TT_STREAM_SCALAR
 #define STORED TT_K_STORED
 
-#define KERNEL(fn)                                                                             \
-	static double fn(double *restrict a, double *restrict b, double *restrict c,           \
+#define KERNEL(fn)                                                                                 \
+	static double fn(double *restrict a, double *restrict b, double *restrict c,               \
 			 double *restrict d, size_t lo, size_t hi)
 
 KERNEL(copy)
@@ -55,7 +55,7 @@ KERNEL(triad)
  * compiler may not reassociate floating-point sums by itself. */
 KERNEL(reads)
 {
-	double s[8] = {0};
+	double s[8] = { 0 };
 	size_t i = lo;
 
 	(void)b, (void)c, (void)d;
@@ -106,20 +106,20 @@ KERNEL(store)
 #ifdef VW
 /* Vectors as wide as the build's ISA: chunks start on a cache line (8
  * elements), so every vector load and stream store is aligned. */
-#define NT_LOOP(dst, expr, tail)                                                               \
-	do {                                                                                   \
-		size_t i = lo;                                                                 \
-		for (; i + VW <= hi; i += VW)                                                  \
-			STREAM_ST(&(dst)[i], (expr));                                          \
-		for (; i < hi; i++)                                                            \
-			(dst)[i] = (tail);                                                     \
-		_mm_sfence();                                                                  \
+#define NT_LOOP(dst, expr, tail)                                                                   \
+	do {                                                                                       \
+		size_t i = lo;                                                                     \
+		for (; i + VW <= hi; i += VW)                                                      \
+			STREAM_ST(&(dst)[i], (expr));                                              \
+		for (; i < hi; i++)                                                                \
+			(dst)[i] = (tail);                                                         \
+		_mm_sfence();                                                                      \
 	} while (0)
 #else
-#define NT_LOOP(dst, expr, tail)                                                               \
-	do {                                                                                   \
-		for (size_t i = lo; i < hi; i++)                                               \
-			(dst)[i] = (tail);                                                     \
+#define NT_LOOP(dst, expr, tail)                                                                   \
+	do {                                                                                       \
+		for (size_t i = lo; i < hi; i++)                                                   \
+			(dst)[i] = (tail);                                                         \
 	} while (0)
 #endif
 
@@ -156,7 +156,14 @@ KERNEL(sum3_nt)
 /* The same table name in every copy would clash: the Makefile names it. */
 const struct tt_kloops KLOOPS = {
 	.isa = KLOOPS_ISA,
-	.copy = copy, .scale = scale, .add = add, .triad = triad, .reads = reads,
-	.store = store, .copy_nt = copy_nt, .triad_nt = triad_nt, .store_nt = store_nt,
+	.copy = copy,
+	.scale = scale,
+	.add = add,
+	.triad = triad,
+	.reads = reads,
+	.store = store,
+	.copy_nt = copy_nt,
+	.triad_nt = triad_nt,
+	.store_nt = store_nt,
 	.sum3_nt = sum3_nt,
 };

@@ -34,16 +34,16 @@ struct tt_bench_result;
  * quantity. "Best" is the best pass (highest bandwidth, lowest latency,
  * shortest time), "worst" the other end; the JSON names say which. */
 struct tt_kind_figure {
-	const char *label;         /* the human table's row, with its unit: "GB/s" */
-	double scale;              /* from the stored SI figure to the label's unit */
+	const char *label; /* the human table's row, with its unit: "GB/s" */
+	double scale;	   /* from the stored SI figure to the label's unit */
 	int decimals;
-	const char *json[3];       /* best, median, worst: JSON names, SI unit in the name */
-	size_t offset[3];          /* of the doubles in struct tt_bench_result */
+	const char *json[3]; /* best, median, worst: JSON names, SI unit in the name */
+	size_t offset[3];    /* of the doubles in struct tt_bench_result */
 };
 
 /* What a recorded trial holds (the database's trial row, less its nodes). */
 struct tt_kind_trial {
-	char mix[64];              /* byte counting or traffic: "MLC -W2", "pointer chase" */
+	char mix[64]; /* byte counting or traffic: "MLC -W2", "pointer chase" */
 	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
 	double lat_best_ns, lat_median_ns, lat_max_ns;
 };
@@ -51,12 +51,12 @@ struct tt_kind_trial {
 /* A kind of kernel: how it is run, what figures it gives and how they are
  * recorded. The CLI prints and the tuner records from this, never by kind. */
 struct tt_kind {
-	const char *name;          /* "bandwidth", "latency", "loaded-latency" (JSON "kind") */
-	const char *objective;     /* a recorded run's objective prefix */
-	const char *buffers;       /* what --size is the size of: "arrays", "buffers" */
-	bool bandwidth;            /* element-wise passes: --traffic and --matrix may use it */
-	bool one_thread;           /* runs one thread, whatever the CPUs */
-	bool curve;                /* a curve of points (loaded latency), not timed passes */
+	const char *name;      /* "bandwidth", "latency", "loaded-latency" (JSON "kind") */
+	const char *objective; /* a recorded run's objective prefix */
+	const char *buffers;   /* what --size is the size of: "arrays", "buffers" */
+	bool bandwidth;	       /* element-wise passes: --traffic and --matrix may use it */
+	bool one_thread;       /* runs one thread, whatever the CPUs */
+	bool curve;	       /* a curve of points (loaded latency), not timed passes */
 	const struct tt_kind_figure *figures; /* NULL-label terminated */
 	int (*run)(const struct tt_bench_opts *o, struct tt_bench_result *r);
 	/* The trials a result is recorded as (a curve: one per point) and
@@ -77,11 +77,11 @@ struct tt_kernel {
 	const char *name;
 	const char *summary;
 	const struct tt_kind *kind;
-	const char *counting;      /* "STREAM" or "MLC", see above; NULL for latency */
-	const char *mlc;           /* the MLC traffic type it matches, e.g. "-W2", or NULL */
-	int arrays;                /* arrays of doubles it uses: a, b, c, d in order */
-	unsigned int read_bytes;   /* per element */
-	unsigned int write_bytes;  /* per element */
+	const char *counting;	  /* "STREAM" or "MLC", see above; NULL for latency */
+	const char *mlc;	  /* the MLC traffic type it matches, e.g. "-W2", or NULL */
+	int arrays;		  /* arrays of doubles it uses: a, b, c, d in order */
+	unsigned int read_bytes;  /* per element */
+	unsigned int write_bytes; /* per element */
 	/* Elements [lo, hi) of one pass. Returns the sum of what it read when
 	 * out_array is -1 (a read-only kernel has nothing else to check). */
 	double (*run)(double *a, double *b, double *c, double *d, size_t lo, size_t hi);

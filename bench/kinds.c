@@ -20,9 +20,9 @@ static void bandwidth_trial(const struct tt_bench_opts *o, const struct tt_bench
 	const struct tt_kernel *k = o->kernel;
 
 	(void)i;
-	*t = (struct tt_kind_trial){.bw_best_bytes_s = r->bw_best_bytes_s,
-				    .bw_median_bytes_s = r->bw_median_bytes_s,
-				    .bw_min_bytes_s = r->bw_min_bytes_s};
+	*t = (struct tt_kind_trial){ .bw_best_bytes_s = r->bw_best_bytes_s,
+				     .bw_median_bytes_s = r->bw_median_bytes_s,
+				     .bw_min_bytes_s = r->bw_min_bytes_s };
 	snprintf(t->mix, sizeof(t->mix), "%s%s%s", k->counting, k->mlc ? " " : "",
 		 k->mlc ? k->mlc : "");
 }
@@ -30,18 +30,27 @@ static void bandwidth_trial(const struct tt_bench_opts *o, const struct tt_bench
 /* Bandwidth is the best pass's (the highest), as STREAM reports it; the
  * seconds row's best is the same pass, its worst the slowest. */
 static const struct tt_kind_figure bandwidth_figures[] = {
-	{.label = "GB/s", .scale = 1e-9, .decimals = 2,
-	 .json = {"bw_best_bytes_s", "bw_median_bytes_s", "bw_min_bytes_s"},
-	 .offset = {RES(bw_best_bytes_s), RES(bw_median_bytes_s), RES(bw_min_bytes_s)}},
-	{.label = "seconds", .scale = 1, .decimals = 6,
-	 .json = {"pass_best_s", "pass_median_s", "pass_max_s"},
-	 .offset = {RES(best_s), RES(median_s), RES(max_s)}},
-	{0},
+	{ .label = "GB/s",
+	  .scale = 1e-9,
+	  .decimals = 2,
+	  .json = { "bw_best_bytes_s", "bw_median_bytes_s", "bw_min_bytes_s" },
+	  .offset = { RES(bw_best_bytes_s), RES(bw_median_bytes_s), RES(bw_min_bytes_s) } },
+	{ .label = "seconds",
+	  .scale = 1,
+	  .decimals = 6,
+	  .json = { "pass_best_s", "pass_median_s", "pass_max_s" },
+	  .offset = { RES(best_s), RES(median_s), RES(max_s) } },
+	{ 0 },
 };
 
 const struct tt_kind tt_kind_bandwidth = {
-	.name = "bandwidth", .objective = "bandwidth", .buffers = "arrays", .bandwidth = true,
-	.figures = bandwidth_figures, .run = tt_bench_stream, .ntrials = one_trial,
+	.name = "bandwidth",
+	.objective = "bandwidth",
+	.buffers = "arrays",
+	.bandwidth = true,
+	.figures = bandwidth_figures,
+	.run = tt_bench_stream,
+	.ntrials = one_trial,
 	.trial = bandwidth_trial,
 };
 
@@ -50,21 +59,29 @@ static void latency_trial(const struct tt_bench_opts *o, const struct tt_bench_r
 {
 	(void)o;
 	(void)i;
-	*t = (struct tt_kind_trial){.lat_best_ns = r->lat_best_ns,
-				    .lat_median_ns = r->lat_median_ns, .lat_max_ns = r->lat_max_ns};
+	*t = (struct tt_kind_trial){ .lat_best_ns = r->lat_best_ns,
+				     .lat_median_ns = r->lat_median_ns,
+				     .lat_max_ns = r->lat_max_ns };
 	snprintf(t->mix, sizeof(t->mix), "pointer chase");
 }
 
 static const struct tt_kind_figure latency_figures[] = {
-	{.label = "ns/load", .scale = 1, .decimals = 1,
-	 .json = {"lat_best_ns", "lat_median_ns", "lat_max_ns"},
-	 .offset = {RES(lat_best_ns), RES(lat_median_ns), RES(lat_max_ns)}},
-	{0},
+	{ .label = "ns/load",
+	  .scale = 1,
+	  .decimals = 1,
+	  .json = { "lat_best_ns", "lat_median_ns", "lat_max_ns" },
+	  .offset = { RES(lat_best_ns), RES(lat_median_ns), RES(lat_max_ns) } },
+	{ 0 },
 };
 
 const struct tt_kind tt_kind_latency = {
-	.name = "latency", .objective = "latency", .buffers = "buffers", .one_thread = true,
-	.figures = latency_figures, .run = tt_bench_latency, .ntrials = one_trial,
+	.name = "latency",
+	.objective = "latency",
+	.buffers = "buffers",
+	.one_thread = true,
+	.figures = latency_figures,
+	.run = tt_bench_latency,
+	.ntrials = one_trial,
 	.trial = latency_trial,
 };
 
@@ -80,18 +97,25 @@ static void loaded_trial(const struct tt_bench_opts *o, const struct tt_bench_re
 {
 	const struct tt_loaded_point *pt = &r->points[i];
 
-	*t = (struct tt_kind_trial){.bw_best_bytes_s = pt->bw_bytes_s,
-				    .bw_median_bytes_s = pt->bw_bytes_s,
-				    .bw_min_bytes_s = pt->bw_bytes_s, .lat_best_ns = pt->lat_ns,
-				    .lat_median_ns = pt->lat_ns, .lat_max_ns = pt->lat_ns};
+	*t = (struct tt_kind_trial){ .bw_best_bytes_s = pt->bw_bytes_s,
+				     .bw_median_bytes_s = pt->bw_bytes_s,
+				     .bw_min_bytes_s = pt->bw_bytes_s,
+				     .lat_best_ns = pt->lat_ns,
+				     .lat_median_ns = pt->lat_ns,
+				     .lat_max_ns = pt->lat_ns };
 	snprintf(t->mix, sizeof(t->mix), "%s, delay %ju",
 		 (o->traffic ? o->traffic : &tt_k_reads)->name, (uintmax_t)pt->delay);
 }
 
-static const struct tt_kind_figure no_figures[] = {{0}};
+static const struct tt_kind_figure no_figures[] = { { 0 } };
 
 const struct tt_kind tt_kind_loaded = {
-	.name = "loaded-latency", .objective = "latency", .buffers = "buffers", .curve = true,
-	.figures = no_figures, .run = tt_bench_loaded, .ntrials = loaded_ntrials,
+	.name = "loaded-latency",
+	.objective = "latency",
+	.buffers = "buffers",
+	.curve = true,
+	.figures = no_figures,
+	.run = tt_bench_loaded,
+	.ntrials = loaded_ntrials,
 	.trial = loaded_trial,
 };

@@ -21,15 +21,23 @@
 #define BATCH 4096 /* loaded latency: loads between looks at the stop flag */
 
 /* MLC's default sweep (v3.5 output), in our spin iterations per line. */
-static const uint64_t default_delays[] = {0, 2, 8, 15, 50, 100, 200, 300, 400, 500, 700,
-					  1000, 1300, 1700, 2500, 3500, 5000, 9000, 20000};
+static const uint64_t default_delays[] = { 0,	2,    8,    15,	  50,	100,  200,  300,  400,	500,
+					   700, 1000, 1300, 1700, 2500, 3500, 5000, 9000, 20000 };
 
-const struct tt_kernel tt_k_latency = {.name = "latency", .kind = &tt_kind_latency,
+const struct tt_kernel tt_k_latency = {
+	.name = "latency",
+	.kind = &tt_kind_latency,
 	.summary = "idle latency: one thread chasing pointers over randomly linked cache lines",
-	.mlc = "--idle_latency -r", .arrays = 1};
-const struct tt_kernel tt_k_loaded_latency = {.name = "loaded-latency", .kind = &tt_kind_loaded,
+	.mlc = "--idle_latency -r",
+	.arrays = 1
+};
+const struct tt_kernel tt_k_loaded_latency = {
+	.name = "loaded-latency",
+	.kind = &tt_kind_loaded,
 	.summary = "latency thread beside bandwidth threads with injected delays (--delays)",
-	.mlc = "--loaded_latency -r", .arrays = 1};
+	.mlc = "--loaded_latency -r",
+	.arrays = 1
+};
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -68,8 +76,14 @@ static void **build_chain(char *buf, size_t lines)
 static void **chase(void **p, uint64_t loads)
 {
 	for (uint64_t i = 0; i < loads; i += 8) {
-		p = *p; p = *p; p = *p; p = *p;
-		p = *p; p = *p; p = *p; p = *p;
+		p = *p;
+		p = *p;
+		p = *p;
+		p = *p;
+		p = *p;
+		p = *p;
+		p = *p;
+		p = *p;
 	}
 	return p;
 }
@@ -83,8 +97,9 @@ static int check_chain(void **start, size_t lines)
 	for (size_t i = 0; i < lines; i++) {
 		p = *p;
 		if (p == start && i + 1 < lines)
-			return tt_err(TT_EFAIL, "latency chain is broken: a cycle of %zu of %zu lines",
-				      i + 1, lines);
+			return tt_err(TT_EFAIL,
+				      "latency chain is broken: a cycle of %zu of %zu lines", i + 1,
+				      lines);
 	}
 	if (p != start)
 		return tt_err(TT_EFAIL, "latency chain is broken: it does not return to its start");
@@ -97,7 +112,7 @@ struct chaser {
 	size_t lines;
 	int cpu, pin_err;
 	double *times;
-	double built;   /* when the chain was built (first touch done) */
+	double built; /* when the chain was built (first touch done) */
 	uint64_t loads;
 	void *sink;
 };
@@ -129,8 +144,8 @@ static void *chase_thread(void *arg)
 
 int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	struct tt_bench_bufs b = {0};
-	struct chaser c = {.o = o, .cpu = r->cpus[0]};
+	struct tt_bench_bufs b = { 0 };
+	struct chaser c = { .o = o, .cpu = r->cpus[0] };
 	pthread_t tid;
 	int rc, err;
 	double t0 = tt_bench_now();
@@ -153,7 +168,8 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	}
 	pthread_join(tid, NULL);
 	if (c.pin_err)
-		rc = tt_err_sys(TT_EFAIL, c.pin_err, "cannot pin the latency thread to CPU %d", c.cpu);
+		rc = tt_err_sys(TT_EFAIL, c.pin_err, "cannot pin the latency thread to CPU %d",
+				c.cpu);
 	if (rc == 0) {
 		double v0 = tt_bench_now();
 
@@ -193,9 +209,9 @@ struct loaded {
 struct loaded_worker {
 	struct loaded *L;
 	int index, cpu;
-	int pin_err;     /* errno of a failed pin, 0 when pinned */
+	int pin_err; /* errno of a failed pin, 0 when pinned */
 	size_t lo, hi;
-	uint64_t count;  /* loads (thread 0) or elements this point */
+	uint64_t count; /* loads (thread 0) or elements this point */
 	double elapsed;
 	void *sink;
 };
@@ -269,18 +285,23 @@ static double spin_ns(void)
 
 int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	struct tt_bench_bufs chain = {0}, bw = {0};
-	struct loaded L = {.o = o, .traffic = o->traffic ? o->traffic : &tt_k_reads,
-			   .chain = &chain, .bw = &bw, .nt = r->threads,
-			   .gate = TT_BENCH_GATE_INIT};
+	struct tt_bench_bufs chain = { 0 }, bw = { 0 };
+	struct loaded L = { .o = o,
+			    .traffic = o->traffic ? o->traffic : &tt_k_reads,
+			    .chain = &chain,
+			    .bw = &bw,
+			    .nt = r->threads,
+			    .gate = TT_BENCH_GATE_INIT };
 	struct loaded_worker *w = NULL;
 	pthread_t *tid = NULL;
 	int rc, started = 0;
 	double point = o->point_s > 0 ? o->point_s : 0.5, t0 = tt_bench_now();
 
 	if (L.nt < 2)
-		return tt_err(TT_EINPUT, "loaded latency needs at least 2 threads (one chasing, the "
-					 "rest loading), got %d", L.nt);
+		return tt_err(TT_EINPUT,
+			      "loaded latency needs at least 2 threads (one chasing, the "
+			      "rest loading), got %d",
+			      L.nt);
 	if (!L.traffic->kind->bandwidth)
 		return tt_err(TT_EINPUT, "traffic kernel '%s' is not a bandwidth kernel",
 			      L.traffic->name);
@@ -301,8 +322,11 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	for (int t = 0; t < L.nt; t++) {
 		size_t lo = (size_t)(t ? t - 1 : 0) * chunk, hi = lo + chunk;
 
-		w[t] = (struct loaded_worker){.L = &L, .index = t, .cpu = r->cpus[t],
-					      .lo = lo < L.n ? lo : L.n, .hi = hi < L.n ? hi : L.n};
+		w[t] = (struct loaded_worker){ .L = &L,
+					       .index = t,
+					       .cpu = r->cpus[t],
+					       .lo = lo < L.n ? lo : L.n,
+					       .hi = hi < L.n ? hi : L.n };
 		if (pthread_create(&tid[t], NULL, loaded_thread, &w[t]) != 0)
 			break;
 		started++;
@@ -313,7 +337,8 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (started < L.nt) {
 		for (int t = 0; t < started; t++)
 			pthread_join(tid[t], NULL);
-		rc = tt_err(TT_EFAIL, "cannot start loaded-latency thread %d of %d", started + 1, L.nt);
+		rc = tt_err(TT_EFAIL, "cannot start loaded-latency thread %d of %d", started + 1,
+			    L.nt);
 		goto out;
 	}
 	pthread_barrier_wait(&L.bar); /* touched */
@@ -322,8 +347,10 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_bench_bufs_verify(o, &bw, &r->place);
 	for (int t = 0; t < L.nt && rc == 0; t++)
 		if (w[t].pin_err)
-			rc = tt_err_sys(TT_EFAIL, w[t].pin_err, "cannot pin loaded-latency thread %d "
-								"to CPU %d", t, w[t].cpu);
+			rc = tt_err_sys(TT_EFAIL, w[t].pin_err,
+					"cannot pin loaded-latency thread %d "
+					"to CPU %d",
+					t, w[t].cpu);
 	r->place_s = tt_bench_now() - t0;
 	const uint64_t *delays = o->ndelays ? o->delays : default_delays;
 	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
@@ -332,7 +359,8 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (rc == 0 && o->phase)
 		o->phase(o->phase_ctx, true);
 	for (int i = 0; i < nd && rc == 0; i++) {
-		struct timespec ts = {(time_t)point, (long)((point - (double)(time_t)point) * 1e9)};
+		struct timespec ts = { (time_t)point,
+				       (long)((point - (double)(time_t)point) * 1e9) };
 		double bytes_s = 0;
 
 		atomic_store(&L.delay, delays[i]);
@@ -344,9 +372,11 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		for (int t = 1; t < L.nt; t++)
 			bytes_s += (double)w[t].count *
 				   (L.traffic->read_bytes + L.traffic->write_bytes) / w[t].elapsed;
-		r->points[i] = (struct tt_loaded_point){
-			.delay = delays[i], .delay_ns = (double)delays[i] * ns,
-			.lat_ns = w[0].elapsed * 1e9 / (double)w[0].count, .bw_bytes_s = bytes_s};
+		r->points[i] =
+			(struct tt_loaded_point){ .delay = delays[i],
+						  .delay_ns = (double)delays[i] * ns,
+						  .lat_ns = w[0].elapsed * 1e9 / (double)w[0].count,
+						  .bw_bytes_s = bytes_s };
 		r->npoints++;
 	}
 	if (o->phase)
@@ -397,7 +427,7 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 		for (int j = 0; j < m->nmem && rc == 0; j++) {
 			struct tt_bench_opts o = *tmpl;
 			struct tt_bench_result *r = malloc(sizeof(*r));
-			struct tt_nodemask one = {0};
+			struct tt_nodemask one = { 0 };
 
 			if (!r) {
 				rc = tt_err(TT_EFAIL, "out of memory");
@@ -420,7 +450,8 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 				m->lat_ns[c * m->nmem + j] = r->lat_median_ns;
 			free(r);
 			if (rc < 0)
-				tt_err_prefix("from node %d to node %d", m->cpu_node[c], m->mem_node[j]);
+				tt_err_prefix("from node %d to node %d", m->cpu_node[c],
+					      m->mem_node[j]);
 		}
 	}
 	if (rc < 0)

@@ -19,7 +19,7 @@
  * 65530: past this many runs, place by first touch under a task policy. */
 #define MAX_MBIND_RUNS 16384
 
-const char *const tt_place_mode_names[] = {"exact", "kernel", "interleave", "bind", "local"};
+const char *const tt_place_mode_names[] = { "exact", "kernel", "interleave", "bind", "local" };
 
 int tt_place_mode_parse(const char *s, enum tt_place_mode *out)
 {
@@ -28,7 +28,8 @@ int tt_place_mode_parse(const char *s, enum tt_place_mode *out)
 			*out = (enum tt_place_mode)i;
 			return 0;
 		}
-	return tt_err(TT_EINPUT, "placement '%s' is not exact, kernel, interleave, bind or local", s);
+	return tt_err(TT_EINPUT, "placement '%s' is not exact, kernel, interleave, bind or local",
+		      s);
 }
 
 int tt_place_init(struct tt_placement *p, enum tt_place_mode mode, const struct tt_nodemask *nodes,
@@ -47,7 +48,7 @@ int tt_place_init(struct tt_placement *p, enum tt_place_mode mode, const struct 
 	/* Classic interleave is the same walk with every weight 1. */
 	return tt_il_order_upstream(&p->order, nodes,
 				    mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL ? weights
-										    : &ones);
+										      : &ones);
 }
 
 static uint64_t il_index(const struct tt_placement *p, uintptr_t addr)
@@ -106,7 +107,7 @@ static int next_run(struct run_iter *it, uintptr_t *start, size_t *len, int *nod
 
 void tt_place_plan(const struct tt_placement *p, uintptr_t addr, size_t len, uint64_t *per_node)
 {
-	struct run_iter it = {p, addr, addr + len};
+	struct run_iter it = { p, addr, addr + len };
 	uintptr_t s;
 	size_t l;
 	int node;
@@ -133,8 +134,8 @@ static void *touch_nodes(void *arg)
 	const struct tt_il_order *o = &j->p->order;
 
 	for (int k = j->first; k < o->n && j->rc == 0; k += j->step) {
-		struct tt_nodemask one = {0};
-		struct run_iter it = {j->p, (uintptr_t)j->buf, (uintptr_t)j->buf + j->len};
+		struct tt_nodemask one = { 0 };
+		struct run_iter it = { j->p, (uintptr_t)j->buf, (uintptr_t)j->buf + j->len };
 		uintptr_t s;
 		size_t l;
 		int node;
@@ -171,7 +172,9 @@ static int exact_by_touch(const struct tt_placement *p, char *buf, size_t len)
 	if (nt > 64)
 		nt = 64;
 	for (int i = 0; i < nt; i++) {
-		jobs[i] = (struct touch_job){.p = p, .buf = buf, .len = len, .first = i, .step = nt};
+		jobs[i] = (struct touch_job){
+			.p = p, .buf = buf, .len = len, .first = i, .step = nt
+		};
 		if (pthread_create(&tid[i], NULL, touch_nodes, &jobs[i]) != 0) {
 			touch_nodes(&jobs[i]);
 			tid[i] = 0;
@@ -188,7 +191,7 @@ static int exact_by_touch(const struct tt_placement *p, char *buf, size_t len)
 
 int tt_place_apply(const struct tt_placement *p, void *buf, size_t len, const char **method)
 {
-	struct run_iter it = {p, (uintptr_t)buf, (uintptr_t)buf + len};
+	struct run_iter it = { p, (uintptr_t)buf, (uintptr_t)buf + len };
 	uintptr_t s;
 	size_t l, runs = 0;
 	int node, rc;
@@ -219,7 +222,7 @@ int tt_place_apply(const struct tt_placement *p, void *buf, size_t len, const ch
 	*method = "exact: mbind(MPOL_BIND) per run";
 	it.at = (uintptr_t)buf;
 	while (next_run(&it, &s, &l, &node)) {
-		struct tt_nodemask one = {0};
+		struct tt_nodemask one = { 0 };
 
 		tt_bit_set(one.bits, (unsigned int)node);
 		rc = tt_mbind((void *)s, l, MPOL_BIND, &one);
@@ -255,9 +258,11 @@ int tt_place_judge(const struct tt_placement *p, const struct tt_place_report *r
 			      (uintmax_t)r->unknown, (uintmax_t)r->checked);
 	if (p->mode == TT_PLACE_EXACT || p->mode == TT_PLACE_BIND || p->mode == TT_PLACE_LOCAL) {
 		if (r->misplaced)
-			return tt_err(TT_EFAIL, "%ju of %ju checked pages are not on their node "
-						"(%s placement)", (uintmax_t)r->misplaced,
-				      (uintmax_t)r->checked, tt_place_mode_names[p->mode]);
+			return tt_err(TT_EFAIL,
+				      "%ju of %ju checked pages are not on their node "
+				      "(%s placement)",
+				      (uintmax_t)r->misplaced, (uintmax_t)r->checked,
+				      tt_place_mode_names[p->mode]);
 		return 0;
 	}
 	for (int node = 0; node < TT_MAX_NODES; node++) {
@@ -267,10 +272,12 @@ int tt_place_judge(const struct tt_placement *p, const struct tt_place_report *r
 			continue;
 		dev = fabs((double)r->got[node] - (double)r->want[node]) / (double)r->checked;
 		if (dev > p->tolerance)
-			return tt_err(TT_EFAIL, "node %d holds %ju pages where %ju were expected (%.2f%% "
-						"off, tolerance %.2f%%): did a node fill up and fall "
-						"back?", node, (uintmax_t)r->got[node],
-				      (uintmax_t)r->want[node], 100 * dev, 100 * p->tolerance);
+			return tt_err(TT_EFAIL,
+				      "node %d holds %ju pages where %ju were expected (%.2f%% "
+				      "off, tolerance %.2f%%): did a node fill up and fall "
+				      "back?",
+				      node, (uintmax_t)r->got[node], (uintmax_t)r->want[node],
+				      100 * dev, 100 * p->tolerance);
 	}
 	return 0;
 }

@@ -23,23 +23,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum tt_place_mode { TT_PLACE_EXACT, TT_PLACE_KERNEL, TT_PLACE_INTERLEAVE, TT_PLACE_BIND,
-		     TT_PLACE_LOCAL };
+enum tt_place_mode {
+	TT_PLACE_EXACT,
+	TT_PLACE_KERNEL,
+	TT_PLACE_INTERLEAVE,
+	TT_PLACE_BIND,
+	TT_PLACE_LOCAL
+};
 
 struct tt_placement {
 	enum tt_place_mode mode;
-	struct tt_nodemask nodes;  /* the policy's nodes (bind: one node) */
-	struct tt_il_order order;  /* expected order for exact, kernel, interleave */
-	int local_node;            /* expected node for local (the source node) */
-	bool thp;                  /* interleave by 2 MiB folio, not by 4 KiB page */
-	double tolerance;          /* kernel/interleave: allowed share deviation per node */
+	struct tt_nodemask nodes; /* the policy's nodes (bind: one node) */
+	struct tt_il_order order; /* expected order for exact, kernel, interleave */
+	int local_node;		  /* expected node for local (the source node) */
+	bool thp;		  /* interleave by 2 MiB folio, not by 4 KiB page */
+	double tolerance;	  /* kernel/interleave: allowed share deviation per node */
 };
 
 struct tt_place_report {
-	uint64_t pages;      /* 4 KiB pages in the buffer */
-	uint64_t checked;    /* pages whose node was asked */
-	uint64_t misplaced;  /* asked pages not on their expected node */
-	uint64_t unknown;    /* pages move_pages could not place (not present, zero page) */
+	uint64_t pages;		     /* 4 KiB pages in the buffer */
+	uint64_t checked;	     /* pages whose node was asked */
+	uint64_t misplaced;	     /* asked pages not on their expected node */
+	uint64_t unknown;	     /* pages move_pages could not place (not present, zero page) */
 	uint64_t want[TT_MAX_NODES]; /* expected pages per node among those checked */
 	uint64_t got[TT_MAX_NODES];  /* pages found per node */
 };

@@ -30,9 +30,10 @@ size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule)
 		if (!tt_sysfs_exists(s, "/sys/devices/system/cpu/cpu%d", cpu))
 			break;
 		if (tt_sysfs_read(s, list, sizeof(list),
-				  "/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list", cpu) < 0 ||
-		    tt_sysfs_read(s, size, sizeof(size), "/sys/devices/system/cpu/cpu%d/cache/index3/size",
-				  cpu) < 0)
+				  "/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list",
+				  cpu) < 0 ||
+		    tt_sysfs_read(s, size, sizeof(size),
+				  "/sys/devices/system/cpu/cpu%d/cache/index3/size", cpu) < 0)
 			continue;
 		for (int i = 0; i < nseen; i++)
 			dup |= strcmp(seen[i], list) == 0;
@@ -77,7 +78,7 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
 	const struct tt_node *nd = tt_topo_node(t, node);
 	size_t size = CPU_ALLOC_SIZE(TT_MAX_CPUS);
 	cpu_set_t *allowed;
-	uint64_t have[TT_MAX_CPUS / 64] = {0}, may[TT_MAX_CPUS / 64] = {0};
+	uint64_t have[TT_MAX_CPUS / 64] = { 0 }, may[TT_MAX_CPUS / 64] = { 0 };
 	char hs[512], ms[512];
 
 	*n = 0;
@@ -112,16 +113,20 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
 		return 0;
 	tt_bit_format_list(have, TT_MAX_CPUS, hs, sizeof(hs));
 	tt_bit_format_list(may, TT_MAX_CPUS, ms, sizeof(ms));
-	tt_err(TT_EUNAVAIL, "node %d has CPUs %s, and this process may run on none of them (its "
-			    "allowed CPUs: %s)", node, hs, ms);
+	tt_err(TT_EUNAVAIL,
+	       "node %d has CPUs %s, and this process may run on none of them (its "
+	       "allowed CPUs: %s)",
+	       node, hs, ms);
 	tt_err_hint("a cpuset or taskset limits this process: run it where node %d's CPUs are "
-		    "allowed, or measure from another --source-node", node);
+		    "allowed, or measure from another --source-node",
+		    node);
 	return TT_EUNAVAIL;
 }
 
 size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	size_t bytes = o->array_bytes ? o->array_bytes : tt_bench_default_bytes(o->sfs, &r->size_rule);
+	size_t bytes =
+		o->array_bytes ? o->array_bytes : tt_bench_default_bytes(o->sfs, &r->size_rule);
 
 	if (o->array_bytes)
 		r->size_rule = "--size";
@@ -156,7 +161,7 @@ static uint64_t node_free(const struct tt_bench_opts *o, const struct tt_node *n
 int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, int n, size_t bytes,
 		      const char **method)
 {
-	uint64_t need[TT_MAX_NODES] = {0};
+	uint64_t need[TT_MAX_NODES] = { 0 };
 	int rc;
 
 	memset(b, 0, sizeof(*b));
@@ -183,8 +188,10 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 		uint64_t free_bytes = node_free(o, nd);
 
 		if (want > free_bytes)
-			return tt_err(TT_EUNAVAIL, "node %d has %.2f GiB free and the buffers need %.2f "
-						   "GiB there", node, (double)free_bytes / (1 << 30),
+			return tt_err(TT_EUNAVAIL,
+				      "node %d has %.2f GiB free and the buffers need %.2f "
+				      "GiB there",
+				      node, (double)free_bytes / (1 << 30),
 				      (double)want / (1 << 30));
 	}
 	for (int i = 0; i < n; i++) {
@@ -248,7 +255,7 @@ struct worker {
 	double sum;    /* of the last pass, for read-only kernels */
 	int index;
 	struct tt_bench_gate *gate;
-	int pin_err;        /* errno of a failed pin, 0 when pinned */
+	int pin_err;		/* errno of a failed pin, 0 when pinned */
 	const bool *called_off; /* set by the caller between the barriers */
 };
 
@@ -320,7 +327,7 @@ void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r)
 int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	const struct tt_kernel *k = o->kernel;
-	struct tt_bench_bufs b = {0};
+	struct tt_bench_bufs b = { 0 };
 	double *times = NULL;
 	struct worker *w = NULL;
 	pthread_t *tid = NULL;
@@ -349,9 +356,15 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	for (int t = 0; t < nt; t++) {
 		size_t lo = (size_t)t * chunk, hi = lo + chunk;
 
-		w[t] = (struct worker){.o = o, .lo = lo < n ? lo : n, .hi = hi < n ? hi : n,
-				       .cpu = r->cpus[t], .bar = &bar, .times = times, .index = t,
-				       .gate = &gate, .called_off = &called_off};
+		w[t] = (struct worker){ .o = o,
+					.lo = lo < n ? lo : n,
+					.hi = hi < n ? hi : n,
+					.cpu = r->cpus[t],
+					.bar = &bar,
+					.times = times,
+					.index = t,
+					.gate = &gate,
+					.called_off = &called_off };
 		memcpy(w[t].arr, b.arr, sizeof(b.arr));
 		if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
 			break;
@@ -371,8 +384,10 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 
 	for (int t = 0; t < nt && !called_off; t++)
 		if (w[t].pin_err) {
-			vrc = tt_err_sys(TT_EFAIL, w[t].pin_err, "cannot pin benchmark thread %d to "
-								"CPU %d", t, w[t].cpu);
+			vrc = tt_err_sys(TT_EFAIL, w[t].pin_err,
+					 "cannot pin benchmark thread %d to "
+					 "CPU %d",
+					 t, w[t].cpu);
 			called_off = true;
 		}
 	double t1 = tt_bench_now();
@@ -407,7 +422,8 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 			sum += w[t].sum;
 		/* Sums of 1.0 are exact in a double up to 2^53 elements. */
 		if (sum != (double)n * k->expect)
-			rc = tt_err(TT_EFAIL, "%s failed validation: read a sum of %.17g, want %.17g",
+			rc = tt_err(TT_EFAIL,
+				    "%s failed validation: read a sum of %.17g, want %.17g",
 				    k->name, sum, (double)n * k->expect);
 	}
 	if (rc < 0)
@@ -429,7 +445,7 @@ out:
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	char list[512];
-	uint64_t bits[TT_MAX_CPUS / 64] = {0};
+	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -442,12 +458,15 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	/* A thread per CPU at most: two on one CPU take turns, and the
 	 * figure would be of the time slicing, not of the memory. */
 	if (o->threads > r->ncpus)
-		return tt_err(TT_EINPUT, "%d threads are more than the %d CPU%s of node %d that this "
-					 "process may run on (%s)", o->threads, r->ncpus,
-			      r->ncpus == 1 ? "" : "s", o->source_node, list);
+		return tt_err(TT_EINPUT,
+			      "%d threads are more than the %d CPU%s of node %d that this "
+			      "process may run on (%s)",
+			      o->threads, r->ncpus, r->ncpus == 1 ? "" : "s", o->source_node, list);
 	if (o->kernel->kind->one_thread && o->threads > 1)
-		return tt_err(TT_EINPUT, "kernel %s runs one thread (one chain of dependent loads), "
-					 "not %d", o->kernel->name, o->threads);
+		return tt_err(TT_EINPUT,
+			      "kernel %s runs one thread (one chain of dependent loads), "
+			      "not %d",
+			      o->kernel->name, o->threads);
 	r->threads = o->kernel->kind->one_thread ? 1 : o->threads ? o->threads : r->ncpus;
 	rc = tt_kernel_isa(&r->isa);
 	if (rc < 0)

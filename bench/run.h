@@ -22,11 +22,11 @@ struct tt_bench_opts {
 	const struct tt_topo *topo;
 	struct tt_placement place;
 	int source_node;
-	int threads;            /* 0: one per CPU of the source node (of those this
-				 * process may use); more is refused */
-	size_t array_bytes;     /* per array; 0: STREAM's rule */
-	int repeat;             /* timed passes, after one untimed warm-up */
-	uint64_t verify_max;    /* pages to ask move_pages about; 0 = all */
+	int threads;	     /* 0: one per CPU of the source node (of those this
+			      * process may use); more is refused */
+	size_t array_bytes;  /* per array; 0: STREAM's rule */
+	int repeat;	     /* timed passes, after one untimed warm-up */
+	uint64_t verify_max; /* pages to ask move_pages about; 0 = all */
 	const struct tt_sysfs *sfs;
 	/* Loaded latency: the bandwidth threads' kernel (NULL: reads), the
 	 * injected delays in spin iterations per cache line (none: the
@@ -34,7 +34,7 @@ struct tt_bench_opts {
 	const struct tt_kernel *traffic;
 	uint64_t delays[TT_MAX_DELAYS];
 	int ndelays;
-	double point_s;         /* 0: 0.5 s */
+	double point_s; /* 0: 0.5 s */
 	/* Called with true just before the timed passes start and false when
 	 * they end, from the thread that times them, so that collectors can
 	 * keep only what was measured then. NULL: none. */
@@ -43,32 +43,32 @@ struct tt_bench_opts {
 };
 
 struct tt_loaded_point {
-	uint64_t delay;         /* spin iterations per cache line */
-	double delay_ns;        /* the same, in ns, from a calibration */
-	double lat_ns;          /* mean ns per dependent load of the latency thread */
-	double bw_bytes_s;      /* the bandwidth threads together */
+	uint64_t delay;	   /* spin iterations per cache line */
+	double delay_ns;   /* the same, in ns, from a calibration */
+	double lat_ns;	   /* mean ns per dependent load of the latency thread */
+	double bw_bytes_s; /* the bandwidth threads together */
 };
 
 struct tt_bench_result {
-	size_t elements;        /* per array (latency: cache lines) */
+	size_t elements; /* per array (latency: cache lines) */
 	size_t array_bytes;
-	int threads;            /* thread i pinned to cpus[i] */
-	int ncpus;              /* CPUs of the source node this process may use */
+	int threads; /* thread i pinned to cpus[i] */
+	int ncpus;   /* CPUs of the source node this process may use */
 	int cpus[TT_MAX_CPUS];
-	double best_s, median_s, max_s;                 /* seconds per pass */
+	double best_s, median_s, max_s; /* seconds per pass */
 	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
-	double lat_best_ns, lat_median_ns, lat_max_ns;  /* latency: ns per load */
-	uint64_t loads;         /* latency: dependent loads per pass */
-	int npoints;            /* loaded latency */
+	double lat_best_ns, lat_median_ns, lat_max_ns; /* latency: ns per load */
+	uint64_t loads;				       /* latency: dependent loads per pass */
+	int npoints;				       /* loaded latency */
 	struct tt_loaded_point points[TT_MAX_DELAYS];
-	struct tt_place_report place;                   /* over all arrays */
+	struct tt_place_report place; /* over all arrays */
 	const char *place_method;
-	double place_s;         /* placement + first touch + verification, seconds */
+	double place_s;			    /* placement + first touch + verification, seconds */
 	double policy_s, touch_s, verify_s; /* its parts (bandwidth kernels): mmap and
 					     * mbind, first touch, move_pages */
 	bool validated;
-	const char *size_rule;  /* how the size was chosen */
-	const char *isa;        /* instruction set of the kernel loops */
+	const char *size_rule; /* how the size was chosen */
+	const char *isa;       /* instruction set of the kernel loops */
 };
 
 /* STREAM's rule: each array at least 4x the total last-level cache and at
@@ -86,12 +86,12 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r);
  * with CPUs to every node with memory, each memory node bound in turn. */
 struct tt_matrix {
 	int ncpu, nmem;
-	int *cpu_node, *mem_node;   /* [ncpu], [nmem] */
-	int *threads;               /* [ncpu]: bandwidth threads of each CPU node */
-	double *bw_bytes_s;         /* [ncpu * nmem], row = CPU node */
+	int *cpu_node, *mem_node; /* [ncpu], [nmem] */
+	int *threads;		  /* [ncpu]: bandwidth threads of each CPU node */
+	double *bw_bytes_s;	  /* [ncpu * nmem], row = CPU node */
 	double *lat_ns;
-	uint64_t *pages;            /* [ncpu * nmem]: pages verified on the memory node */
-	size_t array_bytes;         /* of the bandwidth runs */
+	uint64_t *pages;    /* [ncpu * nmem]: pages verified on the memory node */
+	size_t array_bytes; /* of the bandwidth runs */
 };
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m);
 void tt_matrix_release(struct tt_matrix *m);

@@ -31,14 +31,15 @@ int cli_weights_auto(struct tt_cli *cli, const struct tt_topo *t, struct tt_weig
 	int rc = tt_weights_auto_topo(t, w);
 
 	if (rc == TT_EUNAVAIL)
-		return tt_err(TT_EUNAVAIL, "weights 'auto' need HMAT bandwidth, and '%s' has no "
-					   "nodeN/access1/initiators figures",
+		return tt_err(TT_EUNAVAIL,
+			      "weights 'auto' need HMAT bandwidth, and '%s' has no "
+			      "nodeN/access1/initiators figures",
 			      tt_sysfs_root(&cli->sfs));
 	return rc;
 }
 
-const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg,
-			    char *buf, size_t size, int *rc)
+const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg, char *buf,
+			    size_t size, int *rc)
 {
 	struct tt_weights w;
 
@@ -81,8 +82,9 @@ int cli_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
 	rc = tt_db_open(db, path, flags);
 	if (rc == 0 && tt_db_interrupted(*db))
 		cli_warn("%d run%s in '%s' had stopped without finishing (process gone); %s "
-			 "interrupted", tt_db_interrupted(*db), tt_db_interrupted(*db) == 1 ? "" : "s",
-			 path, tt_db_readonly(*db) ? "shown as" : "now marked");
+			 "interrupted",
+			 tt_db_interrupted(*db), tt_db_interrupted(*db) == 1 ? "" : "s", path,
+			 tt_db_readonly(*db) ? "shown as" : "now marked");
 	return rc;
 }
 
@@ -100,9 +102,11 @@ int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_
 	if (name) {
 		*be = tt_wi_find(name);
 		if (!*be)
-			return tt_err(TT_EINPUT, "interface '%s' is neither upstream nor rfc", name);
+			return tt_err(TT_EINPUT, "interface '%s' is neither upstream nor rfc",
+				      name);
 		if ((*be)->detect(&cli->sfs, why_up, sizeof(why_up)) < 0)
-			return tt_err(TT_EUNAVAIL, "interface %s is not available: %s", name, why_up);
+			return tt_err(TT_EUNAVAIL, "interface %s is not available: %s", name,
+				      why_up);
 		return 0;
 	}
 	if (tt_wi_upstream.detect(&cli->sfs, why_up, sizeof(why_up)) == 0) {
@@ -265,19 +269,22 @@ void cli_trials_csv(json_t *run, FILE *f)
 	size_t i, k;
 	json_t *t, *n;
 
-	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_best_bytes_s,lat_median_ns,validated,"
+	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_best_bytes_s,lat_median_"
+		   "ns,validated,"
 		   "simulated,node,weight,requested_share,achieved_share\n");
-	json_array_foreach(json_object_get(run, "trials"), i, t) {
-		json_array_foreach(json_object_get(t, "nodes"), k, n) {
+	json_array_foreach (json_object_get(run, "trials"), i, t) {
+		json_array_foreach (json_object_get(t, "nodes"), k, n) {
 			/* The CSV keeps its v1 columns: the best pass's bandwidth,
 			 * the median latency (as v1 stored them). */
 			json_t *bw = json_object_get(t, "bw_best_bytes_s"),
 			       *lat = json_object_get(t, "lat_median_ns"),
 			       *w = json_object_get(n, "weight");
 
-			fprintf(f, "%jd,%jd,%s,%s,%s,%jd,%jd,", (intmax_t)json_integer_value(json_object_get(run, "id")),
+			fprintf(f, "%jd,%jd,%s,%s,%s,%jd,%jd,",
+				(intmax_t)json_integer_value(json_object_get(run, "id")),
 				(intmax_t)json_integer_value(json_object_get(t, "seq")),
-				csv_field(t, "kernel", k1, sizeof(k1)), csv_field(t, "mix", k2, sizeof(k2)),
+				csv_field(t, "kernel", k1, sizeof(k1)),
+				csv_field(t, "mix", k2, sizeof(k2)),
 				csv_field(t, "placement", k3, sizeof(k3)),
 				(intmax_t)json_integer_value(json_object_get(t, "threads")),
 				(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
@@ -287,14 +294,14 @@ void cli_trials_csv(json_t *run, FILE *f)
 				(intmax_t)json_is_true(json_object_get(t, "validated")),
 				(intmax_t)json_is_true(json_object_get(t, "simulated")),
 				(intmax_t)json_integer_value(json_object_get(n, "node")));
-			fprintf(f, json_is_integer(w) ? "%jd," : ",", (intmax_t)json_integer_value(w));
+			fprintf(f, json_is_integer(w) ? "%jd," : ",",
+				(intmax_t)json_integer_value(w));
 			fprintf(f, "%.17g,%.17g\n",
 				json_number_value(json_object_get(n, "requested_share")),
 				json_number_value(json_object_get(n, "achieved_share")));
 		}
 	}
 }
-
 
 /* The temp name is random and created O_EXCL (mkstemp), so a link planted
  * at a guessable name cannot redirect the write; it then gets the mode a

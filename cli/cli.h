@@ -19,10 +19,10 @@
 
 struct tt_cli {
 	const char *sysfs_root; /* --sysfs-root, default "/" */
-	const char *db_path;    /* --db, NULL: tt_db_default_path() */
-	bool json;              /* --json */
-	struct tt_sysfs sfs;    /* opened by cli_open_root() */
-	char cmdline[4096];     /* the whole command line, for the run record */
+	const char *db_path;	/* --db, NULL: tt_db_default_path() */
+	bool json;		/* --json */
+	struct tt_sysfs sfs;	/* opened by cli_open_root() */
+	char cmdline[4096];	/* the whole command line, for the run record */
 };
 
 struct tt_cmd {
@@ -30,7 +30,7 @@ struct tt_cmd {
 	int (*run)(struct tt_cli *cli, int argc, char **argv);
 	const char *args;    /* positional arguments in the usage line ("RUN"), or NULL */
 	const char *summary; /* what it does: its first sentence is the overview's line */
-	bool json;           /* prints JSON with --json (docs/json.md); else --json is refused */
+	bool json;	     /* prints JSON with --json (docs/json.md); else --json is refused */
 };
 
 /* NULL-terminated. To add a command: 1. write cli/cmd-<name>.c with its
@@ -73,8 +73,8 @@ struct tt_weights;
  * --weights argument of "auto" into those weights' text in buf, and passes
  * any other through; NULL with *rc set on failure. */
 int cli_weights_auto(struct tt_cli *cli, const struct tt_topo *t, struct tt_weights *w);
-const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg,
-			    char *buf, size_t size, int *rc);
+const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg, char *buf,
+			    size_t size, int *rc);
 
 struct tt_wi_backend;
 /* --interface NAME, or the weight interface this kernel has (upstream

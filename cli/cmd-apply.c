@@ -24,40 +24,49 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 	int rc;
 
 	if (cli_db(cli, 0, &db) < 0) {
-		cli_warn("the weights are written (and 'tiertune restore --last' can undo them) but "
-			 "not recorded in the database: %s", tt_err_msg());
+		cli_warn(
+			"the weights are written (and 'tiertune restore --last' can undo them) but "
+			"not recorded in the database: %s",
+			tt_err_msg());
 		return;
 	}
 	rc = tt_db_host(db, t, &host);
 	if (rc == 0)
-		rc = tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = kind,
-							     .command = cli->cmdline, .source_node = -1,
-							     .objective = objective,
-							     .kernel_release = t->kernel_release},
+		rc = tt_db_run_begin(db,
+				     &(struct tt_db_run){ .host_id = host,
+							  .kind = kind,
+							  .command = cli->cmdline,
+							  .source_node = -1,
+							  .objective = objective,
+							  .kernel_release = t->kernel_release },
 				     &run);
 	for (int i = 0; rc == 0 && i < p->n; i++)
-		rc = tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = run,
-							      .interface = p->be->name,
-							      .file = p->w[i].file,
-							      .old_value = p->w[i].old,
-							      .new_value = p->w[i].value,
-							      .outcome = "written"});
+		rc = tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
+								.run_id = run,
+								.interface = p->be->name,
+								.file = p->w[i].file,
+								.old_value = p->w[i].old,
+								.new_value = p->w[i].value,
+								.outcome = "written" });
 	for (int i = 0; rc == 0 && i < p->nimplied; i++) {
 		/* Noted for a rollback even when auto was off: nothing changed then. */
 		if (strcmp(p->implied[i].old, p->implied[i].value) == 0)
 			continue;
-		rc = tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = run,
-							      .interface = p->be->name,
-							      .file = p->implied[i].file,
-							      .old_value = p->implied[i].old,
-							      .new_value = p->implied[i].value,
-							      .outcome = "set by the kernel"});
+		rc = tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
+								.run_id = run,
+								.interface = p->be->name,
+								.file = p->implied[i].file,
+								.old_value = p->implied[i].old,
+								.new_value = p->implied[i].value,
+								.outcome = "set by the kernel" });
 	}
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
 	if (rc < 0)
-		cli_warn("the weights are written (and 'tiertune restore --last' can undo them) but "
-			 "recording them in the database failed: %s", tt_err_msg());
+		cli_warn(
+			"the weights are written (and 'tiertune restore --last' can undo them) but "
+			"recording them in the database failed: %s",
+			tt_err_msg());
 	tt_db_close(db);
 }
 
@@ -83,9 +92,9 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 	if (!p->n && p->unchanged) {
 		if (cli->json)
 			return cli_print_json(json_pack("{s:s,s:b,s:s,s:i,s:o,s:i}", "action", kind,
-							"dry_run", dry_run, "interface", p->be->name,
-							"written", 0, "writes", json_array(),
-							"unchanged", p->unchanged));
+							"dry_run", dry_run, "interface",
+							p->be->name, "written", 0, "writes",
+							json_array(), "unchanged", p->unchanged));
 		printf("%d value%s already as wanted: nothing to write\n", p->unchanged,
 		       p->unchanged == 1 ? " is" : "s are");
 		return 0;
@@ -98,10 +107,9 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 		rc = tt_apply_verify(p);
 	if (rc == 0 && dry_run) {
 		if (cli->json)
-			return cli_print_json(json_pack("{s:s,s:b,s:s,s:o,s:i}", "action", kind,
-							"dry_run", 1, "interface", p->be->name,
-							"writes", writes_json(p), "unchanged",
-							p->unchanged));
+			return cli_print_json(json_pack(
+				"{s:s,s:b,s:s,s:o,s:i}", "action", kind, "dry_run", 1, "interface",
+				p->be->name, "writes", writes_json(p), "unchanged", p->unchanged));
 		tt_apply_print(p, stdout);
 		if (p->unchanged)
 			printf("(%d value%s already as wanted, left alone)\n", p->unchanged,
@@ -115,23 +123,27 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 	if (rc < 0)
 		return rc;
 	if (res.journal_kept)
-		cli_warn("the weights are written, but the journal could not be removed: %s (harmless: "
-			 "the history marks it done)", tt_err_msg());
+		cli_warn("the weights are written, but the journal could not be removed: %s "
+			 "(harmless: "
+			 "the history marks it done)",
+			 tt_err_msg());
 	if (cli->json) {
-		rc = cli_print_json(json_pack("{s:s,s:b,s:s,s:i,s:o,s:i,s:b}", "action", kind,
-					      "dry_run", 0, "interface", p->be->name, "written",
-					      res.written, "writes", writes_json(p), "unchanged",
-					      p->unchanged, "auto_turned_off", res.auto_turned_off));
+		rc = cli_print_json(json_pack(
+			"{s:s,s:b,s:s,s:i,s:o,s:i,s:b}", "action", kind, "dry_run", 0, "interface",
+			p->be->name, "written", res.written, "writes", writes_json(p), "unchanged",
+			p->unchanged, "auto_turned_off", res.auto_turned_off));
 	} else {
 		for (int i = 0; i < p->n; i++)
 			printf("%s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
 			       p->w[i].old, p->w[i].value);
-		printf("%d value%s written and read back", res.written, res.written == 1 ? "" : "s");
+		printf("%d value%s written and read back", res.written,
+		       res.written == 1 ? "" : "s");
 		if (p->unchanged)
 			printf("; %d already as wanted, left alone", p->unchanged);
 		printf("\n");
 		if (res.auto_turned_off)
-			printf("note: writing node weights turned the kernel's auto mode off; 'tiertune "
+			printf("note: writing node weights turned the kernel's auto mode off; "
+			       "'tiertune "
 			       "restore --last' brings back the old weights and auto mode\n");
 	}
 	log_writes(cli, t, kind, p, objective);
@@ -164,11 +176,13 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 			return rc;
 		tt_topo_fingerprint(t, fp);
 		if (strcmp(fp, rs->fingerprint) && !a->force) {
-			tt_err(TT_EINPUT, "profile '%s' is from host '%s' with hardware fingerprint %s; "
-					  "this host's is %s",
+			tt_err(TT_EINPUT,
+			       "profile '%s' is from host '%s' with hardware fingerprint %s; "
+			       "this host's is %s",
 			       a->profile, rs->hostname, rs->fingerprint, fp);
-			tt_err_hint("identical hardware has the same fingerprint; --force applies it "
-				    "anyway");
+			tt_err_hint(
+				"identical hardware has the same fingerprint; --force applies it "
+				"anyway");
 			return TT_EINPUT;
 		}
 		return 0;
@@ -244,22 +258,29 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 			others |= a->source >= 0 && rs.r[i].source_node >= 0 &&
 				  rs.r[i].source_node != a->source;
 		if (others)
-			cli_warn("upstream weights are global: tasks on every other source node will "
-				 "use source node %jd's weights too", (intmax_t)a->source);
+			cli_warn("upstream weights are global: tasks on every other source node "
+				 "will "
+				 "use source node %jd's weights too",
+				 (intmax_t)a->source);
 		rc = tt_apply_plan_upstream(&p, &t, &w);
 		/* A dry run shows the plan and says what the run would refuse. */
 		if (rc == 0 && p.auto_lost && !a->force && a->dry_run) {
-			cli_warn("writing weights turns the kernel's auto mode off, and this kernel "
-				 "cannot turn it back on (no HMAT/CDAT bandwidth data): apply refuses "
-				 "this without --force");
+			cli_warn(
+				"writing weights turns the kernel's auto mode off, and this kernel "
+				"cannot turn it back on (no HMAT/CDAT bandwidth data): apply "
+				"refuses "
+				"this without --force");
 		} else if (rc == 0 && p.auto_lost && !a->force) {
-			rc = tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and "
-						 "this kernel cannot turn it back on: it has no HMAT/CDAT "
-						 "bandwidth data, so writing 'true' fails (ENODEV)");
-			tt_err_hint("--force applies anyway; restore then brings back the weights but "
-				    "leaves auto mode off");
+			rc = tt_err(TT_EUNAVAIL,
+				    "writing weights turns the kernel's auto mode off, and "
+				    "this kernel cannot turn it back on: it has no HMAT/CDAT "
+				    "bandwidth data, so writing 'true' fails (ENODEV)");
+			tt_err_hint(
+				"--force applies anyway; restore then brings back the weights but "
+				"leaves auto mode off");
 		} else if (rc == 0 && p.auto_lost) {
-			cli_warn("auto mode goes off for good (no bandwidth data to turn it back on)");
+			cli_warn("auto mode goes off for good (no bandwidth data to turn it back "
+				 "on)");
 		}
 	} else {
 		int used = 0;
@@ -278,7 +299,8 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 				    a->source >= 0 ? " for that source node" : "");
 	}
 	if (rc == 0)
-		rc = cli_apply_execute(cli, &t, &p, a->dry_run, "apply", objective[0] ? objective : NULL);
+		rc = cli_apply_execute(cli, &t, &p, a->dry_run, "apply",
+				       objective[0] ? objective : NULL);
 out:
 	tt_apply_plan_release(&p);
 	tt_topo_release(&t);
@@ -287,28 +309,33 @@ out:
 
 int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 {
-	struct apply_args a = {.source = -1, .run = -1};
+	struct apply_args a = { .source = -1, .run = -1 };
 	struct cli_opt opts[] = {
-		CLI_STRING("weights", &a.weights, "N:W,...|auto",
-			   "per-node weights (upstream 1-255; RFC: per node, turned into tier "
-			   "weights for --source-node), or 'auto' for the kernel's auto-mode formula "
-			   "on the HMAT figures (for kernels without auto mode)"),
-		CLI_STRING("tier-weights", &a.tier_weights, "TIER:W,...",
-			   "per-tier weights: RFC 0-100 for --source-node; upstream, split over the "
-			   "tier's nodes"),
-		CLI_I64("run", &a.run, "RUN", "the recommendation recorded with run RUN", 1, INT64_MAX),
+		CLI_STRING(
+			"weights", &a.weights, "N:W,...|auto",
+			"per-node weights (upstream 1-255; RFC: per node, turned into tier "
+			"weights for --source-node), or 'auto' for the kernel's auto-mode formula "
+			"on the HMAT figures (for kernels without auto mode)"),
+		CLI_STRING(
+			"tier-weights", &a.tier_weights, "TIER:W,...",
+			"per-tier weights: RFC 0-100 for --source-node; upstream, split over the "
+			"tier's nodes"),
+		CLI_I64("run", &a.run, "RUN", "the recommendation recorded with run RUN", 1,
+			INT64_MAX),
 		CLI_STRING("profile", &a.profile, "FILE",
 			   "a profile from 'export --format json' (its hardware fingerprint must "
 			   "match this host's unless --force)"),
 		CLI_FLAG("force", &a.force, "apply a profile from other hardware"),
-		CLI_SOURCE_NODE(&a.source, "the source node whose recommendation to apply (RFC: whose "
-			       "tier weights to write)"),
+		CLI_SOURCE_NODE(&a.source,
+				"the source node whose recommendation to apply (RFC: whose "
+				"tier weights to write)"),
 		CLI_FLAG("all-sources", &a.all_sources,
 			 "every source node's recommendation (upstream: merged, refused where they "
 			 "disagree)"),
 		CLI_STRING("interface", &a.interface, "upstream|rfc",
 			   "the kernel interface to write (default: the one this kernel has)"),
-		CLI_FLAG("dry-run", &a.dry_run, "show the plan (old -> new per file), write nothing"),
+		CLI_FLAG("dry-run", &a.dry_run,
+			 "show the plan (old -> new per file), write nothing"),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("apply"), opts, argc, argv, &nargs);

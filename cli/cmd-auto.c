@@ -37,7 +37,7 @@
 #define SWEEP_REAL_MAX 2000
 
 struct auto_args {
-	const char *kind;        /* "auto" or "sweep": the run's kind */
+	const char *kind; /* "auto" or "sweep": the run's kind */
 	int64_t source;
 	const char *nodes, *mix, *budget, *model, *noise, *strategy;
 	uint64_t threads, max_weight, seed, size, repeat;
@@ -58,15 +58,15 @@ struct auto_ctx {
 	const struct tt_topo *t;
 	const struct tt_kernel *kernel;
 	int source;
-	int threads;             /* 0: every CPU of the source node */
-	size_t size_bytes;       /* per array; 0: STREAM's rule */
+	int threads;	   /* 0: every CPU of the source node */
+	size_t size_bytes; /* per array; 0: STREAM's rule */
 	int repeat;
 	bool simulated;
 	struct tt_model_sim sim; /* with --model */
-	struct placed last;      /* the latest real measurement */
+	struct placed last;	 /* the latest real measurement */
 	struct placed *per_trial;
 	int nper;
-	size_t array_bytes;      /* as the last real trial allocated */
+	size_t array_bytes; /* as the last real trial allocated */
 	int used_threads;
 };
 
@@ -76,11 +76,15 @@ struct auto_ctx {
 static int real_measure(void *ctx, const struct tt_weights *w, double *score)
 {
 	struct auto_ctx *c = ctx;
-	struct tt_trial_opts o = {.bench = {.kernel = c->kernel, .topo = c->t,
-					    .source_node = c->source, .threads = c->threads,
-					    .array_bytes = c->size_bytes, .repeat = c->repeat,
-					    .sfs = &c->cli->sfs},
-				  .weights = w, .command = c->cli->cmdline};
+	struct tt_trial_opts o = { .bench = { .kernel = c->kernel,
+					      .topo = c->t,
+					      .source_node = c->source,
+					      .threads = c->threads,
+					      .array_bytes = c->size_bytes,
+					      .repeat = c->repeat,
+					      .sfs = &c->cli->sfs },
+				   .weights = w,
+				   .command = c->cli->cmdline };
 	struct tt_trial_result *r;
 	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
 
@@ -96,7 +100,7 @@ static int real_measure(void *ctx, const struct tt_weights *w, double *score)
 	if (r->bench.place.checked) {
 		int node, k = 0;
 
-		tt_nodemask_for_each(node, &w->set) {
+		tt_nodemask_for_each (node, &w->set) {
 			if (k < TT_SEARCH_MAX_NODES)
 				c->last.achieved[k++] = (double)r->bench.place.got[node] /
 							(double)r->bench.place.checked;
@@ -198,17 +202,19 @@ static int parse_budget(const char *arg, struct tt_search_cfg *cfg)
 	cfg->budget_s = v * scale;
 	return 0;
 bad:
-	return tt_err(TT_EINPUT, "--budget '%s' is not a number of trials (1-1000000) or a "
-				 "duration (90s, 5m, 1h; at most a week)", arg);
+	return tt_err(TT_EINPUT,
+		      "--budget '%s' is not a number of trials (1-1000000) or a "
+		      "duration (90s, 5m, 1h; at most a week)",
+		      arg);
 }
 
 /* The nodes to interleave over: --nodes, else the model's nodes from the
  * source, else every memory node; each must be a memory node of the
  * machine (weights of a node without memory are meaningless to the kernel). */
-static int pick_nodes(const struct auto_args *a, const struct tt_topo *t,
-		      const struct tt_model *m, struct tt_search_cfg *cfg)
+static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const struct tt_model *m,
+		      struct tt_search_cfg *cfg)
 {
-	struct tt_nodemask mask = {0};
+	struct tt_nodemask mask = { 0 };
 	int node, rc;
 
 	if (a->nodes) {
@@ -226,17 +232,19 @@ static int pick_nodes(const struct auto_args *a, const struct tt_topo *t,
 	rc = tt_topo_check_nodes(t, &mask, "--nodes");
 	if (rc < 0) {
 		if (m && !a->nodes)
-			tt_err_hint("model '%s' describes nodes this machine lacks; give --sysfs-root a "
+			tt_err_hint("model '%s' describes nodes this machine lacks; give "
+				    "--sysfs-root a "
 				    "copy of the fixture it describes (tests/fixtures/sysfs/%s)",
 				    m->path, m->name);
 		return rc;
 	}
 	cfg->nnodes = 0;
-	tt_nodemask_for_each(node, &mask) {
+	tt_nodemask_for_each (node, &mask) {
 		if (!tt_nodemask_test(&t->mem_nodes, node))
 			return tt_err(TT_EINPUT, "node %d in --nodes has no memory", node);
 		if (cfg->nnodes == TT_SEARCH_MAX_NODES)
-			return tt_err(TT_EINPUT, "more than %d nodes to interleave", TT_SEARCH_MAX_NODES);
+			return tt_err(TT_EINPUT, "more than %d nodes to interleave",
+				      TT_SEARCH_MAX_NODES);
 		cfg->nodes[cfg->nnodes++] = node;
 	}
 	return 0;
@@ -253,9 +261,10 @@ static void pick_prior(const struct tt_topo *t, const struct tt_model *m, int sr
 	for (int k = 0; k < cfg->nnodes; k++) {
 		const struct tt_node *n = tt_topo_node(t, cfg->nodes[k]);
 		const struct tt_hmat *h = n ? &n->access[1] : NULL;
-		uint64_t mb = h && h->present ? (h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
-										    : h->write_bw_mb_s)
-					      : 0;
+		uint64_t mb = h && h->present
+				      ? (h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
+									    : h->write_bw_mb_s)
+				      : 0;
 
 		cfg->prior_bw_bytes_s[k] = (double)mb * 1e6;
 		all &= mb > 0;
@@ -290,8 +299,8 @@ static double median(const double *x, int n)
 
 static const char *baseline_label(const char *name)
 {
-	return strcmp(name, "local") == 0 ? "local DRAM"
-	       : strcmp(name, "1:1") == 0 ? "1:1 interleave"
+	return strcmp(name, "local") == 0  ? "local DRAM"
+	       : strcmp(name, "1:1") == 0  ? "1:1 interleave"
 	       : strcmp(name, "auto") == 0 ? "kernel auto mode"
 					   : name;
 }
@@ -300,8 +309,8 @@ static const char *baseline_label(const char *name)
  * and the recommendation. The run row is begun only now, after the search:
  * a search refused or failed leaves the database as it was. */
 static int record(struct tt_cli *cli, const struct auto_args *a, const struct auto_ctx *c,
-		  const struct tt_search *s,
-		  const struct tt_report *r, const struct tt_recos *rs, int64_t *run_id)
+		  const struct tt_search *s, const struct tt_report *r, const struct tt_recos *rs,
+		  int64_t *run_id)
 {
 	struct tt_db *db;
 	char objective[64];
@@ -310,15 +319,18 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 
 	if (rc < 0)
 		return rc;
-	snprintf(objective, sizeof(objective), "%s:%s", c->kernel->kind->objective, c->kernel->name);
+	snprintf(objective, sizeof(objective), "%s:%s", c->kernel->kind->objective,
+		 c->kernel->name);
 	rc = tt_db_host(db, c->t, &host);
 	if (rc == 0)
-		rc = tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = a->kind,
-							     .command = cli->cmdline,
-							     .source_node = c->source,
-							     .objective = objective,
-							     .kernel_release = c->t->kernel_release,
-							     .simulated = c->simulated},
+		rc = tt_db_run_begin(db,
+				     &(struct tt_db_run){ .host_id = host,
+							  .kind = a->kind,
+							  .command = cli->cmdline,
+							  .source_node = c->source,
+							  .objective = objective,
+							  .kernel_release = c->t->kernel_release,
+							  .simulated = c->simulated },
 				     &run);
 	for (int i = 0; rc == 0 && i < s->ntrials; i++) {
 		const struct tt_trial *tr = &s->trials[i];
@@ -336,11 +348,13 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 			if (!w[k])
 				continue;
 			nodes[nn] = (struct tt_db_trial_node){
-				.node = s->cfg.nodes[k], .weight = w[k],
+				.node = s->cfg.nodes[k],
+				.weight = w[k],
 				.requested_share = (double)w[k] / sum,
 				.achieved_share = c->simulated || i >= c->nper
 							  ? (double)w[k] / sum
-							  : c->per_trial[i].achieved[nn]};
+							  : c->per_trial[i].achieved[nn]
+			};
 			nn++;
 		}
 		for (int j = 0; j < tr->n; j++) {
@@ -349,7 +363,8 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 		}
 		rc = tt_db_trial_add(db, run,
 				     &(struct tt_db_trial){
-					     .kernel = c->kernel->name, .mix = c->kernel->counting,
+					     .kernel = c->kernel->name,
+					     .mix = c->kernel->counting,
 					     .placement = c->simulated ? "model" : "exact",
 					     .threads = c->simulated ? c->threads : c->used_threads,
 					     .size_bytes = c->simulated ? 0 : c->array_bytes,
@@ -358,7 +373,9 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 					     .bw_min_bytes_s = lo,
 					     .validated = !c->simulated && i < c->nper &&
 							  c->per_trial[i].validated,
-					     .simulated = c->simulated, .nnodes = nn, .nodes = nodes},
+					     .simulated = c->simulated,
+					     .nnodes = nn,
+					     .nodes = nodes },
 				     &id);
 	}
 	if (rc == 0) {
@@ -370,11 +387,14 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 		rc = tt_db_recommendation_add(
 			db, run,
 			&(struct tt_db_recommendation){
-				.source_node = c->source, .interface = rs->r[0].interface,
-				.weights = &rs->r[0].w, .score = r->best_mean, .gain = r->reco_gain,
+				.source_node = c->source,
+				.interface = rs->r[0].interface,
+				.weights = &rs->r[0].w,
+				.score = r->best_mean,
+				.gain = r->reco_gain,
 				.gain_ci_low = over && r->reco_gain != 0 ? over->gain_lo : NAN,
 				.gain_ci_high = over && r->reco_gain != 0 ? over->gain_hi : NAN,
-				.baseline = over ? baseline_label(over->name) : NULL});
+				.baseline = over ? baseline_label(over->name) : NULL });
 	}
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
@@ -445,18 +465,18 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	json_object_set_new(j, "nodes", nodes);
 	json_object_set_new(j, "kernel", json_string(c->kernel->name));
 	json_object_set_new(j, "counting", str_or_null(c->kernel->counting));
-	json_object_set_new(j, "threads", c->simulated || c->used_threads
-						  ? json_integer(c->simulated ? c->threads
-									      : c->used_threads)
-						  : json_null());
+	json_object_set_new(j, "threads",
+			    c->simulated || c->used_threads
+				    ? json_integer(c->simulated ? c->threads : c->used_threads)
+				    : json_null());
 	json_object_set_new(j, "strategy", json_string(r->strategy));
 	json_object_set_new(j, "prior_from", json_string(r->prior_from));
 	json_object_set_new(j, "max_weight", json_integer(r->max_weight));
-	json_object_set_new(j, "budget_trials", s->cfg.budget_trials
-							? json_integer(s->cfg.budget_trials)
-							: json_null());
-	json_object_set_new(j, "budget_s", s->cfg.budget_s > 0 ? json_real(s->cfg.budget_s)
-							       : json_null());
+	json_object_set_new(j, "budget_trials",
+			    s->cfg.budget_trials ? json_integer(s->cfg.budget_trials)
+						 : json_null());
+	json_object_set_new(j, "budget_s",
+			    s->cfg.budget_s > 0 ? json_real(s->cfg.budget_s) : json_null());
 	json_object_set_new(j, "measurements", json_integer(r->measurements));
 	json_object_set_new(j, "ntrials", json_integer(r->ntrials));
 	json_object_set_new(j, "elapsed_s", json_real(r->elapsed_s));
@@ -470,45 +490,46 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 			trials, json_pack("{s:s,s:s,s:i,s:o,s:o,s:o}", "weights", w, "phase",
 					  tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
 					  "measurements", tr->n, "bw_mean_bytes_s",
-					  cli_json_real(tr->n ? tr->mean : NAN), "bw_ci_low_bytes_s",
-					  cli_json_real(tr->ci_lo), "bw_ci_high_bytes_s",
-					  cli_json_real(tr->ci_hi)));
+					  cli_json_real(tr->n ? tr->mean : NAN),
+					  "bw_ci_low_bytes_s", cli_json_real(tr->ci_lo),
+					  "bw_ci_high_bytes_s", cli_json_real(tr->ci_hi)));
 	}
 	json_object_set_new(j, "trials", trials);
 	for (int i = 0; i < r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &r->base[i];
 
-		json_array_append_new(
-			bases, json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:o,s:o,s:o,s:s}", "name", b->name,
-					 "weights", weights_json(&b->w), "bw_mean_bytes_s",
-					 cli_json_real(b->mean), "bw_ci_low_bytes_s",
-					 cli_json_real(b->ci_lo), "bw_ci_high_bytes_s",
-					 cli_json_real(b->ci_hi), "rounds", b->rounds, "gain",
-					 cli_json_real(b->gain), "gain_ci_low",
-					 cli_json_real(b->gain_lo), "gain_ci_high",
-					 cli_json_real(b->gain_hi), "verdict",
-					 tt_verdict_name(b->verdict)));
+		json_array_append_new(bases,
+				      json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:o,s:o,s:o,s:s}", "name",
+						b->name, "weights", weights_json(&b->w),
+						"bw_mean_bytes_s", cli_json_real(b->mean),
+						"bw_ci_low_bytes_s", cli_json_real(b->ci_lo),
+						"bw_ci_high_bytes_s", cli_json_real(b->ci_hi),
+						"rounds", b->rounds, "gain", cli_json_real(b->gain),
+						"gain_ci_low", cli_json_real(b->gain_lo),
+						"gain_ci_high", cli_json_real(b->gain_hi),
+						"verdict", tt_verdict_name(b->verdict)));
 	}
 	json_object_set_new(j, "baselines", bases);
-	json_object_set_new(j, "best", json_pack("{s:o,s:o,s:o,s:o}", "weights",
-						 weights_json(&r->best_w), "bw_mean_bytes_s",
-						 cli_json_real(r->best_mean), "bw_ci_low_bytes_s",
-						 cli_json_real(r->best_ci_lo), "bw_ci_high_bytes_s",
-						 cli_json_real(r->best_ci_hi)));
-	json_object_set_new(j, "auto_weights", r->have_auto ? weights_json(&r->auto_w) : json_null());
+	json_object_set_new(j, "best",
+			    json_pack("{s:o,s:o,s:o,s:o}", "weights", weights_json(&r->best_w),
+				      "bw_mean_bytes_s", cli_json_real(r->best_mean),
+				      "bw_ci_low_bytes_s", cli_json_real(r->best_ci_lo),
+				      "bw_ci_high_bytes_s", cli_json_real(r->best_ci_hi)));
+	json_object_set_new(j, "auto_weights",
+			    r->have_auto ? weights_json(&r->auto_w) : json_null());
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
 	json_object_set_new(
 		j, "recommendation",
 		json_pack("{s:s,s:o,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
 			  weights_json(&rs->r[0].w), "gain", cli_json_real(r->reco_gain),
-			  "gain_over", r->reco_gain_over[0] ? json_string(r->reco_gain_over)
-							    : json_null(),
-			  "lost_to", r->lost_to >= 0 ? json_string(r->base[r->lost_to].name)
-						     : json_null()));
+			  "gain_over",
+			  r->reco_gain_over[0] ? json_string(r->reco_gain_over) : json_null(),
+			  "lost_to",
+			  r->lost_to >= 0 ? json_string(r->base[r->lost_to].name) : json_null()));
 	json_object_set_new(j, "run", run ? json_integer(run) : json_null());
 	for (int i = 0; p && i < p->n; i++)
-		json_array_append_new(writes, json_pack("{s:s,s:s,s:s}", "file", p->w[i].file, "old",
-							p->w[i].old, "new", p->w[i].value));
+		json_array_append_new(writes, json_pack("{s:s,s:s,s:s}", "file", p->w[i].file,
+							"old", p->w[i].old, "new", p->w[i].value));
 	json_object_set_new(j, "apply_interface", p ? json_string(p->be->name) : json_null());
 	json_object_set_new(j, "apply_writes", writes);
 	json_object_set_new(j, "apply_unavailable", plan_why ? json_string(plan_why) : json_null());
@@ -549,9 +570,8 @@ static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 }
 
 static void report_text(const struct auto_ctx *c, const struct auto_args *a,
-			const struct tt_report *r,
-			const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
-			const char *plan_why)
+			const struct tt_report *r, const struct tt_recos *rs, int64_t run,
+			const struct tt_apply_plan *p, const char *plan_why)
 {
 	const char *sim = c->simulated ? "SIMULATED " : "";
 	char nodes[128], w[96];
@@ -563,7 +583,8 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 			 r->nodes[k]);
 	if (c->simulated)
 		printf("SIMULATED: every figure comes from model '%s', not a measurement; the "
-		       "topology is '%s'\n", a->model, c->cli->sysfs_root);
+		       "topology is '%s'\n",
+		       a->model, c->cli->sysfs_root);
 	printf("machine: %s (%s), kernel %s\n", c->t->hostname[0] ? c->t->hostname : "-",
 	       c->t->cpu_model[0] ? c->t->cpu_model : "unknown CPU", c->t->kernel_release);
 	printf("source node %d, interleaving nodes %s; objective: %s bandwidth (%s counting)",
@@ -630,7 +651,8 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	tt_weights_format(&rs->r[0].w, w, sizeof(w));
 	if (r->lost_to >= 0)
 		printf("the search's winner lost to the %s baseline beyond the noise: recommending "
-		       "that baseline instead\n", r->base[r->lost_to].name);
+		       "that baseline instead\n",
+		       r->base[r->lost_to].name);
 	const struct tt_report_baseline *over = NULL;
 
 	for (int i = 0; i < r->nbaselines; i++)
@@ -644,12 +666,14 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	else if (r->reco_gain == 0)
 		printf(" (no gain over %s beyond the noise)\n", baseline_label(r->reco_gain_over));
 	else
-		printf(" (%+.1f%% over %s)\n", 100 * r->reco_gain, baseline_label(r->reco_gain_over));
+		printf(" (%+.1f%% over %s)\n", 100 * r->reco_gain,
+		       baseline_label(r->reco_gain_over));
 	for (int k = 0; k < r->nnodes; k++) {
 		/* Upstream weights are 1-255: a node the search left out cannot
 		 * be given 0, it has to stay out of the task's nodemask. */
 		if (!tt_weights_get(&rs->r[0].w, r->nodes[k], 0))
-			printf("node %d gets no weight: leave it out of the policy's nodes (numactl "
+			printf("node %d gets no weight: leave it out of the policy's nodes "
+			       "(numactl "
 			       "-w, set_mempolicy); apply leaves its sysfs weight as it is\n",
 			       r->nodes[k]);
 	}
@@ -675,20 +699,23 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 		printf("  tiertune %sexport --run %jd --format shell|tmpfiles|numactl|json\n", root,
 		       (intmax_t)run);
 	} else {
-		printf("\nnot recorded (--no-record); to apply: tiertune %sapply --weights %s\n", root,
-		       w);
+		printf("\nnot recorded (--no-record); to apply: tiertune %sapply --weights %s\n",
+		       root, w);
 	}
 }
 
 static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 {
-	struct auto_ctx c = {.cli = cli, .source = (int)a->source, .threads = (int)a->threads,
-			     .size_bytes = a->size, .repeat = (int)a->repeat};
+	struct auto_ctx c = { .cli = cli,
+			      .source = (int)a->source,
+			      .threads = (int)a->threads,
+			      .size_bytes = a->size,
+			      .repeat = (int)a->repeat };
 	struct tt_model *m = NULL;
 	struct tt_search_cfg cfg;
 	struct tt_search s;
 	struct tt_report r;
-	struct tt_recos rs = {0};
+	struct tt_recos rs = { 0 };
 	struct tt_apply_plan p;
 	struct tt_mix mix;
 	struct tt_topo t;
@@ -707,15 +734,17 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		errno = 0;
 		sigma = strtod(a->noise, &end);
 		if (end == a->noise || *end || errno || !(sigma >= 0 && sigma <= 0.2))
-			return cli_usage("--noise '%s' is not a relative sigma in 0..0.2", a->noise);
+			return cli_usage("--noise '%s' is not a relative sigma in 0..0.2",
+					 a->noise);
 		if (!a->model)
 			return cli_usage("--noise goes with --model (real trials bring their own)");
 	}
 	if (a->real_only && a->model)
 		return cli_usage("--size and --repeat shape real trials; --model has none");
 	if (a->apply && cli->json)
-		return cli_usage("--apply prints apply's own report; give it without --json, or run "
-				 "'tiertune apply --run RUN --json' afterwards");
+		return cli_usage(
+			"--apply prints apply's own report; give it without --json, or run "
+			"'tiertune apply --run RUN --json' afterwards");
 	if (tt_mix_from_kernel(a->mix, &mix) < 0 || !(c.kernel = tt_kernel_find(a->mix)))
 		return cli_fail(TT_EINPUT);
 	if (!tt_strategy_find(a->strategy)) {
@@ -727,7 +756,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		return cli_usage("unknown --strategy '%s' (one of: %s)", a->strategy, names);
 	}
 	rc = a->budget || strcmp(a->kind, "auto") == 0
-		     ? parse_budget(a->budget ? a->budget
+		     ? parse_budget(a->budget  ? a->budget
 				    : a->model ? DEFAULT_BUDGET_MODEL
 					       : DEFAULT_BUDGET,
 				    &cfg)
@@ -760,18 +789,22 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	if (rc < 0)
 		goto out;
 	if (!m && !cli->sfs.live) {
-		rc = tt_err(TT_EINPUT, "--sysfs-root '%s' is not this machine: real trials allocate "
-				       "and time this machine's memory",
+		rc = tt_err(TT_EINPUT,
+			    "--sysfs-root '%s' is not this machine: real trials allocate "
+			    "and time this machine's memory",
 			    cli->sysfs_root);
-		tt_err_hint("run the search on a model of it with --model tuner/models/<file>.json");
+		tt_err_hint(
+			"run the search on a model of it with --model tuner/models/<file>.json");
 		goto out;
 	}
 	if (cfg.nnodes < 2) {
-		rc = tt_err(TT_EUNAVAIL, "nothing to interleave: node %d is the only memory node %s",
+		rc = tt_err(TT_EUNAVAIL,
+			    "nothing to interleave: node %d is the only memory node %s",
 			    cfg.nodes[0], a->nodes ? "in --nodes" : "of this machine");
-		tt_err_hint("weighted interleave needs two or more memory nodes; to see the search on "
-			    "a modelled CXL machine: --model tuner/models/spr-ddr5-2cxl.json "
-			    "--sysfs-root <a copy of tests/fixtures/sysfs/spr-ddr5-2cxl>");
+		tt_err_hint(
+			"weighted interleave needs two or more memory nodes; to see the search on "
+			"a modelled CXL machine: --model tuner/models/spr-ddr5-2cxl.json "
+			"--sysfs-root <a copy of tests/fixtures/sysfs/spr-ddr5-2cxl>");
 		goto out;
 	}
 	for (int k = 0; k < cfg.nnodes; k++)
@@ -779,8 +812,9 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 			cfg.local_node = c.source;
 	if (!m && !cfg.budget_trials && !(cfg.budget_s > 0) &&
 	    tt_grid_count(cfg.nnodes, cfg.max_weight) * cfg.min_repeats > SWEEP_REAL_MAX) {
-		rc = tt_err(TT_EINPUT, "--grid %u over %d nodes is %ld vectors, each measured %d "
-				       "times: give --budget, or a smaller --grid",
+		rc = tt_err(TT_EINPUT,
+			    "--grid %u over %d nodes is %ld vectors, each measured %d "
+			    "times: give --budget, or a smaller --grid",
 			    cfg.max_weight, cfg.nnodes, tt_grid_count(cfg.nnodes, cfg.max_weight),
 			    cfg.min_repeats);
 		goto out;
@@ -830,8 +864,9 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	if (!planned) {
 		rc = tt_err(TT_EUNAVAIL, "cannot apply: %s", plan_why);
 	} else if (p.auto_lost) {
-		rc = tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and this "
-					 "kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
+		rc = tt_err(TT_EUNAVAIL,
+			    "writing weights turns the kernel's auto mode off, and this "
+			    "kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
 		tt_err_hint("'tiertune apply --run %jd --force' applies anyway", (intmax_t)run);
 	} else {
 		char objective[64];
@@ -863,28 +898,37 @@ static bool given(const struct cli_opt *opts, const char *name)
 
 int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 {
-	struct auto_args a = {.kind = "auto", .source = -1, .mix = "triad", .strategy = "shares",
-			      .max_weight = TT_WEIGHTINESS, .seed = 1, .repeat = 5};
+	struct auto_args a = { .kind = "auto",
+			       .source = -1,
+			       .mix = "triad",
+			       .strategy = "shares",
+			       .max_weight = TT_WEIGHTINESS,
+			       .seed = 1,
+			       .repeat = 5 };
 	struct cli_opt opts[] = {
-		CLI_I64("source-node", &a.source, "N", "the CPU node whose threads the weights are for",
-			0, TT_MAX_NODES - 1, .required = true),
+		CLI_I64("source-node", &a.source, "N",
+			"the CPU node whose threads the weights are for", 0, TT_MAX_NODES - 1,
+			.required = true),
 		CLI_STRING("nodes", &a.nodes, "LIST",
 			   "the memory nodes to interleave over (default: every memory node; with "
 			   "--model, the model's nodes)"),
-		CLI_STRING("mix", &a.mix, "KERNEL",
-			   "the traffic: a bench bandwidth kernel (default triad; see 'tiertune bench "
-			   "--list')"),
+		CLI_STRING(
+			"mix", &a.mix, "KERNEL",
+			"the traffic: a bench bandwidth kernel (default triad; see 'tiertune bench "
+			"--list')"),
 		CLI_U64("threads", &a.threads, "T",
 			"threads on the source node (default: one per CPU; the model's count with "
-			"--model)", 1, 4096),
-		CLI_U64("max-weight", &a.max_weight, "W", "the largest weight tried (default 32)", 1,
-			TT_SEARCH_MAX_WEIGHT),
+			"--model)",
+			1, 4096),
+		CLI_U64("max-weight", &a.max_weight, "W", "the largest weight tried (default 32)",
+			1, TT_SEARCH_MAX_WEIGHT),
 		CLI_STRING("budget", &a.budget, "TRIALS|DURATION",
 			   "measurements in all, or a duration such as 90s, 5m, 1h (default 60 "
 			   "measurements; 200 with --model)"),
-		CLI_STRING("model", &a.model, "FILE.json",
-			   "measure on a performance model (tuner/models/) instead of this machine: "
-			   "every figure SIMULATED"),
+		CLI_STRING(
+			"model", &a.model, "FILE.json",
+			"measure on a performance model (tuner/models/) instead of this machine: "
+			"every figure SIMULATED"),
 		CLI_STRING("noise", &a.noise, "SIGMA",
 			   "the model's relative measurement noise (0..0.2, default 0.03)"),
 		CLI_U64("seed", &a.seed, "S", "the model's noise seed (default 1)", 0, UINT64_MAX),
@@ -897,9 +941,10 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 			1000),
 		CLI_FLAG("no-record", &a.no_record,
 			 "do not store the run in the database (stored by default)"),
-		CLI_FLAG("apply", &a.apply,
-			 "write the recommendation through the apply transaction ('tiertune restore "
-			 "--last' undoes it)"),
+		CLI_FLAG(
+			"apply", &a.apply,
+			"write the recommendation through the apply transaction ('tiertune restore "
+			"--last' undoes it)"),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("auto"), opts, argc, argv, &nargs);
@@ -914,8 +959,12 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 
 int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
 {
-	struct auto_args a = {.kind = "sweep", .source = -1, .mix = "triad", .strategy = "grid",
-			      .seed = 1, .repeat = 5};
+	struct auto_args a = { .kind = "sweep",
+			       .source = -1,
+			       .mix = "triad",
+			       .strategy = "grid",
+			       .seed = 1,
+			       .repeat = 5 };
 	struct cli_opt opts[] = {
 		CLI_I64("source-node", &a.source, "N", "the CPU node whose threads run the trials",
 			0, TT_MAX_NODES - 1, .required = true),
@@ -923,16 +972,19 @@ int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
 			   "the memory nodes (default: every memory node; with --model, the "
 			   "model's nodes)"),
 		CLI_U64("grid", &a.max_weight, "W",
-			"every reduced vector of weights 0..W over the nodes", 1, TT_SEARCH_MAX_WEIGHT,
-			.required = true),
-		CLI_STRING("mix", &a.mix, "KERNEL", "the traffic: a bench bandwidth kernel (default "
+			"every reduced vector of weights 0..W over the nodes", 1,
+			TT_SEARCH_MAX_WEIGHT, .required = true),
+		CLI_STRING("mix", &a.mix, "KERNEL",
+			   "the traffic: a bench bandwidth kernel (default "
 			   "triad)"),
 		CLI_U64("threads", &a.threads, "T",
 			"threads on the source node (default: one per CPU; the model's count with "
-			"--model)", 1, 4096),
-		CLI_STRING("budget", &a.budget, "TRIALS|DURATION",
-			   "stop after this many measurements or this long (default: the whole grid; "
-			   "real trials: at most 2000 measurements without it)"),
+			"--model)",
+			1, 4096),
+		CLI_STRING(
+			"budget", &a.budget, "TRIALS|DURATION",
+			"stop after this many measurements or this long (default: the whole grid; "
+			"real trials: at most 2000 measurements without it)"),
 		CLI_STRING("model", &a.model, "FILE.json",
 			   "measure on a performance model instead of this machine: every figure "
 			   "SIMULATED"),

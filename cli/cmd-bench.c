@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* Text from column indent on, wrapped to fit 80 columns. */
 static void print_wrapped(int indent, const char *text)
 {
@@ -44,19 +43,21 @@ static int list_kernels(const struct tt_cli *cli)
 
 		for (const struct tt_kernel *const *k = tt_kernels; *k; k++)
 			json_array_append_new(
-				a, json_pack("{s:s,s:s,s:s,s:s?,s:s?,s:i,s:i,s:i}", "name", (*k)->name,
-					     "summary", (*k)->summary, "kernel_kind", (*k)->kind->name,
-					     "counting", (*k)->counting, "mlc", (*k)->mlc, "arrays",
-					     (*k)->arrays, "read_bytes", (*k)->read_bytes,
-					     "write_bytes", (*k)->write_bytes));
+				a, json_pack("{s:s,s:s,s:s,s:s?,s:s?,s:i,s:i,s:i}", "name",
+					     (*k)->name, "summary", (*k)->summary, "kernel_kind",
+					     (*k)->kind->name, "counting", (*k)->counting, "mlc",
+					     (*k)->mlc, "arrays", (*k)->arrays, "read_bytes",
+					     (*k)->read_bytes, "write_bytes", (*k)->write_bytes));
 		return cli_print_json(json_pack("{s:o}", "kernels", a));
 	}
-	printf("%-15s %9s %-7s %s\n", "kernel", "bytes r+w", "counted", "what (and MLC's equivalent)");
+	printf("%-15s %9s %-7s %s\n", "kernel", "bytes r+w", "counted",
+	       "what (and MLC's equivalent)");
 	for (const struct tt_kernel *const *k = tt_kernels; *k; k++) {
 		char bytes[32] = "-";
 
 		if ((*k)->kind->bandwidth)
-			snprintf(bytes, sizeof(bytes), "%u+%u", (*k)->read_bytes, (*k)->write_bytes);
+			snprintf(bytes, sizeof(bytes), "%u+%u", (*k)->read_bytes,
+				 (*k)->write_bytes);
 		printf("%-15s %9s %-7s ", (*k)->name, bytes, (*k)->counting ? (*k)->counting : "-");
 		print_wrapped(34, (*k)->summary);
 		if ((*k)->mlc) {
@@ -81,11 +82,11 @@ static json_t *placement_json(const struct tt_bench_result *r)
 	for (int node = 0; node < TT_MAX_NODES; node++) {
 		if (!p->want[node] && !p->got[node])
 			continue;
-		json_array_append_new(per, json_pack("{s:i,s:f,s:f,s:I}", "node", node, "requested_share",
-						     (double)p->want[node] / (double)p->checked,
-						     "achieved_share",
-						     (double)p->got[node] / (double)p->checked, "pages",
-						     (json_int_t)p->got[node]));
+		json_array_append_new(
+			per, json_pack("{s:i,s:f,s:f,s:I}", "node", node, "requested_share",
+				       (double)p->want[node] / (double)p->checked, "achieved_share",
+				       (double)p->got[node] / (double)p->checked, "pages",
+				       (json_int_t)p->got[node]));
 	}
 	return json_pack("{s:I,s:I,s:I,s:I,s:s,s:f,s:f,s:f,s:f,s:o}", "pages", (json_int_t)p->pages,
 			 "checked", (json_int_t)p->checked, "misplaced", (json_int_t)p->misplaced,
@@ -126,9 +127,11 @@ static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench
 			json_array_append_new(
 				pts, json_pack("{s:I,s:f,s:o,s:o,s:s*}", "delay_spins",
 					       (json_int_t)pt->delay, "delay_ns", pt->delay_ns,
-					       "lat_mean_ns", cli_json_real(pt->lat_ns), "bw_bytes_s",
-					       cli_json_real(pt->bw_bytes_s), "note",
-					       isfinite(pt->lat_ns) ? NULL : "no load completed in this point"));
+					       "lat_mean_ns", cli_json_real(pt->lat_ns),
+					       "bw_bytes_s", cli_json_real(pt->bw_bytes_s), "note",
+					       isfinite(pt->lat_ns)
+						       ? NULL
+						       : "no load completed in this point"));
 		}
 		json_object_set_new(j, "traffic",
 				    json_string((o->traffic ? o->traffic : &tt_k_reads)->name));
@@ -141,17 +144,18 @@ static void print_placement(const struct tt_bench_result *r)
 {
 	const struct tt_place_report *p = &r->place;
 
-	printf("\nplacement verified: %ju of %ju pages checked, %ju misplaced, %.3f s", (uintmax_t)p->checked,
-	       (uintmax_t)p->pages, (uintmax_t)p->misplaced, r->place_s);
+	printf("\nplacement verified: %ju of %ju pages checked, %ju misplaced, %.3f s",
+	       (uintmax_t)p->checked, (uintmax_t)p->pages, (uintmax_t)p->misplaced, r->place_s);
 	if (r->touch_s > 0)
-		printf(" (policy %.3f, first touch %.3f, verification %.3f)", r->policy_s, r->touch_s,
-		       r->verify_s);
+		printf(" (policy %.3f, first touch %.3f, verification %.3f)", r->policy_s,
+		       r->touch_s, r->verify_s);
 	printf("\n");
 	printf("node  requested  achieved\n");
 	for (int node = 0; node < TT_MAX_NODES; node++) {
 		if (!p->want[node] && !p->got[node])
 			continue;
-		printf("%-5d %8.2f%%  %7.2f%%\n", node, 100.0 * (double)p->want[node] / (double)p->checked,
+		printf("%-5d %8.2f%%  %7.2f%%\n", node,
+		       100.0 * (double)p->want[node] / (double)p->checked,
 		       100.0 * (double)p->got[node] / (double)p->checked);
 	}
 }
@@ -170,7 +174,8 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
 		printf("\n");
 	}
 	if (r->loads)
-		printf("(%ju dependent loads per pass, %d passes)\n", (uintmax_t)r->loads, o->repeat);
+		printf("(%ju dependent loads per pass, %d passes)\n", (uintmax_t)r->loads,
+		       o->repeat);
 	else if (o->kernel->counting)
 		printf("(bytes counted as %s does)\n", o->kernel->counting);
 	if (!kind->curve)
@@ -195,9 +200,9 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
  * node carried if traffic follows the pages (it does for these kernels). */
 static double own_share_bw(const struct tt_bench_result *r, int node)
 {
-	return r->place.checked ? r->bw_best_bytes_s * (double)r->place.got[node] /
-					  (double)r->place.checked
-				: 0;
+	return r->place.checked
+		       ? r->bw_best_bytes_s * (double)r->place.got[node] / (double)r->place.checked
+		       : 0;
 }
 
 static json_t *collect_json(const struct tt_collect_summary *sum, const struct tt_bench_result *r)
@@ -207,31 +212,32 @@ static json_t *collect_json(const struct tt_collect_summary *sum, const struct t
 	for (int i = 0; i < sum->n; i++) {
 		const struct tt_metric_summary *m = &sum->metrics[i];
 
-		json_array_append_new(metrics, json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:i,s:i,s:i,s:b}",
-							 "collector", m->collector->name, "metric",
-							 m->metric.name, "unit", m->metric.unit, "node",
-							 m->metric.node >= 0 ? json_integer(m->metric.node)
-									     : json_null(),
-							 "source", m->metric.source, "mean",
-							 isnan(m->mean) ? json_null() : json_real(m->mean),
-							 "ok_readings", m->ok, "initializing_readings",
-							 m->init, "stale_readings", m->stale, "simulated",
-							 !!(m->collector->flags & TT_C_SIMULATED)));
+		json_array_append_new(
+			metrics,
+			json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:i,s:i,s:i,s:b}", "collector",
+				  m->collector->name, "metric", m->metric.name, "unit",
+				  m->metric.unit, "node",
+				  m->metric.node >= 0 ? json_integer(m->metric.node) : json_null(),
+				  "source", m->metric.source, "mean",
+				  isnan(m->mean) ? json_null() : json_real(m->mean), "ok_readings",
+				  m->ok, "initializing_readings", m->init, "stale_readings",
+				  m->stale, "simulated", !!(m->collector->flags & TT_C_SIMULATED)));
 	}
 	for (int node = 0; node < TT_MAX_NODES; node++) {
 		if (!sum->node_has_bw[node] && !(r->place.got[node]))
 			continue;
-		json_array_append_new(nodes, json_pack("{s:i,s:o,s:f}", "node", node, "collected_bytes_s",
-						       sum->node_has_bw[node] ? json_real(sum->node_bw[node])
-									      : json_null(),
-						       "benchmark_share_bytes_s", own_share_bw(r, node)));
+		json_array_append_new(
+			nodes, json_pack("{s:i,s:o,s:f}", "node", node, "collected_bytes_s",
+					 sum->node_has_bw[node] ? json_real(sum->node_bw[node])
+								: json_null(),
+					 "benchmark_share_bytes_s", own_share_bw(r, node)));
 	}
 	return json_pack("{s:f,s:s?,s:I,s:I,s:s?,s:b,s:s?,s:o,s:o}", "window_s", sum->window_s,
 			 "note", sum->note[0] ? sum->note : NULL, "readings",
 			 (json_int_t)sum->nreadings, "lost_readings", (json_int_t)sum->lost,
 			 "bw_source", sum->bw_source, "bw_simulated", sum->bw_simulated,
-			 "bw_unavailable", sum->bw_source ? NULL : sum->why_no_bw, "per_node", nodes,
-			 "metrics", metrics);
+			 "bw_unavailable", sum->bw_source ? NULL : sum->why_no_bw, "per_node",
+			 nodes, "metrics", metrics);
 }
 static void print_collect(const struct tt_collect_summary *sum, const struct tt_bench_result *r)
 {
@@ -264,8 +270,9 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 			snprintf(mean, sizeof(mean), "%.6g", m->mean);
 		else if (m->stale)
 			snprintf(mean, sizeof(mean), "stale");
-		printf("%-11s %-24s %5s %16s  %s%s\n", m->collector->name, m->metric.name, node, mean,
-		       m->metric.unit, m->collector->flags & TT_C_SIMULATED ? " (simulated)" : "");
+		printf("%-11s %-24s %5s %16s  %s%s\n", m->collector->name, m->metric.name, node,
+		       mean, m->metric.unit,
+		       m->collector->flags & TT_C_SIMULATED ? " (simulated)" : "");
 	}
 }
 
@@ -274,7 +281,8 @@ static json_t *nodes_json(const struct tt_nodemask *m)
 	json_t *a = json_array();
 	int node;
 
-	tt_nodemask_for_each(node, m) json_array_append_new(a, json_integer(node));
+	tt_nodemask_for_each (node, m)
+		json_array_append_new(a, json_integer(node));
 	return a;
 }
 
@@ -284,7 +292,7 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 	const struct tt_bench_result *r = &res->bench;
 	const struct tt_collect_summary *sum = res->collected ? &res->sum : NULL;
 	char nodes[256], cpus[512];
-	uint64_t bits[TT_MAX_CPUS / 64] = {0};
+	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
 
 	tt_bit_format_list(o->place.nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 	for (int i = 0; i < r->threads; i++)
@@ -295,16 +303,16 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 
 		for (int i = 0; i < r->threads; i++)
 			json_array_append_new(cpu_list, json_integer(r->cpus[i]));
-		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
-				      "simulated", !cli->sfs.live, "kernel", o->kernel->name,
-				      "kernel_kind", o->kernel->kind->name, "placement",
-				      tt_place_mode_names[o->place.mode], "nodes",
-				      nodes_json(&o->place.nodes), "source_node", o->source_node,
-				      "size_rule", r->size_rule, "threads", r->threads, "cpus",
-				      cpu_list, "array_bytes", (json_int_t)r->array_bytes, "elements",
-				      (json_int_t)r->elements, "isa", r->isa, "validated",
-				      r->validated, "verification", placement_json(r), "machine",
-				      "kernel_release", t->kernel_release, "cpu_model", t->cpu_model);
+		json_t *j = json_pack(
+			"{s:b,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
+			"simulated", !cli->sfs.live, "kernel", o->kernel->name, "kernel_kind",
+			o->kernel->kind->name, "placement", tt_place_mode_names[o->place.mode],
+			"nodes", nodes_json(&o->place.nodes), "source_node", o->source_node,
+			"size_rule", r->size_rule, "threads", r->threads, "cpus", cpu_list,
+			"array_bytes", (json_int_t)r->array_bytes, "elements",
+			(json_int_t)r->elements, "isa", r->isa, "validated", r->validated,
+			"verification", placement_json(r), "machine", "kernel_release",
+			t->kernel_release, "cpu_model", t->cpu_model);
 
 		json_object_update_new(j, figures_json(o, r));
 		if (res->run_id)
@@ -315,7 +323,8 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 	}
 	if (!cli->sfs.live)
 		printf("simulated: topology from '%s', not this machine; buffers and threads "
-		       "are this machine's\n", cli->sysfs_root);
+		       "are this machine's\n",
+		       cli->sysfs_root);
 	printf("kernel %s (%s), %s placement on nodes %s (%s), source node %d, %d thread%s on "
 	       "CPU%s %s\n",
 	       o->kernel->name, r->isa, tt_place_mode_names[o->place.mode], nodes, r->place_method,
@@ -345,17 +354,18 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 		for (int c = 0; c < m->ncpu; c++)
 			for (int j = 0; j < m->nmem; j++)
 				json_array_append_new(
-					rows, json_pack("{s:i,s:i,s:i,s:o,s:o}", "cpu_node", m->cpu_node[c],
-							"mem_node", m->mem_node[j], "threads",
-							m->threads[c], "bw_best_bytes_s",
-							cli_json_real(m->bw_bytes_s[c * m->nmem + j]),
-							"lat_median_ns",
-							cli_json_real(m->lat_ns[c * m->nmem + j])));
-		return cli_print_json(json_pack("{s:b,s:s,s:s,s:s,s:i,s:I,s:o}", "simulated", 0,
-						"kernel", o->kernel->name, "kernel_kind", o->kernel->kind->name,
-						"counting", o->kernel->counting, "repeat", o->repeat,
-						"array_bytes", (json_int_t)m->array_bytes, "matrix",
-						rows));
+					rows,
+					json_pack("{s:i,s:i,s:i,s:o,s:o}", "cpu_node",
+						  m->cpu_node[c], "mem_node", m->mem_node[j],
+						  "threads", m->threads[c], "bw_best_bytes_s",
+						  cli_json_real(m->bw_bytes_s[c * m->nmem + j]),
+						  "lat_median_ns",
+						  cli_json_real(m->lat_ns[c * m->nmem + j])));
+		return cli_print_json(
+			json_pack("{s:b,s:s,s:s,s:s,s:i,s:I,s:o}", "simulated", 0, "kernel",
+				  o->kernel->name, "kernel_kind", o->kernel->kind->name, "counting",
+				  o->kernel->counting, "repeat", o->repeat, "array_bytes",
+				  (json_int_t)m->array_bytes, "matrix", rows));
 	}
 	printf("%s bandwidth, GB/s (best of %d), rows: CPU node, columns: memory node\n",
 	       o->kernel->name, o->repeat);
@@ -396,7 +406,8 @@ static int parse_delays(const char *arg, struct bench_args *a)
 		return cli_usage("--delays '%.40s...' is too long", arg);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (a->ndelays == TT_MAX_DELAYS)
-			return cli_usage("--delays '%s' has more than %d delays", arg, TT_MAX_DELAYS);
+			return cli_usage("--delays '%s' has more than %d delays", arg,
+					 TT_MAX_DELAYS);
 		if (cli_number("delays", tok, 0, 100000000, &a->delays[a->ndelays++]))
 			return 2;
 	}
@@ -417,13 +428,16 @@ static int check_args(const struct bench_args *a, struct tt_bench_opts *o)
 		return cli_usage("--matrix binds every memory node from every CPU node in turn; it "
 				 "takes no --nodes, --weights, --placement or --source-node");
 	if (a->matrix && !o->kernel->kind->bandwidth)
-		return cli_usage("--matrix measures bandwidth and idle latency; kernel '%s' is not a "
-				 "bandwidth kernel", a->kernel);
+		return cli_usage(
+			"--matrix measures bandwidth and idle latency; kernel '%s' is not a "
+			"bandwidth kernel",
+			a->kernel);
 	if (a->traffic) {
 		o->traffic = tt_kernel_find(a->traffic);
 		if (!o->traffic || !o->traffic->kind->bandwidth)
 			return cli_usage("--traffic '%s' is not a bandwidth kernel (see 'tiertune "
-					 "bench --list')", a->traffic);
+					 "bench --list')",
+					 a->traffic);
 		if (!o->kernel->kind->curve)
 			return cli_usage("--traffic goes with --kernel loaded-latency");
 	}
@@ -440,15 +454,16 @@ static int check_args(const struct bench_args *a, struct tt_bench_opts *o)
 static int place_args(struct tt_cli *cli, const struct bench_args *a, const struct tt_topo *t,
 		      enum tt_place_mode mode, struct tt_bench_opts *o, struct tt_weights *w)
 {
-	struct tt_nodemask nodes = {0}, src = {0};
+	struct tt_nodemask nodes = { 0 }, src = { 0 };
 	int rc, node;
 
 	/* A fixture's nodes are not this machine's: real buffers timed under
 	 * them give figures of neither. Only a modelled run makes sense there,
 	 * and it is marked simulated throughout. */
 	if (!cli->sfs.live && !(a->collect && tt_collectors_simulated(a->collect))) {
-		rc = tt_err(TT_EINPUT, "--sysfs-root '%s' is not this machine: bench allocates and "
-				       "times real memory, which that topology does not describe",
+		rc = tt_err(TT_EINPUT,
+			    "--sysfs-root '%s' is not this machine: bench allocates and "
+			    "times real memory, which that topology does not describe",
 			    cli->sysfs_root);
 		tt_err_hint("model the run with --collect model, or use 'tiertune simulate'");
 		return rc;
@@ -461,24 +476,28 @@ static int place_args(struct tt_cli *cli, const struct bench_args *a, const stru
 	if (!a->nodes)
 		tt_bit_set(nodes.bits, (unsigned int)o->source_node);
 	else if (tt_parse_list(a->nodes, nodes.bits, TT_MAX_NODES) || !tt_nodemask_weight(&nodes))
-		return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)", a->nodes);
+		return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)",
+			      a->nodes);
 	rc = tt_topo_check_nodes(t, &nodes, "--nodes");
 	if (rc < 0)
 		return rc;
 	tt_weights_clear(w);
 	if (a->weights) {
 		if (mode == TT_PLACE_KERNEL)
-			return tt_err(TT_EINPUT, "--weights does not go with kernel placement, which "
-						 "uses the weights in sysfs (set them with tiertune apply)");
+			return tt_err(TT_EINPUT,
+				      "--weights does not go with kernel placement, which "
+				      "uses the weights in sysfs (set them with tiertune apply)");
 		rc = tt_weights_parse(a->weights, w);
 		if (rc == 0)
 			rc = tt_weights_check_range(w, 1, 255);
 		if (rc < 0)
 			return rc;
-		tt_nodemask_for_each(node, &w->set) {
+		tt_nodemask_for_each (node, &w->set) {
 			if (!tt_nodemask_test(&nodes, node))
-				return tt_err(TT_EINPUT, "weights '%s' give node %d, which is not in "
-							 "--nodes", a->weights, node);
+				return tt_err(TT_EINPUT,
+					      "weights '%s' give node %d, which is not in "
+					      "--nodes",
+					      a->weights, node);
 		}
 	} else if (mode == TT_PLACE_KERNEL) {
 		struct tt_wi_state st;
@@ -494,7 +513,8 @@ static int place_args(struct tt_cli *cli, const struct bench_args *a, const stru
 			return rc;
 	}
 	if (mode == TT_PLACE_BIND && tt_nodemask_weight(&nodes) != 1)
-		return tt_err(TT_EINPUT, "bind placement takes one node in --nodes, got '%s'", a->nodes);
+		return tt_err(TT_EINPUT, "bind placement takes one node in --nodes, got '%s'",
+			      a->nodes);
 	rc = tt_place_init(&o->place, mode, &nodes, w, o->source_node);
 	o->place.thp = a->thp;
 	return rc;
@@ -508,12 +528,16 @@ static int open_record(void *cli, struct tt_db **db)
 
 static int bench(struct tt_cli *cli, const struct bench_args *a)
 {
-	struct tt_trial_opts to = {.bench = {.repeat = (int)a->repeat, .threads = (int)a->threads,
-					     .array_bytes = a->size, .verify_max = a->verify_max,
-					     .sfs = &cli->sfs},
-				   .matrix = a->matrix, .collect = a->collect,
-				   .open_db = a->record ? open_record : NULL, .open_db_ctx = cli,
-				   .command = cli->cmdline};
+	struct tt_trial_opts to = { .bench = { .repeat = (int)a->repeat,
+					       .threads = (int)a->threads,
+					       .array_bytes = a->size,
+					       .verify_max = a->verify_max,
+					       .sfs = &cli->sfs },
+				    .matrix = a->matrix,
+				    .collect = a->collect,
+				    .open_db = a->record ? open_record : NULL,
+				    .open_db_ctx = cli,
+				    .command = cli->cmdline };
 	struct tt_bench_opts *o = &to.bench;
 	enum tt_place_mode mode = TT_PLACE_EXACT;
 	struct tt_trial_result *res = NULL;
@@ -551,44 +575,53 @@ static int delays_option(const struct cli_opt *opt, const char *arg)
 
 int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 {
-	struct bench_args a = {.source = -1, .repeat = 10};
+	struct bench_args a = { .source = -1, .repeat = 10 };
 	struct cli_opt opts[] = {
 		CLI_STRING("kernel", &a.kernel, "NAME", "the kernel to run (--list shows them)"),
-		CLI_FLAG("list", &a.list, "list the kernels: kind, bytes counted, MLC's equivalent"),
+		CLI_FLAG("list", &a.list,
+			 "list the kernels: kind, bytes counted, MLC's equivalent"),
 		CLI_FLAG("matrix", &a.matrix,
 			 "bandwidth and idle latency from every CPU node to every memory node"),
-		CLI_SOURCE_NODE(&a.source, "the node whose CPUs run the threads (default: the first "
-			       "node with CPUs)"),
-		CLI_STRING("nodes", &a.nodes, "LIST", "the policy's nodes (default: the source node)"),
-		CLI_STRING("weights", &a.weights, "N:W,...",
-			   "weights of the policy's nodes, 1-255 (default: 1 each; kernel placement: "
-			   "the sysfs weights)"),
-		CLI_STRING("placement", &a.placement, "MODE",
-			   "exact (the kernel's weighted-interleave order, no root; default), kernel "
-			   "(MPOL_WEIGHTED_INTERLEAVE), interleave (1:1), bind (one node), local"),
+		CLI_SOURCE_NODE(&a.source,
+				"the node whose CPUs run the threads (default: the first "
+				"node with CPUs)"),
+		CLI_STRING("nodes", &a.nodes, "LIST",
+			   "the policy's nodes (default: the source node)"),
+		CLI_STRING(
+			"weights", &a.weights, "N:W,...",
+			"weights of the policy's nodes, 1-255 (default: 1 each; kernel placement: "
+			"the sysfs weights)"),
+		CLI_STRING(
+			"placement", &a.placement, "MODE",
+			"exact (the kernel's weighted-interleave order, no root; default), kernel "
+			"(MPOL_WEIGHTED_INTERLEAVE), interleave (1:1), bind (one node), local"),
 		CLI_U64("threads", &a.threads, "T",
 			"threads, at most one per allowed CPU of the source node (default: one per "
-			"allowed CPU)", 1, 4096),
+			"allowed CPU)",
+			1, 4096),
 		CLI_SIZE("size", &a.size, "BYTES",
 			 "per array; K, M, G, T (powers of 1024, any case, iB optional) or bytes "
 			 "(default: STREAM's rule, 4x the last-level cache, at least 1M elements)",
 			 4096, UINT64_C(1) << 46),
 		CLI_U64("repeat", &a.repeat, "R", "timed passes (default 10)", 1, 100000),
 		CLI_U64("verify-max", &a.verify_max, "PAGES",
-			"ask move_pages about at most this many pages, every k-th (default 0: all)", 0,
-			UINT64_MAX),
+			"ask move_pages about at most this many pages, every k-th (default 0: all)",
+			0, UINT64_MAX),
 		CLI_FLAG("thp", &a.thp, "back the buffers with 2 MiB transparent huge pages"),
-		CLI_CALL("delays", delays_option, &a, "D,...",
-			 "loaded latency: the traffic threads' delays, in spin iterations per cache "
-			 "line (default: MLC's sweep)"),
+		CLI_CALL(
+			"delays", delays_option, &a, "D,...",
+			"loaded latency: the traffic threads' delays, in spin iterations per cache "
+			"line (default: MLC's sweep)"),
 		CLI_STRING("traffic", &a.traffic, "KERNEL",
-			   "loaded latency: the bandwidth kernel the other threads run (default reads)"),
+			   "loaded latency: the bandwidth kernel the other threads run (default "
+			   "reads)"),
 		CLI_U64("point-ms", &a.point_ms, "MS",
 			"loaded latency: milliseconds per delay point (default 500)", 10, 600000),
 		CLI_STRING("collect", &a.collect, "LIST",
 			   "collectors to sample at 10 Hz over the timed passes (see 'tiertune "
 			   "collectors')"),
-		CLI_FLAG("record", &a.record, "store the run, its trials and samples in the database"),
+		CLI_FLAG("record", &a.record,
+			 "store the run, its trials and samples in the database"),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("bench"), opts, argc, argv, &nargs);
@@ -600,6 +633,7 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 	if (a.list)
 		return list_kernels(cli);
 	if (!a.kernel && !a.matrix)
-		return cli_usage("bench needs --kernel NAME or --matrix (see 'tiertune bench --list')");
+		return cli_usage(
+			"bench needs --kernel NAME or --matrix (see 'tiertune bench --list')");
 	return bench(cli, &a);
 }

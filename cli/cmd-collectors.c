@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static json_t *metric_json(const struct tt_metric *m)
 {
 	return json_pack("{s:s,s:s,s:s,s:o,s:s}", "name", m->name, "unit", m->unit, "kind",
@@ -39,12 +38,13 @@ static int describe(const struct tt_collect_ctx *ctx, const struct tt_collector 
 		json_array_append_new(metrics, metric_json(&src->metrics[i]));
 	if (src)
 		c->close(src);
-	json_array_append_new(all, json_pack("{s:s,s:s,s:b,s:b,s:b,s:s?,s:s?,s:s,s:o}", "name",
-					     c->name, "summary", c->summary, "available", rc == 0,
-					     "simulated", !!(c->flags & TT_C_SIMULATED), "hardware",
-					     !!(c->flags & TT_C_HARDWARE), "reason", rc ? why : NULL,
-					     "note", rc == 0 && why[0] ? why : NULL, "gives", c->gives,
-					     "metrics", metrics));
+	json_array_append_new(all,
+			      json_pack("{s:s,s:s,s:b,s:b,s:b,s:s?,s:s?,s:s,s:o}", "name", c->name,
+					"summary", c->summary, "available", rc == 0, "simulated",
+					!!(c->flags & TT_C_SIMULATED), "hardware",
+					!!(c->flags & TT_C_HARDWARE), "reason", rc ? why : NULL,
+					"note", rc == 0 && why[0] ? why : NULL, "gives", c->gives,
+					"metrics", metrics));
 	return 0;
 }
 
@@ -53,15 +53,16 @@ static void print_human(json_t *all)
 	size_t i, k;
 	json_t *c, *m;
 
-	json_array_foreach(all, i, c) {
+	json_array_foreach (all, i, c) {
 		bool ok = json_is_true(json_object_get(c, "available"));
 		const char *reason = json_string_value(json_object_get(c, "reason")),
 			   *note = json_string_value(json_object_get(c, "note"));
 
 		printf("%-11s %s\n            %s\n", json_string_value(json_object_get(c, "name")),
 		       !ok ? "unavailable"
-			   : json_is_true(json_object_get(c, "simulated")) ? "available (SIMULATED values)"
-									   : "available",
+		       : json_is_true(json_object_get(c, "simulated"))
+			       ? "available (SIMULATED values)"
+			       : "available",
 		       json_string_value(json_object_get(c, "summary")));
 		if (!ok) {
 			printf("            why: %s\n            would give: %s\n", reason,
@@ -71,7 +72,7 @@ static void print_human(json_t *all)
 		if (note)
 			printf("            note: %s\n", note);
 		printf("            metrics:");
-		json_array_foreach(json_object_get(c, "metrics"), k, m) {
+		json_array_foreach (json_object_get(c, "metrics"), k, m) {
 			json_t *node = json_object_get(m, "node");
 
 			if (k && k % 6 == 0)
@@ -89,10 +90,10 @@ int cmd_collectors(struct tt_cli *cli, int argc, char **argv)
 	int64_t source = -1;
 	struct cli_opt opts[] = {
 		CLI_SOURCE_NODE(&source, "the node whose CPUs the core counters count (default: "
-			       "the first node with CPUs)"),
+					 "the first node with CPUs)"),
 		CLI_END,
 	};
-	struct tt_collect_ctx ctx = {.source_node = -1};
+	struct tt_collect_ctx ctx = { .source_node = -1 };
 	struct tt_topo t;
 	json_t *all = NULL;
 	int nargs, rc = cli_parse(cli, cli_find_command("collectors"), opts, argc, argv, &nargs);

@@ -59,16 +59,17 @@ static int merge(struct tt_cli *cli, struct tt_db *db, int n, char **files)
 		const struct tt_db_merge_stats *st = &stats[i];
 
 		if (out)
-			json_array_append_new(out, json_pack("{s:s,s:i,s:i,s:i,s:I,s:I,s:I}", "file",
-							     files[i], "hosts_added", st->hosts_added,
-							     "runs_added", st->runs_added,
-							     "runs_already_present", st->runs_skipped,
-							     "trials_added", (json_int_t)st->trials_added,
-							     "samples_added",
-							     (json_int_t)st->samples_added, "applies_added",
-							     (json_int_t)st->applies_added));
+			json_array_append_new(
+				out,
+				json_pack("{s:s,s:i,s:i,s:i,s:I,s:I,s:I}", "file", files[i],
+					  "hosts_added", st->hosts_added, "runs_added",
+					  st->runs_added, "runs_already_present", st->runs_skipped,
+					  "trials_added", (json_int_t)st->trials_added,
+					  "samples_added", (json_int_t)st->samples_added,
+					  "applies_added", (json_int_t)st->applies_added));
 		else
-			printf("%s: %d host%s, %d run%s added (%d already present), %jd trials, %jd "
+			printf("%s: %d host%s, %d run%s added (%d already present), %jd trials, "
+			       "%jd "
 			       "samples, %jd apply-log rows\n",
 			       files[i], st->hosts_added, st->hosts_added == 1 ? "" : "s",
 			       st->runs_added, st->runs_added == 1 ? "" : "s", st->runs_skipped,
@@ -81,7 +82,7 @@ static int merge(struct tt_cli *cli, struct tt_db *db, int n, char **files)
 
 int cmd_db(struct tt_cli *cli, int argc, char **argv)
 {
-	struct cli_opt opts[] = {CLI_END};
+	struct cli_opt opts[] = { CLI_END };
 	struct tt_db *db;
 	const char *what;
 	int nargs, rc = cli_parse(cli, cli_find_command("db"), opts, argc, argv, &nargs);

@@ -19,14 +19,14 @@
 
 #define TIER_DIR "/sys/devices/virtual/memory_tiering"
 
-
-struct export {
+struct export
+{
 	struct tt_cli *cli;
 	const struct tt_topo *t;
-	struct tt_recos rs;          /* as recommended */
-	bool upstream, rfc;       /* interfaces to write for */
-	int source;               /* -1: all */
-	json_t *run;              /* csv: the run with its trials */
+	struct tt_recos rs; /* as recommended */
+	bool upstream, rfc; /* interfaces to write for */
+	int source;	    /* -1: all */
+	json_t *run;	    /* csv: the run with its trials */
 };
 
 /* One comment line in every format: the host name comes from a database
@@ -64,14 +64,14 @@ static int each_write(const struct export *e, const char *interface, FILE *f, wr
 		rc = tt_recos_upstream(&rs, e->source, &w);
 		if (rc < 0)
 			return rc;
-		tt_nodemask_for_each(node, &w.set) {
+		tt_nodemask_for_each (node, &w.set) {
 			snprintf(file, sizeof(file), TT_WI_UPSTREAM_DIR "/node%d", node);
 			snprintf(value, sizeof(value), "%u", w.w[node]);
 			fn(f, file, value, true);
 		}
 		return 0;
 	}
-	bool seen[TT_MAX_NODES] = {false};
+	bool seen[TT_MAX_NODES] = { false };
 	int used = 0;
 
 	for (int i = 0; i < rs.n; i++) {
@@ -81,8 +81,9 @@ static int each_write(const struct export *e, const char *interface, FILE *f, wr
 		if (e->source >= 0 && r->source_node != e->source)
 			continue;
 		used++;
-		tt_nodemask_for_each(tier, &r->w.set) {
-			snprintf(file, sizeof(file), TIER_DIR "/memory_tier%d/interleave_weight", tier);
+		tt_nodemask_for_each (tier, &r->w.set) {
+			snprintf(file, sizeof(file), TIER_DIR "/memory_tier%d/interleave_weight",
+				 tier);
 			snprintf(value, sizeof(value), "%d:%u", r->source_node, r->w.w[tier]);
 			fn(f, file, value, !seen[tier]);
 			seen[tier] = true;
@@ -101,21 +102,25 @@ static int shell(const struct export *e, FILE *f)
 {
 	int rc = 0;
 
-	fprintf(f, "#!/bin/sh\n# %s\n# Run as root; an optional argument is a root folder to write "
-		   "under instead of /.\nset -e\nroot=${1:-}\n",
+	fprintf(f,
+		"#!/bin/sh\n# %s\n# Run as root; an optional argument is a root folder to write "
+		"under instead of /.\nset -e\nroot=${1:-}\n",
 		header(e));
 	if (e->upstream) {
 		char state[16] = "";
 		struct tt_wi_state st;
 
-		fprintf(f, "\n# upstream weighted interleave (Linux 6.9+)\n[ -d \"$root%s\" ] || { echo "
-			   "\"no %s\" >&2; exit 1; }\n",
+		fprintf(f,
+			"\n# upstream weighted interleave (Linux 6.9+)\n[ -d \"$root%s\" ] || { "
+			"echo "
+			"\"no %s\" >&2; exit 1; }\n",
 			TT_WI_UPSTREAM_DIR, TT_WI_UPSTREAM_DIR);
 		rc = each_write(e, "upstream", f, shell_line);
 		/* The kernel turns auto mode off on the first node write; saying
 		 * so in the script keeps it exact on any root. */
 		tt_wi_state_init(&st);
-		if (rc == 0 && tt_wi_upstream.read(&e->cli->sfs, e->t, &st) == 0 && st.auto_mode >= 0)
+		if (rc == 0 && tt_wi_upstream.read(&e->cli->sfs, e->t, &st) == 0 &&
+		    st.auto_mode >= 0)
 			snprintf(state, sizeof(state), "%s", st.auto_file);
 		tt_wi_state_release(&st);
 		if (rc == 0 && state[0])
@@ -123,8 +128,10 @@ static int shell(const struct export *e, FILE *f)
 				TT_WI_UPSTREAM_DIR, state);
 	}
 	if (rc == 0 && e->rfc) {
-		fprintf(f, "\n# per-tier interleave weights (the memory-tier RFC), one source a write\n"
-			   "[ -d \"$root%s\" ] || { echo \"no %s\" >&2; exit 1; }\n",
+		fprintf(f,
+			"\n# per-tier interleave weights (the memory-tier RFC), one source a "
+			"write\n"
+			"[ -d \"$root%s\" ] || { echo \"no %s\" >&2; exit 1; }\n",
 			TIER_DIR, TIER_DIR);
 		rc = each_write(e, "rfc", f, shell_line);
 	}
@@ -165,15 +172,16 @@ static int numactl(const struct export *e, FILE *f)
 		return rc;
 	tt_bit_format_list(w.set.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 	tt_weights_format(&w, weights, sizeof(weights));
-	fprintf(f, "# %s\n# needs numactl 2.0.19+ and these weights in sysfs (tiertune apply "
-		   "--weights %s):\n",
+	fprintf(f,
+		"# %s\n# needs numactl 2.0.19+ and these weights in sysfs (tiertune apply "
+		"--weights %s):\n",
 		header(e), weights);
 	int node;
-	tt_nodemask_for_each(node, &w.set)
+	tt_nodemask_for_each (node, &w.set)
 		fprintf(f, "#   %s/node%d = %u\n", TT_WI_UPSTREAM_DIR, node, w.w[node]);
 	if (e->source >= 0)
-		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n", e->source,
-			nodes);
+		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n",
+			e->source, nodes);
 	else
 		fprintf(f, "numactl --weighted-interleave=%s -- \"$@\"\n", nodes);
 	return 0;
@@ -193,8 +201,10 @@ static int prometheus(const struct export *e, FILE *f)
 
 		if (e->source >= 0 && r->source_node >= 0 && r->source_node != e->source)
 			continue;
-		tt_nodemask_for_each(node, &r->w.set)
-			fprintf(f, "tiertune_weight_recommended{interface=\"%s\",source_node=\"%d\",%s=\"%d\"} %u\n",
+		tt_nodemask_for_each (node, &r->w.set)
+			fprintf(f,
+				"tiertune_weight_recommended{interface=\"%s\",source_node=\"%d\",%"
+				"s=\"%d\"} %u\n",
 				r->interface, r->source_node,
 				strcmp(r->interface, "rfc") ? "node" : "tier", node, r->w.w[node]);
 	}
@@ -208,12 +218,14 @@ static int prometheus(const struct export *e, FILE *f)
 	if (tt_wi_upstream.read(&e->cli->sfs, e->t, &st) == 0) {
 		fprintf(f, "# HELP tiertune_weight_current Interleave weight in sysfs now.\n"
 			   "# TYPE tiertune_weight_current gauge\n");
-		tt_nodemask_for_each(node, &st.node.set)
-			fprintf(f, "tiertune_weight_current{interface=\"upstream\",node=\"%d\"} %u\n",
+		tt_nodemask_for_each (node, &st.node.set)
+			fprintf(f,
+				"tiertune_weight_current{interface=\"upstream\",node=\"%d\"} %u\n",
 				node, st.node.w[node]);
 		if (st.auto_mode >= 0)
-			fprintf(f, "# HELP tiertune_auto_mode 1 when the kernel sets weights itself.\n"
-				   "# TYPE tiertune_auto_mode gauge\ntiertune_auto_mode %d\n",
+			fprintf(f,
+				"# HELP tiertune_auto_mode 1 when the kernel sets weights itself.\n"
+				"# TYPE tiertune_auto_mode gauge\ntiertune_auto_mode %d\n",
 				st.auto_mode);
 	}
 	tt_wi_state_release(&st);
@@ -261,8 +273,8 @@ static int check_recos(const struct export *e)
 		rc = tt_recos_convert(&rs, e->t, "rfc");
 		for (int i = 0; rc == 0 && i < rs.n; i++)
 			if (e->source < 0 || rs.r[i].source_node == e->source)
-				rc = tt_wi_check(&tt_wi_rfc, &e->cli->sfs, e->t, rs.r[i].source_node,
-						 &rs.r[i].w);
+				rc = tt_wi_check(&tt_wi_rfc, &e->cli->sfs, e->t,
+						 rs.r[i].source_node, &rs.r[i].w);
 	}
 	return rc;
 }
@@ -271,8 +283,8 @@ static const struct {
 	const char *name;
 	int (*write)(const struct export *e, FILE *f);
 } formats[] = {
-	{"shell", shell}, {"json", profile}, {"tmpfiles", tmpfiles},
-	{"numactl", numactl}, {"prometheus", prometheus}, {"csv", csv},
+	{ "shell", shell },	{ "json", profile },	      { "tmpfiles", tmpfiles },
+	{ "numactl", numactl }, { "prometheus", prometheus }, { "csv", csv },
 };
 
 struct emit_ctx {
@@ -287,9 +299,10 @@ static int emit_write(void *ctx, FILE *f)
 	return c->write(c->e, f);
 }
 
-static int emit(const struct export *e, int (*write)(const struct export *, FILE *), const char *out)
+static int emit(const struct export *e, int (*write)(const struct export *, FILE *),
+		const char *out)
 {
-	struct emit_ctx c = {e, write};
+	struct emit_ctx c = { e, write };
 
 	return out ? cli_write_file(out, emit_write, &c) : write(e, stdout);
 }
@@ -298,30 +311,36 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 {
 	const char *format = NULL, *out = NULL, *weights = NULL, *tier_weights = NULL,
 		   *interface = NULL;
-	struct export e = {.cli = cli, .source = -1};
+	struct export e = { .cli = cli, .source = -1 };
 	uint64_t run = 0;
 	int64_t source = -1;
 	bool latest = false, all = false;
 	struct cli_opt opts[] = {
-		CLI_U64("run", &run, "RUN", "the recommendation recorded with run RUN", 1, INT64_MAX),
+		CLI_U64("run", &run, "RUN", "the recommendation recorded with run RUN", 1,
+			INT64_MAX),
 		CLI_FLAG("latest", &latest, "the newest run's recommendation"),
-		CLI_STRING("weights", &weights, "N:W,...|auto",
-			   "these per-node weights, or 'auto': the kernel's auto-mode formula on the "
-			   "HMAT figures"),
+		CLI_STRING(
+			"weights", &weights, "N:W,...|auto",
+			"these per-node weights, or 'auto': the kernel's auto-mode formula on the "
+			"HMAT figures"),
 		CLI_STRING("tier-weights", &tier_weights, "TIER:W,...", "these per-tier weights"),
 		CLI_SOURCE_NODE(&source, "the source node whose recommendation to export"),
 		CLI_FLAG("all-sources", &all, "every source node's recommendation"),
 		CLI_STRING("format", &format, "FMT",
 			   "shell, json (a profile for identical hosts), tmpfiles, numactl, "
-			   "prometheus, or csv (the run's trials)", .required = true),
-		CLI_STRING("output", &out, "FILE",
-			   "write to FILE (through a temporary file and rename) instead of standard "
-			   "output", .short_name = 'o'),
+			   "prometheus, or csv (the run's trials)",
+			   .required = true),
+		CLI_STRING(
+			"output", &out, "FILE",
+			"write to FILE (through a temporary file and rename) instead of standard "
+			"output",
+			.short_name = 'o'),
 		CLI_STRING("interface", &interface, "upstream|rfc|both",
 			   "the interface to export for (default: the one this kernel has)"),
 		CLI_END,
 	};
-	int nargs, rc = cli_parse(cli, cli_find_command("export"), opts, argc, argv, &nargs), fmt = -1;
+	int nargs, rc = cli_parse(cli, cli_find_command("export"), opts, argc, argv, &nargs),
+		   fmt = -1;
 	struct tt_topo t;
 
 	if (rc >= 0)
@@ -329,7 +348,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	if (nargs)
 		return cli_usage("export takes no argument, got '%s'", argv[0]);
 	if (opts[0].seen + latest + !!weights + !!tier_weights != 1)
-		return cli_usage("export needs exactly one of --run, --latest, --weights, --tier-weights");
+		return cli_usage(
+			"export needs exactly one of --run, --latest, --weights, --tier-weights");
 	e.source = (int)source;
 	if (all && e.source >= 0)
 		return cli_usage("--source-node and --all-sources do not go together");
@@ -337,8 +357,9 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		if (strcmp(format, formats[i].name) == 0)
 			fmt = (int)i;
 	if (fmt < 0)
-		return cli_usage("--format '%s' is not shell, json, tmpfiles, numactl, prometheus or csv",
-				 format ? format : "");
+		return cli_usage(
+			"--format '%s' is not shell, json, tmpfiles, numactl, prometheus or csv",
+			format ? format : "");
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;

@@ -6,8 +6,9 @@
 
 void cli_overview(FILE *f)
 {
-	fprintf(f, "usage: tiertune [--sysfs-root DIR] [--db PATH] [--version] COMMAND [OPTIONS]\n\n"
-		   "commands:\n");
+	fprintf(f,
+		"usage: tiertune [--sysfs-root DIR] [--db PATH] [--version] COMMAND [OPTIONS]\n\n"
+		"commands:\n");
 	for (const struct tt_cmd *c = tt_commands; c->name; c++) {
 		char line[256];
 
@@ -21,7 +22,7 @@ void cli_overview(FILE *f)
 
 int cmd_help(struct tt_cli *cli, int argc, char **argv)
 {
-	struct cli_opt opts[] = {CLI_END};
+	struct cli_opt opts[] = { CLI_END };
 	const struct tt_cmd *c;
 	int nargs, rc = cli_parse(cli, cli_find_command("help"), opts, argc, argv, &nargs);
 
@@ -37,7 +38,7 @@ int cmd_help(struct tt_cli *cli, int argc, char **argv)
 	if (!c)
 		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[0]);
 	/* The command prints its own help from its option table. */
-	char *args[] = {(char *)c->name, "--help", NULL};
+	char *args[] = { (char *)c->name, "--help", NULL };
 
 	return c->run(cli, 2, args);
 }

@@ -17,8 +17,8 @@
 extern char **environ;
 
 struct point {
-	double remote;          /* fraction of pages off the source node */
-	double median, lo, hi;  /* bytes/s */
+	double remote;	       /* fraction of pages off the source node */
+	double median, lo, hi; /* bytes/s */
 	char weights[96];
 };
 
@@ -50,7 +50,7 @@ static int points(struct plot *pl)
 	pl->p = calloc(json_array_size(trials) + 1, sizeof(*pl->p));
 	if (!pl->p)
 		return tt_err(TT_EFAIL, "out of memory");
-	json_array_foreach(trials, i, t) {
+	json_array_foreach (trials, i, t) {
 		json_t *nodes = json_object_get(t, "nodes"), *nd;
 		struct point *p = &pl->p[pl->n];
 		size_t k;
@@ -61,21 +61,24 @@ static int points(struct plot *pl)
 		p->median = json_number_value(json_object_get(t, "bw_median_bytes_s"));
 		p->lo = json_number_value(json_object_get(t, "bw_min_bytes_s"));
 		p->hi = json_number_value(json_object_get(t, "bw_best_bytes_s"));
-		json_array_foreach(nodes, k, nd) {
+		json_array_foreach (nodes, k, nd) {
 			int node = (int)json_integer_value(json_object_get(nd, "node"));
 
 			if (node != pl->source)
-				p->remote += json_number_value(json_object_get(nd, "requested_share"));
+				p->remote +=
+					json_number_value(json_object_get(nd, "requested_share"));
 			if (len < (int)sizeof(p->weights))
 				len += snprintf(p->weights + len, sizeof(p->weights) - (size_t)len,
 						"%s%d:%jd", k ? "," : "", node,
-						(intmax_t)json_integer_value(json_object_get(nd, "weight")));
+						(intmax_t)json_integer_value(
+							json_object_get(nd, "weight")));
 		}
 		pl->n++;
 	}
 	qsort(pl->p, (size_t)pl->n, sizeof(*pl->p), by_share);
-	return pl->n ? 0 : tt_err(TT_EINPUT, "run %jd has no trial with a bandwidth to plot",
-				  (intmax_t)pl->id);
+	return pl->n ? 0
+		     : tt_err(TT_EINPUT, "run %jd has no trial with a bandwidth to plot",
+			      (intmax_t)pl->id);
 }
 
 static int write_data(void *ctx, FILE *f)
@@ -95,14 +98,15 @@ static int write_data(void *ctx, FILE *f)
 static int write_script(void *ctx, FILE *f)
 {
 	const struct plot *pl = ctx;
-	static const char *const term[][2] = {{"pngcairo size 900,600", "png"},
-					      {"svg size 900,600", "svg"}};
+	static const char *const term[][2] = { { "pngcairo size 900,600", "png" },
+					       { "svg size 900,600", "svg" } };
 
 	for (int i = 0; i < 2; i++) {
-		fprintf(f, "set terminal %s\nset output '%s.%s'\n", term[i][0], pl->prefix, term[i][1]);
+		fprintf(f, "set terminal %s\nset output '%s.%s'\n", term[i][0], pl->prefix,
+			term[i][1]);
 		fprintf(f, "set title \"%srun %jd (%s): %s from node %d\" noenhanced\n",
-			pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id, cli_str(pl->run, "kind"),
-			cli_str(pl->run, "objective"), pl->source);
+			pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id,
+			cli_str(pl->run, "kind"), cli_str(pl->run, "objective"), pl->source);
 		fprintf(f, "set xlabel 'share of pages on nodes other than %d'\n", pl->source);
 		fprintf(f, "set ylabel 'GB/s (median, bars min..best)'\nset grid\nset key off\n");
 		fprintf(f, "plot '%s.dat' using 1:2:3:4 with yerrorbars pt 7\n", pl->prefix);
@@ -113,7 +117,7 @@ static int write_script(void *ctx, FILE *f)
 /* gnuplot on the script: 0 drawn, 1 not there (ENOENT), else a status. */
 static int draw(const char *script)
 {
-	char *argv[] = {"gnuplot", (char *)script, NULL};
+	char *argv[] = { "gnuplot", (char *)script, NULL };
 	pid_t pid;
 	int st, rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
 
@@ -131,7 +135,7 @@ static int draw(const char *script)
 
 static int plot(struct tt_cli *cli, int64_t id, const char *prefix)
 {
-	struct plot pl = {.id = id, .prefix = prefix};
+	struct plot pl = { .id = id, .prefix = prefix };
 	char def[64], data[4200], script[4200];
 	struct tt_db *db;
 	const char *kind;
@@ -169,8 +173,10 @@ static int plot(struct tt_cli *cli, int64_t id, const char *prefix)
 	printf("%swrote %s (%d points) and %s\n", pl.simulated ? "SIMULATED run: " : "", data, pl.n,
 	       script);
 	if (rc == 1)
-		printf("gnuplot is not installed (not found in PATH), so nothing was drawn; with it, "
-		       "'gnuplot %s' draws %s.png and %s.svg\n", script, pl.prefix, pl.prefix);
+		printf("gnuplot is not installed (not found in PATH), so nothing was drawn; with "
+		       "it, "
+		       "'gnuplot %s' draws %s.png and %s.svg\n",
+		       script, pl.prefix, pl.prefix);
 	else
 		printf("drew %s.png and %s.svg\n", pl.prefix, pl.prefix);
 	rc = 0;
@@ -186,7 +192,8 @@ int cmd_plot(struct tt_cli *cli, int argc, char **argv)
 	struct cli_opt opts[] = {
 		CLI_STRING("output", &prefix, "PREFIX",
 			   "write PREFIX.dat, PREFIX.gp, PREFIX.png and PREFIX.svg (default "
-			   "tiertune-run-RUN in the current folder)", .short_name = 'o'),
+			   "tiertune-run-RUN in the current folder)",
+			   .short_name = 'o'),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("plot"), opts, argc, argv, &nargs);
@@ -201,6 +208,7 @@ int cmd_plot(struct tt_cli *cli, int argc, char **argv)
 	/* The script quotes file names in single quotes, which cannot escape one. */
 	if (prefix && strpbrk(prefix, "'\n"))
 		return cli_usage("--output '%s' has a quote or a newline, which gnuplot's script "
-				 "cannot hold", prefix);
+				 "cannot hold",
+				 prefix);
 	return plot(cli, (int64_t)id, prefix);
 }

@@ -40,8 +40,8 @@ static int plan_defaults(const struct tt_topo *t, struct tt_apply_plan *p)
 
 /* restore with no mode: a journal left by a crash first; when there is
  * none, or it belonged to a change that had finished, undo the last apply. */
-static int restore_journal(struct tt_cli *cli, const char *state, const char *journal,
-			   bool dry_run, bool explicit, bool *then_last)
+static int restore_journal(struct tt_cli *cli, const char *state, const char *journal, bool dry_run,
+			   bool explicit, bool *then_last)
 {
 	struct tt_recovery rec;
 	int rc;
@@ -54,7 +54,8 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 		return cli_fail(rc);
 	if (rec.committed && explicit) {
 		printf("journal '%s' belonged to a change that had finished: removed ('tiertune "
-		       "restore --last' undoes that change)\n", journal ? journal : "");
+		       "restore --last' undoes that change)\n",
+		       journal ? journal : "");
 		return 0;
 	}
 	if (rec.committed) {
@@ -63,9 +64,10 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 	}
 	if (cli->json)
 		return cli_print_json(json_pack("{s:i,s:s,s:s,s:i}", "schema_version", 1, "action",
-						"restore", "journal", journal, "restored", rec.restored));
-	printf("put back %d value%s from journal '%s'\n", rec.restored, rec.restored == 1 ? "" : "s",
-	       journal);
+						"restore", "journal", journal, "restored",
+						rec.restored));
+	printf("put back %d value%s from journal '%s'\n", rec.restored,
+	       rec.restored == 1 ? "" : "s", journal);
 	return 0;
 }
 
@@ -90,8 +92,11 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("restore"), opts, argc, argv, &nargs);
-	int what = last ? RESTORE_LAST : journal ? RESTORE_JOURNAL : defaults ? RESTORE_DEFAULTS
-		   : auto_mode ? RESTORE_AUTO : 0;
+	int what = last	       ? RESTORE_LAST
+		   : journal   ? RESTORE_JOURNAL
+		   : defaults  ? RESTORE_DEFAULTS
+		   : auto_mode ? RESTORE_AUTO
+			       : 0;
 	char state[4096], left[4300];
 
 	if (rc >= 0)
@@ -136,14 +141,16 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 		} else if (what == RESTORE_DEFAULTS) {
 			rc = plan_defaults(&t, &p);
 		} else if (be != &tt_wi_upstream) {
-			rc = tt_err(TT_EUNAVAIL, "auto mode is an upstream interface feature (Linux "
-						 "6.16+)");
+			rc = tt_err(TT_EUNAVAIL,
+				    "auto mode is an upstream interface feature (Linux "
+				    "6.16+)");
 		} else {
 			rc = tt_apply_plan_auto(&p, true);
 		}
 	}
 	if (rc == 0)
-		rc = cli_apply_execute(cli, &t, &p, dry_run, "restore", objective[0] ? objective : NULL);
+		rc = cli_apply_execute(cli, &t, &p, dry_run, "restore",
+				       objective[0] ? objective : NULL);
 	tt_apply_plan_release(&p);
 	tt_topo_release(&t);
 	return rc < 0 ? cli_fail(rc) : rc;

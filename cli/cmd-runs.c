@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The best figure a run has: its best pass's bandwidth, else its lowest
  * latency. */
 static void best(json_t *row, char *buf, size_t size)
 {
-	json_t *bw = json_object_get(row, "bw_best_bytes_s"), *lat = json_object_get(row, "lat_best_ns");
+	json_t *bw = json_object_get(row, "bw_best_bytes_s"),
+	       *lat = json_object_get(row, "lat_best_ns");
 
 	if (json_is_number(bw))
 		snprintf(buf, size, "%.2f GB/s", json_number_value(bw) / 1e9);
@@ -50,7 +50,8 @@ int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 	uint64_t limit = 20;
 	struct cli_opt opts[] = {
 		CLI_STRING("host", &host, "HOST", "only this host's runs (by hostname)"),
-		CLI_U64("limit", &limit, "N", "at most N runs, newest first (default 20)", 1, 1000000),
+		CLI_U64("limit", &limit, "N", "at most N runs, newest first (default 20)", 1,
+			1000000),
 		CLI_END,
 	};
 	struct tt_db *db;
@@ -67,8 +68,8 @@ int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 	if (cli->json)
 		all = json_array();
 	else
-		printf("%6s  %-19s  %-16s %-8s %-6s %-11s %6s  %s\n", "run", "started", "host", "kind",
-		       "source", "status", "trials", "best");
+		printf("%6s  %-19s  %-16s %-8s %-6s %-11s %6s  %s\n", "run", "started", "host",
+		       "kind", "source", "status", "trials", "best");
 	rc = tt_db_runs(db, host, (int)limit, print_run, all);
 	tt_db_close(db);
 	if (rc < 0) {

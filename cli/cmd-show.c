@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void print_show(json_t *run)
 {
 	char start[32], end[32];
@@ -19,16 +18,18 @@ static void print_show(json_t *run)
 
 	cli_when(json_number_value(json_object_get(run, "started")), start, sizeof(start));
 	cli_when(json_number_value(json_object_get(run, "finished")), end, sizeof(end));
-	printf("run %" JSON_INTEGER_FORMAT " (%s)%s\n", json_integer_value(json_object_get(run, "id")),
-	       cli_str(run, "uuid"),
+	printf("run %" JSON_INTEGER_FORMAT " (%s)%s\n",
+	       json_integer_value(json_object_get(run, "id")), cli_str(run, "uuid"),
 	       json_is_true(json_object_get(run, "simulated")) ? "  SIMULATED" : "");
 	printf("host      %s (fingerprint %s), %s, kernel %s\n", cli_str(run, "host"),
-	       cli_str(run, "fingerprint"), cli_str(run, "cpu_model"), cli_str(run, "kernel_release"));
-	printf("kind      %s, status %s, %s .. %s\n", cli_str(run, "kind"), cli_str(run, "status"), start, end);
+	       cli_str(run, "fingerprint"), cli_str(run, "cpu_model"),
+	       cli_str(run, "kernel_release"));
+	printf("kind      %s, status %s, %s .. %s\n", cli_str(run, "kind"), cli_str(run, "status"),
+	       start, end);
 	printf("command   %s\n", cli_str(run, "command"));
 	printf("\n%5s %-14s %-10s %7s %10s %10s %10s %9s  %s\n", "trial", "kernel", "placement",
 	       "threads", "MiB", "best GB/s", "med. GB/s", "med. ns", "achieved share per node");
-	json_array_foreach(json_object_get(run, "trials"), i, t) {
+	json_array_foreach (json_object_get(run, "trials"), i, t) {
 		json_t *bw = json_object_get(t, "bw_best_bytes_s"),
 		       *med = json_object_get(t, "bw_median_bytes_s"),
 		       *lat = json_object_get(t, "lat_median_ns");
@@ -44,19 +45,22 @@ static void print_show(json_t *run)
 		       " %10.1f %10s %10s %9s  ",
 		       json_integer_value(json_object_get(t, "seq")), cli_str(t, "kernel"),
 		       cli_str(t, "placement"), json_integer_value(json_object_get(t, "threads")),
-		       (double)json_integer_value(json_object_get(t, "size_bytes")) / (1 << 20), b, m, l);
-		json_array_foreach(json_object_get(t, "nodes"), k, n)
+		       (double)json_integer_value(json_object_get(t, "size_bytes")) / (1 << 20), b,
+		       m, l);
+		json_array_foreach (json_object_get(t, "nodes"), k, n)
 			printf("%s%" JSON_INTEGER_FORMAT ":%.1f%%", k ? " " : "",
 			       json_integer_value(json_object_get(n, "node")),
 			       100 * json_number_value(json_object_get(n, "achieved_share")));
-		printf("%s\n", json_is_true(json_object_get(t, "validated")) ? "" : "  NOT VALIDATED");
+		printf("%s\n",
+		       json_is_true(json_object_get(t, "validated")) ? "" : "  NOT VALIDATED");
 	}
 	if (json_array_size(json_object_get(run, "recommendations")))
 		printf("\n%6s %-9s %-24s %8s\n", "source", "interface", "weights", "gain");
-	json_array_foreach(json_object_get(run, "recommendations"), i, t)
+	json_array_foreach (json_object_get(run, "recommendations"), i, t)
 		printf("%6" JSON_INTEGER_FORMAT " %-9s %-24s %+7.1f%%\n",
-		       json_integer_value(json_object_get(t, "source_node")), cli_str(t, "interface"),
-		       cli_str(t, "weights"), 100 * json_number_value(json_object_get(t, "gain")));
+		       json_integer_value(json_object_get(t, "source_node")),
+		       cli_str(t, "interface"), cli_str(t, "weights"),
+		       100 * json_number_value(json_object_get(t, "gain")));
 }
 
 int cmd_show(struct tt_cli *cli, int argc, char **argv)

@@ -35,13 +35,16 @@ static int upstream_weights(struct tt_cli *cli, const struct tt_topo *t, const s
 		rc = tt_weights_parse(a->weights, w);
 		if (rc < 0)
 			return rc;
-		tt_nodemask_for_each(node, &w->set) {
+		tt_nodemask_for_each (node, &w->set) {
 			if (!tt_nodemask_test(mask, node))
-				return tt_err(TT_EINPUT, "weights '%s' give node %d, which is not in "
-							 "--nodes '%s'", a->weights, node, a->nodes);
+				return tt_err(TT_EINPUT,
+					      "weights '%s' give node %d, which is not in "
+					      "--nodes '%s'",
+					      a->weights, node, a->nodes);
 		}
 		*from = "--weights";
-		return tt_weights_check_range(w, tt_wi_upstream.min_weight, tt_wi_upstream.max_weight);
+		return tt_weights_check_range(w, tt_wi_upstream.min_weight,
+					      tt_wi_upstream.max_weight);
 	}
 	if (tt_wi_upstream.detect(&cli->sfs, why, sizeof(why)) < 0)
 		return tt_err(TT_EUNAVAIL, "no weights given and %s", why);
@@ -64,21 +67,24 @@ static int rfc_weights(struct tt_cli *cli, const struct tt_topo *t, const struct
 	int rc, tier;
 
 	if (a->weights)
-		return tt_err(TT_EINPUT, "--weights gives node weights, which the rfc interface does "
-					 "not have; use --tier-weights TIER:W,...");
+		return tt_err(TT_EINPUT,
+			      "--weights gives node weights, which the rfc interface does "
+			      "not have; use --tier-weights TIER:W,...");
 	if (a->tier_weights) {
 		rc = tt_weights_parse(a->tier_weights, &tw);
 		if (rc < 0) {
 			tt_err_prefix("--tier-weights");
 			return rc;
 		}
-		tt_nodemask_for_each(tier, &tw.set) {
+		tt_nodemask_for_each (tier, &tw.set) {
 			if (!tt_topo_tier(t, tier))
-				return tt_err(TT_EINPUT, "tier %d in --tier-weights '%s' does not exist "
-							 "under '%s'", tier, a->tier_weights,
-					      tt_sysfs_root(&cli->sfs));
+				return tt_err(TT_EINPUT,
+					      "tier %d in --tier-weights '%s' does not exist "
+					      "under '%s'",
+					      tier, a->tier_weights, tt_sysfs_root(&cli->sfs));
 			if (tw.w[tier] > tt_wi_rfc.max_weight)
-				return tt_err(TT_EINPUT, "weight '%u' for tier %d out of range (0-%u)",
+				return tt_err(TT_EINPUT,
+					      "weight '%u' for tier %d out of range (0-%u)",
 					      tw.w[tier], tier, tt_wi_rfc.max_weight);
 		}
 		for (int i = 0; i < t->ntiers; i++)
@@ -116,7 +122,7 @@ static const char *pick_interface(struct tt_cli *cli, const struct sim_args *a)
 static int report(const struct tt_cli *cli, const struct sim_args *a, const char *iface,
 		  const char *from, const struct tt_il_order *o, const int *pages)
 {
-	uint64_t cycle[TT_MAX_NODES], count[TT_MAX_NODES] = {0};
+	uint64_t cycle[TT_MAX_NODES], count[TT_MAX_NODES] = { 0 };
 	int rc = tt_il_cycle_counts(o, cycle);
 
 	if (rc < 0)
@@ -140,10 +146,11 @@ static int report(const struct tt_cli *cli, const struct sim_args *a, const char
 			json_array_append_new(jp, json_integer(pages[p]));
 		for (int i = 0; i < o->n; i++)
 			json_array_append_new(
-				per, json_pack("{s:i,s:I,s:I,s:f,s:f}", "node", o->node[i], "weight",
-					       (json_int_t)o->weight[i], "pages", (json_int_t)count[i],
-					       "share", (double)count[i] / (double)a->pages,
-					       "cycle_share", (double)cycle[i] / (double)o->total));
+				per,
+				json_pack("{s:i,s:I,s:I,s:f,s:f}", "node", o->node[i], "weight",
+					  (json_int_t)o->weight[i], "pages", (json_int_t)count[i],
+					  "share", (double)count[i] / (double)a->pages,
+					  "cycle_share", (double)cycle[i] / (double)o->total));
 		json_object_set_new(root, "per_node", per);
 		json_object_set_new(root, "page_nodes", jp);
 		return cli_print_json(root);
@@ -167,7 +174,7 @@ static int report(const struct tt_cli *cli, const struct sim_args *a, const char
 
 static int simulate(struct tt_cli *cli, const struct sim_args *a)
 {
-	struct tt_nodemask mask, dropped = {0};
+	struct tt_nodemask mask, dropped = { 0 };
 	struct tt_topo t;
 	struct tt_il_order *o = NULL;
 	struct tt_weights *w = NULL;
@@ -175,7 +182,8 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 	int *pages = NULL, rc, node;
 
 	if (tt_parse_list(a->nodes, mask.bits, TT_MAX_NODES) || tt_nodemask_weight(&mask) == 0)
-		return cli_usage("--nodes '%s' is not a node list (want e.g. 0-2 or 0,2)", a->nodes);
+		return cli_usage("--nodes '%s' is not a node list (want e.g. 0-2 or 0,2)",
+				 a->nodes);
 	iface = pick_interface(cli, a);
 	if (strcmp(iface, "upstream") && strcmp(iface, "rfc"))
 		return cli_usage("--interface '%s' is not upstream or rfc", iface);
@@ -188,7 +196,7 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 		return rc;
 	rc = tt_topo_check_nodes(&t, &mask, "--nodes");
 	if (rc == 0 && a->source >= 0) {
-		struct tt_nodemask src = {0};
+		struct tt_nodemask src = { 0 };
 
 		tt_bit_set(src.bits, (unsigned int)a->source);
 		rc = tt_topo_check_nodes(&t, &src, "--source-node");
@@ -196,11 +204,11 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 	if (rc < 0)
 		goto fail;
 	/* mpol_set_nodemask() keeps only nodes with memory. */
-	tt_nodemask_for_each(node, &mask) {
+	tt_nodemask_for_each (node, &mask) {
 		if (!tt_nodemask_test(&t.mem_nodes, node))
 			tt_bit_set(dropped.bits, (unsigned int)node);
 	}
-	tt_nodemask_for_each(node, &dropped) {
+	tt_nodemask_for_each (node, &dropped) {
 		cli_warn("node %d has no memory; the kernel drops it from the policy", node);
 		tt_bit_clear(mask.bits, (unsigned int)node);
 	}
@@ -259,25 +267,30 @@ out:
 
 int cmd_simulate(struct tt_cli *cli, int argc, char **argv)
 {
-	struct sim_args a = {.mode = "vma", .source = -1};
+	struct sim_args a = { .mode = "vma", .source = -1 };
 	struct cli_opt opts[] = {
-		CLI_STRING("nodes", &a.nodes, "LIST", "the policy's nodes, as the kernel lists them "
-			   "(0-2,4)", .required = true),
-		CLI_U64("pages", &a.pages, "K", "how many pages to place", 1, MAX_PAGES, .required = true),
-		CLI_STRING("weights", &a.weights, "N:W,...|auto",
-			   "upstream weights per node (1-255), or 'auto' for the kernel's auto-mode "
-			   "formula on the HMAT figures (default: what the sysfs root holds)"),
+		CLI_STRING("nodes", &a.nodes, "LIST",
+			   "the policy's nodes, as the kernel lists them "
+			   "(0-2,4)",
+			   .required = true),
+		CLI_U64("pages", &a.pages, "K", "how many pages to place", 1, MAX_PAGES,
+			.required = true),
+		CLI_STRING(
+			"weights", &a.weights, "N:W,...|auto",
+			"upstream weights per node (1-255), or 'auto' for the kernel's auto-mode "
+			"formula on the HMAT figures (default: what the sysfs root holds)"),
 		CLI_STRING("tier-weights", &a.tier_weights, "TIER:W,...",
 			   "RFC weights per tier for the source node (0-100; default: the root's)"),
 		CLI_SOURCE_NODE(&a.source, "the node whose tier weights the RFC interface uses "
-			       "(RFC only)"),
+					   "(RFC only)"),
 		CLI_STRING("interface", &a.iface, "upstream|rfc",
 			   "which kernel interface to model (default: the one this kernel has)"),
 		CLI_STRING("mode", &a.mode, "vma|task",
 			   "the kernel's walk: per-VMA page index (vma, default) or the task's "
 			   "counter (task)"),
 		CLI_U64("start-index", &a.start, "I",
-			"the first page's index in the walk (default 0)", 0, UINT64_MAX - MAX_PAGES),
+			"the first page's index in the walk (default 0)", 0,
+			UINT64_MAX - MAX_PAGES),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("simulate"), opts, argc, argv, &nargs);

@@ -9,14 +9,14 @@
 
 struct wi_seen {
 	const struct tt_wi_backend *be;
-	int rc;            /* detect (or read) status */
-	char why[256];     /* reason when unavailable */
+	int rc;	       /* detect (or read) status */
+	char why[256]; /* reason when unavailable */
 	struct tt_wi_state st;
 };
 
 static void list_cpus(const struct tt_node *n, char *buf, size_t size)
 {
-	uint64_t bits[TT_MAX_CPUS / 64] = {0};
+	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
 
 	for (int i = 0; i < n->ncpus; i++)
 		tt_bit_set(bits, (unsigned int)n->cpus[i]);
@@ -31,7 +31,8 @@ static json_t *nodes_json(const struct tt_nodemask *m)
 	json_t *a = json_array();
 	int node;
 
-	tt_nodemask_for_each(node, m) json_array_append_new(a, json_integer(node));
+	tt_nodemask_for_each (node, m)
+		json_array_append_new(a, json_integer(node));
 	return a;
 }
 
@@ -60,7 +61,7 @@ static json_t *weights_json(const struct tt_weights *w)
 	json_t *o = json_object();
 	int node;
 
-	tt_nodemask_for_each(node, &w->set) {
+	tt_nodemask_for_each (node, &w->set) {
 		char key[16];
 
 		snprintf(key, sizeof(key), "%d", node);
@@ -69,8 +70,8 @@ static json_t *weights_json(const struct tt_weights *w)
 	return o;
 }
 
-static int print_json(const struct tt_cli *cli, const struct tt_topo *t,
-		      const struct wi_seen *wis, int nwi)
+static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const struct wi_seen *wis,
+		      int nwi)
 {
 	json_t *root = json_object(), *nodes = json_array(), *tiers = json_array(),
 	       *ifs = json_array(), *pmus = json_array();
@@ -91,33 +92,37 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t,
 			json_object_set_new(dist, key, json_integer(n->distance[k]));
 		}
 		json_array_append_new(
-			nodes, json_pack("{s:i,s:b,s:b,s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o}}", "id", n->id,
-					 "has_cpu", n->has_cpu, "has_memory", n->has_memory, "cpus",
-					 cpus, "mem_total_bytes", (json_int_t)n->mem_total_bytes,
-					 "mem_free_bytes", (json_int_t)n->mem_free_bytes, "tier",
-					 n->tier < 0 ? json_null() : json_integer(n->tier), "distance",
-					 dist, "hmat_access0", hmat_json(&n->access[0]), "hmat_access1",
-					 hmat_json(&n->access[1]), "demotion", "preferred",
-					 nodes_json(&n->demote_preferred), "allowed",
-					 nodes_json(&n->demote_allowed)));
+			nodes,
+			json_pack("{s:i,s:b,s:b,s:o,s:I,s:I,s:o,s:o,s:o,s:o,s:{s:o,s:o}}", "id",
+				  n->id, "has_cpu", n->has_cpu, "has_memory", n->has_memory, "cpus",
+				  cpus, "mem_total_bytes", (json_int_t)n->mem_total_bytes,
+				  "mem_free_bytes", (json_int_t)n->mem_free_bytes, "tier",
+				  n->tier < 0 ? json_null() : json_integer(n->tier), "distance",
+				  dist, "hmat_access0", hmat_json(&n->access[0]), "hmat_access1",
+				  hmat_json(&n->access[1]), "demotion", "preferred",
+				  nodes_json(&n->demote_preferred), "allowed",
+				  nodes_json(&n->demote_allowed)));
 	}
 	json_object_set_new(root, "nodes", nodes);
 	for (int i = 0; i < t->ntiers; i++) {
 		int id = t->tiers[i].id;
 
-		json_array_append_new(tiers, json_pack("{s:i,s:o,s:i,s:i,s:s}", "id", id, "nodes",
-						       nodes_json(&t->tiers[i].nodes), "adist_min",
-						       TT_TIER_ADIST_MIN(id), "adist_max",
-						       TT_TIER_ADIST_MAX(id), "class", tier_class(id)));
+		json_array_append_new(tiers,
+				      json_pack("{s:i,s:o,s:i,s:i,s:s}", "id", id, "nodes",
+						nodes_json(&t->tiers[i].nodes), "adist_min",
+						TT_TIER_ADIST_MIN(id), "adist_max",
+						TT_TIER_ADIST_MAX(id), "class", tier_class(id)));
 	}
 	json_object_set_new(root, "tiers", tiers);
 	json_object_set_new(root, "demotion_enabled",
-			    t->demotion_enabled < 0 ? json_null() : json_boolean(t->demotion_enabled));
+			    t->demotion_enabled < 0 ? json_null()
+						    : json_boolean(t->demotion_enabled));
 	json_object_set_new(root, "numa_balancing",
 			    t->numa_balancing < 0 ? json_null() : json_integer(t->numa_balancing));
 	json_object_set_new(root, "numa_balancing_mode",
-			    t->numa_balancing < 0 ? json_null()
-						  : json_string(tt_numa_balancing_name(t->numa_balancing)));
+			    t->numa_balancing < 0
+				    ? json_null()
+				    : json_string(tt_numa_balancing_name(t->numa_balancing)));
 	for (int i = 0; i < nwi; i++) {
 		const struct wi_seen *w = &wis[i];
 		json_t *o = json_pack("{s:s,s:b}", "name", w->be->name, "available", w->rc == 0);
@@ -129,9 +134,9 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t,
 			json_object_set_new(o, "auto",
 					    w->st.auto_mode < 0 ? json_null()
 								: json_boolean(w->st.auto_mode));
-			json_object_set_new(o, "auto_file", w->st.auto_file[0]
-								    ? json_string(w->st.auto_file)
-								    : json_null());
+			json_object_set_new(o, "auto_file",
+					    w->st.auto_file[0] ? json_string(w->st.auto_file)
+							       : json_null());
 		} else {
 			json_t *tw = json_object();
 
@@ -177,7 +182,7 @@ static void print_tier(const struct tt_topo *t, const struct tt_tier *tier)
 	tt_bit_format_list(tier->nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 	printf("  memory_tier%-4d nodes %-8s adist %d-%d, %s\n", tier->id, nodes,
 	       TT_TIER_ADIST_MIN(tier->id), TT_TIER_ADIST_MAX(tier->id), tier_class(tier->id));
-	tt_nodemask_for_each(node, &tier->nodes) {
+	tt_nodemask_for_each (node, &tier->nodes) {
 		const struct tt_node *n = tt_topo_node(t, node);
 
 		if (n && n->access[1].present) {
@@ -204,8 +209,8 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 		list_cpus(n, buf, sizeof(buf));
 		snprintf(tier, sizeof(tier), n->tier < 0 ? "-" : "%d", n->tier);
 		printf("%-5d %-10s %7.1f GiB %7.1f GiB %5s", n->id, buf,
-		       (double)n->mem_total_bytes / (1 << 30), (double)n->mem_free_bytes / (1 << 30),
-		       tier);
+		       (double)n->mem_total_bytes / (1 << 30),
+		       (double)n->mem_free_bytes / (1 << 30), tier);
 		print_hmat(&n->access[1]);
 		printf("\n");
 	}
@@ -224,7 +229,8 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 		printf("  none (no /sys/devices/virtual/memory_tiering)\n");
 	for (int i = 0; i < t->ntiers; i++)
 		print_tier(t, &t->tiers[i]);
-	printf("\ndemotion targets (reclaim, from tiers and distances as the kernel computes them)\n");
+	printf("\ndemotion targets (reclaim, from tiers and distances as the kernel computes "
+	       "them)\n");
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
 		char pref[128], allowed[128];
@@ -240,8 +246,8 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 	}
 	printf("\npage movement\n  demotion        %s\n  NUMA balancing  %s\n",
 	       t->demotion_enabled < 0 ? "- (no /sys/kernel/mm/numa/demotion_enabled)"
-	       : t->demotion_enabled ? "enabled: reclaim moves pages to the next lower tier"
-				     : "disabled",
+	       : t->demotion_enabled   ? "enabled: reclaim moves pages to the next lower tier"
+				       : "disabled",
 	       t->numa_balancing < 0 ? "- (no /proc/sys/kernel/numa_balancing)"
 				     : tt_numa_balancing_name(t->numa_balancing));
 	printf("\nweight interfaces\n");
@@ -257,7 +263,8 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 			tt_weights_format(&w->st.node, buf, sizeof(buf));
 			printf("            weights %s\n", buf[0] ? buf : "(no nodeN files)");
 			if (w->st.auto_mode < 0)
-				printf("            mode    manual only (no auto file: kernel before "
+				printf("            mode    manual only (no auto file: kernel "
+				       "before "
 				       "6.16)\n");
 			else
 				printf("            mode    %s (file %s)\n",
@@ -280,7 +287,7 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 
 int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 {
-	struct cli_opt opts[] = {CLI_END};
+	struct cli_opt opts[] = { CLI_END };
 	struct wi_seen wis[8];
 	struct tt_topo t;
 	int nargs, rc = cli_parse(cli, cli_find_command("topo"), opts, argc, argv, &nargs), nwi = 0;

@@ -12,9 +12,10 @@
 static const char *opt_sysfs_root, *opt_db;
 static bool opt_json, opt_help, opt_completion;
 static struct cli_opt common[] = {
-	CLI_STRING("sysfs-root", &opt_sysfs_root, "DIR",
-		   "read (and write) /sys and /proc under DIR instead of / (a fixture tree or a copy "
-		   "of one)"),
+	CLI_STRING(
+		"sysfs-root", &opt_sysfs_root, "DIR",
+		"read (and write) /sys and /proc under DIR instead of / (a fixture tree or a copy "
+		"of one)"),
 	CLI_STRING("db", &opt_db, "PATH",
 		   "the results database (default $TIERTUNE_DB, else ~/.local/share/tiertune/"
 		   "tiertune.db, /var/lib/tiertune/tiertune.db for root)"),
@@ -41,7 +42,7 @@ static int usage_error(const struct tt_cmd *cmd, const char *fmt, ...)
 
 static struct cli_opt *find_long(struct cli_opt *opts, const char *name, size_t len)
 {
-	for (struct cli_opt *set[] = {opts, common}, **s = set; s < set + 2; s++)
+	for (struct cli_opt *set[] = { opts, common }, **s = set; s < set + 2; s++)
 		for (struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++)
 			if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
 				return o;
@@ -50,7 +51,7 @@ static struct cli_opt *find_long(struct cli_opt *opts, const char *name, size_t 
 
 static struct cli_opt *find_short(struct cli_opt *opts, char c)
 {
-	for (struct cli_opt *set[] = {opts, common}, **s = set; s < set + 2; s++)
+	for (struct cli_opt *set[] = { opts, common }, **s = set; s < set + 2; s++)
 		for (struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++)
 			if (o->short_name && o->short_name == c)
 				return o;
@@ -94,7 +95,7 @@ static int set_value(const struct tt_cmd *cmd, struct cli_opt *o, const char *ar
 /* The options shell completion offers, one a line. */
 static void completion(const struct tt_cmd *cmd, const struct cli_opt *opts)
 {
-	for (const struct cli_opt *set[] = {opts, common}, **s = set; s < set + 2; s++)
+	for (const struct cli_opt *set[] = { opts, common }, **s = set; s < set + 2; s++)
 		for (const struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++)
 			if (o->help && (cmd->json || o->value != &opt_json))
 				printf("--%s%s\n", o->name, o->arg ? "=" : "");
@@ -132,7 +133,8 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 						   (int)(eq ? eq - a : (ptrdiff_t)strlen(a)), a);
 			if (eq) {
 				if (o->kind == CLI_OPT_FLAG)
-					return usage_error(cmd, "option '--%s' takes no value", o->name);
+					return usage_error(cmd, "option '--%s' takes no value",
+							   o->name);
 				val = eq + 1;
 			}
 		} else {
@@ -216,8 +218,8 @@ static void help_opts(FILE *f, const struct cli_opt *opts, bool json)
 		if (!o->help || (!json && o->value == &opt_json))
 			continue;
 		len = snprintf(left, sizeof(left), "  %s%s--%s%s%s", o->short_name ? "-" : "",
-			       o->short_name ? (char[]){o->short_name, ',', ' ', '\0'} : "", o->name,
-			       o->arg ? " " : "", o->arg ? o->arg : "");
+			       o->short_name ? (char[]){ o->short_name, ',', ' ', '\0' } : "",
+			       o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		fputs(left, f);
 		if (len >= 23) {
 			fprintf(f, "\n%24s", "");
@@ -243,6 +245,8 @@ void cli_help(FILE *f, const struct tt_cmd *cmd, const struct cli_opt *opts)
 	fprintf(f, "\ncommon options:\n");
 	help_opts(f, common, cmd->json);
 	fputc('\n', f);
-	cli_wrap(f, "exit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable; see "
-		    "tiertune(1)", 0, 0, 80);
+	cli_wrap(f,
+		 "exit codes: 0 ok, 1 failure, 2 usage or bad input, 3 unavailable; see "
+		 "tiertune(1)",
+		 0, 0, 80);
 }

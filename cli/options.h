@@ -30,43 +30,60 @@ struct tt_cmd;
 
 enum cli_opt_kind {
 	CLI_OPT_END,
-	CLI_OPT_FLAG,   /* bool *: set when given */
+	CLI_OPT_FLAG,	/* bool *: set when given */
 	CLI_OPT_STRING, /* const char **: the argument itself */
-	CLI_OPT_U64,    /* uint64_t *: a decimal in [min, max] */
-	CLI_OPT_I64,    /* int64_t *: a decimal in [min, max]; untouched when not given */
-	CLI_OPT_SIZE,   /* uint64_t *: bytes, K/M/G/T (core/parse.h), in [min, max] */
-	CLI_OPT_CALL,   /* call(opt, arg): the command's own parser; returns 0 or 2 */
+	CLI_OPT_U64,	/* uint64_t *: a decimal in [min, max] */
+	CLI_OPT_I64,	/* int64_t *: a decimal in [min, max]; untouched when not given */
+	CLI_OPT_SIZE,	/* uint64_t *: bytes, K/M/G/T (core/parse.h), in [min, max] */
+	CLI_OPT_CALL,	/* call(opt, arg): the command's own parser; returns 0 or 2 */
 };
 
 struct cli_opt {
-	const char *name;       /* long name, without "--" */
-	char short_name;        /* 'o' for -o, or 0 */
+	const char *name; /* long name, without "--" */
+	char short_name;  /* 'o' for -o, or 0 */
 	enum cli_opt_kind kind;
 	void *value;
-	const char *arg;        /* the argument's name in help ("N:W,...", "BYTES"); NULL for a flag */
-	const char *help;       /* what it does, with unit and default */
-	uint64_t min, max;      /* for numbers and sizes */
+	const char *arg;   /* the argument's name in help ("N:W,...", "BYTES"); NULL for a flag */
+	const char *help;  /* what it does, with unit and default */
+	uint64_t min, max; /* for numbers and sizes */
 	int (*call)(const struct cli_opt *opt, const char *arg);
-	bool required;          /* the command cannot run without it */
-	bool seen;              /* set by cli_parse when given */
+	bool required; /* the command cannot run without it */
+	bool seen;     /* set by cli_parse when given */
 };
 
-#define CLI_FLAG(n, v, h, ...) \
-	{.name = (n), .kind = CLI_OPT_FLAG, .value = (v), .help = (h), __VA_ARGS__}
-#define CLI_STRING(n, v, a, h, ...) \
-	{.name = (n), .kind = CLI_OPT_STRING, .value = (v), .arg = (a), .help = (h), __VA_ARGS__}
-#define CLI_U64(n, v, a, h, lo, hi, ...)                                                      \
-	{.name = (n), .kind = CLI_OPT_U64, .value = (v), .arg = (a), .help = (h), .min = (lo), \
-	 .max = (hi), __VA_ARGS__}
-#define CLI_I64(n, v, a, h, lo, hi, ...)                                                      \
-	{.name = (n), .kind = CLI_OPT_I64, .value = (v), .arg = (a), .help = (h), .min = (lo), \
-	 .max = (hi), __VA_ARGS__}
-#define CLI_SIZE(n, v, a, h, lo, hi, ...)                                                      \
-	{.name = (n), .kind = CLI_OPT_SIZE, .value = (v), .arg = (a), .help = (h), .min = (lo), \
-	 .max = (hi), __VA_ARGS__}
-#define CLI_CALL(n, f, v, a, h, ...) \
-	{.name = (n), .kind = CLI_OPT_CALL, .call = (f), .value = (v), .arg = (a), .help = (h), __VA_ARGS__}
-#define CLI_END {.kind = CLI_OPT_END}
+#define CLI_FLAG(n, v, h, ...)                                                                     \
+	{                                                                                          \
+		.name = (n), .kind = CLI_OPT_FLAG, .value = (v), .help = (h), __VA_ARGS__          \
+	}
+#define CLI_STRING(n, v, a, h, ...)                                                                \
+	{                                                                                          \
+		.name = (n), .kind = CLI_OPT_STRING, .value = (v), .arg = (a), .help = (h),        \
+		__VA_ARGS__                                                                        \
+	}
+#define CLI_U64(n, v, a, h, lo, hi, ...)                                                           \
+	{                                                                                          \
+		.name = (n), .kind = CLI_OPT_U64, .value = (v), .arg = (a), .help = (h),           \
+		.min = (lo), .max = (hi), __VA_ARGS__                                              \
+	}
+#define CLI_I64(n, v, a, h, lo, hi, ...)                                                           \
+	{                                                                                          \
+		.name = (n), .kind = CLI_OPT_I64, .value = (v), .arg = (a), .help = (h),           \
+		.min = (lo), .max = (hi), __VA_ARGS__                                              \
+	}
+#define CLI_SIZE(n, v, a, h, lo, hi, ...)                                                          \
+	{                                                                                          \
+		.name = (n), .kind = CLI_OPT_SIZE, .value = (v), .arg = (a), .help = (h),          \
+		.min = (lo), .max = (hi), __VA_ARGS__                                              \
+	}
+#define CLI_CALL(n, f, v, a, h, ...)                                                               \
+	{                                                                                          \
+		.name = (n), .kind = CLI_OPT_CALL, .call = (f), .value = (v), .arg = (a),          \
+		.help = (h), __VA_ARGS__                                                           \
+	}
+#define CLI_END                                                                                    \
+	{                                                                                          \
+		.kind = CLI_OPT_END                                                                \
+	}
 
 /* The source node as every command takes it: --source-node N into an
  * int64_t that stays -1 when not given. */

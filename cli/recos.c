@@ -26,12 +26,13 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 	snprintf(rs->fingerprint, sizeof(rs->fingerprint), "%s",
 		 json_string_value(json_object_get(run, "fingerprint")) ?: "");
 	snprintf(where, sizeof(where), "run %jd", (intmax_t)rs->run_id);
-	json_array_foreach(json_object_get(run, "recommendations"), i, rec) {
+	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
 		json_t *gain = json_object_get(rec, "gain");
-		int rc = tt_recos_add(rs, (int)json_integer_value(json_object_get(rec, "source_node")),
-			     json_string_value(json_object_get(rec, "interface")) ?: "",
-			     json_string_value(json_object_get(rec, "weights")) ?: "",
-			     json_is_number(gain) ? json_number_value(gain) : NAN, where);
+		int rc = tt_recos_add(rs,
+				      (int)json_integer_value(json_object_get(rec, "source_node")),
+				      json_string_value(json_object_get(rec, "interface")) ?: "",
+				      json_string_value(json_object_get(rec, "weights")) ?: "",
+				      json_is_number(gain) ? json_number_value(gain) : NAN, where);
 
 		if (rc < 0)
 			return rc;
@@ -78,7 +79,7 @@ static int try_run(json_t *row, void *ctx)
 
 int recos_latest(struct tt_db *db, struct tt_recos *out)
 {
-	struct latest l = {db, out, 0};
+	struct latest l = { db, out, 0 };
 	int rc = tt_db_runs(db, NULL, 0, try_run, &l);
 
 	if (rc < 0 || l.found < 0)
@@ -99,7 +100,8 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 
 	memset(rs, 0, sizeof(*rs));
 	if (!j)
-		return tt_err(TT_EINPUT, "profile '%s' is not JSON: %s (line %d)", path, e.text, e.line);
+		return tt_err(TT_EINPUT, "profile '%s' is not JSON: %s (line %d)", path, e.text,
+			      e.line);
 	host = json_object_get(j, "host");
 	if (!json_is_object(j) ||
 	    strcmp(json_string_value(json_object_get(j, "format")) ?: "", PROFILE_FORMAT) ||
@@ -116,8 +118,9 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 		 json_string_value(json_object_get(j, "objective")) ?: "");
 	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",
 		 json_string_value(json_object_get(j, "run")) ?: "");
-	json_array_foreach(json_object_get(j, "recommendations"), i, rec) {
-		json_t *w = json_object_get(rec, "weights"), *v, *src = json_object_get(rec, "source_node"),
+	json_array_foreach (json_object_get(j, "recommendations"), i, rec) {
+		json_t *w = json_object_get(rec, "weights"), *v,
+		       *src = json_object_get(rec, "source_node"),
 		       *gain = json_object_get(rec, "gain");
 		const char *key;
 		char text[4096] = "";
@@ -130,26 +133,29 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 		}
 		/* Checked as the 64-bit number it is: a cast would make 2**40 node 0. */
 		if (json_integer_value(src) < -1 || json_integer_value(src) >= TT_MAX_NODES) {
-			rc = tt_err(TT_EINPUT, "%s: source_node '%" JSON_INTEGER_FORMAT "' out of range "
-					       "(-1-%d)", where, json_integer_value(src), TT_MAX_NODES - 1);
+			rc = tt_err(TT_EINPUT,
+				    "%s: source_node '%" JSON_INTEGER_FORMAT "' out of range "
+				    "(-1-%d)",
+				    where, json_integer_value(src), TT_MAX_NODES - 1);
 			goto out;
 		}
-		json_object_foreach(w, key, v) {
+		json_object_foreach (w, key, v) {
 			if (!json_is_integer(v) || json_integer_value(v) < 0) {
-				rc = tt_err(TT_EINPUT, "%s: weight of '%s' is not a whole number", where,
-					    key);
+				rc = tt_err(TT_EINPUT, "%s: weight of '%s' is not a whole number",
+					    where, key);
 				goto out;
 			}
-			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s:%" JSON_INTEGER_FORMAT,
-						len ? "," : "", key, json_integer_value(v));
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"%s%s:%" JSON_INTEGER_FORMAT, len ? "," : "", key,
+						json_integer_value(v));
 			if (len >= sizeof(text)) {
 				rc = tt_err(TT_EINPUT, "%s: too many weights", where);
 				goto out;
 			}
 		}
 		rc = tt_recos_add(rs, (int)json_integer_value(src),
-			 json_string_value(json_object_get(rec, "interface")) ?: "", text,
-			 json_is_number(gain) ? json_number_value(gain) : NAN, where);
+				  json_string_value(json_object_get(rec, "interface")) ?: "", text,
+				  json_is_number(gain) ? json_number_value(gain) : NAN, where);
 		if (rc < 0)
 			goto out;
 	}
@@ -172,14 +178,14 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 		char key[16];
 		int node;
 
-		tt_nodemask_for_each(node, &r->w.set) {
+		tt_nodemask_for_each (node, &r->w.set) {
 			snprintf(key, sizeof(key), "%d", node);
 			json_object_set_new(w, key, json_integer(r->w.w[node]));
 		}
-		json_array_append_new(recs, json_pack("{s:i,s:s,s:o,s:o}", "source_node",
-						      r->source_node, "interface", r->interface,
-						      "weights", w, "gain",
-						      isnan(r->gain) ? json_null() : json_real(r->gain)));
+		json_array_append_new(recs,
+				      json_pack("{s:i,s:s,s:o,s:o}", "source_node", r->source_node,
+						"interface", r->interface, "weights", w, "gain",
+						isnan(r->gain) ? json_null() : json_real(r->gain)));
 	}
 	return json_pack("{s:s,s:i,s:{s:s,s:s,s:s,s:s},s:s?,s:s?,s:o}", "format", PROFILE_FORMAT,
 			 "version", 1, "host", "hostname", t->hostname, "fingerprint", fp,
@@ -196,4 +202,3 @@ int recos_from_args(const char *weights, const char *tier_weights, int src, stru
 	return tt_recos_add(rs, src, weights ? "upstream" : "rfc", weights ? weights : tier_weights,
 			    NAN, weights ? "--weights" : "--tier-weights");
 }
-

@@ -15,50 +15,62 @@
 
 /* The commands; each parses its own options (cli/options.h). */
 const struct tt_cmd tt_commands[] = {
-	{"topo", cmd_topo, NULL,
-	 "Show nodes (CPUs, memory, tier, HMAT figures and their initiators), tiers, distances, "
-	 "demotion and NUMA balancing, the weight interfaces with their current weights and auto "
-	 "state, and perf PMUs.", true},
-	{"simulate", cmd_simulate, NULL,
-	 "Show the node of each of K pages as the kernel's weighted interleave would place them "
-	 "(a model: nothing is allocated). Weights default to what the sysfs root holds.", true},
-	{"bench", cmd_bench,
-	 "(old-style options: --kernel NAME [--source-node N] [--nodes LIST] [--weights N:W,...] "
-	 "[--placement exact|kernel|interleave|bind|local] [--threads T] [--size BYTES] "
-	 "[--repeat R] [--verify-max PAGES] [--thp] [--delays D,...] [--traffic KERNEL] "
-	 "[--point-ms MS] [--collect LIST] [--record] | --matrix [--record] | --list)",
-	 "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
-	 "placed per the weights, verify where every page landed, and report the figures.", true},
-	{"auto", cmd_auto, NULL,
-	 "Find the best weights for one source node: baselines, a search, and the winner proved "
-	 "against the baselines; recorded, and applied with --apply.", true},
-	{"sweep", cmd_sweep, NULL,
-	 "Measure every weight vector of a grid (the exhaustive picture auto's search avoids), "
-	 "with the same baselines, report and record.", true},
-	{"plot", cmd_plot, "RUN",
-	 "Draw an auto or sweep run's bandwidth against the share of pages off the source node "
-	 "(gnuplot, PNG and SVG); without gnuplot, write the data and the script.", false},
-	{"apply", cmd_apply, NULL,
-	 "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
-	 "back, and put everything back on any failure.", true},
-	{"restore", cmd_restore, NULL,
-	 "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
-	 "everywhere, or the kernel's auto mode.", true},
-	{"export", cmd_export, NULL,
-	 "Write recommended weights as a shell script, a profile for other hosts, a "
-	 "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials.", false},
-	{"collectors", cmd_collectors, NULL,
-	 "List every collector (perf counters, memory-controller bandwidth, allocation "
-	 "statistics), whether it works on this machine and why not, and its metrics.", true},
-	{"runs", cmd_runs, "(old-style options: [--host H] [--limit N])",
-	 "List recorded runs, newest first, with kind, source node, status and best result.", true},
-	{"show", cmd_show, "RUN (old-style options: [--csv])",
-	 "Show one run: its host, trials and recommendations.", true},
-	{"db", cmd_db, "check | migrate | merge FILE...",
-	 "Check the database's integrity and schema version, bring an older one to this "
-	 "version, or merge other hosts' databases into it (all or nothing).", true},
-	{"help", cmd_help, "[COMMAND]", "Show the commands, or one command's options.", false},
-	{NULL, NULL, NULL, NULL, false},
+	{ "topo", cmd_topo, NULL,
+	  "Show nodes (CPUs, memory, tier, HMAT figures and their initiators), tiers, distances, "
+	  "demotion and NUMA balancing, the weight interfaces with their current weights and auto "
+	  "state, and perf PMUs.",
+	  true },
+	{ "simulate", cmd_simulate, NULL,
+	  "Show the node of each of K pages as the kernel's weighted interleave would place them "
+	  "(a model: nothing is allocated). Weights default to what the sysfs root holds.",
+	  true },
+	{ "bench", cmd_bench,
+	  "(old-style options: --kernel NAME [--source-node N] [--nodes LIST] [--weights N:W,...] "
+	  "[--placement exact|kernel|interleave|bind|local] [--threads T] [--size BYTES] "
+	  "[--repeat R] [--verify-max PAGES] [--thp] [--delays D,...] [--traffic KERNEL] "
+	  "[--point-ms MS] [--collect LIST] [--record] | --matrix [--record] | --list)",
+	  "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
+	  "placed per the weights, verify where every page landed, and report the figures.",
+	  true },
+	{ "auto", cmd_auto, NULL,
+	  "Find the best weights for one source node: baselines, a search, and the winner proved "
+	  "against the baselines; recorded, and applied with --apply.",
+	  true },
+	{ "sweep", cmd_sweep, NULL,
+	  "Measure every weight vector of a grid (the exhaustive picture auto's search avoids), "
+	  "with the same baselines, report and record.",
+	  true },
+	{ "plot", cmd_plot, "RUN",
+	  "Draw an auto or sweep run's bandwidth against the share of pages off the source node "
+	  "(gnuplot, PNG and SVG); without gnuplot, write the data and the script.",
+	  false },
+	{ "apply", cmd_apply, NULL,
+	  "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
+	  "back, and put everything back on any failure.",
+	  true },
+	{ "restore", cmd_restore, NULL,
+	  "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
+	  "everywhere, or the kernel's auto mode.",
+	  true },
+	{ "export", cmd_export, NULL,
+	  "Write recommended weights as a shell script, a profile for other hosts, a "
+	  "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials.",
+	  false },
+	{ "collectors", cmd_collectors, NULL,
+	  "List every collector (perf counters, memory-controller bandwidth, allocation "
+	  "statistics), whether it works on this machine and why not, and its metrics.",
+	  true },
+	{ "runs", cmd_runs, "(old-style options: [--host H] [--limit N])",
+	  "List recorded runs, newest first, with kind, source node, status and best result.",
+	  true },
+	{ "show", cmd_show, "RUN (old-style options: [--csv])",
+	  "Show one run: its host, trials and recommendations.", true },
+	{ "db", cmd_db, "check | migrate | merge FILE...",
+	  "Check the database's integrity and schema version, bring an older one to this "
+	  "version, or merge other hosts' databases into it (all or nothing).",
+	  true },
+	{ "help", cmd_help, "[COMMAND]", "Show the commands, or one command's options.", false },
+	{ NULL, NULL, NULL, NULL, false },
 };
 
 /* The command line as a shell would take it back, for the run record:
@@ -83,7 +95,7 @@ static void command_line(int argc, char **argv, char *out, size_t size)
 		}
 		fputc('\'', f);
 		for (; *a; a++)
-			fputs(*a == '\'' ? "'\\''" : (char[]){*a, '\0'}, f);
+			fputs(*a == '\'' ? "'\\''" : (char[]){ *a, '\0' }, f);
 		fputc('\'', f);
 	}
 	fclose(f); /* fmemopen truncates and terminates at size - 1 */
@@ -130,7 +142,7 @@ static void print_version(void)
 
 int main(int argc, char **argv)
 {
-	struct tt_cli cli = {.sysfs_root = "/"};
+	struct tt_cli cli = { .sysfs_root = "/" };
 	const struct tt_cmd *cmd;
 	int i = 1;
 
@@ -153,8 +165,9 @@ int main(int argc, char **argv)
 		} else if (strncmp(a, "--db", len) == 0 && len == 4) {
 			value = &cli.db_path;
 		} else {
-			return cli_usage("unknown option '%s' before the command (see 'tiertune --help')",
-					 a);
+			return cli_usage(
+				"unknown option '%s' before the command (see 'tiertune --help')",
+				a);
 		}
 		if (a[len] == '=')
 			*value = a + len + 1;

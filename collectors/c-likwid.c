@@ -17,7 +17,8 @@
 #include <likwid.h>
 
 /* Where Debian's library looks for the daemon (strings in liblikwid.so). */
-static const char *const daemons[] = {"/usr/sbin/likwid-accessD", "/usr/sbin/likwid/likwid-accessD"};
+static const char *const daemons[] = { "/usr/sbin/likwid-accessD",
+				       "/usr/sbin/likwid/likwid-accessD" };
 
 static int access_mode(char *why, size_t size)
 {
@@ -26,15 +27,17 @@ static int access_mode(char *why, size_t size)
 	if (geteuid() == 0) {
 		if (access("/dev/cpu/0/msr", R_OK | W_OK) == 0)
 			return ACCESSMODE_DIRECT;
-		snprintf(why, size, "likwid reads counters through the msr driver, and /dev/cpu/0/msr "
-				    "is missing (modprobe msr; a VM may not offer it)");
+		snprintf(why, size,
+			 "likwid reads counters through the msr driver, and /dev/cpu/0/msr "
+			 "is missing (modprobe msr; a VM may not offer it)");
 		return -1;
 	}
 	for (size_t i = 0; i < sizeof(daemons) / sizeof(*daemons); i++)
 		if (stat(daemons[i], &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0)
 			return ACCESSMODE_DAEMON;
-	snprintf(why, size, "not root, and likwid-accessD is not setuid root (Debian ships it "
-			    "without); this likwid has no perf_event backend");
+	snprintf(why, size,
+		 "not root, and likwid-accessD is not setuid root (Debian ships it "
+		 "without); this likwid has no perf_event backend");
 	return -1;
 }
 
@@ -132,7 +135,8 @@ static int open_likwid(const struct tt_collect_ctx *ctx, struct tt_source **out)
 	for (int k = 0; k < p->nsock; k++) {
 		snprintf(src, sizeof(src), "socket %d", k);
 		/* likwid gives MBytes/s (10^6); the rate is its own, a gauge. */
-		struct tt_metric *m = tt_source_add(s, &cap, "mem_bw", "bytes/s", TT_GAUGE, -1, src);
+		struct tt_metric *m =
+			tt_source_add(s, &cap, "mem_bw", "bytes/s", TT_GAUGE, -1, src);
 
 		if (!m) {
 			rc = tt_err(TT_EFAIL, "out of memory");
@@ -163,7 +167,8 @@ static int sample(struct tt_source *s, double *v)
 	if (perfmon_readCounters() < 0)
 		return TT_EFAIL;
 	for (int k = 0; k < p->nsock; k++)
-		v[k] = p->thread[k] < 0 ? NAN : perfmon_getLastMetric(p->group, p->metric, p->thread[k]);
+		v[k] = p->thread[k] < 0 ? NAN
+					: perfmon_getLastMetric(p->group, p->metric, p->thread[k]);
 	return 0;
 }
 

@@ -32,11 +32,12 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 	double bw;
 
 	if (!ctx->weights || !tt_nodemask_weight(&ctx->weights->set)) {
-		snprintf(why, size, "nothing to model: it models a run's weights (bench --collect "
-				    "model with --weights)");
+		snprintf(why, size,
+			 "nothing to model: it models a run's weights (bench --collect "
+			 "model with --weights)");
 		return TT_EUNAVAIL;
 	}
-	tt_nodemask_for_each(node, &ctx->weights->set) {
+	tt_nodemask_for_each (node, &ctx->weights->set) {
 		if (hmat_bw(ctx->topo, node, &bw) < 0) {
 			snprintf(why, size, "node %d has no HMAT bandwidth figure to model", node);
 			return TT_EUNAVAIL;
@@ -70,8 +71,9 @@ static int open_model(const struct tt_collect_ctx *ctx, struct tt_source **out)
 		return tt_err(TT_EUNAVAIL, "%s", why);
 	}
 	s->priv = p;
-	tt_nodemask_for_each(node, &ctx->weights->set) sum += ctx->weights->w[node];
-	tt_nodemask_for_each(node, &ctx->weights->set) {
+	tt_nodemask_for_each (node, &ctx->weights->set)
+		sum += ctx->weights->w[node];
+	tt_nodemask_for_each (node, &ctx->weights->set) {
 		p->node[p->n] = node;
 		p->share[p->n] = ctx->weights->w[node] / sum;
 		hmat_bw(ctx->topo, node, &p->bw[p->n]);

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const numastat_keys[] = {"numa_hit", "numa_miss", "numa_foreign",
-					    "interleave_hit", "local_node", "other_node"};
-static const char *const vmstat_keys[] = {"pgpromote_success", "pgdemote_kswapd",
-					  "pgdemote_direct", "numa_pages_migrated"};
+static const char *const numastat_keys[] = { "numa_hit",       "numa_miss",  "numa_foreign",
+					     "interleave_hit", "local_node", "other_node" };
+static const char *const vmstat_keys[] = { "pgpromote_success", "pgdemote_kswapd",
+					   "pgdemote_direct", "numa_pages_migrated" };
 
 struct priv {
 	const struct tt_sysfs *sfs;
@@ -23,8 +23,9 @@ struct priv {
 
 static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 {
-	if (ctx->topo->nnodes && tt_sysfs_exists(ctx->sfs, "/sys/devices/system/node/node%d/numastat",
-						  ctx->topo->nodes[0].id))
+	if (ctx->topo->nnodes &&
+	    tt_sysfs_exists(ctx->sfs, "/sys/devices/system/node/node%d/numastat",
+			    ctx->topo->nodes[0].id))
 		return 0;
 	snprintf(why, size, "no /sys/devices/system/node/nodeN/numastat (a kernel without NUMA)");
 	return TT_EUNAVAIL;
@@ -78,11 +79,11 @@ static int pick(const char *key, uint64_t value, void *ctx)
 
 /* Reads a key/value file into out[] in keys order; NAN for what is absent
  * (an older kernel without pgdemote_*) or when the file cannot be read. */
-static void read_kv(const struct tt_sysfs *sfs, const char *path, const char *const *keys,
-		    size_t n, double *out)
+static void read_kv(const struct tt_sysfs *sfs, const char *path, const char *const *keys, size_t n,
+		    double *out)
 {
 	char text[16384];
-	struct pick p = {keys, n, out};
+	struct pick p = { keys, n, out };
 
 	for (size_t i = 0; i < n; i++)
 		out[i] = NAN;
@@ -93,7 +94,7 @@ static void read_kv(const struct tt_sysfs *sfs, const char *path, const char *co
 static int sample(struct tt_source *s, double *v)
 {
 	struct priv *p = s->priv;
-	static const char *const mem_keys[] = {"MemFree", "MemUsed"};
+	static const char *const mem_keys[] = { "MemFree", "MemUsed" };
 	char path[128];
 	int m = 0, node;
 
@@ -123,9 +124,10 @@ const struct tt_collector tt_c_numastat = {
 	.name = "numastat",
 	.summary = "page allocations per node (numa_hit/miss/interleave...), free and used memory, "
 		   "promotions and demotions",
-	.gives = "numa_hit numa_miss numa_foreign interleave_hit local_node other_node (pages/s per "
-		 "node), mem_free mem_used (bytes per node), pgpromote_success pgdemote_kswapd "
-		 "pgdemote_direct numa_pages_migrated (pages/s)",
+	.gives =
+		"numa_hit numa_miss numa_foreign interleave_hit local_node other_node (pages/s per "
+		"node), mem_free mem_used (bytes per node), pgpromote_success pgdemote_kswapd "
+		"pgdemote_direct numa_pages_migrated (pages/s)",
 	.probe = probe,
 	.open = open_numastat,
 	.sample = sample,

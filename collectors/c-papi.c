@@ -20,10 +20,10 @@ static const struct {
 	int code;
 	const char *unit;
 } presets[] = {
-	{"cycles", PAPI_TOT_CYC, "cycles/s"},
-	{"instructions", PAPI_TOT_INS, "instructions/s"},
-	{"llc_misses", PAPI_L3_TCM, "misses/s"},
-	{"stall_cycles", PAPI_RES_STL, "cycles/s"},
+	{ "cycles", PAPI_TOT_CYC, "cycles/s" },
+	{ "instructions", PAPI_TOT_INS, "instructions/s" },
+	{ "llc_misses", PAPI_L3_TCM, "misses/s" },
+	{ "stall_cycles", PAPI_RES_STL, "cycles/s" },
 };
 #define NPRESETS (sizeof(presets) / sizeof(*presets))
 
@@ -54,7 +54,8 @@ static int cpu_set(int cpu, int *es, unsigned int *mask, char *why, size_t size)
 
 	*es = PAPI_NULL;
 	*mask = 0;
-	if ((rc = PAPI_create_eventset(es)) != PAPI_OK || (rc = PAPI_assign_eventset_component(*es, 0)) != PAPI_OK)
+	if ((rc = PAPI_create_eventset(es)) != PAPI_OK ||
+	    (rc = PAPI_assign_eventset_component(*es, 0)) != PAPI_OK)
 		goto fail;
 	memset(&opt, 0, sizeof(opt));
 	opt.cpu.eventset = *es;
@@ -65,8 +66,9 @@ static int cpu_set(int cpu, int *es, unsigned int *mask, char *why, size_t size)
 		if (PAPI_add_event(*es, presets[i].code) == PAPI_OK)
 			*mask |= 1u << i;
 	if (!*mask) {
-		snprintf(why, size, "PAPI cannot count any of its presets here (PAPI_TOT_CYC: %s; "
-				    "%d hardware counters reported)",
+		snprintf(why, size,
+			 "PAPI cannot count any of its presets here (PAPI_TOT_CYC: %s; "
+			 "%d hardware counters reported)",
 			 PAPI_strerror(PAPI_add_event(*es, PAPI_TOT_CYC)), PAPI_num_cmp_hwctrs(0));
 		PAPI_cleanup_eventset(*es);
 		PAPI_destroy_eventset(es);
@@ -131,7 +133,7 @@ struct priv {
 	int ncpu;
 	int es[512];
 	unsigned int cpu_mask[512]; /* presets each CPU's set counts, in add order */
-	unsigned int mask;          /* presets every CPU counts: the metrics */
+	unsigned int mask;	    /* presets every CPU counts: the metrics */
 	long long *vals;
 };
 

@@ -23,23 +23,23 @@
 static const struct {
 	const char *metric, *event, *unit;
 } events[] = {
-	{"cycles", "perf::PERF_COUNT_HW_CPU_CYCLES", "cycles/s"},
-	{"instructions", "perf::PERF_COUNT_HW_INSTRUCTIONS", "instructions/s"},
-	{"llc_misses", "perf::PERF_COUNT_HW_CACHE_MISSES", "misses/s"},
-	{"stalled_cycles_backend", "perf::PERF_COUNT_HW_STALLED_CYCLES_BACKEND", "cycles/s"},
-	{"cpu_clock", "perf::PERF_COUNT_SW_CPU_CLOCK", "ns/s"},
-	{"page_faults", "perf::PERF_COUNT_SW_PAGE_FAULTS", "faults/s"},
-	{"context_switches", "perf::PERF_COUNT_SW_CONTEXT_SWITCHES", "switches/s"},
-	{"cpu_migrations", "perf::PERF_COUNT_SW_CPU_MIGRATIONS", "migrations/s"},
+	{ "cycles", "perf::PERF_COUNT_HW_CPU_CYCLES", "cycles/s" },
+	{ "instructions", "perf::PERF_COUNT_HW_INSTRUCTIONS", "instructions/s" },
+	{ "llc_misses", "perf::PERF_COUNT_HW_CACHE_MISSES", "misses/s" },
+	{ "stalled_cycles_backend", "perf::PERF_COUNT_HW_STALLED_CYCLES_BACKEND", "cycles/s" },
+	{ "cpu_clock", "perf::PERF_COUNT_SW_CPU_CLOCK", "ns/s" },
+	{ "page_faults", "perf::PERF_COUNT_SW_PAGE_FAULTS", "faults/s" },
+	{ "context_switches", "perf::PERF_COUNT_SW_CONTEXT_SWITCHES", "switches/s" },
+	{ "cpu_migrations", "perf::PERF_COUNT_SW_CPU_MIGRATIONS", "migrations/s" },
 };
 #define NEVENTS (sizeof(events) / sizeof(*events))
 
 struct priv {
-	int ncpu;                   /* 0: per process */
+	int ncpu; /* 0: per process */
 	int cpus[512];
 	int nev;
-	int ev[NEVENTS];            /* index into events[] of each metric */
-	int *fd;                    /* [metric][cpu] */
+	int ev[NEVENTS]; /* index into events[] of each metric */
+	int *fd;	 /* [metric][cpu] */
 };
 
 static int pfm_ready(char *why, size_t size)
@@ -51,7 +51,8 @@ static int pfm_ready(char *why, size_t size)
 		int rc = pfm_initialize();
 
 		state = rc == PFM_SUCCESS ? 1 : -1;
-		snprintf(reason, sizeof(reason), "libpfm4 failed to initialize: %s", pfm_strerror(rc));
+		snprintf(reason, sizeof(reason), "libpfm4 failed to initialize: %s",
+			 pfm_strerror(rc));
 	}
 	if (state < 0)
 		snprintf(why, size, "%s", reason);
@@ -139,7 +140,8 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 
 		if (rc != PFM_SUCCESS) {
 			len += (size_t)snprintf(why + len, len < size ? size - len : 0, "%s%s: %s",
-						len ? "; " : "", events[i].metric, pfm_strerror(rc));
+						len ? "; " : "", events[i].metric,
+						pfm_strerror(rc));
 			continue;
 		}
 		fd = open_one(&a, cpu, -1);
@@ -160,7 +162,8 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 	if (user_only())
 		len += (size_t)snprintf(why + len, len < size ? size - len : 0,
 					"%suser space of this process only (perf_event_paranoid is "
-					"%d and this is not root)", len ? "; " : "", paranoid());
+					"%d and this is not root)",
+					len ? "; " : "", paranoid());
 	return 0;
 }
 
@@ -232,7 +235,8 @@ static int open_pfm(const struct tt_collect_ctx *ctx, struct tt_source **out)
 				if (fd[c] >= 0)
 					close(fd[c]);
 			if (!p->nev) {
-				rc = tt_err(TT_EUNAVAIL, "%s cannot be counted on every source-node CPU",
+				rc = tt_err(TT_EUNAVAIL,
+					    "%s cannot be counted on every source-node CPU",
 					    events[i].metric);
 				break;
 			}
@@ -242,7 +246,8 @@ static int open_pfm(const struct tt_collect_ctx *ctx, struct tt_source **out)
 			continue; /* not countable here: probe said so */
 		p->ev[p->nev++] = (int)i;
 		if (!tt_source_add(s, &cap, events[i].metric, events[i].unit, TT_COUNTER,
-				   p->ncpu ? ctx->source_node : -1, p->ncpu ? "source-node CPUs" : "process"))
+				   p->ncpu ? ctx->source_node : -1,
+				   p->ncpu ? "source-node CPUs" : "process"))
 			rc = tt_err(TT_EFAIL, "out of memory");
 	}
 	if (rc == 0 && !p->nev)
@@ -268,7 +273,8 @@ static int sample(struct tt_source *s, double *v)
 		for (int c = 0; c < p->ncpu; c++) {
 			ssize_t want = (ssize_t)((1 + (size_t)p->nev) * sizeof(uint64_t));
 
-			if (read(p->fd[c], buf, sizeof(buf)) != want || buf[0] != (uint64_t)p->nev) {
+			if (read(p->fd[c], buf, sizeof(buf)) != want ||
+			    buf[0] != (uint64_t)p->nev) {
 				for (int m = 0; m < p->nev; m++)
 					v[m] = NAN;
 				return 0;

@@ -26,14 +26,17 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 	char feat[512];
 
 	if (!tt_sysfs_exists(ctx->sfs, "/sys/fs/resctrl/info")) {
-		snprintf(why, size, "/sys/fs/resctrl is not mounted (mount -t resctrl resctrl "
-				    "/sys/fs/resctrl, as root, on a CPU with MBM)");
+		snprintf(why, size,
+			 "/sys/fs/resctrl is not mounted (mount -t resctrl resctrl "
+			 "/sys/fs/resctrl, as root, on a CPU with MBM)");
 		return TT_EUNAVAIL;
 	}
-	if (tt_sysfs_read(ctx->sfs, feat, sizeof(feat), "/sys/fs/resctrl/info/L3_MON/mon_features") < 0 ||
+	if (tt_sysfs_read(ctx->sfs, feat, sizeof(feat),
+			  "/sys/fs/resctrl/info/L3_MON/mon_features") < 0 ||
 	    !strstr(feat, "mbm_total_bytes")) {
-		snprintf(why, size, "resctrl is mounted but this CPU has no memory bandwidth "
-				    "monitoring (no mbm_total_bytes in info/L3_MON/mon_features)");
+		snprintf(why, size,
+			 "resctrl is mounted but this CPU has no memory bandwidth "
+			 "monitoring (no mbm_total_bytes in info/L3_MON/mon_features)");
 		return TT_EUNAVAIL;
 	}
 	return 0;

@@ -26,7 +26,7 @@
 struct box {
 	char name[64];
 	int node;
-	int nev[2];                  /* read, write: 1, or 2 for sch0 + sch1 */
+	int nev[2]; /* read, write: 1, or 2 for sch0 + sch1 */
 	struct tt_pmu_event ev[2][2];
 	int fd[2][2];
 };
@@ -40,7 +40,7 @@ struct plan {
 static int plan_box(const struct tt_sysfs *s, const struct tt_topo *t, const char *pmu,
 		    struct box *b)
 {
-	static const char *const dir[2] = {"read", "write"};
+	static const char *const dir[2] = { "read", "write" };
 	int rc = 0;
 
 	memset(b, 0, sizeof(*b));
@@ -50,7 +50,8 @@ static int plan_box(const struct tt_sysfs *s, const struct tt_topo *t, const cha
 
 		if (strncmp(pmu, "uncore_imc_", 11) == 0 && strncmp(pmu, "uncore_imc_free", 15)) {
 			snprintf(name, sizeof(name), "cas_count_%s", dir[d]);
-			if (tt_sysfs_exists(s, "/sys/bus/event_source/devices/%s/events/%s", pmu, name)) {
+			if (tt_sysfs_exists(s, "/sys/bus/event_source/devices/%s/events/%s", pmu,
+					    name)) {
 				rc = tt_pmu_event_load(s, t, pmu, name, NULL, LINE, &b->ev[d][0]);
 				b->nev[d] = 1;
 				continue;
@@ -58,8 +59,9 @@ static int plan_box(const struct tt_sysfs *s, const struct tt_topo *t, const cha
 			/* Granite Rapids counts each subchannel separately. */
 			for (int sch = 0; sch < 2 && rc == 0; sch++) {
 				snprintf(name, sizeof(name), "cas_count_%s_sch%d", dir[d], sch);
-				if (!tt_sysfs_exists(s, "/sys/bus/event_source/devices/%s/events/%s", pmu,
-						     name))
+				if (!tt_sysfs_exists(s,
+						     "/sys/bus/event_source/devices/%s/events/%s",
+						     pmu, name))
 					return 0;
 				rc = tt_pmu_event_load(s, t, pmu, name, NULL, LINE, &b->ev[d][sch]);
 				b->nev[d]++;
@@ -67,12 +69,13 @@ static int plan_box(const struct tt_sysfs *s, const struct tt_topo *t, const cha
 		} else if (strncmp(pmu, "amd_umc_", 8) == 0) {
 			/* No named events in the kernel; perf's JSON: umc_cas_cmd.rd/.wr. */
 			rc = tt_pmu_event_load(s, t, pmu, d ? "umc_cas_cmd.wr" : "umc_cas_cmd.rd",
-					       d ? "event=0x0a,rdwrmask=2" : "event=0x0a,rdwrmask=1",
+					       d ? "event=0x0a,rdwrmask=2"
+						 : "event=0x0a,rdwrmask=1",
 					       LINE, &b->ev[d][0]);
 			b->nev[d] = 1;
 		} else if (strncmp(pmu, "cxl_pmu_mem", 11) == 0) {
-			rc = tt_pmu_event_load(s, t, pmu, d ? "m2s_rwd_memwr" : "m2s_req_memrd", NULL,
-					       LINE, &b->ev[d][0]);
+			rc = tt_pmu_event_load(s, t, pmu, d ? "m2s_rwd_memwr" : "m2s_req_memrd",
+					       NULL, LINE, &b->ev[d][0]);
 			b->nev[d] = 1;
 		} else {
 			return 0;
@@ -87,11 +90,12 @@ static int plan_box(const struct tt_sysfs *s, const struct tt_topo *t, const cha
 	for (char **f = terms; rc >= 0 && f && *f; f++) {
 		struct tt_pmu_format pf;
 
-		rc = tt_sysfs_read(s, fmt, sizeof(fmt), "/sys/bus/event_source/devices/%s/format/%s", pmu,
-				   *f);
+		rc = tt_sysfs_read(s, fmt, sizeof(fmt),
+				   "/sys/bus/event_source/devices/%s/format/%s", pmu, *f);
 		if (rc >= 0 && tt_pmu_parse_format(fmt, &pf))
-			rc = tt_err(TT_EINPUT, "'%s/sys/bus/event_source/devices/%s/format/%s' holds '%s', "
-					       "not 'config[12]:lo-hi'",
+			rc = tt_err(TT_EINPUT,
+				    "'%s/sys/bus/event_source/devices/%s/format/%s' holds '%s', "
+				    "not 'config[12]:lo-hi'",
 				    s->root, pmu, *f, fmt);
 	}
 	tt_sysfs_free_names(terms);
@@ -144,16 +148,21 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 	if (rc < 0) {
 		snprintf(why, size, "%s", tt_err_msg());
 	} else if (!p->n) {
-		snprintf(why, size, "no uncore_imc, amd_umc or cxl_pmu PMU in "
-				    "/sys/bus/event_source/devices");
+		snprintf(why, size,
+			 "no uncore_imc, amd_umc or cxl_pmu PMU in "
+			 "/sys/bus/event_source/devices");
 		rc = TT_EUNAVAIL;
 	} else if (!ctx->sfs->live) {
-		snprintf(why, size, "%d memory boxes found and their events encoded, but counting "
-				    "needs the live system's PMUs (the sysfs root is a copy)", p->n);
+		snprintf(why, size,
+			 "%d memory boxes found and their events encoded, but counting "
+			 "needs the live system's PMUs (the sysfs root is a copy)",
+			 p->n);
 		rc = TT_EUNAVAIL;
 	} else if (geteuid() != 0 && (level = paranoid(ctx->sfs)) > 0) {
-		snprintf(why, size, "perf_event_paranoid is %d; system-wide uncore counting needs "
-				    "<= 0, or CAP_PERFMON", level);
+		snprintf(why, size,
+			 "perf_event_paranoid is %d; system-wide uncore counting needs "
+			 "<= 0, or CAP_PERFMON",
+			 level);
 		rc = TT_EUNAVAIL;
 	}
 	free(p);
@@ -178,7 +187,7 @@ static int perf_open(const struct tt_pmu_event *ev, int *fd)
 			   PERF_FLAG_FD_CLOEXEC);
 	if (*fd < 0)
 		return tt_err_sys(errno == EACCES || errno == EPERM || errno == ENOENT ? TT_EUNAVAIL
-										 : TT_EFAIL,
+										       : TT_EFAIL,
 				  errno, "cannot open %s/%s on CPU %d", ev->pmu, ev->name, ev->cpu);
 	return 0;
 }
@@ -213,8 +222,9 @@ static int open_uncore(const struct tt_collect_ctx *ctx, struct tt_source **out)
 		struct box *b = &p->plan.box[i];
 
 		for (int d = 0; d < 2 && rc == 0; d++) {
-			struct tt_metric *m = tt_source_add(s, &cap, d ? "write_bytes" : "read_bytes",
-							    "bytes/s", TT_COUNTER, b->node, b->name);
+			struct tt_metric *m =
+				tt_source_add(s, &cap, d ? "write_bytes" : "read_bytes", "bytes/s",
+					      TT_COUNTER, b->node, b->name);
 
 			if (!m) {
 				rc = tt_err(TT_EFAIL, "out of memory");

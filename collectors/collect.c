@@ -19,8 +19,8 @@ struct tt_collect {
 	int n;
 	struct tt_sampler *s;
 	pthread_mutex_t mu;
-	double begin, end;      /* the measured phase, monotonic seconds; 0 unset */
-	char unavailable[256];  /* why no traffic source was asked for or works */
+	double begin, end;     /* the measured phase, monotonic seconds; 0 unset */
+	char unavailable[256]; /* why no traffic source was asked for or works */
 };
 
 static double mono(void)
@@ -74,9 +74,9 @@ static const struct {
 	const struct tt_collector *c;
 	const char *metric[2];
 } traffic[] = {
-	{&tt_c_uncore, {"read_bytes", "write_bytes"}},
-	{&tt_c_resctrl, {"mbm_total_bytes", NULL}},
-	{&tt_c_model, {"model_bw", NULL}},
+	{ &tt_c_uncore, { "read_bytes", "write_bytes" } },
+	{ &tt_c_resctrl, { "mbm_total_bytes", NULL } },
+	{ &tt_c_model, { "model_bw", NULL } },
 };
 
 static void per_node(struct tt_collect_summary *sum)
@@ -174,7 +174,8 @@ int tt_collect_end(struct tt_collect *c, struct tt_collect_summary *sum)
 		per_node(sum);
 		if (sum->window_s < 2 * INTERVAL_S)
 			snprintf(sum->note, sizeof(sum->note),
-				 "the measured phase (%.3f s) is shorter than two sampling intervals "
+				 "the measured phase (%.3f s) is shorter than two sampling "
+				 "intervals "
 				 "(%.1f s): run longer (--repeat, --size) for collector figures",
 				 sum->window_s, INTERVAL_S);
 		if (!sum->bw_source)

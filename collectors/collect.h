@@ -20,14 +20,14 @@ struct tt_collect;
 
 struct tt_metric_summary {
 	const struct tt_collector *collector;
-	int source, index;      /* as in tt_reading: which source, which metric */
+	int source, index; /* as in tt_reading: which source, which metric */
 	struct tt_metric metric;
-	double mean;            /* over OK readings in the window; NAN when none */
-	int ok, init, stale;    /* readings by state in the window */
+	double mean;	     /* over OK readings in the window; NAN when none */
+	int ok, init, stale; /* readings by state in the window */
 };
 
 struct tt_collect_summary {
-	double window_s;        /* length of the measured phase */
+	double window_s; /* length of the measured phase */
 	int n;
 	struct tt_metric_summary *metrics;
 	/* Bytes/s per node from the best traffic source, or bw_source NULL
@@ -40,8 +40,8 @@ struct tt_collect_summary {
 	/* Every reading inside the window, for the database. */
 	size_t nreadings;
 	struct tt_reading *readings;
-	uint64_t lost;          /* readings overwritten before they were read */
-	char note[200];         /* "" or why the figures are thin */
+	uint64_t lost;	/* readings overwritten before they were read */
+	char note[200]; /* "" or why the figures are thin */
 };
 
 int tt_collect_begin(const struct tt_collect_ctx *ctx, const char *list, struct tt_collect **out);

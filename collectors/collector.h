@@ -31,13 +31,13 @@ enum tt_metric_kind {
 };
 
 struct tt_metric {
-	char name[64];          /* "imc_read_bytes", "numa_hit" */
-	char unit[16];          /* of the value (counters: per second once a rate) */
+	char name[64]; /* "imc_read_bytes", "numa_hit" */
+	char unit[16]; /* of the value (counters: per second once a rate) */
 	enum tt_metric_kind kind;
-	int node;               /* NUMA node it belongs to, -1 for none */
-	char source[48];        /* box or file: "uncore_imc_3", "node1/numastat" */
-	unsigned int bits;      /* counter width for wraparound, 0 = 64 */
-	double scale;           /* value = raw * scale (perf .scale, MiB -> bytes) */
+	int node;	   /* NUMA node it belongs to, -1 for none */
+	char source[48];   /* box or file: "uncore_imc_3", "node1/numastat" */
+	unsigned int bits; /* counter width for wraparound, 0 = 64 */
+	double scale;	   /* value = raw * scale (perf .scale, MiB -> bytes) */
 };
 
 struct tt_source {
@@ -51,7 +51,7 @@ struct tt_source {
 struct tt_collect_ctx {
 	const struct tt_sysfs *sfs;
 	const struct tt_topo *topo;
-	int source_node;        /* the benchmark's node: per-CPU counters go there; -1 all */
+	int source_node; /* the benchmark's node: per-CPU counters go there; -1 all */
 	const struct tt_weights *weights; /* the placement being run, for the model; NULL none */
 };
 
@@ -64,7 +64,7 @@ struct tt_collector {
 	const char *name;
 	const char *summary;
 	unsigned int flags;
-	const char *gives;      /* the metrics it gives, for listings when unavailable */
+	const char *gives; /* the metrics it gives, for listings when unavailable */
 	/* Set, and the functions NULL, in a build without the collector's
 	 * library: "built without PAPI (libpapi-dev)". It stays in the table
 	 * and says why (mk/configure.sh decides what is built). */
@@ -108,9 +108,8 @@ bool tt_collectors_simulated(const char *list);
 
 /* Helpers for collectors: a source with room for n metrics, and adding one. */
 struct tt_source *tt_source_new(const struct tt_collector *c, int cap);
-struct tt_metric *tt_source_add(struct tt_source *s, int *cap, const char *name,
-				const char *unit, enum tt_metric_kind kind, int node,
-				const char *source);
+struct tt_metric *tt_source_add(struct tt_source *s, int *cap, const char *name, const char *unit,
+				enum tt_metric_kind kind, int node, const char *source);
 void tt_source_free(struct tt_source *s);
 
 #endif

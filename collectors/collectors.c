@@ -7,8 +7,8 @@
 #include <string.h>
 
 const struct tt_collector *const tt_collectors[] = {
-	&tt_c_numastat, &tt_c_uncore, &tt_c_pfm, &tt_c_papi, &tt_c_likwid, &tt_c_resctrl,
-	&tt_c_model, NULL,
+	&tt_c_numastat, &tt_c_uncore,  &tt_c_pfm,   &tt_c_papi,
+	&tt_c_likwid,	&tt_c_resctrl, &tt_c_model, NULL,
 };
 
 const struct tt_collector *tt_collector_find(const char *name)
@@ -34,9 +34,8 @@ struct tt_source *tt_source_new(const struct tt_collector *c, int cap)
 	return s;
 }
 
-struct tt_metric *tt_source_add(struct tt_source *s, int *cap, const char *name,
-				const char *unit, enum tt_metric_kind kind, int node,
-				const char *source)
+struct tt_metric *tt_source_add(struct tt_source *s, int *cap, const char *name, const char *unit,
+				enum tt_metric_kind kind, int node, const char *source)
 {
 	struct tt_metric *m;
 
@@ -86,11 +85,13 @@ int tt_collectors_open(const struct tt_collect_ctx *ctx, const char *list,
 	if (!*sources)
 		return tt_err(TT_EFAIL, "out of memory");
 	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *name = strtok_r(buf, ",", &save); name && rc == 0; name = strtok_r(NULL, ",", &save)) {
+	for (char *name = strtok_r(buf, ",", &save); name && rc == 0;
+	     name = strtok_r(NULL, ",", &save)) {
 		const struct tt_collector *c = tt_collector_find(name);
 
 		if (!c) {
-			rc = tt_err(TT_EINPUT, "unknown collector '%s' (see 'tiertune collectors')", name);
+			rc = tt_err(TT_EINPUT, "unknown collector '%s' (see 'tiertune collectors')",
+				    name);
 			break;
 		}
 		for (int i = 0; i < *n; i++)
@@ -101,8 +102,8 @@ int tt_collectors_open(const struct tt_collect_ctx *ctx, const char *list,
 		why[0] = '\0';
 		rc = tt_collector_probe(c, ctx, why, sizeof(why));
 		if (rc < 0) {
-			rc = tt_err(rc == TT_EINPUT ? TT_EINPUT : TT_EUNAVAIL, "collector %s is unavailable: %s",
-				    name, why);
+			rc = tt_err(rc == TT_EINPUT ? TT_EINPUT : TT_EUNAVAIL,
+				    "collector %s is unavailable: %s", name, why);
 			break;
 		}
 		rc = c->open(ctx, &(*sources)[*n]);

@@ -75,8 +75,10 @@ int tt_pmu_encode(const struct tt_sysfs *s, const char *pmu, const char *spec, u
 			char *end;
 			value = strtoull(eq + 1, &end, 0);
 			if (errno || end == eq + 1 || *end || eq[1] == '-')
-				return tt_err(TT_EINPUT, "PMU %s event '%s': term '%s' has value '%s', not a "
-							 "number", pmu, spec, term, eq + 1);
+				return tt_err(TT_EINPUT,
+					      "PMU %s event '%s': term '%s' has value '%s', not a "
+					      "number",
+					      pmu, spec, term, eq + 1);
 		}
 		if (strcmp(term, "config") == 0 || strcmp(term, "config1") == 0 ||
 		    strcmp(term, "config2") == 0) {
@@ -85,16 +87,17 @@ int tt_pmu_encode(const struct tt_sysfs *s, const char *pmu, const char *spec, u
 		}
 		rc = tt_sysfs_read(s, fmt, sizeof(fmt), PMU_DIR "/%s/format/%s", pmu, term);
 		if (rc == TT_EUNAVAIL)
-			return tt_err(TT_EINPUT, "PMU %s event '%s': term '%s' has no format file", pmu,
-				      spec, term);
+			return tt_err(TT_EINPUT, "PMU %s event '%s': term '%s' has no format file",
+				      pmu, spec, term);
 		if (rc < 0)
 			return rc;
 		if (tt_pmu_parse_format(fmt, &f))
-			return tt_err(TT_EINPUT, "'%s%s/%s/format/%s' holds '%s', not 'config[12]:lo-hi'",
+			return tt_err(TT_EINPUT,
+				      "'%s%s/%s/format/%s' holds '%s', not 'config[12]:lo-hi'",
 				      s->root, PMU_DIR, pmu, term, fmt);
 		if (tt_pmu_put(&f, value, config))
-			return tt_err(TT_EINPUT, "PMU %s event '%s': %s=%#jx does not fit '%s'", pmu,
-				      spec, term, (uintmax_t)value, fmt);
+			return tt_err(TT_EINPUT, "PMU %s event '%s': %s=%#jx does not fit '%s'",
+				      pmu, spec, term, (uintmax_t)value, fmt);
 	}
 	return 0;
 }
@@ -104,8 +107,9 @@ static double unit_bytes(const char *unit)
 	static const struct {
 		const char *unit;
 		double bytes;
-	} units[] = {{"B", 1}, {"Bytes", 1}, {"bytes", 1}, {"KiB", 1024}, {"MiB", 1048576},
-		     {"GiB", 1073741824}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}};
+	} units[] = { { "B", 1 },      { "Bytes", 1 },	   { "bytes", 1 },
+		      { "KiB", 1024 }, { "MiB", 1048576 }, { "GiB", 1073741824 },
+		      { "KB", 1e3 },   { "MB", 1e6 },	   { "GB", 1e9 } };
 
 	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
 		if (strcmp(unit, units[i].unit) == 0)
@@ -142,16 +146,17 @@ static int cxl_node(const struct tt_sysfs *s, int mem)
 			unsigned int port, id;
 			uint64_t v;
 
-			if (tt_sysfs_read(s, dec, sizeof(dec), "/sys/bus/cxl/devices/%s/target%d", *r,
-					  k) < 0)
+			if (tt_sysfs_read(s, dec, sizeof(dec), "/sys/bus/cxl/devices/%s/target%d",
+					  *r, k) < 0)
 				break;
 			if (sscanf(dec, "decoder%u.%u", &port, &id) != 2 ||
-			    !tt_sysfs_exists(s, "/sys/bus/cxl/devices/mem%d/endpoint%u/%s", mem, port,
-					     dec))
+			    !tt_sysfs_exists(s, "/sys/bus/cxl/devices/mem%d/endpoint%u/%s", mem,
+					     port, dec))
 				continue;
-			if (tt_sysfs_read_u64(s, &v, 0, TT_MAX_NODES - 1,
-					      "/sys/bus/cxl/devices/%s/dax_region%u/dax%u.0/target_node",
-					      *r, z, z) == 0)
+			if (tt_sysfs_read_u64(
+				    s, &v, 0, TT_MAX_NODES - 1,
+				    "/sys/bus/cxl/devices/%s/dax_region%u/dax%u.0/target_node", *r,
+				    z, z) == 0)
 				node = (int)v;
 		}
 	}
@@ -201,10 +206,12 @@ int tt_pmu_event_load(const struct tt_sysfs *s, const struct tt_topo *t, const c
 
 		ev->scale = strtod(list, &end);
 		if (end == list || *end || !isfinite(ev->scale) || ev->scale <= 0)
-			return tt_err(TT_EINPUT, "'%s%s/%s/events/%s.scale' holds '%s', not a scale",
-				      s->root, PMU_DIR, pmu, name, list);
+			return tt_err(TT_EINPUT,
+				      "'%s%s/%s/events/%s.scale' holds '%s', not a scale", s->root,
+				      PMU_DIR, pmu, name, list);
 	}
-	if (tt_sysfs_read(s, ev->unit, sizeof(ev->unit), PMU_DIR "/%s/events/%s.unit", pmu, name) < 0)
+	if (tt_sysfs_read(s, ev->unit, sizeof(ev->unit), PMU_DIR "/%s/events/%s.unit", pmu, name) <
+	    0)
 		ev->unit[0] = '\0';
 	ev->bytes = unit_bytes(ev->unit) ? ev->scale * unit_bytes(ev->unit)
 					 : ev->scale * bytes_per_count;
@@ -213,8 +220,8 @@ int tt_pmu_event_load(const struct tt_sysfs *s, const struct tt_topo *t, const c
 		uint64_t bits[TT_MAX_CPUS / 64];
 
 		if (tt_parse_list(list, bits, TT_MAX_CPUS))
-			return tt_err(TT_EINPUT, "'%s%s/%s/cpumask' holds '%s', not a CPU list", s->root,
-				      PMU_DIR, pmu, list);
+			return tt_err(TT_EINPUT, "'%s%s/%s/cpumask' holds '%s', not a CPU list",
+				      s->root, PMU_DIR, pmu, list);
 		for (int c = 0; c < TT_MAX_CPUS && ev->cpu < 0; c++)
 			if (tt_bit_test(bits, (unsigned int)c))
 				ev->cpu = c;

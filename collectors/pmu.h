@@ -15,9 +15,11 @@
 #include <stdint.h>
 
 struct tt_pmu_format {
-	int word;                   /* 0 config, 1 config1, 2 config2 */
+	int word; /* 0 config, 1 config1, 2 config2 */
 	int nranges;
-	struct { int lo, hi; } r[8]; /* bit ranges, low bits of the value first */
+	struct {
+		int lo, hi;
+	} r[8]; /* bit ranges, low bits of the value first */
 };
 
 /* "config:0-7", "config1:0-3,8-11", "config2:5". */
@@ -36,11 +38,11 @@ struct tt_pmu_event {
 	char name[64];
 	uint32_t type;
 	uint64_t config[3];
-	double scale;               /* .scale, 1 when absent */
-	char unit[16];              /* .unit, "" when absent */
-	double bytes;               /* bytes per count: scale x unit, or the caller's default */
-	int cpu;                    /* first CPU of cpumask, -1 when none */
-	int node;                   /* NUMA node the box serves, -1 when unknown */
+	double scale;  /* .scale, 1 when absent */
+	char unit[16]; /* .unit, "" when absent */
+	double bytes;  /* bytes per count: scale x unit, or the caller's default */
+	int cpu;       /* first CPU of cpumask, -1 when none */
+	int node;      /* NUMA node the box serves, -1 when unknown */
 };
 
 /* Loads events/<name> (or spec when not NULL: PMUs without named events,

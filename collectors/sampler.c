@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-const char *const tt_sample_state_names[] = {"ok", "initializing", "stale"};
+const char *const tt_sample_state_names[] = { "ok", "initializing", "stale" };
 
 enum tt_sample_state tt_count_step(const struct tt_metric *m, struct tt_count *c, double raw,
 				   double t_s, double *value)
@@ -54,11 +54,11 @@ struct tt_sampler {
 	struct tt_source **src;
 	int n;
 	double interval_s;
-	struct tt_count **count;    /* [source][metric] */
-	double *values;             /* scratch, the widest source */
+	struct tt_count **count; /* [source][metric] */
+	double *values;		 /* scratch, the widest source */
 	struct tt_reading *ring;
 	size_t cap;
-	uint64_t next;              /* seq of the next reading */
+	uint64_t next; /* seq of the next reading */
 	uint64_t ticks;
 	double cpu_s;
 	pthread_t tid;
@@ -130,8 +130,7 @@ static void *run(void *arg)
 			due.tv_sec++;
 			due.tv_nsec -= 1000000000L;
 		}
-		while (!s->stop &&
-		       pthread_cond_timedwait(&s->cv, &s->mu, &due) != ETIMEDOUT)
+		while (!s->stop && pthread_cond_timedwait(&s->cv, &s->mu, &due) != ETIMEDOUT)
 			;
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -160,7 +159,8 @@ int tt_sampler_start(struct tt_sampler **out, struct tt_source **src, int n, dou
 		return tt_err(TT_EFAIL, "out of memory");
 	if (interval_s < 0.001 || interval_s > 3600 || capacity < 1) {
 		free(s);
-		return tt_err(TT_EINPUT, "sampling interval %g s is outside 1 ms to 1 h", interval_s);
+		return tt_err(TT_EINPUT, "sampling interval %g s is outside 1 ms to 1 h",
+			      interval_s);
 	}
 	s->src = src;
 	s->n = n;
@@ -177,7 +177,8 @@ int tt_sampler_start(struct tt_sampler **out, struct tt_source **src, int n, dou
 		return tt_err(TT_EFAIL, "out of memory");
 	}
 	for (int i = 0; i < n; i++)
-		if (!(s->count[i] = calloc((size_t)src[i]->nmetrics + 1, sizeof(struct tt_count)))) {
+		if (!(s->count[i] =
+			      calloc((size_t)src[i]->nmetrics + 1, sizeof(struct tt_count)))) {
 			release(s);
 			return tt_err(TT_EFAIL, "out of memory");
 		}

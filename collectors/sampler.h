@@ -25,10 +25,10 @@ extern const char *const tt_sample_state_names[];
 
 struct tt_reading {
 	uint64_t seq;
-	double t_s;                 /* CLOCK_MONOTONIC seconds */
-	int source, metric;         /* indexes into the sources given to start */
-	double value;               /* gauge scaled, or counter rate per second */
-	double since_s;             /* counters: the rate is over [since_s, t_s] */
+	double t_s;	    /* CLOCK_MONOTONIC seconds */
+	int source, metric; /* indexes into the sources given to start */
+	double value;	    /* gauge scaled, or counter rate per second */
+	double since_s;	    /* counters: the rate is over [since_s, t_s] */
 	enum tt_sample_state state;
 };
 

@@ -64,13 +64,14 @@ static int current(const struct tt_sysfs *s, const struct tt_write *w, char *out
 			return 0;
 		}
 	}
-	return tt_err(TT_EINPUT, "'%s%s' has no entry for source node %d", s->root, w->file, w->src);
+	return tt_err(TT_EINPUT, "'%s%s' has no entry for source node %d", s->root, w->file,
+		      w->src);
 }
 
 int tt_apply_plan_add(struct tt_apply_plan *p, enum tt_write_kind kind, int src, const char *value,
 		      const char *fmt, ...)
 {
-	struct tt_write w = {.kind = kind, .src = src};
+	struct tt_write w = { .kind = kind, .src = src };
 	va_list ap;
 	int n, rc;
 
@@ -119,9 +120,10 @@ int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
 	/* With auto mode on, writing a node's weight, even the one it holds,
 	 * pins the weights: the kernel turns auto off (node_store). */
 	p->write_unchanged = cur.auto_mode == 1;
-	tt_nodemask_for_each(node, &w->set) {
+	tt_nodemask_for_each (node, &w->set) {
 		snprintf(v, sizeof(v), "%u", w->w[node]);
-		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, v, TT_WI_UPSTREAM_DIR "/node%d", node);
+		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, v, TT_WI_UPSTREAM_DIR "/node%d",
+				       node);
 		if (rc < 0)
 			goto out;
 	}
@@ -135,7 +137,7 @@ int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
 	} else if (cur.auto_mode >= 0 && p->n) {
 		struct tt_write *m = &p->implied[0];
 
-		*m = (struct tt_write){.kind = TT_WRITE_PLAIN, .src = -1};
+		*m = (struct tt_write){ .kind = TT_WRITE_PLAIN, .src = -1 };
 		snprintf(m->file, sizeof(m->file), TT_WI_UPSTREAM_DIR "/%s", cur.auto_file);
 		snprintf(m->old, sizeof(m->old), "%s", cur.auto_mode ? "true" : "false");
 		snprintf(m->value, sizeof(m->value), "false");
@@ -154,7 +156,8 @@ int tt_apply_plan_auto(struct tt_apply_plan *p, bool on)
 	tt_wi_state_init(&cur);
 	rc = tt_wi_upstream.read(p->sfs, NULL, &cur);
 	if (rc == 0 && cur.auto_mode < 0)
-		rc = tt_err(TT_EUNAVAIL, "this kernel has no auto mode file in %s (needs Linux 6.16+)",
+		rc = tt_err(TT_EUNAVAIL,
+			    "this kernel has no auto mode file in %s (needs Linux 6.16+)",
 			    TT_WI_UPSTREAM_DIR);
 	if (rc == 0)
 		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, on ? "true" : "false",
@@ -172,7 +175,7 @@ int tt_apply_plan_rfc(struct tt_apply_plan *p, const struct tt_topo *t, int src,
 	rc = tt_wi_check(&tt_wi_rfc, p->sfs, t, src, tiers);
 	if (rc < 0)
 		return rc;
-	tt_nodemask_for_each(tier, &tiers->set) {
+	tt_nodemask_for_each (tier, &tiers->set) {
 		snprintf(v, sizeof(v), "%d:%u", src, tiers->w[tier]);
 		rc = tt_apply_plan_add(p, TT_WRITE_RFC_ENTRY, src, v,
 				       TIER_DIR "/memory_tier%d/interleave_weight", tier);
@@ -188,14 +191,16 @@ int tt_apply_check_writable(const struct tt_apply_plan *p)
 		int fd;
 
 		if (!tt_wi_weight_file(p->w[i].file))
-			return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file",
+			return tt_err(TT_EINPUT,
+				      "refusing to write '%s': not an interleave weight file",
 				      p->w[i].file);
 		/* Opening for writing changes nothing (no O_TRUNC, nothing written),
 		 * and is what the write will do: beneath the root, no links. */
 		fd = tt_sysfs_open(p->sfs, p->w[i].file, O_WRONLY);
 		if (fd < 0) {
 			if (fd == TT_EUNAVAIL && errno == EACCES && geteuid() != 0)
-				tt_err_hint("writing interleave weights needs root (uid 0); you are uid %d",
+				tt_err_hint("writing interleave weights needs root (uid 0); you "
+					    "are uid %d",
 					    (int)geteuid());
 			return fd;
 		}
@@ -221,8 +226,10 @@ int tt_apply_verify(const struct tt_apply_plan *p)
 			continue;
 		bad++;
 		if (len < sizeof(changed))
-			len += (size_t)snprintf(changed + len, sizeof(changed) - len, "%s'%s' holds '%s', "
-						"not '%s'", len ? "; " : "", w->file, now, w->expect);
+			len += (size_t)snprintf(changed + len, sizeof(changed) - len,
+						"%s'%s' holds '%s', "
+						"not '%s'",
+						len ? "; " : "", w->file, now, w->expect);
 	}
 	if (!bad)
 		return 0;
@@ -276,7 +283,8 @@ static int lock_state(const char *dir, int *fd)
 		return tt_err_sys(TT_EFAIL, errno, "cannot open lock '%s'", path);
 	if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
 		rc = errno == EWOULDBLOCK
-			     ? tt_err(TT_EFAIL, "another tiertune is writing weights (lock '%s' is held)",
+			     ? tt_err(TT_EFAIL,
+				      "another tiertune is writing weights (lock '%s' is held)",
 				      path)
 			     : tt_err_sys(TT_EFAIL, errno, "cannot lock '%s'", path);
 		close(*fd);
@@ -372,8 +380,8 @@ static int recover_locked(const char *state_dir, const char *journal, const stru
 	 * that is the root this command was given: never the live /sys from a
 	 * command aimed at a copy, nor the other way round. */
 	if (strcmp(j.root, s->abs) != 0) {
-		tt_err(TT_EINPUT, "journal '%s' holds values of sysfs root '%s', not of '%s'", journal,
-		       j.root, s->abs);
+		tt_err(TT_EINPUT, "journal '%s' holds values of sysfs root '%s', not of '%s'",
+		       journal, j.root, s->abs);
 		tt_err_hint("to put them back there: tiertune --sysfs-root '%s' restore", j.root);
 		tt_journal_release(&j);
 		return TT_EINPUT;
@@ -431,8 +439,7 @@ int tt_apply_recover(const char *state_dir, const char *journal, const struct tt
 	return rc;
 }
 
-int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify,
-		       long long *when)
+int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify, long long *when)
 {
 	struct tt_journal j;
 	char path[4200];
@@ -490,7 +497,8 @@ static int rollback(struct tt_apply_plan *p, int upto, const char *journal, int 
 	*back_ok = back == 0;
 	if (back < 0) {
 		snprintf(why, sizeof(why), "%s", tt_err_msg());
-		rc = tt_err(rc, "%s; putting the old values back failed too: %s; they are kept in '%s'",
+		rc = tt_err(rc,
+			    "%s; putting the old values back failed too: %s; they are kept in '%s'",
 			    msg, why, journal);
 		tt_err_hint("run 'tiertune restore --journal %s' once the cause is fixed", journal);
 		return rc;
@@ -499,8 +507,8 @@ static int rollback(struct tt_apply_plan *p, int upto, const char *journal, int 
 	 * still, one left behind is said. */
 	if (tt_journal_remove(journal) < 0) {
 		snprintf(why, sizeof(why), "%s", tt_err_msg());
-		return tt_err(rc, "%s; every value written before it was put back (%d), but %s", msg,
-			      restored, why);
+		return tt_err(rc, "%s; every value written before it was put back (%d), but %s",
+			      msg, restored, why);
 	}
 	return tt_err(rc, "%s; every value written before it was put back (%d)", msg, restored);
 }
@@ -527,8 +535,9 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 		rc = recover_locked(state_dir, journal, p->sfs, &rec);
 		res->recovered = rec.restored;
 		if (rc == 0 && !rec.committed)
-			rc = tt_err(TT_EFAIL, "an interrupted tiertune's journal was put back (%d "
-					      "values) after this change was planned; run it again",
+			rc = tt_err(TT_EFAIL,
+				    "an interrupted tiertune's journal was put back (%d "
+				    "values) after this change was planned; run it again",
 				    rec.restored);
 		if (rc < 0)
 			goto out;

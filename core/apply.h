@@ -30,18 +30,18 @@
 #include <stdio.h>
 
 enum tt_write_kind {
-	TT_WRITE_PLAIN,     /* the file holds exactly the value written */
+	TT_WRITE_PLAIN,	    /* the file holds exactly the value written */
 	TT_WRITE_RFC_ENTRY, /* "src:w" updates one source's entry of an RFC line */
 };
 
 struct tt_write {
 	enum tt_write_kind kind;
-	char file[160];   /* path under the sysfs root, e.g. /sys/kernel/mm/... */
-	char old[40];     /* what restore writes back */
-	char value[40];   /* what apply writes */
-	char expect[40];  /* what the file must hold before writing ("": anything) */
-	int src;          /* RFC entry: its source node */
-	bool done;        /* written and read back */
+	char file[160];	 /* path under the sysfs root, e.g. /sys/kernel/mm/... */
+	char old[40];	 /* what restore writes back */
+	char value[40];	 /* what apply writes */
+	char expect[40]; /* what the file must hold before writing ("": anything) */
+	int src;	 /* RFC entry: its source node */
+	bool done;	 /* written and read back */
 };
 
 struct tt_apply_plan {
@@ -56,7 +56,7 @@ struct tt_apply_plan {
 	/* Auto mode is on and would go off for good: without HMAT/CDAT
 	 * bandwidth data the kernel refuses to turn it back on (ENODEV). */
 	bool auto_lost;
-	int unchanged;        /* values already as wanted, left out of w[] */
+	int unchanged;	      /* values already as wanted, left out of w[] */
 	bool write_unchanged; /* keep them in (set by a plan whose writes matter anyway) */
 };
 
@@ -93,19 +93,19 @@ int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool veri
 void tt_apply_print(const struct tt_apply_plan *p, FILE *f);
 
 struct tt_apply_result {
-	int written;        /* values written and read back */
-	bool restored;      /* a failure was rolled back */
+	int written;   /* values written and read back */
+	bool restored; /* a failure was rolled back */
 	bool auto_turned_off;
-	int recovered;      /* writes restored from a journal left by a dead process */
-	bool journal_kept;  /* committed, but the journal could not be removed
-			       (harmless: recovery sees the history record) */
+	int recovered;	   /* writes restored from a journal left by a dead process */
+	bool journal_kept; /* committed, but the journal could not be removed
+			      (harmless: recovery sees the history record) */
 };
 
 /* What recovering a journal did. */
 struct tt_recovery {
-	int restored;       /* writes put back */
-	bool committed;     /* the journal's transaction had committed (its
-			       history record exists): removed, nothing written */
+	int restored;	/* writes put back */
+	bool committed; /* the journal's transaction had committed (its
+			   history record exists): removed, nothing written */
 };
 
 /* Call before planning: puts back a journal left by a dead process, so

@@ -38,8 +38,8 @@ unsigned int tt_bit_next(const uint64_t *bits, unsigned int nbits, unsigned int 
  * a negative value when buf is too small. */
 int tt_bit_format_list(const uint64_t *bits, unsigned int nbits, char *buf, unsigned long size);
 
-#define tt_nodemask_for_each(node, mask)                                              \
-	for ((node) = tt_bit_next((mask)->bits, TT_MAX_NODES, 0); (node) < TT_MAX_NODES; \
+#define tt_nodemask_for_each(node, mask)                                                           \
+	for ((node) = tt_bit_next((mask)->bits, TT_MAX_NODES, 0); (node) < TT_MAX_NODES;           \
 	     (node) = tt_bit_next((mask)->bits, TT_MAX_NODES, (node) + 1))
 
 static inline bool tt_nodemask_test(const struct tt_nodemask *m, int node)

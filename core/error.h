@@ -15,16 +15,15 @@
 
 enum tt_status {
 	TT_OK = 0,
-	TT_EFAIL = -1,    /* runtime failure: exit 1 */
-	TT_EINPUT = -2,   /* bad input from the user or a garbled file: exit 2 */
+	TT_EFAIL = -1,	  /* runtime failure: exit 1 */
+	TT_EINPUT = -2,	  /* bad input from the user or a garbled file: exit 2 */
 	TT_EUNAVAIL = -3, /* feature, file, counter or permission missing: exit 3 */
 };
 
 /* Records a message and returns code, so callers can `return tt_err(...)`. */
 int tt_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Like tt_err() with ": strerror(errnum)" appended. */
-int tt_err_sys(int code, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int tt_err_sys(int code, int errnum, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Adds a hint line to the current error; cleared by the next tt_err(). */
 void tt_err_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prefixes context to the current message: "reading fixture: <old message>". */

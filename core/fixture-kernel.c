@@ -43,13 +43,17 @@ static int replace_file(const struct tt_sysfs *s, const char *rel, const char *c
 		st.st_mode = 0644;
 	close(fd);
 	snprintf(dir, sizeof(dir), "%.*s", (int)(base - 1 - rel), rel);
-	if (snprintf(tmp, sizeof(tmp), "." "%s" TMP_SUFFIX, base) >= (int)sizeof(tmp))
+	if (snprintf(tmp, sizeof(tmp),
+		     "."
+		     "%s" TMP_SUFFIX,
+		     base) >= (int)sizeof(tmp))
 		return tt_err(TT_EINPUT, "file name '%s' is too long", base);
 	dfd = tt_sysfs_open(s, dir, O_PATH | O_DIRECTORY);
 	if (dfd < 0)
 		return dfd;
 	unlinkat(dfd, tmp, 0);
-	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 0777);
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    st.st_mode & 0777);
 	if (fd < 0) {
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s%s'", s->root, rel);
 		goto out;
@@ -131,13 +135,22 @@ static int kstrtou8(const char *value, unsigned int *out)
 static int kstrtobool(const char *v, int *out)
 {
 	switch (v[0]) {
-	case 'y': case 'Y': case 't': case 'T': case '1':
+	case 'y':
+	case 'Y':
+	case 't':
+	case 'T':
+	case '1':
 		*out = 1;
 		return 0;
-	case 'n': case 'N': case 'f': case 'F': case '0':
+	case 'n':
+	case 'N':
+	case 'f':
+	case 'F':
+	case '0':
 		*out = 0;
 		return 0;
-	case 'o': case 'O':
+	case 'o':
+	case 'O':
 		if (v[1] == 'n' || v[1] == 'N') {
 			*out = 1;
 			return 0;
@@ -205,7 +218,7 @@ static int store_auto(const struct tt_sysfs *s, const char *path, const char *re
 	 * returns -ENODEV. */
 	if (rc == TT_EUNAVAIL)
 		return rejected(path, value, ENODEV);
-	tt_nodemask_for_each(node, &w.set) {
+	tt_nodemask_for_each (node, &w.set) {
 		char p[PATH_MAX], buf[16];
 
 		if (!tt_sysfs_exists(s, WI_DIR "node%d", node))
@@ -258,7 +271,8 @@ static int store_tier_weight(const struct tt_sysfs *s, const char *path, const c
 		const char *c = strchr(tok, ':');
 
 		if (!c || tt_parse_u64_prefix(tok, 0, TT_MAX_NODES - 1, &n, &c) || *c != ':')
-			return tt_err(TT_EINPUT, "malformed interleave_weight '%s' in '%s'", tok, path);
+			return tt_err(TT_EINPUT, "malformed interleave_weight '%s' in '%s'", tok,
+				      path);
 		if (n == src) {
 			found = true;
 			rc = snprintf(out + len, sizeof(out) - len, "%s%ju:%u", len ? "," : "",
@@ -302,8 +316,7 @@ static int fault(const char *path, const char **value)
 	return 0;
 }
 
-int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel,
-		     const char *value)
+int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel, const char *value)
 {
 	const char *base = strrchr(rel, '/');
 	int rc = fault(path, &value);

@@ -12,7 +12,7 @@ int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
 
 	o->n = 0;
 	o->sum = 0;
-	tt_nodemask_for_each(node, mask) {
+	tt_nodemask_for_each (node, mask) {
 		uint32_t wt = tt_weights_get(w, node, 1);
 
 		o->node[o->n] = node;
@@ -26,14 +26,14 @@ int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
 	return 0;
 }
 
-int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask,
-		    const struct tt_topo *t, const uint32_t *tier_weight)
+int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask, const struct tt_topo *t,
+		    const uint32_t *tier_weight)
 {
 	int node;
 
 	o->n = 0;
 	o->sum = 0;
-	tt_nodemask_for_each(node, mask) {
+	tt_nodemask_for_each (node, mask) {
 		const struct tt_node *tn = tt_topo_node(t, node);
 		uint32_t wt = 1;
 
@@ -45,7 +45,8 @@ int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask,
 			for (int k = 0; k < TT_MAX_NODES / 64; k++)
 				both.bits[k] = t->tiers[i].nodes.bits[k] & mask->bits[k];
 			/* The kernel keeps tier weights in an unsigned char. */
-			wt = (uint8_t)tt_rfc_split(tier_weight[i] & 0xff, tt_nodemask_weight(&both));
+			wt = (uint8_t)tt_rfc_split(tier_weight[i] & 0xff,
+						   tt_nodemask_weight(&both));
 		}
 		o->node[o->n] = node;
 		o->weight[o->n] = wt;

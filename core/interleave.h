@@ -32,11 +32,11 @@
 #define TT_THP_SHIFT 21
 
 struct tt_il_order {
-	int n;                       /* nodes in the policy */
-	int node[TT_MAX_NODES];      /* ascending node ids */
+	int n;			/* nodes in the policy */
+	int node[TT_MAX_NODES]; /* ascending node ids */
 	uint32_t weight[TT_MAX_NODES];
-	uint64_t sum;                /* sum of weight[] */
-	uint64_t total;              /* the modulus of the vma walk (RFC: at least n) */
+	uint64_t sum;	/* sum of weight[] */
+	uint64_t total; /* the modulus of the vma walk (RFC: at least n) */
 };
 
 /* Upstream: weights from sysfs nodeN (global); a node without one, or with
@@ -51,8 +51,8 @@ int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
  * no tier weighs 1; the total is at least the number of nodes
  * (memtier_get_total_weight).
  */
-int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask,
-		    const struct tt_topo *t, const uint32_t *tier_weight);
+int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask, const struct tt_topo *t,
+		    const uint32_t *tier_weight);
 
 /* The node of interleave index ilx. TT_EFAIL when the walk never ends, as
  * it would in the RFC kernel with all weights 0 (the kernel would spin). */

@@ -17,7 +17,7 @@
 
 #define MAGIC "tiertune-journal 1"
 
-static const char *const kinds[] = {"plain", "rfc"};
+static const char *const kinds[] = { "plain", "rfc" };
 
 static int sync_dir(const char *path)
 {
@@ -210,8 +210,8 @@ static int parse_line(struct parser *ps, char *line)
 	*sp = '\0';
 	rest = sp + 1;
 	if (strcmp(line, "owner") == 0) {
-		char *save = NULL, *pid = strtok_r(rest, " ", &save), *st = strtok_r(NULL, " ", &save),
-		     *boot = strtok_r(NULL, " ", &save);
+		char *save = NULL, *pid = strtok_r(rest, " ", &save),
+		     *st = strtok_r(NULL, " ", &save), *boot = strtok_r(NULL, " ", &save);
 		uint64_t p, t;
 
 		if (!boot || strtok_r(NULL, " ", &save) || tt_parse_u64(pid, 1, INT32_MAX, &p) ||
@@ -278,7 +278,7 @@ static FILE *open_text(const char *path, const char *what, int *rc)
 int tt_journal_read(const char *path, struct tt_journal *j)
 {
 	char line[4200];
-	struct parser ps = {.j = j};
+	struct parser ps = { .j = j };
 	int lineno = 0, rc;
 	FILE *f;
 
@@ -305,8 +305,8 @@ int tt_journal_read(const char *path, struct tt_journal *j)
 	rc = 0;
 	if (!whole(&ps))
 		rc = tt_err(TT_EINPUT,
-			    "journal '%s' is not a whole tiertune journal (it ends at line %d)", path,
-			    lineno);
+			    "journal '%s' is not a whole tiertune journal (it ends at line %d)",
+			    path, lineno);
 	goto out;
 bad:
 	rc = tt_err(TT_EINPUT, "journal '%s' is not a tiertune journal (line %d)", path, lineno);
@@ -326,8 +326,8 @@ void tt_journal_release(struct tt_journal *j)
 
 int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j)
 {
-	struct tt_journal cur = {0};
-	struct parser ps = {.j = &cur};
+	struct tt_journal cur = { 0 };
+	struct parser ps = { .j = &cur };
 	char line[4200];
 	bool in = false, found = false;
 	int rc = 0;
@@ -348,7 +348,7 @@ int tt_history_last(const char *path, const char *root, const char *kind, struct
 		if (strcmp(line, MAGIC) == 0) {
 			tt_journal_release(&cur);
 			memset(&cur, 0, sizeof(cur));
-			ps = (struct parser){.j = &cur};
+			ps = (struct parser){ .j = &cur };
 			in = true;
 			continue;
 		}

@@ -34,10 +34,10 @@ struct tt_journal {
 	char interface[32];
 	char root[4096];
 	int n, nimplied;
-	struct tt_write *w;         /* n, malloc'd */
+	struct tt_write *w; /* n, malloc'd */
 	struct tt_write implied[1];
-	char kind[16];              /* history: "apply" or "restore" */
-	long long when;             /* history: commit time, seconds since 1970 */
+	char kind[16];	/* history: "apply" or "restore" */
+	long long when; /* history: commit time, seconds since 1970 */
 };
 
 /* Atomically: a new temp file (O_EXCL, never through a link), fsync,

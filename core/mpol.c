@@ -16,11 +16,13 @@ int tt_mbind(void *addr, size_t len, int mode, const struct tt_nodemask *mask)
 	if (syscall(SYS_mbind, addr, len, mode, bits, maxnode, 0) == 0)
 		return 0;
 	if (errno == EINVAL && mode == MPOL_WEIGHTED_INTERLEAVE)
-		return tt_err(TT_EUNAVAIL, "this kernel rejects MPOL_WEIGHTED_INTERLEAVE (needs Linux "
-					   "6.9+)");
+		return tt_err(TT_EUNAVAIL,
+			      "this kernel rejects MPOL_WEIGHTED_INTERLEAVE (needs Linux "
+			      "6.9+)");
 	if (errno == ENOSYS)
 		return tt_err(TT_EUNAVAIL, "this kernel has no mbind (CONFIG_NUMA off)");
-	return tt_err_sys(TT_EFAIL, errno, "mbind of %zu bytes at %p with mode %d", len, addr, mode);
+	return tt_err_sys(TT_EFAIL, errno, "mbind of %zu bytes at %p with mode %d", len, addr,
+			  mode);
 }
 
 struct query {
@@ -59,7 +61,7 @@ int tt_move_pages_query(void **pages, int *status, size_t n)
 	pthread_t tid[MAX_SLICES];
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t nq = n / MIN_SLICE, per;
-	bool started[MAX_SLICES] = {false};
+	bool started[MAX_SLICES] = { false };
 
 	if (nq > (size_t)(cpus > 0 ? cpus : 1))
 		nq = (size_t)(cpus > 0 ? cpus : 1);
@@ -71,7 +73,7 @@ int tt_move_pages_query(void **pages, int *status, size_t n)
 	for (size_t i = 0; i < nq; i++) {
 		size_t lo = i * per < n ? i * per : n, hi = lo + per < n ? lo + per : n;
 
-		q[i] = (struct query){.pages = pages + lo, .status = status + lo, .n = hi - lo};
+		q[i] = (struct query){ .pages = pages + lo, .status = status + lo, .n = hi - lo };
 		started[i] = i > 0 && pthread_create(&tid[i], NULL, query_slice, &q[i]) == 0;
 	}
 	query_slice(&q[0]);

@@ -139,7 +139,7 @@ void tt_numa_maps_add(struct tt_numa_maps *m, const char *line)
 		free(v);
 		return;
 	}
-	tt_nodemask_for_each(node, &v->resident) {
+	tt_nodemask_for_each (node, &v->resident) {
 		uint64_t b = v->pages[node] * v->page_bytes;
 
 		m->bytes[node] += b;

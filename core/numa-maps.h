@@ -39,11 +39,11 @@ enum tt_mpol_mode {
 const char *tt_mpol_mode_name(int mode);
 
 struct tt_nmap_vma {
-	int mode;                /* enum tt_mpol_mode */
-	char flags[24];          /* "static", "relative", ... or "" */
-	struct tt_nodemask nodes; /* the policy's nodes; empty for default, local */
-	uint64_t page_bytes;     /* kernelpagesize_kB * 1024; 4096 when absent */
-	struct tt_nodemask resident; /* nodes with an N<node>= field */
+	int mode;		      /* enum tt_mpol_mode */
+	char flags[24];		      /* "static", "relative", ... or "" */
+	struct tt_nodemask nodes;     /* the policy's nodes; empty for default, local */
+	uint64_t page_bytes;	      /* kernelpagesize_kB * 1024; 4096 when absent */
+	struct tt_nodemask resident;  /* nodes with an N<node>= field */
 	uint64_t pages[TT_MAX_NODES]; /* N<node>= counts, in page_bytes units */
 };
 
@@ -54,14 +54,14 @@ int tt_numa_maps_line(const char *line, struct tt_nmap_vma *out);
 /* A process's interleaved memory: the VMAs whose policy is interleave or
  * weighted interleave, summed. */
 struct tt_numa_maps {
-	int vmas;                /* lines parsed */
-	int bad;                 /* lines that did not parse (skipped) */
-	int il_vmas;             /* interleaved VMAs */
-	int mode;                /* of the interleaved VMA with most resident bytes */
+	int vmas;    /* lines parsed */
+	int bad;     /* lines that did not parse (skipped) */
+	int il_vmas; /* interleaved VMAs */
+	int mode;    /* of the interleaved VMA with most resident bytes */
 	char flags[24];
-	struct tt_nodemask nodes; /* its nodes */
-	bool mixed;              /* interleaved VMAs differ in mode or nodes */
-	uint64_t best_bytes;     /* resident bytes of that VMA's policy so far */
+	struct tt_nodemask nodes;     /* its nodes */
+	bool mixed;		      /* interleaved VMAs differ in mode or nodes */
+	uint64_t best_bytes;	      /* resident bytes of that VMA's policy so far */
 	uint64_t bytes[TT_MAX_NODES]; /* resident bytes per node, all interleaved VMAs */
 	struct tt_nodemask resident;
 	uint64_t total_bytes;

@@ -8,8 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-int tt_parse_u64_prefix(const char *s, uint64_t min, uint64_t max, uint64_t *out,
-			const char **end)
+int tt_parse_u64_prefix(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char **end)
 {
 	uint64_t v = 0;
 	const char *p = s;
@@ -236,7 +235,10 @@ const char *tt_str_escape(const char *in, char *out, size_t size)
 
 		if (*p == '\n' || *p == '\t' || *p == '\r' || *p == '\\')
 			n = snprintf(esc, sizeof(esc), "\\%c",
-				     *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r' : '\\');
+				     *p == '\n'	  ? 'n'
+				     : *p == '\t' ? 't'
+				     : *p == '\r' ? 'r'
+						  : '\\');
 		else if (*p < 0x20 || *p == 0x7f)
 			n = snprintf(esc, sizeof(esc), "\\x%02x", *p);
 		/* U+0080..U+009F: CSI (U+009B) and friends act as escapes on

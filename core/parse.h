@@ -14,16 +14,16 @@
 int tt_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Like tt_parse_u64 for the leading digits of s only; *end is set past
  * them, so the caller checks what follows. */
-int tt_parse_u64_prefix(const char *s, uint64_t min, uint64_t max, uint64_t *out,
-			const char **end);
+int tt_parse_u64_prefix(const char *s, uint64_t min, uint64_t max, uint64_t *out, const char **end);
 /* A size in bytes: a decimal, with an optional binary unit K, M, G or T
  * (powers of 1024) in any case, optionally followed by "iB" (any case):
  * 4096, 64M, 64m, 64MiB, 1.5G. A fraction must come to whole bytes
  * (-EDOM otherwise). "MB" is refused (-EINVAL): it means 10^6 to some and
  * 2^20 to others. The product must fit and lie in [min, max] (-ERANGE). */
 int tt_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
-#define TT_SIZE_FORMS "a number of bytes, or one with K, M, G or T (powers of 1024, any case, " \
-		      "iB optional): 4096, 64M, 64MiB, 1.5G"
+#define TT_SIZE_FORMS                                                                              \
+	"a number of bytes, or one with K, M, G or T (powers of 1024, any case, "                  \
+	"iB optional): 4096, 64M, 64MiB, 1.5G"
 
 /* A kernel "%*pbl" list ("0-3,8", or "" for the empty set) into bits[nbits],
  * which is cleared first. */

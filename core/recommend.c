@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char *weights, double gain,
-	       const char *where)
+int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char *weights,
+		 double gain, const char *where)
 {
 	const struct tt_wi_backend *be = tt_wi_find(interface);
 	struct tt_reco *r;
@@ -48,14 +48,15 @@ static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 	int tier, node;
 
 	tt_weights_clear(nodes);
-	tt_nodemask_for_each(tier, &tiers->set) {
+	tt_nodemask_for_each (tier, &tiers->set) {
 		const struct tt_tier *tr = tt_topo_tier(t, tier);
 		unsigned int k = 0;
 
 		if (!tr)
 			continue;
-		tt_nodemask_for_each(node, &tr->nodes) k++;
-		tt_nodemask_for_each(node, &tr->nodes)
+		tt_nodemask_for_each (node, &tr->nodes)
+			k++;
+		tt_nodemask_for_each (node, &tr->nodes)
 			tt_weights_put(nodes, node, tt_rfc_split(tiers->w[tier], k));
 	}
 }
@@ -68,7 +69,7 @@ static int sum_tiers(const struct tt_topo *t, const struct tt_weights *nodes,
 	int node;
 
 	tt_weights_clear(tiers);
-	tt_nodemask_for_each(node, &nodes->set) {
+	tt_nodemask_for_each (node, &nodes->set) {
 		const struct tt_node *n = tt_topo_node(t, node);
 
 		if (!n || n->tier < 0)
@@ -91,8 +92,9 @@ int tt_recos_convert(struct tt_recos *rs, const struct tt_topo *t, const char *i
 			split_tiers(t, &r->w, &conv);
 		} else {
 			if (r->source_node < 0)
-				return tt_err(TT_EINPUT, "the rfc interface holds weights per source "
-							 "node: give --source-node N");
+				return tt_err(TT_EINPUT,
+					      "the rfc interface holds weights per source "
+					      "node: give --source-node N");
 			rc = sum_tiers(t, &r->w, &conv);
 			if (rc < 0)
 				return rc;
@@ -111,18 +113,20 @@ int tt_recos_upstream(const struct tt_recos *rs, int src, struct tt_weights *out
 	for (int i = 0; i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
 
-		if (strcmp(r->interface, "upstream") || (src >= 0 && r->source_node != src &&
-							 r->source_node >= 0))
+		if (strcmp(r->interface, "upstream") ||
+		    (src >= 0 && r->source_node != src && r->source_node >= 0))
 			continue;
 		used++;
-		tt_nodemask_for_each(node, &r->w.set) {
+		tt_nodemask_for_each (node, &r->w.set) {
 			if (tt_nodemask_test(&out->set, node) && out->w[node] != r->w.w[node]) {
 				tt_err(TT_EINPUT,
-				       "source nodes %d and %d want node %d at weights %u and %u, and "
+				       "source nodes %d and %d want node %d at weights %u and %u, "
+				       "and "
 				       "upstream kernels hold one global weight per node",
 				       who[node], r->source_node, node, out->w[node], r->w.w[node]);
-				tt_err_hint("pick one with --source-node N (the other sources will use "
-					    "its weights too)");
+				tt_err_hint(
+					"pick one with --source-node N (the other sources will use "
+					"its weights too)");
 				return TT_EINPUT;
 			}
 			tt_weights_put(out, node, r->w.w[node]);
@@ -130,8 +134,8 @@ int tt_recos_upstream(const struct tt_recos *rs, int src, struct tt_weights *out
 		}
 	}
 	if (!used)
-		return src >= 0 ? tt_err(TT_EINPUT, "no upstream recommendation for source node %d", src)
+		return src >= 0 ? tt_err(TT_EINPUT, "no upstream recommendation for source node %d",
+					 src)
 				: tt_err(TT_EINPUT, "no upstream recommendation to apply");
 	return 0;
 }
-

@@ -22,20 +22,20 @@
 #define TT_RECO_MAX 64
 
 struct tt_reco {
-	int source_node;        /* -1: not tied to a source (upstream --weights) */
-	char interface[16];     /* "upstream": node weights; "rfc": tier weights */
+	int source_node;    /* -1: not tied to a source (upstream --weights) */
+	char interface[16]; /* "upstream": node weights; "rfc": tier weights */
 	struct tt_weights w;
-	double gain;            /* fraction over the baseline; NaN when unknown */
+	double gain; /* fraction over the baseline; NaN when unknown */
 };
 
 struct tt_recos {
 	int n;
 	struct tt_reco r[TT_RECO_MAX];
-	int64_t run_id;         /* 0: not from the database */
+	int64_t run_id; /* 0: not from the database */
 	char run_uuid[40];
 	char objective[64];
 	char hostname[256];
-	char fingerprint[17];   /* "" when unknown (command-line weights) */
+	char fingerprint[17]; /* "" when unknown (command-line weights) */
 };
 
 /* Adds one; where names the source of it in errors ("run 12", a file). */

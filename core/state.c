@@ -25,7 +25,8 @@ int tt_state_dir(enum tt_dir_kind kind, char *buf, size_t size)
 		n = snprintf(buf, size, "%s/.local/%s/tiertune", home,
 			     kind == TT_DIR_STATE ? "state" : "share");
 	else
-		return tt_err(TT_EINPUT, "no %s folder: set %sHOME", kind == TT_DIR_STATE ? "state" : "data",
+		return tt_err(TT_EINPUT, "no %s folder: set %sHOME",
+			      kind == TT_DIR_STATE ? "state" : "data",
 			      kind == TT_DIR_STATE ? "TIERTUNE_STATE_DIR or " : "");
 	if (n < 0 || (size_t)n >= size)
 		return tt_err(TT_EINPUT, "%s folder path is too long",
@@ -67,8 +68,9 @@ int tt_state_prepare(const char *dir)
 	if (!S_ISDIR(st.st_mode))
 		return tt_err(TT_EINPUT, "state folder '%s' is not a folder", dir);
 	if (st.st_uid != geteuid()) {
-		tt_err(TT_EINPUT, "state folder '%s' belongs to uid %d, not to uid %d running tiertune",
-		       dir, (int)st.st_uid, (int)geteuid());
+		tt_err(TT_EINPUT,
+		       "state folder '%s' belongs to uid %d, not to uid %d running tiertune", dir,
+		       (int)st.st_uid, (int)geteuid());
 		tt_err_hint("its journal and history decide what tiertune writes to sysfs");
 		return TT_EINPUT;
 	}

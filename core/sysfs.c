@@ -123,7 +123,8 @@ static int read_path(const char *path, char *buf, size_t size)
 		ssize_t n;
 
 		if (len + 1 >= size) {
-			rc = tt_err(TT_EINPUT, "file '%s' is larger than %zu bytes", path, size - 1);
+			rc = tt_err(TT_EINPUT, "file '%s' is larger than %zu bytes", path,
+				    size - 1);
 			goto out;
 		}
 		n = read(fd, buf + len, size - 1 - len);
@@ -227,8 +228,9 @@ static int open_walk(int dirfd, const char *rel, int flags)
 			errno = EXDEV;
 			return -1;
 		}
-		nfd = openat(fd, c, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-					 : flags | O_NOFOLLOW | O_CLOEXEC);
+		nfd = openat(fd, c,
+			     next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+				  : flags | O_NOFOLLOW | O_CLOEXEC);
 		close(fd);
 		if (nfd < 0)
 			return -1;
@@ -286,7 +288,8 @@ int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt,
 	if (n < 0 || (size_t)n >= sizeof(rel))
 		return tt_err(TT_EINPUT, "path '%s' is too long", fmt);
 	if (!tt_wi_weight_file(rel))
-		return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file", rel);
+		return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file",
+			      rel);
 	rc = tt_sysfs_path(s, path, sizeof(path), "%s", rel);
 	if (rc < 0)
 		return rc;

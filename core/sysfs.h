@@ -25,7 +25,7 @@
 struct tt_sysfs {
 	char root[PATH_MAX]; /* without trailing '/'; "" for the live system */
 	char abs[PATH_MAX];  /* the root resolved (realpath), "/" for the live system */
-	bool live;           /* root resolves to "/" */
+	bool live;	     /* root resolves to "/" */
 };
 
 int tt_sysfs_init(struct tt_sysfs *s, const char *root);

@@ -21,10 +21,11 @@ static int meminfo_kv(const char *key, uint64_t value, void *ctx)
 
 static int load_hmat(const struct tt_sysfs *s, struct tt_node *n, int cls)
 {
-	static const char *const files[] = {"read_bandwidth", "write_bandwidth", "read_latency",
-					    "write_latency"};
+	static const char *const files[] = { "read_bandwidth", "write_bandwidth", "read_latency",
+					     "write_latency" };
 	struct tt_hmat *h = &n->access[cls];
-	uint64_t *dst[] = {&h->read_bw_mb_s, &h->write_bw_mb_s, &h->read_lat_ns, &h->write_lat_ns};
+	uint64_t *dst[] = { &h->read_bw_mb_s, &h->write_bw_mb_s, &h->read_lat_ns,
+			    &h->write_lat_ns };
 
 	/* HMAT is optional (no ACPI HMAT, or CONFIG_ACPI_HMAT unset); a class
 	 * that exists must be complete, though a value of 0 means "no data". */
@@ -49,7 +50,8 @@ static int load_hmat(const struct tt_sysfs *s, struct tt_node *n, int cls)
 	for (char **p = names; *p; p++) {
 		uint64_t id;
 
-		if (strncmp(*p, "node", 4) == 0 && tt_parse_u64(*p + 4, 0, TT_MAX_NODES - 1, &id) == 0)
+		if (strncmp(*p, "node", 4) == 0 &&
+		    tt_parse_u64(*p + 4, 0, TT_MAX_NODES - 1, &id) == 0)
 			tt_bit_set(h->initiators.bits, (unsigned int)id);
 	}
 	tt_sysfs_free_names(names);
@@ -97,17 +99,19 @@ static int load_node(const struct tt_sysfs *s, struct tt_topo *t, struct tt_node
 		uint64_t d;
 
 		if (i == t->nnodes || tt_parse_u64(tok, 0, 255, &d))
-			return tt_err(TT_EINPUT,
-				      "malformed distance '%s' in '%s/sys/devices/system/node/node%d/"
-				      "distance' (want %d numbers 0-255)",
-				      tok, s->root, n->id, t->nnodes);
+			return tt_err(
+				TT_EINPUT,
+				"malformed distance '%s' in '%s/sys/devices/system/node/node%d/"
+				"distance' (want %d numbers 0-255)",
+				tok, s->root, n->id, t->nnodes);
 		n->distance[i++] = (int)d;
 	}
 	if (i != t->nnodes)
-		return tt_err(TT_EINPUT,
-			      "'%s/sys/devices/system/node/node%d/distance' has %d distances for %d "
-			      "online nodes",
-			      s->root, n->id, i, t->nnodes);
+		return tt_err(
+			TT_EINPUT,
+			"'%s/sys/devices/system/node/node%d/distance' has %d distances for %d "
+			"online nodes",
+			s->root, n->id, i, t->nnodes);
 	for (int cls = 0; cls < 2; cls++) {
 		rc = load_hmat(s, n, cls);
 		if (rc < 0)
@@ -141,8 +145,10 @@ static int load_tiers(const struct tt_sysfs *s, struct tt_topo *t)
 		if (strncmp(*p, "memory_tier", 11) != 0)
 			continue;
 		if (tt_parse_u64(*p + 11, 0, INT32_MAX, &id)) {
-			rc = tt_err(TT_EINPUT, "unexpected tier '%s' in '%s/sys/devices/virtual/"
-					       "memory_tiering'", *p, s->root);
+			rc = tt_err(TT_EINPUT,
+				    "unexpected tier '%s' in '%s/sys/devices/virtual/"
+				    "memory_tiering'",
+				    *p, s->root);
 			goto out;
 		}
 		tier->id = (int)id;
@@ -150,7 +156,7 @@ static int load_tiers(const struct tt_sysfs *s, struct tt_topo *t)
 					"/sys/devices/virtual/memory_tiering/%s/nodelist", *p);
 		if (rc < 0)
 			goto out;
-		tt_nodemask_for_each(node, &tier->nodes) {
+		tt_nodemask_for_each (node, &tier->nodes) {
 			for (int i = 0; i < t->nnodes; i++)
 				if (t->nodes[i].id == node)
 					t->nodes[i].tier = tier->id;
@@ -194,8 +200,8 @@ static int load_pmus(const struct tt_sysfs *s, struct tt_topo *t)
 
 		if (strlen(*p) >= sizeof(pmu->name))
 			continue;
-		rc = tt_sysfs_read_u64(s, &type, 0, INT32_MAX, "/sys/bus/event_source/devices/%s/type",
-				       *p);
+		rc = tt_sysfs_read_u64(s, &type, 0, INT32_MAX,
+				       "/sys/bus/event_source/devices/%s/type", *p);
 		if (rc < 0)
 			goto out;
 		strcpy(pmu->name, *p);
@@ -293,7 +299,8 @@ static void load_demotion(struct tt_topo *t)
 			continue;
 		for (int j = k + 1; j < t->ntiers; j++)
 			for (size_t w = 0; w < MASK_WORDS; w++)
-				n->demote_allowed.bits[w] |= t->tiers[j].nodes.bits[w] & t->mem_nodes.bits[w];
+				n->demote_allowed.bits[w] |=
+					t->tiers[j].nodes.bits[w] & t->mem_nodes.bits[w];
 		/* Only the next tier's nodes are left out of used. */
 		for (size_t w = 0; w < MASK_WORDS; w++)
 			used.bits[w] &= ~t->tiers[k + 1].nodes.bits[w];
@@ -324,8 +331,10 @@ static int load_movement(const struct tt_sysfs *s, struct tt_topo *t)
 		else if (strcmp(buf, "false") == 0 || strcmp(buf, "0") == 0)
 			t->demotion_enabled = 0;
 		else
-			return tt_err(TT_EINPUT, "'%s/sys/kernel/mm/numa/demotion_enabled' holds '%s', "
-						 "not true or false", s->root, buf);
+			return tt_err(TT_EINPUT,
+				      "'%s/sys/kernel/mm/numa/demotion_enabled' holds '%s', "
+				      "not true or false",
+				      s->root, buf);
 	} else if (rc != TT_EUNAVAIL) {
 		return rc;
 	}
@@ -337,8 +346,8 @@ static int load_movement(const struct tt_sysfs *s, struct tt_topo *t)
 
 const char *tt_numa_balancing_name(int mode)
 {
-	static const char *const names[] = {"off", "normal", "memory tiering",
-					    "normal and memory tiering"};
+	static const char *const names[] = { "off", "normal", "memory tiering",
+					     "normal and memory tiering" };
 
 	return mode >= 0 && mode <= 3 ? names[mode] : "unknown";
 }
@@ -350,7 +359,8 @@ int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 	memset(t, 0, sizeof(*t));
 	rc = tt_sysfs_read_list(s, t->online.bits, TT_MAX_NODES, "/sys/devices/system/node/online");
 	if (rc == TT_EUNAVAIL) {
-		tt_err_hint("is '%s' a sysfs root? it needs sys/devices/system/node/", tt_sysfs_root(s));
+		tt_err_hint("is '%s' a sysfs root? it needs sys/devices/system/node/",
+			    tt_sysfs_root(s));
 		return rc;
 	}
 	if (rc < 0)
@@ -370,7 +380,8 @@ int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 	t->nodes = calloc((size_t)t->nnodes, sizeof(*t->nodes));
 	if (!t->nodes)
 		return tt_err(TT_EFAIL, "out of memory");
-	tt_nodemask_for_each(node, &t->online) t->nodes[i++].id = node;
+	tt_nodemask_for_each (node, &t->online)
+		t->nodes[i++].id = node;
 	for (i = 0; i < t->nnodes; i++) {
 		rc = load_node(s, t, &t->nodes[i]);
 		if (rc < 0)
@@ -394,7 +405,7 @@ int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s)
 	/* Display strings, kept on one line from the start (the database and
 	 * every export get them as shown). */
 	char raw[sizeof(t->hostname) > sizeof(t->cpu_model) ? sizeof(t->hostname)
-							     : sizeof(t->cpu_model)];
+							    : sizeof(t->cpu_model)];
 	memcpy(raw, t->hostname, sizeof(t->hostname));
 	tt_str_escape(raw, t->hostname, sizeof(t->hostname));
 	memcpy(raw, t->cpu_model, sizeof(t->cpu_model));
@@ -440,13 +451,13 @@ int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask,
 {
 	int node;
 
-	tt_nodemask_for_each(node, mask) {
+	tt_nodemask_for_each (node, mask) {
 		if (!tt_nodemask_test(&t->online, node)) {
 			char online[256];
 
 			tt_bit_format_list(t->online.bits, TT_MAX_NODES, online, sizeof(online));
-			return tt_err(TT_EINPUT, "%s: node %d is not online (online: %s)", what, node,
-				      online);
+			return tt_err(TT_EINPUT, "%s: node %d is not online (online: %s)", what,
+				      node, online);
 		}
 	}
 	return 0;

@@ -26,10 +26,10 @@
  * initiator with CPUs (the class auto weights and abstract distance use). */
 struct tt_hmat {
 	bool present;
-	uint64_t read_bw_mb_s;  /* as the kernel reports: MB/s per the ABI document */
+	uint64_t read_bw_mb_s;	/* as the kernel reports: MB/s per the ABI document */
 	uint64_t write_bw_mb_s; /* MB/s */
-	uint64_t read_lat_ns;   /* ns */
-	uint64_t write_lat_ns;  /* ns */
+	uint64_t read_lat_ns;	/* ns */
+	uint64_t write_lat_ns;	/* ns */
 	/* The initiators the figures are from (accessC/initiators/nodeM):
 	 * from any other node the memory is further, so these figures are the
 	 * best case, not what every CPU sees. */
@@ -41,11 +41,11 @@ struct tt_node {
 	bool has_cpu;
 	bool has_memory;
 	int ncpus;
-	int *cpus;                /* ascending CPU ids, ncpus of them */
+	int *cpus;		  /* ascending CPU ids, ncpus of them */
 	uint64_t mem_total_bytes; /* bytes, nodeN/meminfo MemTotal */
 	uint64_t mem_free_bytes;  /* bytes, nodeN/meminfo MemFree */
-	int tier;                 /* memory_tierN id, -1 when in no tier */
-	int *distance;            /* SLIT distance to each online node, indexed like nodes[] */
+	int tier;		  /* memory_tierN id, -1 when in no tier */
+	int *distance;		  /* SLIT distance to each online node, indexed like nodes[] */
 	struct tt_hmat access[2];
 	/* Where reclaim demotes this node's pages, as the kernel computes it
 	 * from tiers and distances (tt_topo_load; seed 008): preferred, the
@@ -87,8 +87,8 @@ struct tt_topo {
 };
 
 /* The tier's abstract distance range, [id * 128, id * 128 + 127]. */
-#define TT_TIER_ADIST_MIN(id) ((id) * TT_MEMTIER_CHUNK)
-#define TT_TIER_ADIST_MAX(id) ((id) * TT_MEMTIER_CHUNK + TT_MEMTIER_CHUNK - 1)
+#define TT_TIER_ADIST_MIN(id) ((id)*TT_MEMTIER_CHUNK)
+#define TT_TIER_ADIST_MAX(id) ((id)*TT_MEMTIER_CHUNK + TT_MEMTIER_CHUNK - 1)
 /* "off", "normal", "memory tiering" or "normal and memory tiering". */
 const char *tt_numa_balancing_name(int mode);
 
@@ -106,7 +106,6 @@ void tt_topo_fingerprint(const struct tt_topo *t, char out[17]);
 /* A source node (where a task runs): -1 (none given) or an online node;
  * TT_EINPUT naming it otherwise. */
 int tt_topo_check_source(const struct tt_topo *t, int src);
-int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask,
-			const char *what);
+int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask, const char *what);
 
 #endif

@@ -32,14 +32,17 @@ int tt_weights_parse(const char *s, struct tt_weights *out)
 
 	tt_weights_clear(out);
 	if (!*p)
-		return tt_err(TT_EINPUT, "weights '' are empty (want NODE:WEIGHT,... e.g. 0:5,1:2)");
+		return tt_err(TT_EINPUT,
+			      "weights '' are empty (want NODE:WEIGHT,... e.g. 0:5,1:2)");
 	for (;;) {
 		uint64_t node, w;
 		int rc = tt_parse_u64_prefix(p, 0, UINT64_MAX, &node, &p);
 
 		if (rc || *p != ':')
-			return tt_err(TT_EINPUT, "weights '%s' are malformed (want NODE:WEIGHT,... e.g. "
-						 "0:5,1:2)", s);
+			return tt_err(TT_EINPUT,
+				      "weights '%s' are malformed (want NODE:WEIGHT,... e.g. "
+				      "0:5,1:2)",
+				      s);
 		if (node >= TT_MAX_NODES)
 			return tt_err(TT_EINPUT, "node '%ju' in weights '%s' out of range (0-%d)",
 				      (uintmax_t)node, s, TT_MAX_NODES - 1);
@@ -48,8 +51,10 @@ int tt_weights_parse(const char *s, struct tt_weights *out)
 			return tt_err(TT_EINPUT, "weight for node %ju in weights '%s' is too large",
 				      (uintmax_t)node, s);
 		if (rc || (*p != ',' && *p != '\0'))
-			return tt_err(TT_EINPUT, "weights '%s' are malformed (want NODE:WEIGHT,... e.g. "
-						 "0:5,1:2)", s);
+			return tt_err(TT_EINPUT,
+				      "weights '%s' are malformed (want NODE:WEIGHT,... e.g. "
+				      "0:5,1:2)",
+				      s);
 		if (tt_nodemask_test(&out->set, (int)node))
 			return tt_err(TT_EINPUT, "node %ju appears twice in weights '%s'",
 				      (uintmax_t)node, s);
@@ -68,8 +73,9 @@ int tt_weights_format(const struct tt_weights *ws, char *buf, unsigned long size
 	if (size == 0)
 		return tt_err(TT_EINPUT, "no room to format weights");
 	buf[0] = '\0';
-	tt_nodemask_for_each(node, &ws->set) {
-		int n = snprintf(buf + len, size - len, "%s%d:%u", len ? "," : "", node, ws->w[node]);
+	tt_nodemask_for_each (node, &ws->set) {
+		int n = snprintf(buf + len, size - len, "%s%d:%u", len ? "," : "", node,
+				 ws->w[node]);
 
 		if (n < 0 || (unsigned long)n >= size - len)
 			return tt_err(TT_EINPUT, "no room to format weights");
@@ -83,7 +89,7 @@ int tt_weights_check_range_of(const struct tt_weights *ws, uint32_t min, uint32_
 {
 	int id;
 
-	tt_nodemask_for_each(id, &ws->set) {
+	tt_nodemask_for_each (id, &ws->set) {
 		if (ws->w[id] < min || ws->w[id] > max)
 			return tt_err(TT_EINPUT, "weight '%u' for %s %d out of range (%u-%u)",
 				      ws->w[id], what, id, min, max);
@@ -124,10 +130,12 @@ uint32_t tt_weights_reduce(struct tt_weights *ws)
 	uint32_t w[TT_MAX_NODES];
 	int node, n = 0, k = 0;
 
-	tt_nodemask_for_each(node, &ws->set) w[n++] = ws->w[node];
+	tt_nodemask_for_each (node, &ws->set)
+		w[n++] = ws->w[node];
 	uint32_t g = tt_weights_reduce_array(w, n);
 
-	tt_nodemask_for_each(node, &ws->set) ws->w[node] = w[k++];
+	tt_nodemask_for_each (node, &ws->set)
+		ws->w[node] = w[k++];
 	return g;
 }
 
@@ -141,8 +149,9 @@ int tt_weights_quantize(const int *nodes, const double *share, int n, uint32_t m
 		return tt_err(TT_EINPUT, "nothing to quantize");
 	for (int i = 0; i < n; i++) {
 		if (!(share[i] >= 0) || !isfinite(share[i]))
-			return tt_err(TT_EINPUT, "share %g for node %d is not a non-negative number",
-				      share[i], nodes[i]);
+			return tt_err(TT_EINPUT,
+				      "share %g for node %d is not a non-negative number", share[i],
+				      nodes[i]);
 		total += share[i];
 		if (share[i] > top)
 			top = share[i];
@@ -199,7 +208,7 @@ int tt_weights_auto_topo(const struct tt_topo *t, struct tt_weights *out)
 	uint32_t bw[TT_MAX_NODES];
 	bool any = false;
 
-	tt_nodemask_for_each(node, &t->mem_nodes) {
+	tt_nodemask_for_each (node, &t->mem_nodes) {
 		const struct tt_node *tn = tt_topo_node(t, node);
 		const struct tt_hmat *h = tn ? &tn->access[1] : NULL;
 

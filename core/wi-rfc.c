@@ -24,8 +24,10 @@ static int rfc_detect(const struct tt_sysfs *s, char *why, size_t size)
 		tt_sysfs_free_names(names);
 	}
 	if (rc == TT_EUNAVAIL)
-		snprintf(why, size, "no interleave_weight in %s/memory_tier* (a kernel with the "
-				    "per-tier RFC patches)", TIER_DIR);
+		snprintf(why, size,
+			 "no interleave_weight in %s/memory_tier* (a kernel with the "
+			 "per-tier RFC patches)",
+			 TIER_DIR);
 	return rc;
 }
 
@@ -40,8 +42,10 @@ static int parse_line(const char *line, const char *path, struct tt_weights *by_
 		if (tt_parse_u64_prefix(p, 0, TT_MAX_NODES - 1, &src, &p) || *p != ':' ||
 		    tt_parse_u64_prefix(p + 1, 0, 255, &w, &p) || (*p != ',' && *p != '\0') ||
 		    tt_nodemask_test(&by_src->set, (int)src))
-			return tt_err(TT_EINPUT, "interleave_weight '%s' in '%s' is malformed (want "
-						 "SRC:WEIGHT,...)", line, path);
+			return tt_err(TT_EINPUT,
+				      "interleave_weight '%s' in '%s' is malformed (want "
+				      "SRC:WEIGHT,...)",
+				      line, path);
 		tt_weights_put(by_src, (int)src, (uint32_t)w);
 		if (*p == ',')
 			p++;
@@ -55,8 +59,8 @@ static int rfc_read(const struct tt_sysfs *s, const struct tt_topo *t, struct tt
 
 	for (int i = 0; i < t->ntiers; i++) {
 		struct tt_wi_tier *wt;
-		int rc = tt_sysfs_read(s, buf, sizeof(buf), TIER_DIR "/memory_tier%d/interleave_weight",
-				       t->tiers[i].id);
+		int rc = tt_sysfs_read(s, buf, sizeof(buf),
+				       TIER_DIR "/memory_tier%d/interleave_weight", t->tiers[i].id);
 
 		if (rc == TT_EUNAVAIL)
 			continue;
@@ -85,16 +89,19 @@ static int rfc_validate(const struct tt_topo *t, const struct tt_wi_state *cur,
 			return tt_err(TT_EINPUT, "tier %d does not exist (see 'tiertune topo')",
 				      wt->tier);
 		if (!tt_wi_state_find_tier(cur, wt->tier))
-			return tt_err(TT_EINPUT, "tier %d has no %s/memory_tier%d/interleave_weight",
-				      wt->tier, TIER_DIR, wt->tier);
+			return tt_err(TT_EINPUT,
+				      "tier %d has no %s/memory_tier%d/interleave_weight", wt->tier,
+				      TIER_DIR, wt->tier);
 		rc = tt_topo_check_nodes(t, &wt->by_src.set, "source node");
 		if (rc < 0)
 			return rc;
-		tt_nodemask_for_each(src, &wt->by_src.set) {
+		tt_nodemask_for_each (src, &wt->by_src.set) {
 			if (wt->by_src.w[src] > tt_wi_rfc.max_weight)
-				return tt_err(TT_EINPUT, "weight '%u' for tier %d from node %d out of "
-							 "range (0-%u)", wt->by_src.w[src], wt->tier,
-					      src, tt_wi_rfc.max_weight);
+				return tt_err(TT_EINPUT,
+					      "weight '%u' for tier %d from node %d out of "
+					      "range (0-%u)",
+					      wt->by_src.w[src], wt->tier, src,
+					      tt_wi_rfc.max_weight);
 		}
 	}
 	return 0;
@@ -108,7 +115,7 @@ static int rfc_write(const struct tt_sysfs *s, const struct tt_wi_state *want)
 		const struct tt_wi_tier *wt = &want->tiers[i];
 		int src, rc;
 
-		tt_nodemask_for_each(src, &wt->by_src.set) {
+		tt_nodemask_for_each (src, &wt->by_src.set) {
 			snprintf(buf, sizeof(buf), "%d:%u", src, wt->by_src.w[src]);
 			rc = tt_sysfs_write(s, buf, TIER_DIR "/memory_tier%d/interleave_weight",
 					    wt->tier);

@@ -18,7 +18,7 @@ static int up_detect(const struct tt_sysfs *s, char *why, size_t size)
 
 static int up_read(const struct tt_sysfs *s, const struct tt_topo *t, struct tt_wi_state *st)
 {
-	static const char *const mode_files[] = {"auto", "__auto_type"};
+	static const char *const mode_files[] = { "auto", "__auto_type" };
 	char **names = NULL, buf[32];
 	int rc;
 
@@ -51,8 +51,8 @@ static int up_read(const struct tt_sysfs *s, const struct tt_topo *t, struct tt_
 		if (rc < 0)
 			goto out;
 		if (strcmp(buf, "true") && strcmp(buf, "false")) {
-			rc = tt_err(TT_EINPUT, "mode '%s' in '%s%s/%s' is neither true nor false", buf,
-				    s->root, TT_WI_UPSTREAM_DIR, mode_files[i]);
+			rc = tt_err(TT_EINPUT, "mode '%s' in '%s%s/%s' is neither true nor false",
+				    buf, s->root, TT_WI_UPSTREAM_DIR, mode_files[i]);
 			goto out;
 		}
 		st->auto_mode = strcmp(buf, "true") == 0;
@@ -70,13 +70,14 @@ static int up_validate(const struct tt_topo *t, const struct tt_wi_state *cur,
 {
 	int node, rc;
 
-	tt_nodemask_for_each(node, &want->node.set) {
+	tt_nodemask_for_each (node, &want->node.set) {
 		if (!tt_nodemask_test(&cur->node.set, node)) {
 			rc = tt_topo_check_nodes(t, &want->node.set, "weights");
 			if (rc < 0)
 				return rc;
-			return tt_err(TT_EINPUT, "node %d has no %s/node%d (a node without memory?)",
-				      node, TT_WI_UPSTREAM_DIR, node);
+			return tt_err(TT_EINPUT,
+				      "node %d has no %s/node%d (a node without memory?)", node,
+				      TT_WI_UPSTREAM_DIR, node);
 		}
 	}
 	if (want->auto_mode == 1 && cur->auto_mode < 0)
@@ -90,10 +91,11 @@ static int up_write(const struct tt_sysfs *s, const struct tt_wi_state *want)
 	char buf[16];
 	int node, rc;
 
-	tt_nodemask_for_each(node, &want->node.set) {
+	tt_nodemask_for_each (node, &want->node.set) {
 		/* Never 0: 6.16+ rejects it and 6.9-6.15 read it as "reset". */
 		if (want->node.w[node] == 0)
-			return tt_err(TT_EINPUT, "weight '0' for node %d out of range (1-255)", node);
+			return tt_err(TT_EINPUT, "weight '0' for node %d out of range (1-255)",
+				      node);
 		snprintf(buf, sizeof(buf), "%u", want->node.w[node]);
 		rc = tt_sysfs_write(s, buf, TT_WI_UPSTREAM_DIR "/node%d", node);
 		if (rc < 0)

@@ -125,7 +125,7 @@ int tt_wi_check(const struct tt_wi_backend *be, const struct tt_sysfs *s, const 
 	} else {
 		int tier;
 
-		tt_nodemask_for_each(tier, &w->set) {
+		tt_nodemask_for_each (tier, &w->set) {
 			struct tt_wi_tier *wt = tt_wi_state_add_tier(&want, tier);
 
 			if (!wt) {

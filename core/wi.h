@@ -28,15 +28,15 @@
 #define TT_WI_UPSTREAM_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
 
 struct tt_wi_tier {
-	int tier;                 /* memory_tierN id */
+	int tier;		  /* memory_tierN id */
 	struct tt_weights by_src; /* weight of this tier for each source node */
 };
 
 struct tt_wi_state {
 	/* upstream */
 	struct tt_weights node; /* one entry per nodeN file */
-	int auto_mode;          /* 1 auto, 0 manual, -1 no mode file (6.9-6.15) */
-	char auto_file[16];     /* "auto", "__auto_type", or "" */
+	int auto_mode;		/* 1 auto, 0 manual, -1 no mode file (6.9-6.15) */
+	char auto_file[16];	/* "auto", "__auto_type", or "" */
 	/* rfc */
 	int ntiers;
 	struct tt_wi_tier *tiers; /* ascending tier id */

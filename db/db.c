@@ -27,7 +27,7 @@ struct tt_db {
 	bool immutable; /* opened with immutable=1: see open_readonly() */
 };
 
-const char *const tt_run_status_names[] = {"running", "done", "failed", "interrupted"};
+const char *const tt_run_status_names[] = { "running", "done", "failed", "interrupted" };
 
 /* How long a writer or reader waits for the other before giving up. Every
  * transaction here is short (one trial, one batch of samples), so this is
@@ -148,7 +148,8 @@ static int check_file(const char *path)
 	if (got < (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16) != 0)
 		return tt_err(TT_EINPUT, "'%s' is not a sqlite database", path);
 	uint32_t page = (uint32_t)h[16] << 8 | h[17];
-	uint32_t pages = (uint32_t)h[28] << 24 | (uint32_t)h[29] << 16 | (uint32_t)h[30] << 8 | h[31];
+	uint32_t pages =
+		(uint32_t)h[28] << 24 | (uint32_t)h[29] << 16 | (uint32_t)h[30] << 8 | h[31];
 
 	if (page == 1)
 		page = 65536;
@@ -161,8 +162,9 @@ static int check_file(const char *path)
 	bool valid = memcmp(h + 24, h + 92, 4) == 0 && pages > 0 && access(wal, F_OK) < 0;
 	if (page < 512 || (page & (page - 1)) || (uint64_t)sb.st_size % page ||
 	    (valid && (uint64_t)sb.st_size < (uint64_t)pages * page))
-		return tt_err(TT_EINPUT, "database '%s' is truncated or damaged: %jd bytes, the "
-					 "header says %ju pages of %u bytes",
+		return tt_err(TT_EINPUT,
+			      "database '%s' is truncated or damaged: %jd bytes, the "
+			      "header says %ju pages of %u bytes",
 			      path, (intmax_t)sb.st_size, (uintmax_t)pages, page);
 	return FILE_OK;
 }
@@ -291,9 +293,9 @@ static void sql_gone(sqlite3_context *cx, int argc, sqlite3_value **v)
 		return;
 	}
 	tt_proc_boot_id(boot, sizeof(boot));
-	sqlite3_result_int(cx, !(b && strcmp(b, boot) == 0 &&
-				 tt_proc_alive((pid_t)sqlite3_value_int64(v[2]),
-					       sqlite3_value_int64(v[3]))));
+	sqlite3_result_int(
+		cx, !(b && strcmp(b, boot) == 0 &&
+		      tt_proc_alive((pid_t)sqlite3_value_int64(v[2]), sqlite3_value_int64(v[3]))));
 }
 
 static void setup_handle(struct tt_db *db)
@@ -313,9 +315,10 @@ static int mark_interrupted(struct tt_db *db, bool write)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare(db, &st, write ? "UPDATE runs AS r SET status = 'interrupted', finished = ? "
-				     "WHERE " GONE
-				   : "SELECT count(*) FROM runs r WHERE " GONE) < 0)
+	if (prepare(db, &st,
+		    write ? "UPDATE runs AS r SET status = 'interrupted', finished = ? "
+			    "WHERE " GONE
+			  : "SELECT count(*) FROM runs r WHERE " GONE) < 0)
 		return TT_EFAIL;
 	if (write)
 		sqlite3_bind_double(st, 1, wall_now());
@@ -351,7 +354,8 @@ static int open_readonly(struct tt_db *db, int *version)
 		if (rc < 0)
 			return rc;
 		rc = sqlite3_open_v2(uri, &db->h,
-				     SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
+				     SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+				     NULL);
 		if (rc != SQLITE_OK)
 			return tt_err(TT_EFAIL, "cannot open database '%s': %s", db->path,
 				      sqlite3_errstr(rc));
@@ -441,8 +445,9 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 		goto fail;
 opened:
 	if (version > TT_DB_SCHEMA_VERSION) {
-		rc = tt_err(TT_EINPUT, "database '%s' has schema version %d, newer than this "
-				       "tiertune's %d; it was left as it is",
+		rc = tt_err(TT_EINPUT,
+			    "database '%s' has schema version %d, newer than this "
+			    "tiertune's %d; it was left as it is",
 			    path, version, TT_DB_SCHEMA_VERSION);
 		tt_err_hint("use the tiertune that wrote it, or a newer one");
 		goto fail;
@@ -452,15 +457,17 @@ opened:
 		sqlite3_stmt *st;
 		int n = 0;
 
-		rc = prepare(db, &st, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-				      "name IN ('hosts','runs','trials')");
+		rc = prepare(db, &st,
+			     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+			     "name IN ('hosts','runs','trials')");
 		if (rc < 0)
 			goto fail;
 		if (sqlite3_step(st) == SQLITE_ROW)
 			n = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
 		if (n != 3) {
-			rc = tt_err(TT_EINPUT, "'%s' is a sqlite database but not a tiertune one", path);
+			rc = tt_err(TT_EINPUT, "'%s' is a sqlite database but not a tiertune one",
+				    path);
 			goto fail;
 		}
 	} else if (exists) {
@@ -474,7 +481,8 @@ opened:
 			n = sqlite3_column_int(st, 0);
 		sqlite3_finalize(st);
 		if (n) {
-			rc = tt_err(TT_EINPUT, "'%s' is a sqlite database but not a tiertune one", path);
+			rc = tt_err(TT_EINPUT, "'%s' is a sqlite database but not a tiertune one",
+				    path);
 			goto fail;
 		}
 	}
@@ -483,10 +491,12 @@ opened:
 		goto fail;
 	if (db->readonly || (flags & TT_DB_READONLY)) {
 		if (version < TT_DB_SCHEMA_VERSION) {
-			rc = tt_err(TT_EINPUT, "database '%s' has schema version %d and is read-only "
-					       "here, so it cannot be brought to version %d",
+			rc = tt_err(TT_EINPUT,
+				    "database '%s' has schema version %d and is read-only "
+				    "here, so it cannot be brought to version %d",
 				    path, version, TT_DB_SCHEMA_VERSION);
-			tt_err_hint("bring it forward once with 'tiertune db migrate --db %s'", path);
+			tt_err_hint("bring it forward once with 'tiertune db migrate --db %s'",
+				    path);
 			goto fail;
 		}
 		if ((rc = mark_interrupted(db, false)) < 0)
@@ -547,14 +557,13 @@ static json_t *layout_json(const struct tt_topo *t)
 				      n->tier);
 
 		if (a->present)
-			json_object_set_new(o, "hmat", json_pack("{s:I,s:I,s:I,s:I}", "read_bw_bytes_s",
-								 (json_int_t)a->read_bw_mb_s * 1000000,
-								 "write_bw_bytes_s",
-								 (json_int_t)a->write_bw_mb_s * 1000000,
-								 "read_lat_ns",
-								 (json_int_t)a->read_lat_ns,
-								 "write_lat_ns",
-								 (json_int_t)a->write_lat_ns));
+			json_object_set_new(o, "hmat",
+					    json_pack("{s:I,s:I,s:I,s:I}", "read_bw_bytes_s",
+						      (json_int_t)a->read_bw_mb_s * 1000000,
+						      "write_bw_bytes_s",
+						      (json_int_t)a->write_bw_mb_s * 1000000,
+						      "read_lat_ns", (json_int_t)a->read_lat_ns,
+						      "write_lat_ns", (json_int_t)a->write_lat_ns));
 		json_array_append_new(nodes, o);
 	}
 	return json_pack("{s:s,s:o}", "cpu_model", t->cpu_model, "nodes", nodes);
@@ -586,8 +595,9 @@ int tt_db_host(struct tt_db *db, const struct tt_topo *t, int64_t *host_id)
 	if (!layout)
 		return tt_err(TT_EFAIL, "out of memory");
 	/* OR IGNORE: another process may have added it since the SELECT. */
-	if (prepare(db, &st, "INSERT OR IGNORE INTO hosts (hostname, fingerprint, cpu_model, layout, "
-			     "created) VALUES (?, ?, ?, ?, ?)") < 0) {
+	if (prepare(db, &st,
+		    "INSERT OR IGNORE INTO hosts (hostname, fingerprint, cpu_model, layout, "
+		    "created) VALUES (?, ?, ?, ?, ?)") < 0) {
 		free(layout);
 		return TT_EFAIL;
 	}
@@ -612,10 +622,11 @@ int tt_db_run_begin(struct tt_db *db, const struct tt_db_run *r, int64_t *run_id
 		return TT_EFAIL;
 	uname(&u);
 	tt_proc_boot_id(boot, sizeof(boot));
-	if (prepare(db, &st, "INSERT INTO runs (uuid, host_id, kind, command, source_node, "
-			     "objective, kernel_release, started, status, simulated, proc_host, "
-			     "boot_id, pid, pid_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, "
-			     "?, ?, ?, ?)") < 0)
+	if (prepare(db, &st,
+		    "INSERT INTO runs (uuid, host_id, kind, command, source_node, "
+		    "objective, kernel_release, started, status, simulated, proc_host, "
+		    "boot_id, pid, pid_start) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, "
+		    "?, ?, ?, ?)") < 0)
 		return TT_EFAIL;
 	bind_text(st, 1, uuid);
 	sqlite3_bind_int64(st, 2, r->host_id);
@@ -665,11 +676,13 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 
 	if (exec(db, "BEGIN IMMEDIATE") < 0)
 		return TT_EFAIL;
-	if (prepare(db, &st, "INSERT INTO trials (run_id, seq, kernel, mix, placement, threads, "
-			     "size_bytes, bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, "
-			     "lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated) VALUES (?1, (SELECT "
-			     "coalesce(max(seq), 0) + 1 FROM trials WHERE run_id = ?1), ?2, ?3, ?4, "
-			     "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)") < 0)
+	if (prepare(db, &st,
+		    "INSERT INTO trials (run_id, seq, kernel, mix, placement, threads, "
+		    "size_bytes, bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, "
+		    "lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated) VALUES (?1, "
+		    "(SELECT "
+		    "coalesce(max(seq), 0) + 1 FROM trials WHERE run_id = ?1), ?2, ?3, ?4, "
+		    "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)") < 0)
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, t->kernel);
@@ -691,8 +704,9 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	if (rc < 0)
 		goto fail;
 	*trial_id = sqlite3_last_insert_rowid(db->h);
-	if (prepare(db, &st, "INSERT INTO trial_nodes (trial_id, node, weight, requested_share, "
-			     "achieved_share, pages) VALUES (?, ?, ?, ?, ?, ?)") < 0)
+	if (prepare(db, &st,
+		    "INSERT INTO trial_nodes (trial_id, node, weight, requested_share, "
+		    "achieved_share, pages) VALUES (?, ?, ?, ?, ?, ?)") < 0)
 		goto fail;
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_db_trial_node *n = &t->nodes[i];
@@ -724,8 +738,9 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 
 	if (exec(db, "BEGIN IMMEDIATE") < 0)
 		return TT_EFAIL;
-	if (prepare(db, &st, "INSERT INTO samples (run_id, trial_id, t_s, collector, metric, node, "
-			     "value, simulated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") < 0)
+	if (prepare(db, &st,
+		    "INSERT INTO samples (run_id, trial_id, t_s, collector, metric, node, "
+		    "value, simulated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") < 0)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_bind_int64(st, 1, run_id);
@@ -753,17 +768,17 @@ fail:
 	return end_tx(db, st, TT_EFAIL);
 }
 
-int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,
-			     const struct tt_db_recommendation *r)
+int tt_db_recommendation_add(struct tt_db *db, int64_t run_id, const struct tt_db_recommendation *r)
 {
 	char w[4096];
 	sqlite3_stmt *st;
 
 	if (tt_weights_format(r->weights, w, sizeof(w)) < 0)
 		return TT_EFAIL;
-	if (prepare(db, &st, "INSERT INTO recommendations (run_id, source_node, interface, weights, "
-			     "score, gain, gain_ci_low, gain_ci_high, baseline) VALUES (?, ?, ?, ?, ?, "
-			     "?, ?, ?, ?)") < 0)
+	if (prepare(db, &st,
+		    "INSERT INTO recommendations (run_id, source_node, interface, weights, "
+		    "score, gain, gain_ci_low, gain_ci_high, baseline) VALUES (?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?)") < 0)
 		return TT_EFAIL;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, r->source_node);
@@ -784,8 +799,9 @@ int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a)
 
 	if (make_uuid(uuid) < 0)
 		return TT_EFAIL;
-	if (prepare(db, &st, "INSERT INTO apply_log (uuid, host_id, run_id, t, interface, file, "
-			     "old_value, new_value, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)") < 0)
+	if (prepare(db, &st,
+		    "INSERT INTO apply_log (uuid, host_id, run_id, t, interface, file, "
+		    "old_value, new_value, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)") < 0)
 		return TT_EFAIL;
 	bind_text(st, 1, uuid);
 	sqlite3_bind_int64(st, 2, a->host_id);
@@ -860,21 +876,22 @@ static int append_row(json_t *row, void *ctx)
 	return 0;
 }
 
-#define RUN_COLUMNS                                                                            \
-	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "     \
-	"r.objective, r.kernel_release, r.started, r.finished, "                                 \
-	"CASE WHEN " GONE " THEN 'interrupted' ELSE r.status END AS status, r.simulated, "       \
-	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS ntrials, "                     \
-	"(SELECT max(bw_best_bytes_s) FROM trials t WHERE t.run_id = r.id) AS bw_best_bytes_s, " \
+#define RUN_COLUMNS                                                                                \
+	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "      \
+	"r.objective, r.kernel_release, r.started, r.finished, "                                   \
+	"CASE WHEN " GONE " THEN 'interrupted' ELSE r.status END AS status, r.simulated, "         \
+	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS ntrials, "                       \
+	"(SELECT max(bw_best_bytes_s) FROM trials t WHERE t.run_id = r.id) AS bw_best_bytes_s, "   \
 	"(SELECT min(lat_best_ns) FROM trials t WHERE t.run_id = r.id) AS lat_best_ns "
 
 int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, void *ctx)
 {
 	sqlite3_stmt *st;
 
-	if (prepare(db, &st, "SELECT " RUN_COLUMNS "FROM runs r JOIN hosts h ON h.id = r.host_id "
-			     "WHERE ?1 IS NULL OR h.hostname = ?1 OR h.fingerprint = ?1 "
-			     "ORDER BY r.started DESC, r.id DESC LIMIT ?2") < 0)
+	if (prepare(db, &st,
+		    "SELECT " RUN_COLUMNS "FROM runs r JOIN hosts h ON h.id = r.host_id "
+		    "WHERE ?1 IS NULL OR h.hostname = ?1 OR h.fingerprint = ?1 "
+		    "ORDER BY r.started DESC, r.id DESC LIMIT ?2") < 0)
 		return TT_EFAIL;
 	bind_text(st, 1, host);
 	sqlite3_bind_int(st, 2, limit > 0 ? limit : -1);
@@ -888,8 +905,9 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 	int rc, status = TT_EFAIL;
 
 	*out = NULL;
-	if (prepare(db, &st, "SELECT " RUN_COLUMNS ", h.cpu_model, h.layout FROM runs r JOIN hosts "
-			     "h ON h.id = r.host_id WHERE r.id = ?") < 0)
+	if (prepare(db, &st,
+		    "SELECT " RUN_COLUMNS ", h.cpu_model, h.layout FROM runs r JOIN hosts "
+		    "h ON h.id = r.host_id WHERE r.id = ?") < 0)
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
@@ -897,26 +915,30 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		run = row_json(st);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE) {
-		status = tt_err(TT_EINPUT, "no run %jd in database '%s'", (intmax_t)run_id, db->path);
+		status = tt_err(TT_EINPUT, "no run %jd in database '%s'", (intmax_t)run_id,
+				db->path);
 		goto fail;
 	}
 	if (rc != SQLITE_ROW) {
 		db_fail(db, "reading the run");
 		goto fail;
 	}
-	if (prepare(db, &st, "SELECT id, seq, kernel, mix, placement, threads, size_bytes, "
-			     "bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, "
-			     "lat_median_ns, lat_max_ns, validated, simulated FROM trials WHERE run_id = ? ORDER BY "
-			     "seq") < 0 ||
+	if (prepare(db, &st,
+		    "SELECT id, seq, kernel, mix, placement, threads, size_bytes, "
+		    "bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, "
+		    "lat_median_ns, lat_max_ns, validated, simulated FROM trials WHERE run_id = ? "
+		    "ORDER BY "
+		    "seq") < 0 ||
 	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, trials)) < 0)
 		goto fail;
 	size_t i;
 	json_t *t;
-	json_array_foreach(trials, i, t) {
+	json_array_foreach (trials, i, t) {
 		json_t *nodes = json_array();
 
-		if (prepare(db, &st, "SELECT node, weight, requested_share, achieved_share, pages "
-				     "FROM trial_nodes WHERE trial_id = ? ORDER BY node") < 0 ||
+		if (prepare(db, &st,
+			    "SELECT node, weight, requested_share, achieved_share, pages "
+			    "FROM trial_nodes WHERE trial_id = ? ORDER BY node") < 0 ||
 		    (sqlite3_bind_int64(st, 1, json_integer_value(json_object_get(t, "id"))),
 		     each_row(db, st, append_row, nodes)) < 0) {
 			json_decref(nodes);
@@ -924,9 +946,10 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		}
 		json_object_set_new(t, "nodes", nodes);
 	}
-	if (prepare(db, &st, "SELECT source_node, interface, weights, score, gain, gain_ci_low, "
-			     "gain_ci_high, baseline FROM recommendations WHERE run_id = ? ORDER BY "
-			     "source_node, id") < 0 ||
+	if (prepare(db, &st,
+		    "SELECT source_node, interface, weights, score, gain, gain_ci_low, "
+		    "gain_ci_high, baseline FROM recommendations WHERE run_id = ? ORDER BY "
+		    "source_node, id") < 0 ||
 	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, recs)) < 0)
 		goto fail;
 	json_t *layout = json_loads(json_string_value(json_object_get(run, "layout")), 0, NULL);
@@ -946,10 +969,11 @@ int tt_db_apply_history(struct tt_db *db, int64_t run_id, tt_db_row_fn fn, void 
 {
 	sqlite3_stmt *st;
 
-	if (prepare(db, &st, "SELECT a.id, a.uuid, h.hostname AS host, a.run_id, a.t, a.interface, "
-			     "a.file, a.old_value, a.new_value, a.outcome FROM apply_log a JOIN hosts "
-			     "h ON h.id = a.host_id WHERE ?1 = 0 OR a.run_id = ?1 ORDER BY a.t DESC, "
-			     "a.id DESC") < 0)
+	if (prepare(db, &st,
+		    "SELECT a.id, a.uuid, h.hostname AS host, a.run_id, a.t, a.interface, "
+		    "a.file, a.old_value, a.new_value, a.outcome FROM apply_log a JOIN hosts "
+		    "h ON h.id = a.host_id WHERE ?1 = 0 OR a.run_id = ?1 ORDER BY a.t DESC, "
+		    "a.id DESC") < 0)
 		return TT_EFAIL;
 	sqlite3_bind_int64(st, 1, run_id);
 	return each_row(db, st, fn, ctx);
@@ -993,12 +1017,14 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 	static const char *const steps[] = {
 		"DELETE FROM temp.hostmap; DELETE FROM temp.runmap; DELETE FROM temp.trialmap",
 		"INSERT INTO main.hosts (hostname, fingerprint, cpu_model, layout, created) SELECT "
-		"hostname, fingerprint, cpu_model, layout, created FROM %1$s.hosts s WHERE NOT EXISTS "
+		"hostname, fingerprint, cpu_model, layout, created FROM %1$s.hosts s WHERE NOT "
+		"EXISTS "
 		"(SELECT 1 FROM main.hosts m WHERE m.hostname = s.hostname AND m.fingerprint = "
 		"s.fingerprint)",
 		"INSERT INTO temp.hostmap SELECT s.id, m.id FROM %1$s.hosts s JOIN main.hosts m ON "
 		"m.hostname = s.hostname AND m.fingerprint = s.fingerprint",
-		"INSERT INTO temp.runmap (src, uuid) SELECT id, uuid FROM %1$s.runs WHERE uuid NOT IN "
+		"INSERT INTO temp.runmap (src, uuid) SELECT id, uuid FROM %1$s.runs WHERE uuid NOT "
+		"IN "
 		"(SELECT uuid FROM main.runs)",
 		"INSERT INTO main.runs (uuid, host_id, kind, command, source_node, objective, "
 		"kernel_release, started, finished, status, simulated, proc_host, boot_id, pid, "
@@ -1008,35 +1034,57 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 		"JOIN temp.hostmap h ON h.src = r.host_id ORDER BY r.id",
 		"UPDATE temp.runmap SET dst = (SELECT id FROM main.runs m WHERE m.uuid = "
 		"temp.runmap.uuid)",
-		"INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, size_bytes, "
+		"INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, "
+		"size_bytes, "
 		"bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, lat_median_ns, "
-		"lat_max_ns, validated, simulated) SELECT rm.dst, t.seq, t.kernel, t.mix, t.placement, "
-		"t.threads, t.size_bytes, t.bw_best_bytes_s, t.bw_median_bytes_s, t.bw_min_bytes_s, "
-		"t.lat_best_ns, t.lat_median_ns, t.lat_max_ns, t.validated, t.simulated FROM %1$s.trials t JOIN "
+		"lat_max_ns, validated, simulated) SELECT rm.dst, t.seq, t.kernel, t.mix, "
+		"t.placement, "
+		"t.threads, t.size_bytes, t.bw_best_bytes_s, t.bw_median_bytes_s, "
+		"t.bw_min_bytes_s, "
+		"t.lat_best_ns, t.lat_median_ns, t.lat_max_ns, t.validated, t.simulated FROM "
+		"%1$s.trials t JOIN "
 		"temp.runmap rm ON rm.src = t.run_id ORDER BY t.id",
-		"INSERT INTO temp.trialmap SELECT t.id, m.id FROM %1$s.trials t JOIN temp.runmap rm ON "
+		"INSERT INTO temp.trialmap SELECT t.id, m.id FROM %1$s.trials t JOIN temp.runmap "
+		"rm ON "
 		"rm.src = t.run_id JOIN main.trials m ON m.run_id = rm.dst AND m.seq = t.seq",
 		"INSERT INTO main.trial_nodes SELECT tm.dst, n.node, n.weight, n.requested_share, "
-		"n.achieved_share, n.pages FROM %1$s.trial_nodes n JOIN temp.trialmap tm ON tm.src = "
+		"n.achieved_share, n.pages FROM %1$s.trial_nodes n JOIN temp.trialmap tm ON tm.src "
+		"= "
 		"n.trial_id",
-		"INSERT INTO main.samples SELECT rm.dst, tm.dst, s.t_s, s.collector, s.metric, s.node, "
+		"INSERT INTO main.samples SELECT rm.dst, tm.dst, s.t_s, s.collector, s.metric, "
+		"s.node, "
 		"s.value, s.simulated FROM %1$s.samples s JOIN temp.runmap rm ON rm.src = s.run_id "
 		"LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
 		"INSERT INTO main.recommendations (run_id, source_node, interface, weights, score, "
 		"gain, gain_ci_low, gain_ci_high, baseline) SELECT rm.dst, r.source_node, "
-		"r.interface, r.weights, r.score, r.gain, r.gain_ci_low, r.gain_ci_high, r.baseline "
-		"FROM %1$s.recommendations r JOIN temp.runmap rm ON rm.src = r.run_id ORDER BY r.id",
+		"r.interface, r.weights, r.score, r.gain, r.gain_ci_low, r.gain_ci_high, "
+		"r.baseline "
+		"FROM %1$s.recommendations r JOIN temp.runmap rm ON rm.src = r.run_id ORDER BY "
+		"r.id",
 		"INSERT INTO main.apply_log (uuid, host_id, run_id, t, interface, file, old_value, "
 		"new_value, outcome) SELECT a.uuid, h.dst, (SELECT m.id FROM main.runs m JOIN "
-		"%1$s.runs sr ON sr.uuid = m.uuid WHERE sr.id = a.run_id), a.t, a.interface, a.file, "
+		"%1$s.runs sr ON sr.uuid = m.uuid WHERE sr.id = a.run_id), a.t, a.interface, "
+		"a.file, "
 		"a.old_value, a.new_value, a.outcome FROM %1$s.apply_log a JOIN temp.hostmap h ON "
-		"h.src = a.host_id WHERE a.uuid NOT IN (SELECT uuid FROM main.apply_log) ORDER BY a.id",
+		"h.src = a.host_id WHERE a.uuid NOT IN (SELECT uuid FROM main.apply_log) ORDER BY "
+		"a.id",
 		"SELECT count(*) FROM %1$s.runs",
 	};
 	/* Where each step's row count goes (NULL: not counted). */
 	int64_t hosts = 0, runs = 0, all = 0;
-	int64_t *count[] = {NULL, &hosts, NULL, NULL, &runs, NULL, &stats->trials_added, NULL,
-			    NULL, &stats->samples_added, NULL, &stats->applies_added, NULL};
+	int64_t *count[] = { NULL,
+			     &hosts,
+			     NULL,
+			     NULL,
+			     &runs,
+			     NULL,
+			     &stats->trials_added,
+			     NULL,
+			     NULL,
+			     &stats->samples_added,
+			     NULL,
+			     &stats->applies_added,
+			     NULL };
 	_Static_assert(sizeof(count) / sizeof(*count) == sizeof(steps) / sizeof(*steps),
 		       "a count slot per step");
 	char sql[2048];
@@ -1084,8 +1132,9 @@ int tt_db_merge(struct tt_db *db, char *const *files, int n, struct tt_db_merge_
 
 	memset(stats, 0, sizeof(*stats) * (size_t)n);
 	if (n > max)
-		return tt_err(TT_EINPUT, "cannot merge %d databases in one transaction: sqlite attaches "
-					 "at most %d at once; merge them in several commands",
+		return tt_err(TT_EINPUT,
+			      "cannot merge %d databases in one transaction: sqlite attaches "
+			      "at most %d at once; merge them in several commands",
 			      n, max);
 	for (i = 0; i < n; i++) {
 		struct tt_db *src;

@@ -60,10 +60,10 @@ int tt_db_host(struct tt_db *db, const struct tt_topo *t, int64_t *host_id);
 
 struct tt_db_run {
 	int64_t host_id;
-	const char *kind;        /* "bench", "auto", "apply", ... */
-	const char *command;     /* the command line, for the record */
-	int source_node;         /* -1: none */
-	const char *objective;   /* e.g. "bw:triad"; NULL */
+	const char *kind;      /* "bench", "auto", "apply", ... */
+	const char *command;   /* the command line, for the record */
+	int source_node;       /* -1: none */
+	const char *objective; /* e.g. "bw:triad"; NULL */
 	const char *kernel_release;
 	bool simulated;
 };
@@ -74,7 +74,7 @@ int tt_db_run_finish(struct tt_db *db, int64_t run_id, enum tt_run_status status
 
 struct tt_db_trial_node {
 	int node;
-	unsigned int weight;      /* 0: no weight (not an interleave placement) */
+	unsigned int weight; /* 0: no weight (not an interleave placement) */
 	double requested_share;
 	double achieved_share;
 	uint64_t pages;
@@ -82,7 +82,7 @@ struct tt_db_trial_node {
 
 struct tt_db_trial {
 	const char *kernel;
-	const char *mix;          /* byte counting or traffic, e.g. "STREAM", "MLC -W2" */
+	const char *mix; /* byte counting or traffic, e.g. "STREAM", "MLC -W2" */
 	const char *placement;
 	int threads;
 	uint64_t size_bytes;
@@ -100,12 +100,12 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		    int64_t *trial_id);
 
 struct tt_db_sample {
-	double t_s;               /* CLOCK_MONOTONIC seconds */
+	double t_s; /* CLOCK_MONOTONIC seconds */
 	const char *collector;
 	const char *metric;
-	int node;                 /* -1: not per node */
+	int node; /* -1: not per node */
 	double value;
-	bool simulated;           /* from a model (the model collector), not measured */
+	bool simulated; /* from a model (the model collector), not measured */
 };
 /* Many samples in one transaction; trial_id 0 when not tied to a trial. */
 int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
@@ -113,19 +113,19 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 
 struct tt_db_recommendation {
 	int source_node;
-	const char *interface;    /* "upstream" or "rfc" */
+	const char *interface; /* "upstream" or "rfc" */
 	const struct tt_weights *weights;
 	double score;
-	double gain;              /* over the baseline, as a fraction: 0.12 = +12% */
+	double gain; /* over the baseline, as a fraction: 0.12 = +12% */
 	double gain_ci_low, gain_ci_high;
-	const char *baseline;     /* e.g. "1:1 interleave" */
+	const char *baseline; /* e.g. "1:1 interleave" */
 };
 int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,
 			     const struct tt_db_recommendation *r);
 
 struct tt_db_apply {
 	int64_t host_id;
-	int64_t run_id;           /* 0: none */
+	int64_t run_id; /* 0: none */
 	const char *interface, *file, *old_value, *new_value, *outcome;
 };
 int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a);

@@ -14,7 +14,7 @@ static const char v1[] =
 	"  hostname TEXT NOT NULL,"
 	"  fingerprint TEXT NOT NULL,"
 	"  cpu_model TEXT NOT NULL,"
-	"  layout TEXT NOT NULL,"           /* JSON: nodes, memory, tiers, HMAT */
+	"  layout TEXT NOT NULL," /* JSON: nodes, memory, tiers, HMAT */
 	"  created REAL NOT NULL,"
 	"  UNIQUE (hostname, fingerprint));"
 	"CREATE TABLE runs ("
@@ -30,10 +30,10 @@ static const char v1[] =
 	"  finished REAL,"
 	"  status TEXT NOT NULL CHECK (status IN ('running','done','failed','interrupted')),"
 	"  simulated INTEGER NOT NULL CHECK (simulated IN (0,1)),"
-	"  proc_host TEXT NOT NULL,"        /* uname nodename of the process */
+	"  proc_host TEXT NOT NULL," /* uname nodename of the process */
 	"  boot_id TEXT NOT NULL,"
 	"  pid INTEGER NOT NULL,"
-	"  pid_start INTEGER NOT NULL);"    /* /proc/PID/stat starttime: pids are reused */
+	"  pid_start INTEGER NOT NULL);" /* /proc/PID/stat starttime: pids are reused */
 	"CREATE INDEX runs_started ON runs(started);"
 	"CREATE TABLE trials ("
 	"  id INTEGER PRIMARY KEY,"
@@ -72,7 +72,7 @@ static const char v1[] =
 	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	"  source_node INTEGER NOT NULL,"
 	"  interface TEXT NOT NULL,"
-	"  weights TEXT NOT NULL,"          /* "0:5,1:2" */
+	"  weights TEXT NOT NULL," /* "0:5,1:2" */
 	"  score REAL, gain REAL, gain_ci_low REAL, gain_ci_high REAL,"
 	"  baseline TEXT);"
 	"CREATE TABLE apply_log ("
@@ -111,7 +111,7 @@ static const char v2[] =
 	"  FROM json_each(hosts.layout, '$.nodes') n))"
 	"  WHERE json_valid(layout) AND json_type(layout, '$.nodes') = 'array';";
 
-const char *const tt_db_migrations[] = {v1, v2};
+const char *const tt_db_migrations[] = { v1, v2 };
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

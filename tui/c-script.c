@@ -94,8 +94,8 @@ static int open_script(const struct tt_collect_ctx *ctx, struct tt_source **out)
 					break;
 				snprintf(name, sizeof(name), "%.*s", (int)nlen, tok);
 				if (!tt_source_add(s, &cap, name, kind ? "bytes" : "per s",
-						   kind ? TT_GAUGE : TT_COUNTER, at ? (int)node : -1,
-						   "script"))
+						   kind ? TT_GAUGE : TT_COUNTER,
+						   at ? (int)node : -1, "script"))
 					rc = tt_err(TT_EFAIL, "out of memory");
 			}
 			continue;

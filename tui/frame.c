@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const tt_cell_state_names[] = {"ok", "n/a", "initializing", "stale"};
-const char *const tt_proc_sort_names[] = {"pages", "skew", "pid"};
+const char *const tt_cell_state_names[] = { "ok", "n/a", "initializing", "stale" };
+const char *const tt_proc_sort_names[] = { "pages", "skew", "pid" };
 
 int tt_feed_init(struct tt_feed *f, struct tt_source **src, int n)
 {
@@ -98,7 +98,7 @@ static const char *why_unavail(const struct tt_feed *feed, const char *collector
  * stale too: its source stopped answering without saying so. */
 static struct tt_cell cell_of(const struct tt_frame_in *in, int s, const char *name, int node)
 {
-	struct tt_cell c = {TT_CELL_NA, 0};
+	struct tt_cell c = { TT_CELL_NA, 0 };
 	const struct tt_source *src;
 	bool found = false, init = false, stale = false;
 
@@ -133,8 +133,8 @@ static struct tt_cell cell_of(const struct tt_frame_in *in, int s, const char *n
 		bool any = false;
 
 		for (int m = 0; m < src->nmetrics; m++)
-			any |= src->metrics[m].node == node && !strcmp(src->metrics[m].name, name) &&
-			       in->feed->v[s][m].ever;
+			any |= src->metrics[m].node == node &&
+			       !strcmp(src->metrics[m].name, name) && in->feed->v[s][m].ever;
 		if (!any)
 			c.st = TT_CELL_NA;
 	}
@@ -145,7 +145,7 @@ static struct tt_cell cell_of(const struct tt_frame_in *in, int s, const char *n
 
 static struct tt_cell cell_add(struct tt_cell a, struct tt_cell b)
 {
-	struct tt_cell c = {a.st > b.st ? a.st : b.st, 0};
+	struct tt_cell c = { a.st > b.st ? a.st : b.st, 0 };
 
 	if (c.st == TT_CELL_OK)
 		c.v = a.v + b.v;
@@ -154,21 +154,21 @@ static struct tt_cell cell_add(struct tt_cell a, struct tt_cell b)
 
 static struct tt_cell ok(double v)
 {
-	return (struct tt_cell){TT_CELL_OK, v};
+	return (struct tt_cell){ TT_CELL_OK, v };
 }
 
-static const struct tt_cell NA = {TT_CELL_NA, 0};
+static const struct tt_cell NA = { TT_CELL_NA, 0 };
 
 /* Traffic sources, best first (as collect.c's summary): memory-controller
  * counters, source-side MBM, then figures that are not measured. */
 static const struct {
 	const char *collector, *rd, *wr, *why_no_wr;
 } traffic[] = {
-	{"perf-uncore", "read_bytes", "write_bytes", NULL},
-	{"resctrl", "mbm_total_bytes", NULL,
-	 "resctrl MBM counts reads and writes together (shown under READ)"},
-	{"script", "read_bytes", "write_bytes", NULL},
-	{"model", "model_bw", NULL, "the model gives one figure per node (shown under READ)"},
+	{ "perf-uncore", "read_bytes", "write_bytes", NULL },
+	{ "resctrl", "mbm_total_bytes", NULL,
+	  "resctrl MBM counts reads and writes together (shown under READ)" },
+	{ "script", "read_bytes", "write_bytes", NULL },
+	{ "model", "model_bw", NULL, "the model gives one figure per node (shown under READ)" },
 };
 
 bool tt_frame_weight_shares(const struct tt_topo *t, const struct tt_wi_backend *be,
@@ -184,7 +184,8 @@ bool tt_frame_weight_shares(const struct tt_topo *t, const struct tt_wi_backend 
 		int node;
 
 		tt_weights_clear(&ones);
-		tt_nodemask_for_each(node, mask) tt_weights_put(&ones, node, 1);
+		tt_nodemask_for_each (node, mask)
+			tt_weights_put(&ones, node, 1);
 		rc = tt_il_order_upstream(&o, mask, &ones);
 	} else if (!be || !wi) {
 		return false;
@@ -285,22 +286,27 @@ static int build_procs(struct tt_frame *f, const struct tt_frame_in *in)
 			return tt_err(TT_EFAIL, "out of memory");
 		int k = 0;
 
-		tt_nodemask_for_each(node, &all) {
+		tt_nodemask_for_each (node, &all) {
 			struct tt_frame_proc_node *pn = &fp->nodes[k++];
 
 			pn->node = node;
 			pn->pages = p->bytes[node] / 4096;
-			pn->share = p->total_bytes ? (double)p->bytes[node] / (double)p->total_bytes : 0;
-			pn->want = want ? ok(tt_nodemask_test(&p->nodes, node) ? share[node] : 0) : NA;
+			pn->share = p->total_bytes ? (double)p->bytes[node] / (double)p->total_bytes
+						   : 0;
+			pn->want =
+				want ? ok(tt_nodemask_test(&p->nodes, node) ? share[node] : 0) : NA;
 			if (want && p->total_bytes && fabs(pn->share - pn->want.v) > fp->skew)
 				fp->skew = fabs(pn->share - pn->want.v);
 		}
 		f->nprocs++;
 	}
 	qsort(f->procs, (size_t)f->nprocs, sizeof(*f->procs),
-	      in->sort == TT_SORT_SKEW ? cmp_skew : in->sort == TT_SORT_PID ? cmp_pid : cmp_pages);
+	      in->sort == TT_SORT_SKEW	? cmp_skew
+	      : in->sort == TT_SORT_PID ? cmp_pid
+					: cmp_pages);
 	if (!in->be && f->nprocs)
-		note(f, "WANT n/a for weighted interleave: %s", in->wi_why ? in->wi_why : "no weights");
+		note(f, "WANT n/a for weighted interleave: %s",
+		     in->wi_why ? in->wi_why : "no weights");
 	return 0;
 }
 
@@ -332,9 +338,14 @@ static void sum_into(struct tt_frame_row *s, const struct tt_frame_row *r)
 }
 
 static const struct tt_frame_row zero_row = {
-	.mem_used = {TT_CELL_OK, 0}, .mem_total = {TT_CELL_OK, 0}, .rd = {TT_CELL_OK, 0},
-	.wr = {TT_CELL_OK, 0}, .weight = {TT_CELL_OK, 0}, .wshare = {TT_CELL_OK, 0},
-	.mshare = {TT_CELL_OK, 0}, .alloc = {TT_CELL_OK, 0},
+	.mem_used = { TT_CELL_OK, 0 },
+	.mem_total = { TT_CELL_OK, 0 },
+	.rd = { TT_CELL_OK, 0 },
+	.wr = { TT_CELL_OK, 0 },
+	.weight = { TT_CELL_OK, 0 },
+	.wshare = { TT_CELL_OK, 0 },
+	.mshare = { TT_CELL_OK, 0 },
+	.alloc = { TT_CELL_OK, 0 },
 };
 
 static void header(struct tt_frame *f, const struct tt_frame_in *in)
@@ -344,7 +355,8 @@ static void header(struct tt_frame *f, const struct tt_frame_in *in)
 
 	f->wall = in->wall;
 	snprintf(f->host, sizeof(f->host), "%s", t->hostname[0] ? t->hostname : "?");
-	snprintf(f->kernel, sizeof(f->kernel), "%s", t->kernel_release[0] ? t->kernel_release : "?");
+	snprintf(f->kernel, sizeof(f->kernel), "%s",
+		 t->kernel_release[0] ? t->kernel_release : "?");
 	snprintf(f->iface, sizeof(f->iface), "%s", in->be ? in->be->name : "none");
 	if (in->be == &tt_wi_upstream && in->wi)
 		snprintf(f->mode, sizeof(f->mode), "%s",
@@ -360,7 +372,8 @@ static void header(struct tt_frame *f, const struct tt_frame_in *in)
 	for (int i = 0; in->feed && i < in->feed->n; i++) {
 		const struct tt_collector *c = in->feed->src[i]->c;
 		int n = snprintf(f->collectors + len, sizeof(f->collectors) - len, "%s%s%s",
-				 i ? ", " : "", c->name, c->flags & TT_C_SIMULATED ? " (SIMULATED)" : "");
+				 i ? ", " : "", c->name,
+				 c->flags & TT_C_SIMULATED ? " (SIMULATED)" : "");
 
 		if (n > 0 && (size_t)n < sizeof(f->collectors) - len)
 			len += (size_t)n;
@@ -373,8 +386,8 @@ static void header(struct tt_frame *f, const struct tt_frame_in *in)
 	f->initializing = in->feed && in->feed->n && in->feed->ticks == 0;
 	for (int i = 0; in->feed && i < in->feed->n; i++)
 		for (int m = 0; m < in->feed->src[i]->nmetrics; m++)
-			f->initializing |= !in->feed->v[i][m].have ||
-					   in->feed->v[i][m].state == TT_S_INIT;
+			f->initializing |=
+				!in->feed->v[i][m].have || in->feed->v[i][m].state == TT_S_INIT;
 }
 
 int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
@@ -409,7 +422,8 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 			if (n > 0 && (size_t)n < sizeof(why) - len)
 				len += (size_t)n;
 		}
-		note(f, "READ WRITE MEAS%%: n/a: no traffic counter here%s%s", len ? ": " : "", why);
+		note(f, "READ WRITE MEAS%%: n/a: no traffic counter here%s%s", len ? ": " : "",
+		     why);
 	} else if (traffic[tk].why_no_wr) {
 		note(f, "WRITE: n/a: %s", traffic[tk].why_no_wr);
 	}
@@ -427,13 +441,14 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 	have_share = tt_frame_weight_shares(t, in->be, in->wi, in->source_node,
 					    TT_MPOL_WEIGHTED_INTERLEAVE, &t->mem_nodes, wshare);
 	if (!in->be)
-		note(f, "WGT WGT%%: n/a: no weight interface: %s", in->wi_why ? in->wi_why : "none");
+		note(f, "WGT WGT%%: n/a: no weight interface: %s",
+		     in->wi_why ? in->wi_why : "none");
 
 	/* Tiers in ascending id (fastest first), then the nodes in no tier. */
 	for (int ti = 0; ti <= t->ntiers && rc == 0; ti++) {
 		int tier = ti < t->ntiers ? t->tiers[ti].id : -1;
 		struct tt_frame_row sub = zero_row;
-		struct tt_nodemask members = {{0}};
+		struct tt_nodemask members = { { 0 } };
 		int first = f->nrows, count = 0;
 
 		for (int i = 0; i < t->nnodes && rc == 0; i++) {
@@ -446,11 +461,12 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 			r.node = n->id;
 			r.tier = tier;
 			if (n->has_cpu) {
-				uint64_t bits[TT_MAX_CPUS / 64] = {0};
+				uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
 
 				for (int c = 0; c < n->ncpus; c++)
 					tt_bit_set(bits, (unsigned int)n->cpus[c]);
-				if (tt_bit_format_list(bits, TT_MAX_CPUS, r.cpus, sizeof(r.cpus)) < 0)
+				if (tt_bit_format_list(bits, TT_MAX_CPUS, r.cpus, sizeof(r.cpus)) <
+				    0)
 					snprintf(r.cpus, sizeof(r.cpus), "%d CPUs", n->ncpus);
 			} else {
 				snprintf(r.cpus, sizeof(r.cpus), "CPU-less");
@@ -466,16 +482,21 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 				r.rd = cell_of(in, ts, traffic[tk].rd, n->id);
 				r.wr = traffic[tk].wr ? cell_of(in, ts, traffic[tk].wr, n->id) : NA;
 				if (r.rd.st == TT_CELL_NA)
-					note(f, "READ WRITE MEAS%%: n/a for node %d: %s has no counter "
-						"for it", n->id, traffic[tk].collector);
+					note(f,
+					     "READ WRITE MEAS%%: n/a for node %d: %s has no "
+					     "counter "
+					     "for it",
+					     n->id, traffic[tk].collector);
 			} else {
 				r.rd = r.wr = NA;
 			}
 			r.weight = have_w ? ok(w[n->id]) : NA;
 			if (have_w && in->be == &tt_wi_upstream &&
 			    !tt_nodemask_test(&in->wi->node.set, n->id))
-				note(f, "WGT: node %d has no weighted_interleave/node%d file: it "
-					"weighs 1", n->id, n->id);
+				note(f,
+				     "WGT: node %d has no weighted_interleave/node%d file: it "
+				     "weighs 1",
+				     n->id, n->id);
 			r.wshare = have_share ? ok(wshare[n->id]) : NA;
 			r.alloc = ms >= 0 ? cell_add(cell_of(in, ms, "numa_hit", n->id),
 						     cell_of(in, ms, "numa_miss", n->id))
@@ -571,8 +592,8 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 
 		if (!n->has_memory)
 			continue;
-		struct tt_frame_demote *nd = realloc(f->demote_to, (size_t)(f->ndemote + 1) *
-									   sizeof(*nd));
+		struct tt_frame_demote *nd =
+			realloc(f->demote_to, (size_t)(f->ndemote + 1) * sizeof(*nd));
 
 		if (!nd) {
 			rc = tt_err(TT_EFAIL, "out of memory");

@@ -45,7 +45,7 @@ struct tt_cell {
 /* The latest reading of every metric of every open source (feed.c). */
 struct tt_latest {
 	bool have;
-	bool ever;              /* a reading that was not stale came once */
+	bool ever; /* a reading that was not stale came once */
 	double value, t_s;
 	enum tt_sample_state state;
 };
@@ -53,15 +53,15 @@ struct tt_latest {
 struct tt_feed {
 	int n;
 	struct tt_source **src;
-	struct tt_latest **v;   /* [source][metric] */
-	int nun;                /* collectors not opened, and why */
+	struct tt_latest **v; /* [source][metric] */
+	int nun;	      /* collectors not opened, and why */
 	struct {
 		char name[24];
 		char why[256];
 	} un[16];
-	uint64_t seq;           /* the sampler's next reading */
-	uint64_t per_tick;      /* readings per sampler tick (all metrics) */
-	uint64_t ticks;         /* ticks taken in */
+	uint64_t seq;	   /* the sampler's next reading */
+	uint64_t per_tick; /* readings per sampler tick (all metrics) */
+	uint64_t ticks;	   /* ticks taken in */
 };
 
 int tt_feed_init(struct tt_feed *f, struct tt_source **src, int n);
@@ -72,16 +72,16 @@ enum tt_frame_row_kind { TT_ROW_NODE, TT_ROW_TIER, TT_ROW_TOTAL };
 
 struct tt_frame_row {
 	enum tt_frame_row_kind kind;
-	int node;               /* TT_ROW_NODE */
-	int tier;               /* -1: in no tier */
-	char cpus[24];          /* "0-47", "CPU-less", or the tier's node list */
-	struct tt_cell mem_used; /* bytes */
+	int node;		  /* TT_ROW_NODE */
+	int tier;		  /* -1: in no tier */
+	char cpus[24];		  /* "0-47", "CPU-less", or the tier's node list */
+	struct tt_cell mem_used;  /* bytes */
 	struct tt_cell mem_total; /* bytes */
-	struct tt_cell rd, wr;  /* bytes/s */
-	struct tt_cell weight;  /* configured weight (tiers: sum) */
-	struct tt_cell wshare;  /* share the weights imply for the source node, 0-1 */
-	struct tt_cell mshare;  /* measured share of traffic, 0-1 */
-	struct tt_cell alloc;   /* pages/s allocated on the node (numa_hit + numa_miss) */
+	struct tt_cell rd, wr;	  /* bytes/s */
+	struct tt_cell weight;	  /* configured weight (tiers: sum) */
+	struct tt_cell wshare;	  /* share the weights imply for the source node, 0-1 */
+	struct tt_cell mshare;	  /* measured share of traffic, 0-1 */
+	struct tt_cell alloc;	  /* pages/s allocated on the node (numa_hit + numa_miss) */
 };
 
 struct tt_frame_demote {
@@ -91,17 +91,17 @@ struct tt_frame_demote {
 
 struct tt_frame_proc_node {
 	int node;
-	uint64_t pages;         /* 4 KiB pages resident on node */
-	double share;           /* of the process's interleaved pages */
-	struct tt_cell want;    /* share the current weights imply */
+	uint64_t pages;	     /* 4 KiB pages resident on node */
+	double share;	     /* of the process's interleaved pages */
+	struct tt_cell want; /* share the current weights imply */
 };
 
 struct tt_frame_proc {
 	int pid;
 	char comm[40];
-	char policy[64];        /* "weighted interleave:0-3" ("+" when VMAs differ) */
-	uint64_t pages;         /* 4 KiB pages, all interleaved VMAs */
-	double skew;            /* largest |share - want| over its nodes */
+	char policy[64]; /* "weighted interleave:0-3" ("+" when VMAs differ) */
+	uint64_t pages;	 /* 4 KiB pages, all interleaved VMAs */
+	double skew;	 /* largest |share - want| over its nodes */
 	int nnodes;
 	struct tt_frame_proc_node *nodes;
 };
@@ -110,21 +110,21 @@ struct tt_frame_proc {
 struct tt_proc_info {
 	int pid;
 	char comm[40];
-	int mode;               /* TT_MPOL_INTERLEAVE or TT_MPOL_WEIGHTED_INTERLEAVE */
+	int mode; /* TT_MPOL_INTERLEAVE or TT_MPOL_WEIGHTED_INTERLEAVE */
 	char flags[24];
 	struct tt_nodemask nodes;
 	bool mixed;
 	struct tt_nodemask resident;
-	uint64_t *bytes;        /* [TT_MAX_NODES] resident bytes per node */
+	uint64_t *bytes; /* [TT_MAX_NODES] resident bytes per node */
 	uint64_t total_bytes;
 };
 
 struct tt_proc_scan {
 	int n;
 	struct tt_proc_info *p;
-	int seen;               /* processes looked at */
-	int skipped;            /* vanished or denied (skipped quietly) */
-	double t_s;             /* CLOCK_MONOTONIC when taken */
+	int seen;    /* processes looked at */
+	int skipped; /* vanished or denied (skipped quietly) */
+	double t_s;  /* CLOCK_MONOTONIC when taken */
 };
 void tt_proc_scan_release(struct tt_proc_scan *s);
 
@@ -138,17 +138,17 @@ struct tt_frame_in {
 	const struct tt_topo *topo;
 	const struct tt_wi_backend *be; /* NULL: no weight interface */
 	const struct tt_wi_state *wi;
-	const char *wi_why;     /* why there is none */
+	const char *wi_why; /* why there is none */
 	int source_node;
 	double interval_s;
-	double now_s;           /* CLOCK_MONOTONIC, for staleness */
+	double now_s; /* CLOCK_MONOTONIC, for staleness */
 	time_t wall;
 	bool paused;
 	enum tt_view view;
 	const struct tt_feed *feed;
 	const struct tt_proc_scan *procs; /* NULL: not scanned (yet) */
 	enum tt_proc_sort sort;
-	const char *message;    /* a line for the status bar, or NULL */
+	const char *message; /* a line for the status bar, or NULL */
 	/* Sparkline history: total bytes/s and the slow tiers' share, oldest
 	 * first; NAN where unknown. */
 	int nhist;
@@ -158,18 +158,18 @@ struct tt_frame_in {
 struct tt_frame {
 	time_t wall;
 	char host[256], kernel[128];
-	char iface[16];         /* "upstream", "rfc", "none" */
-	char mode[40];          /* "auto", "manual", "manual (no auto file)", "" */
+	char iface[16]; /* "upstream", "rfc", "none" */
+	char mode[40];	/* "auto", "manual", "manual (no auto file)", "" */
 	int source_node;
-	char collectors[160];   /* in use, "numastat, perf-uncore" */
-	bool simulated;         /* a figure comes from a model or a script */
+	char collectors[160]; /* in use, "numastat, perf-uncore" */
+	bool simulated;	      /* a figure comes from a model or a script */
 	double interval_s;
 	bool paused, initializing;
 	enum tt_view view;
 	int nrows;
-	struct tt_frame_row *rows; /* node rows and tier subtotals, then the total */
+	struct tt_frame_row *rows;	/* node rows and tier subtotals, then the total */
 	struct tt_cell promote, demote; /* pages/s, all nodes (/proc/vmstat) */
-	int demotion_enabled;   /* as topo: 1, 0, -1 unknown */
+	int demotion_enabled;		/* as topo: 1, 0, -1 unknown */
 	int ndemote;
 	struct tt_frame_demote *demote_to;
 	bool procs_scanned;
@@ -177,12 +177,12 @@ struct tt_frame {
 	struct tt_frame_proc *procs;
 	enum tt_proc_sort sort;
 	int nnotes;
-	char notes[8][512];     /* footer: "READ WRITE: n/a: <why>", each once */
+	char notes[8][512]; /* footer: "READ WRITE: n/a: <why>", each once */
 	char message[256];
 	int nhist;
 	double hist_bw[TT_HISTORY], hist_slow[TT_HISTORY];
-	double total_bw;        /* NAN unknown, for the history */
-	double slow_share;      /* share of traffic in tiers below the first; NAN */
+	double total_bw;   /* NAN unknown, for the history */
+	double slow_share; /* share of traffic in tiers below the first; NAN */
 };
 
 int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in);
@@ -193,10 +193,10 @@ void tt_frame_release(struct tt_frame *f);
  * 3 status/footer). */
 struct tt_render_opts {
 	int width;
-	bool processes;         /* show the processes panel */
-	int max_procs;          /* 0: all */
-	bool no_message;        /* the screen shows the message in its bar */
-	bool no_demotion;       /* leave out demotion and history (room for processes) */
+	bool processes;	  /* show the processes panel */
+	int max_procs;	  /* 0: all */
+	bool no_message;  /* the screen shows the message in its bar */
+	bool no_demotion; /* leave out demotion and history (room for processes) */
 };
 typedef void (*tt_line_fn)(void *ctx, int style, const char *line);
 void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *o, tt_line_fn fn,

@@ -18,7 +18,8 @@ struct out {
 	int width;
 };
 
-static void line(struct out *o, int style, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void line(struct out *o, int style, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void line(struct out *o, int style, const char *fmt, ...)
 {
 	char buf[1024];
@@ -138,18 +139,20 @@ static void row_line(struct out *o, const struct tt_frame_row *r)
 	} else if (r->kind == TT_ROW_TOTAL) {
 		cpus = "";
 	}
-	snprintf(mem, sizeof(mem), "%8s/%-6s", cellf(u, sizeof(u), r->mem_used, "%.1f", 1.0 / (1 << 30)),
+	snprintf(mem, sizeof(mem), "%8s/%-6s",
+		 cellf(u, sizeof(u), r->mem_used, "%.1f", 1.0 / (1 << 30)),
 		 cellf(t, sizeof(t), r->mem_total, "%.1f", 1.0 / (1 << 30)));
 	line(o, r->kind == TT_ROW_NODE ? 0 : 2, ROW_FMT, node, tier, cpus, mem,
 	     cellf(rd, sizeof(rd), r->rd, "%.2f", 1e-9), cellf(wr, sizeof(wr), r->wr, "%.2f", 1e-9),
-	     cellf(w, sizeof(w), r->weight, "%.0f", 1), cellf(ws, sizeof(ws), r->wshare, "%.1f%%", 100),
+	     cellf(w, sizeof(w), r->weight, "%.0f", 1),
+	     cellf(ws, sizeof(ws), r->wshare, "%.1f%%", 100),
 	     cellf(ms, sizeof(ms), r->mshare, "%.1f%%", 100), rate(al, sizeof(al), r->alloc));
 }
 
 void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts, tt_line_fn fn,
 		    void *ctx)
 {
-	struct out o = {fn, ctx, opts->width};
+	struct out o = { fn, ctx, opts->width };
 	char when[32], host[300], kernel[160], buf[256], b2[16], b3[16];
 	struct tm tm;
 
@@ -164,8 +167,8 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 		snprintf(buf, sizeof(buf), "none");
 	line(&o, 0, "weights %s%s%s%s  source node %s  every %.1f s", f->iface,
 	     f->mode[0] ? " (" : "", f->mode, f->mode[0] ? ")" : "", buf, f->interval_s);
-	snprintf(buf, sizeof(buf), "%s%s%s", f->collectors, f->initializing ? "  [initializing]" : "",
-		 f->paused ? "  [paused]" : "");
+	snprintf(buf, sizeof(buf), "%s%s%s", f->collectors,
+		 f->initializing ? "  [initializing]" : "", f->paused ? "  [paused]" : "");
 	wrapped(&o, 0, "collectors ", buf);
 	line(&o, 0, "%s", "");
 	line(&o, 1, ROW_FMT, "NODE", "TIER", "CPUS", "GiB used/total ", "RD GB/s", "WR GB/s", "WGT",
@@ -177,7 +180,7 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 	if (!opts->no_demotion) {
 		line(&o, 0, "%s", "");
 		line(&o, 1, "DEMOTION targets (reclaim %s)",
-		     f->demotion_enabled == 1   ? "demotes: demotion_enabled true"
+		     f->demotion_enabled == 1	? "demotes: demotion_enabled true"
 		     : f->demotion_enabled == 0 ? "does not demote: demotion_enabled false"
 						: "demotion_enabled unknown");
 		line(&o, 0, "  all nodes: demoted %s pages/s, promoted %s pages/s",
@@ -186,8 +189,8 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 			const struct tt_frame_demote *d = &f->demote_to[i];
 
 			if (d->allowed[0])
-				line(&o, 0, "  node %d -> preferred %s, allowed %s", d->node, d->preferred,
-				     d->allowed);
+				line(&o, 0, "  node %d -> preferred %s, allowed %s", d->node,
+				     d->preferred, d->allowed);
 			else
 				line(&o, 0, "  node %d -> none (lowest tier)", d->node);
 		}
@@ -214,10 +217,11 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 	if (opts->processes) {
 		int shown = 0;
 
-
 		line(&o, 0, "%s", "");
-		line(&o, 1, "PROCESSES using interleave (4 KiB pages; WANT: the weights' share)  "
-			    "sort %s", tt_proc_sort_names[f->sort]);
+		line(&o, 1,
+		     "PROCESSES using interleave (4 KiB pages; WANT: the weights' share)  "
+		     "sort %s",
+		     tt_proc_sort_names[f->sort]);
 		if (!f->procs_scanned)
 			line(&o, 0, "  initializing (the first scan of /proc has not finished)");
 		else if (!f->nprocs)
@@ -236,8 +240,8 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 			tt_str_escape(p->comm, comm, sizeof(comm));
 			snprintf(pid, sizeof(pid), "%d", p->pid);
 			if (!p->nnodes)
-				line(&o, 0, "%7s %-15.15s %-27.27s %4s %9s", pid, comm, p->policy, "-",
-				     "0");
+				line(&o, 0, "%7s %-15.15s %-27.27s %4s %9s", pid, comm, p->policy,
+				     "-", "0");
 			for (int k = 0; k < p->nnodes; k++) {
 				const struct tt_frame_proc_node *n = &p->nodes[k];
 				char sh[16], wa[16];
@@ -279,17 +283,18 @@ static void states(json_t *obj, const char *const *names, const struct tt_cell *
 
 	for (int i = 0; i < n; i++)
 		if (cells[i].st != TT_CELL_OK)
-			json_object_set_new(st, names[i], json_string(tt_cell_state_names[cells[i].st]));
+			json_object_set_new(st, names[i],
+					    json_string(tt_cell_state_names[cells[i].st]));
 	json_object_set_new(obj, "states", st);
 }
 
 static json_t *row_json(const struct tt_frame_row *r)
 {
-	static const char *const names[] = {"mem_used_bytes", "mem_total_bytes", "read_bytes_s",
-					    "write_bytes_s",  "weight",	     "weight_share",
-					    "measured_share", "alloc_pages_s"};
-	const struct tt_cell cells[] = {r->mem_used, r->mem_total, r->rd,     r->wr,
-					r->weight,   r->wshare,	   r->mshare, r->alloc};
+	static const char *const names[] = { "mem_used_bytes", "mem_total_bytes", "read_bytes_s",
+					     "write_bytes_s",  "weight",	  "weight_share",
+					     "measured_share", "alloc_pages_s" };
+	const struct tt_cell cells[] = { r->mem_used, r->mem_total, r->rd,     r->wr,
+					 r->weight,   r->wshare,    r->mshare, r->alloc };
 	json_t *o = json_object();
 
 	if (r->kind == TT_ROW_NODE) {
@@ -309,8 +314,8 @@ static json_t *row_json(const struct tt_frame_row *r)
 
 int tt_frame_json(const struct tt_frame *f, FILE *out)
 {
-	json_t *j = json_object(), *nodes = json_array(), *tiers = json_array(), *dem = json_array(),
-	       *procs = json_array(), *notes = json_array();
+	json_t *j = json_object(), *nodes = json_array(), *tiers = json_array(),
+	       *dem = json_array(), *procs = json_array(), *notes = json_array();
 	int rc = 0;
 
 	json_object_set_new(j, "schema", json_integer(TT_FRAME_SCHEMA));
@@ -349,13 +354,14 @@ int tt_frame_json(const struct tt_frame *f, FILE *out)
 		json_t *pn = json_array();
 
 		for (int k = 0; k < p->nnodes; k++)
-			json_array_append_new(
-				pn, json_pack("{s:i,s:I,s:f,s:o}", "node", p->nodes[k].node, "pages",
-					      (json_int_t)p->nodes[k].pages, "share", p->nodes[k].share,
-					      "want_share", cell_json(p->nodes[k].want)));
-		json_array_append_new(procs, json_pack("{s:i,s:s,s:s,s:I,s:o}", "pid", p->pid, "command",
-						       p->comm, "policy", p->policy, "pages",
-						       (json_int_t)p->pages, "nodes", pn));
+			json_array_append_new(pn, json_pack("{s:i,s:I,s:f,s:o}", "node",
+							    p->nodes[k].node, "pages",
+							    (json_int_t)p->nodes[k].pages, "share",
+							    p->nodes[k].share, "want_share",
+							    cell_json(p->nodes[k].want)));
+		json_array_append_new(procs, json_pack("{s:i,s:s,s:s,s:I,s:o}", "pid", p->pid,
+						       "command", p->comm, "policy", p->policy,
+						       "pages", (json_int_t)p->pages, "nodes", pn));
 	}
 	json_object_set_new(j, "processes", f->procs_scanned ? procs : json_null());
 	if (!f->procs_scanned)

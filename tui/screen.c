@@ -57,7 +57,7 @@ static void end_screen(void)
 
 static void handlers(void)
 {
-	static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -120,7 +120,8 @@ static void layout(const struct draw *d)
 		if (d->style[i] != 3)
 			continue;
 		if (nfoot < all && y == rows - 1) {
-			snprintf(more, sizeof(more), "(%d more lines of reasons: tiertop --once shows them all)",
+			snprintf(more, sizeof(more),
+				 "(%d more lines of reasons: tiertop --once shows them all)",
 				 all - shown);
 			put(y++, 3, more);
 			break;
@@ -155,8 +156,9 @@ static void draw(struct tt_top *top, bool help, bool procs)
 {
 	static struct draw d;
 	struct tt_frame f;
-	struct tt_render_opts ro = {.width = COLS, .processes = procs, .no_message = true,
-				     .no_demotion = procs};
+	struct tt_render_opts ro = {
+		.width = COLS, .processes = procs, .no_message = true, .no_demotion = procs
+	};
 	const char *bar = top->message[0] ? top->message
 					  : "q quit h help s source t view P procs +- delay "
 					    "p pause w weight u undo r reread";
@@ -214,7 +216,7 @@ static bool prompt(const char *question, char *buf, int size)
 	return len > 0;
 }
 
-static const double intervals[] = {0.5, 1, 2, 5, 10, 30};
+static const double intervals[] = { 0.5, 1, 2, 5, 10, 30 };
 
 static void change_interval(struct tt_top *top, int dir)
 {
@@ -280,21 +282,37 @@ int tt_screen_run(struct tt_top *top)
 		}
 		top->message[0] = '\0';
 		switch (ch) {
-		case 'q': quit_signal = -1; break;
+		case 'q':
+			quit_signal = -1;
+			break;
 		case 'h':
-		case '?': help = true; break;
-		case 's': tt_top_next_source(top); break;
-		case 't': top->view = top->view == TT_VIEW_NODES ? TT_VIEW_TIERS : TT_VIEW_NODES; break;
+		case '?':
+			help = true;
+			break;
+		case 's':
+			tt_top_next_source(top);
+			break;
+		case 't':
+			top->view = top->view == TT_VIEW_NODES ? TT_VIEW_TIERS : TT_VIEW_NODES;
+			break;
 		case 'P':
 			procs = !procs;
 			if (procs && top->scanner)
 				tt_scanner_kick(top->scanner);
 			break;
-		case 'o': top->sort = (top->sort + 1) % 3; break;
+		case 'o':
+			top->sort = (top->sort + 1) % 3;
+			break;
 		case '+':
-		case '=': change_interval(top, 1); break;
-		case '-': change_interval(top, -1); break;
-		case 'p': top->paused = !top->paused; break;
+		case '=':
+			change_interval(top, 1);
+			break;
+		case '-':
+			change_interval(top, -1);
+			break;
+		case 'p':
+			top->paused = !top->paused;
+			break;
 		case 'w': {
 			char q[96], in[64];
 
@@ -321,10 +339,14 @@ int tt_screen_run(struct tt_top *top)
 					tt_err_msg());
 				return rc;
 			}
-			snprintf(top->message, sizeof(top->message), "topology and weights re-read");
+			snprintf(top->message, sizeof(top->message),
+				 "topology and weights re-read");
 			break;
-		case KEY_RESIZE: break;
-		default: dirty = false; break;
+		case KEY_RESIZE:
+			break;
+		default:
+			dirty = false;
+			break;
 		}
 	}
 	end_screen();

@@ -37,23 +37,29 @@ static const struct opt {
 	const char *arg; /* NULL: a flag */
 	const char *help;
 } opts[] = {
-	{"once", OPT_ONCE, NULL, "print one frame as text and exit (after one interval: rates "
-				 "need two samples)"},
-	{"batch", 'b', NULL, "print frames as text, one per interval, as top -b does"},
-	{"iterations", 'n', "N", "with --batch or --json: N frames, then exit (default: until "
-				 "interrupted)"},
-	{"delay", 'd', "SECS", "refresh interval in seconds, 0.1 to 3600 (default 1)"},
-	{"json", OPT_JSON, NULL, "one JSON object per sample, one per line"},
-	{"sysfs-root", OPT_ROOT, "DIR", "read /sys and /proc under DIR (a fixture tree; default /)"},
-	{"source-node", OPT_SOURCE, "N", "the source node whose weight shares are shown (default: "
-					 "the first node with CPUs)"},
-	{"collectors", OPT_COLLECTORS, "LIST", "comma-separated collectors (default: numastat, "
-					       "perf-uncore, resctrl where they work)"},
-	{"view", OPT_VIEW, "nodes|tiers", "rows per node with tier subtotals, or tiers only "
-					  "(default nodes)"},
-	{"sort", OPT_SORT, "pages|skew|pid", "order of the processes panel (default pages)"},
-	{"help", 'h', NULL, "this help"},
-	{"version", OPT_VERSION, NULL, "the version"},
+	{ "once", OPT_ONCE, NULL,
+	  "print one frame as text and exit (after one interval: rates "
+	  "need two samples)" },
+	{ "batch", 'b', NULL, "print frames as text, one per interval, as top -b does" },
+	{ "iterations", 'n', "N",
+	  "with --batch or --json: N frames, then exit (default: until "
+	  "interrupted)" },
+	{ "delay", 'd', "SECS", "refresh interval in seconds, 0.1 to 3600 (default 1)" },
+	{ "json", OPT_JSON, NULL, "one JSON object per sample, one per line" },
+	{ "sysfs-root", OPT_ROOT, "DIR",
+	  "read /sys and /proc under DIR (a fixture tree; default /)" },
+	{ "source-node", OPT_SOURCE, "N",
+	  "the source node whose weight shares are shown (default: "
+	  "the first node with CPUs)" },
+	{ "collectors", OPT_COLLECTORS, "LIST",
+	  "comma-separated collectors (default: numastat, "
+	  "perf-uncore, resctrl where they work)" },
+	{ "view", OPT_VIEW, "nodes|tiers",
+	  "rows per node with tier subtotals, or tiers only "
+	  "(default nodes)" },
+	{ "sort", OPT_SORT, "pages|skew|pid", "order of the processes panel (default pages)" },
+	{ "help", 'h', NULL, "this help" },
+	{ "version", OPT_VERSION, NULL, "the version" },
 };
 #define NOPTS (sizeof(opts) / sizeof(*opts))
 
@@ -111,7 +117,7 @@ static void print_line(void *ctx, int style, const char *line)
 static int print_frame(struct tt_top *top, bool json)
 {
 	struct tt_frame f;
-	struct tt_render_opts ro = {.width = 80, .processes = true};
+	struct tt_render_opts ro = { .width = 80, .processes = true };
 	int rc = tt_top_frame(top, &f);
 
 	if (rc < 0)
@@ -158,15 +164,16 @@ int main(int argc, char **argv)
 {
 	struct option lo[NOPTS + 1];
 	char shorts[64] = ":";
-	struct tt_top top = {.interval_s = 1, .source_node = -1};
+	struct tt_top top = { .interval_s = 1, .source_node = -1 };
 	bool once = false, batch = false, json = false;
 	const char *root = "/";
 	long n = 0;
 	int c, rc;
 
 	for (size_t i = 0; i < NOPTS; i++) {
-		lo[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument,
-					NULL, opts[i].val};
+		lo[i] = (struct option){ opts[i].name,
+					 opts[i].arg ? required_argument : no_argument, NULL,
+					 opts[i].val };
 		if (opts[i].val < 256) {
 			size_t len = strlen(shorts);
 
@@ -183,8 +190,12 @@ int main(int argc, char **argv)
 		double d;
 
 		switch (c) {
-		case OPT_ONCE: once = true; break;
-		case 'b': batch = true; break;
+		case OPT_ONCE:
+			once = true;
+			break;
+		case 'b':
+			batch = true;
+			break;
 		case 'n':
 			if (tt_parse_u64(optarg, 1, 1000000000, &v) < 0)
 				return bad("-n '%s' is not a number of frames from 1 to 1000000000",
@@ -193,17 +204,24 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			if (parse_double(optarg, 0.1, 3600, &d) < 0)
-				return bad("-d '%s' is not an interval from 0.1 to 3600 seconds", optarg);
+				return bad("-d '%s' is not an interval from 0.1 to 3600 seconds",
+					   optarg);
 			top.interval_s = d;
 			break;
-		case OPT_JSON: json = true; break;
-		case OPT_ROOT: root = optarg; break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_ROOT:
+			root = optarg;
+			break;
 		case OPT_SOURCE:
 			if (tt_parse_u64(optarg, 0, TT_MAX_NODES - 1, &v) < 0)
 				return bad("--source-node '%s' is not a node number", optarg);
 			top.source_node = (int)v;
 			break;
-		case OPT_COLLECTORS: top.collectors = optarg; break;
+		case OPT_COLLECTORS:
+			top.collectors = optarg;
+			break;
 		case OPT_VIEW:
 			if (!strcmp(optarg, "nodes"))
 				top.view = TT_VIEW_NODES;
@@ -222,9 +240,14 @@ int main(int argc, char **argv)
 			else
 				return bad("--sort '%s' is not pages, skew or pid", optarg);
 			break;
-		case 'h': usage(stdout); return fflush(stdout) == EOF ? 1 : 0;
-		case OPT_VERSION: printf("tiertop %s\n", TT_VERSION); return 0;
-		case ':': return bad("option '%s' needs a value", argv[optind - 1]);
+		case 'h':
+			usage(stdout);
+			return fflush(stdout) == EOF ? 1 : 0;
+		case OPT_VERSION:
+			printf("tiertop %s\n", TT_VERSION);
+			return 0;
+		case ':':
+			return bad("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (optopt && optopt < 256)
 				return bad("unknown option '-%c'", optopt);
@@ -238,7 +261,8 @@ int main(int argc, char **argv)
 	if (n && !batch && !json)
 		return bad("-n '%ld' goes with --batch or --json", n);
 	if (!once && !batch && !json && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return bad("the interactive screen needs a terminal: use --once, --batch or --json");
+		return bad(
+			"the interactive screen needs a terminal: use --once, --batch or --json");
 
 	rc = tt_top_open(&top, root);
 	if (rc < 0)

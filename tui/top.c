@@ -14,7 +14,7 @@
 
 /* The collectors whose figures a frame shows, in the order tried. Core
  * counters (pfm, papi) and per-socket likwid figures have no column. */
-static const struct tt_collector *const wanted[] = {&tt_c_numastat, &tt_c_uncore, &tt_c_resctrl};
+static const struct tt_collector *const wanted[] = { &tt_c_numastat, &tt_c_uncore, &tt_c_resctrl };
 
 static double mono(void)
 {
@@ -64,9 +64,11 @@ static void close_sources(struct tt_top *top)
  * that works here, the others' reasons kept for the footer. */
 static int open_sources(struct tt_top *top)
 {
-	struct tt_collect_ctx ctx = {.sfs = &top->sfs, .topo = &top->topo,
-				     .source_node = top->source_node,
-				     .weights = top->be == &tt_wi_upstream ? &top->wi.node : NULL};
+	struct tt_collect_ctx ctx = { .sfs = &top->sfs,
+				      .topo = &top->topo,
+				      .source_node = top->source_node,
+				      .weights =
+					      top->be == &tt_wi_upstream ? &top->wi.node : NULL };
 	const struct tt_collector *list[32];
 	int n = 0, rc = 0, nun = 0;
 	char why[256];
@@ -79,7 +81,8 @@ static int open_sources(struct tt_top *top)
 		char copy[512], *save, *tok;
 
 		snprintf(copy, sizeof(copy), "%s", top->collectors);
-		for (tok = strtok_r(copy, ",", &save); tok && n < 32; tok = strtok_r(NULL, ",", &save)) {
+		for (tok = strtok_r(copy, ",", &save); tok && n < 32;
+		     tok = strtok_r(NULL, ",", &save)) {
 			if (!(list[n++] = find(tok)))
 				return tt_err(TT_EINPUT, "unknown collector '%s'", tok);
 		}
@@ -107,12 +110,14 @@ static int open_sources(struct tt_top *top)
 		}
 		if (rc == TT_EFAIL || top->collectors) {
 			if (rc == TT_EUNAVAIL && why[0])
-				tt_err(rc, "collector '%s' is not available: %s", list[i]->name, why);
+				tt_err(rc, "collector '%s' is not available: %s", list[i]->name,
+				       why);
 			break;
 		}
 		if (nun < 16) {
 			snprintf(un[nun].name, sizeof(un[nun].name), "%s", list[i]->name);
-			snprintf(un[nun].why, sizeof(un[nun].why), "%s", why[0] ? why : tt_err_msg());
+			snprintf(un[nun].why, sizeof(un[nun].why), "%s",
+				 why[0] ? why : tt_err_msg());
 			nun++;
 		}
 		rc = 0;
@@ -282,7 +287,8 @@ int tt_top_frame(struct tt_top *top, struct tt_frame *f)
 		top->hist_tick = top->feed.ticks;
 		if (top->nhist == TT_HISTORY) {
 			memmove(top->hist_bw, top->hist_bw + 1, (TT_HISTORY - 1) * sizeof(double));
-			memmove(top->hist_slow, top->hist_slow + 1, (TT_HISTORY - 1) * sizeof(double));
+			memmove(top->hist_slow, top->hist_slow + 1,
+				(TT_HISTORY - 1) * sizeof(double));
 			top->nhist--;
 		}
 		top->hist_bw[top->nhist] = f->total_bw;
@@ -394,7 +400,8 @@ int tt_top_write_weight(struct tt_top *top, const char *text)
 		rc = tt_apply_run(&p, state, "apply", &res);
 	if (rc == 0)
 		snprintf(top->message, sizeof(top->message),
-			 "wrote %.120s%s (%d value%s read back; 'u' or 'tiertune restore --last' undoes)",
+			 "wrote %.120s%s (%d value%s read back; 'u' or 'tiertune restore --last' "
+			 "undoes)",
 			 p.w[0].file, res.auto_turned_off ? ", auto mode off" : "", res.written,
 			 res.written == 1 ? "" : "s");
 	tt_apply_plan_release(&p);
@@ -426,8 +433,10 @@ int tt_top_undo(struct tt_top *top)
 
 		if (localtime_r(&t, &tm))
 			strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S", &tm);
-		snprintf(top->message, sizeof(top->message), "undid the change of %s: %d value%s "
-			 "put back", at, res.written, res.written == 1 ? "" : "s");
+		snprintf(top->message, sizeof(top->message),
+			 "undid the change of %s: %d value%s "
+			 "put back",
+			 at, res.written, res.written == 1 ? "" : "s");
 	}
 	tt_apply_plan_release(&p);
 	if (rc == 0)

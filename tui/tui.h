@@ -27,11 +27,11 @@ extern const struct tt_collector tt_c_script;
 struct tt_top {
 	/* settings */
 	double interval_s;
-	int source_node;          /* -1: the first node with CPUs */
+	int source_node; /* -1: the first node with CPUs */
 	enum tt_view view;
 	enum tt_proc_sort sort;
 	bool paused;
-	const char *collectors;   /* NULL: every one that works here */
+	const char *collectors; /* NULL: every one that works here */
 	/* state */
 	struct tt_sysfs sfs;
 	struct tt_topo topo;
@@ -46,11 +46,11 @@ struct tt_top {
 	struct tt_scanner *scanner;
 	struct tt_proc_scan scan;
 	bool have_scan;
-	uint64_t hist_tick;       /* feed tick the history last took */
+	uint64_t hist_tick; /* feed tick the history last took */
 	int nhist;
 	double hist_bw[TT_HISTORY], hist_slow[TT_HISTORY];
 	char message[256];
-	double t0_s;              /* CLOCK_MONOTONIC when opened */
+	double t0_s; /* CLOCK_MONOTONIC when opened */
 };
 
 int tt_top_open(struct tt_top *top, const char *root);

@@ -48,23 +48,23 @@ static int int_field(const char *file, json_t *obj, const char *where, const cha
 	return 0;
 }
 
-static int parse_curve(const char *file, json_t *arr, const char *where,
-		       struct tt_model_node *n)
+static int parse_curve(const char *file, json_t *arr, const char *where, struct tt_model_node *n)
 {
 	size_t i;
 	json_t *pt;
 
 	if (!json_is_array(arr))
-		return tt_err(TT_EINPUT, "model '%s': %s.loaded_lat_ns is not an array", file, where);
+		return tt_err(TT_EINPUT, "model '%s': %s.loaded_lat_ns is not an array", file,
+			      where);
 	if (json_array_size(arr) > TT_MODEL_MAX_CURVE)
 		return tt_err(TT_EINPUT, "model '%s': %s.loaded_lat_ns has more than %d points",
 			      file, where, TT_MODEL_MAX_CURVE);
-	json_array_foreach(arr, i, pt)
-	{
+	json_array_foreach (arr, i, pt) {
 		double u, l;
 
 		if (!json_is_array(pt) || json_array_size(pt) != 2 ||
-		    !json_is_number(json_array_get(pt, 0)) || !json_is_number(json_array_get(pt, 1)))
+		    !json_is_number(json_array_get(pt, 0)) ||
+		    !json_is_number(json_array_get(pt, 1)))
 			return tt_err(TT_EINPUT,
 				      "model '%s': %s.loaded_lat_ns[%zu] is not [utilisation, ns]",
 				      file, where, i);
@@ -103,16 +103,15 @@ static int parse_node(const char *file, json_t *o, const char *where, struct tt_
 		return rc;
 	if (n->read_bw_bytes_s == 0 || n->write_bw_bytes_s == 0 || n->idle_lat_ns == 0)
 		return tt_err(TT_EINPUT,
-			      "model '%s': %s: bandwidths and idle latency must be above zero", file,
-			      where);
+			      "model '%s': %s: bandwidths and idle latency must be above zero",
+			      file, where);
 	curve = json_object_get(o, "loaded_lat_ns");
 	if (curve && (rc = parse_curve(file, curve, where, n)) < 0)
 		return rc;
 	return 0;
 }
 
-static int parse_source(const char *file, json_t *o, const char *where,
-			struct tt_model_source *s)
+static int parse_source(const char *file, json_t *o, const char *where, struct tt_model_source *s)
 {
 	char sub[96];
 	json_t *nodes, *e;
@@ -129,16 +128,15 @@ static int parse_source(const char *file, json_t *o, const char *where,
 		return rc;
 	if (s->outstanding_misses == 0)
 		return tt_err(TT_EINPUT,
-			      "model '%s': %s.outstanding_misses_per_thread must be above zero", file,
-			      where);
+			      "model '%s': %s.outstanding_misses_per_thread must be above zero",
+			      file, where);
 	nodes = json_object_get(o, "nodes");
 	if (!json_is_array(nodes) || json_array_size(nodes) == 0)
 		return tt_err(TT_EINPUT, "model '%s': %s.nodes is missing or empty", file, where);
 	if (json_array_size(nodes) > TT_MODEL_MAX_NODES)
 		return tt_err(TT_EINPUT, "model '%s': %s.nodes has more than %d nodes", file, where,
 			      TT_MODEL_MAX_NODES);
-	json_array_foreach(nodes, i, e)
-	{
+	json_array_foreach (nodes, i, e) {
 		snprintf(sub, sizeof(sub), "%s.nodes[%zu]", where, i);
 		if ((rc = parse_node(file, e, sub, &s->nodes[i])) < 0)
 			return rc;
@@ -178,16 +176,16 @@ int tt_model_parse(struct tt_model *m, const char *json, const char *name)
 	}
 	v = json_object_get(root, "simulated");
 	if (v && !json_is_true(v)) {
-		rc = tt_err(TT_EINPUT, "model '%s': simulated must be true (a model measures nothing)",
-			    name);
+		rc = tt_err(TT_EINPUT,
+			    "model '%s': simulated must be true (a model measures nothing)", name);
 		goto out;
 	}
 	v = json_object_get(root, "name");
 	snprintf(m->name, sizeof(m->name), "%s", json_is_string(v) ? json_string_value(v) : name);
 	v = json_object_get(root, "source");
 	if (!json_is_string(v)) {
-		rc = tt_err(TT_EINPUT, "model '%s': source (where the figures come from) is missing",
-			    name);
+		rc = tt_err(TT_EINPUT,
+			    "model '%s': source (where the figures come from) is missing", name);
 		goto out;
 	}
 	snprintf(m->source_note, sizeof(m->source_note), "%s", json_string_value(v));
@@ -208,15 +206,15 @@ int tt_model_parse(struct tt_model *m, const char *json, const char *name)
 			    TT_MODEL_MAX_SOURCES);
 		goto out;
 	}
-	json_array_foreach(srcs, i, e)
-	{
+	json_array_foreach (srcs, i, e) {
 		snprintf(where, sizeof(where), "sources[%zu]", i);
 		if ((rc = parse_source(name, e, where, &m->src[i])) < 0)
 			goto out;
 		for (size_t j = 0; j < i; j++)
 			if (m->src[j].node == m->src[i].node) {
-				rc = tt_err(TT_EINPUT, "model '%s': %s: source node %d appears twice",
-					    name, where, m->src[i].node);
+				rc = tt_err(TT_EINPUT,
+					    "model '%s': %s: source node %d appears twice", name,
+					    where, m->src[i].node);
 				goto out;
 			}
 	}
@@ -304,7 +302,9 @@ static double loaded_lat(const struct tt_model_node *n, double u)
 		if (u <= n->curve_util[0])
 			return n->curve_lat_ns[0] > n->idle_lat_ns
 				       ? n->idle_lat_ns + (n->curve_lat_ns[0] - n->idle_lat_ns) *
-							  (n->curve_util[0] > 0 ? u / n->curve_util[0] : 1)
+								  (n->curve_util[0] > 0
+									   ? u / n->curve_util[0]
+									   : 1)
 				       : n->idle_lat_ns;
 		for (int i = 1; i < n->ncurve; i++)
 			if (u <= n->curve_util[i]) {
@@ -335,8 +335,7 @@ int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, i
 	if (!s)
 		return tt_err(TT_EINPUT, "model '%s' has no source node %d", m->path, src);
 	memset(r, 0, sizeof(*r));
-	tt_nodemask_for_each(node, &w->set)
-	{
+	tt_nodemask_for_each (node, &w->set) {
 		const struct tt_model_node *mn = find_node(s, node);
 
 		if (!mn)
@@ -356,8 +355,8 @@ int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, i
 	for (int i = 0; i < n; i++) {
 		r->share[i] /= total;
 		/* Seconds node i is busy per element. */
-		cost[i] = r->share[i] *
-			  (mix->read_bytes / nd[i]->read_bw_bytes_s + mix->write_bytes / nd[i]->write_bw_bytes_s);
+		cost[i] = r->share[i] * (mix->read_bytes / nd[i]->read_bw_bytes_s +
+					 mix->write_bytes / nd[i]->write_bw_bytes_s);
 		if (cost[i] > worst)
 			worst = cost[i];
 	}
@@ -394,8 +393,7 @@ int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, i
 	return 0;
 }
 
-int tt_model_profile(const struct tt_model *m, int src, const int *nodes, int n,
-		     double *bw_bytes_s)
+int tt_model_profile(const struct tt_model *m, int src, const int *nodes, int n, double *bw_bytes_s)
 {
 	const struct tt_model_source *s = tt_model_source(m, src);
 

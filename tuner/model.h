@@ -42,21 +42,21 @@
 
 struct tt_model_node {
 	int node;
-	double read_bw_bytes_s;  /* bytes/s, peak from this source */
+	double read_bw_bytes_s;	 /* bytes/s, peak from this source */
 	double write_bw_bytes_s; /* bytes/s */
-	double idle_lat_ns;      /* ns, unloaded read latency from this source */
+	double idle_lat_ns;	 /* ns, unloaded read latency from this source */
 	/* Loaded latency: piecewise linear through (util, lat_ns) points,
 	 * ascending util in [0, 1]; or, with no points, the M/M/1-like
 	 * idle + mm1_service_ns * u / (1 - u) (u capped at 0.99); or flat. */
 	int ncurve;
-	double curve_util[TT_MODEL_MAX_CURVE];   /* fraction of peak, 0..1 */
+	double curve_util[TT_MODEL_MAX_CURVE];	 /* fraction of peak, 0..1 */
 	double curve_lat_ns[TT_MODEL_MAX_CURVE]; /* ns */
-	double mm1_service_ns;                   /* ns, 0: not used */
+	double mm1_service_ns;			 /* ns, 0: not used */
 };
 
 struct tt_model_source {
-	int node;                  /* the CPU node the threads run on */
-	int threads;               /* default thread count */
+	int node;		   /* the CPU node the threads run on */
+	int threads;		   /* default thread count */
 	double outstanding_misses; /* cache lines in flight per thread */
 	int nnodes;
 	struct tt_model_node nodes[TT_MODEL_MAX_NODES];
@@ -66,7 +66,7 @@ struct tt_model {
 	char path[512];
 	char name[64];
 	char source_note[2048]; /* where the figures come from */
-	double line_bytes;      /* bytes per cache line (64) */
+	double line_bytes;	/* bytes per cache line (64) */
 	int nsources;
 	struct tt_model_source src[TT_MODEL_MAX_SOURCES];
 };
@@ -75,8 +75,8 @@ struct tt_model {
  * bytes the kernel reports bandwidth by (its own counting, as bench does). */
 struct tt_mix {
 	char name[32];
-	double read_bytes;   /* bytes read at the controllers, RFO included */
-	double write_bytes;  /* bytes written */
+	double read_bytes;    /* bytes read at the controllers, RFO included */
+	double write_bytes;   /* bytes written */
 	double counted_bytes; /* bytes the kernel's bandwidth figure counts */
 };
 
@@ -94,8 +94,8 @@ const struct tt_model_source *tt_model_source(const struct tt_model *m, int src)
 int tt_mix_from_kernel(const char *kernel, struct tt_mix *mix);
 
 struct tt_model_result {
-	double bw_bytes_s;   /* bytes/s in the kernel's counting */
-	double elems_s;      /* elements/s */
+	double bw_bytes_s;	/* bytes/s in the kernel's counting */
+	double elems_s;		/* elements/s */
 	bool concurrency_bound; /* Little's law, not a node's bandwidth, limits */
 	int nnodes;
 	int node[TT_MODEL_MAX_NODES];
@@ -121,11 +121,11 @@ struct tt_model_sim {
 	const struct tt_model *m;
 	int src;
 	struct tt_mix mix;
-	int threads;        /* 0: the model's */
+	int threads;	    /* 0: the model's */
 	double noise_sigma; /* relative standard deviation of a measurement */
 	uint64_t rng[4];    /* xoshiro256** state */
-	bool simulated;     /* always true: say so wherever this is shown */
-	long calls;         /* measurements made */
+	bool simulated;	    /* always true: say so wherever this is shown */
+	long calls;	    /* measurements made */
 };
 
 /* TT_EINPUT for an unknown source or mix, or a sigma outside 0..0.2. */

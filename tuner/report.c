@@ -10,7 +10,7 @@
 const char *tt_verdict_name(enum tt_verdict v)
 {
 	static const char *const names[] = {
-		[TT_VERDICT_SAME] = "same",       [TT_VERDICT_BETTER] = "better",
+		[TT_VERDICT_SAME] = "same",	     [TT_VERDICT_BETTER] = "better",
 		[TT_VERDICT_NOISE] = "within noise", [TT_VERDICT_WORSE] = "worse",
 		[TT_VERDICT_UNKNOWN] = "unknown",
 	};
@@ -31,8 +31,7 @@ static enum tt_verdict verdict(const struct tt_confirm *c)
 	return TT_VERDICT_NOISE;
 }
 
-int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
-		    bool simulated)
+int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node, bool simulated)
 {
 	uint32_t w[TT_SEARCH_MAX_NODES];
 	const struct tt_trial *b;

@@ -33,19 +33,19 @@ enum tt_verdict {
 const char *tt_verdict_name(enum tt_verdict v);
 
 struct tt_report_baseline {
-	char name[16];           /* "local", "1:1", "auto" */
+	char name[16]; /* "local", "1:1", "auto" */
 	struct tt_weights w;
-	int n;                   /* measurements before the search */
-	double mean;             /* score units */
-	double ci_lo, ci_hi;     /* 95% t interval */
-	int rounds;              /* paired rounds against the winner */
-	double gain;             /* fraction, (best - base) / base; NaN when unknown */
+	int n;			 /* measurements before the search */
+	double mean;		 /* score units */
+	double ci_lo, ci_hi;	 /* 95% t interval */
+	int rounds;		 /* paired rounds against the winner */
+	double gain;		 /* fraction, (best - base) / base; NaN when unknown */
 	double gain_lo, gain_hi; /* 95% t interval of the gain */
 	enum tt_verdict verdict;
 };
 
 struct tt_report {
-	bool simulated;             /* from the model: say so everywhere */
+	bool simulated; /* from the model: say so everywhere */
 	int source_node;
 	char strategy[16];
 	char prior_from[32];
@@ -54,16 +54,16 @@ struct tt_report {
 	uint32_t max_weight;
 	int ntrials;
 	const struct tt_trial *trials; /* the search's; valid while it lives */
-	int measurements;           /* every measurement, confirmation included */
-	double elapsed_s;           /* s */
+	int measurements;	       /* every measurement, confirmation included */
+	double elapsed_s;	       /* s */
 	char stop_reason[96];
 	struct tt_weights best_w;
 	int best_trial;
-	double best_mean;           /* score units */
+	double best_mean; /* score units */
 	double best_ci_lo, best_ci_hi;
 	int nbaselines;
 	struct tt_report_baseline base[TT_BASELINES];
-	bool have_auto;             /* the auto-mode formula had bandwidths */
+	bool have_auto; /* the auto-mode formula had bandwidths */
 	struct tt_weights auto_w;
 	bool best_is_auto;
 	/* A baseline that beat the search's winner beyond the noise in the

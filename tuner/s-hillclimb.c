@@ -34,11 +34,14 @@ static int run(struct tt_search *s)
 
 			nk = nk < 0 ? 0 : nk > 1 ? 1 : nk;
 			for (int j = 0; j < n; j++)
-				y[j] = j == k ? nk : rest > 0 ? x[j] * (1 - nk) / rest : (1 - nk) / (n - 1);
+				y[j] = j == k	  ? nk
+				       : rest > 0 ? x[j] * (1 - nk) / rest
+						  : (1 - nk) / (n - 1);
 			tt_search_snap(s, y, w);
 			if ((t = tt_search_try(s, w, 1, TT_PHASE_SEARCH)) < 0)
 				return t;
-			if (t != inc && s->trials[t].n > 0 && s->trials[t].mean > s->trials[inc].mean) {
+			if (t != inc && s->trials[t].n > 0 &&
+			    s->trials[t].mean > s->trials[inc].mean) {
 				inc = t;
 				for (int j = 0; j < n; j++)
 					x[j] = y[j];
@@ -58,6 +61,7 @@ static int run(struct tt_search *s)
 
 const struct tt_strategy tt_s_hillclimb = {
 	.name = "hillclimb",
-	.summary = "Caption-style hill climb: one measurement a step, halve the step on a worse result",
+	.summary = "Caption-style hill climb: one measurement a step, halve the step on a worse "
+		   "result",
 	.run = run,
 };

@@ -135,7 +135,7 @@ static bool hinge(const struct line_pts *p, int n, double *corner, double *sse)
  * (a valley of time per byte). Solves the 3x3 normal equations. */
 static bool parabola(const struct line_pts *p, int n, double *vertex, double *sse)
 {
-	double s[5] = {0}, t[3] = {0}, a[3][4], c2, c1;
+	double s[5] = { 0 }, t[3] = { 0 }, a[3][4], c2, c1;
 
 	for (int i = 0; i < n; i++) {
 		double xp = p[i].wt;
@@ -197,8 +197,7 @@ static int try_point(struct tt_search *s, const struct point *lat, int i, int sl
 	return tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH);
 }
 
-static int find_point(const struct tt_search *s, const struct point *lat, int i,
-				int slow)
+static int find_point(const struct tt_search *s, const struct point *lat, int i, int slow)
 {
 	uint32_t w[2];
 
@@ -308,7 +307,9 @@ static int search_1d(struct tt_search *s)
 {
 	const double phi = (sqrt(5) - 1) / 2; /* 0.618 */
 	uint32_t max = s->cfg.max_weight;
-	int slow = s->cfg.nodes[0] == s->cfg.local_node ? 1 : s->cfg.nodes[1] == s->cfg.local_node ? 0 : 1;
+	int slow = s->cfg.nodes[0] == s->cfg.local_node	  ? 1
+		   : s->cfg.nodes[1] == s->cfg.local_node ? 0
+							  : 1;
 	int n = 0, rc = 0, ic, id, tc, td, cand = -1, best;
 	struct point *lat = malloc(sizeof(*lat) * (size_t)(max + 1) * (max + 1));
 	double a = 0, b = 1, c, d, around;
@@ -338,7 +339,8 @@ static int search_1d(struct tt_search *s)
 	/* Golden section until the bracket holds a handful of vectors, or
 	 * half the search budget is spent (the fit needs the rest). */
 	while (!tt_search_stopped(s) && nearest(lat, n, b) - nearest(lat, n, a) > 4 &&
-	       (s->search_limit == 0 || s->measurements < s->search_limit / 2 + s->search_limit / 8)) {
+	       (s->search_limit == 0 ||
+		s->measurements < s->search_limit / 2 + s->search_limit / 8)) {
 		int better = ic == id ? 1 : tt_search_better(s, tc, td);
 
 		if (better < 0) {
@@ -514,8 +516,9 @@ static bool solve(double *a, double *b, int n, double *x)
 static bool bowl(const struct tt_search *s, double *share)
 {
 	enum { P = 36 };
-	int n = s->cfg.nnodes, m = n - 1, p = 1 + m + m * (m + 1) / 2, used = 0, best = best_mean(s);
-	double ata[P * P] = {0}, atb[P] = {0}, c[P], h[7 * 7], g[7], z[7], sum = 0;
+	int n = s->cfg.nnodes, m = n - 1, p = 1 + m + m * (m + 1) / 2, used = 0,
+	    best = best_mean(s);
+	double ata[P * P] = { 0 }, atb[P] = { 0 }, c[P], h[7 * 7], g[7], z[7], sum = 0;
 
 	if (best < 0 || n < 3)
 		return false;
@@ -552,7 +555,7 @@ static bool bowl(const struct tt_search *s, double *share)
 			h[j * m + i] = h[i * m + j];
 		}
 	{
-		double l[7 * 7] = {0};
+		double l[7 * 7] = { 0 };
 
 		/* Cholesky: a bowl only if H is positive definite. */
 		for (int i = 0; i < m; i++)
@@ -667,8 +670,7 @@ static int pattern(struct tt_search *s)
 		inc = t;
 	}
 	s->best = best_mean(s);
-	if (inc >= 0 && s->trials[inc].n > 0 &&
-	    !(s->trials[s->best].ci_lo > s->trials[inc].ci_hi))
+	if (inc >= 0 && s->trials[inc].n > 0 && !(s->trials[s->best].ci_lo > s->trials[inc].ci_hi))
 		s->best = inc;
 	return 0;
 }

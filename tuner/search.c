@@ -21,10 +21,10 @@ static double now_s(void)
 double tt_t975(int dof)
 {
 	/* Two-sided 95% quantiles of Student's t (any statistics table). */
-	static const double t[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-				   2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-				   2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-				   2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+	static const double t[] = { 0,	   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+				    2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+				    2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042 };
 
 	if (dof < 1)
 		return INFINITY;
@@ -214,13 +214,15 @@ static bool budget_left(struct tt_search *s, bool confirming)
 	}
 	if (s->cfg.budget_s > 0) {
 		double per = s->measurements ? used_s / s->measurements : 0;
-		double reserve = confirming ? 0 : per * (s->cfg.budget_trials > 0
-								 ? s->cfg.budget_trials - s->search_limit
-								 : s->cfg.confirm_rounds * (1 + s->nbaselines));
+		double reserve =
+			confirming ? 0
+				   : per * (s->cfg.budget_trials > 0
+						    ? s->cfg.budget_trials - s->search_limit
+						    : s->cfg.confirm_rounds * (1 + s->nbaselines));
 
 		if (used_s + per + reserve > s->cfg.budget_s) {
-			snprintf(s->stop_reason, sizeof(s->stop_reason),
-				 "budget of %g s reached", s->cfg.budget_s);
+			snprintf(s->stop_reason, sizeof(s->stop_reason), "budget of %g s reached",
+				 s->cfg.budget_s);
 			return false;
 		}
 	}
@@ -407,8 +409,10 @@ int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_meas
 		if (k > 0 && c->nodes[k] <= c->nodes[k - 1])
 			return tt_err(TT_EINPUT, "nodes to search are not ascending and distinct");
 		if (!(c->prior_bw_bytes_s[k] >= 0) || !isfinite(c->prior_bw_bytes_s[k]))
-			return tt_err(TT_EINPUT, "prior bandwidth of node %d is not a non-negative "
-						 "number", c->nodes[k]);
+			return tt_err(TT_EINPUT,
+				      "prior bandwidth of node %d is not a non-negative "
+				      "number",
+				      c->nodes[k]);
 	}
 	if (c->max_weight < 1 || c->max_weight > TT_SEARCH_MAX_WEIGHT)
 		return tt_err(TT_EINPUT, "max weight '%u' out of range (1-%d)", c->max_weight,
@@ -449,7 +453,7 @@ int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_meas
 			double mb = c->prior_bw_bytes_s[k] / 1e6;
 
 			bw[k] = mb > UINT32_MAX / TT_WEIGHTINESS ? UINT32_MAX / TT_WEIGHTINESS
-								  : (uint32_t)mb;
+								 : (uint32_t)mb;
 			any |= bw[k] > 0;
 		}
 		if (any && c->nnodes > 1) {

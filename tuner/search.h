@@ -38,7 +38,7 @@
 
 #define TT_SEARCH_MAX_NODES 8
 #define TT_SEARCH_MAX_WEIGHT 255 /* the upstream sysfs range */
-#define TT_CONFIRM_MAX 16        /* rounds of the final comparison */
+#define TT_CONFIRM_MAX 16	 /* rounds of the final comparison */
 #define TT_BASELINES 3
 
 /* One measurement of weights w: 0 and *score (higher is better), or a
@@ -53,28 +53,28 @@ enum tt_phase {
 struct tt_trial {
 	uint16_t w[TT_SEARCH_MAX_NODES]; /* weight of cfg.nodes[i]; 0: not in the policy */
 	enum tt_phase phase;
-	int n;                           /* measurements */
+	int n; /* measurements */
 	int cap;
-	double *score;                   /* each measurement, score units */
-	double mean;                     /* score units */
-	double ci_lo, ci_hi;             /* 95% t interval of the mean; +-inf below 2 */
+	double *score;	     /* each measurement, score units */
+	double mean;	     /* score units */
+	double ci_lo, ci_hi; /* 95% t interval of the mean; +-inf below 2 */
 };
 
 struct tt_search;
 
 struct tt_search_cfg {
-	int nnodes;                                      /* 1..TT_SEARCH_MAX_NODES */
-	int nodes[TT_SEARCH_MAX_NODES];                  /* memory nodes, ascending */
-	int local_node;                                  /* the source's own node; -1: none */
-	double prior_bw_bytes_s[TT_SEARCH_MAX_NODES];    /* bytes/s per node, 0: unknown */
-	char prior_from[32];                             /* "profile", "hmat", "model" */
-	uint32_t max_weight;                             /* 1..255, default 32 */
-	int budget_trials;                               /* measurements in all; 0: none */
-	double budget_s;                                 /* seconds in all; 0: none */
-	int min_repeats;                                 /* per candidate, >= 2 */
-	int max_repeats;                                 /* when CIs overlap the best */
-	int confirm_rounds;                              /* A B A B rounds, 2..TT_CONFIRM_MAX */
-	const char *strategy;                            /* tt_strategies[] name */
+	int nnodes;				      /* 1..TT_SEARCH_MAX_NODES */
+	int nodes[TT_SEARCH_MAX_NODES];		      /* memory nodes, ascending */
+	int local_node;				      /* the source's own node; -1: none */
+	double prior_bw_bytes_s[TT_SEARCH_MAX_NODES]; /* bytes/s per node, 0: unknown */
+	char prior_from[32];			      /* "profile", "hmat", "model" */
+	uint32_t max_weight;			      /* 1..255, default 32 */
+	int budget_trials;			      /* measurements in all; 0: none */
+	double budget_s;			      /* seconds in all; 0: none */
+	int min_repeats;			      /* per candidate, >= 2 */
+	int max_repeats;			      /* when CIs overlap the best */
+	int confirm_rounds;			      /* A B A B rounds, 2..TT_CONFIRM_MAX */
+	const char *strategy;			      /* tt_strategies[] name */
 	/* Called after every measurement (progress lines); may be NULL. */
 	void (*progress)(void *ctx, const struct tt_search *s, int trial);
 	void *progress_ctx;
@@ -82,12 +82,12 @@ struct tt_search_cfg {
 
 /* The final comparison of the winner with one baseline. */
 struct tt_confirm {
-	char name[16];       /* "local", "1:1", "auto" */
-	int trial;           /* the baseline's trial */
-	bool same_as_best;   /* the winner is this baseline: nothing to compare */
-	int rounds;          /* paired measurements made */
+	char name[16];	   /* "local", "1:1", "auto" */
+	int trial;	   /* the baseline's trial */
+	bool same_as_best; /* the winner is this baseline: nothing to compare */
+	int rounds;	   /* paired measurements made */
 	double best[TT_CONFIRM_MAX], base[TT_CONFIRM_MAX]; /* score units, round by round */
-	double gain;         /* mean(best - base) / mean(base); NaN below 2 rounds */
+	double gain;		 /* mean(best - base) / mean(base); NaN below 2 rounds */
 	double gain_lo, gain_hi; /* 95% t interval of the gain */
 };
 
@@ -103,15 +103,15 @@ struct tt_search {
 	uint32_t seen_cap;    /* a power of two */
 	int measurements;     /* callback calls, confirmation included */
 	int search_limit;     /* measurements the search phase may use; 0: none */
-	double t0_s;          /* CLOCK_MONOTONIC at init, s */
+	double t0_s;	      /* CLOCK_MONOTONIC at init, s */
 	double elapsed_s;     /* s */
-	bool stopped;         /* budget reached */
+	bool stopped;	      /* budget reached */
 	char stop_reason[96]; /* why the search ended */
 	int nbaselines;
 	struct tt_confirm base[TT_BASELINES];
 	struct tt_weights auto_w; /* the kernel's auto-mode weights from the prior */
 	bool have_auto;
-	int best;             /* trial index; -1 before the strategy ran */
+	int best; /* trial index; -1 before the strategy ran */
 };
 
 /* The descriptor of a strategy. To add one: 1. write tuner/s-<name>.c with

@@ -29,13 +29,16 @@ static int record_begin(struct trial *t)
 		 o->matrix ? "matrix" : o->bench.kernel->kind->objective, o->bench.kernel->name);
 	rc = tt_db_host(t->db, topo, &host);
 	if (rc == 0)
-		rc = tt_db_run_begin(t->db, &(struct tt_db_run){.host_id = host, .kind = "bench",
-								.command = o->command,
-								.source_node = o->matrix ? -1 : o->bench.source_node,
-								.objective = objective,
-								.kernel_release = topo->kernel_release,
-								.simulated = !o->bench.sfs->live},
-				     &t->run);
+		rc = tt_db_run_begin(
+			t->db,
+			&(struct tt_db_run){ .host_id = host,
+					     .kind = "bench",
+					     .command = o->command,
+					     .source_node = o->matrix ? -1 : o->bench.source_node,
+					     .objective = objective,
+					     .kernel_release = topo->kernel_release,
+					     .simulated = !o->bench.sfs->live },
+			&t->run);
 out:
 	if (rc < 0 && t->db) {
 		tt_db_close(t->db);
@@ -76,14 +79,18 @@ static int record_samples(struct trial *t, int64_t trial, const struct tt_collec
 		if (r->state != TT_S_OK)
 			continue;
 		for (int j = 0; j < sum->n && !m; j++)
-			if (sum->metrics[j].source == r->source && sum->metrics[j].index == r->metric)
+			if (sum->metrics[j].source == r->source &&
+			    sum->metrics[j].index == r->metric)
 				m = &sum->metrics[j];
 		if (!m)
 			continue;
-		smp[n++] = (struct tt_db_sample){.t_s = r->t_s, .collector = m->collector->name,
-						 .metric = m->metric.name, .node = m->metric.node,
-						 .value = r->value,
-						 .simulated = m->collector->flags & TT_C_SIMULATED};
+		smp[n++] =
+			(struct tt_db_sample){ .t_s = r->t_s,
+					       .collector = m->collector->name,
+					       .metric = m->metric.name,
+					       .node = m->metric.node,
+					       .value = r->value,
+					       .simulated = m->collector->flags & TT_C_SIMULATED };
 	}
 	rc = tt_db_samples_add(t->db, t->run, trial, smp, n);
 	free(smp);
@@ -107,26 +114,33 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 		if (!p->want[node] && !p->got[node])
 			continue;
 		nodes[nn++] = (struct tt_db_trial_node){
-			.node = node, .pages = p->got[node],
+			.node = node,
+			.pages = p->got[node],
 			.weight = t->o->weights ? tt_weights_get(t->o->weights, node, 1) : 0,
 			.requested_share = (double)p->want[node] / (double)p->checked,
-			.achieved_share = (double)p->got[node] / (double)p->checked};
+			.achieved_share = (double)p->got[node] / (double)p->checked
+		};
 	}
 	for (int i = 0; i < kind->ntrials(r) && rc == 0; i++) {
 		kind->trial(o, r, i, &kt);
-		rc = tt_db_trial_add(t->db, t->run,
-				     &(struct tt_db_trial){
-					     .kernel = o->kernel->name, .mix = kt.mix,
-					     .placement = tt_place_mode_names[o->place.mode],
-					     .threads = r->threads, .size_bytes = r->array_bytes,
-					     .bw_best_bytes_s = kt.bw_best_bytes_s,
-					     .bw_median_bytes_s = kt.bw_median_bytes_s,
-					     .bw_min_bytes_s = kt.bw_min_bytes_s,
-					     .lat_best_ns = kt.lat_best_ns,
-					     .lat_median_ns = kt.lat_median_ns,
-					     .lat_max_ns = kt.lat_max_ns, .validated = r->validated,
-					     .simulated = !o->sfs->live, .nnodes = nn, .nodes = nodes},
-				     &id);
+		rc = tt_db_trial_add(
+			t->db, t->run,
+			&(struct tt_db_trial){ .kernel = o->kernel->name,
+					       .mix = kt.mix,
+					       .placement = tt_place_mode_names[o->place.mode],
+					       .threads = r->threads,
+					       .size_bytes = r->array_bytes,
+					       .bw_best_bytes_s = kt.bw_best_bytes_s,
+					       .bw_median_bytes_s = kt.bw_median_bytes_s,
+					       .bw_min_bytes_s = kt.bw_min_bytes_s,
+					       .lat_best_ns = kt.lat_best_ns,
+					       .lat_median_ns = kt.lat_median_ns,
+					       .lat_max_ns = kt.lat_max_ns,
+					       .validated = r->validated,
+					       .simulated = !o->sfs->live,
+					       .nnodes = nn,
+					       .nodes = nodes },
+			&id);
 	}
 	if (rc == 0 && res->collected)
 		rc = record_samples(t, kind->curve ? 0 : id, &res->sum);
@@ -146,21 +160,27 @@ static int record_matrix(struct trial *t, const struct tt_matrix *m)
 	for (int c = 0; c < m->ncpu && rc == 0; c++) {
 		for (int j = 0; j < m->nmem && rc == 0; j++) {
 			int i = c * m->nmem + j;
-			struct tt_db_trial_node node = {.node = m->mem_node[j], .requested_share = 1,
-							.achieved_share = 1, .pages = m->pages[i]};
+			struct tt_db_trial_node node = { .node = m->mem_node[j],
+							 .requested_share = 1,
+							 .achieved_share = 1,
+							 .pages = m->pages[i] };
 
-			snprintf(mix, sizeof(mix), "%s from CPU node %d", k->counting, m->cpu_node[c]);
-			rc = tt_db_trial_add(t->db, t->run,
-					     &(struct tt_db_trial){.kernel = k->name, .mix = mix,
-								   .placement = "bind",
-								   .threads = m->threads[c],
-								   .size_bytes = m->array_bytes,
-								   .bw_best_bytes_s = m->bw_bytes_s[i],
-								   .lat_median_ns = m->lat_ns[i],
-								   .validated = true,
-								   .simulated = !t->o->bench.sfs->live,
-								   .nnodes = 1, .nodes = &node},
-					     &id);
+			snprintf(mix, sizeof(mix), "%s from CPU node %d", k->counting,
+				 m->cpu_node[c]);
+			rc = tt_db_trial_add(
+				t->db, t->run,
+				&(struct tt_db_trial){ .kernel = k->name,
+						       .mix = mix,
+						       .placement = "bind",
+						       .threads = m->threads[c],
+						       .size_bytes = m->array_bytes,
+						       .bw_best_bytes_s = m->bw_bytes_s[i],
+						       .lat_median_ns = m->lat_ns[i],
+						       .validated = true,
+						       .simulated = !t->o->bench.sfs->live,
+						       .nnodes = 1,
+						       .nodes = &node },
+				&id);
 		}
 	}
 	return rc;
@@ -168,7 +188,7 @@ static int record_matrix(struct trial *t, const struct tt_matrix *m)
 
 int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 {
-	struct trial t = {.o = o};
+	struct trial t = { .o = o };
 	struct tt_bench_opts b = o->bench;
 	struct tt_trial_result *r = calloc(1, sizeof(*r));
 	int rc;
@@ -179,8 +199,10 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 	b.phase = phase;
 	b.phase_ctx = &t;
 	if (o->collect) {
-		struct tt_collect_ctx ctx = {.sfs = b.sfs, .topo = b.topo,
-					     .source_node = b.source_node, .weights = o->weights};
+		struct tt_collect_ctx ctx = { .sfs = b.sfs,
+					      .topo = b.topo,
+					      .source_node = b.source_node,
+					      .weights = o->weights };
 
 		rc = o->matrix ? tt_err(TT_EINPUT, "collectors do not sample the matrix")
 			       : tt_collect_begin(&ctx, o->collect, &t.collect);

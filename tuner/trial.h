@@ -31,8 +31,8 @@ struct tt_db;
 struct tt_trial_opts {
 	/* kernel, topology, placement, sizes; its phase hook is the trial's */
 	struct tt_bench_opts bench;
-	bool matrix;                       /* tt_bench_matrix instead of tt_bench_run */
-	const char *collect;               /* collector names "a,b"; NULL: none (not with matrix) */
+	bool matrix;	     /* tt_bench_matrix instead of tt_bench_run */
+	const char *collect; /* collector names "a,b"; NULL: none (not with matrix) */
 	/* The weights the placement interleaves by (exact or kernel
 	 * placement), for the collectors' model and the record; NULL: none. */
 	const struct tt_weights *weights;
@@ -40,16 +40,16 @@ struct tt_trial_opts {
 	 * open the database for writing (a library status). */
 	int (*open_db)(void *ctx, struct tt_db **db);
 	void *open_db_ctx;
-	const char *command;               /* the command line, for the run row */
+	const char *command; /* the command line, for the run row */
 };
 
 struct tt_trial_result {
-	struct tt_bench_result bench;      /* unless matrix */
+	struct tt_bench_result bench; /* unless matrix */
 	bool has_matrix;
 	struct tt_matrix matrix;
-	bool collected;                    /* sum holds the collectors' summary */
+	bool collected; /* sum holds the collectors' summary */
 	struct tt_collect_summary sum;
-	int64_t run_id;                    /* the recorded run; 0: not recorded */
+	int64_t run_id; /* the recorded run; 0: not recorded */
 };
 
 /* *out is a new result (free with tt_trial_free) on success, NULL on failure. */

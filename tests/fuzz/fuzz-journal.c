@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (tt_journal_read(path, &j) == 0) {
 		assert(j.root[0] == '/' && j.pid > 0 && (j.n || j.nimplied));
 		for (int i = 0; i < j.n; i++)
-			assert(strncmp(j.w[i].file, "/sys/", 5) == 0 && !strstr(j.w[i].file, "/../"));
+			assert(strncmp(j.w[i].file, "/sys/", 5) == 0 &&
+			       !strstr(j.w[i].file, "/../"));
 		tt_journal_release(&j);
 	}
 	unlink(path);

@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (tt_numa_maps_line(s, &v) == 0) {
 		assert(v.mode >= 0 && v.mode <= TT_MPOL_WEIGHTED_INTERLEAVE);
-		tt_nodemask_for_each(node, &v.resident) assert(node < TT_MAX_NODES);
+		tt_nodemask_for_each (node, &v.resident)
+			assert(node < TT_MAX_NODES);
 	}
 	tt_numa_maps_init(&m);
 	tt_numa_maps_add(&m, s);

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s)
 		return 0;
 	if (tt_pmu_parse_format(s, &f) == 0) {
-		uint64_t c[3] = {0}, mask = 0;
+		uint64_t c[3] = { 0 }, mask = 0;
 
 		assert(f.word >= 0 && f.word <= 2 && f.nranges >= 1 && f.nranges <= 8);
 		for (int i = 0; i < f.nranges; i++) {

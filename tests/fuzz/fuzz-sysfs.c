@@ -25,8 +25,9 @@ static const char *const files[] = {
 	"sys/kernel/mm/mempolicy/weighted_interleave/auto",
 };
 static const char *const defaults[] = {
-	"0\n", "0\n", "0-1\n", "Node 0 MemTotal: 100 kB\nNode 0 MemFree: 50 kB\n", "10\n", "1000\n",
-	"0\n", "0:1\n", "1\n", "true\n",
+	"0\n",	"0\n",	  "0-1\n", "Node 0 MemTotal: 100 kB\nNode 0 MemFree: 50 kB\n",
+	"10\n", "1000\n", "0\n",   "0:1\n",
+	"1\n",	"true\n",
 };
 static char root[4096];
 
@@ -75,7 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		atexit(remove_root);
 		put("sys/devices/system/node/has_memory", "0\n", 2);
-		put("sys/devices/system/node/node0/access1/initiators/write_bandwidth", "1000\n", 5);
+		put("sys/devices/system/node/node0/access1/initiators/write_bandwidth", "1000\n",
+		    5);
 		put("proc/sys/kernel/osrelease", "6.16.0\n", 7);
 	}
 	for (size_t i = 0; i < nfiles; i++)

@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		assert(tt_weights_parse(buf, &b) == 0);
 		assert(memcmp(&a.set, &b.set, sizeof(a.set)) == 0);
 		int node;
-		tt_nodemask_for_each(node, &a.set) assert(a.w[node] == b.w[node]);
+		tt_nodemask_for_each (node, &a.set)
+			assert(a.w[node] == b.w[node]);
 		tt_weights_check_range(&a, 1, 255);
 		tt_weights_reduce(&a);
 	}

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 	double seconds = argc > 1 ? atof(argv[1]) : 10;
 	struct tt_sysfs sfs;
 	struct tt_topo t;
-	struct tt_collect_ctx ctx = {.sfs = &sfs, .topo = &t, .source_node = -1};
+	struct tt_collect_ctx ctx = { .sfs = &sfs, .topo = &t, .source_node = -1 };
 	char list[512] = "", why[1024];
 	struct tt_source **src;
 	struct tt_sampler *s;
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/spr-ddr5-2cxl", top);
 	tt_weights_parse("0:3,1:1,2:1", &w);
 	if (tt_sysfs_init(&fs_spr, root) == 0 && tt_topo_load(&t_spr, &fs_spr) == 0) {
-		struct tt_collect_ctx c2 = {.sfs = &fs_spr, .topo = &t_spr, .source_node = -1};
+		struct tt_collect_ctx c2 = { .sfs = &fs_spr, .topo = &t_spr, .source_node = -1 };
 
 		if (tt_c_resctrl.open(&c2, &src[n]) == 0) {
 			n++;
@@ -57,8 +57,9 @@ int main(int argc, char **argv)
 	}
 	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/qemu-3node-hmat", top);
 	if (tt_sysfs_init(&fs_qemu, root) == 0 && tt_topo_load(&t_qemu, &fs_qemu) == 0) {
-		struct tt_collect_ctx c3 = {.sfs = &fs_qemu, .topo = &t_qemu, .source_node = -1,
-					    .weights = &w};
+		struct tt_collect_ctx c3 = {
+			.sfs = &fs_qemu, .topo = &t_qemu, .source_node = -1, .weights = &w
+		};
 
 		if (tt_c_model.open(&c3, &src[n]) == 0) {
 			n++;
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
 		goto fail;
 	for (int i = 0; i < n; i++)
 		metrics += src[i]->nmetrics;
-	struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+	struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
 	nanosleep(&ts, NULL);
 	tt_sampler_stop(s);
 	double cpu = tt_sampler_cpu_s(s);
@@ -77,7 +78,8 @@ int main(int argc, char **argv)
 	printf("collectors sampled: %s (%d; %d metrics)\n", list, n, metrics);
 	printf("sampled at 10 Hz for %.1f s: %ju ticks, sampler thread CPU %.4f s = %.3f%% of one "
 	       "core, %.1f us per tick\n",
-	       seconds, (uintmax_t)ticks, cpu, 100 * cpu / seconds, ticks ? cpu * 1e6 / (double)ticks : 0);
+	       seconds, (uintmax_t)ticks, cpu, 100 * cpu / seconds,
+	       ticks ? cpu * 1e6 / (double)ticks : 0);
 	tt_sampler_free(s);
 	tt_collectors_close(src, n);
 	tt_topo_release(&t);

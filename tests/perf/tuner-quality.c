@@ -27,13 +27,11 @@ struct qcase {
 };
 
 static const struct qcase cases[] = {
-	{"spr-ddr5-2cxl", 0, 3, {0, 1, 2}},
-	{"2s-genoa-cxl", 0, 2, {0, 2}},
-	{"2s-genoa-cxl", 1, 3, {0, 1, 3}},
-	{"xeon-max-hbm-flat", 0, 2, {0, 2}},
-	{"xeon-max-hbm-flat", 1, 4, {0, 1, 2, 3}},
+	{ "spr-ddr5-2cxl", 0, 3, { 0, 1, 2 } },	       { "2s-genoa-cxl", 0, 2, { 0, 2 } },
+	{ "2s-genoa-cxl", 1, 3, { 0, 1, 3 } },	       { "xeon-max-hbm-flat", 0, 2, { 0, 2 } },
+	{ "xeon-max-hbm-flat", 1, 4, { 0, 1, 2, 3 } },
 };
-static const char *const mixes[] = {"triad", "reads", "1r1w"};
+static const char *const mixes[] = { "triad", "reads", "1r1w" };
 
 static double score(const struct tt_model *m, const struct qcase *c, const struct tt_mix *mix,
 		    const uint32_t *w)
@@ -158,8 +156,8 @@ int main(int argc, char **argv)
 				if (run(&m, c, mixes[mi], "shares", budget, sigma, 1000 + sd, opt,
 					&gaps[sd], &used) < 0 ||
 				    (tr[sd] = used, 0) ||
-				    run(&m, c, mixes[mi], "hillclimb", budget, sigma, 1000 + sd, opt,
-					&hgaps[sd], &used) < 0) {
+				    run(&m, c, mixes[mi], "hillclimb", budget, sigma, 1000 + sd,
+					opt, &hgaps[sd], &used) < 0) {
 					fprintf(stderr, "perf-tuner-quality: %s\n", tt_err_msg());
 					return 1;
 				}

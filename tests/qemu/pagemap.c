@@ -24,12 +24,15 @@
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"mode", required_argument, NULL, 'm'}, {"nodes", required_argument, NULL, 'n'},
-		{"weights", required_argument, NULL, 'w'}, {"pages", required_argument, NULL, 'p'},
-		{"offset", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0},
+		{ "mode", required_argument, NULL, 'm' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "weights", required_argument, NULL, 'w' },
+		{ "pages", required_argument, NULL, 'p' },
+		{ "offset", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
 	};
 	enum tt_place_mode mode = TT_PLACE_KERNEL;
-	struct tt_nodemask nodes = {0};
+	struct tt_nodemask nodes = { 0 };
 	struct tt_weights w;
 	struct tt_placement pl;
 	uint64_t pages = 0, offset = 0;
@@ -41,12 +44,23 @@ int main(int argc, char **argv)
 		int bad = 0;
 
 		switch (c) {
-		case 'm': bad = tt_place_mode_parse(optarg, &mode) < 0; break;
-		case 'n': bad = tt_parse_list(optarg, nodes.bits, TT_MAX_NODES) != 0; break;
-		case 'w': bad = tt_weights_parse(optarg, &w) < 0; break;
-		case 'p': bad = tt_parse_u64(optarg, 1, 1 << 24, &pages) != 0; break;
-		case 'o': bad = tt_parse_u64(optarg, 0, 511, &offset) != 0; break;
-		default: bad = 1;
+		case 'm':
+			bad = tt_place_mode_parse(optarg, &mode) < 0;
+			break;
+		case 'n':
+			bad = tt_parse_list(optarg, nodes.bits, TT_MAX_NODES) != 0;
+			break;
+		case 'w':
+			bad = tt_weights_parse(optarg, &w) < 0;
+			break;
+		case 'p':
+			bad = tt_parse_u64(optarg, 1, 1 << 24, &pages) != 0;
+			break;
+		case 'o':
+			bad = tt_parse_u64(optarg, 0, 511, &offset) != 0;
+			break;
+		default:
+			bad = 1;
 		}
 		if (bad) {
 			fprintf(stderr, "pagemap: bad option (%s)\n", tt_err_msg());

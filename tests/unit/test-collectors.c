@@ -22,8 +22,8 @@ static const char *fixture(const char *name)
 {
 	static char buf[1024];
 
-	snprintf(buf, sizeof(buf), "%s/tests/fixtures/%s", getenv("TT_TOP") ? getenv("TT_TOP") : ".",
-		 name);
+	snprintf(buf, sizeof(buf), "%s/tests/fixtures/%s",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", name);
 	return buf;
 }
 
@@ -33,18 +33,12 @@ static void test_format(void **state)
 		const char *in;
 		int rc, word, nranges, lo0, hi0;
 	} v[] = {
-		{"config:0-7", 0, 0, 1, 0, 7},
-		{"config:18", 0, 0, 1, 18, 18},
-		{"config1:0-3,8-11", 0, 1, 2, 0, 3},
-		{"config2:0-15", 0, 2, 1, 0, 15},
-		{"config:48-63", 0, 0, 1, 48, 63},
-		{"conf:0-7", -EINVAL, 0, 0, 0, 0},
-		{"config3:0", -EINVAL, 0, 0, 0, 0},
-		{"config:8-7", -EINVAL, 0, 0, 0, 0},
-		{"config:0-64", -EINVAL, 0, 0, 0, 0},
-		{"config:", -EINVAL, 0, 0, 0, 0},
-		{"config:1,", -EINVAL, 0, 0, 0, 0},
-		{"config 0-7", -EINVAL, 0, 0, 0, 0},
+		{ "config:0-7", 0, 0, 1, 0, 7 },	{ "config:18", 0, 0, 1, 18, 18 },
+		{ "config1:0-3,8-11", 0, 1, 2, 0, 3 },	{ "config2:0-15", 0, 2, 1, 0, 15 },
+		{ "config:48-63", 0, 0, 1, 48, 63 },	{ "conf:0-7", -EINVAL, 0, 0, 0, 0 },
+		{ "config3:0", -EINVAL, 0, 0, 0, 0 },	{ "config:8-7", -EINVAL, 0, 0, 0, 0 },
+		{ "config:0-64", -EINVAL, 0, 0, 0, 0 }, { "config:", -EINVAL, 0, 0, 0, 0 },
+		{ "config:1,", -EINVAL, 0, 0, 0, 0 },	{ "config 0-7", -EINVAL, 0, 0, 0, 0 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
@@ -63,7 +57,7 @@ static void test_format(void **state)
 static void test_put(void **state)
 {
 	struct tt_pmu_format f;
-	uint64_t c[3] = {0};
+	uint64_t c[3] = { 0 };
 	(void)state;
 
 	/* A split field: low 4 bits at 0-3, the next 4 at 8-11. */
@@ -95,7 +89,8 @@ static void test_events_spr_cxl(void **state)
 	(void)state;
 
 	load_topo("sysfs/spr-ddr5-2cxl", &s, &t);
-	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_3", "cas_count_read", NULL, 64, &ev), 0);
+	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_3", "cas_count_read", NULL, 64, &ev),
+			 0);
 	assert_true(ev.config[0] == 0xcf05 && ev.config[1] == 0 && ev.config[2] == 0);
 	assert_int_equal(ev.type, 32 + 3);
 	assert_string_equal(ev.unit, "MiB");
@@ -103,14 +98,17 @@ static void test_events_spr_cxl(void **state)
 	assert_true(ev.bytes == 64.0);
 	assert_int_equal(ev.cpu, 0);
 	assert_int_equal(ev.node, 0);
-	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_0", "cas_count_write", NULL, 64, &ev), 0);
+	assert_int_equal(
+		tt_pmu_event_load(&s, &t, "uncore_imc_0", "cas_count_write", NULL, 64, &ev), 0);
 	assert_true(ev.config[0] == 0xf005);
 	/* CXL: config given whole; the device's memory is node 1 and 2. */
-	assert_int_equal(tt_pmu_event_load(&s, &t, "cxl_pmu_mem0.0", "m2s_req_memrd", NULL, 64, &ev), 0);
+	assert_int_equal(
+		tt_pmu_event_load(&s, &t, "cxl_pmu_mem0.0", "m2s_req_memrd", NULL, 64, &ev), 0);
 	assert_true(ev.config[0] == UINT64_C(0x1e98002000000002));
 	assert_true(ev.bytes == 64.0);
 	assert_int_equal(ev.node, 1);
-	assert_int_equal(tt_pmu_event_load(&s, &t, "cxl_pmu_mem1.0", "m2s_rwd_memwr", NULL, 64, &ev), 0);
+	assert_int_equal(
+		tt_pmu_event_load(&s, &t, "cxl_pmu_mem1.0", "m2s_rwd_memwr", NULL, 64, &ev), 0);
 	assert_true(ev.config[0] == UINT64_C(0x1e98002100000002));
 	assert_int_equal(ev.node, 2);
 	/* The same event spelled through the format files. */
@@ -131,18 +129,21 @@ static void test_events_genoa(void **state)
 
 	load_topo("sysfs/2s-genoa-cxl", &s, &t);
 	assert_int_equal(tt_pmu_event_load(&s, &t, "amd_umc_0", "umc_cas_cmd.rd",
-					   "event=0x0a,rdwrmask=1", 64, &ev), 0);
+					   "event=0x0a,rdwrmask=1", 64, &ev),
+			 0);
 	assert_true(ev.config[0] == 0x10a);
 	assert_true(ev.bytes == 64.0); /* no unit: a CAS command is a 64 B line */
 	assert_int_equal(ev.node, 0);
 	assert_int_equal(tt_pmu_event_load(&s, &t, "amd_umc_3", "umc_cas_cmd.wr",
-					   "event=0x0a,rdwrmask=2", 64, &ev), 0);
+					   "event=0x0a,rdwrmask=2", 64, &ev),
+			 0);
 	assert_true(ev.config[0] == 0x20a);
 	assert_int_equal(ev.cpu, 48);
 	assert_int_equal(ev.node, 1);
 	/* rdwrmask is two bits wide. */
-	assert_int_equal(tt_pmu_event_load(&s, &t, "amd_umc_0", "x", "event=0x0a,rdwrmask=4", 64, &ev),
-			 TT_EINPUT);
+	assert_int_equal(
+		tt_pmu_event_load(&s, &t, "amd_umc_0", "x", "event=0x0a,rdwrmask=4", 64, &ev),
+		TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "rdwrmask=0x4 does not fit 'config:8-9'"));
 	tt_topo_release(&t);
 }
@@ -150,10 +151,10 @@ static void test_events_genoa(void **state)
 static void test_events_gnr(void **state)
 {
 	struct tt_sysfs s;
-	struct tt_node nodes[2] = {{.id = 0, .ncpus = 1, .has_memory = true},
-				   {.id = 1, .ncpus = 1, .has_memory = true}};
+	struct tt_node nodes[2] = { { .id = 0, .ncpus = 1, .has_memory = true },
+				    { .id = 1, .ncpus = 1, .has_memory = true } };
 	int cpu0 = 0, cpu1 = 128;
-	struct tt_topo t = {.nnodes = 2, .nodes = nodes};
+	struct tt_topo t = { .nnodes = 2, .nodes = nodes };
 	struct tt_pmu_event ev;
 	(void)state;
 
@@ -162,10 +163,13 @@ static void test_events_gnr(void **state)
 	assert_int_equal(tt_sysfs_init(&s, fixture("pmu/gnr-imc")), 0);
 	assert_false(tt_sysfs_exists(&s, "/sys/bus/event_source/devices/uncore_imc_0/events/"
 					 "cas_count_read"));
-	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_1", "cas_count_read_sch1", NULL, 64, &ev), 0);
+	assert_int_equal(
+		tt_pmu_event_load(&s, &t, "uncore_imc_1", "cas_count_read_sch1", NULL, 64, &ev), 0);
 	assert_true(ev.config[0] == 0xcf06);
 	assert_int_equal(ev.node, 1);
-	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_0", "cas_count_write_sch0", NULL, 64, &ev), 0);
+	assert_int_equal(
+		tt_pmu_event_load(&s, &t, "uncore_imc_0", "cas_count_write_sch0", NULL, 64, &ev),
+		0);
 	assert_true(ev.config[0] == 0xf005 && ev.bytes == 64.0 && ev.node == 0);
 }
 
@@ -191,13 +195,15 @@ static void test_garbled(void **state)
 	struct tt_pmu_event ev;
 	(void)state;
 
-	snprintf(tmp, sizeof(tmp), "%s/tt-pmu-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	snprintf(tmp, sizeof(tmp), "%s/tt-pmu-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	assert_non_null(mkdtemp(tmp));
 	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/spr-ddr5-2cxl"), tmp);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
 	assert_int_equal(tt_topo_load(&t, &s), 0);
-	put("sys/bus/event_source/devices/uncore_imc_0/events/cas_count_read", "event=zz,umask=0xcf\n");
+	put("sys/bus/event_source/devices/uncore_imc_0/events/cas_count_read",
+	    "event=zz,umask=0xcf\n");
 	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_0", "cas_count_read", NULL, 64, &ev),
 			 TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "PMU uncore_imc_0"));
@@ -206,7 +212,8 @@ static void test_garbled(void **state)
 	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_1", "cas_count_read", NULL, 64, &ev),
 			 TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "uncore_imc_1/format/umask' holds 'config:eight'"));
-	put("sys/bus/event_source/devices/uncore_imc_2/events/cas_count_read", "event=0x05,colour=2\n");
+	put("sys/bus/event_source/devices/uncore_imc_2/events/cas_count_read",
+	    "event=0x05,colour=2\n");
 	assert_int_equal(tt_pmu_event_load(&s, &t, "uncore_imc_2", "cas_count_read", NULL, 64, &ev),
 			 TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "term 'colour' has no format file"));
@@ -216,7 +223,7 @@ static void test_garbled(void **state)
 	assert_non_null(strstr(tt_err_msg(), "cas_count_read.scale' holds 'a lot'"));
 	/* The collector reports it the same way, as bad input. */
 	char why[512];
-	struct tt_collect_ctx ctx = {.sfs = &s, .topo = &t, .source_node = -1};
+	struct tt_collect_ctx ctx = { .sfs = &s, .topo = &t, .source_node = -1 };
 	assert_int_equal(tt_c_uncore.probe(&ctx, why, sizeof(why)), TT_EINPUT);
 	assert_non_null(strstr(why, "uncore_imc_0"));
 	tt_topo_release(&t);
@@ -226,9 +233,10 @@ static void test_garbled(void **state)
 
 static void test_count_step(void **state)
 {
-	struct tt_metric g = {.kind = TT_GAUGE, .scale = 2}, c = {.kind = TT_COUNTER, .scale = 64},
-			 w = {.kind = TT_COUNTER, .scale = 1, .bits = 48};
-	struct tt_count cg = {0}, cc = {0}, cw = {0};
+	struct tt_metric g = { .kind = TT_GAUGE, .scale = 2 },
+			 c = { .kind = TT_COUNTER, .scale = 64 },
+			 w = { .kind = TT_COUNTER, .scale = 1, .bits = 48 };
+	struct tt_count cg = { 0 }, cc = { 0 }, cw = { 0 };
 	double v;
 	(void)state;
 
@@ -267,7 +275,7 @@ static int fake_sample(struct tt_source *s, double *v)
 	return 0;
 }
 
-static const struct tt_collector fake = {.name = "fake", .sample = fake_sample};
+static const struct tt_collector fake = { .name = "fake", .sample = fake_sample };
 
 /* Waits for the sampler's thread, 10 s at most: a sampler that stopped
  * ticking fails the test instead of hanging the suite. */
@@ -275,8 +283,8 @@ static void wait_ticks(struct tt_sampler *s, uint64_t ticks)
 {
 	for (int waited_ms = 0; tt_sampler_ticks(s) < ticks; waited_ms += 2) {
 		if (waited_ms >= 10000)
-			fail_msg("sampler made %ju of %ju ticks in 10 s", (uintmax_t)tt_sampler_ticks(s),
-				 (uintmax_t)ticks);
+			fail_msg("sampler made %ju of %ju ticks in 10 s",
+				 (uintmax_t)tt_sampler_ticks(s), (uintmax_t)ticks);
 		usleep(2000);
 	}
 }
@@ -313,8 +321,8 @@ static void test_sampler(void **state)
 	n = tt_sampler_read(s, &seq, r, 64, &lost);
 	assert_int_equal(lost, 0);
 	assert_true(n >= 18);
-	assert_int_equal(r[0].state, TT_S_INIT);  /* ops: first read */
-	assert_int_equal(r[1].state, TT_S_OK);    /* level: a gauge */
+	assert_int_equal(r[0].state, TT_S_INIT); /* ops: first read */
+	assert_int_equal(r[1].state, TT_S_OK);	 /* level: a gauge */
 	assert_true(r[1].value == 7);
 	for (size_t i = 2; i < 12; i += 2) {
 		assert_int_equal(r[i].state, TT_S_OK);
@@ -339,13 +347,14 @@ static void test_resctrl(void **state)
 	double v[4];
 	(void)state;
 
-	snprintf(tmp, sizeof(tmp), "%s/tt-rdt-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	snprintf(tmp, sizeof(tmp), "%s/tt-rdt-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	assert_non_null(mkdtemp(tmp));
 	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/spr-ddr5-2cxl"), tmp);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
 	assert_int_equal(tt_topo_load(&t, &s), 0);
-	struct tt_collect_ctx ctx = {.sfs = &s, .topo = &t, .source_node = -1};
+	struct tt_collect_ctx ctx = { .sfs = &s, .topo = &t, .source_node = -1 };
 	assert_int_equal(tt_c_resctrl.probe(&ctx, why, sizeof(why)), 0);
 	assert_int_equal(tt_c_resctrl.open(&ctx, &src), 0);
 	assert_int_equal(src->nmetrics, 2);
@@ -368,7 +377,7 @@ static void test_live(void **state)
 {
 	struct tt_sysfs s;
 	struct tt_topo t;
-	struct tt_collect_ctx ctx = {.sfs = &s, .topo = &t, .source_node = -1};
+	struct tt_collect_ctx ctx = { .sfs = &s, .topo = &t, .source_node = -1 };
 	struct tt_source *src;
 	char why[512];
 	double v1[64], v2[64];
@@ -382,8 +391,8 @@ static void test_live(void **state)
 	assert_int_equal(tt_c_numastat.sample(src, v1), 0);
 	/* 16k new pages on this node (volatile: the compiler must not drop
 	 * the stores). */
-	volatile char *p = mmap(NULL, 64 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				-1, 0);
+	volatile char *p =
+		mmap(NULL, 64 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_true(p != MAP_FAILED);
 	for (size_t i = 0; i < (64 << 20); i += 4096)
 		p[i] = 1;
@@ -402,7 +411,7 @@ static void test_live(void **state)
 			clock = i;
 	assert_true(clock >= 0);
 	assert_int_equal(tt_c_pfm.sample(src, v1), 0);
-	struct timespec ts = {0, 50000000};
+	struct timespec ts = { 0, 50000000 };
 	nanosleep(&ts, NULL);
 	assert_int_equal(tt_c_pfm.sample(src, v2), 0);
 	assert_true(v2[clock] > v1[clock]);
@@ -413,16 +422,11 @@ static void test_live(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_put),
-		cmocka_unit_test(test_events_spr_cxl),
-		cmocka_unit_test(test_events_genoa),
-		cmocka_unit_test(test_events_gnr),
-		cmocka_unit_test(test_garbled),
-		cmocka_unit_test(test_count_step),
-		cmocka_unit_test(test_sampler),
-		cmocka_unit_test(test_resctrl),
-		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_format),	       cmocka_unit_test(test_put),
+		cmocka_unit_test(test_events_spr_cxl), cmocka_unit_test(test_events_genoa),
+		cmocka_unit_test(test_events_gnr),     cmocka_unit_test(test_garbled),
+		cmocka_unit_test(test_count_step),     cmocka_unit_test(test_sampler),
+		cmocka_unit_test(test_resctrl),	       cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

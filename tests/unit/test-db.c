@@ -47,13 +47,20 @@ static struct tt_topo *topo(const char *hostname)
 
 	memset(&t, 0, sizeof(t));
 	memset(nodes, 0, sizeof(nodes));
-	nodes[0] = (struct tt_node){.id = 0, .has_cpu = true, .has_memory = true, .ncpus = 4,
-				    .mem_total_bytes = (uint64_t)64 << 30, .tier = 4};
-	nodes[1] = (struct tt_node){.id = 1, .has_memory = true, .mem_total_bytes = (uint64_t)128 << 30,
-				    .tier = 87};
-	nodes[1].access[1] = (struct tt_hmat){.present = true, .read_bw_mb_s = 36000,
-					       .write_bw_mb_s = 36000, .read_lat_ns = 280,
-					       .write_lat_ns = 280};
+	nodes[0] = (struct tt_node){ .id = 0,
+				     .has_cpu = true,
+				     .has_memory = true,
+				     .ncpus = 4,
+				     .mem_total_bytes = (uint64_t)64 << 30,
+				     .tier = 4 };
+	nodes[1] = (struct tt_node){
+		.id = 1, .has_memory = true, .mem_total_bytes = (uint64_t)128 << 30, .tier = 87
+	};
+	nodes[1].access[1] = (struct tt_hmat){ .present = true,
+					       .read_bw_mb_s = 36000,
+					       .write_bw_mb_s = 36000,
+					       .read_lat_ns = 280,
+					       .write_lat_ns = 280 };
 	t.nnodes = 2;
 	t.nodes = nodes;
 	snprintf(t.kernel_release, sizeof(t.kernel_release), "6.16.0");
@@ -64,21 +71,29 @@ static struct tt_topo *topo(const char *hostname)
 
 static int64_t record_run(struct tt_db *db, const char *hostname, const char *command, double bw)
 {
-	static const struct tt_db_trial_node nodes[] = {{0, 3, 0.75, 0.75, 768}, {1, 1, 0.25, 0.25, 256}};
+	static const struct tt_db_trial_node nodes[] = { { 0, 3, 0.75, 0.75, 768 },
+							 { 1, 1, 0.25, 0.25, 256 } };
 	int64_t host, run, trial;
 
 	assert_int_equal(tt_db_host(db, topo(hostname), &host), 0);
-	assert_int_equal(tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = "bench",
-								  .command = command, .source_node = 0,
-								  .kernel_release = "6.16.0"},
+	assert_int_equal(tt_db_run_begin(db,
+					 &(struct tt_db_run){ .host_id = host,
+							      .kind = "bench",
+							      .command = command,
+							      .source_node = 0,
+							      .kernel_release = "6.16.0" },
 					 &run),
 			 0);
 	assert_int_equal(tt_db_trial_add(db, run,
-					 &(struct tt_db_trial){.kernel = "triad", .mix = "STREAM",
-							       .placement = "exact", .threads = 4,
-							       .size_bytes = 1 << 22, .bw_best_bytes_s = bw,
-							       .validated = true, .nnodes = 2,
-							       .nodes = nodes},
+					 &(struct tt_db_trial){ .kernel = "triad",
+								.mix = "STREAM",
+								.placement = "exact",
+								.threads = 4,
+								.size_bytes = 1 << 22,
+								.bw_best_bytes_s = bw,
+								.validated = true,
+								.nnodes = 2,
+								.nodes = nodes },
 					 &trial),
 			 0);
 	assert_int_equal(tt_db_run_finish(db, run, TT_RUN_DONE), 0);
@@ -110,17 +125,22 @@ static void test_roundtrip(void **state)
 	tt_weights_clear(&w);
 	tt_weights_put(&w, 0, 3);
 	tt_weights_put(&w, 1, 1);
-	assert_int_equal(tt_db_recommendation_add(db, id, &(struct tt_db_recommendation){
-							  .source_node = 0, .interface = "upstream",
-							  .weights = &w, .gain = 0.12,
-							  .baseline = "1:1"}),
-			 0);
+	assert_int_equal(
+		tt_db_recommendation_add(db, id,
+					 &(struct tt_db_recommendation){ .source_node = 0,
+									 .interface = "upstream",
+									 .weights = &w,
+									 .gain = 0.12,
+									 .baseline = "1:1" }),
+		0);
 	assert_int_equal(tt_db_host(db, topo("box-a"), &host), 0);
-	assert_int_equal(tt_db_apply_log(db, &(struct tt_db_apply){.host_id = host, .run_id = id,
+	assert_int_equal(tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
+								    .run_id = id,
 								    .interface = "upstream",
 								    .file = "/sys/x/node1",
-								    .old_value = "1", .new_value = "3",
-								    .outcome = "written"}),
+								    .old_value = "1",
+								    .new_value = "3",
+								    .outcome = "written" }),
 			 0);
 	assert_int_equal(tt_db_run_get(db, id, &run), 0);
 	assert_string_equal(json_string_value(json_object_get(run, "status")), "done");
@@ -138,7 +158,8 @@ static void test_roundtrip(void **state)
 	json_t *layout = json_object_get(run, "layout");
 	assert_int_equal(json_array_size(json_object_get(layout, "nodes")), 2);
 	assert_true(json_integer_value(json_object_get(
-			    json_object_get(json_array_get(json_object_get(layout, "nodes"), 1), "hmat"),
+			    json_object_get(json_array_get(json_object_get(layout, "nodes"), 1),
+					    "hmat"),
 			    "read_bw_bytes_s")) == (json_int_t)36000 * 1000000);
 	json_decref(run);
 	assert_int_equal(tt_db_apply_history(db, id, count_rows, &n), 0);
@@ -158,8 +179,11 @@ static void test_samples_bulk(void **state)
 
 	assert_non_null(s);
 	for (int i = 0; i < N; i++)
-		s[i] = (struct tt_db_sample){.t_s = i * 0.1, .collector = "numastat",
-					     .metric = "numa_hit", .node = i % 3, .value = i};
+		s[i] = (struct tt_db_sample){ .t_s = i * 0.1,
+					      .collector = "numastat",
+					      .metric = "numa_hit",
+					      .node = i % 3,
+					      .value = i };
 	assert_int_equal(tt_db_open(&db, path, 0), 0);
 	int64_t run = record_run(db, "box-a", "samples", 1e9);
 	assert_int_equal(tt_db_samples_add(db, run, 0, s, N), 0);
@@ -187,8 +211,11 @@ static void test_interrupted(void **state)
 		int64_t host;
 
 		if (tt_db_open(&db, path, 0) < 0 || tt_db_host(db, topo("box-a"), &host) < 0 ||
-		    tt_db_run_begin(db, &(struct tt_db_run){.host_id = host, .kind = "auto",
-							   .command = "killed", .source_node = 0},
+		    tt_db_run_begin(db,
+				    &(struct tt_db_run){ .host_id = host,
+							 .kind = "auto",
+							 .command = "killed",
+							 .source_node = 0 },
 				    &id) < 0)
 			_exit(1);
 		if (write(fds[1], &id, sizeof(id)) != sizeof(id))
@@ -235,8 +262,9 @@ static void test_reader_beside_writer(void **state)
 		if (tt_db_open(&db, path, 0) < 0)
 			_exit(1);
 		for (int i = 0; i < 50; i++)
-			smp[i] = (struct tt_db_sample){.t_s = i, .collector = "c", .metric = "m",
-						       .node = -1, .value = i};
+			smp[i] = (struct tt_db_sample){
+				.t_s = i, .collector = "c", .metric = "m", .node = -1, .value = i
+			};
 		for (int i = 0; i < TRIALS; i++) {
 			int64_t run = record_run(db, "box-w", "writer", 1e9 + i);
 
@@ -275,7 +303,7 @@ static void test_merge(void **state)
 	assert_int_equal(tt_db_open(&a, path, 0), 0);
 	int before = 0;
 	assert_int_equal(tt_db_runs(a, NULL, 0, count_rows, &before), 0);
-	char *files[] = {other, garbage};
+	char *files[] = { other, garbage };
 	int mid = 0;
 
 	/* A good file then a bad one: all or nothing. */
@@ -283,7 +311,8 @@ static void test_merge(void **state)
 	FILE *f = fopen(garbage, "w");
 	assert_non_null(f);
 	fputs("not a database at all, but long enough to have a header of 100 bytes: "
-	      "..............................................................\n", f);
+	      "..............................................................\n",
+	      f);
 	fclose(f);
 	assert_int_equal(tt_db_merge(a, files, 2, two), TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "garbage.db"));
@@ -314,7 +343,10 @@ static void test_merge(void **state)
 static int find_host(json_t *row, void *ctx)
 {
 	return strcmp(json_string_value(json_object_get(row, "host")), ctx) == 0 &&
-		       strstr(json_string_value(json_object_get(row, "command")), "'; DELETE") ? 7 : 0;
+			       strstr(json_string_value(json_object_get(row, "command")),
+				      "'; DELETE")
+		       ? 7
+		       : 0;
 }
 
 static void test_strings_are_parameters(void **state)
@@ -370,17 +402,19 @@ static void test_migrate_v1(void **state)
 	assert_int_equal(sqlite3_open(v1, &h), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(h, tt_db_migrations[0], NULL, NULL, NULL), SQLITE_OK);
 	assert_int_equal(
-		sqlite3_exec(h,
-			     "INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{\"cpu_model\":\"cpu\","
-			     "\"nodes\":[{\"node\":0,\"cpus\":2,\"tier\":4},{\"node\":1,\"tier\":87,"
-			     "\"hmat\":{\"read_bw_mb_s\":36000,\"write_bw_mb_s\":30000,"
-			     "\"read_lat_ns\":280,\"write_lat_ns\":290}}]}', 1);"
-			     "INSERT INTO runs VALUES (1, 'u-1', 1, 'bench', 'tiertune bench', 0, "
-			     "'latency:latency', '6.1', 1, 2, 'done', 0, 'old', 'b', 1, 1);"
-			     "INSERT INTO trials VALUES (1, 1, 1, 'latency', 'pointer chase', 'exact', 1, "
-			     "4096, NULL, NULL, NULL, 70.7, 62.2, 90.1, 1, 0);"
-			     "PRAGMA user_version = 1;",
-			     NULL, NULL, NULL),
+		sqlite3_exec(
+			h,
+			"INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{\"cpu_model\":\"cpu\","
+			"\"nodes\":[{\"node\":0,\"cpus\":2,\"tier\":4},{\"node\":1,\"tier\":87,"
+			"\"hmat\":{\"read_bw_mb_s\":36000,\"write_bw_mb_s\":30000,"
+			"\"read_lat_ns\":280,\"write_lat_ns\":290}}]}', 1);"
+			"INSERT INTO runs VALUES (1, 'u-1', 1, 'bench', 'tiertune bench', 0, "
+			"'latency:latency', '6.1', 1, 2, 'done', 0, 'old', 'b', 1, 1);"
+			"INSERT INTO trials VALUES (1, 1, 1, 'latency', 'pointer chase', 'exact', "
+			"1, "
+			"4096, NULL, NULL, NULL, 70.7, 62.2, 90.1, 1, 0);"
+			"PRAGMA user_version = 1;",
+			NULL, NULL, NULL),
 		SQLITE_OK);
 	sqlite3_close(h);
 	assert_int_equal(tt_db_open(&db, v1, 0), 0);
@@ -396,15 +430,17 @@ static void test_migrate_v1(void **state)
 	/* runs' best latency is the best pass, as bench reported it. */
 	assert_true(json_real_value(json_object_get(run, "lat_best_ns")) == 62.2);
 	json_t *hm = json_object_get(
-		json_array_get(json_object_get(json_object_get(run, "layout"), "nodes"), 1), "hmat");
+		json_array_get(json_object_get(json_object_get(run, "layout"), "nodes"), 1),
+		"hmat");
 	assert_true(json_number_value(json_object_get(hm, "read_bw_bytes_s")) == 36000e6);
 	assert_true(json_number_value(json_object_get(hm, "write_bw_bytes_s")) == 30000e6);
 	assert_int_equal(json_integer_value(json_object_get(hm, "read_lat_ns")), 280);
 	assert_null(json_object_get(hm, "read_bw_mb_s"));
-	assert_int_equal(json_integer_value(json_object_get(
-				 json_array_get(json_object_get(json_object_get(run, "layout"), "nodes"), 0),
-				 "ncpus")),
-			 2);
+	assert_int_equal(
+		json_integer_value(json_object_get(
+			json_array_get(json_object_get(json_object_get(run, "layout"), "nodes"), 0),
+			"ncpus")),
+		2);
 	json_decref(run);
 	tt_db_close(db);
 }
@@ -412,14 +448,10 @@ static void test_migrate_v1(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_samples_bulk),
-		cmocka_unit_test(test_interrupted),
-		cmocka_unit_test(test_reader_beside_writer),
-		cmocka_unit_test(test_merge),
-		cmocka_unit_test(test_strings_are_parameters),
-		cmocka_unit_test(test_bad_files),
-		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_roundtrip),   cmocka_unit_test(test_samples_bulk),
+		cmocka_unit_test(test_interrupted), cmocka_unit_test(test_reader_beside_writer),
+		cmocka_unit_test(test_merge),	    cmocka_unit_test(test_strings_are_parameters),
+		cmocka_unit_test(test_bad_files),   cmocka_unit_test(test_migrate_v1),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

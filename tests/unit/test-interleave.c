@@ -12,13 +12,15 @@ static struct tt_il_order order;
 
 /* The RFC fixture's shape: nodes 0,1 in tier 4, nodes 2,3 in tier 22. */
 static struct tt_node rfc_nodes[4] = {
-	{.id = 0, .has_cpu = true, .has_memory = true, .tier = 4},
-	{.id = 1, .has_cpu = true, .has_memory = true, .tier = 4},
-	{.id = 2, .has_memory = true, .tier = 22},
-	{.id = 3, .has_memory = true, .tier = 22},
+	{ .id = 0, .has_cpu = true, .has_memory = true, .tier = 4 },
+	{ .id = 1, .has_cpu = true, .has_memory = true, .tier = 4 },
+	{ .id = 2, .has_memory = true, .tier = 22 },
+	{ .id = 3, .has_memory = true, .tier = 22 },
 };
-static struct tt_tier rfc_tiers[2] = {{.id = 4}, {.id = 22}};
-static struct tt_topo rfc_topo = {.nnodes = 4, .nodes = rfc_nodes, .ntiers = 2, .tiers = rfc_tiers};
+static struct tt_tier rfc_tiers[2] = { { .id = 4 }, { .id = 22 } };
+static struct tt_topo rfc_topo = {
+	.nnodes = 4, .nodes = rfc_nodes, .ntiers = 2, .tiers = rfc_tiers
+};
 
 static void mask_of(struct tt_nodemask *m, const char *list)
 {
@@ -42,18 +44,16 @@ static void test_seed004_tasks(void **state)
 {
 	/* Seed 004: tier4 weight 4 from node 0, 3 from node 1; tier22 weight 2
 	 * from node 0, 1 from node 1. */
-	static const uint32_t from[2][2] = {{4, 2}, {3, 1}};
+	static const uint32_t from[2][2] = { { 4, 2 }, { 3, 1 } };
 	static const struct {
 		const char *name;
 		int src;
 		const char *nodes;
 		const char *want; /* one cycle */
 	} v[] = {
-		{"A", 0, "0,1", "0011"},
-		{"B", 0, "0,2", "000022"},
-		{"C", 1, "1,3", "1113"},
-		{"D", 0, "0,1,2", "001122"},
-		{"E", 1, "0,1", "0011"},
+		{ "A", 0, "0,1", "0011" }, { "B", 0, "0,2", "000022" },
+		{ "C", 1, "1,3", "1113" }, { "D", 0, "0,1,2", "001122" },
+		{ "E", 1, "0,1", "0011" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -79,7 +79,7 @@ static void test_upstream_order(void **state)
 {
 	struct tt_weights w;
 	struct tt_nodemask m;
-	const int want[] = {0, 0, 0, 1, 2, 2};
+	const int want[] = { 0, 0, 0, 1, 2, 2 };
 	/* A buffer at 0x7f0000003000 starts at interleave index 0x7f0000003
 	 * = 34091302915, which is 1 mod 6: its first page is the second slot. */
 	const uint64_t base = 0x7f0000003000ULL >> TT_PAGE_SHIFT;
@@ -128,7 +128,7 @@ static void test_against_expansion(void **state)
 	srand(42);
 	for (int iter = 0; iter < 500; iter++) {
 		struct tt_weights w;
-		struct tt_nodemask m = {0};
+		struct tt_nodemask m = { 0 };
 		int nodes[8], n = 0, cycle[8 * 255], len = 0;
 		uint64_t counts[8];
 
@@ -163,7 +163,7 @@ static void test_rfc_corners(void **state)
 {
 	struct tt_nodemask m;
 	uint64_t counts[4];
-	const uint32_t zero[2] = {0, 0}, half[2] = {0, 1};
+	const uint32_t zero[2] = { 0, 0 }, half[2] = { 0, 1 };
 
 	(void)state;
 	/* All weights 0: the RFC kernel's offset_il_node would spin; the model

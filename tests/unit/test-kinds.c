@@ -39,8 +39,8 @@ static void test_figures_carry_their_unit(void **state)
 {
 	static const struct {
 		const char *label, *suffix;
-	} units[] = {{"GB/s", "_bytes_s"}, {"seconds", "_s"}, {"ns/load", "_ns"}};
-	const struct tt_kind *kinds[] = {&tt_kind_bandwidth, &tt_kind_latency, &tt_kind_loaded};
+	} units[] = { { "GB/s", "_bytes_s" }, { "seconds", "_s" }, { "ns/load", "_ns" } };
+	const struct tt_kind *kinds[] = { &tt_kind_bandwidth, &tt_kind_latency, &tt_kind_loaded };
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++) {
@@ -53,7 +53,8 @@ static void test_figures_carry_their_unit(void **state)
 			assert_non_null(suffix);
 			for (int j = 0; j < 3; j++) {
 				assert_true(ends(f->json[j], suffix));
-				assert_true(f->offset[j] + sizeof(double) <= sizeof(struct tt_bench_result));
+				assert_true(f->offset[j] + sizeof(double) <=
+					    sizeof(struct tt_bench_result));
 			}
 			assert_non_null(strstr(f->json[0], "best"));
 			assert_non_null(strstr(f->json[1], "median"));
@@ -64,7 +65,7 @@ static void test_figures_carry_their_unit(void **state)
 static void test_trials_keep_best_and_median(void **state)
 {
 	struct tt_bench_result *r = calloc(1, sizeof(*r));
-	struct tt_bench_opts o = {.kernel = &tt_k_triad};
+	struct tt_bench_opts o = { .kernel = &tt_k_triad };
 	struct tt_kind_trial t;
 	(void)state;
 
@@ -88,7 +89,7 @@ static void test_trials_keep_best_and_median(void **state)
 
 	o.kernel = &tt_k_loaded_latency;
 	r->npoints = 2;
-	r->points[1] = (struct tt_loaded_point){.delay = 400, .lat_ns = 120, .bw_bytes_s = 5e9};
+	r->points[1] = (struct tt_loaded_point){ .delay = 400, .lat_ns = 120, .bw_bytes_s = 5e9 };
 	assert_int_equal(tt_kind_loaded.ntrials(r), 2);
 	tt_kind_loaded.trial(&o, r, 1, &t);
 	assert_string_equal(t.mix, "reads, delay 400");

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const shipped[] = {"spr-ddr5-2cxl", "2s-genoa-cxl", "xeon-max-hbm-flat"};
+static const char *const shipped[] = { "spr-ddr5-2cxl", "2s-genoa-cxl", "xeon-max-hbm-flat" };
 
 static int load_shipped(struct tt_model *m, const char *name)
 {
@@ -38,13 +38,14 @@ static void test_shipped_load(void **state)
 }
 
 /* A two-node model; %s lets a test swap one part for a bad one. */
-#define NODE0 "{\"node\":0,\"read_bw_bytes_s\":100e9,\"write_bw_bytes_s\":100e9,\"idle_lat_ns\":100}"
+#define NODE0                                                                                      \
+	"{\"node\":0,\"read_bw_bytes_s\":100e9,\"write_bw_bytes_s\":100e9,\"idle_lat_ns\":100}"
 #define NODE1 "{\"node\":1,\"read_bw_bytes_s\":50e9,\"write_bw_bytes_s\":50e9,\"idle_lat_ns\":200}"
-#define MODEL(src0, src1)                                                                    \
-	"{\"name\":\"t\",\"simulated\":true,\"source\":\"unit test, approximate\","            \
+#define MODEL(src0, src1)                                                                          \
+	"{\"name\":\"t\",\"simulated\":true,\"source\":\"unit test, approximate\","                \
 	"\"sources\":[" src0 src1 "]}"
-#define SRC(n, t, nodes)                                                                     \
-	"{\"node\":" #n ",\"threads\":" #t ",\"outstanding_misses_per_thread\":1e6,"           \
+#define SRC(n, t, nodes)                                                                           \
+	"{\"node\":" #n ",\"threads\":" #t ",\"outstanding_misses_per_thread\":1e6,"               \
 	"\"nodes\":[" nodes "]}"
 
 static void test_bad_models(void **state)
@@ -53,25 +54,34 @@ static void test_bad_models(void **state)
 		const char *json;
 		const char *msg;
 	} v[] = {
-		{MODEL(SRC(0, 8, NODE0 "," NODE1), ""), NULL},
-		{MODEL(SRC(0, 8, NODE0 ",{\"node\":1,\"read_bw_bytes_s\":-5,\"write_bw_bytes_s\":1,"
-				       "\"idle_lat_ns\":1}"), ""),
-		 "model 'x.json': sources[0].nodes[1].read_bw_bytes_s is negative"},
-		{MODEL(SRC(0, 8, NODE0 "," NODE1), "," SRC(1, 8, NODE0)),
-		 "model 'x.json': sources[1].nodes: node 1 is missing (sources[0] has it)"},
-		{"{\"sources\": [", "model 'x.json': broken JSON at line 1"},
-		{MODEL(SRC(0, 8, "{\"node\":0,\"read_bw_bytes_s\":1,\"write_bw_bytes_s\":1}"), ""),
-		 "sources[0].nodes[0].idle_lat_ns is missing"},
-		{MODEL(SRC(0, 0, NODE0), ""), "sources[0].threads '0' is not an integer in 1..1048576"},
-		{MODEL(SRC(0, 8, NODE0 "," NODE0), ""), "sources[0].nodes[1]: node 0 appears twice"},
-		{MODEL(SRC(0, 8, "{\"node\":0,\"read_bw_bytes_s\":1,\"write_bw_bytes_s\":1,"
-				 "\"idle_lat_ns\":100,\"loaded_lat_ns\":[[0,100],[0.5,90]]}"), ""),
-		 "sources[0].nodes[0].loaded_lat_ns[1] latency '90' is below"},
-		{MODEL(SRC(0, 8, "{\"node\":0,\"read_bw_bytes_s\":\"fast\",\"write_bw_bytes_s\":1,"
-				 "\"idle_lat_ns\":1}"), ""),
-		 "sources[0].nodes[0].read_bw_bytes_s is not a number"},
-		{"{\"sources\":[" SRC(0, 8, NODE0) "]}", "source (where the figures come from) is missing"},
-		{"[1]", "the document is not an object"},
+		{ MODEL(SRC(0, 8, NODE0 "," NODE1), ""), NULL },
+		{ MODEL(SRC(0, 8,
+			    NODE0 ",{\"node\":1,\"read_bw_bytes_s\":-5,\"write_bw_bytes_s\":1,"
+				  "\"idle_lat_ns\":1}"),
+			""),
+		  "model 'x.json': sources[0].nodes[1].read_bw_bytes_s is negative" },
+		{ MODEL(SRC(0, 8, NODE0 "," NODE1), "," SRC(1, 8, NODE0)),
+		  "model 'x.json': sources[1].nodes: node 1 is missing (sources[0] has it)" },
+		{ "{\"sources\": [", "model 'x.json': broken JSON at line 1" },
+		{ MODEL(SRC(0, 8, "{\"node\":0,\"read_bw_bytes_s\":1,\"write_bw_bytes_s\":1}"), ""),
+		  "sources[0].nodes[0].idle_lat_ns is missing" },
+		{ MODEL(SRC(0, 0, NODE0), ""),
+		  "sources[0].threads '0' is not an integer in 1..1048576" },
+		{ MODEL(SRC(0, 8, NODE0 "," NODE0), ""),
+		  "sources[0].nodes[1]: node 0 appears twice" },
+		{ MODEL(SRC(0, 8,
+			    "{\"node\":0,\"read_bw_bytes_s\":1,\"write_bw_bytes_s\":1,"
+			    "\"idle_lat_ns\":100,\"loaded_lat_ns\":[[0,100],[0.5,90]]}"),
+			""),
+		  "sources[0].nodes[0].loaded_lat_ns[1] latency '90' is below" },
+		{ MODEL(SRC(0, 8,
+			    "{\"node\":0,\"read_bw_bytes_s\":\"fast\",\"write_bw_bytes_s\":1,"
+			    "\"idle_lat_ns\":1}"),
+			""),
+		  "sources[0].nodes[0].read_bw_bytes_s is not a number" },
+		{ "{\"sources\":[" SRC(0, 8, NODE0) "]}",
+		  "source (where the figures come from) is missing" },
+		{ "[1]", "the document is not an object" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -95,10 +105,10 @@ static void test_mix(void **state)
 		const char *kernel;
 		double rd, wr, counted;
 	} v[] = {
-		{"triad", 24, 8, 24},  /* 2 loads + store, RFO of the store added */
-		{"reads", 8, 0, 8},    /* MLC counting: as declared */
-		{"1r1w", 8, 8, 16},    /* RFO + store, MLC already counts the RFO */
-		{"triad-nt", 16, 8, 24}, /* non-temporal stores read nothing first */
+		{ "triad", 24, 8, 24 },	   /* 2 loads + store, RFO of the store added */
+		{ "reads", 8, 0, 8 },	   /* MLC counting: as declared */
+		{ "1r1w", 8, 8, 16 },	   /* RFO + store, MLC already counts the RFO */
+		{ "triad-nt", 16, 8, 24 }, /* non-temporal stores read nothing first */
 	};
 	struct tt_mix mix;
 
@@ -124,12 +134,16 @@ static void test_eval(void **state)
 		double bw_gb_s;
 		bool cb;
 	} v[] = {
-		{8, 1, 0, 100, false},  {8, 0, 1, 50, false},   {8, 2, 1, 150, false},
-		{8, 1, 1, 100, false},  {8, 3, 1, 133.333333, false},
+		{ 8, 1, 0, 100, false },
+		{ 8, 0, 1, 50, false },
+		{ 8, 2, 1, 150, false },
+		{ 8, 1, 1, 100, false },
+		{ 8, 3, 1, 133.333333, false },
 		/* one line in flight: 64 B / 100 ns = 0.64 GB/s on node 0 */
-		{1, 1, 0, 0.64, true},  {1, 0, 1, 0.32, true},
+		{ 1, 1, 0, 0.64, true },
+		{ 1, 0, 1, 0.32, true },
 		/* mean latency 150 ns: 64 B / 150 ns */
-		{1, 1, 1, 0.426666667, true},
+		{ 1, 1, 1, 0.426666667, true },
 	};
 	struct tt_mix mix;
 	struct tt_weights w;
@@ -165,9 +179,9 @@ static void test_optimum_moves(void **state)
 	static const struct {
 		const char *mix;
 		int threads;
-	} v[] = {{"triad", 0}, {"reads", 0}, {"triad", 4}};
+	} v[] = { { "triad", 0 }, { "reads", 0 }, { "triad", 4 } };
 	uint32_t best[3][2];
-	int nodes[2] = {0, 1};
+	int nodes[2] = { 0, 1 };
 
 	(void)state;
 	assert_int_equal(load_shipped(&m, "spr-ddr5-2cxl"), 0);
@@ -239,8 +253,8 @@ static void test_noise(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shipped_load), cmocka_unit_test(test_bad_models),
-		cmocka_unit_test(test_mix),          cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_shipped_load),  cmocka_unit_test(test_bad_models),
+		cmocka_unit_test(test_mix),	      cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_optimum_moves), cmocka_unit_test(test_noise),
 	};
 

@@ -15,18 +15,18 @@ static void test_u64(void **state)
 		int rc;
 		uint64_t want;
 	} v[] = {
-		{"0", 0, 10, 0, 0},
-		{"10", 0, 10, 0, 10},
-		{"11", 0, 10, -ERANGE, 0},
-		{"18446744073709551615", 0, UINT64_MAX, 0, UINT64_MAX},
-		{"18446744073709551616", 0, UINT64_MAX, -ERANGE, 0},
-		{"-1", 0, 10, -EINVAL, 0},
-		{"+1", 0, 10, -EINVAL, 0},
-		{" 1", 0, 10, -EINVAL, 0},
-		{"1 ", 0, 10, -EINVAL, 0},
-		{"1x", 0, 10, -EINVAL, 0},
-		{"", 0, 10, -EINVAL, 0},
-		{"0x10", 0, 100, -EINVAL, 0},
+		{ "0", 0, 10, 0, 0 },
+		{ "10", 0, 10, 0, 10 },
+		{ "11", 0, 10, -ERANGE, 0 },
+		{ "18446744073709551615", 0, UINT64_MAX, 0, UINT64_MAX },
+		{ "18446744073709551616", 0, UINT64_MAX, -ERANGE, 0 },
+		{ "-1", 0, 10, -EINVAL, 0 },
+		{ "+1", 0, 10, -EINVAL, 0 },
+		{ " 1", 0, 10, -EINVAL, 0 },
+		{ "1 ", 0, 10, -EINVAL, 0 },
+		{ "1x", 0, 10, -EINVAL, 0 },
+		{ "", 0, 10, -EINVAL, 0 },
+		{ "0x10", 0, 100, -EINVAL, 0 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -45,26 +45,26 @@ static void test_size(void **state)
 		int rc;
 		uint64_t want;
 	} v[] = {
-		{"4096", 0, 4096},
-		{"4K", 0, 4096},
-		{"256M", 0, 256u << 20},
-		{"8GiB", 0, UINT64_C(8) << 30},
-		{"2T", 0, UINT64_C(2) << 40},
-		{"64m", 0, UINT64_C(64) << 20},
-		{"64mib", 0, UINT64_C(64) << 20},
-		{"4k", 0, 4096},
-		{"1.5G", 0, UINT64_C(3) << 29},
-		{"0.5k", -ERANGE, 0},          /* 512: below min 2048 */
-		{"2.25K", 0, 2304},
-		{"1.1K", -EDOM, 0},            /* 1126.4 bytes */
-		{"1.K", -EINVAL, 0},
-		{"1.0000000001G", -EINVAL, 0}, /* more than 9 digits of fraction */
-		{"16383P", -EINVAL, 0},
-		{"4Mi", -EINVAL, 0},
-		{"4MB", -EINVAL, 0},
-		{"M", -EINVAL, 0},
-		{"17179869184G", -ERANGE, 0},  /* 2^64: overflows */
-		{"1K", -ERANGE, 0},            /* below min 2048 */
+		{ "4096", 0, 4096 },
+		{ "4K", 0, 4096 },
+		{ "256M", 0, 256u << 20 },
+		{ "8GiB", 0, UINT64_C(8) << 30 },
+		{ "2T", 0, UINT64_C(2) << 40 },
+		{ "64m", 0, UINT64_C(64) << 20 },
+		{ "64mib", 0, UINT64_C(64) << 20 },
+		{ "4k", 0, 4096 },
+		{ "1.5G", 0, UINT64_C(3) << 29 },
+		{ "0.5k", -ERANGE, 0 }, /* 512: below min 2048 */
+		{ "2.25K", 0, 2304 },
+		{ "1.1K", -EDOM, 0 }, /* 1126.4 bytes */
+		{ "1.K", -EINVAL, 0 },
+		{ "1.0000000001G", -EINVAL, 0 }, /* more than 9 digits of fraction */
+		{ "16383P", -EINVAL, 0 },
+		{ "4Mi", -EINVAL, 0 },
+		{ "4MB", -EINVAL, 0 },
+		{ "M", -EINVAL, 0 },
+		{ "17179869184G", -ERANGE, 0 }, /* 2^64: overflows */
+		{ "1K", -ERANGE, 0 },		/* below min 2048 */
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -83,19 +83,19 @@ static void test_list(void **state)
 		int rc;
 		const char *canon; /* formatted back */
 	} v[] = {
-		{"", 0, ""},
-		{"0", 0, "0"},
-		{"0-3,8", 0, "0-3,8"},
-		{"8,0-3", 0, "0-3,8"},
-		{"1,2,3", 0, "1-3"},
-		{"1023", 0, "1023"},
-		{"1024", -ERANGE, NULL},
-		{"3-1", -EINVAL, NULL},
-		{"1,", -EINVAL, NULL},
-		{",1", -EINVAL, NULL},
-		{"1--2", -EINVAL, NULL},
-		{"a", -EINVAL, NULL},
-		{"1 2", -EINVAL, NULL},
+		{ "", 0, "" },
+		{ "0", 0, "0" },
+		{ "0-3,8", 0, "0-3,8" },
+		{ "8,0-3", 0, "0-3,8" },
+		{ "1,2,3", 0, "1-3" },
+		{ "1023", 0, "1023" },
+		{ "1024", -ERANGE, NULL },
+		{ "3-1", -EINVAL, NULL },
+		{ "1,", -EINVAL, NULL },
+		{ ",1", -EINVAL, NULL },
+		{ "1--2", -EINVAL, NULL },
+		{ "a", -EINVAL, NULL },
+		{ "1 2", -EINVAL, NULL },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -153,7 +153,7 @@ static int kv_cb(const char *key, uint64_t value, void *ctx)
 
 static void test_kv(void **state)
 {
-	struct kv_seen s = {0};
+	struct kv_seen s = { 0 };
 
 	(void)state;
 	assert_int_equal(tt_parse_kv("Node 0 MemTotal:       4155128 kB\n"
@@ -191,15 +191,17 @@ static void test_escape(void **state)
 	static const struct {
 		const char *in, *out;
 	} v[] = {
-		{"spr-cxl-07.lab", "spr-cxl-07.lab"},
-		{"a\nb", "a\\nb"},
-		{"tab\there\r", "tab\\there\\r"},
-		{"esc\x1b[2J", "esc\\x1b[2J"},
-		{"back\\slash", "back\\\\slash"},
-		{"del\x7f", "del\\x7f"},
-		{"csi\xc2\x9b" "0m", "csi\\x9b0m"},
-		{"caf\xc3\xa9", "caf\xc3\xa9"},
-		{"$(touch x); `y`", "$(touch x); `y`"},
+		{ "spr-cxl-07.lab", "spr-cxl-07.lab" },
+		{ "a\nb", "a\\nb" },
+		{ "tab\there\r", "tab\\there\\r" },
+		{ "esc\x1b[2J", "esc\\x1b[2J" },
+		{ "back\\slash", "back\\\\slash" },
+		{ "del\x7f", "del\\x7f" },
+		{ "csi\xc2\x9b"
+		  "0m",
+		  "csi\\x9b0m" },
+		{ "caf\xc3\xa9", "caf\xc3\xa9" },
+		{ "$(touch x); `y`", "$(touch x); `y`" },
 	};
 	char buf[64], small[6];
 
@@ -213,12 +215,9 @@ static void test_escape(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_u64),
-		cmocka_unit_test(test_size),
-		cmocka_unit_test(test_list),
-		cmocka_unit_test(test_cpumap),
-		cmocka_unit_test(test_kv),
-		cmocka_unit_test(test_format_list_small_buffer),
+		cmocka_unit_test(test_u64),    cmocka_unit_test(test_size),
+		cmocka_unit_test(test_list),   cmocka_unit_test(test_cpumap),
+		cmocka_unit_test(test_kv),     cmocka_unit_test(test_format_list_small_buffer),
 		cmocka_unit_test(test_escape),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,21 +31,22 @@ static void test_plan_matches_model(void **state)
 		uintptr_t base;
 		size_t pages;
 	} v[] = {
-		{"0-2", "0:3,1:1,2:2", 0x7f0000003000, 1000},
-		{"0,2", "0:5,2:2", 0x7f1234567000, 777},
-		{"0-3", "0:255,1:1,2:17,3:2", 0x10000, 5000},
-		{"1", "1:9", 0x7fff00000000, 100},
+		{ "0-2", "0:3,1:1,2:2", 0x7f0000003000, 1000 },
+		{ "0,2", "0:5,2:2", 0x7f1234567000, 777 },
+		{ "0-3", "0:255,1:1,2:17,3:2", 0x10000, 5000 },
+		{ "1", "1:9", 0x7fff00000000, 100 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		uint64_t plan[TT_MAX_NODES] = {0}, model[TT_MAX_NODES] = {0};
+		uint64_t plan[TT_MAX_NODES] = { 0 }, model[TT_MAX_NODES] = { 0 };
 
 		setup(TT_PLACE_EXACT, v[i].mask, v[i].weights);
 		tt_place_plan(&p, v[i].base, v[i].pages << TT_PAGE_SHIFT, plan);
 		for (size_t k = 0; k < v[i].pages; k++) {
 			int node = tt_il_vma_node(&p.order, (v[i].base >> TT_PAGE_SHIFT) + k);
 
-			assert_int_equal(tt_place_expected(&p, v[i].base + (k << TT_PAGE_SHIFT)), node);
+			assert_int_equal(tt_place_expected(&p, v[i].base + (k << TT_PAGE_SHIFT)),
+					 node);
 			model[node]++;
 		}
 		assert_memory_equal(plan, model, sizeof(plan));

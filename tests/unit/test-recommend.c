@@ -13,7 +13,7 @@
 
 static void test_merge(void **state)
 {
-	struct tt_recos rs = {0};
+	struct tt_recos rs = { 0 };
 	struct tt_weights w;
 	(void)state;
 
@@ -43,7 +43,7 @@ static void test_convert(void **state)
 	char root[1024];
 	struct tt_sysfs s;
 	struct tt_topo t;
-	struct tt_recos rs = {0};
+	struct tt_recos rs = { 0 };
 	(void)state;
 
 	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/spr-ddr5-2cxl",
@@ -62,7 +62,7 @@ static void test_convert(void **state)
 	assert_int_equal(tt_weights_get(&rs.r[0].w, 4, 0), 20);
 	assert_int_equal(tt_weights_get(&rs.r[0].w, 87, 0), 6);
 	/* Node weights without a source cannot become the RFC's. */
-	struct tt_recos anon = {0};
+	struct tt_recos anon = { 0 };
 	assert_int_equal(tt_recos_add(&anon, -1, "upstream", "0:1", NAN, "t"), 0);
 	assert_int_equal(tt_recos_convert(&anon, &t, "rfc"), TT_EINPUT);
 	tt_topo_release(&t);

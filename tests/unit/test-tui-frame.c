@@ -38,7 +38,7 @@ static int teardown(void **state)
  * unless all is set. Metric order: read, write per box. */
 static struct tt_source *uncore(bool all)
 {
-	static const int box_node[] = {0, 0, 1, 2, 3};
+	static const int box_node[] = { 0, 0, 1, 2, 3 };
 	struct tt_source *s = tt_source_new(&tt_c_uncore, 16);
 	int cap = 16;
 
@@ -51,16 +51,22 @@ static struct tt_source *uncore(bool all)
 
 static struct tt_frame_in input(struct tt_feed *feed, struct tt_wi_state *wi)
 {
-	return (struct tt_frame_in){.topo = &topo, .be = &tt_wi_upstream, .wi = wi,
-				    .source_node = 0, .interval_s = 1, .now_s = 100,
-				    .wall = 0, .feed = feed};
+	return (struct tt_frame_in){ .topo = &topo,
+				     .be = &tt_wi_upstream,
+				     .wi = wi,
+				     .source_node = 0,
+				     .interval_s = 1,
+				     .now_s = 100,
+				     .wall = 0,
+				     .feed = feed };
 }
 
 static const struct tt_frame_row *row(const struct tt_frame *f, enum tt_frame_row_kind k, int id)
 {
 	for (int i = 0; i < f->nrows; i++)
-		if (f->rows[i].kind == k && (k == TT_ROW_TOTAL || (k == TT_ROW_NODE ? f->rows[i].node
-										 : f->rows[i].tier) == id))
+		if (f->rows[i].kind == k &&
+		    (k == TT_ROW_TOTAL ||
+		     (k == TT_ROW_NODE ? f->rows[i].node : f->rows[i].tier) == id))
 			return &f->rows[i];
 	return NULL;
 }
@@ -79,8 +85,12 @@ static void take(struct tt_feed *feed, const double *rd, enum tt_sample_state st
 	int n = feed->src[0]->nmetrics;
 
 	for (int m = 0; m < n; m++)
-		r[m] = (struct tt_reading){.seq = feed->seq + (uint64_t)m, .t_s = t, .source = 0,
-					   .metric = m, .value = m % 2 ? 1e9 : rd[m / 2], .state = st};
+		r[m] = (struct tt_reading){ .seq = feed->seq + (uint64_t)m,
+					    .t_s = t,
+					    .source = 0,
+					    .metric = m,
+					    .value = m % 2 ? 1e9 : rd[m / 2],
+					    .state = st };
 	tt_feed_take(feed, r, (size_t)n);
 }
 
@@ -91,7 +101,7 @@ static void test_cells(void **state)
 	struct tt_wi_state wi;
 	struct tt_frame f;
 	struct tt_frame_in in;
-	static const double rd[] = {10e9, 20e9, 30e9, 15e9, 15e9};
+	static const double rd[] = { 10e9, 20e9, 30e9, 15e9, 15e9 };
 
 	(void)state;
 	tt_wi_state_init(&wi);
@@ -161,7 +171,7 @@ static void test_missing_node(void **state)
 	struct tt_wi_state wi;
 	struct tt_frame f;
 	struct tt_frame_in in;
-	static const double rd[] = {10e9, 20e9, 30e9, 15e9};
+	static const double rd[] = { 10e9, 20e9, 30e9, 15e9 };
 
 	(void)state;
 	tt_wi_state_init(&wi);
@@ -200,8 +210,10 @@ static void test_no_sources(void **state)
 	assert_int_equal(tt_frame_build(&f, &in), 0);
 	assert_int_equal(row(&f, TT_ROW_NODE, 0)->rd.st, TT_CELL_NA);
 	assert_int_equal(row(&f, TT_ROW_NODE, 0)->weight.st, TT_CELL_NA);
-	assert_true(has_note(&f, "READ WRITE MEAS%: n/a: no traffic counter here: perf-uncore: no PMU"));
-	assert_true(has_note(&f, "WGT WGT%: n/a: no weight interface: no weighted_interleave folder"));
+	assert_true(has_note(
+		&f, "READ WRITE MEAS%: n/a: no traffic counter here: perf-uncore: no PMU"));
+	assert_true(
+		has_note(&f, "WGT WGT%: n/a: no weight interface: no weighted_interleave folder"));
 	assert_string_equal(f.collectors, "none");
 	assert_string_equal(f.iface, "none");
 	tt_frame_release(&f);
@@ -214,8 +226,8 @@ static void test_procs(void **state)
 	struct tt_wi_state wi;
 	struct tt_frame f;
 	struct tt_frame_in in;
-	struct tt_proc_info p = {.pid = 42, .comm = "app", .mode = TT_MPOL_WEIGHTED_INTERLEAVE};
-	struct tt_proc_scan scan = {.n = 1, .p = &p};
+	struct tt_proc_info p = { .pid = 42, .comm = "app", .mode = TT_MPOL_WEIGHTED_INTERLEAVE };
+	struct tt_proc_scan scan = { .n = 1, .p = &p };
 
 	(void)state;
 	tt_wi_state_init(&wi);

@@ -22,9 +22,9 @@ static const struct qcase {
 	int nnodes;
 	int nodes[4];
 } cases[] = {
-	{"spr-ddr5-2cxl", 0, 3, {0, 1, 2}},    {"2s-genoa-cxl", 0, 2, {0, 2}},
-	{"2s-genoa-cxl", 1, 3, {0, 1, 3}},     {"xeon-max-hbm-flat", 0, 2, {0, 2}},
-	{"xeon-max-hbm-flat", 1, 2, {1, 3}},
+	{ "spr-ddr5-2cxl", 0, 3, { 0, 1, 2 } },	 { "2s-genoa-cxl", 0, 2, { 0, 2 } },
+	{ "2s-genoa-cxl", 1, 3, { 0, 1, 3 } },	 { "xeon-max-hbm-flat", 0, 2, { 0, 2 } },
+	{ "xeon-max-hbm-flat", 1, 2, { 1, 3 } },
 };
 
 static struct tt_model model;
@@ -91,8 +91,8 @@ static int spy_measure(void *ctx, const struct tt_weights *w, double *score)
 	return tt_model_measure(&sp->sim, w, score);
 }
 
-static void setup(const struct qcase *c, struct tt_search_cfg *cfg, struct spy *sp,
-		  const char *mix, double sigma, uint64_t seed, int budget, const char *strategy)
+static void setup(const struct qcase *c, struct tt_search_cfg *cfg, struct spy *sp, const char *mix,
+		  double sigma, uint64_t seed, int budget, const char *strategy)
 {
 	tt_search_cfg_default(cfg);
 	cfg->nnodes = c->nnodes;
@@ -101,8 +101,8 @@ static void setup(const struct qcase *c, struct tt_search_cfg *cfg, struct spy *
 	cfg->budget_trials = budget;
 	cfg->strategy = strategy;
 	snprintf(cfg->prior_from, sizeof(cfg->prior_from), "model");
-	assert_int_equal(tt_model_profile(&model, c->src, c->nodes, c->nnodes, cfg->prior_bw_bytes_s),
-			 0);
+	assert_int_equal(
+		tt_model_profile(&model, c->src, c->nodes, c->nnodes, cfg->prior_bw_bytes_s), 0);
 	memset(sp, 0, sizeof(*sp));
 	sp->nnodes = c->nnodes;
 	memcpy(sp->nodes, c->nodes, sizeof(c->nodes));
@@ -127,8 +127,8 @@ static double gap_of(const struct qcase *c, const char *mix, double sigma, uint6
 		fail_msg("%s", tt_err_msg());
 	/* What is recommended: the winner, or the baseline it lost to. */
 	for (int k = 0; k < c->nnodes; k++)
-		w[k] = tt_weights_get(r.lost_to >= 0 ? &r.base[r.lost_to].w : &r.best_w, c->nodes[k],
-				      0);
+		w[k] = tt_weights_get(r.lost_to >= 0 ? &r.base[r.lost_to].w : &r.best_w,
+				      c->nodes[k], 0);
 	return 1 - truth(c, &spy.sim.mix, w) / opt;
 }
 
@@ -138,7 +138,8 @@ static void test_grid(void **state)
 		int n;
 		uint32_t max;
 		long count;
-	} v[] = {{1, 32, 1}, {2, 1, 3}, {2, 2, 5}, {2, 32, 649}, {3, 2, 19}, {3, 32, 29485}};
+	} v[] = { { 1, 32, 1 },	  { 2, 1, 3 },	{ 2, 2, 5 },
+		  { 2, 32, 649 }, { 3, 2, 19 }, { 3, 32, 29485 } };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -153,10 +154,10 @@ static void test_snap(void **state)
 		uint32_t max;
 		uint32_t want[3];
 	} v[] = {
-		{2, {0.9, 0.1}, 32, {9, 1}},     {2, {1, 0}, 32, {1, 0}},
-		{2, {0.5, 0.5}, 32, {1, 1}},     {3, {0.7, 0.2, 0.1}, 32, {7, 2, 1}},
-		{2, {0.97, 0.03}, 32, {32, 1}},  {2, {0.97, 0.03}, 8, {1, 0}},
-		{2, {0.0588, 0.9412}, 32, {1, 16}}, {3, {0, 0, 0}, 32, {1, 1, 1}},
+		{ 2, { 0.9, 0.1 }, 32, { 9, 1 } },	  { 2, { 1, 0 }, 32, { 1, 0 } },
+		{ 2, { 0.5, 0.5 }, 32, { 1, 1 } },	  { 3, { 0.7, 0.2, 0.1 }, 32, { 7, 2, 1 } },
+		{ 2, { 0.97, 0.03 }, 32, { 32, 1 } },	  { 2, { 0.97, 0.03 }, 8, { 1, 0 } },
+		{ 2, { 0.0588, 0.9412 }, 32, { 1, 16 } }, { 3, { 0, 0, 0 }, 32, { 1, 1, 1 } },
 	};
 	struct tt_search_cfg cfg;
 
@@ -181,7 +182,7 @@ static void test_snap(void **state)
 
 static void test_intervals(void **state)
 {
-	static const double x[] = {1, 2, 3};
+	static const double x[] = { 1, 2, 3 };
 	double mean, half;
 
 	(void)state;
@@ -198,7 +199,7 @@ static void test_optimum_found(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		const char *mixes[] = {"triad", "reads", "1r1w"};
+		const char *mixes[] = { "triad", "reads", "1r1w" };
 
 		load(cases[i].model);
 		for (int mi = 0; mi < 3; mi++) {
@@ -258,8 +259,8 @@ static void test_noise_handled(void **state)
 
 static void test_budget(void **state)
 {
-	static const int budgets[] = {20, 33, 64};
-	static const char *const strategies[] = {"shares", "hillclimb", "grid"};
+	static const int budgets[] = { 20, 33, 64 };
+	static const char *const strategies[] = { "shares", "hillclimb", "grid" };
 
 	(void)state;
 	load("spr-ddr5-2cxl");
@@ -318,14 +319,16 @@ static void test_no_vector_twice(void **state)
 			tt_search_trial_weights(&s, t, w);
 			assert_int_equal(tt_search_find(&s, w), t);
 			for (int c = 0; c < spy.calls; c++)
-				seen += memcmp(spy.w[c], w, sizeof(uint32_t) * (size_t)cases[i].nnodes) == 0;
+				seen += memcmp(spy.w[c], w,
+					       sizeof(uint32_t) * (size_t)cases[i].nnodes) == 0;
 			assert_true(seen >= s.trials[t].n);
 			assert_true(seen - s.trials[t].n <= s.cfg.confirm_rounds);
 			extra += seen - s.trials[t].n;
 		}
 		for (int t = 0; t < s.ntrials; t++)
 			for (int u = t + 1; u < s.ntrials; u++)
-				assert_false(memcmp(s.trials[t].w, s.trials[u].w, sizeof(s.trials[t].w)) == 0);
+				assert_false(memcmp(s.trials[t].w, s.trials[u].w,
+						    sizeof(s.trials[t].w)) == 0);
 		assert_true(extra <= s.cfg.confirm_rounds * (1 + s.nbaselines));
 		tt_search_release(&s);
 	}
@@ -335,8 +338,8 @@ static void test_baselines_first(void **state)
 {
 	/* SPR from node 0: local 1:0:0, 1:1:1, and auto from min(read, write)
 	 * = 245800, 30000, 30000 MB/s: 32 * bw / sum = 25, 3, 3. */
-	static const uint32_t want[3][3] = {{1, 0, 0}, {1, 1, 1}, {25, 3, 3}};
-	static const char *const names[3] = {"local", "1:1", "auto"};
+	static const uint32_t want[3][3] = { { 1, 0, 0 }, { 1, 1, 1 }, { 25, 3, 3 } };
+	static const char *const names[3] = { "local", "1:1", "auto" };
 
 	(void)state;
 	load("spr-ddr5-2cxl");
@@ -423,7 +426,8 @@ static void test_report_reco(void **state)
 static int spiteful_measure(void *ctx, const struct tt_weights *w, double *score)
 {
 	struct spy *sp = ctx;
-	bool local = tt_weights_get(w, 0, 0) && !tt_weights_get(w, 1, 0) && !tt_weights_get(w, 2, 0);
+	bool local =
+		tt_weights_get(w, 0, 0) && !tt_weights_get(w, 1, 0) && !tt_weights_get(w, 2, 0);
 
 	*score = local ? (sp->calls < 2 ? 50e9 : 200e9) : 100e9;
 	sp->calls++;
@@ -462,13 +466,13 @@ static void test_bad_config(void **state)
 		int local, budget, rounds;
 		const char *msg;
 	} v[] = {
-		{"nosuch", 32, 0, 100, 3, "unknown search strategy 'nosuch'"},
-		{"shares", 300, 0, 100, 3, "max weight '300' out of range (1-255)"},
-		{"shares", 32, 5, 100, 3, "local node 5 is not among the nodes to search"},
-		{"shares", 32, 0, 19, 3,
-		 "budget of 19 trials is below the 20 that baselines, one candidate and "
-		 "confirmation need"},
-		{"shares", 32, 0, 100, 1, "confirmation rounds '1' out of range (2-16)"},
+		{ "nosuch", 32, 0, 100, 3, "unknown search strategy 'nosuch'" },
+		{ "shares", 300, 0, 100, 3, "max weight '300' out of range (1-255)" },
+		{ "shares", 32, 5, 100, 3, "local node 5 is not among the nodes to search" },
+		{ "shares", 32, 0, 19, 3,
+		  "budget of 19 trials is below the 20 that baselines, one candidate and "
+		  "confirmation need" },
+		{ "shares", 32, 0, 100, 1, "confirmation rounds '1' out of range (2-16)" },
 	};
 
 	(void)state;

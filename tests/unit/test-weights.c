@@ -23,18 +23,18 @@ static void test_parse_format(void **state)
 		int rc;
 		const char *out_or_msg;
 	} v[] = {
-		{"0:5,2:2", 0, "0:5,2:2"},
-		{"2:2,0:5", 0, "0:5,2:2"},
-		{"1023:1", 0, "1023:1"},
-		{"0:4294967295", 0, "0:4294967295"},
-		{"0:4294967296", TT_EINPUT, "too large"},
-		{"1024:1", TT_EINPUT, "node '1024'"},
-		{"", TT_EINPUT, "empty"},
-		{"0:1,", TT_EINPUT, "malformed"},
-		{"0:1,0:2", TT_EINPUT, "appears twice"},
-		{"0=1", TT_EINPUT, "malformed"},
-		{"0:-1", TT_EINPUT, "malformed"},
-		{":1", TT_EINPUT, "malformed"},
+		{ "0:5,2:2", 0, "0:5,2:2" },
+		{ "2:2,0:5", 0, "0:5,2:2" },
+		{ "1023:1", 0, "1023:1" },
+		{ "0:4294967295", 0, "0:4294967295" },
+		{ "0:4294967296", TT_EINPUT, "too large" },
+		{ "1024:1", TT_EINPUT, "node '1024'" },
+		{ "", TT_EINPUT, "empty" },
+		{ "0:1,", TT_EINPUT, "malformed" },
+		{ "0:1,0:2", TT_EINPUT, "appears twice" },
+		{ "0=1", TT_EINPUT, "malformed" },
+		{ "0:-1", TT_EINPUT, "malformed" },
+		{ ":1", TT_EINPUT, "malformed" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -77,16 +77,16 @@ static void test_auto(void **state)
 		uint32_t bw[4];
 		const char *want;
 	} v[] = {
-		{2, {300, 64}, "0:26,1:5"},              /* DRAM + CXL, the ABI example */
-		{3, {20480, 20480, 5120}, "0:14,1:14,2:3"},
-		{3, {100000, 100000, 30000}, "0:13,1:13,2:4"},
-		{2, {300, 100}, "0:3,1:1"},              /* 24:8 reduced by 8 */
-		{2, {200, 22}, "0:28,1:3"},              /* Price's STREAM pair */
-		{3, {1000, 10, 0}, "0:31,1:1,2:1"},      /* share <= 1/32 and no data give 1 */
-		{2, {0, 0}, "0:1,1:1"},
-		{3, {307200, 36000, 36000}, "0:25,1:3,2:3"},
+		{ 2, { 300, 64 }, "0:26,1:5" }, /* DRAM + CXL, the ABI example */
+		{ 3, { 20480, 20480, 5120 }, "0:14,1:14,2:3" },
+		{ 3, { 100000, 100000, 30000 }, "0:13,1:13,2:4" },
+		{ 2, { 300, 100 }, "0:3,1:1" },		/* 24:8 reduced by 8 */
+		{ 2, { 200, 22 }, "0:28,1:3" },		/* Price's STREAM pair */
+		{ 3, { 1000, 10, 0 }, "0:31,1:1,2:1" }, /* share <= 1/32 and no data give 1 */
+		{ 2, { 0, 0 }, "0:1,1:1" },
+		{ 3, { 307200, 36000, 36000 }, "0:25,1:3,2:3" },
 	};
-	int nodes[] = {0, 1, 2, 3};
+	int nodes[] = { 0, 1, 2, 3 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -97,12 +97,12 @@ static void test_auto(void **state)
 
 static void test_quantize(void **state)
 {
-	int nodes[] = {0, 1, 2};
-	double s1[] = {0.85, 0.15};
-	double s2[] = {2, 1};
-	double s3[] = {0.5, 0.25, 0.25};
-	double s4[] = {0.999, 0.001};
-	double bad[] = {-1, 1};
+	int nodes[] = { 0, 1, 2 };
+	double s1[] = { 0.85, 0.15 };
+	double s2[] = { 2, 1 };
+	double s3[] = { 0.5, 0.25, 0.25 };
+	double s4[] = { 0.999, 0.001 };
+	double bad[] = { -1, 1 };
 
 	(void)state;
 	/* 85:15 within 32: 17:3 is exact. */
@@ -136,7 +136,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_format), cmocka_unit_test(test_range),
-		cmocka_unit_test(test_reduce),       cmocka_unit_test(test_auto),
+		cmocka_unit_test(test_reduce),	     cmocka_unit_test(test_auto),
 		cmocka_unit_test(test_quantize),     cmocka_unit_test(test_rfc_split),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

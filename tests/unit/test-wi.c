@@ -185,7 +185,8 @@ static void test_rfc_write(void **state)
 	assert_string_equal(file(T4), "0:85,1:3,2:1,3:1\n");
 	tt_weights_put(&t4->by_src, 1, 101);
 	assert_int_equal(tt_wi_rfc.validate(&topo, &cur, &want), TT_EINPUT);
-	assert_string_equal(tt_err_msg(), "weight '101' for tier 4 from node 1 out of range (0-100)");
+	assert_string_equal(tt_err_msg(),
+			    "weight '101' for tier 4 from node 1 out of range (0-100)");
 	/* The store handler rejects it too, and an offline source. */
 	assert_int_equal(tt_sysfs_write(&sfs, "1:101", "/" T4), TT_EFAIL);
 	assert_int_equal(tt_sysfs_write(&sfs, "7:1", "/" T4), TT_EFAIL);
@@ -207,8 +208,9 @@ static void test_live_guard(void **state)
 	setenv("TIERTUNE_TEST_NO_LIVE_WRITES", "1", 1);
 	assert_int_equal(tt_sysfs_init(&live, "/"), 0);
 	assert_true(live.live);
-	assert_int_equal(tt_sysfs_write(&live, "1", "/sys/kernel/mm/mempolicy/weighted_interleave/node0"),
-			 TT_EUNAVAIL);
+	assert_int_equal(
+		tt_sysfs_write(&live, "1", "/sys/kernel/mm/mempolicy/weighted_interleave/node0"),
+		TT_EUNAVAIL);
 	assert_non_null(strstr(tt_err_msg(), "refusing to write"));
 }
 
@@ -219,23 +221,25 @@ static void test_weight_file(void **state)
 		const char *rel;
 		bool ok;
 	} v[] = {
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/node0", true},
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/node1023", true},
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/auto", true},
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/__auto_type", true},
-		{"/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight", true},
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/node1024", false},
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/node01", false},
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/node", false},
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/node1/x", false},
-		{"/sys/kernel/mm/mempolicy/weighted_interleave/../../../../devices/system/node/online",
-		 false},
-		{"/sys/devices/system/node/online", false},
-		{"/sys/devices/virtual/memory_tiering/memory_tier4/../memory_tier4/interleave_weight",
-		 false},
-		{"/sys/devices/virtual/memory_tiering/memory_tier4/nodelist", false},
-		{"/etc/passwd", false},
-		{"", false},
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/node0", true },
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/node1023", true },
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/auto", true },
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/__auto_type", true },
+		{ "/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight", true },
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/node1024", false },
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/node01", false },
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/node", false },
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/node1/x", false },
+		{ "/sys/kernel/mm/mempolicy/weighted_interleave/../../../../devices/system/node/"
+		  "online",
+		  false },
+		{ "/sys/devices/system/node/online", false },
+		{ "/sys/devices/virtual/memory_tiering/memory_tier4/../memory_tier4/"
+		  "interleave_weight",
+		  false },
+		{ "/sys/devices/virtual/memory_tiering/memory_tier4/nodelist", false },
+		{ "/etc/passwd", false },
+		{ "", false },
 	};
 
 	(void)state;

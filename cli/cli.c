@@ -189,6 +189,16 @@ int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint6
 	return number_error(rc, opt, arg, min, max);
 }
 
+json_t *cli_nodes_json(const struct tt_nodemask *m)
+{
+	json_t *a = json_array();
+	int node;
+
+	tt_nodemask_for_each (node, m)
+		json_array_append_new(a, json_integer(node));
+	return a;
+}
+
 json_t *cli_json_real(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();

@@ -124,6 +124,9 @@ void cli_trials_csv(json_t *run, FILE *f);
  * would be lost, not just the figure). */
 json_t *cli_json_real(double v);
 
+/* A node set as JSON: a list of node ids (docs/json.md). */
+json_t *cli_nodes_json(const struct tt_nodemask *m);
+
 /* The version of the JSON vocabulary (docs/json.md): every document's
  * "schema_version". Raise it when a field is renamed, retyped or removed. */
 #define TT_JSON_SCHEMA_VERSION 1

@@ -896,6 +896,21 @@ static bool given(const struct cli_opt *opts, const char *name)
 	return false;
 }
 
+/* The options auto and sweep share: the model's noise, real trials' size
+ * and passes, and recording. */
+#define TRIAL_OPTIONS(a)                                                                           \
+	CLI_STRING("noise", &(a).noise, "SIGMA",                                                   \
+		   "the model's relative measurement noise (0..0.2, default 0.03)"),               \
+		CLI_U64("seed", &(a).seed, "S", "the model's noise seed (default 1)", 0,           \
+			UINT64_MAX),                                                               \
+		CLI_SIZE("size", &(a).size, "BYTES",                                               \
+			 "real trials: bytes per array (default: STREAM's rule)", 4096,            \
+			 UINT64_C(1) << 46),                                                       \
+		CLI_U64("repeat", &(a).repeat, "R", "real trials: timed passes each (default 5)",  \
+			1, 1000),                                                                  \
+		CLI_FLAG("no-record", &(a).no_record,                                              \
+			 "do not store the run in the database (stored by default)")
+
 int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 {
 	struct auto_args a = { .kind = "auto",
@@ -929,18 +944,9 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 			"model", &a.model, "FILE.json",
 			"measure on a performance model (tuner/models/) instead of this machine: "
 			"every figure SIMULATED"),
-		CLI_STRING("noise", &a.noise, "SIGMA",
-			   "the model's relative measurement noise (0..0.2, default 0.03)"),
-		CLI_U64("seed", &a.seed, "S", "the model's noise seed (default 1)", 0, UINT64_MAX),
 		CLI_STRING("strategy", &a.strategy, "NAME",
 			   "search strategy: shares (default), hillclimb or grid"),
-		CLI_SIZE("size", &a.size, "BYTES",
-			 "real trials: bytes per array (default: STREAM's rule)", 4096,
-			 UINT64_C(1) << 46),
-		CLI_U64("repeat", &a.repeat, "R", "real trials: timed passes each (default 5)", 1,
-			1000),
-		CLI_FLAG("no-record", &a.no_record,
-			 "do not store the run in the database (stored by default)"),
+		TRIAL_OPTIONS(a),
 		CLI_FLAG(
 			"apply", &a.apply,
 			"write the recommendation through the apply transaction ('tiertune restore "
@@ -988,16 +994,7 @@ int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
 		CLI_STRING("model", &a.model, "FILE.json",
 			   "measure on a performance model instead of this machine: every figure "
 			   "SIMULATED"),
-		CLI_STRING("noise", &a.noise, "SIGMA",
-			   "the model's relative measurement noise (0..0.2, default 0.03)"),
-		CLI_U64("seed", &a.seed, "S", "the model's noise seed (default 1)", 0, UINT64_MAX),
-		CLI_SIZE("size", &a.size, "BYTES",
-			 "real trials: bytes per array (default: STREAM's rule)", 4096,
-			 UINT64_C(1) << 46),
-		CLI_U64("repeat", &a.repeat, "R", "real trials: timed passes each (default 5)", 1,
-			1000),
-		CLI_FLAG("no-record", &a.no_record,
-			 "do not store the run in the database (stored by default)"),
+		TRIAL_OPTIONS(a),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("sweep"), opts, argc, argv, &nargs);

@@ -276,16 +276,6 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 	}
 }
 
-static json_t *nodes_json(const struct tt_nodemask *m)
-{
-	json_t *a = json_array();
-	int node;
-
-	tt_nodemask_for_each (node, m)
-		json_array_append_new(a, json_integer(node));
-	return a;
-}
-
 static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		  const struct tt_trial_result *res, const struct tt_topo *t)
 {
@@ -307,7 +297,7 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			"{s:b,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
 			"simulated", !cli->sfs.live, "kernel", o->kernel->name, "kernel_kind",
 			o->kernel->kind->name, "placement", tt_place_mode_names[o->place.mode],
-			"nodes", nodes_json(&o->place.nodes), "source_node", o->source_node,
+			"nodes", cli_nodes_json(&o->place.nodes), "source_node", o->source_node,
 			"size_rule", r->size_rule, "threads", r->threads, "cpus", cpu_list,
 			"array_bytes", (json_int_t)r->array_bytes, "elements",
 			(json_int_t)r->elements, "isa", r->isa, "validated", r->validated,

@@ -26,16 +26,6 @@ static void list_cpus(const struct tt_node *n, char *buf, size_t size)
 		snprintf(buf, size, "-");
 }
 
-static json_t *nodes_json(const struct tt_nodemask *m)
-{
-	json_t *a = json_array();
-	int node;
-
-	tt_nodemask_for_each (node, m)
-		json_array_append_new(a, json_integer(node));
-	return a;
-}
-
 static json_t *hmat_json(const struct tt_hmat *h)
 {
 	if (!h->present)
@@ -45,7 +35,7 @@ static json_t *hmat_json(const struct tt_hmat *h)
 			 (json_int_t)h->read_bw_mb_s * 1000000, "write_bw_bytes_s",
 			 (json_int_t)h->write_bw_mb_s * 1000000, "read_lat_ns",
 			 (json_int_t)h->read_lat_ns, "write_lat_ns", (json_int_t)h->write_lat_ns,
-			 "initiators", nodes_json(&h->initiators));
+			 "initiators", cli_nodes_json(&h->initiators));
 }
 
 /* A tier in words: where it stands against DRAM's tier, by abstract distance. */
@@ -100,8 +90,8 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 				  n->tier < 0 ? json_null() : json_integer(n->tier), "distance",
 				  dist, "hmat_access0", hmat_json(&n->access[0]), "hmat_access1",
 				  hmat_json(&n->access[1]), "demotion", "preferred",
-				  nodes_json(&n->demote_preferred), "allowed",
-				  nodes_json(&n->demote_allowed)));
+				  cli_nodes_json(&n->demote_preferred), "allowed",
+				  cli_nodes_json(&n->demote_allowed)));
 	}
 	json_object_set_new(root, "nodes", nodes);
 	for (int i = 0; i < t->ntiers; i++) {
@@ -109,7 +99,7 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 
 		json_array_append_new(tiers,
 				      json_pack("{s:i,s:o,s:i,s:i,s:s}", "id", id, "nodes",
-						nodes_json(&t->tiers[i].nodes), "adist_min",
+						cli_nodes_json(&t->tiers[i].nodes), "adist_min",
 						TT_TIER_ADIST_MIN(id), "adist_max",
 						TT_TIER_ADIST_MAX(id), "class", tier_class(id)));
 	}

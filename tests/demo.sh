@@ -59,5 +59,5 @@ else
 fi
 # Its plot goes beside the build (the demo's temp folder goes away).
 run=$("$tt" runs --json | python3 -c 'import json, sys
-print([r["id"] for r in json.load(sys.stdin) if r["kind"] == "auto"][0])')
+print([r["id"] for r in json.load(sys.stdin)["runs"] if r["kind"] == "auto"][0])')
 say "$tt" plot "$run" -o "$build/demo-auto"

@@ -342,8 +342,6 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("apply takes no argument, got '%s'", argv[0]);
 	if (opts[0].seen + opts[1].seen + opts[2].seen + opts[3].seen != 1)
 		return cli_usage("apply needs exactly one of --weights, --tier-weights, --run, "
 				 "--profile");

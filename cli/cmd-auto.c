@@ -957,8 +957,6 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("auto takes no argument, got '%s'", argv[0]);
 	a.real_only = given(opts, "size") || given(opts, "repeat");
 	return run_auto(cli, &a);
 }
@@ -1001,8 +999,6 @@ int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("sweep takes no argument, got '%s'", argv[0]);
 	a.real_only = given(opts, "size") || given(opts, "repeat");
 	return run_auto(cli, &a);
 }

@@ -618,8 +618,6 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("bench takes no argument, got '%s'", argv[0]);
 	if (a.list)
 		return list_kernels(cli);
 	if (!a.kernel && !a.matrix)

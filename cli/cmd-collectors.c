@@ -100,8 +100,6 @@ int cmd_collectors(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("collectors takes no argument, got '%s'", argv[0]);
 	ctx.source_node = (int)source;
 	rc = cli_load_topo(cli, &t);
 	if (rc)

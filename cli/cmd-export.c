@@ -345,8 +345,6 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("export takes no argument, got '%s'", argv[0]);
 	if (opts[0].seen + latest + !!weights + !!tier_weights != 1)
 		return cli_usage(
 			"export needs exactly one of --run, --latest, --weights, --tier-weights");

@@ -101,8 +101,6 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("restore takes no argument, got '%s'", argv[0]);
 	if (last + !!journal + defaults + auto_mode > 1)
 		return cli_usage("restore takes one of --last, --journal, --defaults, --auto");
 	if (force && what && what != RESTORE_LAST)

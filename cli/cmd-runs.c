@@ -60,8 +60,6 @@ int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("runs takes no argument, got '%s'", argv[0]);
 	rc = cli_open_db(cli, TT_DB_READONLY, &db);
 	if (rc)
 		return rc;

@@ -297,7 +297,5 @@ int cmd_simulate(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("simulate takes no argument, got '%s'", argv[0]);
 	return simulate(cli, &a);
 }

@@ -284,8 +284,6 @@ int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (nargs)
-		return cli_usage("topo takes no argument, got '%s'", argv[0]);
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;

@@ -156,6 +156,8 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 			return rc;
 	}
 	*nargs = n;
+	if (n && !cmd->args && !opt_help && !opt_completion)
+		return usage_error(cmd, "%s takes no argument, got '%s'", cmd->name, argv[0]);
 	if (opt_completion) {
 		completion(cmd, opts);
 		return 0;

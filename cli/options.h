@@ -91,7 +91,8 @@ struct cli_opt {
 
 /* Parses argv (argv[0] is the command's name) against opts and the common
  * options, in any order; "--" ends the options. The positional arguments
- * are moved to argv[0..*nargs-1]. Returns -1 to go on, or an exit code with
+ * are moved to argv[0..*nargs-1]; a command whose table entry has no args
+ * takes none (refused here, naming the first). Returns -1 to go on, or an exit code with
  * what happened printed: 0 after --help (or --completion-helper), 2 for a
  * usage error naming the option. */
 int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts, int argc,

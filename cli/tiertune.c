@@ -24,11 +24,7 @@ const struct tt_cmd tt_commands[] = {
 	  "Show the node of each of K pages as the kernel's weighted interleave would place them "
 	  "(a model: nothing is allocated). Weights default to what the sysfs root holds.",
 	  true },
-	{ "bench", cmd_bench,
-	  "(old-style options: --kernel NAME [--source-node N] [--nodes LIST] [--weights N:W,...] "
-	  "[--placement exact|kernel|interleave|bind|local] [--threads T] [--size BYTES] "
-	  "[--repeat R] [--verify-max PAGES] [--thp] [--delays D,...] [--traffic KERNEL] "
-	  "[--point-ms MS] [--collect LIST] [--record] | --matrix [--record] | --list)",
+	{ "bench", cmd_bench, NULL,
 	  "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
 	  "placed per the weights, verify where every page landed, and report the figures.",
 	  true },
@@ -60,11 +56,10 @@ const struct tt_cmd tt_commands[] = {
 	  "List every collector (perf counters, memory-controller bandwidth, allocation "
 	  "statistics), whether it works on this machine and why not, and its metrics.",
 	  true },
-	{ "runs", cmd_runs, "(old-style options: [--host H] [--limit N])",
+	{ "runs", cmd_runs, NULL,
 	  "List recorded runs, newest first, with kind, source node, status and best result.",
 	  true },
-	{ "show", cmd_show, "RUN (old-style options: [--csv])",
-	  "Show one run: its host, trials and recommendations.", true },
+	{ "show", cmd_show, "RUN", "Show one run: its host, trials and recommendations.", true },
 	{ "db", cmd_db, "check | migrate | merge FILE...",
 	  "Check the database's integrity and schema version, bring an older one to this "
 	  "version, or merge other hosts' databases into it (all or nothing).",

@@ -35,6 +35,12 @@ for c in $commands; do
 	is "$c: the man page describes every option" "${undocumented:-none}" none
 	is "$c: --help fits 80 columns" "$(awk 'length($0) > 80' "$WORK/out" | head -3)" ""
 	expect_bad_input 2 "unknown option '--no-such-option'" - "$TT" "$c" --no-such-option
+	# The usage line names the positional arguments only (options are the
+	# table's); a command with none refuses one, naming it.
+	is "$c: the usage line names no option" "$(head -1 <<<"$help" | grep -c -- '--')" 0
+	if [ "$(head -1 <<<"$help")" = "usage: tiertune $c [options]" ]; then
+		expect_bad_input 2 "$c takes no argument, got 'extra'" - "$TT" "$c" extra
+	fi
 done
 expect_bad_input 2 "option '--sysfs-root' needs a value" - "$TT" --sysfs-root
 expect_bad_input 2 "option '--kernel' needs a value" - "$TT" bench --kernel

@@ -34,13 +34,30 @@ is "node rows grouped by tier, subtotals, total (no traffic counter: n/a, never 
  sum   22 nodes 2-3       0.8/512.0      n/a     n/a    2  50.0%    n/a     n/a
  all                     25.0/1280.0     n/a     n/a    4 100.0%    n/a     n/a"
 is "each n/a reason is said once, naming the missing source" \
-	"$(grep -c '^READ WRITE MEAS%: n/a: no traffic counter here: perf-uncore: ' "$WORK/once"):$(grep -c '^ALLOC/s: n/a: numastat collector: no /sys/devices/system/node/nodeN/numastat' "$WORK/once")" "1:1"
-is "demotion targets as the kernel computes them" \
-	"$(grep -A5 '^DEMOTION' "$WORK/once" | grep -- '->')" \
-	"  node 0 -> preferred 2, allowed 2-3
-  node 1 -> preferred 3, allowed 2-3
-  node 2 -> none (lowest tier)
-  node 3 -> none (lowest tier)"
+	"$(grep -c '^READ WRITE MEAS%: n/a: no traffic counter here: perf-uncore: ' "$WORK/once"):$(grep -c '^ALLOC/s: n/a: nodeN/numastat has no numa_hit and numa_miss or cannot be read' "$WORK/once")" "1:1"
+is "demotion: each node's targets as the kernel computes them, its demotion and promotion rates (nodeN/vmstat: the fixture's counters stand still)" \
+	"$(sed -n '/^DEMOTION/,/^$/p' "$WORK/once" | sed 1d | sed '$d')" \
+	"  NODE DEMOTED/s PROMOTED/s  DEMOTES TO
+     0          0          0  preferred 2, allowed 2-3
+     1          0          0  preferred 3, allowed 2-3
+     2          0          0  none (lowest tier)
+     3          0          0  none (lowest tier)
+   all          0          0  (/proc/vmstat)"
+# Linux 6.6 (the RFC fixture) counts demotions machine-wide only.
+run "$TOP" --once -d 0.1 --sysfs-root "$FIX/rfc-4node"
+is "6.6: per-node demotion n/a (never 0), promotion per node, machine-wide both" \
+	"$(sed -n '/^DEMOTION/,/^$/p' "$WORK/out" | awk '$1 ~ /^[0-9]+$|^all$/ {print $1, $2, $3}')" \
+	"0 n/a 0
+1 n/a 0
+2 n/a 0
+3 n/a 0
+all 0 0"
+is "6.6: the footer says why, once" \
+	"$(grep -c '^DEMOTED/s per node: n/a: nodeN/vmstat has no pgdemote_\* counter or cannot be$' "$WORK/out")" 1
+run "$TOP" --json -n 2 -d 0.1 --sysfs-root "$FIX/rfc-4node"
+is "6.6 JSON (second frame): demoted_pages_s null with its state, promoted_pages_s a number" \
+	"$(sed -n 2p "$WORK/out" | json "[(d['node'], d['demoted_pages_s'], d['states'].get('demoted_pages_s'), d['promoted_pages_s']) for d in j['demotion']][:2]")" \
+	"[(0, None, 'n/a', 0.0), (1, None, 'n/a', 0.0)]"
 is "processes panel: interleaved processes only, pages per node against the weights" \
 	"$(sed -n '/^    PID/,/^$/p' "$WORK/once" | sed '$d')" \
 	"    PID COMMAND         POLICY                      NODE     PAGES  SHARE   WANT
@@ -74,10 +91,10 @@ is "JSON: the process panel, pages per node" \
 
 # --- a scripted collector whose values change between frames
 cat >"$WORK/script" <<'EOF'
-metrics read_bytes@0:gauge write_bytes@0:gauge read_bytes@1:gauge write_bytes@1:gauge read_bytes@2:gauge write_bytes@2:gauge read_bytes@3:gauge write_bytes@3:gauge numa_hit@0 numa_miss@0 numa_hit@1 numa_miss@1 numa_hit@2 numa_miss@2 numa_hit@3 numa_miss@3 pgpromote_success pgdemote_kswapd pgdemote_direct
-30000000000 10000000000 30000000000 10000000000 15000000000 5000000000 15000000000 5000000000 100 0 100 0 100 0 100 0 0 0 0
-30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 15000000000 5000000000 200 0 300 0 400 0 500 0 0 10 0
-30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 - 5000000000 300 0 500 0 700 0 900 0 0 20 0
+metrics read_bytes@0:gauge write_bytes@0:gauge read_bytes@1:gauge write_bytes@1:gauge read_bytes@2:gauge write_bytes@2:gauge read_bytes@3:gauge write_bytes@3:gauge numa_hit@0 numa_miss@0 numa_hit@1 numa_miss@1 numa_hit@2 numa_miss@2 numa_hit@3 numa_miss@3 pgpromote_success pgdemote_kswapd pgdemote_direct pgdemote_kswapd@0 pgdemote_direct@0 pgdemote_kswapd@1 pgdemote_kswapd@2 pgdemote_kswapd@3 pgpromote_success@0 pgpromote_success@1 pgpromote_success@2 pgpromote_success@3
+30000000000 10000000000 30000000000 10000000000 15000000000 5000000000 15000000000 5000000000 100 0 100 0 100 0 100 0 0 0 0 0 0 0 0 0 0 0 0 0
+30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 15000000000 5000000000 200 0 300 0 400 0 500 0 0 10 0 300 100 100 0 0 200 50 0 0
+30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 - 5000000000 300 0 500 0 700 0 900 0 0 20 0 900 100 400 0 0 400 50 0 0
 error
 EOF
 export TIERTUNE_TEST_COLLECTOR_SCRIPT="$WORK/script"
@@ -88,7 +105,9 @@ is "frame 1: initializing; a rate has no value yet, a level has" \
 	"$(frame 1 "j['initializing'], j['nodes'][0]['states'].get('alloc_pages_s'), j['nodes'][0]['read_bytes_s']")" \
 	"True initializing 30000000000.0"
 is "frame 1: the collector is named simulated" \
-	"$(frame 1 "j['collectors'], j['simulated']")" "script (SIMULATED) True"
+	"$(frame 1 "j['collectors'], j['simulated']")" "numastat, script (SIMULATED) True"
+is "frame 1: demotion and promotion rates per node initializing" \
+	"$(frame 1 "sorted(set(s for d in j['demotion'] for s in d['states'].values()))")" "['initializing']"
 is "frame 1: measured shares (40, 40, 20, 20 GB/s of 120)" \
 	"$(frame 1 "[round(n['measured_share'] * 1000) for n in j['nodes']]")" "[333, 333, 167, 167]"
 is "frame 2: node 2 read more, the shares moved" \
@@ -98,6 +117,13 @@ is "frame 2: tier subtotals add up (bandwidth, shares)" \
 	"$(frame 2 "all(abs(t[k] - sum(n[k] for n in j['nodes'] if n['tier'] == t['tier'])) < 1e-6 for t in j['tiers'] for k in ('read_bytes_s', 'write_bytes_s', 'measured_share', 'weight_share'))")" True
 is "frame 2: allocation and demotion rates are positive" \
 	"$(frame 2 "all(n['alloc_pages_s'] > 0 for n in j['nodes']) and j['demoted_pages_s'] > 0")" True
+is "frame 2: per node, node 0 demoted four times what node 1 did (400 and 100 pages), promoted half its demotions; the CXL nodes moved nothing" \
+	"$(frame 2 "*(lambda d: (round(d[0]['demoted_pages_s'] / d[1]['demoted_pages_s'], 6), round(d[0]['promoted_pages_s'] / d[0]['demoted_pages_s'], 6), round(d[1]['promoted_pages_s'] / d[0]['promoted_pages_s'], 6), [(x['demoted_pages_s'], x['promoted_pages_s']) for x in d[2:]]))(j['demotion'])")" \
+	"4.0 0.5 0.25 [(0.0, 0.0), (0.0, 0.0)]"
+is "frame 3: the rates moved (600 and 300 pages demoted; node 1 promoted none)" \
+	"$(frame 3 "*(lambda d: (round(d[0]['demoted_pages_s'] / d[1]['demoted_pages_s'], 6), d[1]['promoted_pages_s']))(j['demotion'])")" "2.0 0.0"
+is "frame 4: the source failed: the per-node rates stale too" \
+	"$(frame 4 "sorted(set(s for d in j['demotion'] for s in d['states'].values()))")" "['stale']"
 is "frame 3: node 3's read counter did not answer: stale, and no share for anyone" \
 	"$(frame 3 "j['nodes'][3]['states']['read_bytes_s'], j['nodes'][0]['states']['measured_share'], j['tiers'][1]['states']['read_bytes_s']")" \
 	"stale n/a stale"
@@ -112,6 +138,12 @@ is "--batch: the first frame says initializing, its rates init; the second does 
 1 init
 2 (SIMULATED)
 2 a rate"
+is "--batch: the demotion rows, init in the first frame, rates in the second" \
+	"$(awk '/^tiertop/ {f++} f <= 2 && /^DEMOTION/ {d = 1; next} d && /^$/ {d = 0} d && $1 ~ /^[02]$/ {print f, $1, ($2 ~ /^[0-9.]+[kM]?$/ && $2 > 0 ? "a rate" : $2), ($3 ~ /^[0-9.]+[kM]?$/ && $3 > 0 ? "a rate" : $3), $4}' "$WORK/out")" \
+	"1 0 init init preferred
+1 2 init init none
+2 0 a rate a rate preferred
+2 2 0 0 none"
 is "--batch: the simulated figures are labelled" \
 	"$(grep -c '^SIMULATED: figures from the test script are not measured' "$WORK/out")" 3
 unset TIERTUNE_TEST_COLLECTOR_SCRIPT

@@ -304,6 +304,9 @@ else
 	T send-keys -t tt u
 	wait_for '^undid the change'
 	is "screen: u undoes it" "$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7}')" "1:1"
+	is "database: the write and its undo recorded as tiertune apply and restore record theirs" \
+		"$("$TT" runs --json | json "[(r['kind'], r['command'], r['status'], r['host']) for r in j['runs'] if r['command'].startswith('tiertop')]")" \
+		"[('restore', 'tiertop: u', 'done', 'genoa-cxl-12'), ('apply', 'tiertop: w 2:3', 'done', 'genoa-cxl-12')]"
 	T send-keys -t tt w
 	wait_for 'node:weight to write'
 	T send-keys -t tt "2:0" Enter
@@ -311,6 +314,11 @@ else
 	is "screen: a weight apply refuses is refused, and why" \
 		"$(screen | sed -n 24p | cut -c1-60):$(cat "$W2/node2")" \
 		"not written: weight '0' for node 2 out of range (1-255):1"
+	T send-keys -t tt w
+	wait_for 'node:weight to write'
+	T send-keys -t tt "2:4" Enter
+	wait_for '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
+	is "screen: a second write" "$(cat "$W2/node2")" 4
 	T resize-window -t tt -x 100 -y 30
 	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 30 ] && screen | sed -n 30p | grep -q '^q quit' && break; sleep 0.1; done
 	is "screen: a resize redraws at the new size (key bar on the last of 30 lines)" \
@@ -323,6 +331,13 @@ else
 	is "screen: q gives the terminal back (prompt, modes as before)" \
 		"$(T display -p -t tt '#{alternate_on}'):$(cmp -s "$WORK/stty.before" "$WORK/stty.after" && echo same)" \
 		"0:same"
+	run "$TT" --sysfs-root "$R2" restore --last
+	is "tiertune restore --last undoes tiertop's write (its history is apply's)" \
+		"$rc:$(cat "$W2/node2")" "0:1"
+	run "$TT" runs --json
+	is "database: tiertop's second write, then the restore, newest first" \
+		"$(json "[(r['kind'], r['command'].split(' --sysfs-root')[0].rsplit('/', 1)[-1]) for r in j['runs']][:2]" <"$WORK/out")" \
+		"[('restore', 'tiertune'), ('apply', 'tiertop: w 2:4')]"
 	for sig in TERM SEGV; do
 		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
 		wait_for '^NODE TIER'

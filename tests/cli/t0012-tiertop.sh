@@ -294,6 +294,13 @@ else
 	wait_for '^   4242 kv-cache'
 	is "screen: P opens the processes panel" \
 		"$(screen | grep -c '^PROCESSES using interleave')" 1
+	for want in skew pid pages; do
+		T send-keys -t tt o
+		wait_for "^PROCESSES using interleave .*sort $want\$"
+		is "screen: o sorts the processes by $want (kv-cache first either way)" \
+			"$(screen | grep -oE 'sort [a-z]+$'):$(screen | grep -E '^ +[0-9]+ [a-z]' | awk '{print $1}' | head -1)" \
+			"sort $want:4242"
+	done
 	T send-keys -t tt w
 	wait_for 'node:weight to write'
 	T send-keys -t tt "2:3" Enter
@@ -353,6 +360,59 @@ else
 		is "screen: after SIG$sig the prompt shows, the frame is gone" \
 			"$(screen | grep -c '^NODE TIER')" 0
 	done
+	# The RFC interface (a tier's weight for the viewed source node), and
+	# the keys s, + -, p and r.
+	R3=$(copy_fixture rfc-4node)
+	MT="$R3/sys/devices/virtual/memory_tiering"
+	T send-keys -t tt "clear; '$TOP' --sysfs-root '$R3' -d 0.5" Enter
+	wait_for '^NODE TIER'
+	is "rfc screen: the interface, source node 0, every 0.5 s" "$(screen | sed -n 2p)" \
+		"weights rfc  source node 0  every 0.5 s"
+	T send-keys -t tt s
+	wait_for 'source node 1  every'
+	is "screen: s views the next node with CPUs" "$(screen | sed -n 2p)" \
+		"weights rfc  source node 1  every 0.5 s"
+	T send-keys -t tt w
+	wait_for 'tier:weight to write'
+	T send-keys -t tt "22:5" Enter
+	wait_for '^wrote /sys/devices/virtual/memory_tiering/memory_tier22/interleave_weight'
+	is "rfc: w writes source 1's entry of tier 22, the other entries and tier 4 unchanged" \
+		"$(cat "$MT/memory_tier22/interleave_weight"):$(cmp -s "$MT/memory_tier4/interleave_weight" "$FIX/rfc-4node/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight" && echo same)" \
+		"0:2,1:5,2:1,3:1:same"
+	is "rfc: the rows show tier 22's new weight split over its two nodes (5 -> 3 each)" \
+		"$(screen | grep -E '^   [23]   22' | awk '{print $1, $7}' | paste -sd, -)" "2 3,3 3"
+	T send-keys -t tt u
+	wait_for '^undid the change'
+	is "rfc: u puts both files back byte for byte" \
+		"$(for t in 4 22; do cmp -s "$MT/memory_tier$t/interleave_weight" "$FIX/rfc-4node/sys/devices/virtual/memory_tiering/memory_tier$t/interleave_weight" && echo same; done | paste -sd, -)" \
+		"same,same"
+	T send-keys -t tt +
+	wait_for 'every 1.0 s$'
+	is "screen: + lengthens the interval (header and status bar)" \
+		"$(screen | sed -n 2p | grep -oE 'every .*'):$(screen | sed -n 24p | sed 's/ *$//')" "every 1.0 s:interval 1.0 s"
+	T send-keys -t tt -- -
+	wait_for 'every 0.5 s$'
+	is "screen: - shortens it again" "$(screen | sed -n 24p | sed 's/ *$//')" "interval 0.5 s"
+	wait_for '^collectors numastat$'
+	T send-keys -t tt p
+	wait_for '\[paused\]$'
+	is "screen: p pauses (the collectors line says so)" "$(screen | sed -n 3p)" "collectors numastat  [paused]"
+	T send-keys -t tt p
+	wait_for '^collectors numastat$'
+	is "screen: p again resumes" "$(screen | sed -n 3p)" "collectors numastat"
+	# Weights changed behind tiertop's back show after r, not before.
+	echo "0:4,1:9,2:1,3:1" >"$MT/memory_tier4/interleave_weight"
+	sleep 1
+	is "screen: weights changed outside are not re-read by themselves" \
+		"$(screen | grep -E '^   0    4' | awk '{print $7}')" 2
+	T send-keys -t tt r
+	wait_for '^topology and weights re-read'
+	wait_for '^   0    4 0-31 .*  5 '
+	is "screen: r re-reads them (source 1's tier 4 weight 9 -> 5 a node)" \
+		"$(screen | grep -E '^   [01]    4' | awk '{print $1, $7}' | paste -sd, -):$(screen | sed -n 2p)" \
+		"0 5,1 5:weights rfc  source node 1  every 0.5 s"
+	T send-keys -t tt q
+	wait_for '^tt-prompt\$ '
 	# A user on the live system is told why a weight cannot be written.
 	if can_drop; then
 		mkdir -p "$WORK/nobody" && cp "$TOP" "$WORK/nobody/tiertop" && chmod 755 "$WORK" "$WORK/nobody"

@@ -819,6 +819,18 @@ int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a)
 	return step_done(db, st, "recording the apply log");
 }
 
+static int log_write(struct tt_db *db, int64_t host, int64_t run, const struct tt_apply_plan *p,
+		     const struct tt_write *w, const char *outcome)
+{
+	return tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
+							  .run_id = run,
+							  .interface = p->be->name,
+							  .file = w->file,
+							  .old_value = w->old,
+							  .new_value = w->value,
+							  .outcome = outcome });
+}
+
 int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
 		       const char *command, const char *objective, const struct tt_apply_plan *p)
 {
@@ -835,25 +847,11 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
 							  .kernel_release = t->kernel_release },
 				     &run);
 	for (int i = 0; rc == 0 && i < p->n; i++)
-		rc = tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
-								.run_id = run,
-								.interface = p->be->name,
-								.file = p->w[i].file,
-								.old_value = p->w[i].old,
-								.new_value = p->w[i].value,
-								.outcome = "written" });
-	for (int i = 0; rc == 0 && i < p->nimplied; i++) {
-		/* Noted for a rollback even when auto was off: nothing changed then. */
-		if (strcmp(p->implied[i].old, p->implied[i].value) == 0)
-			continue;
-		rc = tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
-								.run_id = run,
-								.interface = p->be->name,
-								.file = p->implied[i].file,
-								.old_value = p->implied[i].old,
-								.new_value = p->implied[i].value,
-								.outcome = "set by the kernel" });
-	}
+		rc = log_write(db, host, run, p, &p->w[i], "written");
+	/* Noted for a rollback even when auto was off: nothing changed then. */
+	for (int i = 0; rc == 0 && i < p->nimplied; i++)
+		if (strcmp(p->implied[i].old, p->implied[i].value) != 0)
+			rc = log_write(db, host, run, p, &p->implied[i], "set by the kernel");
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
 	return rc;

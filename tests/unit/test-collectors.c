@@ -187,6 +187,19 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
+/* A private copy of a fixture in tmp (the tests write to it), opened as s. */
+static void copy_fixture(const char *name, const char *prefix, struct tt_sysfs *s)
+{
+	char cmd[1600];
+
+	snprintf(tmp, sizeof(tmp), "%s/%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		 prefix);
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture(name), tmp);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_sysfs_init(s, tmp), 0);
+}
+
 static void test_garbled(void **state)
 {
 	char cmd[1600];
@@ -195,12 +208,7 @@ static void test_garbled(void **state)
 	struct tt_pmu_event ev;
 	(void)state;
 
-	snprintf(tmp, sizeof(tmp), "%s/tt-pmu-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert_non_null(mkdtemp(tmp));
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/spr-ddr5-2cxl"), tmp);
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
+	copy_fixture("sysfs/spr-ddr5-2cxl", "tt-pmu", &s);
 	assert_int_equal(tt_topo_load(&t, &s), 0);
 	put("sys/bus/event_source/devices/uncore_imc_0/events/cas_count_read",
 	    "event=zz,umask=0xcf\n");
@@ -347,12 +355,7 @@ static void test_resctrl(void **state)
 	double v[4];
 	(void)state;
 
-	snprintf(tmp, sizeof(tmp), "%s/tt-rdt-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert_non_null(mkdtemp(tmp));
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/spr-ddr5-2cxl"), tmp);
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
+	copy_fixture("sysfs/spr-ddr5-2cxl", "tt-rdt", &s);
 	assert_int_equal(tt_topo_load(&t, &s), 0);
 	struct tt_collect_ctx ctx = { .sfs = &s, .topo = &t, .source_node = -1 };
 	assert_int_equal(tt_c_resctrl.probe(&ctx, why, sizeof(why)), 0);
@@ -396,12 +399,7 @@ static void test_numastat_vmstat(void **state)
 	int k, d, pr, g;
 	(void)state;
 
-	snprintf(tmp, sizeof(tmp), "%s/tt-vmstat-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert_non_null(mkdtemp(tmp));
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/2s-genoa-cxl"), tmp);
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
+	copy_fixture("sysfs/2s-genoa-cxl", "tt-vmstat", &s);
 	assert_int_equal(tt_topo_load(&t, &s), 0);
 	struct tt_collect_ctx ctx = { .sfs = &s, .topo = &t, .source_node = -1 };
 	/* No numastat file in this fixture: vmstat is enough to run. */

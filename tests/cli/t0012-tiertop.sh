@@ -271,6 +271,13 @@ else
 		for i in $(seq 50); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
 		return 1
 	}
+	# weight N:W PROMPT AFTER: w, the prompt, N:W typed, then what shows
+	weight() {
+		T send-keys -t tt w
+		wait_for "$2"
+		T send-keys -t tt "$1" Enter
+		wait_for "$3"
+	}
 	T -f /dev/null new-session -d -s tt -x 80 -y 24 "env -u TMUX PS1='tt-prompt\$ ' bash --norc --noprofile"
 	T send-keys -t tt "stty -g >'$WORK/stty.before'; clear" Enter
 	wait_for '^tt-prompt\$ $'
@@ -301,10 +308,7 @@ else
 			"$(screen | grep -oE 'sort [a-z]+$'):$(screen | grep -E '^ +[0-9]+ [a-z]' | awk '{print $1}' | head -1)" \
 			"sort $want:4242"
 	done
-	T send-keys -t tt w
-	wait_for 'node:weight to write'
-	T send-keys -t tt "2:3" Enter
-	wait_for '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
+	weight '2:3' 'node:weight to write' '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
 	is "screen: w writes a weight through apply (file, row, message)" \
 		"$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7, $8}')" \
 		"3:3 50.0%"
@@ -314,17 +318,11 @@ else
 	is "database: the write and its undo recorded as tiertune apply and restore record theirs" \
 		"$("$TT" runs --json | json "[(r['kind'], r['command'], r['status'], r['host']) for r in j['runs'] if r['command'].startswith('tiertop')]")" \
 		"[('restore', 'tiertop: u', 'done', 'genoa-cxl-12'), ('apply', 'tiertop: w 2:3', 'done', 'genoa-cxl-12')]"
-	T send-keys -t tt w
-	wait_for 'node:weight to write'
-	T send-keys -t tt "2:0" Enter
-	wait_for '^not written'
+	weight '2:0' 'node:weight to write' '^not written'
 	is "screen: a weight apply refuses is refused, and why" \
 		"$(screen | sed -n 24p | cut -c1-60):$(cat "$W2/node2")" \
 		"not written: weight '0' for node 2 out of range (1-255):1"
-	T send-keys -t tt w
-	wait_for 'node:weight to write'
-	T send-keys -t tt "2:4" Enter
-	wait_for '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
+	weight '2:4' 'node:weight to write' '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
 	is "screen: a second write" "$(cat "$W2/node2")" 4
 	T resize-window -t tt -x 100 -y 30
 	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 30 ] && screen | sed -n 30p | grep -q '^q quit' && break; sleep 0.1; done
@@ -372,10 +370,7 @@ else
 	wait_for 'source node 1  every'
 	is "screen: s views the next node with CPUs" "$(screen | sed -n 2p)" \
 		"weights rfc  source node 1  every 0.5 s"
-	T send-keys -t tt w
-	wait_for 'tier:weight to write'
-	T send-keys -t tt "22:5" Enter
-	wait_for '^wrote /sys/devices/virtual/memory_tiering/memory_tier22/interleave_weight'
+	weight '22:5' 'tier:weight to write' '^wrote /sys/devices/virtual/memory_tiering/memory_tier22/interleave_weight'
 	is "rfc: w writes source 1's entry of tier 22, the other entries and tier 4 unchanged" \
 		"$(cat "$MT/memory_tier22/interleave_weight"):$(cmp -s "$MT/memory_tier4/interleave_weight" "$FIX/rfc-4node/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight" && echo same)" \
 		"0:2,1:5,2:1,3:1:same"
@@ -418,10 +413,7 @@ else
 		mkdir -p "$WORK/nobody" && cp "$TOP" "$WORK/nobody/tiertop" && chmod 755 "$WORK" "$WORK/nobody"
 		T send-keys -t tt "clear; ${NOBODY[*]} '$WORK/nobody/tiertop' -d 0.5" Enter
 		wait_for '^NODE TIER'
-		T send-keys -t tt w
-		wait_for 'node:weight to write'
-		T send-keys -t tt "0:1" Enter
-		wait_for '^not written'
+		weight '0:1' 'node:weight to write' '^not written'
 		is "screen: as a user, w says that writing weights needs root" \
 			"$(screen | sed -n 24p | cut -c1-49)" "not written: writing weights needs root (the kern"
 		T send-keys -t tt q

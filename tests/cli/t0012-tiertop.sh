@@ -318,6 +318,9 @@ else
 	is "database: the write and its undo recorded as tiertune apply and restore record theirs" \
 		"$("$TT" runs --json | json "[(r['kind'], r['command'], r['status'], r['host']) for r in j['runs'] if r['command'].startswith('tiertop')]")" \
 		"[('restore', 'tiertop: u', 'done', 'genoa-cxl-12'), ('apply', 'tiertop: w 2:3', 'done', 'genoa-cxl-12')]"
+	is "database: their apply-log rows, file, old and new value, as tiertune apply writes them" \
+		"$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select group_concat(w, \"; \") from (select r.kind || \" \" || a.interface || \" \" || a.file || \" \" || a.old_value || \"->\" || a.new_value || \" \" || a.outcome as w from apply_log a join runs r on r.id = a.run_id where r.command like \"tiertop:%\" order by a.id)").fetchone()[0])' "$TIERTUNE_DB")" \
+		"apply upstream /sys/kernel/mm/mempolicy/weighted_interleave/node2 1->3 written; restore upstream /sys/kernel/mm/mempolicy/weighted_interleave/node2 3->1 written"
 	weight '2:0' 'node:weight to write' '^not written'
 	is "screen: a weight apply refuses is refused, and why" \
 		"$(screen | sed -n 24p | cut -c1-60):$(cat "$W2/node2")" \

@@ -59,6 +59,10 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 	r->best_mean = b->mean;
 	r->best_ci_lo = b->ci_lo;
 	r->best_ci_hi = b->ci_hi;
+	r->best_lat_ns = b->lat_mean_ns;
+	r->max_lat_ns = s->cfg.max_lat_ns;
+	r->nfeasible = s->nfeasible;
+	r->none_feasible = s->none_feasible;
 	r->have_auto = s->have_auto;
 	r->auto_w = s->auto_w;
 	r->nbaselines = s->nbaselines;
@@ -79,6 +83,8 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 		rb->gain_lo = c->gain_lo;
 		rb->gain_hi = c->gain_hi;
 		rb->verdict = verdict(c);
+		rb->lat_ns = t->lat_mean_ns;
+		rb->feasible = t->feasible;
 		if (strcmp(c->name, "auto") == 0)
 			r->best_is_auto = c->same_as_best;
 		if (strcmp(c->name, "local") == 0 || (ref < 0 && strcmp(c->name, "1:1") == 0))
@@ -106,10 +112,18 @@ int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 {
 	char buf[4096];
 	const struct tt_weights *w = r->lost_to >= 0 ? &r->base[r->lost_to].w : &r->best_w;
-	int rc = tt_weights_format(w, buf, sizeof(buf));
+	struct tt_weights all = *w;
+	int rc;
 
+	if (r->none_feasible)
+		return tt_err(TT_EUNAVAIL, "no weights met the latency bound of %.0f ns",
+			      r->max_lat_ns);
+	for (int k = 0; r->tiers && k < r->nnodes; k++)
+		if (!tt_nodemask_test(&all.set, r->nodes[k]))
+			tt_weights_put(&all, r->nodes[k], 0);
+	rc = tt_weights_format(&all, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
-	return tt_recos_add(rs, r->source_node, "upstream", buf, r->reco_gain,
+	return tt_recos_add(rs, r->source_node, r->tiers ? "rfc" : "upstream", buf, r->reco_gain,
 			    r->simulated ? "tuner (simulated)" : "tuner");
 }

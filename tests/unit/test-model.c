@@ -172,6 +172,44 @@ static void test_eval(void **state)
 	assert_string_equal(tt_err_msg(), "model 'x.json' has no node 5 from source node 0");
 }
 
+/* Loaded latency at a stated traffic, flat latencies (100 and 200 ns),
+ * plenty of concurrency: a dependent load waits the share-weighted
+ * latency; 120 GB/s of reads is beyond 1:1's 100 GB/s peak (overloaded,
+ * the peak's latency scaled by 1.2) but within 2:1's 150. */
+static void test_eval_at(void **state)
+{
+	static const struct {
+		uint32_t w0, w1;
+		double traffic, lat_ns;
+		bool over;
+	} v[] = {
+		{ 1, 0, 50e9, 100, false },
+		{ 1, 1, 50e9, 150, false },
+		{ 2, 1, 120e9, 133.333333, false },
+		{ 1, 1, 120e9, 180, true },
+	};
+	struct tt_mix mix;
+	struct tt_weights w;
+	struct tt_model_result r;
+
+	(void)state;
+	assert_int_equal(tt_model_parse(&m, MODEL(SRC(0, 8, NODE0 "," NODE1), ""), "x.json"), 0);
+	assert_int_equal(tt_mix_from_kernel("reads", &mix), 0);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		tt_weights_clear(&w);
+		tt_weights_put(&w, 0, v[i].w0);
+		if (v[i].w1)
+			tt_weights_put(&w, 1, v[i].w1);
+		assert_int_equal(tt_model_eval_at(&m, 0, &mix, 0, &w, v[i].traffic, &r), 0);
+		if (fabs(r.mean_lat_ns - v[i].lat_ns) > 1e-6 * v[i].lat_ns ||
+		    r.overloaded != v[i].over)
+			fail_msg("vector %zu: %.6f ns%s, want %.6f", i, r.mean_lat_ns,
+				 r.overloaded ? " overloaded" : "", v[i].lat_ns);
+	}
+	assert_int_equal(tt_model_eval_at(&m, 0, &mix, 0, &w, 0, &r), TT_EINPUT);
+	assert_string_equal(tt_err_msg(), "traffic '0' bytes/s is not a positive number");
+}
+
 /* The optimum is not the bandwidth ratio: it moves with the mix and with
  * the thread count (the point of modelling concurrency). */
 static void test_optimum_moves(void **state)
@@ -253,9 +291,10 @@ static void test_noise(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shipped_load),  cmocka_unit_test(test_bad_models),
-		cmocka_unit_test(test_mix),	      cmocka_unit_test(test_eval),
-		cmocka_unit_test(test_optimum_moves), cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_shipped_load), cmocka_unit_test(test_bad_models),
+		cmocka_unit_test(test_mix),	     cmocka_unit_test(test_eval),
+		cmocka_unit_test(test_eval_at),	     cmocka_unit_test(test_optimum_moves),
+		cmocka_unit_test(test_noise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

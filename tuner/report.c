@@ -31,6 +31,17 @@ static enum tt_verdict verdict(const struct tt_confirm *c)
 	return TT_VERDICT_NOISE;
 }
 
+/* A trial's figures as measured: a latency bound ranks measurements over
+ * it far down (search.h), but the report shows what they moved. */
+static void raw_figures(const struct tt_trial *t, double *mean, double *lo, double *hi)
+{
+	double half;
+
+	tt_mean_ci(t->raw, t->n, mean, &half);
+	*lo = *mean - half;
+	*hi = *mean + half;
+}
+
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node, bool simulated)
 {
 	uint32_t w[TT_SEARCH_MAX_NODES];
@@ -56,9 +67,7 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 	b = &s->trials[s->best];
 	tt_search_trial_weights(s, s->best, w);
 	tt_search_weights(s, w, &r->best_w);
-	r->best_mean = b->mean;
-	r->best_ci_lo = b->ci_lo;
-	r->best_ci_hi = b->ci_hi;
+	raw_figures(b, &r->best_mean, &r->best_ci_lo, &r->best_ci_hi);
 	r->best_lat_ns = b->lat_mean_ns;
 	r->max_lat_ns = s->cfg.max_lat_ns;
 	r->nfeasible = s->nfeasible;
@@ -75,9 +84,7 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 		tt_search_trial_weights(s, c->trial, w);
 		tt_search_weights(s, w, &rb->w);
 		rb->n = t->n;
-		rb->mean = t->mean;
-		rb->ci_lo = t->ci_lo;
-		rb->ci_hi = t->ci_hi;
+		raw_figures(t, &rb->mean, &rb->ci_lo, &rb->ci_hi);
 		rb->rounds = c->rounds;
 		rb->gain = c->gain;
 		rb->gain_lo = c->gain_lo;
@@ -91,8 +98,10 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 			ref = i;
 	}
 	r->lost_to = -1;
+	/* A baseline over the latency bound cannot be recommended, however
+	 * much more it moves. */
 	for (int i = 0; i < r->nbaselines; i++)
-		if (r->base[i].verdict == TT_VERDICT_WORSE &&
+		if (r->base[i].verdict == TT_VERDICT_WORSE && r->base[i].feasible &&
 		    (r->lost_to < 0 || r->base[i].gain < r->base[r->lost_to].gain))
 			r->lost_to = i;
 	r->reco_gain = NAN;

@@ -1340,6 +1340,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		rc = a->all ? all_add(a->all, &rs, run, doc) : cli_print_json(doc);
 		goto out;
 	}
+	if (a->all)
+		printf("%s=== source node %d ===\n", a->all->rs.n ? "\n" : "", c.source);
 	if (strcmp(a->kind, "sweep") == 0)
 		print_trials(&c, &s);
 	report_text(&c, a, &r, &rs, run, planned ? &p : NULL, plan_why);
@@ -1407,8 +1409,8 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		cli_print_json(j);
 		return;
 	}
-	printf("\n=== every source ===\n%s%d CPU nodes searched, each its own run:\n", sim,
-	       all->rs.n);
+	printf("\n=== every source ===\n%s%d CPU nodes searched, each its own run%s:\n", sim,
+	       all->rs.n, be == &tt_wi_rfc ? ", by tier (the RFC's form)" : "");
 	for (int i = 0; i < all->rs.n; i++) {
 		tt_weights_format(&all->rs.r[i].w, w, sizeof(w));
 		printf("  source node %d: %s %s", all->rs.r[i].source_node, all->rs.r[i].interface,
@@ -1424,10 +1426,10 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		       "are\n",
 		       sim);
 	} else if (conflict[0]) {
-		printf("upstream holds one global weight per node, and the sources overlap: %s\n"
+		printf("%supstream holds one global weight per node, and the sources overlap: %s\n"
 		       "apply refuses the set; 'tiertune apply --run RUN' applies one source's "
 		       "weights (every other source then uses them too)\n",
-		       conflict);
+		       sim, conflict);
 	} else {
 		tt_weights_format(merged, w, sizeof(w));
 		printf("%supstream holds one global weight per node; the sources do not overlap "
@@ -1463,7 +1465,8 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	struct tt_apply_plan p;
 	struct tt_topo t;
 	char conflict[1024] = "", why[512] = "";
-	int rc, node, nsrc = 0;
+	int rc, node;
+	bool rfc;
 
 	if (!all)
 		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
@@ -1475,13 +1478,16 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	all->docs = json_array();
 	tt_weights_clear(&merged);
+	/* The RFC holds tier weights per source: searched as such, every
+	 * tier gets a weight (0 leaves it out), where node weights summed per
+	 * tier would leave a tier no node used at the weight it had. */
+	rfc = !a->granularity && cli_pick_interface(cli, NULL, &be) == 0 && be == &tt_wi_rfc;
 	tt_nodemask_for_each (node, &t.cpu_nodes) {
 		struct auto_args one = *a;
 
 		one.source = node;
 		one.all = all;
-		if (!cli->json)
-			printf("%s=== source node %d ===\n", nsrc++ ? "\n" : "", node);
+		one.granularity = rfc ? "tier" : a->granularity;
 		rc = run_auto(cli, &one);
 		if (rc)
 			goto out;
@@ -1611,6 +1617,10 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 				 "--source-node, not both");
 	if (!a.all_sources && a.source < 0)
 		return cli_usage("auto needs --source-node N (or --all-sources)");
+	/* Checked here too, so that --all-sources refuses before its first
+	 * source prints anything. */
+	if ((rc = parse_objective(&a, &(struct auto_ctx){ 0 })))
+		return rc;
 	return a.all_sources ? run_all(cli, &a) : run_auto(cli, &a);
 }
 

@@ -527,24 +527,6 @@ static int tier_sample(void *ctx, const struct tt_weights *w, struct tt_sample *
  * at, to find the stated one among them. */
 static const uint64_t traffic_ladder[] = { 0, 20, 100, 400, 2000 };
 
-/* The loaded latency at traffic T from points at rising delays (falling
- * bandwidth): interpolated between the two around T; beyond the first (flat
- * out), the model's rule: its latency times T over its bandwidth. */
-static double lat_at(const struct tt_loaded_point *p, int n, double T)
-{
-	if (n < 1 || !(p[0].bw_bytes_s > 0))
-		return INFINITY;
-	if (T >= p[0].bw_bytes_s)
-		return p[0].lat_ns * T / p[0].bw_bytes_s;
-	for (int i = 1; i < n; i++)
-		if (T >= p[i].bw_bytes_s) {
-			double f = (T - p[i].bw_bytes_s) / (p[i - 1].bw_bytes_s - p[i].bw_bytes_s);
-
-			return p[i].lat_ns + f * (p[i - 1].lat_ns - p[i].lat_ns);
-		}
-	return p[n - 1].lat_ns;
-}
-
 /* One real measurement with latency: bench's loaded-latency kernel under
  * exact placement by w, one thread chasing pointers through pages placed
  * by w while the others run the mix over arrays placed by w. Bandwidth
@@ -575,7 +557,8 @@ static int real_sample(void *ctx, const struct tt_weights *w, struct tt_sample *
 	if (rc < 0)
 		return rc;
 	if (c->latency) {
-		out->lat_ns = lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s);
+		out->lat_ns =
+			tt_trial_lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s);
 		out->score = 1e9 / out->lat_ns;
 	} else {
 		out->lat_ns = r->bench.points[0].lat_ns;

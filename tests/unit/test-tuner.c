@@ -8,6 +8,7 @@
 #include "../../tuner/model.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
+#include "../../tuner/trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -658,6 +659,31 @@ static void test_latency_objective(void **state)
 	tt_search_release(&s);
 }
 
+/* A real latency-objective trial's points (delays rising, bandwidth
+ * falling): the latency at a stated traffic between two points, below the
+ * lightest, and beyond flat out. */
+static void test_trial_lat_at(void **state)
+{
+	static const struct tt_loaded_point p[] = {
+		{ .lat_ns = 300, .bw_bytes_s = 100e9 },
+		{ .lat_ns = 200, .bw_bytes_s = 60e9 },
+		{ .lat_ns = 120, .bw_bytes_s = 20e9 },
+	};
+	static const struct {
+		double traffic, lat_ns;
+	} v[] = {
+		{ 80e9, 250 }, { 60e9, 200 },  { 40e9, 160 },
+		{ 10e9, 120 }, { 100e9, 300 }, { 150e9, 450 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (fabs(tt_trial_lat_at(p, 3, v[i].traffic) - v[i].lat_ns) > 1e-9)
+			fail_msg("%g bytes/s: %g ns, want %g", v[i].traffic,
+				 tt_trial_lat_at(p, 3, v[i].traffic), v[i].lat_ns);
+	assert_true(isinf(tt_trial_lat_at(p, 0, 1e9)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -678,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_latency_bound),
 		cmocka_unit_test(test_latency_infeasible),
 		cmocka_unit_test(test_latency_objective),
+		cmocka_unit_test(test_trial_lat_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,7 +79,7 @@ struct auto_ctx {
 	/* --granularity tier: the search's groups are tiers, and every
 	 * measurement splits their weights over the tiers' nodes first. */
 	bool tiers;
-	int (*inner)(void *ctx, const struct tt_weights *w, struct tt_sample *out);
+	tt_sample_fn inner;
 	tt_measure_fn inner_measure;
 	void *inner_ctx;
 };

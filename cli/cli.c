@@ -199,6 +199,19 @@ json_t *cli_nodes_json(const struct tt_nodemask *m)
 	return a;
 }
 
+json_t *cli_weights_json(const struct tt_weights *w)
+{
+	json_t *o = json_object();
+	char key[16];
+	int id;
+
+	tt_nodemask_for_each (id, &w->set) {
+		snprintf(key, sizeof(key), "%d", id);
+		json_object_set_new(o, key, json_integer(w->w[id]));
+	}
+	return o;
+}
+
 json_t *cli_json_real(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();

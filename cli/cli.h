@@ -127,9 +127,13 @@ json_t *cli_json_real(double v);
 /* A node set as JSON: a list of node ids (docs/json.md). */
 json_t *cli_nodes_json(const struct tt_nodemask *m);
 
+/* Weights as JSON: an object from node (or tier) id to weight, the one
+ * form every document uses (docs/json.md). */
+json_t *cli_weights_json(const struct tt_weights *w);
+
 /* The version of the JSON vocabulary (docs/json.md): every document's
  * "schema_version". Raise it when a field is renamed, retyped or removed. */
-#define TT_JSON_SCHEMA_VERSION 1
+#define TT_JSON_SCHEMA_VERSION 2
 
 /* Prints and frees a JSON document (an object), "schema_version" first;
  * returns 0 or an exit code. */

@@ -439,13 +439,6 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-static json_t *weights_json(const struct tt_weights *w)
-{
-	char buf[256];
-
-	return tt_weights_format(w, buf, sizeof(buf)) < 0 ? json_null() : json_string(buf);
-}
-
 static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 			   const struct tt_search *s, const struct tt_report *r,
 			   const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
@@ -483,16 +476,19 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	json_object_set_new(j, "stop_reason", json_string(r->stop_reason));
 	for (int i = 0; i < r->ntrials; i++) {
 		const struct tt_trial *tr = &r->trials[i];
-		char w[96];
+		uint32_t v[TT_SEARCH_MAX_NODES];
+		struct tt_weights w;
 
-		weights_str(s, i, w, sizeof(w));
+		tt_search_trial_weights(s, i, v);
+		tt_search_weights(s, v, &w);
 		json_array_append_new(
-			trials, json_pack("{s:s,s:s,s:i,s:o,s:o,s:o}", "weights", w, "phase",
-					  tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
-					  "measurements", tr->n, "bw_mean_bytes_s",
-					  cli_json_real(tr->n ? tr->mean : NAN),
-					  "bw_ci_low_bytes_s", cli_json_real(tr->ci_lo),
-					  "bw_ci_high_bytes_s", cli_json_real(tr->ci_hi)));
+			trials,
+			json_pack("{s:o,s:s,s:i,s:o,s:o,s:o}", "weights", cli_weights_json(&w),
+				  "phase", tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
+				  "measurements", tr->n, "bw_mean_bytes_s",
+				  cli_json_real(tr->n ? tr->mean : NAN), "bw_ci_low_bytes_s",
+				  cli_json_real(tr->ci_lo), "bw_ci_high_bytes_s",
+				  cli_json_real(tr->ci_hi)));
 	}
 	json_object_set_new(j, "trials", trials);
 	for (int i = 0; i < r->nbaselines; i++) {
@@ -500,7 +496,7 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 
 		json_array_append_new(bases,
 				      json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:o,s:o,s:o,s:s}", "name",
-						b->name, "weights", weights_json(&b->w),
+						b->name, "weights", cli_weights_json(&b->w),
 						"bw_mean_bytes_s", cli_json_real(b->mean),
 						"bw_ci_low_bytes_s", cli_json_real(b->ci_lo),
 						"bw_ci_high_bytes_s", cli_json_real(b->ci_hi),
@@ -511,17 +507,18 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	}
 	json_object_set_new(j, "baselines", bases);
 	json_object_set_new(j, "best",
-			    json_pack("{s:o,s:o,s:o,s:o}", "weights", weights_json(&r->best_w),
+			    json_pack("{s:o,s:o,s:o,s:o}", "weights", cli_weights_json(&r->best_w),
 				      "bw_mean_bytes_s", cli_json_real(r->best_mean),
 				      "bw_ci_low_bytes_s", cli_json_real(r->best_ci_lo),
 				      "bw_ci_high_bytes_s", cli_json_real(r->best_ci_hi)));
 	json_object_set_new(j, "auto_weights",
-			    r->have_auto ? weights_json(&r->auto_w) : json_null());
+			    r->have_auto ? cli_weights_json(&r->auto_w) : json_null());
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
 	json_object_set_new(
 		j, "recommendation",
-		json_pack("{s:s,s:o,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
-			  weights_json(&rs->r[0].w), "gain", cli_json_real(r->reco_gain),
+		json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
+			  cli_weights_json(&rs->r[0].w), "weights_keyed_by",
+			  tt_wi_find(rs->r[0].interface)->unit, "gain", cli_json_real(r->reco_gain),
 			  "gain_over",
 			  r->reco_gain_over[0] ? json_string(r->reco_gain_over) : json_null(),
 			  "lost_to",

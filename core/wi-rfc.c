@@ -131,6 +131,7 @@ const struct tt_wi_backend tt_wi_rfc = {
 	.summary = "per-tier weights relative to the source node (RFC, seeds 003/004)",
 	.min_weight = 0,
 	.max_weight = 100,
+	.unit = "tier",
 	.per_source = true,
 	.detect = rfc_detect,
 	.read = rfc_read,

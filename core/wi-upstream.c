@@ -115,6 +115,7 @@ const struct tt_wi_backend tt_wi_upstream = {
 	.summary = "global per-node weights, MPOL_WEIGHTED_INTERLEAVE (Linux 6.9+)",
 	.min_weight = 1,
 	.max_weight = 255,
+	.unit = "node",
 	.per_source = false,
 	.detect = up_detect,
 	.read = up_read,

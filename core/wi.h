@@ -47,7 +47,8 @@ struct tt_wi_backend {
 	const char *summary;
 	uint32_t min_weight;
 	uint32_t max_weight;
-	bool per_source; /* weights are relative to the allocating task's node */
+	const char *unit; /* what a weight is keyed by: "node" or "tier" */
+	bool per_source;  /* weights are relative to the allocating task's node */
 	/* 0 when present; TT_EUNAVAIL with the reason in why otherwise. */
 	int (*detect)(const struct tt_sysfs *s, char *why, size_t size);
 	int (*read)(const struct tt_sysfs *s, const struct tt_topo *t, struct tt_wi_state *st);

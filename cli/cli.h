@@ -77,9 +77,12 @@ const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const c
 			    size_t size, int *rc);
 
 struct tt_wi_backend;
-/* --interface NAME, or the weight interface this kernel has (upstream
- * first); a library status, not an exit code. */
+/* --interface NAME, or the first weight interface of the table this
+ * kernel has (tt_wi_pick); a library status, not an exit code. */
 int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_backend **be);
+/* --interface's argument for help: the table's names joined by '|', then
+ * extra (NULL: nothing), in buf. */
+const char *cli_interfaces(char *buf, size_t size, const char *extra);
 
 struct tt_db;
 /* Opens --db (or the default path) with tt_db_open() flags; warns when

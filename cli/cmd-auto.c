@@ -411,27 +411,26 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 	return rc;
 }
 
-/* The plan apply would run for the recommendation: upstream node weights
- * or, on an RFC kernel, the source's tier weights. */
+/* The plan apply would run for the recommendation, on the interface this
+ * kernel has: the node weights, merged, or the source's weights in the
+ * interface's unit. */
 static int plan(struct tt_cli *cli, const struct tt_topo *t, const struct tt_recos *reco, int src,
 		struct tt_apply_plan *p)
 {
 	const struct tt_wi_backend *be;
 	struct tt_recos rs = *reco;
+	struct tt_weights w;
 	int rc = cli_pick_interface(cli, NULL, &be);
 
 	if (rc == 0)
-		rc = tt_recos_convert(&rs, t, be->name);
+		rc = tt_recos_convert(&rs, t, be);
 	if (rc < 0)
 		return rc;
 	p->be = be;
-	if (be == &tt_wi_upstream) {
-		struct tt_weights w;
-
-		rc = tt_recos_upstream(&rs, src, &w);
-		return rc < 0 ? rc : tt_apply_plan_upstream(p, t, &w);
-	}
-	return tt_apply_plan_rfc(p, t, src, &rs.r[0].w);
+	if (be->per_source)
+		return tt_apply_plan_weights(p, t, src, &rs.r[0].w);
+	rc = tt_recos_merged(&rs, be, src, &w);
+	return rc < 0 ? rc : tt_apply_plan_weights(p, t, -1, &w);
 }
 
 static json_t *str_or_null(const char *s)

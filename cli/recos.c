@@ -203,9 +203,15 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 
 int recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs)
 {
+	const struct tt_wi_backend *be = tt_wi_for_key(weights ? TT_WI_BY_NODE : TT_WI_BY_TIER);
+
 	memset(rs, 0, sizeof(*rs));
-	if (!weights && src < 0)
-		return tt_err(TT_EINPUT, "tier weights are per source node: give --source-node N");
-	return tt_recos_add(rs, src, weights ? "upstream" : "rfc", weights ? weights : tier_weights,
-			    NAN, weights ? "--weights" : "--tier-weights");
+	if (!be)
+		return tt_err(TT_EINPUT, "no weight interface takes %s weights",
+			      weights ? "node" : "tier");
+	if (be->per_source && src < 0)
+		return tt_err(TT_EINPUT, "%s weights are per source node: give --source-node N",
+			      be->unit);
+	return tt_recos_add(rs, src, be->name, weights ? weights : tier_weights, NAN,
+			    weights ? "--weights" : "--tier-weights");
 }

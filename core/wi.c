@@ -2,10 +2,14 @@
 
 #include "error.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const struct tt_wi_backend *const tt_wi_backends[] = {
+/* One line each (wi.h, "To add one"). Weak, so that a test can link in a
+ * table with a backend of its own (tests/unit/test-wi-table.c). */
+extern const struct tt_wi_backend tt_wi_upstream, tt_wi_rfc;
+__attribute__((weak)) const struct tt_wi_backend *const tt_wi_backends[] = {
 	&tt_wi_upstream,
 	&tt_wi_rfc,
 	NULL,
@@ -17,6 +21,72 @@ const struct tt_wi_backend *tt_wi_find(const char *name)
 		if (strcmp((*b)->name, name) == 0)
 			return *b;
 	return NULL;
+}
+
+const struct tt_wi_backend *tt_wi_for_key(enum tt_wi_key key)
+{
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++)
+		if ((*b)->key == key)
+			return *b;
+	return NULL;
+}
+
+const char *tt_wi_names(const char *sep, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && len < size; b++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					b == tt_wi_backends ? "" : sep, (*b)->name);
+	return buf;
+}
+
+int tt_wi_first(const struct tt_sysfs *s, const struct tt_wi_backend **be, char *why, size_t size)
+{
+	char one[256];
+	size_t len = 0;
+
+	why[0] = '\0';
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {
+		if ((*b)->detect(s, one, sizeof(one)) == 0) {
+			*be = *b;
+			return 0;
+		}
+		if (len < size)
+			len += (size_t)snprintf(why + len, size - len, "%s%s", len ? "; " : "",
+						one);
+	}
+	*be = NULL;
+	return TT_EUNAVAIL;
+}
+
+int tt_wi_pick(const struct tt_sysfs *s, const char *name, const struct tt_wi_backend **be)
+{
+	char why[1024], names[256];
+
+	if (name) {
+		*be = tt_wi_find(name);
+		if (!*be)
+			return tt_err(TT_EINPUT, "interface '%s' is not one of %s", name,
+				      tt_wi_names(", ", names, sizeof(names)));
+		if ((*be)->detect(s, why, sizeof(why)) < 0)
+			return tt_err(TT_EUNAVAIL, "interface %s is not available: %s", name, why);
+		return 0;
+	}
+	if (tt_wi_first(s, be, why, sizeof(why)) == 0)
+		return 0;
+	return tt_err(TT_EUNAVAIL, "no weight interface: %s", why);
+}
+
+int tt_wi_order(const struct tt_wi_backend *be, const struct tt_wi_state *st,
+		const struct tt_topo *t, int src, const struct tt_nodemask *mask,
+		struct tt_il_order *o)
+{
+	struct tt_weights w;
+
+	be->current(st, t, src, &w);
+	return be->order(o, mask, t, &w);
 }
 
 void tt_wi_state_init(struct tt_wi_state *st)
@@ -61,19 +131,7 @@ struct tt_wi_tier *tt_wi_state_add_tier(struct tt_wi_state *st, int tier)
 	return &st->tiers[i];
 }
 
-void tt_wi_rfc_tier_weights(const struct tt_wi_state *st, const struct tt_topo *t, int src,
-			    uint32_t *out)
-{
-	for (int i = 0; i < t->ntiers; i++) {
-		const struct tt_wi_tier *wt = tt_wi_state_find_tier(st, t->tiers[i].id);
-
-		out[i] = wt ? tt_weights_get(&wt->by_src, src, 1) : 1;
-	}
-}
-
-/* A node or tier id as the kernel prints it: decimal, no sign, no leading
- * zero, below TT_MAX_NODES. Returns the text after it, or NULL. */
-static const char *id_prefix(const char *s)
+const char *tt_wi_id_prefix(const char *s)
 {
 	unsigned long v = 0;
 	const char *p = s;
@@ -85,21 +143,16 @@ static const char *id_prefix(const char *s)
 	return p;
 }
 
-bool tt_wi_weight_file(const char *rel)
+bool tt_wi_weight_file(const char *rel, enum tt_write_kind *kind)
 {
-	static const char up[] = TT_WI_UPSTREAM_DIR "/", tier[] = TT_WI_TIER_DIR "/memory_tier";
-	const char *p;
+	enum tt_write_kind k;
 
-	if (strncmp(rel, up, sizeof(up) - 1) == 0) {
-		p = rel + sizeof(up) - 1;
-		if (strcmp(p, "auto") == 0 || strcmp(p, "__auto_type") == 0)
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++)
+		if ((*b)->weight_file(rel, &k)) {
+			if (kind)
+				*kind = k;
 			return true;
-		return strncmp(p, "node", 4) == 0 && (p = id_prefix(p + 4)) && !*p;
-	}
-	if (strncmp(rel, tier, sizeof(tier) - 1) == 0) {
-		p = id_prefix(rel + sizeof(tier) - 1);
-		return p && strcmp(p, "/interleave_weight") == 0;
-	}
+		}
 	return false;
 }
 
@@ -123,16 +176,16 @@ int tt_wi_check(const struct tt_wi_backend *be, const struct tt_sysfs *s, const 
 		want.node = *w;
 		want.auto_mode = -1;
 	} else {
-		int tier;
+		int id;
 
-		tt_nodemask_for_each (tier, &w->set) {
-			struct tt_wi_tier *wt = tt_wi_state_add_tier(&want, tier);
+		tt_nodemask_for_each (id, &w->set) {
+			struct tt_wi_tier *wt = tt_wi_state_add_tier(&want, id);
 
 			if (!wt) {
 				rc = tt_err(TT_EFAIL, "out of memory");
 				goto out;
 			}
-			tt_weights_put(&wt->by_src, src, w->w[tier]);
+			tt_weights_put(&wt->by_src, src, w->w[id]);
 		}
 	}
 	rc = be->validate(t, &cur, &want);

@@ -110,6 +110,6 @@ int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 
 	if (rc < 0)
 		return rc;
-	return tt_recos_add(rs, r->source_node, "upstream", buf, r->reco_gain,
-			    r->simulated ? "tuner (simulated)" : "tuner");
+	return tt_recos_add(rs, r->source_node, tt_wi_for_key(TT_WI_BY_NODE)->name, buf,
+			    r->reco_gain, r->simulated ? "tuner (simulated)" : "tuner");
 }

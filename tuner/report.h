@@ -80,7 +80,7 @@ struct tt_report {
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
 /* Adds the best weights (or, when the winner lost, the baseline it lost
- * to) as an "upstream" recommendation for the source. */
+ * to) as a recommendation of node weights for the source. */
 int tt_report_reco(const struct tt_report *r, struct tt_recos *rs);
 
 #endif

@@ -34,9 +34,9 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 		return 0;
 	}
 	if (cli->json)
-		return cli_print_json(json_pack("{s:i,s:s,s:s,s:i}", "schema_version", 1, "action",
-						"restore", "journal", journal, "restored",
-						rec.restored));
+		return cli_print_json(json_pack("{s:i,s:s,s:s,s:i}", "schema_version",
+						TT_JSON_SCHEMA_VERSION, "action", "restore",
+						"journal", journal, "restored", rec.restored));
 	printf("put back %d value%s from journal '%s'\n", rec.restored,
 	       rec.restored == 1 ? "" : "s", journal);
 	return 0;

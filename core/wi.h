@@ -23,7 +23,7 @@
  * rules other than "the file holds what was written", add them there; 4.
  * fixtures under tests/fixtures/sysfs/ with its files, and tests. The
  * Makefile builds every core/ file; --interface, help texts and errors take the
- * names from the table; tests/cli/t0013 fails if a name appears elsewhere.
+ * names from the table; tests/cli/t0014 fails if a name appears elsewhere.
  */
 #ifndef TT_WI_H
 #define TT_WI_H

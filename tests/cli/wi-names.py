@@ -3,7 +3,8 @@
 
     wi-names.py TOP     problems, one a line; exit 1 when there is any
 
-The interfaces are the backends core/wi-<name>.c define (".name = ...").
+The interfaces are the backends core/wi-<name>.c define (".name = ...");
+other core/wi-*.c files (wi-common.c) are checked like any file.
 Each is listed in core/wi.c's table, and no other C file of cli, core, tui,
 tuner or db names one in code: no tt_wi_<name> symbol (core/wi.c's table
 excepted), and no string literal made only of backend names ("rfc",
@@ -23,6 +24,7 @@ for path in sorted(glob.glob(os.path.join(top, "core", "wi-*.c"))):
     m = re.search(r'\.name\s*=\s*"([^"]+)"', open(path, encoding="utf-8").read())
     if m:
         backends[m.group(1)] = os.path.relpath(path, top)
+backend_files = set(backends.values())
 if not backends:
     problems.append("no backend in core/wi-*.c")
 
@@ -64,7 +66,7 @@ only_names = re.compile(r'^(?:%s)(?:[|, /]+(?:%s))*$' % (names, names), re.I)
 for folder in ("cli", "core", "tui", "tuner", "db"):
     for path in sorted(glob.glob(os.path.join(top, folder, "*.[ch]"))):
         rel = os.path.relpath(path, top)
-        if re.match(r"core/wi-", rel):
+        if rel in backend_files:
             continue
         text = code(open(path, encoding="utf-8").read())
         for lineno, line in enumerate(text.split("\n"), 1):

@@ -1,9 +1,9 @@
 /* The weight-interface table is true (core/wi.h "To add one"): a third
- * backend, defined here and listed in a table of this test's own (wi.c's is
- * weak), is picked, planned, applied, undone, reset to its defaults and
- * exported through the library's generic code, with no other change. Its
- * files, /sys/kernel/mm/tiertune_test/weightN (1-9, one global weight per
- * node), live in a copy of a fixture whose upstream folder is removed. */
+ * backend, defined here and listed in a table of this test's own (linked
+ * instead of core/wi.c, which holds only the table), is picked, planned, applied, undone, reset to
+ * its defaults and exported through the library's generic code, with no other change. Its files,
+ * /sys/kernel/mm/tiertune_test/weightN (1-9, one global weight per node), live in a copy of a
+ * fixture whose upstream folder is removed. */
 #include "test.h"
 
 #include "../../core/apply.h"

@@ -124,6 +124,25 @@ struct tt_wi_tier *tt_wi_state_add_tier(struct tt_wi_state *st, int tier)
 	return &st->tiers[i];
 }
 
+int tt_wi_writes_each(const struct tt_weights *w, int src, enum tt_write_kind kind,
+		      const char *file_fmt, tt_wi_write_fn fn, void *ctx)
+{
+	char file[160], value[32];
+	int id, rc;
+
+	tt_nodemask_for_each (id, &w->set) {
+		snprintf(file, sizeof(file), file_fmt, id);
+		if (kind == TT_WRITE_ENTRY)
+			snprintf(value, sizeof(value), "%d:%u", src, w->w[id]);
+		else
+			snprintf(value, sizeof(value), "%u", w->w[id]);
+		rc = fn(ctx, kind, kind == TT_WRITE_ENTRY ? src : -1, file, value, false);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 const char *tt_wi_id_prefix(const char *s)
 {
 	unsigned long v = 0;

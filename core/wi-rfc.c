@@ -144,19 +144,10 @@ static bool rfc_weight_file(const char *rel, enum tt_write_kind *kind)
 static int rfc_writes(const struct tt_sysfs *s, const struct tt_topo *t, int src,
 		      const struct tt_weights *w, tt_wi_write_fn fn, void *ctx)
 {
-	char file[96], value[32];
-	int tier, rc;
-
 	(void)s;
 	(void)t;
-	tt_nodemask_for_each (tier, &w->set) {
-		snprintf(file, sizeof(file), TIER_DIR "/memory_tier%d/interleave_weight", tier);
-		snprintf(value, sizeof(value), "%d:%u", src, w->w[tier]);
-		rc = fn(ctx, TT_WRITE_ENTRY, src, file, value, false);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	return tt_wi_writes_each(w, src, TT_WRITE_ENTRY,
+				 TIER_DIR "/memory_tier%d/interleave_weight", fn, ctx);
 }
 
 /* The RFC's default: every tier weighs 1 for every source. */

@@ -131,18 +131,12 @@ static bool up_weight_file(const char *rel, enum tt_write_kind *kind)
 static int up_writes(const struct tt_sysfs *s, const struct tt_topo *t, int src,
 		     const struct tt_weights *w, tt_wi_write_fn fn, void *ctx)
 {
-	char file[64], value[16];
+	char file[64];
 	struct tt_wi_state st;
-	int node, rc = 0;
+	int rc = tt_wi_writes_each(w, src, TT_WRITE_PLAIN, WI_DIR "/node%d", fn, ctx);
 
-	(void)src;
-	tt_nodemask_for_each (node, &w->set) {
-		snprintf(file, sizeof(file), WI_DIR "/node%d", node);
-		snprintf(value, sizeof(value), "%u", w->w[node]);
-		rc = fn(ctx, TT_WRITE_PLAIN, -1, file, value, false);
-		if (rc < 0)
-			return rc;
-	}
+	if (rc < 0)
+		return rc;
 	/* Any nodeN write turns auto mode off (mm/mempolicy.c node_store). */
 	tt_wi_state_init(&st);
 	if (s && up_read(s, t, &st) == 0 && st.auto_mode >= 0) {

@@ -146,6 +146,11 @@ int tt_wi_check(const struct tt_wi_backend *be, const struct tt_sysfs *s, const 
  * some backend's weight_file says; *kind (may be NULL) how it is written.
  * The only files tiertune writes (tt_sysfs_write checks it). */
 bool tt_wi_weight_file(const char *rel, enum tt_write_kind *kind);
+/* For backends' writes hooks: one write per id of w (ascending), to the
+ * file file_fmt names with the id ("%d"), of the weight ("%u"), or of
+ * "src:weight" for TT_WRITE_ENTRY. */
+int tt_wi_writes_each(const struct tt_weights *w, int src, enum tt_write_kind kind,
+		      const char *file_fmt, tt_wi_write_fn fn, void *ctx);
 /* For backends' weight_file: a node or tier id as the kernel prints it
  * (decimal, no sign, no leading zero, below TT_MAX_NODES); the text after
  * it, or NULL. */

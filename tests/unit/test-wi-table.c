@@ -80,27 +80,19 @@ static bool t_weight_file(const char *rel, enum tt_write_kind *kind)
 static int t_writes(const struct tt_sysfs *s, const struct tt_topo *t, int src,
 		    const struct tt_weights *w, tt_wi_write_fn fn, void *ctx)
 {
-	char file[64], v[16];
-	int node, rc;
-
-	(void)s, (void)t, (void)src;
-	tt_nodemask_for_each (node, &w->set) {
-		snprintf(file, sizeof(file), TDIR "/weight%d", node);
-		snprintf(v, sizeof(v), "%u", w->w[node]);
-		rc = fn(ctx, TT_WRITE_PLAIN, -1, file, v, false);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	(void)s, (void)t;
+	return tt_wi_writes_each(w, src, TT_WRITE_PLAIN, TDIR "/weight%d", fn, ctx);
 }
 
+/* Its kernel's default: 5 for every node with memory. */
 static void t_defaults(const struct tt_topo *t, int src, struct tt_weights *out)
 {
+	int node;
+
 	(void)src;
 	tt_weights_clear(out);
-	for (int i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].has_memory)
-			tt_weights_put(out, t->nodes[i].id, 1);
+	tt_nodemask_for_each (node, &t->mem_nodes)
+		tt_weights_put(out, node, 5);
 }
 
 static void t_current(const struct tt_wi_state *st, const struct tt_topo *t, int src,
@@ -149,19 +141,12 @@ static char root[256], state[256];
 static struct tt_sysfs sfs;
 static struct tt_topo topo;
 
+/* What weightN holds now, read as tiertune reads it. */
 static const char *file(int node)
 {
 	static char buf[64];
-	char path[512];
-	FILE *f;
-	size_t n;
 
-	snprintf(path, sizeof(path), "%s" TDIR "/weight%d", root, node);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
+	assert_true(tt_sysfs_read(&sfs, buf, sizeof(buf), TDIR "/weight%d", node) >= 0);
 	return buf;
 }
 
@@ -276,9 +261,9 @@ static void test_plan_apply_restore(void **st)
 	assert_int_equal(tt_apply_run(&p, state, "apply", &res), 0);
 	assert_int_equal(res.written, 2);
 	tt_apply_plan_release(&p);
-	assert_string_equal(file(0), "5\n");
-	assert_string_equal(file(1), "1\n");
-	assert_string_equal(file(2), "3\n");
+	assert_string_equal(file(0), "5");
+	assert_string_equal(file(1), "1");
+	assert_string_equal(file(2), "3");
 
 	/* What a task sees now: the order over every memory node. */
 	tt_wi_state_init(&cur);
@@ -303,24 +288,25 @@ static void test_plan_apply_restore(void **st)
 	assert_int_equal(p.n, 2);
 	assert_int_equal(tt_apply_run(&p, state, "restore", &res), 0);
 	tt_apply_plan_release(&p);
-	assert_string_equal(file(0), "1\n");
-	assert_string_equal(file(2), "1\n");
+	assert_string_equal(file(0), "1");
+	assert_string_equal(file(2), "1");
 
-	/* restore --defaults, after another apply. */
+	/* restore --defaults: the backend's defaults, where they differ. */
 	tt_apply_plan_init(&p, &tt_wi_test, &sfs);
 	tt_weights_clear(&w);
-	tt_weights_put(&w, 1, 7);
+	tt_weights_put(&w, 1, 5);
 	assert_int_equal(tt_apply_plan_weights(&p, &topo, -1, &w), 0);
 	assert_int_equal(tt_apply_run(&p, state, "apply", &res), 0);
 	tt_apply_plan_release(&p);
-	assert_string_equal(file(1), "7\n");
+	assert_string_equal(file(1), "5");
 	tt_apply_plan_init(&p, &tt_wi_test, &sfs);
 	assert_int_equal(tt_apply_plan_defaults(&p, &topo), 0);
-	assert_int_equal(p.n, 1);
-	assert_int_equal(p.unchanged, 2);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.unchanged, 1);
 	assert_int_equal(tt_apply_run(&p, state, "restore", &res), 0);
 	tt_apply_plan_release(&p);
-	assert_string_equal(file(1), "1\n");
+	for (int i = 0; i < 3; i++)
+		assert_string_equal(file(i), "5");
 }
 
 int main(void)

@@ -495,9 +495,10 @@ static int tier_nodes(const struct auto_ctx *c, const struct tt_weights *tiers,
 		rs ? tt_weights_format(tiers, buf, sizeof(buf)) : tt_err(TT_EFAIL, "out of memory");
 
 	if (rc >= 0)
-		rc = tt_recos_add(rs, c->source, "rfc", buf, NAN, "--granularity tier");
+		rc = tt_recos_add(rs, c->source, tt_wi_for_key(TT_WI_BY_TIER)->name, buf, NAN,
+				  "--granularity tier");
 	if (rc == 0)
-		rc = tt_recos_convert(rs, c->t, "upstream");
+		rc = tt_recos_convert(rs, c->t, tt_wi_for_key(TT_WI_BY_NODE));
 	if (rc == 0)
 		*nodes = rs->r[0].w;
 	free(rs);
@@ -862,39 +863,31 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 	return rc;
 }
 
-/* The plan apply would run for the recommendation: upstream node weights
- * or, on an RFC kernel, the source's tier weights. */
+/* The plan apply would run for the recommendation, on the interface this
+ * kernel has: the node weights, merged, or the source's weights in the
+ * interface's unit. */
 static int plan(struct tt_cli *cli, const struct tt_topo *t, const struct tt_recos *reco, int src,
 		struct tt_apply_plan *p)
 {
 	const struct tt_wi_backend *be;
 	struct tt_recos rs = *reco;
+	struct tt_weights w;
 	int rc = cli_pick_interface(cli, NULL, &be);
 
 	if (rc == 0)
-		rc = tt_recos_convert(&rs, t, be->name);
+		rc = tt_recos_convert(&rs, t, be);
 	if (rc < 0)
 		return rc;
 	p->be = be;
-	if (be == &tt_wi_upstream) {
-		struct tt_weights w;
-
-		rc = tt_recos_upstream(&rs, src, &w);
-		return rc < 0 ? rc : tt_apply_plan_upstream(p, t, &w);
-	}
-	return tt_apply_plan_rfc(p, t, src, &rs.r[0].w);
+	if (be->per_source)
+		return tt_apply_plan_weights(p, t, src, &rs.r[0].w);
+	rc = tt_recos_merged(&rs, be, src, &w);
+	return rc < 0 ? rc : tt_apply_plan_weights(p, t, -1, &w);
 }
 
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
-}
-
-static json_t *weights_json(const struct tt_weights *w)
-{
-	char buf[256];
-
-	return tt_weights_format(w, buf, sizeof(buf)) < 0 ? json_null() : json_string(buf);
 }
 
 static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
@@ -934,16 +927,19 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	json_object_set_new(j, "stop_reason", json_string(r->stop_reason));
 	for (int i = 0; i < r->ntrials; i++) {
 		const struct tt_trial *tr = &r->trials[i];
-		char w[96];
+		uint32_t v[TT_SEARCH_MAX_NODES];
+		struct tt_weights w;
 
-		weights_str(s, i, w, sizeof(w));
+		tt_search_trial_weights(s, i, v);
+		tt_search_weights(s, v, &w);
 		json_array_append_new(
-			trials, json_pack("{s:s,s:s,s:i,s:o,s:o,s:o}", "weights", w, "phase",
-					  tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
-					  "measurements", tr->n, "bw_mean_bytes_s",
-					  cli_json_real(tr->n ? tr->mean : NAN),
-					  "bw_ci_low_bytes_s", cli_json_real(tr->ci_lo),
-					  "bw_ci_high_bytes_s", cli_json_real(tr->ci_hi)));
+			trials,
+			json_pack("{s:o,s:s,s:i,s:o,s:o,s:o}", "weights", cli_weights_json(&w),
+				  "phase", tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
+				  "measurements", tr->n, "bw_mean_bytes_s",
+				  cli_json_real(tr->n ? tr->mean : NAN), "bw_ci_low_bytes_s",
+				  cli_json_real(tr->ci_lo), "bw_ci_high_bytes_s",
+				  cli_json_real(tr->ci_hi)));
 	}
 	json_object_set_new(j, "trials", trials);
 	for (int i = 0; i < r->nbaselines; i++) {
@@ -951,7 +947,7 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 
 		json_array_append_new(bases,
 				      json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:o,s:o,s:o,s:s}", "name",
-						b->name, "weights", weights_json(&b->w),
+						b->name, "weights", cli_weights_json(&b->w),
 						"bw_mean_bytes_s", cli_json_real(b->mean),
 						"bw_ci_low_bytes_s", cli_json_real(b->ci_lo),
 						"bw_ci_high_bytes_s", cli_json_real(b->ci_hi),
@@ -962,17 +958,18 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	}
 	json_object_set_new(j, "baselines", bases);
 	json_object_set_new(j, "best",
-			    json_pack("{s:o,s:o,s:o,s:o}", "weights", weights_json(&r->best_w),
+			    json_pack("{s:o,s:o,s:o,s:o}", "weights", cli_weights_json(&r->best_w),
 				      "bw_mean_bytes_s", cli_json_real(r->best_mean),
 				      "bw_ci_low_bytes_s", cli_json_real(r->best_ci_lo),
 				      "bw_ci_high_bytes_s", cli_json_real(r->best_ci_hi)));
 	json_object_set_new(j, "auto_weights",
-			    r->have_auto ? weights_json(&r->auto_w) : json_null());
+			    r->have_auto ? cli_weights_json(&r->auto_w) : json_null());
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
 	json_object_set_new(
 		j, "recommendation",
-		json_pack("{s:s,s:o,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
-			  weights_json(&rs->r[0].w), "gain", cli_json_real(r->reco_gain),
+		json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
+			  cli_weights_json(&rs->r[0].w), "weights_keyed_by",
+			  tt_wi_find(rs->r[0].interface)->unit, "gain", cli_json_real(r->reco_gain),
 			  "gain_over",
 			  r->reco_gain_over[0] ? json_string(r->reco_gain_over) : json_null(),
 			  "lost_to",
@@ -1382,10 +1379,8 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		json_object_set_new(j, "sources", json_incref(all->docs));
 		json_object_set_new(j, "interface", be ? json_string(be->name) : json_null());
 		json_object_set_new(j, "merged_weights",
-				    be == &tt_wi_upstream && !conflict[0] &&
-						    tt_weights_format(merged, w, sizeof(w)) >= 0
-					    ? json_string(w)
-					    : json_null());
+				    be && !be->per_source && !conflict[0] ? cli_weights_json(merged)
+									  : json_null());
 		json_object_set_new(j, "conflict",
 				    conflict[0] ? json_string(conflict) : json_null());
 		json_object_set_new(j, "apply_unavailable", be ? json_null() : json_string(why));
@@ -1393,7 +1388,7 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		return;
 	}
 	printf("\n=== every source ===\n%s%d CPU nodes searched, each its own run%s:\n", sim,
-	       all->rs.n, be == &tt_wi_rfc ? ", by tier (the RFC's form)" : "");
+	       all->rs.n, be && be->per_source ? ", by tier (the interface's form)" : "");
 	for (int i = 0; i < all->rs.n; i++) {
 		tt_weights_format(&all->rs.r[i].w, w, sizeof(w));
 		printf("  source node %d: %s %s", all->rs.r[i].source_node, all->rs.r[i].interface,
@@ -1404,20 +1399,20 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 	}
 	if (!be) {
 		printf("apply: not possible here: %s\n", why);
-	} else if (be == &tt_wi_rfc) {
-		printf("%sthe RFC holds tier weights per source node: each source's apply as they "
+	} else if (be->per_source) {
+		printf("%s%s holds %s weights per source node: each source's apply as they "
 		       "are\n",
-		       sim);
+		       sim, be->name, be->unit);
 	} else if (conflict[0]) {
-		printf("%supstream holds one global weight per node, and the sources overlap: %s\n"
+		printf("%s%s holds one global weight per %s, and the sources overlap: %s\n"
 		       "apply refuses the set; 'tiertune apply --run RUN' applies one source's "
 		       "weights (every other source then uses them too)\n",
-		       sim, conflict);
+		       sim, be->name, be->unit, conflict);
 	} else {
 		tt_weights_format(merged, w, sizeof(w));
-		printf("%supstream holds one global weight per node; the sources do not overlap "
+		printf("%s%s holds one global weight per %s; the sources do not overlap "
 		       "(or agree), merged: %s\n",
-		       sim, w);
+		       sim, be->name, be->unit, w);
 	}
 }
 
@@ -1428,10 +1423,10 @@ static int all_plan(const struct all_sources *all, const struct tt_topo *t,
 {
 	int rc = 0;
 
-	if (p->be == &tt_wi_upstream)
-		return tt_apply_plan_upstream(p, t, merged);
+	if (!p->be->per_source)
+		return tt_apply_plan_weights(p, t, -1, merged);
 	for (int i = 0; i < all->rs.n && rc == 0; i++)
-		rc = tt_apply_plan_rfc(p, t, all->rs.r[i].source_node, &all->rs.r[i].w);
+		rc = tt_apply_plan_weights(p, t, all->rs.r[i].source_node, &all->rs.r[i].w);
 	return rc;
 }
 
@@ -1464,7 +1459,8 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	/* The RFC holds tier weights per source: searched as such, every
 	 * tier gets a weight (0 leaves it out), where node weights summed per
 	 * tier would leave a tier no node used at the weight it had. */
-	rfc = !a->granularity && cli_pick_interface(cli, NULL, &be) == 0 && be == &tt_wi_rfc;
+	rfc = !a->granularity && cli_pick_interface(cli, NULL, &be) == 0 &&
+	      be->key == TT_WI_BY_TIER;
 	tt_nodemask_for_each (node, &t.cpu_nodes) {
 		struct auto_args one = *a;
 
@@ -1475,11 +1471,10 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 		if (rc)
 			goto out;
 	}
-	if (cli_pick_interface(cli, NULL, &be) < 0 ||
-	    tt_recos_convert(&all->rs, &t, be->name) < 0) {
+	if (cli_pick_interface(cli, NULL, &be) < 0 || tt_recos_convert(&all->rs, &t, be) < 0) {
 		snprintf(why, sizeof(why), "%s", tt_err_msg());
 		be = NULL;
-	} else if (be == &tt_wi_upstream && tt_recos_upstream(&all->rs, -1, &merged) < 0) {
+	} else if (!be->per_source && tt_recos_merged(&all->rs, be, -1, &merged) < 0) {
 		snprintf(conflict, sizeof(conflict), "%s", tt_err_msg());
 	}
 	all_report(cli, all, be, &merged, conflict, why, a->model != NULL);

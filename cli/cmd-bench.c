@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "../bench/run.h"
+#include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
 #include "../tuner/trial.h"
@@ -490,17 +491,27 @@ static int place_args(struct tt_cli *cli, const struct bench_args *a, const stru
 					      a->weights, node);
 		}
 	} else if (mode == TT_PLACE_KERNEL) {
+		const struct tt_wi_backend *be;
 		struct tt_wi_state st;
-		char why[256];
+		struct tt_il_order ord;
 
-		if (tt_wi_upstream.detect(&cli->sfs, why, sizeof(why)) < 0)
+		if (tt_wi_pick(&cli->sfs, NULL, &be) < 0) {
+			char why[1024];
+
+			snprintf(why, sizeof(why), "%s", tt_err_msg());
 			return tt_err(TT_EUNAVAIL, "kernel placement is unavailable: %s", why);
+		}
+		/* The weights each node gets from what the kernel holds for the
+		 * source node's tasks. */
 		tt_wi_state_init(&st);
-		rc = tt_wi_upstream.read(&cli->sfs, t, &st);
-		*w = st.node;
+		rc = be->read(&cli->sfs, t, &st);
+		if (rc == 0)
+			rc = tt_wi_order(be, &st, t, o->source_node, &nodes, &ord);
 		tt_wi_state_release(&st);
 		if (rc < 0)
 			return rc;
+		for (int i = 0; i < ord.n; i++)
+			tt_weights_put(w, ord.node[i], ord.weight[i]);
 	}
 	if (mode == TT_PLACE_BIND && tt_nodemask_weight(&nodes) != 1)
 		return tt_err(TT_EINPUT, "bind placement takes one node in --nodes, got '%s'",

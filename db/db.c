@@ -5,6 +5,7 @@
 #include "../core/error.h"
 #include "../core/proc.h"
 #include "../core/state.h"
+#include "../core/wi.h"
 #include "schema.h"
 
 #include <errno.h>
@@ -937,6 +938,27 @@ int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, v
 	return each_row(db, st, fn, ctx);
 }
 
+/* A recommendation's weights as every document has them (docs/json.md): an
+ * object from id to weight, and what the ids are (its interface's unit).
+ * The table keeps the text its writer checked. */
+static void recommendation_weights(json_t *rec)
+{
+	const struct tt_wi_backend *be =
+		tt_wi_find(json_string_value(json_object_get(rec, "interface")) ?: "");
+	struct tt_weights w;
+	json_t *o = json_object();
+	char key[16];
+	int id;
+
+	if (tt_weights_parse(json_string_value(json_object_get(rec, "weights")) ?: "", &w) == 0)
+		tt_nodemask_for_each (id, &w.set) {
+			snprintf(key, sizeof(key), "%d", id);
+			json_object_set_new(o, key, json_integer(w.w[id]));
+		}
+	json_object_set_new(rec, "weights", o);
+	json_object_set_new(rec, "weights_keyed_by", be ? json_string(be->unit) : json_null());
+}
+
 int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 {
 	sqlite3_stmt *st;
@@ -991,6 +1013,9 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		    "source_node, id") < 0 ||
 	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, recs)) < 0)
 		goto fail;
+	json_t *rec;
+	json_array_foreach (recs, i, rec)
+		recommendation_weights(rec);
 	json_t *layout = json_loads(json_string_value(json_object_get(run, "layout")), 0, NULL);
 	json_object_set_new(run, "layout", layout ? layout : json_null());
 	json_object_set_new(run, "trials", trials);

@@ -113,7 +113,7 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 
 struct tt_db_recommendation {
 	int source_node;
-	const char *interface; /* "upstream" or "rfc" */
+	const char *interface; /* a weight interface's name (core/wi.h) */
 	const struct tt_weights *weights;
 	double score;
 	double gain; /* over the baseline, as a fraction: 0.12 = +12% */

@@ -53,11 +53,15 @@ run "$TT" show "$runid" --json
 is "show: every trial simulated, one recommendation for source 0" \
 	"$(json "all(t['simulated'] for t in j['trials']), [(r['source_node'], r['interface']) for r in j['recommendations']]" <"$WORK/out")" \
 	"True [(0, 'upstream')]"
-reco=$(json "j['recommendations'][0]['weights']" <"$WORK/out")
+# Weights are objects in every document; "0:5,1:2" for the comparisons below.
+wtext="lambda w: ','.join('%s:%s' % kv for kv in w.items())"
+reco=$(json "($wtext)(j['recommendations'][0]['weights']), j['recommendations'][0]['weights_keyed_by']" <"$WORK/out")
+is "show: the recommendation's weights are keyed by node" "${reco#* }" node
+reco=${reco% *}
 
 run "${A[@]}" --no-record --json
 is "--json: exit 0, simulated, the same seed gives the same weights" \
-	"$rc:$(json "j['simulated'], j['recommendation']['weights'], j['run']" <"$WORK/out")" "0:True $reco None"
+	"$rc:$(json "j['simulated'], ($wtext)(j['recommendation']['weights']), j['run']" <"$WORK/out")" "0:True $reco None"
 is "auto --json fits docs/json.md" \
 	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -5)" ""
 is "--no-record stores nothing" "$("$TT" runs --json | json 'len(j["runs"])')" 1
@@ -107,7 +111,7 @@ grid=$(python3 -c 'import itertools, math
 print(sorted(",".join("%d:%d" % (n, w) for n, w in enumerate(v) if w)
       for v in itertools.product(range(4), repeat=3) if any(v) and math.gcd(*v) == 1))')
 is "sweep tried every reduced vector of 0..3 over 3 nodes, each once" \
-	"$(json "sorted(t['weights'] for t in j['trials'] if t['weights'] in $grid) == $grid" <"$WORK/out")" True
+	"$(json "sorted(w for w in map($wtext, (t['weights'] for t in j['trials'])) if w in $grid) == $grid" <"$WORK/out")" True
 swrun=$(json "j['run']" <"$WORK/out")
 is "runs: the sweep is a run of kind sweep" \
 	"$("$TT" runs --json | json "[r['kind'] for r in j['runs'] if r['id'] == $swrun]")" "['sweep']"

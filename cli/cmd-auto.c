@@ -136,14 +136,41 @@ static void print_gbs(FILE *f, double bw, double half)
 		fprintf(f, " ±%6s", "-");
 }
 
+/* The final comparison's line: round, arm, score, and for a baseline the
+ * winner's running gain over it (± the 95% interval's half width). */
+static void progress_confirm(const struct auto_ctx *c, const struct tt_search *s, int trial)
+{
+	char w[96];
+
+	weights_str(s, trial, w, sizeof(w));
+	fprintf(stderr, "%sconfirm %d/%d %-5s %-14s %8.2f GB/s", c->simulated ? "SIMULATED " : "",
+		s->confirm_round + 1, s->cfg.confirm_rounds,
+		s->confirm_arm < 0 ? "best" : s->base[s->confirm_arm].name, w,
+		s->confirm_score / 1e9);
+	if (s->confirm_arm >= 0) {
+		double g, lo, hi;
+
+		tt_confirm_gain(&s->base[s->confirm_arm], &g, &lo, &hi);
+		fprintf(stderr, "  gain %+.1f%%", 100 * g);
+		if (isfinite(lo))
+			fprintf(stderr, " ±%.1f%%", 100 * (hi - lo) / 2);
+	}
+	fprintf(stderr, "\n");
+}
+
 /* One line per measurement, on stderr so that stdout holds only the
- * report (or the JSON document). */
+ * report (or the JSON document); the final comparison's in text mode only. */
 static void progress(void *ctx, const struct tt_search *s, int trial)
 {
 	struct auto_ctx *c = ctx;
 	char w[96], bw[96] = "-";
 	int best = 0;
 
+	if (s->confirming) {
+		if (!c->cli->json)
+			progress_confirm(c, s, trial);
+		return;
+	}
 	if (!c->simulated && trial >= c->nper) {
 		struct placed *p = realloc(c->per_trial, (size_t)(trial + 16) * sizeof(*p));
 

@@ -36,7 +36,13 @@ grep -q '^SIMULATED recommendation for source node 0: 0:[0-9]' "$WORK/out"
 tap $? "weights recommended, labelled SIMULATED"
 grep -q '^SIMULATED trial 1/200 0:1 ' "$WORK/err"
 tap $? "progress: a line per measurement on stderr, labelled"
-is "every progress line is labelled" "$(grep -cv '^SIMULATED trial ' "$WORK/err")" 0
+is "every progress line is labelled" "$(grep -cvE '^SIMULATED (trial|confirm) ' "$WORK/err")" 0
+# The final comparison: a line per measurement, the winner first in each
+# round, every baseline with the running gain (an interval from round 2).
+is "progress: the final comparison's rounds, the winner first in each" \
+	"$(sed -n 's/^SIMULATED confirm \([0-9]*\/3\) best .*/\1/p' "$WORK/err" | tr '\n' ' ')" "1/3 2/3 3/3 "
+grep -qE '^SIMULATED confirm 2/3 (local|1:1|auto) +[0-9:,]+ +[0-9.]+ GB/s  gain [-+][0-9.]+% ±[0-9.]+%$' "$WORK/err"
+tap $? "progress: a baseline's line has its score and the running gain ± CI"
 grep -qE 'vs (local DRAM|1:1 interleave|kernel auto mode) ' "$WORK/out"
 tap $? "the best is compared with the baselines"
 is "the report did not write the fixture" "$(tree_sum "$fx")" "$before"
@@ -56,6 +62,7 @@ is "show: every trial simulated, one recommendation for source 0" \
 reco=$(json "j['recommendations'][0]['weights']" <"$WORK/out")
 
 run "${A[@]}" --no-record --json
+is "--json: no final-comparison lines" "$(grep -c '^SIMULATED confirm' "$WORK/err")" 0
 is "--json: exit 0, simulated, the same seed gives the same weights" \
 	"$rc:$(json "j['simulated'], j['recommendation']['weights'], j['run']" <"$WORK/out")" "0:True $reco None"
 is "auto --json fits docs/json.md" \

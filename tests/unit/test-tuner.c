@@ -357,6 +357,115 @@ static void test_baselines_first(void **state)
 	tt_search_release(&s);
 }
 
+/* The final comparison reports each of its measurements: the winner
+ * first in each round, then each distinct baseline, with the running gain
+ * that ends as the reported one. */
+struct seen {
+	int search, confirm, arms[64], rounds[64];
+	double last_gain[TT_BASELINES];
+};
+
+static void count_progress(void *ctx, const struct tt_search *srch, int trial)
+{
+	struct seen *sn = ctx;
+
+	if (!srch->confirming) {
+		sn->search++;
+		return;
+	}
+	if (sn->confirm < 64) {
+		sn->arms[sn->confirm] = srch->confirm_arm;
+		sn->rounds[sn->confirm] = srch->confirm_round;
+	}
+	sn->confirm++;
+	assert_int_equal(trial,
+			 srch->confirm_arm < 0 ? srch->best : srch->base[srch->confirm_arm].trial);
+	if (srch->confirm_arm >= 0) {
+		double lo, hi;
+
+		tt_confirm_gain(&srch->base[srch->confirm_arm], &sn->last_gain[srch->confirm_arm],
+				&lo, &hi);
+	}
+}
+
+static void test_confirm_progress(void **state)
+{
+	struct tt_search_cfg cfg;
+	struct seen sn = { 0 };
+	int distinct = 0;
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	setup(&cases[0], &cfg, &spy, "triad", 0.03, 5, 200, "shares");
+	cfg.progress = count_progress;
+	cfg.progress_ctx = &sn;
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_false(s.confirming);
+	for (int b = 0; b < s.nbaselines; b++) {
+		bool dup = s.base[b].same_as_best;
+
+		for (int e = 0; e < b; e++)
+			dup |= s.base[e].trial == s.base[b].trial;
+		distinct += !dup;
+	}
+	/* Every measurement is reported once, in the search or the comparison. */
+	assert_int_equal(sn.search + sn.confirm, s.measurements);
+	assert_int_equal(sn.confirm, cfg.confirm_rounds * (1 + distinct));
+	for (int i = 0; i < sn.confirm; i++) {
+		assert_int_equal(sn.rounds[i], i / (1 + distinct));
+		assert_true((i % (1 + distinct) == 0) == (sn.arms[i] < 0));
+	}
+	for (int b = 0; b < s.nbaselines; b++)
+		if (!s.base[b].same_as_best && s.base[b].rounds >= 2 &&
+		    sn.last_gain[b] == sn.last_gain[b])
+			assert_true(fabs(sn.last_gain[b] - s.base[b].gain) < 1e-12);
+	tt_search_release(&s);
+}
+
+/* The auto baseline takes the kernel's figures (HMAT), the prior the
+ * measured ones: the prior's formula vector is then the first candidate. */
+static void test_prior_seed(void **state)
+{
+	struct tt_search_cfg cfg;
+	uint32_t want[3] = { 0 }, bw[3];
+	struct tt_weights pw;
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	setup(&cases[0], &cfg, &spy, "triad", 0.03, 5, 200, "shares");
+	/* As HMAT would say from the best initiator: CXL as fast as DRAM. */
+	cfg.auto_bw_bytes_s[0] = 100e9;
+	cfg.auto_bw_bytes_s[1] = 100e9;
+	cfg.auto_bw_bytes_s[2] = 100e9;
+	snprintf(cfg.prior_from, sizeof(cfg.prior_from), "profile");
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+	assert_int_equal(s.nbaselines, 3);
+	assert_string_equal(s.base[2].name, "auto");
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(tt_weights_get(&s.auto_w, k, 0), 1);
+	assert_int_equal(tt_search_run(&s), 0);
+	/* local and auto (= 1:1 here) are two trials; the prior's is the third. */
+	assert_int_equal(s.prior_trial, 2);
+	assert_int_equal(s.trials[2].phase, TT_PHASE_SEARCH);
+	for (int k = 0; k < 3; k++)
+		bw[k] = (uint32_t)(cfg.prior_bw_bytes_s[k] / 1e6);
+	tt_weights_auto(cfg.nodes, bw, 3, &pw);
+	for (int k = 0; k < 3; k++)
+		want[k] = tt_weights_get(&pw, k, 0);
+	tt_weights_reduce_array(want, 3);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(s.trials[2].w[k], want[k]);
+	tt_search_release(&s);
+	/* Without separate auto figures the prior is the auto baseline: no
+	 * extra trial. */
+	setup(&cases[0], &cfg, &spy, "triad", 0.03, 5, 200, "shares");
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(s.prior_trial, -1);
+	tt_search_release(&s);
+}
+
 /* Every vector scores the same but for noise: no gain may be a win. */
 static int flat_measure(void *ctx, const struct tt_weights *w, double *score)
 {
@@ -520,6 +629,8 @@ int main(void)
 		cmocka_unit_test(test_budget_seconds),
 		cmocka_unit_test(test_no_vector_twice),
 		cmocka_unit_test(test_baselines_first),
+		cmocka_unit_test(test_confirm_progress),
+		cmocka_unit_test(test_prior_seed),
 		cmocka_unit_test(test_within_noise),
 		cmocka_unit_test(test_report_reco),
 		cmocka_unit_test(test_winner_lost),

@@ -382,6 +382,17 @@ void tt_search_cfg_default(struct tt_search_cfg *cfg)
 	cfg->strategy = "shares";
 }
 
+/* Baselines (min_repeats each), one candidate and the confirmation. */
+static int budget_need(const struct tt_search_cfg *c, int nbaselines)
+{
+	return nbaselines * c->min_repeats + c->confirm_rounds * (1 + nbaselines) + c->min_repeats;
+}
+
+int tt_search_need(const struct tt_search_cfg *c)
+{
+	return budget_need(c, (c->local_node >= 0) + 2 * (c->nnodes > 1));
+}
+
 /* The kernel's auto-mode formula on bandwidths in bytes/s (it takes MB/s,
  * as HMAT reports them); false when no node has a figure. */
 static bool auto_formula(const struct tt_search_cfg *c, const double *bw_bytes_s,
@@ -487,7 +498,7 @@ int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_meas
 	/* Baselines (min_repeats each) and the confirmation must fit. */
 	reserve = c->confirm_rounds * (1 + s->nbaselines);
 	if (c->budget_trials > 0) {
-		int need = s->nbaselines * c->min_repeats + reserve + c->min_repeats;
+		int need = budget_need(c, s->nbaselines);
 
 		if (c->budget_trials < need)
 			return tt_err(TT_EINPUT,

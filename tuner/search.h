@@ -146,6 +146,9 @@ void tt_search_cfg_default(struct tt_search_cfg *cfg);
  * 14 that baselines and confirmation need") and takes the callback. */
 int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
 		   void *ctx);
+/* The least budget_trials cfg's search can run on: every baseline (the auto
+ * one counted) twice, one candidate and the confirmation. */
+int tt_search_need(const struct tt_search_cfg *cfg);
 /* Baselines, strategy, confirmation. A negative status from the callback
  * stops it and is returned; what was measured stays in s. */
 int tt_search_run(struct tt_search *s);

@@ -16,13 +16,18 @@ if [ "$nmem" -lt 2 ]; then
 	expect_bad_input 3 "nothing to interleave" - "$TT" auto --source-node "$src"
 	grep -qF -- "--model tuner/models/" "$WORK/err"
 	tap $? "one memory node: the error suggests --model"
+	expect_bad_input 3 "nothing to interleave" - "$TT" auto --source-node "$src" --no-profile
 	skip "a real auto run needs two or more memory nodes; this machine has $nmem"
 else
 	skip "this machine has $nmem memory nodes: there is something to interleave"
 	skip "the nothing-to-interleave hint does not arise here"
-	run "$TT" auto --source-node "$src" --size 4M --repeat 2 --budget 20 --no-record --json
+	skip "--no-profile changes nothing on a machine with something to interleave"
+	run "$TT" auto --source-node "$src" --size 4M --repeat 2 --budget 30 --no-record --json
 	is "real auto on $nmem memory nodes completes, not simulated" \
-		"$rc:$(json 'j["simulated"], j["measurements"] <= 20' <"$WORK/out" 2>&1)" "0:False True"
+		"$rc:$(json 'j["simulated"], j["measurements"] + j["profile"]["measurements"] <= 30' <"$WORK/out" 2>&1)" "0:False True"
+	is "real auto: the prior is the profile, every node measured from the source" \
+		"$(json 'j["prior_from"], all(n["from"] == "measured" and n["bw_bytes_s"] > 0 and n["lat_ns"] > 0 for n in j["profile"]["nodes"]), j["profile"]["kernel_runs"] == 2 * len(j["nodes"])' <"$WORK/out")" \
+		"profile True True"
 fi
 
 # The model on a copy of the fixture it describes.
@@ -43,6 +48,9 @@ is "progress: the final comparison's rounds, the winner first in each" \
 	"$(sed -n 's/^SIMULATED confirm \([0-9]*\/3\) best .*/\1/p' "$WORK/err" | tr '\n' ' ')" "1/3 2/3 3/3 "
 grep -qE '^SIMULATED confirm 2/3 (local|1:1|auto) +[0-9:,]+ +[0-9.]+ GB/s  gain [-+][0-9.]+% ±[0-9.]+%$' "$WORK/err"
 tap $? "progress: a baseline's line has its score and the running gain ± CI"
+is "the report shows the profile table: a row per node, its figures and their source" \
+	"$(sed -n '/^SIMULATED profile from node 0 (the model/,/^$/p' "$WORK/out" | awk 'NR > 2 && NF == 4 {print $1 ":" $2 ":" $3 ":" $4}' | tr '\n' ' ')" \
+	"0:245.80:110.0:model 1:30.00:250.0:model 2:30.00:250.0:model "
 grep -qE 'vs (local DRAM|1:1 interleave|kernel auto mode) ' "$WORK/out"
 tap $? "the best is compared with the baselines"
 is "the report did not write the fixture" "$(tree_sum "$fx")" "$before"
@@ -65,10 +73,20 @@ run "${A[@]}" --no-record --json
 is "--json: no final-comparison lines" "$(grep -c '^SIMULATED confirm' "$WORK/err")" 0
 is "--json: exit 0, simulated, the same seed gives the same weights" \
 	"$rc:$(json "j['simulated'], j['recommendation']['weights'], j['run']" <"$WORK/out")" "0:True $reco None"
+is "--json: the model's profile is the prior, the auto baseline HMAT's as the kernel takes it" \
+	"$(json "j['prior_from'], j['auto_from'], [(n['node'], n['from'], n['bw_bytes_s'], n['lat_ns']) for n in j['profile']['nodes']], j['profile']['skipped']" <"$WORK/out")" \
+	"model hmat [(0, 'model', 245800000000.0, 110.0), (1, 'model', 30000000000.0, 250.0), (2, 'model', 30000000000.0, 250.0)] None"
 is "auto --json fits docs/json.md" \
 	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -5)" ""
 is "--no-record stores nothing" "$("$TT" runs --json | json 'len(j["runs"])')" 1
 
+run "${A[@]}" --no-record --no-profile --json
+is "--no-profile: the prior is HMAT's, each node's figures from its best initiator, said why" \
+	"$rc:$(json "j['prior_from'], j['profile']['skipped'], [(n['node'], n['from'], n['bw_bytes_s']) for n in j['profile']['nodes']]" <"$WORK/out")" \
+	"0:hmat --no-profile [(0, 'hmat', 307200000000.0), (1, 'hmat', 36000000000.0), (2, 'hmat', 36000000000.0)]"
+run "${A[@]}" --no-record --no-profile
+grep -q '^profile skipped (--no-profile): HMAT' "$WORK/out"
+tap $? "--no-profile: the text report says the profile was skipped and why"
 run "$TT" --sysfs-root "$fx" export --run "$runid" --format shell
 is "export --run of the auto run writes a shell script" \
 	"$rc:$(grep -c '^echo [0-9]* > "$root/sys/kernel/mm/mempolicy/weighted_interleave/node' "$WORK/out")" \

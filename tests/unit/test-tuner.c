@@ -5,7 +5,11 @@
 #include "test.h"
 
 #include "../../core/error.h"
+#include "../../bench/kernels.h"
+#include "../../core/sysfs.h"
+#include "../../core/topo.h"
 #include "../../tuner/model.h"
+#include "../../tuner/profile.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
 
@@ -466,6 +470,106 @@ static void test_prior_seed(void **state)
 	tt_search_release(&s);
 }
 
+/* The measured profile on this machine, read first: from the first node
+ * with CPUs to every memory node (at most two, each alone), small arrays
+ * so the test is quick. What must hold anywhere: every node measured, a
+ * positive bandwidth and idle latency, two kernel runs a node, and the
+ * figures a prior the search takes. */
+static void test_profile_live(void **state)
+{
+	struct tt_sysfs sfs;
+	struct tt_topo t;
+	struct tt_profile p;
+	struct tt_search_cfg cfg;
+	int src = -1, nodes[2], n = 0, node;
+
+	(void)state;
+	assert_int_equal(tt_sysfs_init(&sfs, "/"), 0);
+	assert_int_equal(tt_topo_load(&t, &sfs), 0);
+	for (int i = 0; i < t.nnodes && src < 0; i++)
+		if (t.nodes[i].ncpus)
+			src = t.nodes[i].id;
+	assert_true(src >= 0);
+	tt_nodemask_for_each (node, &t.mem_nodes)
+		if (n < 2)
+			nodes[n++] = node;
+	assert_true(n >= 1);
+	struct tt_bench_opts o = { .kernel = tt_kernel_find("triad"),
+				   .topo = &t,
+				   .source_node = src,
+				   .array_bytes = 4 << 20,
+				   .repeat = 2,
+				   .sfs = &sfs };
+
+	if (tt_profile_measure(&p, &o, nodes, n, 0) < 0)
+		fail_msg("%s", tt_err_msg());
+	assert_int_equal(p.source, src);
+	assert_int_equal(p.n, n);
+	assert_int_equal(p.runs, 2 * n);
+	assert_null(p.skipped);
+	assert_true(p.elapsed_s > 0);
+	assert_true(tt_profile_complete(&p));
+	for (int k = 0; k < n; k++) {
+		assert_int_equal(p.nodes[k].node, nodes[k]);
+		assert_string_equal(p.nodes[k].from, "measured");
+		assert_true(p.nodes[k].bw_bytes_s > 1e6 && isfinite(p.nodes[k].bw_bytes_s));
+		assert_true(p.nodes[k].lat_ns > 1 && p.nodes[k].lat_ns < 1e7);
+	}
+	tt_search_cfg_default(&cfg);
+	cfg.nnodes = n;
+	memcpy(cfg.nodes, nodes, sizeof(nodes));
+	tt_profile_bw(&p, cfg.prior_bw_bytes_s);
+	cfg.budget_trials = 100;
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+	assert_int_equal(s.have_auto, n > 1);
+	tt_search_release(&s);
+
+	/* A time budget already spent by the first node: the second is not
+	 * begun (the node measured twice stands for a second node where the
+	 * machine has one), and the profile is incomplete. */
+	nodes[1] = nodes[0];
+	assert_int_equal(tt_profile_measure(&p, &o, nodes, 2, 1e-9), 0);
+	assert_int_equal(p.runs, 2);
+	assert_string_equal(p.nodes[1].from, "none");
+	assert_false(tt_profile_complete(&p));
+	assert_non_null(p.skipped);
+	tt_topo_release(&t);
+}
+
+/* HMAT's figures on a fixture: access1, the lesser of read and write. */
+static void test_profile_hmat(void **state)
+{
+	static const int nodes[3] = { 0, 1, 2 };
+	struct tt_sysfs sfs;
+	struct tt_topo t;
+	struct tt_profile p;
+	char root[1024];
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/spr-ddr5-2cxl",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".");
+	assert_int_equal(tt_sysfs_init(&sfs, root), 0);
+	assert_int_equal(tt_topo_load(&t, &sfs), 0);
+	tt_profile_hmat(&p, &t, 0, nodes, 3);
+	assert_true(tt_profile_complete(&p));
+	assert_int_equal(p.runs, 0);
+	assert_true(p.nodes[0].bw_bytes_s == 307200e6 && p.nodes[0].lat_ns == 110);
+	assert_true(p.nodes[1].bw_bytes_s == 36000e6 && p.nodes[1].lat_ns == 250);
+	assert_true(p.nodes[2].bw_bytes_s == 36000e6);
+	assert_string_equal(p.nodes[2].from, "hmat");
+	assert_int_equal(tt_profile_cost(3), 3);
+	tt_topo_release(&t);
+	/* A machine without HMAT: no figure, "none". */
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/vm-1node",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".");
+	assert_int_equal(tt_sysfs_init(&sfs, root), 0);
+	assert_int_equal(tt_topo_load(&t, &sfs), 0);
+	tt_profile_hmat(&p, &t, 0, nodes, 1);
+	assert_false(tt_profile_complete(&p));
+	assert_string_equal(p.nodes[0].from, "none");
+	tt_topo_release(&t);
+}
+
 /* Every vector scores the same but for noise: no gain may be a win. */
 static int flat_measure(void *ctx, const struct tt_weights *w, double *score)
 {
@@ -631,6 +735,8 @@ int main(void)
 		cmocka_unit_test(test_baselines_first),
 		cmocka_unit_test(test_confirm_progress),
 		cmocka_unit_test(test_prior_seed),
+		cmocka_unit_test(test_profile_live),
+		cmocka_unit_test(test_profile_hmat),
 		cmocka_unit_test(test_within_noise),
 		cmocka_unit_test(test_report_reco),
 		cmocka_unit_test(test_winner_lost),

@@ -40,8 +40,8 @@ struct tt_profile {
 	int source;
 	int n;
 	struct tt_profile_node nodes[TT_SEARCH_MAX_NODES];
-	int runs;	  /* kernel runs made (a bandwidth and a latency run per node) */
-	double elapsed_s; /* s, their wall time */
+	int runs;	     /* kernel runs made (a bandwidth and a latency run per node) */
+	double elapsed_s;    /* s, their wall time */
 	const char *skipped; /* why it was not measured ("--no-profile"...); NULL */
 };
 

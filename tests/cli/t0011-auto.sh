@@ -148,11 +148,27 @@ is "plot of the auto run: exit 0, says SIMULATED" "$rc:$(head -c 13 "$WORK/out")
 is "plot: a data row per trial, labelled simulated" \
 	"$(grep -vc '^#' "$WORK/plot.dat"):$(head -1 "$WORK/plot.dat" | grep -c SIMULATED)" \
 	"$("$TT" show "$runid" --json | json 'len(j["trials"])'):1"
+# Three nodes: a heat map over the shares of the best trial's two largest
+# (node 0 and a CXL node here), a row per trial: two shares, GB/s, weights.
+is "plot: a 3-node run gets a heat map's data file, said so" \
+	"$(grep -c '^SIMULATED run: wrote .*plot-heat.dat: a heat map over the shares of nodes 0 and [12] (3 nodes' "$WORK/out")" 1
+is "plot: the heat map's header names the two nodes' shares" \
+	"$(sed -n 2p "$WORK/plot-heat.dat" | grep -cE '^# share_node0  share_node[12]  bw_median_GB_s  weights$')" 1
+is "plot: the heat map's rows: one per trial, shares in 0..1 summing to at most 1, GB/s, weights" \
+	"$(grep -v '^#' "$WORK/plot-heat.dat" | awk 'NF == 4 && $1 >= 0 && $2 >= 0 && $1 + $2 <= 1.000001 && $3 > 0 && $4 ~ /^[0-9]+:[0-9]+/ {n++} END {print n}')" \
+	"$(grep -vc '^#' "$WORK/plot.dat")"
+run "$TT" --sysfs-root "$fx" auto --source-node 0 --nodes 0,1 --model "$MODEL" --seed 3
+two=$(sed -n 's/^recorded as run \([0-9]*\) (simulated).*/\1/p' "$WORK/out")
+run "$TT" plot "$two" -o "$WORK/two"
+is "plot: a 2-node run has no heat map" "$rc:$(ls "$WORK" | grep -c '^two-heat')" "0:0"
 if command -v gnuplot >/dev/null; then
 	is "plot drew PNG and SVG" "$([ -s "$WORK/plot.png" ] && [ -s "$WORK/plot.svg" ] && echo yes)" yes
+	is "plot drew the heat map as PNG and SVG" \
+		"$([ -s "$WORK/plot-heat.png" ] && [ -s "$WORK/plot-heat.svg" ] && head -c 8 "$WORK/plot-heat.png" | od -An -c | tr -d ' ' )" '211PNG\r\n032\n'
 	skip "gnuplot is installed: the no-gnuplot message does not arise"
 else
 	skip "gnuplot is not installed: no PNG or SVG to check"
+	skip "gnuplot is not installed: no heat map to check"
 	grep -q "gnuplot is not installed" "$WORK/out"
 	tap $? "without gnuplot plot says why nothing was drawn"
 fi

@@ -49,7 +49,8 @@ struct tt_trial_result {
 	struct tt_matrix matrix;
 	bool collected; /* sum holds the collectors' summary */
 	struct tt_collect_summary sum;
-	int64_t run_id; /* the recorded run; 0: not recorded */
+	int64_t run_id;	   /* the recorded run; 0: not recorded */
+	double measured_s; /* wall time of the measured (timed) phase, s */
 };
 
 /* *out is a new result (free with tt_trial_free) on success, NULL on failure. */

@@ -218,7 +218,8 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 		struct tt_collect_ctx ctx = { .sfs = b.sfs,
 					      .topo = b.topo,
 					      .source_node = b.source_node,
-					      .weights = o->weights };
+					      .weights = o->weights,
+					      .measured_bw_bytes_s = o->measured_bw_bytes_s };
 
 		rc = o->matrix ? tt_err(TT_EINPUT, "collectors do not sample the matrix")
 			       : tt_collect_begin(&ctx, o->collect, &t.collect);

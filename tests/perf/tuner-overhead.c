@@ -91,8 +91,8 @@ int main(int argc, char **argv)
 			       r->bench.threads);
 		tt_trial_free(r);
 	}
-	printf("%5s %10.3f %10.3f %10.3f %10.3f %8.1f%%   (target: overhead under 2%%)\n",
-	       "mean", sum_total / ntrials, sum_meas / ntrials, sum_place / ntrials,
+	printf("%5s %10.3f %10.3f %10.3f %10.3f %8.1f%%   (target: overhead under 2%%)\n", "mean",
+	       sum_total / ntrials, sum_meas / ntrials, sum_place / ntrials,
 	       (sum_total - sum_meas - sum_place) / ntrials, 100 * (1 - sum_meas / sum_total));
 	tt_topo_release(&t);
 	return 0;

@@ -108,6 +108,10 @@ static int run(const struct tt_model *m, const struct qcase *c, const char *mixn
 			fprintf(stderr, " %u", bw[k]);
 		fprintf(stderr, " gap %.2f%%, %d trials\n",
 			100 * (1 - score(m, c, &sim.mix, bw) / opt), s.ntrials);
+		for (int b = 0; b < s.nbaselines; b++)
+			fprintf(stderr, "   baseline %s: %d rounds, gain %.4f (%.4f..%.4f)\n",
+				s.base[b].name, s.base[b].rounds, s.base[b].gain, s.base[b].gain_lo,
+				s.base[b].gain_hi);
 		for (int t = 0; t < s.ntrials; t++) {
 			uint32_t tw[TT_SEARCH_MAX_NODES];
 

@@ -519,14 +519,19 @@ static int open_record(void *cli, struct tt_db **db)
 
 /* The model collector's figures: the bandwidth this machine's newest
  * matrix run measured from the source (collectors/c-model.c), where there
- * is one; else it takes HMAT's. Nothing is created to look. */
+ * is one; else it takes HMAT's. Only for this machine (a fixture's matrix
+ * runs are simulated, never measured), and only once the source's CPUs
+ * are known to be usable: opening the database, even to read, can leave
+ * its WAL file behind, and a refused run must leave it as it was. */
 static bool measured_bw(struct tt_cli *cli, const struct bench_args *a, const struct tt_topo *t,
 			int src, double *bw, int64_t *run)
 {
+	int cpus[TT_MAX_CPUS], ncpus;
 	struct tt_db *db;
 	bool got = false;
 
-	if (!a->collect || !strstr(a->collect, "model") || a->matrix ||
+	if (!a->collect || !strstr(a->collect, "model") || a->matrix || !cli->sfs.live ||
+	    tt_bench_cpus(t, src, cpus, &ncpus) < 0 || (int)a->threads > ncpus ||
 	    cli_db(cli, TT_DB_READONLY, &db) < 0)
 		return false;
 	got = tt_db_measured_bw(db, t, src, bw, run) == 0;

@@ -536,6 +536,16 @@ static void test_profile_live(void **state)
 	tt_topo_release(&t);
 }
 
+static void fixture_topo(const char *name, struct tt_sysfs *sfs, struct tt_topo *t)
+{
+	char root[1024];
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", name);
+	assert_int_equal(tt_sysfs_init(sfs, root), 0);
+	assert_int_equal(tt_topo_load(t, sfs), 0);
+}
+
 /* HMAT's figures on a fixture: access1, the lesser of read and write. */
 static void test_profile_hmat(void **state)
 {
@@ -543,13 +553,9 @@ static void test_profile_hmat(void **state)
 	struct tt_sysfs sfs;
 	struct tt_topo t;
 	struct tt_profile p;
-	char root[1024];
 
 	(void)state;
-	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/spr-ddr5-2cxl",
-		 getenv("TT_TOP") ? getenv("TT_TOP") : ".");
-	assert_int_equal(tt_sysfs_init(&sfs, root), 0);
-	assert_int_equal(tt_topo_load(&t, &sfs), 0);
+	fixture_topo("spr-ddr5-2cxl", &sfs, &t);
 	tt_profile_hmat(&p, &t, 0, nodes, 3);
 	assert_true(tt_profile_complete(&p));
 	assert_int_equal(p.runs, 0);
@@ -560,10 +566,7 @@ static void test_profile_hmat(void **state)
 	assert_int_equal(tt_profile_cost(3), 3);
 	tt_topo_release(&t);
 	/* A machine without HMAT: no figure, "none". */
-	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/vm-1node",
-		 getenv("TT_TOP") ? getenv("TT_TOP") : ".");
-	assert_int_equal(tt_sysfs_init(&sfs, root), 0);
-	assert_int_equal(tt_topo_load(&t, &sfs), 0);
+	fixture_topo("vm-1node", &sfs, &t);
 	tt_profile_hmat(&p, &t, 0, nodes, 1);
 	assert_false(tt_profile_complete(&p));
 	assert_string_equal(p.nodes[0].from, "none");

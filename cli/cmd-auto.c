@@ -672,6 +672,8 @@ static void print_profile(const struct auto_ctx *c)
 
 	if (c->simulated && !p->skipped)
 		printf("SIMULATED profile from node %d (the model's figures):\n", p->source);
+	else if (p->skipped && !tt_profile_complete(p))
+		printf("profile skipped (%s), and HMAT lacks figures here: no prior\n", p->skipped);
 	else if (p->skipped)
 		printf("profile skipped (%s): HMAT's figures, from each node's best initiator, "
 		       "as a first guess\n",

@@ -87,6 +87,18 @@ is "--no-profile: the prior is HMAT's, each node's figures from its best initiat
 run "${A[@]}" --no-record --no-profile
 grep -q '^profile skipped (--no-profile): HMAT' "$WORK/out"
 tap $? "--no-profile: the text report says the profile was skipped and why"
+# Without HMAT (the Genoa fixture) --no-profile leaves no prior and no auto
+# baseline; the model's profile gives both.
+gx=$(copy_fixture 2s-genoa-cxl)
+G=("$TT" --sysfs-root "$gx" auto --source-node 1 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --no-record)
+run "${G[@]}" --no-profile --json
+is "no HMAT, --no-profile: no prior, no auto baseline" \
+	"$rc:$(json "j['prior_from'], j['auto_from'], [b['name'] for b in j['baselines']], {n['from'] for n in j['profile']['nodes']}" <"$WORK/out")" \
+	"0:none None ['local', '1:1'] {'none'}"
+run "${G[@]}" --json
+is "no HMAT: the model's profile is the prior and the auto baseline's figures" \
+	"$rc:$(json "j['prior_from'], j['auto_from'], [b['name'] for b in j['baselines']]" <"$WORK/out")" \
+	"0:model model ['local', '1:1', 'auto']"
 run "$TT" --sysfs-root "$fx" export --run "$runid" --format shell
 is "export --run of the auto run writes a shell script" \
 	"$rc:$(grep -c '^echo [0-9]* > "$root/sys/kernel/mm/mempolicy/weighted_interleave/node' "$WORK/out")" \

@@ -14,6 +14,7 @@
 #include "../core/wi.h"
 #include "../db/db.h"
 #include "../tuner/model.h"
+#include "../tuner/profile.h"
 #include "../tuner/report.h"
 #include "../tuner/search.h"
 #include "../tuner/trial.h"
@@ -41,7 +42,7 @@ struct auto_args {
 	int64_t source;
 	const char *nodes, *mix, *budget, *model, *noise, *strategy;
 	uint64_t threads, max_weight, seed, size, repeat;
-	bool no_record, apply;
+	bool no_record, apply, no_profile;
 	bool real_only; /* --size or --repeat given */
 	/* The objective and the search space (auto only): --objective,
 	 * --max-latency, --traffic, --granularity, --all-sources. */
@@ -82,6 +83,9 @@ struct auto_ctx {
 	tt_sample_fn inner;
 	tt_measure_fn inner_measure;
 	void *inner_ctx;
+	struct tt_profile profile; /* the prior's figures */
+	int profile_cost;	   /* measurements of the budget it took */
+	const char *auto_from;	   /* the auto baseline's figures: "hmat", the prior's */
 };
 
 /* What a real trial placed and used, for the record. */
@@ -177,14 +181,42 @@ static const char *unit(const struct auto_ctx *c)
 	return c->latency ? "ns" : "GB/s";
 }
 
+/* The final comparison's line: round, arm, score, and for a baseline the
+ * winner's running gain over it (± the 95% interval's half width). */
+static void progress_confirm(const struct auto_ctx *c, const struct tt_search *s, int trial)
+{
+	char w[96];
+
+	weights_str(s, trial, w, sizeof(w));
+	fprintf(stderr, "%sconfirm %d/%d %-5s %-14s ", c->simulated ? "SIMULATED " : "",
+		s->confirm_round + 1, s->cfg.confirm_rounds,
+		s->confirm_arm < 0 ? "best" : s->base[s->confirm_arm].name, w);
+	fprintf(stderr, "%8.*f %s", c->latency ? 1 : 2,
+		c->latency ? 1e9 / s->confirm_score : s->confirm_score / 1e9, unit(c));
+	if (s->confirm_arm >= 0) {
+		double g, lo, hi;
+
+		tt_confirm_gain(&s->base[s->confirm_arm], &g, &lo, &hi);
+		fprintf(stderr, "  gain %+.1f%%", 100 * g);
+		if (isfinite(lo))
+			fprintf(stderr, " ±%.1f%%", 100 * (hi - lo) / 2);
+	}
+	fprintf(stderr, "\n");
+}
+
 /* One line per measurement, on stderr so that stdout holds only the
- * report (or the JSON document). */
+ * report (or the JSON document); the final comparison's in text mode only. */
 static void progress(void *ctx, const struct tt_search *s, int trial)
 {
 	struct auto_ctx *c = ctx;
 	char w[96], bw[96] = "-";
 	int best = 0;
 
+	if (s->confirming) {
+		if (!c->cli->json)
+			progress_confirm(c, s, trial);
+		return;
+	}
 	if (!c->simulated && trial >= c->nper) {
 		struct placed *p = realloc(c->per_trial, (size_t)(trial + 16) * sizeof(*p));
 
@@ -201,9 +233,11 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 			best = i;
 	weights_str(s, trial, w, sizeof(w));
 	weights_str(s, best, bw, sizeof(bw));
-	fprintf(stderr, "%strial %d", c->simulated ? "SIMULATED " : "", s->measurements);
+	/* Counted as the user's budget, the profile's share included. */
+	fprintf(stderr, "%strial %d", c->simulated ? "SIMULATED " : "",
+		s->measurements + c->profile_cost);
 	if (s->cfg.budget_trials)
-		fprintf(stderr, "/%d", s->cfg.budget_trials);
+		fprintf(stderr, "/%d", s->cfg.budget_trials + c->profile_cost);
 	else if (s->cfg.budget_s > 0)
 		fprintf(stderr, " (%.0f of %.0f s)", s->elapsed_s, s->cfg.budget_s);
 	fprintf(stderr, " %-14s", w);
@@ -321,35 +355,75 @@ static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const 
 	return 0;
 }
 
-/* The prior and the auto-mode baseline: the kernel's own figures (HMAT
- * access1, min of read and write, as auto mode takes them) where every
- * node has them, else the model's profile, else none (no auto baseline). */
-static void pick_prior(const struct tt_topo *t, const struct tt_model *m, int src,
-		       struct tt_search_cfg *cfg)
+/* The prior and the auto-mode baseline. The auto baseline is what the
+ * kernel's auto mode would do: HMAT's figures where every node has them,
+ * else the prior's. The prior is the profile measured from the source
+ * (tuner/profile.h), or the model's with --model; HMAT's, a first guess
+ * from each node's best initiator, only when the profile is skipped
+ * (--no-profile, sweep, a budget too small to hold it) or cut short.
+ *
+ * The profile counts against the budget: a measurement per node (its
+ * bandwidth run costs what a search measurement does; the latency run is
+ * shorter), and with a duration its time, of which it takes at most about
+ * a quarter. */
+static int pick_prior(struct auto_ctx *c, const struct auto_args *a, const struct tt_model *m,
+		      struct tt_search_cfg *cfg)
 {
-	bool all = true;
+	struct tt_profile hmat, *p = &c->profile;
+	int cost = tt_profile_cost(cfg->nnodes), rc = 0;
 
-	for (int k = 0; k < cfg->nnodes; k++) {
-		const struct tt_node *n = tt_topo_node(t, cfg->nodes[k]);
-		const struct tt_hmat *h = n ? &n->access[1] : NULL;
-		uint64_t mb = h && h->present
-				      ? (h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
-									    : h->write_bw_mb_s)
-				      : 0;
+	tt_profile_hmat(&hmat, c->t, c->source, cfg->nodes, cfg->nnodes);
+	c->auto_from = "hmat";
+	if (tt_profile_complete(&hmat))
+		tt_profile_bw(&hmat, cfg->auto_bw_bytes_s);
+	if (m && !a->no_profile) {
+		rc = tt_profile_model(p, m, c->source, cfg->nodes, cfg->nnodes);
+	} else if (a->no_profile || m || strcmp(a->kind, "sweep") == 0 ||
+		   (cfg->budget_trials && cfg->budget_trials - cost < tt_search_need(cfg))) {
+		*p = hmat;
+		p->skipped = a->no_profile		     ? "--no-profile"
+			     : strcmp(a->kind, "sweep") == 0 ? "sweep tries every vector"
+							     : "the budget is too small for it";
+	} else {
+		struct tt_bench_opts o = { .kernel = c->kernel,
+					   .topo = c->t,
+					   .source_node = c->source,
+					   .threads = c->threads,
+					   .array_bytes = c->size_bytes,
+					   .repeat = c->repeat,
+					   .sfs = &c->cli->sfs };
 
-		cfg->prior_bw_bytes_s[k] = (double)mb * 1e6;
-		all &= mb > 0;
+		if (!c->cli->json)
+			fprintf(stderr,
+				"profile: bandwidth and idle latency from node %d to each "
+				"node alone...\n",
+				c->source);
+		rc = tt_profile_measure(p, &o, cfg->nodes, cfg->nnodes, cfg->budget_s / 4);
+		if (rc == 0 && cfg->budget_trials) {
+			c->profile_cost = cost;
+			cfg->budget_trials -= cost;
+		}
+		/* The search's clock starts after the profile. */
+		if (rc == 0 && cfg->budget_s > 0)
+			cfg->budget_s = fmax(cfg->budget_s - p->elapsed_s, 1e-3);
 	}
-	if (all) {
+	if (rc < 0)
+		return rc;
+	if (tt_profile_complete(p)) {
+		tt_profile_bw(p, cfg->prior_bw_bytes_s);
+		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "%s",
+			 p->skipped ? "hmat"
+			 : m	    ? "model"
+				    : "profile");
+	} else if (tt_profile_complete(&hmat)) {
+		tt_profile_bw(&hmat, cfg->prior_bw_bytes_s);
 		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "hmat");
-		return;
+	} else {
+		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "none");
 	}
-	if (m && tt_model_profile(m, src, cfg->nodes, cfg->nnodes, cfg->prior_bw_bytes_s) == 0) {
-		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "model");
-		return;
-	}
-	memset(cfg->prior_bw_bytes_s, 0, sizeof(cfg->prior_bw_bytes_s));
-	snprintf(cfg->prior_from, sizeof(cfg->prior_from), "none");
+	if (!tt_profile_complete(&hmat))
+		c->auto_from = strcmp(cfg->prior_from, "none") == 0 ? NULL : cfg->prior_from;
+	return 0;
 }
 
 static double median(const double *x, int n)
@@ -449,7 +523,8 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 	for (int i = 0; i < t->ntiers; i++) {
 		const struct tt_tier *tr = &t->tiers[i];
 		double bw = 0;
-		bool used = false, known = true;
+		double abw = 0;
+		bool used = false, known = true, aknown = true;
 		int node;
 
 		for (int k = 0; k < cfg->nnodes; k++)
@@ -457,6 +532,8 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 				used = true;
 				bw += cfg->prior_bw_bytes_s[k];
 				known &= cfg->prior_bw_bytes_s[k] > 0;
+				abw += cfg->auto_bw_bytes_s[k];
+				aknown &= cfg->auto_bw_bytes_s[k] > 0;
 			}
 		if (!used)
 			continue;
@@ -478,6 +555,7 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 			return tt_err(TT_EINPUT, "memory tier id %d is beyond %d", tr->id,
 				      TT_MAX_NODES - 1);
 		g.nodes[g.nnodes] = tr->id;
+		g.auto_bw_bytes_s[g.nnodes] = aknown ? abw : 0;
 		g.prior_bw_bytes_s[g.nnodes++] = known ? bw : 0;
 	}
 	*cfg = g;
@@ -890,6 +968,26 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+/* The profile: where each node's figures came from, and what it cost. */
+static json_t *profile_json(const struct auto_ctx *c)
+{
+	const struct tt_profile *p = &c->profile;
+	json_t *nodes = json_array();
+
+	for (int k = 0; k < p->n; k++)
+		json_array_append_new(
+			nodes,
+			json_pack("{s:i,s:o,s:o,s:s}", "node", p->nodes[k].node, "bw_bytes_s",
+				  cli_json_real(p->nodes[k].bw_bytes_s > 0 ? p->nodes[k].bw_bytes_s
+									   : NAN),
+				  "lat_ns",
+				  cli_json_real(p->nodes[k].lat_ns > 0 ? p->nodes[k].lat_ns : NAN),
+				  "from", p->nodes[k].from));
+	return json_pack("{s:o,s:i,s:i,s:f,s:o}", "skipped", str_or_null(p->skipped), "kernel_runs",
+			 p->runs, "measurements", c->profile_cost, "elapsed_s", p->elapsed_s,
+			 "nodes", nodes);
+}
+
 static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 			   const struct tt_search *s, const struct tt_report *r,
 			   const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
@@ -917,11 +1015,14 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	json_object_set_new(j, "prior_from", json_string(r->prior_from));
 	json_object_set_new(j, "max_weight", json_integer(r->max_weight));
 	json_object_set_new(j, "budget_trials",
-			    s->cfg.budget_trials ? json_integer(s->cfg.budget_trials)
-						 : json_null());
+			    s->cfg.budget_trials
+				    ? json_integer(s->cfg.budget_trials + c->profile_cost)
+				    : json_null());
 	json_object_set_new(j, "budget_s",
 			    s->cfg.budget_s > 0 ? json_real(s->cfg.budget_s) : json_null());
 	json_object_set_new(j, "measurements", json_integer(r->measurements));
+	json_object_set_new(j, "profile", profile_json(c));
+	json_object_set_new(j, "auto_from", str_or_null(c->auto_from));
 	json_object_set_new(j, "ntrials", json_integer(r->ntrials));
 	json_object_set_new(j, "elapsed_s", json_real(r->elapsed_s));
 	json_object_set_new(j, "stop_reason", json_string(r->stop_reason));
@@ -1017,6 +1118,39 @@ static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 	printf("\n");
 }
 
+/* The profile table: each node's figures from the source and their source. */
+static void print_profile(const struct auto_ctx *c)
+{
+	const struct tt_profile *p = &c->profile;
+
+	if (c->simulated && !p->skipped)
+		printf("SIMULATED profile from node %d (the model's figures):\n", p->source);
+	else if (p->skipped && !tt_profile_complete(p))
+		printf("profile skipped (%s), and HMAT lacks figures here: no prior\n", p->skipped);
+	else if (p->skipped)
+		printf("profile skipped (%s): HMAT's figures, from each node's best initiator, "
+		       "as a first guess\n",
+		       p->skipped);
+	else
+		printf("profile from node %d: %d kernel runs in %.1f s, %d measurements of the "
+		       "budget%s\n",
+		       p->source, p->runs, p->elapsed_s, c->profile_cost,
+		       tt_profile_complete(p) ? "" : " (cut short by the time budget)");
+	printf("%6s %10s %10s  %s\n", "node", "GB/s", "idle ns", "from");
+	for (int k = 0; k < p->n; k++) {
+		const struct tt_profile_node *pn = &p->nodes[k];
+
+		char bw[16] = "-", lat[16] = "-";
+
+		if (pn->bw_bytes_s > 0)
+			snprintf(bw, sizeof(bw), "%.2f", pn->bw_bytes_s / 1e9);
+		if (pn->lat_ns > 0)
+			snprintf(lat, sizeof(lat), "%.1f", pn->lat_ns);
+		printf("%6d %10s %10s  %s\n", pn->node, bw, lat, pn->from);
+	}
+	printf("\n");
+}
+
 static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 			const struct tt_report *r, const struct tt_recos *rs, int64_t run,
 			const struct tt_apply_plan *p, const char *plan_why)
@@ -1050,6 +1184,7 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	       "trials in %.1f s (%s)\n\n",
 	       r->strategy, r->prior_from, r->max_weight, r->measurements, r->ntrials, r->elapsed_s,
 	       r->stop_reason);
+	print_profile(c);
 
 	if (c->simulated)
 		printf("SIMULATED figures:\n");
@@ -1098,7 +1233,7 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	if (r->have_auto) {
 		tt_weights_format(&r->auto_w, w, sizeof(w));
 		printf("kernel auto mode (its formula on the %s bandwidths) gives %s: %s\n",
-		       r->prior_from, w,
+		       c->auto_from ? c->auto_from : "-", w,
 		       r->best_is_auto ? "the search found nothing better" : "see its row above");
 	} else {
 		printf("kernel auto mode: no bandwidth figures (no HMAT), so no auto baseline\n");
@@ -1276,8 +1411,10 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 			    cfg.min_repeats);
 		goto out;
 	}
-	pick_prior(&t, m, c.source, &cfg);
-	if (c.tiers && (rc = group_tiers(&t, &cfg)) < 0)
+	rc = pick_prior(&c, a, m, &cfg);
+	if (rc == 0 && c.tiers)
+		rc = group_tiers(&t, &cfg);
+	if (rc < 0)
 		goto out;
 	if (m) {
 		rc = tt_model_sim_init(&c.sim, m, c.source, a->mix, c.threads, sigma, a->seed);
@@ -1578,6 +1715,9 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("all-sources", &a.all_sources,
 			 "search for every CPU node in turn and merge the set (instead of "
 			 "--source-node)"),
+		CLI_FLAG("no-profile", &a.no_profile,
+			 "skip the profile (bandwidth and latency from the source to each node): "
+			 "HMAT's figures as the prior"),
 		TRIAL_OPTIONS(a),
 		CLI_FLAG(
 			"apply", &a.apply,

@@ -7,6 +7,7 @@
 #include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
+#include "../db/db.h"
 #include "../tuner/trial.h"
 
 #include <math.h>
@@ -527,6 +528,28 @@ static int open_record(void *cli, struct tt_db **db)
 	return cli_db(cli, 0, db);
 }
 
+/* The model collector's figures: the bandwidth this machine's newest
+ * matrix run measured from the source (collectors/c-model.c), where there
+ * is one; else it takes HMAT's. Only for this machine (a fixture's matrix
+ * runs are simulated, never measured), and only once the source's CPUs
+ * are known to be usable: opening the database, even to read, can leave
+ * its WAL file behind, and a refused run must leave it as it was. */
+static bool measured_bw(struct tt_cli *cli, const struct bench_args *a, const struct tt_topo *t,
+			int src, double *bw, int64_t *run)
+{
+	int cpus[TT_MAX_CPUS], ncpus;
+	struct tt_db *db;
+	bool got = false;
+
+	if (!a->collect || !strstr(a->collect, "model") || a->matrix || !cli->sfs.live ||
+	    tt_bench_cpus(t, src, cpus, &ncpus) < 0 || (int)a->threads > ncpus ||
+	    cli_db(cli, TT_DB_READONLY, &db) < 0)
+		return false;
+	got = tt_db_measured_bw(db, t, src, bw, run) == 0;
+	tt_db_close(db);
+	return got;
+}
+
 static int bench(struct tt_cli *cli, const struct bench_args *a)
 {
 	struct tt_trial_opts to = { .bench = { .repeat = (int)a->repeat,
@@ -544,6 +567,8 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	struct tt_trial_result *res = NULL;
 	struct tt_weights w;
 	struct tt_topo t;
+	double measured[TT_MAX_NODES];
+	int64_t mrun = 0;
 	int rc = check_args(a, o);
 
 	if (rc)
@@ -559,6 +584,13 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		goto out;
 	if (mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL)
 		to.weights = &w;
+	if (measured_bw(cli, a, &t, o->source_node, measured, &mrun)) {
+		to.measured_bw_bytes_s = measured;
+		if (!cli->json)
+			printf("model collector: bandwidth measured from node %d by matrix run %jd "
+			       "where it has a figure, HMAT's elsewhere\n",
+			       o->source_node, (intmax_t)mrun);
+	}
 	rc = tt_trial_run(&to, &res);
 	if (rc < 0)
 		goto out;

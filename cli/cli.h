@@ -11,6 +11,7 @@
 #include "../core/bitmap.h"
 #include "../core/error.h"
 #include "../core/sysfs.h"
+#include "../core/version.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -133,10 +134,6 @@ json_t *cli_nodes_json(const struct tt_nodemask *m);
 /* Weights as JSON: an object from node (or tier) id to weight, the one
  * form every document uses (docs/json.md). */
 json_t *cli_weights_json(const struct tt_weights *w);
-
-/* The version of the JSON vocabulary (docs/json.md): every document's
- * "schema_version". Raise it when a field is renamed, retyped or removed. */
-#define TT_JSON_SCHEMA_VERSION 2
 
 /* Prints and frees a JSON document (an object), "schema_version" first;
  * returns 0 or an exit code. */

@@ -47,6 +47,17 @@ static json_t *writes_json(const struct tt_apply_plan *p)
 	return w;
 }
 
+/* What apply and restore print with --json, the same fields whether it
+ * ran, was a dry run or had nothing to write (docs/json.md, doc apply). */
+static int print_json(const struct tt_apply_plan *p, const char *kind, bool dry_run, int written,
+		      bool auto_turned_off)
+{
+	return cli_print_json(json_pack("{s:s,s:b,s:s,s:i,s:o,s:i,s:b}", "action", kind, "dry_run",
+					dry_run, "interface", p->be->name, "written", written,
+					"writes", writes_json(p), "unchanged", p->unchanged,
+					"auto_turned_off", auto_turned_off));
+}
+
 /* Validate, dry-run or run, report, record: the part apply and restore share. */
 int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
 		      bool dry_run, const char *kind, const char *objective)
@@ -57,10 +68,7 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 
 	if (!p->n && p->unchanged) {
 		if (cli->json)
-			return cli_print_json(json_pack("{s:s,s:b,s:s,s:i,s:o,s:i}", "action", kind,
-							"dry_run", dry_run, "interface",
-							p->be->name, "written", 0, "writes",
-							json_array(), "unchanged", p->unchanged));
+			return print_json(p, kind, dry_run, 0, false);
 		printf("%d value%s already as wanted: nothing to write\n", p->unchanged,
 		       p->unchanged == 1 ? " is" : "s are");
 		return 0;
@@ -73,9 +81,7 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 		rc = tt_apply_verify(p);
 	if (rc == 0 && dry_run) {
 		if (cli->json)
-			return cli_print_json(json_pack(
-				"{s:s,s:b,s:s,s:o,s:i}", "action", kind, "dry_run", 1, "interface",
-				p->be->name, "writes", writes_json(p), "unchanged", p->unchanged));
+			return print_json(p, kind, true, 0, false);
 		tt_apply_print(p, stdout);
 		if (p->unchanged)
 			printf("(%d value%s already as wanted, left alone)\n", p->unchanged,
@@ -94,10 +100,7 @@ int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_app
 			 "the history marks it done)",
 			 tt_err_msg());
 	if (cli->json) {
-		rc = cli_print_json(json_pack(
-			"{s:s,s:b,s:s,s:i,s:o,s:i,s:b}", "action", kind, "dry_run", 0, "interface",
-			p->be->name, "written", res.written, "writes", writes_json(p), "unchanged",
-			p->unchanged, "auto_turned_off", res.auto_turned_off));
+		rc = print_json(p, kind, false, res.written, res.auto_turned_off);
 	} else {
 		for (int i = 0; i < p->n; i++)
 			printf("%s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,

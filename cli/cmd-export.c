@@ -223,18 +223,26 @@ static int prometheus(const struct export *e, FILE *f)
 
 		if (e->source >= 0 && r->source_node >= 0 && r->source_node != e->source)
 			continue;
+		char src[32] = "";
+
+		/* No source node: no label, rather than a node "-1" that is not one. */
+		if (r->source_node >= 0)
+			snprintf(src, sizeof(src), ",source_node=\"%d\"", r->source_node);
 		tt_nodemask_for_each (id, &r->w.set)
-			fprintf(f,
-				"tiertune_weight_recommended{interface=\"%s\",source_node=\"%d\",%"
-				"s=\"%d\"} %u\n",
-				r->interface, r->source_node, be ? be->unit : "id", id, r->w.w[id]);
+			fprintf(f, "tiertune_weight_recommended{interface=\"%s\"%s,%s=\"%d\"} %u\n",
+				r->interface, src, be ? be->unit : "id", id, r->w.w[id]);
 	}
 	fprintf(f, "# HELP tiertune_gain_ratio Measured gain of the recommendation over its "
 		   "baseline (0.12 = +12%%).\n# TYPE tiertune_gain_ratio gauge\n");
-	for (int i = 0; i < e->rs.n; i++)
-		if (!isnan(e->rs.r[i].gain))
+	for (int i = 0; i < e->rs.n; i++) {
+		if (isnan(e->rs.r[i].gain))
+			continue;
+		if (e->rs.r[i].source_node >= 0)
 			fprintf(f, "tiertune_gain_ratio{source_node=\"%d\"} %g\n",
 				e->rs.r[i].source_node, e->rs.r[i].gain);
+		else
+			fprintf(f, "tiertune_gain_ratio %g\n", e->rs.r[i].gain);
+	}
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {
 		struct tt_wi_state st;
 		char why[256];

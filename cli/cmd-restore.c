@@ -34,8 +34,7 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 		return 0;
 	}
 	if (cli->json)
-		return cli_print_json(json_pack("{s:i,s:s,s:s,s:i}", "schema_version",
-						TT_JSON_SCHEMA_VERSION, "action", "restore",
+		return cli_print_json(json_pack("{s:s,s:s,s:i}", "action", "restore-journal",
 						"journal", journal, "restored", rec.restored));
 	printf("put back %d value%s from journal '%s'\n", rec.restored,
 	       rec.restored == 1 ? "" : "s", journal);

@@ -120,6 +120,7 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
 	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e), *host, *rec;
+	bool v1;
 	char where[4200];
 	size_t i;
 	int rc = 0;
@@ -128,12 +129,18 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 	if (!j)
 		return tt_err(TT_EINPUT, "profile '%s' is not JSON: %s (line %d)", path, e.text,
 			      e.line);
-	host = json_object_get(j, "host");
+	/* Profiles of 0.2.0 said "version": 1 and "host"; they still apply. */
+	v1 = json_integer_value(json_object_get(j, "version")) == 1;
+	host = json_object_get(j, v1 ? "host" : "machine");
 	if (!json_is_object(j) ||
 	    strcmp(json_string_value(json_object_get(j, "format")) ?: "", PROFILE_FORMAT) ||
-	    json_integer_value(json_object_get(j, "version")) != 1 || !json_is_object(host) ||
-	    !json_is_array(json_object_get(j, "recommendations"))) {
-		rc = tt_err(TT_EINPUT, "profile '%s' is not a tiertune profile (version 1)", path);
+	    (!v1 &&
+	     json_integer_value(json_object_get(j, "schema_version")) != TT_JSON_SCHEMA_VERSION) ||
+	    !json_is_object(host) || !json_is_array(json_object_get(j, "recommendations"))) {
+		rc = tt_err(TT_EINPUT,
+			    "profile '%s' is not a tiertune profile (schema_version %d, or "
+			    "version 1)",
+			    path, TT_JSON_SCHEMA_VERSION);
 		goto out;
 	}
 	snprintf(rs->hostname, sizeof(rs->hostname), "%s",
@@ -143,30 +150,33 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 	snprintf(rs->objective, sizeof(rs->objective), "%s",
 		 json_string_value(json_object_get(j, "objective")) ?: "");
 	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",
-		 json_string_value(json_object_get(j, "run")) ?: "");
+		 json_string_value(json_object_get(j, v1 ? "run" : "run_uuid")) ?: "");
 	json_array_foreach (json_object_get(j, "recommendations"), i, rec) {
 		json_t *w = json_object_get(rec, "weights"),
 		       *src = json_object_get(rec, "source_node"),
 		       *gain = json_object_get(rec, "gain");
 		char text[4096];
+		json_int_t id;
 
 		snprintf(where, sizeof(where), "profile '%s', recommendation %zu", path, i + 1);
-		if (!json_is_object(w) || !json_is_integer(src)) {
+		/* No source node: null, or -1 as version 1 wrote it. */
+		id = json_is_null(src) ? -1 : json_integer_value(src);
+		if (!json_is_object(w) || !(json_is_integer(src) || json_is_null(src))) {
 			rc = tt_err(TT_EINPUT, "%s: needs source_node and a weights object", where);
 			goto out;
 		}
 		/* Checked as the 64-bit number it is: a cast would make 2**40 node 0. */
-		if (json_integer_value(src) < -1 || json_integer_value(src) >= TT_MAX_NODES) {
+		if (id < -1 || id >= TT_MAX_NODES) {
 			rc = tt_err(TT_EINPUT,
 				    "%s: source_node '%" JSON_INTEGER_FORMAT "' out of range "
 				    "(-1-%d)",
-				    where, json_integer_value(src), TT_MAX_NODES - 1);
+				    where, id, TT_MAX_NODES - 1);
 			goto out;
 		}
 		rc = weights_text(w, where, text, sizeof(text));
 		if (rc < 0)
 			goto out;
-		rc = tt_recos_add(rs, (int)json_integer_value(src),
+		rc = tt_recos_add(rs, (int)id,
 				  json_string_value(json_object_get(rec, "interface")) ?: "", text,
 				  json_is_number(gain) ? json_number_value(gain) : NAN, where);
 		if (rc < 0)
@@ -189,14 +199,20 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 		const struct tt_reco *r = &rs->r[i];
 		json_t *w = cli_weights_json(&r->w);
 
-		json_array_append_new(recs,
-				      json_pack("{s:i,s:s,s:o,s:o}", "source_node", r->source_node,
-						"interface", r->interface, "weights", w, "gain",
-						isnan(r->gain) ? json_null() : json_real(r->gain)));
+		const struct tt_wi_backend *be = tt_wi_find(r->interface);
+
+		json_array_append_new(
+			recs,
+			json_pack("{s:o,s:s,s:o,s:s,s:o}", "source_node",
+				  r->source_node >= 0 ? json_integer(r->source_node) : json_null(),
+				  "interface", r->interface, "weights", w, "weights_keyed_by",
+				  be ? be->unit : "node", "gain",
+				  isnan(r->gain) ? json_null() : json_real(r->gain)));
 	}
-	return json_pack("{s:s,s:i,s:{s:s,s:s,s:s,s:s},s:s?,s:s?,s:o}", "format", PROFILE_FORMAT,
-			 "version", 1, "host", "hostname", t->hostname, "fingerprint", fp,
-			 "cpu_model", t->cpu_model, "kernel_release", t->kernel_release, "run",
+	return json_pack("{s:i,s:s,s:{s:s,s:s,s:s,s:s},s:s?,s:s?,s:o}", "schema_version",
+			 TT_JSON_SCHEMA_VERSION, "format", PROFILE_FORMAT, "machine", "hostname",
+			 t->hostname, "fingerprint", fp, "cpu_model", t->cpu_model,
+			 "kernel_release", t->kernel_release, "run_uuid",
 			 rs->run_uuid[0] ? rs->run_uuid : NULL, "objective",
 			 rs->objective[0] ? rs->objective : NULL, "recommendations", recs);
 }

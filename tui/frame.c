@@ -413,6 +413,10 @@ static void header(struct tt_frame *f, const struct tt_frame_in *in)
 		if (n > 0 && (size_t)n < sizeof(f->collectors) - len)
 			len += (size_t)n;
 		f->simulated |= (c->flags & TT_C_SIMULATED) != 0;
+		if (f->ncollectors <
+		    (int)(sizeof(f->collector_names) / sizeof(*f->collector_names)))
+			snprintf(f->collector_names[f->ncollectors++], sizeof(*f->collector_names),
+				 "%s", c->name);
 	}
 	if (!len)
 		snprintf(f->collectors, sizeof(f->collectors), "none");
@@ -524,12 +528,10 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 			r.node = n->id;
 			r.tier = tier;
 			if (n->has_cpu) {
-				uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
-
 				for (int c = 0; c < n->ncpus; c++)
-					tt_bit_set(bits, (unsigned int)n->cpus[c]);
-				if (tt_bit_format_list(bits, TT_MAX_CPUS, r.cpus, sizeof(r.cpus)) <
-				    0)
+					tt_bit_set(r.cpu_bits, (unsigned int)n->cpus[c]);
+				if (tt_bit_format_list(r.cpu_bits, TT_MAX_CPUS, r.cpus,
+						       sizeof(r.cpus)) < 0)
 					snprintf(r.cpus, sizeof(r.cpus), "%d CPUs", n->ncpus);
 			} else {
 				snprintf(r.cpus, sizeof(r.cpus), "CPU-less");
@@ -580,6 +582,7 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 		sub.kind = TT_ROW_TIER;
 		sub.tier = tier;
 		fmt_list(&members, sub.cpus, sizeof(sub.cpus));
+		sub.members = members;
 		for (int r = first; r < f->nrows; r++)
 			sum_into(&sub, &f->rows[r]);
 		rc = add_row(f, &cap, &sub);
@@ -669,6 +672,8 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 		nd->node = n->id;
 		fmt_list(&n->demote_preferred, nd->preferred, sizeof(nd->preferred));
 		fmt_list(&n->demote_allowed, nd->allowed, sizeof(nd->allowed));
+		nd->preferred_set = n->demote_preferred;
+		nd->allowed_set = n->demote_allowed;
 		node_migration(f, in, ms, nd);
 	}
 	if (rc == 0)

@@ -27,8 +27,6 @@
 #include <stdio.h>
 #include <time.h>
 
-#define TT_FRAME_SCHEMA 1
-
 enum tt_cell_state {
 	TT_CELL_OK,
 	TT_CELL_NA,    /* no source for it here: the footer says why */
@@ -72,9 +70,12 @@ enum tt_frame_row_kind { TT_ROW_NODE, TT_ROW_TIER, TT_ROW_TOTAL };
 
 struct tt_frame_row {
 	enum tt_frame_row_kind kind;
-	int node;		  /* TT_ROW_NODE */
-	int tier;		  /* -1: in no tier */
-	char cpus[24];		  /* "0-47", "CPU-less", or the tier's node list */
+	int node;      /* TT_ROW_NODE */
+	int tier;      /* -1: in no tier */
+	char cpus[24]; /* "0-47", "CPU-less", or the tier's node list */
+	/* The same as sets, for JSON: a node's CPUs, a tier's memory nodes. */
+	uint64_t cpu_bits[TT_MAX_CPUS / 64];
+	struct tt_nodemask members;
 	struct tt_cell mem_used;  /* bytes */
 	struct tt_cell mem_total; /* bytes */
 	struct tt_cell rd, wr;	  /* bytes/s */
@@ -87,6 +88,7 @@ struct tt_frame_row {
 struct tt_frame_demote {
 	int node;
 	char preferred[64], allowed[64]; /* node lists, "" when none */
+	struct tt_nodemask preferred_set, allowed_set;
 	/* pages/s from nodeN/vmstat: demoted FROM this node (the kernel counts
 	 * a demotion on the node being reclaimed) and promoted TO it */
 	struct tt_cell demote, promote;
@@ -165,7 +167,9 @@ struct tt_frame {
 	char mode[40];	/* "auto", "manual", "manual (no auto file)", "" */
 	int source_node;
 	char collectors[160]; /* in use, "numastat, perf-uncore" */
-	bool simulated;	      /* a figure comes from a model or a script */
+	int ncollectors;
+	char collector_names[16][32]; /* the same, by name, for JSON */
+	bool simulated;		      /* a figure comes from a model or a script */
 	double interval_s;
 	bool paused, initializing;
 	enum tt_view view;

@@ -6,6 +6,7 @@
 
 #include "../core/error.h"
 #include "../core/parse.h"
+#include "../core/version.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -292,6 +293,17 @@ static void states(json_t *obj, const char *const *names, const struct tt_cell *
 	json_object_set_new(obj, "states", st);
 }
 
+/* A set as a list of ids, as every JSON document gives node and CPU lists. */
+static json_t *ids_json(const uint64_t *bits, unsigned int nbits)
+{
+	json_t *a = json_array();
+
+	for (unsigned int i = 0; i < nbits; i++)
+		if (tt_bit_test(bits, i))
+			json_array_append_new(a, json_integer(i));
+	return a;
+}
+
 static json_t *row_json(const struct tt_frame_row *r)
 {
 	static const char *const names[] = { "mem_used_bytes", "mem_total_bytes", "read_bytes_s",
@@ -303,12 +315,12 @@ static json_t *row_json(const struct tt_frame_row *r)
 
 	if (r->kind == TT_ROW_NODE) {
 		json_object_set_new(o, "node", json_integer(r->node));
-		json_object_set_new(o, "cpus", json_string(r->cpus));
+		json_object_set_new(o, "cpus", ids_json(r->cpu_bits, TT_MAX_CPUS));
 	}
 	if (r->kind != TT_ROW_TOTAL)
 		json_object_set_new(o, "tier", r->tier < 0 ? json_null() : json_integer(r->tier));
 	if (r->kind == TT_ROW_TIER)
-		json_object_set_new(o, "nodes", json_string(r->cpus));
+		json_object_set_new(o, "nodes", ids_json(r->members.bits, TT_MAX_NODES));
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
 		json_object_set_new(o, names[i],
 				    i < 2 || i == 4 ? cell_int(cells[i]) : cell_json(cells[i]));
@@ -319,18 +331,22 @@ static json_t *row_json(const struct tt_frame_row *r)
 int tt_frame_json(const struct tt_frame *f, FILE *out)
 {
 	json_t *j = json_object(), *nodes = json_array(), *tiers = json_array(),
-	       *dem = json_array(), *procs = json_array(), *notes = json_array();
+	       *dem = json_array(), *procs = json_array(), *notes = json_array(),
+	       *collectors = json_array();
 	int rc = 0;
 
-	json_object_set_new(j, "schema", json_integer(TT_FRAME_SCHEMA));
+	for (int i = 0; i < f->ncollectors; i++)
+		json_array_append_new(collectors, json_string(f->collector_names[i]));
+
+	json_object_set_new(j, "schema_version", json_integer(TT_JSON_SCHEMA_VERSION));
 	json_object_set_new(j, "time", json_integer((json_int_t)f->wall));
 	json_object_set_new(j, "host", json_string(f->host));
-	json_object_set_new(j, "kernel", json_string(f->kernel));
+	json_object_set_new(j, "kernel_release", json_string(f->kernel));
 	json_object_set_new(j, "interface", json_string(f->iface));
-	json_object_set_new(j, "auto", !strcmp(f->mode, "auto") ? json_true() : json_false());
+	json_object_set_new(j, "auto_mode", !strcmp(f->mode, "auto") ? json_true() : json_false());
 	json_object_set_new(j, "source_node",
 			    f->source_node >= 0 ? json_integer(f->source_node) : json_null());
-	json_object_set_new(j, "collectors", json_string(f->collectors));
+	json_object_set_new(j, "collectors", collectors);
 	json_object_set_new(j, "simulated", json_boolean(f->simulated));
 	json_object_set_new(j, "interval_s", json_real(f->interval_s));
 	json_object_set_new(j, "initializing", json_boolean(f->initializing));
@@ -352,14 +368,15 @@ int tt_frame_json(const struct tt_frame *f, FILE *out)
 		static const char *const names[] = { "demoted_pages_s", "promoted_pages_s" };
 		const struct tt_frame_demote *d = &f->demote_to[i];
 		const struct tt_cell cells[] = { d->demote, d->promote };
-		json_t *o = json_pack("{s:i,s:s,s:s,s:o,s:o}", "node", d->node, "preferred",
-				      d->preferred, "allowed", d->allowed, names[0],
+		json_t *o = json_pack("{s:i,s:o,s:o,s:o,s:o}", "node", d->node, "preferred",
+				      ids_json(d->preferred_set.bits, TT_MAX_NODES), "allowed",
+				      ids_json(d->allowed_set.bits, TT_MAX_NODES), names[0],
 				      cell_json(d->demote), names[1], cell_json(d->promote));
 
 		states(o, names, cells, 2);
 		json_array_append_new(dem, o);
 	}
-	json_object_set_new(j, "demotion", dem);
+	json_object_set_new(j, "demotion_targets", dem);
 	for (int i = 0; i < f->nprocs; i++) {
 		const struct tt_frame_proc *p = &f->procs[i];
 		json_t *pn = json_array();

@@ -13,7 +13,8 @@ import sys
 
 TYPES = {"string", "integer", "number", "boolean", "object", "array", "null"}
 # A unit and the name ending it requires (the style guide: the unit in the name).
-SUFFIX = [("bytes/s", "_bytes_s"), ("bytes", "_bytes"), ("ns", "_ns"), ("s", "_s")]
+SUFFIX = [("bytes/s", "_bytes_s"), ("pages/s", "_pages_s"), ("bytes", "_bytes"), ("ns", "_ns"),
+          ("s", "_s")]
 
 
 def parse(md):

@@ -147,6 +147,19 @@ expect_bad_input 2 "is from host 'genoa-cxl-12' with hardware fingerprint" "$spr
 	"$TT" --sysfs-root "$spr" apply --profile "$WORK/p.json"
 run "$TT" --sysfs-root "$spr" apply --profile "$WORK/p.json" --force
 is "a profile from another host with --force" "$rc:$(cat "$spr/$WI/node0")" "0:1"
+run "$TT" --sysfs-root "$spr" restore
+# A profile as 0.2.0 wrote it ("version": 1, "host", -1 for no source) still applies.
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+old = {"format": p["format"], "version": 1, "host": p["machine"], "run": None,
+       "recommendations": [dict(r, source_node=-1) for r in p["recommendations"]]}
+for r in old["recommendations"]:
+    r.pop("weights_keyed_by")
+json.dump(old, open(sys.argv[2], "w"))' "$WORK/p.json" "$WORK/v1.json"
+run "$TT" --sysfs-root "$spr" apply --profile "$WORK/v1.json" --force
+is "a version-1 profile (0.2.0's) applies" "$rc:$(cat "$spr/$WI/node0")" "0:1"
+run "$TT" --sysfs-root "$spr" restore
 
 # Bad input: nothing written, input named.
 root=$(copy_fixture spr-ddr5-2cxl)
@@ -177,8 +190,8 @@ run "$TT" --sysfs-root "$fresh" export --weights 0:6,1:2,2:1 --format shell -o "
 sh "$WORK/w.sh" "$fresh"
 is "the shell script, run on a fresh copy, gives the tree apply gives" "$rc:$(tree_sum "$fresh")" "0:$(tree_sum "$root")"
 run "$TT" --sysfs-root "$fresh" export --weights 0:6,1:2,2:1 --format json
-is "json: a profile with host fingerprint and weights" \
-	"$(json '(j["format"], j["host"]["hostname"], len(j["host"]["fingerprint"]), j["recommendations"][0]["weights"])' <"$WORK/out")" \
+is "json: a profile with the machine's fingerprint and weights" \
+	"$(json '(j["format"], j["machine"]["hostname"], len(j["machine"]["fingerprint"]), j["recommendations"][0]["weights"])' <"$WORK/out")" \
 	"('tiertune-profile', 'spr-cxl-07.lab', 16, {'0': 6, '1': 2, '2': 1})"
 run "$TT" --sysfs-root "$fresh" export --weights 0:6,1:2,2:1 --format tmpfiles
 is "tmpfiles: one 'w PATH - - - - VALUE' line per node" \

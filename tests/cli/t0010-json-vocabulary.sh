@@ -38,6 +38,37 @@ fits simulate "simulate (rfc)" "$TT" --sysfs-root "$FIX/rfc-4node" simulate --in
 	--source-node 0 --nodes 0,2 --pages 8 --json
 fits collectors "collectors" "$TT" collectors --json
 
+# apply and restore: run, dry run, nothing to write; a journal put back;
+# the exported profile.
+ax=$(copy_fixture spr-ddr5-2cxl)
+fits apply "apply --dry-run" "$TT" --sysfs-root "$ax" apply --weights 0:5,1:2,2:2 --dry-run --json
+fits apply "apply" "$TT" --sysfs-root "$ax" apply --weights 0:5,1:2,2:2 --json
+fits apply "apply with nothing to write" "$TT" --sysfs-root "$ax" apply --weights 0:5 --json
+fits apply "restore --last" "$TT" --sysfs-root "$ax" restore --last --json
+TIERTUNE_TEST_FIXTURE_FAULT=kill:2 run "$TT" --sysfs-root "$ax" apply --weights 0:7,1:2,2:2
+fits restore-journal "restore --journal" "$TT" --sysfs-root "$ax" restore --journal \
+	"$TIERTUNE_STATE_DIR/apply.journal" --json
+fits apply "restore --defaults" "$TT" --sysfs-root "$ax" restore --defaults --json
+fits export "export --format json" "$TT" --sysfs-root "$ax" export --weights 0:5,1:2 --format json
+is "export: no source node is null, not -1" \
+	"$(json "[r['source_node'] for r in j['recommendations']]" <"$WORK/out")" "[None]"
+
+# tiertop's frames: every fixture, and this machine with its live collectors
+# and process scan (a second frame, so rates are figures, not initializing).
+if [ -x "$TT_BUILD/tiertop" ]; then
+	for fx in "$FIX"/*/; do
+		fx=${fx%/}
+		fits tiertop "tiertop on fixture ${fx##*/}" "$TT_BUILD/tiertop" --sysfs-root "$fx" \
+			--once --json
+	done
+	run "$TT_BUILD/tiertop" --batch -n 2 -d 0.2 --json
+	tail -n 1 "$WORK/out" >"$WORK/frame2"
+	is "tiertop on this machine, second frame: fits 'tiertop'" \
+		"$rc:$(vocab tiertop <"$WORK/frame2" 2>&1 | head -5)" "0:"
+else
+	skip "tiertop is not built (no ncursesw: Debian package libncurses-dev)"
+fi
+
 export TIERTUNE_DB="$WORK/v.db"
 B=("$TT" bench --size 4M --repeat 2 --json)
 fits bench-list "bench --list" "$TT" bench --list --json

@@ -56,7 +56,7 @@ is "6.6: the footer says why, once" \
 	"$(grep -c '^DEMOTED/s per node: n/a: nodeN/vmstat has no pgdemote_\* counter or cannot be$' "$WORK/out")" 1
 run "$TOP" --json -n 2 -d 0.1 --sysfs-root "$FIX/rfc-4node"
 is "6.6 JSON (second frame): demoted_pages_s null with its state, promoted_pages_s a number" \
-	"$(sed -n 2p "$WORK/out" | json "[(d['node'], d['demoted_pages_s'], d['states'].get('demoted_pages_s'), d['promoted_pages_s']) for d in j['demotion']][:2]")" \
+	"$(sed -n 2p "$WORK/out" | json "[(d['node'], d['demoted_pages_s'], d['states'].get('demoted_pages_s'), d['promoted_pages_s']) for d in j['demotion_targets']][:2]")" \
 	"[(0, None, 'n/a', 0.0), (1, None, 'n/a', 0.0)]"
 is "processes panel: interleaved processes only, pages per node against the weights" \
 	"$(sed -n '/^    PID/,/^$/p' "$WORK/once" | sed '$d')" \
@@ -78,9 +78,9 @@ all 25.0/1280.0"
 # --- the same frame as JSON: subtotals add up, shares sum to one
 run "$TOP" --json -n 1 -d 0.1 --sysfs-root "$G"
 is "--json -n 1: one line, exit 0" "$rc:$(wc -l <"$WORK/out")" "0:1"
-is "JSON: schema, interface, nodes, tiers, null (not 0) where n/a" \
-	"$(json "j['schema'], j['interface'], [n['node'] for n in j['nodes']], [t['tier'] for t in j['tiers']], j['nodes'][0]['read_bytes_s'], j['nodes'][0]['states']['read_bytes_s']" <"$WORK/out")" \
-	"1 upstream [0, 1, 2, 3] [4, 22] None n/a"
+is "JSON: schema, interface, nodes and their CPUs, tiers and their nodes, null (not 0) where n/a" \
+	"$(json "j['schema_version'], j['interface'], [(n['node'], len(n['cpus'])) for n in j['nodes']], [(t['tier'], t['nodes']) for t in j['tiers']], j['nodes'][0]['read_bytes_s'], j['nodes'][0]['states']['read_bytes_s']" <"$WORK/out")" \
+	"2 upstream [(0, 48), (1, 48), (2, 0), (3, 0)] [(4, [0, 1]), (22, [2, 3])] None n/a"
 is "JSON: each tier's memory is the sum of its nodes', the total the sum of the tiers'" \
 	"$(json "all(t['mem_total_bytes'] == sum(n['mem_total_bytes'] for n in j['nodes'] if n['tier'] == t['tier']) for t in j['tiers']) and j['total']['mem_total_bytes'] == sum(t['mem_total_bytes'] for t in j['tiers'])" <"$WORK/out")" True
 is "JSON: weight shares sum to 1" \
@@ -105,9 +105,9 @@ is "frame 1: initializing; a rate has no value yet, a level has" \
 	"$(frame 1 "j['initializing'], j['nodes'][0]['states'].get('alloc_pages_s'), j['nodes'][0]['read_bytes_s']")" \
 	"True initializing 30000000000.0"
 is "frame 1: the collector is named simulated" \
-	"$(frame 1 "j['collectors'], j['simulated']")" "numastat, script (SIMULATED) True"
+	"$(frame 1 "j['collectors'], j['simulated']")" "['numastat', 'script'] True"
 is "frame 1: demotion and promotion rates per node initializing" \
-	"$(frame 1 "sorted(set(s for d in j['demotion'] for s in d['states'].values()))")" "['initializing']"
+	"$(frame 1 "sorted(set(s for d in j['demotion_targets'] for s in d['states'].values()))")" "['initializing']"
 is "frame 1: measured shares (40, 40, 20, 20 GB/s of 120)" \
 	"$(frame 1 "[round(n['measured_share'] * 1000) for n in j['nodes']]")" "[333, 333, 167, 167]"
 is "frame 2: node 2 read more, the shares moved" \
@@ -118,12 +118,12 @@ is "frame 2: tier subtotals add up (bandwidth, shares)" \
 is "frame 2: allocation and demotion rates are positive" \
 	"$(frame 2 "all(n['alloc_pages_s'] > 0 for n in j['nodes']) and j['demoted_pages_s'] > 0")" True
 is "frame 2: per node, node 0 demoted four times what node 1 did (400 and 100 pages), promoted half its demotions; the CXL nodes moved nothing" \
-	"$(frame 2 "*(lambda d: (round(d[0]['demoted_pages_s'] / d[1]['demoted_pages_s'], 6), round(d[0]['promoted_pages_s'] / d[0]['demoted_pages_s'], 6), round(d[1]['promoted_pages_s'] / d[0]['promoted_pages_s'], 6), [(x['demoted_pages_s'], x['promoted_pages_s']) for x in d[2:]]))(j['demotion'])")" \
+	"$(frame 2 "*(lambda d: (round(d[0]['demoted_pages_s'] / d[1]['demoted_pages_s'], 6), round(d[0]['promoted_pages_s'] / d[0]['demoted_pages_s'], 6), round(d[1]['promoted_pages_s'] / d[0]['promoted_pages_s'], 6), [(x['demoted_pages_s'], x['promoted_pages_s']) for x in d[2:]]))(j['demotion_targets'])")" \
 	"4.0 0.5 0.25 [(0.0, 0.0), (0.0, 0.0)]"
 is "frame 3: the rates moved (600 and 300 pages demoted; node 1 promoted none)" \
-	"$(frame 3 "*(lambda d: (round(d[0]['demoted_pages_s'] / d[1]['demoted_pages_s'], 6), d[1]['promoted_pages_s']))(j['demotion'])")" "2.0 0.0"
+	"$(frame 3 "*(lambda d: (round(d[0]['demoted_pages_s'] / d[1]['demoted_pages_s'], 6), d[1]['promoted_pages_s']))(j['demotion_targets'])")" "2.0 0.0"
 is "frame 4: the source failed: the per-node rates stale too" \
-	"$(frame 4 "sorted(set(s for d in j['demotion'] for s in d['states'].values()))")" "['stale']"
+	"$(frame 4 "sorted(set(s for d in j['demotion_targets'] for s in d['states'].values()))")" "['stale']"
 is "frame 3: node 3's read counter did not answer: stale, and no share for anyone" \
 	"$(frame 3 "j['nodes'][3]['states']['read_bytes_s'], j['nodes'][0]['states']['measured_share'], j['tiers'][1]['states']['read_bytes_s']")" \
 	"stale n/a stale"

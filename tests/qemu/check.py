@@ -198,10 +198,10 @@ else:
         and all(abs(share[k] - want[k]) <= 10.0 / 10007 for k in want),
         "weights 5:3:2: the shares tiertop wants, and the shares held (within 10 pages)",
         "want %s share %s" % (want, share))
-    dem = (frame or {}).get("demotion") or []
+    dem = (frame or {}).get("demotion_targets") or []
     tap(len(dem) == 3 and all(isinstance(d["demoted_pages_s"], float)
                               and isinstance(d["promoted_pages_s"], float) for d in dem)
-        and [d["preferred"] for d in dem] == ["2", "2", ""],
+        and [d["preferred"] for d in dem] == [[2], [2], []],
         "6.12 counts demotions and promotions per node (nodeN/vmstat): rates, not n/a, "
         "along the targets", json.dumps(dem))
     text = block("tiertop-text")[1]

@@ -82,7 +82,7 @@ bool tt_place_same(const struct tt_placement *a, const struct tt_placement *b)
 	default:
 		break;
 	}
-	if (x->n != y->n || x->total != y->total)
+	if (x->n != y->n || (x->n > 1 && x->total != y->total))
 		return false;
 	for (int i = 0; i < x->n; i++)
 		if (x->node[i] != y->node[i] || (x->n > 1 && x->weight[i] != y->weight[i]))

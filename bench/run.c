@@ -356,8 +356,18 @@ static int ctx_move(struct tt_bench_ctx *c, const struct tt_placement *p, uint64
 	/* The VMAs keep the policy of the first placement: it governs only
 	 * pages faulted in later, and every page is present. */
 	rc = tt_move_pages(addrs, nodes, status, n);
-	for (size_t j = 0; j < n && rc == 0; j++)
+	for (size_t j = 0; j < n && rc == 0; j++) {
 		c->node[at[j] / pages][at[j] % pages] = status[j];
+		k -= status[j] == nodes[j];
+	}
+	/* A full node fails its pages one by one (-ENOMEM), not the call. */
+	for (size_t j = 0; j < n && rc == 0 && k; j++)
+		if (status[j] != nodes[j])
+			rc = tt_err(TT_EFAIL,
+				    "%zu of %zu pages did not move to their node (the first, for "
+				    "node %d: %s)",
+				    k, n, nodes[j],
+				    status[j] < 0 ? strerror(-status[j]) : "left on another node");
 out:
 	free(addrs);
 	free(nodes);

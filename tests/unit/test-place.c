@@ -9,6 +9,7 @@
 #include "../../bench/place.h"
 #include "../../bench/run.h"
 #include "../../core/error.h"
+#include "../../core/mpol.h"
 #include "../../core/parse.h"
 #include "../../core/sysfs.h"
 #include "../../core/topo.h"
@@ -16,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static struct tt_placement p;
 static struct tt_place_report r;
@@ -326,6 +328,40 @@ static void test_reuse_rebuilds(void **state)
 	tt_topo_release(&l.t);
 }
 
+/* The move wrapper a reused context moves pages with: to the node a page
+ * is on (the call walks, nothing moves), and where the machine has a
+ * second memory node, there and back. */
+static void test_move_pages_live(void **state)
+{
+	enum { N = 16 };
+	struct live l;
+	char *buf;
+	void *addrs[N];
+	int nodes[N], status[N];
+
+	(void)state;
+	live_load(&l);
+	buf = mmap(NULL, N * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(buf != MAP_FAILED);
+	memset(buf, 1, N * 4096);
+	for (int i = 0; i < N; i++)
+		addrs[i] = buf + i * 4096;
+	for (int k = l.nmem > 1 ? 1 : 0; k >= 0; k--) {
+		for (int i = 0; i < N; i++)
+			nodes[i] = l.mem[k];
+		if (tt_move_pages(addrs, nodes, status, N) < 0)
+			fail_msg("%s", tt_err_msg());
+		for (int i = 0; i < N; i++)
+			assert_int_equal(status[i], l.mem[k]);
+		assert_int_equal(tt_move_pages_query(addrs, status, N), 0);
+		for (int i = 0; i < N; i++)
+			assert_int_equal(status[i], l.mem[k]);
+	}
+	assert_int_equal(buf[N * 4096 - 1], 1);
+	munmap(buf, N * 4096);
+	tt_topo_release(&l.t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_reuse_matches_fresh),
 		cmocka_unit_test(test_reuse_same_vector_moves_nothing),
 		cmocka_unit_test(test_reuse_rebuilds),
+		cmocka_unit_test(test_move_pages_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,24 @@ struct tt_bench_bufs {
 	double *arr[TT_K_MAX_ARRAYS];
 };
 
+/* A context (run.h): the arrays, what they were made for, and the node of
+ * every page as last verified or moved. */
+struct tt_bench_ctx {
+	struct tt_bench_bufs b;
+	const struct tt_kernel *kernel;
+	int threads;
+	int cpus[TT_MAX_CPUS];	    /* thread i's CPU */
+	bool thp;		    /* the arrays' THP advice */
+	int *node[TT_K_MAX_ARRAYS]; /* per page: node, or -errno (move_pages) */
+	const char *method;	    /* how the arrays were placed */
+	unsigned int runs;	    /* since they were made: varies the spot checks */
+	/* After a run that passed: its placement and its report, which a run
+	 * under the same placement keeps while its spot check agrees. */
+	bool settled;
+	struct tt_placement place;
+	struct tt_place_report rep;
+};
+
 /* Threads wait at the gate until all are created, so a failed
  * pthread_create can call the others off instead of leaving them at a
  * barrier forever. */

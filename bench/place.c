@@ -68,6 +68,28 @@ int tt_place_expected(const struct tt_placement *p, uintptr_t addr)
 	}
 }
 
+bool tt_place_same(const struct tt_placement *a, const struct tt_placement *b)
+{
+	const struct tt_il_order *x = &a->order, *y = &b->order;
+
+	if (a->mode != b->mode || a->thp != b->thp)
+		return false;
+	switch (a->mode) {
+	case TT_PLACE_LOCAL:
+		return a->local_node == b->local_node;
+	case TT_PLACE_BIND:
+		return x->node[0] == y->node[0];
+	default:
+		break;
+	}
+	if (x->n != y->n || (x->n > 1 && x->total != y->total))
+		return false;
+	for (int i = 0; i < x->n; i++)
+		if (x->node[i] != y->node[i] || (x->n > 1 && x->weight[i] != y->weight[i]))
+			return false;
+	return true;
+}
+
 /* Walks [addr, addr+len) in runs of consecutive pages bound for one node. */
 struct run_iter {
 	const struct tt_placement *p;
@@ -282,11 +304,25 @@ int tt_place_judge(const struct tt_placement *p, const struct tt_place_report *r
 	return 0;
 }
 
+int tt_place_query(void *buf, size_t len, size_t stride_pages, int *status)
+{
+	size_t pages = len / PAGE, n = (pages + stride_pages - 1) / stride_pages;
+	void **addrs = malloc(n * sizeof(*addrs));
+	int rc;
+
+	if (!addrs)
+		return tt_err(TT_EFAIL, "out of memory for %zu page addresses", n);
+	for (size_t i = 0; i < n; i++)
+		addrs[i] = (char *)buf + i * stride_pages * PAGE;
+	rc = tt_move_pages_query(addrs, status, n);
+	free(addrs);
+	return rc;
+}
+
 int tt_place_verify(const struct tt_placement *p, void *buf, size_t len, uint64_t max_checked,
 		    struct tt_place_report *r)
 {
 	size_t pages = len / PAGE, stride = 1, n;
-	void **addrs;
 	int *status, rc;
 
 	memset(r, 0, sizeof(*r));
@@ -294,21 +330,14 @@ int tt_place_verify(const struct tt_placement *p, void *buf, size_t len, uint64_
 	if (max_checked && pages > max_checked)
 		stride = (pages + max_checked - 1) / max_checked;
 	n = (pages + stride - 1) / stride;
-	addrs = malloc(n * sizeof(*addrs));
 	status = malloc(n * sizeof(*status));
-	if (!addrs || !status) {
-		rc = tt_err(TT_EFAIL, "out of memory for %zu page addresses", n);
-		goto out;
+	if (!status)
+		return tt_err(TT_EFAIL, "out of memory for %zu page addresses", n);
+	rc = tt_place_query(buf, len, stride, status);
+	if (rc == 0) {
+		tt_place_tally(p, (uintptr_t)buf, status, n, stride, r);
+		rc = tt_place_judge(p, r);
 	}
-	for (size_t i = 0; i < n; i++)
-		addrs[i] = (char *)buf + i * stride * PAGE;
-	rc = tt_move_pages_query(addrs, status, n);
-	if (rc < 0)
-		goto out;
-	tt_place_tally(p, (uintptr_t)buf, status, n, stride, r);
-	rc = tt_place_judge(p, r);
-out:
-	free(addrs);
 	free(status);
 	return rc;
 }

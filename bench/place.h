@@ -58,6 +58,9 @@ int tt_place_init(struct tt_placement *p, enum tt_place_mode mode, const struct 
 		  const struct tt_weights *weights, int source_node);
 /* Node expected for the page at addr, or -1 when any node is fine. */
 int tt_place_expected(const struct tt_placement *p, uintptr_t addr);
+/* Whether a and b expect the same node for every page (one node weighs
+ * the same whatever its weight). */
+bool tt_place_same(const struct tt_placement *a, const struct tt_placement *b);
 /* Pages each node will receive for a buffer [addr, addr+len). */
 void tt_place_plan(const struct tt_placement *p, uintptr_t addr, size_t len, uint64_t *per_node);
 
@@ -73,6 +76,9 @@ void tt_place_tally(const struct tt_placement *p, uintptr_t base, const int *sta
  * the buffer has more than max_checked pages; 0 = all) and judges: exact and
  * bind tolerate no misplaced page, kernel and interleave a share deviation
  * up to p->tolerance. TT_EFAIL with the numbers when it fails. */
+/* Asks the kernel the node of every stride_pages-th page of the buffer:
+ * status[i] for page i*stride_pages (a node, or -errno). */
+int tt_place_query(void *buf, size_t len, size_t stride_pages, int *status);
 int tt_place_verify(const struct tt_placement *p, void *buf, size_t len, uint64_t max_checked,
 		    struct tt_place_report *r);
 int tt_place_judge(const struct tt_placement *p, const struct tt_place_report *r);

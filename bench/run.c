@@ -2,9 +2,11 @@
 #include "harness.h"
 
 #include "../core/error.h"
+#include "../core/mpol.h"
 #include "../core/parse.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -202,6 +204,18 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 	return 0;
 }
 
+static void report_add(struct tt_place_report *r, const struct tt_place_report *rep)
+{
+	r->pages += rep->pages;
+	r->checked += rep->checked;
+	r->misplaced += rep->misplaced;
+	r->unknown += rep->unknown;
+	for (int node = 0; node < TT_MAX_NODES; node++) {
+		r->want[node] += rep->want[node];
+		r->got[node] += rep->got[node];
+	}
+}
+
 int tt_bench_bufs_verify(const struct tt_bench_opts *o, const struct tt_bench_bufs *b,
 			 struct tt_place_report *r)
 {
@@ -213,14 +227,7 @@ int tt_bench_bufs_verify(const struct tt_bench_opts *o, const struct tt_bench_bu
 		int rc = tt_place_verify(&o->place, b->arr[i], b->bytes,
 					 o->verify_max ? (budget ? budget : 1) : 0, &rep);
 
-		r->pages += rep.pages;
-		r->checked += rep.checked;
-		r->misplaced += rep.misplaced;
-		r->unknown += rep.unknown;
-		for (int node = 0; node < TT_MAX_NODES; node++) {
-			r->want[node] += rep.want[node];
-			r->got[node] += rep.got[node];
-		}
+		report_add(r, &rep);
 		if (rc < 0)
 			return rc;
 	}
@@ -245,6 +252,194 @@ int tt_bench_validate(const struct tt_kernel *k, const struct tt_bench_bufs *b, 
 	return 0;
 }
 
+#define PAGE_BYTES ((size_t)1 << TT_PAGE_SHIFT)
+/* Pages per array whose node a reused run asks again, and output elements
+ * it poisons and checks: enough to catch a page the kernel moved (reclaim,
+ * NUMA balancing) or a pass that skipped part of its chunk, few enough to
+ * cost microseconds. */
+#define SPOT_PAGES 64
+#define SPOT_ELEMENTS 1024
+
+int tt_bench_ctx_new(struct tt_bench_ctx **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : tt_err(TT_EFAIL, "out of memory");
+}
+
+static void ctx_drop(struct tt_bench_ctx *c)
+{
+	tt_bench_bufs_unmap(&c->b);
+	for (int i = 0; i < TT_K_MAX_ARRAYS; i++) {
+		free(c->node[i]);
+		c->node[i] = NULL;
+	}
+	c->kernel = NULL;
+	c->runs = 0;
+	c->settled = false;
+}
+
+void tt_bench_ctx_free(struct tt_bench_ctx *c)
+{
+	if (!c)
+		return;
+	ctx_drop(c);
+	free(c);
+}
+
+/* The arrays hold the values this kernel's passes leave (another kernel
+ * would start from the wrong ones), and are split over these CPUs. */
+static bool ctx_fits(const struct tt_bench_ctx *c, const struct tt_bench_opts *o,
+		     const struct tt_bench_result *r, size_t bytes)
+{
+	return c->kernel == o->kernel && c->b.n == o->kernel->arrays && c->b.bytes == bytes &&
+	       c->threads == r->threads &&
+	       memcmp(c->cpus, r->cpus, (size_t)r->threads * sizeof(*r->cpus)) == 0 &&
+	       o->place.mode == TT_PLACE_EXACT && c->thp == o->place.thp;
+}
+
+static int ctx_build(struct tt_bench_ctx *c, const struct tt_bench_opts *o,
+		     const struct tt_bench_result *r, size_t bytes)
+{
+	int rc;
+
+	ctx_drop(c);
+	rc = tt_bench_bufs_map(o, &c->b, o->kernel->arrays, bytes, &c->method);
+	for (int i = 0; i < c->b.n && rc == 0; i++)
+		if (!(c->node[i] = malloc(bytes / PAGE_BYTES * sizeof(int))))
+			rc = tt_err(TT_EFAIL, "out of memory");
+	if (rc < 0)
+		return rc;
+	c->kernel = o->kernel;
+	c->threads = r->threads;
+	memcpy(c->cpus, r->cpus, sizeof(c->cpus));
+	c->thp = o->place.thp;
+	return 0;
+}
+
+/* Every page the placement wants elsewhere than it is goes there; the
+ * kernel's answer for each is its node from now on. */
+static int ctx_move(struct tt_bench_ctx *c, const struct tt_placement *p, uint64_t *moved)
+{
+	size_t pages = c->b.bytes / PAGE_BYTES, n = 0, k = 0;
+	void **addrs = NULL;
+	int *nodes = NULL, *status = NULL, rc = 0;
+	size_t *at = NULL;
+
+	for (int i = 0; i < c->b.n; i++)
+		for (size_t pg = 0; pg < pages; pg++) {
+			int want = tt_place_expected(p, (uintptr_t)c->b.arr[i] + pg * PAGE_BYTES);
+
+			n += want >= 0 && c->node[i][pg] != want;
+		}
+	*moved = n;
+	if (!n)
+		return 0;
+	addrs = malloc(n * sizeof(*addrs));
+	nodes = malloc(n * sizeof(*nodes));
+	status = malloc(n * sizeof(*status));
+	at = malloc(n * sizeof(*at));
+	if (!addrs || !nodes || !status || !at) {
+		rc = tt_err(TT_EFAIL, "out of memory for %zu pages to move", n);
+		goto out;
+	}
+	for (int i = 0; i < c->b.n; i++)
+		for (size_t pg = 0; pg < pages; pg++) {
+			char *a = (char *)c->b.arr[i] + pg * PAGE_BYTES;
+			int want = tt_place_expected(p, (uintptr_t)a);
+
+			if (want < 0 || c->node[i][pg] == want)
+				continue;
+			addrs[k] = a;
+			nodes[k] = want;
+			at[k++] = (size_t)i * pages + pg;
+		}
+	/* The VMAs keep the policy of the first placement: it governs only
+	 * pages faulted in later, and every page is present. */
+	rc = tt_move_pages(addrs, nodes, status, n);
+	for (size_t j = 0; j < n && rc == 0; j++) {
+		c->node[at[j] / pages][at[j] % pages] = status[j];
+		k -= status[j] == nodes[j];
+	}
+	/* A full node fails its pages one by one (-ENOMEM), not the call. */
+	for (size_t j = 0; j < n && rc == 0 && k; j++)
+		if (status[j] != nodes[j])
+			rc = tt_err(TT_EFAIL,
+				    "%zu of %zu pages did not move to their node (the first, for "
+				    "node %d: %s)",
+				    k, n, nodes[j],
+				    status[j] < 0 ? strerror(-status[j]) : "left on another node");
+out:
+	free(addrs);
+	free(nodes);
+	free(status);
+	free(at);
+	return rc;
+}
+
+/* Asks again where a sample of the pages are (a different sample each
+ * run), and keeps what the kernel says; *changed counts the pages it says
+ * are elsewhere than the context thought. */
+static int ctx_spot_check(struct tt_bench_ctx *c, uint64_t *changed)
+{
+	size_t pages = c->b.bytes / PAGE_BYTES, step = pages / SPOT_PAGES ? pages / SPOT_PAGES : 1;
+	size_t n = pages < SPOT_PAGES ? pages : SPOT_PAGES, off = (size_t)c->runs * 7919 % step;
+	void *addrs[SPOT_PAGES];
+	int status[SPOT_PAGES], rc = 0;
+
+	for (int i = 0; i < c->b.n && rc == 0; i++) {
+		for (size_t j = 0; j < n; j++)
+			addrs[j] = (char *)c->b.arr[i] + (j * step + off) * PAGE_BYTES;
+		rc = tt_move_pages_query(addrs, status, n);
+		for (size_t j = 0; j < n && rc == 0; j++) {
+			int *node = &c->node[i][j * step + off];
+
+			*changed += *node != status[j];
+			*node = status[j];
+		}
+	}
+	return rc;
+}
+
+/* The place report of every page, from the nodes the context knows. */
+static int ctx_tally(const struct tt_bench_ctx *c, const struct tt_placement *p,
+		     struct tt_place_report *r)
+{
+	size_t pages = c->b.bytes / PAGE_BYTES;
+
+	for (int i = 0; i < c->b.n; i++) {
+		struct tt_place_report rep = { .pages = pages };
+
+		tt_place_tally(p, (uintptr_t)c->b.arr[i], c->node[i], pages, 1, &rep);
+		report_add(r, &rep);
+		int rc = tt_place_judge(p, &rep);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* After a fresh build: the node of every page; after a reuse: a spot
+ * check, and the last report again when nothing moved or changed. */
+static int ctx_verify(struct tt_bench_ctx *c, const struct tt_placement *p, bool fresh,
+		      struct tt_place_report *r)
+{
+	uint64_t changed = 0;
+	int rc = 0;
+
+	for (int i = 0; i < c->b.n && fresh && rc == 0; i++)
+		rc = tt_place_query(c->b.arr[i], c->b.bytes, 1, c->node[i]);
+	if (rc == 0 && !fresh)
+		rc = ctx_spot_check(c, &changed);
+	if (rc < 0)
+		return rc;
+	if (!fresh && !changed && c->settled && tt_place_same(&c->place, p)) {
+		*r = c->rep;
+		return 0;
+	}
+	return ctx_tally(c, p, r);
+}
+
 struct worker {
 	const struct tt_bench_opts *o;
 	double *arr[TT_K_MAX_ARRAYS];
@@ -257,6 +452,8 @@ struct worker {
 	struct tt_bench_gate *gate;
 	int pin_err;		/* errno of a failed pin, 0 when pinned */
 	const bool *called_off; /* set by the caller between the barriers */
+	bool touch;		/* the arrays are fresh: first-touch the chunk */
+	int first_pass;		/* 0: a warm-up pass first; 1: none */
 };
 
 bool tt_bench_gate_wait(struct tt_bench_gate *g)
@@ -287,13 +484,13 @@ static void *work(void *arg)
 	w->pin_err = tt_bench_pin(w->cpu);
 	/* First touch from the thread that will use the chunk (local placement
 	 * depends on it; the other modes were placed by policy). */
-	if (!w->pin_err)
+	if (!w->pin_err && w->touch)
 		tt_kernel_init(w->arr, w->lo, w->hi);
 	pthread_barrier_wait(w->bar); /* all touched */
 	pthread_barrier_wait(w->bar); /* verified by the caller */
 	if (*w->called_off)
 		return NULL;
-	for (int pass = 0; pass <= w->o->repeat; pass++) {
+	for (int pass = w->first_pass; pass <= w->o->repeat; pass++) {
 		double t0 = 0;
 
 		pthread_barrier_wait(w->bar);
@@ -324,13 +521,34 @@ void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r)
 				 : (times[repeat / 2] + times[1 + repeat / 2]) / 2;
 }
 
+/* Output elements a reused run poisons and checks: each thread's first and
+ * last, and a spread (shifted each run). at has room for 2 * nt +
+ * SPOT_ELEMENTS. */
+static size_t spot_elements(const struct tt_bench_ctx *c, size_t n, const struct worker *w, int nt,
+			    size_t *at)
+{
+	size_t k = 0, step = n / SPOT_ELEMENTS ? n / SPOT_ELEMENTS : 1;
+	size_t off = (size_t)c->runs * 131 % step;
+
+	for (int t = 0; t < nt; t++)
+		if (w[t].lo < w[t].hi) {
+			at[k++] = w[t].lo;
+			at[k++] = w[t].hi - 1;
+		}
+	for (size_t j = 0; j < SPOT_ELEMENTS && j * step + off < n; j++)
+		at[k++] = j * step + off;
+	return k;
+}
+
 int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	const struct tt_kernel *k = o->kernel;
-	struct tt_bench_bufs b = { 0 };
+	struct tt_bench_ctx *c = o->reuse;
+	struct tt_bench_bufs fresh = { 0 }, *b = c ? &c->b : &fresh;
 	double *times = NULL;
 	struct worker *w = NULL;
 	pthread_t *tid = NULL;
+	size_t *spot = NULL, nspot = 0;
 	pthread_barrier_t bar;
 	struct tt_bench_gate gate = TT_BENCH_GATE_INIT;
 	int nt = r->threads, rc, started = 0;
@@ -339,15 +557,28 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 
 	r->elements = n;
 	r->array_bytes = bytes;
+	r->reused = c && ctx_fits(c, o, r, bytes);
 	double t0 = tt_bench_now();
-	rc = tt_bench_bufs_map(o, &b, k->arrays, bytes, &r->place_method);
+	/* Settled under the same placement: every page was where it should
+	 * be, and the spot check will say if one has gone since. */
+	if (r->reused && c->settled && tt_place_same(&c->place, &o->place))
+		rc = 0;
+	else if (r->reused)
+		rc = ctx_move(c, &o->place, &r->moved_pages);
+	else if (c)
+		rc = ctx_build(c, o, r, bytes);
+	else
+		rc = tt_bench_bufs_map(o, b, k->arrays, bytes, &r->place_method);
 	if (rc < 0)
 		goto out;
+	if (c)
+		r->place_method = c->method;
 	r->policy_s = tt_bench_now() - t0;
 	times = calloc((size_t)o->repeat + 1, sizeof(*times));
 	w = calloc((size_t)nt, sizeof(*w));
 	tid = calloc((size_t)nt, sizeof(*tid));
-	if (!times || !w || !tid) {
+	spot = r->reused ? calloc(2 * (size_t)nt + SPOT_ELEMENTS, sizeof(*spot)) : NULL;
+	if (!times || !w || !tid || (r->reused && !spot)) {
 		rc = tt_err(TT_EFAIL, "out of memory");
 		goto out;
 	}
@@ -364,8 +595,21 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 					.times = times,
 					.index = t,
 					.gate = &gate,
-					.called_off = &called_off };
-		memcpy(w[t].arr, b.arr, sizeof(b.arr));
+					.called_off = &called_off,
+					.touch = !r->reused,
+					/* Pages that stayed put were warmed by
+					 * the last run's passes. */
+					.first_pass = r->reused && !r->moved_pages };
+		memcpy(w[t].arr, b->arr, sizeof(b->arr));
+	}
+	/* The last run left the right values everywhere: poison a sample of
+	 * the output so that its check shows this run wrote them. */
+	if (r->reused && k->out_array >= 0) {
+		nspot = spot_elements(c, n, w, nt, spot);
+		for (size_t i = 0; i < nspot; i++)
+			b->arr[k->out_array][spot[i]] = NAN;
+	}
+	for (int t = 0; t < nt; t++) {
 		if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
 			break;
 		started++;
@@ -392,12 +636,13 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		}
 	double t1 = tt_bench_now();
 	if (!called_off)
-		vrc = tt_bench_bufs_verify(o, &b, &r->place);
+		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
+			: tt_bench_bufs_verify(o, b, &r->place);
 	r->place_s = tt_bench_now() - t0;
 	r->verify_s = tt_bench_now() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
-	for (int pass = 0; pass <= o->repeat && !called_off; pass++) {
+	for (int pass = w[0].first_pass; pass <= o->repeat && !called_off; pass++) {
 		/* The warm-up pass is not measured, by collectors either. */
 		if (pass == 1 && o->phase)
 			o->phase(o->phase_ctx, true);
@@ -413,8 +658,16 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = vrc;
 		goto out;
 	}
-	if (k->out_array >= 0) {
-		rc = tt_bench_validate(k, &b, n);
+	if (k->out_array >= 0 && r->reused) {
+		const double *out = b->arr[k->out_array];
+
+		for (size_t i = 0; i < nspot && rc == 0; i++)
+			if (out[spot[i]] != k->expect)
+				rc = tt_err(TT_EFAIL,
+					    "%s failed validation: element %zu is %g, want %g",
+					    k->name, spot[i], out[spot[i]], k->expect);
+	} else if (k->out_array >= 0) {
+		rc = tt_bench_validate(k, b, n);
 	} else {
 		double sum = 0;
 
@@ -435,10 +688,20 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	r->bw_median_bytes_s = moved / r->median_s;
 	r->bw_min_bytes_s = moved / r->max_s;
 out:
-	tt_bench_bufs_unmap(&b);
+	if (!c)
+		tt_bench_bufs_unmap(b);
+	else if (rc < 0)
+		ctx_drop(c); /* whatever state it is in, the next run starts afresh */
+	if (c && rc == 0) {
+		c->runs++;
+		c->settled = true;
+		c->place = o->place;
+		c->rep = r->place;
+	}
 	free(times);
 	free(w);
 	free(tid);
+	free(spot);
 	return rc;
 }
 

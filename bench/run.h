@@ -7,6 +7,12 @@
  *	struct tt_bench_opts o = {.kernel = tt_kernel_find("triad"), ...};
  *	struct tt_bench_result r;
  *	if (tt_bench_run(&o, &r) < 0) ...
+ *
+ * A sequence of runs (the tuner's measurements) passes one context in
+ * o.reuse, made by tt_bench_ctx_new and freed by tt_bench_ctx_free after the
+ * last run: a bandwidth kernel's arrays are then mapped, placed and touched
+ * once, and a run under new exact weights moves only the pages whose node
+ * changes (see tt_bench_ctx_new).
  */
 #ifndef TT_BENCH_RUN_H
 #define TT_BENCH_RUN_H
@@ -16,6 +22,8 @@
 #include "place.h"
 
 #define TT_MAX_DELAYS 64
+
+struct tt_bench_ctx;
 
 struct tt_bench_opts {
 	const struct tt_kernel *kernel;
@@ -40,6 +48,9 @@ struct tt_bench_opts {
 	 * keep only what was measured then. NULL: none. */
 	void (*phase)(void *ctx, bool measuring);
 	void *phase_ctx;
+	/* Arrays kept across runs (bandwidth kernels); NULL: fresh arrays,
+	 * unmapped when the run ends. Other kinds ignore it. */
+	struct tt_bench_ctx *reuse;
 };
 
 struct tt_loaded_point {
@@ -67,6 +78,13 @@ struct tt_bench_result {
 	double policy_s, touch_s, verify_s; /* its parts (bandwidth kernels): mmap and
 					     * mbind, first touch, move_pages */
 	bool validated;
+	/* With o->reuse: the arrays were already placed and touched by an
+	 * earlier run, and moved_pages of their pages changed node for this
+	 * one; the place report is then of every page, the moved ones as
+	 * move_pages left them, the others as verified before and spot-checked
+	 * now. */
+	bool reused;
+	uint64_t moved_pages;
 	const char *size_rule; /* how the size was chosen */
 	const char *isa;       /* instruction set of the kernel loops */
 };
@@ -81,6 +99,19 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n);
 /* Runs o->kernel by its kind (struct tt_kind), with every thread pinned to its own CPU
  * of tt_bench_cpus() (a pin that fails fails the run, naming the CPU). */
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r);
+
+/* A context for a sequence of bandwidth runs. The first run (and any run
+ * whose kernel, array size, CPUs or threads differ from the last's, or
+ * whose placement is not exact) maps, places, first-touches and fully
+ * verifies fresh arrays, as tt_bench_run does without one. A later exact
+ * run keeps them: it moves with move_pages only the pages not on the node
+ * its weights want (none for the same weights), spot-checks a sample of
+ * the others, skips the warm-up pass when nothing moved (the last run's
+ * passes warmed the same pages), and validates a sample of the output it
+ * poisoned before the passes (a full check would pass on the last run's
+ * values). */
+int tt_bench_ctx_new(struct tt_bench_ctx **out);
+void tt_bench_ctx_free(struct tt_bench_ctx *c);
 
 /* Bandwidth (o->kernel, reads by default) and idle latency from every node
  * with CPUs to every node with memory, each memory node bound in turn. */

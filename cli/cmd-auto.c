@@ -74,6 +74,9 @@ struct auto_ctx {
 	int nper;
 	size_t array_bytes; /* as the last real trial allocated */
 	int used_threads;
+	/* The real measurements' arrays, placed once and kept: each new vector
+	 * moves only the pages whose node changes (bench/run.h). */
+	struct tt_bench_ctx *reuse;
 	bool latency;		/* the latency objective: scores are 1e9 / lat_ns */
 	double traffic_bytes_s; /* its stated traffic, bytes/s */
 	double max_lat_ns;	/* --max-latency; 0: none */
@@ -108,23 +111,27 @@ static void note_placement(struct auto_ctx *c, const struct tt_weights *w,
 }
 
 /* One real measurement: the kernel under exact placement (no root, no
- * global setting), its median pass as the score. Not recorded by the
- * trial layer: the auto run records its trials itself, one per vector. */
+ * global setting), its median pass as the score, in the arrays the
+ * earlier ones placed. Not recorded by the trial layer: the auto run
+ * records its trials itself, one per vector. */
 static int real_measure(void *ctx, const struct tt_weights *w, double *score)
 {
 	struct auto_ctx *c = ctx;
+	int rc = c->reuse ? 0 : tt_bench_ctx_new(&c->reuse);
 	struct tt_trial_opts o = { .bench = { .kernel = c->kernel,
 					      .topo = c->t,
 					      .source_node = c->source,
 					      .threads = c->threads,
 					      .array_bytes = c->size_bytes,
 					      .repeat = c->repeat,
-					      .sfs = &c->cli->sfs },
+					      .sfs = &c->cli->sfs,
+					      .reuse = c->reuse },
 				   .weights = w,
 				   .command = c->cli->cmdline };
 	struct tt_trial_result *r;
-	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
 
+	if (rc == 0)
+		rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
 	if (rc == 0)
 		rc = tt_trial_run(&o, &r);
 	if (rc < 0)
@@ -1490,6 +1497,7 @@ out:
 		tt_search_release(&s);
 	tt_apply_plan_release(&p);
 	tt_topo_release(&t);
+	tt_bench_ctx_free(c.reuse);
 	free(c.per_trial);
 	free(m);
 	return rc < 0 ? cli_fail(rc) : rc;

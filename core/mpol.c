@@ -25,6 +25,20 @@ int tt_mbind(void *addr, size_t len, int mode, const struct tt_nodemask *mask)
 			  mode);
 }
 
+int tt_move_pages(void **pages, const int *nodes, int *status, size_t n)
+{
+	const size_t batch = 1 << 12;
+
+	for (size_t i = 0; i < n; i += batch) {
+		size_t k = n - i < batch ? n - i : batch;
+
+		if (syscall(SYS_move_pages, 0, k, pages + i, nodes + i, status + i, MPOL_MF_MOVE) <
+		    0)
+			return tt_err_sys(TT_EFAIL, errno, "move_pages of %zu pages", k);
+	}
+	return 0;
+}
+
 struct query {
 	void **pages;
 	int *status;

@@ -18,6 +18,9 @@
 #define MPOL_INTERLEAVE 3
 #define MPOL_LOCAL 4
 #endif
+#ifndef MPOL_MF_MOVE
+#define MPOL_MF_MOVE (1 << 1)
+#endif
 #ifndef MPOL_WEIGHTED_INTERLEAVE
 #define MPOL_WEIGHTED_INTERLEAVE 6
 #endif
@@ -28,5 +31,9 @@ int tt_mbind(void *addr, size_t len, int mode, const struct tt_nodemask *mask);
 /* move_pages(2) query: status[i] = node of pages[i], or -errno
  * (-ENOENT not present, -EFAULT zero page or unmapped). */
 int tt_move_pages_query(void **pages, int *status, size_t n);
+/* move_pages(2) with MPOL_MF_MOVE: pages[i] to nodes[i], in batches;
+ * status[i] = the node the page is on afterwards, or -errno (-ENOMEM: the
+ * node is full). A page already there is left alone. */
+int tt_move_pages(void **pages, const int *nodes, int *status, size_t n);
 
 #endif

@@ -16,6 +16,10 @@
  * it cannot place on) leaves the database as it was, and one killed while
  * measuring shows up as interrupted. The trials and the final status are
  * written after the measurement, the run marked failed if anything fails.
+ *
+ * A sequence of trials of one kernel (the tuner's measurements) passes one
+ * bench context in o.bench.reuse (bench/run.h): the arrays are placed once
+ * and each trial moves only the pages whose node its weights change.
  */
 #ifndef TT_TRIAL_H
 #define TT_TRIAL_H

@@ -1,15 +1,23 @@
 /* bench/place.c: the plan follows the core order model for several weight
  * vectors, masks and start addresses; verification logic on fake status
- * arrays (misplaced pages found, counts conserved). */
+ * arrays (misplaced pages found, counts conserved). On the live machine
+ * (bench/run.c): a reused bench context gives the verified placement a
+ * fresh run gives, moves nothing for a vector measured again, and is
+ * rebuilt when the size, the threads, the kernel or the mode change. */
 #include "test.h"
 
 #include "../../bench/place.h"
+#include "../../bench/run.h"
 #include "../../core/error.h"
+#include "../../core/mpol.h"
 #include "../../core/parse.h"
+#include "../../core/sysfs.h"
+#include "../../core/topo.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static struct tt_placement p;
 static struct tt_place_report r;
@@ -134,6 +142,226 @@ static void test_tally_and_judge(void **state)
 	assert_int_equal(r.checked, 200);
 }
 
+/* The live machine: the first node with CPUs runs, its memory nodes (up
+ * to 3) hold the arrays. On one memory node every vector below puts every
+ * page there. */
+struct live {
+	struct tt_sysfs sfs;
+	struct tt_topo t;
+	int src, mem[3], nmem, ncpus;
+};
+
+static void live_load(struct live *l)
+{
+	int node, cpus[TT_MAX_CPUS];
+
+	memset(l, 0, sizeof(*l));
+	l->src = -1;
+	assert_int_equal(tt_sysfs_init(&l->sfs, "/"), 0);
+	assert_int_equal(tt_topo_load(&l->t, &l->sfs), 0);
+	for (int i = 0; i < l->t.nnodes && l->src < 0; i++)
+		if (l->t.nodes[i].ncpus)
+			l->src = l->t.nodes[i].id;
+	assert_true(l->src >= 0);
+	tt_nodemask_for_each (node, &l->t.mem_nodes)
+		if (l->nmem < 3)
+			l->mem[l->nmem++] = node;
+	assert_true(l->nmem >= 1);
+	assert_int_equal(tt_bench_cpus(&l->t, l->src, cpus, &l->ncpus), 0);
+}
+
+/* Weights for the machine's memory nodes from a row of three; a node the
+ * machine lacks is left out (one node left: weight 1). */
+static void live_weights(const struct live *l, const uint32_t *row, struct tt_weights *w)
+{
+	tt_weights_clear(w);
+	for (int j = 0; j < l->nmem; j++)
+		if (row[j])
+			tt_weights_put(w, l->mem[j], row[j]);
+	if (tt_nodemask_weight(&w->set) == 0)
+		tt_weights_put(w, l->mem[0], 1);
+}
+
+/* 840 pages an array: whole cycles of any total up to 8, so the split of
+ * an array over the nodes is the same wherever it is mapped. */
+#define LIVE_BYTES ((size_t)840 << TT_PAGE_SHIFT)
+
+static void live_run(struct live *l, const char *kernel, enum tt_place_mode mode,
+		     const struct tt_weights *w, size_t bytes, int threads, struct tt_bench_ctx *c,
+		     struct tt_bench_result *res)
+{
+	struct tt_bench_opts o = { .kernel = tt_kernel_find(kernel),
+				   .topo = &l->t,
+				   .source_node = l->src,
+				   .threads = threads,
+				   .array_bytes = bytes,
+				   .repeat = 1,
+				   .sfs = &l->sfs,
+				   .reuse = c };
+	struct tt_nodemask one = { 0 };
+
+	tt_bit_set(one.bits, (unsigned int)l->mem[0]);
+	assert_int_equal(
+		tt_place_init(&o.place, mode, mode == TT_PLACE_EXACT ? &w->set : &one, w, l->src),
+		0);
+	if (tt_bench_run(&o, res) < 0)
+		fail_msg("%s", tt_err_msg());
+	assert_true(res->validated);
+	assert_int_equal(res->place.misplaced, 0);
+	assert_int_equal(res->place.unknown, 0);
+}
+
+static const uint32_t vectors[][3] = { { 1, 0, 0 }, { 1, 1, 0 }, { 3, 1, 1 }, { 1, 1, 0 },
+				       { 2, 5, 0 }, { 0, 1, 0 }, { 1, 0, 0 }, { 1, 3, 4 } };
+#define NVECTORS (int)(sizeof(vectors) / sizeof(*vectors))
+
+static void test_reuse_matches_fresh(void **state)
+{
+	struct live l;
+	struct tt_bench_ctx *c;
+	struct tt_bench_result fresh, kept;
+	struct tt_weights w;
+
+	(void)state;
+	live_load(&l);
+	assert_int_equal(tt_bench_ctx_new(&c), 0);
+	for (int i = 0; i < NVECTORS; i++) {
+		live_weights(&l, vectors[i], &w);
+		live_run(&l, "triad", TT_PLACE_EXACT, &w, LIVE_BYTES, 1, NULL, &fresh);
+		live_run(&l, "triad", TT_PLACE_EXACT, &w, LIVE_BYTES, 1, c, &kept);
+		assert_false(fresh.reused);
+		assert_int_equal(kept.reused, i > 0);
+		/* Every page verified, both ways, and the same split. */
+		assert_int_equal(fresh.place.pages, 3 * 840);
+		assert_int_equal(fresh.place.checked, fresh.place.pages);
+		assert_int_equal(kept.place.pages, fresh.place.pages);
+		assert_int_equal(kept.place.checked, fresh.place.checked);
+		assert_memory_equal(kept.place.want, fresh.place.want, sizeof(fresh.place.want));
+		assert_memory_equal(kept.place.got, fresh.place.got, sizeof(fresh.place.got));
+		/* One memory node: every vector is that node alone. */
+		if (l.nmem == 1) {
+			assert_int_equal(kept.place.got[l.mem[0]], kept.place.pages);
+			assert_int_equal(kept.moved_pages, 0);
+		}
+		assert_true(kept.moved_pages <= kept.place.pages);
+	}
+	tt_bench_ctx_free(c);
+	tt_topo_release(&l.t);
+}
+
+static void test_reuse_same_vector_moves_nothing(void **state)
+{
+	struct live l;
+	struct tt_bench_ctx *c;
+	struct tt_bench_result a, b, again;
+	struct tt_weights wa, wb;
+
+	(void)state;
+	live_load(&l);
+	assert_int_equal(tt_bench_ctx_new(&c), 0);
+	live_weights(&l, vectors[2], &wa);
+	live_weights(&l, vectors[4], &wb);
+	live_run(&l, "triad", TT_PLACE_EXACT, &wa, LIVE_BYTES, 1, c, &a);
+	live_run(&l, "triad", TT_PLACE_EXACT, &wb, LIVE_BYTES, 1, c, &b);
+	assert_true(b.reused);
+	for (int i = 0; i < 3; i++) {
+		live_run(&l, "triad", TT_PLACE_EXACT, &wb, LIVE_BYTES, 1, c, &again);
+		assert_true(again.reused);
+		assert_int_equal(again.moved_pages, 0);
+		assert_memory_equal(&again.place, &b.place, sizeof(b.place));
+	}
+	/* Back to the first: what moves is what the two splits differ by, at
+	 * least (pages change node within a node's share too). */
+	live_run(&l, "triad", TT_PLACE_EXACT, &wa, LIVE_BYTES, 1, c, &again);
+	assert_memory_equal(&again.place, &a.place, sizeof(a.place));
+	for (int i = 0; i < l.nmem; i++) {
+		int node = l.mem[i];
+		uint64_t d = a.place.got[node] > b.place.got[node]
+				     ? a.place.got[node] - b.place.got[node]
+				     : b.place.got[node] - a.place.got[node];
+
+		assert_true(again.moved_pages >= d);
+	}
+	if (l.nmem == 1)
+		assert_int_equal(again.moved_pages, 0);
+	tt_bench_ctx_free(c);
+	tt_topo_release(&l.t);
+}
+
+static void test_reuse_rebuilds(void **state)
+{
+	struct live l;
+	struct tt_bench_ctx *c;
+	struct tt_bench_result res;
+	struct tt_weights w;
+
+	(void)state;
+	live_load(&l);
+	assert_int_equal(tt_bench_ctx_new(&c), 0);
+	live_weights(&l, vectors[1], &w);
+	live_run(&l, "triad", TT_PLACE_EXACT, &w, LIVE_BYTES, 1, c, &res);
+	assert_false(res.reused);
+	live_run(&l, "triad", TT_PLACE_EXACT, &w, LIVE_BYTES, 1, c, &res);
+	assert_true(res.reused);
+	/* Another size. */
+	live_run(&l, "triad", TT_PLACE_EXACT, &w, 2 * LIVE_BYTES, 1, c, &res);
+	assert_false(res.reused);
+	assert_int_equal(res.place.pages, 3 * 2 * 840);
+	live_run(&l, "triad", TT_PLACE_EXACT, &w, 2 * LIVE_BYTES, 1, c, &res);
+	assert_true(res.reused);
+	/* Other threads, where the source has a second CPU to run one on. */
+	if (l.ncpus > 1) {
+		live_run(&l, "triad", TT_PLACE_EXACT, &w, 2 * LIVE_BYTES, 2, c, &res);
+		assert_false(res.reused);
+		assert_int_equal(res.threads, 2);
+		live_run(&l, "triad", TT_PLACE_EXACT, &w, 2 * LIVE_BYTES, 2, c, &res);
+		assert_true(res.reused);
+	}
+	/* Another kernel: the arrays hold triad's values, not its inputs. */
+	live_run(&l, "copy", TT_PLACE_EXACT, &w, 2 * LIVE_BYTES, 1, c, &res);
+	assert_false(res.reused);
+	/* A mode other than exact is a fresh run. */
+	live_run(&l, "copy", TT_PLACE_BIND, &w, 2 * LIVE_BYTES, 1, c, &res);
+	assert_false(res.reused);
+	assert_int_equal(res.place.got[l.mem[0]], res.place.pages);
+	tt_bench_ctx_free(c);
+	tt_topo_release(&l.t);
+}
+
+/* The move wrapper a reused context moves pages with: to the node a page
+ * is on (the call walks, nothing moves), and where the machine has a
+ * second memory node, there and back. */
+static void test_move_pages_live(void **state)
+{
+	enum { N = 16 };
+	struct live l;
+	char *buf;
+	void *addrs[N];
+	int nodes[N], status[N];
+
+	(void)state;
+	live_load(&l);
+	buf = mmap(NULL, N * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(buf != MAP_FAILED);
+	memset(buf, 1, N * 4096);
+	for (int i = 0; i < N; i++)
+		addrs[i] = buf + i * 4096;
+	for (int k = l.nmem > 1 ? 1 : 0; k >= 0; k--) {
+		for (int i = 0; i < N; i++)
+			nodes[i] = l.mem[k];
+		if (tt_move_pages(addrs, nodes, status, N) < 0)
+			fail_msg("%s", tt_err_msg());
+		for (int i = 0; i < N; i++)
+			assert_int_equal(status[i], l.mem[k]);
+		assert_int_equal(tt_move_pages_query(addrs, status, N), 0);
+		for (int i = 0; i < N; i++)
+			assert_int_equal(status[i], l.mem[k]);
+	}
+	assert_int_equal(buf[N * 4096 - 1], 1);
+	munmap(buf, N * 4096);
+	tt_topo_release(&l.t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +369,10 @@ int main(void)
 		cmocka_unit_test(test_thp_units),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_tally_and_judge),
+		cmocka_unit_test(test_reuse_matches_fresh),
+		cmocka_unit_test(test_reuse_same_vector_moves_nothing),
+		cmocka_unit_test(test_reuse_rebuilds),
+		cmocka_unit_test(test_move_pages_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,10 @@
 #include "../core/topo.h"
 #include "../core/wi.h"
 #include "../db/db.h"
+#include "../core/state.h"
+#include "../tuner/app.h"
 #include "../tuner/model.h"
+#include "../tuner/policy.h"
 #include "../tuner/report.h"
 #include "../tuner/search.h"
 #include "../tuner/trial.h"
@@ -43,6 +46,12 @@ struct auto_args {
 	uint64_t threads, max_weight, seed, size, repeat;
 	bool no_record, apply;
 	bool real_only; /* --size or --repeat given */
+	/* Trials under the kernel's policy (policy_setup): --placement, and
+	 * app mode's program, its metric and direction. */
+	const char *placement, *metric;
+	bool higher_is_better;
+	bool bench_only; /* --mix, --threads, --size or --repeat given */
+	char **app_argv; /* NULL-terminated; NULL: the bandwidth objective */
 };
 
 /* What a real measurement saw, kept per trial for the record: the
@@ -68,6 +77,14 @@ struct auto_ctx {
 	int nper;
 	size_t array_bytes; /* as the last real trial allocated */
 	int used_threads;
+	/* Trials under written weights: --placement kernel, or app mode. */
+	enum tt_place_mode mode;
+	struct tt_policy pol;
+	struct tt_policy_measure pm;
+	struct tt_app *app; /* app mode's program */
+	char state[4096];   /* the state folder: lock, journal, the program's log */
+	char log[4200];	    /* its output */
+	json_t *discarded;  /* [{weights, why}] */
 };
 
 /* One real measurement: the kernel under exact placement (no root, no
@@ -86,7 +103,7 @@ static int real_measure(void *ctx, const struct tt_weights *w, double *score)
 				   .weights = w,
 				   .command = c->cli->cmdline };
 	struct tt_trial_result *r;
-	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
+	int rc = tt_place_init(&o.bench.place, c->mode, &w->set, w, c->source);
 
 	if (rc == 0)
 		rc = tt_trial_run(&o, &r);
@@ -127,13 +144,27 @@ static double half_ci(const struct tt_trial *tr)
 	return isfinite(tr->ci_hi) && isfinite(tr->ci_lo) ? (tr->ci_hi - tr->ci_lo) / 2 : NAN;
 }
 
-static void print_gbs(FILE *f, double bw, double half)
+/* A score as shown: GB/s, or app mode's seconds or metric (a half width
+ * carried through an inverse to first order). */
+static void print_gbs(const struct auto_ctx *c, FILE *f, double score, double half)
 {
-	fprintf(f, "%8.2f", bw / 1e9);
+	double v = c->app ? tt_app_shown(c->app, score) : score / 1e9;
+
+	if (c->app && isfinite(half))
+		half = v == score ? half : half * v * v;
+	else if (isfinite(half))
+		half /= 1e9;
+	fprintf(f, "%8.*f", c->app ? 3 : 2, v);
 	if (isfinite(half))
-		fprintf(f, " ±%6.2f", half / 1e9);
+		fprintf(f, " ±%6.*f", c->app ? 3 : 2, half);
 	else
 		fprintf(f, " ±%6s", "-");
+}
+
+/* What print_gbs shows, for headers. */
+static const char *unit(const struct auto_ctx *c)
+{
+	return !c->app ? "GB/s" : c->app->metric ? "metric" : "s";
 }
 
 /* One line per measurement, on stderr so that stdout holds only the
@@ -166,8 +197,9 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 	else if (s->cfg.budget_s > 0)
 		fprintf(stderr, " (%.0f of %.0f s)", s->elapsed_s, s->cfg.budget_s);
 	fprintf(stderr, " %-14s", w);
-	print_gbs(stderr, s->trials[trial].mean, half_ci(&s->trials[trial]));
-	fprintf(stderr, " GB/s  best %s %.2f\n", bw, s->trials[best].mean / 1e9);
+	print_gbs(c, stderr, s->trials[trial].mean, half_ci(&s->trials[trial]));
+	fprintf(stderr, " %s  best %s %.*f\n", unit(c), bw, c->app ? 3 : 2,
+		c->app ? tt_app_shown(c->app, s->trials[best].mean) : s->trials[best].mean / 1e9);
 }
 
 /* --budget: a number of measurements, or a duration (90s, 5m, 1h). */
@@ -365,7 +397,8 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 				     &(struct tt_db_trial){
 					     .kernel = c->kernel->name,
 					     .mix = c->kernel->counting,
-					     .placement = c->simulated ? "model" : "exact",
+					     .placement = c->simulated ? "model"
+									: tt_place_mode_names[c->mode],
 					     .threads = c->simulated ? c->threads : c->used_threads,
 					     .size_bytes = c->simulated ? 0 : c->array_bytes,
 					     .bw_best_bytes_s = hi,
@@ -438,6 +471,226 @@ static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
 }
+
+/* Trials under the kernel's policy (--placement kernel) and app mode: the
+ * candidate's weights written for each trial and put back (tuner/policy.h),
+ * the program run under them (tuner/app.h). */
+
+/* Orchestration tests only: app mode on a fixture copy writes the copy's
+ * weights, but its program can only run on this host's nodes, under this
+ * host's weights. Never a measurement of the fixture's machine. */
+#define APP_TEST_HOOK "TIERTUNE_TEST_APP_HOST_NODES"
+
+static bool app_on_fixture(const struct tt_cli *cli, const struct auto_args *a)
+{
+	return a->app_argv && !cli->sfs.live && getenv(APP_TEST_HOOK);
+}
+
+/* The options that go with one objective only: exit 2 when mixed. */
+static int policy_args(const struct auto_args *a)
+{
+	if (a->placement && strcmp(a->placement, "exact") && strcmp(a->placement, "kernel"))
+		return cli_usage("--placement '%s' is not exact or kernel", a->placement);
+	if ((a->metric || a->higher_is_better) && !a->app_argv)
+		return cli_usage("--%s scores a program: give it after '--' (auto --source-node N "
+				 "[options] -- COMMAND ARGS...)",
+				 a->metric ? "metric" : "higher-is-better");
+	if (a->higher_is_better && !a->metric)
+		return cli_usage("--higher-is-better is the direction of --metric; wall time is "
+				 "lower-is-better");
+	if (a->app_argv && a->placement && strcmp(a->placement, "kernel"))
+		return cli_usage("a program runs under the kernel's policy: --placement '%s' does "
+				 "not apply to it",
+				 a->placement);
+	if (a->app_argv && a->bench_only)
+		return cli_usage("--mix, --threads, --size and --repeat shape bench trials; a "
+				 "program after '--' is its own traffic");
+	if ((a->app_argv || (a->placement && strcmp(a->placement, "kernel") == 0)) && a->model)
+		return cli_usage("--model measures nothing: trials under the kernel's policy (app "
+				 "mode, --placement kernel) run on this machine");
+	return 0;
+}
+
+static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
+{
+	struct auto_ctx *c = ctx;
+	char ws[96];
+
+	if (tt_weights_format(w, ws, sizeof(ws)) < 0)
+		snprintf(ws, sizeof(ws), "?");
+	fprintf(stderr, "trial %s discarded, measuring again: the weights moved under it (%s)\n",
+		ws, why);
+	json_array_append_new(c->discarded, json_pack("{s:s,s:s}", "weights", ws, "why", why));
+}
+
+/* The test hook's policy nodes: this host's memory nodes. */
+static int host_mem_nodes(struct tt_nodemask *m)
+{
+	struct tt_sysfs live;
+	int rc = tt_sysfs_init(&live, "/");
+
+	memset(m, 0, sizeof(*m));
+	return rc < 0 ? rc
+		      : tt_sysfs_read_list(&live, m->bits, TT_MAX_NODES,
+					   "/sys/devices/system/node/has_memory");
+}
+
+/* After the checks of the search's input: the program found, the weight
+ * files writable (exit 3 otherwise, nothing written), a journal left by a
+ * killed tiertune put back, signals caught. A library status. */
+static int policy_setup(struct tt_cli *cli, const struct auto_args *a, struct auto_ctx *c,
+			const struct tt_search_cfg *cfg)
+{
+	struct tt_weights ones;
+	int rc;
+
+	if (a->app_argv || (a->placement && strcmp(a->placement, "kernel") == 0))
+		c->mode = TT_PLACE_KERNEL;
+	if (!a->app_argv && c->mode != TT_PLACE_KERNEL)
+		return 0;
+	rc = tt_state_dir(TT_DIR_STATE, c->state, sizeof(c->state));
+	if (rc == 0)
+		rc = tt_state_prepare(c->state);
+	if (rc < 0)
+		return rc;
+	if (a->app_argv) {
+		c->app = calloc(1, sizeof(*c->app));
+		if (!c->app)
+			return tt_err(TT_EFAIL, "out of memory");
+		snprintf(c->log, sizeof(c->log), "%s/auto-app.log", c->state);
+		rc = tt_app_init(c->app, a->app_argv, a->metric, a->higher_is_better, c->log);
+		if (rc < 0) {
+			free(c->app);
+			c->app = NULL;
+			return rc;
+		}
+		if (app_on_fixture(cli, a)) {
+			c->app->host_nodes = true;
+			rc = host_mem_nodes(&c->app->nodes);
+		} else {
+			int cpus[TT_MAX_CPUS], n;
+
+			rc = tt_bench_cpus(c->t, c->source, cpus, &n);
+			if (rc == 0)
+				tt_app_pin(c->app, cpus, n);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	c->pol = (struct tt_policy){ .sfs = &cli->sfs, .topo = c->t, .state_dir = c->state };
+	c->pm = (struct tt_policy_measure){ .pol = &c->pol,
+					    .inner = c->app ? tt_app_measure : real_measure,
+					    .inner_ctx = c->app ? (void *)c->app : c,
+					    .discarded = on_discard,
+					    .discarded_ctx = c };
+	c->discarded = json_array();
+	tt_weights_clear(&ones);
+	for (int k = 0; k < cfg->nnodes; k++)
+		tt_weights_put(&ones, cfg->nodes[k], 1);
+	rc = tt_policy_check(&c->pol, &ones);
+	if (rc == 0)
+		rc = cli_apply_recover_first(cli);
+	if (rc == 0)
+		tt_policy_catch_signals();
+	return rc;
+}
+
+static void print_app_objective(const struct auto_ctx *c)
+{
+	printf("%s of '%s'", c->app->metric ? "the number --metric matches" : "the wall time",
+	       c->app->argv[0]);
+	if (c->app->metric)
+		printf(" (%s is better)", c->app->higher_is_better ? "higher" : "lower");
+}
+
+static void print_policy_trials(const struct auto_ctx *c)
+{
+	char nodes[128] = "";
+
+	printf("trials under the kernel's MPOL_WEIGHTED_INTERLEAVE: each candidate's weights "
+	       "written, read back before and after, and put back; %d trial%s, %d discarded "
+	       "(weights moved)\n",
+	       c->pol.trials, c->pol.trials == 1 ? "" : "s", c->pol.discarded);
+	if (!c->app)
+		return;
+	printf("the program's output: %s\n", c->log);
+	if (c->app->host_nodes) {
+		tt_bit_format_list(c->app->nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+		printf("TEST HOOK (%s): the weights went to '%s', but the program ran under this "
+		       "host's nodes %s and their weights, not the fixture's\n",
+		       APP_TEST_HOOK, c->cli->sysfs_root, nodes);
+	}
+}
+
+/* App mode's figures in JSON: each score shown in the program's terms
+ * (seconds, or its metric), the bandwidth fields null. */
+static void app_scores_json(const struct auto_ctx *c, json_t *o)
+{
+	static const char *const bw[] = { "bw_mean_bytes_s", "bw_ci_low_bytes_s",
+					  "bw_ci_high_bytes_s" };
+	static const char *const secs[] = { "time_mean_s", "time_ci_low_s", "time_ci_high_s" };
+	static const char *const metric[] = { "metric_mean", "metric_ci_low", "metric_ci_high" };
+	bool inverse = tt_app_shown(c->app, 2) != 2;
+	double v[3];
+
+	for (int i = 0; i < 3; i++) {
+		json_t *x = json_object_get(o, bw[i]);
+
+		v[i] = json_is_number(x) ? json_number_value(x) : NAN;
+		json_object_set_new(o, bw[i], json_null());
+	}
+	for (int i = 0; i < 3; i++) {
+		/* The inverse swaps the interval's ends; a score interval
+		 * reaching zero leaves the time's unbounded (null). */
+		double x = v[inverse && i ? 3 - i : i];
+
+		json_object_set_new(o, (c->app->metric ? metric : secs)[i],
+				    cli_json_real(isfinite(x) && (!inverse || x > 0)
+							  ? tt_app_shown(c->app, x)
+							  : NAN));
+	}
+}
+
+static json_t *policy_json(const struct auto_ctx *c, json_t *j)
+{
+	json_t *x;
+	size_t i;
+
+	json_object_set_new(j, "placement",
+			    json_string(c->simulated ? "model" : tt_place_mode_names[c->mode]));
+	json_object_set_new(j, "discarded", c->discarded ? json_incref(c->discarded)
+							 : json_array());
+	if (!c->app) {
+		json_object_set_new(j, "app", json_null());
+		return j;
+	}
+	json_t *argv = json_array();
+
+	for (char **p = c->app->argv; *p; p++)
+		json_array_append_new(argv, json_string(*p));
+	json_object_set_new(
+		j, "app",
+		json_pack("{s:o,s:o,s:b,s:s,s:o}", "argv", argv, "metric",
+			  str_or_null(c->app->metric), "higher_is_better", c->app->higher_is_better,
+			  "log", c->log, "host_nodes",
+			  c->app->host_nodes ? cli_nodes_json(&c->app->nodes) : json_null()));
+	json_array_foreach (json_object_get(j, "trials"), i, x)
+		app_scores_json(c, x);
+	json_array_foreach (json_object_get(j, "baselines"), i, x)
+		app_scores_json(c, x);
+	app_scores_json(c, json_object_get(j, "best"));
+	return j;
+}
+
+/* The exit code of a failed search: 128 + the signal when one stopped it
+ * (the weights are back by then), as a shell reports a process it killed. */
+static int auto_fail(int rc)
+{
+	int code = cli_fail(rc);
+
+	return tt_policy_signal() ? 128 + tt_policy_signal() : code;
+}
+
 
 static json_t *weights_json(const struct tt_weights *w)
 {
@@ -549,7 +802,7 @@ static void print_gain(double gain, double lo, double hi)
 static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 {
 	printf("%s%-20s %14s %8s %8s %s\n", c->simulated ? "SIMULATED " : "", "weights",
-	       "remote share", "GB/s", "95% CI", "measurements");
+	       "remote share", unit(c), "95% CI", "measurements");
 	for (int i = 0; i < s->ntrials; i++) {
 		const struct tt_trial *tr = &s->trials[i];
 		uint32_t w[TT_SEARCH_MAX_NODES], sum = 0, remote = 0;
@@ -563,7 +816,7 @@ static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 		weights_str(s, i, ws, sizeof(ws));
 		printf("%s%-20s %13.1f%% ", c->simulated ? "SIMULATED " : "", ws,
 		       100.0 * remote / sum);
-		print_gbs(stdout, tr->n ? tr->mean : NAN, half_ci(tr));
+		print_gbs(c, stdout, tr->n ? tr->mean : NAN, half_ci(tr));
 		printf(" %d\n", tr->n);
 	}
 	printf("\n");
@@ -587,18 +840,25 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 		       a->model, c->cli->sysfs_root);
 	printf("machine: %s (%s), kernel %s\n", c->t->hostname[0] ? c->t->hostname : "-",
 	       c->t->cpu_model[0] ? c->t->cpu_model : "unknown CPU", c->t->kernel_release);
-	printf("source node %d, interleaving nodes %s; objective: %s bandwidth (%s counting)",
-	       c->source, nodes, c->kernel->name, c->kernel->counting ? c->kernel->counting : "-");
+	printf("source node %d, interleaving nodes %s; objective: ", c->source, nodes);
+	if (c->app)
+		print_app_objective(c);
+	else
+		printf("%s bandwidth (%s counting)", c->kernel->name,
+		       c->kernel->counting ? c->kernel->counting : "-");
 	if (c->simulated ? c->threads : c->used_threads)
 		printf(", %d threads", c->simulated ? c->threads : c->used_threads);
 	printf("\nsearch: %s strategy, prior from %s, max weight %u; %d measurements of %d "
-	       "trials in %.1f s (%s)\n\n",
+	       "trials in %.1f s (%s)\n",
 	       r->strategy, r->prior_from, r->max_weight, r->measurements, r->ntrials, r->elapsed_s,
 	       r->stop_reason);
+	if (c->pm.pol)
+		print_policy_trials(c);
+	printf("\n");
 
 	if (c->simulated)
 		printf("SIMULATED figures:\n");
-	printf("%-8s %-16s %8s %8s  %-26s %s\n", "", "weights", "GB/s", "95% CI",
+	printf("%-8s %-16s %8s %8s  %-26s %s\n", "", "weights", unit(c), "95% CI",
 	       "best's gain over it", "verdict");
 	for (int i = 0; i < r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &r->base[i];
@@ -609,12 +869,12 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 			snprintf(gain, sizeof(gain), "%+.1f%% (%+.1f..%+.1f)", 100 * b->gain,
 				 100 * b->gain_lo, 100 * b->gain_hi);
 		printf("%-8s %-16s", b->name, w);
-		print_gbs(f, b->mean, isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
+		print_gbs(c, f, b->mean, isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
 		printf("  %-26s %s\n", gain, tt_verdict_name(b->verdict));
 	}
 	tt_weights_format(&r->best_w, w, sizeof(w));
 	printf("%-8s %-16s", "best", w);
-	print_gbs(f, r->best_mean,
+	print_gbs(c, f, r->best_mean,
 		  isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
 	printf("\n\n");
 
@@ -699,8 +959,8 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 		printf("  tiertune %sexport --run %jd --format shell|tmpfiles|numactl|json\n", root,
 		       (intmax_t)run);
 	} else {
-		printf("\nnot recorded (--no-record); to apply: tiertune %sapply --weights %s\n",
-		       root, w);
+		printf("\nnot recorded (%s); to apply: tiertune %sapply --weights %s\n",
+		       c->app ? "app runs are not recorded yet" : "--no-record", root, w);
 	}
 }
 
@@ -741,6 +1001,9 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	}
 	if (a->real_only && a->model)
 		return cli_usage("--size and --repeat shape real trials; --model has none");
+	rc = policy_args(a);
+	if (rc)
+		return rc;
 	if (a->apply && cli->json)
 		return cli_usage(
 			"--apply prints apply's own report; give it without --json, or run "
@@ -788,7 +1051,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		rc = pick_nodes(a, &t, m, &cfg);
 	if (rc < 0)
 		goto out;
-	if (!m && !cli->sfs.live) {
+	if (!m && !cli->sfs.live && !app_on_fixture(cli, a)) {
 		rc = tt_err(TT_EINPUT,
 			    "--sysfs-root '%s' is not this machine: real trials allocate "
 			    "and time this machine's memory",
@@ -827,9 +1090,14 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		if (!c.threads)
 			c.threads = tt_model_source(m, c.source)->threads;
 	}
+	rc = policy_setup(cli, a, &c, &cfg);
+	if (rc < 0)
+		goto out;
 	cfg.progress = progress;
 	cfg.progress_ctx = &c;
-	rc = tt_search_init(&s, &cfg, m ? tt_model_measure : real_measure, m ? (void *)&c.sim : &c);
+	rc = c.pm.pol ? tt_search_init(&s, &cfg, tt_policy_measure, &c.pm)
+		      : tt_search_init(&s, &cfg, m ? tt_model_measure : real_measure,
+				       m ? (void *)&c.sim : &c);
 	if (rc < 0)
 		goto out;
 	searched = true;
@@ -840,7 +1108,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		rc = tt_report_reco(&r, &rs);
 	if (rc < 0)
 		goto out;
-	if (!a->no_record) {
+	if (!a->no_record && !c.app) {
 		rc = record(cli, a, &c, &s, &r, &rs, &run);
 		if (rc < 0)
 			goto out;
@@ -851,8 +1119,9 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
 	}
 	if (cli->json) {
-		rc = cli_print_json(report_json(&c, a, &s, &r, &rs, run, planned ? &p : NULL,
-						planned ? NULL : plan_why));
+		rc = cli_print_json(policy_json(&c, report_json(&c, a, &s, &r, &rs, run,
+								planned ? &p : NULL,
+								planned ? NULL : plan_why)));
 		goto out;
 	}
 	if (strcmp(a->kind, "sweep") == 0)
@@ -885,7 +1154,11 @@ out:
 	tt_topo_release(&t);
 	free(c.per_trial);
 	free(m);
-	return rc < 0 ? cli_fail(rc) : rc;
+	if (c.app)
+		tt_app_release(c.app);
+	free(c.app);
+	json_decref(c.discarded);
+	return rc < 0 ? auto_fail(rc) : rc;
 }
 
 static bool given(const struct cli_opt *opts, const char *name)
@@ -910,6 +1183,24 @@ static bool given(const struct cli_opt *opts, const char *name)
 			1, 1000),                                                                  \
 		CLI_FLAG("no-record", &(a).no_record,                                              \
 			 "do not store the run in the database (stored by default)")
+
+/* App mode's program: the arguments after "--", and only those. */
+static int app_command(const struct tt_cli *cli, struct auto_args *a, char **argv, int nargs,
+		       const struct cli_opt *opts)
+{
+	if (nargs && cli->dashdash != 0)
+		return cli_usage("auto takes a program only after '--', got '%s'", argv[0]);
+	if (cli->dashdash == 0 && !nargs)
+		return cli_usage("no command after '--' (auto --source-node N [options] -- COMMAND "
+				 "ARGS...)");
+	if (!nargs)
+		return 0;
+	/* argv has room: the positional arguments are fewer than argc. */
+	argv[nargs] = NULL;
+	a->app_argv = argv;
+	a->bench_only = given(opts, "mix") || given(opts, "threads") || a->real_only;
+	return 0;
+}
 
 int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 {
@@ -946,6 +1237,16 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 			"every figure SIMULATED"),
 		CLI_STRING("strategy", &a.strategy, "NAME",
 			   "search strategy: shares (default), hillclimb or grid"),
+		CLI_STRING("placement", &a.placement, "MODE",
+			   "bench trials: exact (default: userspace placement, no root, nothing "
+			   "written) or kernel (each candidate's weights written to sysfs for its "
+			   "trial and put back, MPOL_WEIGHTED_INTERLEAVE; root)"),
+		CLI_STRING("metric", &a.metric, "REGEX",
+			   "app mode: the score is the number the program prints that REGEX "
+			   "matches (its first group, else the whole match; the last match) "
+			   "instead of its wall time"),
+		CLI_FLAG("higher-is-better", &a.higher_is_better,
+			 "app mode: a larger --metric is better (default: smaller, like time)"),
 		TRIAL_OPTIONS(a),
 		CLI_FLAG(
 			"apply", &a.apply,
@@ -958,7 +1259,8 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	a.real_only = given(opts, "size") || given(opts, "repeat");
-	return run_auto(cli, &a);
+	rc = app_command(cli, &a, argv, nargs, opts);
+	return rc ? rc : run_auto(cli, &a);
 }
 
 int cmd_sweep(struct tt_cli *cli, int argc, char **argv)

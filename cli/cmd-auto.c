@@ -393,23 +393,23 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 			lo = fmin(lo, tr->score[j]);
 			hi = fmax(hi, tr->score[j]);
 		}
-		rc = tt_db_trial_add(db, run,
-				     &(struct tt_db_trial){
-					     .kernel = c->kernel->name,
-					     .mix = c->kernel->counting,
-					     .placement = c->simulated ? "model"
-									: tt_place_mode_names[c->mode],
-					     .threads = c->simulated ? c->threads : c->used_threads,
-					     .size_bytes = c->simulated ? 0 : c->array_bytes,
-					     .bw_best_bytes_s = hi,
-					     .bw_median_bytes_s = median(tr->score, tr->n),
-					     .bw_min_bytes_s = lo,
-					     .validated = !c->simulated && i < c->nper &&
-							  c->per_trial[i].validated,
-					     .simulated = c->simulated,
-					     .nnodes = nn,
-					     .nodes = nodes },
-				     &id);
+		rc = tt_db_trial_add(
+			db, run,
+			&(struct tt_db_trial){
+				.kernel = c->kernel->name,
+				.mix = c->kernel->counting,
+				.placement = c->simulated ? "model" : tt_place_mode_names[c->mode],
+				.threads = c->simulated ? c->threads : c->used_threads,
+				.size_bytes = c->simulated ? 0 : c->array_bytes,
+				.bw_best_bytes_s = hi,
+				.bw_median_bytes_s = median(tr->score, tr->n),
+				.bw_min_bytes_s = lo,
+				.validated =
+					!c->simulated && i < c->nper && c->per_trial[i].validated,
+				.simulated = c->simulated,
+				.nnodes = nn,
+				.nodes = nodes },
+			&id);
 	}
 	if (rc == 0) {
 		const struct tt_report_baseline *over = NULL;
@@ -658,8 +658,8 @@ static json_t *policy_json(const struct auto_ctx *c, json_t *j)
 
 	json_object_set_new(j, "placement",
 			    json_string(c->simulated ? "model" : tt_place_mode_names[c->mode]));
-	json_object_set_new(j, "discarded", c->discarded ? json_incref(c->discarded)
-							 : json_array());
+	json_object_set_new(j, "discarded",
+			    c->discarded ? json_incref(c->discarded) : json_array());
 	if (!c->app) {
 		json_object_set_new(j, "app", json_null());
 		return j;
@@ -690,7 +690,6 @@ static int auto_fail(int rc)
 
 	return tt_policy_signal() ? 128 + tt_policy_signal() : code;
 }
-
 
 static json_t *weights_json(const struct tt_weights *w)
 {
@@ -1119,9 +1118,9 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
 	}
 	if (cli->json) {
-		rc = cli_print_json(policy_json(&c, report_json(&c, a, &s, &r, &rs, run,
-								planned ? &p : NULL,
-								planned ? NULL : plan_why)));
+		rc = cli_print_json(
+			policy_json(&c, report_json(&c, a, &s, &r, &rs, run, planned ? &p : NULL,
+						    planned ? NULL : plan_why)));
 		goto out;
 	}
 	if (strcmp(a->kind, "sweep") == 0)

@@ -666,7 +666,8 @@ int tt_apply_unhold(struct tt_apply_hold *h, int *restored)
 		rc = put_back(p->sfs, p->w, p->n, p->implied, p->nimplied, restored);
 		if (rc < 0) {
 			snprintf(msg, sizeof(msg), "%s", tt_err_msg());
-			rc = tt_err(rc, "putting the weights back failed: %s; journal '%s' keeps them",
+			rc = tt_err(rc,
+				    "putting the weights back failed: %s; journal '%s' keeps them",
 				    msg, h->journal);
 			tt_err_hint("run 'tiertune restore' once the cause is fixed");
 		} else {

@@ -302,8 +302,9 @@ int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *la
 		goto out;
 	}
 	if (sig) {
-		rc = tt_err(TT_EFAIL, "interrupted by signal %d (%s) while '%s' ran; it was stopped",
-			    sig, strsignal(sig), a->argv[0]);
+		rc = tt_err(TT_EFAIL,
+			    "interrupted by signal %d (%s) while '%s' ran; it was stopped", sig,
+			    strsignal(sig), a->argv[0]);
 		goto out;
 	}
 	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status)) {
@@ -316,8 +317,8 @@ int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *la
 	rc = out ? tt_app_parse_metric(a, out, &r->value) : tt_err(TT_EFAIL, "out of memory");
 	free(out);
 	if (rc == 1) {
-		rc = tt_err(TT_EFAIL, "'%s' printed nothing that --metric '%s' matches",
-			    a->argv[0], a->metric);
+		rc = tt_err(TT_EFAIL, "'%s' printed nothing that --metric '%s' matches", a->argv[0],
+			    a->metric);
 		tt_err_hint("its output is in '%s'", a->log_path);
 	}
 out:

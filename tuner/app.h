@@ -30,26 +30,26 @@
 #include "../core/weights.h"
 
 struct tt_app {
-	char **argv;		/* the command and its arguments, NULL-terminated */
-	char path[PATH_MAX];	/* argv[0] as found in PATH */
-	const char *metric;	/* the --metric regex; NULL: wall time */
-	bool higher_is_better;	/* the metric's direction */
-	regex_t re;		/* metric compiled (POSIX extended) */
-	const char *log_path;	/* the program's output, appended */
-	int cpus[TT_MAX_CPUS];	/* where it may run; ncpus 0: anywhere */
+	char **argv;	       /* the command and its arguments, NULL-terminated */
+	char path[PATH_MAX];   /* argv[0] as found in PATH */
+	const char *metric;    /* the --metric regex; NULL: wall time */
+	bool higher_is_better; /* the metric's direction */
+	regex_t re;	       /* metric compiled (POSIX extended) */
+	const char *log_path;  /* the program's output, appended */
+	int cpus[TT_MAX_CPUS]; /* where it may run; ncpus 0: anywhere */
 	int ncpus;
-	int runs;		/* runs started */
+	int runs; /* runs started */
 	/* The policy's nodes for every run instead of the weights' own: for
 	 * the orchestration tests on a fixture, whose nodes this host lacks. */
 	bool host_nodes;
 	struct tt_nodemask nodes;
-	double grace_s;		/* after SIGTERM on an interruption, before SIGKILL */
+	double grace_s; /* after SIGTERM on an interruption, before SIGKILL */
 };
 
 struct tt_app_result {
-	double wall_s;	 /* fork to exit, s */
-	double value;	 /* the metric's number (NaN without --metric) */
-	int status;	 /* waitpid status */
+	double wall_s; /* fork to exit, s */
+	double value;  /* the metric's number (NaN without --metric) */
+	int status;    /* waitpid status */
 };
 
 /* Finds the command (TT_EINPUT when it is not an executable file, in PATH

@@ -74,11 +74,13 @@ static bool moved(const struct tt_weights *w, const struct tt_wi_state *a,
 
 	why[0] = '\0';
 	tt_nodemask_for_each (node, &w->set) {
-		uint32_t x = tt_weights_get(&a->node, node, 0), y = tt_weights_get(&b->node, node, 0);
+		uint32_t x = tt_weights_get(&a->node, node, 0),
+			 y = tt_weights_get(&b->node, node, 0);
 
 		if (x != y && len < size)
-			len += (size_t)snprintf(why + len, size - len, "%snode %d's weight was %u, "
-								       "%u %s",
+			len += (size_t)snprintf(why + len, size - len,
+						"%snode %d's weight was %u, "
+						"%u %s",
 						len ? "; " : "", node, x, y, when);
 	}
 	if (a->auto_mode != b->auto_mode && len < size)
@@ -93,7 +95,7 @@ int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run
 	struct tt_apply_plan p;
 	struct tt_apply_hold h;
 	struct tt_wi_state want, before, after;
-	char msg[1024];
+	char msg[1024], hint[1024];
 	int rc, back;
 
 	memset(out, 0, sizeof(*out));
@@ -126,8 +128,10 @@ int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run
 			out->discarded = moved(w, &before, &after, "by the trial's end", out->why,
 					       sizeof(out->why));
 	}
-	if (rc < 0)
+	if (rc < 0) {
 		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		snprintf(hint, sizeof(hint), "%s", tt_err_hint_msg());
+	}
 	back = tt_apply_unhold(&h, &out->restored);
 	if (back < 0 && rc < 0) {
 		char why[1024];
@@ -137,7 +141,9 @@ int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run
 	} else if (back < 0) {
 		rc = back;
 	} else if (rc < 0) {
-		tt_err(rc, "%s", msg); /* unhold may have set a message of its own */
+		tt_err(rc, "%s (the weights are back as they were)", msg);
+		if (hint[0])
+			tt_err_hint("%s", hint);
 	}
 	if (out->discarded)
 		pol->discarded++;

@@ -42,10 +42,10 @@ struct tt_policy {
 };
 
 struct tt_policy_outcome {
-	bool discarded;	 /* the weights moved during the trial: do not use it */
-	char why[256];	 /* what moved: "node 1 went from 5 to 7" */
-	int restored;	 /* values put back after the trial */
-	int run_rc;	 /* the trial's own status */
+	bool discarded; /* the weights moved during the trial: do not use it */
+	char why[256];	/* what moved: "node 1 went from 5 to 7" */
+	int restored;	/* values put back after the trial */
+	int run_rc;	/* the trial's own status */
 };
 
 /* The weights can be written here: the upstream interface exists, its

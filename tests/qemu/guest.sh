@@ -64,3 +64,28 @@ echo 2 >$WI/node2
 block bench-kernel-placement tiertune bench --kernel triad --placement kernel --nodes 0,2 --size 4M \
 	--repeat 1 --json
 echo 1 >$WI/node2
+
+# ---- auto under the kernel's policy (issue 14): bench trials with the
+# weights written per trial, and app mode; the weights back afterwards. ----
+block auto-weights-before cat $WI/node0 $WI/node1 $WI/node2
+# (The progress lines go to stderr, kept out of the JSON block.)
+block auto-kernel sh -c 'tiertune auto --source-node 0 --placement kernel --size 2M --repeat 1 \
+	--budget 20 --no-record --json 2>/tmp/auto-kernel.err'
+block auto-weights-after-kernel cat $WI/node0 $WI/node1 $WI/node2
+# The program records, each run, the weights sysfs holds while it runs, the
+# policy it runs under and the CPUs it may use.
+cat >/tmp/app.sh <<'APP'
+#!/bin/sh
+W=/sys/kernel/mm/mempolicy/weighted_interleave
+pol=$(grep -m1 -o 'weighted interleave:[0-9,-]*' /proc/self/numa_maps)
+cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+echo "$(cat $W/node0):$(cat $W/node1):$(cat $W/node2) ${pol:-none} $cpus" >>/tmp/app-runs
+i=0
+while [ $i -lt 200 ]; do i=$((i + 1)); done
+APP
+chmod +x /tmp/app.sh
+block auto-app sh -c 'tiertune auto --source-node 0 --budget 20 --json -- /tmp/app.sh \
+	2>/tmp/auto-app.err'
+block auto-app-runs cat /tmp/app-runs
+block auto-weights-after-app cat $WI/node0 $WI/node1 $WI/node2
+block auto-journal ls /tmp/state

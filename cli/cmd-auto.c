@@ -607,9 +607,9 @@ static void print_policy_trials(const struct auto_ctx *c)
 {
 	char nodes[128] = "";
 
-	printf("trials under the kernel's MPOL_WEIGHTED_INTERLEAVE: each candidate's weights "
-	       "written, read back before and after, and put back; %d trial%s, %d discarded "
-	       "(weights moved)\n",
+	printf("under the kernel's MPOL_WEIGHTED_INTERLEAVE: each candidate's weights written, "
+	       "read back before and after, and put back; %d measurement%s so, %d discarded "
+	       "(the weights moved under it)\n",
 	       c->pol.trials, c->pol.trials == 1 ? "" : "s", c->pol.discarded);
 	if (!c->app)
 		return;
@@ -664,6 +664,9 @@ static json_t *policy_json(const struct auto_ctx *c, json_t *j)
 		json_object_set_new(j, "app", json_null());
 		return j;
 	}
+	/* The program is the traffic, not a bench kernel. */
+	json_object_set_new(j, "kernel", json_null());
+	json_object_set_new(j, "counting", json_null());
 	json_t *argv = json_array();
 
 	for (char **p = c->app->argv; *p; p++)

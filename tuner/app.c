@@ -144,7 +144,11 @@ static void child(const struct tt_app *a, const cpu_set_t *cpus, size_t cpus_siz
 }
 
 /* Waits for the program; on SIGINT or SIGTERM caught by tiertune, asks it
- * to stop, then kills it after the grace period. */
+ * to stop, then kills it after the grace period. A signal that lands
+ * between the flag's check and waitpid's sleep is seen when the program
+ * ends (the trial is then not used either: tt_policy_measure checks the
+ * flag again), so it delays the stop, never loses it; a terminal's ^C
+ * reaches the program itself anyway (same process group). */
 static int wait_program(const struct tt_app *a, pid_t pid, int *status, int *sig)
 {
 	double deadline = 0;

@@ -54,10 +54,10 @@ is "each run was under MPOL_WEIGHTED_INTERLEAVE over this host's memory nodes" \
 	"$(cut -d' ' -f2- "$RUNS" | sort -u)" "weighted interleave:$(cat /sys/devices/system/node/has_memory)"
 is "after the search the fixture copy is byte for byte as before" "$(tree_sum "$fx")" "$before"
 is "no journal left" "$(ls "$TIERTUNE_STATE_DIR" | grep -c journal)" 0
-is "JSON: kernel placement, no discard, the argv, wall times in seconds, fits docs/json.md" \
-	"$(json 'j["placement"], j["discarded"], j["app"]["argv"][-1][-4:], j["app"]["metric"], j["best"]["bw_mean_bytes_s"], j["best"]["time_mean_s"] > 0' <"$WORK/search.json"):$(python3 \
+is "JSON: kernel placement, no discard, the argv, wall times in seconds, no bench kernel, fits docs/json.md" \
+	"$(json 'j["placement"], j["discarded"], j["app"]["argv"][-1][-4:], j["app"]["metric"], j["best"]["bw_mean_bytes_s"], j["best"]["time_mean_s"] > 0, j["kernel"]' <"$WORK/search.json"):$(python3 \
 		"$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/search.json" 2>&1 | head -3)" \
-	"kernel [] prog None None True:"
+	"kernel [] prog None None True None:"
 rm -f "$RUNS"
 grep -q "the program's output: $TIERTUNE_STATE_DIR/auto-app.log" <("${A[@]}" -- "$WORK/prog" 2>/dev/null)
 tap $? "the text report says where the program's output went"

@@ -89,6 +89,30 @@ static bool moved(const struct tt_weights *w, const struct tt_wi_state *a,
 	return len > 0;
 }
 
+/* Every node of w in the plan, even one that holds its weight already
+ * (which apply leaves out): what the trial puts back is what the journal
+ * holds, and a weight changed under the trial must go back too. */
+static int journal_all(struct tt_apply_plan *p, const struct tt_weights *w)
+{
+	char file[64], v[16];
+	int node, rc = 0;
+
+	p->write_unchanged = true;
+	tt_nodemask_for_each (node, &w->set) {
+		bool planned = false;
+
+		snprintf(file, sizeof(file), TT_WI_UPSTREAM_DIR "/node%d", node);
+		for (int i = 0; i < p->n && !planned; i++)
+			planned = strcmp(p->w[i].file, file) == 0;
+		snprintf(v, sizeof(v), "%u", w->w[node]);
+		if (!planned)
+			rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, v, "%s", file);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run)(void *ctx),
 		    void *ctx, struct tt_policy_outcome *out)
 {
@@ -106,6 +130,8 @@ int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run
 	rc = tt_apply_plan_upstream(&p, pol->topo, w);
 	if (rc == 0 && p.auto_lost)
 		rc = tt_err(TT_EUNAVAIL, "writing weights would lose the kernel's auto mode");
+	if (rc == 0)
+		rc = journal_all(&p, w);
 	if (rc == 0)
 		rc = tt_apply_hold(&p, pol->state_dir, &h);
 	if (rc < 0)

@@ -136,6 +136,17 @@ tap $? "the progress says which trial was discarded and why"
 is "the discarded trial's own measurement is not counted: 2 measurements of 1:1" \
 	"$(json '[t["measurements"] for t in j["trials"] if t["weights"] == "0:1,1:1,2:1"]' <"$WORK/out")" "[2]"
 is "the fixture copy is as before after the discard" "$(tree_sum "$fx")" "$before"
+# The same where the trial's weights are already in sysfs (1 everywhere, auto
+# mode off): nothing to change, yet the weight changed under it goes back.
+for f in 0 1 2; do echo 1 >"$fx/$WI/node$f"; done
+echo false >"$fx/$WI/auto"
+ones=$(tree_sum "$fx")
+rm -f "$RUNS"
+run "${A[@]}" --json -- "$WORK/prog" move
+is "weights already the candidate's: the trial is discarded, and the copy is back as it was" \
+	"$rc:$(json 'len(j["discarded"])' <"$WORK/out"):$(tree_sum "$fx")" "0:1:$ones"
+cp -a "$FIX/spr-ddr5-2cxl/sys/kernel/mm/mempolicy/weighted_interleave/." "$fx/$WI/"
+is "(the copy reset to the fixture)" "$(tree_sum "$fx")" "$before"
 
 # Bad input: exit 2 (3 for a missing capability), nothing written.
 rm -f "$RUNS"

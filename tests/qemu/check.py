@@ -178,7 +178,7 @@ before = block("auto-weights-before")[1].split()
 rc, j = jblock("auto-kernel")
 tap(rc == 0 and j and j["placement"] == "kernel" and j["measurements"] > 0 and j["discarded"] == []
     and j["recommendation"]["weights"],
-    "auto --placement kernel completes on the 3-node guest (%s measurements, best %s)"
+    "auto --placement kernel completes on the 3-node guest, every trial's pages verified against its candidate's weights (%s measurements, best %s)"
     % (j and j["measurements"], j and j["best"]["weights"]), block("auto-kernel")[1][-1500:])
 after = block("auto-weights-after-kernel")[1].split()
 tap(len(before) == 3 and after == before, "the weights are back after auto --placement kernel: %s"
@@ -208,7 +208,19 @@ if j:
 after = block("auto-weights-after-app")[1].split()
 tap(len(before) == 3 and after == before, "the weights are back after app mode: %s" % after,
     "before %s after %s" % (before, after))
-tap("apply.journal" not in block("auto-journal")[1], "no journal left by either",
+rc, j = jblock("auto-app-move")
+err = block("auto-app-move-err")[1]
+runs = block("auto-app-move-runs")[1].strip()
+tap(rc == 0 and j and j["discarded"] == [{"weights": "0:1,1:1,2:1",
+                                          "why": "node 1's weight was 1, 9 by the trial's end"}]
+    and runs == str(j["measurements"] + 1)
+    and "trial 0:1,1:1,2:1 discarded, measuring again" in err,
+    "app mode: a trial whose weights a program changed on the real kernel is discarded, said, "
+    "and measured again (%s runs)" % runs, block("auto-app-move")[1][-1500:] + err[-800:])
+after = block("auto-weights-after-move")[1].split()
+tap(len(before) == 3 and after == before, "the weights are back after the discarded trial: %s"
+    % after, "before %s after %s" % (before, after))
+tap("apply.journal" not in block("auto-journal")[1], "no journal left by any of the three",
     block("auto-journal")[1])
 
 print("1..%d" % n)

@@ -88,4 +88,17 @@ block auto-app sh -c 'tiertune auto --source-node 0 --budget 20 --json -- /tmp/a
 	2>/tmp/auto-app.err'
 block auto-app-runs cat /tmp/app-runs
 block auto-weights-after-app cat $WI/node0 $WI/node1 $WI/node2
+# A program that writes a weight itself on its third run (the 1:1 baseline's
+# first): that trial is discarded, said, and measured again.
+cat >/tmp/app-move.sh <<'APP'
+#!/bin/sh
+echo x >>/tmp/move-runs
+[ "$(wc -l </tmp/move-runs)" -ne 3 ] || echo 9 >/sys/kernel/mm/mempolicy/weighted_interleave/node1
+APP
+chmod +x /tmp/app-move.sh
+block auto-app-move sh -c 'tiertune auto --source-node 0 --budget 20 --json -- /tmp/app-move.sh \
+	2>/tmp/auto-app-move.err'
+block auto-app-move-err cat /tmp/auto-app-move.err
+block auto-app-move-runs sh -c 'wc -l </tmp/move-runs'
+block auto-weights-after-move cat $WI/node0 $WI/node1 $WI/node2
 block auto-journal ls /tmp/state

@@ -156,7 +156,7 @@ $(BUILD)/tests/qemu-pagemap: tests/qemu/pagemap.c $(LIBTT)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBTT) $(LDLIBS)
 # The guest CPU (qemu64) has no AVX: the kernels' run-time choice of
 # instruction set is tested there too.
-check-qemu: $(TIERTUNE) $(BUILD)/tests/qemu-pagemap
+check-qemu: $(TIERTUNE) $(TIERTOP) $(BUILD)/tests/qemu-pagemap
 	tests/qemu/run.sh $(BUILD)
 
 perf: $(PERF_BIN)

@@ -20,8 +20,6 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 		       const struct tt_apply_plan *p, const char *objective)
 {
 	struct tt_db *db;
-	int64_t host, run;
-	int rc;
 
 	if (cli_db(cli, 0, &db) < 0) {
 		cli_warn(
@@ -30,39 +28,7 @@ static void log_writes(struct tt_cli *cli, const struct tt_topo *t, const char *
 			tt_err_msg());
 		return;
 	}
-	rc = tt_db_host(db, t, &host);
-	if (rc == 0)
-		rc = tt_db_run_begin(db,
-				     &(struct tt_db_run){ .host_id = host,
-							  .kind = kind,
-							  .command = cli->cmdline,
-							  .source_node = -1,
-							  .objective = objective,
-							  .kernel_release = t->kernel_release },
-				     &run);
-	for (int i = 0; rc == 0 && i < p->n; i++)
-		rc = tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
-								.run_id = run,
-								.interface = p->be->name,
-								.file = p->w[i].file,
-								.old_value = p->w[i].old,
-								.new_value = p->w[i].value,
-								.outcome = "written" });
-	for (int i = 0; rc == 0 && i < p->nimplied; i++) {
-		/* Noted for a rollback even when auto was off: nothing changed then. */
-		if (strcmp(p->implied[i].old, p->implied[i].value) == 0)
-			continue;
-		rc = tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
-								.run_id = run,
-								.interface = p->be->name,
-								.file = p->implied[i].file,
-								.old_value = p->implied[i].old,
-								.new_value = p->implied[i].value,
-								.outcome = "set by the kernel" });
-	}
-	if (rc == 0)
-		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
-	if (rc < 0)
+	if (tt_db_apply_record(db, t, kind, cli->cmdline, objective, p) < 0)
 		cli_warn(
 			"the weights are written (and 'tiertune restore --last' can undo them) but "
 			"recording them in the database failed: %s",

@@ -46,6 +46,11 @@ struct auto_args {
 	uint64_t threads, max_weight, seed, size, repeat;
 	bool no_record, apply;
 	bool real_only; /* --size or --repeat given */
+	/* The objective and the search space (auto only): --objective,
+	 * --max-latency, --traffic, --granularity, --all-sources. */
+	const char *objective, *max_latency, *traffic, *granularity;
+	bool all_sources;
+	struct all_sources *all; /* set while --all-sources runs each source */
 	/* Trials under the kernel's policy (policy_setup): --placement, and
 	 * app mode's program, its metric and direction. */
 	const char *placement, *metric;
@@ -77,6 +82,15 @@ struct auto_ctx {
 	int nper;
 	size_t array_bytes; /* as the last real trial allocated */
 	int used_threads;
+	bool latency;		/* the latency objective: scores are 1e9 / lat_ns */
+	double traffic_bytes_s; /* its stated traffic, bytes/s */
+	double max_lat_ns;	/* --max-latency; 0: none */
+	/* --granularity tier: the search's groups are tiers, and every
+	 * measurement splits their weights over the tiers' nodes first. */
+	bool tiers;
+	tt_sample_fn inner;
+	tt_measure_fn inner_measure;
+	void *inner_ctx;
 	/* Trials under written weights: --placement kernel, or app mode. */
 	enum tt_place_mode mode;
 	struct tt_policy pol;
@@ -86,6 +100,25 @@ struct auto_ctx {
 	char log[4200];	    /* its output */
 	json_t *discarded;  /* [{weights, why}] */
 };
+
+/* What a real trial placed and used, for the record. */
+static void note_placement(struct auto_ctx *c, const struct tt_weights *w,
+			   const struct tt_trial_result *r)
+{
+	memset(&c->last, 0, sizeof(c->last));
+	c->last.validated = r->bench.validated;
+	c->array_bytes = r->bench.array_bytes;
+	c->used_threads = r->bench.threads;
+	if (r->bench.place.checked) {
+		int node, k = 0;
+
+		tt_nodemask_for_each (node, &w->set) {
+			if (k < TT_SEARCH_MAX_NODES)
+				c->last.achieved[k++] = (double)r->bench.place.got[node] /
+							(double)r->bench.place.checked;
+		}
+	}
+}
 
 /* One real measurement: the kernel under exact placement (no root, no
  * global setting), its median pass as the score. Not recorded by the
@@ -110,19 +143,7 @@ static int real_measure(void *ctx, const struct tt_weights *w, double *score)
 	if (rc < 0)
 		return rc;
 	*score = r->bench.bw_median_bytes_s;
-	memset(&c->last, 0, sizeof(c->last));
-	c->last.validated = r->bench.validated;
-	c->array_bytes = r->bench.array_bytes;
-	c->used_threads = r->bench.threads;
-	if (r->bench.place.checked) {
-		int node, k = 0;
-
-		tt_nodemask_for_each (node, &w->set) {
-			if (k < TT_SEARCH_MAX_NODES)
-				c->last.achieved[k++] = (double)r->bench.place.got[node] /
-							(double)r->bench.place.checked;
-		}
-	}
+	note_placement(c, w, r);
 	tt_trial_free(r);
 	return 0;
 }
@@ -144,27 +165,40 @@ static double half_ci(const struct tt_trial *tr)
 	return isfinite(tr->ci_hi) && isfinite(tr->ci_lo) ? (tr->ci_hi - tr->ci_lo) / 2 : NAN;
 }
 
-/* A score as shown: GB/s, or app mode's seconds or metric (a half width
- * carried through an inverse to first order). */
-static void print_gbs(const struct auto_ctx *c, FILE *f, double score, double half)
+/* A figure in the objective's unit: GB/s; ns for the latency objective
+ * (its score is 1e9 / ns); in app mode seconds or the program's metric (a
+ * score of 1/s or 1/metric shown inverted). The interval's half width maps
+ * to first order. */
+static double shown(const struct auto_ctx *c, double score)
 {
-	double v = c->app ? tt_app_shown(c->app, score) : score / 1e9;
+	return c->app ? tt_app_shown(c->app, score) : c->latency ? 1e9 / score : score / 1e9;
+}
 
-	if (c->app && isfinite(half))
+static int precision(const struct auto_ctx *c)
+{
+	return c->app ? 3 : c->latency ? 1 : 2;
+}
+
+static void print_figure(const struct auto_ctx *c, FILE *f, double score, double half)
+{
+	double v = shown(c, score);
+
+	if (c->app)
 		half = v == score ? half : half * v * v;
-	else if (isfinite(half))
+	else if (c->latency)
+		half = 1e9 / score * half / score;
+	else
 		half /= 1e9;
-	fprintf(f, "%8.*f", c->app ? 3 : 2, v);
+	fprintf(f, "%8.*f", precision(c), v);
 	if (isfinite(half))
-		fprintf(f, " ±%6.*f", c->app ? 3 : 2, half);
+		fprintf(f, " ±%6.*f", precision(c), half);
 	else
 		fprintf(f, " ±%6s", "-");
 }
 
-/* What print_gbs shows, for headers. */
 static const char *unit(const struct auto_ctx *c)
 {
-	return !c->app ? "GB/s" : c->app->metric ? "metric" : "s";
+	return c->app ? (c->app->metric ? "metric" : "s") : c->latency ? "ns" : "GB/s";
 }
 
 /* One line per measurement, on stderr so that stdout holds only the
@@ -197,9 +231,12 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 	else if (s->cfg.budget_s > 0)
 		fprintf(stderr, " (%.0f of %.0f s)", s->elapsed_s, s->cfg.budget_s);
 	fprintf(stderr, " %-14s", w);
-	print_gbs(c, stderr, s->trials[trial].mean, half_ci(&s->trials[trial]));
-	fprintf(stderr, " %s  best %s %.*f\n", unit(c), bw, c->app ? 3 : 2,
-		c->app ? tt_app_shown(c->app, s->trials[best].mean) : s->trials[best].mean / 1e9);
+	print_figure(c, stderr, s->trials[trial].mean, half_ci(&s->trials[trial]));
+	fprintf(stderr, " %s", unit(c));
+	if (c->max_lat_ns > 0)
+		fprintf(stderr, " %5.0f ns%s", s->trials[trial].lat_mean_ns,
+			s->trials[trial].feasible ? "" : " over");
+	fprintf(stderr, "  best %s %.*f\n", bw, precision(c), shown(c, s->trials[best].mean));
 }
 
 /* --budget: a number of measurements, or a duration (90s, 5m, 1h). */
@@ -240,6 +277,29 @@ bad:
 		      arg);
 }
 
+/* --nodes local: the memory nodes nearer (SLIT) to the source than to any
+ * other CPU node, ties to the lower CPU node; so that --all-sources on a
+ * two-socket machine tunes each socket over its own nodes, which upstream's
+ * global weights can then hold together. */
+static void local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask)
+{
+	memset(mask, 0, sizeof(*mask));
+	for (int m = 0; m < t->nnodes; m++) {
+		const struct tt_node *mn = &t->nodes[m];
+		int near = -1, best = 0;
+
+		if (!mn->has_memory)
+			continue;
+		for (int i = 0; i < t->nnodes; i++)
+			if (t->nodes[i].has_cpu && (near < 0 || mn->distance[i] < best)) {
+				near = t->nodes[i].id;
+				best = mn->distance[i];
+			}
+		if (near == src)
+			tt_bit_set(mask->bits, (unsigned int)mn->id);
+	}
+}
+
 /* The nodes to interleave over: --nodes, else the model's nodes from the
  * source, else every memory node; each must be a memory node of the
  * machine (weights of a node without memory are meaningless to the kernel). */
@@ -249,7 +309,9 @@ static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const 
 	struct tt_nodemask mask = { 0 };
 	int node, rc;
 
-	if (a->nodes) {
+	if (a->nodes && strcmp(a->nodes, "local") == 0) {
+		local_nodes(t, (int)a->source, &mask);
+	} else if (a->nodes) {
 		if (tt_parse_list(a->nodes, mask.bits, TT_MAX_NODES) || !tt_nodemask_weight(&mask))
 			return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)",
 				      a->nodes);
@@ -337,6 +399,416 @@ static const char *baseline_label(const char *name)
 					   : name;
 }
 
+/* --- The objective, tier groups and every source (auto only) --- */
+
+/* A positive decimal at most max; false for anything else. */
+static bool positive(const char *arg, double max, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	return end != arg && !*end && !errno && *out > 0 && *out <= max;
+}
+
+/* --objective, --max-latency, --traffic, --granularity and the --max-weight
+ * they allow: checked before anything is read, so bad input writes
+ * nothing. An exit code (2 with the message printed) or 0. */
+static int parse_objective(const struct auto_args *a, struct auto_ctx *c)
+{
+	const char *obj = a->objective ? a->objective : "bandwidth";
+	const char *gran = a->granularity ? a->granularity : "node";
+
+	if (strcmp(obj, "bandwidth") && strcmp(obj, "latency"))
+		return cli_usage("unknown --objective '%s' (one of: bandwidth, latency)", obj);
+	c->latency = strcmp(obj, "latency") == 0;
+	if (a->max_latency && !positive(a->max_latency, 1e6, &c->max_lat_ns))
+		return cli_usage("--max-latency '%s' is not a latency in ns (above 0, at most "
+				 "1000000)",
+				 a->max_latency);
+	if (a->max_latency && c->latency)
+		return cli_usage("--max-latency bounds the bandwidth objective; --objective "
+				 "latency minimises the latency itself");
+	if (a->traffic && !positive(a->traffic, 1e5, &c->traffic_bytes_s))
+		return cli_usage("--traffic '%s' is not a bandwidth in GB/s (above 0, at most "
+				 "100000)",
+				 a->traffic);
+	c->traffic_bytes_s *= 1e9;
+	if (a->traffic && !c->latency)
+		return cli_usage("--traffic states the level for --objective latency");
+	if (c->latency && !a->traffic)
+		return cli_usage("--objective latency needs --traffic GB/S: the traffic at which "
+				 "to minimise the loaded latency");
+	if (strcmp(gran, "node") && strcmp(gran, "tier"))
+		return cli_usage("unknown --granularity '%s' (one of: node, tier)", gran);
+	c->tiers = strcmp(gran, "tier") == 0;
+	if (c->tiers && a->max_weight > 100)
+		return cli_usage("--max-weight %ju with --granularity tier: tier weights are "
+				 "0-100 (the RFC's range)",
+				 (uintmax_t)a->max_weight);
+	return 0;
+}
+
+/* --granularity tier: the search's groups become the tiers of the nodes
+ * picked, each whole (the RFC weighs a tier for all its nodes: seed 003),
+ * its prior the sum of its nodes', the local baseline the source's tier. */
+static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
+{
+	struct tt_search_cfg g = *cfg;
+	const struct tt_node *local =
+		cfg->local_node >= 0 ? tt_topo_node(t, cfg->local_node) : NULL;
+
+	for (int k = 0; k < cfg->nnodes; k++) {
+		const struct tt_node *n = tt_topo_node(t, cfg->nodes[k]);
+
+		if (!n || n->tier < 0)
+			return tt_err(TT_EINPUT,
+				      "node %d is in no memory tier: --granularity tier "
+				      "has nothing to weigh it by",
+				      cfg->nodes[k]);
+	}
+	g.nnodes = 0;
+	g.local_node = local ? local->tier : -1;
+	for (int i = 0; i < t->ntiers; i++) {
+		const struct tt_tier *tr = &t->tiers[i];
+		double bw = 0;
+		bool used = false, known = true;
+		int node;
+
+		for (int k = 0; k < cfg->nnodes; k++)
+			if (tt_nodemask_test(&tr->nodes, cfg->nodes[k])) {
+				used = true;
+				bw += cfg->prior_bw_bytes_s[k];
+				known &= cfg->prior_bw_bytes_s[k] > 0;
+			}
+		if (!used)
+			continue;
+		tt_nodemask_for_each (node, &tr->nodes) {
+			bool in = false;
+
+			for (int k = 0; k < cfg->nnodes; k++)
+				in |= cfg->nodes[k] == node;
+			if (!in) {
+				tt_err(TT_EINPUT,
+				       "memory tier %d has node %d, which is not among the nodes "
+				       "searched: --granularity tier weighs whole tiers",
+				       tr->id, node);
+				tt_err_hint("give --nodes with every node of the tiers");
+				return TT_EINPUT;
+			}
+		}
+		if (tr->id >= TT_MAX_NODES)
+			return tt_err(TT_EINPUT, "memory tier id %d is beyond %d", tr->id,
+				      TT_MAX_NODES - 1);
+		g.nodes[g.nnodes] = tr->id;
+		g.prior_bw_bytes_s[g.nnodes++] = known ? bw : 0;
+	}
+	*cfg = g;
+	return 0;
+}
+
+/* Tier weights to the node weights a measurement places by: the RFC's
+ * split, as recommend.c converts a tier recommendation for upstream. */
+static int tier_nodes(const struct auto_ctx *c, const struct tt_weights *tiers,
+		      struct tt_weights *nodes)
+{
+	struct tt_recos *rs = calloc(1, sizeof(*rs));
+	char buf[512];
+	int rc =
+		rs ? tt_weights_format(tiers, buf, sizeof(buf)) : tt_err(TT_EFAIL, "out of memory");
+
+	if (rc >= 0)
+		rc = tt_recos_add(rs, c->source, "rfc", buf, NAN, "--granularity tier");
+	if (rc == 0)
+		rc = tt_recos_convert(rs, c->t, "upstream");
+	if (rc == 0)
+		*nodes = rs->r[0].w;
+	free(rs);
+	return rc < 0 ? rc : 0;
+}
+
+static int tier_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct auto_ctx *c = ctx;
+	struct tt_weights nw;
+	int rc = tier_nodes(c, w, &nw);
+
+	return rc < 0 ? rc : c->inner_measure(c->inner_ctx, &nw, score);
+}
+
+static int tier_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
+{
+	struct auto_ctx *c = ctx;
+	struct tt_weights nw;
+	int rc = tier_nodes(c, w, &nw);
+
+	return rc < 0 ? rc : c->inner(c->inner_ctx, &nw, out);
+}
+
+/* Delays (spin iterations per cache line) that step the mix from flat out
+ * towards idle: the traffic levels a real latency-objective trial measures
+ * at, to find the stated one among them. */
+static const uint64_t traffic_ladder[] = { 0, 20, 100, 400, 2000 };
+
+/* One real measurement with latency: bench's loaded-latency kernel under
+ * exact placement by w, one thread chasing pointers through pages placed
+ * by w while the others run the mix over arrays placed by w. Bandwidth
+ * objective (the bound): flat out, its bandwidth and latency; latency
+ * objective: the ladder, the latency at the stated traffic. */
+static int real_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
+{
+	struct auto_ctx *c = ctx;
+	int n = c->latency ? (int)(sizeof(traffic_ladder) / sizeof(*traffic_ladder)) : 1;
+	struct tt_trial_opts o = { .bench = { .kernel = tt_kernel_find("loaded-latency"),
+					      .topo = c->t,
+					      .source_node = c->source,
+					      .threads = c->threads,
+					      .array_bytes = c->size_bytes,
+					      .repeat = c->repeat,
+					      .sfs = &c->cli->sfs,
+					      .traffic = c->kernel,
+					      .ndelays = n,
+					      .point_s = 0.25 },
+				   .weights = w,
+				   .command = c->cli->cmdline };
+	struct tt_trial_result *r;
+	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
+
+	memcpy(o.bench.delays, traffic_ladder, (size_t)n * sizeof(*traffic_ladder));
+	if (rc == 0)
+		rc = tt_trial_run(&o, &r);
+	if (rc < 0)
+		return rc;
+	if (c->latency) {
+		out->lat_ns =
+			tt_trial_lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s);
+		out->score = 1e9 / out->lat_ns;
+	} else {
+		out->lat_ns = r->bench.points[0].lat_ns;
+		out->score = r->bench.points[0].bw_bytes_s;
+	}
+	note_placement(c, w, r);
+	tt_trial_free(r);
+	return 0;
+}
+
+/* The measurement for the objective and the granularity: the model's or a
+ * real one, with latency when the objective or a bound needs it, through
+ * the tier split with --granularity tier. */
+static int search_init(struct auto_ctx *c, const struct tt_search_cfg *base, bool model,
+		       struct tt_search *s)
+{
+	struct tt_search_cfg k = *base, *cfg = &k;
+	bool lat = c->latency || c->max_lat_ns > 0;
+
+	k.max_lat_ns = c->max_lat_ns;
+	c->inner = model ? tt_model_sample : real_sample;
+	c->inner_measure = model ? tt_model_measure : real_measure;
+	c->inner_ctx = model ? (void *)&c->sim : c;
+	if (model)
+		c->sim.traffic_bytes_s = c->latency ? c->traffic_bytes_s : 0;
+	/* Trials under written weights wrap the node-weight measurement, so
+	 * that --granularity tier splits its tiers before they are written. */
+	if (c->pm.pol) {
+		c->pm.inner = c->app ? tt_app_measure : c->inner_measure;
+		c->pm.inner_ctx = c->app ? (void *)c->app : c->inner_ctx;
+		c->inner_measure = tt_policy_measure;
+		c->inner_ctx = &c->pm;
+	}
+	if (lat)
+		return tt_search_init_sampled(s, cfg, c->tiers ? tier_sample : c->inner,
+					      c->tiers ? c : c->inner_ctx);
+	return tt_search_init(s, cfg, c->tiers ? tier_measure : c->inner_measure,
+			      c->tiers ? c : c->inner_ctx);
+}
+
+/* A trial's node rows for the database: its weights (split over the tiers'
+ * nodes with --granularity tier), shares requested and, for real trials,
+ * achieved. */
+static int trial_nodes(const struct auto_ctx *c, const struct tt_search *s, int i,
+		       struct tt_db_trial_node *nodes, int max, int *nn)
+{
+	uint32_t w[TT_SEARCH_MAX_NODES], sum = 0;
+	struct tt_weights tw;
+	int node, rc;
+
+	tt_search_trial_weights(s, i, w);
+	tt_search_weights(s, w, &tw);
+	if (c->tiers && (rc = tier_nodes(c, &tw, &tw)) < 0)
+		return rc;
+	tt_nodemask_for_each (node, &tw.set)
+		sum += tw.w[node];
+	*nn = 0;
+	tt_nodemask_for_each (node, &tw.set) {
+		double share = (double)tw.w[node] / sum;
+
+		if (!tw.w[node] || *nn == max)
+			continue;
+		nodes[*nn] = (struct tt_db_trial_node){
+			.node = node,
+			.weight = tw.w[node],
+			.requested_share = share,
+			.achieved_share =
+				c->simulated || i >= c->nper ? share : c->per_trial[i].achieved[*nn]
+		};
+		++*nn;
+	}
+	return 0;
+}
+
+/* A trial's figures for the database: bandwidth from the callback's own
+ * scores (not a bound's ranking; none for the latency objective, whose
+ * score is not one), latency where it was measured. */
+static void trial_figures(const struct auto_ctx *c, const struct tt_trial *tr,
+			  struct tt_db_trial *d)
+{
+	double lo = INFINITY, hi = -INFINITY, llo = INFINITY, lhi = -INFINITY;
+
+	for (int j = 0; j < tr->n; j++) {
+		lo = fmin(lo, tr->raw[j]);
+		hi = fmax(hi, tr->raw[j]);
+		llo = fmin(llo, tr->lat_ns[j]);
+		lhi = fmax(lhi, tr->lat_ns[j]);
+	}
+	if (!c->latency) {
+		d->bw_best_bytes_s = hi;
+		d->bw_median_bytes_s = median(tr->raw, tr->n);
+		d->bw_min_bytes_s = lo;
+	}
+	if (isfinite(llo)) {
+		d->lat_best_ns = llo;
+		d->lat_median_ns = median(tr->lat_ns, tr->n);
+		d->lat_max_ns = lhi;
+	}
+}
+
+/* The figures of a trial, a baseline or the best beside the bandwidth
+ * ones: its loaded latency and, under a bound, whether it keeps it; the
+ * latency objective's score is no bandwidth, so those go null. */
+static void figures_json(json_t *o, const struct auto_ctx *c, double lat_ns, bool feasible)
+{
+	json_object_set_new(o, "lat_mean_ns", cli_json_real(lat_ns));
+	json_object_set_new(o, "feasible",
+			    c->max_lat_ns > 0 ? json_boolean(feasible) : json_null());
+	if (c->latency) {
+		json_object_set_new(o, "bw_mean_bytes_s", json_null());
+		json_object_set_new(o, "bw_ci_low_bytes_s", json_null());
+		json_object_set_new(o, "bw_ci_high_bytes_s", json_null());
+	}
+}
+
+/* What report_json leaves to the objective and the granularity. */
+static void objective_json(json_t *j, const struct auto_ctx *c, const struct tt_search *s,
+			   const struct tt_report *r)
+{
+	json_t *trials = json_object_get(j, "trials"), *bases = json_object_get(j, "baselines");
+
+	json_object_set_new(j, "objective", json_string(c->latency ? "latency" : "bandwidth"));
+	json_object_set_new(j, "traffic_bytes_s",
+			    c->latency ? json_real(c->traffic_bytes_s) : json_null());
+	json_object_set_new(j, "max_lat_ns",
+			    c->max_lat_ns > 0 ? json_real(c->max_lat_ns) : json_null());
+	json_object_set_new(j, "nfeasible",
+			    c->max_lat_ns > 0 ? json_integer(r->nfeasible) : json_null());
+	json_object_set_new(j, "granularity", json_string(c->tiers ? "tier" : "node"));
+	if (c->tiers) {
+		json_t *tiers = json_array(), *nodes = json_array();
+		int node;
+
+		for (int k = 0; k < r->nnodes; k++) {
+			const struct tt_tier *tr = tt_topo_tier(c->t, r->nodes[k]);
+
+			json_array_append_new(tiers, json_integer(r->nodes[k]));
+			tt_nodemask_for_each (node, &tr->nodes)
+				json_array_append_new(nodes, json_integer(node));
+		}
+		json_object_set_new(j, "tiers", tiers);
+		json_object_set_new(j, "nodes", nodes);
+	} else {
+		json_object_set_new(j, "tiers", json_null());
+	}
+	for (int i = 0; i < s->ntrials; i++)
+		figures_json(json_array_get(trials, (size_t)i), c, s->trials[i].lat_mean_ns,
+			     s->trials[i].feasible);
+	for (int i = 0; i < r->nbaselines; i++)
+		figures_json(json_array_get(bases, (size_t)i), c, r->base[i].lat_ns,
+			     r->base[i].feasible);
+	figures_json(json_object_get(j, "best"), c, r->best_lat_ns, !r->none_feasible);
+}
+
+/* What report_text leaves to the objective and the granularity. */
+static void objective_text(const struct auto_ctx *c, const struct tt_report *r,
+			   const struct tt_recos *rs)
+{
+	const char *sim = c->simulated ? "SIMULATED " : "";
+	char w[96];
+
+	tt_weights_format(&r->best_w, w, sizeof(w));
+	if (c->latency)
+		printf("\n%sloaded latency at %.1f GB/s of %s: best %s at %.1f ns. The gains above "
+		       "are in dependent loads per second (1/latency): +25%% is 20%% less "
+		       "latency\n",
+		       sim, c->traffic_bytes_s / 1e9, c->kernel->name, w, r->best_lat_ns);
+	if (c->max_lat_ns > 0) {
+		printf("\n%slatency bound %.0f ns: %d of %d trials within it; the best within it, "
+		       "%s, moves %.2f GB/s at %.0f ns\n",
+		       sim, c->max_lat_ns, r->nfeasible, r->ntrials, w, r->best_mean / 1e9,
+		       r->best_lat_ns);
+		for (int i = 0; i < r->nbaselines; i++) {
+			tt_weights_format(&r->base[i].w, w, sizeof(w));
+			printf("  %-8s %-16s %6.0f ns  %s\n", r->base[i].name, w, r->base[i].lat_ns,
+			       r->base[i].feasible ? "within the bound" : "over the bound");
+		}
+	}
+	if (c->tiers && rs->n) {
+		tt_weights_format(&rs->r[0].w, w, sizeof(w));
+		printf("\n%stier weights for source node %d (the RFC's form, tier:weight; 0 leaves "
+		       "a tier out): %s\n",
+		       sim, c->source, w);
+	}
+}
+
+/* No trial kept the bound: the nearest miss named, nothing recommended,
+ * recorded or applied (exit 1). */
+static int infeasible(const struct auto_ctx *c, const struct tt_report *r)
+{
+	char w[96];
+
+	tt_weights_format(&r->best_w, w, sizeof(w));
+	tt_err(TT_EFAIL,
+	       "%sno weights met the latency bound of %.0f ns in %d trials; the least loaded "
+	       "latency was %.0f ns, with weights %s",
+	       c->simulated ? "SIMULATED: " : "", c->max_lat_ns, r->ntrials, r->best_lat_ns, w);
+	tt_err_hint("raise --max-latency, or lighten the mix (--threads)");
+	return TT_EFAIL;
+}
+
+/* --all-sources: every source's recommendation and run, for recommend.c's
+ * merge once all have run. */
+struct all_sources {
+	struct tt_recos rs;
+	int64_t run[TT_RECO_MAX];
+	json_t *docs; /* --json: each source's summary */
+};
+
+static int all_add(struct all_sources *all, const struct tt_recos *rs, int64_t run, json_t *doc)
+{
+	if (all->rs.n == TT_RECO_MAX)
+		return tt_err(TT_EINPUT, "more than %d sources", TT_RECO_MAX);
+	all->run[all->rs.n] = run;
+	all->rs.r[all->rs.n++] = rs->r[0];
+	if (doc) {
+		json_array_append_new(all->docs,
+				      json_pack("{s:i,s:O,s:O,s:O}", "source_node",
+						rs->r[0].source_node, "run",
+						json_object_get(doc, "run"), "nodes",
+						json_object_get(doc, "nodes"), "recommendation",
+						json_object_get(doc, "recommendation")));
+		json_decref(doc);
+	}
+	return 0;
+}
+
 /* The run, its trials (one per weight vector, its measurements as passes)
  * and the recommendation. The run row is begun only now, after the search:
  * a search refused or failed leaves the database as it was. */
@@ -351,8 +823,12 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 
 	if (rc < 0)
 		return rc;
-	snprintf(objective, sizeof(objective), "%s:%s", c->kernel->kind->objective,
-		 c->kernel->name);
+	if (c->latency)
+		snprintf(objective, sizeof(objective), "latency:%s@%gGB/s", c->kernel->name,
+			 c->traffic_bytes_s / 1e9);
+	else
+		snprintf(objective, sizeof(objective), "%s:%s%s", c->kernel->kind->objective,
+			 c->kernel->name, c->max_lat_ns > 0 ? ",latency-bound" : "");
 	rc = tt_db_host(db, c->t, &host);
 	if (rc == 0)
 		rc = tt_db_run_begin(db,
@@ -365,51 +841,24 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 							  .simulated = c->simulated },
 				     &run);
 	for (int i = 0; rc == 0 && i < s->ntrials; i++) {
-		const struct tt_trial *tr = &s->trials[i];
 		struct tt_db_trial_node nodes[TT_SEARCH_MAX_NODES];
-		uint32_t w[TT_SEARCH_MAX_NODES], sum = 0;
-		double lo = INFINITY, hi = -INFINITY;
-		int nn = 0;
+		struct tt_db_trial d = {
+			.kernel = c->kernel->name,
+			.mix = c->kernel->counting,
+			.placement = c->simulated ? "model" : "exact",
+			.threads = c->simulated ? c->threads : c->used_threads,
+			.size_bytes = c->simulated ? 0 : c->array_bytes,
+			.validated = !c->simulated && i < c->nper && c->per_trial[i].validated,
+			.simulated = c->simulated,
+			.nodes = nodes,
+		};
 
-		if (!tr->n)
+		if (!s->trials[i].n)
 			continue;
-		tt_search_trial_weights(s, i, w);
-		for (int k = 0; k < s->cfg.nnodes; k++)
-			sum += w[k];
-		for (int k = 0; k < s->cfg.nnodes; k++) {
-			if (!w[k])
-				continue;
-			nodes[nn] = (struct tt_db_trial_node){
-				.node = s->cfg.nodes[k],
-				.weight = w[k],
-				.requested_share = (double)w[k] / sum,
-				.achieved_share = c->simulated || i >= c->nper
-							  ? (double)w[k] / sum
-							  : c->per_trial[i].achieved[nn]
-			};
-			nn++;
-		}
-		for (int j = 0; j < tr->n; j++) {
-			lo = fmin(lo, tr->score[j]);
-			hi = fmax(hi, tr->score[j]);
-		}
-		rc = tt_db_trial_add(
-			db, run,
-			&(struct tt_db_trial){
-				.kernel = c->kernel->name,
-				.mix = c->kernel->counting,
-				.placement = c->simulated ? "model" : tt_place_mode_names[c->mode],
-				.threads = c->simulated ? c->threads : c->used_threads,
-				.size_bytes = c->simulated ? 0 : c->array_bytes,
-				.bw_best_bytes_s = hi,
-				.bw_median_bytes_s = median(tr->score, tr->n),
-				.bw_min_bytes_s = lo,
-				.validated =
-					!c->simulated && i < c->nper && c->per_trial[i].validated,
-				.simulated = c->simulated,
-				.nnodes = nn,
-				.nodes = nodes },
-			&id);
+		rc = trial_nodes(c, s, i, nodes, TT_SEARCH_MAX_NODES, &d.nnodes);
+		trial_figures(c, &s->trials[i], &d);
+		if (rc == 0)
+			rc = tt_db_trial_add(db, run, &d, &id);
 	}
 	if (rc == 0) {
 		const struct tt_report_baseline *over = NULL;
@@ -505,6 +954,17 @@ static int policy_args(const struct auto_args *a)
 	if (a->app_argv && a->bench_only)
 		return cli_usage("--mix, --threads, --size and --repeat shape bench trials; a "
 				 "program after '--' is its own traffic");
+	if (a->app_argv && (a->objective || a->traffic || a->max_latency || a->granularity))
+		return cli_usage("--objective, --traffic, --max-latency and --granularity shape "
+				 "bench trials; a program after '--' is scored by its own time or "
+				 "--metric");
+	if ((a->app_argv || a->placement) && a->all_sources)
+		return cli_usage("--all-sources runs bench trials with exact placement; app mode "
+				 "and --placement take one --source-node");
+	if (a->placement && strcmp(a->placement, "kernel") == 0 &&
+	    ((a->objective && strcmp(a->objective, "bandwidth")) || a->max_latency))
+		return cli_usage("--placement kernel measures bandwidth only, not the latency "
+				 "objective or bound");
 	if ((a->app_argv || (a->placement && strcmp(a->placement, "kernel") == 0)) && a->model)
 		return cli_usage("--model measures nothing: trials under the kernel's policy (app "
 				 "mode, --placement kernel) run on this machine");
@@ -665,6 +1125,7 @@ static json_t *policy_json(const struct auto_ctx *c, json_t *j)
 		return j;
 	}
 	/* The program is the traffic, not a bench kernel. */
+	json_object_set_new(j, "objective", json_string("app"));
 	json_object_set_new(j, "kernel", json_null());
 	json_object_set_new(j, "counting", json_null());
 	json_t *argv = json_array();
@@ -818,7 +1279,7 @@ static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 		weights_str(s, i, ws, sizeof(ws));
 		printf("%s%-20s %13.1f%% ", c->simulated ? "SIMULATED " : "", ws,
 		       100.0 * remote / sum);
-		print_gbs(c, stdout, tr->n ? tr->mean : NAN, half_ci(tr));
+		print_figure(c, stdout, tr->n ? tr->mean : NAN, half_ci(tr));
 		printf(" %d\n", tr->n);
 	}
 	printf("\n");
@@ -842,12 +1303,17 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 		       a->model, c->cli->sysfs_root);
 	printf("machine: %s (%s), kernel %s\n", c->t->hostname[0] ? c->t->hostname : "-",
 	       c->t->cpu_model[0] ? c->t->cpu_model : "unknown CPU", c->t->kernel_release);
-	printf("source node %d, interleaving nodes %s; objective: ", c->source, nodes);
+	printf("source node %d, interleaving %s %s; objective: ", c->source,
+	       c->tiers ? "memory tiers" : "nodes", nodes);
 	if (c->app)
 		print_app_objective(c);
+	else if (c->latency)
+		printf("loaded latency at %.1f GB/s of %s", c->traffic_bytes_s / 1e9,
+		       c->kernel->name);
 	else
-		printf("%s bandwidth (%s counting)", c->kernel->name,
-		       c->kernel->counting ? c->kernel->counting : "-");
+		printf("%s bandwidth (%s counting)%s", c->kernel->name,
+		       c->kernel->counting ? c->kernel->counting : "-",
+		       c->max_lat_ns > 0 ? " within the latency bound" : "");
 	if (c->simulated ? c->threads : c->used_threads)
 		printf(", %d threads", c->simulated ? c->threads : c->used_threads);
 	printf("\nsearch: %s strategy, prior from %s, max weight %u; %d measurements of %d "
@@ -871,13 +1337,13 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 			snprintf(gain, sizeof(gain), "%+.1f%% (%+.1f..%+.1f)", 100 * b->gain,
 				 100 * b->gain_lo, 100 * b->gain_hi);
 		printf("%-8s %-16s", b->name, w);
-		print_gbs(c, f, b->mean, isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
+		print_figure(c, f, b->mean, isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
 		printf("  %-26s %s\n", gain, tt_verdict_name(b->verdict));
 	}
 	tt_weights_format(&r->best_w, w, sizeof(w));
 	printf("%-8s %-16s", "best", w);
-	print_gbs(c, f, r->best_mean,
-		  isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
+	print_figure(c, f, r->best_mean,
+		     isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
 	printf("\n\n");
 
 	printf("%sbest weights %s:", sim, w);
@@ -930,7 +1396,7 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	else
 		printf(" (%+.1f%% over %s)\n", 100 * r->reco_gain,
 		       baseline_label(r->reco_gain_over));
-	for (int k = 0; k < r->nnodes; k++) {
+	for (int k = 0; !c->tiers && k < r->nnodes; k++) {
 		/* Upstream weights are 1-255: a node the search left out cannot
 		 * be given 0, it has to stay out of the task's nodemask. */
 		if (!tt_weights_get(&rs->r[0].w, r->nodes[k], 0))
@@ -1010,6 +1476,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		return cli_usage(
 			"--apply prints apply's own report; give it without --json, or run "
 			"'tiertune apply --run RUN --json' afterwards");
+	if ((rc = parse_objective(a, &c)))
+		return rc;
 	if (tt_mix_from_kernel(a->mix, &mix) < 0 || !(c.kernel = tt_kernel_find(a->mix)))
 		return cli_fail(TT_EINPUT);
 	if (!tt_strategy_find(a->strategy)) {
@@ -1085,6 +1553,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		goto out;
 	}
 	pick_prior(&t, m, c.source, &cfg);
+	if (c.tiers && (rc = group_tiers(&t, &cfg)) < 0)
+		goto out;
 	if (m) {
 		rc = tt_model_sim_init(&c.sim, m, c.source, a->mix, c.threads, sigma, a->seed);
 		if (rc < 0)
@@ -1097,15 +1567,16 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		goto out;
 	cfg.progress = progress;
 	cfg.progress_ctx = &c;
-	rc = c.pm.pol ? tt_search_init(&s, &cfg, tt_policy_measure, &c.pm)
-		      : tt_search_init(&s, &cfg, m ? tt_model_measure : real_measure,
-				       m ? (void *)&c.sim : &c);
+	rc = search_init(&c, &cfg, m != NULL, &s);
 	if (rc < 0)
 		goto out;
 	searched = true;
 	rc = tt_search_run(&s);
 	if (rc == 0)
 		rc = tt_report_build(&r, &s, c.source, c.simulated);
+	if (rc == 0 && r.none_feasible)
+		rc = infeasible(&c, &r);
+	r.tiers = c.tiers;
 	if (rc == 0)
 		rc = tt_report_reco(&r, &rs);
 	if (rc < 0)
@@ -1121,15 +1592,23 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
 	}
 	if (cli->json) {
-		rc = cli_print_json(
-			policy_json(&c, report_json(&c, a, &s, &r, &rs, run, planned ? &p : NULL,
-						    planned ? NULL : plan_why)));
+		json_t *doc = report_json(&c, a, &s, &r, &rs, run, planned ? &p : NULL,
+					  planned ? NULL : plan_why);
+
+		objective_json(doc, &c, &s, &r);
+		policy_json(&c, doc);
+		rc = a->all ? all_add(a->all, &rs, run, doc) : cli_print_json(doc);
 		goto out;
 	}
+	if (a->all)
+		printf("%s=== source node %d ===\n", a->all->rs.n ? "\n" : "", c.source);
 	if (strcmp(a->kind, "sweep") == 0)
 		print_trials(&c, &s);
 	report_text(&c, a, &r, &rs, run, planned ? &p : NULL, plan_why);
-	if (!a->apply)
+	objective_text(&c, &r, &rs);
+	if (a->all && (rc = all_add(a->all, &rs, run, NULL)) < 0)
+		goto out;
+	if (!a->apply || a->all)
 		goto out;
 	printf("\n");
 	if (!planned) {
@@ -1161,6 +1640,156 @@ out:
 	free(c.app);
 	json_decref(c.discarded);
 	return rc < 0 ? auto_fail(rc) : rc;
+}
+
+/* The set's summary: each source's weights, and what the machine's weight
+ * interface makes of them together. */
+static void all_report(struct tt_cli *cli, const struct all_sources *all,
+		       const struct tt_wi_backend *be, const struct tt_weights *merged,
+		       const char *conflict, const char *why, bool simulated)
+{
+	const char *sim = simulated ? "SIMULATED " : "";
+	char w[512];
+
+	if (cli->json) {
+		json_t *j = json_object(), *srcs = json_array();
+
+		for (int i = 0; i < all->rs.n; i++)
+			json_array_append_new(srcs, json_integer(all->rs.r[i].source_node));
+		json_object_set_new(j, "kind", json_string("auto"));
+		json_object_set_new(j, "all_sources", json_true());
+		json_object_set_new(j, "simulated", json_boolean(simulated));
+		json_object_set_new(j, "source_nodes", srcs);
+		json_object_set_new(j, "sources", json_incref(all->docs));
+		json_object_set_new(j, "interface", be ? json_string(be->name) : json_null());
+		json_object_set_new(j, "merged_weights",
+				    be == &tt_wi_upstream && !conflict[0] &&
+						    tt_weights_format(merged, w, sizeof(w)) >= 0
+					    ? json_string(w)
+					    : json_null());
+		json_object_set_new(j, "conflict",
+				    conflict[0] ? json_string(conflict) : json_null());
+		json_object_set_new(j, "apply_unavailable", be ? json_null() : json_string(why));
+		cli_print_json(j);
+		return;
+	}
+	printf("\n=== every source ===\n%s%d CPU nodes searched, each its own run%s:\n", sim,
+	       all->rs.n, be == &tt_wi_rfc ? ", by tier (the RFC's form)" : "");
+	for (int i = 0; i < all->rs.n; i++) {
+		tt_weights_format(&all->rs.r[i].w, w, sizeof(w));
+		printf("  source node %d: %s %s", all->rs.r[i].source_node, all->rs.r[i].interface,
+		       w);
+		if (all->run[i])
+			printf(" (run %jd)", (intmax_t)all->run[i]);
+		printf("\n");
+	}
+	if (!be) {
+		printf("apply: not possible here: %s\n", why);
+	} else if (be == &tt_wi_rfc) {
+		printf("%sthe RFC holds tier weights per source node: each source's apply as they "
+		       "are\n",
+		       sim);
+	} else if (conflict[0]) {
+		printf("%supstream holds one global weight per node, and the sources overlap: %s\n"
+		       "apply refuses the set; 'tiertune apply --run RUN' applies one source's "
+		       "weights (every other source then uses them too)\n",
+		       sim, conflict);
+	} else {
+		tt_weights_format(merged, w, sizeof(w));
+		printf("%supstream holds one global weight per node; the sources do not overlap "
+		       "(or agree), merged: %s\n",
+		       sim, w);
+	}
+}
+
+/* The plan for the whole set: upstream's merged weights, or every source's
+ * tier weights on the RFC. */
+static int all_plan(const struct all_sources *all, const struct tt_topo *t,
+		    const struct tt_weights *merged, struct tt_apply_plan *p)
+{
+	int rc = 0;
+
+	if (p->be == &tt_wi_upstream)
+		return tt_apply_plan_upstream(p, t, merged);
+	for (int i = 0; i < all->rs.n && rc == 0; i++)
+		rc = tt_apply_plan_rfc(p, t, all->rs.r[i].source_node, &all->rs.r[i].w);
+	return rc;
+}
+
+/* --all-sources: the search for each CPU node in turn, each its own run
+ * of kind auto, then the set through recommend.c: upstream's one global
+ * weight per node merges sources whose nodes do not overlap (or agree) and
+ * names a conflict; the RFC holds every source's tier weights. --apply
+ * writes the set, and refuses a conflict as 'apply --run' does. */
+static int run_all(struct tt_cli *cli, const struct auto_args *a)
+{
+	struct all_sources *all = calloc(1, sizeof(*all));
+	const struct tt_wi_backend *be = NULL;
+	struct tt_weights merged;
+	struct tt_apply_plan p;
+	struct tt_topo t;
+	char conflict[1024] = "", why[512] = "";
+	int rc, node;
+	bool rfc;
+
+	if (!all)
+		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
+	rc = cli_load_topo(cli, &t);
+	if (rc) {
+		free(all);
+		return rc;
+	}
+	tt_apply_plan_init(&p, NULL, &cli->sfs);
+	all->docs = json_array();
+	tt_weights_clear(&merged);
+	/* The RFC holds tier weights per source: searched as such, every
+	 * tier gets a weight (0 leaves it out), where node weights summed per
+	 * tier would leave a tier no node used at the weight it had. */
+	rfc = !a->granularity && cli_pick_interface(cli, NULL, &be) == 0 && be == &tt_wi_rfc;
+	tt_nodemask_for_each (node, &t.cpu_nodes) {
+		struct auto_args one = *a;
+
+		one.source = node;
+		one.all = all;
+		one.granularity = rfc ? "tier" : a->granularity;
+		rc = run_auto(cli, &one);
+		if (rc)
+			goto out;
+	}
+	if (cli_pick_interface(cli, NULL, &be) < 0 ||
+	    tt_recos_convert(&all->rs, &t, be->name) < 0) {
+		snprintf(why, sizeof(why), "%s", tt_err_msg());
+		be = NULL;
+	} else if (be == &tt_wi_upstream && tt_recos_upstream(&all->rs, -1, &merged) < 0) {
+		snprintf(conflict, sizeof(conflict), "%s", tt_err_msg());
+	}
+	all_report(cli, all, be, &merged, conflict, why, a->model != NULL);
+	if (!a->apply)
+		goto out;
+	printf("\n");
+	p.be = be;
+	if (!be) {
+		rc = cli_fail(tt_err(TT_EUNAVAIL, "cannot apply: %s", why));
+	} else if (conflict[0]) {
+		tt_err(TT_EINPUT, "%s", conflict);
+		tt_err_hint("apply one source's run: 'tiertune apply --run RUN'");
+		rc = cli_fail(TT_EINPUT);
+	} else if ((rc = all_plan(all, &t, &merged, &p)) < 0 ||
+		   (rc = cli_apply_recover_first(cli)) < 0) {
+		rc = cli_fail(rc);
+	} else if (p.auto_lost) {
+		tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and this "
+				    "kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
+		rc = cli_fail(TT_EUNAVAIL);
+	} else {
+		rc = cli_apply_execute(cli, &t, &p, false, "apply", "auto --all-sources");
+	}
+out:
+	json_decref(all->docs);
+	tt_apply_plan_release(&p);
+	tt_topo_release(&t);
+	free(all);
+	return rc;
 }
 
 static bool given(const struct cli_opt *opts, const char *name)
@@ -1215,11 +1844,11 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 			       .repeat = 5 };
 	struct cli_opt opts[] = {
 		CLI_I64("source-node", &a.source, "N",
-			"the CPU node whose threads the weights are for", 0, TT_MAX_NODES - 1,
-			.required = true),
+			"the CPU node whose threads the weights are for (or --all-sources)", 0,
+			TT_MAX_NODES - 1),
 		CLI_STRING("nodes", &a.nodes, "LIST",
 			   "the memory nodes to interleave over (default: every memory node; with "
-			   "--model, the model's nodes)"),
+			   "--model, the model's nodes; 'local': those nearest the source)"),
 		CLI_STRING(
 			"mix", &a.mix, "KERNEL",
 			"the traffic: a bench bandwidth kernel (default triad; see 'tiertune bench "
@@ -1239,6 +1868,20 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 			"every figure SIMULATED"),
 		CLI_STRING("strategy", &a.strategy, "NAME",
 			   "search strategy: shares (default), hillclimb or grid"),
+		CLI_STRING("objective", &a.objective, "NAME",
+			   "bandwidth (default) or latency: the loaded latency at --traffic"),
+		CLI_STRING("traffic", &a.traffic, "GB/S",
+			   "the mix's traffic at which --objective latency measures (10^9 bytes/s, "
+			   "the mix's counting)"),
+		CLI_STRING("max-latency", &a.max_latency, "NS",
+			   "bandwidth within a loaded-latency bound, in ns: weights over it are "
+			   "infeasible"),
+		CLI_STRING("granularity", &a.granularity, "node|tier",
+			   "search node weights (default) or memory-tier weights (the RFC's "
+			   "per-tier form)"),
+		CLI_FLAG("all-sources", &a.all_sources,
+			 "search for every CPU node in turn and merge the set (instead of "
+			 "--source-node)"),
 		CLI_STRING("placement", &a.placement, "MODE",
 			   "bench trials: exact (default: userspace placement, no root, nothing "
 			   "written) or kernel (each candidate's weights written to sysfs for its "
@@ -1261,8 +1904,19 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	a.real_only = given(opts, "size") || given(opts, "repeat");
+	if (a.all_sources && a.source >= 0)
+		return cli_usage("--all-sources searches for every CPU node: give it or "
+				 "--source-node, not both");
+	if (!a.all_sources && a.source < 0)
+		return cli_usage("auto needs --source-node N (or --all-sources)");
 	rc = app_command(cli, &a, argv, nargs, opts);
-	return rc ? rc : run_auto(cli, &a);
+	if (rc)
+		return rc;
+	/* Checked here too, so that --all-sources refuses before its first
+	 * source prints anything. */
+	if ((rc = parse_objective(&a, &(struct auto_ctx){ 0 })) || (rc = policy_args(&a)))
+		return rc;
+	return a.all_sources ? run_all(cli, &a) : run_auto(cli, &a);
 }
 
 int cmd_sweep(struct tt_cli *cli, int argc, char **argv)

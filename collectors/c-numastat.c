@@ -1,7 +1,18 @@
-/* Page allocation and migration per node: nodeN/numastat and meminfo, and
- * the promotion/demotion counters of /proc/vmstat. Pages, not traffic:
- * these say where memory is being allocated and moved, which is what
- * weighted interleave changes, and they work on every kernel. */
+/* Page allocation and migration per node: nodeN/numastat and meminfo, the
+ * promotion/demotion counters of nodeN/vmstat, and the same counters of
+ * /proc/vmstat for the whole machine. Pages, not traffic: these say where
+ * memory is being allocated and moved, which is what weighted interleave
+ * changes, and they work on every kernel.
+ *
+ * Which node a migration is counted on (mm/vmscan.c demote_folio_list,
+ * mm/migrate.c migrate_misplaced_folio): pgdemote_* on the node being
+ * reclaimed, the SOURCE of the demotion; pgpromote_success on the node the
+ * page moved TO. nodeN/vmstat has pgpromote_* since Linux 5.18 (memory
+ * tiering, CONFIG_NUMA_BALANCING) but pgdemote_* only since 6.8 (commit
+ * "mm/vmstat: move pgdemote_* to per-node stats"); before that demotions
+ * are counted in /proc/vmstat alone, and a per-node value is absent (NAN),
+ * never 0. pgdemote_khugepaged and pgdemote_proactive are newer still:
+ * the demotion rate is the sum of those this kernel has. */
 #include "collector.h"
 
 #include "../core/error.h"
@@ -16,6 +27,10 @@ static const char *const numastat_keys[] = { "numa_hit",       "numa_miss",  "nu
 					     "interleave_hit", "local_node", "other_node" };
 static const char *const vmstat_keys[] = { "pgpromote_success", "pgdemote_kswapd",
 					   "pgdemote_direct", "numa_pages_migrated" };
+static const char *const node_vmstat_keys[] = { "pgpromote_success", "pgdemote_kswapd",
+						"pgdemote_direct", "pgdemote_khugepaged",
+						"pgdemote_proactive" };
+#define NKEYS(k) (sizeof(k) / sizeof(*(k)))
 
 struct priv {
 	const struct tt_sysfs *sfs;
@@ -24,10 +39,13 @@ struct priv {
 static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 {
 	if (ctx->topo->nnodes &&
-	    tt_sysfs_exists(ctx->sfs, "/sys/devices/system/node/node%d/numastat",
-			    ctx->topo->nodes[0].id))
+	    (tt_sysfs_exists(ctx->sfs, "/sys/devices/system/node/node%d/numastat",
+			     ctx->topo->nodes[0].id) ||
+	     tt_sysfs_exists(ctx->sfs, "/sys/devices/system/node/node%d/vmstat",
+			     ctx->topo->nodes[0].id)))
 		return 0;
-	snprintf(why, size, "no /sys/devices/system/node/nodeN/numastat (a kernel without NUMA)");
+	snprintf(why, size,
+		 "no /sys/devices/system/node/nodeN/numastat or vmstat (a kernel without NUMA)");
 	return TT_EUNAVAIL;
 }
 
@@ -49,13 +67,17 @@ static int open_numastat(const struct tt_collect_ctx *ctx, struct tt_source **ou
 		int node = ctx->topo->nodes[i].id;
 
 		snprintf(src, sizeof(src), "node%d/numastat", node);
-		for (size_t k = 0; k < sizeof(numastat_keys) / sizeof(*numastat_keys); k++)
+		for (size_t k = 0; k < NKEYS(numastat_keys); k++)
 			tt_source_add(s, &cap, numastat_keys[k], "pages/s", TT_COUNTER, node, src);
 		snprintf(src, sizeof(src), "node%d/meminfo", node);
 		tt_source_add(s, &cap, "mem_free", "bytes", TT_GAUGE, node, src);
 		tt_source_add(s, &cap, "mem_used", "bytes", TT_GAUGE, node, src);
+		snprintf(src, sizeof(src), "node%d/vmstat", node);
+		for (size_t k = 0; k < NKEYS(node_vmstat_keys); k++)
+			tt_source_add(s, &cap, node_vmstat_keys[k], "pages/s", TT_COUNTER, node,
+				      src);
 	}
-	for (size_t k = 0; k < sizeof(vmstat_keys) / sizeof(*vmstat_keys); k++)
+	for (size_t k = 0; k < NKEYS(vmstat_keys); k++)
 		tt_source_add(s, &cap, vmstat_keys[k], "pages/s", TT_COUNTER, -1, "/proc/vmstat");
 	*out = s;
 	return 0;
@@ -99,17 +121,17 @@ static int sample(struct tt_source *s, double *v)
 	int m = 0, node;
 
 	while (m < s->nmetrics && (node = s->metrics[m].node) >= 0) {
-		size_t nk = sizeof(numastat_keys) / sizeof(*numastat_keys);
-
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/numastat", node);
-		read_kv(p->sfs, path, numastat_keys, nk, v + m);
-		m += (int)nk;
+		read_kv(p->sfs, path, numastat_keys, NKEYS(numastat_keys), v + m);
+		m += (int)NKEYS(numastat_keys);
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/meminfo", node);
 		read_kv(p->sfs, path, mem_keys, 2, v + m);
 		m += 2;
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/vmstat", node);
+		read_kv(p->sfs, path, node_vmstat_keys, NKEYS(node_vmstat_keys), v + m);
+		m += (int)NKEYS(node_vmstat_keys);
 	}
-	read_kv(p->sfs, "/proc/vmstat", vmstat_keys, sizeof(vmstat_keys) / sizeof(*vmstat_keys),
-		v + m);
+	read_kv(p->sfs, "/proc/vmstat", vmstat_keys, NKEYS(vmstat_keys), v + m);
 	return 0;
 }
 
@@ -127,7 +149,9 @@ const struct tt_collector tt_c_numastat = {
 	.gives =
 		"numa_hit numa_miss numa_foreign interleave_hit local_node other_node (pages/s per "
 		"node), mem_free mem_used (bytes per node), pgpromote_success pgdemote_kswapd "
-		"pgdemote_direct numa_pages_migrated (pages/s)",
+		"pgdemote_direct pgdemote_khugepaged pgdemote_proactive (pages/s per node, "
+		"nodeN/vmstat), pgpromote_success pgdemote_kswapd pgdemote_direct "
+		"numa_pages_migrated (pages/s, /proc/vmstat)",
 	.probe = probe,
 	.open = open_numastat,
 	.sample = sample,

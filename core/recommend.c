@@ -52,7 +52,9 @@ static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 		const struct tt_tier *tr = tt_topo_tier(t, tier);
 		unsigned int k = 0;
 
-		if (!tr)
+		/* 0 leaves the tier out of the RFC's interleave; upstream has no
+		 * weight 0, so its nodes stay out of the policy's nodes instead. */
+		if (!tr || !tiers->w[tier])
 			continue;
 		tt_nodemask_for_each (node, &tr->nodes)
 			k++;

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* getrandom, syscall */
 #include "db.h"
 
+#include "../core/apply.h"
 #include "../core/error.h"
 #include "../core/proc.h"
 #include "../core/state.h"
@@ -816,6 +817,44 @@ int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a)
 	bind_text(st, 8, a->new_value);
 	bind_text(st, 9, a->outcome);
 	return step_done(db, st, "recording the apply log");
+}
+
+static int log_write(struct tt_db *db, int64_t host, int64_t run, const struct tt_apply_plan *p,
+		     const struct tt_write *w, const char *outcome)
+{
+	return tt_db_apply_log(db, &(struct tt_db_apply){ .host_id = host,
+							  .run_id = run,
+							  .interface = p->be->name,
+							  .file = w->file,
+							  .old_value = w->old,
+							  .new_value = w->value,
+							  .outcome = outcome });
+}
+
+int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
+		       const char *command, const char *objective, const struct tt_apply_plan *p)
+{
+	int64_t host, run;
+	int rc = tt_db_host(db, t, &host);
+
+	if (rc == 0)
+		rc = tt_db_run_begin(db,
+				     &(struct tt_db_run){ .host_id = host,
+							  .kind = kind,
+							  .command = command,
+							  .source_node = -1,
+							  .objective = objective,
+							  .kernel_release = t->kernel_release },
+				     &run);
+	for (int i = 0; rc == 0 && i < p->n; i++)
+		rc = log_write(db, host, run, p, &p->w[i], "written");
+	/* Noted for a rollback even when auto was off: nothing changed then. */
+	for (int i = 0; rc == 0 && i < p->nimplied; i++)
+		if (strcmp(p->implied[i].old, p->implied[i].value) != 0)
+			rc = log_write(db, host, run, p, &p->implied[i], "set by the kernel");
+	if (rc == 0)
+		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
+	return rc;
 }
 
 /* The columns that hold a flag (CHECK (x IN (0,1)) in the schema): JSON

@@ -129,6 +129,14 @@ struct tt_db_apply {
 	const char *interface, *file, *old_value, *new_value, *outcome;
 };
 int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a);
+struct tt_apply_plan;
+/* A plan that tt_apply_run has written, mirrored as a run of its kind
+ * ("apply", "restore") with one apply-log row per write and per value the
+ * kernel changed with them: what tiertune apply and restore and tiertop's
+ * w and u record, for runs and show. (restore --last reads the state
+ * folder's history, not this.) */
+int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
+		       const char *command, const char *objective, const struct tt_apply_plan *p);
 
 /* Queries hand rows to a callback as JSON objects (borrowed for the
  * call), so the CLI and tiertop print what they like; a non-zero return

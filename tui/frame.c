@@ -152,6 +152,23 @@ static struct tt_cell cell_add(struct tt_cell a, struct tt_cell b)
 	return c;
 }
 
+/* The sum of the cells that have a value, for counters a kernel may lack
+ * one of (pgdemote_khugepaged, _proactive): n/a only when none has one,
+ * and init or stale as soon as one is. */
+static struct tt_cell cell_add_present(const struct tt_cell *c, int n)
+{
+	struct tt_cell sum = { TT_CELL_NA, 0 };
+
+	for (int i = 0; i < n; i++) {
+		if (c[i].st == TT_CELL_NA)
+			continue;
+		if (sum.st == TT_CELL_NA)
+			sum.st = TT_CELL_OK;
+		sum = cell_add(sum, c[i]);
+	}
+	return sum;
+}
+
 static struct tt_cell ok(double v)
 {
 	return (struct tt_cell){ TT_CELL_OK, v };
@@ -390,6 +407,32 @@ static void header(struct tt_frame *f, const struct tt_frame_in *in)
 				!in->feed->v[i][m].have || in->feed->v[i][m].state == TT_S_INIT;
 }
 
+/* A node's demotion and promotion rates (nodeN/vmstat, see
+ * collectors/c-numastat.c for which node counts what). */
+static void node_migration(struct tt_frame *f, const struct tt_frame_in *in, int ms,
+			   struct tt_frame_demote *nd)
+{
+	static const char *const demoted[] = { "pgdemote_kswapd", "pgdemote_direct",
+					       "pgdemote_khugepaged", "pgdemote_proactive" };
+	struct tt_cell c[4];
+
+	if (ms < 0) {
+		nd->demote = nd->promote = NA;
+		return; /* the footer already says why there is no numastat */
+	}
+	for (int k = 0; k < 4; k++)
+		c[k] = cell_of(in, ms, demoted[k], nd->node);
+	nd->demote = cell_add_present(c, 4);
+	nd->promote = cell_of(in, ms, "pgpromote_success", nd->node);
+	if (nd->demote.st == TT_CELL_NA)
+		note(f, "DEMOTED/s per node: n/a: nodeN/vmstat has no pgdemote_* counter or cannot "
+			"be read (kernels before 6.8 count demotions machine-wide only, in "
+			"/proc/vmstat)");
+	if (nd->promote.st == TT_CELL_NA)
+		note(f, "PROMOTED/s per node: n/a: nodeN/vmstat has no pgpromote_success or cannot "
+			"be read (Linux 5.18+ with CONFIG_NUMA_BALANCING counts it)");
+}
+
 int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 {
 	const struct tt_topo *t = in->topo;
@@ -427,9 +470,10 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 	} else if (traffic[tk].why_no_wr) {
 		note(f, "WRITE: n/a: %s", traffic[tk].why_no_wr);
 	}
-	ms = find_source(in->feed, "numastat");
+	/* The test script stands in for numastat when a test asks for it. */
+	ms = find_source(in->feed, "script");
 	if (ms < 0)
-		ms = find_source(in->feed, "script");
+		ms = find_source(in->feed, "numastat");
 	if (ms < 0) {
 		const char *y = why_unavail(in->feed, "numastat");
 
@@ -501,6 +545,10 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 			r.alloc = ms >= 0 ? cell_add(cell_of(in, ms, "numa_hit", n->id),
 						     cell_of(in, ms, "numa_miss", n->id))
 					  : NA;
+			if (ms >= 0 && r.alloc.st == TT_CELL_NA)
+				note(f,
+				     "ALLOC/s: n/a: nodeN/numastat has no numa_hit and numa_miss "
+				     "or cannot be read");
 			if (r.rd.st == TT_CELL_OK)
 				bw_sum += r.rd.v + (r.wr.st == TT_CELL_OK ? r.wr.v : 0);
 			else
@@ -582,8 +630,8 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 		f->demote = cell_add(cell_of(in, ms, "pgdemote_kswapd", -1),
 				     cell_of(in, ms, "pgdemote_direct", -1));
 		if (f->promote.st == TT_CELL_NA || f->demote.st == TT_CELL_NA)
-			note(f, "PROMOTED DEMOTED: n/a: this kernel's /proc/vmstat lacks "
-				"pgpromote_success or pgdemote_*");
+			note(f, "all nodes: n/a: /proc/vmstat lacks pgpromote_success or "
+				"pgdemote_* or cannot be read");
 	} else {
 		f->promote = f->demote = NA;
 	}
@@ -604,6 +652,7 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 		nd->node = n->id;
 		fmt_list(&n->demote_preferred, nd->preferred, sizeof(nd->preferred));
 		fmt_list(&n->demote_allowed, nd->allowed, sizeof(nd->allowed));
+		node_migration(f, in, ms, nd);
 	}
 	if (rc == 0)
 		rc = build_procs(f, in);

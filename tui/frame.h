@@ -87,6 +87,9 @@ struct tt_frame_row {
 struct tt_frame_demote {
 	int node;
 	char preferred[64], allowed[64]; /* node lists, "" when none */
+	/* pages/s from nodeN/vmstat: demoted FROM this node (the kernel counts
+	 * a demotion on the node being reclaimed) and promoted TO it */
+	struct tt_cell demote, promote;
 };
 
 struct tt_frame_proc_node {
@@ -169,7 +172,9 @@ struct tt_frame {
 	int nrows;
 	struct tt_frame_row *rows;	/* node rows and tier subtotals, then the total */
 	struct tt_cell promote, demote; /* pages/s, all nodes (/proc/vmstat) */
-	int demotion_enabled;		/* as topo: 1, 0, -1 unknown */
+	/* demote_to[]: one per memory node, its targets as the kernel computes
+	 * them (core/topo.h) and its own demotion and promotion rates */
+	int demotion_enabled; /* as topo: 1, 0, -1 unknown */
 	int ndemote;
 	struct tt_frame_demote *demote_to;
 	bool procs_scanned;

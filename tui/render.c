@@ -183,17 +183,21 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 		     f->demotion_enabled == 1	? "demotes: demotion_enabled true"
 		     : f->demotion_enabled == 0 ? "does not demote: demotion_enabled false"
 						: "demotion_enabled unknown");
-		line(&o, 0, "  all nodes: demoted %s pages/s, promoted %s pages/s",
-		     rate(b2, sizeof(b2), f->demote), rate(b3, sizeof(b3), f->promote));
+		line(&o, 1, "  NODE DEMOTED/s PROMOTED/s  DEMOTES TO");
 		for (int i = 0; i < f->ndemote; i++) {
 			const struct tt_frame_demote *d = &f->demote_to[i];
+			char to[160];
 
 			if (d->allowed[0])
-				line(&o, 0, "  node %d -> preferred %s, allowed %s", d->node,
-				     d->preferred, d->allowed);
+				snprintf(to, sizeof(to), "preferred %s, allowed %s", d->preferred,
+					 d->allowed);
 			else
-				line(&o, 0, "  node %d -> none (lowest tier)", d->node);
+				snprintf(to, sizeof(to), "none (lowest tier)");
+			line(&o, 0, "  %4d %10s %10s  %s", d->node, rate(b2, sizeof(b2), d->demote),
+			     rate(b3, sizeof(b3), d->promote), to);
 		}
+		line(&o, 0, "   all %10s %10s  (/proc/vmstat)", rate(b2, sizeof(b2), f->demote),
+		     rate(b3, sizeof(b3), f->promote));
 		bool known = false;
 
 		for (int i = 0; i < f->nhist; i++)
@@ -344,10 +348,17 @@ int tt_frame_json(const struct tt_frame *f, FILE *out)
 	json_object_set_new(j, "tiers", tiers);
 	json_object_set_new(j, "promoted_pages_s", cell_json(f->promote));
 	json_object_set_new(j, "demoted_pages_s", cell_json(f->demote));
-	for (int i = 0; i < f->ndemote; i++)
-		json_array_append_new(dem, json_pack("{s:i,s:s,s:s}", "node", f->demote_to[i].node,
-						     "preferred", f->demote_to[i].preferred,
-						     "allowed", f->demote_to[i].allowed));
+	for (int i = 0; i < f->ndemote; i++) {
+		static const char *const names[] = { "demoted_pages_s", "promoted_pages_s" };
+		const struct tt_frame_demote *d = &f->demote_to[i];
+		const struct tt_cell cells[] = { d->demote, d->promote };
+		json_t *o = json_pack("{s:i,s:s,s:s,s:o,s:o}", "node", d->node, "preferred",
+				      d->preferred, "allowed", d->allowed, names[0],
+				      cell_json(d->demote), names[1], cell_json(d->promote));
+
+		states(o, names, cells, 2);
+		json_array_append_new(dem, o);
+	}
 	json_object_set_new(j, "demotion", dem);
 	for (int i = 0; i < f->nprocs; i++) {
 		const struct tt_frame_proc *p = &f->procs[i];

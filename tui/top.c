@@ -5,6 +5,7 @@
 #include "../core/apply.h"
 #include "../core/error.h"
 #include "../core/state.h"
+#include "../db/db.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -347,6 +348,29 @@ static int reread_weights(struct tt_top *top)
 	return top->be ? top->be->read(&top->sfs, &top->topo, &top->wi) : 0;
 }
 
+/* A write or its undo mirrored into the database as tiertune apply and
+ * restore record theirs, for runs and show. The way back is the state
+ * folder's history, already fsynced: a database that cannot be written
+ * costs a word in the message, not the write. */
+static void record(struct tt_top *top, const char *kind, const char *command,
+		   const struct tt_apply_plan *p)
+{
+	char path[4096];
+	struct tt_db *db;
+	size_t len = strlen(top->message);
+	int rc = tt_db_default_path(path, sizeof(path));
+
+	if (rc == 0)
+		rc = tt_db_open(&db, path, 0);
+	if (rc == 0) {
+		rc = tt_db_apply_record(db, &top->topo, kind, command, NULL, p);
+		tt_db_close(db);
+	}
+	if (rc < 0)
+		snprintf(top->message + len, sizeof(top->message) - len,
+			 "; not recorded in the database: %.100s", tt_err_msg());
+}
+
 static int may_write(struct tt_top *top, char *state, size_t size)
 {
 	struct tt_recovery rec;
@@ -404,6 +428,12 @@ int tt_top_write_weight(struct tt_top *top, const char *text)
 			 "undoes)",
 			 p.w[0].file, res.auto_turned_off ? ", auto mode off" : "", res.written,
 			 res.written == 1 ? "" : "s");
+	if (rc == 0) {
+		char command[96];
+
+		snprintf(command, sizeof(command), "tiertop: w %.60s", text);
+		record(top, "apply", command, &p);
+	}
 	tt_apply_plan_release(&p);
 	if (rc == 0)
 		rc = reread_weights(top);
@@ -437,6 +467,7 @@ int tt_top_undo(struct tt_top *top)
 			 "undid the change of %s: %d value%s "
 			 "put back",
 			 at, res.written, res.written == 1 ? "" : "s");
+		record(top, "restore", "tiertop: u", &p);
 	}
 	tt_apply_plan_release(&p);
 	if (rc == 0)

@@ -324,6 +324,18 @@ static double loaded_lat(const struct tt_model_node *n, double u)
 	return n->idle_lat_ns;
 }
 
+/* Utilisation and loaded latency of every node at element rate e. */
+static void at_rate(const struct tt_model_source *s, struct tt_model_result *r, const double *cost,
+		    double e)
+{
+	r->mean_lat_ns = 0;
+	for (int i = 0; i < r->nnodes; i++) {
+		r->util[i] = e * cost[i];
+		r->lat_ns[i] = loaded_lat(find_node(s, r->node[i]), r->util[i]);
+		r->mean_lat_ns += r->share[i] * r->lat_ns[i];
+	}
+}
+
 int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, int threads,
 		  const struct tt_weights *w, struct tt_model_result *r)
 {
@@ -386,9 +398,32 @@ int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, i
 	}
 	r->elems_s = lo;
 	r->bw_bytes_s = lo * mix->counted_bytes;
-	for (int i = 0; i < n; i++) {
-		r->util[i] = lo * cost[i];
-		r->lat_ns[i] = loaded_lat(nd[i], r->util[i]);
+	at_rate(s, r, cost, lo);
+	return 0;
+}
+
+int tt_model_eval_at(const struct tt_model *m, int src, const struct tt_mix *mix, int threads,
+		     const struct tt_weights *w, double traffic_bytes_s, struct tt_model_result *r)
+{
+	double cost[TT_MODEL_MAX_NODES], e, peak;
+	int rc;
+
+	if (!(traffic_bytes_s > 0) || !isfinite(traffic_bytes_s))
+		return tt_err(TT_EINPUT, "traffic '%g' bytes/s is not a positive number",
+			      traffic_bytes_s);
+	if ((rc = tt_model_eval(m, src, mix, threads, w, r)) < 0)
+		return rc;
+	peak = r->elems_s;
+	e = traffic_bytes_s / mix->counted_bytes;
+	for (int i = 0; i < r->nnodes; i++)
+		cost[i] = peak > 0 ? r->util[i] / peak : 0;
+	r->overloaded = e > peak;
+	if (!r->overloaded) {
+		r->elems_s = e;
+		r->bw_bytes_s = traffic_bytes_s;
+		at_rate(tt_model_source(m, src), r, cost, e);
+	} else {
+		r->mean_lat_ns *= e / peak;
 	}
 	return 0;
 }
@@ -434,19 +469,41 @@ int tt_model_sim_init(struct tt_model_sim *s, const struct tt_model *m, int src,
 	return 0;
 }
 
+/* 1 + sigma * z, z standard normal clamped to +-4. */
+static double noise(struct tt_model_sim *s)
+{
+	double z = s->noise_sigma > 0 ? tt_rng_normal(s->rng) : 0;
+
+	z = z > 4 ? 4 : z < -4 ? -4 : z;
+	return 1 + s->noise_sigma * z;
+}
+
 int tt_model_measure(void *ctx, const struct tt_weights *w, double *score)
 {
 	struct tt_model_sim *s = ctx;
 	struct tt_model_result r;
 	int rc = tt_model_eval(s->m, s->src, &s->mix, s->threads, w, &r);
-	double z;
 
 	if (rc < 0)
 		return rc;
 	s->calls++;
-	z = s->noise_sigma > 0 ? tt_rng_normal(s->rng) : 0;
-	z = z > 4 ? 4 : z < -4 ? -4 : z;
-	*score = r.bw_bytes_s * (1 + s->noise_sigma * z);
+	*score = r.bw_bytes_s * noise(s);
+	return 0;
+}
+
+int tt_model_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
+{
+	struct tt_model_sim *s = ctx;
+	struct tt_model_result r;
+	int rc = s->traffic_bytes_s > 0 ? tt_model_eval_at(s->m, s->src, &s->mix, s->threads, w,
+							   s->traffic_bytes_s, &r)
+					: tt_model_eval(s->m, s->src, &s->mix, s->threads, w, &r);
+
+	if (rc < 0)
+		return rc;
+	s->calls++;
+	out->lat_ns = r.mean_lat_ns * noise(s);
+	out->score = s->traffic_bytes_s > 0 ? 1e9 / out->lat_ns : r.bw_bytes_s * noise(s);
 	return 0;
 }
 

@@ -32,6 +32,7 @@
 #define TT_MODEL_H
 
 #include "../core/weights.h"
+#include "search.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -102,6 +103,10 @@ struct tt_model_result {
 	double share[TT_MODEL_MAX_NODES];
 	double util[TT_MODEL_MAX_NODES];   /* fraction of the node's peak, 0..1 */
 	double lat_ns[TT_MODEL_MAX_NODES]; /* ns, loaded */
+	/* What a dependent load placed by the same weights waits, ns: node i
+	 * serves share_i of its lines, so sum_i share_i * lat_ns[i]. */
+	double mean_lat_ns;
+	bool overloaded; /* tt_model_eval_at: the traffic is beyond the weights' peak */
 };
 
 /* Noise-free outcome of weights w (nodes without a weight get no traffic)
@@ -109,6 +114,15 @@ struct tt_model_result {
  * node the model has not from src, or has no positive weight. */
 int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, int threads,
 		  const struct tt_weights *w, struct tt_model_result *r);
+
+/* The same weights carrying a stated traffic (bytes/s in the mix's
+ * counting) rather than as much as they can: the loaded latency at that
+ * level, the latency objective's figure. Traffic beyond the weights' peak
+ * cannot be carried: r->overloaded, and the latency is the peak's scaled by
+ * traffic / peak (queues grow without bound; the scale keeps a slope
+ * towards weights that carry more, for the search to follow). */
+int tt_model_eval_at(const struct tt_model *m, int src, const struct tt_mix *mix, int threads,
+		     const struct tt_weights *w, double traffic_bytes_s, struct tt_model_result *r);
 
 /* Bandwidth the source would measure on each node alone (min of read and
  * write peak, as the kernel's auto mode takes from HMAT): the "profile"
@@ -126,6 +140,10 @@ struct tt_model_sim {
 	uint64_t rng[4];    /* xoshiro256** state */
 	bool simulated;	    /* always true: say so wherever this is shown */
 	long calls;	    /* measurements made */
+	/* tt_model_sample: 0, the bandwidth objective (score bytes/s, latency
+	 * at that load); else the latency objective at this traffic, bytes/s
+	 * (score 1e9 / lat_ns). */
+	double traffic_bytes_s;
 };
 
 /* TT_EINPUT for an unknown source or mix, or a sigma outside 0..0.2. */
@@ -135,6 +153,9 @@ int tt_model_sim_init(struct tt_model_sim *s, const struct tt_model *m, int src,
  * +-4 (a measurement is never negative); int (*)(void *, ...) so the search
  * takes it as its measure callback. */
 int tt_model_measure(void *sim, const struct tt_weights *w, double *score);
+/* A tt_sample_fn: the score as above (or, with traffic_bytes_s, of the
+ * latency objective) and the loaded latency, each with its own noise. */
+int tt_model_sample(void *sim, const struct tt_weights *w, struct tt_sample *out);
 
 /* The deterministic generator behind the noise: splitmix64 seeding,
  * xoshiro256** (Blackman & Vigna, https://prng.di.unimi.it/). */

@@ -31,6 +31,17 @@ static enum tt_verdict verdict(const struct tt_confirm *c)
 	return TT_VERDICT_NOISE;
 }
 
+/* A trial's figures as measured: a latency bound ranks measurements over
+ * it far down (search.h), but the report shows what they moved. */
+static void raw_figures(const struct tt_trial *t, double *mean, double *lo, double *hi)
+{
+	double half;
+
+	tt_mean_ci(t->raw, t->n, mean, &half);
+	*lo = *mean - half;
+	*hi = *mean + half;
+}
+
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node, bool simulated)
 {
 	uint32_t w[TT_SEARCH_MAX_NODES];
@@ -56,9 +67,11 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 	b = &s->trials[s->best];
 	tt_search_trial_weights(s, s->best, w);
 	tt_search_weights(s, w, &r->best_w);
-	r->best_mean = b->mean;
-	r->best_ci_lo = b->ci_lo;
-	r->best_ci_hi = b->ci_hi;
+	raw_figures(b, &r->best_mean, &r->best_ci_lo, &r->best_ci_hi);
+	r->best_lat_ns = b->lat_mean_ns;
+	r->max_lat_ns = s->cfg.max_lat_ns;
+	r->nfeasible = s->nfeasible;
+	r->none_feasible = s->none_feasible;
 	r->have_auto = s->have_auto;
 	r->auto_w = s->auto_w;
 	r->nbaselines = s->nbaselines;
@@ -71,22 +84,24 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 		tt_search_trial_weights(s, c->trial, w);
 		tt_search_weights(s, w, &rb->w);
 		rb->n = t->n;
-		rb->mean = t->mean;
-		rb->ci_lo = t->ci_lo;
-		rb->ci_hi = t->ci_hi;
+		raw_figures(t, &rb->mean, &rb->ci_lo, &rb->ci_hi);
 		rb->rounds = c->rounds;
 		rb->gain = c->gain;
 		rb->gain_lo = c->gain_lo;
 		rb->gain_hi = c->gain_hi;
 		rb->verdict = verdict(c);
+		rb->lat_ns = t->lat_mean_ns;
+		rb->feasible = t->feasible;
 		if (strcmp(c->name, "auto") == 0)
 			r->best_is_auto = c->same_as_best;
 		if (strcmp(c->name, "local") == 0 || (ref < 0 && strcmp(c->name, "1:1") == 0))
 			ref = i;
 	}
 	r->lost_to = -1;
+	/* A baseline over the latency bound cannot be recommended, however
+	 * much more it moves. */
 	for (int i = 0; i < r->nbaselines; i++)
-		if (r->base[i].verdict == TT_VERDICT_WORSE &&
+		if (r->base[i].verdict == TT_VERDICT_WORSE && r->base[i].feasible &&
 		    (r->lost_to < 0 || r->base[i].gain < r->base[r->lost_to].gain))
 			r->lost_to = i;
 	r->reco_gain = NAN;
@@ -106,10 +121,18 @@ int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 {
 	char buf[4096];
 	const struct tt_weights *w = r->lost_to >= 0 ? &r->base[r->lost_to].w : &r->best_w;
-	int rc = tt_weights_format(w, buf, sizeof(buf));
+	struct tt_weights all = *w;
+	int rc;
 
+	if (r->none_feasible)
+		return tt_err(TT_EUNAVAIL, "no weights met the latency bound of %.0f ns",
+			      r->max_lat_ns);
+	for (int k = 0; r->tiers && k < r->nnodes; k++)
+		if (!tt_nodemask_test(&all.set, r->nodes[k]))
+			tt_weights_put(&all, r->nodes[k], 0);
+	rc = tt_weights_format(&all, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
-	return tt_recos_add(rs, r->source_node, "upstream", buf, r->reco_gain,
+	return tt_recos_add(rs, r->source_node, r->tiers ? "rfc" : "upstream", buf, r->reco_gain,
 			    r->simulated ? "tuner (simulated)" : "tuner");
 }

@@ -42,6 +42,8 @@ struct tt_report_baseline {
 	double gain;		 /* fraction, (best - base) / base; NaN when unknown */
 	double gain_lo, gain_hi; /* 95% t interval of the gain */
 	enum tt_verdict verdict;
+	double lat_ns; /* ns, mean loaded latency; NaN: not measured */
+	bool feasible; /* within the latency bound (always, without one) */
 };
 
 struct tt_report {
@@ -61,6 +63,15 @@ struct tt_report {
 	int best_trial;
 	double best_mean; /* score units */
 	double best_ci_lo, best_ci_hi;
+	double best_lat_ns; /* ns, mean loaded latency; NaN: not measured */
+	double max_lat_ns;  /* ns, the latency bound; 0: none */
+	int nfeasible;	    /* trials within it */
+	/* No trial was within it: best_* is the least-latency trial, nothing
+	 * is recommended (tt_report_reco refuses). */
+	bool none_feasible;
+	/* The search's groups are memory tiers (nodes[] holds tier ids): the
+	 * recommendation is the RFC's per-tier form, set by the caller. */
+	bool tiers;
 	int nbaselines;
 	struct tt_report_baseline base[TT_BASELINES];
 	bool have_auto; /* the auto-mode formula had bandwidths */
@@ -80,7 +91,10 @@ struct tt_report {
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
 /* Adds the best weights (or, when the winner lost, the baseline it lost
- * to) as an "upstream" recommendation for the source. */
+ * to) as an "upstream" recommendation for the source, or with r->tiers an
+ * "rfc" one that names every tier searched (0 for one left out, which the
+ * RFC reads as "not in the interleave"). TT_EUNAVAIL when none was
+ * feasible. */
 int tt_report_reco(const struct tt_report *r, struct tt_recos *rs);
 
 #endif

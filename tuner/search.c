@@ -167,7 +167,8 @@ static int trial_new(struct tt_search *s, const uint32_t *w, enum tt_phase phase
 	for (int k = 0; k < s->cfg.nnodes; k++)
 		t->w[k] = (uint16_t)w[k];
 	t->phase = phase;
-	t->mean = NAN;
+	t->mean = t->raw_mean = t->lat_mean_ns = NAN;
+	t->feasible = true;
 	t->ci_lo = -INFINITY;
 	t->ci_hi = INFINITY;
 	for (i = slot_of(key, s->seen_cap); s->seen_trial[i]; i = (i + 1) & (s->seen_cap - 1))
@@ -229,7 +230,7 @@ static bool budget_left(struct tt_search *s, bool confirming)
 	return true;
 }
 
-static int measure_raw(struct tt_search *s, const uint16_t *w16, double *score)
+static int measure_raw(struct tt_search *s, const uint16_t *w16, struct tt_sample *out)
 {
 	uint32_t w[TT_SEARCH_MAX_NODES];
 	struct tt_weights tw;
@@ -238,20 +239,41 @@ static int measure_raw(struct tt_search *s, const uint16_t *w16, double *score)
 	for (int k = 0; k < s->cfg.nnodes; k++)
 		w[k] = w16[k];
 	tt_search_weights(s, w, &tw);
-	rc = s->measure(s->ctx, &tw, score);
+	out->lat_ns = NAN;
+	rc = s->sample ? s->sample(s->ctx, &tw, out) : s->measure(s->ctx, &tw, &out->score);
 	s->measurements++;
 	s->elapsed_s = now_s() - s->t0_s;
 	if (rc < 0)
 		return rc;
-	if (!isfinite(*score))
+	if (!isfinite(out->score))
 		return tt_err(TT_EFAIL, "a trial's score is not a number");
+	if (s->cfg.max_lat_ns > 0 && !(out->lat_ns > 0))
+		return tt_err(TT_EFAIL, "a trial under a latency bound reported no latency");
 	return 0;
+}
+
+/* The score a strategy ranks a measurement by (tt_search_cfg.max_lat_ns). */
+static double ranked(const struct tt_search *s, const struct tt_sample *m)
+{
+	double bound = s->cfg.max_lat_ns;
+
+	return bound > 0 && m->lat_ns > bound ? m->score * TT_INFEASIBLE_SCALE * bound / m->lat_ns
+					      : m->score;
+}
+
+static double mean_of(const double *x, int n)
+{
+	double m, half;
+
+	tt_mean_ci(x, n, &m, &half);
+	return m;
 }
 
 int tt_search_more(struct tt_search *s, int ti)
 {
 	struct tt_trial *t = &s->trials[ti];
-	double score, half;
+	struct tt_sample m;
+	double half;
 	int rc;
 
 	if (s->stopped || !budget_left(s, false)) {
@@ -262,18 +284,29 @@ int tt_search_more(struct tt_search *s, int ti)
 		int cap = t->cap ? t->cap * 2 : 4;
 		double *ns = realloc(t->score, sizeof(*ns) * (size_t)cap);
 
+		if (ns)
+			t->score = ns;
+		ns = ns ? realloc(t->raw, sizeof(*ns) * (size_t)cap) : NULL;
+		if (ns)
+			t->raw = ns;
+		ns = ns ? realloc(t->lat_ns, sizeof(*ns) * (size_t)cap) : NULL;
 		if (!ns)
 			return tt_err(TT_EFAIL, "out of memory for measurements");
-		t->score = ns;
+		t->lat_ns = ns;
 		t->cap = cap;
 	}
-	if ((rc = measure_raw(s, t->w, &score)) < 0)
+	if ((rc = measure_raw(s, t->w, &m)) < 0)
 		return rc;
 	t = &s->trials[ti];
-	t->score[t->n++] = score;
+	t->raw[t->n] = m.score;
+	t->lat_ns[t->n] = m.lat_ns;
+	t->score[t->n++] = ranked(s, &m);
 	tt_mean_ci(t->score, t->n, &t->mean, &half);
 	t->ci_lo = t->mean - half;
 	t->ci_hi = t->mean + half;
+	t->raw_mean = mean_of(t->raw, t->n);
+	t->lat_mean_ns = mean_of(t->lat_ns, t->n);
+	t->feasible = !(s->cfg.max_lat_ns > 0) || t->lat_mean_ns <= s->cfg.max_lat_ns;
 	if (s->cfg.progress)
 		s->cfg.progress(s->cfg.progress_ctx, s, ti);
 	return 0;
@@ -392,14 +425,20 @@ static void add_baseline(struct tt_search *s, const char *name)
 	c->gain = c->gain_lo = c->gain_hi = NAN;
 }
 
-int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
-		   void *ctx)
+static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
+		tt_sample_fn sample, void *ctx)
 {
 	const struct tt_search_cfg *c = cfg;
 	int reserve, rc;
 
 	memset(s, 0, sizeof(*s));
 	s->best = -1;
+	if (!(c->max_lat_ns >= 0) || !isfinite(c->max_lat_ns))
+		return tt_err(TT_EINPUT, "latency bound '%g' ns is not a positive number",
+			      c->max_lat_ns);
+	if (c->max_lat_ns > 0 && !sample)
+		return tt_err(TT_EINPUT,
+			      "a latency bound needs a measurement that reports latency");
 	if (c->nnodes < 1 || c->nnodes > TT_SEARCH_MAX_NODES)
 		return tt_err(TT_EINPUT, "%d nodes to search (1-%d)", c->nnodes,
 			      TT_SEARCH_MAX_NODES);
@@ -430,6 +469,7 @@ int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_meas
 		return tt_err(TT_EINPUT, "unknown search strategy '%s'", c->strategy);
 	s->cfg = *c;
 	s->measure = measure;
+	s->sample = sample;
 	s->ctx = ctx;
 	s->t0_s = now_s();
 	if (c->local_node >= 0) {
@@ -477,10 +517,25 @@ int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_meas
 	return (rc = set_grow(s)) < 0 ? rc : 0;
 }
 
+int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
+		   void *ctx)
+{
+	return init(s, cfg, measure, NULL, ctx);
+}
+
+int tt_search_init_sampled(struct tt_search *s, const struct tt_search_cfg *cfg,
+			   tt_sample_fn sample, void *ctx)
+{
+	return init(s, cfg, NULL, sample, ctx);
+}
+
 void tt_search_release(struct tt_search *s)
 {
-	for (int i = 0; i < s->ntrials; i++)
+	for (int i = 0; i < s->ntrials; i++) {
 		free(s->trials[i].score);
+		free(s->trials[i].raw);
+		free(s->trials[i].lat_ns);
+	}
 	free(s->trials);
 	free(s->seen_key);
 	free(s->seen_trial);
@@ -528,13 +583,15 @@ static int confirm(struct tt_search *s)
 	/* A B C A B C ...: each round measures the winner, then each distinct
 	 * baseline, so slow drift hits both sides of every pair alike. */
 	for (int r = 0; r < rounds; r++) {
+		struct tt_sample m;
 		double best;
 		int rc;
 
 		if (!budget_left(s, true))
 			break;
-		if ((rc = measure_raw(s, s->trials[s->best].w, &best)) < 0)
+		if ((rc = measure_raw(s, s->trials[s->best].w, &m)) < 0)
 			return rc;
+		best = m.score;
 		for (int b = 0; b < s->nbaselines; b++) {
 			struct tt_confirm *c = &s->base[b];
 			double base = NAN;
@@ -549,8 +606,10 @@ static int confirm(struct tt_search *s)
 				base = s->base[same].base[r];
 			else if (!budget_left(s, true))
 				return 0;
-			else if ((rc = measure_raw(s, s->trials[c->trial].w, &base)) < 0)
+			else if ((rc = measure_raw(s, s->trials[c->trial].w, &m)) < 0)
 				return rc;
+			else
+				base = m.score;
 			c->best[r] = best;
 			c->base[r] = base;
 			c->rounds = r + 1;
@@ -577,6 +636,31 @@ static int confirm(struct tt_search *s)
 	return 0;
 }
 
+/* Under a latency bound the winner is the feasible trial with the highest
+ * mean, whatever the strategy chose; with none feasible, the trial with the
+ * least latency, so that the report can name the nearest miss. */
+static void pick_feasible(struct tt_search *s)
+{
+	int best = -1, least = -1;
+
+	s->nfeasible = 0;
+	for (int t = 0; t < s->ntrials; t++) {
+		const struct tt_trial *tr = &s->trials[t];
+
+		if (!tr->n)
+			continue;
+		if (least < 0 || tr->lat_mean_ns < s->trials[least].lat_mean_ns)
+			least = t;
+		if (!tr->feasible)
+			continue;
+		s->nfeasible++;
+		if (best < 0 || tr->mean > s->trials[best].mean)
+			best = t;
+	}
+	s->none_feasible = best < 0;
+	s->best = best >= 0 ? best : least;
+}
+
 int tt_search_run(struct tt_search *s)
 {
 	int rc;
@@ -595,5 +679,7 @@ int tt_search_run(struct tt_search *s)
 	}
 	if (s->best < 0)
 		return tt_err(TT_EFAIL, "the budget ended before any trial was measured");
-	return confirm(s);
+	if (s->cfg.max_lat_ns > 0)
+		pick_feasible(s);
+	return s->none_feasible ? 0 : confirm(s);
 }

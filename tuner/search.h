@@ -40,10 +40,20 @@
 #define TT_SEARCH_MAX_WEIGHT 255 /* the upstream sysfs range */
 #define TT_CONFIRM_MAX 16	 /* rounds of the final comparison */
 #define TT_BASELINES 3
+#define TT_INFEASIBLE_SCALE 1e-3 /* see tt_search_cfg.max_lat_ns */
 
 /* One measurement of weights w: 0 and *score (higher is better), or a
  * negative tt_status that stops the search. */
 typedef int (*tt_measure_fn)(void *ctx, const struct tt_weights *w, double *score);
+
+/* A measurement that also saw the loaded latency: the latency objective
+ * (score 1e9 / lat_ns, so that higher stays better and a gain is a ratio of
+ * latencies) and a latency bound (cfg.max_lat_ns) need it. */
+struct tt_sample {
+	double score;  /* higher is better */
+	double lat_ns; /* ns, loaded latency of a dependent load meanwhile; NaN: none */
+};
+typedef int (*tt_sample_fn)(void *ctx, const struct tt_weights *w, struct tt_sample *out);
 
 enum tt_phase {
 	TT_PHASE_BASELINE,
@@ -55,9 +65,14 @@ struct tt_trial {
 	enum tt_phase phase;
 	int n; /* measurements */
 	int cap;
-	double *score;	     /* each measurement, score units */
-	double mean;	     /* score units */
+	double *score;	     /* each measurement as ranked, score units (see max_lat_ns) */
+	double *raw;	     /* each measurement as the callback gave it */
+	double *lat_ns;	     /* each measurement's loaded latency, ns; NaN: none */
+	double mean;	     /* of score[], score units */
 	double ci_lo, ci_hi; /* 95% t interval of the mean; +-inf below 2 */
+	double raw_mean;     /* of raw[] */
+	double lat_mean_ns;  /* of lat_ns[], ns; NaN: none */
+	bool feasible;	     /* lat_mean_ns within cfg.max_lat_ns (always, without it) */
 };
 
 struct tt_search;
@@ -75,6 +90,15 @@ struct tt_search_cfg {
 	int max_repeats;			      /* when CIs overlap the best */
 	int confirm_rounds;			      /* A B A B rounds, 2..TT_CONFIRM_MAX */
 	const char *strategy;			      /* tt_strategies[] name */
+	/* A latency bound, ns (0: none; needs a tt_sample_fn). A trial is
+	 * feasible when its mean latency is within it. A measurement over it
+	 * is ranked at TT_INFEASIBLE_SCALE * bound / lat_ns of its score, so
+	 * that the strategies, which know nothing of the bound, rank it below
+	 * any feasible one yet still see which way latency falls; the winner is
+	 * the feasible trial with the highest mean, the confirmation compares
+	 * raw scores. No feasible trial: the least-latency one is s->best and
+	 * s->none_feasible says so (no confirmation is run). */
+	double max_lat_ns;
 	/* Called after every measurement (progress lines); may be NULL. */
 	void (*progress)(void *ctx, const struct tt_search *s, int trial);
 	void *progress_ctx;
@@ -93,7 +117,8 @@ struct tt_confirm {
 
 struct tt_search {
 	struct tt_search_cfg cfg;
-	tt_measure_fn measure;
+	tt_measure_fn measure; /* one of the two */
+	tt_sample_fn sample;
 	void *ctx;
 	const struct tt_strategy *strategy;
 	int ntrials, cap;
@@ -111,7 +136,9 @@ struct tt_search {
 	struct tt_confirm base[TT_BASELINES];
 	struct tt_weights auto_w; /* the kernel's auto-mode weights from the prior */
 	bool have_auto;
-	int best; /* trial index; -1 before the strategy ran */
+	int best;	    /* trial index; -1 before the strategy ran */
+	int nfeasible;	    /* measured trials within cfg.max_lat_ns */
+	bool none_feasible; /* a bound, and no trial within it */
 };
 
 /* The descriptor of a strategy. To add one: 1. write tuner/s-<name>.c with
@@ -134,6 +161,9 @@ void tt_search_cfg_default(struct tt_search_cfg *cfg);
  * 14 that baselines and confirmation need") and takes the callback. */
 int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
 		   void *ctx);
+/* As tt_search_init, with a callback that reports latency too. */
+int tt_search_init_sampled(struct tt_search *s, const struct tt_search_cfg *cfg,
+			   tt_sample_fn sample, void *ctx);
 /* Baselines, strategy, confirmation. A negative status from the callback
  * stops it and is returned; what was measured stays in s. */
 int tt_search_run(struct tt_search *s);

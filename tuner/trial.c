@@ -4,6 +4,7 @@
 #include "../core/error.h"
 #include "../db/db.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -259,4 +260,21 @@ void tt_trial_free(struct tt_trial_result *r)
 	if (r->collected)
 		tt_collect_summary_release(&r->sum);
 	free(r);
+}
+
+double tt_trial_lat_at(const struct tt_loaded_point *p, int n, double traffic_bytes_s)
+{
+	double t = traffic_bytes_s;
+
+	if (n < 1 || !(p[0].bw_bytes_s > 0))
+		return INFINITY;
+	if (t >= p[0].bw_bytes_s)
+		return p[0].lat_ns * t / p[0].bw_bytes_s;
+	for (int i = 1; i < n; i++)
+		if (t >= p[i].bw_bytes_s) {
+			double f = (t - p[i].bw_bytes_s) / (p[i - 1].bw_bytes_s - p[i].bw_bytes_s);
+
+			return p[i].lat_ns + f * (p[i - 1].lat_ns - p[i].lat_ns);
+		}
+	return p[n - 1].lat_ns;
 }

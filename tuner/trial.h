@@ -56,4 +56,11 @@ struct tt_trial_result {
 int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out);
 void tt_trial_free(struct tt_trial_result *r);
 
+/* The loaded latency at a stated traffic (bytes/s) from a loaded-latency
+ * trial's points at rising delays (falling bandwidth): interpolated between
+ * the two points around it; below the last, the last's; beyond the first
+ * (flat out), as the model takes it (tt_model_eval_at), the first's latency
+ * times traffic over its bandwidth. INFINITY without a point that moved. */
+double tt_trial_lat_at(const struct tt_loaded_point *p, int n, double traffic_bytes_s);
+
 #endif

@@ -34,13 +34,30 @@ is "node rows grouped by tier, subtotals, total (no traffic counter: n/a, never 
  sum   22 nodes 2-3       0.8/512.0      n/a     n/a    2  50.0%    n/a     n/a
  all                     25.0/1280.0     n/a     n/a    4 100.0%    n/a     n/a"
 is "each n/a reason is said once, naming the missing source" \
-	"$(grep -c '^READ WRITE MEAS%: n/a: no traffic counter here: perf-uncore: ' "$WORK/once"):$(grep -c '^ALLOC/s: n/a: numastat collector: no /sys/devices/system/node/nodeN/numastat' "$WORK/once")" "1:1"
-is "demotion targets as the kernel computes them" \
-	"$(grep -A5 '^DEMOTION' "$WORK/once" | grep -- '->')" \
-	"  node 0 -> preferred 2, allowed 2-3
-  node 1 -> preferred 3, allowed 2-3
-  node 2 -> none (lowest tier)
-  node 3 -> none (lowest tier)"
+	"$(grep -c '^READ WRITE MEAS%: n/a: no traffic counter here: perf-uncore: ' "$WORK/once"):$(grep -c '^ALLOC/s: n/a: nodeN/numastat has no numa_hit and numa_miss or cannot be read' "$WORK/once")" "1:1"
+is "demotion: each node's targets as the kernel computes them, its demotion and promotion rates (nodeN/vmstat: the fixture's counters stand still)" \
+	"$(sed -n '/^DEMOTION/,/^$/p' "$WORK/once" | sed 1d | sed '$d')" \
+	"  NODE DEMOTED/s PROMOTED/s  DEMOTES TO
+     0          0          0  preferred 2, allowed 2-3
+     1          0          0  preferred 3, allowed 2-3
+     2          0          0  none (lowest tier)
+     3          0          0  none (lowest tier)
+   all          0          0  (/proc/vmstat)"
+# Linux 6.6 (the RFC fixture) counts demotions machine-wide only.
+run "$TOP" --once -d 0.1 --sysfs-root "$FIX/rfc-4node"
+is "6.6: per-node demotion n/a (never 0), promotion per node, machine-wide both" \
+	"$(sed -n '/^DEMOTION/,/^$/p' "$WORK/out" | awk '$1 ~ /^[0-9]+$|^all$/ {print $1, $2, $3}')" \
+	"0 n/a 0
+1 n/a 0
+2 n/a 0
+3 n/a 0
+all 0 0"
+is "6.6: the footer says why, once" \
+	"$(grep -c '^DEMOTED/s per node: n/a: nodeN/vmstat has no pgdemote_\* counter or cannot be$' "$WORK/out")" 1
+run "$TOP" --json -n 2 -d 0.1 --sysfs-root "$FIX/rfc-4node"
+is "6.6 JSON (second frame): demoted_pages_s null with its state, promoted_pages_s a number" \
+	"$(sed -n 2p "$WORK/out" | json "[(d['node'], d['demoted_pages_s'], d['states'].get('demoted_pages_s'), d['promoted_pages_s']) for d in j['demotion']][:2]")" \
+	"[(0, None, 'n/a', 0.0), (1, None, 'n/a', 0.0)]"
 is "processes panel: interleaved processes only, pages per node against the weights" \
 	"$(sed -n '/^    PID/,/^$/p' "$WORK/once" | sed '$d')" \
 	"    PID COMMAND         POLICY                      NODE     PAGES  SHARE   WANT
@@ -74,10 +91,10 @@ is "JSON: the process panel, pages per node" \
 
 # --- a scripted collector whose values change between frames
 cat >"$WORK/script" <<'EOF'
-metrics read_bytes@0:gauge write_bytes@0:gauge read_bytes@1:gauge write_bytes@1:gauge read_bytes@2:gauge write_bytes@2:gauge read_bytes@3:gauge write_bytes@3:gauge numa_hit@0 numa_miss@0 numa_hit@1 numa_miss@1 numa_hit@2 numa_miss@2 numa_hit@3 numa_miss@3 pgpromote_success pgdemote_kswapd pgdemote_direct
-30000000000 10000000000 30000000000 10000000000 15000000000 5000000000 15000000000 5000000000 100 0 100 0 100 0 100 0 0 0 0
-30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 15000000000 5000000000 200 0 300 0 400 0 500 0 0 10 0
-30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 - 5000000000 300 0 500 0 700 0 900 0 0 20 0
+metrics read_bytes@0:gauge write_bytes@0:gauge read_bytes@1:gauge write_bytes@1:gauge read_bytes@2:gauge write_bytes@2:gauge read_bytes@3:gauge write_bytes@3:gauge numa_hit@0 numa_miss@0 numa_hit@1 numa_miss@1 numa_hit@2 numa_miss@2 numa_hit@3 numa_miss@3 pgpromote_success pgdemote_kswapd pgdemote_direct pgdemote_kswapd@0 pgdemote_direct@0 pgdemote_kswapd@1 pgdemote_kswapd@2 pgdemote_kswapd@3 pgpromote_success@0 pgpromote_success@1 pgpromote_success@2 pgpromote_success@3
+30000000000 10000000000 30000000000 10000000000 15000000000 5000000000 15000000000 5000000000 100 0 100 0 100 0 100 0 0 0 0 0 0 0 0 0 0 0 0 0
+30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 15000000000 5000000000 200 0 300 0 400 0 500 0 0 10 0 300 100 100 0 0 200 50 0 0
+30000000000 10000000000 30000000000 10000000000 35000000000 5000000000 - 5000000000 300 0 500 0 700 0 900 0 0 20 0 900 100 400 0 0 400 50 0 0
 error
 EOF
 export TIERTUNE_TEST_COLLECTOR_SCRIPT="$WORK/script"
@@ -88,7 +105,9 @@ is "frame 1: initializing; a rate has no value yet, a level has" \
 	"$(frame 1 "j['initializing'], j['nodes'][0]['states'].get('alloc_pages_s'), j['nodes'][0]['read_bytes_s']")" \
 	"True initializing 30000000000.0"
 is "frame 1: the collector is named simulated" \
-	"$(frame 1 "j['collectors'], j['simulated']")" "script (SIMULATED) True"
+	"$(frame 1 "j['collectors'], j['simulated']")" "numastat, script (SIMULATED) True"
+is "frame 1: demotion and promotion rates per node initializing" \
+	"$(frame 1 "sorted(set(s for d in j['demotion'] for s in d['states'].values()))")" "['initializing']"
 is "frame 1: measured shares (40, 40, 20, 20 GB/s of 120)" \
 	"$(frame 1 "[round(n['measured_share'] * 1000) for n in j['nodes']]")" "[333, 333, 167, 167]"
 is "frame 2: node 2 read more, the shares moved" \
@@ -98,6 +117,13 @@ is "frame 2: tier subtotals add up (bandwidth, shares)" \
 	"$(frame 2 "all(abs(t[k] - sum(n[k] for n in j['nodes'] if n['tier'] == t['tier'])) < 1e-6 for t in j['tiers'] for k in ('read_bytes_s', 'write_bytes_s', 'measured_share', 'weight_share'))")" True
 is "frame 2: allocation and demotion rates are positive" \
 	"$(frame 2 "all(n['alloc_pages_s'] > 0 for n in j['nodes']) and j['demoted_pages_s'] > 0")" True
+is "frame 2: per node, node 0 demoted four times what node 1 did (400 and 100 pages), promoted half its demotions; the CXL nodes moved nothing" \
+	"$(frame 2 "*(lambda d: (round(d[0]['demoted_pages_s'] / d[1]['demoted_pages_s'], 6), round(d[0]['promoted_pages_s'] / d[0]['demoted_pages_s'], 6), round(d[1]['promoted_pages_s'] / d[0]['promoted_pages_s'], 6), [(x['demoted_pages_s'], x['promoted_pages_s']) for x in d[2:]]))(j['demotion'])")" \
+	"4.0 0.5 0.25 [(0.0, 0.0), (0.0, 0.0)]"
+is "frame 3: the rates moved (600 and 300 pages demoted; node 1 promoted none)" \
+	"$(frame 3 "*(lambda d: (round(d[0]['demoted_pages_s'] / d[1]['demoted_pages_s'], 6), d[1]['promoted_pages_s']))(j['demotion'])")" "2.0 0.0"
+is "frame 4: the source failed: the per-node rates stale too" \
+	"$(frame 4 "sorted(set(s for d in j['demotion'] for s in d['states'].values()))")" "['stale']"
 is "frame 3: node 3's read counter did not answer: stale, and no share for anyone" \
 	"$(frame 3 "j['nodes'][3]['states']['read_bytes_s'], j['nodes'][0]['states']['measured_share'], j['tiers'][1]['states']['read_bytes_s']")" \
 	"stale n/a stale"
@@ -112,6 +138,12 @@ is "--batch: the first frame says initializing, its rates init; the second does 
 1 init
 2 (SIMULATED)
 2 a rate"
+is "--batch: the demotion rows, init in the first frame, rates in the second" \
+	"$(awk '/^tiertop/ {f++} f <= 2 && /^DEMOTION/ {d = 1; next} d && /^$/ {d = 0} d && $1 ~ /^[02]$/ {print f, $1, ($2 ~ /^[0-9.]+[kM]?$/ && $2 > 0 ? "a rate" : $2), ($3 ~ /^[0-9.]+[kM]?$/ && $3 > 0 ? "a rate" : $3), $4}' "$WORK/out")" \
+	"1 0 init init preferred
+1 2 init init none
+2 0 a rate a rate preferred
+2 2 0 0 none"
 is "--batch: the simulated figures are labelled" \
 	"$(grep -c '^SIMULATED: figures from the test script are not measured' "$WORK/out")" 3
 unset TIERTUNE_TEST_COLLECTOR_SCRIPT
@@ -239,6 +271,13 @@ else
 		for i in $(seq 50); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
 		return 1
 	}
+	# weight N:W PROMPT AFTER: w, the prompt, N:W typed, then what shows
+	weight() {
+		T send-keys -t tt w
+		wait_for "$2"
+		T send-keys -t tt "$1" Enter
+		wait_for "$3"
+	}
 	T -f /dev/null new-session -d -s tt -x 80 -y 24 "env -u TMUX PS1='tt-prompt\$ ' bash --norc --noprofile"
 	T send-keys -t tt "stty -g >'$WORK/stty.before'; clear" Enter
 	wait_for '^tt-prompt\$ $'
@@ -262,23 +301,32 @@ else
 	wait_for '^   4242 kv-cache'
 	is "screen: P opens the processes panel" \
 		"$(screen | grep -c '^PROCESSES using interleave')" 1
-	T send-keys -t tt w
-	wait_for 'node:weight to write'
-	T send-keys -t tt "2:3" Enter
-	wait_for '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
+	for want in skew pid pages; do
+		T send-keys -t tt o
+		wait_for "^PROCESSES using interleave .*sort $want\$"
+		is "screen: o sorts the processes by $want (kv-cache first either way)" \
+			"$(screen | grep -oE 'sort [a-z]+$'):$(screen | grep -E '^ +[0-9]+ [a-z]' | awk '{print $1}' | head -1)" \
+			"sort $want:4242"
+	done
+	weight '2:3' 'node:weight to write' '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
 	is "screen: w writes a weight through apply (file, row, message)" \
 		"$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7, $8}')" \
 		"3:3 50.0%"
 	T send-keys -t tt u
 	wait_for '^undid the change'
 	is "screen: u undoes it" "$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7}')" "1:1"
-	T send-keys -t tt w
-	wait_for 'node:weight to write'
-	T send-keys -t tt "2:0" Enter
-	wait_for '^not written'
+	is "database: the write and its undo recorded as tiertune apply and restore record theirs" \
+		"$("$TT" runs --json | json "[(r['kind'], r['command'], r['status'], r['host']) for r in j['runs'] if r['command'].startswith('tiertop')]")" \
+		"[('restore', 'tiertop: u', 'done', 'genoa-cxl-12'), ('apply', 'tiertop: w 2:3', 'done', 'genoa-cxl-12')]"
+	is "database: their apply-log rows, file, old and new value, as tiertune apply writes them" \
+		"$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select group_concat(w, \"; \") from (select r.kind || \" \" || a.interface || \" \" || a.file || \" \" || a.old_value || \"->\" || a.new_value || \" \" || a.outcome as w from apply_log a join runs r on r.id = a.run_id where r.command like \"tiertop:%\" order by a.id)").fetchone()[0])' "$TIERTUNE_DB")" \
+		"apply upstream /sys/kernel/mm/mempolicy/weighted_interleave/node2 1->3 written; restore upstream /sys/kernel/mm/mempolicy/weighted_interleave/node2 3->1 written"
+	weight '2:0' 'node:weight to write' '^not written'
 	is "screen: a weight apply refuses is refused, and why" \
 		"$(screen | sed -n 24p | cut -c1-60):$(cat "$W2/node2")" \
 		"not written: weight '0' for node 2 out of range (1-255):1"
+	weight '2:4' 'node:weight to write' '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
+	is "screen: a second write" "$(cat "$W2/node2")" 4
 	T resize-window -t tt -x 100 -y 30
 	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 30 ] && screen | sed -n 30p | grep -q '^q quit' && break; sleep 0.1; done
 	is "screen: a resize redraws at the new size (key bar on the last of 30 lines)" \
@@ -291,6 +339,13 @@ else
 	is "screen: q gives the terminal back (prompt, modes as before)" \
 		"$(T display -p -t tt '#{alternate_on}'):$(cmp -s "$WORK/stty.before" "$WORK/stty.after" && echo same)" \
 		"0:same"
+	run "$TT" --sysfs-root "$R2" restore --last
+	is "tiertune restore --last undoes tiertop's write (its history is apply's)" \
+		"$rc:$(cat "$W2/node2")" "0:1"
+	run "$TT" runs --json
+	is "database: tiertop's second write, then the restore, newest first" \
+		"$(json "[(r['kind'], r['command'].split(' --sysfs-root')[0].rsplit('/', 1)[-1]) for r in j['runs']][:2]" <"$WORK/out")" \
+		"[('restore', 'tiertune'), ('apply', 'tiertop: w 2:4')]"
 	for sig in TERM SEGV; do
 		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
 		wait_for '^NODE TIER'
@@ -306,15 +361,62 @@ else
 		is "screen: after SIG$sig the prompt shows, the frame is gone" \
 			"$(screen | grep -c '^NODE TIER')" 0
 	done
+	# The RFC interface (a tier's weight for the viewed source node), and
+	# the keys s, + -, p and r.
+	R3=$(copy_fixture rfc-4node)
+	MT="$R3/sys/devices/virtual/memory_tiering"
+	T send-keys -t tt "clear; '$TOP' --sysfs-root '$R3' -d 0.5" Enter
+	wait_for '^NODE TIER'
+	is "rfc screen: the interface, source node 0, every 0.5 s" "$(screen | sed -n 2p)" \
+		"weights rfc  source node 0  every 0.5 s"
+	T send-keys -t tt s
+	wait_for 'source node 1  every'
+	is "screen: s views the next node with CPUs" "$(screen | sed -n 2p)" \
+		"weights rfc  source node 1  every 0.5 s"
+	weight '22:5' 'tier:weight to write' '^wrote /sys/devices/virtual/memory_tiering/memory_tier22/interleave_weight'
+	is "rfc: w writes source 1's entry of tier 22, the other entries and tier 4 unchanged" \
+		"$(cat "$MT/memory_tier22/interleave_weight"):$(cmp -s "$MT/memory_tier4/interleave_weight" "$FIX/rfc-4node/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight" && echo same)" \
+		"0:2,1:5,2:1,3:1:same"
+	is "rfc: the rows show tier 22's new weight split over its two nodes (5 -> 3 each)" \
+		"$(screen | grep -E '^   [23]   22' | awk '{print $1, $7}' | paste -sd, -)" "2 3,3 3"
+	T send-keys -t tt u
+	wait_for '^undid the change'
+	is "rfc: u puts both files back byte for byte" \
+		"$(for t in 4 22; do cmp -s "$MT/memory_tier$t/interleave_weight" "$FIX/rfc-4node/sys/devices/virtual/memory_tiering/memory_tier$t/interleave_weight" && echo same; done | paste -sd, -)" \
+		"same,same"
+	T send-keys -t tt +
+	wait_for 'every 1.0 s$'
+	is "screen: + lengthens the interval (header and status bar)" \
+		"$(screen | sed -n 2p | grep -oE 'every .*'):$(screen | sed -n 24p | sed 's/ *$//')" "every 1.0 s:interval 1.0 s"
+	T send-keys -t tt -- -
+	wait_for 'every 0.5 s$'
+	is "screen: - shortens it again" "$(screen | sed -n 24p | sed 's/ *$//')" "interval 0.5 s"
+	wait_for '^collectors numastat$'
+	T send-keys -t tt p
+	wait_for '\[paused\]$'
+	is "screen: p pauses (the collectors line says so)" "$(screen | sed -n 3p)" "collectors numastat  [paused]"
+	T send-keys -t tt p
+	wait_for '^collectors numastat$'
+	is "screen: p again resumes" "$(screen | sed -n 3p)" "collectors numastat"
+	# Weights changed behind tiertop's back show after r, not before.
+	echo "0:4,1:9,2:1,3:1" >"$MT/memory_tier4/interleave_weight"
+	sleep 1
+	is "screen: weights changed outside are not re-read by themselves" \
+		"$(screen | grep -E '^   0    4' | awk '{print $7}')" 2
+	T send-keys -t tt r
+	wait_for '^topology and weights re-read'
+	wait_for '^   0    4 0-31 .*  5 '
+	is "screen: r re-reads them (source 1's tier 4 weight 9 -> 5 a node)" \
+		"$(screen | grep -E '^   [01]    4' | awk '{print $1, $7}' | paste -sd, -):$(screen | sed -n 2p)" \
+		"0 5,1 5:weights rfc  source node 1  every 0.5 s"
+	T send-keys -t tt q
+	wait_for '^tt-prompt\$ '
 	# A user on the live system is told why a weight cannot be written.
 	if can_drop; then
 		mkdir -p "$WORK/nobody" && cp "$TOP" "$WORK/nobody/tiertop" && chmod 755 "$WORK" "$WORK/nobody"
 		T send-keys -t tt "clear; ${NOBODY[*]} '$WORK/nobody/tiertop' -d 0.5" Enter
 		wait_for '^NODE TIER'
-		T send-keys -t tt w
-		wait_for 'node:weight to write'
-		T send-keys -t tt "0:1" Enter
-		wait_for '^not written'
+		weight '0:1' 'node:weight to write' '^not written'
 		is "screen: as a user, w says that writing weights needs root" \
 			"$(screen | sed -n 24p | cut -c1-49)" "not written: writing weights needs root (the kern"
 		T send-keys -t tt q

@@ -55,9 +55,9 @@ is "each run was under MPOL_WEIGHTED_INTERLEAVE over this host's memory nodes" \
 is "after the search the fixture copy is byte for byte as before" "$(tree_sum "$fx")" "$before"
 is "no journal left" "$(ls "$TIERTUNE_STATE_DIR" | grep -c journal)" 0
 is "JSON: kernel placement, no discard, the argv, wall times in seconds, no bench kernel, fits docs/json.md" \
-	"$(json 'j["placement"], j["discarded"], j["app"]["argv"][-1][-4:], j["app"]["metric"], j["best"]["bw_mean_bytes_s"], j["best"]["time_mean_s"] > 0, j["kernel"]' <"$WORK/search.json"):$(python3 \
+	"$(json 'j["placement"], j["discarded"], j["app"]["argv"][-1][-4:], j["app"]["metric"], j["best"]["bw_mean_bytes_s"], j["best"]["time_mean_s"] > 0, j["kernel"], j["objective"]' <"$WORK/search.json"):$(python3 \
 		"$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/search.json" 2>&1 | head -3)" \
-	"kernel [] prog None None True None:"
+	"kernel [] prog None None True None app:"
 rm -f "$RUNS"
 grep -q "the program's output: $TIERTUNE_STATE_DIR/auto-app.log" <("${A[@]}" -- "$WORK/prog" 2>/dev/null)
 tap $? "the text report says where the program's output went"
@@ -161,6 +161,10 @@ expect_bad_input 2 "--mix, --threads, --size and --repeat shape bench trials" "$
 expect_bad_input 2 "--placement 'exact' does not apply" "$fx" "${B[@]}" --placement exact -- "$WORK/prog"
 expect_bad_input 2 "--placement 'bogus' is not exact or kernel" "$fx" "${B[@]}" --placement bogus
 expect_bad_input 2 "auto takes a program only after '--', got 'ls'" "$fx" "${B[@]}" ls
+expect_bad_input 2 "--objective, --traffic, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --objective latency --traffic 10 -- "$WORK/prog"
+expect_bad_input 2 "--objective, --traffic, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --granularity tier -- "$WORK/prog"
+expect_bad_input 2 "app mode and --placement take one --source-node" "$fx" "$TT" --sysfs-root "$fx" auto --all-sources --budget 20 -- "$WORK/prog"
+expect_bad_input 2 "--placement kernel measures bandwidth only" "$fx" "${B[@]}" --placement kernel --max-latency 300
 expect_bad_input 2 "--model measures nothing" "$fx" "${B[@]}" --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" -- "$WORK/prog"
 expect_bad_input 2 "is not this machine" "$fx" env -u TIERTUNE_TEST_APP_HOST_NODES "${B[@]}" -- "$WORK/prog"
 expect_bad_input 2 "is not this machine" "$fx" "${B[@]}" --placement kernel

@@ -65,6 +65,31 @@ block bench-kernel-placement tiertune bench --kernel triad --placement kernel --
 	--repeat 1 --json
 echo 1 >$WI/node2
 
+# --- tiertop (issue 15): the process panel with several nodes, and the
+# per-node demotion and promotion counters of a real 6.12 kernel. A
+# process holds 10007 pages bound to weighted interleave over nodes 0-2
+# at weights 5:3:2; check.py compares what tiertop lists with the kernel's
+# own placement (move_pages) and with tiertune simulate.
+if [ -x /bin/tiertop ]; then
+	echo 5 >$WI/node0
+	echo 3 >$WI/node1
+	echo 2 >$WI/node2
+	pagemap --mode kernel --nodes 0-2 --pages 10007 --offset 0 --hold >/tmp/held 2>&1 &
+	held=$!
+	i=0
+	while ! grep -q '^held$' /tmp/held && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	block tiertop-held cat /tmp/held
+	block tiertop-pid echo $held
+	block tiertop-json tiertop --once --json -d 0.5
+	block tiertop-text tiertop --once -d 0.5
+	kill $held
+	wait $held 2>/dev/null
+	for f in 0 1 2; do echo 1 >"$WI/node$f"; done
+fi
+
 # ---- auto under the kernel's policy (issue 14): bench trials with the
 # weights written per trial, and app mode; the weights back afterwards. ----
 block auto-weights-before cat $WI/node0 $WI/node1 $WI/node2

@@ -4,9 +4,11 @@
  * page landed, as move_pages reports it, with the interleave index of the
  * first page so `tiertune simulate --start-index` can model the same pages.
  *
- *	pagemap --mode kernel|exact --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K
+ *	pagemap --mode kernel|exact --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K [--hold]
  *
- * Output: "start_index I" then "nodes n n n ...", one per page. */
+ * Output: "start_index I" then "nodes n n n ...", one per page. With --hold
+ * it then prints "held" and keeps the buffer until killed, for tiertop's
+ * process panel to find. */
 #include "../../bench/place.h"
 #include "../../core/error.h"
 #include "../../core/mpol.h"
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define PAGE 4096UL
 #define HUGE (2UL << 20)
@@ -29,6 +32,7 @@ int main(int argc, char **argv)
 		{ "weights", required_argument, NULL, 'w' },
 		{ "pages", required_argument, NULL, 'p' },
 		{ "offset", required_argument, NULL, 'o' },
+		{ "hold", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum tt_place_mode mode = TT_PLACE_KERNEL;
@@ -37,7 +41,7 @@ int main(int argc, char **argv)
 	struct tt_placement pl;
 	uint64_t pages = 0, offset = 0;
 	const char *method;
-	int c;
+	int c, hold = 0;
 
 	tt_weights_clear(&w);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -58,6 +62,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			bad = tt_parse_u64(optarg, 0, 511, &offset) != 0;
+			break;
+		case 'h':
+			hold = 1;
 			break;
 		default:
 			bad = 1;
@@ -101,5 +108,11 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < pages; i++)
 		printf(" %d", status[i]);
 	printf("\n");
+	if (hold) {
+		printf("held\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	return 0;
 }

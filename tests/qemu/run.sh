@@ -38,8 +38,11 @@ mkdir -p "$root/bin"
 cp /bin/busybox "$root/bin/busybox"
 cp "$build/tiertune" "$root/bin/tiertune"
 cp "$build/tests/qemu-pagemap" "$root/bin/pagemap"
+# tiertop, when built (ncursesw): guest.sh checks its process panel.
+[ ! -x "$build/tiertop" ] || cp "$build/tiertop" "$root/bin/tiertop"
 # Shared libraries at the paths the dynamic linker will look in.
-for bin in "$root/bin/tiertune" "$root/bin/pagemap"; do
+for bin in "$root"/bin/tiertune "$root"/bin/pagemap "$root"/bin/tiertop; do
+	[ -e "$bin" ] || continue
 	ldd "$bin" | awk '/=> \// {print $3} /^\t\/.*ld-linux/ {print $1}'
 done | sort -u | while read -r lib; do
 	cp --parents -L "$lib" "$root"

@@ -187,6 +187,19 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
+/* A private copy of a fixture in tmp (the tests write to it), opened as s. */
+static void copy_fixture(const char *name, const char *prefix, struct tt_sysfs *s)
+{
+	char cmd[1600];
+
+	snprintf(tmp, sizeof(tmp), "%s/%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		 prefix);
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture(name), tmp);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_sysfs_init(s, tmp), 0);
+}
+
 static void test_garbled(void **state)
 {
 	char cmd[1600];
@@ -195,12 +208,7 @@ static void test_garbled(void **state)
 	struct tt_pmu_event ev;
 	(void)state;
 
-	snprintf(tmp, sizeof(tmp), "%s/tt-pmu-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert_non_null(mkdtemp(tmp));
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/spr-ddr5-2cxl"), tmp);
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
+	copy_fixture("sysfs/spr-ddr5-2cxl", "tt-pmu", &s);
 	assert_int_equal(tt_topo_load(&t, &s), 0);
 	put("sys/bus/event_source/devices/uncore_imc_0/events/cas_count_read",
 	    "event=zz,umask=0xcf\n");
@@ -347,12 +355,7 @@ static void test_resctrl(void **state)
 	double v[4];
 	(void)state;
 
-	snprintf(tmp, sizeof(tmp), "%s/tt-rdt-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert_non_null(mkdtemp(tmp));
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/.' '%s'", fixture("sysfs/spr-ddr5-2cxl"), tmp);
-	assert_int_equal(system(cmd), 0);
-	assert_int_equal(tt_sysfs_init(&s, tmp), 0);
+	copy_fixture("sysfs/spr-ddr5-2cxl", "tt-rdt", &s);
 	assert_int_equal(tt_topo_load(&t, &s), 0);
 	struct tt_collect_ctx ctx = { .sfs = &s, .topo = &t, .source_node = -1 };
 	assert_int_equal(tt_c_resctrl.probe(&ctx, why, sizeof(why)), 0);
@@ -370,6 +373,82 @@ static void test_resctrl(void **state)
 	tt_topo_release(&t);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* The index of metric name on node in src, -1 when it has none. */
+static int metric_at(const struct tt_source *src, const char *name, int node)
+{
+	for (int i = 0; i < src->nmetrics; i++)
+		if (src->metrics[i].node == node && strcmp(src->metrics[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* numastat on fixtures: demotion and promotion per node from nodeN/vmstat
+ * (6.12: every pgdemote_* but the proactive one; 6.6: none per node, the
+ * machine-wide ones in /proc/vmstat only), and their rates. */
+static void test_numastat_vmstat(void **state)
+{
+	char cmd[1600];
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_source *src;
+	struct tt_count c = { 0 };
+	char why[512];
+	double v1[128], v2[128], rate;
+	int k, d, pr, g;
+	(void)state;
+
+	copy_fixture("sysfs/2s-genoa-cxl", "tt-vmstat", &s);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	struct tt_collect_ctx ctx = { .sfs = &s, .topo = &t, .source_node = -1 };
+	/* No numastat file in this fixture: vmstat is enough to run. */
+	assert_int_equal(tt_c_numastat.probe(&ctx, why, sizeof(why)), 0);
+	assert_int_equal(tt_c_numastat.open(&ctx, &src), 0);
+	assert_true(src->nmetrics <= 128);
+	k = metric_at(src, "pgdemote_kswapd", 0);
+	d = metric_at(src, "pgdemote_proactive", 0);
+	pr = metric_at(src, "pgpromote_success", 2);
+	g = metric_at(src, "pgdemote_kswapd", -1);
+	assert_true(k >= 0 && d >= 0 && pr >= 0 && g >= 0);
+	assert_string_equal(src->metrics[k].source, "node0/vmstat");
+	assert_int_equal(src->metrics[k].kind, TT_COUNTER);
+	assert_int_equal(tt_c_numastat.sample(src, v1), 0);
+	assert_true(v1[k] == 2811904 && v1[pr] == 0 && v1[g] == 2811904 + 1835008);
+	assert_true(isnan(v1[d]));			       /* 6.12 has no pgdemote_proactive */
+	assert_true(isnan(v1[metric_at(src, "numa_hit", 0)])); /* nor a numastat file here */
+	/* 1000 more pages demoted from node 0 in half a second: 2000 pages/s. */
+	assert_int_equal(tt_count_step(&src->metrics[k], &c, v1[k], 10, &rate), TT_S_INIT);
+	snprintf(cmd, sizeof(cmd),
+		 "sed -i 's/^pgdemote_kswapd .*/pgdemote_kswapd 2812904/' "
+		 "'%s/sys/devices/system/node/node0/vmstat'",
+		 tmp);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_c_numastat.sample(src, v2), 0);
+	assert_true(v2[k] == 2812904);
+	assert_int_equal(tt_count_step(&src->metrics[k], &c, v2[k], 10.5, &rate), TT_S_OK);
+	assert_true(fabs(rate - 2000) < 1e-9);
+	/* A node whose vmstat goes away: its values are absent, not 0. */
+	snprintf(cmd, sizeof(cmd), "rm '%s/sys/devices/system/node/node0/vmstat'", tmp);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_c_numastat.sample(src, v2), 0);
+	assert_true(isnan(v2[k]) && v2[metric_at(src, "pgdemote_kswapd", 1)] == 1835008);
+	tt_c_numastat.close(src);
+	tt_topo_release(&t);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+
+	/* Linux 6.6: promotions per node, demotions machine-wide only. */
+	assert_int_equal(tt_sysfs_init(&s, fixture("sysfs/rfc-4node")), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	ctx.topo = &t;
+	assert_int_equal(tt_c_numastat.open(&ctx, &src), 0);
+	assert_int_equal(tt_c_numastat.sample(src, v1), 0);
+	assert_true(isnan(v1[metric_at(src, "pgdemote_kswapd", 0)]));
+	assert_true(v1[metric_at(src, "pgpromote_success", 0)] == 20480);
+	assert_true(v1[metric_at(src, "pgdemote_kswapd", -1)] == 1310720);
+	tt_c_numastat.close(src);
+	tt_topo_release(&t);
 }
 
 /* numastat and pfm measure for real on this machine. */
@@ -426,7 +505,8 @@ int main(void)
 		cmocka_unit_test(test_events_spr_cxl), cmocka_unit_test(test_events_genoa),
 		cmocka_unit_test(test_events_gnr),     cmocka_unit_test(test_garbled),
 		cmocka_unit_test(test_count_step),     cmocka_unit_test(test_sampler),
-		cmocka_unit_test(test_resctrl),	       cmocka_unit_test(test_live),
+		cmocka_unit_test(test_resctrl),	       cmocka_unit_test(test_numastat_vmstat),
+		cmocka_unit_test(test_live),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -125,25 +125,33 @@ static void test_mix(void **state)
 
 static void test_eval(void **state)
 {
-	/* Node 0: 100 GB/s, node 1: 50 GB/s, flat latency, reads. With
-	 * concurrency to spare, the node that saturates first sets the pace;
-	 * with one line in flight, Little's law does. */
+	/* Node 0: 100 GB/s, node 1: 50 GB/s, flat latency (100 and 200 ns),
+	 * reads. With concurrency to spare, the node that saturates first sets
+	 * the pace; with one line in flight, Little's law does. A dependent
+	 * load waits the share-weighted latency. At a stated traffic
+	 * (tt_model_eval_at), 120 GB/s is beyond 1:1's 100 GB/s peak
+	 * (overloaded: the peak's latency scaled by 1.2) but within 2:1's 150. */
 	static const struct {
 		int threads;
 		uint32_t w0, w1;
-		double bw_gb_s;
-		bool cb;
+		double traffic_gb_s; /* 0: tt_model_eval */
+		double bw_gb_s, lat_ns;
+		bool cb, over;
 	} v[] = {
-		{ 8, 1, 0, 100, false },
-		{ 8, 0, 1, 50, false },
-		{ 8, 2, 1, 150, false },
-		{ 8, 1, 1, 100, false },
-		{ 8, 3, 1, 133.333333, false },
+		{ 8, 1, 0, 0, 100, 100, false, false },
+		{ 8, 0, 1, 0, 50, 200, false, false },
+		{ 8, 2, 1, 0, 150, 133.333333, false, false },
+		{ 8, 1, 1, 0, 100, 150, false, false },
+		{ 8, 3, 1, 0, 133.333333, 125, false, false },
 		/* one line in flight: 64 B / 100 ns = 0.64 GB/s on node 0 */
-		{ 1, 1, 0, 0.64, true },
-		{ 1, 0, 1, 0.32, true },
+		{ 1, 1, 0, 0, 0.64, 100, true, false },
+		{ 1, 0, 1, 0, 0.32, 200, true, false },
 		/* mean latency 150 ns: 64 B / 150 ns */
-		{ 1, 1, 1, 0.426666667, true },
+		{ 1, 1, 1, 0, 0.426666667, 150, true, false },
+		{ 8, 1, 0, 50, 50, 100, false, false },
+		{ 8, 1, 1, 50, 50, 150, false, false },
+		{ 8, 2, 1, 120, 120, 133.333333, false, false },
+		{ 8, 1, 1, 120, 100, 180, false, true },
 	};
 	struct tt_mix mix;
 	struct tt_weights w;
@@ -160,12 +168,20 @@ static void test_eval(void **state)
 			tt_weights_put(&w, 1, v[i].w1);
 		/* One thread with one line in flight, or plenty. */
 		m.src[0].outstanding_misses = v[i].threads == 1 ? 1 : 1e6;
-		assert_int_equal(tt_model_eval(&m, 0, &mix, v[i].threads, &w, &r), 0);
-		if (fabs(r.bw_bytes_s / 1e9 - v[i].bw_gb_s) > 1e-6 * v[i].bw_gb_s)
-			fail_msg("vector %zu: %.9f GB/s, want %.9f", i, r.bw_bytes_s / 1e9,
-				 v[i].bw_gb_s);
+		assert_int_equal(v[i].traffic_gb_s > 0
+					 ? tt_model_eval_at(&m, 0, &mix, v[i].threads, &w,
+							    v[i].traffic_gb_s * 1e9, &r)
+					 : tt_model_eval(&m, 0, &mix, v[i].threads, &w, &r),
+				 0);
+		if (fabs(r.bw_bytes_s / 1e9 - v[i].bw_gb_s) > 1e-6 * v[i].bw_gb_s ||
+		    fabs(r.mean_lat_ns - v[i].lat_ns) > 1e-6 * v[i].lat_ns)
+			fail_msg("vector %zu: %.9f GB/s, %.6f ns; want %.9f, %.6f", i,
+				 r.bw_bytes_s / 1e9, r.mean_lat_ns, v[i].bw_gb_s, v[i].lat_ns);
 		assert_true(r.concurrency_bound == v[i].cb);
+		assert_true(r.overloaded == v[i].over);
 	}
+	assert_int_equal(tt_model_eval_at(&m, 0, &mix, 0, &w, 0, &r), TT_EINPUT);
+	assert_string_equal(tt_err_msg(), "traffic '0' bytes/s is not a positive number");
 	tt_weights_clear(&w);
 	tt_weights_put(&w, 5, 1);
 	assert_int_equal(tt_model_eval(&m, 0, &mix, 0, &w, &r), TT_EINPUT);

@@ -61,6 +61,12 @@ static void test_convert(void **state)
 	assert_int_equal(tt_recos_convert(&rs, &t, "rfc"), 0);
 	assert_int_equal(tt_weights_get(&rs.r[0].w, 4, 0), 20);
 	assert_int_equal(tt_weights_get(&rs.r[0].w, 87, 0), 6);
+	/* A tier at 0 is out of the RFC's interleave: its nodes get no
+	 * upstream weight (which has no 0), not a weight of 0. */
+	assert_int_equal(tt_recos_add(&rs, 0, "rfc", "4:3,87:0", NAN, "t"), 0);
+	assert_int_equal(tt_recos_convert(&rs, &t, "upstream"), 0);
+	assert_true(tt_nodemask_test(&rs.r[1].w.set, 0));
+	assert_false(tt_nodemask_test(&rs.r[1].w.set, 1) || tt_nodemask_test(&rs.r[1].w.set, 2));
 	/* Node weights without a source cannot become the RFC's. */
 	struct tt_recos anon = { 0 };
 	assert_int_equal(tt_recos_add(&anon, -1, "upstream", "0:1", NAN, "t"), 0);

@@ -264,13 +264,102 @@ static void test_procs(void **state)
 	tt_wi_state_release(&wi);
 }
 
+/* Demotion and promotion per node (numastat's nodeN/vmstat metrics): the
+ * demotion rate sums the pgdemote_* the kernel has; a node where none
+ * answers is n/a with the reason, never 0. */
+static void test_migration(void **state)
+{
+	static const struct {
+		const char *name;
+		int node;
+		double value; /* NAN: the key is absent (the sampler says stale, never ok) */
+	} m[] = {
+		{ "pgdemote_kswapd", 0, 100 },	   { "pgdemote_direct", 0, 20 },
+		{ "pgdemote_khugepaged", 0, NAN }, { "pgpromote_success", 0, 30 },
+		{ "pgdemote_kswapd", 1, NAN },	   { "pgdemote_direct", 1, NAN },
+		{ "pgpromote_success", 1, 5 },	   { "pgpromote_success", -1, 35 },
+		{ "pgdemote_kswapd", -1, 90 },	   { "pgdemote_direct", -1, 30 },
+	};
+	const int n = (int)(sizeof(m) / sizeof(*m));
+	struct tt_source *s = tt_source_new(&tt_c_numastat, n);
+	struct tt_reading r[sizeof(m) / sizeof(*m)];
+	struct tt_feed feed;
+	struct tt_wi_state wi;
+	struct tt_frame f;
+	struct tt_frame_in in;
+	int cap = n;
+
+	(void)state;
+	tt_wi_state_init(&wi);
+	for (int node = 0; node < 4; node++)
+		tt_weights_put(&wi.node, node, 1);
+	for (int i = 0; i < n; i++)
+		tt_source_add(s, &cap, m[i].name, "pages/s", TT_COUNTER, m[i].node, "vmstat");
+	assert_int_equal(tt_feed_init(&feed, &s, 1), 0);
+	in = input(&feed, &wi);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < n; i++)
+			r[i] = (struct tt_reading){ .seq = feed.seq + (uint64_t)i,
+						    .t_s = 99 + pass,
+						    .source = 0,
+						    .metric = i,
+						    .value = isnan(m[i].value) ? 0 : m[i].value,
+						    .state = isnan(m[i].value) ? TT_S_STALE
+							     : pass	       ? TT_S_OK
+									       : TT_S_INIT };
+		tt_feed_take(&feed, r, (size_t)n);
+		assert_int_equal(tt_frame_build(&f, &in), 0);
+		assert_int_equal(f.ndemote, 4);
+		assert_int_equal(f.demote_to[0].node, 0);
+		if (!pass) {
+			/* First reading of a counter: init, not 0. */
+			assert_int_equal(f.demote_to[0].demote.st, TT_CELL_INIT);
+			assert_int_equal(f.demote_to[0].promote.st, TT_CELL_INIT);
+			tt_frame_release(&f);
+			continue;
+		}
+		/* kswapd + direct; khugepaged absent on this kernel: left out. */
+		assert_int_equal(f.demote_to[0].demote.st, TT_CELL_OK);
+		assert_true(f.demote_to[0].demote.v == 120);
+		assert_true(f.demote_to[0].promote.v == 30);
+		assert_string_equal(f.demote_to[0].preferred, "2");
+		assert_string_equal(f.demote_to[0].allowed, "2-3");
+		/* Node 1: no pgdemote_* at all (before 6.8), promotions counted. */
+		assert_int_equal(f.demote_to[1].demote.st, TT_CELL_NA);
+		assert_true(f.demote_to[1].promote.st == TT_CELL_OK &&
+			    f.demote_to[1].promote.v == 5);
+		/* Nodes 2 and 3: no metric at all. */
+		assert_int_equal(f.demote_to[2].demote.st, TT_CELL_NA);
+		assert_int_equal(f.demote_to[3].promote.st, TT_CELL_NA);
+		assert_true(
+			has_note(&f, "DEMOTED/s per node: n/a: nodeN/vmstat has no pgdemote_*"));
+		assert_true(has_note(
+			&f, "PROMOTED/s per node: n/a: nodeN/vmstat has no pgpromote_success"));
+		/* The machine-wide figures stay /proc/vmstat's own. */
+		assert_true(f.demote.st == TT_CELL_OK && f.demote.v == 120);
+		assert_true(f.promote.st == TT_CELL_OK && f.promote.v == 35);
+		tt_frame_release(&f);
+	}
+	/* Without numastat: every rate n/a, the footer says why once. */
+	tt_feed_release(&feed);
+	assert_int_equal(tt_feed_init(&feed, NULL, 0), 0);
+	in = input(&feed, &wi);
+	assert_int_equal(tt_frame_build(&f, &in), 0);
+	assert_int_equal(f.demote_to[0].demote.st, TT_CELL_NA);
+	assert_int_equal(f.demote_to[0].promote.st, TT_CELL_NA);
+	assert_true(has_note(&f, "ALLOC/s: n/a: numastat collector: "));
+	tt_frame_release(&f);
+	tt_feed_release(&feed);
+	tt_source_free(s);
+	tt_wi_state_release(&wi);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cells),
-		cmocka_unit_test(test_missing_node),
-		cmocka_unit_test(test_no_sources),
-		cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_cells),	   cmocka_unit_test(test_missing_node),
+		cmocka_unit_test(test_no_sources), cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_migration),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

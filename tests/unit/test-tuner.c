@@ -8,6 +8,7 @@
 #include "../../tuner/model.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
+#include "../../tuner/trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -508,6 +509,181 @@ static void test_grid_strategy(void **state)
 	tt_search_release(&s);
 }
 
+/* A latency bound on the model: spr-ddr5-2cxl from node 0 over nodes 0
+ * and 1 with 400 threads is bandwidth-bound, so the bandwidth optimum
+ * (242 GB/s of triad) saturates a node and waits 420 ns a load, while 8:1
+ * keeps within 300 ns for 5% less bandwidth. A 300 ns bound makes the
+ * grid's best within it the optimum: the winner scores within 1% of it
+ * (noise-free), is feasible, and the feasible trials are counted. */
+static const struct qcase lat_case = { "spr-ddr5-2cxl", 0, 2, { 0, 1 } };
+
+static void eval_lat(const uint32_t *w, double *bw, double *lat)
+{
+	struct tt_weights tw;
+	struct tt_model_result r;
+
+	tt_weights_clear(&tw);
+	for (int k = 0; k < lat_case.nnodes; k++)
+		if (w[k])
+			tt_weights_put(&tw, lat_case.nodes[k], w[k]);
+	assert_int_equal(tt_model_eval(&model, 0, &spy.sim.mix, 400, &tw, &r), 0);
+	*bw = r.bw_bytes_s;
+	*lat = r.mean_lat_ns;
+}
+
+static void bound_search(double bound, double sigma, int budget, struct tt_report *r)
+{
+	struct tt_search_cfg cfg;
+
+	load(lat_case.model);
+	setup(&lat_case, &cfg, &spy, "triad", sigma, 3, budget, "shares");
+	assert_int_equal(tt_model_sim_init(&spy.sim, &model, 0, "triad", 400, sigma, 3), 0);
+	cfg.max_lat_ns = bound;
+	assert_int_equal(tt_search_init_sampled(&s, &cfg, tt_model_sample, &spy.sim), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(tt_report_build(r, &s, 0, true), 0);
+}
+
+static void test_latency_bound(void **state)
+{
+	struct tt_grid g;
+	struct tt_report r;
+	uint32_t w[TT_SEARCH_MAX_NODES], top_w[TT_SEARCH_MAX_NODES] = { 0 };
+	double bw, lat, top = 0, free_top = 0, free_lat = 0;
+	long count = 0;
+
+	(void)state;
+	load(lat_case.model);
+	assert_int_equal(tt_model_sim_init(&spy.sim, &model, 0, "triad", 400, 0, 1), 0);
+	tt_grid_init(&g, 2, 32);
+	while (tt_grid_next(&g, w)) {
+		count++;
+		eval_lat(w, &bw, &lat);
+		if (bw > free_top) {
+			free_top = bw;
+			free_lat = lat;
+		}
+		if (lat <= 300 && bw > top) {
+			top = bw;
+			memcpy(top_w, w, sizeof(top_w));
+		}
+	}
+	/* The bound binds: the free optimum is beyond it. */
+	if (!(free_lat > 300 && top < free_top && top > 0))
+		fail_msg("free %.2f GB/s at %.0f ns, bounded %u:%u %.2f", free_top / 1e9, free_lat,
+			 top_w[0], top_w[1], top / 1e9);
+	bound_search(300, 0, (int)(count / 5), &r);
+	assert_false(r.none_feasible);
+	assert_true(r.nfeasible > 0 && r.nfeasible < r.ntrials);
+	assert_true(r.best_lat_ns <= 300);
+	for (int k = 0; k < 2; k++)
+		w[k] = tt_weights_get(&r.best_w, lat_case.nodes[k], 0);
+	eval_lat(w, &bw, &lat);
+	if (bw < 0.99 * top)
+		fail_msg("bounded winner %u:%u scores %.2f GB/s, the bound's optimum %u:%u %.2f",
+			 w[0], w[1], bw / 1e9, top_w[0], top_w[1], top / 1e9);
+	/* Local DRAM alone saturates: over the bound, and said so. */
+	assert_string_equal(r.base[0].name, "local");
+	assert_false(r.base[0].feasible);
+	assert_true(r.base[0].lat_ns > 300);
+	tt_search_release(&s);
+
+	/* With 3% noise the winner still keeps the bound. */
+	bound_search(300, 0.03, (int)(count / 5), &r);
+	assert_false(r.none_feasible);
+	assert_true(r.best_lat_ns <= 300);
+	tt_search_release(&s);
+}
+
+/* No vector meets 100 ns from this source: nothing is recommended, and the
+ * report's best is the least-latency trial, to be named. */
+static void test_latency_infeasible(void **state)
+{
+	struct tt_report r;
+	struct tt_recos rs;
+
+	(void)state;
+	bound_search(100, 0.03, 60, &r);
+	assert_true(r.none_feasible);
+	assert_int_equal(r.nfeasible, 0);
+	for (int t = 0; t < s.ntrials; t++)
+		assert_true(!s.trials[t].n || s.trials[t].lat_mean_ns >= r.best_lat_ns);
+	memset(&rs, 0, sizeof(rs));
+	assert_int_equal(tt_report_reco(&r, &rs), TT_EUNAVAIL);
+	assert_string_equal(tt_err_msg(), "no weights met the latency bound of 100 ns");
+	assert_int_equal(rs.n, 0);
+	tt_search_release(&s);
+
+	/* A bound with a callback that cannot report latency is refused. */
+	struct tt_search_cfg cfg;
+
+	setup(&lat_case, &cfg, &spy, "triad", 0, 1, 100, "shares");
+	cfg.max_lat_ns = 300;
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), TT_EINPUT);
+	cfg.max_lat_ns = -1;
+	assert_int_equal(tt_search_init_sampled(&s, &cfg, tt_model_sample, &spy.sim), TT_EINPUT);
+}
+
+/* The latency objective at a stated traffic: genoa from node 0 over its
+ * DRAM and CXL at 100 GB/s of triad. The score is 1e9 / latency, so the
+ * winner is the grid's least-latency vector that carries the traffic. */
+static void test_latency_objective(void **state)
+{
+	struct tt_search_cfg cfg;
+	struct tt_report r;
+	struct tt_grid g;
+	struct tt_model_result mr;
+	struct tt_weights tw;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	double least = INFINITY;
+	long count = 0;
+
+	(void)state;
+	load("2s-genoa-cxl");
+	setup(&cases[1], &cfg, &spy, "triad", 0, 1, 0, "shares");
+	spy.sim.traffic_bytes_s = 100e9;
+	tt_grid_init(&g, 2, 32);
+	while (tt_grid_next(&g, w)) {
+		count++;
+		tt_search_weights(&(struct tt_search){ .cfg = cfg }, w, &tw);
+		assert_int_equal(tt_model_eval_at(&model, 0, &spy.sim.mix, 0, &tw, 100e9, &mr), 0);
+		if (!mr.overloaded && mr.mean_lat_ns < least)
+			least = mr.mean_lat_ns;
+	}
+	cfg.budget_trials = (int)(count / 5);
+	assert_int_equal(tt_search_init_sampled(&s, &cfg, tt_model_sample, &spy.sim), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(tt_report_build(&r, &s, 0, true), 0);
+	assert_true(fabs(r.best_lat_ns - least) < 0.01 * least);
+	assert_true(fabs(r.best_mean - 1e9 / r.best_lat_ns) < 1e-6 * r.best_mean);
+	tt_search_release(&s);
+}
+
+/* A real latency-objective trial's points (delays rising, bandwidth
+ * falling): the latency at a stated traffic between two points, below the
+ * lightest, and beyond flat out. */
+static void test_trial_lat_at(void **state)
+{
+	static const struct tt_loaded_point p[] = {
+		{ .lat_ns = 300, .bw_bytes_s = 100e9 },
+		{ .lat_ns = 200, .bw_bytes_s = 60e9 },
+		{ .lat_ns = 120, .bw_bytes_s = 20e9 },
+	};
+	static const struct {
+		double traffic, lat_ns;
+	} v[] = {
+		{ 80e9, 250 }, { 60e9, 200 },  { 40e9, 160 },
+		{ 10e9, 120 }, { 100e9, 300 }, { 150e9, 450 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (fabs(tt_trial_lat_at(p, 3, v[i].traffic) - v[i].lat_ns) > 1e-9)
+			fail_msg("%g bytes/s: %g ns, want %g", v[i].traffic,
+				 tt_trial_lat_at(p, 3, v[i].traffic), v[i].lat_ns);
+	assert_true(isinf(tt_trial_lat_at(p, 0, 1e9)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +701,10 @@ int main(void)
 		cmocka_unit_test(test_winner_lost),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_grid_strategy),
+		cmocka_unit_test(test_latency_bound),
+		cmocka_unit_test(test_latency_infeasible),
+		cmocka_unit_test(test_latency_objective),
+		cmocka_unit_test(test_trial_lat_at),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# tiertune auto's objectives and search spaces on the models, on fixture
+# copies: --max-latency (a bound that binds, and one nothing meets),
+# --objective latency at a stated traffic, --granularity tier on the RFC
+# fixture (per-tier weights written) and on an upstream one (split to node
+# weights), --all-sources merged and in conflict, and bad input refused with
+# nothing written.
+. "$(dirname "$0")/lib.sh"
+
+export TIERTUNE_DB="$WORK/auto.db"
+M="$TT_TOP/tuner/models"
+VOC=("$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md")
+
+# A latency bound that binds: 400 threads of triad saturate a node at the
+# bandwidth optimum (420 ns a load); within 300 ns the winner moves less.
+fx=$(copy_fixture spr-ddr5-2cxl)
+A=("$TT" --sysfs-root "$fx" auto --source-node 0 --nodes 0,1 --model "$M/spr-ddr5-2cxl.json"
+	--threads 400 --seed 5 --no-record)
+run "${A[@]}" --json
+is "--max-latency absent: the optimum is beyond 300 ns" \
+	"$rc:$(json "j['best']['lat_mean_ns'] is None, j['max_lat_ns'], j['objective']" <"$WORK/out")" \
+	"0:True None bandwidth"
+free_bw=$(json "j['best']['bw_mean_bytes_s']" <"$WORK/out")
+run "${A[@]}" --max-latency 300 --json
+is "--max-latency 300: exit 0, the bound and the count of trials within it" \
+	"$rc:$(json "j['max_lat_ns'], 0 < j['nfeasible'] < j['ntrials']" <"$WORK/out")" "0:300.0 True"
+is "the best keeps the bound, the trials say which do" \
+	"$(json "j['best']['lat_mean_ns'] <= 300, j['best']['feasible'],
+	j['nfeasible'] == sum(1 for t in j['trials'] if t['feasible'])" <"$WORK/out")" "True True True"
+is "keeping the bound costs bandwidth (the free optimum is over it)" \
+	"$(json "j['best']['bw_mean_bytes_s'] < $free_bw" <"$WORK/out")" True
+is "local DRAM alone saturates: over the bound" \
+	"$(json "[(b['name'], b['feasible'], b['lat_mean_ns'] > 300) for b in j['baselines']][0]" <"$WORK/out")" \
+	"('local', False, True)"
+is "auto --max-latency --json fits docs/json.md" "$(python3 "${VOC[@]}" auto <"$WORK/out" 2>&1 | head -3)" ""
+run "${A[@]}" --max-latency 300
+grep -q '^SIMULATED latency bound 300 ns: [0-9]* of [0-9]* trials within it; the best within it' "$WORK/out"
+tap $? "text: the bound, how many trials keep it, the best within it"
+grep -qE '^  local +0:1 +[0-9]+ ns  over the bound' "$WORK/out"
+tap $? "text: each baseline's latency against the bound"
+grep -qE '^SIMULATED trial [0-9]+/200 .* GB/s +[0-9]+ ns' "$WORK/err"
+tap $? "progress lines carry each trial's latency"
+
+# A bound nothing meets: said so, the least-latency weights named, exit 1,
+# nothing recorded.
+before=$(db_sum)
+run "$TT" --sysfs-root "$fx" auto --source-node 0 --nodes 0,1 --model "$M/spr-ddr5-2cxl.json" \
+	--threads 400 --seed 5 --max-latency 100
+is "no weights within 100 ns: exit 1, stdout empty" "$rc:$(wc -c <"$WORK/out")" "1:0"
+grep -qE "^tiertune: error: SIMULATED: no weights met the latency bound of 100 ns in [0-9]+ trials; the least loaded latency was [0-9]+ ns, with weights 0:[0-9]+" "$WORK/err"
+tap $? "the error names the least-latency candidate"
+is "nothing recorded" "$(db_sum)" "$before"
+
+# The latency objective at 250 GB/s of triad from Genoa's node 0 with 200
+# threads: local DRAM alone is overloaded there; the winner adds the other
+# socket's DRAM and waits less than local DRAM does.
+gfx=$(copy_fixture 2s-genoa-cxl)
+G=("$TT" --sysfs-root "$gfx" auto --model "$M/2s-genoa-cxl.json")
+run "${G[@]}" --source-node 0 --objective latency --traffic 250 --threads 200 --seed 2 --json
+is "--objective latency: exit 0, objective and traffic, no bandwidth figures" \
+	"$rc:$(json "j['objective'], j['traffic_bytes_s'], j['best']['bw_mean_bytes_s'],
+	all(t['bw_mean_bytes_s'] is None for t in j['trials'])" <"$WORK/out")" \
+	"0:latency 250000000000.0 None True"
+is "the winner waits less than local DRAM alone" \
+	"$(json "j['best']['lat_mean_ns'] < [b for b in j['baselines'] if b['name'] == 'local'][0]['lat_mean_ns']" <"$WORK/out")" True
+is "auto --objective latency --json fits docs/json.md" "$(python3 "${VOC[@]}" auto <"$WORK/out" 2>&1 | head -3)" ""
+latrun=$(json "j['run']" <"$WORK/out")
+run "$TT" show "$latrun" --json
+is "recorded: trials with latencies, no bandwidth, objective named" \
+	"$(json "all(t['lat_median_ns'] and t['bw_median_bytes_s'] is None for t in j['trials'])" <"$WORK/out"):$("$TT" runs --json | json "[r['objective'] for r in j['runs'] if r['id'] == $latrun]")" \
+	"True:['latency:triad@250GB/s']"
+run "${G[@]}" --source-node 0 --objective latency --traffic 250 --threads 200 --seed 2 --no-record
+grep -qE '^best +0:[0-9]+,1:[0-9]+ +[0-9.]+ ±' "$WORK/out"
+grep -q '^SIMULATED loaded latency at 250.0 GB/s of triad: best ' "$WORK/out"
+tap $? "text: the loaded latency at the stated traffic"
+is "text: the figures are in ns" "$(grep -cE '^ +weights +ns +95% CI' "$WORK/out")" 1
+
+# --granularity tier on the RFC fixture (Genoa's layout, the same model):
+# the search is over tiers 4 and 22, the recommendation per-tier src:w for
+# every tier, which --apply writes and export shows; restore undoes it.
+rfx=$(copy_fixture rfc-4node)
+before=$(tree_sum "$rfx")
+R=("$TT" --sysfs-root "$rfx" auto --source-node 0 --model "$M/2s-genoa-cxl.json" --granularity tier
+	--mix reads --threads 200 --seed 3)
+run "${R[@]}" --json
+is "tier granularity on the RFC: exit 0, tiers searched, every node of them" \
+	"$rc:$(json "j['granularity'], j['tiers'], j['nodes'], j['recommendation']['interface'], j['apply_interface']" <"$WORK/out")" \
+	"0:tier [4, 22] [0, 1, 2, 3] rfc rfc"
+reco=$(json "j['recommendation']['weights']" <"$WORK/out")
+is "the recommendation weighs both tiers (tier:weight)" "$(grep -cE '^4:[0-9]+,22:[0-9]+$' <<<"$reco")" 1
+is "auto --granularity tier --json fits docs/json.md" "$(python3 "${VOC[@]}" auto <"$WORK/out" 2>&1 | head -3)" ""
+trun=$(json "j['run']" <"$WORK/out")
+run "$TT" show "$trun" --json
+is "its trials are recorded by node: every node of a weighted tier has a weight" \
+	"$(json "all(len(t['nodes']) in (2, 4) for t in j['trials'])" <"$WORK/out")" True
+run "$TT" --sysfs-root "$rfx" export --run "$trun" --format json
+is "export --run shows the per-tier weights for source 0" \
+	"$rc:$(json "[(r['source_node'], r['interface'], ','.join('%s:%s' % (k, v) for k, v in sorted(r['weights'].items(), key=lambda kv: int(kv[0])))) for r in j['recommendations']]" <"$WORK/out" 2>&1)" \
+	"0:[(0, 'rfc', '$reco')]"
+run "${R[@]}" --apply
+is "--apply on the RFC fixture exits 0" "$rc" 0
+t4=$(cut -d, -f1 <<<"$reco") t22=$(cut -d, -f2 <<<"$reco")
+is "--apply wrote source 0's weight of each tier" \
+	"$(cut -d, -f1 "$rfx/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight"),$(cut -d, -f1 "$rfx/sys/devices/virtual/memory_tiering/memory_tier22/interleave_weight")" \
+	"0:${t4#4:},0:${t22#22:}"
+check "restore --last" "$TT" --sysfs-root "$rfx" restore --last
+is "restore puts the RFC fixture back byte for byte" "$(tree_sum "$rfx")" "$before"
+
+# --granularity tier on an upstream kernel: the tier weights are split over
+# their nodes (rounded up, as the RFC splits), and apply writes node weights.
+run "${G[@]}" --source-node 0 --granularity tier --mix reads --threads 200 --seed 3 --json --no-record
+reco=$(json "j['recommendation']['weights']" <"$WORK/out")
+w4=$(cut -d, -f1 <<<"$reco") w22=$(cut -d, -f2 <<<"$reco")
+w4=${w4#4:} w22=${w22#22:}
+is "tier granularity upstream: an rfc recommendation, upstream writes" \
+	"$rc:$(json "j['recommendation']['interface'], j['apply_interface']" <"$WORK/out")" "0:rfc upstream"
+is "apply would write each tier's weight split over its two nodes" \
+	"$(json "','.join(w['new'] for w in j['apply_writes'])" <"$WORK/out")" \
+	"$(((w4 + 1) / 2)),$(((w4 + 1) / 2)),$(((w22 + 1) / 2)),$(((w22 + 1) / 2))"
+run "${G[@]}" --source-node 0 --granularity tier --nodes 0,2
+is "--granularity tier refuses part of a tier" "$rc:$(grep -c "memory tier 4 has node 1, which is not among the nodes searched" "$WORK/err")" "2:1"
+
+# --all-sources, upstream: each socket over its own nodes (--nodes local)
+# merges into one global vector, and --apply writes it; over every node the
+# sources overlap and the conflict is named, and --apply refuses it.
+gfx2=$(copy_fixture 2s-genoa-cxl)
+before=$(tree_sum "$gfx2")
+S=("$TT" --sysfs-root "$gfx2" auto --all-sources --model "$M/2s-genoa-cxl.json" --seed 4)
+run "${S[@]}" --nodes local --json
+is "--all-sources --nodes local: exit 0, a run per source over its own nodes" \
+	"$rc:$(json "[(s['source_node'], s['nodes'], s['run'] is not None) for s in j['sources']]" <"$WORK/out")" \
+	"0:[(0, [0, 2], True), (1, [1, 3], True)]"
+merged=$(json "j['merged_weights']" <"$WORK/out")
+is "disjoint sources merge into one upstream vector: the union of theirs" \
+	"$(json "j['conflict'], j['interface'], sorted(j['merged_weights'].split(',')) == sorted(sum((s['recommendation']['weights'].split(',') for s in j['sources']), []))" <"$WORK/out")" \
+	"None upstream True"
+is "the merge holds every node" "$(tr ',' '\n' <<<"$merged" | cut -d: -f1 | sort | tr '\n' ' ')" "0 1 2 3 "
+is "auto --all-sources --json fits docs/json.md (auto-all)" "$(python3 "${VOC[@]}" auto-all <"$WORK/out" 2>&1 | head -3)" ""
+is "runs: an auto run per source" \
+	"$("$TT" runs --json | json "sorted(r['source_node'] for r in j['runs'] if r['id'] in $(json "[s['run'] for s in j['sources']]" <"$WORK/out"))")" "[0, 1]"
+run "${S[@]}" --nodes local --apply
+is "--all-sources --apply exits 0" "$rc" 0
+is "--apply wrote the merged weights, every node" \
+	"$(cd "$gfx2/sys/kernel/mm/mempolicy/weighted_interleave" && for f in node*; do echo "${f#node}:$(cat "$f")"; done | paste -sd,)" \
+	"$merged"
+check "restore --last" "$TT" --sysfs-root "$gfx2" restore --last
+is "restore puts the fixture back byte for byte" "$(tree_sum "$gfx2")" "$before"
+run "${S[@]}" --no-record
+grep -qE '^upstream holds one global weight per node, and the sources overlap: source nodes 0 and 1 want node [0-9] at weights [0-9]+ and [0-9]+' "$WORK/out" ||
+	grep -qE '^SIMULATED upstream holds one global weight per node, and the sources overlap: source nodes 0 and 1 want node [0-9] at weights' "$WORK/out"
+tap $? "over every node the sources overlap: the conflict names node and weights"
+is "a report per source, then the set" "$(grep -c '^=== ' "$WORK/out")" 3
+run "${S[@]}" --no-record --apply
+is "--apply refuses the conflict (exit 2), naming it, and writes nothing" \
+	"$rc:$(grep -c '^tiertune: error: source nodes 0 and 1 want node' "$WORK/err"):$(tree_sum "$gfx2")" "2:1:$before"
+
+# --all-sources on the RFC: every source's per-tier weights, all applied.
+rfx2=$(copy_fixture rfc-4node)
+before=$(tree_sum "$rfx2")
+run "$TT" --sysfs-root "$rfx2" auto --all-sources --model "$M/2s-genoa-cxl.json" --mix reads \
+	--threads 200 --seed 3 --no-record --json
+is "--all-sources on the RFC: per-tier src:w for every source, nothing to merge" \
+	"$rc:$(json "[(s['source_node'], s['recommendation']['interface'], s['recommendation']['weights'].startswith('4:')) for s in j['sources']], j['merged_weights'], j['conflict']" <"$WORK/out")" \
+	"0:[(0, 'rfc', True), (1, 'rfc', True)] None None"
+run "$TT" --sysfs-root "$rfx2" auto --all-sources --model "$M/2s-genoa-cxl.json" --mix reads \
+	--threads 200 --seed 3 --no-record --apply
+is "--all-sources --apply on the RFC writes both sources' weights of both tiers" \
+	"$rc:$(sed -n '/^=== every source/,$p' "$WORK/out" | grep -c 'memory_tier[0-9]*/interleave_weight: [01]:')" "0:4"
+check "restore --last" "$TT" --sysfs-root "$rfx2" restore --last
+is "restore puts the RFC fixture back byte for byte" "$(tree_sum "$rfx2")" "$before"
+hfx=$(copy_fixture xeon-max-hbm-flat)
+run "$TT" --sysfs-root "$hfx" auto --all-sources --model "$M/xeon-max-hbm-flat.json" \
+	--nodes local --no-record --json
+is "--all-sources on the HBM model: each socket its DDR and HBM, merged" \
+	"$rc:$(json "[s['nodes'] for s in j['sources']], j['conflict'], j['merged_weights'] is not None" <"$WORK/out")" \
+	"0:[[0, 2], [1, 3]] None True"
+
+# Bad input: exit 2, stderr names it, stdout empty, nothing written.
+B=("$TT" --sysfs-root "$fx" auto --source-node 0 --model "$M/spr-ddr5-2cxl.json")
+expect_bad_input 2 "--max-latency '0'" "$fx" "${B[@]}" --max-latency 0
+expect_bad_input 2 "--max-latency '-5'" "$fx" "${B[@]}" --max-latency -5
+expect_bad_input 2 "--max-latency 'fast'" "$fx" "${B[@]}" --max-latency fast
+expect_bad_input 2 "--granularity 'foo'" "$fx" "${B[@]}" --granularity foo
+expect_bad_input 2 "--objective 'speed'" "$fx" "${B[@]}" --objective speed
+expect_bad_input 2 "--traffic" "$fx" "${B[@]}" --objective latency
+expect_bad_input 2 "--traffic 'lots'" "$fx" "${B[@]}" --objective latency --traffic lots
+expect_bad_input 2 "--max-latency bounds the bandwidth objective" "$fx" "${B[@]}" \
+	--objective latency --traffic 10 --max-latency 100
+expect_bad_input 2 "--max-weight 101 with --granularity tier" "$fx" "${B[@]}" --granularity tier \
+	--max-weight 101
+expect_bad_input 2 "--all-sources" "$gfx2" "$TT" --sysfs-root "$gfx2" auto --all-sources \
+	--source-node 0 --model "$M/2s-genoa-cxl.json"
+expect_bad_input 2 "--max-latency 'x'" "$gfx2" "$TT" --sysfs-root "$gfx2" auto --all-sources \
+	--model "$M/2s-genoa-cxl.json" --max-latency x
+expect_bad_input 2 "--source-node N (or --all-sources)" "$fx" "$TT" --sysfs-root "$fx" auto \
+	--model "$M/spr-ddr5-2cxl.json"
+done_testing

@@ -46,9 +46,9 @@ int tt_place_init(struct tt_placement *p, enum tt_place_mode mode, const struct 
 		return tt_err(TT_EINPUT, "bind placement takes exactly one node");
 	tt_weights_clear(&ones);
 	/* Classic interleave is the same walk with every weight 1. */
-	return tt_il_order_upstream(&p->order, nodes,
-				    mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL ? weights
-										      : &ones);
+	return tt_il_order_nodes(&p->order, nodes,
+				 mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL ? weights
+										   : &ones);
 }
 
 static uint64_t il_index(const struct tt_placement *p, uintptr_t addr)

@@ -97,27 +97,16 @@ int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
 
 int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_backend **be)
 {
-	char why_up[256], why_rfc[256];
+	return tt_wi_pick(&cli->sfs, name, be);
+}
 
-	if (name) {
-		*be = tt_wi_find(name);
-		if (!*be)
-			return tt_err(TT_EINPUT, "interface '%s' is neither upstream nor rfc",
-				      name);
-		if ((*be)->detect(&cli->sfs, why_up, sizeof(why_up)) < 0)
-			return tt_err(TT_EUNAVAIL, "interface %s is not available: %s", name,
-				      why_up);
-		return 0;
-	}
-	if (tt_wi_upstream.detect(&cli->sfs, why_up, sizeof(why_up)) == 0) {
-		*be = &tt_wi_upstream;
-		return 0;
-	}
-	if (tt_wi_rfc.detect(&cli->sfs, why_rfc, sizeof(why_rfc)) == 0) {
-		*be = &tt_wi_rfc;
-		return 0;
-	}
-	return tt_err(TT_EUNAVAIL, "no weight interface: %s; %s", why_up, why_rfc);
+const char *cli_interfaces(char *buf, size_t size, const char *extra)
+{
+	size_t len = strlen(tt_wi_names("|", buf, size));
+
+	if (extra && len < size)
+		snprintf(buf + len, size - len, "%s", extra);
+	return buf;
 }
 
 /* Messages quote file contents, host names, profile fields: each is one
@@ -197,6 +186,19 @@ json_t *cli_nodes_json(const struct tt_nodemask *m)
 	tt_nodemask_for_each (node, m)
 		json_array_append_new(a, json_integer(node));
 	return a;
+}
+
+json_t *cli_weights_json(const struct tt_weights *w)
+{
+	json_t *o = json_object();
+	char key[16];
+	int id;
+
+	tt_nodemask_for_each (id, &w->set) {
+		snprintf(key, sizeof(key), "%d", id);
+		json_object_set_new(o, key, json_integer(w->w[id]));
+	}
+	return o;
 }
 
 json_t *cli_json_real(double v)

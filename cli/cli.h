@@ -78,9 +78,12 @@ const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const c
 			    size_t size, int *rc);
 
 struct tt_wi_backend;
-/* --interface NAME, or the weight interface this kernel has (upstream
- * first); a library status, not an exit code. */
+/* --interface NAME, or the first weight interface of the table this
+ * kernel has (tt_wi_pick); a library status, not an exit code. */
 int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_backend **be);
+/* --interface's argument for help: the table's names joined by '|', then
+ * extra (NULL: nothing), in buf. */
+const char *cli_interfaces(char *buf, size_t size, const char *extra);
 
 struct tt_db;
 /* Opens --db (or the default path) with tt_db_open() flags; warns when
@@ -128,9 +131,13 @@ json_t *cli_json_real(double v);
 /* A node set as JSON: a list of node ids (docs/json.md). */
 json_t *cli_nodes_json(const struct tt_nodemask *m);
 
+/* Weights as JSON: an object from node (or tier) id to weight, the one
+ * form every document uses (docs/json.md). */
+json_t *cli_weights_json(const struct tt_weights *w);
+
 /* The version of the JSON vocabulary (docs/json.md): every document's
  * "schema_version". Raise it when a field is renamed, retyped or removed. */
-#define TT_JSON_SCHEMA_VERSION 1
+#define TT_JSON_SCHEMA_VERSION 2
 
 /* Prints and frees a JSON document (an object), "schema_version" first;
  * returns 0 or an exit code. */

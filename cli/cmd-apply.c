@@ -207,28 +207,27 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 	if (rc == 0)
 		rc = load_recos(cli, a, &t, &rs);
 	if (rc == 0)
-		rc = tt_recos_convert(&rs, &t, be->name);
+		rc = tt_recos_convert(&rs, &t, be);
 	if (rc < 0)
 		goto out;
 	p.be = be;
 	if (rs.run_id)
 		snprintf(objective, sizeof(objective), "run %jd", (intmax_t)rs.run_id);
-	if (be == &tt_wi_upstream) {
+	if (!be->per_source) {
 		struct tt_weights w;
 		bool others = false;
 
-		rc = tt_recos_upstream(&rs, a->all_sources ? -1 : (int)a->source, &w);
+		rc = tt_recos_merged(&rs, be, a->all_sources ? -1 : (int)a->source, &w);
 		if (rc < 0)
 			goto out;
 		for (int i = 0; i < rs.n; i++)
 			others |= a->source >= 0 && rs.r[i].source_node >= 0 &&
 				  rs.r[i].source_node != a->source;
 		if (others)
-			cli_warn("upstream weights are global: tasks on every other source node "
-				 "will "
+			cli_warn("%s weights are global: tasks on every other source node will "
 				 "use source node %jd's weights too",
-				 (intmax_t)a->source);
-		rc = tt_apply_plan_upstream(&p, &t, &w);
+				 be->name, (intmax_t)a->source);
+		rc = tt_apply_plan_weights(&p, &t, -1, &w);
 		/* A dry run shows the plan and says what the run would refuse. */
 		if (rc == 0 && p.auto_lost && !a->force && a->dry_run) {
 			cli_warn(
@@ -254,15 +253,14 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 		for (int i = 0; i < rs.n && rc == 0; i++) {
 			const struct tt_reco *r = &rs.r[i];
 
-			if (strcmp(r->interface, "rfc") ||
-			    (a->source >= 0 && !a->all_sources && r->source_node != a->source))
+			if (a->source >= 0 && !a->all_sources && r->source_node != a->source)
 				continue;
 			used++;
-			rc = tt_apply_plan_rfc(&p, &t, r->source_node, &r->w);
+			rc = tt_apply_plan_weights(&p, &t, r->source_node, &r->w);
 		}
 		if (rc == 0 && !used)
-			rc = tt_err(TT_EINPUT, "no rfc (per-tier) recommendation to apply%s",
-				    a->source >= 0 ? " for that source node" : "");
+			rc = tt_err(TT_EINPUT, "no %s (per-%s) recommendation to apply%s", be->name,
+				    be->unit, a->source >= 0 ? " for that source node" : "");
 	}
 	if (rc == 0)
 		rc = cli_apply_execute(cli, &t, &p, a->dry_run, "apply",
@@ -276,6 +274,7 @@ out:
 int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 {
 	struct apply_args a = { .source = -1, .run = -1 };
+	char ifaces[256];
 	struct cli_opt opts[] = {
 		CLI_STRING(
 			"weights", &a.weights, "N:W,...|auto",
@@ -298,7 +297,7 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("all-sources", &a.all_sources,
 			 "every source node's recommendation (upstream: merged, refused where they "
 			 "disagree)"),
-		CLI_STRING("interface", &a.interface, "upstream|rfc",
+		CLI_STRING("interface", &a.interface, cli_interfaces(ifaces, sizeof(ifaces), NULL),
 			   "the kernel interface to write (default: the one this kernel has)"),
 		CLI_FLAG("dry-run", &a.dry_run,
 			 "show the plan (old -> new per file), write nothing"),

@@ -17,6 +17,7 @@
 #include "../tuner/app.h"
 #include "../tuner/model.h"
 #include "../tuner/policy.h"
+#include "../tuner/profile.h"
 #include "../tuner/report.h"
 #include "../tuner/search.h"
 #include "../tuner/trial.h"
@@ -44,7 +45,7 @@ struct auto_args {
 	int64_t source;
 	const char *nodes, *mix, *budget, *model, *noise, *strategy;
 	uint64_t threads, max_weight, seed, size, repeat;
-	bool no_record, apply;
+	bool no_record, apply, no_profile;
 	bool real_only; /* --size or --repeat given */
 	/* The objective and the search space (auto only): --objective,
 	 * --max-latency, --traffic, --granularity, --all-sources. */
@@ -91,6 +92,9 @@ struct auto_ctx {
 	tt_sample_fn inner;
 	tt_measure_fn inner_measure;
 	void *inner_ctx;
+	struct tt_profile profile; /* the prior's figures */
+	int profile_cost;	   /* measurements of the budget it took */
+	const char *auto_from;	   /* the auto baseline's figures: "hmat", the prior's */
 	/* Trials under written weights: --placement kernel, or app mode. */
 	enum tt_place_mode mode;
 	struct tt_policy pol;
@@ -201,14 +205,42 @@ static const char *unit(const struct auto_ctx *c)
 	return c->app ? (c->app->metric ? "metric" : "s") : c->latency ? "ns" : "GB/s";
 }
 
+/* The final comparison's line: round, arm, score, and for a baseline the
+ * winner's running gain over it (± the 95% interval's half width). */
+static void progress_confirm(const struct auto_ctx *c, const struct tt_search *s, int trial)
+{
+	char w[96];
+
+	weights_str(s, trial, w, sizeof(w));
+	fprintf(stderr, "%sconfirm %d/%d %-5s %-14s ", c->simulated ? "SIMULATED " : "",
+		s->confirm_round + 1, s->cfg.confirm_rounds,
+		s->confirm_arm < 0 ? "best" : s->base[s->confirm_arm].name, w);
+	fprintf(stderr, "%8.*f %s", c->latency ? 1 : 2,
+		c->latency ? 1e9 / s->confirm_score : s->confirm_score / 1e9, unit(c));
+	if (s->confirm_arm >= 0) {
+		double g, lo, hi;
+
+		tt_confirm_gain(&s->base[s->confirm_arm], &g, &lo, &hi);
+		fprintf(stderr, "  gain %+.1f%%", 100 * g);
+		if (isfinite(lo))
+			fprintf(stderr, " ±%.1f%%", 100 * (hi - lo) / 2);
+	}
+	fprintf(stderr, "\n");
+}
+
 /* One line per measurement, on stderr so that stdout holds only the
- * report (or the JSON document). */
+ * report (or the JSON document); the final comparison's in text mode only. */
 static void progress(void *ctx, const struct tt_search *s, int trial)
 {
 	struct auto_ctx *c = ctx;
 	char w[96], bw[96] = "-";
 	int best = 0;
 
+	if (s->confirming) {
+		if (!c->cli->json)
+			progress_confirm(c, s, trial);
+		return;
+	}
 	if (!c->simulated && trial >= c->nper) {
 		struct placed *p = realloc(c->per_trial, (size_t)(trial + 16) * sizeof(*p));
 
@@ -225,9 +257,11 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 			best = i;
 	weights_str(s, trial, w, sizeof(w));
 	weights_str(s, best, bw, sizeof(bw));
-	fprintf(stderr, "%strial %d", c->simulated ? "SIMULATED " : "", s->measurements);
+	/* Counted as the user's budget, the profile's share included. */
+	fprintf(stderr, "%strial %d", c->simulated ? "SIMULATED " : "",
+		s->measurements + c->profile_cost);
 	if (s->cfg.budget_trials)
-		fprintf(stderr, "/%d", s->cfg.budget_trials);
+		fprintf(stderr, "/%d", s->cfg.budget_trials + c->profile_cost);
 	else if (s->cfg.budget_s > 0)
 		fprintf(stderr, " (%.0f of %.0f s)", s->elapsed_s, s->cfg.budget_s);
 	fprintf(stderr, " %-14s", w);
@@ -344,35 +378,75 @@ static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const 
 	return 0;
 }
 
-/* The prior and the auto-mode baseline: the kernel's own figures (HMAT
- * access1, min of read and write, as auto mode takes them) where every
- * node has them, else the model's profile, else none (no auto baseline). */
-static void pick_prior(const struct tt_topo *t, const struct tt_model *m, int src,
-		       struct tt_search_cfg *cfg)
+/* The prior and the auto-mode baseline. The auto baseline is what the
+ * kernel's auto mode would do: HMAT's figures where every node has them,
+ * else the prior's. The prior is the profile measured from the source
+ * (tuner/profile.h), or the model's with --model; HMAT's, a first guess
+ * from each node's best initiator, only when the profile is skipped
+ * (--no-profile, sweep, a budget too small to hold it) or cut short.
+ *
+ * The profile counts against the budget: a measurement per node (its
+ * bandwidth run costs what a search measurement does; the latency run is
+ * shorter), and with a duration its time, of which it takes at most about
+ * a quarter. */
+static int pick_prior(struct auto_ctx *c, const struct auto_args *a, const struct tt_model *m,
+		      struct tt_search_cfg *cfg)
 {
-	bool all = true;
+	struct tt_profile hmat, *p = &c->profile;
+	int cost = tt_profile_cost(cfg->nnodes), rc = 0;
 
-	for (int k = 0; k < cfg->nnodes; k++) {
-		const struct tt_node *n = tt_topo_node(t, cfg->nodes[k]);
-		const struct tt_hmat *h = n ? &n->access[1] : NULL;
-		uint64_t mb = h && h->present
-				      ? (h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
-									    : h->write_bw_mb_s)
-				      : 0;
+	tt_profile_hmat(&hmat, c->t, c->source, cfg->nodes, cfg->nnodes);
+	c->auto_from = "hmat";
+	if (tt_profile_complete(&hmat))
+		tt_profile_bw(&hmat, cfg->auto_bw_bytes_s);
+	if (m && !a->no_profile) {
+		rc = tt_profile_model(p, m, c->source, cfg->nodes, cfg->nnodes);
+	} else if (a->no_profile || m || strcmp(a->kind, "sweep") == 0 ||
+		   (cfg->budget_trials && cfg->budget_trials - cost < tt_search_need(cfg))) {
+		*p = hmat;
+		p->skipped = a->no_profile		     ? "--no-profile"
+			     : strcmp(a->kind, "sweep") == 0 ? "sweep tries every vector"
+							     : "the budget is too small for it";
+	} else {
+		struct tt_bench_opts o = { .kernel = c->kernel,
+					   .topo = c->t,
+					   .source_node = c->source,
+					   .threads = c->threads,
+					   .array_bytes = c->size_bytes,
+					   .repeat = c->repeat,
+					   .sfs = &c->cli->sfs };
 
-		cfg->prior_bw_bytes_s[k] = (double)mb * 1e6;
-		all &= mb > 0;
+		if (!c->cli->json)
+			fprintf(stderr,
+				"profile: bandwidth and idle latency from node %d to each "
+				"node alone...\n",
+				c->source);
+		rc = tt_profile_measure(p, &o, cfg->nodes, cfg->nnodes, cfg->budget_s / 4);
+		if (rc == 0 && cfg->budget_trials) {
+			c->profile_cost = cost;
+			cfg->budget_trials -= cost;
+		}
+		/* The search's clock starts after the profile. */
+		if (rc == 0 && cfg->budget_s > 0)
+			cfg->budget_s = fmax(cfg->budget_s - p->elapsed_s, 1e-3);
 	}
-	if (all) {
+	if (rc < 0)
+		return rc;
+	if (tt_profile_complete(p)) {
+		tt_profile_bw(p, cfg->prior_bw_bytes_s);
+		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "%s",
+			 p->skipped ? "hmat"
+			 : m	    ? "model"
+				    : "profile");
+	} else if (tt_profile_complete(&hmat)) {
+		tt_profile_bw(&hmat, cfg->prior_bw_bytes_s);
 		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "hmat");
-		return;
+	} else {
+		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "none");
 	}
-	if (m && tt_model_profile(m, src, cfg->nodes, cfg->nnodes, cfg->prior_bw_bytes_s) == 0) {
-		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "model");
-		return;
-	}
-	memset(cfg->prior_bw_bytes_s, 0, sizeof(cfg->prior_bw_bytes_s));
-	snprintf(cfg->prior_from, sizeof(cfg->prior_from), "none");
+	if (!tt_profile_complete(&hmat))
+		c->auto_from = strcmp(cfg->prior_from, "none") == 0 ? NULL : cfg->prior_from;
+	return 0;
 }
 
 static double median(const double *x, int n)
@@ -472,7 +546,8 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 	for (int i = 0; i < t->ntiers; i++) {
 		const struct tt_tier *tr = &t->tiers[i];
 		double bw = 0;
-		bool used = false, known = true;
+		double abw = 0;
+		bool used = false, known = true, aknown = true;
 		int node;
 
 		for (int k = 0; k < cfg->nnodes; k++)
@@ -480,6 +555,8 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 				used = true;
 				bw += cfg->prior_bw_bytes_s[k];
 				known &= cfg->prior_bw_bytes_s[k] > 0;
+				abw += cfg->auto_bw_bytes_s[k];
+				aknown &= cfg->auto_bw_bytes_s[k] > 0;
 			}
 		if (!used)
 			continue;
@@ -501,6 +578,7 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 			return tt_err(TT_EINPUT, "memory tier id %d is beyond %d", tr->id,
 				      TT_MAX_NODES - 1);
 		g.nodes[g.nnodes] = tr->id;
+		g.auto_bw_bytes_s[g.nnodes] = aknown ? abw : 0;
 		g.prior_bw_bytes_s[g.nnodes++] = known ? bw : 0;
 	}
 	*cfg = g;
@@ -518,9 +596,10 @@ static int tier_nodes(const struct auto_ctx *c, const struct tt_weights *tiers,
 		rs ? tt_weights_format(tiers, buf, sizeof(buf)) : tt_err(TT_EFAIL, "out of memory");
 
 	if (rc >= 0)
-		rc = tt_recos_add(rs, c->source, "rfc", buf, NAN, "--granularity tier");
+		rc = tt_recos_add(rs, c->source, tt_wi_for_key(TT_WI_BY_TIER)->name, buf, NAN,
+				  "--granularity tier");
 	if (rc == 0)
-		rc = tt_recos_convert(rs, c->t, "upstream");
+		rc = tt_recos_convert(rs, c->t, tt_wi_for_key(TT_WI_BY_NODE));
 	if (rc == 0)
 		*nodes = rs->r[0].w;
 	free(rs);
@@ -893,27 +972,26 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 	return rc;
 }
 
-/* The plan apply would run for the recommendation: upstream node weights
- * or, on an RFC kernel, the source's tier weights. */
+/* The plan apply would run for the recommendation, on the interface this
+ * kernel has: the node weights, merged, or the source's weights in the
+ * interface's unit. */
 static int plan(struct tt_cli *cli, const struct tt_topo *t, const struct tt_recos *reco, int src,
 		struct tt_apply_plan *p)
 {
 	const struct tt_wi_backend *be;
 	struct tt_recos rs = *reco;
+	struct tt_weights w;
 	int rc = cli_pick_interface(cli, NULL, &be);
 
 	if (rc == 0)
-		rc = tt_recos_convert(&rs, t, be->name);
+		rc = tt_recos_convert(&rs, t, be);
 	if (rc < 0)
 		return rc;
 	p->be = be;
-	if (be == &tt_wi_upstream) {
-		struct tt_weights w;
-
-		rc = tt_recos_upstream(&rs, src, &w);
-		return rc < 0 ? rc : tt_apply_plan_upstream(p, t, &w);
-	}
-	return tt_apply_plan_rfc(p, t, src, &rs.r[0].w);
+	if (be->per_source)
+		return tt_apply_plan_weights(p, t, src, &rs.r[0].w);
+	rc = tt_recos_merged(&rs, be, src, &w);
+	return rc < 0 ? rc : tt_apply_plan_weights(p, t, -1, &w);
 }
 
 static json_t *str_or_null(const char *s)
@@ -980,7 +1058,8 @@ static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
 		snprintf(ws, sizeof(ws), "?");
 	fprintf(stderr, "trial %s discarded, measuring again: the weights moved under it (%s)\n",
 		ws, why);
-	json_array_append_new(c->discarded, json_pack("{s:s,s:s}", "weights", ws, "why", why));
+	json_array_append_new(c->discarded,
+			      json_pack("{s:o,s:s}", "weights", cli_weights_json(w), "why", why));
 }
 
 /* The test hook's policy nodes: this host's memory nodes. */
@@ -1155,11 +1234,24 @@ static int auto_fail(int rc)
 	return tt_policy_signal() ? 128 + tt_policy_signal() : code;
 }
 
-static json_t *weights_json(const struct tt_weights *w)
+/* The profile: where each node's figures came from, and what it cost. */
+static json_t *profile_json(const struct auto_ctx *c)
 {
-	char buf[256];
+	const struct tt_profile *p = &c->profile;
+	json_t *nodes = json_array();
 
-	return tt_weights_format(w, buf, sizeof(buf)) < 0 ? json_null() : json_string(buf);
+	for (int k = 0; k < p->n; k++)
+		json_array_append_new(
+			nodes,
+			json_pack("{s:i,s:o,s:o,s:s}", "node", p->nodes[k].node, "bw_bytes_s",
+				  cli_json_real(p->nodes[k].bw_bytes_s > 0 ? p->nodes[k].bw_bytes_s
+									   : NAN),
+				  "lat_ns",
+				  cli_json_real(p->nodes[k].lat_ns > 0 ? p->nodes[k].lat_ns : NAN),
+				  "from", p->nodes[k].from));
+	return json_pack("{s:o,s:i,s:i,s:f,s:o}", "skipped", str_or_null(p->skipped), "kernel_runs",
+			 p->runs, "measurements", c->profile_cost, "elapsed_s", p->elapsed_s,
+			 "nodes", nodes);
 }
 
 static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
@@ -1189,26 +1281,32 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	json_object_set_new(j, "prior_from", json_string(r->prior_from));
 	json_object_set_new(j, "max_weight", json_integer(r->max_weight));
 	json_object_set_new(j, "budget_trials",
-			    s->cfg.budget_trials ? json_integer(s->cfg.budget_trials)
-						 : json_null());
+			    s->cfg.budget_trials
+				    ? json_integer(s->cfg.budget_trials + c->profile_cost)
+				    : json_null());
 	json_object_set_new(j, "budget_s",
 			    s->cfg.budget_s > 0 ? json_real(s->cfg.budget_s) : json_null());
 	json_object_set_new(j, "measurements", json_integer(r->measurements));
+	json_object_set_new(j, "profile", profile_json(c));
+	json_object_set_new(j, "auto_from", str_or_null(c->auto_from));
 	json_object_set_new(j, "ntrials", json_integer(r->ntrials));
 	json_object_set_new(j, "elapsed_s", json_real(r->elapsed_s));
 	json_object_set_new(j, "stop_reason", json_string(r->stop_reason));
 	for (int i = 0; i < r->ntrials; i++) {
 		const struct tt_trial *tr = &r->trials[i];
-		char w[96];
+		uint32_t v[TT_SEARCH_MAX_NODES];
+		struct tt_weights w;
 
-		weights_str(s, i, w, sizeof(w));
+		tt_search_trial_weights(s, i, v);
+		tt_search_weights(s, v, &w);
 		json_array_append_new(
-			trials, json_pack("{s:s,s:s,s:i,s:o,s:o,s:o}", "weights", w, "phase",
-					  tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
-					  "measurements", tr->n, "bw_mean_bytes_s",
-					  cli_json_real(tr->n ? tr->mean : NAN),
-					  "bw_ci_low_bytes_s", cli_json_real(tr->ci_lo),
-					  "bw_ci_high_bytes_s", cli_json_real(tr->ci_hi)));
+			trials,
+			json_pack("{s:o,s:s,s:i,s:o,s:o,s:o}", "weights", cli_weights_json(&w),
+				  "phase", tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
+				  "measurements", tr->n, "bw_mean_bytes_s",
+				  cli_json_real(tr->n ? tr->mean : NAN), "bw_ci_low_bytes_s",
+				  cli_json_real(tr->ci_lo), "bw_ci_high_bytes_s",
+				  cli_json_real(tr->ci_hi)));
 	}
 	json_object_set_new(j, "trials", trials);
 	for (int i = 0; i < r->nbaselines; i++) {
@@ -1216,7 +1314,7 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 
 		json_array_append_new(bases,
 				      json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:o,s:o,s:o,s:s}", "name",
-						b->name, "weights", weights_json(&b->w),
+						b->name, "weights", cli_weights_json(&b->w),
 						"bw_mean_bytes_s", cli_json_real(b->mean),
 						"bw_ci_low_bytes_s", cli_json_real(b->ci_lo),
 						"bw_ci_high_bytes_s", cli_json_real(b->ci_hi),
@@ -1227,17 +1325,18 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	}
 	json_object_set_new(j, "baselines", bases);
 	json_object_set_new(j, "best",
-			    json_pack("{s:o,s:o,s:o,s:o}", "weights", weights_json(&r->best_w),
+			    json_pack("{s:o,s:o,s:o,s:o}", "weights", cli_weights_json(&r->best_w),
 				      "bw_mean_bytes_s", cli_json_real(r->best_mean),
 				      "bw_ci_low_bytes_s", cli_json_real(r->best_ci_lo),
 				      "bw_ci_high_bytes_s", cli_json_real(r->best_ci_hi)));
 	json_object_set_new(j, "auto_weights",
-			    r->have_auto ? weights_json(&r->auto_w) : json_null());
+			    r->have_auto ? cli_weights_json(&r->auto_w) : json_null());
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
 	json_object_set_new(
 		j, "recommendation",
-		json_pack("{s:s,s:o,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
-			  weights_json(&rs->r[0].w), "gain", cli_json_real(r->reco_gain),
+		json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
+			  cli_weights_json(&rs->r[0].w), "weights_keyed_by",
+			  tt_wi_find(rs->r[0].interface)->unit, "gain", cli_json_real(r->reco_gain),
 			  "gain_over",
 			  r->reco_gain_over[0] ? json_string(r->reco_gain_over) : json_null(),
 			  "lost_to",
@@ -1285,6 +1384,39 @@ static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 	printf("\n");
 }
 
+/* The profile table: each node's figures from the source and their source. */
+static void print_profile(const struct auto_ctx *c)
+{
+	const struct tt_profile *p = &c->profile;
+
+	if (c->simulated && !p->skipped)
+		printf("SIMULATED profile from node %d (the model's figures):\n", p->source);
+	else if (p->skipped && !tt_profile_complete(p))
+		printf("profile skipped (%s), and HMAT lacks figures here: no prior\n", p->skipped);
+	else if (p->skipped)
+		printf("profile skipped (%s): HMAT's figures, from each node's best initiator, "
+		       "as a first guess\n",
+		       p->skipped);
+	else
+		printf("profile from node %d: %d kernel runs in %.1f s, %d measurements of the "
+		       "budget%s\n",
+		       p->source, p->runs, p->elapsed_s, c->profile_cost,
+		       tt_profile_complete(p) ? "" : " (cut short by the time budget)");
+	printf("%6s %10s %10s  %s\n", "node", "GB/s", "idle ns", "from");
+	for (int k = 0; k < p->n; k++) {
+		const struct tt_profile_node *pn = &p->nodes[k];
+
+		char bw[16] = "-", lat[16] = "-";
+
+		if (pn->bw_bytes_s > 0)
+			snprintf(bw, sizeof(bw), "%.2f", pn->bw_bytes_s / 1e9);
+		if (pn->lat_ns > 0)
+			snprintf(lat, sizeof(lat), "%.1f", pn->lat_ns);
+		printf("%6d %10s %10s  %s\n", pn->node, bw, lat, pn->from);
+	}
+	printf("\n");
+}
+
 static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 			const struct tt_report *r, const struct tt_recos *rs, int64_t run,
 			const struct tt_apply_plan *p, const char *plan_why)
@@ -1320,9 +1452,9 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	       "trials in %.1f s (%s)\n",
 	       r->strategy, r->prior_from, r->max_weight, r->measurements, r->ntrials, r->elapsed_s,
 	       r->stop_reason);
+	print_profile(c);
 	if (c->pm.pol)
 		print_policy_trials(c);
-	printf("\n");
 
 	if (c->simulated)
 		printf("SIMULATED figures:\n");
@@ -1371,7 +1503,7 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	if (r->have_auto) {
 		tt_weights_format(&r->auto_w, w, sizeof(w));
 		printf("kernel auto mode (its formula on the %s bandwidths) gives %s: %s\n",
-		       r->prior_from, w,
+		       c->auto_from ? c->auto_from : "-", w,
 		       r->best_is_auto ? "the search found nothing better" : "see its row above");
 	} else {
 		printf("kernel auto mode: no bandwidth figures (no HMAT), so no auto baseline\n");
@@ -1552,8 +1684,10 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 			    cfg.min_repeats);
 		goto out;
 	}
-	pick_prior(&t, m, c.source, &cfg);
-	if (c.tiers && (rc = group_tiers(&t, &cfg)) < 0)
+	rc = pick_prior(&c, a, m, &cfg);
+	if (rc == 0 && c.tiers)
+		rc = group_tiers(&t, &cfg);
+	if (rc < 0)
 		goto out;
 	if (m) {
 		rc = tt_model_sim_init(&c.sim, m, c.source, a->mix, c.threads, sigma, a->seed);
@@ -1663,10 +1797,8 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		json_object_set_new(j, "sources", json_incref(all->docs));
 		json_object_set_new(j, "interface", be ? json_string(be->name) : json_null());
 		json_object_set_new(j, "merged_weights",
-				    be == &tt_wi_upstream && !conflict[0] &&
-						    tt_weights_format(merged, w, sizeof(w)) >= 0
-					    ? json_string(w)
-					    : json_null());
+				    be && !be->per_source && !conflict[0] ? cli_weights_json(merged)
+									  : json_null());
 		json_object_set_new(j, "conflict",
 				    conflict[0] ? json_string(conflict) : json_null());
 		json_object_set_new(j, "apply_unavailable", be ? json_null() : json_string(why));
@@ -1674,7 +1806,7 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		return;
 	}
 	printf("\n=== every source ===\n%s%d CPU nodes searched, each its own run%s:\n", sim,
-	       all->rs.n, be == &tt_wi_rfc ? ", by tier (the RFC's form)" : "");
+	       all->rs.n, be && be->per_source ? ", by tier (the interface's form)" : "");
 	for (int i = 0; i < all->rs.n; i++) {
 		tt_weights_format(&all->rs.r[i].w, w, sizeof(w));
 		printf("  source node %d: %s %s", all->rs.r[i].source_node, all->rs.r[i].interface,
@@ -1685,20 +1817,20 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 	}
 	if (!be) {
 		printf("apply: not possible here: %s\n", why);
-	} else if (be == &tt_wi_rfc) {
-		printf("%sthe RFC holds tier weights per source node: each source's apply as they "
+	} else if (be->per_source) {
+		printf("%s%s holds %s weights per source node: each source's apply as they "
 		       "are\n",
-		       sim);
+		       sim, be->name, be->unit);
 	} else if (conflict[0]) {
-		printf("%supstream holds one global weight per node, and the sources overlap: %s\n"
+		printf("%s%s holds one global weight per %s, and the sources overlap: %s\n"
 		       "apply refuses the set; 'tiertune apply --run RUN' applies one source's "
 		       "weights (every other source then uses them too)\n",
-		       sim, conflict);
+		       sim, be->name, be->unit, conflict);
 	} else {
 		tt_weights_format(merged, w, sizeof(w));
-		printf("%supstream holds one global weight per node; the sources do not overlap "
+		printf("%s%s holds one global weight per %s; the sources do not overlap "
 		       "(or agree), merged: %s\n",
-		       sim, w);
+		       sim, be->name, be->unit, w);
 	}
 }
 
@@ -1709,10 +1841,10 @@ static int all_plan(const struct all_sources *all, const struct tt_topo *t,
 {
 	int rc = 0;
 
-	if (p->be == &tt_wi_upstream)
-		return tt_apply_plan_upstream(p, t, merged);
+	if (!p->be->per_source)
+		return tt_apply_plan_weights(p, t, -1, merged);
 	for (int i = 0; i < all->rs.n && rc == 0; i++)
-		rc = tt_apply_plan_rfc(p, t, all->rs.r[i].source_node, &all->rs.r[i].w);
+		rc = tt_apply_plan_weights(p, t, all->rs.r[i].source_node, &all->rs.r[i].w);
 	return rc;
 }
 
@@ -1745,7 +1877,8 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	/* The RFC holds tier weights per source: searched as such, every
 	 * tier gets a weight (0 leaves it out), where node weights summed per
 	 * tier would leave a tier no node used at the weight it had. */
-	rfc = !a->granularity && cli_pick_interface(cli, NULL, &be) == 0 && be == &tt_wi_rfc;
+	rfc = !a->granularity && cli_pick_interface(cli, NULL, &be) == 0 &&
+	      be->key == TT_WI_BY_TIER;
 	tt_nodemask_for_each (node, &t.cpu_nodes) {
 		struct auto_args one = *a;
 
@@ -1756,11 +1889,10 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 		if (rc)
 			goto out;
 	}
-	if (cli_pick_interface(cli, NULL, &be) < 0 ||
-	    tt_recos_convert(&all->rs, &t, be->name) < 0) {
+	if (cli_pick_interface(cli, NULL, &be) < 0 || tt_recos_convert(&all->rs, &t, be) < 0) {
 		snprintf(why, sizeof(why), "%s", tt_err_msg());
 		be = NULL;
-	} else if (be == &tt_wi_upstream && tt_recos_upstream(&all->rs, -1, &merged) < 0) {
+	} else if (!be->per_source && tt_recos_merged(&all->rs, be, -1, &merged) < 0) {
 		snprintf(conflict, sizeof(conflict), "%s", tt_err_msg());
 	}
 	all_report(cli, all, be, &merged, conflict, why, a->model != NULL);
@@ -1882,6 +2014,9 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("all-sources", &a.all_sources,
 			 "search for every CPU node in turn and merge the set (instead of "
 			 "--source-node)"),
+		CLI_FLAG("no-profile", &a.no_profile,
+			 "skip the profile (bandwidth and latency from the source to each node): "
+			 "HMAT's figures as the prior"),
 		CLI_STRING("placement", &a.placement, "MODE",
 			   "bench trials: exact (default: userspace placement, no root, nothing "
 			   "written) or kernel (each candidate's weights written to sysfs for its "

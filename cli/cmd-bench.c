@@ -4,8 +4,10 @@
 #include "cli.h"
 
 #include "../bench/run.h"
+#include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
+#include "../db/db.h"
 #include "../tuner/trial.h"
 
 #include <math.h>
@@ -490,17 +492,27 @@ static int place_args(struct tt_cli *cli, const struct bench_args *a, const stru
 					      a->weights, node);
 		}
 	} else if (mode == TT_PLACE_KERNEL) {
+		const struct tt_wi_backend *be;
 		struct tt_wi_state st;
-		char why[256];
+		struct tt_il_order ord;
 
-		if (tt_wi_upstream.detect(&cli->sfs, why, sizeof(why)) < 0)
+		if (tt_wi_pick(&cli->sfs, NULL, &be) < 0) {
+			char why[1024];
+
+			snprintf(why, sizeof(why), "%s", tt_err_msg());
 			return tt_err(TT_EUNAVAIL, "kernel placement is unavailable: %s", why);
+		}
+		/* The weights each node gets from what the kernel holds for the
+		 * source node's tasks. */
 		tt_wi_state_init(&st);
-		rc = tt_wi_upstream.read(&cli->sfs, t, &st);
-		*w = st.node;
+		rc = be->read(&cli->sfs, t, &st);
+		if (rc == 0)
+			rc = tt_wi_order(be, &st, t, o->source_node, &nodes, &ord);
 		tt_wi_state_release(&st);
 		if (rc < 0)
 			return rc;
+		for (int i = 0; i < ord.n; i++)
+			tt_weights_put(w, ord.node[i], ord.weight[i]);
 	}
 	if (mode == TT_PLACE_BIND && tt_nodemask_weight(&nodes) != 1)
 		return tt_err(TT_EINPUT, "bind placement takes one node in --nodes, got '%s'",
@@ -514,6 +526,28 @@ static int place_args(struct tt_cli *cli, const struct bench_args *a, const stru
 static int open_record(void *cli, struct tt_db **db)
 {
 	return cli_db(cli, 0, db);
+}
+
+/* The model collector's figures: the bandwidth this machine's newest
+ * matrix run measured from the source (collectors/c-model.c), where there
+ * is one; else it takes HMAT's. Only for this machine (a fixture's matrix
+ * runs are simulated, never measured), and only once the source's CPUs
+ * are known to be usable: opening the database, even to read, can leave
+ * its WAL file behind, and a refused run must leave it as it was. */
+static bool measured_bw(struct tt_cli *cli, const struct bench_args *a, const struct tt_topo *t,
+			int src, double *bw, int64_t *run)
+{
+	int cpus[TT_MAX_CPUS], ncpus;
+	struct tt_db *db;
+	bool got = false;
+
+	if (!a->collect || !strstr(a->collect, "model") || a->matrix || !cli->sfs.live ||
+	    tt_bench_cpus(t, src, cpus, &ncpus) < 0 || (int)a->threads > ncpus ||
+	    cli_db(cli, TT_DB_READONLY, &db) < 0)
+		return false;
+	got = tt_db_measured_bw(db, t, src, bw, run) == 0;
+	tt_db_close(db);
+	return got;
 }
 
 static int bench(struct tt_cli *cli, const struct bench_args *a)
@@ -533,6 +567,8 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	struct tt_trial_result *res = NULL;
 	struct tt_weights w;
 	struct tt_topo t;
+	double measured[TT_MAX_NODES];
+	int64_t mrun = 0;
 	int rc = check_args(a, o);
 
 	if (rc)
@@ -548,6 +584,13 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 		goto out;
 	if (mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL)
 		to.weights = &w;
+	if (measured_bw(cli, a, &t, o->source_node, measured, &mrun)) {
+		to.measured_bw_bytes_s = measured;
+		if (!cli->json)
+			printf("model collector: bandwidth measured from node %d by matrix run %jd "
+			       "where it has a figure, HMAT's elsewhere\n",
+			       o->source_node, (intmax_t)mrun);
+	}
 	rc = tt_trial_run(&to, &res);
 	if (rc < 0)
 		goto out;

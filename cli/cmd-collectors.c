@@ -12,7 +12,7 @@
 
 static json_t *metric_json(const struct tt_metric *m)
 {
-	return json_pack("{s:s,s:s,s:s,s:o,s:s}", "name", m->name, "unit", m->unit, "kind",
+	return json_pack("{s:s,s:s,s:s,s:o,s:s}", "name", m->name, "unit", m->unit, "metric_kind",
 			 m->kind == TT_COUNTER ? "counter" : "gauge", "node",
 			 m->node >= 0 ? json_integer(m->node) : json_null(), "source", m->source);
 }

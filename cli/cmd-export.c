@@ -17,16 +17,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TIER_DIR "/sys/devices/virtual/memory_tiering"
-
 struct export
 {
 	struct tt_cli *cli;
 	const struct tt_topo *t;
 	struct tt_recos rs; /* as recommended */
-	bool upstream, rfc; /* interfaces to write for */
-	int source;	    /* -1: all */
-	json_t *run;	    /* csv: the run with its trials */
+	int nbe;
+	const struct tt_wi_backend *be[8]; /* interfaces to write for, in table order */
+	int source;			   /* -1: all */
+	json_t *run;			   /* csv: the run with its trials */
 };
 
 /* One comment line in every format: the host name comes from a database
@@ -45,57 +44,79 @@ static const char *header(const struct export *e)
 	return buf;
 }
 
-/* The interface-specific list of writes: upstream one global vector,
- * RFC "src:w" per tier per source. fn gets (file, value, first write to
- * this file). */
-typedef void (*write_fn)(FILE *f, const char *file, const char *value, bool first);
+/* A format's line for one write: first is the first write to this file
+ * (a per-source interface writes a file once per source). */
+typedef void (*write_fn)(FILE *f, const struct tt_wi_backend *be, const char *file,
+			 const char *value, bool first, bool implied);
 
-static int each_write(const struct export *e, const char *interface, FILE *f, write_fn fn)
+struct each_ctx {
+	FILE *f;
+	const struct tt_wi_backend *be;
+	write_fn fn;
+	int nseen;
+	char seen[64][160]; /* files written so far */
+};
+
+static int each_cb(void *ctx, enum tt_write_kind kind, int src, const char *file, const char *value,
+		   bool implied)
 {
-	struct tt_recos rs = e->rs;
-	char file[256], value[32];
-	int node, rc = tt_recos_convert(&rs, e->t, interface);
+	struct each_ctx *c = ctx;
+	bool first = true;
 
-	if (rc < 0)
-		return rc;
-	if (strcmp(interface, "upstream") == 0) {
-		struct tt_weights w;
-
-		rc = tt_recos_upstream(&rs, e->source, &w);
-		if (rc < 0)
-			return rc;
-		tt_nodemask_for_each (node, &w.set) {
-			snprintf(file, sizeof(file), TT_WI_UPSTREAM_DIR "/node%d", node);
-			snprintf(value, sizeof(value), "%u", w.w[node]);
-			fn(f, file, value, true);
-		}
-		return 0;
-	}
-	bool seen[TT_MAX_NODES] = { false };
-	int used = 0;
-
-	for (int i = 0; i < rs.n; i++) {
-		const struct tt_reco *r = &rs.r[i];
-		int tier;
-
-		if (e->source >= 0 && r->source_node != e->source)
-			continue;
-		used++;
-		tt_nodemask_for_each (tier, &r->w.set) {
-			snprintf(file, sizeof(file), TIER_DIR "/memory_tier%d/interleave_weight",
-				 tier);
-			snprintf(value, sizeof(value), "%d:%u", r->source_node, r->w.w[tier]);
-			fn(f, file, value, !seen[tier]);
-			seen[tier] = true;
-		}
-	}
-	return used ? 0 : tt_err(TT_EINPUT, "no recommendation for source node %d", e->source);
+	(void)kind;
+	(void)src;
+	for (int i = 0; i < c->nseen && first; i++)
+		first = strcmp(c->seen[i], file) != 0;
+	if (first && c->nseen < (int)(sizeof(c->seen) / sizeof(c->seen[0])))
+		snprintf(c->seen[c->nseen++], sizeof(c->seen[0]), "%s", file);
+	c->fn(c->f, c->be, file, value, first, implied);
+	return 0;
 }
 
-static void shell_line(FILE *f, const char *file, const char *value, bool first)
+/* The interface's writes for the recommendations (its backend's writes
+ * hook): one merged vector for an interface that is not per source, a
+ * vector per source otherwise. */
+static int each_write(const struct export *e, const struct tt_wi_backend *be, FILE *f, write_fn fn)
+{
+	struct tt_recos rs = e->rs;
+	struct each_ctx *c = calloc(1, sizeof(*c));
+	int used = 0, rc = c ? tt_recos_convert(&rs, e->t, be) : tt_err(TT_EFAIL, "out of memory");
+
+	if (rc < 0)
+		goto out;
+	*c = (struct each_ctx){ .f = f, .be = be, .fn = fn };
+	if (!be->per_source) {
+		struct tt_weights w;
+
+		rc = tt_recos_merged(&rs, be, e->source, &w);
+		if (rc == 0)
+			rc = be->writes(&e->cli->sfs, e->t, -1, &w, each_cb, c);
+		goto out;
+	}
+	for (int i = 0; i < rs.n && rc == 0; i++) {
+		if (e->source >= 0 && rs.r[i].source_node != e->source)
+			continue;
+		used++;
+		rc = be->writes(&e->cli->sfs, e->t, rs.r[i].source_node, &rs.r[i].w, each_cb, c);
+	}
+	if (rc == 0 && !used)
+		rc = tt_err(TT_EINPUT, "no recommendation for source node %d", e->source);
+out:
+	free(c);
+	return rc;
+}
+
+static void shell_line(FILE *f, const struct tt_wi_backend *be, const char *file, const char *value,
+		       bool first, bool implied)
 {
 	(void)first;
-	fprintf(f, "echo %s > \"$root%s\"\n", value, file);
+	/* The kernel does this by itself after the writes above; saying so in
+	 * the script keeps it exact on any root. */
+	if (implied)
+		fprintf(f, "echo %s > \"$root%s\"   # what the %s writes did\n", value, file,
+			be->unit);
+	else
+		fprintf(f, "echo %s > \"$root%s\"\n", value, file);
 }
 
 static int shell(const struct export *e, FILE *f)
@@ -106,43 +127,25 @@ static int shell(const struct export *e, FILE *f)
 		"#!/bin/sh\n# %s\n# Run as root; an optional argument is a root folder to write "
 		"under instead of /.\nset -e\nroot=${1:-}\n",
 		header(e));
-	if (e->upstream) {
-		char state[16] = "";
-		struct tt_wi_state st;
-
+	for (int i = 0; i < e->nbe && rc == 0; i++) {
 		fprintf(f,
-			"\n# upstream weighted interleave (Linux 6.9+)\n[ -d \"$root%s\" ] || { "
-			"echo "
-			"\"no %s\" >&2; exit 1; }\n",
-			TT_WI_UPSTREAM_DIR, TT_WI_UPSTREAM_DIR);
-		rc = each_write(e, "upstream", f, shell_line);
-		/* The kernel turns auto mode off on the first node write; saying
-		 * so in the script keeps it exact on any root. */
-		tt_wi_state_init(&st);
-		if (rc == 0 && tt_wi_upstream.read(&e->cli->sfs, e->t, &st) == 0 &&
-		    st.auto_mode >= 0)
-			snprintf(state, sizeof(state), "%s", st.auto_file);
-		tt_wi_state_release(&st);
-		if (rc == 0 && state[0])
-			fprintf(f, "echo false > \"$root%s/%s\"   # what the node writes did\n",
-				TT_WI_UPSTREAM_DIR, state);
-	}
-	if (rc == 0 && e->rfc) {
-		fprintf(f,
-			"\n# per-tier interleave weights (the memory-tier RFC), one source a "
-			"write\n"
-			"[ -d \"$root%s\" ] || { echo \"no %s\" >&2; exit 1; }\n",
-			TIER_DIR, TIER_DIR);
-		rc = each_write(e, "rfc", f, shell_line);
+			"\n# the %s interface: %s\n[ -d \"$root%s\" ] || { echo \"no %s\" >&2; "
+			"exit 1; }\n",
+			e->be[i]->name, e->be[i]->summary, e->be[i]->dir, e->be[i]->dir);
+		rc = each_write(e, e->be[i], f, shell_line);
 	}
 	return rc;
 }
 
-static void tmpfiles_line(FILE *f, const char *file, const char *value, bool first)
+static void tmpfiles_line(FILE *f, const struct tt_wi_backend *be, const char *file,
+			  const char *value, bool first, bool implied)
 {
-	/* One line per path unless appended with w+: systemd-tmpfiles skips
+	(void)be;
+	/* Only what is written: the kernel does the implied by itself. One
+	 * line per path unless appended with w+: systemd-tmpfiles skips
 	 * duplicate paths. */
-	fprintf(f, "%-3s %s - - - - %s\n", first ? "w" : "w+", file, value);
+	if (!implied)
+		fprintf(f, "%-3s %s - - - - %s\n", first ? "w" : "w+", file, value);
 }
 
 static int tmpfiles(const struct export *e, FILE *f)
@@ -152,22 +155,38 @@ static int tmpfiles(const struct export *e, FILE *f)
 	fprintf(f, "# %s\n# /etc/tmpfiles.d/tiertune.conf: sets the weights at every boot\n",
 		header(e));
 	fprintf(f, "#Type Path%*s Mode User Group Age Argument\n", 50, "");
-	if (e->upstream)
-		rc = each_write(e, "upstream", f, tmpfiles_line);
-	if (rc == 0 && e->rfc)
-		rc = each_write(e, "rfc", f, tmpfiles_line);
+	for (int i = 0; i < e->nbe && rc == 0; i++)
+		rc = each_write(e, e->be[i], f, tmpfiles_line);
 	return rc;
 }
 
+static void numactl_line(FILE *f, const struct tt_wi_backend *be, const char *file,
+			 const char *value, bool first, bool implied)
+{
+	(void)be;
+	(void)first;
+	if (!implied)
+		fprintf(f, "#   %s = %s\n", file, value);
+}
+
+/* numactl takes global node weights from sysfs: the first interface of the
+ * table that holds those. */
 static int numactl(const struct export *e, FILE *f)
 {
+	const struct tt_wi_backend *be = NULL;
 	struct tt_recos rs = e->rs;
 	struct tt_weights w;
 	char nodes[256], weights[1024];
-	int rc = tt_recos_convert(&rs, e->t, "upstream");
+	int rc;
 
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && !be; b++)
+		if ((*b)->key == TT_WI_BY_NODE && !(*b)->per_source)
+			be = *b;
+	if (!be)
+		return tt_err(TT_EUNAVAIL, "no weight interface holds global node weights");
+	rc = tt_recos_convert(&rs, e->t, be);
 	if (rc == 0)
-		rc = tt_recos_upstream(&rs, e->source, &w);
+		rc = tt_recos_merged(&rs, be, e->source, &w);
 	if (rc < 0)
 		return rc;
 	tt_bit_format_list(w.set.bits, TT_MAX_NODES, nodes, sizeof(nodes));
@@ -176,9 +195,10 @@ static int numactl(const struct export *e, FILE *f)
 		"# %s\n# needs numactl 2.0.19+ and these weights in sysfs (tiertune apply "
 		"--weights %s):\n",
 		header(e), weights);
-	int node;
-	tt_nodemask_for_each (node, &w.set)
-		fprintf(f, "#   %s/node%d = %u\n", TT_WI_UPSTREAM_DIR, node, w.w[node]);
+	struct each_ctx c = { .f = f, .be = be, .fn = numactl_line };
+	rc = be->writes(NULL, e->t, -1, &w, each_cb, &c);
+	if (rc < 0)
+		return rc;
 	if (e->source >= 0)
 		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n",
 			e->source, nodes);
@@ -188,25 +208,26 @@ static int numactl(const struct export *e, FILE *f)
 }
 
 /* node_exporter's textfile collector: recommended and current weights,
- * and the gain the recommendation was measured at. */
+ * and the gain the recommendation was measured at. Current weights are
+ * those of the interfaces that hold one weight per id for every source. */
 static int prometheus(const struct export *e, FILE *f)
 {
-	struct tt_wi_state st;
-	int node;
+	bool helped = false, auto_said = false;
+	int id;
 
 	fprintf(f, "# HELP tiertune_weight_recommended Interleave weight tiertune recommends.\n"
 		   "# TYPE tiertune_weight_recommended gauge\n");
 	for (int i = 0; i < e->rs.n; i++) {
 		const struct tt_reco *r = &e->rs.r[i];
+		const struct tt_wi_backend *be = tt_wi_find(r->interface);
 
 		if (e->source >= 0 && r->source_node >= 0 && r->source_node != e->source)
 			continue;
-		tt_nodemask_for_each (node, &r->w.set)
+		tt_nodemask_for_each (id, &r->w.set)
 			fprintf(f,
 				"tiertune_weight_recommended{interface=\"%s\",source_node=\"%d\",%"
 				"s=\"%d\"} %u\n",
-				r->interface, r->source_node,
-				strcmp(r->interface, "rfc") ? "node" : "tier", node, r->w.w[node]);
+				r->interface, r->source_node, be ? be->unit : "id", id, r->w.w[id]);
 	}
 	fprintf(f, "# HELP tiertune_gain_ratio Measured gain of the recommendation over its "
 		   "baseline (0.12 = +12%%).\n# TYPE tiertune_gain_ratio gauge\n");
@@ -214,21 +235,33 @@ static int prometheus(const struct export *e, FILE *f)
 		if (!isnan(e->rs.r[i].gain))
 			fprintf(f, "tiertune_gain_ratio{source_node=\"%d\"} %g\n",
 				e->rs.r[i].source_node, e->rs.r[i].gain);
-	tt_wi_state_init(&st);
-	if (tt_wi_upstream.read(&e->cli->sfs, e->t, &st) == 0) {
-		fprintf(f, "# HELP tiertune_weight_current Interleave weight in sysfs now.\n"
-			   "# TYPE tiertune_weight_current gauge\n");
-		tt_nodemask_for_each (node, &st.node.set)
-			fprintf(f,
-				"tiertune_weight_current{interface=\"upstream\",node=\"%d\"} %u\n",
-				node, st.node.w[node]);
-		if (st.auto_mode >= 0)
-			fprintf(f,
-				"# HELP tiertune_auto_mode 1 when the kernel sets weights itself.\n"
-				"# TYPE tiertune_auto_mode gauge\ntiertune_auto_mode %d\n",
-				st.auto_mode);
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {
+		struct tt_wi_state st;
+		char why[256];
+
+		if ((*b)->per_source || (*b)->detect(&e->cli->sfs, why, sizeof(why)) < 0)
+			continue;
+		tt_wi_state_init(&st);
+		if ((*b)->read(&e->cli->sfs, e->t, &st) == 0) {
+			if (!helped)
+				fprintf(f, "# HELP tiertune_weight_current Interleave weight in "
+					   "sysfs now.\n# TYPE tiertune_weight_current gauge\n");
+			helped = true;
+			tt_nodemask_for_each (id, &st.node.set)
+				fprintf(f,
+					"tiertune_weight_current{interface=\"%s\",%s=\"%d\"} %u\n",
+					(*b)->name, (*b)->unit, id, st.node.w[id]);
+			if (st.auto_mode >= 0 && !auto_said)
+				fprintf(f,
+					"# HELP tiertune_auto_mode 1 when the kernel sets weights "
+					"itself.\n# TYPE tiertune_auto_mode "
+					"gauge\ntiertune_auto_mode "
+					"%d\n",
+					st.auto_mode);
+			auto_said |= st.auto_mode >= 0;
+		}
+		tt_wi_state_release(&st);
 	}
-	tt_wi_state_release(&st);
 	return 0;
 }
 
@@ -260,21 +293,21 @@ static int check_recos(const struct export *e)
 	struct tt_weights w;
 	int rc = tt_topo_check_source(e->t, e->source);
 
-	if (rc == 0 && e->upstream) {
+	for (int k = 0; k < e->nbe && rc == 0; k++) {
+		const struct tt_wi_backend *be = e->be[k];
+
 		rs = e->rs;
-		rc = tt_recos_convert(&rs, e->t, "upstream");
-		if (rc == 0)
-			rc = tt_recos_upstream(&rs, e->source, &w);
-		if (rc == 0)
-			rc = tt_wi_check(&tt_wi_upstream, &e->cli->sfs, e->t, -1, &w);
-	}
-	if (rc == 0 && e->rfc) {
-		rs = e->rs;
-		rc = tt_recos_convert(&rs, e->t, "rfc");
+		rc = tt_recos_convert(&rs, e->t, be);
+		if (rc == 0 && !be->per_source) {
+			rc = tt_recos_merged(&rs, be, e->source, &w);
+			if (rc == 0)
+				rc = tt_wi_check(be, &e->cli->sfs, e->t, -1, &w);
+			continue;
+		}
 		for (int i = 0; rc == 0 && i < rs.n; i++)
 			if (e->source < 0 || rs.r[i].source_node == e->source)
-				rc = tt_wi_check(&tt_wi_rfc, &e->cli->sfs, e->t,
-						 rs.r[i].source_node, &rs.r[i].w);
+				rc = tt_wi_check(be, &e->cli->sfs, e->t, rs.r[i].source_node,
+						 &rs.r[i].w);
 	}
 	return rc;
 }
@@ -315,6 +348,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	uint64_t run = 0;
 	int64_t source = -1;
 	bool latest = false, all = false;
+	char ifaces[256];
 	struct cli_opt opts[] = {
 		CLI_U64("run", &run, "RUN", "the recommendation recorded with run RUN", 1,
 			INT64_MAX),
@@ -335,8 +369,9 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			"write to FILE (through a temporary file and rename) instead of standard "
 			"output",
 			.short_name = 'o'),
-		CLI_STRING("interface", &interface, "upstream|rfc|both",
-			   "the interface to export for (default: the one this kernel has)"),
+		CLI_STRING("interface", &interface, cli_interfaces(ifaces, sizeof(ifaces), "|both"),
+			   "the interface to export for, or every one (default: the one this "
+			   "kernel has)"),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("export"), opts, argc, argv, &nargs),
@@ -363,15 +398,14 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	e.t = &t;
 	if (interface && strcmp(interface, "both") == 0) {
-		e.upstream = e.rfc = true;
+		for (const struct tt_wi_backend *const *b = tt_wi_backends;
+		     *b && e.nbe < (int)(sizeof(e.be) / sizeof(e.be[0])); b++)
+			e.be[e.nbe++] = *b;
 	} else {
-		const struct tt_wi_backend *be;
-
-		rc = cli_pick_interface(cli, interface, &be);
+		rc = cli_pick_interface(cli, interface, &e.be[0]);
 		if (rc < 0)
 			goto fail;
-		e.upstream = be == &tt_wi_upstream;
-		e.rfc = be == &tt_wi_rfc;
+		e.nbe = 1;
 	}
 	if (weights || tier_weights) {
 		char buf[1024];

@@ -1,7 +1,10 @@
 /* tiertune plot: an auto or sweep run's score against the share of its
  * pages on the nodes other than the source's (the slow tier when the
  * source's node is the fast one), as a data file and a gnuplot script, drawn
- * to PNG and SVG when gnuplot is there. */
+ * to PNG and SVG when gnuplot is there. A run over three or more nodes also
+ * gets a heat map of the score over the shares of two nodes: the two with
+ * the largest shares in its best trial (with three nodes, those two shares
+ * fix the third, so the map covers every trial). */
 #include "cli.h"
 
 #include "../db/db.h"
@@ -17,8 +20,9 @@
 extern char **environ;
 
 struct point {
-	double remote;	       /* fraction of pages off the source node */
-	double median, lo, hi; /* bytes/s */
+	double remote;		    /* fraction of pages off the source node */
+	double median, lo, hi;	    /* bytes/s */
+	double share[TT_MAX_NODES]; /* requested, by node */
 	char weights[96];
 };
 
@@ -30,6 +34,8 @@ struct plot {
 	const char *prefix;
 	int n;
 	struct point *p;
+	int nnodes;  /* distinct nodes over the trials */
+	int heat[2]; /* the heat map's two nodes; -1: no heat map */
 };
 
 static int by_share(const void *a, const void *b)
@@ -37,6 +43,33 @@ static int by_share(const void *a, const void *b)
 	const struct point *x = a, *y = b;
 
 	return (x->remote > y->remote) - (x->remote < y->remote);
+}
+
+/* The heat map's nodes: with three or more nodes in the run, the two with
+ * the largest shares in its best trial (ties to the lower node). */
+static void heat_nodes(struct plot *pl)
+{
+	const struct point *best = &pl->p[0];
+	bool seen[TT_MAX_NODES] = { false };
+
+	pl->nnodes = 0;
+	pl->heat[0] = pl->heat[1] = -1;
+	for (int i = 0; i < pl->n; i++) {
+		if (pl->p[i].median > best->median)
+			best = &pl->p[i];
+		for (int node = 0; node < TT_MAX_NODES; node++)
+			if (pl->p[i].share[node] > 0 && !seen[node]) {
+				seen[node] = true;
+				pl->nnodes++;
+			}
+	}
+	if (pl->nnodes < 3)
+		return;
+	for (int k = 0; k < 2; k++)
+		for (int node = 0; node < TT_MAX_NODES; node++)
+			if (seen[node] && node != pl->heat[0] &&
+			    (pl->heat[k] < 0 || best->share[node] > best->share[pl->heat[k]]))
+				pl->heat[k] = node;
 }
 
 /* One point per trial that has a bandwidth, its remote share from the
@@ -64,6 +97,9 @@ static int points(struct plot *pl)
 		json_array_foreach (nodes, k, nd) {
 			int node = (int)json_integer_value(json_object_get(nd, "node"));
 
+			if (node >= 0 && node < TT_MAX_NODES)
+				p->share[node] =
+					json_number_value(json_object_get(nd, "requested_share"));
 			if (node != pl->source)
 				p->remote +=
 					json_number_value(json_object_get(nd, "requested_share"));
@@ -76,9 +112,11 @@ static int points(struct plot *pl)
 		pl->n++;
 	}
 	qsort(pl->p, (size_t)pl->n, sizeof(*pl->p), by_share);
-	return pl->n ? 0
-		     : tt_err(TT_EINPUT, "run %jd has no trial with a bandwidth to plot",
+	if (!pl->n)
+		return tt_err(TT_EINPUT, "run %jd has no trial with a bandwidth to plot",
 			      (intmax_t)pl->id);
+	heat_nodes(pl);
+	return 0;
 }
 
 static int write_data(void *ctx, FILE *f)
@@ -92,6 +130,22 @@ static int write_data(void *ctx, FILE *f)
 	for (int i = 0; i < pl->n; i++)
 		fprintf(f, "%.6f %.4f %.4f %.4f %s\n", pl->p[i].remote, pl->p[i].median / 1e9,
 			pl->p[i].lo / 1e9, pl->p[i].hi / 1e9, pl->p[i].weights);
+	return 0;
+}
+
+/* The heat map's data: the two nodes' shares, the median, the weights. */
+static int write_heat(void *ctx, FILE *f)
+{
+	const struct plot *pl = ctx;
+
+	fprintf(f, "# tiertune run %jd (%s), source node %d%s\n", (intmax_t)pl->id,
+		cli_str(pl->run, "kind"), pl->source,
+		pl->simulated ? ": SIMULATED, every figure from a model" : "");
+	fprintf(f, "# share_node%d  share_node%d  bw_median_GB_s  weights\n", pl->heat[0],
+		pl->heat[1]);
+	for (int i = 0; i < pl->n; i++)
+		fprintf(f, "%.6f %.6f %.4f %s\n", pl->p[i].share[pl->heat[0]],
+			pl->p[i].share[pl->heat[1]], pl->p[i].median / 1e9, pl->p[i].weights);
 	return 0;
 }
 
@@ -110,6 +164,34 @@ static int write_script(void *ctx, FILE *f)
 		fprintf(f, "set xlabel 'share of pages on nodes other than %d'\n", pl->source);
 		fprintf(f, "set ylabel 'GB/s (median, bars min..best)'\nset grid\nset key off\n");
 		fprintf(f, "plot '%s.dat' using 1:2:3:4 with yerrorbars pt 7\n", pl->prefix);
+	}
+	if (pl->heat[0] < 0)
+		return 0;
+	/* The trials are scattered over the simplex: gnuplot grids them
+	 * (dgrid3d, inverse-distance weights) for pm3d, and the measured
+	 * points are drawn on top. */
+	for (int i = 0; i < 2; i++) {
+		fprintf(f, "reset\nset terminal %s\nset output '%s-heat.%s'\n", term[i][0],
+			pl->prefix, term[i][1]);
+		fprintf(f,
+			"set title \"%srun %jd (%s): %s from node %d, median GB/s\" noenhanced\n",
+			pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id,
+			cli_str(pl->run, "kind"), cli_str(pl->run, "objective"), pl->source);
+		fprintf(f,
+			"set xlabel 'share of pages on node %d'\nset ylabel 'share of pages "
+			"on node %d'\n",
+			pl->heat[0], pl->heat[1]);
+		fprintf(f, "set xrange [0:1]\nset yrange [0:1]\nset view map\nset key off\n"
+			   "set palette rgb 33,13,10\nset cblabel 'GB/s'\n");
+		fprintf(f,
+			"set table $grid\nset dgrid3d 41,41 qnorm 2\n"
+			"splot '%s-heat.dat' using 1:2:3\nunset table\nunset dgrid3d\n",
+			pl->prefix);
+		/* Two shares can sum to at most 1: the grid beyond is not a trial. */
+		fprintf(f,
+			"splot $grid using 1:2:($1 + $2 <= 1.0001 ? $3 : 1/0) with pm3d, "
+			"'%s-heat.dat' using 1:2:3 with points pt 7 ps 0.6 lc rgb 'black'\n",
+			pl->prefix);
 	}
 	return 0;
 }
@@ -136,7 +218,7 @@ static int draw(const char *script)
 static int plot(struct tt_cli *cli, int64_t id, const char *prefix)
 {
 	struct plot pl = { .id = id, .prefix = prefix };
-	char def[64], data[4200], script[4200];
+	char def[64], data[4200], script[4200], heat[4200];
 	struct tt_db *db;
 	const char *kind;
 	int rc = cli_db(cli, TT_DB_READONLY, &db);
@@ -161,9 +243,12 @@ static int plot(struct tt_cli *cli, int64_t id, const char *prefix)
 	}
 	snprintf(data, sizeof(data), "%s.dat", pl.prefix);
 	snprintf(script, sizeof(script), "%s.gp", pl.prefix);
+	snprintf(heat, sizeof(heat), "%s-heat.dat", pl.prefix);
 	rc = points(&pl);
 	if (rc == 0)
 		rc = cli_write_file(data, write_data, &pl);
+	if (rc == 0 && pl.heat[0] >= 0)
+		rc = cli_write_file(heat, write_heat, &pl);
 	if (rc == 0)
 		rc = cli_write_file(script, write_script, &pl);
 	if (rc == 0)
@@ -172,11 +257,19 @@ static int plot(struct tt_cli *cli, int64_t id, const char *prefix)
 		goto out;
 	printf("%swrote %s (%d points) and %s\n", pl.simulated ? "SIMULATED run: " : "", data, pl.n,
 	       script);
+	if (pl.heat[0] >= 0)
+		printf("%swrote %s: a heat map over the shares of nodes %d and %d (%d nodes in "
+		       "the run)\n",
+		       pl.simulated ? "SIMULATED run: " : "", heat, pl.heat[0], pl.heat[1],
+		       pl.nnodes);
 	if (rc == 1)
 		printf("gnuplot is not installed (not found in PATH), so nothing was drawn; with "
 		       "it, "
-		       "'gnuplot %s' draws %s.png and %s.svg\n",
-		       script, pl.prefix, pl.prefix);
+		       "'gnuplot %s' draws %s.png and %s.svg%s\n",
+		       script, pl.prefix, pl.prefix, pl.heat[0] >= 0 ? " and the heat map" : "");
+	else if (pl.heat[0] >= 0)
+		printf("drew %s.png and %s.svg, and the heat map %s-heat.png and %s-heat.svg\n",
+		       pl.prefix, pl.prefix, pl.prefix, pl.prefix);
 	else
 		printf("drew %s.png and %s.svg\n", pl.prefix, pl.prefix);
 	rc = 0;

@@ -9,35 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int plan_defaults(const struct tt_topo *t, struct tt_apply_plan *p)
-{
-	if (p->be == &tt_wi_upstream) {
-		struct tt_weights ones;
-
-		/* Every node with memory, as apply would want them: a missing
-		 * nodeN file is refused, not skipped. */
-		tt_weights_clear(&ones);
-		for (int i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].has_memory)
-				tt_weights_put(&ones, t->nodes[i].id, 1);
-		return tt_apply_plan_upstream(p, t, &ones);
-	}
-	/* The RFC's default: every tier weighs 1 for every source. */
-	for (int i = 0; i < t->nnodes; i++) {
-		struct tt_weights tiers;
-
-		if (!t->nodes[i].ncpus)
-			continue;
-		tt_weights_clear(&tiers);
-		for (int k = 0; k < t->ntiers; k++)
-			tt_weights_put(&tiers, t->tiers[k].id, 1);
-		int rc = tt_apply_plan_rfc(p, t, t->nodes[i].id, &tiers);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
 /* restore with no mode: a journal left by a crash first; when there is
  * none, or it belonged to a change that had finished, undo the last apply. */
 static int restore_journal(struct tt_cli *cli, const char *state, const char *journal, bool dry_run,
@@ -63,9 +34,9 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 		return 0;
 	}
 	if (cli->json)
-		return cli_print_json(json_pack("{s:i,s:s,s:s,s:i}", "schema_version", 1, "action",
-						"restore", "journal", journal, "restored",
-						rec.restored));
+		return cli_print_json(json_pack("{s:i,s:s,s:s,s:i}", "schema_version",
+						TT_JSON_SCHEMA_VERSION, "action", "restore",
+						"journal", journal, "restored", rec.restored));
 	printf("put back %d value%s from journal '%s'\n", rec.restored,
 	       rec.restored == 1 ? "" : "s", journal);
 	return 0;
@@ -78,6 +49,7 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 	const char *journal = NULL, *interface = NULL;
 	bool last = false, defaults = false, auto_mode = false, dry_run = false, force = false,
 	     then_last;
+	char ifaces[256];
 	struct cli_opt opts[] = {
 		CLI_FLAG("last", &last,
 			 "undo the last apply of this root (the default when no journal is left); "
@@ -85,7 +57,7 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 		CLI_STRING("journal", &journal, "FILE", "put back what a journal holds"),
 		CLI_FLAG("defaults", &defaults, "weight 1 everywhere"),
 		CLI_FLAG("auto", &auto_mode, "the kernel's auto mode (upstream, Linux 6.16+)"),
-		CLI_STRING("interface", &interface, "upstream|rfc",
+		CLI_STRING("interface", &interface, cli_interfaces(ifaces, sizeof(ifaces), NULL),
 			   "the kernel interface (default: the one this kernel has)"),
 		CLI_FLAG("dry-run", &dry_run, "show the plan, write nothing"),
 		CLI_FLAG("force", &force, "with --last: undo even where the files changed since"),
@@ -137,11 +109,7 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 			rc = tt_apply_plan_last(&p, state, !force, &when);
 			snprintf(objective, sizeof(objective), "undo the apply of %lld", when);
 		} else if (what == RESTORE_DEFAULTS) {
-			rc = plan_defaults(&t, &p);
-		} else if (be != &tt_wi_upstream) {
-			rc = tt_err(TT_EUNAVAIL,
-				    "auto mode is an upstream interface feature (Linux "
-				    "6.16+)");
+			rc = tt_apply_plan_defaults(&p, &t);
 		} else {
 			rc = tt_apply_plan_auto(&p, true);
 		}

@@ -56,11 +56,22 @@ static void print_show(json_t *run)
 	}
 	if (json_array_size(json_object_get(run, "recommendations")))
 		printf("\n%6s %-9s %-24s %8s\n", "source", "interface", "weights", "gain");
-	json_array_foreach (json_object_get(run, "recommendations"), i, t)
+	json_array_foreach (json_object_get(run, "recommendations"), i, t) {
+		char w[256] = "";
+		size_t len = 0;
+		const char *key;
+		json_t *v;
+
+		json_object_foreach (json_object_get(t, "weights"), key, v)
+			if (len < sizeof(w))
+				len += (size_t)snprintf(w + len, sizeof(w) - len,
+							"%s%s:%" JSON_INTEGER_FORMAT,
+							len ? "," : "", key, json_integer_value(v));
 		printf("%6" JSON_INTEGER_FORMAT " %-9s %-24s %+7.1f%%\n",
 		       json_integer_value(json_object_get(t, "source_node")),
-		       cli_str(t, "interface"), cli_str(t, "weights"),
+		       cli_str(t, "interface"), w,
 		       100 * json_number_value(json_object_get(t, "gain")));
+	}
 }
 
 int cmd_show(struct tt_cli *cli, int argc, char **argv)

@@ -18,105 +18,82 @@ struct sim_args {
 	uint64_t start, pages;
 };
 
-/* Upstream weights: --weights, "auto" (the kernel's formula on the root's
- * HMAT figures), or what the root's sysfs holds. */
-static int upstream_weights(struct tt_cli *cli, const struct tt_topo *t, const struct sim_args *a,
-			    const struct tt_nodemask *mask, struct tt_weights *w, const char **from)
+/* The weights the interface models, keyed by its unit: --weights (node
+ * weights; "auto", the kernel's formula on the root's HMAT figures) or
+ * --tier-weights, whichever the interface takes, or what the root's sysfs
+ * holds for the source node. */
+static int sim_weights(struct tt_cli *cli, const struct tt_topo *t, const struct sim_args *a,
+		       const struct tt_wi_backend *be, const struct tt_nodemask *mask,
+		       struct tt_weights *w, const char **from)
 {
+	bool by_node = be->key == TT_WI_BY_NODE;
+	const char *given = by_node ? a->weights : a->tier_weights,
+		   *opt = by_node ? "--weights" : "--tier-weights";
+	struct tt_wi_state st;
 	char why[256];
-	int rc, node;
+	int rc, id;
 
-	if (a->weights && strcmp(a->weights, "auto") == 0) {
-		rc = cli_weights_auto(cli, t, w);
+	if (!by_node && a->weights)
+		return tt_err(TT_EINPUT,
+			      "--weights gives node weights, which the %s interface does "
+			      "not have; use --tier-weights TIER:W,...",
+			      be->name);
+	if (given && by_node && strcmp(given, "auto") == 0) {
 		*from = "auto: the kernel's formula on HMAT access1 bandwidth";
-		return rc;
+		return cli_weights_auto(cli, t, w);
 	}
-	if (a->weights) {
-		rc = tt_weights_parse(a->weights, w);
-		if (rc < 0)
+	if (given) {
+		rc = tt_weights_parse(given, w);
+		if (rc < 0) {
+			if (!by_node)
+				tt_err_prefix("%s", opt);
 			return rc;
-		tt_nodemask_for_each (node, &w->set) {
-			if (!tt_nodemask_test(mask, node))
+		}
+		tt_nodemask_for_each (id, &w->set) {
+			if (by_node && !tt_nodemask_test(mask, id))
 				return tt_err(TT_EINPUT,
 					      "weights '%s' give node %d, which is not in "
 					      "--nodes '%s'",
-					      a->weights, node, a->nodes);
-		}
-		*from = "--weights";
-		return tt_weights_check_range(w, tt_wi_upstream.min_weight,
-					      tt_wi_upstream.max_weight);
-	}
-	if (tt_wi_upstream.detect(&cli->sfs, why, sizeof(why)) < 0)
-		return tt_err(TT_EUNAVAIL, "no weights given and %s", why);
-	struct tt_wi_state st;
-	tt_wi_state_init(&st);
-	rc = tt_wi_upstream.read(&cli->sfs, t, &st);
-	if (rc == 0)
-		*w = st.node;
-	tt_wi_state_release(&st);
-	*from = "sysfs";
-	return rc;
-}
-
-/* RFC tier weights for the source node: --tier-weights TIER:W,... or sysfs. */
-static int rfc_weights(struct tt_cli *cli, const struct tt_topo *t, const struct sim_args *a,
-		       uint32_t *tier_w, const char **from)
-{
-	struct tt_weights tw;
-	char why[256];
-	int rc, tier;
-
-	if (a->weights)
-		return tt_err(TT_EINPUT,
-			      "--weights gives node weights, which the rfc interface does "
-			      "not have; use --tier-weights TIER:W,...");
-	if (a->tier_weights) {
-		rc = tt_weights_parse(a->tier_weights, &tw);
-		if (rc < 0) {
-			tt_err_prefix("--tier-weights");
-			return rc;
-		}
-		tt_nodemask_for_each (tier, &tw.set) {
-			if (!tt_topo_tier(t, tier))
+					      given, id, a->nodes);
+			if (!by_node && !tt_topo_tier(t, id))
 				return tt_err(TT_EINPUT,
 					      "tier %d in --tier-weights '%s' does not exist "
 					      "under '%s'",
-					      tier, a->tier_weights, tt_sysfs_root(&cli->sfs));
-			if (tw.w[tier] > tt_wi_rfc.max_weight)
+					      id, given, tt_sysfs_root(&cli->sfs));
+			if (!by_node && w->w[id] > be->max_weight)
 				return tt_err(TT_EINPUT,
 					      "weight '%u' for tier %d out of range (0-%u)",
-					      tw.w[tier], tier, tt_wi_rfc.max_weight);
+					      w->w[id], id, be->max_weight);
 		}
-		for (int i = 0; i < t->ntiers; i++)
-			tier_w[i] = tt_weights_get(&tw, t->tiers[i].id, 1);
-		*from = "--tier-weights";
-		return 0;
+		*from = opt;
+		return tt_weights_check_range_of(w, be->min_weight, be->max_weight, be->unit);
 	}
-	if (tt_wi_rfc.detect(&cli->sfs, why, sizeof(why)) < 0)
-		return tt_err(TT_EUNAVAIL, "no --tier-weights given and %s", why);
-	struct tt_wi_state st;
+	if (be->detect(&cli->sfs, why, sizeof(why)) < 0)
+		return tt_err(TT_EUNAVAIL, "no %s given and %s", by_node ? "weights" : opt, why);
 	tt_wi_state_init(&st);
-	rc = tt_wi_rfc.read(&cli->sfs, t, &st);
+	rc = be->read(&cli->sfs, t, &st);
 	if (rc == 0)
-		tt_wi_rfc_tier_weights(&st, t, (int)a->source, tier_w);
+		be->current(&st, t, (int)a->source, w);
 	tt_wi_state_release(&st);
 	*from = "sysfs";
 	return rc;
 }
 
-static const char *pick_interface(struct tt_cli *cli, const struct sim_args *a)
+/* --interface; else the interface the weights given are keyed for; else
+ * the first this root has; else the table's first. NULL: unknown name. */
+static const struct tt_wi_backend *pick_interface(struct tt_cli *cli, const struct sim_args *a)
 {
-	char why[256];
+	const struct tt_wi_backend *be;
 
 	if (a->iface)
-		return a->iface;
+		return tt_wi_find(a->iface);
 	if (a->tier_weights)
-		return "rfc";
-	if (a->weights || tt_wi_upstream.detect(&cli->sfs, why, sizeof(why)) == 0)
-		return "upstream";
-	if (tt_wi_rfc.detect(&cli->sfs, why, sizeof(why)) == 0)
-		return "rfc";
-	return "upstream";
+		return tt_wi_for_key(TT_WI_BY_TIER);
+	if (a->weights)
+		return tt_wi_for_key(TT_WI_BY_NODE);
+	if (tt_wi_pick(&cli->sfs, NULL, &be) == 0)
+		return be;
+	return tt_wi_backends[0];
 }
 
 static int report(const struct tt_cli *cli, const struct sim_args *a, const char *iface,
@@ -178,19 +155,23 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 	struct tt_topo t;
 	struct tt_il_order *o = NULL;
 	struct tt_weights *w = NULL;
-	const char *iface, *from = "";
+	const struct tt_wi_backend *be;
+	const char *from = "";
+	char names[256];
 	int *pages = NULL, rc, node;
 
 	if (tt_parse_list(a->nodes, mask.bits, TT_MAX_NODES) || tt_nodemask_weight(&mask) == 0)
 		return cli_usage("--nodes '%s' is not a node list (want e.g. 0-2 or 0,2)",
 				 a->nodes);
-	iface = pick_interface(cli, a);
-	if (strcmp(iface, "upstream") && strcmp(iface, "rfc"))
-		return cli_usage("--interface '%s' is not upstream or rfc", iface);
+	be = pick_interface(cli, a);
+	if (!be)
+		return cli_usage("--interface '%s' is not one of %s", a->iface,
+				 tt_wi_names(", ", names, sizeof(names)));
 	if (strcmp(a->mode, "vma") && strcmp(a->mode, "task"))
 		return cli_usage("--mode '%s' is not vma or task", a->mode);
-	if (strcmp(iface, "rfc") == 0 && a->source < 0)
-		return cli_usage("rfc weights are relative to a source node: give --source-node N");
+	if (be->per_source && a->source < 0)
+		return cli_usage("%s weights are relative to a source node: give --source-node N",
+				 be->name);
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
@@ -223,17 +204,9 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 		rc = tt_err(TT_EFAIL, "out of memory for %ju pages", (uintmax_t)a->pages);
 		goto fail;
 	}
-	if (strcmp(iface, "upstream") == 0) {
-		rc = upstream_weights(cli, &t, a, &mask, w, &from);
-		if (rc == 0)
-			rc = tt_il_order_upstream(o, &mask, w);
-	} else {
-		uint32_t tier_w[t.ntiers + 1];
-
-		rc = rfc_weights(cli, &t, a, tier_w, &from);
-		if (rc == 0)
-			rc = tt_il_order_rfc(o, &mask, &t, tier_w);
-	}
+	rc = sim_weights(cli, &t, a, be, &mask, w, &from);
+	if (rc == 0)
+		rc = be->order(o, &mask, &t, w);
 	if (rc < 0)
 		goto fail;
 	if (strcmp(a->mode, "vma") == 0) {
@@ -253,7 +226,7 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 		for (uint64_t p = 0; p < a->pages; p++)
 			pages[p] = tt_il_task_next(o, &ts);
 	}
-	rc = report(cli, a, iface, from, o, pages);
+	rc = report(cli, a, be->name, from, o, pages);
 	goto out;
 fail:
 	rc = cli_fail(rc);
@@ -268,6 +241,7 @@ out:
 int cmd_simulate(struct tt_cli *cli, int argc, char **argv)
 {
 	struct sim_args a = { .mode = "vma", .source = -1 };
+	char ifaces[256];
 	struct cli_opt opts[] = {
 		CLI_STRING("nodes", &a.nodes, "LIST",
 			   "the policy's nodes, as the kernel lists them "
@@ -283,7 +257,7 @@ int cmd_simulate(struct tt_cli *cli, int argc, char **argv)
 			   "RFC weights per tier for the source node (0-100; default: the root's)"),
 		CLI_SOURCE_NODE(&a.source, "the node whose tier weights the RFC interface uses "
 					   "(RFC only)"),
-		CLI_STRING("interface", &a.iface, "upstream|rfc",
+		CLI_STRING("interface", &a.iface, cli_interfaces(ifaces, sizeof(ifaces), NULL),
 			   "which kernel interface to model (default: the one this kernel has)"),
 		CLI_STRING("mode", &a.mode, "vma|task",
 			   "the kernel's walk: per-VMA page index (vma, default) or the task's "

@@ -46,20 +46,6 @@ static const char *tier_class(int id)
 	return id == TT_MEMTIER_DRAM ? "DRAM" : "slower than DRAM";
 }
 
-static json_t *weights_json(const struct tt_weights *w)
-{
-	json_t *o = json_object();
-	int node;
-
-	tt_nodemask_for_each (node, &w->set) {
-		char key[16];
-
-		snprintf(key, sizeof(key), "%d", node);
-		json_object_set_new(o, key, json_integer(w->w[node]));
-	}
-	return o;
-}
-
 static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const struct wi_seen *wis,
 		      int nwi)
 {
@@ -120,7 +106,7 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 		if (w->rc < 0) {
 			json_object_set_new(o, "reason", json_string(w->why));
 		} else if (!w->be->per_source) {
-			json_object_set_new(o, "weights", weights_json(&w->st.node));
+			json_object_set_new(o, "weights", cli_weights_json(&w->st.node));
 			json_object_set_new(o, "auto",
 					    w->st.auto_mode < 0 ? json_null()
 								: json_boolean(w->st.auto_mode));
@@ -134,7 +120,8 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 				char key[16];
 
 				snprintf(key, sizeof(key), "%d", w->st.tiers[k].tier);
-				json_object_set_new(tw, key, weights_json(&w->st.tiers[k].by_src));
+				json_object_set_new(tw, key,
+						    cli_weights_json(&w->st.tiers[k].by_src));
 			}
 			json_object_set_new(o, "tier_weights_by_source", tw);
 		}

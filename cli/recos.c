@@ -2,12 +2,36 @@
 
 #include "../core/error.h"
 #include "../core/parse.h"
+#include "cli.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #define PROFILE_FORMAT "tiertune-profile"
+
+/* A weights object ({"0": 5, "2": 1}, as every document has them) as the
+ * text tt_recos_add takes. */
+static int weights_text(json_t *w, const char *where, char *text, size_t size)
+{
+	const char *key;
+	size_t len = 0;
+	json_t *v;
+
+	text[0] = '\0';
+	if (!json_is_object(w))
+		return tt_err(TT_EINPUT, "%s: its weights are not an object", where);
+	json_object_foreach (w, key, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return tt_err(TT_EINPUT, "%s: weight of '%s' is not a whole number", where,
+				      key);
+		len += (size_t)snprintf(text + len, size - len, "%s%s:%" JSON_INTEGER_FORMAT,
+					len ? "," : "", key, json_integer_value(v));
+		if (len >= size)
+			return tt_err(TT_EINPUT, "%s: too many weights", where);
+	}
+	return 0;
+}
 
 static int from_run_json(json_t *run, struct tt_recos *rs)
 {
@@ -28,12 +52,14 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 	snprintf(where, sizeof(where), "run %jd", (intmax_t)rs->run_id);
 	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
 		json_t *gain = json_object_get(rec, "gain");
-		int rc = tt_recos_add(rs,
-				      (int)json_integer_value(json_object_get(rec, "source_node")),
-				      json_string_value(json_object_get(rec, "interface")) ?: "",
-				      json_string_value(json_object_get(rec, "weights")) ?: "",
-				      json_is_number(gain) ? json_number_value(gain) : NAN, where);
+		char text[4096];
+		int rc = weights_text(json_object_get(rec, "weights"), where, text, sizeof(text));
 
+		if (rc == 0)
+			rc = tt_recos_add(
+				rs, (int)json_integer_value(json_object_get(rec, "source_node")),
+				json_string_value(json_object_get(rec, "interface")) ?: "", text,
+				json_is_number(gain) ? json_number_value(gain) : NAN, where);
 		if (rc < 0)
 			return rc;
 	}
@@ -119,12 +145,10 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",
 		 json_string_value(json_object_get(j, "run")) ?: "");
 	json_array_foreach (json_object_get(j, "recommendations"), i, rec) {
-		json_t *w = json_object_get(rec, "weights"), *v,
+		json_t *w = json_object_get(rec, "weights"),
 		       *src = json_object_get(rec, "source_node"),
 		       *gain = json_object_get(rec, "gain");
-		const char *key;
-		char text[4096] = "";
-		size_t len = 0;
+		char text[4096];
 
 		snprintf(where, sizeof(where), "profile '%s', recommendation %zu", path, i + 1);
 		if (!json_is_object(w) || !json_is_integer(src)) {
@@ -139,20 +163,9 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 				    where, json_integer_value(src), TT_MAX_NODES - 1);
 			goto out;
 		}
-		json_object_foreach (w, key, v) {
-			if (!json_is_integer(v) || json_integer_value(v) < 0) {
-				rc = tt_err(TT_EINPUT, "%s: weight of '%s' is not a whole number",
-					    where, key);
-				goto out;
-			}
-			len += (size_t)snprintf(text + len, sizeof(text) - len,
-						"%s%s:%" JSON_INTEGER_FORMAT, len ? "," : "", key,
-						json_integer_value(v));
-			if (len >= sizeof(text)) {
-				rc = tt_err(TT_EINPUT, "%s: too many weights", where);
-				goto out;
-			}
-		}
+		rc = weights_text(w, where, text, sizeof(text));
+		if (rc < 0)
+			goto out;
 		rc = tt_recos_add(rs, (int)json_integer_value(src),
 				  json_string_value(json_object_get(rec, "interface")) ?: "", text,
 				  json_is_number(gain) ? json_number_value(gain) : NAN, where);
@@ -174,14 +187,8 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 	tt_topo_fingerprint(t, fp);
 	for (int i = 0; i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
-		json_t *w = json_object();
-		char key[16];
-		int node;
+		json_t *w = cli_weights_json(&r->w);
 
-		tt_nodemask_for_each (node, &r->w.set) {
-			snprintf(key, sizeof(key), "%d", node);
-			json_object_set_new(w, key, json_integer(r->w.w[node]));
-		}
 		json_array_append_new(recs,
 				      json_pack("{s:i,s:s,s:o,s:o}", "source_node", r->source_node,
 						"interface", r->interface, "weights", w, "gain",
@@ -196,9 +203,15 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 
 int recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs)
 {
+	const struct tt_wi_backend *be = tt_wi_for_key(weights ? TT_WI_BY_NODE : TT_WI_BY_TIER);
+
 	memset(rs, 0, sizeof(*rs));
-	if (!weights && src < 0)
-		return tt_err(TT_EINPUT, "tier weights are per source node: give --source-node N");
-	return tt_recos_add(rs, src, weights ? "upstream" : "rfc", weights ? weights : tier_weights,
-			    NAN, weights ? "--weights" : "--tier-weights");
+	if (!be)
+		return tt_err(TT_EINPUT, "no weight interface takes %s weights",
+			      weights ? "node" : "tier");
+	if (be->per_source && src < 0)
+		return tt_err(TT_EINPUT, "%s weights are per source node: give --source-node N",
+			      be->unit);
+	return tt_recos_add(rs, src, be->name, weights ? weights : tier_weights, NAN,
+			    weights ? "--weights" : "--tier-weights");
 }

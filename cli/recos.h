@@ -16,8 +16,9 @@ int recos_latest(struct tt_db *db, struct tt_recos *out);
 int recos_from_profile(const char *path, struct tt_recos *out);
 json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t);
 
-/* Weights from the command line: node weights are upstream's, tier
- * weights the RFC's (and need a source node). */
+/* Weights from the command line: node weights (--weights) or tier weights
+ * (--tier-weights), for the first interface keyed that way (a per-source
+ * one needs a source node). */
 int recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs);
 
 #endif

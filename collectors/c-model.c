@@ -2,13 +2,20 @@
  * measured, and the collector is flagged simulated so that output and the
  * database say so. Interleaving by weights w gives node n a share
  * s_n = w_n / sum(w) of the traffic; the run is limited by the node that
- * saturates first, so total = min_n(B_n / s_n) with B_n the node's HMAT
- * read bandwidth, and node n carries total * s_n. */
+ * saturates first, so total = min_n(B_n / s_n), and node n carries
+ * total * s_n. B_n is the bandwidth measured from the source node where the
+ * context has it (tt_collect_ctx.measured_bw_bytes_s: a profile or matrix
+ * row), else the node's HMAT read bandwidth, a first guess: HMAT gives it
+ * from the node's best initiator, so from another socket the model
+ * overstates (issue 14 saw 20-50% on a 4-node kernel). Each metric's
+ * source says which ("simulated: measured from node N" or "simulated: HMAT
+ * best initiator"). */
 #include "collector.h"
 
 #include "../core/error.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,10 +33,23 @@ static int hmat_bw(const struct tt_topo *t, int node, double *bytes_s)
 	return 0;
 }
 
+/* The node's figure: measured from the source when there is one. */
+static int node_bw(const struct tt_collect_ctx *ctx, int node, double *bytes_s, bool *measured)
+{
+	*measured = ctx->measured_bw_bytes_s && node >= 0 && node < TT_MAX_NODES &&
+		    ctx->measured_bw_bytes_s[node] > 0;
+	if (*measured) {
+		*bytes_s = ctx->measured_bw_bytes_s[node];
+		return 0;
+	}
+	return hmat_bw(ctx->topo, node, bytes_s);
+}
+
 static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 {
 	int node;
 	double bw;
+	bool measured;
 
 	if (!ctx->weights || !tt_nodemask_weight(&ctx->weights->set)) {
 		snprintf(why, size,
@@ -38,8 +58,11 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 		return TT_EUNAVAIL;
 	}
 	tt_nodemask_for_each (node, &ctx->weights->set) {
-		if (hmat_bw(ctx->topo, node, &bw) < 0) {
-			snprintf(why, size, "node %d has no HMAT bandwidth figure to model", node);
+		if (node_bw(ctx, node, &bw, &measured) < 0) {
+			snprintf(why, size,
+				 "node %d has no bandwidth figure to model (no HMAT, nothing "
+				 "measured from node %d)",
+				 node, ctx->source_node);
 			return TT_EUNAVAIL;
 		}
 	}
@@ -59,6 +82,7 @@ static int open_model(const struct tt_collect_ctx *ctx, struct tt_source **out)
 	double sum = 0;
 	int cap = 8, node;
 	char why[256];
+	bool all_measured = true, any_measured = false;
 
 	if (!p || !s) {
 		free(p);
@@ -74,13 +98,26 @@ static int open_model(const struct tt_collect_ctx *ctx, struct tt_source **out)
 	tt_nodemask_for_each (node, &ctx->weights->set)
 		sum += ctx->weights->w[node];
 	tt_nodemask_for_each (node, &ctx->weights->set) {
+		char from[48];
+		bool measured;
+
 		p->node[p->n] = node;
 		p->share[p->n] = ctx->weights->w[node] / sum;
-		hmat_bw(ctx->topo, node, &p->bw[p->n]);
+		node_bw(ctx, node, &p->bw[p->n], &measured);
 		p->n++;
-		tt_source_add(s, &cap, "model_bw", "bytes/s", TT_GAUGE, node, "simulated");
+		all_measured &= measured;
+		any_measured |= measured;
+		if (measured)
+			snprintf(from, sizeof(from), "simulated: measured from node %d",
+				 ctx->source_node);
+		else
+			snprintf(from, sizeof(from), "simulated: HMAT best initiator");
+		tt_source_add(s, &cap, "model_bw", "bytes/s", TT_GAUGE, node, from);
 	}
-	tt_source_add(s, &cap, "model_total_bw", "bytes/s", TT_GAUGE, -1, "simulated");
+	tt_source_add(s, &cap, "model_total_bw", "bytes/s", TT_GAUGE, -1,
+		      all_measured   ? "simulated: measured figures"
+		      : any_measured ? "simulated: measured and HMAT figures"
+				     : "simulated: HMAT best initiator");
 	*out = s;
 	return 0;
 }
@@ -108,7 +145,8 @@ static void close_model(struct tt_source *s)
 
 const struct tt_collector tt_c_model = {
 	.name = "model",
-	.summary = "SIMULATED: per-node bandwidth the weights would give, from HMAT figures",
+	.summary = "SIMULATED: per-node bandwidth the weights would give, from figures measured "
+		   "from the source node, else HMAT's",
 	.flags = TT_C_SIMULATED,
 	.gives = "model_bw (bytes/s) per weighted node, model_total_bw (bytes/s), all simulated",
 	.probe = probe,

@@ -53,6 +53,11 @@ struct tt_collect_ctx {
 	const struct tt_topo *topo;
 	int source_node; /* the benchmark's node: per-CPU counters go there; -1 all */
 	const struct tt_weights *weights; /* the placement being run, for the model; NULL none */
+	/* Bandwidth measured from source_node to each node (bytes/s, indexed
+	 * by node; 0: not measured), for the model, which takes HMAT's figures
+	 * (each node's best initiator, an overstatement from another socket)
+	 * only where this has none. NULL: nothing measured. */
+	const double *measured_bw_bytes_s;
 };
 
 enum {

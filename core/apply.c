@@ -17,7 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TIER_DIR "/sys/devices/virtual/memory_tiering"
 #define JOURNAL "apply.journal"
 #define LOCK "apply.lock"
 #define HISTORY "apply.history"
@@ -38,7 +37,7 @@ void tt_apply_plan_release(struct tt_apply_plan *p)
 }
 
 /* What a write's file says now, in the form of its value: the whole file,
- * or "src:w" of the RFC line's entry for src. */
+ * or "src:w" of the line's entry for src. */
 static int current(const struct tt_sysfs *s, const struct tt_write *w, char *out, size_t size)
 {
 	char line[4096], *save = NULL;
@@ -104,85 +103,78 @@ int tt_apply_plan_add(struct tt_apply_plan *p, enum tt_write_kind kind, int src,
 	return 0;
 }
 
-int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
-			   const struct tt_weights *w)
+static int add_write(void *ctx, enum tt_write_kind kind, int src, const char *file,
+		     const char *value, bool implied)
 {
-	struct tt_wi_state cur;
-	char v[16];
-	int node, rc;
-
-	tt_wi_state_init(&cur);
-	rc = tt_wi_check(&tt_wi_upstream, p->sfs, t, -1, w);
-	if (rc == 0)
-		rc = tt_wi_upstream.read(p->sfs, t, &cur);
-	if (rc < 0)
-		goto out;
-	/* With auto mode on, writing a node's weight, even the one it holds,
-	 * pins the weights: the kernel turns auto off (node_store). */
-	p->write_unchanged = cur.auto_mode == 1;
-	tt_nodemask_for_each (node, &w->set) {
-		snprintf(v, sizeof(v), "%u", w->w[node]);
-		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, v, TT_WI_UPSTREAM_DIR "/node%d",
-				       node);
-		if (rc < 0)
-			goto out;
-	}
-	/* Any nodeN write turns auto off (mm/mempolicy.c node_store); restore
-	 * must turn it back on. The mode file is noted even when auto is off
-	 * now: tt_apply_run reads it again under the lock, and what it holds
-	 * then is what a rollback puts back. */
-	struct tt_weights probe;
-	if (cur.auto_mode == 1 && p->n && tt_weights_auto_topo(t, &probe) == TT_EUNAVAIL) {
-		p->auto_lost = true;
-	} else if (cur.auto_mode >= 0 && p->n) {
-		struct tt_write *m = &p->implied[0];
-
-		*m = (struct tt_write){ .kind = TT_WRITE_PLAIN, .src = -1 };
-		snprintf(m->file, sizeof(m->file), TT_WI_UPSTREAM_DIR "/%s", cur.auto_file);
-		snprintf(m->old, sizeof(m->old), "%s", cur.auto_mode ? "true" : "false");
-		snprintf(m->value, sizeof(m->value), "false");
-		p->nimplied = 1;
-	}
-out:
-	tt_wi_state_release(&cur);
-	return rc;
-}
-
-int tt_apply_plan_auto(struct tt_apply_plan *p, bool on)
-{
-	struct tt_wi_state cur;
+	struct tt_apply_plan *p = ctx;
+	struct tt_write *m = &p->implied[0];
 	int rc;
 
-	tt_wi_state_init(&cur);
-	rc = tt_wi_upstream.read(p->sfs, NULL, &cur);
-	if (rc == 0 && cur.auto_mode < 0)
-		rc = tt_err(TT_EUNAVAIL,
-			    "this kernel has no auto mode file in %s (needs Linux 6.16+)",
-			    TT_WI_UPSTREAM_DIR);
+	if (!implied)
+		return tt_apply_plan_add(p, kind, src, value, "%s", file);
+	if (p->nimplied == (int)(sizeof(p->implied) / sizeof(p->implied[0])))
+		return tt_err(TT_EFAIL, "more side effects than a plan holds ('%s')", file);
+	*m = (struct tt_write){ .kind = kind, .src = src };
+	snprintf(m->file, sizeof(m->file), "%s", file);
+	snprintf(m->value, sizeof(m->value), "%s", value);
+	rc = current(p->sfs, m, m->old, sizeof(m->old));
 	if (rc == 0)
-		rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, on ? "true" : "false",
-				       TT_WI_UPSTREAM_DIR "/%s", cur.auto_file);
-	tt_wi_state_release(&cur);
+		p->nimplied++;
 	return rc;
 }
 
-int tt_apply_plan_rfc(struct tt_apply_plan *p, const struct tt_topo *t, int src,
-		      const struct tt_weights *tiers)
+int tt_apply_plan_writes(struct tt_apply_plan *p, const struct tt_topo *t, int src,
+			 const struct tt_weights *w)
 {
-	char v[32];
-	int tier, rc;
+	return p->be->writes(p->sfs, t, src, w, add_write, p);
+}
 
-	rc = tt_wi_check(&tt_wi_rfc, p->sfs, t, src, tiers);
-	if (rc < 0)
-		return rc;
-	tt_nodemask_for_each (tier, &tiers->set) {
-		snprintf(v, sizeof(v), "%d:%u", src, tiers->w[tier]);
-		rc = tt_apply_plan_add(p, TT_WRITE_RFC_ENTRY, src, v,
-				       TIER_DIR "/memory_tier%d/interleave_weight", tier);
+int tt_apply_plan_weights(struct tt_apply_plan *p, const struct tt_topo *t, int src,
+			  const struct tt_weights *w)
+{
+	int rc;
+
+	if (p->be->plan)
+		return p->be->plan(p, t, src, w);
+	rc = tt_wi_check(p->be, p->sfs, t, src, w);
+	return rc < 0 ? rc : tt_apply_plan_writes(p, t, src, w);
+}
+
+int tt_apply_plan_defaults(struct tt_apply_plan *p, const struct tt_topo *t)
+{
+	struct tt_weights w;
+	int rc;
+
+	if (!p->be->per_source) {
+		p->be->defaults(t, -1, &w);
+		return tt_apply_plan_weights(p, t, -1, &w);
+	}
+	for (int i = 0; i < t->nnodes; i++) {
+		if (!t->nodes[i].ncpus)
+			continue;
+		p->be->defaults(t, t->nodes[i].id, &w);
+		rc = tt_apply_plan_weights(p, t, t->nodes[i].id, &w);
 		if (rc < 0)
 			return rc;
 	}
 	return 0;
+}
+
+int tt_apply_plan_auto(struct tt_apply_plan *p, bool on)
+{
+	char have[256] = "";
+	size_t len = 0;
+
+	if (p->be->plan_auto)
+		return p->be->plan_auto(p, on);
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++)
+		if ((*b)->plan_auto && len < sizeof(have))
+			len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s",
+						len ? ", " : "", (*b)->name);
+	if (!have[0])
+		return tt_err(TT_EUNAVAIL, "the %s interface has no auto mode", p->be->name);
+	return tt_err(TT_EUNAVAIL, "the %s interface has no auto mode (%s has one)", p->be->name,
+		      have);
 }
 
 int tt_apply_check_writable(const struct tt_apply_plan *p)
@@ -190,7 +182,7 @@ int tt_apply_check_writable(const struct tt_apply_plan *p)
 	for (int i = 0; i < p->n; i++) {
 		int fd;
 
-		if (!tt_wi_weight_file(p->w[i].file))
+		if (!tt_wi_weight_file(p->w[i].file, NULL))
 			return tt_err(TT_EINPUT,
 				      "refusing to write '%s': not an interleave weight file",
 				      p->w[i].file);

@@ -1,7 +1,8 @@
 /*
  * Applying weights as a transaction. A plan is a list of sysfs writes, each
  * with the value it replaces, plus the values the kernel changes by itself
- * as a side effect (writing any nodeN turns upstream auto mode off). Running
+ * as a side effect (the backend lists them: writing any nodeN of the
+ * upstream interface turns its auto mode off). Running
  * a plan: take the lock (state folder, one for every apply and restore),
  * re-read the old values, write a journal of them (temp file, fsync,
  * rename), write each value and read it back, and on any failure put every
@@ -11,8 +12,8 @@
  * tiertune puts the old values back) or the record (restore --last does).
  *
  *	struct tt_apply_plan p;
- *	tt_apply_plan_init(&p, &tt_wi_upstream, &sfs);
- *	tt_apply_plan_upstream(&p, &topo, &weights);
+ *	tt_apply_plan_init(&p, be, &sfs);          (be from tt_wi_pick)
+ *	tt_apply_plan_weights(&p, &topo, src, &weights);
  *	tt_apply_run(&p, state_dir, "apply", &res);   (or tt_apply_print)
  *	tt_apply_plan_release(&p);
  *
@@ -29,18 +30,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum tt_write_kind {
-	TT_WRITE_PLAIN,	    /* the file holds exactly the value written */
-	TT_WRITE_RFC_ENTRY, /* "src:w" updates one source's entry of an RFC line */
-};
-
 struct tt_write {
 	enum tt_write_kind kind;
 	char file[160];	 /* path under the sysfs root, e.g. /sys/kernel/mm/... */
 	char old[40];	 /* what restore writes back */
 	char value[40];	 /* what apply writes */
 	char expect[40]; /* what the file must hold before writing ("": anything) */
-	int src;	 /* RFC entry: its source node */
+	int src;	 /* TT_WRITE_ENTRY: its source node */
 	bool done;	 /* written and read back */
 };
 
@@ -49,8 +45,9 @@ struct tt_apply_plan {
 	const struct tt_sysfs *sfs;
 	int n, cap;
 	struct tt_write *w;
-	/* Side effects: the upstream mode file, when writing nodes turns it
-	 * off. old is what it held, value what the kernel will make it. */
+	/* Side effects the backend listed as implied (a mode file that
+	 * writing weights turns off). old is what it held, value what the
+	 * kernel will make it. */
 	int nimplied;
 	struct tt_write implied[1];
 	/* Auto mode is on and would go off for good: without HMAT/CDAT
@@ -67,14 +64,20 @@ void tt_apply_plan_release(struct tt_apply_plan *p);
 int tt_apply_plan_add(struct tt_apply_plan *p, enum tt_write_kind kind, int src, const char *value,
 		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* Upstream nodeN weights; checks nodes and the 1-255 range first. */
-int tt_apply_plan_upstream(struct tt_apply_plan *p, const struct tt_topo *t,
-			   const struct tt_weights *w);
-/* Upstream mode: auto on (true) or off. TT_EUNAVAIL before Linux 6.16. */
+/* Weights w, keyed by the backend's unit, for source src (-1 unless the
+ * backend is per source): checked (tt_wi_check), then its writes (the
+ * backend's plan hook where it has one). */
+int tt_apply_plan_weights(struct tt_apply_plan *p, const struct tt_topo *t, int src,
+			  const struct tt_weights *w);
+/* The backend's writes for w, added as they are (for plan hooks). */
+int tt_apply_plan_writes(struct tt_apply_plan *p, const struct tt_topo *t, int src,
+			 const struct tt_weights *w);
+/* The kernel's default weights, for every source node with CPUs when the
+ * backend is per source (restore --defaults). */
+int tt_apply_plan_defaults(struct tt_apply_plan *p, const struct tt_topo *t);
+/* The kernel's auto mode on (true) or off: TT_EUNAVAIL naming the
+ * interfaces that have one when this one has none. */
 int tt_apply_plan_auto(struct tt_apply_plan *p, bool on);
-/* RFC: the weight of each tier (by tier id in tiers) for one source node. */
-int tt_apply_plan_rfc(struct tt_apply_plan *p, const struct tt_topo *t, int src,
-		      const struct tt_weights *tiers);
 
 /* Every file can be opened for writing, beneath the root; TT_EUNAVAIL
  * naming the first that cannot and why (not root, read-only), TT_EINPUT

@@ -5,6 +5,7 @@
 #include "parse.h"
 #include "topo.h"
 #include "weights.h"
+#include "wi.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -334,6 +335,16 @@ int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel
 	if (strncmp(rel, "/sys/devices/virtual/memory_tiering/", 36) == 0 &&
 	    strcmp(base, "interleave_weight") == 0)
 		return store_tier_weight(s, path, rel, value);
-	/* tt_sysfs_write lets only the files above through. */
+	/* Another backend's file (wi.h: a new one needs no rule here) holds
+	 * what is written; tt_sysfs_write lets only weight files through. */
+	enum tt_write_kind kind;
+	if (tt_wi_weight_file(rel, &kind) && kind == TT_WRITE_PLAIN) {
+		char line[64];
+
+		/* As sysfs shows a value: with a newline. */
+		if (snprintf(line, sizeof(line), "%s\n", value) >= (int)sizeof(line))
+			return rejected(path, value, EINVAL);
+		return replace_file(s, rel, line);
+	}
 	return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file", path);
 }

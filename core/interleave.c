@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
-			 const struct tt_weights *w)
+int tt_il_order_nodes(struct tt_il_order *o, const struct tt_nodemask *mask,
+		      const struct tt_weights *w)
 {
 	int node;
 
@@ -26,8 +26,8 @@ int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
 	return 0;
 }
 
-int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask, const struct tt_topo *t,
-		    const uint32_t *tier_weight)
+int tt_il_order_tiers(struct tt_il_order *o, const struct tt_nodemask *mask,
+		      const struct tt_topo *t, const uint32_t *tier_weight)
 {
 	int node;
 

@@ -16,7 +16,7 @@
  *    give the same sequence for fixed weights (a 0 weight counts as 1).
  *
  *	struct tt_il_order o;
- *	tt_il_order_upstream(&o, &mask, &weights);
+ *	tt_il_order_nodes(&o, &mask, &weights);
  *	int node = tt_il_vma_node(&o, addr >> 12);
  */
 #ifndef TT_INTERLEAVE_H
@@ -39,20 +39,20 @@ struct tt_il_order {
 	uint64_t total; /* the modulus of the vma walk (RFC: at least n) */
 };
 
-/* Upstream: weights from sysfs nodeN (global); a node without one, or with
- * 0 (6.9-6.15 "system default"), counts as 1 as get_il_weight() does. */
-int tt_il_order_upstream(struct tt_il_order *o, const struct tt_nodemask *mask,
-			 const struct tt_weights *w);
+/* Per-node weights (the upstream interface's sysfs nodeN, global); a node
+ * without one, or with 0 (6.9-6.15 "system default"), counts as 1 as
+ * get_il_weight() does. */
+int tt_il_order_nodes(struct tt_il_order *o, const struct tt_nodemask *mask,
+		      const struct tt_weights *w);
 
 /*
- * RFC v2 (seeds 003/004): tier_weight[i] is the interleave_weight of
- * t->tiers[i] for the task's source node. A node's weight is its tier's
- * weight split (rounded up) over the policy's nodes in that tier; a node in
- * no tier weighs 1; the total is at least the number of nodes
- * (memtier_get_total_weight).
+ * Per-tier weights, as the RFC v2 kernel (seeds 003/004) has them: tier_weight[i] is the
+ * interleave_weight of t->tiers[i] for the task's source node. A node's weight is its tier's weight
+ * split (rounded up) over the policy's nodes in that tier; a node in no tier weighs 1; the total is
+ * at least the number of nodes (memtier_get_total_weight).
  */
-int tt_il_order_rfc(struct tt_il_order *o, const struct tt_nodemask *mask, const struct tt_topo *t,
-		    const uint32_t *tier_weight);
+int tt_il_order_tiers(struct tt_il_order *o, const struct tt_nodemask *mask,
+		      const struct tt_topo *t, const uint32_t *tier_weight);
 
 /* The node of interleave index ilx. TT_EFAIL when the walk never ends, as
  * it would in the RFC kernel with all weights 0 (the kernel would spin). */

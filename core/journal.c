@@ -17,7 +17,7 @@
 
 #define MAGIC "tiertune-journal 1"
 
-static const char *const kinds[] = { "plain", "rfc" };
+static const char *const kinds[] = { "plain", "entry" };
 
 static int sync_dir(const char *path)
 {
@@ -160,26 +160,25 @@ static int parse_write(char *rest, struct tt_write *w)
 {
 	char *save = NULL, *kind = strtok_r(rest, " ", &save), *file = strtok_r(NULL, " ", &save),
 	     *old = strtok_r(NULL, " ", &save), *value = strtok_r(NULL, " ", &save);
+	enum tt_write_kind fk;
 	uint64_t src;
 
 	if (!kind || !file || !old || !value || strtok_r(NULL, " ", &save))
 		return -1;
 	memset(w, 0, sizeof(*w));
 	w->src = -1;
-	if (strcmp(kind, "plain") == 0)
+	if (strcmp(kind, kinds[TT_WRITE_PLAIN]) == 0)
 		w->kind = TT_WRITE_PLAIN;
-	else if (strcmp(kind, "rfc") == 0)
-		w->kind = TT_WRITE_RFC_ENTRY;
+	else if (strcmp(kind, kinds[TT_WRITE_ENTRY]) == 0)
+		w->kind = TT_WRITE_ENTRY;
 	else
 		return -1;
-	/* Only the kernel's own weight files: a journal must not become a way
-	 * to write anything anywhere. */
-	if (!tt_wi_weight_file(file) || !token_ok(file, sizeof(w->file)) ||
+	/* Only the kernel's own weight files, written the way they take a
+	 * value: a journal must not become a way to write anything anywhere. */
+	if (!tt_wi_weight_file(file, &fk) || fk != w->kind || !token_ok(file, sizeof(w->file)) ||
 	    !token_ok(old, sizeof(w->old)) || !token_ok(value, sizeof(w->value)))
 		return -1;
-	if ((w->kind == TT_WRITE_RFC_ENTRY) != (strstr(file, "/interleave_weight") != NULL))
-		return -1;
-	if (w->kind == TT_WRITE_RFC_ENTRY) {
+	if (w->kind == TT_WRITE_ENTRY) {
 		const char *end;
 
 		if (tt_parse_u64_prefix(old, 0, TT_MAX_NODES - 1, &src, &end) || *end != ':')
@@ -222,7 +221,7 @@ static int parse_line(struct parser *ps, char *line)
 		snprintf(j->boot_id, sizeof(j->boot_id), "%s", boot);
 		ps->have_owner = true;
 	} else if (strcmp(line, "interface") == 0) {
-		if (strcmp(rest, "upstream") && strcmp(rest, "rfc"))
+		if (!tt_wi_find(rest))
 			return MALFORMED;
 		snprintf(j->interface, sizeof(j->interface), "%s", rest);
 	} else if (strcmp(line, "write") == 0) {

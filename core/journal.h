@@ -10,7 +10,7 @@
  *	owner PID STARTTIME BOOT_ID
  *	interface upstream
  *	write plain /sys/kernel/mm/mempolicy/weighted_interleave/node1 1 5
- *	write rfc /sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight 0:50 0:85
+ *	write entry /sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight 0:50 0:85
  *	implied plain /sys/kernel/mm/mempolicy/weighted_interleave/auto true false
  *	root /
  *

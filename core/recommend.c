@@ -12,13 +12,14 @@ int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char
 {
 	const struct tt_wi_backend *be = tt_wi_find(interface);
 	struct tt_reco *r;
+	char names[256];
 	int rc;
 
 	if (rs->n == TT_RECO_MAX)
 		return tt_err(TT_EINPUT, "%s: more than %d recommendations", where, TT_RECO_MAX);
 	if (!be)
-		return tt_err(TT_EINPUT, "%s: interface '%s' is neither upstream nor rfc", where,
-			      interface);
+		return tt_err(TT_EINPUT, "%s: interface '%s' is not one of %s", where, interface,
+			      tt_wi_names(", ", names, sizeof(names)));
 	if (src < -1 || src >= TT_MAX_NODES)
 		return tt_err(TT_EINPUT, "%s: source node %d out of range (0-%d)", where, src,
 			      TT_MAX_NODES - 1);
@@ -26,12 +27,11 @@ int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char
 	r->source_node = src;
 	snprintf(r->interface, sizeof(r->interface), "%s", interface);
 	r->gain = gain;
-	/* In the interface's own range before any conversion: tier weights
-	 * 0-100 (the RFC's) even on their way to an upstream kernel. */
+	/* In the interface's own range before any conversion: tier weights in
+	 * the tier interface's range even on their way to a node-keyed one. */
 	rc = tt_weights_parse(weights, &r->w);
 	if (rc == 0)
-		rc = tt_weights_check_range_of(&r->w, be->min_weight, be->max_weight,
-					       be->per_source ? "tier" : "node");
+		rc = tt_weights_check_range_of(&r->w, be->min_weight, be->max_weight, be->unit);
 	if (rc < 0) {
 		tt_err_prefix("%s", where);
 		return rc;
@@ -40,8 +40,9 @@ int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char
 	return 0;
 }
 
-/* Tier weights for upstream: each tier's weight split over its memory
- * nodes as the RFC does (seed 003, memtier_get_node_weight). */
+/* Tier weights for a node-keyed interface: each tier's weight split over
+ * its memory nodes as the per-tier kernel does (seed 003,
+ * memtier_get_node_weight). */
 static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 			struct tt_weights *nodes)
 {
@@ -63,7 +64,7 @@ static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 	}
 }
 
-/* Node weights for the RFC: a tier weighs the sum of its nodes' weights
+/* Node weights for a tier-keyed interface: a tier weighs the sum of its nodes' weights
  * (the inverse of the split, exact when the nodes of a tier agree). */
 static int sum_tiers(const struct tt_topo *t, const struct tt_weights *nodes,
 		     struct tt_weights *tiers)
@@ -81,63 +82,66 @@ static int sum_tiers(const struct tt_topo *t, const struct tt_weights *nodes,
 	return 0;
 }
 
-int tt_recos_convert(struct tt_recos *rs, const struct tt_topo *t, const char *interface)
+int tt_recos_convert(struct tt_recos *rs, const struct tt_topo *t, const struct tt_wi_backend *be)
 {
 	for (int i = 0; i < rs->n; i++) {
 		struct tt_reco *r = &rs->r[i];
+		const struct tt_wi_backend *from = tt_wi_find(r->interface);
 		struct tt_weights conv;
 		int rc;
 
-		if (strcmp(r->interface, interface) == 0)
-			continue;
-		if (strcmp(interface, "upstream") == 0) {
+		if (!from || from->key == be->key) {
+			conv = r->w;
+		} else if (be->key == TT_WI_BY_NODE) {
 			split_tiers(t, &r->w, &conv);
 		} else {
-			if (r->source_node < 0)
+			if (be->per_source && r->source_node < 0)
 				return tt_err(TT_EINPUT,
-					      "the rfc interface holds weights per source "
-					      "node: give --source-node N");
+					      "the %s interface holds weights per source "
+					      "node: give --source-node N",
+					      be->name);
 			rc = sum_tiers(t, &r->w, &conv);
 			if (rc < 0)
 				return rc;
 		}
 		r->w = conv;
-		snprintf(r->interface, sizeof(r->interface), "%s", interface);
+		snprintf(r->interface, sizeof(r->interface), "%s", be->name);
 	}
 	return 0;
 }
 
-int tt_recos_upstream(const struct tt_recos *rs, int src, struct tt_weights *out)
+int tt_recos_merged(const struct tt_recos *rs, const struct tt_wi_backend *be, int src,
+		    struct tt_weights *out)
 {
-	int who[TT_MAX_NODES], node, used = 0;
+	int who[TT_MAX_NODES], id, used = 0;
 
 	tt_weights_clear(out);
 	for (int i = 0; i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
 
-		if (strcmp(r->interface, "upstream") ||
+		if (strcmp(r->interface, be->name) ||
 		    (src >= 0 && r->source_node != src && r->source_node >= 0))
 			continue;
 		used++;
-		tt_nodemask_for_each (node, &r->w.set) {
-			if (tt_nodemask_test(&out->set, node) && out->w[node] != r->w.w[node]) {
+		tt_nodemask_for_each (id, &r->w.set) {
+			if (tt_nodemask_test(&out->set, id) && out->w[id] != r->w.w[id]) {
 				tt_err(TT_EINPUT,
-				       "source nodes %d and %d want node %d at weights %u and %u, "
-				       "and "
-				       "upstream kernels hold one global weight per node",
-				       who[node], r->source_node, node, out->w[node], r->w.w[node]);
+				       "source nodes %d and %d want %s %d at weights %u and %u, "
+				       "and %s kernels hold one global weight per %s",
+				       who[id], r->source_node, be->unit, id, out->w[id],
+				       r->w.w[id], be->name, be->unit);
 				tt_err_hint(
 					"pick one with --source-node N (the other sources will use "
 					"its weights too)");
 				return TT_EINPUT;
 			}
-			tt_weights_put(out, node, r->w.w[node]);
-			who[node] = r->source_node;
+			tt_weights_put(out, id, r->w.w[id]);
+			who[id] = r->source_node;
 		}
 	}
 	if (!used)
-		return src >= 0 ? tt_err(TT_EINPUT, "no upstream recommendation for source node %d",
-					 src)
-				: tt_err(TT_EINPUT, "no upstream recommendation to apply");
+		return src >= 0 ? tt_err(TT_EINPUT, "no %s recommendation for source node %d",
+					 be->name, src)
+				: tt_err(TT_EINPUT, "no %s recommendation to apply", be->name);
 	return 0;
 }

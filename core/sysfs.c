@@ -287,7 +287,7 @@ int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt,
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof(rel))
 		return tt_err(TT_EINPUT, "path '%s' is too long", fmt);
-	if (!tt_wi_weight_file(rel))
+	if (!tt_wi_weight_file(rel, NULL))
 		return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file",
 			      rel);
 	rc = tt_sysfs_path(s, path, sizeof(path), "%s", rel);

@@ -431,6 +431,15 @@ void tt_topo_release(struct tt_topo *t)
 	memset(t, 0, sizeof(*t));
 }
 
+uint64_t tt_hmat_auto_bw_mb_s(const struct tt_node *n)
+{
+	const struct tt_hmat *h = n ? &n->access[1] : NULL;
+
+	if (!h || !h->present)
+		return 0;
+	return h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s : h->write_bw_mb_s;
+}
+
 const struct tt_node *tt_topo_node(const struct tt_topo *t, int id)
 {
 	for (int i = 0; i < t->nnodes; i++)

@@ -95,6 +95,9 @@ const char *tt_numa_balancing_name(int mode);
 int tt_topo_load(struct tt_topo *t, const struct tt_sysfs *s);
 void tt_topo_release(struct tt_topo *t);
 const struct tt_node *tt_topo_node(const struct tt_topo *t, int id);
+/* The bandwidth the kernel's auto mode takes for node n: HMAT access1's
+ * lesser of read and write, MB/s; 0 when n is NULL or has none. */
+uint64_t tt_hmat_auto_bw_mb_s(const struct tt_node *n);
 const struct tt_tier *tt_topo_tier(const struct tt_topo *t, int id);
 /* The hardware's identity as 16 hex digits: CPU model and, per node, CPUs,
  * memory size, tier and HMAT figures. Memory counts in whole GiB (8 GiB

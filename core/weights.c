@@ -209,14 +209,8 @@ int tt_weights_auto_topo(const struct tt_topo *t, struct tt_weights *out)
 	bool any = false;
 
 	tt_nodemask_for_each (node, &t->mem_nodes) {
-		const struct tt_node *tn = tt_topo_node(t, node);
-		const struct tt_hmat *h = tn ? &tn->access[1] : NULL;
-
 		nodes[n] = node;
-		bw[n] = 0;
-		if (h && h->present)
-			bw[n] = (uint32_t)(h->read_bw_mb_s < h->write_bw_mb_s ? h->read_bw_mb_s
-									      : h->write_bw_mb_s);
+		bw[n] = (uint32_t)tt_hmat_auto_bw_mb_s(tt_topo_node(t, node));
 		any |= bw[n] != 0;
 		n++;
 	}

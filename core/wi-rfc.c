@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+extern const struct tt_wi_backend tt_wi_rfc;
+
 #define TIER_DIR "/sys/devices/virtual/memory_tiering"
 
 static int rfc_detect(const struct tt_sysfs *s, char *why, size_t size)
@@ -126,9 +128,66 @@ static int rfc_write(const struct tt_sysfs *s, const struct tt_wi_state *want)
 	return 0;
 }
 
+static bool rfc_weight_file(const char *rel, enum tt_write_kind *kind)
+{
+	static const char tier[] = TIER_DIR "/memory_tier";
+	const char *p;
+
+	if (strncmp(rel, tier, sizeof(tier) - 1))
+		return false;
+	p = tt_wi_id_prefix(rel + sizeof(tier) - 1);
+	*kind = TT_WRITE_ENTRY;
+	return p && strcmp(p, "/interleave_weight") == 0;
+}
+
+/* One "src:w" write per tier: the kernel takes one source a write. */
+static int rfc_writes(const struct tt_sysfs *s, const struct tt_topo *t, int src,
+		      const struct tt_weights *w, tt_wi_write_fn fn, void *ctx)
+{
+	(void)s;
+	(void)t;
+	return tt_wi_writes_each(w, src, TT_WRITE_ENTRY,
+				 TIER_DIR "/memory_tier%d/interleave_weight", fn, ctx);
+}
+
+/* The RFC's default: every tier weighs 1 for every source. */
+static void rfc_defaults(const struct tt_topo *t, int src, struct tt_weights *out)
+{
+	(void)src;
+	tt_weights_clear(out);
+	for (int k = 0; k < t->ntiers; k++)
+		tt_weights_put(out, t->tiers[k].id, 1);
+}
+
+/* Every tier of t; one without an entry for src weighs 1 (the default). */
+static void rfc_current(const struct tt_wi_state *st, const struct tt_topo *t, int src,
+			struct tt_weights *out)
+{
+	tt_weights_clear(out);
+	for (int i = 0; i < t->ntiers; i++) {
+		const struct tt_wi_tier *wt = tt_wi_state_find_tier(st, t->tiers[i].id);
+
+		tt_weights_put(out, t->tiers[i].id, wt ? tt_weights_get(&wt->by_src, src, 1) : 1);
+	}
+}
+
+/* A tier w leaves out weighs 1, as one the kernel was never told about. */
+static int rfc_order(struct tt_il_order *o, const struct tt_nodemask *mask, const struct tt_topo *t,
+		     const struct tt_weights *w)
+{
+	uint32_t tier_w[TT_MAX_NODES];
+
+	for (int i = 0; i < t->ntiers && i < TT_MAX_NODES; i++)
+		tier_w[i] = tt_weights_get(w, t->tiers[i].id, 1);
+	return tt_il_order_tiers(o, mask, t, tier_w);
+}
+
 const struct tt_wi_backend tt_wi_rfc = {
 	.name = "rfc",
 	.summary = "per-tier weights relative to the source node (RFC, seeds 003/004)",
+	.dir = TIER_DIR,
+	.unit = "tier",
+	.key = TT_WI_BY_TIER,
 	.min_weight = 0,
 	.max_weight = 100,
 	.per_source = true,
@@ -136,4 +195,9 @@ const struct tt_wi_backend tt_wi_rfc = {
 	.read = rfc_read,
 	.validate = rfc_validate,
 	.write = rfc_write,
+	.weight_file = rfc_weight_file,
+	.writes = rfc_writes,
+	.defaults = rfc_defaults,
+	.current = rfc_current,
+	.order = rfc_order,
 };

@@ -5,6 +5,7 @@
 #include "../core/error.h"
 #include "../core/proc.h"
 #include "../core/state.h"
+#include "../core/wi.h"
 #include "schema.h"
 
 #include <errno.h>
@@ -570,6 +571,57 @@ static json_t *layout_json(const struct tt_topo *t)
 	return json_pack("{s:s,s:o}", "cpu_model", t->cpu_model, "nodes", nodes);
 }
 
+int tt_db_measured_bw(struct tt_db *db, const struct tt_topo *t, int src, double *bw_bytes_s,
+		      int64_t *run_id)
+{
+	char fp[17], mix[64];
+	sqlite3_stmt *st;
+	int rc, found = 0;
+
+	for (int k = 0; k < TT_MAX_NODES; k++)
+		bw_bytes_s[k] = 0;
+	tt_topo_fingerprint(t, fp);
+	if (prepare(db, &st,
+		    "SELECT r.id FROM runs r JOIN hosts h ON h.id = r.host_id "
+		    "WHERE h.hostname = ? AND h.fingerprint = ? AND r.status = 'done' "
+		    "AND r.simulated = 0 AND r.objective LIKE 'matrix:%' "
+		    "ORDER BY r.started DESC, r.id DESC LIMIT 1") < 0)
+		return TT_EFAIL;
+	bind_text(st, 1, t->hostname[0] ? t->hostname : "unknown");
+	bind_text(st, 2, fp);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*run_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return tt_err(TT_EUNAVAIL, "no matrix run of this machine in the database");
+	if (rc != SQLITE_ROW)
+		return db_fail(db, "looking up the matrix run");
+	/* record_matrix (tuner/trial.c) names each row's CPU node in its mix. */
+	snprintf(mix, sizeof(mix), "%% from CPU node %d", src);
+	if (prepare(db, &st,
+		    "SELECT n.node, t.bw_best_bytes_s FROM trials t JOIN trial_nodes n ON "
+		    "n.trial_id = t.id WHERE t.run_id = ? AND t.mix LIKE ? AND t.bw_best_bytes_s > "
+		    "0") < 0)
+		return TT_EFAIL;
+	sqlite3_bind_int64(st, 1, *run_id);
+	bind_text(st, 2, mix);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int node = sqlite3_column_int(st, 0);
+
+		if (node >= 0 && node < TT_MAX_NODES) {
+			bw_bytes_s[node] = sqlite3_column_double(st, 1);
+			found++;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, "reading the matrix run");
+	return found ? 0
+		     : tt_err(TT_EUNAVAIL, "matrix run %jd has no row from node %d",
+			      (intmax_t)*run_id, src);
+}
+
 int tt_db_host(struct tt_db *db, const struct tt_topo *t, int64_t *host_id)
 {
 	char fp[17], *layout;
@@ -937,6 +989,27 @@ int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, v
 	return each_row(db, st, fn, ctx);
 }
 
+/* A recommendation's weights as every document has them (docs/json.md): an
+ * object from id to weight, and what the ids are (its interface's unit).
+ * The table keeps the text its writer checked. */
+static void recommendation_weights(json_t *rec)
+{
+	const struct tt_wi_backend *be =
+		tt_wi_find(json_string_value(json_object_get(rec, "interface")) ?: "");
+	struct tt_weights w;
+	json_t *o = json_object();
+	char key[16];
+	int id;
+
+	if (tt_weights_parse(json_string_value(json_object_get(rec, "weights")) ?: "", &w) == 0)
+		tt_nodemask_for_each (id, &w.set) {
+			snprintf(key, sizeof(key), "%d", id);
+			json_object_set_new(o, key, json_integer(w.w[id]));
+		}
+	json_object_set_new(rec, "weights", o);
+	json_object_set_new(rec, "weights_keyed_by", be ? json_string(be->unit) : json_null());
+}
+
 int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 {
 	sqlite3_stmt *st;
@@ -991,6 +1064,9 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		    "source_node, id") < 0 ||
 	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, recs)) < 0)
 		goto fail;
+	json_t *rec;
+	json_array_foreach (recs, i, rec)
+		recommendation_weights(rec);
 	json_t *layout = json_loads(json_string_value(json_object_get(run, "layout")), 0, NULL);
 	json_object_set_new(run, "layout", layout ? layout : json_null());
 	json_object_set_new(run, "trials", trials);

@@ -113,7 +113,7 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 
 struct tt_db_recommendation {
 	int source_node;
-	const char *interface; /* "upstream" or "rfc" */
+	const char *interface; /* a weight interface's name (core/wi.h) */
 	const struct tt_weights *weights;
 	double score;
 	double gain; /* over the baseline, as a fraction: 0.12 = +12% */
@@ -144,6 +144,12 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
 typedef int (*tt_db_row_fn)(json_t *row, void *ctx);
 /* Newest first; host matches hostname or fingerprint; NULL: all. */
 int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, void *ctx);
+/* Bandwidth measured from CPU node src to each memory node alone on this
+ * machine: the newest finished, non-simulated matrix run of t's host (bench
+ * --matrix), its row for src, bytes/s indexed by node (0: not measured).
+ * TT_EUNAVAIL when there is none; *run_id the run it came from. */
+int tt_db_measured_bw(struct tt_db *db, const struct tt_topo *t, int src, double *bw_bytes_s,
+		      int64_t *run_id);
 /* One run with its host, trials (with nodes) and recommendations; TT_EINPUT
  * when there is no such run. *json is a new reference. */
 int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **json);

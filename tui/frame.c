@@ -203,22 +203,47 @@ bool tt_frame_weight_shares(const struct tt_topo *t, const struct tt_wi_backend 
 		tt_weights_clear(&ones);
 		tt_nodemask_for_each (node, mask)
 			tt_weights_put(&ones, node, 1);
-		rc = tt_il_order_upstream(&o, mask, &ones);
+		rc = tt_il_order_nodes(&o, mask, &ones);
 	} else if (!be || !wi) {
 		return false;
-	} else if (be == &tt_wi_upstream) {
-		rc = tt_il_order_upstream(&o, mask, &wi->node);
 	} else {
-		uint32_t tw[TT_MAX_NODES];
-
-		tt_wi_rfc_tier_weights(wi, t, src, tw);
-		rc = tt_il_order_rfc(&o, mask, t, tw);
+		rc = tt_wi_order(be, wi, t, src, mask, &o);
 	}
 	if (rc < 0 || !o.total || tt_il_cycle_counts(&o, counts) < 0)
 		return false;
 	for (int i = 0; i < o.n; i++)
 		out[o.node[i]] = (double)counts[i] / (double)o.total;
 	return true;
+}
+
+static int first_file(void *ctx, enum tt_write_kind kind, int src, const char *file,
+		      const char *value, bool implied)
+{
+	char *out = ctx;
+
+	(void)kind, (void)src, (void)value;
+	if (!implied && !out[0])
+		snprintf(out, 160, "%s", file);
+	return 0;
+}
+
+/* The file that holds node id's weight (as the backend writes it), from
+ * its folder on ("weighted_interleave/node2"). */
+static const char *weight_file(const struct tt_wi_backend *be, const struct tt_topo *t, int id,
+			       char *buf, size_t size)
+{
+	char file[160] = "";
+	struct tt_weights w;
+	const char *p;
+
+	tt_weights_clear(&w);
+	tt_weights_put(&w, id, 1);
+	be->writes(NULL, t, -1, &w, first_file, file);
+	p = strrchr(file, '/');
+	while (p && p > file && p[-1] != '/')
+		p--;
+	snprintf(buf, size, "%s", p ? p : file);
+	return buf;
 }
 
 /* The weight each node gets in an interleave over every memory node. */
@@ -229,14 +254,7 @@ static bool node_weights(const struct tt_frame_in *in, uint32_t *w)
 
 	if (!in->be || !in->wi)
 		return false;
-	if (in->be == &tt_wi_upstream) {
-		rc = tt_il_order_upstream(&o, &in->topo->mem_nodes, &in->wi->node);
-	} else {
-		uint32_t tw[TT_MAX_NODES];
-
-		tt_wi_rfc_tier_weights(in->wi, in->topo, in->source_node, tw);
-		rc = tt_il_order_rfc(&o, &in->topo->mem_nodes, in->topo, tw);
-	}
+	rc = tt_wi_order(in->be, in->wi, in->topo, in->source_node, &in->topo->mem_nodes, &o);
 	if (rc < 0)
 		return false;
 	for (int i = 0; i < o.n; i++)
@@ -375,7 +393,7 @@ static void header(struct tt_frame *f, const struct tt_frame_in *in)
 	snprintf(f->kernel, sizeof(f->kernel), "%s",
 		 t->kernel_release[0] ? t->kernel_release : "?");
 	snprintf(f->iface, sizeof(f->iface), "%s", in->be ? in->be->name : "none");
-	if (in->be == &tt_wi_upstream && in->wi)
+	if (in->be && in->be->plan_auto && in->wi)
 		snprintf(f->mode, sizeof(f->mode), "%s",
 			 in->wi->auto_mode == 1	  ? "auto"
 			 : in->wi->auto_mode == 0 ? "manual"
@@ -498,6 +516,7 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 		for (int i = 0; i < t->nnodes && rc == 0; i++) {
 			const struct tt_node *n = &t->nodes[i];
 			struct tt_frame_row r = zero_row;
+			char file[160];
 
 			if (!n->has_memory || n->tier != tier)
 				continue;
@@ -535,12 +554,10 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 				r.rd = r.wr = NA;
 			}
 			r.weight = have_w ? ok(w[n->id]) : NA;
-			if (have_w && in->be == &tt_wi_upstream &&
+			if (have_w && in->be->key == TT_WI_BY_NODE && !in->be->per_source &&
 			    !tt_nodemask_test(&in->wi->node.set, n->id))
-				note(f,
-				     "WGT: node %d has no weighted_interleave/node%d file: it "
-				     "weighs 1",
-				     n->id, n->id);
+				note(f, "WGT: node %d has no %s file: it weighs 1", n->id,
+				     weight_file(in->be, t, n->id, file, sizeof(file)));
 			r.wshare = have_share ? ok(wshare[n->id]) : NA;
 			r.alloc = ms >= 0 ? cell_add(cell_of(in, ms, "numa_hit", n->id),
 						     cell_of(in, ms, "numa_miss", n->id))

@@ -317,7 +317,7 @@ int tt_screen_run(struct tt_top *top)
 			char q[96], in[64];
 
 			snprintf(q, sizeof(q), "%s:weight to write (Esc cancels): ",
-				 top->be == &tt_wi_rfc ? "tier" : "node");
+				 top->be ? top->be->unit : "node");
 			if (prompt(q, in, sizeof(in)) && tt_top_write_weight(top, in) < 0) {
 				char safe[160];
 

@@ -68,8 +68,10 @@ static int open_sources(struct tt_top *top)
 	struct tt_collect_ctx ctx = { .sfs = &top->sfs,
 				      .topo = &top->topo,
 				      .source_node = top->source_node,
-				      .weights =
-					      top->be == &tt_wi_upstream ? &top->wi.node : NULL };
+				      .weights = top->be && top->be->key == TT_WI_BY_NODE &&
+								 !top->be->per_source
+							 ? &top->wi.node
+							 : NULL };
 	const struct tt_collector *list[32];
 	int n = 0, rc = 0, nun = 0;
 	char why[256];
@@ -145,7 +147,6 @@ static int open_sources(struct tt_top *top)
 /* Topology and weights; the weights' absence is a state, not an error. */
 static int load(struct tt_top *top)
 {
-	char why_up[256] = "", why_rfc[256] = "";
 	int rc = tt_topo_load(&top->topo, &top->sfs);
 
 	if (rc < 0)
@@ -159,13 +160,7 @@ static int load(struct tt_top *top)
 				top->source_node = top->topo.nodes[i].id;
 	}
 	tt_wi_state_init(&top->wi);
-	top->be = NULL;
-	if (tt_wi_upstream.detect(&top->sfs, why_up, sizeof(why_up)) == 0)
-		top->be = &tt_wi_upstream;
-	else if (tt_wi_rfc.detect(&top->sfs, why_rfc, sizeof(why_rfc)) == 0)
-		top->be = &tt_wi_rfc;
-	else
-		snprintf(top->wi_why, sizeof(top->wi_why), "%s; %s", why_up, why_rfc);
+	tt_wi_first(&top->sfs, &top->be, top->wi_why, sizeof(top->wi_why));
 	if (top->be && (rc = top->be->read(&top->sfs, &top->topo, &top->wi)) < 0) {
 		/* A garbled weight file is named in the footer; the rest
 		 * of the screen is still worth showing. */
@@ -395,25 +390,21 @@ int tt_top_write_weight(struct tt_top *top, const char *text)
 	struct tt_apply_plan p;
 	struct tt_apply_result res;
 	char state[4096];
-	int rc = may_write(top, state, sizeof(state));
+	int rc = may_write(top, state, sizeof(state)),
+	    src = top->be && top->be->per_source ? top->source_node : -1;
 
 	if (rc < 0)
 		return rc;
 	rc = tt_weights_parse(text, &w);
 	if (rc == 0 && tt_nodemask_weight(&w.set) != 1)
-		rc = tt_err(TT_EINPUT, "one %s:weight at a time, got '%s'",
-			    top->be == &tt_wi_upstream ? "node" : "tier", text);
+		rc = tt_err(TT_EINPUT, "one %s:weight at a time, got '%s'", top->be->unit, text);
 	/* The one check apply, restore and profiles use. */
 	if (rc == 0)
-		rc = tt_wi_check(top->be, &top->sfs, &top->topo,
-				 top->be == &tt_wi_upstream ? -1 : top->source_node, &w);
+		rc = tt_wi_check(top->be, &top->sfs, &top->topo, src, &w);
 	if (rc < 0)
 		return rc;
 	tt_apply_plan_init(&p, top->be, &top->sfs);
-	if (top->be == &tt_wi_upstream)
-		rc = tt_apply_plan_upstream(&p, &top->topo, &w);
-	else
-		rc = tt_apply_plan_rfc(&p, &top->topo, top->source_node, &w);
+	rc = tt_apply_plan_weights(&p, &top->topo, src, &w);
 	if (rc == 0 && p.auto_lost)
 		rc = tt_err(TT_EUNAVAIL, "writing a weight turns the kernel's auto mode off, and "
 					 "this kernel cannot turn it back on (no HMAT/CDAT "

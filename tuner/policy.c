@@ -32,32 +32,68 @@ int tt_policy_signal(void)
 	return caught;
 }
 
-int tt_policy_check(const struct tt_policy *pol, const struct tt_weights *w)
+/* The interface a trial writes: MPOL_WEIGHTED_INTERLEAVE reads one global
+ * weight per node, so the table's interface keyed by node, not per source. */
+static int backend(const struct tt_policy *pol, const struct tt_wi_backend **be)
 {
-	struct tt_apply_plan p;
 	char why[256];
-	int node, rc = tt_wi_upstream.detect(pol->sfs, why, sizeof(why));
 
-	if (rc < 0)
+	*be = tt_wi_for_key(TT_WI_BY_NODE);
+	if (!*be || (*be)->per_source)
+		return tt_err(TT_EUNAVAIL, "no interface of global node weights, which "
+					   "MPOL_WEIGHTED_INTERLEAVE reads");
+	if ((*be)->detect(pol->sfs, why, sizeof(why)) < 0)
 		return tt_err(TT_EUNAVAIL,
-			      "trials under the kernel's policy write the upstream node weights, "
-			      "and %s",
-			      why);
-	tt_apply_plan_init(&p, &tt_wi_upstream, pol->sfs);
-	rc = tt_apply_plan_upstream(&p, pol->topo, w);
-	if (rc == 0 && p.auto_lost)
+			      "trials under the kernel's policy write the %s interface's node "
+			      "weights, and %s",
+			      (*be)->name, why);
+	return 0;
+}
+
+/* A trial's plan: w as apply would write it (the backend's checks and side
+ * effects), with every one of its weights journalled, even one that holds
+ * its value already (apply leaves those out): what the trial puts back is
+ * what the journal holds, and a weight changed under the trial must go
+ * back too. */
+static int trial_plan(const struct tt_policy *pol, const struct tt_weights *w,
+		      struct tt_apply_plan *p)
+{
+	const struct tt_wi_backend *be;
+	struct tt_apply_plan all;
+	int rc = backend(pol, &be);
+
+	tt_apply_plan_init(p, be, pol->sfs);
+	if (rc == 0)
+		rc = tt_apply_plan_weights(p, pol->topo, -1, w);
+	if (rc == 0 && p->auto_lost)
 		rc = tt_err(TT_EUNAVAIL,
 			    "writing weights for a trial turns the kernel's auto mode off, and "
 			    "this kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
-	/* Every file a trial may write, even one holding its value now. */
-	p.write_unchanged = true;
-	tt_nodemask_for_each (node, &pol->topo->mem_nodes) {
-		if (rc < 0)
-			break;
-		if (tt_sysfs_exists(pol->sfs, TT_WI_UPSTREAM_DIR "/node%d", node))
-			rc = tt_apply_plan_add(&p, TT_WRITE_PLAIN, -1, "1",
-					       TT_WI_UPSTREAM_DIR "/node%d", node);
+	if (rc < 0)
+		return rc;
+	tt_apply_plan_init(&all, be, pol->sfs);
+	all.write_unchanged = true;
+	rc = tt_apply_plan_writes(&all, pol->topo, -1, w);
+	p->write_unchanged = true;
+	for (int i = 0; i < all.n && rc == 0; i++) {
+		bool planned = false;
+
+		for (int k = 0; k < p->n && !planned; k++)
+			planned = strcmp(p->w[k].file, all.w[i].file) == 0 &&
+				  p->w[k].src == all.w[i].src;
+		if (!planned)
+			rc = tt_apply_plan_add(p, all.w[i].kind, all.w[i].src, all.w[i].value, "%s",
+					       all.w[i].file);
 	}
+	tt_apply_plan_release(&all);
+	return rc;
+}
+
+int tt_policy_check(const struct tt_policy *pol, const struct tt_weights *w)
+{
+	struct tt_apply_plan p;
+	int rc = trial_plan(pol, w, &p);
+
 	if (rc == 0)
 		rc = tt_apply_check_writable(&p);
 	tt_apply_plan_release(&p);
@@ -89,30 +125,6 @@ static bool moved(const struct tt_weights *w, const struct tt_wi_state *a,
 	return len > 0;
 }
 
-/* Every node of w in the plan, even one that holds its weight already
- * (which apply leaves out): what the trial puts back is what the journal
- * holds, and a weight changed under the trial must go back too. */
-static int journal_all(struct tt_apply_plan *p, const struct tt_weights *w)
-{
-	char file[64], v[16];
-	int node, rc = 0;
-
-	p->write_unchanged = true;
-	tt_nodemask_for_each (node, &w->set) {
-		bool planned = false;
-
-		snprintf(file, sizeof(file), TT_WI_UPSTREAM_DIR "/node%d", node);
-		for (int i = 0; i < p->n && !planned; i++)
-			planned = strcmp(p->w[i].file, file) == 0;
-		snprintf(v, sizeof(v), "%u", w->w[node]);
-		if (!planned)
-			rc = tt_apply_plan_add(p, TT_WRITE_PLAIN, -1, v, "%s", file);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
 int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run)(void *ctx),
 		    void *ctx, struct tt_policy_outcome *out)
 {
@@ -126,12 +138,7 @@ int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run
 	tt_wi_state_init(&want);
 	tt_wi_state_init(&before);
 	tt_wi_state_init(&after);
-	tt_apply_plan_init(&p, &tt_wi_upstream, pol->sfs);
-	rc = tt_apply_plan_upstream(&p, pol->topo, w);
-	if (rc == 0 && p.auto_lost)
-		rc = tt_err(TT_EUNAVAIL, "writing weights would lose the kernel's auto mode");
-	if (rc == 0)
-		rc = journal_all(&p, w);
+	rc = trial_plan(pol, w, &p);
 	if (rc == 0)
 		rc = tt_apply_hold(&p, pol->state_dir, &h);
 	if (rc < 0)
@@ -139,7 +146,7 @@ int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run
 	pol->trials++;
 	/* Read back as a whole, as the kernel will use them: the values just
 	 * written, and any the plan left because they were already right. */
-	rc = tt_wi_upstream.read(pol->sfs, pol->topo, &before);
+	rc = p.be->read(pol->sfs, pol->topo, &before);
 	if (rc == 0) {
 		want.node = *w;
 		want.auto_mode = before.auto_mode;
@@ -149,7 +156,7 @@ int tt_policy_trial(struct tt_policy *pol, const struct tt_weights *w, int (*run
 	if (rc == 0 && !out->discarded)
 		rc = out->run_rc = run(ctx);
 	if (rc == 0 && !out->discarded) {
-		rc = tt_wi_upstream.read(pol->sfs, pol->topo, &after);
+		rc = p.be->read(pol->sfs, pol->topo, &after);
 		if (rc == 0)
 			out->discarded = moved(w, &before, &after, "by the trial's end", out->why,
 					       sizeof(out->why));

@@ -20,7 +20,7 @@
  * the weights are back. A tiertune killed outright leaves the journal, which
  * the next tiertune puts back (tt_apply_recover_leftover).
  *
- * Only the upstream per-node interface: a trial sets MPOL_WEIGHTED_INTERLEAVE,
+ * Only an interface of global node weights (upstream's): a trial sets MPOL_WEIGHTED_INTERLEAVE,
  * which reads those weights (the RFC's tier weights have no policy of their
  * own to set).
  */

@@ -133,6 +133,7 @@ int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 	rc = tt_weights_format(&all, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
-	return tt_recos_add(rs, r->source_node, r->tiers ? "rfc" : "upstream", buf, r->reco_gain,
-			    r->simulated ? "tuner (simulated)" : "tuner");
+	return tt_recos_add(rs, r->source_node,
+			    tt_wi_for_key(r->tiers ? TT_WI_BY_TIER : TT_WI_BY_NODE)->name, buf,
+			    r->reco_gain, r->simulated ? "tuner (simulated)" : "tuner");
 }

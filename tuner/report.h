@@ -91,8 +91,9 @@ struct tt_report {
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
 /* Adds the best weights (or, when the winner lost, the baseline it lost
- * to) as an "upstream" recommendation for the source, or with r->tiers an
- * "rfc" one that names every tier searched (0 for one left out, which the
+ * to) as a recommendation of node weights for the source, or with r->tiers
+ * one of tier weights (the interface keyed by tier) that names every tier
+ * searched (0 for one left out, which the
  * RFC reads as "not in the interleave"). TT_EUNAVAIL when none was
  * feasible. */
 int tt_report_reco(const struct tt_report *r, struct tt_recos *rs);

@@ -23,7 +23,9 @@
  * whose interval overlaps the best's, so the winner is not a lucky draw.
  * Last, as for two nodes, a quadratic bowl in the shares is fitted to
  * every trial within 15% of the best and its bottom tried; it wins unless
- * a trial beats it beyond the noise.
+ * a trial beats it beyond the noise. A node left with a weight of one or
+ * two is then raced against the face of the simplex without it (faces()),
+ * and on a face the remaining shares are searched again from a small step.
  */
 #include "search.h"
 
@@ -129,6 +131,48 @@ static bool hinge(const struct line_pts *p, int n, double *corner, double *sse)
 	}
 	*sse = best_sse;
 	return found;
+}
+
+/* Solves a x = b (n unknowns, row-major a, n <= 36) by Gaussian
+ * elimination with partial pivoting; false when singular. */
+static bool solve(double *a, double *b, int n, double *x)
+{
+	for (int col = 0; col < n; col++) {
+		int piv = col;
+
+		for (int r = col + 1; r < n; r++)
+			if (fabs(a[r * n + col]) > fabs(a[piv * n + col]))
+				piv = r;
+		if (fabs(a[piv * n + col]) < 1e-12)
+			return false;
+		if (piv != col) {
+			for (int k = 0; k < n; k++) {
+				double t = a[col * n + k];
+
+				a[col * n + k] = a[piv * n + k];
+				a[piv * n + k] = t;
+			}
+			double t = b[col];
+
+			b[col] = b[piv];
+			b[piv] = t;
+		}
+		for (int r = col + 1; r < n; r++) {
+			double f = a[r * n + col] / a[col * n + col];
+
+			for (int k = col; k < n; k++)
+				a[r * n + k] -= f * a[col * n + k];
+			b[r] -= f * b[col];
+		}
+	}
+	for (int r = n - 1; r >= 0; r--) {
+		double v = b[r];
+
+		for (int k = r + 1; k < n; k++)
+			v -= a[r * n + k] * x[k];
+		x[r] = v / a[r * n + r];
+	}
+	return true;
 }
 
 /* Vertex of the least-squares parabola through p, when it opens upwards
@@ -294,10 +338,20 @@ static int fit_near(struct tt_search *s, int slow, double around, double *corner
 	{
 		double sse;
 
-		/* The parabola: its vertex leans to the flat side of a lopsided
-		 * peak, where a miss costs least; the hinge when it opens
-		 * downwards (the data is one slope). */
-		rc = parabola(p, n, corner, &sse) || hinge(p, n, corner, &sse);
+		/* The mean of the parabola's vertex and the hinge's corner. A
+		 * peak is lopsided where one side is latency-bound (flat) and
+		 * the other a node saturating (steep, the Genoa pair): the
+		 * symmetric parabola's vertex leans to the flat side, which
+		 * took 5 of 300 runs of bench/scripts/tuner-quality.sh 1.0-1.8%
+		 * off; on a smooth peak (Xeon Max's DDR and HBM) the two lines'
+		 * corner leans the other way (the hinge alone: 39 runs over
+		 * 1%). Between them, every 2-node run there came within 0.94%.
+		 * One of them alone when the other finds none. */
+		double cp = 0, ch = 0, sh;
+		bool gp = parabola(p, n, &cp, &sse), gh = hinge(p, n, &ch, &sh);
+
+		rc = gp || gh;
+		*corner = gp && gh ? (cp + ch) / 2 : gp ? cp : ch;
 	}
 	free(p);
 	return rc;
@@ -467,48 +521,6 @@ static void move(int n, const double *x, int kind, int i, int j, double dlt, dou
 	}
 }
 
-/* Solves a x = b (n unknowns, row-major a, n <= 36) by Gaussian
- * elimination with partial pivoting; false when singular. */
-static bool solve(double *a, double *b, int n, double *x)
-{
-	for (int col = 0; col < n; col++) {
-		int piv = col;
-
-		for (int r = col + 1; r < n; r++)
-			if (fabs(a[r * n + col]) > fabs(a[piv * n + col]))
-				piv = r;
-		if (fabs(a[piv * n + col]) < 1e-12)
-			return false;
-		if (piv != col) {
-			for (int k = 0; k < n; k++) {
-				double t = a[col * n + k];
-
-				a[col * n + k] = a[piv * n + k];
-				a[piv * n + k] = t;
-			}
-			double t = b[col];
-
-			b[col] = b[piv];
-			b[piv] = t;
-		}
-		for (int r = col + 1; r < n; r++) {
-			double f = a[r * n + col] / a[col * n + col];
-
-			for (int k = col; k < n; k++)
-				a[r * n + k] -= f * a[col * n + k];
-			b[r] -= f * b[col];
-		}
-	}
-	for (int r = n - 1; r >= 0; r--) {
-		double v = b[r];
-
-		for (int k = r + 1; k < n; k++)
-			v -= a[r * n + k] * x[k];
-		x[r] = v / a[r * n + r];
-	}
-	return true;
-}
-
 /* The n-node analogue of the 2-node parabola: a quadratic in the first
  * n - 1 shares, fitted to time per byte (ref / mean, weighted by each
  * trial's measurements) over every trial within 15% of the best, and its
@@ -593,14 +605,52 @@ static bool bowl(const struct tt_search *s, double *share)
 	return true;
 }
 
-static int pattern(struct tt_search *s)
+/* The winner's faces. A node that takes a weight of one or two in it costs
+ * latency on every line it serves, so the optimum may lie on the face of
+ * the simplex without it, where the score has a corner a quadratic bowl
+ * cannot follow: its bottom lands a little inside. A share that small
+ * moves the score by about the noise, so the winner and the vector without
+ * the node are raced, many measurements each, and the higher mean wins. */
+static int faces(struct tt_search *s)
 {
-	int n = s->cfg.nnodes, inc = best_mean(s), rc;
-	double x[TT_SEARCH_MAX_NODES], dlt = 0.25, dmin = 1.0 / (4.0 * s->cfg.max_weight);
+	int n = s->cfg.nnodes, rc, reps = 16 * s->cfg.max_repeats;
+	uint32_t w[TT_SEARCH_MAX_NODES], f[TT_SEARCH_MAX_NODES];
+
+	for (int k = 0; k < n && !tt_search_stopped(s); k++) {
+		double x[TT_SEARCH_MAX_NODES];
+		int t, others = 0;
+
+		tt_search_trial_weights(s, s->best, w);
+		for (int j = 0; j < n; j++)
+			others += j != k && w[j] > 0;
+		if (w[k] == 0 || w[k] > 2 || !others)
+			continue;
+		tt_search_shares(s, w, x);
+		x[k] = 0;
+		tt_search_snap(s, x, f);
+		if ((t = tt_search_try(s, f, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0)
+			return t;
+		while (!tt_search_stopped(s) &&
+		       (s->trials[t].n < reps || s->trials[s->best].n < reps)) {
+			rc = tt_search_more(s,
+					    s->trials[t].n <= s->trials[s->best].n ? t : s->best);
+			if (rc < 0)
+				return rc;
+		}
+		if (s->trials[t].n > 0 && s->trials[t].mean > s->trials[s->best].mean)
+			s->best = t;
+	}
+	return 0;
+}
+
+/* The pattern search from trial inc with first step dlt, moving only
+ * shares of the nodes in use (all when NULL); its incumbent in *out. */
+static int climb(struct tt_search *s, int inc, double dlt, const bool *use, int *out)
+{
+	int n = s->cfg.nnodes;
+	double x[TT_SEARCH_MAX_NODES], dmin = 1.0 / (4.0 * s->cfg.max_weight);
 	uint32_t w[TT_SEARCH_MAX_NODES];
 
-	if (inc < 0)
-		return 0;
 	tt_search_trial_weights(s, inc, w);
 	tt_search_shares(s, w, x);
 	while (!tt_search_stopped(s) && dlt >= dmin) {
@@ -612,7 +662,8 @@ static int pattern(struct tt_search *s)
 					double y[TT_SEARCH_MAX_NODES];
 					int t, better;
 
-					if (kind == 2 && i == j)
+					if ((kind == 2 && i == j) ||
+					    (use && (!use[j] || (kind == 2 && !use[i]))))
 						continue;
 					move(n, x, kind, i, j, dlt, y);
 					tt_search_snap(s, y, w);
@@ -632,8 +683,24 @@ static int pattern(struct tt_search *s)
 		if (!moved)
 			dlt /= 2;
 	}
+	*out = inc;
+	return 0;
+}
+
+static int pattern(struct tt_search *s)
+{
+	int n = s->cfg.nnodes, inc = best_mean(s), rc;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+
+	if (inc < 0)
+		return 0;
+	if ((rc = climb(s, inc, 0.25, NULL, &inc)) < 0)
+		return rc;
 	/* Race the leaders with what is left: more measurements for every
-	 * trial whose interval overlaps the best's, up to 4 * max_repeats. */
+	 * trial whose interval overlaps the best's, up to 16 * max_repeats
+	 * (a 1% difference at 3% noise needs about that many; at 4 *
+	 * max_repeats runs 1.1-1.7% off were left in the quality benchmark).
+	 * The budget caps it. */
 	for (bool more = true; more && !tt_search_stopped(s);) {
 		int best = best_mean(s);
 
@@ -641,7 +708,7 @@ static int pattern(struct tt_search *s)
 		for (int t = 0; t < s->ntrials && !tt_search_stopped(s); t++) {
 			const struct tt_trial *tr = &s->trials[t];
 
-			if (tr->n < s->cfg.min_repeats || tr->n >= 4 * s->cfg.max_repeats ||
+			if (tr->n < s->cfg.min_repeats || tr->n >= 16 * s->cfg.max_repeats ||
 			    tr->ci_hi < s->trials[best].ci_lo)
 				continue;
 			if ((rc = tt_search_more(s, t)) < 0)
@@ -672,6 +739,21 @@ static int pattern(struct tt_search *s)
 	s->best = best_mean(s);
 	if (inc >= 0 && s->trials[inc].n > 0 && !(s->trials[s->best].ci_lo > s->trials[inc].ci_hi))
 		s->best = inc;
+	inc = s->best;
+	if ((rc = faces(s)) < 0)
+		return rc;
+	/* On a face, the shares of the nodes left are tuned again, from a
+	 * small step: dropping a node moved them all. */
+	if (s->best != inc) {
+		bool use[TT_SEARCH_MAX_NODES];
+
+		tt_search_trial_weights(s, s->best, w);
+		for (int k = 0; k < n; k++)
+			use[k] = w[k] > 0;
+		if ((rc = climb(s, s->best, 1.0 / 16, use, &inc)) < 0)
+			return rc;
+		s->best = inc;
+	}
 	return 0;
 }
 

@@ -415,6 +415,37 @@ void tt_search_cfg_default(struct tt_search_cfg *cfg)
 	cfg->strategy = "shares";
 }
 
+/* Baselines (min_repeats each), one candidate and the confirmation. */
+static int budget_need(const struct tt_search_cfg *c, int nbaselines)
+{
+	return nbaselines * c->min_repeats + c->confirm_rounds * (1 + nbaselines) + c->min_repeats;
+}
+
+int tt_search_need(const struct tt_search_cfg *c)
+{
+	return budget_need(c, (c->local_node >= 0) + 2 * (c->nnodes > 1));
+}
+
+/* The kernel's auto-mode formula on bandwidths in bytes/s (it takes MB/s,
+ * as HMAT reports them); false when no node has a figure. */
+static bool auto_formula(const struct tt_search_cfg *c, const double *bw_bytes_s,
+			 struct tt_weights *w)
+{
+	uint32_t bw[TT_SEARCH_MAX_NODES];
+	bool any = false;
+
+	for (int k = 0; k < c->nnodes; k++) {
+		double mb = bw_bytes_s[k] / 1e6;
+
+		bw[k] = mb > UINT32_MAX / TT_WEIGHTINESS ? UINT32_MAX / TT_WEIGHTINESS
+							 : (uint32_t)mb;
+		any |= bw[k] > 0;
+	}
+	if (any)
+		tt_weights_auto(c->nodes, bw, c->nnodes, w);
+	return any;
+}
+
 static void add_baseline(struct tt_search *s, const char *name)
 {
 	struct tt_confirm *c = &s->base[s->nbaselines++];
@@ -439,6 +470,7 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 	if (c->max_lat_ns > 0 && !sample)
 		return tt_err(TT_EINPUT,
 			      "a latency bound needs a measurement that reports latency");
+	s->prior_trial = -1;
 	if (c->nnodes < 1 || c->nnodes > TT_SEARCH_MAX_NODES)
 		return tt_err(TT_EINPUT, "%d nodes to search (1-%d)", c->nnodes,
 			      TT_SEARCH_MAX_NODES);
@@ -485,19 +517,20 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 	if (c->nnodes > 1)
 		add_baseline(s, "1:1");
 	{
-		uint32_t bw[TT_SEARCH_MAX_NODES];
-		bool any = false;
+		const double *abw = c->auto_bw_bytes_s;
+		bool given = false;
 
-		/* The kernel's formula takes MB/s, as HMAT reports them. */
 		for (int k = 0; k < c->nnodes; k++) {
-			double mb = c->prior_bw_bytes_s[k] / 1e6;
-
-			bw[k] = mb > UINT32_MAX / TT_WEIGHTINESS ? UINT32_MAX / TT_WEIGHTINESS
-								 : (uint32_t)mb;
-			any |= bw[k] > 0;
+			if (!(abw[k] >= 0) || !isfinite(abw[k]))
+				return tt_err(
+					TT_EINPUT,
+					"auto-mode bandwidth of node %d is not a non-negative "
+					"number",
+					c->nodes[k]);
+			given |= abw[k] > 0;
 		}
-		if (any && c->nnodes > 1) {
-			tt_weights_auto(c->nodes, bw, c->nnodes, &s->auto_w);
+		if (c->nnodes > 1 &&
+		    auto_formula(c, given ? abw : c->prior_bw_bytes_s, &s->auto_w)) {
 			s->have_auto = true;
 			add_baseline(s, "auto");
 		}
@@ -505,7 +538,7 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 	/* Baselines (min_repeats each) and the confirmation must fit. */
 	reserve = c->confirm_rounds * (1 + s->nbaselines);
 	if (c->budget_trials > 0) {
-		int need = s->nbaselines * c->min_repeats + reserve + c->min_repeats;
+		int need = budget_need(c, s->nbaselines);
 
 		if (c->budget_trials < need)
 			return tt_err(TT_EINPUT,
@@ -574,24 +607,75 @@ static int measure_baselines(struct tt_search *s)
 	return 0;
 }
 
+/* The prior's formula vector, when the auto baseline took other figures
+ * (HMAT from the node's best initiator, the prior measured from the
+ * source): the first candidate, where the strategies find it among the
+ * trials they start from and fit to. */
+static int try_prior(struct tt_search *s)
+{
+	struct tt_weights pw;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	int t;
+
+	if (s->cfg.nnodes < 2 || s->stopped || !auto_formula(&s->cfg, s->cfg.prior_bw_bytes_s, &pw))
+		return 0;
+	for (int k = 0; k < s->cfg.nnodes; k++)
+		w[k] = tt_weights_get(&pw, s->cfg.nodes[k], 0);
+	tt_weights_reduce_array(w, s->cfg.nnodes);
+	if (tt_search_find(s, w) >= 0)
+		return 0;
+	if ((t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0)
+		return t;
+	s->prior_trial = t;
+	return 0;
+}
+
+void tt_confirm_gain(const struct tt_confirm *c, double *gain, double *lo, double *hi)
+{
+	double d[TT_CONFIRM_MAX], dm, half, bm, bh;
+
+	*gain = *lo = *hi = NAN;
+	if (c->rounds < 1)
+		return;
+	for (int r = 0; r < c->rounds; r++)
+		d[r] = c->best[r] - c->base[r];
+	tt_mean_ci(d, c->rounds, &dm, &half);
+	tt_mean_ci(c->base, c->rounds, &bm, &bh);
+	*gain = dm / bm;
+	if (c->rounds >= 2) {
+		*lo = (dm - half) / bm;
+		*hi = (dm + half) / bm;
+	}
+}
+
+/* The progress callback for a measurement of the final comparison: the
+ * arm (-1: the winner) of round r, once its pair is stored. */
+static void confirm_progress(struct tt_search *s, int r, int arm, double score)
+{
+	s->confirm_round = r;
+	s->confirm_arm = arm;
+	s->confirm_score = score;
+	if (s->cfg.progress)
+		s->cfg.progress(s->cfg.progress_ctx, s, arm < 0 ? s->best : s->base[arm].trial);
+}
+
 static int confirm(struct tt_search *s)
 {
-	int rounds = s->cfg.confirm_rounds;
+	int rounds = s->cfg.confirm_rounds, rc = 0;
 
 	for (int b = 0; b < s->nbaselines; b++)
 		s->base[b].same_as_best = s->base[b].trial == s->best;
+	s->confirming = true;
 	/* A B C A B C ...: each round measures the winner, then each distinct
 	 * baseline, so slow drift hits both sides of every pair alike. */
-	for (int r = 0; r < rounds; r++) {
+	for (int r = 0; r < rounds && budget_left(s, true); r++) {
 		struct tt_sample m;
 		double best;
-		int rc;
 
-		if (!budget_left(s, true))
-			break;
 		if ((rc = measure_raw(s, s->trials[s->best].w, &m)) < 0)
-			return rc;
+			goto out;
 		best = m.score;
+		confirm_progress(s, r, -1, best);
 		for (int b = 0; b < s->nbaselines; b++) {
 			struct tt_confirm *c = &s->base[b];
 			double base = NAN;
@@ -605,35 +689,30 @@ static int confirm(struct tt_search *s)
 			if (same >= 0)
 				base = s->base[same].base[r];
 			else if (!budget_left(s, true))
-				return 0;
+				goto gains;
 			else if ((rc = measure_raw(s, s->trials[c->trial].w, &m)) < 0)
-				return rc;
+				goto out;
 			else
 				base = m.score;
 			c->best[r] = best;
 			c->base[r] = base;
 			c->rounds = r + 1;
+			if (same < 0)
+				confirm_progress(s, r, b, base);
 		}
 	}
+gains:
 	for (int b = 0; b < s->nbaselines; b++) {
 		struct tt_confirm *c = &s->base[b];
-		double d[TT_CONFIRM_MAX], dm, half, bm, bh;
 
-		if (c->same_as_best) {
+		if (c->same_as_best)
 			c->gain = c->gain_lo = c->gain_hi = 0;
-			continue;
-		}
-		for (int r = 0; r < c->rounds; r++)
-			d[r] = c->best[r] - c->base[r];
-		if (c->rounds < 2)
-			continue;
-		tt_mean_ci(d, c->rounds, &dm, &half);
-		tt_mean_ci(c->base, c->rounds, &bm, &bh);
-		c->gain = dm / bm;
-		c->gain_lo = (dm - half) / bm;
-		c->gain_hi = (dm + half) / bm;
+		else if (c->rounds >= 2)
+			tt_confirm_gain(c, &c->gain, &c->gain_lo, &c->gain_hi);
 	}
-	return 0;
+out:
+	s->confirming = false;
+	return rc;
 }
 
 /* Under a latency bound the winner is the feasible trial with the highest
@@ -667,6 +746,8 @@ int tt_search_run(struct tt_search *s)
 
 	snprintf(s->stop_reason, sizeof(s->stop_reason), "converged");
 	if ((rc = measure_baselines(s)) < 0)
+		return rc;
+	if ((rc = try_prior(s)) < 0)
 		return rc;
 	if (s->cfg.nnodes > 1 && !s->stopped && (rc = s->strategy->run(s)) < 0)
 		return rc;

@@ -82,14 +82,18 @@ struct tt_search_cfg {
 	int nodes[TT_SEARCH_MAX_NODES];		      /* memory nodes, ascending */
 	int local_node;				      /* the source's own node; -1: none */
 	double prior_bw_bytes_s[TT_SEARCH_MAX_NODES]; /* bytes/s per node, 0: unknown */
-	char prior_from[32];			      /* "profile", "hmat", "model" */
-	uint32_t max_weight;			      /* 1..255, default 32 */
-	int budget_trials;			      /* measurements in all; 0: none */
-	double budget_s;			      /* seconds in all; 0: none */
-	int min_repeats;			      /* per candidate, >= 2 */
-	int max_repeats;			      /* when CIs overlap the best */
-	int confirm_rounds;			      /* A B A B rounds, 2..TT_CONFIRM_MAX */
-	const char *strategy;			      /* tt_strategies[] name */
+	char prior_from[32];			      /* "profile", "hmat", "model", "none" */
+	/* The auto-mode baseline's input, as the kernel would take it (HMAT);
+	 * all 0: the prior's. When its vector differs from the prior's, the
+	 * prior's is the search's first candidate. */
+	double auto_bw_bytes_s[TT_SEARCH_MAX_NODES]; /* bytes/s per node, 0: unknown */
+	uint32_t max_weight;			     /* 1..255, default 32 */
+	int budget_trials;			     /* measurements in all; 0: none */
+	double budget_s;			     /* seconds in all; 0: none */
+	int min_repeats;			     /* per candidate, >= 2 */
+	int max_repeats;			     /* when CIs overlap the best */
+	int confirm_rounds;			     /* A B A B rounds, 2..TT_CONFIRM_MAX */
+	const char *strategy;			     /* tt_strategies[] name */
 	/* A latency bound, ns (0: none; needs a tt_sample_fn). A trial is
 	 * feasible when its mean latency is within it. A measurement over it
 	 * is ranked at TT_INFEASIBLE_SCALE * bound / lat_ns of its score, so
@@ -99,7 +103,8 @@ struct tt_search_cfg {
 	 * raw scores. No feasible trial: the least-latency one is s->best and
 	 * s->none_feasible says so (no confirmation is run). */
 	double max_lat_ns;
-	/* Called after every measurement (progress lines); may be NULL. */
+	/* Called after every measurement (progress lines), the final
+	 * comparison's too (then tt_search.confirming); may be NULL. */
 	void (*progress)(void *ctx, const struct tt_search *s, int trial);
 	void *progress_ctx;
 };
@@ -134,8 +139,15 @@ struct tt_search {
 	char stop_reason[96]; /* why the search ended */
 	int nbaselines;
 	struct tt_confirm base[TT_BASELINES];
-	struct tt_weights auto_w; /* the kernel's auto-mode weights from the prior */
+	struct tt_weights auto_w; /* the kernel's auto-mode weights (auto_bw_bytes_s) */
 	bool have_auto;
+	int prior_trial; /* the prior's formula vector when not a baseline; -1: none */
+	/* During the final comparison, for the progress callback: the round
+	 * (from 0), the arm just measured (-1: the winner; else base[]) and
+	 * its score. */
+	bool confirming;
+	int confirm_round, confirm_arm;
+	double confirm_score;
 	int best;	    /* trial index; -1 before the strategy ran */
 	int nfeasible;	    /* measured trials within cfg.max_lat_ns */
 	bool none_feasible; /* a bound, and no trial within it */
@@ -164,6 +176,9 @@ int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_meas
 /* As tt_search_init, with a callback that reports latency too. */
 int tt_search_init_sampled(struct tt_search *s, const struct tt_search_cfg *cfg,
 			   tt_sample_fn sample, void *ctx);
+/* The least budget_trials cfg's search can run on: every baseline (the auto
+ * one counted) twice, one candidate and the confirmation. */
+int tt_search_need(const struct tt_search_cfg *cfg);
 /* Baselines, strategy, confirmation. A negative status from the callback
  * stops it and is returned; what was measured stays in s. */
 int tt_search_run(struct tt_search *s);
@@ -189,6 +204,11 @@ void tt_search_shares(const struct tt_search *s, const uint32_t *w, double *shar
 void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w);
 void tt_search_weights(const struct tt_search *s, const uint32_t *w, struct tt_weights *out);
 void tt_search_trial_weights(const struct tt_search *s, int t, uint32_t *w);
+
+/* The gain of the winner over a baseline from the rounds so far: the mean
+ * of paired differences over the baseline's mean, with its 95% t interval
+ * (NaN below 2 rounds; gain alone from 1). */
+void tt_confirm_gain(const struct tt_confirm *c, double *gain, double *lo, double *hi);
 
 /* Student's t, two-sided 95% (0.975 quantile), dof >= 1. */
 double tt_t975(int dof);

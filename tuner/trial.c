@@ -7,14 +7,24 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 struct trial {
 	const struct tt_trial_opts *o;
 	struct tt_collect *collect;
 	struct tt_db *db;
 	int64_t run;
-	int db_rc; /* opening the record failed: the trial's status */
+	int db_rc;		 /* opening the record failed: the trial's status */
+	double t_on, measured_s; /* CLOCK_MONOTONIC when measuring began; its length, s */
 };
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static int record_begin(struct trial *t)
 {
@@ -58,6 +68,12 @@ static void phase(void *ctx, bool measuring)
 		t->db_rc = record_begin(t);
 	if (t->collect)
 		tt_collect_phase(t->collect, measuring);
+	/* Timed after the record and the collectors: what is left out of the
+	 * window is the trial's overhead (bench/scripts/tuner-overhead.sh). */
+	if (measuring)
+		t->t_on = now_s();
+	else if (t->t_on > 0)
+		t->measured_s += now_s() - t->t_on;
 }
 
 /* The collectors' OK readings of the measured phase, tied to the trial (0:
@@ -203,7 +219,8 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 		struct tt_collect_ctx ctx = { .sfs = b.sfs,
 					      .topo = b.topo,
 					      .source_node = b.source_node,
-					      .weights = o->weights };
+					      .weights = o->weights,
+					      .measured_bw_bytes_s = o->measured_bw_bytes_s };
 
 		rc = o->matrix ? tt_err(TT_EINPUT, "collectors do not sample the matrix")
 			       : tt_collect_begin(&ctx, o->collect, &t.collect);
@@ -216,6 +233,7 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 	} else {
 		rc = tt_bench_run(&b, &r->bench);
 	}
+	r->measured_s = t.measured_s;
 	if (t.collect) {
 		int crc = tt_collect_end(t.collect, &r->sum);
 

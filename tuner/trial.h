@@ -36,6 +36,9 @@ struct tt_trial_opts {
 	/* The weights the placement interleaves by (exact or kernel
 	 * placement), for the collectors' model and the record; NULL: none. */
 	const struct tt_weights *weights;
+	/* Bandwidth measured from the source to each node, bytes/s indexed by
+	 * node, for the model collector (collector.h); NULL: none. */
+	const double *measured_bw_bytes_s;
 	/* Recording: NULL for none. Called once, when measuring starts, to
 	 * open the database for writing (a library status). */
 	int (*open_db)(void *ctx, struct tt_db **db);
@@ -49,7 +52,8 @@ struct tt_trial_result {
 	struct tt_matrix matrix;
 	bool collected; /* sum holds the collectors' summary */
 	struct tt_collect_summary sum;
-	int64_t run_id; /* the recorded run; 0: not recorded */
+	int64_t run_id;	   /* the recorded run; 0: not recorded */
+	double measured_s; /* wall time of the measured (timed) phase, s */
 };
 
 /* *out is a new result (free with tt_trial_free) on success, NULL on failure. */

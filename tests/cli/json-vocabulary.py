@@ -17,26 +17,22 @@ SUFFIX = [("bytes/s", "_bytes_s"), ("bytes", "_bytes"), ("ns", "_ns"), ("s", "_s
 
 
 def parse(md):
-    """{doc: {path: (types, unit)}}, and the names allowed two meanings."""
-    docs, doc, exceptions, in_exc = {}, None, set(), False
+    """{doc: {path: (types, unit)}}."""
+    docs, doc = {}, None
     for line in open(md, encoding="utf-8"):
         m = re.match(r"^## doc: (\S+)", line)
         if m:
-            doc, in_exc = m.group(1), False
+            doc = m.group(1)
             docs[doc] = {}
             continue
         if line.startswith("## "):
-            doc, in_exc = None, line.startswith("## Known inconsistencies")
+            doc = None
             continue
-        if in_exc:
-            m = re.match(r"^- `([^`]+)`", line)
-            if m:
-                exceptions.add(m.group(1))
         cells = [c.strip().replace("\0", "|")
                  for c in line.replace("\\|", "\0").strip().strip("|").split("|")]
         if doc and line.startswith("| `") and len(cells) >= 3:
             docs[doc][cells[0].strip("`")] = (set(cells[1].split("|")), cells[2])
-    return docs, exceptions
+    return docs
 
 
 def leaf(path):
@@ -44,7 +40,7 @@ def leaf(path):
     return name[-1] if name else path
 
 
-def check_doc(docs, exceptions):
+def check_doc(docs):
     problems, seen = [], {}
     for doc, fields in docs.items():
         if not fields:
@@ -63,7 +59,7 @@ def check_doc(docs, exceptions):
                     break
                 if name.endswith(suffix):
                     break
-            if path.endswith("[]") or path.endswith("*") or name in exceptions:
+            if path.endswith("[]") or path.endswith("*"):
                 continue
             key = (types - {"null"}, unit)
             if name in seen and seen[name][0] != key:
@@ -129,9 +125,9 @@ def check_output(fields, j):
 
 
 def main():
-    docs, exceptions = parse(sys.argv[1])
+    docs = parse(sys.argv[1])
     if sys.argv[2] == "--doc":
-        problems = check_doc(docs, exceptions)
+        problems = check_doc(docs)
     elif sys.argv[2] not in docs:
         problems = ["no document '%s' in %s" % (sys.argv[2], sys.argv[1])]
     else:

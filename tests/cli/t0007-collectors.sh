@@ -114,4 +114,20 @@ is "model samples are stored as simulated" \
 run "$TT" --sysfs-root "$FIX/qemu-3node-hmat" bench --kernel triad --nodes 0 --weights 0:1 --size 64M \
 	--repeat 100 --collect model
 is "human output says SIMULATED" "$rc:$(grep -c 'SIMULATED' "$WORK/out")" "0:1"
+# On this machine, after a recorded matrix: the model takes the bandwidth
+# measured from the source (HMAT's figure is each node's best initiator's,
+# an overstatement from another socket) and its metrics say so.
+run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/mx.db"
+mrun=$("$TT" runs --db "$WORK/mx.db" --json | json 'j["runs"][0]["id"]')
+mbw=$("$TT" show "$mrun" --db "$WORK/mx.db" --json |
+	json "[t['bw_best_bytes_s'] for t in j['trials'] if t['mix'].endswith(' from CPU node $N0') and t['nodes'][0]['node'] == $N0][0]")
+run "$TT" bench --kernel triad --source-node "$N0" --nodes "$N0" --weights "$N0:1" --size 64M \
+	--repeat 100 --collect model --db "$WORK/mx.db" --json
+is "model after a matrix run: the source's measured figure, said so in each metric" \
+	"$rc:$(json "[(m['metric'], m['source']) for m in j['collect']['metrics'] if m['collector'] == 'model'], [abs((n['collected_bytes_s'] or 0) / $mbw - 1) < 1e-9 for n in j['collect']['per_node']]" <"$WORK/out")" \
+	"0:[('model_bw', 'simulated: measured from node $N0'), ('model_total_bw', 'simulated: measured figures')] [True]"
+run "$TT" bench --kernel triad --source-node "$N0" --nodes "$N0" --weights "$N0:1" --size 4M --repeat 2 \
+	--collect model --db "$WORK/mx.db"
+grep -q "^model collector: bandwidth measured from node $N0 by matrix run $mrun" "$WORK/out"
+tap $? "model after a matrix run: the text says whose figures it takes"
 done_testing

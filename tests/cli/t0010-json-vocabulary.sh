@@ -20,6 +20,10 @@ is "the checker refuses an undocumented field" \
 	"$(echo '{"schema_version": 1, "bogus": 1}' | vocab topo)" "bogus: not in the vocabulary"
 is "the checker refuses a flag written as 0/1" \
 	"$(echo '{"schema_version": 1, "validated": 1}' | vocab bench)" "validated: is integer, documented boolean"
+printf '## doc: a\n\n| `n.weights` | object | | |\n\n## doc: b\n\n| `weights` | string | | |\n' >"$WORK/two.md"
+is "the checker refuses a name with two types (no exceptions)" \
+	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$WORK/two.md" --doc)" \
+	"b: weights is string - here but object - in a"
 is "the checker refuses a document without schema_version" \
 	"$(echo '{"kernels": []}' | vocab bench-list)" "no integer schema_version at the top"
 

@@ -16,13 +16,18 @@ if [ "$nmem" -lt 2 ]; then
 	expect_bad_input 3 "nothing to interleave" - "$TT" auto --source-node "$src"
 	grep -qF -- "--model tuner/models/" "$WORK/err"
 	tap $? "one memory node: the error suggests --model"
+	expect_bad_input 3 "nothing to interleave" - "$TT" auto --source-node "$src" --no-profile
 	skip "a real auto run needs two or more memory nodes; this machine has $nmem"
 else
 	skip "this machine has $nmem memory nodes: there is something to interleave"
 	skip "the nothing-to-interleave hint does not arise here"
-	run "$TT" auto --source-node "$src" --size 4M --repeat 2 --budget 20 --no-record --json
+	skip "--no-profile changes nothing on a machine with something to interleave"
+	run "$TT" auto --source-node "$src" --size 4M --repeat 2 --budget 30 --no-record --json
 	is "real auto on $nmem memory nodes completes, not simulated" \
-		"$rc:$(json 'j["simulated"], j["measurements"] <= 20' <"$WORK/out" 2>&1)" "0:False True"
+		"$rc:$(json 'j["simulated"], j["measurements"] + j["profile"]["measurements"] <= 30' <"$WORK/out" 2>&1)" "0:False True"
+	is "real auto: the prior is the profile, every node measured from the source" \
+		"$(json 'j["prior_from"], all(n["from"] == "measured" and n["bw_bytes_s"] > 0 and n["lat_ns"] > 0 for n in j["profile"]["nodes"]), j["profile"]["kernel_runs"] == 2 * len(j["nodes"])' <"$WORK/out")" \
+		"profile True True"
 fi
 
 # The model on a copy of the fixture it describes.
@@ -36,7 +41,16 @@ grep -q '^SIMULATED recommendation for source node 0: 0:[0-9]' "$WORK/out"
 tap $? "weights recommended, labelled SIMULATED"
 grep -q '^SIMULATED trial 1/200 0:1 ' "$WORK/err"
 tap $? "progress: a line per measurement on stderr, labelled"
-is "every progress line is labelled" "$(grep -cv '^SIMULATED trial ' "$WORK/err")" 0
+is "every progress line is labelled" "$(grep -cvE '^SIMULATED (trial|confirm) ' "$WORK/err")" 0
+# The final comparison: a line per measurement, the winner first in each
+# round, every baseline with the running gain (an interval from round 2).
+is "progress: the final comparison's rounds, the winner first in each" \
+	"$(sed -n 's/^SIMULATED confirm \([0-9]*\/3\) best .*/\1/p' "$WORK/err" | tr '\n' ' ')" "1/3 2/3 3/3 "
+grep -qE '^SIMULATED confirm 2/3 (local|1:1|auto) +[0-9:,]+ +[0-9.]+ GB/s  gain [-+][0-9.]+% ±[0-9.]+%$' "$WORK/err"
+tap $? "progress: a baseline's line has its score and the running gain ± CI"
+is "the report shows the profile table: a row per node, its figures and their source" \
+	"$(sed -n '/^SIMULATED profile from node 0 (the model/,/^$/p' "$WORK/out" | awk 'NR > 2 && NF == 4 {print $1 ":" $2 ":" $3 ":" $4}' | tr '\n' ' ')" \
+	"0:245.80:110.0:model 1:30.00:250.0:model 2:30.00:250.0:model "
 grep -qE 'vs (local DRAM|1:1 interleave|kernel auto mode) ' "$WORK/out"
 tap $? "the best is compared with the baselines"
 is "the report did not write the fixture" "$(tree_sum "$fx")" "$before"
@@ -53,15 +67,42 @@ run "$TT" show "$runid" --json
 is "show: every trial simulated, one recommendation for source 0" \
 	"$(json "all(t['simulated'] for t in j['trials']), [(r['source_node'], r['interface']) for r in j['recommendations']]" <"$WORK/out")" \
 	"True [(0, 'upstream')]"
-reco=$(json "j['recommendations'][0]['weights']" <"$WORK/out")
+# Weights are objects in every document; "0:5,1:2" for the comparisons below.
+wtext="lambda w: ','.join('%s:%s' % kv for kv in w.items())"
+reco=$(json "($wtext)(j['recommendations'][0]['weights']), j['recommendations'][0]['weights_keyed_by']" <"$WORK/out")
+is "show: the recommendation's weights are keyed by node" "${reco#* }" node
+reco=${reco% *}
 
 run "${A[@]}" --no-record --json
+is "--json: no final-comparison lines" "$(grep -c '^SIMULATED confirm' "$WORK/err")" 0
 is "--json: exit 0, simulated, the same seed gives the same weights" \
-	"$rc:$(json "j['simulated'], j['recommendation']['weights'], j['run']" <"$WORK/out")" "0:True $reco None"
+	"$rc:$(json "j['simulated'], ($wtext)(j['recommendation']['weights']), j['run']" <"$WORK/out")" "0:True $reco None"
+is "--json: the model's profile is the prior, the auto baseline HMAT's as the kernel takes it" \
+	"$(json "j['prior_from'], j['auto_from'], [(n['node'], n['from'], n['bw_bytes_s'], n['lat_ns']) for n in j['profile']['nodes']], j['profile']['skipped']" <"$WORK/out")" \
+	"model hmat [(0, 'model', 245800000000.0, 110.0), (1, 'model', 30000000000.0, 250.0), (2, 'model', 30000000000.0, 250.0)] None"
 is "auto --json fits docs/json.md" \
 	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -5)" ""
 is "--no-record stores nothing" "$("$TT" runs --json | json 'len(j["runs"])')" 1
 
+run "${A[@]}" --no-record --no-profile --json
+is "--no-profile: the prior is HMAT's, each node's figures from its best initiator, said why" \
+	"$rc:$(json "j['prior_from'], j['profile']['skipped'], [(n['node'], n['from'], n['bw_bytes_s']) for n in j['profile']['nodes']]" <"$WORK/out")" \
+	"0:hmat --no-profile [(0, 'hmat', 307200000000.0), (1, 'hmat', 36000000000.0), (2, 'hmat', 36000000000.0)]"
+run "${A[@]}" --no-record --no-profile
+grep -q '^profile skipped (--no-profile): HMAT' "$WORK/out"
+tap $? "--no-profile: the text report says the profile was skipped and why"
+# Without HMAT (the Genoa fixture) --no-profile leaves no prior and no auto
+# baseline; the model's profile gives both.
+gx=$(copy_fixture 2s-genoa-cxl)
+G=("$TT" --sysfs-root "$gx" auto --source-node 1 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --no-record)
+run "${G[@]}" --no-profile --json
+is "no HMAT, --no-profile: no prior, no auto baseline" \
+	"$rc:$(json "j['prior_from'], j['auto_from'], [b['name'] for b in j['baselines']], {n['from'] for n in j['profile']['nodes']}" <"$WORK/out")" \
+	"0:none None ['local', '1:1'] {'none'}"
+run "${G[@]}" --json
+is "no HMAT: the model's profile is the prior and the auto baseline's figures" \
+	"$rc:$(json "j['prior_from'], j['auto_from'], [b['name'] for b in j['baselines']]" <"$WORK/out")" \
+	"0:model model ['local', '1:1', 'auto']"
 run "$TT" --sysfs-root "$fx" export --run "$runid" --format shell
 is "export --run of the auto run writes a shell script" \
 	"$rc:$(grep -c '^echo [0-9]* > "$root/sys/kernel/mm/mempolicy/weighted_interleave/node' "$WORK/out")" \
@@ -107,7 +148,7 @@ grid=$(python3 -c 'import itertools, math
 print(sorted(",".join("%d:%d" % (n, w) for n, w in enumerate(v) if w)
       for v in itertools.product(range(4), repeat=3) if any(v) and math.gcd(*v) == 1))')
 is "sweep tried every reduced vector of 0..3 over 3 nodes, each once" \
-	"$(json "sorted(t['weights'] for t in j['trials'] if t['weights'] in $grid) == $grid" <"$WORK/out")" True
+	"$(json "sorted(w for w in map($wtext, (t['weights'] for t in j['trials'])) if w in $grid) == $grid" <"$WORK/out")" True
 swrun=$(json "j['run']" <"$WORK/out")
 is "runs: the sweep is a run of kind sweep" \
 	"$("$TT" runs --json | json "[r['kind'] for r in j['runs'] if r['id'] == $swrun]")" "['sweep']"
@@ -123,11 +164,27 @@ is "plot of the auto run: exit 0, says SIMULATED" "$rc:$(head -c 13 "$WORK/out")
 is "plot: a data row per trial, labelled simulated" \
 	"$(grep -vc '^#' "$WORK/plot.dat"):$(head -1 "$WORK/plot.dat" | grep -c SIMULATED)" \
 	"$("$TT" show "$runid" --json | json 'len(j["trials"])'):1"
+# Three nodes: a heat map over the shares of the best trial's two largest
+# (node 0 and a CXL node here), a row per trial: two shares, GB/s, weights.
+is "plot: a 3-node run gets a heat map's data file, said so" \
+	"$(grep -c '^SIMULATED run: wrote .*plot-heat.dat: a heat map over the shares of nodes 0 and [12] (3 nodes' "$WORK/out")" 1
+is "plot: the heat map's header names the two nodes' shares" \
+	"$(sed -n 2p "$WORK/plot-heat.dat" | grep -cE '^# share_node0  share_node[12]  bw_median_GB_s  weights$')" 1
+is "plot: the heat map's rows: one per trial, shares in 0..1 summing to at most 1, GB/s, weights" \
+	"$(grep -v '^#' "$WORK/plot-heat.dat" | awk 'NF == 4 && $1 >= 0 && $2 >= 0 && $1 + $2 <= 1.000001 && $3 > 0 && $4 ~ /^[0-9]+:[0-9]+/ {n++} END {print n}')" \
+	"$(grep -vc '^#' "$WORK/plot.dat")"
+run "$TT" --sysfs-root "$fx" auto --source-node 0 --nodes 0,1 --model "$MODEL" --seed 3
+two=$(sed -n 's/^recorded as run \([0-9]*\) (simulated).*/\1/p' "$WORK/out")
+run "$TT" plot "$two" -o "$WORK/two"
+is "plot: a 2-node run has no heat map" "$rc:$(ls "$WORK" | grep -c '^two-heat')" "0:0"
 if command -v gnuplot >/dev/null; then
 	is "plot drew PNG and SVG" "$([ -s "$WORK/plot.png" ] && [ -s "$WORK/plot.svg" ] && echo yes)" yes
+	is "plot drew the heat map as PNG and SVG" \
+		"$([ -s "$WORK/plot-heat.png" ] && [ -s "$WORK/plot-heat.svg" ] && head -c 8 "$WORK/plot-heat.png" | od -An -c | tr -d ' ' )" '211PNG\r\n032\n'
 	skip "gnuplot is installed: the no-gnuplot message does not arise"
 else
 	skip "gnuplot is not installed: no PNG or SVG to check"
+	skip "gnuplot is not installed: no heat map to check"
 	grep -q "gnuplot is not installed" "$WORK/out"
 	tap $? "without gnuplot plot says why nothing was drawn"
 fi

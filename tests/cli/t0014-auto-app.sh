@@ -48,7 +48,7 @@ is "one run of the program per measurement" \
 	"$(wc -l <"$RUNS")" "$(json 'j["measurements"]' <"$WORK/search.json")"
 # Each trial's weights as the fixture holds them while it runs: the
 # candidate's nodes written, the others as copied (25:3:3).
-want=$(json '"\n".join(":".join(str(dict((int(a), int(b)) for a, b in (p.split(":") for p in t["weights"].split(","))).get(k, {0: 25, 1: 3, 2: 3}[k])) for k in (0, 1, 2)) for t in j["trials"])' <"$WORK/search.json" | sort -u)
+want=$(json '"\n".join(":".join(str(t["weights"].get(str(k), {0: 25, 1: 3, 2: 3}[k])) for k in (0, 1, 2)) for t in j["trials"])' <"$WORK/search.json" | sort -u)
 is "the program read each candidate's weights while it ran, and no others" "$(cut -d' ' -f1 "$RUNS" | sort -u)" "$want"
 is "each run was under MPOL_WEIGHTED_INTERLEAVE over this host's memory nodes" \
 	"$(cut -d' ' -f2- "$RUNS" | sort -u)" "weighted interleave:$(cat /sys/devices/system/node/has_memory)"
@@ -129,12 +129,12 @@ is "and the copy is byte for byte as before" "$(tree_sum "$fx")" "$before"
 rm -f "$RUNS"
 run "${A[@]}" --json -- "$WORK/prog" move
 is "a trial whose weights moved is discarded, said, and measured again" \
-	"$rc:$(json 'j["discarded"] == [{"weights": "0:1,1:1,2:1", "why": "node 1'"'"'s weight was 1, 7 by the trial'"'"'s end"}], j["measurements"] + 1' <"$WORK/out")" \
+	"$rc:$(json 'j["discarded"] == [{"weights": {"0": 1, "1": 1, "2": 1}, "why": "node 1'"'"'s weight was 1, 7 by the trial'"'"'s end"}], j["measurements"] + 1' <"$WORK/out")" \
 	"0:True $(wc -l <"$RUNS")"
 grep -q "^trial 0:1,1:1,2:1 discarded, measuring again: the weights moved under it (node 1's weight was 1, 7" "$WORK/err"
 tap $? "the progress says which trial was discarded and why"
 is "the discarded trial's own measurement is not counted: 2 measurements of 1:1" \
-	"$(json '[t["measurements"] for t in j["trials"] if t["weights"] == "0:1,1:1,2:1"]' <"$WORK/out")" "[2]"
+	"$(json '[t["measurements"] for t in j["trials"] if t["weights"] == {"0": 1, "1": 1, "2": 1}]' <"$WORK/out")" "[2]"
 is "the fixture copy is as before after the discard" "$(tree_sum "$fx")" "$before"
 # The same where the trial's weights are already in sysfs (1 everywhere, auto
 # mode off): nothing to change, yet the weight changed under it goes back.

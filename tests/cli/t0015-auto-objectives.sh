@@ -10,6 +10,8 @@
 export TIERTUNE_DB="$WORK/auto.db"
 M="$TT_TOP/tuner/models"
 VOC=("$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md")
+# A weights object (id to weight) as "id:w,..." in id order, for comparing.
+WSTR="','.join('%s:%s' % (k, d[k]) for k in sorted(d, key=int))"
 
 # A latency bound that binds: 400 threads of triad saturate a node at the
 # bandwidth optimum (420 ns a load); within 300 ns the winner moves less.
@@ -86,7 +88,7 @@ run "${R[@]}" --json
 is "tier granularity on the RFC: exit 0, tiers searched, every node of them" \
 	"$rc:$(json "j['granularity'], j['tiers'], j['nodes'], j['recommendation']['interface'], j['apply_interface']" <"$WORK/out")" \
 	"0:tier [4, 22] [0, 1, 2, 3] rfc rfc"
-reco=$(json "j['recommendation']['weights']" <"$WORK/out")
+reco=$(json "(lambda d: $WSTR)(j['recommendation']['weights'])" <"$WORK/out")
 is "the recommendation weighs both tiers (tier:weight)" "$(grep -cE '^4:[0-9]+,22:[0-9]+$' <<<"$reco")" 1
 is "auto --granularity tier --json fits docs/json.md" "$(python3 "${VOC[@]}" auto <"$WORK/out" 2>&1 | head -3)" ""
 trun=$(json "j['run']" <"$WORK/out")
@@ -109,7 +111,7 @@ is "restore puts the RFC fixture back byte for byte" "$(tree_sum "$rfx")" "$befo
 # --granularity tier on an upstream kernel: the tier weights are split over
 # their nodes (rounded up, as the RFC splits), and apply writes node weights.
 run "${G[@]}" --source-node 0 --granularity tier --mix reads --threads 200 --seed 3 --json --no-record
-reco=$(json "j['recommendation']['weights']" <"$WORK/out")
+reco=$(json "(lambda d: $WSTR)(j['recommendation']['weights'])" <"$WORK/out")
 w4=$(cut -d, -f1 <<<"$reco") w22=$(cut -d, -f2 <<<"$reco")
 w4=${w4#4:} w22=${w22#22:}
 is "tier granularity upstream: an rfc recommendation, upstream writes" \
@@ -130,9 +132,9 @@ run "${S[@]}" --nodes local --json
 is "--all-sources --nodes local: exit 0, a run per source over its own nodes" \
 	"$rc:$(json "[(s['source_node'], s['nodes'], s['run'] is not None) for s in j['sources']]" <"$WORK/out")" \
 	"0:[(0, [0, 2], True), (1, [1, 3], True)]"
-merged=$(json "j['merged_weights']" <"$WORK/out")
+merged=$(json "(lambda d: $WSTR)(j['merged_weights'])" <"$WORK/out")
 is "disjoint sources merge into one upstream vector: the union of theirs" \
-	"$(json "j['conflict'], j['interface'], sorted(j['merged_weights'].split(',')) == sorted(sum((s['recommendation']['weights'].split(',') for s in j['sources']), []))" <"$WORK/out")" \
+	"$(json "j['conflict'], j['interface'], j['merged_weights'] == dict(sum((list(s['recommendation']['weights'].items()) for s in j['sources']), []))" <"$WORK/out")" \
 	"None upstream True"
 is "the merge holds every node" "$(tr ',' '\n' <<<"$merged" | cut -d: -f1 | sort | tr '\n' ' ')" "0 1 2 3 "
 is "auto --all-sources --json fits docs/json.md (auto-all)" "$(python3 "${VOC[@]}" auto-all <"$WORK/out" 2>&1 | head -3)" ""
@@ -160,7 +162,7 @@ before=$(tree_sum "$rfx2")
 run "$TT" --sysfs-root "$rfx2" auto --all-sources --model "$M/2s-genoa-cxl.json" --mix reads \
 	--threads 200 --seed 3 --no-record --json
 is "--all-sources on the RFC: per-tier src:w for every source, nothing to merge" \
-	"$rc:$(json "[(s['source_node'], s['recommendation']['interface'], s['recommendation']['weights'].startswith('4:')) for s in j['sources']], j['merged_weights'], j['conflict']" <"$WORK/out")" \
+	"$rc:$(json "[(s['source_node'], s['recommendation']['interface'], s['recommendation']['weights_keyed_by'] == 'tier' and '4' in s['recommendation']['weights']) for s in j['sources']], j['merged_weights'], j['conflict']" <"$WORK/out")" \
 	"0:[(0, 'rfc', True), (1, 'rfc', True)] None None"
 run "$TT" --sysfs-root "$rfx2" auto --all-sources --model "$M/2s-genoa-cxl.json" --mix reads \
 	--threads 200 --seed 3 --no-record --apply

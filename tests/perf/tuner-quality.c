@@ -9,6 +9,10 @@
  * formula. Figures, not a test (bench/scripts/tuner-quality.sh runs it).
  *
  *	build/tests/perf-tuner-quality [MODELS-DIR [SEEDS [SIGMA]]]
+ *
+ * Each run over 1% is listed (its final weights, its gap, the optimum);
+ * TT_QUALITY_DEBUG=1 also dumps such a run's trials to stderr (mean and
+ * noise-free score of each, relative to the optimum).
  */
 #include "../../core/error.h"
 #include "../../tuner/model.h"
@@ -61,7 +65,7 @@ static int cmp_d(const void *a, const void *b)
  * and the measurements it used. */
 static int run(const struct tt_model *m, const struct qcase *c, const char *mixname,
 	       const char *strategy, int budget, double sigma, uint64_t seed, double opt,
-	       double *gap, int *used)
+	       double *gap, int *used, uint32_t *final)
 {
 	struct tt_search_cfg cfg;
 	struct tt_model_sim sim;
@@ -94,6 +98,31 @@ static int run(const struct tt_model *m, const struct qcase *c, const char *mixn
 	}
 	*gap = 1 - score(m, c, &sim.mix, w) / opt;
 	*used = s.measurements;
+	memcpy(final, w, sizeof(*w) * (size_t)c->nnodes);
+	if (getenv("TT_QUALITY_DEBUG") && *gap > 0.01) {
+		uint32_t bw[TT_SEARCH_MAX_NODES];
+
+		tt_search_trial_weights(&s, s.best, bw);
+		fprintf(stderr, "seed %llu %s: winner", (unsigned long long)seed, c->model);
+		for (int k = 0; k < c->nnodes; k++)
+			fprintf(stderr, " %u", bw[k]);
+		fprintf(stderr, " gap %.2f%%, %d trials\n",
+			100 * (1 - score(m, c, &sim.mix, bw) / opt), s.ntrials);
+		for (int b = 0; b < s.nbaselines; b++)
+			fprintf(stderr, "   baseline %s: %d rounds, gain %.4f (%.4f..%.4f)\n",
+				s.base[b].name, s.base[b].rounds, s.base[b].gain, s.base[b].gain_lo,
+				s.base[b].gain_hi);
+		for (int t = 0; t < s.ntrials; t++) {
+			uint32_t tw[TT_SEARCH_MAX_NODES];
+
+			tt_search_trial_weights(&s, t, tw);
+			fprintf(stderr, "   ");
+			for (int k = 0; k < c->nnodes; k++)
+				fprintf(stderr, " %u", tw[k]);
+			fprintf(stderr, " n=%d mean %.4f true %.4f\n", s.trials[t].n,
+				s.trials[t].mean / opt, score(m, c, &sim.mix, tw) / opt);
+		}
+	}
 out:
 	tt_search_release(&s);
 	return rc;
@@ -105,6 +134,7 @@ int main(int argc, char **argv)
 	int nseeds = argc > 2 ? atoi(argv[2]) : 20;
 	double sigma = argc > 3 ? atof(argv[3]) : 0.03, worst_all = 0, worst_hc_all = 0;
 	int over = 0, over_budget = 0;
+	static char misses[16384];
 
 	if (nseeds < 1 || nseeds > 64 || !(sigma >= 0 && sigma <= 0.2)) {
 		fprintf(stderr, "perf-tuner-quality: seeds 1-64 and sigma 0-0.2, please\n");
@@ -133,7 +163,8 @@ int main(int argc, char **argv)
 		for (size_t mi = 0; mi < sizeof(mixes) / sizeof(mixes[0]); mi++) {
 			struct tt_mix mix;
 			struct tt_grid g;
-			uint32_t w[TT_SEARCH_MAX_NODES], bw[TT_SEARCH_MAX_NODES];
+			uint32_t w[TT_SEARCH_MAX_NODES], bw[TT_SEARCH_MAX_NODES],
+				optw[TT_SEARCH_MAX_NODES] = { 0 };
 			double opt = 0, gaps[64], hgaps[64], prior[TT_SEARCH_MAX_NODES];
 			double tr[64], htr[64];
 			long grid = 0;
@@ -146,24 +177,42 @@ int main(int argc, char **argv)
 				double sc = score(&m, c, &mix, w);
 
 				grid++;
-				if (sc > opt)
+				if (sc > opt) {
 					opt = sc;
+					memcpy(optw, w, sizeof(optw));
+				}
 			}
 			budget = (int)(grid / 10);
 			for (int sd = 0; sd < nseeds; sd++) {
+				uint32_t fw[TT_SEARCH_MAX_NODES];
 				int used;
 
 				if (run(&m, c, mixes[mi], "shares", budget, sigma, 1000 + sd, opt,
-					&gaps[sd], &used) < 0 ||
+					&gaps[sd], &used, fw) < 0 ||
 				    (tr[sd] = used, 0) ||
 				    run(&m, c, mixes[mi], "hillclimb", budget, sigma, 1000 + sd,
-					opt, &hgaps[sd], &used) < 0) {
+					opt, &hgaps[sd], &used, w) < 0) {
 					fprintf(stderr, "perf-tuner-quality: %s\n", tt_err_msg());
 					return 1;
 				}
 				htr[sd] = used;
-				if (gaps[sd] > 0.01)
+				if (gaps[sd] > 0.01) {
+					char fs[64] = "", os[64] = "";
+
+					for (int k = 0; k < c->nnodes; k++) {
+						snprintf(fs + strlen(fs), sizeof(fs) - strlen(fs),
+							 "%s%u", k ? ":" : "", fw[k]);
+						snprintf(os + strlen(os), sizeof(os) - strlen(os),
+							 "%s%u", k ? ":" : "", optw[k]);
+					}
+					snprintf(misses + strlen(misses),
+						 sizeof(misses) - strlen(misses),
+						 "  %s from %d, %s, seed %d: %s, %.2f%% below the "
+						 "optimum %s\n",
+						 c->model, c->src, mixes[mi], 1000 + sd, fs,
+						 100 * gaps[sd], os);
 					over++;
+				}
 				if (tr[sd] > grid / 10.0)
 					over_budget++;
 			}
@@ -189,6 +238,9 @@ int main(int argc, char **argv)
 				worst_hc_all = hgaps[nseeds - 1];
 		}
 	}
+	if (over)
+		printf("runs over 1%% (final weights, noise-free gap, the grid's optimum):\n%s",
+		       misses);
 	printf("worst gap: shares %.2f%%, hillclimb %.2f%%; runs over 1%%: %d; runs over 10%% of "
 	       "the grid: %d\n",
 	       100 * worst_all, 100 * worst_hc_all, over, over_budget);

@@ -244,7 +244,7 @@ if j:
     # sysfs (the others as before), its nodes in the policy.
     want = set()
     for t in j["trials"]:
-        w = dict((int(a), int(b)) for a, b in (p.split(":") for p in t["weights"].split(",")))
+        w = dict((int(a), b) for a, b in t["weights"].items())
         want.add((":".join(str(w.get(k, old.get(k))) for k in (0, 1, 2)),
                   "weighted interleave:" + node_list(w)))
     bad = [r for r in runs if len(r) != 4 or (r[0], r[1] + " " + r[2]) not in want
@@ -259,7 +259,7 @@ tap(len(before) == 3 and after == before, "the weights are back after app mode: 
 rc, j = jblock("auto-app-move")
 err = block("auto-app-move-err")[1]
 runs = block("auto-app-move-runs")[1].strip()
-tap(rc == 0 and j and j["discarded"] == [{"weights": "0:1,1:1,2:1",
+tap(rc == 0 and j and j["discarded"] == [{"weights": {"0": 1, "1": 1, "2": 1},
                                           "why": "node 1's weight was 1, 9 by the trial's end"}]
     and runs == str(j["measurements"] + 1)
     and "trial 0:1,1:1,2:1 discarded, measuring again" in err,

@@ -498,6 +498,86 @@ static void test_live(void **state)
 	tt_topo_release(&t);
 }
 
+/* The model collector's figures: measured from the source where the
+ * context has them, else HMAT's (best initiator), each metric saying
+ * which; without either it cannot run, and says why. */
+static void model_run(const char *fx, int src, const char *weights, const double *measured,
+		      double *v, struct tt_source **out, char *why, size_t size, int *probe)
+{
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_weights w;
+	struct tt_collect_ctx ctx = { .sfs = &s,
+				      .topo = &t,
+				      .source_node = src,
+				      .weights = &w,
+				      .measured_bw_bytes_s = measured };
+
+	assert_int_equal(tt_sysfs_init(&s, fixture(fx)), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	assert_int_equal(tt_weights_parse(weights, &w), 0);
+	*probe = tt_c_model.probe(&ctx, why, size);
+	*out = NULL;
+	if (*probe == 0) {
+		assert_int_equal(tt_c_model.open(&ctx, out), 0);
+		assert_int_equal(tt_c_model.sample(*out, v), 0);
+	}
+	tt_topo_release(&t);
+}
+
+static void test_model_figures(void **state)
+{
+	double measured[TT_MAX_NODES] = { 0 }, v[8];
+	struct tt_source *src;
+	char why[256];
+	int probe;
+
+	(void)state;
+	/* HMAT alone: node 0 307200 MB/s, node 2 36000 MB/s (access1); at
+	 * half the traffic each, node 2 saturates first at 72 GB/s in all. */
+	model_run("sysfs/spr-ddr5-2cxl", 0, "0:1,2:1", NULL, v, &src, why, sizeof(why), &probe);
+	assert_int_equal(probe, 0);
+	assert_int_equal(src->nmetrics, 3);
+	assert_true(fabs(v[2] - 72e9) < 1 && fabs(v[0] - 36e9) < 1 && fabs(v[1] - 36e9) < 1);
+	assert_string_equal(src->metrics[1].source, "simulated: HMAT best initiator");
+	assert_string_equal(src->metrics[2].source, "simulated: HMAT best initiator");
+	tt_c_model.close(src);
+	/* Measured from the source: those figures, said so. */
+	measured[0] = 200e9;
+	measured[2] = 20e9;
+	model_run("sysfs/spr-ddr5-2cxl", 0, "0:1,2:1", measured, v, &src, why, sizeof(why), &probe);
+	assert_int_equal(probe, 0);
+	assert_true(fabs(v[2] - 40e9) < 1);
+	assert_int_equal(src->metrics[0].node, 0);
+	assert_string_equal(src->metrics[0].source, "simulated: measured from node 0");
+	assert_string_equal(src->metrics[2].source, "simulated: measured figures");
+	tt_c_model.close(src);
+	/* Node 0 not measured: HMAT's figure for it, the rest measured. */
+	measured[0] = 0;
+	model_run("sysfs/spr-ddr5-2cxl", 0, "0:3,2:1", measured, v, &src, why, sizeof(why), &probe);
+	assert_int_equal(probe, 0);
+	/* min(307.2 GB/s / 0.75, 20 GB/s / 0.25) = 80 GB/s. */
+	assert_true(fabs(v[2] - 80e9) < 1);
+	assert_string_equal(src->metrics[0].source, "simulated: HMAT best initiator");
+	assert_string_equal(src->metrics[1].source, "simulated: measured from node 0");
+	assert_string_equal(src->metrics[2].source, "simulated: measured and HMAT figures");
+	tt_c_model.close(src);
+	/* Two sockets without HMAT, from node 1: nothing to model, then the
+	 * figures measured from node 1 (its own DRAM fast, node 0's remote). */
+	model_run("sysfs/2s-genoa-cxl", 1, "0:1,1:1", NULL, v, &src, why, sizeof(why), &probe);
+	assert_int_equal(probe, TT_EUNAVAIL);
+	assert_non_null(strstr(why, "node 0 has no bandwidth figure"));
+	assert_non_null(strstr(why, "from node 1"));
+	memset(measured, 0, sizeof(measured));
+	measured[0] = 190e9;
+	measured[1] = 460.8e9;
+	model_run("sysfs/2s-genoa-cxl", 1, "0:1,1:1", measured, v, &src, why, sizeof(why), &probe);
+	assert_int_equal(probe, 0);
+	assert_true(fabs(v[2] - 380e9) < 1 && fabs(v[0] - 190e9) < 1);
+	assert_string_equal(src->metrics[1].source, "simulated: measured from node 1");
+	tt_c_model.close(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,7 +586,7 @@ int main(void)
 		cmocka_unit_test(test_events_gnr),     cmocka_unit_test(test_garbled),
 		cmocka_unit_test(test_count_step),     cmocka_unit_test(test_sampler),
 		cmocka_unit_test(test_resctrl),	       cmocka_unit_test(test_numastat_vmstat),
-		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_live),	       cmocka_unit_test(test_model_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

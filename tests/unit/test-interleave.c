@@ -62,7 +62,7 @@ static void test_seed004_tasks(void **state)
 		size_t len = strlen(v[i].want);
 
 		mask_of(&m, v[i].nodes);
-		assert_int_equal(tt_il_order_rfc(&order, &m, &rfc_topo, from[v[i].src]), 0);
+		assert_int_equal(tt_il_order_tiers(&order, &m, &rfc_topo, from[v[i].src]), 0);
 		assert_int_equal(order.total, len);
 		tt_il_task_init(&ts);
 		/* Two cycles, both walks. */
@@ -87,7 +87,7 @@ static void test_upstream_order(void **state)
 	(void)state;
 	mask_of(&m, "0,1,2");
 	assert_int_equal(tt_weights_parse("0:3,1:1,2:2", &w), 0);
-	assert_int_equal(tt_il_order_upstream(&order, &m, &w), 0);
+	assert_int_equal(tt_il_order_nodes(&order, &m, &w), 0);
 	for (int p = 0; p < 12; p++)
 		assert_int_equal(tt_il_vma_node(&order, (uint64_t)p), want[p % 6]);
 	assert_int_equal(base % 6, 1);
@@ -96,12 +96,12 @@ static void test_upstream_order(void **state)
 	/* {0:2, 1:1}: 0 0 1 0 0 1 (ABI doc); {0:3, 2:1}: 0 0 0 2. */
 	mask_of(&m, "0,1");
 	assert_int_equal(tt_weights_parse("0:2,1:1", &w), 0);
-	tt_il_order_upstream(&order, &m, &w);
+	tt_il_order_nodes(&order, &m, &w);
 	for (int p = 0; p < 6; p++)
 		assert_int_equal(tt_il_vma_node(&order, (uint64_t)p), "001001"[p] - '0');
 	mask_of(&m, "0,2");
 	assert_int_equal(tt_weights_parse("0:3,2:1", &w), 0);
-	tt_il_order_upstream(&order, &m, &w);
+	tt_il_order_nodes(&order, &m, &w);
 	for (int p = 0; p < 4; p++)
 		assert_int_equal(tt_il_vma_node(&order, (uint64_t)p), "0002"[p] - '0');
 }
@@ -115,10 +115,10 @@ static void test_upstream_defaults(void **state)
 	/* No weight (and 0, the 6.9-6.15 "default") count as 1. */
 	mask_of(&m, "0,1,2");
 	assert_int_equal(tt_weights_parse("1:0", &w), 0);
-	assert_int_equal(tt_il_order_upstream(&order, &m, &w), 0);
+	assert_int_equal(tt_il_order_nodes(&order, &m, &w), 0);
 	assert_int_equal(order.total, 3);
 	memset(&m, 0, sizeof(m));
-	assert_int_equal(tt_il_order_upstream(&order, &m, &w), TT_EINPUT);
+	assert_int_equal(tt_il_order_nodes(&order, &m, &w), TT_EINPUT);
 }
 
 /* The obvious reference: write out one cycle slot by slot. */
@@ -142,7 +142,7 @@ static void test_against_expansion(void **state)
 		for (int i = 0; i < n; i++)
 			for (uint32_t k = 0; k < w.w[nodes[i]]; k++)
 				cycle[len++] = nodes[i];
-		assert_int_equal(tt_il_order_upstream(&order, &m, &w), 0);
+		assert_int_equal(tt_il_order_nodes(&order, &m, &w), 0);
 		assert_int_equal(order.total, len);
 		uint64_t start = ((uint64_t)rand() << 20) ^ (uint64_t)rand();
 		struct tt_il_task ts;
@@ -169,14 +169,14 @@ static void test_rfc_corners(void **state)
 	/* All weights 0: the RFC kernel's offset_il_node would spin; the model
 	 * says so instead of looping. Slot 0 still resolves. */
 	mask_of(&m, "0,2");
-	assert_int_equal(tt_il_order_rfc(&order, &m, &rfc_topo, zero), 0);
+	assert_int_equal(tt_il_order_tiers(&order, &m, &rfc_topo, zero), 0);
 	assert_int_equal(order.total, 2);
 	assert_int_equal(tt_il_vma_node(&order, 0), 0);
 	assert_int_equal(tt_il_vma_node(&order, 1), TT_EFAIL);
 	assert_non_null(strstr(tt_err_msg(), "would not end"));
 	/* Tier 4 weighs 0, tier 22 weighs 1: total clamps to 2 nodes; slot 0 is
 	 * node 0 (the walk does not start), slot 1 walks past 0 onto node 2. */
-	assert_int_equal(tt_il_order_rfc(&order, &m, &rfc_topo, half), 0);
+	assert_int_equal(tt_il_order_tiers(&order, &m, &rfc_topo, half), 0);
 	assert_int_equal(tt_il_vma_node(&order, 0), 0);
 	assert_int_equal(tt_il_vma_node(&order, 1), 0);
 	assert_int_equal(tt_il_cycle_counts(&order, counts), 0);

@@ -4,6 +4,7 @@
 
 #include "../../core/error.h"
 #include "../../tuner/model.h"
+#include "../../tuner/profile.h"
 #include "../../tuner/search.h"
 
 #include <math.h>
@@ -266,12 +267,48 @@ static void test_noise(void **state)
 	assert_string_equal(tt_err_msg(), "noise sigma '0.5' out of range (0-0.2)");
 }
 
+/* The model's profile is what the source would measure: from node 1 of
+ * the two-socket model, its own DRAM is the fast one and node 0's the
+ * remote, not HMAT's best-initiator figures; a node it lacks is refused. */
+static void test_profile(void **state)
+{
+	static const int nodes[4] = { 0, 1, 2, 3 };
+	struct tt_profile p;
+	const struct tt_model_source *src;
+
+	(void)state;
+	assert_int_equal(load_shipped(&m, "2s-genoa-cxl"), 0);
+	src = tt_model_source(&m, 1);
+	assert_int_equal(tt_profile_model(&p, &m, 1, nodes, 4), 0);
+	assert_int_equal(p.source, 1);
+	assert_true(tt_profile_complete(&p));
+	assert_int_equal(p.runs, 0);
+	for (int k = 0; k < 4; k++) {
+		const struct tt_model_node *mn = NULL;
+
+		for (int i = 0; i < src->nnodes; i++)
+			if (src->nodes[i].node == nodes[k])
+				mn = &src->nodes[i];
+		assert_non_null(mn);
+		assert_string_equal(p.nodes[k].from, "model");
+		assert_true(p.nodes[k].bw_bytes_s ==
+			    fmin(mn->read_bw_bytes_s, mn->write_bw_bytes_s));
+		assert_true(p.nodes[k].lat_ns == mn->idle_lat_ns);
+	}
+	/* From node 1: its own node 1 fastest, node 0 across the link. */
+	assert_true(p.nodes[1].bw_bytes_s > p.nodes[0].bw_bytes_s);
+	assert_true(p.nodes[0].lat_ns == 205 && p.nodes[1].lat_ns == 115);
+	assert_int_equal(tt_profile_model(&p, &m, 1, (const int[]){ 0, 7 }, 2), TT_EINPUT);
+	assert_int_equal(tt_profile_model(&p, &m, 5, nodes, 2), TT_EINPUT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped_load),  cmocka_unit_test(test_bad_models),
 		cmocka_unit_test(test_mix),	      cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_optimum_moves), cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const struct tt_wi_backend tt_wi_upstream;
+
 static struct tt_topo topo;
 static struct tt_sysfs sfs;
 

@@ -5,7 +5,11 @@
 #include "test.h"
 
 #include "../../core/error.h"
+#include "../../bench/kernels.h"
+#include "../../core/sysfs.h"
+#include "../../core/topo.h"
 #include "../../tuner/model.h"
+#include "../../tuner/profile.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
 #include "../../tuner/trial.h"
@@ -358,6 +362,218 @@ static void test_baselines_first(void **state)
 	tt_search_release(&s);
 }
 
+/* The final comparison reports each of its measurements: the winner
+ * first in each round, then each distinct baseline, with the running gain
+ * that ends as the reported one. */
+struct seen {
+	int search, confirm, arms[64], rounds[64];
+	double last_gain[TT_BASELINES];
+};
+
+static void count_progress(void *ctx, const struct tt_search *srch, int trial)
+{
+	struct seen *sn = ctx;
+
+	if (!srch->confirming) {
+		sn->search++;
+		return;
+	}
+	if (sn->confirm < 64) {
+		sn->arms[sn->confirm] = srch->confirm_arm;
+		sn->rounds[sn->confirm] = srch->confirm_round;
+	}
+	sn->confirm++;
+	assert_int_equal(trial,
+			 srch->confirm_arm < 0 ? srch->best : srch->base[srch->confirm_arm].trial);
+	if (srch->confirm_arm >= 0) {
+		double lo, hi;
+
+		tt_confirm_gain(&srch->base[srch->confirm_arm], &sn->last_gain[srch->confirm_arm],
+				&lo, &hi);
+	}
+}
+
+static void test_confirm_progress(void **state)
+{
+	struct tt_search_cfg cfg;
+	struct seen sn = { 0 };
+	int distinct = 0;
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	setup(&cases[0], &cfg, &spy, "triad", 0.03, 5, 200, "shares");
+	cfg.progress = count_progress;
+	cfg.progress_ctx = &sn;
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_false(s.confirming);
+	for (int b = 0; b < s.nbaselines; b++) {
+		bool dup = s.base[b].same_as_best;
+
+		for (int e = 0; e < b; e++)
+			dup |= s.base[e].trial == s.base[b].trial;
+		distinct += !dup;
+	}
+	/* Every measurement is reported once, in the search or the comparison. */
+	assert_int_equal(sn.search + sn.confirm, s.measurements);
+	assert_int_equal(sn.confirm, cfg.confirm_rounds * (1 + distinct));
+	for (int i = 0; i < sn.confirm; i++) {
+		assert_int_equal(sn.rounds[i], i / (1 + distinct));
+		assert_true((i % (1 + distinct) == 0) == (sn.arms[i] < 0));
+	}
+	for (int b = 0; b < s.nbaselines; b++)
+		if (!s.base[b].same_as_best && s.base[b].rounds >= 2 &&
+		    sn.last_gain[b] == sn.last_gain[b])
+			assert_true(fabs(sn.last_gain[b] - s.base[b].gain) < 1e-12);
+	tt_search_release(&s);
+}
+
+/* The auto baseline takes the kernel's figures (HMAT), the prior the
+ * measured ones: the prior's formula vector is then the first candidate. */
+static void test_prior_seed(void **state)
+{
+	struct tt_search_cfg cfg;
+	uint32_t want[3] = { 0 }, bw[3];
+	struct tt_weights pw;
+
+	(void)state;
+	load("spr-ddr5-2cxl");
+	setup(&cases[0], &cfg, &spy, "triad", 0.03, 5, 200, "shares");
+	/* As HMAT would say from the best initiator: CXL as fast as DRAM. */
+	cfg.auto_bw_bytes_s[0] = 100e9;
+	cfg.auto_bw_bytes_s[1] = 100e9;
+	cfg.auto_bw_bytes_s[2] = 100e9;
+	snprintf(cfg.prior_from, sizeof(cfg.prior_from), "profile");
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+	assert_int_equal(s.nbaselines, 3);
+	assert_string_equal(s.base[2].name, "auto");
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(tt_weights_get(&s.auto_w, k, 0), 1);
+	assert_int_equal(tt_search_run(&s), 0);
+	/* local and auto (= 1:1 here) are two trials; the prior's is the third. */
+	assert_int_equal(s.prior_trial, 2);
+	assert_int_equal(s.trials[2].phase, TT_PHASE_SEARCH);
+	for (int k = 0; k < 3; k++)
+		bw[k] = (uint32_t)(cfg.prior_bw_bytes_s[k] / 1e6);
+	tt_weights_auto(cfg.nodes, bw, 3, &pw);
+	for (int k = 0; k < 3; k++)
+		want[k] = tt_weights_get(&pw, k, 0);
+	tt_weights_reduce_array(want, 3);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(s.trials[2].w[k], want[k]);
+	tt_search_release(&s);
+	/* Without separate auto figures the prior is the auto baseline: no
+	 * extra trial. */
+	setup(&cases[0], &cfg, &spy, "triad", 0.03, 5, 200, "shares");
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(s.prior_trial, -1);
+	tt_search_release(&s);
+}
+
+/* The measured profile on this machine, read first: from the first node
+ * with CPUs to every memory node (at most two, each alone), small arrays
+ * so the test is quick. What must hold anywhere: every node measured, a
+ * positive bandwidth and idle latency, two kernel runs a node, and the
+ * figures a prior the search takes. */
+static void test_profile_live(void **state)
+{
+	struct tt_sysfs sfs;
+	struct tt_topo t;
+	struct tt_profile p;
+	struct tt_search_cfg cfg;
+	int src = -1, nodes[2], n = 0, node;
+
+	(void)state;
+	assert_int_equal(tt_sysfs_init(&sfs, "/"), 0);
+	assert_int_equal(tt_topo_load(&t, &sfs), 0);
+	for (int i = 0; i < t.nnodes && src < 0; i++)
+		if (t.nodes[i].ncpus)
+			src = t.nodes[i].id;
+	assert_true(src >= 0);
+	tt_nodemask_for_each (node, &t.mem_nodes)
+		if (n < 2)
+			nodes[n++] = node;
+	assert_true(n >= 1);
+	struct tt_bench_opts o = { .kernel = tt_kernel_find("triad"),
+				   .topo = &t,
+				   .source_node = src,
+				   .array_bytes = 4 << 20,
+				   .repeat = 2,
+				   .sfs = &sfs };
+
+	if (tt_profile_measure(&p, &o, nodes, n, 0) < 0)
+		fail_msg("%s", tt_err_msg());
+	assert_int_equal(p.source, src);
+	assert_int_equal(p.n, n);
+	assert_int_equal(p.runs, 2 * n);
+	assert_null(p.skipped);
+	assert_true(p.elapsed_s > 0);
+	assert_true(tt_profile_complete(&p));
+	for (int k = 0; k < n; k++) {
+		assert_int_equal(p.nodes[k].node, nodes[k]);
+		assert_string_equal(p.nodes[k].from, "measured");
+		assert_true(p.nodes[k].bw_bytes_s > 1e6 && isfinite(p.nodes[k].bw_bytes_s));
+		assert_true(p.nodes[k].lat_ns > 1 && p.nodes[k].lat_ns < 1e7);
+	}
+	tt_search_cfg_default(&cfg);
+	cfg.nnodes = n;
+	memcpy(cfg.nodes, nodes, sizeof(nodes));
+	tt_profile_bw(&p, cfg.prior_bw_bytes_s);
+	cfg.budget_trials = 100;
+	assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), 0);
+	assert_int_equal(s.have_auto, n > 1);
+	tt_search_release(&s);
+
+	/* A time budget already spent by the first node: the second is not
+	 * begun (the node measured twice stands for a second node where the
+	 * machine has one), and the profile is incomplete. */
+	nodes[1] = nodes[0];
+	assert_int_equal(tt_profile_measure(&p, &o, nodes, 2, 1e-9), 0);
+	assert_int_equal(p.runs, 2);
+	assert_string_equal(p.nodes[1].from, "none");
+	assert_false(tt_profile_complete(&p));
+	assert_non_null(p.skipped);
+	tt_topo_release(&t);
+}
+
+static void fixture_topo(const char *name, struct tt_sysfs *sfs, struct tt_topo *t)
+{
+	char root[1024];
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/%s",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", name);
+	assert_int_equal(tt_sysfs_init(sfs, root), 0);
+	assert_int_equal(tt_topo_load(t, sfs), 0);
+}
+
+/* HMAT's figures on a fixture: access1, the lesser of read and write. */
+static void test_profile_hmat(void **state)
+{
+	static const int nodes[3] = { 0, 1, 2 };
+	struct tt_sysfs sfs;
+	struct tt_topo t;
+	struct tt_profile p;
+
+	(void)state;
+	fixture_topo("spr-ddr5-2cxl", &sfs, &t);
+	tt_profile_hmat(&p, &t, 0, nodes, 3);
+	assert_true(tt_profile_complete(&p));
+	assert_int_equal(p.runs, 0);
+	assert_true(p.nodes[0].bw_bytes_s == 307200e6 && p.nodes[0].lat_ns == 110);
+	assert_true(p.nodes[1].bw_bytes_s == 36000e6 && p.nodes[1].lat_ns == 250);
+	assert_true(p.nodes[2].bw_bytes_s == 36000e6);
+	assert_string_equal(p.nodes[2].from, "hmat");
+	assert_int_equal(tt_profile_cost(3), 3);
+	tt_topo_release(&t);
+	/* A machine without HMAT: no figure, "none". */
+	fixture_topo("vm-1node", &sfs, &t);
+	tt_profile_hmat(&p, &t, 0, nodes, 1);
+	assert_false(tt_profile_complete(&p));
+	assert_string_equal(p.nodes[0].from, "none");
+	tt_topo_release(&t);
+}
+
 /* Every vector scores the same but for noise: no gain may be a win. */
 static int flat_measure(void *ctx, const struct tt_weights *w, double *score)
 {
@@ -696,6 +912,10 @@ int main(void)
 		cmocka_unit_test(test_budget_seconds),
 		cmocka_unit_test(test_no_vector_twice),
 		cmocka_unit_test(test_baselines_first),
+		cmocka_unit_test(test_confirm_progress),
+		cmocka_unit_test(test_prior_seed),
+		cmocka_unit_test(test_profile_live),
+		cmocka_unit_test(test_profile_hmat),
 		cmocka_unit_test(test_within_noise),
 		cmocka_unit_test(test_report_reco),
 		cmocka_unit_test(test_winner_lost),

@@ -1,0 +1,71 @@
+/*
+ * The profile: bandwidth and idle latency from the source node to each
+ * node the search interleaves over, each node alone, before the search. It
+ * is the search's prior (tt_search_cfg.prior_bw_bytes_s) and, where HMAT
+ * lacks figures, the auto-mode baseline's input. HMAT gives each node's
+ * figures from its best initiator only (struct tt_hmat), so from another
+ * socket it overstates; the profile measures from the source itself. HMAT
+ * is the first guess only when the profile is skipped.
+ *
+ *	struct tt_profile p;
+ *	tt_profile_measure(&p, &bench_opts, nodes, n, 0);   (real trials)
+ *	or tt_profile_model(&p, &model, src, nodes, n);     (--model)
+ *	or tt_profile_hmat(&p, topo, src, nodes, n);        (skipped)
+ *	if (tt_profile_complete(&p)) tt_profile_bw(&p, cfg.prior_bw_bytes_s);
+ *
+ * Measured: the bandwidth is the mix kernel with every source thread, its
+ * pages 100% on the node by exact placement (tuner/trial.h, as a trial of
+ * the search is run), its median pass; the latency is bench's pointer
+ * chase (tt_k_latency, one thread), its median pass. Neither is recorded:
+ * the figures go into the auto run's report.
+ */
+#ifndef TT_PROFILE_H
+#define TT_PROFILE_H
+
+#include "../bench/run.h"
+#include "../core/topo.h"
+#include "model.h"
+#include "search.h"
+
+#include <stdbool.h>
+
+struct tt_profile_node {
+	int node;
+	double bw_bytes_s; /* bytes/s from the source; 0: unknown */
+	double lat_ns;	   /* ns, idle, from the source; 0: unknown */
+	const char *from;  /* "measured", "model", "hmat" (best initiator), "none" */
+};
+
+struct tt_profile {
+	int source;
+	int n;
+	struct tt_profile_node nodes[TT_SEARCH_MAX_NODES];
+	int runs;	     /* kernel runs made (a bandwidth and a latency run per node) */
+	double elapsed_s;    /* s, their wall time */
+	const char *skipped; /* why it was not measured ("--no-profile"...); NULL */
+};
+
+/* Measures each node from tmpl->source_node with tmpl's kernel, threads,
+ * size, repeat and sysfs (its placement is set here, per node). With
+ * budget_s > 0, a node is not begun once the time so far plus one node's
+ * mean would pass it: the profile ends incomplete (tt_profile_complete).
+ * A failed run is returned (a library status, naming the node). */
+int tt_profile_measure(struct tt_profile *p, const struct tt_bench_opts *tmpl, const int *nodes,
+		       int n, double budget_s);
+/* The model's figures from src (min of read and write peak, idle latency). */
+int tt_profile_model(struct tt_profile *p, const struct tt_model *m, int src, const int *nodes,
+		     int n);
+/* HMAT's access1 figures (the kernel's auto mode's), "none" where a node
+ * has none. */
+void tt_profile_hmat(struct tt_profile *p, const struct tt_topo *t, int src, const int *nodes,
+		     int n);
+/* Every node has a bandwidth. */
+bool tt_profile_complete(const struct tt_profile *p);
+/* The bandwidths, bytes/s, in node order. */
+void tt_profile_bw(const struct tt_profile *p, double *bw_bytes_s);
+/* How the profile counts against a budget of measurements: one per node
+ * (its bandwidth run costs what a search measurement costs; the latency
+ * run is shorter). */
+int tt_profile_cost(int nnodes);
+
+#endif

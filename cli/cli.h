@@ -24,6 +24,7 @@ struct tt_cli {
 	bool json;		/* --json */
 	struct tt_sysfs sfs;	/* opened by cli_open_root() */
 	char cmdline[4096];	/* the whole command line, for the run record */
+	int dashdash;		/* positional arguments before "--" (cli_parse); -1: no "--" */
 };
 
 struct tt_cmd {

@@ -13,7 +13,10 @@
 #include "../core/topo.h"
 #include "../core/wi.h"
 #include "../db/db.h"
+#include "../core/state.h"
+#include "../tuner/app.h"
 #include "../tuner/model.h"
+#include "../tuner/policy.h"
 #include "../tuner/profile.h"
 #include "../tuner/report.h"
 #include "../tuner/search.h"
@@ -49,6 +52,12 @@ struct auto_args {
 	const char *objective, *max_latency, *traffic, *granularity;
 	bool all_sources;
 	struct all_sources *all; /* set while --all-sources runs each source */
+	/* Trials under the kernel's policy (policy_setup): --placement, and
+	 * app mode's program, its metric and direction. */
+	const char *placement, *metric;
+	bool higher_is_better;
+	bool bench_only; /* --mix, --threads, --size or --repeat given */
+	char **app_argv; /* NULL-terminated; NULL: the bandwidth objective */
 };
 
 /* What a real measurement saw, kept per trial for the record: the
@@ -89,6 +98,14 @@ struct auto_ctx {
 	struct tt_profile profile; /* the prior's figures */
 	int profile_cost;	   /* measurements of the budget it took */
 	const char *auto_from;	   /* the auto baseline's figures: "hmat", the prior's */
+	/* Trials under written weights: --placement kernel, or app mode. */
+	enum tt_place_mode mode;
+	struct tt_policy pol;
+	struct tt_policy_measure pm;
+	struct tt_app *app; /* app mode's program */
+	char state[4096];   /* the state folder: lock, journal, the program's log */
+	char log[4200];	    /* its output */
+	json_t *discarded;  /* [{weights, why}] */
 };
 
 /* What a real trial placed and used, for the record. */
@@ -131,7 +148,7 @@ static int real_measure(void *ctx, const struct tt_weights *w, double *score)
 	struct tt_trial_result *r;
 
 	if (rc == 0)
-		rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
+		rc = tt_place_init(&o.bench.place, c->mode, &w->set, w, c->source);
 	if (rc == 0)
 		rc = tt_trial_run(&o, &r);
 	if (rc < 0)
@@ -159,33 +176,40 @@ static double half_ci(const struct tt_trial *tr)
 	return isfinite(tr->ci_hi) && isfinite(tr->ci_lo) ? (tr->ci_hi - tr->ci_lo) / 2 : NAN;
 }
 
-static void print_gbs(FILE *f, double bw, double half)
+/* A figure in the objective's unit: GB/s; ns for the latency objective
+ * (its score is 1e9 / ns); in app mode seconds or the program's metric (a
+ * score of 1/s or 1/metric shown inverted). The interval's half width maps
+ * to first order. */
+static double shown(const struct auto_ctx *c, double score)
 {
-	fprintf(f, "%8.2f", bw / 1e9);
-	if (isfinite(half))
-		fprintf(f, " ±%6.2f", half / 1e9);
-	else
-		fprintf(f, " ±%6s", "-");
+	return c->app ? tt_app_shown(c->app, score) : c->latency ? 1e9 / score : score / 1e9;
 }
 
-/* A figure in the objective's unit: GB/s, or for the latency objective ns
- * (its score is 1e9 / ns; the interval's half width maps to first order). */
+static int precision(const struct auto_ctx *c)
+{
+	return c->app ? 3 : c->latency ? 1 : 2;
+}
+
 static void print_figure(const struct auto_ctx *c, FILE *f, double score, double half)
 {
-	if (!c->latency) {
-		print_gbs(f, score, half);
-		return;
-	}
-	fprintf(f, "%8.1f", 1e9 / score);
+	double v = shown(c, score);
+
+	if (c->app)
+		half = v == score ? half : half * v * v;
+	else if (c->latency)
+		half = 1e9 / score * half / score;
+	else
+		half /= 1e9;
+	fprintf(f, "%8.*f", precision(c), v);
 	if (isfinite(half))
-		fprintf(f, " ±%6.1f", 1e9 / score * half / score);
+		fprintf(f, " ±%6.*f", precision(c), half);
 	else
 		fprintf(f, " ±%6s", "-");
 }
 
 static const char *unit(const struct auto_ctx *c)
 {
-	return c->latency ? "ns" : "GB/s";
+	return c->app ? (c->app->metric ? "metric" : "s") : c->latency ? "ns" : "GB/s";
 }
 
 /* The final comparison's line: round, arm, score, and for a baseline the
@@ -253,8 +277,7 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 	if (c->max_lat_ns > 0)
 		fprintf(stderr, " %5.0f ns%s", s->trials[trial].lat_mean_ns,
 			s->trials[trial].feasible ? "" : " over");
-	fprintf(stderr, "  best %s %.*f\n", bw, c->latency ? 1 : 2,
-		c->latency ? 1e9 / s->trials[best].mean : s->trials[best].mean / 1e9);
+	fprintf(stderr, "  best %s %.*f\n", bw, precision(c), shown(c, s->trials[best].mean));
 }
 
 /* --budget: a number of measurements, or a duration (90s, 5m, 1h). */
@@ -670,6 +693,14 @@ static int search_init(struct auto_ctx *c, const struct tt_search_cfg *base, boo
 	c->inner_ctx = model ? (void *)&c->sim : c;
 	if (model)
 		c->sim.traffic_bytes_s = c->latency ? c->traffic_bytes_s : 0;
+	/* Trials under written weights wrap the node-weight measurement, so
+	 * that --granularity tier splits its tiers before they are written. */
+	if (c->pm.pol) {
+		c->pm.inner = c->app ? tt_app_measure : c->inner_measure;
+		c->pm.inner_ctx = c->app ? (void *)c->app : c->inner_ctx;
+		c->inner_measure = tt_policy_measure;
+		c->inner_ctx = &c->pm;
+	}
 	if (lat)
 		return tt_search_init_sampled(s, cfg, c->tiers ? tier_sample : c->inner,
 					      c->tiers ? c : c->inner_ctx);
@@ -975,6 +1006,241 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+/* Trials under the kernel's policy (--placement kernel) and app mode: the
+ * candidate's weights written for each trial and put back (tuner/policy.h),
+ * the program run under them (tuner/app.h). */
+
+/* Orchestration tests only: app mode on a fixture copy writes the copy's
+ * weights, but its program can only run on this host's nodes, under this
+ * host's weights. Never a measurement of the fixture's machine. */
+#define APP_TEST_HOOK "TIERTUNE_TEST_APP_HOST_NODES"
+
+static bool app_on_fixture(const struct tt_cli *cli, const struct auto_args *a)
+{
+	return a->app_argv && !cli->sfs.live && getenv(APP_TEST_HOOK);
+}
+
+/* The options that go with one objective only: exit 2 when mixed. */
+static int policy_args(const struct auto_args *a)
+{
+	if (a->placement && strcmp(a->placement, "exact") && strcmp(a->placement, "kernel"))
+		return cli_usage("--placement '%s' is not exact or kernel", a->placement);
+	if ((a->metric || a->higher_is_better) && !a->app_argv)
+		return cli_usage("--%s scores a program: give it after '--' (auto --source-node N "
+				 "[options] -- COMMAND ARGS...)",
+				 a->metric ? "metric" : "higher-is-better");
+	if (a->higher_is_better && !a->metric)
+		return cli_usage("--higher-is-better is the direction of --metric; wall time is "
+				 "lower-is-better");
+	if (a->app_argv && a->placement && strcmp(a->placement, "kernel"))
+		return cli_usage("a program runs under the kernel's policy: --placement '%s' does "
+				 "not apply to it",
+				 a->placement);
+	if (a->app_argv && a->bench_only)
+		return cli_usage("--mix, --threads, --size and --repeat shape bench trials; a "
+				 "program after '--' is its own traffic");
+	if (a->app_argv && (a->objective || a->traffic || a->max_latency || a->granularity))
+		return cli_usage("--objective, --traffic, --max-latency and --granularity shape "
+				 "bench trials; a program after '--' is scored by its own time or "
+				 "--metric");
+	if ((a->app_argv || a->placement) && a->all_sources)
+		return cli_usage("--all-sources runs bench trials with exact placement; app mode "
+				 "and --placement take one --source-node");
+	if (a->placement && strcmp(a->placement, "kernel") == 0 &&
+	    ((a->objective && strcmp(a->objective, "bandwidth")) || a->max_latency))
+		return cli_usage("--placement kernel measures bandwidth only, not the latency "
+				 "objective or bound");
+	if ((a->app_argv || (a->placement && strcmp(a->placement, "kernel") == 0)) && a->model)
+		return cli_usage("--model measures nothing: trials under the kernel's policy (app "
+				 "mode, --placement kernel) run on this machine");
+	return 0;
+}
+
+static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
+{
+	struct auto_ctx *c = ctx;
+	char ws[96];
+
+	if (tt_weights_format(w, ws, sizeof(ws)) < 0)
+		snprintf(ws, sizeof(ws), "?");
+	fprintf(stderr, "trial %s discarded, measuring again: the weights moved under it (%s)\n",
+		ws, why);
+	json_array_append_new(c->discarded,
+			      json_pack("{s:o,s:s}", "weights", cli_weights_json(w), "why", why));
+}
+
+/* The test hook's policy nodes: this host's memory nodes. */
+static int host_mem_nodes(struct tt_nodemask *m)
+{
+	struct tt_sysfs live;
+	int rc = tt_sysfs_init(&live, "/");
+
+	memset(m, 0, sizeof(*m));
+	return rc < 0 ? rc
+		      : tt_sysfs_read_list(&live, m->bits, TT_MAX_NODES,
+					   "/sys/devices/system/node/has_memory");
+}
+
+/* After the checks of the search's input: the program found, the weight
+ * files writable (exit 3 otherwise, nothing written), a journal left by a
+ * killed tiertune put back, signals caught. A library status. */
+static int policy_setup(struct tt_cli *cli, const struct auto_args *a, struct auto_ctx *c,
+			const struct tt_search_cfg *cfg)
+{
+	struct tt_weights ones;
+	int rc;
+
+	if (a->app_argv || (a->placement && strcmp(a->placement, "kernel") == 0))
+		c->mode = TT_PLACE_KERNEL;
+	if (!a->app_argv && c->mode != TT_PLACE_KERNEL)
+		return 0;
+	rc = tt_state_dir(TT_DIR_STATE, c->state, sizeof(c->state));
+	if (rc == 0)
+		rc = tt_state_prepare(c->state);
+	if (rc < 0)
+		return rc;
+	if (a->app_argv) {
+		c->app = calloc(1, sizeof(*c->app));
+		if (!c->app)
+			return tt_err(TT_EFAIL, "out of memory");
+		snprintf(c->log, sizeof(c->log), "%s/auto-app.log", c->state);
+		rc = tt_app_init(c->app, a->app_argv, a->metric, a->higher_is_better, c->log);
+		if (rc < 0) {
+			free(c->app);
+			c->app = NULL;
+			return rc;
+		}
+		if (app_on_fixture(cli, a)) {
+			c->app->host_nodes = true;
+			rc = host_mem_nodes(&c->app->nodes);
+		} else {
+			int cpus[TT_MAX_CPUS], n;
+
+			rc = tt_bench_cpus(c->t, c->source, cpus, &n);
+			if (rc == 0)
+				tt_app_pin(c->app, cpus, n);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	c->pol = (struct tt_policy){ .sfs = &cli->sfs, .topo = c->t, .state_dir = c->state };
+	c->pm = (struct tt_policy_measure){ .pol = &c->pol,
+					    .inner = c->app ? tt_app_measure : real_measure,
+					    .inner_ctx = c->app ? (void *)c->app : c,
+					    .discarded = on_discard,
+					    .discarded_ctx = c };
+	c->discarded = json_array();
+	tt_weights_clear(&ones);
+	for (int k = 0; k < cfg->nnodes; k++)
+		tt_weights_put(&ones, cfg->nodes[k], 1);
+	rc = tt_policy_check(&c->pol, &ones);
+	if (rc == 0)
+		rc = cli_apply_recover_first(cli);
+	if (rc == 0)
+		tt_policy_catch_signals();
+	return rc;
+}
+
+static void print_app_objective(const struct auto_ctx *c)
+{
+	printf("%s of '%s'", c->app->metric ? "the number --metric matches" : "the wall time",
+	       c->app->argv[0]);
+	if (c->app->metric)
+		printf(" (%s is better)", c->app->higher_is_better ? "higher" : "lower");
+}
+
+static void print_policy_trials(const struct auto_ctx *c)
+{
+	char nodes[128] = "";
+
+	printf("under the kernel's MPOL_WEIGHTED_INTERLEAVE: each candidate's weights written, "
+	       "read back before and after, and put back; %d measurement%s so, %d discarded "
+	       "(the weights moved under it)\n",
+	       c->pol.trials, c->pol.trials == 1 ? "" : "s", c->pol.discarded);
+	if (!c->app)
+		return;
+	printf("the program's output: %s\n", c->log);
+	if (c->app->host_nodes) {
+		tt_bit_format_list(c->app->nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+		printf("TEST HOOK (%s): the weights went to '%s', but the program ran under this "
+		       "host's nodes %s and their weights, not the fixture's\n",
+		       APP_TEST_HOOK, c->cli->sysfs_root, nodes);
+	}
+}
+
+/* App mode's figures in JSON: each score shown in the program's terms
+ * (seconds, or its metric), the bandwidth fields null. */
+static void app_scores_json(const struct auto_ctx *c, json_t *o)
+{
+	static const char *const bw[] = { "bw_mean_bytes_s", "bw_ci_low_bytes_s",
+					  "bw_ci_high_bytes_s" };
+	static const char *const secs[] = { "time_mean_s", "time_ci_low_s", "time_ci_high_s" };
+	static const char *const metric[] = { "metric_mean", "metric_ci_low", "metric_ci_high" };
+	bool inverse = tt_app_shown(c->app, 2) != 2;
+	double v[3];
+
+	for (int i = 0; i < 3; i++) {
+		json_t *x = json_object_get(o, bw[i]);
+
+		v[i] = json_is_number(x) ? json_number_value(x) : NAN;
+		json_object_set_new(o, bw[i], json_null());
+	}
+	for (int i = 0; i < 3; i++) {
+		/* The inverse swaps the interval's ends; a score interval
+		 * reaching zero leaves the time's unbounded (null). */
+		double x = v[inverse && i ? 3 - i : i];
+
+		json_object_set_new(o, (c->app->metric ? metric : secs)[i],
+				    cli_json_real(isfinite(x) && (!inverse || x > 0)
+							  ? tt_app_shown(c->app, x)
+							  : NAN));
+	}
+}
+
+static json_t *policy_json(const struct auto_ctx *c, json_t *j)
+{
+	json_t *x;
+	size_t i;
+
+	json_object_set_new(j, "placement",
+			    json_string(c->simulated ? "model" : tt_place_mode_names[c->mode]));
+	json_object_set_new(j, "discarded",
+			    c->discarded ? json_incref(c->discarded) : json_array());
+	if (!c->app) {
+		json_object_set_new(j, "app", json_null());
+		return j;
+	}
+	/* The program is the traffic, not a bench kernel. */
+	json_object_set_new(j, "objective", json_string("app"));
+	json_object_set_new(j, "kernel", json_null());
+	json_object_set_new(j, "counting", json_null());
+	json_t *argv = json_array();
+
+	for (char **p = c->app->argv; *p; p++)
+		json_array_append_new(argv, json_string(*p));
+	json_object_set_new(
+		j, "app",
+		json_pack("{s:o,s:o,s:b,s:s,s:o}", "argv", argv, "metric",
+			  str_or_null(c->app->metric), "higher_is_better", c->app->higher_is_better,
+			  "log", c->log, "host_nodes",
+			  c->app->host_nodes ? cli_nodes_json(&c->app->nodes) : json_null()));
+	json_array_foreach (json_object_get(j, "trials"), i, x)
+		app_scores_json(c, x);
+	json_array_foreach (json_object_get(j, "baselines"), i, x)
+		app_scores_json(c, x);
+	app_scores_json(c, json_object_get(j, "best"));
+	return j;
+}
+
+/* The exit code of a failed search: 128 + the signal when one stopped it
+ * (the weights are back by then), as a shell reports a process it killed. */
+static int auto_fail(int rc)
+{
+	int code = cli_fail(rc);
+
+	return tt_policy_signal() ? 128 + tt_policy_signal() : code;
+}
+
 /* The profile: where each node's figures came from, and what it cost. */
 static json_t *profile_json(const struct auto_ctx *c)
 {
@@ -1105,7 +1371,7 @@ static void print_gain(double gain, double lo, double hi)
 static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 {
 	printf("%s%-20s %14s %8s %8s %s\n", c->simulated ? "SIMULATED " : "", "weights",
-	       "remote share", "GB/s", "95% CI", "measurements");
+	       "remote share", unit(c), "95% CI", "measurements");
 	for (int i = 0; i < s->ntrials; i++) {
 		const struct tt_trial *tr = &s->trials[i];
 		uint32_t w[TT_SEARCH_MAX_NODES], sum = 0, remote = 0;
@@ -1119,7 +1385,7 @@ static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 		weights_str(s, i, ws, sizeof(ws));
 		printf("%s%-20s %13.1f%% ", c->simulated ? "SIMULATED " : "", ws,
 		       100.0 * remote / sum);
-		print_gbs(stdout, tr->n ? tr->mean : NAN, half_ci(tr));
+		print_figure(c, stdout, tr->n ? tr->mean : NAN, half_ci(tr));
 		printf(" %d\n", tr->n);
 	}
 	printf("\n");
@@ -1178,7 +1444,9 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	       c->t->cpu_model[0] ? c->t->cpu_model : "unknown CPU", c->t->kernel_release);
 	printf("source node %d, interleaving %s %s; objective: ", c->source,
 	       c->tiers ? "memory tiers" : "nodes", nodes);
-	if (c->latency)
+	if (c->app)
+		print_app_objective(c);
+	else if (c->latency)
 		printf("loaded latency at %.1f GB/s of %s", c->traffic_bytes_s / 1e9,
 		       c->kernel->name);
 	else
@@ -1188,10 +1456,12 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	if (c->simulated ? c->threads : c->used_threads)
 		printf(", %d threads", c->simulated ? c->threads : c->used_threads);
 	printf("\nsearch: %s strategy, prior from %s, max weight %u; %d measurements of %d "
-	       "trials in %.1f s (%s)\n\n",
+	       "trials in %.1f s (%s)\n",
 	       r->strategy, r->prior_from, r->max_weight, r->measurements, r->ntrials, r->elapsed_s,
 	       r->stop_reason);
 	print_profile(c);
+	if (c->pm.pol)
+		print_policy_trials(c);
 
 	if (c->simulated)
 		printf("SIMULATED figures:\n");
@@ -1296,8 +1566,8 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 		printf("  tiertune %sexport --run %jd --format shell|tmpfiles|numactl|json\n", root,
 		       (intmax_t)run);
 	} else {
-		printf("\nnot recorded (--no-record); to apply: tiertune %sapply --weights %s\n",
-		       root, w);
+		printf("\nnot recorded (%s); to apply: tiertune %sapply --weights %s\n",
+		       c->app ? "app runs are not recorded yet" : "--no-record", root, w);
 	}
 }
 
@@ -1338,6 +1608,9 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	}
 	if (a->real_only && a->model)
 		return cli_usage("--size and --repeat shape real trials; --model has none");
+	rc = policy_args(a);
+	if (rc)
+		return rc;
 	if (a->apply && cli->json)
 		return cli_usage(
 			"--apply prints apply's own report; give it without --json, or run "
@@ -1387,7 +1660,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		rc = pick_nodes(a, &t, m, &cfg);
 	if (rc < 0)
 		goto out;
-	if (!m && !cli->sfs.live) {
+	if (!m && !cli->sfs.live && !app_on_fixture(cli, a)) {
 		rc = tt_err(TT_EINPUT,
 			    "--sysfs-root '%s' is not this machine: real trials allocate "
 			    "and time this machine's memory",
@@ -1430,6 +1703,9 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		if (!c.threads)
 			c.threads = tt_model_source(m, c.source)->threads;
 	}
+	rc = policy_setup(cli, a, &c, &cfg);
+	if (rc < 0)
+		goto out;
 	cfg.progress = progress;
 	cfg.progress_ctx = &c;
 	rc = search_init(&c, &cfg, m != NULL, &s);
@@ -1446,7 +1722,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		rc = tt_report_reco(&r, &rs);
 	if (rc < 0)
 		goto out;
-	if (!a->no_record) {
+	if (!a->no_record && !c.app) {
 		rc = record(cli, a, &c, &s, &r, &rs, &run);
 		if (rc < 0)
 			goto out;
@@ -1461,6 +1737,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 					  planned ? NULL : plan_why);
 
 		objective_json(doc, &c, &s, &r);
+		policy_json(&c, doc);
 		rc = a->all ? all_add(a->all, &rs, run, doc) : cli_print_json(doc);
 		goto out;
 	}
@@ -1500,7 +1777,11 @@ out:
 	tt_bench_ctx_free(c.reuse);
 	free(c.per_trial);
 	free(m);
-	return rc < 0 ? cli_fail(rc) : rc;
+	if (c.app)
+		tt_app_release(c.app);
+	free(c.app);
+	json_decref(c.discarded);
+	return rc < 0 ? auto_fail(rc) : rc;
 }
 
 /* The set's summary: each source's weights, and what the machine's weight
@@ -1674,6 +1955,24 @@ static bool given(const struct cli_opt *opts, const char *name)
 		CLI_FLAG("no-record", &(a).no_record,                                              \
 			 "do not store the run in the database (stored by default)")
 
+/* App mode's program: the arguments after "--", and only those. */
+static int app_command(const struct tt_cli *cli, struct auto_args *a, char **argv, int nargs,
+		       const struct cli_opt *opts)
+{
+	if (nargs && cli->dashdash != 0)
+		return cli_usage("auto takes a program only after '--', got '%s'", argv[0]);
+	if (cli->dashdash == 0 && !nargs)
+		return cli_usage("no command after '--' (auto --source-node N [options] -- COMMAND "
+				 "ARGS...)");
+	if (!nargs)
+		return 0;
+	/* argv has room: the positional arguments are fewer than argc. */
+	argv[nargs] = NULL;
+	a->app_argv = argv;
+	a->bench_only = given(opts, "mix") || given(opts, "threads") || a->real_only;
+	return 0;
+}
+
 int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 {
 	struct auto_args a = { .kind = "auto",
@@ -1726,6 +2025,16 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("no-profile", &a.no_profile,
 			 "skip the profile (bandwidth and latency from the source to each node): "
 			 "HMAT's figures as the prior"),
+		CLI_STRING("placement", &a.placement, "MODE",
+			   "bench trials: exact (default: userspace placement, no root, nothing "
+			   "written) or kernel (each candidate's weights written to sysfs for its "
+			   "trial and put back, MPOL_WEIGHTED_INTERLEAVE; root)"),
+		CLI_STRING("metric", &a.metric, "REGEX",
+			   "app mode: the score is the number the program prints that REGEX "
+			   "matches (its first group, else the whole match; the last match) "
+			   "instead of its wall time"),
+		CLI_FLAG("higher-is-better", &a.higher_is_better,
+			 "app mode: a larger --metric is better (default: smaller, like time)"),
 		TRIAL_OPTIONS(a),
 		CLI_FLAG(
 			"apply", &a.apply,
@@ -1743,9 +2052,12 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 				 "--source-node, not both");
 	if (!a.all_sources && a.source < 0)
 		return cli_usage("auto needs --source-node N (or --all-sources)");
+	rc = app_command(cli, &a, argv, nargs, opts);
+	if (rc)
+		return rc;
 	/* Checked here too, so that --all-sources refuses before its first
 	 * source prints anything. */
-	if ((rc = parse_objective(&a, &(struct auto_ctx){ 0 })))
+	if ((rc = parse_objective(&a, &(struct auto_ctx){ 0 })) || (rc = policy_args(&a)))
 		return rc;
 	return a.all_sources ? run_all(cli, &a) : run_auto(cli, &a);
 }

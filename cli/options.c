@@ -108,6 +108,7 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 	bool options = true;
 
 	opt_sysfs_root = opt_db = NULL;
+	cli->dashdash = -1;
 	opt_json = opt_help = opt_completion = false;
 	for (struct cli_opt *o = common; o->kind != CLI_OPT_END; o++)
 		o->seen = false;
@@ -122,6 +123,7 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 		}
 		if (strcmp(a, "--") == 0) {
 			options = false;
+			cli->dashdash = n;
 			continue;
 		}
 		if (a[1] == '-') {

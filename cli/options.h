@@ -90,7 +90,8 @@ struct cli_opt {
 #define CLI_SOURCE_NODE(v, h) CLI_I64("source-node", (v), "N", (h), 0, TT_MAX_NODES - 1)
 
 /* Parses argv (argv[0] is the command's name) against opts and the common
- * options, in any order; "--" ends the options. The positional arguments
+ * options, in any order; "--" ends the options (cli->dashdash says how many
+ * positional arguments came before it). The positional arguments
  * are moved to argv[0..*nargs-1]; a command whose table entry has no args
  * takes none (refused here, naming the first). Returns -1 to go on, or an exit code with
  * what happened printed: 0 after --help (or --completion-helper), 2 for a

@@ -28,9 +28,10 @@ const struct tt_cmd tt_commands[] = {
 	  "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
 	  "placed per the weights, verify where every page landed, and report the figures.",
 	  true },
-	{ "auto", cmd_auto, NULL,
+	{ "auto", cmd_auto, "[-- COMMAND ARGS...]",
 	  "Find the best weights for one source node: baselines, a search, and the winner proved "
-	  "against the baselines; recorded, and applied with --apply.",
+	  "against the baselines; recorded, and applied with --apply. With a COMMAND after '--', "
+	  "the score is that program's, run once per measurement under each candidate.",
 	  true },
 	{ "sweep", cmd_sweep, NULL,
 	  "Measure every weight vector of a grid (the exhaustive picture auto's search avoids), "

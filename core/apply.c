@@ -505,11 +505,49 @@ static int rollback(struct tt_apply_plan *p, int upto, const char *journal, int 
 	return tt_err(rc, "%s; every value written before it was put back (%d)", msg, restored);
 }
 
+/* The first steps of a transaction, with the lock held. A journal here
+ * belongs to a process that died holding the lock: its old values come
+ * first. The plan was made from the half-changed state (callers recover
+ * before planning; this is the race where another tiertune died in
+ * between), so stop there. A committed one changes nothing and is only
+ * removed. Then values may have changed since the plan was made: the old
+ * values, and the mode a rollback must bring back, are what the files hold
+ * now. */
+static int start_locked(struct tt_apply_plan *p, const char *state_dir, const char *journal,
+			int *recovered)
+{
+	struct tt_recovery rec;
+	int rc;
+
+	if (access(journal, F_OK) == 0 || errno != ENOENT) {
+		rc = recover_locked(state_dir, journal, p->sfs, &rec);
+		*recovered = rec.restored;
+		if (rc == 0 && !rec.committed)
+			rc = tt_err(TT_EFAIL,
+				    "an interrupted tiertune's journal was put back (%d "
+				    "values) after this change was planned; run it again",
+				    rec.restored);
+		if (rc < 0)
+			return rc;
+	}
+	for (int i = 0; i < p->n; i++) {
+		rc = current(p->sfs, &p->w[i], p->w[i].old, sizeof(p->w[i].old));
+		if (rc < 0)
+			return rc;
+		p->w[i].done = false;
+	}
+	for (int i = 0; i < p->nimplied; i++) {
+		rc = current(p->sfs, &p->implied[i], p->implied[i].old, sizeof(p->implied[i].old));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kind,
 		 struct tt_apply_result *res)
 {
 	char journal[4200], history[4200];
-	struct tt_recovery rec;
 	int fd, rc;
 
 	memset(res, 0, sizeof(*res));
@@ -518,36 +556,9 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 		return rc;
 	snprintf(journal, sizeof(journal), "%s/" JOURNAL, state_dir);
 	snprintf(history, sizeof(history), "%s/" HISTORY, state_dir);
-	/* We hold the lock, so a journal here belongs to a process that died
-	 * holding it: its old values come first. The plan was made from the
-	 * half-changed state (callers recover before planning; this is the
-	 * race where another tiertune died in between), so stop there. A
-	 * committed one changes nothing and is only removed. */
-	if (access(journal, F_OK) == 0 || errno != ENOENT) {
-		rc = recover_locked(state_dir, journal, p->sfs, &rec);
-		res->recovered = rec.restored;
-		if (rc == 0 && !rec.committed)
-			rc = tt_err(TT_EFAIL,
-				    "an interrupted tiertune's journal was put back (%d "
-				    "values) after this change was planned; run it again",
-				    rec.restored);
-		if (rc < 0)
-			goto out;
-	}
-	/* Values may have changed since the plan was made: the old values, and
-	 * the mode a rollback must bring back, are what the files hold now. */
-	for (int i = 0; i < p->n; i++) {
-		rc = current(p->sfs, &p->w[i], p->w[i].old, sizeof(p->w[i].old));
-		if (rc < 0)
-			goto out;
-		p->w[i].done = false;
-	}
-	for (int i = 0; i < p->nimplied; i++) {
-		rc = current(p->sfs, &p->implied[i], p->implied[i].old, sizeof(p->implied[i].old));
-		if (rc < 0)
-			goto out;
-	}
-	rc = tt_apply_verify(p);
+	rc = start_locked(p, state_dir, journal, &res->recovered);
+	if (rc == 0)
+		rc = tt_apply_verify(p);
 	if (rc == 0)
 		rc = tt_journal_write(journal, p);
 	if (rc < 0)
@@ -594,4 +605,68 @@ int tt_apply_recover_leftover(const char *state_dir, const struct tt_sysfs *sfs,
 	if (tt_apply_leftover(state_dir, path, sizeof(path)) != 1)
 		return 0;
 	return tt_apply_recover(state_dir, path, sfs, rec);
+}
+
+int tt_apply_hold(struct tt_apply_plan *p, const char *state_dir, struct tt_apply_hold *h)
+{
+	int recovered, rc;
+
+	memset(h, 0, sizeof(*h));
+	h->p = p;
+	h->fd = -1;
+	rc = lock_state(state_dir, &h->fd);
+	if (rc < 0)
+		return rc;
+	snprintf(h->journal, sizeof(h->journal), "%s/" JOURNAL, state_dir);
+	rc = start_locked(p, state_dir, h->journal, &recovered);
+	if (rc < 0)
+		goto fail;
+	/* Nothing to write (the weights are already these): no journal, but
+	 * the lock is still held so that no apply lands mid-trial. */
+	if (!p->n)
+		return 0;
+	rc = tt_journal_write(h->journal, p);
+	if (rc < 0)
+		goto fail;
+	for (int i = 0; i < p->n; i++) {
+		bool back_ok;
+
+		rc = write_one(p->sfs, &p->w[i], p->w[i].value);
+		if (rc < 0) {
+			rc = rollback(p, i + 1, h->journal, rc, &back_ok);
+			goto fail;
+		}
+		p->w[i].done = true;
+	}
+	return 0;
+fail:
+	close(h->fd);
+	h->fd = -1;
+	return rc;
+}
+
+int tt_apply_unhold(struct tt_apply_hold *h, int *restored)
+{
+	struct tt_apply_plan *p = h->p;
+	char msg[1024];
+	int rc = 0;
+
+	*restored = 0;
+	if (h->fd < 0)
+		return 0;
+	if (p->n) {
+		rc = put_back(p->sfs, p->w, p->n, p->implied, p->nimplied, restored);
+		if (rc < 0) {
+			snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+			rc = tt_err(rc,
+				    "putting the weights back failed: %s; journal '%s' keeps them",
+				    msg, h->journal);
+			tt_err_hint("run 'tiertune restore' once the cause is fixed");
+		} else {
+			rc = tt_journal_remove(h->journal);
+		}
+	}
+	close(h->fd);
+	h->fd = -1;
+	return rc;
 }

@@ -122,6 +122,24 @@ int tt_apply_recover_leftover(const char *state_dir, const struct tt_sysfs *sfs,
 int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kind,
 		 struct tt_apply_result *res);
 
+/* A change held for a while and then undone, never committed: a tuner
+ * trial under written weights. tt_apply_hold takes the lock and writes the
+ * plan as tt_apply_run does (re-read the old values, journal them, write
+ * and read back, put back on any failure), but keeps the lock and the
+ * journal; tt_apply_unhold puts the old values back, removes the journal
+ * and drops the lock. Nothing goes into the history: restore --last still
+ * undoes the last real apply. A process killed in between leaves the
+ * journal, which the next tiertune puts back (tt_apply_recover_leftover). */
+struct tt_apply_hold {
+	struct tt_apply_plan *p;
+	int fd; /* the lock; -1: not held */
+	char journal[4200];
+};
+int tt_apply_hold(struct tt_apply_plan *p, const char *state_dir, struct tt_apply_hold *h);
+/* *restored: values put back. On failure the journal stays and the
+ * message names it. */
+int tt_apply_unhold(struct tt_apply_hold *h, int *restored);
+
 /* A journal left by a process that is gone: 1 and its path when there is
  * one, 0 when none (or its process still runs). */
 int tt_apply_leftover(const char *state_dir, char *path, size_t size);

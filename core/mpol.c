@@ -39,6 +39,14 @@ int tt_move_pages(void **pages, const int *nodes, int *status, size_t n)
 	return 0;
 }
 
+int tt_set_mempolicy(int mode, const struct tt_nodemask *mask)
+{
+	const unsigned long *bits = mask ? (const unsigned long *)mask->bits : NULL;
+	unsigned long maxnode = mask ? TT_MAX_NODES + 1 : 0;
+
+	return syscall(SYS_set_mempolicy, mode, bits, maxnode) == 0 ? 0 : -errno;
+}
+
 struct query {
 	void **pages;
 	int *status;

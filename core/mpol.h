@@ -28,6 +28,10 @@
 /* mbind(2) of [addr, addr+len) with mode over mask; TT_EUNAVAIL when the
  * kernel does not know the mode (EINVAL for mode 6 before 6.9). */
 int tt_mbind(void *addr, size_t len, int mode, const struct tt_nodemask *mask);
+/* set_mempolicy(2) for the calling thread (and what it execs next, as
+ * numactl -w does): 0 or -errno, with no message recorded, so that a child
+ * between fork and exec may call it. */
+int tt_set_mempolicy(int mode, const struct tt_nodemask *mask);
 /* move_pages(2) query: status[i] = node of pages[i], or -errno
  * (-ENOENT not present, -EFAULT zero page or unmapped). */
 int tt_move_pages_query(void **pages, int *status, size_t n);

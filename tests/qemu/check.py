@@ -209,5 +209,67 @@ else:
                   text, re.M) is not None,
         "the text frame shows it too", text[-2500:])
 
+# ---- auto under the kernel's policy (issue 14) ----
+def node_list(nodes):
+    """A node set as the kernel prints it (%*pbl): 0-2, 0,2."""
+    nodes, out, i = sorted(nodes), [], 0
+    while i < len(nodes):
+        j = i
+        while j + 1 < len(nodes) and nodes[j + 1] == nodes[j] + 1:
+            j += 1
+        out.append(str(nodes[i]) if i == j else "%d-%d" % (nodes[i], nodes[j]))
+        i = j + 1
+    return ",".join(out)
+
+
+before = block("auto-weights-before")[1].split()
+rc, j = jblock("auto-kernel")
+tap(rc == 0 and j and j["placement"] == "kernel" and j["measurements"] > 0 and j["discarded"] == []
+    and j["recommendation"]["weights"],
+    "auto --placement kernel completes on the 3-node guest, every trial's pages verified against its candidate's weights (%s measurements, best %s)"
+    % (j and j["measurements"], j and j["best"]["weights"]), block("auto-kernel")[1][-1500:])
+after = block("auto-weights-after-kernel")[1].split()
+tap(len(before) == 3 and after == before, "the weights are back after auto --placement kernel: %s"
+    % after, "before %s after %s" % (before, after))
+
+rc, j = jblock("auto-app")
+tap(rc == 0 and j and j["placement"] == "kernel" and j["app"]["argv"] == ["/tmp/app.sh"]
+    and j["best"]["time_mean_s"] > 0,
+    "app mode completes on the 3-node guest (%s runs, best %s)"
+    % (j and j["measurements"], j and j["best"]["weights"]), block("auto-app")[1][-1500:])
+runs = [line.split() for line in block("auto-app-runs")[1].splitlines() if line.strip()]
+if j:
+    old = dict(enumerate(int(x) for x in before)) if len(before) == 3 else {}
+    # Each candidate as the program must see it: its nodes' weights in
+    # sysfs (the others as before), its nodes in the policy.
+    want = set()
+    for t in j["trials"]:
+        w = dict((int(a), b) for a, b in t["weights"].items())
+        want.add((":".join(str(w.get(k, old.get(k))) for k in (0, 1, 2)),
+                  "weighted interleave:" + node_list(w)))
+    bad = [r for r in runs if len(r) != 4 or (r[0], r[1] + " " + r[2]) not in want
+           or r[3] != "0-1"]
+    tap(runs and len(runs) == j["measurements"] and not bad,
+        "%d app runs, one per measurement, each under MPOL_WEIGHTED_INTERLEAVE over its "
+        "candidate's nodes with the candidate's weights in sysfs, on node 0's CPUs" % len(runs),
+        "want %s\nbad %s" % (want, bad[:5]))
+after = block("auto-weights-after-app")[1].split()
+tap(len(before) == 3 and after == before, "the weights are back after app mode: %s" % after,
+    "before %s after %s" % (before, after))
+rc, j = jblock("auto-app-move")
+err = block("auto-app-move-err")[1]
+runs = block("auto-app-move-runs")[1].strip()
+tap(rc == 0 and j and j["discarded"] == [{"weights": {"0": 1, "1": 1, "2": 1},
+                                          "why": "node 1's weight was 1, 9 by the trial's end"}]
+    and runs == str(j["measurements"] + 1)
+    and "trial 0:1,1:1,2:1 discarded, measuring again" in err,
+    "app mode: a trial whose weights a program changed on the real kernel is discarded, said, "
+    "and measured again (%s runs)" % runs, block("auto-app-move")[1][-1500:] + err[-800:])
+after = block("auto-weights-after-move")[1].split()
+tap(len(before) == 3 and after == before, "the weights are back after the discarded trial: %s"
+    % after, "before %s after %s" % (before, after))
+tap("apply.journal" not in block("auto-journal")[1], "no journal left by any of the three",
+    block("auto-journal")[1])
+
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

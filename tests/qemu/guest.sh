@@ -89,3 +89,41 @@ if [ -x /bin/tiertop ]; then
 	wait $held 2>/dev/null
 	for f in 0 1 2; do echo 1 >"$WI/node$f"; done
 fi
+
+# ---- auto under the kernel's policy (issue 14): bench trials with the
+# weights written per trial, and app mode; the weights back afterwards. ----
+block auto-weights-before cat $WI/node0 $WI/node1 $WI/node2
+# (The progress lines go to stderr, kept out of the JSON block.)
+block auto-kernel sh -c 'tiertune auto --source-node 0 --placement kernel --size 2M --repeat 1 \
+	--budget 20 --no-record --json 2>/tmp/auto-kernel.err'
+block auto-weights-after-kernel cat $WI/node0 $WI/node1 $WI/node2
+# The program records, each run, the weights sysfs holds while it runs, the
+# policy it runs under and the CPUs it may use.
+cat >/tmp/app.sh <<'APP'
+#!/bin/sh
+W=/sys/kernel/mm/mempolicy/weighted_interleave
+pol=$(grep -m1 -o 'weighted interleave:[0-9,-]*' /proc/self/numa_maps)
+cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+echo "$(cat $W/node0):$(cat $W/node1):$(cat $W/node2) ${pol:-none} $cpus" >>/tmp/app-runs
+i=0
+while [ $i -lt 200 ]; do i=$((i + 1)); done
+APP
+chmod +x /tmp/app.sh
+block auto-app sh -c 'tiertune auto --source-node 0 --budget 20 --json -- /tmp/app.sh \
+	2>/tmp/auto-app.err'
+block auto-app-runs cat /tmp/app-runs
+block auto-weights-after-app cat $WI/node0 $WI/node1 $WI/node2
+# A program that writes a weight itself on its third run (the 1:1 baseline's
+# first): that trial is discarded, said, and measured again.
+cat >/tmp/app-move.sh <<'APP'
+#!/bin/sh
+echo x >>/tmp/move-runs
+[ "$(wc -l </tmp/move-runs)" -ne 3 ] || echo 9 >/sys/kernel/mm/mempolicy/weighted_interleave/node1
+APP
+chmod +x /tmp/app-move.sh
+block auto-app-move sh -c 'tiertune auto --source-node 0 --budget 20 --json -- /tmp/app-move.sh \
+	2>/tmp/auto-app-move.err'
+block auto-app-move-err cat /tmp/auto-app-move.err
+block auto-app-move-runs sh -c 'wc -l </tmp/move-runs'
+block auto-weights-after-move cat $WI/node0 $WI/node1 $WI/node2
+block auto-journal ls /tmp/state

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# tiertune auto in app mode (auto ... -- COMMAND ARGS) against a fixture copy,
+# through the test hook that lets the program run on this host's nodes: a
+# run per measurement, each under the candidate's weights (the program reads
+# the fixture's weight files while it runs), the copy byte for byte as before
+# after the search, after SIGINT, after the program crashes, after tiertune
+# is killed and the next command runs, and when the weights move under a
+# trial (discarded, said). --metric parsing, and bad input refused with
+# nothing written.
+. "$(dirname "$0")/lib.sh"
+
+export TIERTUNE_DB="$WORK/app.db"
+# A private state folder: a test that fails must not leave a journal for the
+# next script.
+export TIERTUNE_STATE_DIR="$WORK/state"
+export TIERTUNE_TEST_APP_HOST_NODES=1
+WI=sys/kernel/mm/mempolicy/weighted_interleave
+fx=$(copy_fixture spr-ddr5-2cxl)
+before=$(tree_sum "$fx")
+RUNS="$WORK/runs"
+
+# The program: one line per run with the weights the fixture holds while it
+# runs, and the policy it runs under; what else it does comes from $1.
+cat >"$WORK/prog" <<EOF
+#!/bin/sh
+w="\$(cat "$fx/$WI/node0"):\$(cat "$fx/$WI/node1"):\$(cat "$fx/$WI/node2")"
+pol=\$(grep -m1 -o 'weighted interleave:[0-9,-]*' /proc/self/numa_maps)
+echo "\$w \$pol" >>"$RUNS"
+n=\$(wc -l <"$RUNS")
+case "\$1" in
+crash) [ "\$n" -lt 3 ] || kill -SEGV \$\$ ;;
+fail) [ "\$n" -lt 3 ] || exit 3 ;;
+slow) sleep 1 ;;
+move) [ "\$n" -ne 3 ] || echo 7 >"$fx/$WI/node1" ;;
+metric) echo "warm-up: 1 ops/s"; echo "result: \$((100 + n)) ops/s" ;;
+esac
+exit 0
+EOF
+chmod +x "$WORK/prog"
+A=("$TT" --sysfs-root "$fx" auto --source-node 0 --budget 20)
+
+# A whole search: one run per measurement, each under its candidate.
+rm -f "$RUNS"
+run "${A[@]}" --json -- "$WORK/prog"
+is "app mode on a fixture copy (test hook) exits 0" "$rc" 0
+cp "$WORK/out" "$WORK/search.json"
+is "one run of the program per measurement" \
+	"$(wc -l <"$RUNS")" "$(json 'j["measurements"]' <"$WORK/search.json")"
+# Each trial's weights as the fixture holds them while it runs: the
+# candidate's nodes written, the others as copied (25:3:3).
+want=$(json '"\n".join(":".join(str(t["weights"].get(str(k), {0: 25, 1: 3, 2: 3}[k])) for k in (0, 1, 2)) for t in j["trials"])' <"$WORK/search.json" | sort -u)
+is "the program read each candidate's weights while it ran, and no others" "$(cut -d' ' -f1 "$RUNS" | sort -u)" "$want"
+is "each run was under MPOL_WEIGHTED_INTERLEAVE over this host's memory nodes" \
+	"$(cut -d' ' -f2- "$RUNS" | sort -u)" "weighted interleave:$(cat /sys/devices/system/node/has_memory)"
+is "after the search the fixture copy is byte for byte as before" "$(tree_sum "$fx")" "$before"
+is "no journal left" "$(ls "$TIERTUNE_STATE_DIR" | grep -c journal)" 0
+is "JSON: kernel placement, no discard, the argv, wall times in seconds, no bench kernel, fits docs/json.md" \
+	"$(json 'j["placement"], j["discarded"], j["app"]["argv"][-1][-4:], j["app"]["metric"], j["best"]["bw_mean_bytes_s"], j["best"]["time_mean_s"] > 0, j["kernel"], j["objective"]' <"$WORK/search.json"):$(python3 \
+		"$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/search.json" 2>&1 | head -3)" \
+	"kernel [] prog None None True None app:"
+rm -f "$RUNS"
+grep -q "the program's output: $TIERTUNE_STATE_DIR/auto-app.log" <("${A[@]}" -- "$WORK/prog" 2>/dev/null)
+tap $? "the text report says where the program's output went"
+is "the program's output went to the log (a header per run), not the report" \
+	"$(grep -c '^## tiertune: run ' "$TIERTUNE_STATE_DIR/auto-app.log")" "$(wc -l <"$RUNS")"
+grep -q "^TEST HOOK (TIERTUNE_TEST_APP_HOST_NODES): the weights went to '$fx'" <("${A[@]}" -- "$WORK/prog" 2>/dev/null)
+tap $? "the text report says the program ran on this host's nodes, not the fixture's"
+
+# --metric: the last match, its first group; higher is better.
+rm -f "$RUNS"
+run "${A[@]}" --json --metric 'result: ([0-9]+) ops/s' --higher-is-better -- "$WORK/prog" metric
+is "--metric: the number each run printed last, as scored" \
+	"$rc:$(json 'sorted(set(100 < t["metric_mean"] <= 120 for t in j["trials"])), j["app"]["higher_is_better"], j["trials"][0]["metric_mean"]' <"$WORK/out")" \
+	"0:[True] True 101.5"
+run "${A[@]}" --metric 'nothing like this' -- "$WORK/prog" metric
+is "--metric matching nothing stops the search (exit 1), naming the regex" \
+	"$rc:$(grep -c "printed nothing that --metric 'nothing like this' matches" "$WORK/err")" "1:1"
+run "${A[@]}" --metric '(ops)/s' -- "$WORK/prog" metric
+is "--metric matching a word is not a number (exit 2)" \
+	"$rc:$(grep -c "matched 'ops', which is not a number" "$WORK/err")" "2:1"
+is "the fixture copy is as before after the metric runs" "$(tree_sum "$fx")" "$before"
+
+# The program fails or crashes: the search stops, naming it; weights back.
+for how in crash fail; do
+	rm -f "$RUNS"
+	run "${A[@]}" -- "$WORK/prog" "$how"
+	case $how in
+	crash) msg="command '$WORK/prog' was killed by signal 11" ;;
+	fail) msg="command '$WORK/prog' exited with status 3" ;;
+	esac
+	is "the program ${how}s on its third run: exit 1, named, weights back" \
+		"$rc:$(grep -c "$msg" "$WORK/err"):$(wc -l <"$RUNS"):$(tree_sum "$fx")" "1:1:3:$before"
+done
+
+# kill_mid_trial SIGNAL: the search with a slow program (a second a run) in
+# the background, SIGNAL sent to tiertune while the program's third run
+# sleeps; rc is tiertune's exit status.
+kill_mid_trial() {
+	local pid
+	rm -f "$RUNS"
+	"${A[@]}" -- "$WORK/prog" slow >"$WORK/out" 2>"$WORK/err" &
+	pid=$!
+	for _ in $(seq 400); do [ "$(cat "$RUNS" 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
+	kill -"$1" "$pid"
+	wait "$pid" 2>/dev/null
+	rc=$?
+}
+
+# SIGINT to tiertune while the program runs: restored, exit 130.
+kill_mid_trial INT
+is "SIGINT mid-run: exit 130, says so, fixture as before, no journal" \
+	"$rc:$(grep -c 'interrupted by signal 2.*the weights are back' "$WORK/err"):$(tree_sum "$fx"):$(ls "$TIERTUNE_STATE_DIR" | grep -c journal)" \
+	"130:1:$before:0"
+kill_mid_trial TERM
+is "SIGTERM mid-run: exit 143, fixture as before" "$rc:$(tree_sum "$fx")" "143:$before"
+
+# SIGKILL: the journal stays; the next tiertune command puts it back.
+kill_mid_trial KILL
+is "killed mid-trial: the candidate's weights are still there, and the journal" \
+	"$([ "$(tree_sum "$fx")" != "$before" ] && echo changed):$(ls "$TIERTUNE_STATE_DIR" | grep -c '^apply.journal$')" "changed:1"
+run "${A[@]}" -- "$WORK/prog"
+is "the next auto puts the journal back first, says so, and ends with the copy as before" \
+	"$rc:$(grep -c 'first put back [0-9]* values from a journal' "$WORK/err"):$(tree_sum "$fx")" "0:1:$before"
+kill_mid_trial KILL
+check "killed again: 'tiertune restore' puts the journal back" "$TT" --sysfs-root "$fx" restore
+is "and the copy is byte for byte as before" "$(tree_sum "$fx")" "$before"
+
+# Weights moved under a trial (the program writes the fixture itself).
+rm -f "$RUNS"
+run "${A[@]}" --json -- "$WORK/prog" move
+is "a trial whose weights moved is discarded, said, and measured again" \
+	"$rc:$(json 'j["discarded"] == [{"weights": {"0": 1, "1": 1, "2": 1}, "why": "node 1'"'"'s weight was 1, 7 by the trial'"'"'s end"}], j["measurements"] + 1' <"$WORK/out")" \
+	"0:True $(wc -l <"$RUNS")"
+grep -q "^trial 0:1,1:1,2:1 discarded, measuring again: the weights moved under it (node 1's weight was 1, 7" "$WORK/err"
+tap $? "the progress says which trial was discarded and why"
+is "the discarded trial's own measurement is not counted: 2 measurements of 1:1" \
+	"$(json '[t["measurements"] for t in j["trials"] if t["weights"] == {"0": 1, "1": 1, "2": 1}]' <"$WORK/out")" "[2]"
+is "the fixture copy is as before after the discard" "$(tree_sum "$fx")" "$before"
+# The same where the trial's weights are already in sysfs (1 everywhere, auto
+# mode off): nothing to change, yet the weight changed under it goes back.
+for f in 0 1 2; do echo 1 >"$fx/$WI/node$f"; done
+echo false >"$fx/$WI/auto"
+ones=$(tree_sum "$fx")
+rm -f "$RUNS"
+run "${A[@]}" --json -- "$WORK/prog" move
+is "weights already the candidate's: the trial is discarded, and the copy is back as it was" \
+	"$rc:$(json 'len(j["discarded"])' <"$WORK/out"):$(tree_sum "$fx")" "0:1:$ones"
+cp -a "$FIX/spr-ddr5-2cxl/sys/kernel/mm/mempolicy/weighted_interleave/." "$fx/$WI/"
+is "(the copy reset to the fixture)" "$(tree_sum "$fx")" "$before"
+
+# Bad input: exit 2 (3 for a missing capability), nothing written.
+rm -f "$RUNS"
+B=("$TT" --sysfs-root "$fx" auto --source-node 0 --budget 20)
+expect_bad_input 2 "no command after '--'" "$fx" "${B[@]}" --
+expect_bad_input 2 "command 'no-such-command-here' not found in PATH" "$fx" "${B[@]}" -- no-such-command-here
+expect_bad_input 2 "command '$WORK/nope' is not an executable file" "$fx" "${B[@]}" -- "$WORK/nope"
+expect_bad_input 2 "--metric '(' is not a regular expression" "$fx" "${B[@]}" --metric '(' -- "$WORK/prog"
+expect_bad_input 2 "--metric scores a program" "$fx" "${B[@]}" --metric 'x'
+expect_bad_input 2 "--higher-is-better is the direction of --metric" "$fx" "${B[@]}" --higher-is-better -- "$WORK/prog"
+expect_bad_input 2 "--mix, --threads, --size and --repeat shape bench trials" "$fx" "${B[@]}" --mix copy -- "$WORK/prog"
+expect_bad_input 2 "--placement 'exact' does not apply" "$fx" "${B[@]}" --placement exact -- "$WORK/prog"
+expect_bad_input 2 "--placement 'bogus' is not exact or kernel" "$fx" "${B[@]}" --placement bogus
+expect_bad_input 2 "auto takes a program only after '--', got 'ls'" "$fx" "${B[@]}" ls
+expect_bad_input 2 "--objective, --traffic, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --objective latency --traffic 10 -- "$WORK/prog"
+expect_bad_input 2 "--objective, --traffic, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --granularity tier -- "$WORK/prog"
+expect_bad_input 2 "app mode and --placement take one --source-node" "$fx" "$TT" --sysfs-root "$fx" auto --all-sources --budget 20 -- "$WORK/prog"
+expect_bad_input 2 "--placement kernel measures bandwidth only" "$fx" "${B[@]}" --placement kernel --max-latency 300
+expect_bad_input 2 "--model measures nothing" "$fx" "${B[@]}" --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" -- "$WORK/prog"
+expect_bad_input 2 "is not this machine" "$fx" env -u TIERTUNE_TEST_APP_HOST_NODES "${B[@]}" -- "$WORK/prog"
+expect_bad_input 2 "is not this machine" "$fx" "${B[@]}" --placement kernel
+if can_drop; then
+	ttn=$(nobody_tt)
+	mkdir -p "$WORK/nobody-state" && chown 65534:65534 "$WORK/nobody-state"
+	expect_bad_input 3 "cannot open '$fx/$WI/node0' for writing" "$fx" \
+		"${NOBODY[@]}" TIERTUNE_STATE_DIR="$WORK/nobody-state" "$ttn" --sysfs-root "$fx" auto \
+		--source-node 0 --budget 20 -- "$WORK/prog"
+	grep -q "needs root" "$WORK/err"
+	tap $? "without root: the hint says writing weights needs root"
+else
+	skip "the not-root check needs root and setpriv to drop to nobody"
+	skip "the not-root hint needs root and setpriv to drop to nobody"
+fi
+# The live machine, read first: kernel placement there writes nothing under
+# the tests (one memory node: nothing to interleave; more: the test suites
+# forbid live writes, and the refusal is a missing capability).
+nmem=$(node_list /sys/devices/system/node/has_memory | wc -l)
+if [ "$nmem" -lt 2 ]; then live_why="nothing to interleave"; else live_why="refusing to write"; fi
+expect_bad_input 3 "$live_why" - "$TT" auto --source-node "$(local_node)" --placement kernel --budget 20
+is "no program ran for any bad input" "$([ -e "$RUNS" ] && echo ran || echo none)" none
+done_testing

@@ -1,0 +1,374 @@
+/* The app objective's program (see app.h). */
+#define _GNU_SOURCE /* CPU_SET_S, pipe2 */
+#include "app.h"
+
+#include "../core/error.h"
+#include "../core/mpol.h"
+#include "policy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Where a metric is looked for: the end of a run's output. */
+#define METRIC_TAIL (1 << 20)
+
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* As execvp would find it, so that a missing command is refused before
+ * anything is written, not discovered in the first trial. */
+static int find_command(const char *cmd, char *out, size_t size)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(cmd, '/')) {
+		if (!executable(cmd))
+			return tt_err(TT_EINPUT, "command '%s' is not an executable file", cmd);
+		snprintf(out, size, "%s", cmd);
+		return 0;
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t len = strcspn(p, ":");
+
+		if (len && (size_t)snprintf(out, size, "%.*s/%s", (int)len, p, cmd) < size &&
+		    executable(out))
+			return 0;
+		p += len + (p[len] == ':');
+	}
+	return tt_err(TT_EINPUT, "command '%s' not found in PATH", cmd);
+}
+
+int tt_app_init(struct tt_app *a, char **argv, const char *metric, bool higher_is_better,
+		const char *log_path)
+{
+	int fd, rc;
+
+	memset(a, 0, sizeof(*a));
+	a->argv = argv;
+	a->higher_is_better = higher_is_better;
+	a->log_path = log_path;
+	a->grace_s = 2;
+	if (!argv || !argv[0] || !argv[0][0])
+		return tt_err(TT_EINPUT, "no command to run");
+	rc = find_command(argv[0], a->path, sizeof(a->path));
+	if (rc < 0)
+		return rc;
+	if (metric) {
+		char why[256];
+
+		rc = regcomp(&a->re, metric, REG_EXTENDED);
+		if (rc) {
+			regerror(rc, &a->re, why, sizeof(why));
+			return tt_err(TT_EINPUT, "--metric '%s' is not a regular expression: %s",
+				      metric, why);
+		}
+		a->metric = metric;
+	}
+	fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot open the program's log '%s'", log_path);
+		tt_app_release(a);
+		return rc;
+	}
+	close(fd);
+	return 0;
+}
+
+void tt_app_release(struct tt_app *a)
+{
+	if (a->metric)
+		regfree(&a->re);
+	a->metric = NULL;
+}
+
+void tt_app_pin(struct tt_app *a, const int *cpus, int ncpus)
+{
+	a->ncpus = ncpus < TT_MAX_CPUS ? ncpus : TT_MAX_CPUS;
+	memcpy(a->cpus, cpus, (size_t)a->ncpus * sizeof(*cpus));
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What failed in the child before exec, sent up the pipe. */
+struct child_err {
+	int step; /* 1 affinity, 2 mempolicy, 3 exec, 4 output */
+	int err;
+};
+
+/* Between fork and exec: only system calls. */
+static void child(const struct tt_app *a, const cpu_set_t *cpus, size_t cpus_size,
+		  const struct tt_nodemask *nodes, int log, int report, pid_t parent)
+{
+	struct child_err e = { 0, 0 };
+	int null = open("/dev/null", O_RDONLY);
+
+	/* A tiertune killed outright takes its program with it; the journal
+	 * it leaves is the next tiertune's to put back. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
+		e = (struct child_err){ 4, errno };
+	else if (cpus && sched_setaffinity(0, cpus_size, cpus) < 0)
+		e = (struct child_err){ 1, errno };
+	else if ((e.err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, nodes)) != 0)
+		e.step = 2;
+	if (!e.step) {
+		execv(a->path, a->argv);
+		e = (struct child_err){ 3, errno };
+	}
+	if (write(report, &e, sizeof(e)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+/* Waits for the program; on SIGINT or SIGTERM caught by tiertune, asks it
+ * to stop, then kills it after the grace period. A signal that lands
+ * between the flag's check and waitpid's sleep is seen when the program
+ * ends (the trial is then not used either: tt_policy_measure checks the
+ * flag again), so it delays the stop, never loses it; a terminal's ^C
+ * reaches the program itself anyway (same process group). */
+static int wait_program(const struct tt_app *a, pid_t pid, int *status, int *sig)
+{
+	double deadline = 0;
+
+	*sig = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, status, deadline > 0 ? WNOHANG : 0);
+
+		if (w == pid)
+			return 0;
+		if (w < 0 && errno != EINTR)
+			return tt_err_sys(TT_EFAIL, errno, "waiting for '%s'", a->argv[0]);
+		if (tt_policy_signal() && deadline == 0) {
+			*sig = tt_policy_signal();
+			kill(pid, SIGTERM);
+			deadline = now_s() + a->grace_s;
+		}
+		if (deadline > 0) {
+			if (now_s() > deadline)
+				kill(pid, SIGKILL);
+			nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+		}
+	}
+}
+
+/* The run's part of the log (the tail of it), NUL-terminated, malloc'd. */
+static char *read_output(int fd, off_t from)
+{
+	off_t end = lseek(fd, 0, SEEK_END);
+	size_t len;
+	char *buf;
+	ssize_t got;
+
+	if (end < from)
+		return NULL;
+	if (end - from > METRIC_TAIL)
+		from = end - METRIC_TAIL;
+	len = (size_t)(end - from);
+	buf = malloc(len + 1);
+	if (!buf)
+		return NULL;
+	got = pread(fd, buf, len, from);
+	buf[got > 0 ? (size_t)got : 0] = '\0';
+	return buf;
+}
+
+int tt_app_parse_metric(const struct tt_app *a, const char *text, double *value)
+{
+	char num[128];
+	bool found = false;
+
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		char *copy = strndup(line, len);
+		regmatch_t m[2];
+
+		if (!copy)
+			return tt_err(TT_EFAIL, "out of memory");
+		if (regexec(&a->re, copy, 2, m, 0) == 0) {
+			regmatch_t g = a->re.re_nsub >= 1 && m[1].rm_so >= 0 ? m[1] : m[0];
+			int n = (int)(g.rm_eo - g.rm_so);
+
+			snprintf(num, sizeof(num), "%.*s", n, copy + g.rm_so);
+			found = true;
+		}
+		free(copy);
+		line += len + (line[len] == '\n');
+	}
+	if (!found)
+		return 1;
+	char *end;
+	const char *s = num + strspn(num, " \t");
+
+	errno = 0;
+	*value = strtod(s, &end);
+	end += strspn(end, " \t");
+	if (end == s || *end || errno || !isfinite(*value))
+		return tt_err(TT_EINPUT, "--metric '%s' matched '%s', which is not a number",
+			      a->metric, num);
+	return 0;
+}
+
+static int run_failed(const struct tt_app *a, int status)
+{
+	if (WIFSIGNALED(status))
+		tt_err(TT_EFAIL, "command '%s' was killed by signal %d (%s)", a->argv[0],
+		       WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		tt_err(TT_EFAIL, "command '%s' exited with status %d", a->argv[0],
+		       WEXITSTATUS(status));
+	tt_err_hint("its output is in '%s'", a->log_path);
+	return TT_EFAIL;
+}
+
+int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *label,
+	       struct tt_app_result *r)
+{
+	static const char *const steps[] = { "", "pinning it to the source node's CPUs",
+					     "setting MPOL_WEIGHTED_INTERLEAVE", "starting it",
+					     "sending its output to the log" };
+	size_t cpus_size = CPU_ALLOC_SIZE(TT_MAX_CPUS);
+	cpu_set_t *cpus = NULL;
+	struct child_err e;
+	int log = -1, pipefd[2] = { -1, -1 }, sig, rc;
+	off_t from;
+	double t0;
+	pid_t pid;
+	char *out;
+
+	memset(r, 0, sizeof(*r));
+	r->value = NAN;
+	log = open(a->log_path, O_RDWR | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (log < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot open the program's log '%s'",
+				  a->log_path);
+	dprintf(log, "## tiertune: run %d of '%s', weights %s\n", ++a->runs, a->argv[0], label);
+	from = lseek(log, 0, SEEK_END);
+	if (a->ncpus) {
+		cpus = CPU_ALLOC(TT_MAX_CPUS);
+		if (!cpus) {
+			rc = tt_err(TT_EFAIL, "out of memory");
+			goto out;
+		}
+		CPU_ZERO_S(cpus_size, cpus);
+		for (int i = 0; i < a->ncpus; i++)
+			CPU_SET_S((size_t)a->cpus[i], cpus_size, cpus);
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		rc = tt_err_sys(TT_EFAIL, errno, "pipe for '%s'", a->argv[0]);
+		goto out;
+	}
+	fflush(NULL);
+	t0 = now_s();
+	pid_t parent = getpid();
+
+	pid = fork();
+	if (pid < 0) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot fork to run '%s'", a->argv[0]);
+		goto out;
+	}
+	if (pid == 0)
+		child(a, cpus, cpus_size, nodes, log, pipefd[1], parent);
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	rc = wait_program(a, pid, &r->status, &sig);
+	r->wall_s = now_s() - t0;
+	if (rc < 0)
+		goto out;
+	if (read(pipefd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		rc = tt_err_sys(e.step == 2 && e.err == EINVAL ? TT_EUNAVAIL : TT_EFAIL, e.err,
+				"running '%s': %s failed", a->argv[0],
+				steps[e.step >= 1 && e.step <= 4 ? e.step : 0]);
+		if (e.step == 2 && e.err == EINVAL)
+			tt_err_hint("MPOL_WEIGHTED_INTERLEAVE needs Linux 6.9 or later");
+		goto out;
+	}
+	if (sig) {
+		rc = tt_err(TT_EFAIL,
+			    "interrupted by signal %d (%s) while '%s' ran; it was stopped", sig,
+			    strsignal(sig), a->argv[0]);
+		goto out;
+	}
+	if (!WIFEXITED(r->status) || WEXITSTATUS(r->status)) {
+		rc = run_failed(a, r->status);
+		goto out;
+	}
+	if (!a->metric)
+		goto out;
+	out = read_output(log, from);
+	rc = out ? tt_app_parse_metric(a, out, &r->value) : tt_err(TT_EFAIL, "out of memory");
+	free(out);
+	if (rc == 1) {
+		rc = tt_err(TT_EFAIL, "'%s' printed nothing that --metric '%s' matches", a->argv[0],
+			    a->metric);
+		tt_err_hint("its output is in '%s'", a->log_path);
+	}
+out:
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	if (cpus)
+		CPU_FREE(cpus);
+	close(log);
+	return rc;
+}
+
+int tt_app_score(const struct tt_app *a, const struct tt_app_result *r, double *score)
+{
+	if (!a->metric) {
+		*score = 1 / fmax(r->wall_s, 1e-9);
+		return 0;
+	}
+	if (a->higher_is_better) {
+		*score = r->value;
+		return 0;
+	}
+	if (!(r->value > 0))
+		return tt_err(TT_EFAIL,
+			      "--metric read %g: a lower-is-better metric must be positive (the "
+			      "search maximises its inverse)",
+			      r->value);
+	*score = 1 / r->value;
+	return 0;
+}
+
+double tt_app_shown(const struct tt_app *a, double score)
+{
+	return a->metric && a->higher_is_better ? score : 1 / score;
+}
+
+int tt_app_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct tt_app *a = ctx;
+	struct tt_app_result r;
+	char label[256];
+	int rc;
+
+	if (tt_weights_format(w, label, sizeof(label)) < 0)
+		snprintf(label, sizeof(label), "?");
+	rc = tt_app_run(a, a->host_nodes ? &a->nodes : &w->set, label, &r);
+	return rc < 0 ? rc : tt_app_score(a, &r, score);
+}

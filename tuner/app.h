@@ -1,0 +1,82 @@
+/*
+ * The app objective's program: run once per measurement, forked, pinned to
+ * the source node's CPUs, under MPOL_WEIGHTED_INTERLEAVE over the trial's
+ * nodes (set before exec, as numactl -w does), its standard output and error
+ * appended to a log rather than mixed into tiertune's report. Its score is
+ * its wall time, or a number it prints (--metric). The weights themselves
+ * are written around each run by the caller (policy.h).
+ *
+ *	struct tt_app a;
+ *	if (tt_app_init(&a, argv, "([0-9.]+) ops/s", true, log) < 0) ...
+ *	tt_app_pin(&a, cpus, ncpus);              (none: wherever allowed)
+ *	rc = tt_app_run(&a, &nodes, "0:3,1:1", &res);   (then tt_app_score)
+ *	tt_app_release(&a);
+ *
+ * A program that exits non-zero or is killed is a failed run (TT_EFAIL
+ * naming the command and its status); one that prints nothing the metric
+ * matches, too. SIGINT or SIGTERM caught by tiertune (policy.h) while the
+ * program runs: it gets SIGTERM, then SIGKILL after a grace period, and the
+ * run fails saying so.
+ */
+#ifndef TT_APP_H
+#define TT_APP_H
+
+#include "../core/bitmap.h"
+
+#include <limits.h>
+#include <regex.h>
+#include <stdbool.h>
+
+#include "../core/weights.h"
+
+struct tt_app {
+	char **argv;	       /* the command and its arguments, NULL-terminated */
+	char path[PATH_MAX];   /* argv[0] as found in PATH */
+	const char *metric;    /* the --metric regex; NULL: wall time */
+	bool higher_is_better; /* the metric's direction */
+	regex_t re;	       /* metric compiled (POSIX extended) */
+	const char *log_path;  /* the program's output, appended */
+	int cpus[TT_MAX_CPUS]; /* where it may run; ncpus 0: anywhere */
+	int ncpus;
+	int runs; /* runs started */
+	/* The policy's nodes for every run instead of the weights' own: for
+	 * the orchestration tests on a fixture, whose nodes this host lacks. */
+	bool host_nodes;
+	struct tt_nodemask nodes;
+	double grace_s; /* after SIGTERM on an interruption, before SIGKILL */
+};
+
+struct tt_app_result {
+	double wall_s; /* fork to exit, s */
+	double value;  /* the metric's number (NaN without --metric) */
+	int status;    /* waitpid status */
+};
+
+/* Finds the command (TT_EINPUT when it is not an executable file, in PATH
+ * when it has no '/'), compiles the metric (TT_EINPUT naming it), and
+ * truncates the log (created 0600). */
+int tt_app_init(struct tt_app *a, char **argv, const char *metric, bool higher_is_better,
+		const char *log_path);
+void tt_app_release(struct tt_app *a);
+void tt_app_pin(struct tt_app *a, const int *cpus, int ncpus);
+/* One run under MPOL_WEIGHTED_INTERLEAVE over nodes; label heads its part
+ * of the log. */
+int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *label,
+	       struct tt_app_result *r);
+/* The search's score of a run, higher is better: 1/wall_s, the metric, or
+ * 1/metric when lower is better (which needs a positive metric; TT_EFAIL
+ * otherwise). The inverse keeps gains meaningful: +10% is 10% more runs
+ * (or units of the metric) per unit, where a negated time would flip signs. */
+int tt_app_score(const struct tt_app *a, const struct tt_app_result *r, double *score);
+/* The search's measure callback (search.h); ctx is the struct tt_app. The
+ * policy's nodes are those w gives a weight (or a->nodes). */
+int tt_app_measure(void *ctx, const struct tt_weights *w, double *score);
+/* A score shown in the objective's own terms: seconds or the metric. */
+double tt_app_shown(const struct tt_app *a, double score);
+
+/* The number in text the metric matches last: the first capture group, or
+ * the whole match without one. 0, 1 for no match, or TT_EINPUT when the
+ * match is not a number. Exposed for the unit tests. */
+int tt_app_parse_metric(const struct tt_app *a, const char *text, double *value);
+
+#endif

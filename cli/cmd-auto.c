@@ -48,7 +48,7 @@ struct auto_args {
 	bool no_record, apply, no_profile;
 	bool real_only; /* --size or --repeat given */
 	/* The objective and the search space (auto only): --objective,
-	 * --max-latency, --traffic, --granularity, --all-sources. */
+	 * --max-latency, --traffic-rate, --granularity, --all-sources. */
 	const char *objective, *max_latency, *traffic, *granularity;
 	bool all_sources;
 	struct all_sources *all; /* set while --all-sources runs each source */
@@ -492,7 +492,7 @@ static bool positive(const char *arg, double max, double *out)
 	return end != arg && !*end && !errno && *out > 0 && *out <= max;
 }
 
-/* --objective, --max-latency, --traffic, --granularity and the --max-weight
+/* --objective, --max-latency, --traffic-rate, --granularity and the --max-weight
  * they allow: checked before anything is read, so bad input writes
  * nothing. An exit code (2 with the message printed) or 0. */
 static int parse_objective(const struct auto_args *a, struct auto_ctx *c)
@@ -511,15 +511,16 @@ static int parse_objective(const struct auto_args *a, struct auto_ctx *c)
 		return cli_usage("--max-latency bounds the bandwidth objective; --objective "
 				 "latency minimises the latency itself");
 	if (a->traffic && !positive(a->traffic, 1e5, &c->traffic_bytes_s))
-		return cli_usage("--traffic '%s' is not a bandwidth in GB/s (above 0, at most "
+		return cli_usage("--traffic-rate '%s' is not a bandwidth in GB/s (above 0, at most "
 				 "100000)",
 				 a->traffic);
 	c->traffic_bytes_s *= 1e9;
 	if (a->traffic && !c->latency)
-		return cli_usage("--traffic states the level for --objective latency");
+		return cli_usage("--traffic-rate states the level for --objective latency");
 	if (c->latency && !a->traffic)
-		return cli_usage("--objective latency needs --traffic GB/S: the traffic at which "
-				 "to minimise the loaded latency");
+		return cli_usage(
+			"--objective latency needs --traffic-rate GB/S: the traffic at which "
+			"to minimise the loaded latency");
 	if (strcmp(gran, "node") && strcmp(gran, "tier"))
 		return cli_usage("unknown --granularity '%s' (one of: node, tier)", gran);
 	c->tiers = strcmp(gran, "tier") == 0;
@@ -528,6 +529,22 @@ static int parse_objective(const struct auto_args *a, struct auto_ctx *c)
 				 "0-100 (the RFC's range)",
 				 (uintmax_t)a->max_weight);
 	return 0;
+}
+
+/* An interface that holds a weight for every tier of a source (the RFC) is
+ * searched by tier unless --granularity says otherwise: every tier then
+ * gets a weight (0 leaves it out), where node weights summed per tier would
+ * leave a tier no node used at the weight it had. auto's bench objectives
+ * only: app mode and kernel placement write node weights for each trial,
+ * and a sweep is over the nodes asked for. After cli_load_topo, which opens
+ * the root the interface is looked for under. */
+static bool tier_interface(struct tt_cli *cli, const struct auto_args *a)
+{
+	const struct tt_wi_backend *be;
+
+	return strcmp(a->kind, "auto") == 0 && !a->app_argv && !a->placement &&
+	       a->max_weight <= 100 && cli_pick_interface(cli, NULL, &be) == 0 &&
+	       be->key == TT_WI_BY_TIER;
 }
 
 /* --granularity tier: the search's groups become the tiers of the nodes
@@ -1040,9 +1057,10 @@ static int policy_args(const struct auto_args *a)
 		return cli_usage("--mix, --threads, --size and --repeat shape bench trials; a "
 				 "program after '--' is its own traffic");
 	if (a->app_argv && (a->objective || a->traffic || a->max_latency || a->granularity))
-		return cli_usage("--objective, --traffic, --max-latency and --granularity shape "
-				 "bench trials; a program after '--' is scored by its own time or "
-				 "--metric");
+		return cli_usage(
+			"--objective, --traffic-rate, --max-latency and --granularity shape "
+			"bench trials; a program after '--' is scored by its own time or "
+			"--metric");
 	if ((a->app_argv || a->placement) && a->all_sources)
 		return cli_usage("--all-sources runs bench trials with exact placement; app mode "
 				 "and --placement take one --source-node");
@@ -1652,6 +1670,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	}
 	c.t = &t;
 	c.simulated = m != NULL;
+	if (!a->granularity && tier_interface(cli, a))
+		c.tiers = true;
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	rc = tt_topo_check_source(&t, c.source);
 	if (rc == 0 && !tt_topo_node(&t, c.source)->has_cpu)
@@ -1870,7 +1890,6 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	struct tt_topo t;
 	char conflict[1024] = "", why[512] = "";
 	int rc, node;
-	bool rfc;
 
 	if (!all)
 		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
@@ -1882,17 +1901,11 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	all->docs = json_array();
 	tt_weights_clear(&merged);
-	/* The RFC holds tier weights per source: searched as such, every
-	 * tier gets a weight (0 leaves it out), where node weights summed per
-	 * tier would leave a tier no node used at the weight it had. */
-	rfc = !a->granularity && cli_pick_interface(cli, NULL, &be) == 0 &&
-	      be->key == TT_WI_BY_TIER;
 	tt_nodemask_for_each (node, &t.cpu_nodes) {
 		struct auto_args one = *a;
 
 		one.source = node;
 		one.all = all;
-		one.granularity = rfc ? "tier" : a->granularity;
 		rc = run_auto(cli, &one);
 		if (rc)
 			goto out;
@@ -2009,8 +2022,8 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 		CLI_STRING("strategy", &a.strategy, "NAME",
 			   "search strategy: shares (default), hillclimb or grid"),
 		CLI_STRING("objective", &a.objective, "NAME",
-			   "bandwidth (default) or latency: the loaded latency at --traffic"),
-		CLI_STRING("traffic", &a.traffic, "GB/S",
+			   "bandwidth (default) or latency: the loaded latency at --traffic-rate"),
+		CLI_STRING("traffic-rate", &a.traffic, "GB/S",
 			   "the mix's traffic at which --objective latency measures (10^9 bytes/s, "
 			   "the mix's counting)"),
 		CLI_STRING("max-latency", &a.max_latency, "NS",

@@ -58,7 +58,7 @@ is "nothing recorded" "$(db_sum)" "$before"
 # socket's DRAM and waits less than local DRAM does.
 gfx=$(copy_fixture 2s-genoa-cxl)
 G=("$TT" --sysfs-root "$gfx" auto --model "$M/2s-genoa-cxl.json")
-run "${G[@]}" --source-node 0 --objective latency --traffic 250 --threads 200 --seed 2 --json
+run "${G[@]}" --source-node 0 --objective latency --traffic-rate 250 --threads 200 --seed 2 --json
 is "--objective latency: exit 0, objective and traffic, no bandwidth figures" \
 	"$rc:$(json "j['objective'], j['traffic_bytes_s'], j['best']['bw_mean_bytes_s'],
 	all(t['bw_mean_bytes_s'] is None for t in j['trials'])" <"$WORK/out")" \
@@ -71,7 +71,7 @@ run "$TT" show "$latrun" --json
 is "recorded: trials with latencies, no bandwidth, objective named" \
 	"$(json "all(t['lat_median_ns'] and t['bw_median_bytes_s'] is None for t in j['trials'])" <"$WORK/out"):$("$TT" runs --json | json "[r['objective'] for r in j['runs'] if r['id'] == $latrun]")" \
 	"True:['latency:triad@250GB/s']"
-run "${G[@]}" --source-node 0 --objective latency --traffic 250 --threads 200 --seed 2 --no-record
+run "${G[@]}" --source-node 0 --objective latency --traffic-rate 250 --threads 200 --seed 2 --no-record
 grep -qE '^best +0:[0-9]+,1:[0-9]+ +[0-9.]+ ±' "$WORK/out"
 grep -q '^SIMULATED loaded latency at 250.0 GB/s of triad: best ' "$WORK/out"
 tap $? "text: the loaded latency at the stated traffic"
@@ -107,6 +107,16 @@ is "--apply wrote source 0's weight of each tier" \
 	"0:${t4#4:},0:${t22#22:}"
 check "restore --last" "$TT" --sysfs-root "$rfx" restore --last
 is "restore puts the RFC fixture back byte for byte" "$(tree_sum "$rfx")" "$before"
+# Without --granularity an RFC kernel is searched by tier too: every tier
+# gets its weight (0 leaves it out), so none keeps a stale one.
+run "$TT" --sysfs-root "$rfx" auto --source-node 0 --model "$M/2s-genoa-cxl.json" --mix reads \
+	--threads 200 --seed 3 --no-record --json
+is "an RFC kernel without --granularity: searched by tier, every tier weighed" \
+	"$rc:$(json "j['granularity'], j['recommendation']['weights_keyed_by'], sorted(j['recommendation']['weights'], key=int)" <"$WORK/out")" \
+	"0:tier tier ['4', '22']"
+run "$TT" --sysfs-root "$rfx" auto --source-node 0 --model "$M/2s-genoa-cxl.json" --mix reads \
+	--threads 200 --seed 3 --no-record --json --granularity node
+is "--granularity node still searches nodes there" "$rc:$(json "j['granularity']" <"$WORK/out")" "0:node"
 
 # --granularity tier on an upstream kernel: the tier weights are split over
 # their nodes (rounded up, as the RFC splits), and apply writes node weights.
@@ -184,10 +194,10 @@ expect_bad_input 2 "--max-latency '-5'" "$fx" "${B[@]}" --max-latency -5
 expect_bad_input 2 "--max-latency 'fast'" "$fx" "${B[@]}" --max-latency fast
 expect_bad_input 2 "--granularity 'foo'" "$fx" "${B[@]}" --granularity foo
 expect_bad_input 2 "--objective 'speed'" "$fx" "${B[@]}" --objective speed
-expect_bad_input 2 "--traffic" "$fx" "${B[@]}" --objective latency
-expect_bad_input 2 "--traffic 'lots'" "$fx" "${B[@]}" --objective latency --traffic lots
+expect_bad_input 2 "--traffic-rate" "$fx" "${B[@]}" --objective latency
+expect_bad_input 2 "--traffic-rate 'lots'" "$fx" "${B[@]}" --objective latency --traffic-rate lots
 expect_bad_input 2 "--max-latency bounds the bandwidth objective" "$fx" "${B[@]}" \
-	--objective latency --traffic 10 --max-latency 100
+	--objective latency --traffic-rate 10 --max-latency 100
 expect_bad_input 2 "--max-weight 101 with --granularity tier" "$fx" "${B[@]}" --granularity tier \
 	--max-weight 101
 expect_bad_input 2 "--all-sources" "$gfx2" "$TT" --sysfs-root "$gfx2" auto --all-sources \

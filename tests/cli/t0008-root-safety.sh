@@ -172,7 +172,7 @@ for fmt in shell tmpfiles numactl prometheus json csv; do
 		"$rc:$(grep -v '^#' "$WORK/evil.$fmt" | grep -c 'touch'):$(LC_ALL=C grep -c $'[\x01-\x08\x0b-\x1f\x7f]' "$WORK/evil.$fmt")" "0:0:0"
 done
 is "json: the host name is this host's (from the tree), not the database's" \
-	"$(json 'j["host"]["hostname"]' <"$WORK/evil.json")" "spr-cxl-07.lab"
+	"$(json 'j["machine"]["hostname"]' <"$WORK/evil.json")" "spr-cxl-07.lab"
 fresh=$(copy_fixture spr-ddr5-2cxl)
 sh "$WORK/evil.shell" "$fresh" >/dev/null 2>&1
 is "running the shell export creates nothing, writes the weights" \

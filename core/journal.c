@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,11 +130,26 @@ bool tt_journal_same_owner(const struct tt_journal *a, const struct tt_journal *
 int tt_history_append(const char *path, const struct tt_apply_plan *p, const char *kind)
 {
 	size_t len;
-	char *text = format(p, kind, &len);
+	char *text = format(p, kind, &len), old[4200];
+	struct stat st;
 	int fd, rc = 0;
 
 	if (!text)
 		return tt_err(TT_EFAIL, "out of memory");
+	/* Every apply appends (tiertop's edits, a fleet's cron jobs): past a
+	 * size the file becomes PATH.1, replacing the one before, so the
+	 * history stays bounded and restore --last still finds the newest
+	 * records in the two. Under the apply lock, and before this record:
+	 * a crash between the two leaves a history without it, which is what
+	 * an uncommitted transaction is. */
+	if (lstat(path, &st) == 0 && st.st_size >= TT_HISTORY_ROTATE_BYTES) {
+		snprintf(old, sizeof(old), "%s.1", path);
+		if (rename(path, old) < 0) {
+			rc = tt_err_sys(TT_EFAIL, errno, "cannot move history '%s' to '%s'", path,
+					old);
+			goto out;
+		}
+	}
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot open history '%s'", path);
@@ -323,16 +339,40 @@ void tt_journal_release(struct tt_journal *j)
 	j->n = 0;
 }
 
+static int history_scan(const char *path, const char *root, const char *kind, struct tt_journal *j,
+			bool *found);
+
 int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j)
+{
+	char old[4200];
+	bool found = false;
+	int rc;
+
+	memset(j, 0, sizeof(*j));
+	/* The rotated file first: a record in the current one is newer. */
+	snprintf(old, sizeof(old), "%s.1", path);
+	rc = history_scan(old, root, kind, j, &found);
+	if (rc == 0)
+		rc = history_scan(path, root, kind, j, &found);
+	if (rc < 0) {
+		tt_journal_release(j);
+		return rc;
+	}
+	return found ? 1 : 0;
+}
+
+/* The newest whole record for root of kind in one file, into *j (and
+ * *found) when there is one; 0, or a negative status. */
+static int history_scan(const char *path, const char *root, const char *kind, struct tt_journal *j,
+			bool *found)
 {
 	struct tt_journal cur = { 0 };
 	struct parser ps = { .j = &cur };
 	char line[4200];
-	bool in = false, found = false;
+	bool in = false;
 	int rc = 0;
 	FILE *f;
 
-	memset(j, 0, sizeof(*j));
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		return 0;
 	f = open_text(path, "history", &rc);
@@ -367,7 +407,7 @@ int tt_history_last(const char *path, const char *root, const char *kind, struct
 			tt_journal_release(j);
 			*j = cur;
 			memset(&cur, 0, sizeof(cur));
-			found = true;
+			*found = true;
 			continue;
 		}
 		rc = parse_line(&ps, line);
@@ -379,9 +419,5 @@ int tt_history_last(const char *path, const char *root, const char *kind, struct
 	}
 	tt_journal_release(&cur);
 	fclose(f);
-	if (rc < 0) {
-		tt_journal_release(j);
-		return rc;
-	}
-	return found ? 1 : 0;
+	return rc < 0 ? rc : 0;
 }

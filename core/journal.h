@@ -52,10 +52,15 @@ int tt_journal_remove(const char *path);
 /* Same process, same boot: the journal and record of one transaction. */
 bool tt_journal_same_owner(const struct tt_journal *a, const struct tt_journal *b);
 
+/* Past this size the history becomes PATH.1 (replacing the one before)
+ * when the next record is appended; tt_history_last reads both. */
+#define TT_HISTORY_ROTATE_BYTES (1 << 20)
+
 /* Appends the plan's record, as one write, and fsyncs it. */
 int tt_history_append(const char *path, const struct tt_apply_plan *p, const char *kind);
-/* The newest whole record for root (a resolved path) of kind (NULL: any):
- * 1 and *j filled, 0 when there is none (or no history). */
+/* The newest whole record for root (a resolved path) of kind (NULL: any),
+ * in PATH and the rotated PATH.1: 1 and *j filled, 0 when there is none
+ * (or no history). */
 int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j);
 
 #endif

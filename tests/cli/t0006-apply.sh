@@ -236,4 +236,20 @@ run "$TT" --sysfs-root "$q3" restore --last
 is "restore --last undoes the last apply, the one value it wrote" "$rc:$(cat "$q3"/$WI/node{0,1,2} | tr '\n' ' ')" "0:14 14 3 "
 g=$(copy_fixture 2s-genoa-cxl)
 expect_bad_input 3 "weights 'auto' need HMAT bandwidth" "$g" "$TT" --sysfs-root "$g" apply --weights auto
+
+# The history is bounded: past 1 MiB it becomes apply.history.1 (replacing
+# the one before) when the next record goes in, and restore --last finds a
+# root's newest apply in either file.
+h1=$(copy_fixture spr-ddr5-2cxl) h2=$(copy_fixture 2s-genoa-cxl)
+s1=$(tree_sum "$h1") s2=$(tree_sum "$h2")
+"$TT" --sysfs-root "$h2" apply --weights 0:4,1:4,2:1,3:1 >/dev/null
+rm -f "$state/apply.history.1"
+head -c 1048576 /dev/zero | tr '\0' 'x' | fold -w 79 >>"$state/apply.history"
+run "$TT" --sysfs-root "$h1" apply --weights 0:5,1:2,2:2
+is "an apply past 1 MiB moves the history to .1 and starts a new one" \
+	"$rc:$([ -f "$state/apply.history.1" ] && echo moved):$(($(stat -c %s "$state/apply.history") < 4096))" "0:moved:1"
+run "$TT" --sysfs-root "$h1" restore --last
+is "restore --last finds the apply in the new history" "$rc:$(tree_sum "$h1")" "0:$s1"
+run "$TT" --sysfs-root "$h2" restore --last
+is "and another root's apply in the moved one" "$rc:$(tree_sum "$h2")" "0:$s2"
 done_testing

@@ -137,32 +137,27 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 
 		return rc < 0 ? rc : recos_from_args(w, a->tier_weights, (int)a->source, rs);
 	}
-	if (a->profile) {
-		char fp[17];
+	char what[4200];
 
+	if (a->profile) {
 		rc = recos_from_profile(a->profile, rs);
+		snprintf(what, sizeof(what), "profile '%s'", a->profile);
+	} else {
+		struct tt_db *db;
+
+		rc = cli_db(cli, 0, &db);
 		if (rc < 0)
 			return rc;
-		tt_topo_fingerprint(t, fp);
-		if (strcmp(fp, rs->fingerprint) && !a->force) {
-			tt_err(TT_EINPUT,
-			       "profile '%s' is from host '%s' with hardware fingerprint %s; "
-			       "this host's is %s",
-			       a->profile, rs->hostname, rs->fingerprint, fp);
-			tt_err_hint(
-				"identical hardware has the same fingerprint; --force applies it "
-				"anyway");
-			return TT_EINPUT;
-		}
-		return 0;
+		rc = recos_from_run(db, a->run, rs);
+		tt_db_close(db);
+		snprintf(what, sizeof(what), "run %jd", (intmax_t)a->run);
 	}
-	struct tt_db *db;
-
-	rc = cli_db(cli, 0, &db);
-	if (rc < 0)
-		return rc;
-	rc = recos_from_run(db, a->run, rs);
-	tt_db_close(db);
+	if (rc == 0)
+		rc = recos_check_machine(rs, t, a->force, what);
+	if (rc == 0 && rs->simulated)
+		cli_warn("SIMULATED: %s's weights come from a performance model, not from "
+			 "measurements on this machine",
+			 what);
 	return rc;
 }
 
@@ -293,7 +288,7 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 		CLI_STRING("profile", &a.profile, "FILE",
 			   "a profile from 'export --format json' (its hardware fingerprint must "
 			   "match this host's unless --force)"),
-		CLI_FLAG("force", &a.force, "apply a profile from other hardware"),
+		CLI_FLAG("force", &a.force, "apply a profile or run from other hardware"),
 		CLI_SOURCE_NODE(&a.source,
 				"the source node whose recommendation to apply (RFC: whose "
 				"tier weights to write)"),

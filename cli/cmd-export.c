@@ -37,8 +37,11 @@ static const char *header(const struct export *e)
 	char host[1024];
 
 	if (e->rs.run_id)
-		snprintf(buf, sizeof(buf), "tiertune recommendation from run %jd on %s",
-			 (intmax_t)e->rs.run_id, tt_str_escape(e->rs.hostname, host, sizeof(host)));
+		snprintf(buf, sizeof(buf), "%stiertune recommendation from run %jd on %s%s",
+			 e->rs.simulated ? "SIMULATED: " : "", (intmax_t)e->rs.run_id,
+			 tt_str_escape(e->rs.hostname, host, sizeof(host)),
+			 e->rs.simulated ? " (a performance model's figures, not measurements)"
+					 : "");
 	else
 		snprintf(buf, sizeof(buf), "tiertune weights given on the command line");
 	return buf;
@@ -223,11 +226,15 @@ static int prometheus(const struct export *e, FILE *f)
 
 		if (e->source >= 0 && r->source_node >= 0 && r->source_node != e->source)
 			continue;
-		char src[32] = "";
+		char src[64] = "";
 
 		/* No source node: no label, rather than a node "-1" that is not one. */
 		if (r->source_node >= 0)
 			snprintf(src, sizeof(src), ",source_node=\"%d\"", r->source_node);
+		/* A modelled run's weights say so in every sample. */
+		if (e->rs.simulated)
+			snprintf(src + strlen(src), sizeof(src) - strlen(src),
+				 ",simulated=\"true\"");
 		tt_nodemask_for_each (id, &r->w.set)
 			fprintf(f, "tiertune_weight_recommended{interface=\"%s\"%s,%s=\"%d\"} %u\n",
 				r->interface, src, be ? be->unit : "id", id, r->w.w[id]);
@@ -238,10 +245,12 @@ static int prometheus(const struct export *e, FILE *f)
 		if (isnan(e->rs.r[i].gain))
 			continue;
 		if (e->rs.r[i].source_node >= 0)
-			fprintf(f, "tiertune_gain_ratio{source_node=\"%d\"} %g\n",
-				e->rs.r[i].source_node, e->rs.r[i].gain);
+			fprintf(f, "tiertune_gain_ratio{source_node=\"%d\"%s} %g\n",
+				e->rs.r[i].source_node,
+				e->rs.simulated ? ",simulated=\"true\"" : "", e->rs.r[i].gain);
 		else
-			fprintf(f, "tiertune_gain_ratio %g\n", e->rs.r[i].gain);
+			fprintf(f, "tiertune_gain_ratio%s %g\n",
+				e->rs.simulated ? "{simulated=\"true\"}" : "", e->rs.r[i].gain);
 	}
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {
 		struct tt_wi_state st;
@@ -295,6 +304,16 @@ static int profile(const struct export *e, FILE *f)
 
 /* Every format refuses what apply would refuse: the same check
  * (tt_wi_check) of the weights as each interface would get them. */
+/* The weights were found on other hardware than this root's: a profile of
+ * them is checked where it is applied, not against this root. */
+static bool other_hw(const struct export *e)
+{
+	char fp[17];
+
+	tt_topo_fingerprint(e->t, fp);
+	return e->rs.fingerprint[0] && strcmp(fp, e->rs.fingerprint) != 0;
+}
+
 static int check_recos(const struct export *e)
 {
 	struct tt_recos rs;
@@ -355,7 +374,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	struct export e = { .cli = cli, .source = -1 };
 	uint64_t run = 0;
 	int64_t source = -1;
-	bool latest = false, all = false;
+	bool latest = false, all = false, force = false;
 	char ifaces[256];
 	struct cli_opt opts[] = {
 		CLI_U64("run", &run, "RUN", "the recommendation recorded with run RUN", 1,
@@ -368,6 +387,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		CLI_STRING("tier-weights", &tier_weights, "TIER:W,...", "these per-tier weights"),
 		CLI_SOURCE_NODE(&source, "the source node whose recommendation to export"),
 		CLI_FLAG("all-sources", &all, "every source node's recommendation"),
+		CLI_FLAG("force", &force, "export a run from other hardware for this root"),
 		CLI_STRING("format", &format, "FMT",
 			   "shell, json (a profile for identical hosts), tmpfiles, numactl, "
 			   "prometheus, or csv (the run's trials)",
@@ -433,8 +453,18 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		if (rc == 0 && fmt == 5)
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
 		tt_db_close(db);
+		/* Checked against this root's interfaces and nodes, the weights
+		 * must be for its hardware; a profile (json) carries the run's own
+		 * machine and is checked where it is applied. */
+		if (rc == 0 && formats[fmt].write != csv && formats[fmt].write != profile) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "run %jd", (intmax_t)e.rs.run_id);
+			rc = recos_check_machine(&e.rs, &t, force, what);
+		}
 	}
-	if (rc == 0 && formats[fmt].write != csv)
+	if (rc == 0 && formats[fmt].write != csv &&
+	    !(formats[fmt].write == profile && other_hw(&e)))
 		rc = check_recos(&e);
 	if (rc == 0)
 		rc = emit(&e, formats[fmt].write, out);

@@ -49,6 +49,11 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 		 json_string_value(json_object_get(run, "host")) ?: "");
 	snprintf(rs->fingerprint, sizeof(rs->fingerprint), "%s",
 		 json_string_value(json_object_get(run, "fingerprint")) ?: "");
+	snprintf(rs->cpu_model, sizeof(rs->cpu_model), "%s",
+		 json_string_value(json_object_get(run, "cpu_model")) ?: "");
+	snprintf(rs->kernel_release, sizeof(rs->kernel_release), "%s",
+		 json_string_value(json_object_get(run, "kernel_release")) ?: "");
+	rs->simulated = json_is_true(json_object_get(run, "simulated"));
 	snprintf(where, sizeof(where), "run %jd", (intmax_t)rs->run_id);
 	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
 		json_t *gain = json_object_get(rec, "gain");
@@ -147,6 +152,11 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 		 json_string_value(json_object_get(host, "hostname")) ?: "");
 	snprintf(rs->fingerprint, sizeof(rs->fingerprint), "%s",
 		 json_string_value(json_object_get(host, "fingerprint")) ?: "");
+	snprintf(rs->cpu_model, sizeof(rs->cpu_model), "%s",
+		 json_string_value(json_object_get(host, "cpu_model")) ?: "");
+	snprintf(rs->kernel_release, sizeof(rs->kernel_release), "%s",
+		 json_string_value(json_object_get(host, "kernel_release")) ?: "");
+	rs->simulated = json_is_true(json_object_get(j, "simulated"));
 	snprintf(rs->objective, sizeof(rs->objective), "%s",
 		 json_string_value(json_object_get(j, "objective")) ?: "");
 	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",
@@ -193,6 +203,9 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 {
 	char fp[17];
 	json_t *recs = json_array();
+	/* The machine the weights were found on: a run's or a profile's own,
+	 * the root's only for weights given on the command line. */
+	bool own = rs->fingerprint[0] != '\0';
 
 	tt_topo_fingerprint(t, fp);
 	for (int i = 0; i < rs->n; i++) {
@@ -209,12 +222,29 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 				  be ? be->unit : "node", "gain",
 				  isnan(r->gain) ? json_null() : json_real(r->gain)));
 	}
-	return json_pack("{s:i,s:s,s:{s:s,s:s,s:s,s:s},s:s?,s:s?,s:o}", "schema_version",
+	return json_pack("{s:i,s:s,s:{s:s,s:s,s:s,s:s},s:b,s:s?,s:s?,s:o}", "schema_version",
 			 TT_JSON_SCHEMA_VERSION, "format", PROFILE_FORMAT, "machine", "hostname",
-			 t->hostname, "fingerprint", fp, "cpu_model", t->cpu_model,
-			 "kernel_release", t->kernel_release, "run_uuid",
-			 rs->run_uuid[0] ? rs->run_uuid : NULL, "objective",
+			 own ? rs->hostname : t->hostname, "fingerprint",
+			 own ? rs->fingerprint : fp, "cpu_model",
+			 own ? rs->cpu_model : t->cpu_model, "kernel_release",
+			 own ? rs->kernel_release : t->kernel_release, "simulated", rs->simulated,
+			 "run_uuid", rs->run_uuid[0] ? rs->run_uuid : NULL, "objective",
 			 rs->objective[0] ? rs->objective : NULL, "recommendations", recs);
+}
+
+int recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool force,
+			const char *what)
+{
+	char fp[17], host[512];
+
+	tt_topo_fingerprint(t, fp);
+	if (!rs->fingerprint[0] || strcmp(fp, rs->fingerprint) == 0 || force)
+		return 0;
+	tt_err(TT_EINPUT, "%s is from host '%s' with hardware fingerprint %s; this root's is %s",
+	       what, tt_str_escape(rs->hostname, host, sizeof(host)), rs->fingerprint, fp);
+	tt_err_hint("weights found on other hardware seldom fit; identical hardware has the same "
+		    "fingerprint; --force uses them anyway");
+	return TT_EINPUT;
 }
 
 int recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs)

@@ -15,6 +15,12 @@ int recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out);
 int recos_latest(struct tt_db *db, struct tt_recos *out);
 int recos_from_profile(const char *path, struct tt_recos *out);
 json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t);
+/* Weights from a run or profile are for the machine they were found on:
+ * TT_EINPUT naming both fingerprints when t is other hardware, unless
+ * force (or the source carries none: command-line weights). what names the
+ * source in the message ("run 12", "profile 'p.json'"). */
+int recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool force,
+			const char *what);
 
 /* Weights from the command line: node weights (--weights) or tier weights
  * (--tier-weights), for the first interface keyed that way (a per-source

@@ -39,6 +39,9 @@ struct tt_recos {
 	char objective[64];
 	char hostname[256];
 	char fingerprint[17]; /* "" when unknown (command-line weights) */
+	char cpu_model[128];
+	char kernel_release[64];
+	bool simulated; /* from a performance model, not measurements */
 };
 
 /* Adds one; where names the source of it in errors ("run 12", a file). */

@@ -54,8 +54,14 @@ db_sum() {
 	for f in "$TIERTUNE_DB" "$@"; do
 		[ "$prev" = --db ] || [ "$f" = "$TIERTUNE_DB" ] || { prev=$f; continue; }
 		prev=$f
+		# An empty write-ahead log holds nothing: a reader's open may
+		# create one.
 		for g in "$f" "$f-wal"; do
-			if [ -f "$g" ]; then printf '%s %s\n' "$g" "$(sha256sum <"$g")"; else echo "$g absent"; fi
+			if [ -f "$g" ] && { [ "$g" = "$f" ] || [ -s "$g" ]; }; then
+				printf '%s %s\n' "$g" "$(sha256sum <"$g")"
+			else
+				echo "$g absent"
+			fi
 		done
 	done
 }

@@ -218,9 +218,11 @@ python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("INSER
 run "$TT" export --run "$bench_run" --format csv
 is "csv: the run's trials, a row per node" "$rc:$(wc -l <"$WORK/out"):$(head -1 "$WORK/out" | cut -d, -f1-3)" "0:2:run,trial,kernel"
 vm=$(copy_fixture vm-1node)
-run "$TT" --sysfs-root "$vm" export --latest --format prometheus
+# The run was recorded on this machine; the fixture is another's.
+expect_bad_input 2 "run $bench_run is from host" "$vm" "$TT" --sysfs-root "$vm" export --latest --format prometheus
+run "$TT" --sysfs-root "$vm" export --latest --format prometheus --force
 is "--latest finds the run with a recommendation; gain exported" "$rc:$(grep -c '^tiertune_gain_ratio{source_node="0"} 0.05$' "$WORK/out")" "0:1"
-run "$TT" --sysfs-root "$vm" export --run "$bench_run" --format shell -o "$WORK/out.sh"
+run "$TT" --sysfs-root "$vm" export --run "$bench_run" --format shell -o "$WORK/out.sh" --force
 is "-o writes the file whole (no temp left)" "$rc:$(ls "$WORK" | grep -c 'out.sh.'):$(grep -c '^echo 1 > ' "$WORK/out.sh")" "0:0:1"
 # The kernel's auto-mode formula, for kernels without auto mode (6.9-6.15):
 # on the QEMU layout's HMAT, 14:14:3 (its SOURCE note works it out).

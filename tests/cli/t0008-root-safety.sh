@@ -166,13 +166,19 @@ c.execute("UPDATE hosts SET hostname = ? WHERE id = (SELECT host_id FROM runs WH
 c.execute("INSERT INTO recommendations (run_id, source_node, interface, weights, gain) VALUES (?, 0, 'upstream', '0:3,1:1,2:1', 0.1)", (run,))
 c.commit()
 PY
-for fmt in shell tmpfiles numactl prometheus json csv; do
-	TIERTUNE_DB=$evil_db run "$TT" --sysfs-root "$root" export --run "$evil_run" --format "$fmt" -o "$WORK/evil.$fmt"
+# (The run is this machine's, the root a fixture's: --force.)
+for fmt in shell tmpfiles numactl prometheus csv; do
+	TIERTUNE_DB=$evil_db run "$TT" --sysfs-root "$root" export --run "$evil_run" --format "$fmt" -o "$WORK/evil.$fmt" --force
 	is "export $fmt: exit 0, the host name on one comment line, no raw control character" \
 		"$rc:$(grep -v '^#' "$WORK/evil.$fmt" | grep -c 'touch'):$(LC_ALL=C grep -c $'[\x01-\x08\x0b-\x1f\x7f]' "$WORK/evil.$fmt")" "0:0:0"
 done
-is "json: the host name is this host's (from the tree), not the database's" \
-	"$(json 'j["machine"]["hostname"]' <"$WORK/evil.json")" "spr-cxl-07.lab"
+# The profile names the run's machine, as the database has it: a JSON
+# string, escaped, never raw control characters.
+TIERTUNE_DB=$evil_db run "$TT" --sysfs-root "$root" export --run "$evil_run" --format json -o "$WORK/evil.json"
+is "export json: exit 0, no raw control character" \
+	"$rc:$(LC_ALL=C grep -c $'[\x01-\x08\x0b-\x1f\x7f]' "$WORK/evil.json")" "0:0"
+is "json: the host name is the run's, as the database has it" \
+	"$(json 'j["machine"]["hostname"].startswith("lab\ntouch ")' <"$WORK/evil.json")" "True"
 fresh=$(copy_fixture spr-ddr5-2cxl)
 sh "$WORK/evil.shell" "$fresh" >/dev/null 2>&1
 is "running the shell export creates nothing, writes the weights" \

@@ -107,7 +107,27 @@ run "$TT" --sysfs-root "$fx" export --run "$runid" --format shell
 is "export --run of the auto run writes a shell script" \
 	"$rc:$(grep -c '^echo [0-9]* > "$root/sys/kernel/mm/mempolicy/weighted_interleave/node' "$WORK/out")" \
 	"0:$(tr ',' '\n' <<<"$reco" | wc -l)"
+is "export --run of a modelled run says SIMULATED in the script" "$(grep -c '^# SIMULATED: tiertune recommendation from run' "$WORK/out")" 1
 check "apply --run of the auto run, dry run" "$TT" --sysfs-root "$fx" apply --run "$runid" --dry-run
+is "apply --run of a modelled run says SIMULATED" "$(grep -c '^tiertune: warning: SIMULATED: run' "$WORK/err")" 1
+run "$TT" --sysfs-root "$fx" export --run "$runid" --format prometheus
+is "and on every Prometheus recommendation sample" \
+	"$(grep -c '^tiertune_weight_recommended{' "$WORK/out"):$(grep -c '^tiertune_weight_recommended{.*simulated="true"' "$WORK/out")" \
+	"$(tr ',' '\n' <<<"$reco" | wc -l):$(tr ',' '\n' <<<"$reco" | wc -l)"
+# A run is for the hardware it was found on: another machine's root refuses
+# its weights unless --force; its profile names the run's machine.
+ox=$(copy_fixture 2s-genoa-cxl)
+# The write-ahead log checkpointed first: the checks below compare bytes.
+checkpoint() { python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' "$TIERTUNE_DB"; }
+checkpoint
+expect_bad_input 2 "run $runid is from host 'spr-cxl-07.lab' with hardware fingerprint" "$ox" \
+	"$TT" --sysfs-root "$ox" apply --run "$runid"
+checkpoint
+expect_bad_input 2 "run $runid is from host 'spr-cxl-07.lab'" "$ox" \
+	"$TT" --sysfs-root "$ox" export --run "$runid" --format shell
+run "$TT" --sysfs-root "$ox" export --run "$runid" --format json
+is "its profile, exported from another root, names the run's machine and says simulated" \
+	"$rc:$(json "j['machine']['hostname'], j['simulated']" <"$WORK/out")" "0:spr-cxl-07.lab True"
 
 # --apply writes the recommendation; restore --last puts the copy back.
 fx2=$(copy_fixture spr-ddr5-2cxl)

@@ -438,12 +438,15 @@ int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool veri
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/" HISTORY, state_dir);
-	rc = tt_history_last(path, p->sfs->abs, "apply", &j);
+	rc = tt_history_undoable(path, p->sfs->abs, &j);
 	if (rc < 0)
 		return rc;
 	if (rc == 0)
-		return tt_err(TT_EINPUT, "no apply on sysfs root '%s' in history '%s' to undo",
+		return tt_err(TT_EINPUT,
+			      "no apply on sysfs root '%s' in history '%s' left to undo (each "
+			      "restore --last undoes one, newest first)",
 			      p->sfs->abs, path);
+	p->undo = true;
 	*when = j.when;
 	if (strcmp(j.interface, p->be->name)) {
 		rc = tt_err(TT_EINPUT, "the last apply on '%s' used the %s interface, not %s",
@@ -583,7 +586,7 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 	/* The commit point: from here on the record, not the journal, undoes
 	 * this. Without a durable record nothing could undo it after the
 	 * journal goes, so a history that cannot be written undoes it now. */
-	rc = tt_history_append(history, p, kind);
+	rc = tt_history_append(history, p, p->undo ? "undo" : kind);
 	if (rc < 0) {
 		rc = rollback(p, p->n, journal, rc, &res->restored);
 		res->written = 0;

@@ -55,6 +55,8 @@ struct tt_apply_plan {
 	bool auto_lost;
 	int unchanged;	      /* values already as wanted, left out of w[] */
 	bool write_unchanged; /* keep them in (set by a plan whose writes matter anyway) */
+	bool undo;	      /* restore --last's: recorded as "undo", which takes
+				 that apply off the history's stack */
 };
 
 void tt_apply_plan_init(struct tt_apply_plan *p, const struct tt_wi_backend *be,
@@ -86,8 +88,9 @@ int tt_apply_check_writable(const struct tt_apply_plan *p);
 /* Every write with an expected value finds it (restore --last: the values
  * the apply wrote are still there). TT_EFAIL naming each file that changed. */
 int tt_apply_verify(const struct tt_apply_plan *p);
-/* restore --last: the newest apply recorded in the history for this root,
- * its writes undone in reverse order, the mode file last. With verify,
+/* restore --last: the newest apply recorded in the history for this root
+ * that no earlier restore --last undid (so each steps back one), its writes
+ * undone in reverse order, the mode file last. With verify,
  * each write expects the value the apply wrote. TT_EINPUT when the history
  * holds no apply of this root; *when is its commit time. */
 int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify,

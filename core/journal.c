@@ -339,32 +339,116 @@ void tt_journal_release(struct tt_journal *j)
 	j->n = 0;
 }
 
-static int history_scan(const char *path, const char *root, const char *kind, struct tt_journal *j,
-			bool *found);
+static int history_each(const char *path, const char *root,
+			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx);
+
+/* The rotated file first: a record in the current one is newer. */
+static int history_walk(const char *path, const char *root,
+			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx)
+{
+	char old[4200];
+	int rc;
+
+	snprintf(old, sizeof(old), "%s.1", path);
+	rc = history_each(old, root, fn, ctx);
+	return rc < 0 ? rc : history_each(path, root, fn, ctx);
+}
+
+struct pick {
+	const char *kind; /* NULL: any */
+	int want;	  /* the record's number (from 1), 0: the newest of kind */
+	int seq;
+	struct tt_journal *j;
+	bool found;
+	int *stack; /* applies not undone, by number */
+	int n, cap;
+	bool oom;
+};
+
+static void take(struct pick *p, struct tt_journal *rec)
+{
+	tt_journal_release(p->j);
+	*p->j = *rec;
+	memset(rec, 0, sizeof(*rec));
+	p->found = true;
+}
+
+static void pick_last(void *ctx, struct tt_journal *rec)
+{
+	struct pick *p = ctx;
+
+	p->seq++;
+	if ((p->want && p->seq == p->want) ||
+	    (!p->want && (!p->kind || !strcmp(rec->kind, p->kind))))
+		take(p, rec);
+}
+
+/* An undo takes back the newest apply not taken back yet, so applies and
+ * undos pair as a stack. */
+static void pick_undoable(void *ctx, struct tt_journal *rec)
+{
+	struct pick *p = ctx;
+
+	p->seq++;
+	if (strcmp(rec->kind, "undo") == 0 && p->n) {
+		p->n--;
+	} else if (strcmp(rec->kind, "apply") == 0) {
+		if (p->n == p->cap) {
+			int cap = p->cap ? 2 * p->cap : 16,
+			    *s = realloc(p->stack, (size_t)cap * sizeof(*s));
+
+			if (!s) {
+				p->oom = true;
+				return;
+			}
+			p->stack = s;
+			p->cap = cap;
+		}
+		p->stack[p->n++] = p->seq;
+	}
+}
 
 int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j)
 {
-	char old[4200];
-	bool found = false;
+	struct pick p = { .kind = kind, .j = j };
 	int rc;
 
 	memset(j, 0, sizeof(*j));
-	/* The rotated file first: a record in the current one is newer. */
-	snprintf(old, sizeof(old), "%s.1", path);
-	rc = history_scan(old, root, kind, j, &found);
-	if (rc == 0)
-		rc = history_scan(path, root, kind, j, &found);
+	rc = history_walk(path, root, pick_last, &p);
 	if (rc < 0) {
 		tt_journal_release(j);
 		return rc;
 	}
-	return found ? 1 : 0;
+	return p.found ? 1 : 0;
 }
 
-/* The newest whole record for root of kind in one file, into *j (and
- * *found) when there is one; 0, or a negative status. */
-static int history_scan(const char *path, const char *root, const char *kind, struct tt_journal *j,
-			bool *found)
+int tt_history_undoable(const char *path, const char *root, struct tt_journal *j)
+{
+	struct pick p = { .j = j };
+	int rc;
+
+	memset(j, 0, sizeof(*j));
+	rc = history_walk(path, root, pick_undoable, &p);
+	if (rc == 0 && p.oom)
+		rc = tt_err(TT_EFAIL, "out of memory");
+	if (rc == 0 && p.n) {
+		struct pick q = { .want = p.stack[p.n - 1], .j = j };
+
+		rc = history_walk(path, root, pick_last, &q);
+		p.found = q.found;
+	}
+	free(p.stack);
+	if (rc < 0) {
+		tt_journal_release(j);
+		return rc;
+	}
+	return p.found ? 1 : 0;
+}
+/* Each whole record for root in one file, oldest first, handed to fn,
+ * which may take it (moving it out and zeroing *rec). 0, or a negative
+ * status. */
+static int history_each(const char *path, const char *root,
+			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx)
 {
 	struct tt_journal cur = { 0 };
 	struct parser ps = { .j = &cur };
@@ -399,15 +483,11 @@ static int history_scan(const char *path, const char *root, const char *kind, st
 			*sp = '\0';
 			in = false;
 			if (!whole(&ps) || tt_parse_u64(sp + 1, 0, INT64_MAX, &when) ||
-			    strlen(line + 5) >= sizeof(cur.kind) || strcmp(cur.root, root) ||
-			    (kind && strcmp(line + 5, kind)))
+			    strlen(line + 5) >= sizeof(cur.kind) || strcmp(cur.root, root))
 				continue;
 			snprintf(cur.kind, sizeof(cur.kind), "%s", line + 5);
 			cur.when = (long long)when;
-			tt_journal_release(j);
-			*j = cur;
-			memset(&cur, 0, sizeof(cur));
-			*found = true;
+			fn(ctx, &cur);
 			continue;
 		}
 		rc = parse_line(&ps, line);

@@ -62,5 +62,9 @@ int tt_history_append(const char *path, const struct tt_apply_plan *p, const cha
  * in PATH and the rotated PATH.1: 1 and *j filled, 0 when there is none
  * (or no history). */
 int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j);
+/* The newest apply for root that no "undo" record (restore --last) has
+ * taken back yet: applies and undos pair as a stack, so restore --last
+ * steps back one apply each time. 1 and *j filled, or 0. */
+int tt_history_undoable(const char *path, const char *root, struct tt_journal *j);
 
 #endif

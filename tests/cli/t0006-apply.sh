@@ -239,6 +239,22 @@ is "restore --last undoes the last apply, the one value it wrote" "$rc:$(cat "$q
 g=$(copy_fixture 2s-genoa-cxl)
 expect_bad_input 3 "weights 'auto' need HMAT bandwidth" "$g" "$TT" --sysfs-root "$g" apply --weights auto
 
+# restore --last steps back one apply each time, newest first, and says
+# when none is left.
+st=$(copy_fixture spr-ddr5-2cxl)
+s0=$(tree_sum "$st")
+"$TT" --sysfs-root "$st" apply --weights 0:5 >/dev/null
+"$TT" --sysfs-root "$st" apply --weights 0:7 >/dev/null
+run "$TT" --sysfs-root "$st" restore --last
+is "the first restore --last undoes the newer apply" "$rc:$(cat "$st/$WI/node0")" "0:5"
+run "$TT" --sysfs-root "$st" restore --last
+is "the second undoes the one before: the copy as it was" "$rc:$(tree_sum "$st")" "0:$s0"
+expect_bad_input 2 "left to undo (each restore --last undoes one, newest first)" "$st" \
+	"$TT" --sysfs-root "$st" restore --last
+"$TT" --sysfs-root "$st" apply --weights 0:9 >/dev/null
+run "$TT" --sysfs-root "$st" restore --last
+is "an apply after them is undone on its own" "$rc:$(tree_sum "$st")" "0:$s0"
+
 # The history is bounded: past 1 MiB it becomes apply.history.1 (replacing
 # the one before) when the next record goes in, and restore --last finds a
 # root's newest apply in either file.

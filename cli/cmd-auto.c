@@ -531,6 +531,20 @@ static int parse_objective(const struct auto_args *a, struct auto_ctx *c)
 	return 0;
 }
 
+/* Tier weights searched on a machine whose interface holds node weights
+ * (upstream) are recommended as it takes them, split over the tiers' nodes
+ * as the RFC splits them: what is stored, exported and applied is then one
+ * thing, named for the interface the machine has. */
+static int reco_for_machine(struct tt_cli *cli, const struct auto_ctx *c, struct tt_recos *rs)
+{
+	const struct tt_wi_backend *be;
+
+	if (!c->tiers || !rs->n || cli_pick_interface(cli, NULL, &be) < 0 ||
+	    be->key == TT_WI_BY_TIER)
+		return 0;
+	return tt_recos_convert(rs, c->t, be);
+}
+
 /* An interface that holds a weight for every tier of a source (the RFC) is
  * searched by tier unless --granularity says otherwise: every tier then
  * gets a weight (0 leaves it out), where node weights summed per tier would
@@ -1740,6 +1754,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	r.tiers = c.tiers;
 	if (rc == 0)
 		rc = tt_report_reco(&r, &rs);
+	if (rc == 0)
+		rc = reco_for_machine(cli, &c, &rs);
 	if (rc < 0)
 		goto out;
 	if (!a->no_record && !c.app) {

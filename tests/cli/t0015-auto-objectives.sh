@@ -121,14 +121,14 @@ is "--granularity node still searches nodes there" "$rc:$(json "j['granularity']
 # --granularity tier on an upstream kernel: the tier weights are split over
 # their nodes (rounded up, as the RFC splits), and apply writes node weights.
 run "${G[@]}" --source-node 0 --granularity tier --mix reads --threads 200 --seed 3 --json --no-record
-reco=$(json "(lambda d: $WSTR)(j['recommendation']['weights'])" <"$WORK/out")
-w4=$(cut -d, -f1 <<<"$reco") w22=$(cut -d, -f2 <<<"$reco")
-w4=${w4#4:} w22=${w22#22:}
-is "tier granularity upstream: an rfc recommendation, upstream writes" \
-	"$rc:$(json "j['recommendation']['interface'], j['apply_interface']" <"$WORK/out")" "0:rfc upstream"
-is "apply would write each tier's weight split over its two nodes" \
-	"$(json "','.join(w['new'] for w in j['apply_writes'])" <"$WORK/out")" \
-	"$(((w4 + 1) / 2)),$(((w4 + 1) / 2)),$(((w22 + 1) / 2)),$(((w22 + 1) / 2))"
+w4=$(json "j['best']['weights']['4'] if j['recommendation']['lost_to'] is None else 0" <"$WORK/out")
+w22=$(json "j['best']['weights']['22']" <"$WORK/out")
+is "tier granularity upstream: the recommendation is the machine's interface's, by node" \
+	"$rc:$(json "j['recommendation']['interface'], j['recommendation']['weights_keyed_by'], j['apply_interface']" <"$WORK/out")" \
+	"0:upstream node upstream"
+is "each tier's weight split over its two nodes, in the recommendation and what apply would write" \
+	"$(json "(lambda d: $WSTR)(j['recommendation']['weights'])" <"$WORK/out"):$(json "','.join(w['new'] for w in j['apply_writes'])" <"$WORK/out")" \
+	"0:$(((w4 + 1) / 2)),1:$(((w4 + 1) / 2)),2:$(((w22 + 1) / 2)),3:$(((w22 + 1) / 2)):$(((w4 + 1) / 2)),$(((w4 + 1) / 2)),$(((w22 + 1) / 2)),$(((w22 + 1) / 2))"
 run "${G[@]}" --source-node 0 --granularity tier --nodes 0,2
 is "--granularity tier refuses part of a tier" "$rc:$(grep -c "memory tier 4 has node 1, which is not among the nodes searched" "$WORK/err")" "2:1"
 

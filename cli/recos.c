@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PROFILE_FORMAT "tiertune-profile"
@@ -22,14 +23,39 @@ static int weights_text(json_t *w, const char *where, char *text, size_t size)
 	if (!json_is_object(w))
 		return tt_err(TT_EINPUT, "%s: its weights are not an object", where);
 	json_object_foreach (w, key, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0)
-			return tt_err(TT_EINPUT, "%s: weight of '%s' is not a whole number", where,
-				      key);
+		if (!json_is_integer(v) || json_integer_value(v) < 0) {
+			char *shown = json_dumps(v, JSON_ENCODE_ANY);
+
+			tt_err(TT_EINPUT, "%s: the weight of id '%s', %s, is not a whole number",
+			       where, key, shown ? shown : "?");
+			free(shown);
+			return TT_EINPUT;
+		}
 		len += (size_t)snprintf(text + len, size - len, "%s%s:%" JSON_INTEGER_FORMAT,
 					len ? "," : "", key, json_integer_value(v));
 		if (len >= size)
 			return tt_err(TT_EINPUT, "%s: too many weights", where);
 	}
+	return 0;
+}
+
+/* A profile's weights_keyed_by (schema 2) says what its ids are: they must
+ * be what its interface takes, or tier ids would be read as node ids. */
+static int check_keyed_by(json_t *rec, const char *where)
+{
+	const char *iface = json_string_value(json_object_get(rec, "interface")) ?: "",
+		   *keyed = json_string_value(json_object_get(rec, "weights_keyed_by"));
+	const struct tt_wi_backend *be = tt_wi_find(iface);
+	char names[256];
+
+	if (!be)
+		return tt_err(TT_EINPUT, "%s: interface '%s' is not one of %s", where, iface,
+			      tt_wi_names(", ", names, sizeof(names)));
+	if (json_object_get(rec, "weights_keyed_by") && (!keyed || strcmp(keyed, be->unit)))
+		return tt_err(TT_EINPUT,
+			      "%s: weights_keyed_by '%s' does not match the %s interface, whose "
+			      "weights are by %s",
+			      where, keyed ? keyed : "(not a string)", be->name, be->unit);
 	return 0;
 }
 
@@ -184,6 +210,9 @@ int recos_from_profile(const char *path, struct tt_recos *rs)
 			goto out;
 		}
 		rc = weights_text(w, where, text, sizeof(text));
+		if (rc < 0)
+			goto out;
+		rc = check_keyed_by(rec, where);
 		if (rc < 0)
 			goto out;
 		rc = tt_recos_add(rs, (int)id,

@@ -125,11 +125,27 @@ int tt_recos_merged(const struct tt_recos *rs, const struct tt_wi_backend *be, i
 		used++;
 		tt_nodemask_for_each (id, &r->w.set) {
 			if (tt_nodemask_test(&out->set, id) && out->w[id] != r->w.w[id]) {
-				tt_err(TT_EINPUT,
-				       "source nodes %d and %d want %s %d at weights %u and %u, "
-				       "and %s kernels hold one global weight per %s",
-				       who[id], r->source_node, be->unit, id, out->w[id],
-				       r->w.w[id], be->name, be->unit);
+				char x[32] = "no source node", y[32] = "no source node";
+
+				/* -1 is no node: say so rather than "source node -1". */
+				if (who[id] >= 0)
+					snprintf(x, sizeof(x), "source node %d", who[id]);
+				if (r->source_node >= 0)
+					snprintf(y, sizeof(y), "source node %d", r->source_node);
+				if (who[id] >= 0 && r->source_node >= 0)
+					tt_err(TT_EINPUT,
+					       "source nodes %d and %d want %s %d at weights %u "
+					       "and "
+					       "%u, and %s kernels hold one global weight per %s",
+					       who[id], r->source_node, be->unit, id, out->w[id],
+					       r->w.w[id], be->name, be->unit);
+				else
+					tt_err(TT_EINPUT,
+					       "two recommendations (%s, %s) want %s %d at weights "
+					       "%u and %u, and %s kernels hold one global weight "
+					       "per %s",
+					       x, y, be->unit, id, out->w[id], r->w.w[id], be->name,
+					       be->unit);
 				tt_err_hint(
 					"pick one with --source-node N (the other sources will use "
 					"its weights too)");

@@ -138,6 +138,15 @@ is "disjoint per-source vectors merge into one" "$rc:$(cat "$root"/$WI/node{0,1,
 run "$TT" --sysfs-root "$root" restore
 expect_bad_input 2 "source nodes 0 and 1 want node 2 at weights 1 and 2" "$root" \
 	"$TT" --sysfs-root "$root" apply --profile "$WORK/overlap.json"
+profile "$WORK/keyed.json" '[{"source_node":0,"interface":"upstream","weights":{"4":3,"22":1},"weights_keyed_by":"tier"}]'
+expect_bad_input 2 "weights_keyed_by 'tier' does not match the upstream interface, whose weights are by node" "$root" \
+	"$TT" --sysfs-root "$root" apply --profile "$WORK/keyed.json"
+profile "$WORK/negative.json" '[{"source_node":0,"interface":"upstream","weights":{"0":-3}}]'
+expect_bad_input 2 "the weight of id '0', -3, is not a whole number" "$root" \
+	"$TT" --sysfs-root "$root" apply --profile "$WORK/negative.json"
+profile "$WORK/nulls.json" '[{"source_node":null,"interface":"upstream","weights":{"0":3}},{"source_node":null,"interface":"upstream","weights":{"0":2}}]'
+expect_bad_input 2 "two recommendations (no source node, no source node) want node 0 at weights 3 and 2" "$root" \
+	"$TT" --sysfs-root "$root" apply --profile "$WORK/nulls.json"
 run "$TT" --sysfs-root "$root" apply --profile "$WORK/overlap.json" --source-node 1
 is "--source-node picks one, with a warning" \
 	"$rc:$(grep -c 'every other source node will use' "$WORK/err"):$(cat "$root"/$WI/node{1,2} | tr '\n' ' ')" "0:1:3 2 "

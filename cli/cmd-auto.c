@@ -1845,7 +1845,11 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 									  : json_null());
 		json_object_set_new(j, "conflict",
 				    conflict[0] ? json_string(conflict) : json_null());
-		json_object_set_new(j, "apply_unavailable", be ? json_null() : json_string(why));
+		/* A conflict is as much a reason not to apply as no interface. */
+		json_object_set_new(j, "apply_unavailable",
+				    !be		  ? json_string(why)
+				    : conflict[0] ? json_string(conflict)
+						  : json_null());
 		cli_print_json(j);
 		return;
 	}

@@ -7,6 +7,7 @@
  * fix the third, so the map covers every trial). */
 #include "cli.h"
 
+#include "../core/parse.h"
 #include "../db/db.h"
 
 #include <errno.h>
@@ -296,8 +297,8 @@ int cmd_plot(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	if (nargs != 1)
 		return cli_usage("plot takes one run id (see 'tiertune runs')");
-	if (cli_number("run", argv[0], 1, INT64_MAX, &id))
-		return 2;
+	if (tt_parse_u64(argv[0], 1, INT64_MAX, &id) != 0)
+		return cli_usage("run '%s' is not a run id (see 'tiertune runs')", argv[0]);
 	/* The script quotes file names in single quotes, which cannot escape one. */
 	if (prefix && strpbrk(prefix, "'\n"))
 		return cli_usage("--output '%s' has a quote or a newline, which gnuplot's script "

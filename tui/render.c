@@ -161,6 +161,17 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	tt_str_escape(f->host, host, sizeof(host));
 	tt_str_escape(f->kernel, kernel, sizeof(kernel));
+	/* The time is what changes: when the line is too wide, the kernel
+	 * release gives way ("6.12.57+bpo-cl..."), not the time. */
+	if (o.width > 0) {
+		int over = (int)(strlen("tiertop  host   kernel   ") + strlen(host) +
+				 strlen(kernel) + strlen(when)) -
+			   o.width;
+		int keep = (int)strlen(kernel) - over - 3;
+
+		if (over > 0 && keep >= 4)
+			strcpy(kernel + keep, "...");
+	}
 	line(&o, 1, "tiertop  host %s  kernel %s  %s", host, kernel, when);
 	if (f->source_node >= 0)
 		snprintf(buf, sizeof(buf), "%d", f->source_node);

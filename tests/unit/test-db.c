@@ -450,13 +450,130 @@ static void test_migrate_v1(void **state)
 	tt_db_close(db);
 }
 
+/* A database as schema 2 left it, brought forward: a bench trial keeps its
+ * figures and has no app figures; then app mode's trials go in with their
+ * own units (seconds; a metric of any sign and its direction) and come
+ * back as runs and show have them. */
+static void test_migrate_v2_app_trials(void **state)
+{
+	static const struct tt_db_trial_node nodes[] = { { 0, 3, 0.75, 0.75, 0 },
+							 { 1, 1, 0.25, 0.25, 0 } };
+	char v2[600], problem[256];
+	sqlite3 *h;
+	struct tt_db *db;
+	json_t *run, *t;
+	int64_t run_id, trial;
+	int version;
+	(void)state;
+
+	snprintf(v2, sizeof(v2), "%s/v2.db", dir);
+	assert_int_equal(sqlite3_open(v2, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, tt_db_migrations[0], NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h, tt_db_migrations[1], NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(
+		sqlite3_exec(h,
+			     "INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{}', 1);"
+			     "INSERT INTO runs VALUES (1, 'u-2', 1, 'bench', 'tiertune bench', 0, "
+			     "'bandwidth:triad', '6.1', 1, 2, 'done', 0, 'old', 'b', 1, 1);"
+			     "INSERT INTO trials VALUES (1, 1, 1, 'triad', 'STREAM', 'exact', 2, "
+			     "4096, 3e10, 2.9e10, 2.8e10, NULL, NULL, NULL, 1, 0);"
+			     "PRAGMA user_version = 2;",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(tt_db_open(&db, v2, 0), 0);
+	assert_int_equal(tt_db_check(db, &version, problem, sizeof(problem)), 0);
+	assert_int_equal(version, TT_DB_SCHEMA_VERSION);
+	assert_string_equal(problem, "");
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	t = json_array_get(json_object_get(run, "trials"), 0);
+	assert_true(json_real_value(json_object_get(t, "bw_best_bytes_s")) == 3e10);
+	assert_true(json_is_null(json_object_get(t, "time_best_s")));
+	assert_true(json_is_null(json_object_get(t, "metric_best")));
+	assert_true(json_is_null(json_object_get(t, "metric_higher_is_better")));
+	assert_true(json_is_null(json_object_get(run, "time_best_s")));
+	json_decref(run);
+
+	/* App mode: one run timed, one scored by a metric where lower (here
+	 * negative) is better. */
+	assert_int_equal(tt_db_run_begin(db,
+					 &(struct tt_db_run){ .host_id = 1,
+							      .kind = "auto",
+							      .command = "tiertune auto -- ./prog",
+							      .source_node = 0,
+							      .objective = "app:wall-time",
+							      .kernel_release = "6.1" },
+					 &run_id),
+			 0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(tt_db_trial_add(db, run_id,
+						 &(struct tt_db_trial){ .kernel = "app",
+									.mix = "./prog",
+									.placement = "kernel",
+									.time_best_s = 1.5 - i,
+									.time_median_s = 1.75 - i,
+									.time_max_s = 2 - i,
+									.nnodes = 2,
+									.nodes = nodes },
+						 &trial),
+				 0);
+	assert_int_equal(tt_db_run_get(db, run_id, &run), 0);
+	t = json_array_get(json_object_get(run, "trials"), 0);
+	assert_true(json_real_value(json_object_get(t, "time_best_s")) == 1.5);
+	assert_true(json_real_value(json_object_get(t, "time_median_s")) == 1.75);
+	assert_true(json_real_value(json_object_get(t, "time_max_s")) == 2);
+	assert_true(json_is_null(json_object_get(t, "bw_best_bytes_s")));
+	assert_true(json_is_null(json_object_get(t, "metric_best")));
+	assert_true(json_real_value(json_object_get(run, "time_best_s")) == 0.5);
+	json_decref(run);
+	assert_int_equal(
+		tt_db_run_begin(db,
+				&(struct tt_db_run){ .host_id = 1,
+						     .kind = "auto",
+						     .command = "tiertune auto -- ./prog",
+						     .source_node = 0,
+						     .objective = "app:metric,lower-is-better",
+						     .kernel_release = "6.1" },
+				&run_id),
+		0);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(tt_db_trial_add(db, run_id,
+						 &(struct tt_db_trial){ .kernel = "app",
+									.placement = "kernel",
+									.metric = true,
+									.metric_best = -4 - i,
+									.metric_median = 0,
+									.metric_worst = 3,
+									.nnodes = 2,
+									.nodes = nodes },
+						 &trial),
+				 0);
+	assert_int_equal(tt_db_run_get(db, run_id, &run), 0);
+	t = json_array_get(json_object_get(run, "trials"), 1);
+	assert_true(json_real_value(json_object_get(t, "metric_best")) == -5);
+	assert_true(json_real_value(json_object_get(t, "metric_median")) == 0);
+	assert_true(json_real_value(json_object_get(t, "metric_worst")) == 3);
+	assert_true(json_is_false(json_object_get(t, "metric_higher_is_better")));
+	assert_true(json_is_null(json_object_get(t, "time_best_s")));
+	/* The run's best is the least, as lower is better. */
+	assert_true(json_real_value(json_object_get(run, "metric_best")) == -5);
+	assert_true(json_is_false(json_object_get(run, "metric_higher_is_better")));
+	json_decref(run);
+	tt_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_roundtrip),   cmocka_unit_test(test_samples_bulk),
-		cmocka_unit_test(test_interrupted), cmocka_unit_test(test_reader_beside_writer),
-		cmocka_unit_test(test_merge),	    cmocka_unit_test(test_strings_are_parameters),
-		cmocka_unit_test(test_bad_files),   cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_samples_bulk),
+		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_reader_beside_writer),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_strings_are_parameters),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_migrate_v1),
+		cmocka_unit_test(test_migrate_v2_app_trials),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -253,6 +253,16 @@ if j:
         "%d app runs, one per measurement, each under MPOL_WEIGHTED_INTERLEAVE over its "
         "candidate's nodes with the candidate's weights in sysfs, on node 0's CPUs" % len(runs),
         "want %s\nbad %s" % (want, bad[:5]))
+rc, shown = jblock("auto-app-show")
+tap(rc == 0 and j and shown and shown["objective"] == "app:wall-time"
+    and shown["command"].endswith("-- /tmp/app.sh")
+    and len(shown["trials"]) == j["ntrials"]
+    and all(0 < t["time_best_s"] <= t["time_median_s"] <= t["time_max_s"]
+            and t["bw_best_bytes_s"] is None and t["placement"] == "kernel"
+            for t in shown["trials"])
+    and shown["recommendations"][0]["weights"] == j["recommendation"]["weights"],
+    "app mode's run is recorded: objective app:wall-time, each trial's wall times in seconds, "
+    "the recommendation (run %s)" % (j and j["run"]), block("auto-app-show")[1][-1500:])
 after = block("auto-weights-after-app")[1].split()
 tap(len(before) == 3 and after == before, "the weights are back after app mode: %s" % after,
     "before %s after %s" % (before, after))

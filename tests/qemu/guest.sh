@@ -110,8 +110,11 @@ while [ $i -lt 200 ]; do i=$((i + 1)); done
 APP
 chmod +x /tmp/app.sh
 block auto-app sh -c 'tiertune auto --source-node 0 --budget 20 --json -- /tmp/app.sh \
-	2>/tmp/auto-app.err'
+	2>/tmp/auto-app.err >/tmp/auto-app.json; rc=$?; cat /tmp/auto-app.json; exit $rc'
 block auto-app-runs cat /tmp/app-runs
+# Recorded: the run's objective and its trials in seconds.
+arun=$(sed -n 's/^ *"run": \([0-9]*\),*$/\1/p' /tmp/auto-app.json)
+block auto-app-show tiertune show "${arun:-0}" --json
 block auto-weights-after-app cat $WI/node0 $WI/node1 $WI/node2
 # A program that writes a weight itself on its third run (the 1:1 baseline's
 # first): that trial is discarded, said, and measured again.

@@ -209,8 +209,9 @@ expect_bad_input 2 "--mix, --threads, --size and --repeat shape bench trials" "$
 expect_bad_input 2 "--placement 'exact' does not apply" "$fx" "${B[@]}" --placement exact -- "$WORK/prog"
 expect_bad_input 2 "--placement 'bogus' is not exact or kernel" "$fx" "${B[@]}" --placement bogus
 expect_bad_input 2 "auto takes a program only after '--', got 'ls'" "$fx" "${B[@]}" ls
-expect_bad_input 2 "--objective, --traffic, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --objective latency --traffic 10 -- "$WORK/prog"
-expect_bad_input 2 "--objective, --traffic, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --granularity tier -- "$WORK/prog"
+# (The message's middle names the traffic option, --traffic-rate.)
+expect_bad_input 2 "--max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --objective bandwidth --max-latency 300 -- "$WORK/prog"
+expect_bad_input 2 "--max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --granularity tier -- "$WORK/prog"
 expect_bad_input 2 "app mode and --placement take one --source-node" "$fx" "$TT" --sysfs-root "$fx" auto --all-sources --budget 20 -- "$WORK/prog"
 expect_bad_input 2 "--placement kernel measures bandwidth only" "$fx" "${B[@]}" --placement kernel --max-latency 300
 expect_bad_input 2 "--model measures nothing" "$fx" "${B[@]}" --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" -- "$WORK/prog"

@@ -765,8 +765,11 @@ static int trial_nodes(const struct auto_ctx *c, const struct tt_search *s, int 
 			.node = node,
 			.weight = tw.w[node],
 			.requested_share = share,
-			.achieved_share =
-				c->simulated || i >= c->nper ? share : c->per_trial[i].achieved[*nn]
+			/* A model's and a program's pages are not counted: their
+			 * share is the policy's. */
+			.achieved_share = c->simulated || c->app || i >= c->nper
+						  ? share
+						  : c->per_trial[i].achieved[*nn]
 		};
 		++*nn;
 	}
@@ -776,6 +779,32 @@ static int trial_nodes(const struct auto_ctx *c, const struct tt_search *s, int 
 /* A trial's figures for the database: bandwidth from the callback's own
  * scores (not a bound's ranking; none for the latency objective, whose
  * score is not one), latency where it was measured. */
+/* App mode's figures in the program's own terms: seconds, or the metric
+ * and its direction. The scores are 1/s or 1/metric where less is better,
+ * so the best run is the highest score whichever way it is shown. */
+static void app_figures(const struct tt_app *app, const struct tt_trial *tr, struct tt_db_trial *d)
+{
+	double v[TT_CONFIRM_MAX * 4 + 64], lo = INFINITY, hi = -INFINITY;
+	int n = tr->n < (int)(sizeof(v) / sizeof(v[0])) ? tr->n : (int)(sizeof(v) / sizeof(v[0]));
+
+	for (int j = 0; j < n; j++) {
+		v[j] = tt_app_shown(app, tr->raw[j]);
+		lo = fmin(lo, tr->raw[j]);
+		hi = fmax(hi, tr->raw[j]);
+	}
+	if (!app->metric) {
+		d->time_best_s = tt_app_shown(app, hi);
+		d->time_median_s = median(v, n);
+		d->time_max_s = tt_app_shown(app, lo);
+		return;
+	}
+	d->metric = true;
+	d->metric_higher_is_better = app->higher_is_better;
+	d->metric_best = tt_app_shown(app, hi);
+	d->metric_median = median(v, n);
+	d->metric_worst = tt_app_shown(app, lo);
+}
+
 static void trial_figures(const struct auto_ctx *c, const struct tt_trial *tr,
 			  struct tt_db_trial *d)
 {
@@ -786,6 +815,10 @@ static void trial_figures(const struct auto_ctx *c, const struct tt_trial *tr,
 		hi = fmax(hi, tr->raw[j]);
 		llo = fmin(llo, tr->lat_ns[j]);
 		lhi = fmax(lhi, tr->lat_ns[j]);
+	}
+	if (c->app) {
+		app_figures(c->app, tr, d);
+		return;
 	}
 	if (!c->latency) {
 		d->bw_best_bytes_s = hi;
@@ -940,7 +973,13 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 
 	if (rc < 0)
 		return rc;
-	if (c->latency)
+	/* App mode: the program is in the run's command line. */
+	if (c->app && c->app->metric)
+		snprintf(objective, sizeof(objective), "app:metric,%s-is-better",
+			 c->app->higher_is_better ? "higher" : "lower");
+	else if (c->app)
+		snprintf(objective, sizeof(objective), "app:wall-time");
+	else if (c->latency)
 		snprintf(objective, sizeof(objective), "latency:%s@%gGB/s", c->kernel->name,
 			 c->traffic_bytes_s / 1e9);
 	else
@@ -960,11 +999,15 @@ static int record(struct tt_cli *cli, const struct auto_args *a, const struct au
 	for (int i = 0; rc == 0 && i < s->ntrials; i++) {
 		struct tt_db_trial_node nodes[TT_SEARCH_MAX_NODES];
 		struct tt_db_trial d = {
-			.kernel = c->kernel->name,
-			.mix = c->kernel->counting,
-			.placement = c->simulated ? "model" : "exact",
-			.threads = c->simulated ? c->threads : c->used_threads,
-			.size_bytes = c->simulated ? 0 : c->array_bytes,
+			/* App mode: the program is its own traffic, on the
+			 * source node's CPUs (0: wherever allowed). */
+			.kernel = c->app ? "app" : c->kernel->name,
+			.mix = c->app ? c->app->path : c->kernel->counting,
+			.placement = c->simulated ? "model" : tt_place_mode_names[c->mode],
+			.threads = c->app	  ? c->app->ncpus
+				   : c->simulated ? c->threads
+						  : c->used_threads,
+			.size_bytes = c->simulated || c->app ? 0 : c->array_bytes,
 			.validated = !c->simulated && i < c->nper && c->per_trial[i].validated,
 			.simulated = c->simulated,
 			.nodes = nodes,
@@ -1598,8 +1641,8 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 		printf("  tiertune %sexport --run %jd --format shell|tmpfiles|numactl|json\n", root,
 		       (intmax_t)run);
 	} else {
-		printf("\nnot recorded (%s); to apply: tiertune %sapply --weights %s\n",
-		       c->app ? "app runs are not recorded yet" : "--no-record", root, w);
+		printf("\nnot recorded (--no-record); to apply: tiertune %sapply --weights %s\n",
+		       root, w);
 	}
 }
 
@@ -1758,7 +1801,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		rc = reco_for_machine(cli, &c, &rs);
 	if (rc < 0)
 		goto out;
-	if (!a->no_record && !c.app) {
+	if (!a->no_record) {
 		rc = record(cli, a, &c, &s, &r, &rs, &run);
 		if (rc < 0)
 			goto out;

@@ -10,16 +10,22 @@
 #include <string.h>
 
 /* The best figure a run has: its best pass's bandwidth, else its lowest
- * latency. */
+ * latency; in app mode the program's shortest run or best metric. */
 static void best(json_t *row, char *buf, size_t size)
 {
 	json_t *bw = json_object_get(row, "bw_best_bytes_s"),
-	       *lat = json_object_get(row, "lat_best_ns");
+	       *lat = json_object_get(row, "lat_best_ns"),
+	       *secs = json_object_get(row, "time_best_s"),
+	       *metric = json_object_get(row, "metric_best");
 
 	if (json_is_number(bw))
 		snprintf(buf, size, "%.2f GB/s", json_number_value(bw) / 1e9);
 	else if (json_is_number(lat))
 		snprintf(buf, size, "%.1f ns", json_number_value(lat));
+	else if (json_is_number(secs))
+		snprintf(buf, size, "%.3f s", json_number_value(secs));
+	else if (json_is_number(metric))
+		snprintf(buf, size, "metric %.6g", json_number_value(metric));
 	else
 		snprintf(buf, size, "-");
 }

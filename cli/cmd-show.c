@@ -10,23 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void print_show(json_t *run)
+/* A bench kernel's trials: bandwidth and latency, and the share of the
+ * pages each node got. */
+static void print_bench_trials(json_t *run)
 {
-	char start[32], end[32];
 	size_t i, k;
 	json_t *t, *n;
 
-	cli_when(json_number_value(json_object_get(run, "started")), start, sizeof(start));
-	cli_when(json_number_value(json_object_get(run, "finished")), end, sizeof(end));
-	printf("run %" JSON_INTEGER_FORMAT " (%s)%s\n",
-	       json_integer_value(json_object_get(run, "id")), cli_str(run, "uuid"),
-	       json_is_true(json_object_get(run, "simulated")) ? "  SIMULATED" : "");
-	printf("host      %s (fingerprint %s), %s, kernel %s\n", cli_str(run, "host"),
-	       cli_str(run, "fingerprint"), cli_str(run, "cpu_model"),
-	       cli_str(run, "kernel_release"));
-	printf("kind      %s, status %s, %s .. %s\n", cli_str(run, "kind"), cli_str(run, "status"),
-	       start, end);
-	printf("command   %s\n", cli_str(run, "command"));
 	printf("\n%5s %-14s %-10s %7s %10s %10s %10s %9s  %s\n", "trial", "kernel", "placement",
 	       "threads", "MiB", "best GB/s", "med. GB/s", "med. ns", "achieved share per node");
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
@@ -54,6 +44,65 @@ static void print_show(json_t *run)
 		printf("%s\n",
 		       json_is_true(json_object_get(t, "validated")) ? "" : "  NOT VALIDATED");
 	}
+}
+
+/* App mode's trials (auto -- COMMAND): the program's wall time or metric
+ * per candidate, and the weights it ran under. */
+static void print_app_trials(json_t *run)
+{
+	bool metric = strncmp(cli_str(run, "objective"), "app:metric", 10) == 0;
+	const char *f[3] = { metric ? "metric_best" : "time_best_s",
+			     metric ? "metric_median" : "time_median_s",
+			     metric ? "metric_worst" : "time_max_s" };
+	size_t i, k;
+	json_t *t, *n;
+
+	printf("objective %s\n", cli_str(run, "objective"));
+	printf("\n%5s %-10s %7s %12s %12s %12s  %s\n", "trial", "placement", "threads",
+	       metric ? "best" : "best s", metric ? "median" : "median s",
+	       metric ? "worst" : "max s", "weights");
+	json_array_foreach (json_object_get(run, "trials"), i, t) {
+		printf("%5" JSON_INTEGER_FORMAT " %-10s %7" JSON_INTEGER_FORMAT,
+		       json_integer_value(json_object_get(t, "seq")), cli_str(t, "placement"),
+		       json_integer_value(json_object_get(t, "threads")));
+		for (int j = 0; j < 3; j++) {
+			json_t *v = json_object_get(t, f[j]);
+
+			if (json_is_number(v))
+				printf(" %12.6g", json_number_value(v));
+			else
+				printf(" %12s", "-");
+		}
+		printf("  ");
+		json_array_foreach (json_object_get(t, "nodes"), k, n)
+			printf("%s%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT, k ? "," : "",
+			       json_integer_value(json_object_get(n, "node")),
+			       json_integer_value(json_object_get(n, "weight")));
+		printf("\n");
+	}
+}
+
+static void print_show(json_t *run)
+{
+	char start[32], end[32];
+	size_t i;
+	json_t *t;
+
+	cli_when(json_number_value(json_object_get(run, "started")), start, sizeof(start));
+	cli_when(json_number_value(json_object_get(run, "finished")), end, sizeof(end));
+	printf("run %" JSON_INTEGER_FORMAT " (%s)%s\n",
+	       json_integer_value(json_object_get(run, "id")), cli_str(run, "uuid"),
+	       json_is_true(json_object_get(run, "simulated")) ? "  SIMULATED" : "");
+	printf("host      %s (fingerprint %s), %s, kernel %s\n", cli_str(run, "host"),
+	       cli_str(run, "fingerprint"), cli_str(run, "cpu_model"),
+	       cli_str(run, "kernel_release"));
+	printf("kind      %s, status %s, %s .. %s\n", cli_str(run, "kind"), cli_str(run, "status"),
+	       start, end);
+	printf("command   %s\n", cli_str(run, "command"));
+	if (strncmp(cli_str(run, "objective"), "app:", 4) == 0)
+		print_app_trials(run);
+	else
+		print_bench_trials(run);
 	if (json_array_size(json_object_get(run, "recommendations")))
 		printf("\n%6s %-9s %-24s %8s\n", "source", "interface", "weights", "gain");
 	json_array_foreach (json_object_get(run, "recommendations"), i, t) {

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -721,6 +722,15 @@ static void bind_figure(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_null(st, i);
 }
 
+/* A figure of any sign (a program's metric); NaN stored NULL. */
+static void bind_number(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *t,
 		    int64_t *trial_id)
 {
@@ -732,10 +742,11 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	if (prepare(db, &st,
 		    "INSERT INTO trials (run_id, seq, kernel, mix, placement, threads, "
 		    "size_bytes, bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, "
-		    "lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated) VALUES (?1, "
-		    "(SELECT "
-		    "coalesce(max(seq), 0) + 1 FROM trials WHERE run_id = ?1), ?2, ?3, ?4, "
-		    "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)") < 0)
+		    "lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated, time_best_s, "
+		    "time_median_s, time_max_s, metric_best, metric_median, metric_worst, "
+		    "metric_higher_is_better) VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM "
+		    "trials WHERE run_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+		    "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)") < 0)
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, t->kernel);
@@ -751,6 +762,15 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	bind_figure(st, 12, t->lat_max_ns);
 	sqlite3_bind_int(st, 13, t->validated);
 	sqlite3_bind_int(st, 14, t->simulated);
+	bind_figure(st, 15, t->time_best_s);
+	bind_figure(st, 16, t->time_median_s);
+	bind_figure(st, 17, t->time_max_s);
+	if (t->metric) {
+		bind_number(st, 18, t->metric_best);
+		bind_number(st, 19, t->metric_median);
+		bind_number(st, 20, t->metric_worst);
+		sqlite3_bind_int(st, 21, t->metric_higher_is_better);
+	}
 	/* step_done finalizes st, whatever happens. */
 	rc = step_done(db, st, "recording a trial");
 	st = NULL;
@@ -913,7 +933,8 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
  * booleans, as every other command writes them. */
 static bool flag_column(const char *name)
 {
-	return strcmp(name, "validated") == 0 || strcmp(name, "simulated") == 0;
+	return strcmp(name, "validated") == 0 || strcmp(name, "simulated") == 0 ||
+	       strcmp(name, "metric_higher_is_better") == 0;
 }
 
 /* A row as a JSON object keyed by column name, NULL as null. */
@@ -973,7 +994,12 @@ static int append_row(json_t *row, void *ctx)
 	"CASE WHEN " GONE " THEN 'interrupted' ELSE r.status END AS status, r.simulated, "         \
 	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS ntrials, "                       \
 	"(SELECT max(bw_best_bytes_s) FROM trials t WHERE t.run_id = r.id) AS bw_best_bytes_s, "   \
-	"(SELECT min(lat_best_ns) FROM trials t WHERE t.run_id = r.id) AS lat_best_ns "
+	"(SELECT min(lat_best_ns) FROM trials t WHERE t.run_id = r.id) AS lat_best_ns, "           \
+	"(SELECT min(time_best_s) FROM trials t WHERE t.run_id = r.id) AS time_best_s, "           \
+	"(SELECT CASE WHEN max(metric_higher_is_better) THEN max(metric_best) ELSE "               \
+	"min(metric_best) END FROM trials t WHERE t.run_id = r.id) AS metric_best, "               \
+	"(SELECT max(metric_higher_is_better) FROM trials t WHERE t.run_id = r.id) AS "            \
+	"metric_higher_is_better "
 
 int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, void *ctx)
 {
@@ -1038,7 +1064,9 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 	if (prepare(db, &st,
 		    "SELECT id, seq, kernel, mix, placement, threads, size_bytes, "
 		    "bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, "
-		    "lat_median_ns, lat_max_ns, validated, simulated FROM trials WHERE run_id = ? "
+		    "lat_median_ns, lat_max_ns, validated, simulated, time_best_s, time_median_s, "
+		    "time_max_s, metric_best, metric_median, metric_worst, metric_higher_is_better "
+		    "FROM trials WHERE run_id = ? "
 		    "ORDER BY "
 		    "seq") < 0 ||
 	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, trials)) < 0)
@@ -1152,11 +1180,13 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 		"INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, "
 		"size_bytes, "
 		"bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, lat_median_ns, "
-		"lat_max_ns, validated, simulated) SELECT rm.dst, t.seq, t.kernel, t.mix, "
-		"t.placement, "
-		"t.threads, t.size_bytes, t.bw_best_bytes_s, t.bw_median_bytes_s, "
-		"t.bw_min_bytes_s, "
-		"t.lat_best_ns, t.lat_median_ns, t.lat_max_ns, t.validated, t.simulated FROM "
+		"lat_max_ns, validated, simulated, time_best_s, time_median_s, time_max_s, "
+		"metric_best, metric_median, metric_worst, metric_higher_is_better) SELECT rm.dst, "
+		"t.seq, t.kernel, t.mix, t.placement, t.threads, t.size_bytes, t.bw_best_bytes_s, "
+		"t.bw_median_bytes_s, t.bw_min_bytes_s, t.lat_best_ns, t.lat_median_ns, "
+		"t.lat_max_ns, t.validated, t.simulated, t.time_best_s, t.time_median_s, "
+		"t.time_max_s, t.metric_best, t.metric_median, t.metric_worst, "
+		"t.metric_higher_is_better FROM "
 		"%1$s.trials t JOIN "
 		"temp.runmap rm ON rm.src = t.run_id ORDER BY t.id",
 		"INSERT INTO temp.trialmap SELECT t.id, m.id FROM %1$s.trials t JOIN temp.runmap "

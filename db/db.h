@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 2
+#define TT_DB_SCHEMA_VERSION 3
 
 struct tt_db;
 
@@ -90,6 +90,13 @@ struct tt_db_trial {
 	 * Best is the best pass: the highest bandwidth, the lowest latency. */
 	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
 	double lat_best_ns, lat_median_ns, lat_max_ns;
+	/* App mode's runs of the program (0 in bench trials, stored NULL):
+	 * wall time, s; or, with a metric, the number it printed (NaN: none),
+	 * the best and worst by its direction. */
+	double time_best_s, time_median_s, time_max_s;
+	double metric_best, metric_median, metric_worst;
+	bool metric; /* the metric figures and direction are set */
+	bool metric_higher_is_better;
 	bool validated;
 	bool simulated;
 	int nnodes;

@@ -111,7 +111,21 @@ static const char v2[] =
 	"  FROM json_each(hosts.layout, '$.nodes') n))"
 	"  WHERE json_valid(layout) AND json_type(layout, '$.nodes') = 'array';";
 
-const char *const tt_db_migrations[] = { v1, v2 };
+/* v3: app mode's trials (auto -- COMMAND) are scored by the program, not a
+ * bench kernel: its wall time in seconds, or the number its --metric
+ * matches and which way is better. Their own columns, so that no bandwidth
+ * or latency column ever holds another unit; NULL for bench trials. Best is
+ * the best run (the shortest, the best metric), as for passes. */
+static const char v3[] = "ALTER TABLE trials ADD COLUMN time_best_s REAL;"
+			 "ALTER TABLE trials ADD COLUMN time_median_s REAL;"
+			 "ALTER TABLE trials ADD COLUMN time_max_s REAL;"
+			 "ALTER TABLE trials ADD COLUMN metric_best REAL;"
+			 "ALTER TABLE trials ADD COLUMN metric_median REAL;"
+			 "ALTER TABLE trials ADD COLUMN metric_worst REAL;"
+			 "ALTER TABLE trials ADD COLUMN metric_higher_is_better INTEGER"
+			 "  CHECK (metric_higher_is_better IN (0,1));";
+
+const char *const tt_db_migrations[] = { v1, v2, v3 };
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

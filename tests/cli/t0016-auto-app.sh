@@ -33,6 +33,7 @@ fail) [ "\$n" -lt 3 ] || exit 3 ;;
 slow) sleep 1 ;;
 move) [ "\$n" -ne 3 ] || echo 7 >"$fx/$WI/node1" ;;
 metric) echo "warm-up: 1 ops/s"; echo "result: \$((100 + n)) ops/s" ;;
+share) echo "share: \$((\$(cat "$fx/$WI/node1") * 1000 / (\$(cat "$fx/$WI/node0") + \$(cat "$fx/$WI/node1") + \$(cat "$fx/$WI/node2"))))" ;;
 esac
 exit 0
 EOF
@@ -58,6 +59,53 @@ is "JSON: kernel placement, no discard, the argv, wall times in seconds, no benc
 	"$(json 'j["placement"], j["discarded"], j["app"]["argv"][-1][-4:], j["app"]["metric"], j["best"]["bw_mean_bytes_s"], j["best"]["time_mean_s"] > 0, j["kernel"], j["objective"]' <"$WORK/search.json"):$(python3 \
 		"$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/search.json" 2>&1 | head -3)" \
 	"kernel [] prog None None True None app:"
+
+# The run as recorded: an auto run whose objective is the program's wall
+# time, its trials in seconds (no bandwidth), the program in the command.
+arun=$(json 'j["run"]' <"$WORK/search.json")
+run "$TT" runs --json
+is "runs: the app run, its objective, the command, its best time in seconds, no bandwidth" \
+	"$rc:$(json '[(r["kind"], r["objective"], r["command"].endswith("-- '"$WORK/prog"'"), r["ntrials"], r["time_best_s"] > 0, r["bw_best_bytes_s"], r["metric_best"]) for r in j["runs"] if r["id"] == '"$arun"']' <"$WORK/out")" \
+	"0:[('auto', 'app:wall-time', True, $(json 'j["ntrials"]' <"$WORK/search.json"), True, None, None)]"
+is "runs --json fits docs/json.md" \
+	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" runs <"$WORK/out" 2>&1 | head -3)" ""
+run "$TT" show "$arun" --json
+is "show: each trial in seconds, best <= median <= max, kernel placement, no bandwidth" \
+	"$rc:$(json 'sorted(set((t["kernel"], t["placement"], 0 < t["time_best_s"] <= t["time_median_s"] <= t["time_max_s"], t["bw_best_bytes_s"], t["metric_best"]) for t in j["trials"]))' <"$WORK/out")" \
+	"0:[('app', 'kernel', True, None, None)]"
+is "show: the trials are the search's vectors, and the recommendation its" \
+	"$(json 'sorted(str({str(n["node"]): n["weight"] for n in t["nodes"]}) for t in j["trials"]) == sorted(str(t["weights"]) for t in json.load(open("'"$WORK/search.json"'"))["trials"]), j["recommendations"][0]["weights"] == json.load(open("'"$WORK/search.json"'"))["recommendation"]["weights"]' <"$WORK/out")" \
+	"True True"
+is "show --json fits docs/json.md" \
+	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" show <"$WORK/out" 2>&1 | head -3)" ""
+run "$TT" show "$arun"
+is "show: the objective and a trial table in seconds" \
+	"$rc:$(grep -c '^objective app:wall-time$' "$WORK/out"):$(grep -c 'best s *median s *max s' "$WORK/out")" "0:1:1"
+
+# A run scored by a metric that depends on the weights (node 1's share, in
+# thousandths, higher is better): its recommendation differs from the
+# fixture's weights, and export and apply take it from the run.
+rm -f "$RUNS"
+run "${A[@]}" --json --metric 'share: ([0-9]+)' --higher-is-better -- "$WORK/prog" share
+is "app mode with a metric: recorded" "$rc:$(json 'j["run"] is not None' <"$WORK/out")" "0:True"
+cp "$WORK/out" "$WORK/share.json"
+srun=$(json 'j["run"]' <"$WORK/share.json")
+want=$(json 'json.dumps(j["recommendation"]["weights"], sort_keys=True)' <"$WORK/share.json")
+run "$TT" show "$srun" --json
+is "show: the metric's objective, direction and each trial's figures" \
+	"$rc:$(json 'j["objective"], sorted(set((t["metric_higher_is_better"], t["metric_best"] >= t["metric_median"] >= t["metric_worst"], t["time_best_s"]) for t in j["trials"])), max(t["metric_best"] for t in j["trials"]) == j["metric_best"]' <"$WORK/out")" \
+	"0:app:metric,higher-is-better [(True, True, None)] True"
+run "$TT" --sysfs-root "$fx" export --run "$srun" --format json
+is "export --run: the recommended weights, not the fixture's" \
+	"$rc:$(json 'j["objective"], json.dumps(j["recommendations"][0]["weights"], sort_keys=True)' <"$WORK/out"):$([ "$want" != '{"0": 25, "1": 3, "2": 3}' ] && echo differs)" \
+	"0:app:metric,higher-is-better $want:differs"
+run "$TT" --sysfs-root "$fx" apply --run "$srun"
+is "apply --run writes them to the fixture copy" \
+	"$rc:$(for k in 0 1 2; do printf '%s ' "$(cat "$fx/$WI/node$k")"; done)" \
+	"0:$(json '" ".join(str(j.get(str(k), {0: 25, 1: 3, 2: 3}[k])) for k in (0, 1, 2)) + " "' <<<"$want")"
+check "restore --last" "$TT" --sysfs-root "$fx" restore --last
+is "and the copy is byte for byte as before" "$(tree_sum "$fx")" "$before"
+
 rm -f "$RUNS"
 grep -q "the program's output: $TIERTUNE_STATE_DIR/auto-app.log" <("${A[@]}" -- "$WORK/prog" 2>/dev/null)
 tap $? "the text report says where the program's output went"
@@ -163,6 +211,7 @@ expect_bad_input 2 "--placement 'bogus' is not exact or kernel" "$fx" "${B[@]}" 
 expect_bad_input 2 "auto takes a program only after '--', got 'ls'" "$fx" "${B[@]}" ls
 expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --objective latency --traffic-rate 10 -- "$WORK/prog"
 expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --granularity tier -- "$WORK/prog"
+expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --max-latency 300 -- "$WORK/prog"
 expect_bad_input 2 "app mode and --placement take one --source-node" "$fx" "$TT" --sysfs-root "$fx" auto --all-sources --budget 20 -- "$WORK/prog"
 expect_bad_input 2 "--placement kernel measures bandwidth only" "$fx" "${B[@]}" --placement kernel --max-latency 300
 expect_bad_input 2 "--model measures nothing" "$fx" "${B[@]}" --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" -- "$WORK/prog"

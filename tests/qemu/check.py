@@ -253,6 +253,16 @@ if j:
         "%d app runs, one per measurement, each under MPOL_WEIGHTED_INTERLEAVE over its "
         "candidate's nodes with the candidate's weights in sysfs, on node 0's CPUs" % len(runs),
         "want %s\nbad %s" % (want, bad[:5]))
+rc, shown = jblock("auto-app-show")
+tap(rc == 0 and j and shown and shown["objective"] == "app:wall-time"
+    and shown["command"].endswith("-- /tmp/app.sh")
+    and len(shown["trials"]) == j["ntrials"]
+    and all(0 < t["time_best_s"] <= t["time_median_s"] <= t["time_max_s"]
+            and t["bw_best_bytes_s"] is None and t["placement"] == "kernel"
+            for t in shown["trials"])
+    and shown["recommendations"][0]["weights"] == j["recommendation"]["weights"],
+    "app mode's run is recorded: objective app:wall-time, each trial's wall times in seconds, "
+    "the recommendation (run %s)" % (j and j["run"]), block("auto-app-show")[1][-1500:])
 after = block("auto-weights-after-app")[1].split()
 tap(len(before) == 3 and after == before, "the weights are back after app mode: %s" % after,
     "before %s after %s" % (before, after))
@@ -270,6 +280,75 @@ tap(len(before) == 3 and after == before, "the weights are back after the discar
     % after, "before %s after %s" % (before, after))
 tap("apply.journal" not in block("auto-journal")[1], "no journal left by any of the three",
     block("auto-journal")[1])
+
+# ---- auto with latency (issue 14): real loaded-latency trials ----
+def lat_trials(j):
+    return (j.get("trials") or []) + (j.get("baselines") or [])
+
+
+def within_bound(j, bound):
+    """What the report must keep: every trial's latency measured, feasible
+    exactly when within the bound, and the recommendation a feasible one."""
+    trials = lat_trials(j)
+    bad = [t for t in trials if not (t.get("lat_mean_ns") or 0) > 0
+           or t.get("feasible") != (t["lat_mean_ns"] <= bound)]
+    reco = j["recommendation"]["weights"]
+    feasible = [t for t in trials if t.get("feasible") and t["weights"] == reco]
+    return trials and not bad and feasible and j["best"]["feasible"] \
+        and j["best"]["lat_mean_ns"] <= bound, bad[:3]
+
+
+rc, j = jblock("auto-maxlat-loose")
+ok, bad = within_bound(j, 1e6) if rc == 0 and j else (False, None)
+tap(ok and j["placement"] == "exact" and j["max_lat_ns"] == 1e6
+    and j["nfeasible"] == j["ntrials"] and j["best"]["bw_mean_bytes_s"] > 0,
+    "auto --max-latency 1000000 completes on the 3-node guest: loaded latency measured in "
+    "every trial (%s to %s ns), all feasible, best %s at %s GB/s"
+    % (j and min(t["lat_mean_ns"] for t in lat_trials(j)),
+       j and max(t["lat_mean_ns"] for t in lat_trials(j)), j and j["best"]["weights"],
+       j and round(j["best"]["bw_mean_bytes_s"] / 1e9, 2)),
+    "%s\n%s" % (bad, block("auto-maxlat-loose")[1][-1500:]))
+bound = block("auto-maxlat-bound")[1].strip()
+rc, out = block("auto-maxlat-median")
+err = block("auto-maxlat-median-err")[1]
+try:
+    j = json.loads(out) if rc == 0 else None
+except ValueError:
+    j = None
+if rc == 0 and j and bound.isdigit():
+    ok, bad = within_bound(j, float(bound))
+    tap(ok and j["max_lat_ns"] == float(bound),
+        "auto --max-latency %s (the first run's median): %d of %d trials feasible, the "
+        "recommendation %s one of them (%s ns)" % (bound, j["nfeasible"], j["ntrials"],
+                                                   j["recommendation"]["weights"],
+                                                   round(j["best"]["lat_mean_ns"])),
+        "%s\n%s" % (bad, out[-1500:]))
+else:
+    # Noise can put every trial of this run over the first run's median:
+    # then it must say so, as the impossible bound below does.
+    tap(rc == 1 and bound.isdigit()
+        and "no weights met the latency bound of %s ns" % bound in err,
+        "auto --max-latency %s (the first run's median): no trial within it this time, "
+        "said (exit 1)" % bound, out[-1000:] + err[-1000:])
+rc, out = block("auto-maxlat-impossible")
+err = block("auto-maxlat-impossible-err")[1]
+m = re.search(r"no weights met the latency bound of 1 ns in (\d+) trials; the least loaded "
+              r"latency was (\d+) ns, with weights ([\d:,]+)", err)
+tap(rc == 1 and m and int(m.group(1)) > 0 and int(m.group(2)) > 1 and '"recommendation"' not in out,
+    "auto --max-latency 1: exit 1, nothing recommended, naming the least-latency weights (%s at "
+    "%s ns)" % (m and m.group(3), m and m.group(2)), out[-800:] + err[-1200:])
+rc, j = jblock("auto-latency")
+trials = lat_trials(j) if j else []
+tap(rc == 0 and j and j["objective"] == "latency" and j["traffic_bytes_s"] == 0.5e9
+    and trials and all((t.get("lat_mean_ns") or 0) > 0 and t.get("bw_mean_bytes_s") is None
+                       for t in trials)
+    and j["best"]["lat_mean_ns"] > 0 and j["recommendation"]["weights"],
+    "auto --objective latency --traffic-rate 0.5 completes on the 3-node guest: best %s at "
+    "%s ns" % (j and j["best"]["weights"], j and round(j["best"]["lat_mean_ns"])),
+    block("auto-latency")[1][-1500:] + block("auto-latency-err")[1][-800:])
+tap("apply.journal" not in block("auto-latency-journal")[1],
+    "no journal after the latency runs (exact placement writes no weights)",
+    block("auto-latency-journal")[1])
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -110,8 +110,11 @@ while [ $i -lt 200 ]; do i=$((i + 1)); done
 APP
 chmod +x /tmp/app.sh
 block auto-app sh -c 'tiertune auto --source-node 0 --budget 20 --json -- /tmp/app.sh \
-	2>/tmp/auto-app.err'
+	2>/tmp/auto-app.err >/tmp/auto-app.json; rc=$?; cat /tmp/auto-app.json; exit $rc'
 block auto-app-runs cat /tmp/app-runs
+# Recorded: the run's objective and its trials in seconds.
+arun=$(sed -n 's/^ *"run": \([0-9]*\),*$/\1/p' /tmp/auto-app.json)
+block auto-app-show tiertune show "${arun:-0}" --json
 block auto-weights-after-app cat $WI/node0 $WI/node1 $WI/node2
 # A program that writes a weight itself on its third run (the 1:1 baseline's
 # first): that trial is discarded, said, and measured again.
@@ -127,3 +130,34 @@ block auto-app-move-err cat /tmp/auto-app-move.err
 block auto-app-move-runs sh -c 'wc -l </tmp/move-runs'
 block auto-weights-after-move cat $WI/node0 $WI/node1 $WI/node2
 block auto-journal ls /tmp/state
+
+# ---- auto with latency (issue 14): real trials of bench's loaded-latency
+# kernel under exact placement, small arrays and the least budget. Each
+# writes its JSON to a file that the next can read a figure from (the
+# guest has no JSON parser, but jansson puts each key on a line of its
+# own). ----
+lat_auto() { # name options...: the JSON, then the exit status
+	local name=$1
+	shift
+	tiertune auto --source-node 0 --size 2M --repeat 1 --budget 20 --no-record --json "$@" \
+		>/tmp/$name.json 2>/tmp/$name.err
+	local rc=$?
+	cat /tmp/$name.json
+	return $rc
+}
+lat_median() { # the median of a run's trials' and baselines' latencies
+	sed -n 's/^ *"lat_mean_ns": \([0-9.e+]*\),*$/\1/p' "$1" | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR) printf "%.0f\n", v[int((NR + 1) / 2)] }'
+}
+block auto-maxlat-loose lat_auto auto-maxlat-loose --max-latency 1000000
+# A bound some trials miss: the median latency of the run above.
+bound=$(lat_median /tmp/auto-maxlat-loose.json)
+block auto-maxlat-bound echo "${bound:-none}"
+block auto-maxlat-median lat_auto auto-maxlat-median --max-latency "${bound:-1000000}"
+block auto-maxlat-median-err cat /tmp/auto-maxlat-median.err
+block auto-maxlat-impossible lat_auto auto-maxlat-impossible --max-latency 1
+block auto-maxlat-impossible-err cat /tmp/auto-maxlat-impossible.err
+# The latency objective at a stated traffic.
+block auto-latency lat_auto auto-latency --objective latency --traffic-rate 0.5
+block auto-latency-err cat /tmp/auto-latency.err
+block auto-latency-journal ls /tmp/state

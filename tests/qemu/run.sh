@@ -75,7 +75,7 @@ hmat() { echo "-numa hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=a
 	"-numa hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-bandwidth,bandwidth=$4"; }
 start=$(date +%s.%N)
 # shellcheck disable=SC2046
-timeout "${TT_QEMU_TIMEOUT:-300}" qemu-system-x86_64 -machine q35,hmat=on -cpu qemu64,-cx16 \
+timeout "${TT_QEMU_TIMEOUT:-480}" qemu-system-x86_64 -machine q35,hmat=on -cpu qemu64,-cx16 \
 	-smp 4 -m 6G -net none -nographic -no-reboot \
 	-object memory-backend-ram,size=2G,id=m0 -object memory-backend-ram,size=2G,id=m1 \
 	-object memory-backend-ram,size=2G,id=m2 \

@@ -20,9 +20,30 @@
 
 extern char **environ;
 
+/* What a run's score is, by its objective: the trial columns a point
+ * takes, and how they are shown. lo and hi are the worse and the better
+ * end whichever way the figure goes. */
+struct figure {
+	const char *objective; /* the run's objective starts with this; NULL: any */
+	const char *median, *lo, *hi;
+	double scale; /* column to shown unit */
+	const char *unit, *label, *what;
+};
+
+static const struct figure figures[] = {
+	{ "app:wall-time", "time_median_s", "time_max_s", "time_best_s", 1, "s",
+	  "wall time, s (median, bars best..max)", "a wall time" },
+	{ "app:metric", "metric_median", "metric_worst", "metric_best", 1, "metric",
+	  "the program's metric (median, bars worst..best)", "a metric" },
+	{ "latency", "lat_median_ns", "lat_max_ns", "lat_best_ns", 1, "ns",
+	  "loaded latency, ns (median, bars best..max)", "a latency" },
+	{ NULL, "bw_median_bytes_s", "bw_min_bytes_s", "bw_best_bytes_s", 1e-9, "GB/s",
+	  "GB/s (median, bars min..best)", "a bandwidth" },
+};
+
 struct point {
 	double remote;		    /* fraction of pages off the source node */
-	double median, lo, hi;	    /* bytes/s */
+	double median, lo, hi;	    /* the figure's unit */
 	double share[TT_MAX_NODES]; /* requested, by node */
 	char weights[96];
 };
@@ -37,6 +58,7 @@ struct plot {
 	struct point *p;
 	int nnodes;  /* distinct nodes over the trials */
 	int heat[2]; /* the heat map's two nodes; -1: no heat map */
+	const struct figure *fig;
 };
 
 static int by_share(const void *a, const void *b)
@@ -55,8 +77,14 @@ static void heat_nodes(struct plot *pl)
 
 	pl->nnodes = 0;
 	pl->heat[0] = pl->heat[1] = -1;
+	/* Higher is better for bandwidth and the metrics that say so; wall
+	 * time and latency, lower. */
+	bool lower = strcmp(pl->fig->unit, "s") == 0 || strcmp(pl->fig->unit, "ns") == 0 ||
+		     (strcmp(pl->fig->unit, "metric") == 0 &&
+		      !strstr(cli_str(pl->run, "objective"), "higher-is-better"));
+
 	for (int i = 0; i < pl->n; i++) {
-		if (pl->p[i].median > best->median)
+		if (lower ? pl->p[i].median < best->median : pl->p[i].median > best->median)
 			best = &pl->p[i];
 		for (int node = 0; node < TT_MAX_NODES; node++)
 			if (pl->p[i].share[node] > 0 && !seen[node]) {
@@ -81,6 +109,10 @@ static int points(struct plot *pl)
 	json_t *trials = json_object_get(pl->run, "trials"), *t;
 	size_t i;
 
+	for (pl->fig = figures; pl->fig->objective; pl->fig++)
+		if (strncmp(cli_str(pl->run, "objective"), pl->fig->objective,
+			    strlen(pl->fig->objective)) == 0)
+			break;
 	pl->p = calloc(json_array_size(trials) + 1, sizeof(*pl->p));
 	if (!pl->p)
 		return tt_err(TT_EFAIL, "out of memory");
@@ -90,11 +122,11 @@ static int points(struct plot *pl)
 		size_t k;
 		int len = 0;
 
-		if (!json_is_number(json_object_get(t, "bw_median_bytes_s")))
+		if (!json_is_number(json_object_get(t, pl->fig->median)))
 			continue;
-		p->median = json_number_value(json_object_get(t, "bw_median_bytes_s"));
-		p->lo = json_number_value(json_object_get(t, "bw_min_bytes_s"));
-		p->hi = json_number_value(json_object_get(t, "bw_best_bytes_s"));
+		p->median = json_number_value(json_object_get(t, pl->fig->median)) * pl->fig->scale;
+		p->lo = json_number_value(json_object_get(t, pl->fig->lo)) * pl->fig->scale;
+		p->hi = json_number_value(json_object_get(t, pl->fig->hi)) * pl->fig->scale;
 		json_array_foreach (nodes, k, nd) {
 			int node = (int)json_integer_value(json_object_get(nd, "node"));
 
@@ -114,8 +146,8 @@ static int points(struct plot *pl)
 	}
 	qsort(pl->p, (size_t)pl->n, sizeof(*pl->p), by_share);
 	if (!pl->n)
-		return tt_err(TT_EINPUT, "run %jd has no trial with a bandwidth to plot",
-			      (intmax_t)pl->id);
+		return tt_err(TT_EINPUT, "run %jd has no trial with %s to plot", (intmax_t)pl->id,
+			      pl->fig->what);
 	heat_nodes(pl);
 	return 0;
 }
@@ -127,10 +159,11 @@ static int write_data(void *ctx, FILE *f)
 	fprintf(f, "# tiertune run %jd (%s), source node %d%s\n", (intmax_t)pl->id,
 		cli_str(pl->run, "kind"), pl->source,
 		pl->simulated ? ": SIMULATED, every figure from a model" : "");
-	fprintf(f, "# remote_share  bw_median_GB_s  bw_min_GB_s  bw_best_GB_s  weights\n");
+	fprintf(f, "# remote_share  median  worse  better  weights   (figures in %s)\n",
+		pl->fig->unit);
 	for (int i = 0; i < pl->n; i++)
-		fprintf(f, "%.6f %.4f %.4f %.4f %s\n", pl->p[i].remote, pl->p[i].median / 1e9,
-			pl->p[i].lo / 1e9, pl->p[i].hi / 1e9, pl->p[i].weights);
+		fprintf(f, "%.6f %.6g %.6g %.6g %s\n", pl->p[i].remote, pl->p[i].median,
+			pl->p[i].lo, pl->p[i].hi, pl->p[i].weights);
 	return 0;
 }
 
@@ -142,11 +175,11 @@ static int write_heat(void *ctx, FILE *f)
 	fprintf(f, "# tiertune run %jd (%s), source node %d%s\n", (intmax_t)pl->id,
 		cli_str(pl->run, "kind"), pl->source,
 		pl->simulated ? ": SIMULATED, every figure from a model" : "");
-	fprintf(f, "# share_node%d  share_node%d  bw_median_GB_s  weights\n", pl->heat[0],
-		pl->heat[1]);
+	fprintf(f, "# share_node%d  share_node%d  median  weights   (figures in %s)\n", pl->heat[0],
+		pl->heat[1], pl->fig->unit);
 	for (int i = 0; i < pl->n; i++)
-		fprintf(f, "%.6f %.6f %.4f %s\n", pl->p[i].share[pl->heat[0]],
-			pl->p[i].share[pl->heat[1]], pl->p[i].median / 1e9, pl->p[i].weights);
+		fprintf(f, "%.6f %.6f %.6g %s\n", pl->p[i].share[pl->heat[0]],
+			pl->p[i].share[pl->heat[1]], pl->p[i].median, pl->p[i].weights);
 	return 0;
 }
 
@@ -163,7 +196,7 @@ static int write_script(void *ctx, FILE *f)
 			pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id,
 			cli_str(pl->run, "kind"), cli_str(pl->run, "objective"), pl->source);
 		fprintf(f, "set xlabel 'share of pages on nodes other than %d'\n", pl->source);
-		fprintf(f, "set ylabel 'GB/s (median, bars min..best)'\nset grid\nset key off\n");
+		fprintf(f, "set ylabel '%s'\nset grid\nset key off\n", pl->fig->label);
 		fprintf(f, "plot '%s.dat' using 1:2:3:4 with yerrorbars pt 7\n", pl->prefix);
 	}
 	if (pl->heat[0] < 0)
@@ -174,16 +207,17 @@ static int write_script(void *ctx, FILE *f)
 	for (int i = 0; i < 2; i++) {
 		fprintf(f, "reset\nset terminal %s\nset output '%s-heat.%s'\n", term[i][0],
 			pl->prefix, term[i][1]);
-		fprintf(f,
-			"set title \"%srun %jd (%s): %s from node %d, median GB/s\" noenhanced\n",
+		fprintf(f, "set title \"%srun %jd (%s): %s from node %d, median %s\" noenhanced\n",
 			pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id,
-			cli_str(pl->run, "kind"), cli_str(pl->run, "objective"), pl->source);
+			cli_str(pl->run, "kind"), cli_str(pl->run, "objective"), pl->source,
+			pl->fig->unit);
 		fprintf(f,
 			"set xlabel 'share of pages on node %d'\nset ylabel 'share of pages "
 			"on node %d'\n",
 			pl->heat[0], pl->heat[1]);
 		fprintf(f, "set xrange [0:1]\nset yrange [0:1]\nset view map\nset key off\n"
-			   "set palette rgb 33,13,10\nset cblabel 'GB/s'\n");
+			   "set palette rgb 33,13,10\n");
+		fprintf(f, "set cblabel '%s'\n", pl->fig->unit);
 		fprintf(f,
 			"set table $grid\nset dgrid3d 41,41 qnorm 2\n"
 			"splot '%s-heat.dat' using 1:2:3\nunset table\nunset dgrid3d\n",

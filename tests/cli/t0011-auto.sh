@@ -189,7 +189,7 @@ is "plot: a data row per trial, labelled simulated" \
 is "plot: a 3-node run gets a heat map's data file, said so" \
 	"$(grep -c '^SIMULATED run: wrote .*plot-heat.dat: a heat map over the shares of nodes 0 and [12] (3 nodes' "$WORK/out")" 1
 is "plot: the heat map's header names the two nodes' shares" \
-	"$(sed -n 2p "$WORK/plot-heat.dat" | grep -cE '^# share_node0  share_node[12]  bw_median_GB_s  weights$')" 1
+	"$(sed -n 2p "$WORK/plot-heat.dat" | grep -cE '^# share_node0  share_node[12]  median  weights   \(figures in GB/s\)$')" 1
 is "plot: the heat map's rows: one per trial, shares in 0..1 summing to at most 1, GB/s, weights" \
 	"$(grep -v '^#' "$WORK/plot-heat.dat" | awk 'NF == 4 && $1 >= 0 && $2 >= 0 && $1 + $2 <= 1.000001 && $3 > 0 && $4 ~ /^[0-9]+:[0-9]+/ {n++} END {print n}')" \
 	"$(grep -vc '^#' "$WORK/plot.dat")"
@@ -208,6 +208,13 @@ else
 	grep -q "gnuplot is not installed" "$WORK/out"
 	tap $? "without gnuplot plot says why nothing was drawn"
 fi
+# A latency run plots its loaded latency, in ns.
+run "$TT" --sysfs-root "$fx" auto --source-node 0 --model "$MODEL" --objective latency --traffic-rate 100 --seed 3
+lat=$(sed -n 's/^recorded as run \([0-9]*\) (simulated).*/\1/p' "$WORK/out")
+run "$TT" plot "$lat" -o "$WORK/lat"
+is "plot of a latency run: its rows in ns, a row per trial with a latency" \
+	"$rc:$(sed -n 2p "$WORK/lat.dat" | grep -c '(figures in ns)'):$(grep -v '^#' "$WORK/lat.dat" | awk '$2 > 50 && $2 < 100000 {n++} END {print n}')" \
+	"0:1:$("$TT" show "$lat" --json | json 'sum(1 for t in j["trials"] if t["lat_median_ns"])')"
 applyid=$("$TT" runs --json | json "[r['id'] for r in j['runs'] if r['kind'] == 'apply'][0]")
 expect_bad_input 2 "plot draws auto and sweep runs" - "$TT" plot "$applyid" -o "$WORK/nothing"
 expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"

@@ -31,6 +31,9 @@ case "\$1" in
 crash) [ "\$n" -lt 3 ] || kill -SEGV \$\$ ;;
 fail) [ "\$n" -lt 3 ] || exit 3 ;;
 slow) sleep 1 ;;
+# A grandchild that ignores SIGTERM, as the shell does: only the group's
+# SIGKILL ends it.
+group) trap '' TERM; sleep 60 & echo \$! >"$WORK/gc"; wait ;;
 move) [ "\$n" -ne 3 ] || echo 7 >"$fx/$WI/node1" ;;
 metric) echo "warm-up: 1 ops/s"; echo "result: \$((100 + n)) ops/s" ;;
 esac
@@ -113,6 +116,30 @@ is "SIGINT mid-run: exit 130, says so, fixture as before, no journal" \
 	"130:1:$before:0"
 kill_mid_trial TERM
 is "SIGTERM mid-run: exit 143, fixture as before" "$rc:$(tree_sum "$fx")" "143:$before"
+# SIGHUP, what closing the SSH session sends: as SIGINT.
+kill_mid_trial HUP
+is "SIGHUP mid-run: exit 129, says so, fixture as before, no journal" \
+	"$rc:$(grep -c 'interrupted by signal 1.*the weights are back' "$WORK/err"):$(tree_sum "$fx"):$(ls "$TIERTUNE_STATE_DIR" | grep -c journal)" \
+	"129:1:$before:0"
+kill_mid_trial QUIT
+is "SIGQUIT mid-run: exit 131, fixture as before" "$rc:$(tree_sum "$fx")" "131:$before"
+
+# SIGINT while the program's own child runs, deaf to SIGTERM: the whole
+# process group is stopped (SIGKILL after the grace period), none of it
+# outlives tiertune, and tiertune does not hang.
+rm -f "$RUNS" "$WORK/gc"
+"${A[@]}" -- "$WORK/prog" group >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+for _ in $(seq 400); do [ -s "$WORK/gc" ] && break; sleep 0.05; done
+kill -INT "$pid"
+for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+gone=$(kill -0 "$pid" 2>/dev/null && echo hangs || echo ended)
+wait "$pid" 2>/dev/null
+rc=$?
+is "SIGINT with a grandchild deaf to SIGTERM: ended within 10 s, exit 130, fixture as before" \
+	"$gone:$rc:$(tree_sum "$fx")" "ended:130:$before"
+is "the grandchild did not outlive tiertune" \
+	"$([ -s "$WORK/gc" ] && ! kill -0 "$(cat "$WORK/gc")" 2>/dev/null && echo gone)" gone
 
 # SIGKILL: the journal stays; the next tiertune command puts it back.
 kill_mid_trial KILL
@@ -161,8 +188,8 @@ expect_bad_input 2 "--mix, --threads, --size and --repeat shape bench trials" "$
 expect_bad_input 2 "--placement 'exact' does not apply" "$fx" "${B[@]}" --placement exact -- "$WORK/prog"
 expect_bad_input 2 "--placement 'bogus' is not exact or kernel" "$fx" "${B[@]}" --placement bogus
 expect_bad_input 2 "auto takes a program only after '--', got 'ls'" "$fx" "${B[@]}" ls
-expect_bad_input 2 "--objective, --traffic, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --objective latency --traffic 10 -- "$WORK/prog"
-expect_bad_input 2 "--objective, --traffic, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --granularity tier -- "$WORK/prog"
+expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --objective latency --traffic-rate 10 -- "$WORK/prog"
+expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --granularity tier -- "$WORK/prog"
 expect_bad_input 2 "app mode and --placement take one --source-node" "$fx" "$TT" --sysfs-root "$fx" auto --all-sources --budget 20 -- "$WORK/prog"
 expect_bad_input 2 "--placement kernel measures bandwidth only" "$fx" "${B[@]}" --placement kernel --max-latency 300
 expect_bad_input 2 "--model measures nothing" "$fx" "${B[@]}" --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" -- "$WORK/prog"

@@ -71,6 +71,11 @@ tap $? "the text report says the program ran on this host's nodes, not the fixtu
 
 # --metric: the last match, its first group; higher is better.
 rm -f "$RUNS"
+run "${A[@]}" --metric 'result: ([0-9]+) ops/s' --higher-is-better -- "$WORK/prog" metric
+is "--metric: the confirmation's lines show the metric the run printed, as trial lines do" \
+	"$rc:$(grep '^confirm ' "$WORK/err" | awk '$5 > 100 && $5 <= 200 && $6 == "metric" {n++} END {print (n > 0 && n == NR)}')" \
+	"0:1"
+rm -f "$RUNS"
 run "${A[@]}" --json --metric 'result: ([0-9]+) ops/s' --higher-is-better -- "$WORK/prog" metric
 is "--metric: the number each run printed last, as scored" \
 	"$rc:$(json 'sorted(set(100 < t["metric_mean"] <= 120 for t in j["trials"])), j["app"]["higher_is_better"], j["trials"][0]["metric_mean"]' <"$WORK/out")" \

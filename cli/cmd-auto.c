@@ -39,6 +39,10 @@
 /* A real sweep without --budget must end in reasonable time: at a few
  * seconds a measurement, this many is already hours. */
 #define SWEEP_REAL_MAX 2000
+/* On the model a measurement is microseconds, but each trial is kept in
+ * memory and printed: a million (--grid 64 over 3 nodes is 450k, a few
+ * seconds) bounds both; --grid 255 over 3 nodes would be 28 million. */
+#define SWEEP_MODEL_MAX 1000000
 
 struct auto_args {
 	const char *kind; /* "auto" or "sweep": the run's kind */
@@ -170,12 +174,6 @@ static void weights_str(const struct tt_search *s, int trial, char *buf, size_t 
 		snprintf(buf, size, "?");
 }
 
-/* The interval's half width, or NaN below two measurements. */
-static double half_ci(const struct tt_trial *tr)
-{
-	return isfinite(tr->ci_hi) && isfinite(tr->ci_lo) ? (tr->ci_hi - tr->ci_lo) / 2 : NAN;
-}
-
 /* A figure in the objective's unit: GB/s; ns for the latency objective
  * (its score is 1e9 / ns); in app mode seconds or the program's metric (a
  * score of 1/s or 1/metric shown inverted). The interval's half width maps
@@ -212,6 +210,17 @@ static const char *unit(const struct auto_ctx *c)
 	return c->app ? (c->app->metric ? "metric" : "s") : c->latency ? "ns" : "GB/s";
 }
 
+/* A trial's figure as measured (a latency bound's penalty is for ranking,
+ * not to show), with its interval; NaN when unmeasured. */
+static void print_trial(const struct auto_ctx *c, FILE *f, const struct tt_trial *tr)
+{
+	double mean = NAN, half = NAN;
+
+	if (tr->n)
+		tt_trial_raw(tr, &mean, &half);
+	print_figure(c, f, mean, half);
+}
+
 /* The final comparison's line: round, arm, score, and for a baseline the
  * winner's running gain over it (± the 95% interval's half width). */
 static void progress_confirm(const struct auto_ctx *c, const struct tt_search *s, int trial)
@@ -222,8 +231,7 @@ static void progress_confirm(const struct auto_ctx *c, const struct tt_search *s
 	fprintf(stderr, "%sconfirm %d/%d %-5s %-14s ", c->simulated ? "SIMULATED " : "",
 		s->confirm_round + 1, s->cfg.confirm_rounds,
 		s->confirm_arm < 0 ? "best" : s->base[s->confirm_arm].name, w);
-	fprintf(stderr, "%8.*f %s", c->latency ? 1 : 2,
-		c->latency ? 1e9 / s->confirm_score : s->confirm_score / 1e9, unit(c));
+	fprintf(stderr, "%8.*f %s", precision(c), shown(c, s->confirm_score), unit(c));
 	if (s->confirm_arm >= 0) {
 		double g, lo, hi;
 
@@ -241,7 +249,7 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 {
 	struct auto_ctx *c = ctx;
 	char w[96], bw[96] = "-";
-	int best = 0;
+	const struct tt_trial *lead = &s->trials[s->leader];
 
 	if (s->confirming) {
 		if (!c->cli->json)
@@ -259,11 +267,8 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 	}
 	if (!c->simulated && trial < c->nper)
 		c->per_trial[trial] = c->last;
-	for (int i = 1; i < s->ntrials; i++)
-		if (s->trials[i].n && s->trials[i].mean > s->trials[best].mean)
-			best = i;
 	weights_str(s, trial, w, sizeof(w));
-	weights_str(s, best, bw, sizeof(bw));
+	weights_str(s, s->leader, bw, sizeof(bw));
 	/* Counted as the user's budget, the profile's share included. */
 	fprintf(stderr, "%strial %d", c->simulated ? "SIMULATED " : "",
 		s->measurements + c->profile_cost);
@@ -272,12 +277,16 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 	else if (s->cfg.budget_s > 0)
 		fprintf(stderr, " (%.0f of %.0f s)", s->elapsed_s, s->cfg.budget_s);
 	fprintf(stderr, " %-14s", w);
-	print_figure(c, stderr, s->trials[trial].mean, half_ci(&s->trials[trial]));
+	print_trial(c, stderr, &s->trials[trial]);
 	fprintf(stderr, " %s", unit(c));
 	if (c->max_lat_ns > 0)
 		fprintf(stderr, " %5.0f ns%s", s->trials[trial].lat_mean_ns,
 			s->trials[trial].feasible ? "" : " over");
-	fprintf(stderr, "  best %s %.*f\n", bw, precision(c), shown(c, s->trials[best].mean));
+	/* The search's leader; under a bound none may be feasible yet. */
+	if (lead->feasible)
+		fprintf(stderr, "  best %s %.*f\n", bw, precision(c), shown(c, lead->raw_mean));
+	else
+		fprintf(stderr, "  best - (none within %.0f ns yet)\n", c->max_lat_ns);
 }
 
 /* --budget: a number of measurements, or a duration (90s, 5m, 1h). */
@@ -1378,17 +1387,20 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 		const struct tt_trial *tr = &r->trials[i];
 		uint32_t v[TT_SEARCH_MAX_NODES];
 		struct tt_weights w;
+		double mean = NAN, half = NAN;
 
+		/* As measured: under a latency bound the ranked mean is a penalty. */
+		if (tr->n)
+			tt_trial_raw(tr, &mean, &half);
 		tt_search_trial_weights(s, i, v);
 		tt_search_weights(s, v, &w);
 		json_array_append_new(
 			trials,
 			json_pack("{s:o,s:s,s:i,s:o,s:o,s:o}", "weights", cli_weights_json(&w),
 				  "phase", tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
-				  "measurements", tr->n, "bw_mean_bytes_s",
-				  cli_json_real(tr->n ? tr->mean : NAN), "bw_ci_low_bytes_s",
-				  cli_json_real(tr->ci_lo), "bw_ci_high_bytes_s",
-				  cli_json_real(tr->ci_hi)));
+				  "measurements", tr->n, "bw_mean_bytes_s", cli_json_real(mean),
+				  "bw_ci_low_bytes_s", cli_json_real(mean - half),
+				  "bw_ci_high_bytes_s", cli_json_real(mean + half)));
 	}
 	json_object_set_new(j, "trials", trials);
 	for (int i = 0; i < r->nbaselines; i++) {
@@ -1460,7 +1472,7 @@ static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 		weights_str(s, i, ws, sizeof(ws));
 		printf("%s%-20s %13.1f%% ", c->simulated ? "SIMULATED " : "", ws,
 		       100.0 * remote / sum);
-		print_figure(c, stdout, tr->n ? tr->mean : NAN, half_ci(tr));
+		print_trial(c, stdout, tr);
 		printf(" %d\n", tr->n);
 	}
 	printf("\n");
@@ -1759,13 +1771,16 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	for (int k = 0; k < cfg.nnodes; k++)
 		if (cfg.nodes[k] == c.source)
 			cfg.local_node = c.source;
-	if (!m && !cfg.budget_trials && !(cfg.budget_s > 0) &&
-	    tt_grid_count(cfg.nnodes, cfg.max_weight) * cfg.min_repeats > SWEEP_REAL_MAX) {
+	if (!cfg.budget_trials && !(cfg.budget_s > 0) &&
+	    tt_grid_count(cfg.nnodes, cfg.max_weight) * cfg.min_repeats >
+		    (m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX)) {
 		rc = tt_err(TT_EINPUT,
 			    "--grid %u over %d nodes is %ld vectors, each measured %d "
-			    "times: give --budget, or a smaller --grid",
+			    "times, more than the %d a sweep %s runs without --budget: give "
+			    "--budget, or a smaller --grid",
 			    cfg.max_weight, cfg.nnodes, tt_grid_count(cfg.nnodes, cfg.max_weight),
-			    cfg.min_repeats);
+			    cfg.min_repeats, m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX,
+			    m ? "on the model" : "of real trials");
 		goto out;
 	}
 	rc = pick_prior(&c, a, m, &cfg);

@@ -128,6 +128,10 @@ static void child(const struct tt_app *a, const cpu_set_t *cpus, size_t cpus_siz
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
+	/* Its own process group, so that a stop reaches whatever it started
+	 * (a shell's children); the parent sets it too, so neither order of
+	 * the two races. */
+	setpgid(0, 0);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
 		e = (struct child_err){ 4, errno };
 	else if (cpus && sched_setaffinity(0, cpus_size, cpus) < 0)
@@ -143,32 +147,46 @@ static void child(const struct tt_app *a, const cpu_set_t *cpus, size_t cpus_siz
 	_exit(127);
 }
 
-/* Waits for the program; on SIGINT or SIGTERM caught by tiertune, asks it
- * to stop, then kills it after the grace period. A signal that lands
- * between the flag's check and waitpid's sleep is seen when the program
- * ends (the trial is then not used either: tt_policy_measure checks the
- * flag again), so it delays the stop, never loses it; a terminal's ^C
- * reaches the program itself anyway (same process group). */
+/* Waits for the program; on a signal caught by tiertune (policy.h), asks
+ * its process group to stop, kills the group after the grace period, and
+ * returns once the program is reaped and its group empty (or killed), so
+ * that nothing it started outlives the run. A signal that lands between
+ * the flag's check and waitpid's sleep is seen when the program ends (the
+ * trial is then not used either: tt_policy_measure checks the flag
+ * again), so it delays the stop, never loses it. */
 static int wait_program(const struct tt_app *a, pid_t pid, int *status, int *sig)
 {
 	double deadline = 0;
+	bool reaped = false;
 
 	*sig = 0;
 	for (;;) {
-		pid_t w = waitpid(pid, status, deadline > 0 ? WNOHANG : 0);
+		pid_t w = reaped ? 0 : waitpid(pid, status, deadline > 0 ? WNOHANG : 0);
 
-		if (w == pid)
-			return 0;
+		if (w == pid) {
+			reaped = true;
+			if (!*sig && !tt_policy_signal())
+				return 0;
+		}
 		if (w < 0 && errno != EINTR)
 			return tt_err_sys(TT_EFAIL, errno, "waiting for '%s'", a->argv[0]);
 		if (tt_policy_signal() && deadline == 0) {
 			*sig = tt_policy_signal();
-			kill(pid, SIGTERM);
+			kill(-pid, SIGTERM);
 			deadline = now_s() + a->grace_s;
 		}
+		/* The group outlives its leader while a member lives: wait for
+		 * it to empty (ESRCH) as for the program. Its orphans are ours
+		 * to reap (tt_app_run makes tiertune their subreaper), else
+		 * their zombies would keep it; a second past the SIGKILL is
+		 * the limit all the same. */
+		while (reaped && waitpid(-pid, NULL, WNOHANG) > 0)
+			;
+		if (reaped && (kill(-pid, 0) < 0 || now_s() > deadline + 1))
+			return 0;
 		if (deadline > 0) {
 			if (now_s() > deadline)
-				kill(pid, SIGKILL);
+				kill(-pid, SIGKILL);
 			nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
 		}
 	}
@@ -291,6 +309,10 @@ int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *la
 	}
 	if (pid == 0)
 		child(a, cpus, cpus_size, nodes, log, pipefd[1], parent);
+	setpgid(pid, pid);
+	/* What the program starts and leaves comes back to tiertune, not to
+	 * init, so that a stop can reap the whole group (wait_program). */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	close(pipefd[1]);
 	pipefd[1] = -1;
 	rc = wait_program(a, pid, &r->status, &sig);

@@ -14,9 +14,9 @@
  *
  * A program that exits non-zero or is killed is a failed run (TT_EFAIL
  * naming the command and its status); one that prints nothing the metric
- * matches, too. SIGINT or SIGTERM caught by tiertune (policy.h) while the
- * program runs: it gets SIGTERM, then SIGKILL after a grace period, and the
- * run fails saying so.
+ * matches, too. The program runs in its own process group; a signal caught
+ * by tiertune (policy.h) while it runs sends the group SIGTERM, then
+ * SIGKILL after a grace period, and the run fails saying so.
  */
 #ifndef TT_APP_H
 #define TT_APP_H

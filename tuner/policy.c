@@ -23,8 +23,12 @@ void tt_policy_catch_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
+	/* HUP too: closing the SSH session a search runs in sends it, and the
+	 * weights must go back then as on ^C. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 }
 
 int tt_policy_signal(void)

@@ -75,7 +75,7 @@ struct tt_policy_measure {
 };
 int tt_policy_measure(void *ctx, const struct tt_weights *w, double *score);
 
-/* SIGINT and SIGTERM set a flag instead of killing the process (without
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT set a flag instead of killing the process (without
  * SA_RESTART, so a wait for a program returns EINTR). */
 void tt_policy_catch_signals(void);
 /* The signal caught, or 0. */

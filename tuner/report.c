@@ -37,7 +37,7 @@ static void raw_figures(const struct tt_trial *t, double *mean, double *lo, doub
 {
 	double half;
 
-	tt_mean_ci(t->raw, t->n, mean, &half);
+	tt_trial_raw(t, mean, &half);
 	*lo = *mean - half;
 	*hi = *mean + half;
 }

@@ -269,9 +269,38 @@ static double mean_of(const double *x, int n)
 	return m;
 }
 
+void tt_trial_raw(const struct tt_trial *t, double *mean, double *half)
+{
+	tt_mean_ci(t->raw, t->n, mean, half);
+}
+
+/* Whether trial a leads trial b (tt_search.leader). */
+static bool leads(const struct tt_trial *a, const struct tt_trial *b)
+{
+	if (a->feasible != b->feasible)
+		return a->feasible;
+	return a->mean > b->mean;
+}
+
+/* The leader after trial ti's new measurement: only ti changed, so the
+ * leader stays the best of the others; a full scan only when the leader
+ * itself fell. */
+static void update_leader(struct tt_search *s, int ti, const struct tt_trial *before)
+{
+	if (s->leader < 0 || (ti != s->leader && leads(&s->trials[ti], &s->trials[s->leader]))) {
+		s->leader = ti;
+		return;
+	}
+	if (ti != s->leader || !leads(before, &s->trials[ti]))
+		return;
+	for (int t = 0; t < s->ntrials; t++)
+		if (s->trials[t].n && leads(&s->trials[t], &s->trials[s->leader]))
+			s->leader = t;
+}
+
 int tt_search_more(struct tt_search *s, int ti)
 {
-	struct tt_trial *t = &s->trials[ti];
+	struct tt_trial *t = &s->trials[ti], before;
 	struct tt_sample m;
 	double half;
 	int rc;
@@ -298,6 +327,7 @@ int tt_search_more(struct tt_search *s, int ti)
 	if ((rc = measure_raw(s, t->w, &m)) < 0)
 		return rc;
 	t = &s->trials[ti];
+	before = *t;
 	t->raw[t->n] = m.score;
 	t->lat_ns[t->n] = m.lat_ns;
 	t->score[t->n++] = ranked(s, &m);
@@ -307,6 +337,7 @@ int tt_search_more(struct tt_search *s, int ti)
 	t->raw_mean = mean_of(t->raw, t->n);
 	t->lat_mean_ns = mean_of(t->lat_ns, t->n);
 	t->feasible = !(s->cfg.max_lat_ns > 0) || t->lat_mean_ns <= s->cfg.max_lat_ns;
+	update_leader(s, ti, &before);
 	if (s->cfg.progress)
 		s->cfg.progress(s->cfg.progress_ctx, s, ti);
 	return 0;
@@ -463,7 +494,7 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 	int reserve, rc;
 
 	memset(s, 0, sizeof(*s));
-	s->best = -1;
+	s->best = s->leader = -1;
 	if (!(c->max_lat_ns >= 0) || !isfinite(c->max_lat_ns))
 		return tt_err(TT_EINPUT, "latency bound '%g' ns is not a positive number",
 			      c->max_lat_ns);

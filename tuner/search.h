@@ -148,6 +148,11 @@ struct tt_search {
 	bool confirming;
 	int confirm_round, confirm_arm;
 	double confirm_score;
+	/* The best trial so far, for progress lines: the measured one with the
+	 * highest mean, feasible ones first (see max_lat_ns); -1 before any
+	 * measurement. Kept as measurements come, O(1) each but when the
+	 * leader's own mean falls. */
+	int leader;
 	int best;	    /* trial index; -1 before the strategy ran */
 	int nfeasible;	    /* measured trials within cfg.max_lat_ns */
 	bool none_feasible; /* a bound, and no trial within it */
@@ -204,6 +209,9 @@ void tt_search_shares(const struct tt_search *s, const uint32_t *w, double *shar
 void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w);
 void tt_search_weights(const struct tt_search *s, const uint32_t *w, struct tt_weights *out);
 void tt_search_trial_weights(const struct tt_search *s, int t, uint32_t *w);
+/* A trial's mean and 95% half width as measured (raw[]): under a latency
+ * bound its ranked mean is a penalty, not a figure to show. */
+void tt_trial_raw(const struct tt_trial *t, double *mean, double *half);
 
 /* The gain of the winner over a baseline from the rounds so far: the mean
  * of paired differences over the baseline's mean, with its 95% t interval

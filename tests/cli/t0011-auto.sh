@@ -178,6 +178,13 @@ is "sweep text: a SIMULATED row per vector" "$rc:$(grep -c '^SIMULATED [0-9]:' "
 print(1 + sum(1 for v in itertools.product(range(3), repeat=3) if any(v) and math.gcd(*v) == 1))')"
 expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --model "$MODEL"
 expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 0 --model "$MODEL"
+# The whole --grid 255 over 3 nodes is 28 million measurements: refused on
+# the model too, unless --budget bounds it.
+expect_bad_input 2 "--grid 255 over 3 nodes is 13936093 vectors, each measured 2 times, more than the 1000000 a sweep on the model runs without --budget: give --budget" \
+	"$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 255 --model "$MODEL"
+run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 255 --model "$MODEL" --budget 100 --no-record --json
+is "sweep --grid 255 with --budget 100 on the model: runs, within the budget" \
+	"$rc:$(json 'j["measurements"] <= 100' <"$WORK/out")" "0:True"
 # plot: the data file and gnuplot script always; PNG and SVG with gnuplot.
 run "$TT" plot "$runid" -o "$WORK/plot"
 is "plot of the auto run: exit 0, says SIMULATED" "$rc:$(head -c 13 "$WORK/out")" "0:SIMULATED run"

@@ -34,6 +34,8 @@ is "keeping the bound costs bandwidth (the free optimum is over it)" \
 is "local DRAM alone saturates: over the bound" \
 	"$(json "[(b['name'], b['feasible'], b['lat_mean_ns'] > 300) for b in j['baselines']][0]" <"$WORK/out")" \
 	"('local', False, True)"
+is "JSON: an over-the-bound trial's mean is as measured, as its baseline's" \
+	"$(json "[t['bw_mean_bytes_s'] for t in j['trials'] if t['weights'] == {'0': 1, '1': 1}] == [b['bw_mean_bytes_s'] for b in j['baselines'] if b['name'] == '1:1']" <"$WORK/out")" True
 is "auto --max-latency --json fits docs/json.md" "$(python3 "${VOC[@]}" auto <"$WORK/out" 2>&1 | head -3)" ""
 run "${A[@]}" --max-latency 300
 grep -q '^SIMULATED latency bound 300 ns: [0-9]* of [0-9]* trials within it; the best within it' "$WORK/out"
@@ -42,6 +44,16 @@ grep -qE '^  local +0:1 +[0-9]+ ns  over the bound' "$WORK/out"
 tap $? "text: each baseline's latency against the bound"
 grep -qE '^SIMULATED trial [0-9]+/200 .* GB/s +[0-9]+ ns' "$WORK/err"
 tap $? "progress lines carry each trial's latency"
+# Progress shows what was measured, not the ranking's penalty: the 1:1
+# baseline's last line has the table's figure; "best" is the search's best
+# trial within the bound (none before one is measured), and ends on the
+# report's winner.
+is "progress: an over-the-bound trial's figure is its measured GB/s, as in the table" \
+	"$(grep -E '^SIMULATED trial [0-9]+/200 0:1,1:1 ' "$WORK/err" | tail -1 | awk '{print $5, $6, $7}')" \
+	"$(grep -E '^1:1 ' "$WORK/out" | awk '{print $3, $4, $5}')"
+is "progress: no best before a trial within the bound, then the report's best at the end" \
+	"$(sed -n '1s/.* best - (none within 300 ns yet)$/none/p' "$WORK/err"):$(grep -v confirm "$WORK/err" | grep '^SIMULATED trial' | tail -1 | sed 's/.*  best //')" \
+	"none:$(awk '$1 == "best" {print $2, $3}' "$WORK/out")"
 
 # A bound nothing meets: said so, the least-latency weights named, exit 1,
 # nothing recorded.

@@ -31,6 +31,9 @@ case "\$1" in
 crash) [ "\$n" -lt 3 ] || kill -SEGV \$\$ ;;
 fail) [ "\$n" -lt 3 ] || exit 3 ;;
 slow) sleep 1 ;;
+# A grandchild that ignores SIGTERM, as the shell does: only the group's
+# SIGKILL ends it.
+group) trap '' TERM; sleep 60 & echo \$! >"$WORK/gc"; wait ;;
 move) [ "\$n" -ne 3 ] || echo 7 >"$fx/$WI/node1" ;;
 metric) echo "warm-up: 1 ops/s"; echo "result: \$((100 + n)) ops/s" ;;
 share) echo "share: \$((\$(cat "$fx/$WI/node1") * 1000 / (\$(cat "$fx/$WI/node0") + \$(cat "$fx/$WI/node1") + \$(cat "$fx/$WI/node2"))))" ;;
@@ -116,6 +119,11 @@ tap $? "the text report says the program ran on this host's nodes, not the fixtu
 
 # --metric: the last match, its first group; higher is better.
 rm -f "$RUNS"
+run "${A[@]}" --metric 'result: ([0-9]+) ops/s' --higher-is-better -- "$WORK/prog" metric
+is "--metric: the confirmation's lines show the metric the run printed, as trial lines do" \
+	"$rc:$(grep '^confirm ' "$WORK/err" | awk '$5 > 100 && $5 <= 200 && $6 == "metric" {n++} END {print (n > 0 && n == NR)}')" \
+	"0:1"
+rm -f "$RUNS"
 run "${A[@]}" --json --metric 'result: ([0-9]+) ops/s' --higher-is-better -- "$WORK/prog" metric
 is "--metric: the number each run printed last, as scored" \
 	"$rc:$(json 'sorted(set(100 < t["metric_mean"] <= 120 for t in j["trials"])), j["app"]["higher_is_better"], j["trials"][0]["metric_mean"]' <"$WORK/out")" \
@@ -161,6 +169,30 @@ is "SIGINT mid-run: exit 130, says so, fixture as before, no journal" \
 	"130:1:$before:0"
 kill_mid_trial TERM
 is "SIGTERM mid-run: exit 143, fixture as before" "$rc:$(tree_sum "$fx")" "143:$before"
+# SIGHUP, what closing the SSH session sends: as SIGINT.
+kill_mid_trial HUP
+is "SIGHUP mid-run: exit 129, says so, fixture as before, no journal" \
+	"$rc:$(grep -c 'interrupted by signal 1.*the weights are back' "$WORK/err"):$(tree_sum "$fx"):$(ls "$TIERTUNE_STATE_DIR" | grep -c journal)" \
+	"129:1:$before:0"
+kill_mid_trial QUIT
+is "SIGQUIT mid-run: exit 131, fixture as before" "$rc:$(tree_sum "$fx")" "131:$before"
+
+# SIGINT while the program's own child runs, deaf to SIGTERM: the whole
+# process group is stopped (SIGKILL after the grace period), none of it
+# outlives tiertune, and tiertune does not hang.
+rm -f "$RUNS" "$WORK/gc"
+"${A[@]}" -- "$WORK/prog" group >"$WORK/out" 2>"$WORK/err" &
+pid=$!
+for _ in $(seq 400); do [ -s "$WORK/gc" ] && break; sleep 0.05; done
+kill -INT "$pid"
+for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+gone=$(kill -0 "$pid" 2>/dev/null && echo hangs || echo ended)
+wait "$pid" 2>/dev/null
+rc=$?
+is "SIGINT with a grandchild deaf to SIGTERM: ended within 10 s, exit 130, fixture as before" \
+	"$gone:$rc:$(tree_sum "$fx")" "ended:130:$before"
+is "the grandchild did not outlive tiertune" \
+	"$([ -s "$WORK/gc" ] && ! kill -0 "$(cat "$WORK/gc")" 2>/dev/null && echo gone)" gone
 
 # SIGKILL: the journal stays; the next tiertune command puts it back.
 kill_mid_trial KILL

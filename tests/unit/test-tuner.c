@@ -747,6 +747,37 @@ static void eval_lat(const uint32_t *w, double *bw, double *lat)
 	*lat = r.mean_lat_ns;
 }
 
+/* After every measurement: the search's leader is the measured trial with
+ * the highest mean, feasible ones first, as a full scan finds it (the
+ * leader is kept incrementally). Counts the checks made. */
+static void check_leader(void *ctx, const struct tt_search *srch, int trial)
+{
+	const struct tt_trial *lead;
+	int *checks = ctx;
+
+	(void)trial;
+	if (srch->confirming)
+		return;
+	assert_true(srch->leader >= 0 && srch->leader < srch->ntrials);
+	lead = &srch->trials[srch->leader];
+	assert_true(lead->n > 0);
+	for (int t = 0; t < srch->ntrials; t++) {
+		const struct tt_trial *tr = &srch->trials[t];
+
+		if (!tr->n)
+			continue;
+		if (tr->feasible != lead->feasible)
+			assert_true(lead->feasible);
+		else if (tr->mean > lead->mean)
+			fail_msg(
+				"after %d measurements trial %d leads (%g) over the leader %d (%g)",
+				srch->measurements, t, tr->mean, srch->leader, lead->mean);
+	}
+	(*checks)++;
+}
+
+static int leader_checks;
+
 static void bound_search(double bound, double sigma, int budget, struct tt_report *r)
 {
 	struct tt_search_cfg cfg;
@@ -755,6 +786,8 @@ static void bound_search(double bound, double sigma, int budget, struct tt_repor
 	setup(&lat_case, &cfg, &spy, "triad", sigma, 3, budget, "shares");
 	assert_int_equal(tt_model_sim_init(&spy.sim, &model, 0, "triad", 400, sigma, 3), 0);
 	cfg.max_lat_ns = bound;
+	cfg.progress = check_leader;
+	cfg.progress_ctx = &leader_checks;
 	assert_int_equal(tt_search_init_sampled(&s, &cfg, tt_model_sample, &spy.sim), 0);
 	assert_int_equal(tt_search_run(&s), 0);
 	assert_int_equal(tt_report_build(r, &s, 0, true), 0);
@@ -808,6 +841,25 @@ static void test_latency_bound(void **state)
 	bound_search(300, 0.03, (int)(count / 5), &r);
 	assert_false(r.none_feasible);
 	assert_true(r.best_lat_ns <= 300);
+	tt_search_release(&s);
+}
+
+/* The leader the progress lines show, under a bound and without one, with
+ * noise that makes a leader's mean fall (the rescan's case): always the
+ * full scan's (check_leader), and at the end the winner within the bound. */
+static void test_leader(void **state)
+{
+	struct tt_report r;
+
+	(void)state;
+	leader_checks = 0;
+	bound_search(300, 0.05, 120, &r);
+	assert_true(leader_checks > 50);
+	assert_int_equal(s.leader, s.best);
+	tt_search_release(&s);
+	leader_checks = 0;
+	bound_search(0, 0.05, 120, &r);
+	assert_true(leader_checks > 50);
 	tt_search_release(&s);
 }
 
@@ -922,6 +974,7 @@ int main(void)
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_grid_strategy),
 		cmocka_unit_test(test_latency_bound),
+		cmocka_unit_test(test_leader),
 		cmocka_unit_test(test_latency_infeasible),
 		cmocka_unit_test(test_latency_objective),
 		cmocka_unit_test(test_trial_lat_at),

@@ -341,9 +341,10 @@ static void local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *ma
 	}
 }
 
-/* The nodes to interleave over: --nodes, else the model's nodes from the
- * source, else every memory node; each must be a memory node of the
- * machine (weights of a node without memory are meaningless to the kernel). */
+/* The nodes to interleave over: --nodes, else every memory node (a model
+ * must describe each: tt_model_check_machine); each must be a memory node
+ * of the machine (weights of a node without memory are meaningless to the
+ * kernel). */
 static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const struct tt_model *m,
 		      struct tt_search_cfg *cfg)
 {
@@ -356,23 +357,12 @@ static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const 
 		if (tt_parse_list(a->nodes, mask.bits, TT_MAX_NODES) || !tt_nodemask_weight(&mask))
 			return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)",
 				      a->nodes);
-	} else if (m) {
-		const struct tt_model_source *ms = tt_model_source(m, (int)a->source);
-
-		for (int i = 0; ms && i < ms->nnodes; i++)
-			tt_bit_set(mask.bits, (unsigned int)ms->nodes[i].node);
 	} else {
 		mask = t->mem_nodes;
 	}
 	rc = tt_topo_check_nodes(t, &mask, "--nodes");
-	if (rc < 0) {
-		if (m && !a->nodes)
-			tt_err_hint("model '%s' describes nodes this machine lacks; give "
-				    "--sysfs-root a "
-				    "copy of the fixture it describes (tests/fixtures/sysfs/%s)",
-				    m->path, m->name);
+	if (rc < 0)
 		return rc;
-	}
 	cfg->nnodes = 0;
 	tt_nodemask_for_each (node, &mask) {
 		if (!tt_nodemask_test(&t->mem_nodes, node))
@@ -382,7 +372,11 @@ static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const 
 				      TT_SEARCH_MAX_NODES);
 		cfg->nodes[cfg->nnodes++] = node;
 	}
-	return 0;
+	if (m && (rc = tt_model_check_machine(m, (int)a->source, t, cfg->nodes, cfg->nnodes)) < 0)
+		tt_err_hint("model '%s' is not a model of this machine; give --sysfs-root a copy "
+			    "of the fixture it describes (tests/fixtures/sysfs/%s)",
+			    m->path, m->name);
+	return rc;
 }
 
 /* The prior and the auto-mode baseline. The auto baseline is what the

@@ -677,8 +677,8 @@ static int real_sample(void *ctx, const struct tt_weights *w, struct tt_sample *
 	if (rc < 0)
 		return rc;
 	if (c->latency) {
-		out->lat_ns =
-			tt_trial_lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s);
+		out->lat_ns = tt_trial_lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s,
+					      &out->overloaded, &out->capacity_bytes_s);
 		out->score = 1e9 / out->lat_ns;
 	} else {
 		out->lat_ns = r->bench.points[0].lat_ns;
@@ -786,7 +786,7 @@ static void figures_json(json_t *o, const struct auto_ctx *c, double lat_ns, boo
 {
 	json_object_set_new(o, "lat_mean_ns", cli_json_real(lat_ns));
 	json_object_set_new(o, "feasible",
-			    c->max_lat_ns > 0 ? json_boolean(feasible) : json_null());
+			    c->max_lat_ns > 0 || c->latency ? json_boolean(feasible) : json_null());
 	if (c->latency) {
 		json_object_set_new(o, "bw_mean_bytes_s", json_null());
 		json_object_set_new(o, "bw_ci_low_bytes_s", json_null());
@@ -807,6 +807,8 @@ static void objective_json(json_t *j, const struct auto_ctx *c, const struct tt_
 			    c->max_lat_ns > 0 ? json_real(c->max_lat_ns) : json_null());
 	json_object_set_new(j, "nfeasible",
 			    c->max_lat_ns > 0 ? json_integer(r->nfeasible) : json_null());
+	json_object_set_new(j, "noverloaded",
+			    c->latency ? json_integer(r->noverloaded) : json_null());
 	json_object_set_new(j, "granularity", json_string(c->tiers ? "tier" : "node"));
 	if (c->tiers) {
 		json_t *tiers = json_array(), *nodes = json_array();
@@ -846,6 +848,10 @@ static void objective_text(const struct auto_ctx *c, const struct tt_report *r,
 		       "are in dependent loads per second (1/latency): +25%% is 20%% less "
 		       "latency\n",
 		       sim, c->traffic_bytes_s / 1e9, c->kernel->name, w, r->best_lat_ns);
+	if (c->latency && r->noverloaded)
+		printf("%s%d of %d trials could not carry %.1f GB/s (overloaded: their latency is "
+		       "an extrapolation, and none is recommended)\n",
+		       sim, r->noverloaded, r->ntrials, c->traffic_bytes_s / 1e9);
 	if (c->max_lat_ns > 0) {
 		printf("\n%slatency bound %.0f ns: %d of %d trials within it; the best within it, "
 		       "%s, moves %.2f GB/s at %.0f ns\n",
@@ -865,13 +871,23 @@ static void objective_text(const struct auto_ctx *c, const struct tt_report *r,
 	}
 }
 
-/* No trial kept the bound: the nearest miss named, nothing recommended,
- * recorded or applied (exit 1). */
+/* No trial kept the bound, or none carried the stated traffic: the nearest
+ * miss named, nothing recommended, recorded or applied (exit 1). */
 static int infeasible(const struct auto_ctx *c, const struct tt_report *r)
 {
 	char w[96];
 
 	tt_weights_format(&r->best_w, w, sizeof(w));
+	if (!(c->max_lat_ns > 0)) {
+		tt_err(TT_EFAIL,
+		       "%s--traffic-rate %.1f GB/s exceeds every candidate's capacity: none of %d "
+		       "trials carried it; the highest capacity found was %.1f GB/s",
+		       c->simulated ? "SIMULATED: " : "", c->traffic_bytes_s / 1e9, r->ntrials,
+		       r->max_capacity_bytes_s / 1e9);
+		tt_err_hint("state a traffic within the capacity (--traffic-rate), or give more "
+			    "nodes (--nodes)");
+		return TT_EFAIL;
+	}
 	tt_err(TT_EFAIL,
 	       "%sno weights met the latency bound of %.0f ns in %d trials; the least loaded "
 	       "latency was %.0f ns, with weights %s",

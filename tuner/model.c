@@ -482,6 +482,7 @@ int tt_model_eval_at(const struct tt_model *m, int src, const struct tt_mix *mix
 	if ((rc = tt_model_eval(m, src, mix, threads, w, r)) < 0)
 		return rc;
 	peak = r->elems_s;
+	r->peak_bytes_s = r->bw_bytes_s;
 	e = traffic_bytes_s / mix->counted_bytes;
 	for (int i = 0; i < r->nnodes; i++)
 		cost[i] = peak > 0 ? r->util[i] / peak : 0;
@@ -571,6 +572,8 @@ int tt_model_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out
 		return rc;
 	s->calls++;
 	out->lat_ns = r.mean_lat_ns * noise(s);
+	out->overloaded = r.overloaded;
+	out->capacity_bytes_s = r.peak_bytes_s;
 	out->score = s->traffic_bytes_s > 0 ? 1e9 / out->lat_ns : r.bw_bytes_s * noise(s);
 	return 0;
 }

@@ -120,7 +120,8 @@ struct tt_model_result {
 	/* What a dependent load placed by the same weights waits, ns: node i
 	 * serves share_i of its lines, so sum_i share_i * lat_ns[i]. */
 	double mean_lat_ns;
-	bool overloaded; /* tt_model_eval_at: the traffic is beyond the weights' peak */
+	bool overloaded;     /* tt_model_eval_at: the traffic is beyond the weights' peak */
+	double peak_bytes_s; /* tt_model_eval_at: that peak, bytes/s */
 };
 
 /* Noise-free outcome of weights w (nodes without a weight get no traffic)

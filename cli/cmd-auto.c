@@ -2010,8 +2010,8 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 			"the CPU node whose threads the weights are for (or --all-sources)", 0,
 			TT_MAX_NODES - 1),
 		CLI_STRING("nodes", &a.nodes, "LIST",
-			   "the memory nodes to interleave over (default: every memory node; with "
-			   "--model, the model's nodes; 'local': those nearest the source)"),
+			   "the memory nodes to interleave over (default: every memory node, which "
+			   "a --model must describe; 'local': those nearest the source)"),
 		CLI_STRING(
 			"mix", &a.mix, "KERNEL",
 			"the traffic: a bench bandwidth kernel (default triad; see 'tiertune bench "
@@ -2097,8 +2097,8 @@ int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
 		CLI_I64("source-node", &a.source, "N", "the CPU node whose threads run the trials",
 			0, TT_MAX_NODES - 1, .required = true),
 		CLI_STRING("nodes", &a.nodes, "LIST",
-			   "the memory nodes (default: every memory node; with --model, the "
-			   "model's nodes)"),
+			   "the memory nodes (default: every memory node, which a --model must "
+			   "describe)"),
 		CLI_U64("grid", &a.max_weight, "W",
 			"every reduced vector of weights 0..W over the nodes", 1,
 			TT_SEARCH_MAX_WEIGHT, .required = true),

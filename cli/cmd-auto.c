@@ -350,9 +350,10 @@ static void local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *ma
 	}
 }
 
-/* The nodes to interleave over: --nodes, else the model's nodes from the
- * source, else every memory node; each must be a memory node of the
- * machine (weights of a node without memory are meaningless to the kernel). */
+/* The nodes to interleave over: --nodes, else every memory node (a model
+ * must describe each: tt_model_check_machine); each must be a memory node
+ * of the machine (weights of a node without memory are meaningless to the
+ * kernel). */
 static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const struct tt_model *m,
 		      struct tt_search_cfg *cfg)
 {
@@ -365,23 +366,12 @@ static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const 
 		if (tt_parse_list(a->nodes, mask.bits, TT_MAX_NODES) || !tt_nodemask_weight(&mask))
 			return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)",
 				      a->nodes);
-	} else if (m) {
-		const struct tt_model_source *ms = tt_model_source(m, (int)a->source);
-
-		for (int i = 0; ms && i < ms->nnodes; i++)
-			tt_bit_set(mask.bits, (unsigned int)ms->nodes[i].node);
 	} else {
 		mask = t->mem_nodes;
 	}
 	rc = tt_topo_check_nodes(t, &mask, "--nodes");
-	if (rc < 0) {
-		if (m && !a->nodes)
-			tt_err_hint("model '%s' describes nodes this machine lacks; give "
-				    "--sysfs-root a "
-				    "copy of the fixture it describes (tests/fixtures/sysfs/%s)",
-				    m->path, m->name);
+	if (rc < 0)
 		return rc;
-	}
 	cfg->nnodes = 0;
 	tt_nodemask_for_each (node, &mask) {
 		if (!tt_nodemask_test(&t->mem_nodes, node))
@@ -391,7 +381,11 @@ static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const 
 				      TT_SEARCH_MAX_NODES);
 		cfg->nodes[cfg->nnodes++] = node;
 	}
-	return 0;
+	if (m && (rc = tt_model_check_machine(m, (int)a->source, t, cfg->nodes, cfg->nnodes)) < 0)
+		tt_err_hint("model '%s' is not a model of this machine; give --sysfs-root a copy "
+			    "of the fixture it describes (tests/fixtures/sysfs/%s)",
+			    m->path, m->name);
+	return rc;
 }
 
 /* The prior and the auto-mode baseline. The auto baseline is what the
@@ -706,8 +700,8 @@ static int real_sample(void *ctx, const struct tt_weights *w, struct tt_sample *
 	if (rc < 0)
 		return rc;
 	if (c->latency) {
-		out->lat_ns =
-			tt_trial_lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s);
+		out->lat_ns = tt_trial_lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s,
+					      &out->overloaded, &out->capacity_bytes_s);
 		out->score = 1e9 / out->lat_ns;
 	} else {
 		out->lat_ns = r->bench.points[0].lat_ns;
@@ -848,7 +842,7 @@ static void figures_json(json_t *o, const struct auto_ctx *c, double lat_ns, boo
 {
 	json_object_set_new(o, "lat_mean_ns", cli_json_real(lat_ns));
 	json_object_set_new(o, "feasible",
-			    c->max_lat_ns > 0 ? json_boolean(feasible) : json_null());
+			    c->max_lat_ns > 0 || c->latency ? json_boolean(feasible) : json_null());
 	if (c->latency) {
 		json_object_set_new(o, "bw_mean_bytes_s", json_null());
 		json_object_set_new(o, "bw_ci_low_bytes_s", json_null());
@@ -869,6 +863,8 @@ static void objective_json(json_t *j, const struct auto_ctx *c, const struct tt_
 			    c->max_lat_ns > 0 ? json_real(c->max_lat_ns) : json_null());
 	json_object_set_new(j, "nfeasible",
 			    c->max_lat_ns > 0 ? json_integer(r->nfeasible) : json_null());
+	json_object_set_new(j, "noverloaded",
+			    c->latency ? json_integer(r->noverloaded) : json_null());
 	json_object_set_new(j, "granularity", json_string(c->tiers ? "tier" : "node"));
 	if (c->tiers) {
 		json_t *tiers = json_array(), *nodes = json_array();
@@ -908,6 +904,10 @@ static void objective_text(const struct auto_ctx *c, const struct tt_report *r,
 		       "are in dependent loads per second (1/latency): +25%% is 20%% less "
 		       "latency\n",
 		       sim, c->traffic_bytes_s / 1e9, c->kernel->name, w, r->best_lat_ns);
+	if (c->latency && r->noverloaded)
+		printf("%s%d of %d trials could not carry %.1f GB/s (overloaded: their latency is "
+		       "an extrapolation, and none is recommended)\n",
+		       sim, r->noverloaded, r->ntrials, c->traffic_bytes_s / 1e9);
 	if (c->max_lat_ns > 0) {
 		printf("\n%slatency bound %.0f ns: %d of %d trials within it; the best within it, "
 		       "%s, moves %.2f GB/s at %.0f ns\n",
@@ -927,13 +927,23 @@ static void objective_text(const struct auto_ctx *c, const struct tt_report *r,
 	}
 }
 
-/* No trial kept the bound: the nearest miss named, nothing recommended,
- * recorded or applied (exit 1). */
+/* No trial kept the bound, or none carried the stated traffic: the nearest
+ * miss named, nothing recommended, recorded or applied (exit 1). */
 static int infeasible(const struct auto_ctx *c, const struct tt_report *r)
 {
 	char w[96];
 
 	tt_weights_format(&r->best_w, w, sizeof(w));
+	if (!(c->max_lat_ns > 0)) {
+		tt_err(TT_EFAIL,
+		       "%s--traffic-rate %.1f GB/s exceeds every candidate's capacity: none of %d "
+		       "trials carried it; the highest capacity found was %.1f GB/s",
+		       c->simulated ? "SIMULATED: " : "", c->traffic_bytes_s / 1e9, r->ntrials,
+		       r->max_capacity_bytes_s / 1e9);
+		tt_err_hint("state a traffic within the capacity (--traffic-rate), or give more "
+			    "nodes (--nodes)");
+		return TT_EFAIL;
+	}
 	tt_err(TT_EFAIL,
 	       "%sno weights met the latency bound of %.0f ns in %d trials; the least loaded "
 	       "latency was %.0f ns, with weights %s",
@@ -2078,8 +2088,8 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 			"the CPU node whose threads the weights are for (or --all-sources)", 0,
 			TT_MAX_NODES - 1),
 		CLI_STRING("nodes", &a.nodes, "LIST",
-			   "the memory nodes to interleave over (default: every memory node; with "
-			   "--model, the model's nodes; 'local': those nearest the source)"),
+			   "the memory nodes to interleave over (default: every memory node, which "
+			   "a --model must describe; 'local': those nearest the source)"),
 		CLI_STRING(
 			"mix", &a.mix, "KERNEL",
 			"the traffic: a bench bandwidth kernel (default triad; see 'tiertune bench "
@@ -2165,8 +2175,8 @@ int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
 		CLI_I64("source-node", &a.source, "N", "the CPU node whose threads run the trials",
 			0, TT_MAX_NODES - 1, .required = true),
 		CLI_STRING("nodes", &a.nodes, "LIST",
-			   "the memory nodes (default: every memory node; with --model, the "
-			   "model's nodes)"),
+			   "the memory nodes (default: every memory node, which a --model must "
+			   "describe)"),
 		CLI_U64("grid", &a.max_weight, "W",
 			"every reduced vector of weights 0..W over the nodes", 1,
 			TT_SEARCH_MAX_WEIGHT, .required = true),

@@ -3,6 +3,7 @@
 
 #include "../bench/kernels.h"
 #include "../core/error.h"
+#include "../core/topo.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -89,7 +90,7 @@ static int parse_curve(const char *file, json_t *arr, const char *where, struct 
 
 static int parse_node(const char *file, json_t *o, const char *where, struct tt_model_node *n)
 {
-	json_t *curve;
+	json_t *curve, *cpus;
 	int rc;
 
 	if (!json_is_object(o))
@@ -101,6 +102,12 @@ static int parse_node(const char *file, json_t *o, const char *where, struct tt_
 	    (rc = num_field(file, o, where, "idle_lat_ns", true, &n->idle_lat_ns)) < 0 ||
 	    (rc = num_field(file, o, where, "mm1_service_ns", false, &n->mm1_service_ns)) < 0)
 		return rc;
+	n->cpus = -1;
+	cpus = json_object_get(o, "cpus");
+	if (cpus && !json_is_boolean(cpus))
+		return tt_err(TT_EINPUT, "model '%s': %s.cpus is not true or false", file, where);
+	if (cpus)
+		n->cpus = json_is_true(cpus);
 	if (n->read_bw_bytes_s == 0 || n->write_bw_bytes_s == 0 || n->idle_lat_ns == 0)
 		return tt_err(TT_EINPUT,
 			      "model '%s': %s: bandwidths and idle latency must be above zero",
@@ -174,6 +181,23 @@ int tt_model_parse(struct tt_model *m, const char *json, const char *name)
 		rc = tt_err(TT_EINPUT, "model '%s': the document is not an object", name);
 		goto out;
 	}
+	/* A version this loader does not know may mean fields it would read
+	 * wrongly or not at all: refused, not guessed at. */
+	v = json_object_get(root, "schema_version");
+	if (!json_is_integer(v) || json_integer_value(v) != TT_MODEL_SCHEMA_VERSION) {
+		if (json_is_integer(v))
+			rc = tt_err(TT_EINPUT,
+				    "model '%s': schema_version %lld is not one this tiertune "
+				    "reads (%d)",
+				    name, (long long)json_integer_value(v),
+				    TT_MODEL_SCHEMA_VERSION);
+		else
+			rc = tt_err(TT_EINPUT,
+				    "model '%s': schema_version is missing or not an integer "
+				    "(want %d)",
+				    name, TT_MODEL_SCHEMA_VERSION);
+		goto out;
+	}
 	v = json_object_get(root, "simulated");
 	if (v && !json_is_true(v)) {
 		rc = tt_err(TT_EINPUT,
@@ -243,10 +267,12 @@ int tt_model_load(struct tt_model *m, const char *path)
 	long len;
 	int rc;
 
+	/* The file is the user's input: one that cannot be read is bad input,
+	 * not a capability the machine lacks. */
 	if (!f)
-		return tt_err_sys(TT_EUNAVAIL, errno, "cannot open model '%s'", path);
+		return tt_err_sys(TT_EINPUT, errno, "cannot open model '%s'", path);
 	if (fseek(f, 0, SEEK_END) < 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0) {
-		rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot read model '%s'", path);
+		rc = tt_err_sys(TT_EINPUT, errno, "cannot read model '%s'", path);
 		goto out;
 	}
 	if (len > (1 << 20)) {
@@ -259,7 +285,7 @@ int tt_model_load(struct tt_model *m, const char *path)
 		goto out;
 	}
 	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot read model '%s'", path);
+		rc = tt_err_sys(TT_EINPUT, errno, "cannot read model '%s'", path);
 		goto out;
 	}
 	buf[len] = '\0';
@@ -276,6 +302,48 @@ const struct tt_model_source *tt_model_source(const struct tt_model *m, int src)
 		if (m->src[i].node == src)
 			return &m->src[i];
 	return NULL;
+}
+
+int tt_model_check_machine(const struct tt_model *m, int src, const struct tt_topo *t,
+			   const int *nodes, int n)
+{
+	const struct tt_model_source *s;
+
+	for (int i = 0; i < m->nsources; i++) {
+		const struct tt_node *tn = tt_topo_node(t, m->src[i].node);
+
+		if (!tn || !tn->has_cpu)
+			return tt_err(TT_EINPUT,
+				      "model '%s' runs threads on node %d, which this machine %s",
+				      m->path, m->src[i].node, tn ? "has no CPUs on" : "lacks");
+		for (int k = 0; k < m->src[i].nnodes; k++) {
+			const struct tt_model_node *mn = &m->src[i].nodes[k];
+
+			tn = tt_topo_node(t, mn->node);
+			if (!tn || !tn->has_memory)
+				return tt_err(TT_EINPUT,
+					      "model '%s' describes memory node %d, which this "
+					      "machine %s",
+					      m->path, mn->node, tn ? "has no memory on" : "lacks");
+			if (mn->cpus >= 0 && mn->cpus != tn->has_cpu)
+				return tt_err(TT_EINPUT,
+					      "model '%s': node %d is %s in the model, but this "
+					      "machine's node %d %s",
+					      m->path, mn->node,
+					      mn->cpus ? "a CPU node" : "CPU-less", mn->node,
+					      tn->has_cpu ? "has CPUs" : "has none");
+		}
+	}
+	s = tt_model_source(m, src);
+	if (!s)
+		return tt_err(TT_EINPUT, "model '%s' has no source node %d", m->path, src);
+	for (int i = 0; i < n; i++)
+		if (!find_node(s, nodes[i]))
+			return tt_err(TT_EINPUT,
+				      "model '%s' lacks memory node %d from source node %d, a node "
+				      "of this machine the search uses",
+				      m->path, nodes[i], src);
+	return 0;
 }
 
 int tt_mix_from_kernel(const char *kernel, struct tt_mix *mix)
@@ -414,6 +482,7 @@ int tt_model_eval_at(const struct tt_model *m, int src, const struct tt_mix *mix
 	if ((rc = tt_model_eval(m, src, mix, threads, w, r)) < 0)
 		return rc;
 	peak = r->elems_s;
+	r->peak_bytes_s = r->bw_bytes_s;
 	e = traffic_bytes_s / mix->counted_bytes;
 	for (int i = 0; i < r->nnodes; i++)
 		cost[i] = peak > 0 ? r->util[i] / peak : 0;
@@ -503,6 +572,8 @@ int tt_model_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out
 		return rc;
 	s->calls++;
 	out->lat_ns = r.mean_lat_ns * noise(s);
+	out->overloaded = r.overloaded;
+	out->capacity_bytes_s = r.peak_bytes_s;
 	out->score = s->traffic_bytes_s > 0 ? 1e9 / out->lat_ns : r.bw_bytes_s * noise(s);
 	return 0;
 }

@@ -40,6 +40,10 @@
 #define TT_MODEL_MAX_SOURCES 8
 #define TT_MODEL_MAX_NODES 16
 #define TT_MODEL_MAX_CURVE 16
+/* The model file format this loader reads ("schema_version"). */
+#define TT_MODEL_SCHEMA_VERSION 1
+
+struct tt_topo;
 
 struct tt_model_node {
 	int node;
@@ -53,6 +57,7 @@ struct tt_model_node {
 	double curve_util[TT_MODEL_MAX_CURVE];	 /* fraction of peak, 0..1 */
 	double curve_lat_ns[TT_MODEL_MAX_CURVE]; /* ns */
 	double mm1_service_ns;			 /* ns, 0: not used */
+	int cpus; /* "cpus": 1 the node has CPUs, 0 it is CPU-less, -1 not said */
 };
 
 struct tt_model_source {
@@ -83,10 +88,19 @@ struct tt_mix {
 
 /* Parses and checks path; TT_EINPUT naming the file and the JSON path of a
  * bad field ("model 'x.json': sources[0].nodes[1].read_bw_bytes_s is
- * negative"), TT_EUNAVAIL when the file cannot be read. */
+ * negative"), a schema_version other than TT_MODEL_SCHEMA_VERSION, or a
+ * file that cannot be read (the user named it). */
 int tt_model_load(struct tt_model *m, const char *path);
 /* As tt_model_load, from a string; name stands for the file in messages. */
 int tt_model_parse(struct tt_model *m, const char *json, const char *name);
+/* Whether m describes machine t for a search from src over nodes[0..n-1]:
+ * every source node of the model is a CPU node of t, every memory node it
+ * names is a memory node of t (and has CPUs or not as its "cpus" says),
+ * and the model describes each of nodes from src. A model of another
+ * machine would quietly search the wrong nodes: TT_EINPUT naming the node
+ * that disagrees. */
+int tt_model_check_machine(const struct tt_model *m, int src, const struct tt_topo *t,
+			   const int *nodes, int n);
 /* The source with CPU node src, or NULL. */
 const struct tt_model_source *tt_model_source(const struct tt_model *m, int src);
 /* The mix of a bench bandwidth kernel by name ("triad", "reads", "1r1w"...),
@@ -106,7 +120,8 @@ struct tt_model_result {
 	/* What a dependent load placed by the same weights waits, ns: node i
 	 * serves share_i of its lines, so sum_i share_i * lat_ns[i]. */
 	double mean_lat_ns;
-	bool overloaded; /* tt_model_eval_at: the traffic is beyond the weights' peak */
+	bool overloaded;     /* tt_model_eval_at: the traffic is beyond the weights' peak */
+	double peak_bytes_s; /* tt_model_eval_at: that peak, bytes/s */
 };
 
 /* Noise-free outcome of weights w (nodes without a weight get no traffic)

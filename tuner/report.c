@@ -72,6 +72,8 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 	r->max_lat_ns = s->cfg.max_lat_ns;
 	r->nfeasible = s->nfeasible;
 	r->none_feasible = s->none_feasible;
+	r->noverloaded = s->noverloaded;
+	r->max_capacity_bytes_s = s->max_capacity_bytes_s;
 	r->have_auto = s->have_auto;
 	r->auto_w = s->auto_w;
 	r->nbaselines = s->nbaselines;
@@ -124,6 +126,8 @@ int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 	struct tt_weights all = *w;
 	int rc;
 
+	if (r->none_feasible && !(r->max_lat_ns > 0))
+		return tt_err(TT_EUNAVAIL, "no weights carried the stated traffic");
 	if (r->none_feasible)
 		return tt_err(TT_EUNAVAIL, "no weights met the latency bound of %.0f ns",
 			      r->max_lat_ns);

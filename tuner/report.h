@@ -63,11 +63,14 @@ struct tt_report {
 	int best_trial;
 	double best_mean; /* score units */
 	double best_ci_lo, best_ci_hi;
-	double best_lat_ns; /* ns, mean loaded latency; NaN: not measured */
-	double max_lat_ns;  /* ns, the latency bound; 0: none */
-	int nfeasible;	    /* trials within it */
-	/* No trial was within it: best_* is the least-latency trial, nothing
-	 * is recommended (tt_report_reco refuses). */
+	double best_lat_ns;	     /* ns, mean loaded latency; NaN: not measured */
+	double max_lat_ns;	     /* ns, the latency bound; 0: none */
+	int nfeasible;		     /* trials within it, not overloaded */
+	int noverloaded;	     /* trials that could not carry the stated traffic */
+	double max_capacity_bytes_s; /* the most any trial carried, bytes/s; 0: unknown */
+	/* No trial was within it (or, without a bound, none carried the
+	 * stated traffic): best_* is the least-latency trial, nothing is
+	 * recommended (tt_report_reco refuses). */
 	bool none_feasible;
 	/* The search's groups are memory tiers (nodes[] holds tier ids): the
 	 * recommendation is the RFC's per-tier form, set by the caller. */

@@ -240,6 +240,8 @@ static int measure_raw(struct tt_search *s, const uint16_t *w16, struct tt_sampl
 		w[k] = w16[k];
 	tt_search_weights(s, w, &tw);
 	out->lat_ns = NAN;
+	out->overloaded = false;
+	out->capacity_bytes_s = 0;
 	rc = s->sample ? s->sample(s->ctx, &tw, out) : s->measure(s->ctx, &tw, &out->score);
 	s->measurements++;
 	s->elapsed_s = now_s() - s->t0_s;
@@ -257,6 +259,8 @@ static double ranked(const struct tt_search *s, const struct tt_sample *m)
 {
 	double bound = s->cfg.max_lat_ns;
 
+	if (m->overloaded)
+		return m->score * TT_INFEASIBLE_SCALE;
 	return bound > 0 && m->lat_ns > bound ? m->score * TT_INFEASIBLE_SCALE * bound / m->lat_ns
 					      : m->score;
 }
@@ -336,7 +340,11 @@ int tt_search_more(struct tt_search *s, int ti)
 	t->ci_hi = t->mean + half;
 	t->raw_mean = mean_of(t->raw, t->n);
 	t->lat_mean_ns = mean_of(t->lat_ns, t->n);
-	t->feasible = !(s->cfg.max_lat_ns > 0) || t->lat_mean_ns <= s->cfg.max_lat_ns;
+	t->overloaded |= m.overloaded;
+	if (m.capacity_bytes_s > t->capacity_bytes_s)
+		t->capacity_bytes_s = m.capacity_bytes_s;
+	t->feasible =
+		!t->overloaded && (!(s->cfg.max_lat_ns > 0) || t->lat_mean_ns <= s->cfg.max_lat_ns);
 	update_leader(s, ti, &before);
 	if (s->cfg.progress)
 		s->cfg.progress(s->cfg.progress_ctx, s, ti);
@@ -746,9 +754,10 @@ out:
 	return rc;
 }
 
-/* Under a latency bound the winner is the feasible trial with the highest
- * mean, whatever the strategy chose; with none feasible, the trial with the
- * least latency, so that the report can name the nearest miss. */
+/* Under a latency bound or an overload the winner is the feasible trial
+ * with the highest mean, whatever the strategy chose; with none feasible,
+ * the trial with the least latency, so that the report can name the
+ * nearest miss. */
 static void pick_feasible(struct tt_search *s)
 {
 	int best = -1, least = -1;
@@ -759,6 +768,8 @@ static void pick_feasible(struct tt_search *s)
 
 		if (!tr->n)
 			continue;
+		if (tr->capacity_bytes_s > s->max_capacity_bytes_s)
+			s->max_capacity_bytes_s = tr->capacity_bytes_s;
 		if (least < 0 || tr->lat_mean_ns < s->trials[least].lat_mean_ns)
 			least = t;
 		if (!tr->feasible)
@@ -791,7 +802,10 @@ int tt_search_run(struct tt_search *s)
 	}
 	if (s->best < 0)
 		return tt_err(TT_EFAIL, "the budget ended before any trial was measured");
-	if (s->cfg.max_lat_ns > 0)
+	s->noverloaded = 0;
+	for (int t = 0; t < s->ntrials; t++)
+		s->noverloaded += s->trials[t].n > 0 && s->trials[t].overloaded;
+	if (s->cfg.max_lat_ns > 0 || s->noverloaded)
 		pick_feasible(s);
 	return s->none_feasible ? 0 : confirm(s);
 }

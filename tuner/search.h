@@ -52,6 +52,11 @@ typedef int (*tt_measure_fn)(void *ctx, const struct tt_weights *w, double *scor
 struct tt_sample {
 	double score;  /* higher is better */
 	double lat_ns; /* ns, loaded latency of a dependent load meanwhile; NaN: none */
+	/* At a stated traffic (the latency objective): the weights could not
+	 * carry it, so lat_ns is an extrapolation, not a latency they meet;
+	 * and the most they carried, bytes/s (0: unknown). */
+	bool overloaded;
+	double capacity_bytes_s;
 };
 typedef int (*tt_sample_fn)(void *ctx, const struct tt_weights *w, struct tt_sample *out);
 
@@ -65,14 +70,16 @@ struct tt_trial {
 	enum tt_phase phase;
 	int n; /* measurements */
 	int cap;
-	double *score;	     /* each measurement as ranked, score units (see max_lat_ns) */
-	double *raw;	     /* each measurement as the callback gave it */
-	double *lat_ns;	     /* each measurement's loaded latency, ns; NaN: none */
-	double mean;	     /* of score[], score units */
-	double ci_lo, ci_hi; /* 95% t interval of the mean; +-inf below 2 */
-	double raw_mean;     /* of raw[] */
-	double lat_mean_ns;  /* of lat_ns[], ns; NaN: none */
-	bool feasible;	     /* lat_mean_ns within cfg.max_lat_ns (always, without it) */
+	double *score;		 /* each measurement as ranked, score units (see max_lat_ns) */
+	double *raw;		 /* each measurement as the callback gave it */
+	double *lat_ns;		 /* each measurement's loaded latency, ns; NaN: none */
+	double mean;		 /* of score[], score units */
+	double ci_lo, ci_hi;	 /* 95% t interval of the mean; +-inf below 2 */
+	double raw_mean;	 /* of raw[] */
+	double lat_mean_ns;	 /* of lat_ns[], ns; NaN: none */
+	bool feasible;		 /* lat_mean_ns within cfg.max_lat_ns and not overloaded */
+	bool overloaded;	 /* a measurement could not carry the stated traffic */
+	double capacity_bytes_s; /* the most a measurement carried, bytes/s; 0: unknown */
 };
 
 struct tt_search;
@@ -101,7 +108,9 @@ struct tt_search_cfg {
 	 * any feasible one yet still see which way latency falls; the winner is
 	 * the feasible trial with the highest mean, the confirmation compares
 	 * raw scores. No feasible trial: the least-latency one is s->best and
-	 * s->none_feasible says so (no confirmation is run). */
+	 * s->none_feasible says so (no confirmation is run). A trial with an
+	 * overloaded measurement (tt_sample.overloaded) is infeasible in the
+	 * same way, bound or not, ranked at TT_INFEASIBLE_SCALE of its score. */
 	double max_lat_ns;
 	/* Called after every measurement (progress lines), the final
 	 * comparison's too (then tt_search.confirming); may be NULL. */
@@ -153,9 +162,11 @@ struct tt_search {
 	 * measurement. Kept as measurements come, O(1) each but when the
 	 * leader's own mean falls. */
 	int leader;
-	int best;	    /* trial index; -1 before the strategy ran */
-	int nfeasible;	    /* measured trials within cfg.max_lat_ns */
-	bool none_feasible; /* a bound, and no trial within it */
+	int best;		     /* trial index; -1 before the strategy ran */
+	int nfeasible;		     /* measured trials within cfg.max_lat_ns, not overloaded */
+	bool none_feasible;	     /* a bound or an overload, and no trial feasible */
+	int noverloaded;	     /* measured trials that could not carry the traffic */
+	double max_capacity_bytes_s; /* the most any trial carried, bytes/s; 0: unknown */
 };
 
 /* The descriptor of a strategy. To add one: 1. write tuner/s-<name>.c with

@@ -280,14 +280,23 @@ void tt_trial_free(struct tt_trial_result *r)
 	free(r);
 }
 
-double tt_trial_lat_at(const struct tt_loaded_point *p, int n, double traffic_bytes_s)
+double tt_trial_lat_at(const struct tt_loaded_point *p, int n, double traffic_bytes_s,
+		       bool *overloaded, double *capacity_bytes_s)
 {
 	double t = traffic_bytes_s;
+	int top = 0;
 
+	for (int i = 1; i < n; i++)
+		if (p[i].bw_bytes_s > p[top].bw_bytes_s)
+			top = i;
+	*capacity_bytes_s = n > 0 && p[top].bw_bytes_s > 0 ? p[top].bw_bytes_s : 0;
+	*overloaded = !(t <= *capacity_bytes_s);
 	if (n < 1 || !(p[0].bw_bytes_s > 0))
 		return INFINITY;
+	if (*overloaded)
+		return p[top].lat_ns * t / p[top].bw_bytes_s;
 	if (t >= p[0].bw_bytes_s)
-		return p[0].lat_ns * t / p[0].bw_bytes_s;
+		return p[0].lat_ns;
 	for (int i = 1; i < n; i++)
 		if (t >= p[i].bw_bytes_s) {
 			double f = (t - p[i].bw_bytes_s) / (p[i - 1].bw_bytes_s - p[i].bw_bytes_s);

@@ -66,9 +66,13 @@ void tt_trial_free(struct tt_trial_result *r);
 
 /* The loaded latency at a stated traffic (bytes/s) from a loaded-latency
  * trial's points at rising delays (falling bandwidth): interpolated between
- * the two points around it; below the last, the last's; beyond the first
- * (flat out), as the model takes it (tt_model_eval_at), the first's latency
- * times traffic over its bandwidth. INFINITY without a point that moved. */
-double tt_trial_lat_at(const struct tt_loaded_point *p, int n, double traffic_bytes_s);
+ * the two points around it; below the last, the last's. Beyond the highest
+ * bandwidth the ladder reached the weights did not carry the traffic:
+ * *overloaded, and, as the model takes it (tt_model_eval_at), that point's
+ * latency times traffic over its bandwidth (a slope for the search, not a
+ * latency anyone met). *capacity_bytes_s: that highest bandwidth. INFINITY
+ * and overloaded without a point that moved. */
+double tt_trial_lat_at(const struct tt_loaded_point *p, int n, double traffic_bytes_s,
+		       bool *overloaded, double *capacity_bytes_s);
 
 #endif

@@ -157,6 +157,25 @@ expect_bad_input 2 "--noise '0.5'" "$fx" "${B[@]}" --model "$MODEL" --noise 0.5
 expect_bad_input 2 "source node 1" "$fx" "$TT" --sysfs-root "$fx" auto --source-node 1 --model "$MODEL"
 expect_bad_input 2 "is not this machine" "$fx" "${B[@]}"
 expect_bad_input 2 "--apply" "$fx" "${B[@]}" --model "$MODEL" --apply --json
+# A model must describe the machine: every memory node the search uses,
+# only nodes the machine has, and CPU nodes where the model says so.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+del d["sources"][0]["nodes"][1]
+json.dump(d, open(sys.argv[2], "w"))
+d["schema_version"] = 9
+json.dump(d, open(sys.argv[3], "w"))' "$MODEL" "$WORK/no-node1.json" "$WORK/version9.json"
+expect_bad_input 2 "lacks memory node 1 from source node 0" "$fx" "${B[@]}" --model "$WORK/no-node1.json"
+run "${B[@]}" --model "$WORK/no-node1.json" --nodes 0,2 --no-record --budget 20
+is "a model lacking node 1 runs when --nodes leaves node 1 out" "$rc" 0
+expect_bad_input 2 "schema_version 9 is not one this tiertune reads" "$fx" "${B[@]}" --model "$WORK/version9.json"
+expect_bad_input 2 "'/nonexistent.json'" "$fx" "${B[@]}" --model /nonexistent.json
+expect_bad_input 2 "node 1 is CPU-less in the model, but this machine's node 1 has CPUs" "$gx" \
+	"$TT" --sysfs-root "$gx" auto --source-node 0 --model "$MODEL"
+expect_bad_input 2 "lacks memory node 3 from source node 0" "$gx" \
+	"$TT" --sysfs-root "$gx" auto --source-node 0 --model "$WORK/no-node1.json" --nodes 0,2,3
+expect_bad_input 2 "node 1 is a CPU node in the model, but this machine's node 1 has none" "$fx" \
+	"${B[@]}" --model "$TT_TOP/tuner/models/2s-genoa-cxl.json"
 # sweep: the whole grid, the same report and record.
 run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 3 --model "$MODEL" --json
 is "sweep --grid 3 on the model: exit 0, kind sweep, recorded, fits docs/json.md" \

@@ -78,6 +78,10 @@ is "--objective latency: exit 0, objective and traffic, no bandwidth figures" \
 is "the winner waits less than local DRAM alone" \
 	"$(json "j['best']['lat_mean_ns'] < [b for b in j['baselines'] if b['name'] == 'local'][0]['lat_mean_ns']" <"$WORK/out")" True
 is "auto --objective latency --json fits docs/json.md" "$(python3 "${VOC[@]}" auto <"$WORK/out" 2>&1 | head -3)" ""
+is "overloaded trials are counted and infeasible; 1:1 over the CXL nodes is one, the winner is not" \
+	"$(json "j['noverloaded'] > 0, j['noverloaded'] == sum(1 for t in j['trials'] if not t['feasible']),
+	[b['feasible'] for b in j['baselines'] if b['name'] == '1:1'][0], j['best']['feasible']" <"$WORK/out")" \
+	"True True False True"
 latrun=$(json "j['run']" <"$WORK/out")
 run "$TT" show "$latrun" --json
 is "recorded: trials with latencies, no bandwidth, objective named" \
@@ -87,7 +91,19 @@ run "${G[@]}" --source-node 0 --objective latency --traffic-rate 250 --threads 2
 grep -qE '^best +0:[0-9]+,1:[0-9]+ +[0-9.]+ ±' "$WORK/out"
 grep -q '^SIMULATED loaded latency at 250.0 GB/s of triad: best ' "$WORK/out"
 tap $? "text: the loaded latency at the stated traffic"
+grep -qE '^SIMULATED [0-9]+ of [0-9]+ trials could not carry 250.0 GB/s \(overloaded' "$WORK/out"
+tap $? "text: how many trials could not carry the traffic"
 is "text: the figures are in ns" "$(grep -cE '^ +weights +ns +95% CI' "$WORK/out")" 1
+
+# A traffic beyond every candidate's capacity: exit 1 naming the highest
+# capacity found, nothing recommended or recorded.
+before=$(db_sum)
+run "$TT" --sysfs-root "$fx" auto --source-node 0 --model "$M/spr-ddr5-2cxl.json" \
+	--objective latency --traffic-rate 500
+is "--traffic-rate 500 on the SPR model: exit 1, stdout empty" "$rc:$(wc -c <"$WORK/out")" "1:0"
+grep -qE "^tiertune: error: SIMULATED: --traffic-rate 500.0 GB/s exceeds every candidate's capacity: none of [0-9]+ trials carried it; the highest capacity found was [0-9.]+ GB/s" "$WORK/err"
+tap $? "the error names the highest capacity found"
+is "nothing recorded" "$(db_sum)" "$before"
 
 # --granularity tier on the RFC fixture (Genoa's layout, the same model):
 # the search is over tiers 4 and 22, the recommendation per-tier src:w for

@@ -43,7 +43,8 @@ static void test_shipped_load(void **state)
 	"{\"node\":0,\"read_bw_bytes_s\":100e9,\"write_bw_bytes_s\":100e9,\"idle_lat_ns\":100}"
 #define NODE1 "{\"node\":1,\"read_bw_bytes_s\":50e9,\"write_bw_bytes_s\":50e9,\"idle_lat_ns\":200}"
 #define MODEL(src0, src1)                                                                          \
-	"{\"name\":\"t\",\"simulated\":true,\"source\":\"unit test, approximate\","                \
+	"{\"schema_version\":1,\"name\":\"t\",\"simulated\":true,"                                 \
+	"\"source\":\"unit test, approximate\","                                                   \
 	"\"sources\":[" src0 src1 "]}"
 #define SRC(n, t, nodes)                                                                           \
 	"{\"node\":" #n ",\"threads\":" #t ",\"outstanding_misses_per_thread\":1e6,"               \
@@ -80,9 +81,18 @@ static void test_bad_models(void **state)
 			    "\"idle_lat_ns\":1}"),
 			""),
 		  "sources[0].nodes[0].read_bw_bytes_s is not a number" },
-		{ "{\"sources\":[" SRC(0, 8, NODE0) "]}",
+		{ "{\"schema_version\":1,\"sources\":[" SRC(0, 8, NODE0) "]}",
 		  "source (where the figures come from) is missing" },
 		{ "[1]", "the document is not an object" },
+		{ "{\"schema_version\":9,\"sources\":[]}",
+		  "model 'x.json': schema_version 9 is not one this tiertune reads (1)" },
+		{ "{\"sources\":[" SRC(0, 8, NODE0) "]}",
+		  "model 'x.json': schema_version is missing or not an integer (want 1)" },
+		{ MODEL(SRC(0, 8,
+			    "{\"node\":0,\"cpus\":1,\"read_bw_bytes_s\":1,\"write_bw_bytes_s\":1,"
+			    "\"idle_lat_ns\":1}"),
+			""),
+		  "sources[0].nodes[0].cpus is not true or false" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
@@ -96,7 +106,8 @@ static void test_bad_models(void **state)
 		if (!strstr(tt_err_msg(), v[i].msg))
 			fail_msg("vector %zu: '%s' lacks '%s'", i, tt_err_msg(), v[i].msg);
 	}
-	assert_int_equal(tt_model_load(&m, "/nonexistent/model.json"), TT_EUNAVAIL);
+	/* The user named the file: one that cannot be read is bad input. */
+	assert_int_equal(tt_model_load(&m, "/nonexistent/model.json"), TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "'/nonexistent/model.json'"));
 }
 

@@ -894,7 +894,10 @@ static void test_latency_infeasible(void **state)
 
 /* The latency objective at a stated traffic: genoa from node 0 over its
  * DRAM and CXL at 100 GB/s of triad. The score is 1e9 / latency, so the
- * winner is the grid's least-latency vector that carries the traffic. */
+ * winner is the grid's least-latency vector that carries the traffic; one
+ * that cannot carry it is infeasible, counted, never the winner. Beyond
+ * every vector's capacity nothing is recommended, and the highest capacity
+ * found is the one to name. */
 static void test_latency_objective(void **state)
 {
 	struct tt_search_cfg cfg;
@@ -903,8 +906,10 @@ static void test_latency_objective(void **state)
 	struct tt_model_result mr;
 	struct tt_weights tw;
 	uint32_t w[TT_SEARCH_MAX_NODES];
-	double least = INFINITY;
+	double least = INFINITY, top = 0;
 	long count = 0;
+	int over = 0;
+	struct tt_recos rs;
 
 	(void)state;
 	load("2s-genoa-cxl");
@@ -917,6 +922,8 @@ static void test_latency_objective(void **state)
 		assert_int_equal(tt_model_eval_at(&model, 0, &spy.sim.mix, 0, &tw, 100e9, &mr), 0);
 		if (!mr.overloaded && mr.mean_lat_ns < least)
 			least = mr.mean_lat_ns;
+		if (mr.peak_bytes_s > top)
+			top = mr.peak_bytes_s;
 	}
 	cfg.budget_trials = (int)(count / 5);
 	assert_int_equal(tt_search_init_sampled(&s, &cfg, tt_model_sample, &spy.sim), 0);
@@ -924,6 +931,30 @@ static void test_latency_objective(void **state)
 	assert_int_equal(tt_report_build(&r, &s, 0, true), 0);
 	assert_true(fabs(r.best_lat_ns - least) < 0.01 * least);
 	assert_true(fabs(r.best_mean - 1e9 / r.best_lat_ns) < 1e-6 * r.best_mean);
+	for (int t = 0; t < s.ntrials; t++)
+		if (s.trials[t].n && s.trials[t].overloaded) {
+			over++;
+			assert_false(s.trials[t].feasible);
+			assert_true(s.trials[t].capacity_bytes_s < 100e9);
+		}
+	/* The CXL-heavy vectors cannot carry 100 GB/s: the search met some. */
+	assert_true(over > 0);
+	assert_int_equal(r.noverloaded, over);
+	assert_false(r.none_feasible);
+	assert_false(s.trials[s.best].overloaded);
+	tt_search_release(&s);
+
+	spy.sim.traffic_bytes_s = 1.2 * top;
+	assert_int_equal(tt_search_init_sampled(&s, &cfg, tt_model_sample, &spy.sim), 0);
+	assert_int_equal(tt_search_run(&s), 0);
+	assert_int_equal(tt_report_build(&r, &s, 0, true), 0);
+	assert_true(r.none_feasible);
+	assert_int_equal(r.nfeasible, 0);
+	assert_true(r.noverloaded > 0 && r.noverloaded == r.ntrials);
+	assert_true(r.max_capacity_bytes_s > 0 && r.max_capacity_bytes_s <= top);
+	memset(&rs, 0, sizeof(rs));
+	assert_int_equal(tt_report_reco(&r, &rs), TT_EUNAVAIL);
+	assert_string_equal(tt_err_msg(), "no weights carried the stated traffic");
 	tt_search_release(&s);
 }
 
@@ -937,19 +968,28 @@ static void test_trial_lat_at(void **state)
 		{ .lat_ns = 200, .bw_bytes_s = 60e9 },
 		{ .lat_ns = 120, .bw_bytes_s = 20e9 },
 	};
+	/* Beyond the ladder's highest bandwidth the latency is extrapolated
+	 * and the weights are overloaded: they did not carry the traffic. */
 	static const struct {
 		double traffic, lat_ns;
+		bool over;
 	} v[] = {
-		{ 80e9, 250 }, { 60e9, 200 },  { 40e9, 160 },
-		{ 10e9, 120 }, { 100e9, 300 }, { 150e9, 450 },
+		{ 80e9, 250, false },	  { 60e9, 200, false },	 { 40e9, 160, false },
+		{ 10e9, 120, false },	  { 100e9, 300, false }, { 150e9, 450, true },
+		{ 100.1e9, 300.3, true },
 	};
+	bool over;
+	double cap, lat;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (fabs(tt_trial_lat_at(p, 3, v[i].traffic) - v[i].lat_ns) > 1e-9)
-			fail_msg("%g bytes/s: %g ns, want %g", v[i].traffic,
-				 tt_trial_lat_at(p, 3, v[i].traffic), v[i].lat_ns);
-	assert_true(isinf(tt_trial_lat_at(p, 0, 1e9)));
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		lat = tt_trial_lat_at(p, 3, v[i].traffic, &over, &cap);
+		if (fabs(lat - v[i].lat_ns) > 1e-9 || over != v[i].over || cap != 100e9)
+			fail_msg("%g bytes/s: %g ns, overloaded %d, capacity %g; want %g, %d",
+				 v[i].traffic, lat, over, cap, v[i].lat_ns, v[i].over);
+	}
+	assert_true(isinf(tt_trial_lat_at(p, 0, 1e9, &over, &cap)));
+	assert_true(over && cap == 0);
 }
 
 int main(void)

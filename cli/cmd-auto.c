@@ -907,11 +907,11 @@ static void objective_text(const struct auto_ctx *c, const struct tt_report *r,
 	if (c->latency && r->noverloaded)
 		printf("%s%d of %d trials could not carry %.1f GB/s (overloaded: their latency is "
 		       "an extrapolation, and none is recommended)\n",
-		       sim, r->noverloaded, r->ntrials, c->traffic_bytes_s / 1e9);
+		       sim, r->noverloaded, r->nmeasured, c->traffic_bytes_s / 1e9);
 	if (c->max_lat_ns > 0) {
 		printf("\n%slatency bound %.0f ns: %d of %d trials within it; the best within it, "
 		       "%s, moves %.2f GB/s at %.0f ns\n",
-		       sim, c->max_lat_ns, r->nfeasible, r->ntrials, w, r->best_mean / 1e9,
+		       sim, c->max_lat_ns, r->nfeasible, r->nmeasured, w, r->best_mean / 1e9,
 		       r->best_lat_ns);
 		for (int i = 0; i < r->nbaselines; i++) {
 			tt_weights_format(&r->base[i].w, w, sizeof(w));
@@ -938,7 +938,7 @@ static int infeasible(const struct auto_ctx *c, const struct tt_report *r)
 		tt_err(TT_EFAIL,
 		       "%s--traffic-rate %.1f GB/s exceeds every candidate's capacity: none of %d "
 		       "trials carried it; the highest capacity found was %.1f GB/s",
-		       c->simulated ? "SIMULATED: " : "", c->traffic_bytes_s / 1e9, r->ntrials,
+		       c->simulated ? "SIMULATED: " : "", c->traffic_bytes_s / 1e9, r->nmeasured,
 		       r->max_capacity_bytes_s / 1e9);
 		tt_err_hint("state a traffic within the capacity (--traffic-rate), or give more "
 			    "nodes (--nodes)");
@@ -947,7 +947,7 @@ static int infeasible(const struct auto_ctx *c, const struct tt_report *r)
 	tt_err(TT_EFAIL,
 	       "%sno weights met the latency bound of %.0f ns in %d trials; the least loaded "
 	       "latency was %.0f ns, with weights %s",
-	       c->simulated ? "SIMULATED: " : "", c->max_lat_ns, r->ntrials, r->best_lat_ns, w);
+	       c->simulated ? "SIMULATED: " : "", c->max_lat_ns, r->nmeasured, r->best_lat_ns, w);
 	tt_err_hint("raise --max-latency, or lighten the mix (--threads)");
 	return TT_EFAIL;
 }
@@ -1390,7 +1390,7 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 	json_object_set_new(j, "measurements", json_integer(r->measurements));
 	json_object_set_new(j, "profile", profile_json(c));
 	json_object_set_new(j, "auto_from", str_or_null(c->auto_from));
-	json_object_set_new(j, "ntrials", json_integer(r->ntrials));
+	json_object_set_new(j, "ntrials", json_integer(r->nmeasured));
 	json_object_set_new(j, "elapsed_s", json_real(r->elapsed_s));
 	json_object_set_new(j, "stop_reason", json_string(r->stop_reason));
 	for (int i = 0; i < r->ntrials; i++) {
@@ -1399,6 +1399,8 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 		struct tt_weights w;
 		double mean = NAN, half = NAN;
 
+		if (!tr->n)
+			continue;
 		/* As measured: under a latency bound the ranked mean is a penalty. */
 		if (tr->n)
 			tt_trial_raw(tr, &mean, &half);

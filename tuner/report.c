@@ -59,6 +59,9 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 	memcpy(r->nodes, s->cfg.nodes, sizeof(r->nodes));
 	r->max_weight = s->cfg.max_weight;
 	r->ntrials = s->ntrials;
+	r->nmeasured = 0;
+	for (int t = 0; t < s->ntrials; t++)
+		r->nmeasured += s->trials[t].n > 0;
 	r->trials = s->trials;
 	r->measurements = s->measurements;
 	r->elapsed_s = s->elapsed_s;

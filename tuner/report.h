@@ -55,6 +55,8 @@ struct tt_report {
 	int nodes[TT_SEARCH_MAX_NODES];
 	uint32_t max_weight;
 	int ntrials;
+	int nmeasured;		       /* of those, trials with a measurement (the budget can
+					  end one before its first): what the report counts */
 	const struct tt_trial *trials; /* the search's; valid while it lives */
 	int measurements;	       /* every measurement, confirmation included */
 	double elapsed_s;	       /* s */

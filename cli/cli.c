@@ -97,6 +97,14 @@ int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)
 
 int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_backend **be)
 {
+	/* Looked for under the root given, whoever calls first: before the
+	 * root is open the lookup would see this host. */
+	if (!cli->sfs.abs[0]) {
+		int rc = tt_sysfs_init(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
+
+		if (rc < 0)
+			return rc;
+	}
 	return tt_wi_pick(&cli->sfs, name, be);
 }
 

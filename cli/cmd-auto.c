@@ -553,8 +553,7 @@ static int reco_for_machine(struct tt_cli *cli, const struct auto_ctx *c, struct
  * gets a weight (0 leaves it out), where node weights summed per tier would
  * leave a tier no node used at the weight it had. auto's bench objectives
  * only: app mode and kernel placement write node weights for each trial,
- * and a sweep is over the nodes asked for. After cli_load_topo, which opens
- * the root the interface is looked for under. */
+ * and a sweep is over the nodes asked for. */
 static bool tier_interface(struct tt_cli *cli, const struct auto_args *a)
 {
 	const struct tt_wi_backend *be;

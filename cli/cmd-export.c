@@ -304,16 +304,6 @@ static int profile(const struct export *e, FILE *f)
 
 /* Every format refuses what apply would refuse: the same check
  * (tt_wi_check) of the weights as each interface would get them. */
-/* The weights were found on other hardware than this root's: a profile of
- * them is checked where it is applied, not against this root. */
-static bool other_hw(const struct export *e)
-{
-	char fp[17];
-
-	tt_topo_fingerprint(e->t, fp);
-	return e->rs.fingerprint[0] && strcmp(fp, e->rs.fingerprint) != 0;
-}
-
 static int check_recos(const struct export *e)
 {
 	struct tt_recos rs;
@@ -456,6 +446,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		/* Checked against this root's interfaces and nodes, the weights
 		 * must be for its hardware; a profile (json) carries the run's own
 		 * machine and is checked where it is applied. */
+		/* A profile of weights found on other hardware is checked where it is
+		 * applied, not against this root. */
 		if (rc == 0 && formats[fmt].write != csv && formats[fmt].write != profile) {
 			char what[64];
 
@@ -463,8 +455,10 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			rc = recos_check_machine(&e.rs, &t, force, what);
 		}
 	}
+	/* A profile of weights found on other hardware is checked where it is
+	 * applied, not against this root. */
 	if (rc == 0 && formats[fmt].write != csv &&
-	    !(formats[fmt].write == profile && other_hw(&e)))
+	    !(formats[fmt].write == profile && recos_other_hw(&e.rs, &t)))
 		rc = check_recos(&e);
 	if (rc == 0)
 		rc = emit(&e, formats[fmt].write, out);

@@ -261,14 +261,22 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 			 rs->objective[0] ? rs->objective : NULL, "recommendations", recs);
 }
 
+bool recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t)
+{
+	char fp[17];
+
+	tt_topo_fingerprint(t, fp);
+	return rs->fingerprint[0] && strcmp(fp, rs->fingerprint) != 0;
+}
+
 int recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool force,
 			const char *what)
 {
 	char fp[17], host[512];
 
-	tt_topo_fingerprint(t, fp);
-	if (!rs->fingerprint[0] || strcmp(fp, rs->fingerprint) == 0 || force)
+	if (!recos_other_hw(rs, t) || force)
 		return 0;
+	tt_topo_fingerprint(t, fp);
 	tt_err(TT_EINPUT, "%s is from host '%s' with hardware fingerprint %s; this root's is %s",
 	       what, tt_str_escape(rs->hostname, host, sizeof(host)), rs->fingerprint, fp);
 	tt_err_hint("weights found on other hardware seldom fit; identical hardware has the same "

@@ -21,6 +21,8 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t);
  * source in the message ("run 12", "profile 'p.json'"). */
 int recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool force,
 			const char *what);
+/* The recommendations carry a fingerprint, and t's is another. */
+bool recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t);
 
 /* Weights from the command line: node weights (--weights) or tier weights
  * (--tier-weights), for the first interface keyed that way (a per-source

@@ -82,12 +82,23 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* Writes len bytes, makes them durable and closes fd (always): 0, or the
+ * errno of the first step that failed. */
+static int write_sync_close(int fd, const char *text, size_t len)
+{
+	int err = write_all(fd, text, len) < 0 || fsync(fd) < 0 ? errno : 0;
+
+	if (close(fd) < 0 && !err)
+		err = errno;
+	return err;
+}
+
 int tt_journal_write(const char *path, const struct tt_apply_plan *p)
 {
 	char tmp[4200];
 	size_t len;
 	char *text = format(p, NULL, &len);
-	int fd, rc = 0;
+	int fd, err, rc = 0;
 
 	if (!text)
 		return tt_err(TT_EFAIL, "out of memory");
@@ -99,10 +110,8 @@ int tt_journal_write(const char *path, const struct tt_apply_plan *p)
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot create a journal beside '%s'", path);
 		goto out;
 	}
-	if (write_all(fd, text, len) < 0 || fsync(fd) < 0)
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot write journal '%s'", tmp);
-	if (close(fd) < 0 && rc == 0)
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot write journal '%s'", tmp);
+	if ((err = write_sync_close(fd, text, len)))
+		rc = tt_err_sys(TT_EFAIL, err, "cannot write journal '%s'", tmp);
 	if (rc == 0 && rename(tmp, path) < 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot put journal '%s' in place", path);
 	if (rc < 0)
@@ -132,7 +141,7 @@ int tt_history_append(const char *path, const struct tt_apply_plan *p, const cha
 	size_t len;
 	char *text = format(p, kind, &len), old[4200];
 	struct stat st;
-	int fd, rc = 0;
+	int fd, err, rc = 0;
 
 	if (!text)
 		return tt_err(TT_EFAIL, "out of memory");
@@ -155,10 +164,8 @@ int tt_history_append(const char *path, const struct tt_apply_plan *p, const cha
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot open history '%s'", path);
 		goto out;
 	}
-	if (write_all(fd, text, len) < 0 || fsync(fd) < 0)
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot append to history '%s'", path);
-	if (close(fd) < 0 && rc == 0)
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot append to history '%s'", path);
+	if ((err = write_sync_close(fd, text, len)))
+		rc = tt_err_sys(TT_EFAIL, err, "cannot append to history '%s'", path);
 	/* The first record also needs the file's name to be durable. */
 	if (rc == 0)
 		rc = sync_dir(path);

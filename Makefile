@@ -67,6 +67,7 @@ COLL_OBJ  := $(COLL_SRC:%.c=$(BUILD)/%.o)
 TUNER_OBJ := $(TUNER_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ   := $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ) $(COLL_OBJ) $(TUNER_OBJ)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/%)
 LIBTT     := $(BUILD)/libtiertune.a
 TIERTUNE  := $(BUILD)/tiertune
 
@@ -97,7 +98,7 @@ $(call stamp,$(FLAGS_STAMP),$(FLAGS))
 $(call stamp,$(VERSION_STAMP),$(VERSION))
 endif
 
-.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz format format-check install clean unit-bins perf FORCE
+.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz fuzz-bins format format-check install clean unit-bins perf FORCE
 all: $(TIERTUNE)
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
@@ -118,6 +119,14 @@ $(LIBTT): $(LIB_OBJ)
 
 $(TIERTUNE): $(CLI_OBJ) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBTT) $(LDLIBS)
+
+# cli/ without main, for the tests that link parts of it (the fuzz targets):
+# a part that needs the command table does not link, which keeps library-side
+# code such as recos.c out of the command line.
+CLI_LIB   := $(BUILD)/libtiertune-cli.a
+$(CLI_LIB): $(filter-out $(BUILD)/cli/tiertune.o,$(CLI_OBJ))
+	@rm -f $@
+	ar rcs $@ $^
 
 # tiertop (tui/), built only when configure.sh found ncursesw. Its frame
 # model, text/JSON output and process scan include no curses: their unit
@@ -163,8 +172,8 @@ perf: $(PERF_BIN)
 	@for p in $(PERF_BIN); do echo "== $$p"; $$p || exit 1; done
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
-check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN)
-	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%)
+check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN) $(FUZZ_BIN)
+	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-asan:
@@ -181,21 +190,24 @@ demo: $(TIERTUNE)
 deps:
 	$(if $(MAKE_RESTARTS),@:,@mk/deps.sh)
 
-# libFuzzer targets: each parser with the core compiled in (clang only).
-FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-FUZZ_CC  := clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS)
-build-fuzz/fuzz-%: $(FLAGS_STAMP)
-	$(if $(CLANG_FUZZER),,$(error clang cannot link -fsanitize=fuzzer (Debian packages clang, libclang-rt-14-dev); run 'make deps'))
-	@mkdir -p build-fuzz
-	$(FUZZ_CC) -o $@ $(filter %.c,$^) -lm $(FUZZ_LIBS_$*)
-# The profile reader lives in cli/ and reads runs from db/.
-build-fuzz/fuzz-profile: tests/fuzz/fuzz-profile.c $(CORE_SRC) cli/recos.c $(DB_SRC)
-FUZZ_LIBS_profile := -ljansson -lsqlite3
-$(filter-out build-fuzz/fuzz-profile,$(FUZZ_BIN)): build-fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(CORE_SRC) collectors/pmu.c
+# The fuzz targets (tests/fuzz/fuzz-NAME.c) link the library and cli/ as
+# archives, as the unit tests do, so no target lists the sources it needs.
+# `make check` builds each with this compiler and tests/fuzz/replay.c as its
+# main and runs it on the seeds; `make fuzz` builds them again in build-fuzz/
+# with clang's libFuzzer (the whole library instrumented) and fuzzes.
+FUZZ_MAIN := $(if $(FUZZING),-fsanitize=fuzzer,$(BUILD)/tests/fuzz/replay.o)
+$(BUILD)/tests/fuzz-%: $(BUILD)/tests/fuzz/fuzz-%.o $(if $(FUZZING),,$(BUILD)/tests/fuzz/replay.o) \
+		$(CLI_LIB) $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FUZZ_MAIN) $(CLI_LIB) $(LIBTT) $(LDLIBS)
+fuzz-bins: $(FUZZ_BIN)
+.SECONDARY: $(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/replay.o
 
-# Each target on its seeds and its corpus for FUZZ_SECONDS (tests/fuzz/run.sh).
-fuzz: $(FUZZ_BIN)
-	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined
+fuzz:
+	$(if $(CLANG_FUZZER),,$(error clang cannot link -fsanitize=fuzzer (Debian packages clang, libclang-rt-14-dev); run 'make deps'))
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang FUZZING=1 CFLAGS="$(FUZZ_FLAGS)" \
+		LDFLAGS="-fsanitize=address,undefined" fuzz-bins
+	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN:$(BUILD)/%=build-fuzz/%)
 
 # Kernel style (.clang-format); CI fails on a file that does not follow it.
 FORMAT_SRC := $(shell git ls-files '*.c' '*.h' 2>/dev/null)
@@ -218,4 +230,4 @@ install: $(TIERTUNE) $(TIERTOP)
 clean:
 	rm -rf build build-asan build-fuzz build-min build-clang
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TUI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)

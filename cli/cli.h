@@ -6,6 +6,7 @@
 #ifndef TT_CLI_H
 #define TT_CLI_H
 
+#include "json.h"
 #include "options.h"
 
 #include "../core/bitmap.h"
@@ -123,21 +124,5 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 
 /* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */
 void cli_trials_csv(json_t *run, FILE *f);
-
-/* A figure as JSON: null where it is not finite (jansson refuses NaN and
- * infinities, and a json_pack holding one returns NULL: the whole object
- * would be lost, not just the figure). */
-json_t *cli_json_real(double v);
-
-/* A node set as JSON: a list of node ids (docs/json.md). */
-json_t *cli_nodes_json(const struct tt_nodemask *m);
-
-/* Weights as JSON: an object from node (or tier) id to weight, the one
- * form every document uses (docs/json.md). */
-json_t *cli_weights_json(const struct tt_weights *w);
-
-/* Prints and frees a JSON document (an object), "schema_version" first;
- * returns 0 or an exit code. */
-int cli_print_json(json_t *root);
 
 #endif

@@ -2,7 +2,7 @@
 
 #include "../core/error.h"
 #include "../core/parse.h"
-#include "cli.h"
+#include "json.h"
 
 #include <math.h>
 #include <stdio.h>

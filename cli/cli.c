@@ -224,6 +224,14 @@ const char *cli_str(json_t *row, const char *key)
 }
 
 /* A run's trials, a row per trial and node (export --format csv, show --csv). */
+/* A figure, or an empty field where the trial has none (JSON null). */
+static void csv_number(FILE *f, json_t *v, const char *sep)
+{
+	if (json_is_number(v))
+		fprintf(f, "%.17g", json_number_value(v));
+	fputs(sep, f);
+}
+
 void cli_trials_csv(json_t *run, FILE *f)
 {
 	char k1[520], k2[520], k3[520];
@@ -231,9 +239,11 @@ void cli_trials_csv(json_t *run, FILE *f)
 	size_t i, k;
 	json_t *t, *n;
 
-	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_best_bytes_s,lat_median_"
-		   "ns,validated,"
-		   "simulated,node,weight,requested_share,achieved_share\n");
+	/* v1's columns first, in their order; app mode's figures (schema 3)
+	 * after them, empty for a bench trial as bandwidth is for an app's. */
+	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_best_bytes_s,"
+		   "lat_median_ns,validated,simulated,node,weight,requested_share,achieved_share,"
+		   "time_median_s,metric_median\n");
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
 		json_array_foreach (json_object_get(t, "nodes"), k, n) {
 			/* The CSV keeps its v1 columns: the best pass's bandwidth,
@@ -250,17 +260,19 @@ void cli_trials_csv(json_t *run, FILE *f)
 				csv_field(t, "placement", k3, sizeof(k3)),
 				(intmax_t)json_integer_value(json_object_get(t, "threads")),
 				(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
-			fprintf(f, json_is_number(bw) ? "%.17g," : ",", json_number_value(bw));
-			fprintf(f, json_is_number(lat) ? "%.17g," : ",", json_number_value(lat));
+			csv_number(f, bw, ",");
+			csv_number(f, lat, ",");
 			fprintf(f, "%jd,%jd,%jd,",
 				(intmax_t)json_is_true(json_object_get(t, "validated")),
 				(intmax_t)json_is_true(json_object_get(t, "simulated")),
 				(intmax_t)json_integer_value(json_object_get(n, "node")));
 			fprintf(f, json_is_integer(w) ? "%jd," : ",",
 				(intmax_t)json_integer_value(w));
-			fprintf(f, "%.17g,%.17g\n",
+			fprintf(f, "%.17g,%.17g,",
 				json_number_value(json_object_get(n, "requested_share")),
 				json_number_value(json_object_get(n, "achieved_share")));
+			csv_number(f, json_object_get(t, "time_median_s"), ",");
+			csv_number(f, json_object_get(t, "metric_median"), "\n");
 		}
 	}
 }

@@ -81,6 +81,10 @@ is "show: the trials are the search's vectors, and the recommendation its" \
 	"True True"
 is "show --json fits docs/json.md" \
 	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" show <"$WORK/out" 2>&1 | head -3)" ""
+run "$TT" show "$arun" --csv
+is "show --csv: each trial's median time in seconds, no bandwidth, no metric" \
+	"$rc:$(python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); print(len(r) > 0, all(float(x["time_median_s"]) > 0 and x["bw_best_bytes_s"] == "" and x["metric_median"] == "" for x in r))' <"$WORK/out")" \
+	"0:True True"
 run "$TT" show "$arun"
 is "show: the objective and a trial table in seconds" \
 	"$rc:$(grep -c '^objective app:wall-time$' "$WORK/out"):$(grep -c 'best s *median s *max s' "$WORK/out")" "0:1:1"
@@ -98,6 +102,10 @@ run "$TT" show "$srun" --json
 is "show: the metric's objective, direction and each trial's figures" \
 	"$rc:$(json 'j["objective"], sorted(set((t["metric_higher_is_better"], t["metric_best"] >= t["metric_median"] >= t["metric_worst"], t["time_best_s"]) for t in j["trials"])), max(t["metric_best"] for t in j["trials"]) == j["metric_best"]' <"$WORK/out")" \
 	"0:app:metric,higher-is-better [(True, True, None)] True"
+run "$TT" --sysfs-root "$fx" export --run "$srun" --format csv
+is "export --format csv: each trial's median metric, no time (a metric run records none), no bandwidth" \
+	"$rc:$(python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); print(len(r) > 0, all(float(x["metric_median"]) > 0 and x["time_median_s"] == x["bw_best_bytes_s"] == "" for x in r))' <"$WORK/out")" \
+	"0:True True"
 run "$TT" --sysfs-root "$fx" export --run "$srun" --format json
 is "export --run: the recommended weights, not the fixture's" \
 	"$rc:$(json 'j["objective"], json.dumps(j["recommendations"][0]["weights"], sort_keys=True)' <"$WORK/out"):$([ "$want" != '{"0": 25, "1": 3, "2": 3}' ] && echo differs)" \

@@ -120,14 +120,6 @@ $(LIBTT): $(LIB_OBJ)
 $(TIERTUNE): $(CLI_OBJ) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBTT) $(LDLIBS)
 
-# cli/ without main, for the tests that link parts of it (the fuzz targets):
-# a part that needs the command table does not link, which keeps library-side
-# code such as recos.c out of the command line.
-CLI_LIB   := $(BUILD)/libtiertune-cli.a
-$(CLI_LIB): $(filter-out $(BUILD)/cli/tiertune.o,$(CLI_OBJ))
-	@rm -f $@
-	ar rcs $@ $^
-
 # tiertop (tui/), built only when configure.sh found ncursesw. Its frame
 # model, text/JSON output and process scan include no curses: their unit
 # tests (tests/unit/test-tui*.c) link them without the screen.
@@ -190,15 +182,14 @@ demo: $(TIERTUNE)
 deps:
 	$(if $(MAKE_RESTARTS),@:,@mk/deps.sh)
 
-# The fuzz targets (tests/fuzz/fuzz-NAME.c) link the library and cli/ as
-# archives, as the unit tests do, so no target lists the sources it needs.
+# The fuzz targets (tests/fuzz/fuzz-NAME.c) link the library archive, as the
+# unit tests do, so no target lists the sources it needs.
 # `make check` builds each with this compiler and tests/fuzz/replay.c as its
 # main and runs it on the seeds; `make fuzz` builds them again in build-fuzz/
 # with clang's libFuzzer (the whole library instrumented) and fuzzes.
 FUZZ_MAIN := $(if $(FUZZING),-fsanitize=fuzzer,$(BUILD)/tests/fuzz/replay.o)
-$(BUILD)/tests/fuzz-%: $(BUILD)/tests/fuzz/fuzz-%.o $(if $(FUZZING),,$(BUILD)/tests/fuzz/replay.o) \
-		$(CLI_LIB) $(LIBTT)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FUZZ_MAIN) $(CLI_LIB) $(LIBTT) $(LDLIBS)
+$(BUILD)/tests/fuzz-%: $(BUILD)/tests/fuzz/fuzz-%.o $(if $(FUZZING),,$(BUILD)/tests/fuzz/replay.o) $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FUZZ_MAIN) $(LIBTT) $(LDLIBS)
 fuzz-bins: $(FUZZ_BIN)
 .SECONDARY: $(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/replay.o
 

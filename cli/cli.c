@@ -185,6 +185,35 @@ int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint6
 	return number_error(rc, opt, arg, min, max);
 }
 
+int cli_print_json(json_t *root)
+{
+	json_t *doc = root;
+	int rc;
+
+	if (!root) {
+		fprintf(stderr, "tiertune: error: out of memory building JSON\n");
+		return 1;
+	}
+	/* Every document is an object that opens with its vocabulary's
+	 * version (docs/json.md), whichever command wrote it. */
+	if (json_is_object(root) && !json_object_get(root, "schema_version")) {
+		doc = json_pack("{s:i}", "schema_version", TT_JSON_SCHEMA_VERSION);
+		if (!doc || json_object_update(doc, root) < 0) {
+			json_decref(doc);
+			json_decref(root);
+			fprintf(stderr, "tiertune: error: out of memory building JSON\n");
+			return 1;
+		}
+		json_decref(root);
+	}
+	rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (rc < 0)
+		return 1;
+	putchar('\n');
+	return 0;
+}
+
 /* A quoted CSV field (RFC 4180: quotes doubled), on one line. */
 static const char *csv_field(json_t *row, const char *key, char *out, size_t size)
 {

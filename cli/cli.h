@@ -6,13 +6,13 @@
 #ifndef TT_CLI_H
 #define TT_CLI_H
 
-#include "json.h"
 #include "options.h"
 
 #include "../core/bitmap.h"
 #include "../core/error.h"
 #include "../core/sysfs.h"
 #include "../core/version.h"
+#include "../db/json.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -124,5 +124,9 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 
 /* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */
 void cli_trials_csv(json_t *run, FILE *f);
+
+/* Prints and frees a JSON document (an object), "schema_version" first;
+ * returns 0 or an exit code. */
+int cli_print_json(json_t *root);
 
 #endif

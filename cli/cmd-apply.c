@@ -7,7 +7,7 @@
 #include "../core/parse.h"
 #include "../core/state.h"
 #include "../db/db.h"
-#include "recos.h"
+#include "../tuner/recos.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -135,12 +135,12 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 		char buf[1024];
 		const char *w = cli_weights_arg(cli, t, a->weights, buf, sizeof(buf), &rc);
 
-		return rc < 0 ? rc : recos_from_args(w, a->tier_weights, (int)a->source, rs);
+		return rc < 0 ? rc : tt_recos_from_args(w, a->tier_weights, (int)a->source, rs);
 	}
 	char what[4200];
 
 	if (a->profile) {
-		rc = recos_from_profile(a->profile, rs);
+		rc = tt_recos_from_profile(a->profile, rs);
 		snprintf(what, sizeof(what), "profile '%s'", a->profile);
 	} else {
 		struct tt_db *db;
@@ -148,12 +148,12 @@ static int load_recos(struct tt_cli *cli, const struct apply_args *a, const stru
 		rc = cli_db(cli, 0, &db);
 		if (rc < 0)
 			return rc;
-		rc = recos_from_run(db, a->run, rs);
+		rc = tt_recos_from_run(db, a->run, rs);
 		tt_db_close(db);
 		snprintf(what, sizeof(what), "run %jd", (intmax_t)a->run);
 	}
 	if (rc == 0)
-		rc = recos_check_machine(rs, t, a->force, what);
+		rc = tt_recos_check_machine(rs, t, a->force, what);
 	if (rc == 0 && rs->simulated)
 		cli_warn("SIMULATED: %s's weights come from a performance model, not from "
 			 "measurements on this machine",

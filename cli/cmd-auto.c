@@ -839,7 +839,7 @@ static void trial_figures(const struct auto_ctx *c, const struct tt_trial *tr,
  * latency objective's score is no bandwidth, so those go null. */
 static void figures_json(json_t *o, const struct auto_ctx *c, double lat_ns, bool feasible)
 {
-	json_object_set_new(o, "lat_mean_ns", cli_json_real(lat_ns));
+	json_object_set_new(o, "lat_mean_ns", tt_json_real(lat_ns));
 	json_object_set_new(o, "feasible",
 			    c->max_lat_ns > 0 || c->latency ? json_boolean(feasible) : json_null());
 	if (c->latency) {
@@ -1159,7 +1159,7 @@ static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
 	fprintf(stderr, "trial %s discarded, measuring again: the weights moved under it (%s)\n",
 		ws, why);
 	json_array_append_new(c->discarded,
-			      json_pack("{s:o,s:s}", "weights", cli_weights_json(w), "why", why));
+			      json_pack("{s:o,s:s}", "weights", tt_json_weights(w), "why", why));
 }
 
 /* The test hook's policy nodes: this host's memory nodes. */
@@ -1284,9 +1284,9 @@ static void app_scores_json(const struct auto_ctx *c, json_t *o)
 		double x = v[inverse && i ? 3 - i : i];
 
 		json_object_set_new(o, (c->app->metric ? metric : secs)[i],
-				    cli_json_real(isfinite(x) && (!inverse || x > 0)
-							  ? tt_app_shown(c->app, x)
-							  : NAN));
+				    tt_json_real(isfinite(x) && (!inverse || x > 0)
+							 ? tt_app_shown(c->app, x)
+							 : NAN));
 	}
 }
 
@@ -1316,7 +1316,7 @@ static json_t *policy_json(const struct auto_ctx *c, json_t *j)
 		json_pack("{s:o,s:o,s:b,s:s,s:o}", "argv", argv, "metric",
 			  str_or_null(c->app->metric), "higher_is_better", c->app->higher_is_better,
 			  "log", c->log, "host_nodes",
-			  c->app->host_nodes ? cli_nodes_json(&c->app->nodes) : json_null()));
+			  c->app->host_nodes ? tt_json_nodes(&c->app->nodes) : json_null()));
 	json_array_foreach (json_object_get(j, "trials"), i, x)
 		app_scores_json(c, x);
 	json_array_foreach (json_object_get(j, "baselines"), i, x)
@@ -1344,10 +1344,10 @@ static json_t *profile_json(const struct auto_ctx *c)
 		json_array_append_new(
 			nodes,
 			json_pack("{s:i,s:o,s:o,s:s}", "node", p->nodes[k].node, "bw_bytes_s",
-				  cli_json_real(p->nodes[k].bw_bytes_s > 0 ? p->nodes[k].bw_bytes_s
-									   : NAN),
+				  tt_json_real(p->nodes[k].bw_bytes_s > 0 ? p->nodes[k].bw_bytes_s
+									  : NAN),
 				  "lat_ns",
-				  cli_json_real(p->nodes[k].lat_ns > 0 ? p->nodes[k].lat_ns : NAN),
+				  tt_json_real(p->nodes[k].lat_ns > 0 ? p->nodes[k].lat_ns : NAN),
 				  "from", p->nodes[k].from));
 	return json_pack("{s:o,s:i,s:i,s:f,s:o}", "skipped", str_or_null(p->skipped), "kernel_runs",
 			 p->runs, "measurements", c->profile_cost, "elapsed_s", p->elapsed_s,
@@ -1407,11 +1407,11 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 		tt_search_weights(s, v, &w);
 		json_array_append_new(
 			trials,
-			json_pack("{s:o,s:s,s:i,s:o,s:o,s:o}", "weights", cli_weights_json(&w),
+			json_pack("{s:o,s:s,s:i,s:o,s:o,s:o}", "weights", tt_json_weights(&w),
 				  "phase", tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
-				  "measurements", tr->n, "bw_mean_bytes_s", cli_json_real(mean),
-				  "bw_ci_low_bytes_s", cli_json_real(mean - half),
-				  "bw_ci_high_bytes_s", cli_json_real(mean + half)));
+				  "measurements", tr->n, "bw_mean_bytes_s", tt_json_real(mean),
+				  "bw_ci_low_bytes_s", tt_json_real(mean - half),
+				  "bw_ci_high_bytes_s", tt_json_real(mean + half)));
 	}
 	json_object_set_new(j, "trials", trials);
 	for (int i = 0; i < r->nbaselines; i++) {
@@ -1419,29 +1419,29 @@ static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
 
 		json_array_append_new(bases,
 				      json_pack("{s:s,s:o,s:o,s:o,s:o,s:i,s:o,s:o,s:o,s:s}", "name",
-						b->name, "weights", cli_weights_json(&b->w),
-						"bw_mean_bytes_s", cli_json_real(b->mean),
-						"bw_ci_low_bytes_s", cli_json_real(b->ci_lo),
-						"bw_ci_high_bytes_s", cli_json_real(b->ci_hi),
-						"rounds", b->rounds, "gain", cli_json_real(b->gain),
-						"gain_ci_low", cli_json_real(b->gain_lo),
-						"gain_ci_high", cli_json_real(b->gain_hi),
-						"verdict", tt_verdict_name(b->verdict)));
+						b->name, "weights", tt_json_weights(&b->w),
+						"bw_mean_bytes_s", tt_json_real(b->mean),
+						"bw_ci_low_bytes_s", tt_json_real(b->ci_lo),
+						"bw_ci_high_bytes_s", tt_json_real(b->ci_hi),
+						"rounds", b->rounds, "gain", tt_json_real(b->gain),
+						"gain_ci_low", tt_json_real(b->gain_lo),
+						"gain_ci_high", tt_json_real(b->gain_hi), "verdict",
+						tt_verdict_name(b->verdict)));
 	}
 	json_object_set_new(j, "baselines", bases);
 	json_object_set_new(j, "best",
-			    json_pack("{s:o,s:o,s:o,s:o}", "weights", cli_weights_json(&r->best_w),
-				      "bw_mean_bytes_s", cli_json_real(r->best_mean),
-				      "bw_ci_low_bytes_s", cli_json_real(r->best_ci_lo),
-				      "bw_ci_high_bytes_s", cli_json_real(r->best_ci_hi)));
+			    json_pack("{s:o,s:o,s:o,s:o}", "weights", tt_json_weights(&r->best_w),
+				      "bw_mean_bytes_s", tt_json_real(r->best_mean),
+				      "bw_ci_low_bytes_s", tt_json_real(r->best_ci_lo),
+				      "bw_ci_high_bytes_s", tt_json_real(r->best_ci_hi)));
 	json_object_set_new(j, "auto_weights",
-			    r->have_auto ? cli_weights_json(&r->auto_w) : json_null());
+			    r->have_auto ? tt_json_weights(&r->auto_w) : json_null());
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
 	json_object_set_new(
 		j, "recommendation",
 		json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
-			  cli_weights_json(&rs->r[0].w), "weights_keyed_by",
-			  tt_wi_find(rs->r[0].interface)->unit, "gain", cli_json_real(r->reco_gain),
+			  tt_json_weights(&rs->r[0].w), "weights_keyed_by",
+			  tt_wi_find(rs->r[0].interface)->unit, "gain", tt_json_real(r->reco_gain),
 			  "gain_over",
 			  r->reco_gain_over[0] ? json_string(r->reco_gain_over) : json_null(),
 			  "lost_to",
@@ -1910,7 +1910,7 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		json_object_set_new(j, "sources", json_incref(all->docs));
 		json_object_set_new(j, "interface", be ? json_string(be->name) : json_null());
 		json_object_set_new(j, "merged_weights",
-				    be && !be->per_source && !conflict[0] ? cli_weights_json(merged)
+				    be && !be->per_source && !conflict[0] ? tt_json_weights(merged)
 									  : json_null());
 		json_object_set_new(j, "conflict",
 				    conflict[0] ? json_string(conflict) : json_null());

@@ -113,7 +113,7 @@ static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench
 
 	for (const struct tt_kind_figure *f = kind->figures; f->label; f++)
 		for (int i = 0; i < 3; i++)
-			json_object_set_new(j, f->json[i], cli_json_real(figure(r, f->offset[i])));
+			json_object_set_new(j, f->json[i], tt_json_real(figure(r, f->offset[i])));
 	if (!kind->curve)
 		json_object_set_new(j, "repeat", json_integer(o->repeat));
 	if (o->kernel->counting)
@@ -129,8 +129,8 @@ static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench
 			json_array_append_new(
 				pts, json_pack("{s:I,s:f,s:o,s:o,s:s*}", "delay_spins",
 					       (json_int_t)pt->delay, "delay_ns", pt->delay_ns,
-					       "lat_mean_ns", cli_json_real(pt->lat_ns),
-					       "bw_bytes_s", cli_json_real(pt->bw_bytes_s), "note",
+					       "lat_mean_ns", tt_json_real(pt->lat_ns),
+					       "bw_bytes_s", tt_json_real(pt->bw_bytes_s), "note",
 					       isfinite(pt->lat_ns)
 						       ? NULL
 						       : "no load completed in this point"));
@@ -299,7 +299,7 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			"{s:b,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
 			"simulated", !cli->sfs.live, "kernel", o->kernel->name, "kernel_kind",
 			o->kernel->kind->name, "placement", tt_place_mode_names[o->place.mode],
-			"nodes", cli_nodes_json(&o->place.nodes), "source_node", o->source_node,
+			"nodes", tt_json_nodes(&o->place.nodes), "source_node", o->source_node,
 			"size_rule", r->size_rule, "threads", r->threads, "cpus", cpu_list,
 			"array_bytes", (json_int_t)r->array_bytes, "elements",
 			(json_int_t)r->elements, "isa", r->isa, "validated", r->validated,
@@ -350,9 +350,9 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 					json_pack("{s:i,s:i,s:i,s:o,s:o}", "cpu_node",
 						  m->cpu_node[c], "mem_node", m->mem_node[j],
 						  "threads", m->threads[c], "bw_best_bytes_s",
-						  cli_json_real(m->bw_bytes_s[c * m->nmem + j]),
+						  tt_json_real(m->bw_bytes_s[c * m->nmem + j]),
 						  "lat_median_ns",
-						  cli_json_real(m->lat_ns[c * m->nmem + j])));
+						  tt_json_real(m->lat_ns[c * m->nmem + j])));
 		return cli_print_json(
 			json_pack("{s:b,s:s,s:s,s:s,s:i,s:I,s:o}", "simulated", 0, "kernel",
 				  o->kernel->name, "kernel_kind", o->kernel->kind->name, "counting",

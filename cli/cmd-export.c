@@ -6,7 +6,7 @@
 #include "../core/parse.h"
 #include "../core/wi.h"
 #include "../db/db.h"
-#include "recos.h"
+#include "../tuner/recos.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -292,7 +292,7 @@ static int csv(const struct export *e, FILE *f)
 
 static int profile(const struct export *e, FILE *f)
 {
-	json_t *j = recos_profile_json(&e->rs, e->t);
+	json_t *j = tt_recos_profile_json(&e->rs, e->t);
 	int rc = j && json_dumpf(j, f, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
 
 	json_decref(j);
@@ -430,7 +430,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		const char *w = cli_weights_arg(cli, &t, weights, buf, sizeof(buf), &rc);
 
 		if (rc == 0)
-			rc = recos_from_args(w, tier_weights, e.source, &e.rs);
+			rc = tt_recos_from_args(w, tier_weights, e.source, &e.rs);
 	} else {
 		struct tt_db *db;
 
@@ -439,7 +439,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			tt_topo_release(&t);
 			return rc;
 		}
-		rc = latest ? recos_latest(db, &e.rs) : recos_from_run(db, (int64_t)run, &e.rs);
+		rc = latest ? tt_recos_latest(db, &e.rs)
+			    : tt_recos_from_run(db, (int64_t)run, &e.rs);
 		if (rc == 0 && fmt == 5)
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
 		tt_db_close(db);
@@ -452,13 +453,13 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			char what[64];
 
 			snprintf(what, sizeof(what), "run %jd", (intmax_t)e.rs.run_id);
-			rc = recos_check_machine(&e.rs, &t, force, what);
+			rc = tt_recos_check_machine(&e.rs, &t, force, what);
 		}
 	}
 	/* A profile of weights found on other hardware is checked where it is
 	 * applied, not against this root. */
 	if (rc == 0 && formats[fmt].write != csv &&
-	    !(formats[fmt].write == profile && recos_other_hw(&e.rs, &t)))
+	    !(formats[fmt].write == profile && tt_recos_other_hw(&e.rs, &t)))
 		rc = check_recos(&e);
 	if (rc == 0)
 		rc = emit(&e, formats[fmt].write, out);

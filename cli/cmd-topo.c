@@ -35,7 +35,7 @@ static json_t *hmat_json(const struct tt_hmat *h)
 			 (json_int_t)h->read_bw_mb_s * 1000000, "write_bw_bytes_s",
 			 (json_int_t)h->write_bw_mb_s * 1000000, "read_lat_ns",
 			 (json_int_t)h->read_lat_ns, "write_lat_ns", (json_int_t)h->write_lat_ns,
-			 "initiators", cli_nodes_json(&h->initiators));
+			 "initiators", tt_json_nodes(&h->initiators));
 }
 
 /* A tier in words: where it stands against DRAM's tier, by abstract distance. */
@@ -76,8 +76,8 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 				  n->tier < 0 ? json_null() : json_integer(n->tier), "distance",
 				  dist, "hmat_access0", hmat_json(&n->access[0]), "hmat_access1",
 				  hmat_json(&n->access[1]), "demotion", "preferred",
-				  cli_nodes_json(&n->demote_preferred), "allowed",
-				  cli_nodes_json(&n->demote_allowed)));
+				  tt_json_nodes(&n->demote_preferred), "allowed",
+				  tt_json_nodes(&n->demote_allowed)));
 	}
 	json_object_set_new(root, "nodes", nodes);
 	for (int i = 0; i < t->ntiers; i++) {
@@ -85,7 +85,7 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 
 		json_array_append_new(tiers,
 				      json_pack("{s:i,s:o,s:i,s:i,s:s}", "id", id, "nodes",
-						cli_nodes_json(&t->tiers[i].nodes), "adist_min",
+						tt_json_nodes(&t->tiers[i].nodes), "adist_min",
 						TT_TIER_ADIST_MIN(id), "adist_max",
 						TT_TIER_ADIST_MAX(id), "class", tier_class(id)));
 	}
@@ -106,7 +106,7 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 		if (w->rc < 0) {
 			json_object_set_new(o, "reason", json_string(w->why));
 		} else if (!w->be->per_source) {
-			json_object_set_new(o, "weights", cli_weights_json(&w->st.node));
+			json_object_set_new(o, "weights", tt_json_weights(&w->st.node));
 			json_object_set_new(o, "auto",
 					    w->st.auto_mode < 0 ? json_null()
 								: json_boolean(w->st.auto_mode));
@@ -121,7 +121,7 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 
 				snprintf(key, sizeof(key), "%d", w->st.tiers[k].tier);
 				json_object_set_new(tw, key,
-						    cli_weights_json(&w->st.tiers[k].by_src));
+						    tt_json_weights(&w->st.tiers[k].by_src));
 			}
 			json_object_set_new(o, "tier_weights_by_source", tw);
 		}

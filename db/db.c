@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* getrandom, syscall */
 #include "db.h"
+#include "json.h"
 
 #include "../core/apply.h"
 #include "../core/error.h"
@@ -1023,16 +1024,10 @@ static void recommendation_weights(json_t *rec)
 	const struct tt_wi_backend *be =
 		tt_wi_find(json_string_value(json_object_get(rec, "interface")) ?: "");
 	struct tt_weights w;
-	json_t *o = json_object();
-	char key[16];
-	int id;
 
-	if (tt_weights_parse(json_string_value(json_object_get(rec, "weights")) ?: "", &w) == 0)
-		tt_nodemask_for_each (id, &w.set) {
-			snprintf(key, sizeof(key), "%d", id);
-			json_object_set_new(o, key, json_integer(w.w[id]));
-		}
-	json_object_set_new(rec, "weights", o);
+	if (tt_weights_parse(json_string_value(json_object_get(rec, "weights")) ?: "", &w) != 0)
+		tt_weights_clear(&w);
+	json_object_set_new(rec, "weights", tt_json_weights(&w));
 	json_object_set_new(rec, "weights_keyed_by", be ? json_string(be->unit) : json_null());
 }
 

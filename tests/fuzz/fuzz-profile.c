@@ -1,6 +1,6 @@
-/* recos_from_profile: any file is a profile or an error naming it, never a
+/* tt_recos_from_profile: any file is a profile or an error naming it, never a
  * crash; what it accepts has 1..64 recommendations of a known interface. */
-#include "../../cli/recos.h"
+#include "../../tuner/recos.h"
 #include "../../core/error.h"
 #include "fuzz.h"
 
@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return 0;
 	if (write(fd, data, size) == (ssize_t)size) {
-		if (recos_from_profile(path, &rs) == 0) {
+		if (tt_recos_from_profile(path, &rs) == 0) {
 			assert(rs.n >= 1 && rs.n <= TT_RECO_MAX);
 			for (int i = 0; i < rs.n; i++)
 				assert(!strcmp(rs.r[i].interface, "upstream") ||

@@ -2,7 +2,8 @@
 
 #include "../core/error.h"
 #include "../core/parse.h"
-#include "json.h"
+#include "../core/version.h"
+#include "../db/json.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -97,7 +98,7 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 	return 0;
 }
 
-int recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out)
+int tt_recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out)
 {
 	json_t *run;
 	int rc = tt_db_run_get(db, run_id, &run);
@@ -134,7 +135,7 @@ static int try_run(json_t *row, void *ctx)
 	return 0;
 }
 
-int recos_latest(struct tt_db *db, struct tt_recos *out)
+int tt_recos_latest(struct tt_db *db, struct tt_recos *out)
 {
 	struct latest l = { db, out, 0 };
 	int rc = tt_db_runs(db, NULL, 0, try_run, &l);
@@ -147,7 +148,7 @@ int recos_latest(struct tt_db *db, struct tt_recos *out)
 	return 0;
 }
 
-int recos_from_profile(const char *path, struct tt_recos *rs)
+int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
 	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e), *host, *rec;
@@ -228,7 +229,7 @@ out:
 	return rc;
 }
 
-json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
+json_t *tt_recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 {
 	char fp[17];
 	json_t *recs = json_array();
@@ -239,7 +240,7 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 	tt_topo_fingerprint(t, fp);
 	for (int i = 0; i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
-		json_t *w = cli_weights_json(&r->w);
+		json_t *w = tt_json_weights(&r->w);
 
 		const struct tt_wi_backend *be = tt_wi_find(r->interface);
 
@@ -248,8 +249,7 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 			json_pack("{s:o,s:s,s:o,s:s,s:o}", "source_node",
 				  r->source_node >= 0 ? json_integer(r->source_node) : json_null(),
 				  "interface", r->interface, "weights", w, "weights_keyed_by",
-				  be ? be->unit : "node", "gain",
-				  isnan(r->gain) ? json_null() : json_real(r->gain)));
+				  be ? be->unit : "node", "gain", tt_json_real(r->gain)));
 	}
 	return json_pack("{s:i,s:s,s:{s:s,s:s,s:s,s:s},s:b,s:s?,s:s?,s:o}", "schema_version",
 			 TT_JSON_SCHEMA_VERSION, "format", PROFILE_FORMAT, "machine", "hostname",
@@ -261,7 +261,7 @@ json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t)
 			 rs->objective[0] ? rs->objective : NULL, "recommendations", recs);
 }
 
-bool recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t)
+bool tt_recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t)
 {
 	char fp[17];
 
@@ -269,12 +269,12 @@ bool recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t)
 	return rs->fingerprint[0] && strcmp(fp, rs->fingerprint) != 0;
 }
 
-int recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool force,
-			const char *what)
+int tt_recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool force,
+			   const char *what)
 {
 	char fp[17], host[512];
 
-	if (!recos_other_hw(rs, t) || force)
+	if (!tt_recos_other_hw(rs, t) || force)
 		return 0;
 	tt_topo_fingerprint(t, fp);
 	tt_err(TT_EINPUT, "%s is from host '%s' with hardware fingerprint %s; this root's is %s",
@@ -284,7 +284,7 @@ int recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool
 	return TT_EINPUT;
 }
 
-int recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs)
+int tt_recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs)
 {
 	const struct tt_wi_backend *be = tt_wi_for_key(weights ? TT_WI_BY_NODE : TT_WI_BY_TIER);
 

@@ -2,31 +2,31 @@
  * Where apply and export get recommendations (core/recommend.h): a run in
  * the database, a profile file (export --format json), or the command line.
  */
-#ifndef TT_CLI_RECOS_H
-#define TT_CLI_RECOS_H
+#ifndef TT_TUNER_RECOS_H
+#define TT_TUNER_RECOS_H
 
 #include "../core/recommend.h"
 #include "../db/db.h"
 
 #include <jansson.h>
 
-int recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out);
+int tt_recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out);
 /* The newest run that has recommendations. */
-int recos_latest(struct tt_db *db, struct tt_recos *out);
-int recos_from_profile(const char *path, struct tt_recos *out);
-json_t *recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t);
+int tt_recos_latest(struct tt_db *db, struct tt_recos *out);
+int tt_recos_from_profile(const char *path, struct tt_recos *out);
+json_t *tt_recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t);
 /* Weights from a run or profile are for the machine they were found on:
  * TT_EINPUT naming both fingerprints when t is other hardware, unless
  * force (or the source carries none: command-line weights). what names the
  * source in the message ("run 12", "profile 'p.json'"). */
-int recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool force,
-			const char *what);
+int tt_recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, bool force,
+			   const char *what);
 /* The recommendations carry a fingerprint, and t's is another. */
-bool recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t);
+bool tt_recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t);
 
 /* Weights from the command line: node weights (--weights) or tier weights
  * (--tier-weights), for the first interface keyed that way (a per-source
  * one needs a source node). */
-int recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs);
+int tt_recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs);
 
 #endif

@@ -213,6 +213,17 @@ int tt_model_parse(struct tt_model *m, const char *json, const char *name)
 		goto out;
 	}
 	snprintf(m->source_note, sizeof(m->source_note), "%s", json_string_value(v));
+	v = json_object_get(root, "machine_sysfs");
+	if (v && (!json_is_string(v) || !*json_string_value(v) ||
+		  strlen(json_string_value(v)) >= sizeof(m->machine_sysfs))) {
+		rc = tt_err(TT_EINPUT,
+			    "model '%s': machine_sysfs must be the path of the modelled "
+			    "machine's sysfs tree",
+			    name);
+		goto out;
+	}
+	if (v)
+		snprintf(m->machine_sysfs, sizeof(m->machine_sysfs), "%s", json_string_value(v));
 	m->line_bytes = 64;
 	if ((rc = num_field(name, root, "model", "line_bytes", false, &m->line_bytes)) < 0)
 		goto out;
@@ -290,6 +301,20 @@ int tt_model_load(struct tt_model *m, const char *path)
 	}
 	buf[len] = '\0';
 	rc = tt_model_parse(m, buf, path);
+	/* A relative tree is the model file's neighbour, wherever it is run
+	 * from: the shipped models name their fixture trees that way. */
+	if (rc == 0 && m->machine_sysfs[0] && m->machine_sysfs[0] != '/') {
+		const char *slash = strrchr(path, '/');
+		char full[sizeof(m->machine_sysfs)];
+
+		if (slash && snprintf(full, sizeof(full), "%.*s/%s", (int)(slash - path), path,
+				      m->machine_sysfs) >= (int)sizeof(full)) {
+			rc = tt_err(TT_EINPUT, "model '%s': machine_sysfs is too long", path);
+			goto out;
+		}
+		if (slash)
+			memcpy(m->machine_sysfs, full, sizeof(full));
+	}
 out:
 	free(buf);
 	fclose(f);

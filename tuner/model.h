@@ -72,7 +72,12 @@ struct tt_model {
 	char path[512];
 	char name[64];
 	char source_note[2048]; /* where the figures come from */
-	double line_bytes;	/* bytes per cache line (64) */
+	/* "machine_sysfs": the sysfs tree of the machine the model describes
+	 * (relative to the model file); "" if it names none. A run on the
+	 * model reads its topology there unless --sysfs-root says otherwise,
+	 * so it is the modelled machine whatever host it runs on. */
+	char machine_sysfs[1024];
+	double line_bytes; /* bytes per cache line (64) */
 	int nsources;
 	struct tt_model_source src[TT_MODEL_MAX_SOURCES];
 };

@@ -35,6 +35,12 @@ static void test_shipped_load(void **state)
 		assert_non_null(strstr(m.source_note, "tests/fixtures/sysfs/"));
 		assert_non_null(strstr(m.source_note, "approximat"));
 		assert_non_null(tt_model_source(&m, 0));
+		/* ... and names its machine's tree, found beside the model file
+		 * wherever the run starts: the fixture the model describes. */
+		char want[1024];
+		snprintf(want, sizeof(want), "%s/tuner/models/../../tests/fixtures/sysfs/%s",
+			 getenv("TT_TOP") ? getenv("TT_TOP") : ".", shipped[i]);
+		assert_string_equal(m.machine_sysfs, want);
 	}
 }
 
@@ -93,6 +99,12 @@ static void test_bad_models(void **state)
 			    "\"idle_lat_ns\":1}"),
 			""),
 		  "sources[0].nodes[0].cpus is not true or false" },
+		{ "{\"schema_version\":1,\"name\":\"t\",\"source\":\"s\",\"machine_sysfs\":7,"
+		  "\"sources\":[" SRC(0, 8, NODE0) "]}",
+		  "machine_sysfs must be the path of the modelled machine's sysfs tree" },
+		{ "{\"schema_version\":1,\"name\":\"t\",\"source\":\"s\",\"machine_sysfs\":\"\","
+		  "\"sources\":[" SRC(0, 8, NODE0) "]}",
+		  "machine_sysfs must be the path" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {

@@ -210,8 +210,6 @@ bad:
 		      arg);
 }
 
-/* --- The objective, tier groups and every source (auto only) --- */
-
 /* A positive decimal at most max; false for anything else. */
 static bool positive(const char *arg, double max, double *out)
 {

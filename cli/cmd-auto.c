@@ -2,25 +2,20 @@
  * against the baselines, record them, and optionally apply them; and
  * tiertune sweep, the same run with the exhaustive grid as its strategy
  * (one file: the two differ only in their options and the trial table).
- * The search, the model and the report are tuner/'s; this file picks the
- * measurement (real trials through tuner/trial.h, or the model's seeded
- * measure), prints, records and applies. */
+ * The run is tuner/auto.h's (the nodes, the prior, the measurement, the
+ * search, the record, the plan); this file parses and checks the options,
+ * prints the progress lines and the report (or the JSON document), and
+ * applies. */
 #include "cli.h"
 
 #include "../bench/kernels.h"
 #include "../core/apply.h"
-#include "../core/parse.h"
-#include "../core/topo.h"
 #include "../core/wi.h"
-#include "../db/db.h"
-#include "../core/state.h"
 #include "../tuner/app.h"
+#include "../tuner/auto.h"
 #include "../tuner/model.h"
-#include "../tuner/policy.h"
-#include "../tuner/profile.h"
 #include "../tuner/report.h"
 #include "../tuner/search.h"
-#include "../tuner/trial.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,14 +31,6 @@
 #define DEFAULT_BUDGET "60"
 #define DEFAULT_BUDGET_MODEL "200"
 
-/* A real sweep without --budget must end in reasonable time: at a few
- * seconds a measurement, this many is already hours. */
-#define SWEEP_REAL_MAX 2000
-/* On the model a measurement is microseconds, but each trial is kept in
- * memory and printed: a million (--grid 64 over 3 nodes is 450k, a few
- * seconds) bounds both; --grid 255 over 3 nodes would be 28 million. */
-#define SWEEP_MODEL_MAX 1000000
-
 struct auto_args {
 	const char *kind; /* "auto" or "sweep": the run's kind */
 	int64_t source;
@@ -56,7 +43,7 @@ struct auto_args {
 	const char *objective, *max_latency, *traffic, *granularity;
 	bool all_sources;
 	struct all_sources *all; /* set while --all-sources runs each source */
-	/* Trials under the kernel's policy (policy_setup): --placement, and
+	/* Trials under the kernel's policy (tuner/auto.h): --placement, and
 	 * app mode's program, its metric and direction. */
 	const char *placement, *metric;
 	bool higher_is_better;
@@ -64,104 +51,11 @@ struct auto_args {
 	char **app_argv; /* NULL-terminated; NULL: the bandwidth objective */
 };
 
-/* What a real measurement saw, kept per trial for the record: the
- * measure callback cannot know its trial, the progress callback that
- * follows every measurement does. */
-struct placed {
-	double achieved[TT_SEARCH_MAX_NODES]; /* fraction of checked pages */
-	bool validated;
-};
-
-struct auto_ctx {
+/* The hooks' context: what the run's lines and JSON need beside it. */
+struct auto_out {
 	struct tt_cli *cli;
-	const struct tt_topo *t;
-	const struct tt_kernel *kernel;
-	int source;
-	int threads;	   /* 0: every CPU of the source node */
-	size_t size_bytes; /* per array; 0: STREAM's rule */
-	int repeat;
-	bool simulated;
-	struct tt_model_sim sim; /* with --model */
-	struct placed last;	 /* the latest real measurement */
-	struct placed *per_trial;
-	int nper;
-	size_t array_bytes; /* as the last real trial allocated */
-	int used_threads;
-	/* The real measurements' arrays, placed once and kept: each new vector
-	 * moves only the pages whose node changes (bench/run.h). */
-	struct tt_bench_ctx *reuse;
-	bool latency;		/* the latency objective: scores are 1e9 / lat_ns */
-	double traffic_bytes_s; /* its stated traffic, bytes/s */
-	double max_lat_ns;	/* --max-latency; 0: none */
-	/* --granularity tier: the search's groups are tiers, and every
-	 * measurement splits their weights over the tiers' nodes first. */
-	bool tiers;
-	tt_sample_fn inner;
-	tt_measure_fn inner_measure;
-	void *inner_ctx;
-	struct tt_profile profile; /* the prior's figures */
-	int profile_cost;	   /* measurements of the budget it took */
-	const char *auto_from;	   /* the auto baseline's figures: "hmat", the prior's */
-	/* Trials under written weights: --placement kernel, or app mode. */
-	enum tt_place_mode mode;
-	struct tt_policy pol;
-	struct tt_policy_measure pm;
-	struct tt_app *app; /* app mode's program */
-	char state[4096];   /* the state folder: lock, journal, the program's log */
-	char log[4200];	    /* its output */
-	json_t *discarded;  /* [{weights, why}] */
+	json_t *discarded; /* [{weights, why}]; NULL: none */
 };
-
-/* What a real trial placed and used, for the record. */
-static void note_placement(struct auto_ctx *c, const struct tt_weights *w,
-			   const struct tt_trial_result *r)
-{
-	memset(&c->last, 0, sizeof(c->last));
-	c->last.validated = r->bench.validated;
-	c->array_bytes = r->bench.array_bytes;
-	c->used_threads = r->bench.threads;
-	if (r->bench.place.checked) {
-		int node, k = 0;
-
-		tt_nodemask_for_each (node, &w->set) {
-			if (k < TT_SEARCH_MAX_NODES)
-				c->last.achieved[k++] = (double)r->bench.place.got[node] /
-							(double)r->bench.place.checked;
-		}
-	}
-}
-
-/* One real measurement: the kernel under exact placement (no root, no
- * global setting), its median pass as the score, in the arrays the
- * earlier ones placed. Not recorded by the trial layer: the auto run
- * records its trials itself, one per vector. */
-static int real_measure(void *ctx, const struct tt_weights *w, double *score)
-{
-	struct auto_ctx *c = ctx;
-	int rc = c->reuse ? 0 : tt_bench_ctx_new(&c->reuse);
-	struct tt_trial_opts o = { .bench = { .kernel = c->kernel,
-					      .topo = c->t,
-					      .source_node = c->source,
-					      .threads = c->threads,
-					      .array_bytes = c->size_bytes,
-					      .repeat = c->repeat,
-					      .sfs = &c->cli->sfs,
-					      .reuse = c->reuse },
-				   .weights = w,
-				   .command = c->cli->cmdline };
-	struct tt_trial_result *r;
-
-	if (rc == 0)
-		rc = tt_place_init(&o.bench.place, c->mode, &w->set, w, c->source);
-	if (rc == 0)
-		rc = tt_trial_run(&o, &r);
-	if (rc < 0)
-		return rc;
-	*score = r->bench.bw_median_bytes_s;
-	note_placement(c, w, r);
-	tt_trial_free(r);
-	return 0;
-}
 
 static void weights_str(const struct tt_search *s, int trial, char *buf, size_t size)
 {
@@ -178,17 +72,17 @@ static void weights_str(const struct tt_search *s, int trial, char *buf, size_t 
  * (its score is 1e9 / ns); in app mode seconds or the program's metric (a
  * score of 1/s or 1/metric shown inverted). The interval's half width maps
  * to first order. */
-static double shown(const struct auto_ctx *c, double score)
+static double shown(const struct tt_auto *c, double score)
 {
 	return c->app ? tt_app_shown(c->app, score) : c->latency ? 1e9 / score : score / 1e9;
 }
 
-static int precision(const struct auto_ctx *c)
+static int precision(const struct tt_auto *c)
 {
 	return c->app ? 3 : c->latency ? 1 : 2;
 }
 
-static void print_figure(const struct auto_ctx *c, FILE *f, double score, double half)
+static void print_figure(const struct tt_auto *c, FILE *f, double score, double half)
 {
 	double v = shown(c, score);
 
@@ -205,14 +99,14 @@ static void print_figure(const struct auto_ctx *c, FILE *f, double score, double
 		fprintf(f, " ±%6s", "-");
 }
 
-static const char *unit(const struct auto_ctx *c)
+static const char *unit(const struct tt_auto *c)
 {
 	return c->app ? (c->app->metric ? "metric" : "s") : c->latency ? "ns" : "GB/s";
 }
 
 /* A trial's figure as measured (a latency bound's penalty is for ranking,
  * not to show), with its interval; NaN when unmeasured. */
-static void print_trial(const struct auto_ctx *c, FILE *f, const struct tt_trial *tr)
+static void print_trial(const struct tt_auto *c, FILE *f, const struct tt_trial *tr)
 {
 	double mean = NAN, half = NAN;
 
@@ -223,7 +117,7 @@ static void print_trial(const struct auto_ctx *c, FILE *f, const struct tt_trial
 
 /* The final comparison's line: round, arm, score, and for a baseline the
  * winner's running gain over it (± the 95% interval's half width). */
-static void progress_confirm(const struct auto_ctx *c, const struct tt_search *s, int trial)
+static void progress_confirm(const struct tt_auto *c, const struct tt_search *s, int trial)
 {
 	char w[96];
 
@@ -245,28 +139,17 @@ static void progress_confirm(const struct auto_ctx *c, const struct tt_search *s
 
 /* One line per measurement, on stderr so that stdout holds only the
  * report (or the JSON document); the final comparison's in text mode only. */
-static void progress(void *ctx, const struct tt_search *s, int trial)
+static void progress(void *ctx, const struct tt_auto *c, const struct tt_search *s, int trial)
 {
-	struct auto_ctx *c = ctx;
+	const struct auto_out *o = ctx;
 	char w[96], bw[96] = "-";
 	const struct tt_trial *lead = &s->trials[s->leader];
 
 	if (s->confirming) {
-		if (!c->cli->json)
+		if (!o->cli->json)
 			progress_confirm(c, s, trial);
 		return;
 	}
-	if (!c->simulated && trial >= c->nper) {
-		struct placed *p = realloc(c->per_trial, (size_t)(trial + 16) * sizeof(*p));
-
-		if (p) {
-			memset(p + c->nper, 0, (size_t)(trial + 16 - c->nper) * sizeof(*p));
-			c->per_trial = p;
-			c->nper = trial + 16;
-		}
-	}
-	if (!c->simulated && trial < c->nper)
-		c->per_trial[trial] = c->last;
 	weights_str(s, trial, w, sizeof(w));
 	weights_str(s, s->leader, bw, sizeof(bw));
 	/* Counted as the user's budget, the profile's share included. */
@@ -327,164 +210,6 @@ bad:
 		      arg);
 }
 
-/* --nodes local: the memory nodes nearer (SLIT) to the source than to any
- * other CPU node, ties to the lower CPU node; so that --all-sources on a
- * two-socket machine tunes each socket over its own nodes, which upstream's
- * global weights can then hold together. */
-static void local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask)
-{
-	memset(mask, 0, sizeof(*mask));
-	for (int m = 0; m < t->nnodes; m++) {
-		const struct tt_node *mn = &t->nodes[m];
-		int near = -1, best = 0;
-
-		if (!mn->has_memory)
-			continue;
-		for (int i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].has_cpu && (near < 0 || mn->distance[i] < best)) {
-				near = t->nodes[i].id;
-				best = mn->distance[i];
-			}
-		if (near == src)
-			tt_bit_set(mask->bits, (unsigned int)mn->id);
-	}
-}
-
-/* The nodes to interleave over: --nodes, else every memory node (a model
- * must describe each: tt_model_check_machine); each must be a memory node
- * of the machine (weights of a node without memory are meaningless to the
- * kernel). */
-static int pick_nodes(const struct auto_args *a, const struct tt_topo *t, const struct tt_model *m,
-		      struct tt_search_cfg *cfg)
-{
-	struct tt_nodemask mask = { 0 };
-	int node, rc;
-
-	if (a->nodes && strcmp(a->nodes, "local") == 0) {
-		local_nodes(t, (int)a->source, &mask);
-	} else if (a->nodes) {
-		if (tt_parse_list(a->nodes, mask.bits, TT_MAX_NODES) || !tt_nodemask_weight(&mask))
-			return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)",
-				      a->nodes);
-	} else {
-		mask = t->mem_nodes;
-	}
-	rc = tt_topo_check_nodes(t, &mask, "--nodes");
-	if (rc < 0)
-		return rc;
-	cfg->nnodes = 0;
-	tt_nodemask_for_each (node, &mask) {
-		if (!tt_nodemask_test(&t->mem_nodes, node))
-			return tt_err(TT_EINPUT, "node %d in --nodes has no memory", node);
-		if (cfg->nnodes == TT_SEARCH_MAX_NODES)
-			return tt_err(TT_EINPUT, "more than %d nodes to interleave",
-				      TT_SEARCH_MAX_NODES);
-		cfg->nodes[cfg->nnodes++] = node;
-	}
-	if (m && (rc = tt_model_check_machine(m, (int)a->source, t, cfg->nodes, cfg->nnodes)) < 0)
-		tt_err_hint("model '%s' is not a model of this machine; give --sysfs-root a copy "
-			    "of the fixture it describes (tests/fixtures/sysfs/%s)",
-			    m->path, m->name);
-	return rc;
-}
-
-/* The prior and the auto-mode baseline. The auto baseline is what the
- * kernel's auto mode would do: HMAT's figures where every node has them,
- * else the prior's. The prior is the profile measured from the source
- * (tuner/profile.h), or the model's with --model; HMAT's, a first guess
- * from each node's best initiator, only when the profile is skipped
- * (--no-profile, sweep, a budget too small to hold it) or cut short.
- *
- * The profile counts against the budget: a measurement per node (its
- * bandwidth run costs what a search measurement does; the latency run is
- * shorter), and with a duration its time, of which it takes at most about
- * a quarter. */
-static int pick_prior(struct auto_ctx *c, const struct auto_args *a, const struct tt_model *m,
-		      struct tt_search_cfg *cfg)
-{
-	struct tt_profile hmat, *p = &c->profile;
-	int cost = tt_profile_cost(cfg->nnodes), rc = 0;
-
-	tt_profile_hmat(&hmat, c->t, c->source, cfg->nodes, cfg->nnodes);
-	c->auto_from = "hmat";
-	if (tt_profile_complete(&hmat))
-		tt_profile_bw(&hmat, cfg->auto_bw_bytes_s);
-	if (m && !a->no_profile) {
-		rc = tt_profile_model(p, m, c->source, cfg->nodes, cfg->nnodes);
-	} else if (a->no_profile || m || strcmp(a->kind, "sweep") == 0 ||
-		   (cfg->budget_trials && cfg->budget_trials - cost < tt_search_need(cfg))) {
-		*p = hmat;
-		p->skipped = a->no_profile		     ? "--no-profile"
-			     : strcmp(a->kind, "sweep") == 0 ? "sweep tries every vector"
-							     : "the budget is too small for it";
-	} else {
-		struct tt_bench_opts o = { .kernel = c->kernel,
-					   .topo = c->t,
-					   .source_node = c->source,
-					   .threads = c->threads,
-					   .array_bytes = c->size_bytes,
-					   .repeat = c->repeat,
-					   .sfs = &c->cli->sfs };
-
-		if (!c->cli->json)
-			fprintf(stderr,
-				"profile: bandwidth and idle latency from node %d to each "
-				"node alone...\n",
-				c->source);
-		rc = tt_profile_measure(p, &o, cfg->nodes, cfg->nnodes, cfg->budget_s / 4);
-		if (rc == 0 && cfg->budget_trials) {
-			c->profile_cost = cost;
-			cfg->budget_trials -= cost;
-		}
-		/* The search's clock starts after the profile. */
-		if (rc == 0 && cfg->budget_s > 0)
-			cfg->budget_s = fmax(cfg->budget_s - p->elapsed_s, 1e-3);
-	}
-	if (rc < 0)
-		return rc;
-	if (tt_profile_complete(p)) {
-		tt_profile_bw(p, cfg->prior_bw_bytes_s);
-		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "%s",
-			 p->skipped ? "hmat"
-			 : m	    ? "model"
-				    : "profile");
-	} else if (tt_profile_complete(&hmat)) {
-		tt_profile_bw(&hmat, cfg->prior_bw_bytes_s);
-		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "hmat");
-	} else {
-		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "none");
-	}
-	if (!tt_profile_complete(&hmat))
-		c->auto_from = strcmp(cfg->prior_from, "none") == 0 ? NULL : cfg->prior_from;
-	return 0;
-}
-
-static double median(const double *x, int n)
-{
-	double v[TT_CONFIRM_MAX * 4 + 64];
-	int m = n < (int)(sizeof(v) / sizeof(v[0])) ? n : (int)(sizeof(v) / sizeof(v[0]));
-
-	memcpy(v, x, (size_t)m * sizeof(*v));
-	for (int i = 1; i < m; i++)
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double tmp = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = tmp;
-		}
-	return m ? (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2) : NAN;
-}
-
-static const char *baseline_label(const char *name)
-{
-	return strcmp(name, "local") == 0  ? "local DRAM"
-	       : strcmp(name, "1:1") == 0  ? "1:1 interleave"
-	       : strcmp(name, "auto") == 0 ? "kernel auto mode"
-					   : name;
-}
-
-/* --- The objective, tier groups and every source (auto only) --- */
-
 /* A positive decimal at most max; false for anything else. */
 static bool positive(const char *arg, double max, double *out)
 {
@@ -498,7 +223,7 @@ static bool positive(const char *arg, double max, double *out)
 /* --objective, --max-latency, --traffic-rate, --granularity and the --max-weight
  * they allow: checked before anything is read, so bad input writes
  * nothing. An exit code (2 with the message printed) or 0. */
-static int parse_objective(const struct auto_args *a, struct auto_ctx *c)
+static int parse_objective(const struct auto_args *a, struct tt_auto *c)
 {
 	const char *obj = a->objective ? a->objective : "bandwidth";
 	const char *gran = a->granularity ? a->granularity : "node";
@@ -534,20 +259,6 @@ static int parse_objective(const struct auto_args *a, struct auto_ctx *c)
 	return 0;
 }
 
-/* Tier weights searched on a machine whose interface holds node weights
- * (upstream) are recommended as it takes them, split over the tiers' nodes
- * as the RFC splits them: what is stored, exported and applied is then one
- * thing, named for the interface the machine has. */
-static int reco_for_machine(struct tt_cli *cli, const struct auto_ctx *c, struct tt_recos *rs)
-{
-	const struct tt_wi_backend *be;
-
-	if (!c->tiers || !rs->n || cli_pick_interface(cli, NULL, &be) < 0 ||
-	    be->key == TT_WI_BY_TIER)
-		return 0;
-	return tt_recos_convert(rs, c->t, be);
-}
-
 /* An interface that holds a weight for every tier of a source (the RFC) is
  * searched by tier unless --granularity says otherwise: every tier then
  * gets a weight (0 leaves it out), where node weights summed per tier would
@@ -563,281 +274,10 @@ static bool tier_interface(struct tt_cli *cli, const struct auto_args *a)
 	       be->key == TT_WI_BY_TIER;
 }
 
-/* --granularity tier: the search's groups become the tiers of the nodes
- * picked, each whole (the RFC weighs a tier for all its nodes: seed 003),
- * its prior the sum of its nodes', the local baseline the source's tier. */
-static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
-{
-	struct tt_search_cfg g = *cfg;
-	const struct tt_node *local =
-		cfg->local_node >= 0 ? tt_topo_node(t, cfg->local_node) : NULL;
-
-	for (int k = 0; k < cfg->nnodes; k++) {
-		const struct tt_node *n = tt_topo_node(t, cfg->nodes[k]);
-
-		if (!n || n->tier < 0)
-			return tt_err(TT_EINPUT,
-				      "node %d is in no memory tier: --granularity tier "
-				      "has nothing to weigh it by",
-				      cfg->nodes[k]);
-	}
-	g.nnodes = 0;
-	g.local_node = local ? local->tier : -1;
-	for (int i = 0; i < t->ntiers; i++) {
-		const struct tt_tier *tr = &t->tiers[i];
-		double bw = 0;
-		double abw = 0;
-		bool used = false, known = true, aknown = true;
-		int node;
-
-		for (int k = 0; k < cfg->nnodes; k++)
-			if (tt_nodemask_test(&tr->nodes, cfg->nodes[k])) {
-				used = true;
-				bw += cfg->prior_bw_bytes_s[k];
-				known &= cfg->prior_bw_bytes_s[k] > 0;
-				abw += cfg->auto_bw_bytes_s[k];
-				aknown &= cfg->auto_bw_bytes_s[k] > 0;
-			}
-		if (!used)
-			continue;
-		tt_nodemask_for_each (node, &tr->nodes) {
-			bool in = false;
-
-			for (int k = 0; k < cfg->nnodes; k++)
-				in |= cfg->nodes[k] == node;
-			if (!in) {
-				tt_err(TT_EINPUT,
-				       "memory tier %d has node %d, which is not among the nodes "
-				       "searched: --granularity tier weighs whole tiers",
-				       tr->id, node);
-				tt_err_hint("give --nodes with every node of the tiers");
-				return TT_EINPUT;
-			}
-		}
-		if (tr->id >= TT_MAX_NODES)
-			return tt_err(TT_EINPUT, "memory tier id %d is beyond %d", tr->id,
-				      TT_MAX_NODES - 1);
-		g.nodes[g.nnodes] = tr->id;
-		g.auto_bw_bytes_s[g.nnodes] = aknown ? abw : 0;
-		g.prior_bw_bytes_s[g.nnodes++] = known ? bw : 0;
-	}
-	*cfg = g;
-	return 0;
-}
-
-/* Tier weights to the node weights a measurement places by: the RFC's
- * split, as recommend.c converts a tier recommendation for upstream. */
-static int tier_nodes(const struct auto_ctx *c, const struct tt_weights *tiers,
-		      struct tt_weights *nodes)
-{
-	struct tt_recos *rs = calloc(1, sizeof(*rs));
-	char buf[512];
-	int rc =
-		rs ? tt_weights_format(tiers, buf, sizeof(buf)) : tt_err(TT_EFAIL, "out of memory");
-
-	if (rc >= 0)
-		rc = tt_recos_add(rs, c->source, tt_wi_for_key(TT_WI_BY_TIER)->name, buf, NAN,
-				  "--granularity tier");
-	if (rc == 0)
-		rc = tt_recos_convert(rs, c->t, tt_wi_for_key(TT_WI_BY_NODE));
-	if (rc == 0)
-		*nodes = rs->r[0].w;
-	free(rs);
-	return rc < 0 ? rc : 0;
-}
-
-static int tier_measure(void *ctx, const struct tt_weights *w, double *score)
-{
-	struct auto_ctx *c = ctx;
-	struct tt_weights nw;
-	int rc = tier_nodes(c, w, &nw);
-
-	return rc < 0 ? rc : c->inner_measure(c->inner_ctx, &nw, score);
-}
-
-static int tier_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
-{
-	struct auto_ctx *c = ctx;
-	struct tt_weights nw;
-	int rc = tier_nodes(c, w, &nw);
-
-	return rc < 0 ? rc : c->inner(c->inner_ctx, &nw, out);
-}
-
-/* Delays (spin iterations per cache line) that step the mix from flat out
- * towards idle: the traffic levels a real latency-objective trial measures
- * at, to find the stated one among them. */
-static const uint64_t traffic_ladder[] = { 0, 20, 100, 400, 2000 };
-
-/* One real measurement with latency: bench's loaded-latency kernel under
- * exact placement by w, one thread chasing pointers through pages placed
- * by w while the others run the mix over arrays placed by w. Bandwidth
- * objective (the bound): flat out, its bandwidth and latency; latency
- * objective: the ladder, the latency at the stated traffic. */
-static int real_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
-{
-	struct auto_ctx *c = ctx;
-	int n = c->latency ? (int)(sizeof(traffic_ladder) / sizeof(*traffic_ladder)) : 1;
-	struct tt_trial_opts o = { .bench = { .kernel = tt_kernel_find("loaded-latency"),
-					      .topo = c->t,
-					      .source_node = c->source,
-					      .threads = c->threads,
-					      .array_bytes = c->size_bytes,
-					      .repeat = c->repeat,
-					      .sfs = &c->cli->sfs,
-					      .traffic = c->kernel,
-					      .ndelays = n,
-					      .point_s = 0.25 },
-				   .weights = w,
-				   .command = c->cli->cmdline };
-	struct tt_trial_result *r;
-	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
-
-	memcpy(o.bench.delays, traffic_ladder, (size_t)n * sizeof(*traffic_ladder));
-	if (rc == 0)
-		rc = tt_trial_run(&o, &r);
-	if (rc < 0)
-		return rc;
-	if (c->latency) {
-		out->lat_ns = tt_trial_lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s,
-					      &out->overloaded, &out->capacity_bytes_s);
-		out->score = 1e9 / out->lat_ns;
-	} else {
-		out->lat_ns = r->bench.points[0].lat_ns;
-		out->score = r->bench.points[0].bw_bytes_s;
-	}
-	note_placement(c, w, r);
-	tt_trial_free(r);
-	return 0;
-}
-
-/* The measurement for the objective and the granularity: the model's or a
- * real one, with latency when the objective or a bound needs it, through
- * the tier split with --granularity tier. */
-static int search_init(struct auto_ctx *c, const struct tt_search_cfg *base, bool model,
-		       struct tt_search *s)
-{
-	struct tt_search_cfg k = *base, *cfg = &k;
-	bool lat = c->latency || c->max_lat_ns > 0;
-
-	k.max_lat_ns = c->max_lat_ns;
-	c->inner = model ? tt_model_sample : real_sample;
-	c->inner_measure = model ? tt_model_measure : real_measure;
-	c->inner_ctx = model ? (void *)&c->sim : c;
-	if (model)
-		c->sim.traffic_bytes_s = c->latency ? c->traffic_bytes_s : 0;
-	/* Trials under written weights wrap the node-weight measurement, so
-	 * that --granularity tier splits its tiers before they are written. */
-	if (c->pm.pol) {
-		c->pm.inner = c->app ? tt_app_measure : c->inner_measure;
-		c->pm.inner_ctx = c->app ? (void *)c->app : c->inner_ctx;
-		c->inner_measure = tt_policy_measure;
-		c->inner_ctx = &c->pm;
-	}
-	if (lat)
-		return tt_search_init_sampled(s, cfg, c->tiers ? tier_sample : c->inner,
-					      c->tiers ? c : c->inner_ctx);
-	return tt_search_init(s, cfg, c->tiers ? tier_measure : c->inner_measure,
-			      c->tiers ? c : c->inner_ctx);
-}
-
-/* A trial's node rows for the database: its weights (split over the tiers'
- * nodes with --granularity tier), shares requested and, for real trials,
- * achieved. */
-static int trial_nodes(const struct auto_ctx *c, const struct tt_search *s, int i,
-		       struct tt_db_trial_node *nodes, int max, int *nn)
-{
-	uint32_t w[TT_SEARCH_MAX_NODES], sum = 0;
-	struct tt_weights tw;
-	int node, rc;
-
-	tt_search_trial_weights(s, i, w);
-	tt_search_weights(s, w, &tw);
-	if (c->tiers && (rc = tier_nodes(c, &tw, &tw)) < 0)
-		return rc;
-	tt_nodemask_for_each (node, &tw.set)
-		sum += tw.w[node];
-	*nn = 0;
-	tt_nodemask_for_each (node, &tw.set) {
-		double share = (double)tw.w[node] / sum;
-
-		if (!tw.w[node] || *nn == max)
-			continue;
-		nodes[*nn] = (struct tt_db_trial_node){
-			.node = node,
-			.weight = tw.w[node],
-			.requested_share = share,
-			/* A model's and a program's pages are not counted: their
-			 * share is the policy's. */
-			.achieved_share = c->simulated || c->app || i >= c->nper
-						  ? share
-						  : c->per_trial[i].achieved[*nn]
-		};
-		++*nn;
-	}
-	return 0;
-}
-
-/* A trial's figures for the database: bandwidth from the callback's own
- * scores (not a bound's ranking; none for the latency objective, whose
- * score is not one), latency where it was measured. */
-/* App mode's figures in the program's own terms: seconds, or the metric
- * and its direction. The scores are 1/s or 1/metric where less is better,
- * so the best run is the highest score whichever way it is shown. */
-static void app_figures(const struct tt_app *app, const struct tt_trial *tr, struct tt_db_trial *d)
-{
-	double v[TT_CONFIRM_MAX * 4 + 64], lo = INFINITY, hi = -INFINITY;
-	int n = tr->n < (int)(sizeof(v) / sizeof(v[0])) ? tr->n : (int)(sizeof(v) / sizeof(v[0]));
-
-	for (int j = 0; j < n; j++) {
-		v[j] = tt_app_shown(app, tr->raw[j]);
-		lo = fmin(lo, tr->raw[j]);
-		hi = fmax(hi, tr->raw[j]);
-	}
-	if (!app->metric) {
-		d->time_best_s = tt_app_shown(app, hi);
-		d->time_median_s = median(v, n);
-		d->time_max_s = tt_app_shown(app, lo);
-		return;
-	}
-	d->metric = true;
-	d->metric_higher_is_better = app->higher_is_better;
-	d->metric_best = tt_app_shown(app, hi);
-	d->metric_median = median(v, n);
-	d->metric_worst = tt_app_shown(app, lo);
-}
-
-static void trial_figures(const struct auto_ctx *c, const struct tt_trial *tr,
-			  struct tt_db_trial *d)
-{
-	double lo = INFINITY, hi = -INFINITY, llo = INFINITY, lhi = -INFINITY;
-
-	for (int j = 0; j < tr->n; j++) {
-		lo = fmin(lo, tr->raw[j]);
-		hi = fmax(hi, tr->raw[j]);
-		llo = fmin(llo, tr->lat_ns[j]);
-		lhi = fmax(lhi, tr->lat_ns[j]);
-	}
-	if (c->app) {
-		app_figures(c->app, tr, d);
-		return;
-	}
-	if (!c->latency) {
-		d->bw_best_bytes_s = hi;
-		d->bw_median_bytes_s = median(tr->raw, tr->n);
-		d->bw_min_bytes_s = lo;
-	}
-	if (isfinite(llo)) {
-		d->lat_best_ns = llo;
-		d->lat_median_ns = median(tr->lat_ns, tr->n);
-		d->lat_max_ns = lhi;
-	}
-}
-
 /* The figures of a trial, a baseline or the best beside the bandwidth
  * ones: its loaded latency and, under a bound, whether it keeps it; the
  * latency objective's score is no bandwidth, so those go null. */
-static void figures_json(json_t *o, const struct auto_ctx *c, double lat_ns, bool feasible)
+static void figures_json(json_t *o, const struct tt_auto *c, double lat_ns, bool feasible)
 {
 	json_object_set_new(o, "lat_mean_ns", tt_json_real(lat_ns));
 	json_object_set_new(o, "feasible",
@@ -850,7 +290,7 @@ static void figures_json(json_t *o, const struct auto_ctx *c, double lat_ns, boo
 }
 
 /* What report_json leaves to the objective and the granularity. */
-static void objective_json(json_t *j, const struct auto_ctx *c, const struct tt_search *s,
+static void objective_json(json_t *j, const struct tt_auto *c, const struct tt_search *s,
 			   const struct tt_report *r)
 {
 	json_t *trials = json_object_get(j, "trials"), *bases = json_object_get(j, "baselines");
@@ -891,7 +331,7 @@ static void objective_json(json_t *j, const struct auto_ctx *c, const struct tt_
 }
 
 /* What report_text leaves to the objective and the granularity. */
-static void objective_text(const struct auto_ctx *c, const struct tt_report *r,
+static void objective_text(const struct tt_auto *c, const struct tt_report *r,
 			   const struct tt_recos *rs)
 {
 	const char *sim = c->simulated ? "SIMULATED " : "";
@@ -926,45 +366,21 @@ static void objective_text(const struct auto_ctx *c, const struct tt_report *r,
 	}
 }
 
-/* No trial kept the bound, or none carried the stated traffic: the nearest
- * miss named, nothing recommended, recorded or applied (exit 1). */
-static int infeasible(const struct auto_ctx *c, const struct tt_report *r)
-{
-	char w[96];
-
-	tt_weights_format(&r->best_w, w, sizeof(w));
-	if (!(c->max_lat_ns > 0)) {
-		tt_err(TT_EFAIL,
-		       "%s--traffic-rate %.1f GB/s exceeds every candidate's capacity: none of %d "
-		       "trials carried it; the highest capacity found was %.1f GB/s",
-		       c->simulated ? "SIMULATED: " : "", c->traffic_bytes_s / 1e9, r->nmeasured,
-		       r->max_capacity_bytes_s / 1e9);
-		tt_err_hint("state a traffic within the capacity (--traffic-rate), or give more "
-			    "nodes (--nodes)");
-		return TT_EFAIL;
-	}
-	tt_err(TT_EFAIL,
-	       "%sno weights met the latency bound of %.0f ns in %d trials; the least loaded "
-	       "latency was %.0f ns, with weights %s",
-	       c->simulated ? "SIMULATED: " : "", c->max_lat_ns, r->nmeasured, r->best_lat_ns, w);
-	tt_err_hint("raise --max-latency, or lighten the mix (--threads)");
-	return TT_EFAIL;
-}
-
-/* --all-sources: every source's recommendation and run, for recommend.c's
- * merge once all have run. */
+/* --all-sources: every source's recommendation and run (tuner/auto.h),
+ * and with --json each source's summary. */
 struct all_sources {
-	struct tt_recos rs;
-	int64_t run[TT_RECO_MAX];
-	json_t *docs; /* --json: each source's summary */
+	struct tt_auto_all set;
+	json_t *docs;
 };
 
 static int all_add(struct all_sources *all, const struct tt_recos *rs, int64_t run, json_t *doc)
 {
-	if (all->rs.n == TT_RECO_MAX)
-		return tt_err(TT_EINPUT, "more than %d sources", TT_RECO_MAX);
-	all->run[all->rs.n] = run;
-	all->rs.r[all->rs.n++] = rs->r[0];
+	int rc = tt_auto_all_add(&all->set, rs, run);
+
+	if (rc < 0) {
+		json_decref(doc);
+		return rc;
+	}
 	if (doc) {
 		json_array_append_new(all->docs,
 				      json_pack("{s:i,s:O,s:O,s:O}", "source_node",
@@ -975,122 +391,6 @@ static int all_add(struct all_sources *all, const struct tt_recos *rs, int64_t r
 		json_decref(doc);
 	}
 	return 0;
-}
-
-/* The run, its trials (one per weight vector, its measurements as passes)
- * and the recommendation. The run row is begun only now, after the search:
- * a search refused or failed leaves the database as it was. */
-static int record(struct tt_cli *cli, const struct auto_args *a, const struct auto_ctx *c,
-		  const struct tt_search *s, const struct tt_report *r, const struct tt_recos *rs,
-		  int64_t *run_id)
-{
-	struct tt_db *db;
-	char objective[64];
-	int64_t host, run = 0, id;
-	int rc = cli_db(cli, 0, &db);
-
-	if (rc < 0)
-		return rc;
-	/* App mode: the program is in the run's command line. */
-	if (c->app && c->app->metric)
-		snprintf(objective, sizeof(objective), "app:metric,%s-is-better",
-			 c->app->higher_is_better ? "higher" : "lower");
-	else if (c->app)
-		snprintf(objective, sizeof(objective), "app:wall-time");
-	else if (c->latency)
-		snprintf(objective, sizeof(objective), "latency:%s@%gGB/s", c->kernel->name,
-			 c->traffic_bytes_s / 1e9);
-	else
-		snprintf(objective, sizeof(objective), "%s:%s%s", c->kernel->kind->objective,
-			 c->kernel->name, c->max_lat_ns > 0 ? ",latency-bound" : "");
-	rc = tt_db_host(db, c->t, &host);
-	if (rc == 0)
-		rc = tt_db_run_begin(db,
-				     &(struct tt_db_run){ .host_id = host,
-							  .kind = a->kind,
-							  .command = cli->cmdline,
-							  .source_node = c->source,
-							  .objective = objective,
-							  .kernel_release = c->t->kernel_release,
-							  .simulated = c->simulated },
-				     &run);
-	for (int i = 0; rc == 0 && i < s->ntrials; i++) {
-		struct tt_db_trial_node nodes[TT_SEARCH_MAX_NODES];
-		struct tt_db_trial d = {
-			/* App mode: the program is its own traffic, on the
-			 * source node's CPUs (0: wherever allowed). */
-			.kernel = c->app ? "app" : c->kernel->name,
-			.mix = c->app ? c->app->path : c->kernel->counting,
-			.placement = c->simulated ? "model" : tt_place_mode_names[c->mode],
-			.threads = c->app	  ? c->app->ncpus
-				   : c->simulated ? c->threads
-						  : c->used_threads,
-			.size_bytes = c->simulated || c->app ? 0 : c->array_bytes,
-			.validated = !c->simulated && i < c->nper && c->per_trial[i].validated,
-			.simulated = c->simulated,
-			.nodes = nodes,
-		};
-
-		if (!s->trials[i].n)
-			continue;
-		rc = trial_nodes(c, s, i, nodes, TT_SEARCH_MAX_NODES, &d.nnodes);
-		trial_figures(c, &s->trials[i], &d);
-		if (rc == 0)
-			rc = tt_db_trial_add(db, run, &d, &id);
-	}
-	if (rc == 0) {
-		const struct tt_report_baseline *over = NULL;
-
-		for (int i = 0; i < r->nbaselines; i++)
-			if (strcmp(r->base[i].name, r->reco_gain_over) == 0)
-				over = &r->base[i];
-		rc = tt_db_recommendation_add(
-			db, run,
-			&(struct tt_db_recommendation){
-				.source_node = c->source,
-				.interface = rs->r[0].interface,
-				.weights = &rs->r[0].w,
-				.score = r->best_mean,
-				.gain = r->reco_gain,
-				.gain_ci_low = over && r->reco_gain != 0 ? over->gain_lo : NAN,
-				.gain_ci_high = over && r->reco_gain != 0 ? over->gain_hi : NAN,
-				.baseline = over ? baseline_label(over->name) : NULL });
-	}
-	if (rc == 0)
-		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
-	if (rc < 0 && run) {
-		char msg[1024];
-
-		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
-		tt_db_run_finish(db, run, TT_RUN_FAILED);
-		tt_err(rc, "recording the run failed: %s", msg);
-	}
-	tt_db_close(db);
-	if (rc == 0)
-		*run_id = run;
-	return rc;
-}
-
-/* The plan apply would run for the recommendation, on the interface this
- * kernel has: the node weights, merged, or the source's weights in the
- * interface's unit. */
-static int plan(struct tt_cli *cli, const struct tt_topo *t, const struct tt_recos *reco, int src,
-		struct tt_apply_plan *p)
-{
-	const struct tt_wi_backend *be;
-	struct tt_recos rs = *reco;
-	struct tt_weights w;
-	int rc = cli_pick_interface(cli, NULL, &be);
-
-	if (rc == 0)
-		rc = tt_recos_convert(&rs, t, be);
-	if (rc < 0)
-		return rc;
-	p->be = be;
-	if (be->per_source)
-		return tt_apply_plan_weights(p, t, src, &rs.r[0].w);
-	rc = tt_recos_merged(&rs, be, src, &w);
-	return rc < 0 ? rc : tt_apply_plan_weights(p, t, -1, &w);
 }
 
 static json_t *str_or_null(const char *s)
@@ -1151,90 +451,44 @@ static int policy_args(const struct auto_args *a)
 
 static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
 {
-	struct auto_ctx *c = ctx;
+	struct auto_out *o = ctx;
 	char ws[96];
 
 	if (tt_weights_format(w, ws, sizeof(ws)) < 0)
 		snprintf(ws, sizeof(ws), "?");
 	fprintf(stderr, "trial %s discarded, measuring again: the weights moved under it (%s)\n",
 		ws, why);
-	json_array_append_new(c->discarded,
+	if (!o->discarded)
+		o->discarded = json_array();
+	json_array_append_new(o->discarded,
 			      json_pack("{s:o,s:s}", "weights", tt_json_weights(w), "why", why));
 }
 
-/* The test hook's policy nodes: this host's memory nodes. */
-static int host_mem_nodes(struct tt_nodemask *m)
+static void profiling(void *ctx, const struct tt_auto *c)
 {
-	struct tt_sysfs live;
-	int rc = tt_sysfs_init(&live, "/");
+	const struct auto_out *o = ctx;
 
-	memset(m, 0, sizeof(*m));
-	return rc < 0 ? rc
-		      : tt_sysfs_read_list(&live, m->bits, TT_MAX_NODES,
-					   "/sys/devices/system/node/has_memory");
+	if (!o->cli->json)
+		fprintf(stderr,
+			"profile: bandwidth and idle latency from node %d to each node alone...\n",
+			c->source);
 }
 
-/* After the checks of the search's input: the program found, the weight
- * files writable (exit 3 otherwise, nothing written), a journal left by a
- * killed tiertune put back, signals caught. A library status. */
-static int policy_setup(struct tt_cli *cli, const struct auto_args *a, struct auto_ctx *c,
-			const struct tt_search_cfg *cfg)
+static int recover(void *ctx)
 {
-	struct tt_weights ones;
-	int rc;
+	const struct auto_out *o = ctx;
 
-	if (a->app_argv || (a->placement && strcmp(a->placement, "kernel") == 0))
-		c->mode = TT_PLACE_KERNEL;
-	if (!a->app_argv && c->mode != TT_PLACE_KERNEL)
-		return 0;
-	rc = tt_state_dir(TT_DIR_STATE, c->state, sizeof(c->state));
-	if (rc == 0)
-		rc = tt_state_prepare(c->state);
-	if (rc < 0)
-		return rc;
-	if (a->app_argv) {
-		c->app = calloc(1, sizeof(*c->app));
-		if (!c->app)
-			return tt_err(TT_EFAIL, "out of memory");
-		snprintf(c->log, sizeof(c->log), "%s/auto-app.log", c->state);
-		rc = tt_app_init(c->app, a->app_argv, a->metric, a->higher_is_better, c->log);
-		if (rc < 0) {
-			free(c->app);
-			c->app = NULL;
-			return rc;
-		}
-		if (app_on_fixture(cli, a)) {
-			c->app->host_nodes = true;
-			rc = host_mem_nodes(&c->app->nodes);
-		} else {
-			int cpus[TT_MAX_CPUS], n;
-
-			rc = tt_bench_cpus(c->t, c->source, cpus, &n);
-			if (rc == 0)
-				tt_app_pin(c->app, cpus, n);
-		}
-		if (rc < 0)
-			return rc;
-	}
-	c->pol = (struct tt_policy){ .sfs = &cli->sfs, .topo = c->t, .state_dir = c->state };
-	c->pm = (struct tt_policy_measure){ .pol = &c->pol,
-					    .inner = c->app ? tt_app_measure : real_measure,
-					    .inner_ctx = c->app ? (void *)c->app : c,
-					    .discarded = on_discard,
-					    .discarded_ctx = c };
-	c->discarded = json_array();
-	tt_weights_clear(&ones);
-	for (int k = 0; k < cfg->nnodes; k++)
-		tt_weights_put(&ones, cfg->nodes[k], 1);
-	rc = tt_policy_check(&c->pol, &ones);
-	if (rc == 0)
-		rc = cli_apply_recover_first(cli);
-	if (rc == 0)
-		tt_policy_catch_signals();
-	return rc;
+	return cli_apply_recover_first(o->cli);
 }
 
-static void print_app_objective(const struct auto_ctx *c)
+static int open_db(void *ctx, struct tt_db **db)
+{
+	const struct auto_out *o = ctx;
+
+	return cli_db(o->cli, 0, db);
+}
+
+static void print_app_objective(const struct tt_auto *c)
 {
 	printf("%s of '%s'", c->app->metric ? "the number --metric matches" : "the wall time",
 	       c->app->argv[0]);
@@ -1242,7 +496,7 @@ static void print_app_objective(const struct auto_ctx *c)
 		printf(" (%s is better)", c->app->higher_is_better ? "higher" : "lower");
 }
 
-static void print_policy_trials(const struct auto_ctx *c)
+static void print_policy_trials(const struct tt_cli *cli, const struct tt_auto *c)
 {
 	char nodes[128] = "";
 
@@ -1257,13 +511,13 @@ static void print_policy_trials(const struct auto_ctx *c)
 		tt_bit_format_list(c->app->nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 		printf("TEST HOOK (%s): the weights went to '%s', but the program ran under this "
 		       "host's nodes %s and their weights, not the fixture's\n",
-		       APP_TEST_HOOK, c->cli->sysfs_root, nodes);
+		       APP_TEST_HOOK, cli->sysfs_root, nodes);
 	}
 }
 
 /* App mode's figures in JSON: each score shown in the program's terms
  * (seconds, or its metric), the bandwidth fields null. */
-static void app_scores_json(const struct auto_ctx *c, json_t *o)
+static void app_scores_json(const struct tt_auto *c, json_t *o)
 {
 	static const char *const bw[] = { "bw_mean_bytes_s", "bw_ci_low_bytes_s",
 					  "bw_ci_high_bytes_s" };
@@ -1290,7 +544,7 @@ static void app_scores_json(const struct auto_ctx *c, json_t *o)
 	}
 }
 
-static json_t *policy_json(const struct auto_ctx *c, json_t *j)
+static json_t *policy_json(const struct tt_auto *c, const struct auto_out *o, json_t *j)
 {
 	json_t *x;
 	size_t i;
@@ -1298,7 +552,7 @@ static json_t *policy_json(const struct auto_ctx *c, json_t *j)
 	json_object_set_new(j, "placement",
 			    json_string(c->simulated ? "model" : tt_place_mode_names[c->mode]));
 	json_object_set_new(j, "discarded",
-			    c->discarded ? json_incref(c->discarded) : json_array());
+			    o->discarded ? json_incref(o->discarded) : json_array());
 	if (!c->app) {
 		json_object_set_new(j, "app", json_null());
 		return j;
@@ -1335,7 +589,7 @@ static int auto_fail(int rc)
 }
 
 /* The profile: where each node's figures came from, and what it cost. */
-static json_t *profile_json(const struct auto_ctx *c)
+static json_t *profile_json(const struct tt_auto *c)
 {
 	const struct tt_profile *p = &c->profile;
 	json_t *nodes = json_array();
@@ -1354,7 +608,7 @@ static json_t *profile_json(const struct auto_ctx *c)
 			 "nodes", nodes);
 }
 
-static json_t *report_json(const struct auto_ctx *c, const struct auto_args *a,
+static json_t *report_json(const struct tt_auto *c, const struct auto_args *a,
 			   const struct tt_search *s, const struct tt_report *r,
 			   const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
 			   const char *plan_why)
@@ -1466,7 +720,7 @@ static void print_gain(double gain, double lo, double hi)
 
 /* sweep: every vector with the share of the nodes other than the source's
  * (the slow tier when the source's node is the fast one). */
-static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
+static void print_trials(const struct tt_auto *c, const struct tt_search *s)
 {
 	printf("%s%-20s %14s %8s %8s %s\n", c->simulated ? "SIMULATED " : "", "weights",
 	       "remote share", unit(c), "95% CI", "measurements");
@@ -1490,7 +744,7 @@ static void print_trials(const struct auto_ctx *c, const struct tt_search *s)
 }
 
 /* The profile table: each node's figures from the source and their source. */
-static void print_profile(const struct auto_ctx *c)
+static void print_profile(const struct tt_auto *c)
 {
 	const struct tt_profile *p = &c->profile;
 
@@ -1522,9 +776,10 @@ static void print_profile(const struct auto_ctx *c)
 	printf("\n");
 }
 
-static void report_text(const struct auto_ctx *c, const struct auto_args *a,
-			const struct tt_report *r, const struct tt_recos *rs, int64_t run,
-			const struct tt_apply_plan *p, const char *plan_why)
+static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
+			const struct auto_args *a, const struct tt_report *r,
+			const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
+			const char *plan_why)
 {
 	const char *sim = c->simulated ? "SIMULATED " : "";
 	char nodes[128], w[96];
@@ -1537,7 +792,7 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	if (c->simulated)
 		printf("SIMULATED: every figure comes from model '%s', not a measurement; the "
 		       "topology is '%s'\n",
-		       a->model, c->cli->sysfs_root);
+		       a->model, cli->sysfs_root);
 	printf("machine: %s (%s), kernel %s\n", c->t->hostname[0] ? c->t->hostname : "-",
 	       c->t->cpu_model[0] ? c->t->cpu_model : "unknown CPU", c->t->kernel_release);
 	printf("source node %d, interleaving %s %s; objective: ", c->source,
@@ -1559,7 +814,7 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	       r->stop_reason);
 	print_profile(c);
 	if (c->pm.pol)
-		print_policy_trials(c);
+		print_policy_trials(cli, c);
 
 	if (c->simulated)
 		printf("SIMULATED figures:\n");
@@ -1587,7 +842,7 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	for (int i = 0; i < r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &r->base[i];
 
-		printf("\n  vs %-17s ", baseline_label(b->name));
+		printf("\n  vs %-17s ", tt_report_baseline_label(b->name));
 		switch (b->verdict) {
 		case TT_VERDICT_SAME:
 			printf("the same weights");
@@ -1618,21 +873,19 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 		printf("the search's winner lost to the %s baseline beyond the noise: recommending "
 		       "that baseline instead\n",
 		       r->base[r->lost_to].name);
-	const struct tt_report_baseline *over = NULL;
+	const struct tt_report_baseline *over = tt_report_gain_over(r);
 
-	for (int i = 0; i < r->nbaselines; i++)
-		if (strcmp(r->base[i].name, r->reco_gain_over) == 0)
-			over = &r->base[i];
 	printf("%srecommendation for source node %d: %s", sim, c->source, w);
 	if (over && over->verdict == TT_VERDICT_SAME)
-		printf(" (the %s baseline itself)\n", baseline_label(over->name));
+		printf(" (the %s baseline itself)\n", tt_report_baseline_label(over->name));
 	else if (isnan(r->reco_gain))
 		printf(" (gain unknown)\n");
 	else if (r->reco_gain == 0)
-		printf(" (no gain over %s beyond the noise)\n", baseline_label(r->reco_gain_over));
+		printf(" (no gain over %s beyond the noise)\n",
+		       tt_report_baseline_label(r->reco_gain_over));
 	else
 		printf(" (%+.1f%% over %s)\n", 100 * r->reco_gain,
-		       baseline_label(r->reco_gain_over));
+		       tt_report_baseline_label(r->reco_gain_over));
 	for (int k = 0; !c->tiers && k < r->nnodes; k++) {
 		/* Upstream weights are 1-255: a node the search left out cannot
 		 * be given 0, it has to stay out of the task's nodemask. */
@@ -1654,8 +907,8 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 	 * are not this machine's. */
 	char root[600] = "";
 
-	if (!c->cli->sfs.live)
-		snprintf(root, sizeof(root), "--sysfs-root %s ", c->cli->sysfs_root);
+	if (!cli->sfs.live)
+		snprintf(root, sizeof(root), "--sysfs-root %s ", cli->sysfs_root);
 	if (run) {
 		printf("\nrecorded as run %jd%s; to use it:\n", (intmax_t)run,
 		       c->simulated ? " (simulated)" : "");
@@ -1671,11 +924,28 @@ static void report_text(const struct auto_ctx *c, const struct auto_args *a,
 
 static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 {
-	struct auto_ctx c = { .cli = cli,
-			      .source = (int)a->source,
-			      .threads = (int)a->threads,
-			      .size_bytes = a->size,
-			      .repeat = (int)a->repeat };
+	struct auto_out o = { .cli = cli };
+	struct tt_auto c = { .kind = a->kind,
+			     .sfs = &cli->sfs,
+			     .command = cli->cmdline,
+			     .mix = a->mix,
+			     .source = (int)a->source,
+			     .nodes = a->nodes,
+			     .threads = (int)a->threads,
+			     .size_bytes = a->size,
+			     .repeat = (int)a->repeat,
+			     .no_profile = a->no_profile,
+			     .sigma = 0.03,
+			     .seed = a->seed,
+			     .app_argv = a->app_argv,
+			     .metric = a->metric,
+			     .higher_is_better = a->higher_is_better,
+			     .hooks = { .progress = progress,
+					.profiling = profiling,
+					.discarded = on_discard,
+					.recover = recover,
+					.open_db = open_db,
+					.ctx = &o } };
 	struct tt_model *m = NULL;
 	struct tt_search_cfg cfg;
 	struct tt_search s;
@@ -1685,7 +955,6 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	struct tt_mix mix;
 	struct tt_topo t;
 	char plan_why[512] = "";
-	double sigma = 0.03;
 	int64_t run = 0;
 	bool searched = false, planned = false;
 	int rc;
@@ -1697,8 +966,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		char *end;
 
 		errno = 0;
-		sigma = strtod(a->noise, &end);
-		if (end == a->noise || *end || errno || !(sigma >= 0 && sigma <= 0.2))
+		c.sigma = strtod(a->noise, &end);
+		if (end == a->noise || *end || errno || !(c.sigma >= 0 && c.sigma <= 0.2))
 			return cli_usage("--noise '%s' is not a relative sigma in 0..0.2",
 					 a->noise);
 		if (!a->model)
@@ -1749,18 +1018,17 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		return rc;
 	}
 	c.t = &t;
-	c.simulated = m != NULL;
+	c.model = m;
+	if (a->app_argv || (a->placement && strcmp(a->placement, "kernel") == 0))
+		c.mode = TT_PLACE_KERNEL;
+	c.app_host_nodes = app_on_fixture(cli, a);
 	if (!a->granularity && tier_interface(cli, a))
 		c.tiers = true;
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
-	rc = tt_topo_check_source(&t, c.source);
-	if (rc == 0 && !tt_topo_node(&t, c.source)->has_cpu)
-		rc = tt_err(TT_EINPUT, "source node %d has no CPUs to run threads on", c.source);
-	if (rc == 0)
-		rc = pick_nodes(a, &t, m, &cfg);
+	rc = tt_auto_nodes(&c, &cfg);
 	if (rc < 0)
 		goto out;
-	if (!m && !cli->sfs.live && !app_on_fixture(cli, a)) {
+	if (!m && !cli->sfs.live && !c.app_host_nodes) {
 		rc = tt_err(TT_EINPUT,
 			    "--sysfs-root '%s' is not this machine: real trials allocate "
 			    "and time this machine's memory",
@@ -1769,70 +1037,18 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 			"run the search on a model of it with --model tuner/models/<file>.json");
 		goto out;
 	}
-	if (cfg.nnodes < 2) {
-		rc = tt_err(TT_EUNAVAIL,
-			    "nothing to interleave: node %d is the only memory node %s",
-			    cfg.nodes[0], a->nodes ? "in --nodes" : "of this machine");
-		tt_err_hint(
-			"weighted interleave needs two or more memory nodes; to see the search on "
-			"a modelled CXL machine: --model tuner/models/spr-ddr5-2cxl.json "
-			"--sysfs-root <a copy of tests/fixtures/sysfs/spr-ddr5-2cxl>");
-		goto out;
-	}
-	for (int k = 0; k < cfg.nnodes; k++)
-		if (cfg.nodes[k] == c.source)
-			cfg.local_node = c.source;
-	if (!cfg.budget_trials && !(cfg.budget_s > 0) &&
-	    tt_grid_count(cfg.nnodes, cfg.max_weight) * cfg.min_repeats >
-		    (m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX)) {
-		rc = tt_err(TT_EINPUT,
-			    "--grid %u over %d nodes is %ld vectors, each measured %d "
-			    "times, more than the %d a sweep %s runs without --budget: give "
-			    "--budget, or a smaller --grid",
-			    cfg.max_weight, cfg.nnodes, tt_grid_count(cfg.nnodes, cfg.max_weight),
-			    cfg.min_repeats, m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX,
-			    m ? "on the model" : "of real trials");
-		goto out;
-	}
-	rc = pick_prior(&c, a, m, &cfg);
-	if (rc == 0 && c.tiers)
-		rc = group_tiers(&t, &cfg);
-	if (rc < 0)
-		goto out;
-	if (m) {
-		rc = tt_model_sim_init(&c.sim, m, c.source, a->mix, c.threads, sigma, a->seed);
-		if (rc < 0)
-			goto out;
-		if (!c.threads)
-			c.threads = tt_model_source(m, c.source)->threads;
-	}
-	rc = policy_setup(cli, a, &c, &cfg);
-	if (rc < 0)
-		goto out;
-	cfg.progress = progress;
-	cfg.progress_ctx = &c;
-	rc = search_init(&c, &cfg, m != NULL, &s);
+	rc = tt_auto_prepare(&c, &cfg);
+	if (rc == 0)
+		rc = tt_auto_search(&c, &cfg, &s, &r, &rs);
 	if (rc < 0)
 		goto out;
 	searched = true;
-	rc = tt_search_run(&s);
-	if (rc == 0)
-		rc = tt_report_build(&r, &s, c.source, c.simulated);
-	if (rc == 0 && r.none_feasible)
-		rc = infeasible(&c, &r);
-	r.tiers = c.tiers;
-	if (rc == 0)
-		rc = tt_report_reco(&r, &rs);
-	if (rc == 0)
-		rc = reco_for_machine(cli, &c, &rs);
-	if (rc < 0)
-		goto out;
 	if (!a->no_record) {
-		rc = record(cli, a, &c, &s, &r, &rs, &run);
+		rc = tt_auto_record(&c, &s, &r, &rs, &run);
 		if (rc < 0)
 			goto out;
 	}
-	if (plan(cli, &t, &rs, c.source, &p) == 0) {
+	if (tt_auto_plan(&c, &rs, &p) == 0) {
 		planned = true;
 	} else {
 		snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
@@ -1842,15 +1058,15 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 					  planned ? NULL : plan_why);
 
 		objective_json(doc, &c, &s, &r);
-		policy_json(&c, doc);
+		policy_json(&c, &o, doc);
 		rc = a->all ? all_add(a->all, &rs, run, doc) : cli_print_json(doc);
 		goto out;
 	}
 	if (a->all)
-		printf("%s=== source node %d ===\n", a->all->rs.n ? "\n" : "", c.source);
+		printf("%s=== source node %d ===\n", a->all->set.rs.n ? "\n" : "", c.source);
 	if (strcmp(a->kind, "sweep") == 0)
 		print_trials(&c, &s);
-	report_text(&c, a, &r, &rs, run, planned ? &p : NULL, plan_why);
+	report_text(cli, &c, a, &r, &rs, run, planned ? &p : NULL, plan_why);
 	objective_text(&c, &r, &rs);
 	if (a->all && (rc = all_add(a->all, &rs, run, NULL)) < 0)
 		goto out;
@@ -1879,30 +1095,26 @@ out:
 		tt_search_release(&s);
 	tt_apply_plan_release(&p);
 	tt_topo_release(&t);
-	tt_bench_ctx_free(c.reuse);
-	free(c.per_trial);
+	tt_auto_release(&c);
 	free(m);
-	if (c.app)
-		tt_app_release(c.app);
-	free(c.app);
-	json_decref(c.discarded);
+	json_decref(o.discarded);
 	return rc < 0 ? auto_fail(rc) : rc;
 }
 
 /* The set's summary: each source's weights, and what the machine's weight
  * interface makes of them together. */
-static void all_report(struct tt_cli *cli, const struct all_sources *all,
-		       const struct tt_wi_backend *be, const struct tt_weights *merged,
-		       const char *conflict, const char *why, bool simulated)
+static void all_report(struct tt_cli *cli, const struct all_sources *all, bool simulated)
 {
-	const char *sim = simulated ? "SIMULATED " : "";
+	const struct tt_auto_all *set = &all->set;
+	const struct tt_wi_backend *be = set->be;
+	const char *sim = simulated ? "SIMULATED " : "", *conflict = set->conflict, *why = set->why;
 	char w[512];
 
 	if (cli->json) {
 		json_t *j = json_object(), *srcs = json_array();
 
-		for (int i = 0; i < all->rs.n; i++)
-			json_array_append_new(srcs, json_integer(all->rs.r[i].source_node));
+		for (int i = 0; i < set->rs.n; i++)
+			json_array_append_new(srcs, json_integer(set->rs.r[i].source_node));
 		json_object_set_new(j, "kind", json_string("auto"));
 		json_object_set_new(j, "all_sources", json_true());
 		json_object_set_new(j, "simulated", json_boolean(simulated));
@@ -1910,8 +1122,9 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		json_object_set_new(j, "sources", json_incref(all->docs));
 		json_object_set_new(j, "interface", be ? json_string(be->name) : json_null());
 		json_object_set_new(j, "merged_weights",
-				    be && !be->per_source && !conflict[0] ? tt_json_weights(merged)
-									  : json_null());
+				    be && !be->per_source && !conflict[0]
+					    ? tt_json_weights(&set->merged)
+					    : json_null());
 		json_object_set_new(j, "conflict",
 				    conflict[0] ? json_string(conflict) : json_null());
 		/* A conflict is as much a reason not to apply as no interface. */
@@ -1923,13 +1136,13 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		return;
 	}
 	printf("\n=== every source ===\n%s%d CPU nodes searched, each its own run%s:\n", sim,
-	       all->rs.n, be && be->per_source ? ", by tier (the interface's form)" : "");
-	for (int i = 0; i < all->rs.n; i++) {
-		tt_weights_format(&all->rs.r[i].w, w, sizeof(w));
-		printf("  source node %d: %s %s", all->rs.r[i].source_node, all->rs.r[i].interface,
+	       set->rs.n, be && be->per_source ? ", by tier (the interface's form)" : "");
+	for (int i = 0; i < set->rs.n; i++) {
+		tt_weights_format(&set->rs.r[i].w, w, sizeof(w));
+		printf("  source node %d: %s %s", set->rs.r[i].source_node, set->rs.r[i].interface,
 		       w);
-		if (all->run[i])
-			printf(" (run %jd)", (intmax_t)all->run[i]);
+		if (set->run[i])
+			printf(" (run %jd)", (intmax_t)set->run[i]);
 		printf("\n");
 	}
 	if (!be) {
@@ -1944,40 +1157,23 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all,
 		       "weights (every other source then uses them too)\n",
 		       sim, be->name, be->unit, conflict);
 	} else {
-		tt_weights_format(merged, w, sizeof(w));
+		tt_weights_format(&set->merged, w, sizeof(w));
 		printf("%s%s holds one global weight per %s; the sources do not overlap "
 		       "(or agree), merged: %s\n",
 		       sim, be->name, be->unit, w);
 	}
 }
 
-/* The plan for the whole set: upstream's merged weights, or every source's
- * tier weights on the RFC. */
-static int all_plan(const struct all_sources *all, const struct tt_topo *t,
-		    const struct tt_weights *merged, struct tt_apply_plan *p)
-{
-	int rc = 0;
-
-	if (!p->be->per_source)
-		return tt_apply_plan_weights(p, t, -1, merged);
-	for (int i = 0; i < all->rs.n && rc == 0; i++)
-		rc = tt_apply_plan_weights(p, t, all->rs.r[i].source_node, &all->rs.r[i].w);
-	return rc;
-}
-
 /* --all-sources: the search for each CPU node in turn, each its own run
- * of kind auto, then the set through recommend.c: upstream's one global
- * weight per node merges sources whose nodes do not overlap (or agree) and
- * names a conflict; the RFC holds every source's tier weights. --apply
- * writes the set, and refuses a conflict as 'apply --run' does. */
+ * of kind auto, then the set as the machine's interface holds it
+ * (tt_auto_all_merge). --apply writes the set, and refuses a conflict as
+ * 'apply --run' does. */
 static int run_all(struct tt_cli *cli, const struct auto_args *a)
 {
 	struct all_sources *all = calloc(1, sizeof(*all));
-	const struct tt_wi_backend *be = NULL;
-	struct tt_weights merged;
+	const struct tt_auto_all *set = &all->set;
 	struct tt_apply_plan p;
 	struct tt_topo t;
-	char conflict[1024] = "", why[512] = "";
 	int rc, node;
 
 	if (!all)
@@ -1989,7 +1185,6 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	}
 	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	all->docs = json_array();
-	tt_weights_clear(&merged);
 	tt_nodemask_for_each (node, &t.cpu_nodes) {
 		struct auto_args one = *a;
 
@@ -1999,24 +1194,19 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 		if (rc)
 			goto out;
 	}
-	if (cli_pick_interface(cli, NULL, &be) < 0 || tt_recos_convert(&all->rs, &t, be) < 0) {
-		snprintf(why, sizeof(why), "%s", tt_err_msg());
-		be = NULL;
-	} else if (!be->per_source && tt_recos_merged(&all->rs, be, -1, &merged) < 0) {
-		snprintf(conflict, sizeof(conflict), "%s", tt_err_msg());
-	}
-	all_report(cli, all, be, &merged, conflict, why, a->model != NULL);
+	tt_auto_all_merge(&all->set, &cli->sfs, &t);
+	all_report(cli, all, a->model != NULL);
 	if (!a->apply)
 		goto out;
 	printf("\n");
-	p.be = be;
-	if (!be) {
-		rc = cli_fail(tt_err(TT_EUNAVAIL, "cannot apply: %s", why));
-	} else if (conflict[0]) {
-		tt_err(TT_EINPUT, "%s", conflict);
+	p.be = set->be;
+	if (!set->be) {
+		rc = cli_fail(tt_err(TT_EUNAVAIL, "cannot apply: %s", set->why));
+	} else if (set->conflict[0]) {
+		tt_err(TT_EINPUT, "%s", set->conflict);
 		tt_err_hint("apply one source's run: 'tiertune apply --run RUN'");
 		rc = cli_fail(TT_EINPUT);
-	} else if ((rc = all_plan(all, &t, &merged, &p)) < 0 ||
+	} else if ((rc = tt_auto_all_plan(set, &t, &p)) < 0 ||
 		   (rc = cli_apply_recover_first(cli)) < 0) {
 		rc = cli_fail(rc);
 	} else if (p.auto_lost) {
@@ -2159,7 +1349,7 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	/* Checked here too, so that --all-sources refuses before its first
 	 * source prints anything. */
-	if ((rc = parse_objective(&a, &(struct auto_ctx){ 0 })) || (rc = policy_args(&a)))
+	if ((rc = parse_objective(&a, &(struct tt_auto){ 0 })) || (rc = policy_args(&a)))
 		return rc;
 	return a.all_sources ? run_all(cli, &a) : run_auto(cli, &a);
 }

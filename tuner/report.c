@@ -18,6 +18,24 @@ const char *tt_verdict_name(enum tt_verdict v)
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "unknown";
 }
 
+const char *tt_report_baseline_label(const char *name)
+{
+	return strcmp(name, "local") == 0  ? "local DRAM"
+	       : strcmp(name, "1:1") == 0  ? "1:1 interleave"
+	       : strcmp(name, "auto") == 0 ? "kernel auto mode"
+					   : name;
+}
+
+const struct tt_report_baseline *tt_report_gain_over(const struct tt_report *r)
+{
+	const struct tt_report_baseline *over = NULL;
+
+	for (int i = 0; i < r->nbaselines; i++)
+		if (strcmp(r->base[i].name, r->reco_gain_over) == 0)
+			over = &r->base[i];
+	return over;
+}
+
 static enum tt_verdict verdict(const struct tt_confirm *c)
 {
 	if (c->same_as_best)

@@ -95,6 +95,12 @@ struct tt_report {
 
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
+/* A baseline's name as the report and the record say it: "local DRAM",
+ * "1:1 interleave", "kernel auto mode". */
+const char *tt_report_baseline_label(const char *name);
+/* The baseline the recommendation's gain is over (reco_gain_over); NULL:
+ * none. */
+const struct tt_report_baseline *tt_report_gain_over(const struct tt_report *r);
 /* Adds the best weights (or, when the winner lost, the baseline it lost
  * to) as a recommendation of node weights for the source, or with r->tiers
  * one of tier weights (the interface keyed by tier) that names every tier

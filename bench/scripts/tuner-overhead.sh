@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What does a real measurement of the tuner cost beyond the kernel passes it
 # times? Runs auto's sequence of measurements (the mix kernel through the
-# trial layer, exact placement, as cli/cmd-auto.c's real_measure): VECTORS
+# trial layer, exact placement, as tuner/auto.c's real_measure): VECTORS
 # distinct weight vectors over this machine's memory nodes, each measured
 # twice in a row, then once more each in turn (a confirmation round). Twice
 # in one go: before, a fresh trial per measurement (map, place, first

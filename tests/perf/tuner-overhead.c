@@ -1,4 +1,4 @@
-/* The tuner's own cost per real measurement: auto's sequence (cli/cmd-auto.c
+/* The tuner's own cost per real measurement: auto's sequence (tuner/auto.c
  * real_measure: the mix kernel through the trial layer, exact placement,
  * not recorded) of VECTORS distinct weight vectors, each measured twice in
  * a row as the search does, then a confirmation round that takes them in

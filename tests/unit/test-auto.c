@@ -1,0 +1,288 @@
+/* tuner/auto.c on the fixtures and their models, without the CLI: a whole
+ * run through its hooks (progress for every measurement, the record in a
+ * database the hook opens), --nodes local, tier groups, the refusals, and
+ * --all-sources' merge. */
+#include "test.h"
+
+#include "../../bench/kernels.h"
+#include "../../core/apply.h"
+#include "../../core/error.h"
+#include "../../core/sysfs.h"
+#include "../../core/topo.h"
+#include "../../core/wi.h"
+#include "../../db/db.h"
+#include "../../tuner/auto.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One run's state, as cmd-auto.c keeps it: a fixture's topology, a
+ * shipped model, the search and what it hands back. */
+struct run {
+	struct tt_sysfs sfs;
+	struct tt_topo t;
+	struct tt_model model;
+	struct tt_search_cfg cfg;
+	struct tt_search s;
+	bool searched;
+	struct tt_report r;
+	struct tt_recos rs;
+	struct tt_auto c;
+	int calls; /* progress hook */
+	const struct tt_auto *seen;
+	int opened; /* open_db hook */
+	char db[512];
+};
+
+static void count(void *ctx, const struct tt_auto *c, const struct tt_search *s, int trial)
+{
+	struct run *x = ctx;
+
+	(void)s;
+	(void)trial;
+	x->calls++;
+	x->seen = c;
+}
+
+static int open_db(void *ctx, struct tt_db **db)
+{
+	struct run *x = ctx;
+
+	x->opened++;
+	return tt_db_open(db, x->db, 0);
+}
+
+static struct run *run_new(const char *fixture, const char *model)
+{
+	const char *top = getenv("TT_TOP") ? getenv("TT_TOP") : ".";
+	struct run *x = calloc(1, sizeof(*x));
+	char p[1024];
+
+	assert_non_null(x);
+	snprintf(p, sizeof(p), "%s/tests/fixtures/sysfs/%s", top, fixture);
+	assert_int_equal(tt_sysfs_init(&x->sfs, p), 0);
+	assert_int_equal(tt_topo_load(&x->t, &x->sfs), 0);
+	snprintf(p, sizeof(p), "%s/tuner/models/%s.json", top, model);
+	if (tt_model_load(&x->model, p) < 0)
+		fail_msg("%s", tt_err_msg());
+	return x;
+}
+
+/* The options as cmd-auto.c fills them for --model, --seed 7 and its
+ * default budget there. */
+static void run_init(struct run *x, int source, const char *mix)
+{
+	if (x->searched)
+		tt_search_release(&x->s);
+	tt_auto_release(&x->c);
+	x->searched = false;
+	memset(&x->rs, 0, sizeof(x->rs));
+	x->c = (struct tt_auto){ .kind = "auto",
+				 .t = &x->t,
+				 .sfs = &x->sfs,
+				 .command = "test-auto",
+				 .kernel = tt_kernel_find(mix),
+				 .mix = mix,
+				 .source = source,
+				 .repeat = 5,
+				 .model = &x->model,
+				 .sigma = 0.03,
+				 .seed = 7,
+				 .hooks = { .progress = count, .open_db = open_db, .ctx = x } };
+	assert_non_null(x->c.kernel);
+	tt_search_cfg_default(&x->cfg);
+	x->cfg.budget_trials = 200;
+}
+
+static void run_search(struct run *x)
+{
+	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
+	assert_int_equal(tt_auto_prepare(&x->c, &x->cfg), 0);
+	assert_int_equal(tt_auto_search(&x->c, &x->cfg, &x->s, &x->r, &x->rs), 0);
+	x->searched = true;
+}
+
+static void run_free(struct run *x)
+{
+	if (x->searched)
+		tt_search_release(&x->s);
+	tt_auto_release(&x->c);
+	tt_topo_release(&x->t);
+	free(x);
+}
+
+/* The database and what sqlite keeps beside it in WAL mode. */
+static void db_remove(const char *db)
+{
+	static const char *const ext[] = { "", "-wal", "-shm" };
+	char p[600];
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(*ext); i++) {
+		snprintf(p, sizeof(p), "%s%s", db, ext[i]);
+		unlink(p);
+	}
+}
+
+static int measured(const struct tt_report *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->ntrials; i++)
+		n += r->trials[i].n > 0;
+	return n;
+}
+
+/* A whole run on the SPR model: every memory node, the model's profile as
+ * the prior, a line for every measurement, a recommendation for the
+ * source, and the run recorded with each measured trial. */
+static void test_model_run(void **state)
+{
+	struct run *x = run_new("spr-ddr5-2cxl", "spr-ddr5-2cxl");
+	struct tt_db *db;
+	int64_t id = 0;
+	json_t *j;
+	(void)state;
+
+	snprintf(x->db, sizeof(x->db), "%s/tt-test-auto-%ld.db",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+	db_remove(x->db);
+	run_init(x, 0, "triad");
+	run_search(x);
+	assert_true(x->c.simulated);
+	assert_int_equal(x->s.cfg.nnodes, 3);
+	assert_string_equal(x->s.cfg.prior_from, "model");
+	assert_null(x->c.profile.skipped);
+	assert_int_equal(x->s.cfg.local_node, 0);
+	assert_true(x->c.threads > 0);
+	assert_int_equal(x->calls, x->s.measurements);
+	assert_ptr_equal(x->seen, &x->c);
+	assert_int_equal(x->rs.n, 1);
+	assert_int_equal(x->rs.r[0].source_node, 0);
+	assert_int_equal(x->opened, 0);
+	assert_int_equal(tt_auto_record(&x->c, &x->s, &x->r, &x->rs, &id), 0);
+	assert_int_equal(x->opened, 1);
+	assert_true(id > 0);
+	assert_int_equal(tt_db_open(&db, x->db, TT_DB_READONLY), 0);
+	assert_int_equal(tt_db_run_get(db, id, &j), 0);
+	assert_string_equal(json_string_value(json_object_get(j, "kind")), "auto");
+	assert_string_equal(json_string_value(json_object_get(j, "objective")), "bandwidth:triad");
+	assert_int_equal(json_array_size(json_object_get(j, "trials")), measured(&x->r));
+	assert_int_equal(json_array_size(json_object_get(j, "recommendations")), 1);
+	json_decref(j);
+	tt_db_close(db);
+	db_remove(x->db);
+	run_free(x);
+}
+
+/* --nodes local on the HBM machine: each socket its DDR and its HBM. */
+static void test_local_nodes(void **state)
+{
+	struct run *x = run_new("xeon-max-hbm-flat", "xeon-max-hbm-flat");
+	(void)state;
+
+	for (int src = 0; src < 2; src++) {
+		run_init(x, src, "triad");
+		x->c.nodes = "local";
+		assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
+		assert_int_equal(x->cfg.nnodes, 2);
+		assert_int_equal(x->cfg.nodes[0], src);
+		assert_int_equal(x->cfg.nodes[1], src + 2);
+	}
+	run_free(x);
+}
+
+/* --granularity tier on the RFC fixture: the search's groups are tiers 4
+ * and 22, the recommendation the RFC's per-tier form. */
+static void test_tiers(void **state)
+{
+	struct run *x = run_new("rfc-4node", "2s-genoa-cxl");
+	(void)state;
+
+	run_init(x, 0, "reads");
+	x->c.tiers = true;
+	x->c.threads = 200;
+	run_search(x);
+	assert_int_equal(x->s.cfg.nnodes, 2);
+	assert_int_equal(x->s.cfg.nodes[0], 4);
+	assert_int_equal(x->s.cfg.nodes[1], 22);
+	assert_int_equal(x->s.cfg.local_node, 4);
+	assert_true(x->r.tiers);
+	assert_int_equal(x->rs.n, 1);
+	assert_string_equal(x->rs.r[0].interface, tt_wi_for_key(TT_WI_BY_TIER)->name);
+	run_free(x);
+}
+
+/* What the library refuses, with the CLI's messages. */
+static void test_refusals(void **state)
+{
+	struct run *x = run_new("spr-ddr5-2cxl", "spr-ddr5-2cxl");
+	(void)state;
+
+	run_init(x, 0, "triad");
+	x->c.nodes = "x";
+	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "--nodes 'x' is not a node list"));
+	run_init(x, 1, "triad");
+	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "source node 1 has no CPUs"));
+	run_init(x, 0, "triad");
+	x->c.nodes = "0";
+	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
+	assert_int_equal(tt_auto_prepare(&x->c, &x->cfg), TT_EUNAVAIL);
+	assert_non_null(strstr(tt_err_msg(), "nothing to interleave: node 0 is the only memory "
+					     "node in --nodes"));
+	/* A sweep of --grid 255 over 3 nodes without a budget. */
+	run_init(x, 0, "triad");
+	x->c.kind = "sweep";
+	x->cfg.budget_trials = 0;
+	x->cfg.max_weight = 255;
+	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
+	assert_int_equal(tt_auto_prepare(&x->c, &x->cfg), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "--grid 255 over 3 nodes"));
+	assert_int_equal(x->calls, 0);
+	run_free(x);
+}
+
+/* --all-sources on the HBM machine with --nodes local: the sockets' nodes
+ * do not overlap, so upstream's global weights hold both, merged over all
+ * four nodes, and the plan writes them once. */
+static void test_all_sources(void **state)
+{
+	struct run *x = run_new("xeon-max-hbm-flat", "xeon-max-hbm-flat");
+	struct tt_auto_all *all = calloc(1, sizeof(*all));
+	struct tt_apply_plan p;
+	(void)state;
+
+	for (int src = 0; src < 2; src++) {
+		run_init(x, src, "triad");
+		x->c.nodes = "local";
+		run_search(x);
+		assert_int_equal(tt_auto_all_add(all, &x->rs, 0), 0);
+	}
+	tt_auto_all_merge(all, &x->sfs, &x->t);
+	assert_non_null(all->be);
+	assert_false(all->be->per_source);
+	assert_string_equal(all->conflict, "");
+	assert_string_equal(all->why, "");
+	for (int node = 0; node < 4; node++)
+		assert_true(tt_nodemask_test(&all->merged.set, node));
+	tt_apply_plan_init(&p, all->be, &x->sfs);
+	assert_int_equal(tt_auto_all_plan(all, &x->t, &p), 0);
+	assert_true(p.n > 0);
+	tt_apply_plan_release(&p);
+	free(all);
+	run_free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_model_run),   cmocka_unit_test(test_local_nodes),
+		cmocka_unit_test(test_tiers),	    cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_all_sources),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

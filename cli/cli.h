@@ -21,6 +21,7 @@
 
 struct tt_cli {
 	const char *sysfs_root; /* --sysfs-root, default "/" */
+	bool sysfs_root_given;	/* --sysfs-root was given, before or after the command */
 	const char *db_path;	/* --db, NULL: tt_db_default_path() */
 	bool json;		/* --json */
 	struct tt_sysfs sfs;	/* opened by cli_open_root() */

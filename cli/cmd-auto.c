@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Real trials: 60 measurements, the 14 that the baselines and the final
  * comparison of three baselines need and room for a 1-D search of two
@@ -776,6 +777,63 @@ static void print_profile(const struct tt_auto *c)
 	printf("\n");
 }
 
+/* A model describes one machine, so without --sysfs-root its topology is
+ * the tree the model names: --model alone runs the search on that machine
+ * from any host (a one-node one included), every figure simulated. The tree
+ * ships with tiertune and is never written: --apply needs a copy of it. */
+static int model_machine(struct tt_cli *cli, const struct auto_args *a, const struct tt_model *m)
+{
+	if (!m->machine_sysfs[0])
+		return 0;
+	if (access(m->machine_sysfs, R_OK | X_OK) != 0) {
+		int rc = tt_err_sys(TT_EINPUT, errno,
+				    "model '%s' names '%s' as its machine's sysfs tree, which "
+				    "cannot be read",
+				    a->model, m->machine_sysfs);
+		tt_err_hint("give --sysfs-root the tree of the machine the model describes");
+		return rc;
+	}
+	if (a->apply) {
+		int rc = tt_err(TT_EINPUT,
+				"--apply with --model writes the modelled machine's weights, and "
+				"without --sysfs-root that machine is the model's own tree '%s', "
+				"which tiertune does not write",
+				m->machine_sysfs);
+		tt_err_hint("copy it and give the copy: cp -a '%s' DIR; tiertune --sysfs-root "
+			    "DIR auto ... --apply",
+			    m->machine_sysfs);
+		return rc;
+	}
+	cli->sysfs_root = m->machine_sysfs;
+	return 0;
+}
+
+/* Loads --model, and without --sysfs-root takes its machine's tree as the
+ * root (before anything reads the topology); 0 or an exit code. */
+static int model_open(struct tt_cli *cli, const struct auto_args *a, struct tt_model **out)
+{
+	struct tt_model *m = malloc(sizeof(*m));
+	int rc;
+
+	if (!m)
+		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
+	rc = tt_model_load(m, a->model);
+	if (rc == 0 && !cli->sysfs_root_given)
+		rc = model_machine(cli, a, m);
+	if (rc < 0) {
+		free(m);
+		return cli_fail(rc);
+	}
+	*out = m;
+	return 0;
+}
+
+/* The run's topology is the model's own tree (model_machine). */
+static bool on_model_tree(const struct tt_cli *cli, const struct tt_auto *c)
+{
+	return c->model && cli->sysfs_root == c->model->machine_sysfs;
+}
+
 static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 			const struct auto_args *a, const struct tt_report *r,
 			const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
@@ -907,8 +965,14 @@ static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 	 * are not this machine's. */
 	char root[600] = "";
 
-	if (!cli->sfs.live)
+	if (on_model_tree(cli, c)) {
+		printf("\nthe weights are for the model's machine; to try them, on a copy of its "
+		       "tree:\n  cp -a '%s' DIR\n",
+		       cli->sysfs_root);
+		snprintf(root, sizeof(root), "--sysfs-root DIR ");
+	} else if (!cli->sfs.live) {
 		snprintf(root, sizeof(root), "--sysfs-root %s ", cli->sysfs_root);
+	}
 	if (run) {
 		printf("\nrecorded as run %jd%s; to use it:\n", (intmax_t)run,
 		       c->simulated ? " (simulated)" : "");
@@ -1002,16 +1066,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		     : 0;
 	if (rc < 0)
 		return cli_fail(rc);
-	if (a->model) {
-		m = malloc(sizeof(*m));
-		if (!m)
-			return cli_fail(tt_err(TT_EFAIL, "out of memory"));
-		rc = tt_model_load(m, a->model);
-		if (rc < 0) {
-			free(m);
-			return cli_fail(rc);
-		}
-	}
+	if (a->model && (rc = model_open(cli, a, &m)))
+		return rc;
 	rc = cli_load_topo(cli, &t);
 	if (rc) {
 		free(m);
@@ -1178,6 +1234,17 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 
 	if (!all)
 		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
+	/* The sources are the model's machine's CPU nodes when the model
+	 * brings its tree: read it first. */
+	if (a->model) {
+		struct tt_model *m;
+
+		if ((rc = model_open(cli, a, &m))) {
+			free(all);
+			return rc;
+		}
+		free(m);
+	}
 	rc = cli_load_topo(cli, &t);
 	if (rc) {
 		free(all);
@@ -1297,7 +1364,8 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 		CLI_STRING(
 			"model", &a.model, "FILE.json",
 			"measure on a performance model (tuner/models/) instead of this machine: "
-			"every figure SIMULATED"),
+			"every figure SIMULATED; the topology is the modelled machine's tree the "
+			"model names, unless --sysfs-root"),
 		CLI_STRING("strategy", &a.strategy, "NAME",
 			   "search strategy: shares (default), hillclimb or grid"),
 		CLI_STRING("objective", &a.objective, "NAME",

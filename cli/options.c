@@ -173,8 +173,10 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 	for (struct cli_opt *o = opts; o->kind != CLI_OPT_END; o++)
 		if (o->required && !o->seen)
 			return usage_error(cmd, "this command needs --%s", o->name);
-	if (opt_sysfs_root)
+	if (opt_sysfs_root) {
 		cli->sysfs_root = opt_sysfs_root;
+		cli->sysfs_root_given = true;
+	}
 	if (opt_db)
 		cli->db_path = opt_db;
 	cli->json |= opt_json;

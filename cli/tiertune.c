@@ -158,6 +158,7 @@ int main(int argc, char **argv)
 			return finish(0);
 		} else if (strncmp(a, "--sysfs-root", len) == 0 && len == 12) {
 			value = &cli.sysfs_root;
+			cli.sysfs_root_given = true;
 		} else if (strncmp(a, "--db", len) == 0 && len == 4) {
 			value = &cli.db_path;
 		} else {

@@ -51,10 +51,8 @@ if [ "$nmem" -ge 2 ]; then
 else
 	echo
 	echo "this machine has one memory node: nothing to interleave; 'auto' runs on the"
-	echo "model of the DDR5 + 2 CXL machine instead (simulated), against a copy of its tree"
-	spr2="$work/spr-auto"
-	cp -a "$fx/spr-ddr5-2cxl" "$spr2"
-	say "$tt" --sysfs-root "$spr2" auto --source-node 0 --model tuner/models/spr-ddr5-2cxl.json
+	echo "model of the DDR5 + 2 CXL machine instead (simulated), whose tree the model names"
+	say "$tt" auto --source-node 0 --model tuner/models/spr-ddr5-2cxl.json
 	say "$tt" runs --limit 3
 fi
 # Its plot goes beside the build (the demo's temp folder goes away).

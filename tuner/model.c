@@ -315,6 +315,12 @@ int tt_model_load(struct tt_model *m, const char *path)
 		if (slash)
 			memcpy(m->machine_sysfs, full, sizeof(full));
 	}
+	/* Messages and suggested commands name it without "models/../..". */
+	char *real = rc == 0 && m->machine_sysfs[0] ? realpath(m->machine_sysfs, NULL) : NULL;
+
+	if (real && strlen(real) < sizeof(m->machine_sysfs))
+		memcpy(m->machine_sysfs, real, strlen(real) + 1);
+	free(real);
 out:
 	free(buf);
 	fclose(f);

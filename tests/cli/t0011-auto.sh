@@ -30,6 +30,30 @@ else
 		"profile True True"
 fi
 
+# --model alone: the topology is the tree the model names (its fixture, read
+# only), whatever this host is, so the search runs the same on any host.
+tree="$TT_TOP/tests/fixtures/sysfs/spr-ddr5-2cxl"
+shipped=$(tree_sum "$tree")
+run "$TT" auto --source-node 0 --model "$MODEL" --seed 7 --no-record
+is "--model without --sysfs-root: exit 0 on the model's own machine, which the report names" \
+	"$rc:$(grep -c "^SIMULATED: every figure comes from model '.*spr-ddr5-2cxl.json', not a measurement; the topology is '$(realpath "$tree")'$" "$WORK/out"):$(grep -c '^SIMULATED recommendation for source node 0: 0:[0-9]*,1:[0-9]*,2:[0-9]*' "$WORK/out")" \
+	"0:1:1"
+is "... and to try the weights it says to copy the tree first, never to write it" \
+	"$(grep -c "^  cp -a '$(realpath "$tree")' DIR$" "$WORK/out"):$(grep -c -- '--sysfs-root DIR apply --weights' "$WORK/out"):$(grep -c -- "--sysfs-root [^D]" "$WORK/out")" "1:1:0"
+run "$TT" auto --source-node 0 --model "$MODEL" --seed 7 --no-record --json
+is "--model --json without --sysfs-root: simulated, the fixture's three nodes" \
+	"$rc:$(json 'j["simulated"], j["nodes"]' <"$WORK/out")" "0:True [0, 1, 2]"
+expect_bad_input 2 "which tiertune does not write" - "$TT" auto --source-node 0 --model "$MODEL" --apply
+is "--apply without --sysfs-root refused: the shipped tree as it was" "$(tree_sum "$tree")" "$shipped"
+grep -qF "cp -a '$(realpath "$tree")' DIR" "$WORK/err"
+tap $? "... and the hint names a copy of the tree"
+run "$TT" auto --all-sources --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --seed 7 --no-record --json
+is "--all-sources --model without --sysfs-root: the sources are the modelled machine's CPU nodes" \
+	"$rc:$(json 'j["simulated"], j["source_nodes"]' <"$WORK/out")" "0:True [0, 1]"
+printf '{"schema_version": 1, "source": "t", "machine_sysfs": "no-such-tree", "sources": [{"node": 0, "threads": 1, "outstanding_misses_per_thread": 1, "nodes": [{"node": 0, "read_bw_bytes_s": 1e9, "write_bw_bytes_s": 1e9, "idle_lat_ns": 100}]}]}' >"$WORK/lost-tree.json"
+expect_bad_input 2 "names '$WORK/no-such-tree' as its machine's sysfs tree, which cannot be read" - \
+	"$TT" auto --source-node 0 --model "$WORK/lost-tree.json"
+
 # The model on a copy of the fixture it describes.
 fx=$(copy_fixture spr-ddr5-2cxl)
 A=("$TT" --sysfs-root "$fx" auto --source-node 0 --model "$MODEL" --seed 7)

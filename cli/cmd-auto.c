@@ -894,7 +894,18 @@ static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 	printf("%-8s %-16s", "best", w);
 	print_figure(c, f, r->best_mean,
 		     isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
-	printf("\n\n");
+	printf("\n");
+	/* The two columns come from different measurements, and their ratio
+	 * need not match the gain: say which. */
+	int rounds = 0;
+
+	for (int i = 0; i < r->nbaselines; i++)
+		if (r->base[i].rounds > rounds)
+			rounds = r->base[i].rounds;
+	printf("(%s: the mean of each vector's measurements in the search; gain: the final\n"
+	       " comparison alone, the best and each baseline measured alternately, %d paired "
+	       "round%s)\n\n",
+	       unit(c), rounds, rounds == 1 ? "" : "s");
 
 	printf("%sbest weights %s:", sim, w);
 	for (int i = 0; i < r->nbaselines; i++) {

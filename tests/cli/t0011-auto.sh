@@ -61,6 +61,8 @@ before=$(tree_sum "$fx")
 run "${A[@]}"
 is "model run exits 0" "$rc" 0
 is "the report opens with SIMULATED" "$(head -c 10 "$WORK/out")" "SIMULATED:"
+is "the table says where its figures and its gains come from, and how many rounds" \
+	"$(grep -c '^ comparison alone, the best and each baseline measured alternately, [0-9]* paired rounds)$' "$WORK/out")" 1
 grep -q '^SIMULATED recommendation for source node 0: 0:[0-9]' "$WORK/out"
 tap $? "weights recommended, labelled SIMULATED"
 grep -q '^SIMULATED trial 1/200 0:1 ' "$WORK/err"

@@ -164,7 +164,8 @@ perf: $(PERF_BIN)
 	@for p in $(PERF_BIN); do echo "== $$p"; $$p || exit 1; done
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
-check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN) $(FUZZ_BIN)
+# The benchmarks are built (not run) too, so that none of them rots unseen.
+check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN)
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 							   .placement = "exact",
 							   .threads = 8,
 							   .size_bytes = 1 << 30,
-							   .bw_bytes_s = 1e11,
+							   .bw_best_bytes_s = 1e11,
 							   .validated = true,
 							   .nnodes = 4,
 							   .nodes = tn },

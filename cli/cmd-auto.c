@@ -781,6 +781,8 @@ static void print_profile(const struct tt_auto *c)
  * the tree the model names: --model alone runs the search on that machine
  * from any host (a one-node one included), every figure simulated. The tree
  * ships with tiertune and is never written: --apply needs a copy of it. */
+static char model_root[sizeof(((struct tt_model *)0)->machine_sysfs)];
+
 static int model_machine(struct tt_cli *cli, const struct auto_args *a, const struct tt_model *m)
 {
 	if (!m->machine_sysfs[0])
@@ -804,7 +806,9 @@ static int model_machine(struct tt_cli *cli, const struct auto_args *a, const st
 			    m->machine_sysfs);
 		return rc;
 	}
-	cli->sysfs_root = m->machine_sysfs;
+	/* The root outlives the model (--all-sources loads one per source). */
+	snprintf(model_root, sizeof(model_root), "%s", m->machine_sysfs);
+	cli->sysfs_root = model_root;
 	return 0;
 }
 
@@ -831,7 +835,7 @@ static int model_open(struct tt_cli *cli, const struct auto_args *a, struct tt_m
 /* The run's topology is the model's own tree (model_machine). */
 static bool on_model_tree(const struct tt_cli *cli, const struct tt_auto *c)
 {
-	return c->model && cli->sysfs_root == c->model->machine_sysfs;
+	return c->model && cli->sysfs_root == model_root;
 }
 
 static void report_text(const struct tt_cli *cli, const struct tt_auto *c,

@@ -69,10 +69,11 @@ grep -q '^SIMULATED trial 1/200 0:1 ' "$WORK/err"
 tap $? "progress: a line per measurement on stderr, labelled"
 is "every progress line is labelled" "$(grep -cvE '^SIMULATED (trial|confirm) ' "$WORK/err")" 0
 # The final comparison: a line per measurement, the winner first in each
-# round, every baseline with the running gain (an interval from round 2).
+# round, every baseline with the running gain (an interval from round 2);
+# the budget of 200 buys 5 rounds (a fortieth of it).
 is "progress: the final comparison's rounds, the winner first in each" \
-	"$(sed -n 's/^SIMULATED confirm \([0-9]*\/3\) best .*/\1/p' "$WORK/err" | tr '\n' ' ')" "1/3 2/3 3/3 "
-grep -qE '^SIMULATED confirm 2/3 (local|1:1|auto) +[0-9:,]+ +[0-9.]+ GB/s  gain [-+][0-9.]+% ±[0-9.]+%$' "$WORK/err"
+	"$(sed -n 's/^SIMULATED confirm \([0-9]*\/5\) best .*/\1/p' "$WORK/err" | tr '\n' ' ')" "1/5 2/5 3/5 4/5 5/5 "
+grep -qE '^SIMULATED confirm 2/5 (local|1:1|auto) +[0-9:,]+ +[0-9.]+ GB/s  gain [-+][0-9.]+% ±[0-9.]+%$' "$WORK/err"
 tap $? "progress: a baseline's line has its score and the running gain ± CI"
 is "the report shows the profile table: a row per node, its figures and their source" \
 	"$(sed -n '/^SIMULATED profile from node 0 (the model/,/^$/p' "$WORK/out" | awk 'NR > 2 && NF == 4 {print $1 ":" $2 ":" $3 ":" $4}' | tr '\n' ' ')" \
@@ -171,6 +172,9 @@ is "restore --last puts the fixture copy back byte for byte" "$(tree_sum "$fx2")
 sed 's/307200000000.0/-307200000000.0/' "$MODEL" >"$WORK/negative.json"
 printf '{"name": "broken",\n' >"$WORK/broken.json"
 B=("$TT" --sysfs-root "$fx" auto --source-node 0)
+run "${A[@]}" --no-record --budget 400
+is "--budget 400 buys 10 rounds of the final comparison; --budget 60 keeps 3" \
+	"$rc:$(grep -c 'measured alternately, 10 paired rounds)$' "$WORK/out"):$("${A[@]}" --no-record --budget 60 2>/dev/null | grep -c 'measured alternately, 3 paired rounds)$')" "0:1:1"
 expect_bad_input 2 "'bogus'" "$fx" "${B[@]}" --model "$MODEL" --mix bogus
 expect_bad_input 2 "'latency'" "$fx" "${B[@]}" --model "$MODEL" --mix latency
 expect_bad_input 2 "--budget '0'" "$fx" "${B[@]}" --model "$MODEL" --budget 0

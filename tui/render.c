@@ -247,13 +247,16 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 			     "NODE", "PAGES", "SHARE", "WANT");
 		for (int i = 0; i < f->nprocs; i++) {
 			const struct tt_frame_proc *p = &f->procs[i];
-			char comm[40], pid[16];
+			/* The scan escaped the command once (procs.c), for
+			 * JSON as for text: a second pass would double its
+			 * backslashes. */
+			const char *comm = p->comm;
+			char pid[16];
 
 			if (opts->max_procs && shown++ >= opts->max_procs) {
 				line(&o, 0, "  ... %d more", f->nprocs - opts->max_procs);
 				break;
 			}
-			tt_str_escape(p->comm, comm, sizeof(comm));
 			snprintf(pid, sizeof(pid), "%d", p->pid);
 			if (!p->nnodes)
 				line(&o, 0, "%7s %-15.15s %-27.27s %4s %9s", pid, comm, p->policy,

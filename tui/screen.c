@@ -4,7 +4,8 @@
  *
  * The terminal is always given back: on q, on an error (before its message
  * is printed), on SIGINT, SIGTERM and SIGHUP (a flag the loop sees within
- * 100 ms, then endwin), and on a crash signal, where only async-signal-safe
+ * 100 ms, then endwin), and on a crash or any other signal whose default
+ * action ends the process (SIGQUIT, a timer's), where only async-signal-safe
  * calls are allowed: the terminal modes saved at start go back with
  * tcsetattr, the alternate screen and the cursor with write(), then the
  * signal is raised again with its default action. */
@@ -57,7 +58,13 @@ static void end_screen(void)
 
 static void handlers(void)
 {
-	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	/* Every other signal whose default action ends the process: Ctrl-\
+	 * (SIGQUIT) is a key away, and a timer, a CPU limit or a stray kill
+	 * ends tiertop as surely as a crash. Their default action still
+	 * follows (a core for SIGQUIT), once the terminal is back. */
+	static const int crash[] = { SIGSEGV, SIGBUS,  SIGFPE,	SIGILL,	   SIGABRT,
+				     SIGQUIT, SIGTRAP, SIGSYS,	SIGXCPU,   SIGXFSZ,
+				     SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -103,18 +110,32 @@ static void put(int y, int style, const char *line)
 
 static void layout(const struct draw *d)
 {
-	int rows = LINES - 1, nfoot = 0, y = 0;
-
-	int all = 0, shown = 0;
+	int rows = LINES - 1, nfoot = 0, y = 0, all = 0, shown = 0, nbody = 0, body = 0, room,
+	    hidden;
 	char more[96];
 
 	for (int i = 0; i < d->n; i++)
 		all += d->style[i] == 3;
 	/* A quarter of the screen at most: the rows come first. */
 	nfoot = all > rows / 4 ? rows / 4 : all;
-	for (int i = 0; i < d->n && y < rows - nfoot; i++)
-		if (d->style[i] != 3 && !(y == rows - nfoot - 1 && !d->text[i][0]))
+	/* A body cut short says so on its last line: a processes panel
+	 * that ends at the bottom edge would look like all there is. */
+	room = rows - nfoot;
+	for (int i = 0; i < d->n; i++)
+		if (d->style[i] != 3 && d->text[i][0])
+			nbody = i + 1;
+	for (int i = 0; i < nbody; i++)
+		body += d->style[i] != 3;
+	hidden = body > room && room > 0 ? body - (room - 1) : 0;
+	for (int i = 0; i < nbody && y < room - (hidden ? 1 : 0); i++)
+		if (d->style[i] != 3)
 			put(y++, d->style[i], d->text[i]);
+	if (hidden) {
+		snprintf(more, sizeof(more),
+			 "... %d more line%s: a taller terminal, or 't' (tier view), shows %s",
+			 hidden, hidden == 1 ? "" : "s", hidden == 1 ? "it" : "them");
+		put(y++, 2, more);
+	}
 	y = rows - nfoot;
 	for (int i = 0; i < d->n && y < rows; i++) {
 		if (d->style[i] != 3)
@@ -220,15 +241,27 @@ static const double intervals[] = { 0.5, 1, 2, 5, 10, 30 };
 
 static void change_interval(struct tt_top *top, int dir)
 {
-	size_t i = 0, n = sizeof(intervals) / sizeof(*intervals);
+	int i, n = (int)(sizeof(intervals) / sizeof(*intervals));
+	double next = -1;
 
-	while (i + 1 < n && intervals[i] < top->interval_s - 1e-9)
-		i++;
-	if (dir > 0 && intervals[i] <= top->interval_s + 1e-9 && i + 1 < n)
-		i++;
-	else if (dir < 0 && i > 0)
-		i--;
-	top->interval_s = intervals[i];
+	/* The next step in the key's direction: -d takes 0.1 to 3600 s,
+	 * beyond the steps, and from there '-' must not lengthen the
+	 * interval nor '+' shorten it. */
+	for (i = 0; i < n; i++) {
+		if (dir > 0 && intervals[i] > top->interval_s + 1e-9) {
+			next = intervals[i];
+			break;
+		}
+		if (dir < 0 && intervals[i] < top->interval_s - 1e-9)
+			next = intervals[i];
+	}
+	if (next < 0) {
+		snprintf(top->message, sizeof(top->message),
+			 "interval stays %.1f s ('-' steps down to %.1f s, '+' up to %.0f s)",
+			 top->interval_s, intervals[0], intervals[n - 1]);
+		return;
+	}
+	top->interval_s = next;
 	if (tt_top_restart(top) < 0)
 		snprintf(top->message, sizeof(top->message), "%s", tt_err_msg());
 	else

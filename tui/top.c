@@ -88,6 +88,13 @@ static int open_sources(struct tt_top *top)
 		     tok = strtok_r(NULL, ",", &save)) {
 			if (!(list[n++] = find(tok)))
 				return tt_err(TT_EINPUT, "unknown collector '%s'", tok);
+			/* Twice the same counters would open them twice and
+			 * show the header a collector that is not there. */
+			for (int k = 0; k < n - 1; k++)
+				if (list[k] == list[n - 1])
+					return tt_err(TT_EINPUT,
+						      "collector '%s' named twice in '%s'", tok,
+						      top->collectors);
 		}
 		if (!n)
 			return tt_err(TT_EINPUT, "no collector named in '%s'", top->collectors);
@@ -405,6 +412,15 @@ int tt_top_write_weight(struct tt_top *top, const char *text)
 		return rc;
 	tt_apply_plan_init(&p, top->be, &top->sfs);
 	rc = tt_apply_plan_weights(&p, &top->topo, src, &w);
+	/* As tiertune apply: a value already as typed is left alone, and an
+	 * empty write would only put a no-op on the undo stack ('u' would
+	 * then undo nothing). */
+	if (rc == 0 && !p.n) {
+		snprintf(top->message, sizeof(top->message),
+			 "nothing written: %.60s is already as wanted", text);
+		tt_apply_plan_release(&p);
+		return 0;
+	}
 	if (rc == 0 && p.auto_lost)
 		rc = tt_err(TT_EUNAVAIL, "writing a weight turns the kernel's auto mode off, and "
 					 "this kernel cannot turn it back on (no HMAT/CDAT "

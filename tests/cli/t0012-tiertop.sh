@@ -75,6 +75,22 @@ is "--view tiers: subtotals and total only" \
 sum 22
 all 25.0/1280.0"
 
+# resctrl MBM counts at the CPUs (a socket's traffic to all memory), not at
+# the memory node: no node's share of the traffic can be made of it.
+run "$TOP" --json -n 2 -d 0.1 --sysfs-root "$FIX/spr-ddr5-2cxl"
+is "resctrl: READ from MBM, MEAS% n/a, and the footer says it counts at the CPUs" \
+	"$(sed -n 2p "$WORK/out" | json "j['collectors'], j['nodes'][0]['states'].get('read_bytes_s'), j['nodes'][0]['measured_share'], j['nodes'][0]['states']['measured_share'], [n for n in j['notes'] if n.startswith('MEAS%: n/a: READ is what resctrl MBM counts: the traffic of each node')] != []")" \
+	"['numastat', 'resctrl'] None None n/a True"
+# A command name is escaped once: a tab shows as \t, not \\t.
+R=$(copy_fixture 2s-genoa-cxl)
+printf 'kv\tcache\n' >"$R/proc/4242/comm"
+run "$TOP" --once -d 0.1 --sysfs-root "$R"
+is "processes: a control character in a command shows escaped once" \
+	"$(grep -E '^   4242 ' "$WORK/out" | awk '{print $2}')" 'kv\tcache'
+run "$TOP" --once -d 0.1 --collectors numastat --sysfs-root "$G"
+is "--collectors without a traffic counter: the footer says none was asked for, not that the machine has none" \
+	"$(grep -c '^READ WRITE MEAS%: n/a: no traffic counter among the collectors asked for$' "$WORK/out"):$(grep -c 'no traffic counter here' "$WORK/out")" "1:0"
+
 # --- the same frame as JSON: subtotals add up, shares sum to one
 run "$TOP" --json -n 1 -d 0.1 --sysfs-root "$G"
 is "--json -n 1: one line, exit 0" "$rc:$(wc -l <"$WORK/out")" "0:1"
@@ -162,6 +178,7 @@ expect_bad_input 2 "-d '-1'" "$R" "$TOP" --batch -d -1 --sysfs-root "$R"
 expect_bad_input 2 "-d 'x'" "$R" "$TOP" --once -d x --sysfs-root "$R"
 expect_bad_input 2 "--view 'both'" "$R" "$TOP" --once --view both --sysfs-root "$R"
 expect_bad_input 2 "unknown collector 'nope'" "$R" "$TOP" --once --collectors nope --sysfs-root "$R"
+expect_bad_input 2 "collector 'numastat' named twice" "$R" "$TOP" --once --collectors numastat,numastat --sysfs-root "$R"
 expect_bad_input 2 "sysfs root '$WORK/none'" - "$TOP" --once --sysfs-root "$WORK/none"
 expect_bad_input 2 "source node 9" "$R" "$TOP" --once --source-node 9 --sysfs-root "$R"
 expect_bad_input 2 "needs a terminal" "$R" "$TOP" --sysfs-root "$R"
@@ -301,6 +318,8 @@ else
 	wait_for '^   4242 kv-cache'
 	is "screen: P opens the processes panel" \
 		"$(screen | grep -c '^PROCESSES using interleave')" 1
+	is "screen: a panel cut at the bottom says so, and how much is hidden" \
+		"$(screen | grep -cE '^\.\.\. [0-9]+ more lines: a taller terminal, or .t. \(tier view\), shows them$')" 1
 	for want in skew pid pages; do
 		T send-keys -t tt o
 		wait_for "^PROCESSES using interleave .*sort $want\$"
@@ -327,6 +346,10 @@ else
 		"not written: weight '0' for node 2 out of range (1-255):1"
 	weight '2:4' 'node:weight to write' '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
 	is "screen: a second write" "$(cat "$W2/node2")" 4
+	weight '2:4' 'node:weight to write' '^nothing written'
+	is "screen: a weight already as typed is left alone (no write, no empty undo step)" \
+		"$(screen | sed -n 24p | sed 's/ *$//'):$(cat "$W2/node2")" \
+		"nothing written: 2:4 is already as wanted:4"
 	T resize-window -t tt -x 100 -y 30
 	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 30 ] && screen | sed -n 30p | grep -q '^q quit' && break; sleep 0.1; done
 	is "screen: a resize redraws at the new size (key bar on the last of 30 lines)" \
@@ -346,7 +369,19 @@ else
 	is "database: tiertop's second write, then the restore, newest first" \
 		"$(json "[(r['kind'], r['command'].split(' --sysfs-root')[0].rsplit('/', 1)[-1]) for r in j['runs']][:2]" <"$WORK/out")" \
 		"[('restore', 'tiertune'), ('apply', 'tiertop: w 2:4')]"
-	for sig in TERM SEGV; do
+	# Past the ends of the + and - steps (-d allows 0.1 to 3600 s), a key
+	# does not move the interval the wrong way.
+	for d in "0.2 - every 0.2 s" "45 - every 30.0 s" "45 + every 45.0 s"; do
+		set -- $d
+		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d $1" Enter
+		wait_for '^NODE TIER'
+		T send-keys -t tt -- "$2"
+		wait_for '^interval' && sleep 0.2
+		is "screen: -d $1 then $2: $3 $4 $5" "$(screen | sed -n 2p | grep -oE 'every .*')" "$3 $4 $5"
+		T send-keys -t tt q
+		wait_for '^tt-prompt\$ '
+	done
+	for sig in TERM SEGV QUIT; do
 		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
 		wait_for '^NODE TIER'
 		shell=$(T display -p -t tt '#{pane_pid}')

@@ -108,10 +108,9 @@ static void put(int y, int style, const char *line)
 		attroff(attr);
 }
 
-static void layout(const struct draw *d)
+static void layout(const struct draw *d, int rows)
 {
-	int rows = LINES - 1, nfoot = 0, y = 0, all = 0, shown = 0, nbody = 0, body = 0, room,
-	    hidden;
+	int nfoot = 0, y = 0, all = 0, shown = 0, nbody = 0, body = 0, room, hidden;
 	char more[96];
 
 	for (int i = 0; i < d->n; i++)
@@ -183,6 +182,7 @@ static void draw(struct tt_top *top, bool help, bool procs)
 	const char *bar = top->message[0] ? top->message
 					  : "q quit h help s source t view P procs +- delay "
 					    "p pause w weight u undo r reread";
+	int brk[3] = { 0, 0, 0 };
 
 	erase();
 	d.n = 0;
@@ -195,10 +195,36 @@ static void draw(struct tt_top *top, bool help, bool procs)
 	} else {
 		keep_line(&d, 0, tt_err_msg());
 	}
-	layout(&d);
+	/* A message longer than the bar (why a write was refused ends with
+	 * the reason: "...: Permission denied") takes up to three lines,
+	 * broken between words, rather than losing its end. */
+	int len = (int)strlen(bar), nbar = 1;
+
+	for (int at = 0, k = 0; top->message[0] && COLS > 0 && at < len && k < 3; k++) {
+		int n = len - at > COLS ? COLS : len - at, m = n;
+
+		while (at + m < len && m > COLS / 2 && bar[at + m] != ' ')
+			m--;
+		if (at + m < len && bar[at + m] == ' ')
+			n = m;
+		brk[k] = at + n;
+		nbar = k + 1;
+		at += n;
+		while (at < len && bar[at] == ' ')
+			at++;
+	}
+	nbar = nbar < LINES - 1 ? nbar : 1;
+	layout(&d, LINES - nbar);
 	attron(A_REVERSE);
-	mvhline(LINES - 1, 0, ' ', COLS);
-	mvaddnstr(LINES - 1, 0, bar, COLS);
+	for (int k = 0, at = 0; k < nbar; k++) {
+		int y = LINES - nbar + k;
+
+		mvhline(y, 0, ' ', COLS);
+		while (at < len && bar[at] == ' ' && k)
+			at++;
+		mvaddnstr(y, 0, bar + at, k == nbar - 1 ? COLS : brk[k] - at);
+		at = brk[k];
+	}
 	attroff(A_REVERSE);
 	refresh();
 }

@@ -390,17 +390,27 @@ int tt_screen_run(struct tt_top *top)
 				snprintf(top->message, sizeof(top->message), "nothing undone: %s",
 					 tt_err_msg());
 			break;
-		case 'r':
-			if (tt_top_reread(top) < 0) {
+		case 'r': {
+			bool kept;
+
+			if (tt_top_reread(top, &kept) == 0) {
+				snprintf(top->message, sizeof(top->message),
+					 "topology and weights re-read");
+			} else if (kept) {
+				char safe[160];
+
+				snprintf(top->message, sizeof(top->message),
+					 "not re-read (what was read before stays): %s",
+					 tt_str_escape(tt_err_msg(), safe, sizeof(safe)));
+			} else {
 				rc = tt_err_exit_code(TT_EFAIL);
 				end_screen();
 				fprintf(stderr, "tiertop: error: re-reading the topology: %s\n",
 					tt_err_msg());
 				return rc;
 			}
-			snprintf(top->message, sizeof(top->message),
-				 "topology and weights re-read");
 			break;
+		}
 		case KEY_RESIZE:
 			break;
 		default:

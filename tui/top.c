@@ -151,13 +151,12 @@ static int open_sources(struct tt_top *top)
 	return rc;
 }
 
-/* Topology and weights; the weights' absence is a state, not an error. */
-static int load(struct tt_top *top)
+/* Weights for a topology just read; the weights' absence is a state, not
+ * an error. */
+static int load_weights(struct tt_top *top)
 {
-	int rc = tt_topo_load(&top->topo, &top->sfs);
+	int rc;
 
-	if (rc < 0)
-		return rc;
 	top->topo_loaded = true;
 	if (top->source_node >= 0 && (rc = tt_topo_check_source(&top->topo, top->source_node)) < 0)
 		return rc;
@@ -175,6 +174,13 @@ static int load(struct tt_top *top)
 		top->be = NULL;
 	}
 	return 0;
+}
+
+static int load(struct tt_top *top)
+{
+	int rc = tt_topo_load(&top->topo, &top->sfs);
+
+	return rc < 0 ? rc : load_weights(top);
 }
 
 static void unload(struct tt_top *top)
@@ -310,14 +316,24 @@ int tt_top_restart(struct tt_top *top)
 	return open_sources(top);
 }
 
-int tt_top_reread(struct tt_top *top)
+int tt_top_reread(struct tt_top *top, bool *kept)
 {
-	int rc;
+	struct tt_topo t;
+	int rc = tt_topo_load(&t, &top->sfs);
 
+	/* A node going away as it is read (hot-remove) fails the read: the
+	 * old topology and collectors stay, and the screen goes on. */
+	*kept = rc < 0;
+	if (rc < 0)
+		return rc;
 	close_sources(top);
 	unload(top);
 	top->hist_tick = 0;
-	rc = load(top);
+	top->topo = t;
+	/* The viewed source node may be the one that went. */
+	if (top->source_node >= 0 && tt_topo_check_source(&top->topo, top->source_node) < 0)
+		top->source_node = -1;
+	rc = load_weights(top);
 	if (rc == 0)
 		rc = open_sources(top);
 	if (rc == 0 && top->scanner)

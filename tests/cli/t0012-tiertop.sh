@@ -444,6 +444,18 @@ else
 	is "screen: r re-reads them (source 1's tier 4 weight 9 -> 5 a node)" \
 		"$(screen | grep -E '^   [01]    4' | awk '{print $1, $7}' | paste -sd, -):$(screen | sed -n 2p)" \
 		"0 5,1 5:weights rfc  source node 1  every 0.5 s"
+	# A node half gone as r reads (hot-remove): what was read before
+	# stays on the screen, and the status bar says why; r again once the
+	# node is whole.
+	mv "$R3/sys/devices/system/node/node3/meminfo" "$WORK/meminfo3"
+	T send-keys -t tt r
+	wait_for '^not re-read'
+	is "screen: r on a node half gone keeps the frame read before, and names the file" \
+		"$(screen | grep -c '^   3   22 CPU-less'):$(screen | tail -3 | sed 's/ *$//' | tr -d '\n' | grep -c 'node3/meminfo')" "1:1"
+	mv "$WORK/meminfo3" "$R3/sys/devices/system/node/node3/meminfo"
+	T send-keys -t tt r
+	wait_for '^topology and weights re-read'
+	is "screen: r again once the node is whole" "$(screen | grep -c '^   3   22 CPU-less')" 1
 	T send-keys -t tt q
 	wait_for '^tt-prompt\$ '
 	# A user on the live system is told why a weight cannot be written.

@@ -171,8 +171,13 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 
 		if (over > 0 && keep >= 4)
 			strcpy(kernel + keep, "...");
+		else if (over > 0)
+			kernel[0] = '\0'; /* too narrow for even "6.1...": it goes */
 	}
-	line(&o, 1, "tiertop  host %s  kernel %s  %s", host, kernel, when);
+	if (kernel[0])
+		line(&o, 1, "tiertop  host %s  kernel %s  %s", host, kernel, when);
+	else
+		line(&o, 1, "tiertop  host %s  %s", host, when);
 	if (f->source_node >= 0)
 		snprintf(buf, sizeof(buf), "%d", f->source_node);
 	else

@@ -108,7 +108,7 @@ static void put(int y, int style, const char *line)
 		attroff(attr);
 }
 
-static void layout(const struct draw *d, int rows)
+static void layout(const struct draw *d, int rows, bool help)
 {
 	int nfoot = 0, y = 0, all = 0, shown = 0, nbody = 0, body = 0, room, hidden;
 	char more[96];
@@ -130,9 +130,9 @@ static void layout(const struct draw *d, int rows)
 		if (d->style[i] != 3)
 			put(y++, d->style[i], d->text[i]);
 	if (hidden) {
-		snprintf(more, sizeof(more),
-			 "... %d more line%s: a taller terminal, or 't' (tier view), shows %s",
-			 hidden, hidden == 1 ? "" : "s", hidden == 1 ? "it" : "them");
+		snprintf(more, sizeof(more), "... %d more line%s: a taller terminal%s shows %s",
+			 hidden, hidden == 1 ? "" : "s", help ? "" : ", or 't' (tier view),",
+			 hidden == 1 ? "it" : "them");
 		put(y++, 2, more);
 	}
 	y = rows - nfoot;
@@ -214,7 +214,7 @@ static void draw(struct tt_top *top, bool help, bool procs)
 			at++;
 	}
 	nbar = nbar < LINES - 1 ? nbar : 1;
-	layout(&d, LINES - nbar);
+	layout(&d, LINES - nbar, help);
 	attron(A_REVERSE);
 	for (int k = 0, at = 0; k < nbar; k++) {
 		int y = LINES - nbar + k;

@@ -381,6 +381,22 @@ else
 		T send-keys -t tt q
 		wait_for '^tt-prompt\$ '
 	done
+	# A narrow, short terminal: the header keeps the time, and the help,
+	# cut short, says so.
+	T resize-window -t tt -x 50 -y 12
+	T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
+	wait_for '^NODE TIER'
+	is "screen at 50x12: the header keeps the time (the kernel release gives way)" \
+		"$(screen | sed -n 1p | grep -cE '^tiertop  host genoa-cxl-12  [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}$')" 1
+	T send-keys -t tt h
+	wait_for '^tiertop keys'
+	is "screen at 50x12: the help cut short says how much is hidden (no tier view hint there)" \
+		"$(screen | grep -cE '^\.\.\. [0-9]+ more lines: a taller terminal shows them$')" 1
+	T send-keys -t tt Space
+	wait_for '^NODE TIER'
+	T send-keys -t tt q
+	wait_for '^tt-prompt\$ '
+	T resize-window -t tt -x 80 -y 24
 	for sig in TERM SEGV QUIT; do
 		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
 		wait_for '^NODE TIER'

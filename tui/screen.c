@@ -305,9 +305,16 @@ int tt_screen_run(struct tt_top *top)
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
 		have_tio = true;
 	handlers();
-	if (!initscr()) {
-		fprintf(stderr, "tiertop: error: cannot start the screen (TERM '%s')\n",
-			getenv("TERM") ? getenv("TERM") : "");
+	/* newterm, not initscr: initscr prints its own message and exits on
+	 * an unknown TERM, past this error and its hint. */
+	if (!newterm(NULL, stdout, stdin)) {
+		char safe[160];
+
+		fprintf(stderr,
+			"tiertop: error: cannot start the screen on terminal type '%s' (TERM)\n"
+			"hint: a TERM this system knows (infocmp lists it), or --once, --batch "
+			"or --json\n",
+			tt_str_escape(getenv("TERM") ? getenv("TERM") : "", safe, sizeof(safe)));
 		return 1;
 	}
 	curses_on = true;

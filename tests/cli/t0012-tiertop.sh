@@ -397,6 +397,11 @@ else
 	T send-keys -t tt q
 	wait_for '^tt-prompt\$ '
 	T resize-window -t tt -x 80 -y 24
+	T send-keys -t tt "clear; TERM=bogus-term '$TOP' --sysfs-root '$R2'; echo rc=\$?" Enter
+	wait_for '^rc='
+	is "screen: a TERM this system does not know: tiertop's error names it, with a hint, exit 1" \
+		"$(screen | grep -cF "tiertop: error: cannot start the screen on terminal type 'bogus-term' (TERM)"):$(screen | grep -c '^hint: '):$(screen | grep -oE '^rc=[0-9]+')" \
+		"1:1:rc=1"
 	for sig in TERM SEGV QUIT; do
 		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
 		wait_for '^NODE TIER'

@@ -346,9 +346,9 @@ static int build_procs(struct tt_frame *f, const struct tt_frame_in *in)
 	      in->sort == TT_SORT_SKEW	? cmp_skew
 	      : in->sort == TT_SORT_PID ? cmp_pid
 					: cmp_pages);
+	/* The reason itself is WGT's note, already in the footer: once. */
 	if (!in->be && f->nprocs)
-		note(f, "WANT n/a for weighted interleave: %s",
-		     in->wi_why ? in->wi_why : "no weights");
+		note(f, "WANT n/a for weighted interleave: no weight interface (as WGT)");
 	return 0;
 }
 

@@ -91,6 +91,14 @@ run "$TOP" --once -d 0.1 --collectors numastat --sysfs-root "$G"
 is "--collectors without a traffic counter: the footer says none was asked for, not that the machine has none" \
 	"$(grep -c '^READ WRITE MEAS%: n/a: no traffic counter among the collectors asked for$' "$WORK/out"):$(grep -c 'no traffic counter here' "$WORK/out")" "1:0"
 
+# No weight interface: WGT and the processes' WANT are n/a, the reason said once.
+R=$(copy_fixture 2s-genoa-cxl)
+rm -r "$R/sys/kernel/mm/mempolicy"
+run "$TOP" --once -d 0.1 --sysfs-root "$R"
+is "no weight interface: WGT n/a, WANT n/a for weighted interleave only, the reason once" \
+	"$(grep -E '^   4242 |^   5150 ' "$WORK/out" | awk '{print $1, $NF}' | paste -sd, -):$(grep -c 'needs Linux 6.9+' "$WORK/out"):$(grep -c '^WANT n/a for weighted interleave: no weight interface (as WGT)$' "$WORK/out")" \
+	"4242 n/a,5150 50.0%:1:1"
+
 # --- the same frame as JSON: subtotals add up, shares sum to one
 run "$TOP" --json -n 1 -d 0.1 --sysfs-root "$G"
 is "--json -n 1: one line, exit 0" "$rc:$(wc -l <"$WORK/out")" "0:1"

@@ -324,6 +324,8 @@ int tt_screen_run(struct tt_top *top)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	timeout(100);
+	if (top->scanner)
+		tt_scanner_set_idle(top->scanner, true);
 	while (!quit_signal) {
 		int ch;
 
@@ -363,6 +365,8 @@ int tt_screen_run(struct tt_top *top)
 			break;
 		case 'P':
 			procs = !procs;
+			if (top->scanner)
+				tt_scanner_set_idle(top->scanner, !procs);
 			if (procs && top->scanner)
 				tt_scanner_kick(top->scanner);
 			break;

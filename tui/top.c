@@ -302,6 +302,11 @@ int tt_top_frame(struct tt_top *top, struct tt_frame *f)
 		}
 		top->hist_bw[top->nhist] = f->total_bw;
 		top->hist_slow[top->nhist++] = f->slow_share;
+		/* The frame's own sample ends its sparkline: the rows above
+		 * it and the history's newest point are the same figures. */
+		f->nhist = top->nhist;
+		memcpy(f->hist_bw, top->hist_bw, (size_t)top->nhist * sizeof(double));
+		memcpy(f->hist_slow, top->hist_slow, (size_t)top->nhist * sizeof(double));
 	}
 	return rc;
 }

@@ -168,6 +168,8 @@ is "--batch: the demotion rows, init in the first frame, rates in the second" \
 1 2 init init none
 2 0 a rate a rate preferred
 2 2 0 0 none"
+is "--batch: each frame's sparkline ends with its own sample (120, 140 GB/s, then stale)" \
+	"$(grep -E '^history  bw ' "$WORK/out" | sed 's/^[^|]*|\([^|]*\)|.*/\1/' | paste -sd, -)" "%@,%@?"
 is "--batch: the simulated figures are labelled" \
 	"$(grep -c '^SIMULATED: figures from the test script are not measured' "$WORK/out")" 3
 unset TIERTUNE_TEST_COLLECTOR_SCRIPT

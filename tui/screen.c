@@ -344,8 +344,9 @@ int tt_screen_run(struct tt_top *top)
 		if (ch == ERR)
 			continue;
 		dirty = true;
+		/* Any key closes the help, but a resize is not a key. */
 		if (help) {
-			help = false;
+			help = ch == KEY_RESIZE;
 			continue;
 		}
 		top->message[0] = '\0';

@@ -322,6 +322,12 @@ else
 	T send-keys -t tt h
 	wait_for '^tiertop keys'
 	is "screen: h opens the help" "$(screen | grep -c '^  w        write a weight')" 1
+	T resize-window -t tt -x 90 -y 26
+	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 26 ] && break; sleep 0.1; done
+	sleep 0.3
+	is "screen: a resize redraws the help, it does not close it" "$(screen | grep -c '^tiertop keys')" 1
+	T resize-window -t tt -x 80 -y 24
+	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 24 ] && break; sleep 0.1; done
 	T send-keys -t tt Space
 	wait_for '^NODE TIER'
 	# Reading numa_maps walks a process's pages under its mmap lock: with

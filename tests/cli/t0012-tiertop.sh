@@ -183,6 +183,8 @@ is "--batch with nothing to sample still paces its frames" \
 # --- bad input: exit 2, the input named, nothing on stdout, the tree unchanged
 R=$(copy_fixture 2s-genoa-cxl)
 expect_bad_input 2 "'--bogus'" "$R" "$TOP" --once --bogus --sysfs-root "$R"
+expect_bad_input 2 "option '--so' is ambiguous: --source-node, --sort" "$R" "$TOP" --once --so 1 --sysfs-root "$R"
+expect_bad_input 2 "option '--once=1' takes no value" "$R" "$TOP" --once=1 --sysfs-root "$R"
 expect_bad_input 2 "-n '0'" "$R" "$TOP" --batch -n 0 --sysfs-root "$R"
 expect_bad_input 2 "-d '-1'" "$R" "$TOP" --batch -d -1 --sysfs-root "$R"
 expect_bad_input 2 "-d 'x'" "$R" "$TOP" --once -d x --sysfs-root "$R"

@@ -180,12 +180,19 @@ static const struct tt_cell NA = { TT_CELL_NA, 0 };
  * counters, source-side MBM, then figures that are not measured. */
 static const struct {
 	const char *collector, *rd, *wr, *why_no_wr;
+	/* Counted where the requests come from (a socket's CPUs, whatever
+	 * memory they reach), not at the memory node: no share of the
+	 * traffic each node serves can be made of it. */
+	const char *source_side;
 } traffic[] = {
-	{ "perf-uncore", "read_bytes", "write_bytes", NULL },
+	{ "perf-uncore", "read_bytes", "write_bytes", NULL, NULL },
 	{ "resctrl", "mbm_total_bytes", NULL,
-	  "resctrl MBM counts reads and writes together (shown under READ)" },
-	{ "script", "read_bytes", "write_bytes", NULL },
-	{ "model", "model_bw", NULL, "the model gives one figure per node (shown under READ)" },
+	  "resctrl MBM counts reads and writes together (shown under READ)",
+	  "what resctrl MBM counts: the traffic of each node's CPUs to all memory (local, "
+	  "remote and CXL alike), not the traffic each memory node serves" },
+	{ "script", "read_bytes", "write_bytes", NULL, NULL },
+	{ "model", "model_bw", NULL, "the model gives one figure per node (shown under READ)",
+	  NULL },
 };
 
 bool tt_frame_weight_shares(const struct tt_topo *t, const struct tt_wi_backend *be,
@@ -339,9 +346,9 @@ static int build_procs(struct tt_frame *f, const struct tt_frame_in *in)
 	      in->sort == TT_SORT_SKEW	? cmp_skew
 	      : in->sort == TT_SORT_PID ? cmp_pid
 					: cmp_pages);
+	/* The reason itself is WGT's note, already in the footer: once. */
 	if (!in->be && f->nprocs)
-		note(f, "WANT n/a for weighted interleave: %s",
-		     in->wi_why ? in->wi_why : "no weights");
+		note(f, "WANT n/a for weighted interleave: no weight interface (as WGT)");
 	return 0;
 }
 
@@ -487,8 +494,13 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 			if (n > 0 && (size_t)n < sizeof(why) - len)
 				len += (size_t)n;
 		}
-		note(f, "READ WRITE MEAS%%: n/a: no traffic counter here%s%s", len ? ": " : "",
-		     why);
+		/* Named collectors (--collectors) leave the others untried:
+		 * "here" would claim this machine has none. */
+		if (len)
+			note(f, "READ WRITE MEAS%%: n/a: no traffic counter here: %s", why);
+		else
+			note(f, "READ WRITE MEAS%%: n/a: no traffic counter among the collectors "
+				"asked for (perf-uncore and resctrl count traffic)");
 	} else if (traffic[tk].why_no_wr) {
 		note(f, "WRITE: n/a: %s", traffic[tk].why_no_wr);
 	}
@@ -597,6 +609,9 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 			continue;
 		if (ts < 0) {
 			row->mshare = NA;
+		} else if (traffic[tk].source_side) {
+			row->mshare = NA;
+			note(f, "MEAS%%: n/a: READ is %s", traffic[tk].source_side);
 		} else if (row->rd.st != TT_CELL_OK) {
 			row->mshare = row->rd;
 			row->mshare.v = 0;
@@ -611,7 +626,7 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 				row->mshare = NA;
 		}
 	}
-	if (ts >= 0 && all_bw && bw_sum <= 0)
+	if (ts >= 0 && all_bw && bw_sum <= 0 && !traffic[tk].source_side)
 		note(f, "MEAS%%: n/a: no traffic in this interval");
 	/* Tier subtotals again now the shares are known, and the total. */
 	for (int r = 0, first = 0; r < f->nrows; r++) {

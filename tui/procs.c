@@ -91,7 +91,7 @@ struct tt_scanner {
 	pthread_t tid;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	bool stop, kick, fresh;
+	bool stop, kick, fresh, idle;
 	struct tt_proc_scan ready;
 };
 
@@ -124,9 +124,12 @@ static void *run(void *arg)
 			due.tv_sec++;
 			due.tv_nsec -= 1000000000L;
 		}
-		while (!sc->stop && !sc->kick &&
-		       pthread_cond_timedwait(&sc->cv, &sc->mu, &due) != ETIMEDOUT)
-			;
+		while (!sc->stop && !sc->kick) {
+			if (sc->idle)
+				pthread_cond_wait(&sc->cv, &sc->mu);
+			else if (pthread_cond_timedwait(&sc->cv, &sc->mu, &due) == ETIMEDOUT)
+				break;
+		}
 		sc->kick = false;
 	}
 	pthread_mutex_unlock(&sc->mu);
@@ -195,6 +198,14 @@ void tt_scanner_kick(struct tt_scanner *sc)
 {
 	pthread_mutex_lock(&sc->mu);
 	sc->kick = true;
+	pthread_cond_broadcast(&sc->cv);
+	pthread_mutex_unlock(&sc->mu);
+}
+
+void tt_scanner_set_idle(struct tt_scanner *sc, bool idle)
+{
+	pthread_mutex_lock(&sc->mu);
+	sc->idle = idle;
 	pthread_cond_broadcast(&sc->cv);
 	pthread_mutex_unlock(&sc->mu);
 }

@@ -29,6 +29,10 @@ bool tt_scanner_take(struct tt_scanner *sc, struct tt_proc_scan *scan);
 bool tt_scanner_wait(struct tt_scanner *sc, double timeout_s);
 /* Scans again now, not at the end of the period. */
 void tt_scanner_kick(struct tt_scanner *sc);
+/* Idle: no scan but on a kick. Reading numa_maps walks every page of a
+ * process under its mmap lock, which a large application feels: the
+ * screen scans only while its panel is shown. */
+void tt_scanner_set_idle(struct tt_scanner *sc, bool idle);
 void tt_scanner_set_period(struct tt_scanner *sc, double period_s);
 void tt_scanner_stop(struct tt_scanner *sc);
 

@@ -171,8 +171,13 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 
 		if (over > 0 && keep >= 4)
 			strcpy(kernel + keep, "...");
+		else if (over > 0)
+			kernel[0] = '\0'; /* too narrow for even "6.1...": it goes */
 	}
-	line(&o, 1, "tiertop  host %s  kernel %s  %s", host, kernel, when);
+	if (kernel[0])
+		line(&o, 1, "tiertop  host %s  kernel %s  %s", host, kernel, when);
+	else
+		line(&o, 1, "tiertop  host %s  %s", host, when);
 	if (f->source_node >= 0)
 		snprintf(buf, sizeof(buf), "%d", f->source_node);
 	else
@@ -247,13 +252,16 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 			     "NODE", "PAGES", "SHARE", "WANT");
 		for (int i = 0; i < f->nprocs; i++) {
 			const struct tt_frame_proc *p = &f->procs[i];
-			char comm[40], pid[16];
+			/* The scan escaped the command once (procs.c), for
+			 * JSON as for text: a second pass would double its
+			 * backslashes. */
+			const char *comm = p->comm;
+			char pid[16];
 
 			if (opts->max_procs && shown++ >= opts->max_procs) {
 				line(&o, 0, "  ... %d more", f->nprocs - opts->max_procs);
 				break;
 			}
-			tt_str_escape(p->comm, comm, sizeof(comm));
 			snprintf(pid, sizeof(pid), "%d", p->pid);
 			if (!p->nnodes)
 				line(&o, 0, "%7s %-15.15s %-27.27s %4s %9s", pid, comm, p->policy,

@@ -4,7 +4,8 @@
  *
  * The terminal is always given back: on q, on an error (before its message
  * is printed), on SIGINT, SIGTERM and SIGHUP (a flag the loop sees within
- * 100 ms, then endwin), and on a crash signal, where only async-signal-safe
+ * 100 ms, then endwin), and on a crash or any other signal whose default
+ * action ends the process (SIGQUIT, a timer's), where only async-signal-safe
  * calls are allowed: the terminal modes saved at start go back with
  * tcsetattr, the alternate screen and the cursor with write(), then the
  * signal is raised again with its default action. */
@@ -57,7 +58,13 @@ static void end_screen(void)
 
 static void handlers(void)
 {
-	static const int crash[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	/* Every other signal whose default action ends the process: Ctrl-\
+	 * (SIGQUIT) is a key away, and a timer, a CPU limit or a stray kill
+	 * ends tiertop as surely as a crash. Their default action still
+	 * follows (a core for SIGQUIT), once the terminal is back. */
+	static const int crash[] = { SIGSEGV, SIGBUS,  SIGFPE,	SIGILL,	   SIGABRT,
+				     SIGQUIT, SIGTRAP, SIGSYS,	SIGXCPU,   SIGXFSZ,
+				     SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
@@ -101,20 +108,33 @@ static void put(int y, int style, const char *line)
 		attroff(attr);
 }
 
-static void layout(const struct draw *d)
+static void layout(const struct draw *d, int rows, bool help)
 {
-	int rows = LINES - 1, nfoot = 0, y = 0;
-
-	int all = 0, shown = 0;
+	int nfoot = 0, y = 0, all = 0, shown = 0, nbody = 0, body = 0, room, hidden;
 	char more[96];
 
 	for (int i = 0; i < d->n; i++)
 		all += d->style[i] == 3;
 	/* A quarter of the screen at most: the rows come first. */
 	nfoot = all > rows / 4 ? rows / 4 : all;
-	for (int i = 0; i < d->n && y < rows - nfoot; i++)
-		if (d->style[i] != 3 && !(y == rows - nfoot - 1 && !d->text[i][0]))
+	/* A body cut short says so on its last line: a processes panel
+	 * that ends at the bottom edge would look like all there is. */
+	room = rows - nfoot;
+	for (int i = 0; i < d->n; i++)
+		if (d->style[i] != 3 && d->text[i][0])
+			nbody = i + 1;
+	for (int i = 0; i < nbody; i++)
+		body += d->style[i] != 3;
+	hidden = body > room && room > 0 ? body - (room - 1) : 0;
+	for (int i = 0; i < nbody && y < room - (hidden ? 1 : 0); i++)
+		if (d->style[i] != 3)
 			put(y++, d->style[i], d->text[i]);
+	if (hidden) {
+		snprintf(more, sizeof(more), "... %d more line%s: a taller terminal%s shows %s",
+			 hidden, hidden == 1 ? "" : "s", help ? "" : ", or 't' (tier view),",
+			 hidden == 1 ? "it" : "them");
+		put(y++, 2, more);
+	}
 	y = rows - nfoot;
 	for (int i = 0; i < d->n && y < rows; i++) {
 		if (d->style[i] != 3)
@@ -162,6 +182,7 @@ static void draw(struct tt_top *top, bool help, bool procs)
 	const char *bar = top->message[0] ? top->message
 					  : "q quit h help s source t view P procs +- delay "
 					    "p pause w weight u undo r reread";
+	int brk[3] = { 0, 0, 0 };
 
 	erase();
 	d.n = 0;
@@ -174,10 +195,36 @@ static void draw(struct tt_top *top, bool help, bool procs)
 	} else {
 		keep_line(&d, 0, tt_err_msg());
 	}
-	layout(&d);
+	/* A message longer than the bar (why a write was refused ends with
+	 * the reason: "...: Permission denied") takes up to three lines,
+	 * broken between words, rather than losing its end. */
+	int len = (int)strlen(bar), nbar = 1;
+
+	for (int at = 0, k = 0; top->message[0] && COLS > 0 && at < len && k < 3; k++) {
+		int n = len - at > COLS ? COLS : len - at, m = n;
+
+		while (at + m < len && m > COLS / 2 && bar[at + m] != ' ')
+			m--;
+		if (at + m < len && bar[at + m] == ' ')
+			n = m;
+		brk[k] = at + n;
+		nbar = k + 1;
+		at += n;
+		while (at < len && bar[at] == ' ')
+			at++;
+	}
+	nbar = nbar < LINES - 1 ? nbar : 1;
+	layout(&d, LINES - nbar, help);
 	attron(A_REVERSE);
-	mvhline(LINES - 1, 0, ' ', COLS);
-	mvaddnstr(LINES - 1, 0, bar, COLS);
+	for (int k = 0, at = 0; k < nbar; k++) {
+		int y = LINES - nbar + k;
+
+		mvhline(y, 0, ' ', COLS);
+		while (at < len && bar[at] == ' ' && k)
+			at++;
+		mvaddnstr(y, 0, bar + at, k == nbar - 1 ? COLS : brk[k] - at);
+		at = brk[k];
+	}
 	attroff(A_REVERSE);
 	refresh();
 }
@@ -220,15 +267,27 @@ static const double intervals[] = { 0.5, 1, 2, 5, 10, 30 };
 
 static void change_interval(struct tt_top *top, int dir)
 {
-	size_t i = 0, n = sizeof(intervals) / sizeof(*intervals);
+	int i, n = (int)(sizeof(intervals) / sizeof(*intervals));
+	double next = -1;
 
-	while (i + 1 < n && intervals[i] < top->interval_s - 1e-9)
-		i++;
-	if (dir > 0 && intervals[i] <= top->interval_s + 1e-9 && i + 1 < n)
-		i++;
-	else if (dir < 0 && i > 0)
-		i--;
-	top->interval_s = intervals[i];
+	/* The next step in the key's direction: -d takes 0.1 to 3600 s,
+	 * beyond the steps, and from there '-' must not lengthen the
+	 * interval nor '+' shorten it. */
+	for (i = 0; i < n; i++) {
+		if (dir > 0 && intervals[i] > top->interval_s + 1e-9) {
+			next = intervals[i];
+			break;
+		}
+		if (dir < 0 && intervals[i] < top->interval_s - 1e-9)
+			next = intervals[i];
+	}
+	if (next < 0) {
+		snprintf(top->message, sizeof(top->message),
+			 "interval stays %.1f s ('-' steps down to %.1f s, '+' up to %.0f s)",
+			 top->interval_s, intervals[0], intervals[n - 1]);
+		return;
+	}
+	top->interval_s = next;
 	if (tt_top_restart(top) < 0)
 		snprintf(top->message, sizeof(top->message), "%s", tt_err_msg());
 	else
@@ -246,9 +305,16 @@ int tt_screen_run(struct tt_top *top)
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
 		have_tio = true;
 	handlers();
-	if (!initscr()) {
-		fprintf(stderr, "tiertop: error: cannot start the screen (TERM '%s')\n",
-			getenv("TERM") ? getenv("TERM") : "");
+	/* newterm, not initscr: initscr prints its own message and exits on
+	 * an unknown TERM, past this error and its hint. */
+	if (!newterm(NULL, stdout, stdin)) {
+		char safe[160];
+
+		fprintf(stderr,
+			"tiertop: error: cannot start the screen on terminal type '%s' (TERM)\n"
+			"hint: a TERM this system knows (infocmp lists it), or --once, --batch "
+			"or --json\n",
+			tt_str_escape(getenv("TERM") ? getenv("TERM") : "", safe, sizeof(safe)));
 		return 1;
 	}
 	curses_on = true;
@@ -258,6 +324,8 @@ int tt_screen_run(struct tt_top *top)
 	keypad(stdscr, TRUE);
 	curs_set(0);
 	timeout(100);
+	if (top->scanner)
+		tt_scanner_set_idle(top->scanner, true);
 	while (!quit_signal) {
 		int ch;
 
@@ -276,8 +344,9 @@ int tt_screen_run(struct tt_top *top)
 		if (ch == ERR)
 			continue;
 		dirty = true;
+		/* Any key closes the help, but a resize is not a key. */
 		if (help) {
-			help = false;
+			help = ch == KEY_RESIZE;
 			continue;
 		}
 		top->message[0] = '\0';
@@ -297,6 +366,8 @@ int tt_screen_run(struct tt_top *top)
 			break;
 		case 'P':
 			procs = !procs;
+			if (top->scanner)
+				tt_scanner_set_idle(top->scanner, !procs);
 			if (procs && top->scanner)
 				tt_scanner_kick(top->scanner);
 			break;
@@ -331,17 +402,27 @@ int tt_screen_run(struct tt_top *top)
 				snprintf(top->message, sizeof(top->message), "nothing undone: %s",
 					 tt_err_msg());
 			break;
-		case 'r':
-			if (tt_top_reread(top) < 0) {
+		case 'r': {
+			bool kept;
+
+			if (tt_top_reread(top, &kept) == 0) {
+				snprintf(top->message, sizeof(top->message),
+					 "topology and weights re-read");
+			} else if (kept) {
+				char safe[160];
+
+				snprintf(top->message, sizeof(top->message),
+					 "not re-read (what was read before stays): %s",
+					 tt_str_escape(tt_err_msg(), safe, sizeof(safe)));
+			} else {
 				rc = tt_err_exit_code(TT_EFAIL);
 				end_screen();
 				fprintf(stderr, "tiertop: error: re-reading the topology: %s\n",
 					tt_err_msg());
 				return rc;
 			}
-			snprintf(top->message, sizeof(top->message),
-				 "topology and weights re-read");
 			break;
+		}
 		case KEY_RESIZE:
 			break;
 		default:

@@ -151,6 +151,43 @@ static int print_frames(struct tt_top *top, bool once, bool json, long n)
 	return rc;
 }
 
+/* The option "--name" or "--na=value" stands for (a unique prefix, as
+ * getopt_long takes it), or 0. */
+static int long_val(const char *arg)
+{
+	size_t len = strncmp(arg, "--", 2) ? 0 : strcspn(arg + 2, "=");
+	int val = 0, hits = 0;
+
+	for (size_t i = 0; len && i < NOPTS; i++)
+		if (strncmp(opts[i].name, arg + 2, len) == 0) {
+			val = opts[i].val;
+			hits++;
+		}
+	return hits == 1 ? val : 0;
+}
+
+/* getopt_long refuses a prefix of two options as it refuses a name of
+ * none: say which it was, and which options it could be. */
+static int unknown_long(const char *arg)
+{
+	char names[256] = "";
+	size_t len = strcspn(arg + 2, "="), at = 0;
+	int hits = 0;
+
+	for (size_t i = 0; strncmp(arg, "--", 2) == 0 && i < NOPTS; i++) {
+		if (strncmp(opts[i].name, arg + 2, len) || !len)
+			continue;
+		hits++;
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s--%s", at ? ", " : "",
+				       opts[i].name);
+		if (at >= sizeof(names))
+			at = sizeof(names) - 1;
+	}
+	if (hits > 1)
+		return bad("option '%s' is ambiguous: %s", arg, names);
+	return bad("unknown option '%s'", arg);
+}
+
 static int parse_double(const char *s, double min, double max, double *out)
 {
 	char *end;
@@ -249,9 +286,14 @@ int main(int argc, char **argv)
 		case ':':
 			return bad("option '%s' needs a value", argv[optind - 1]);
 		default:
-			if (optopt && optopt < 256)
-				return bad("unknown option '-%c'", optopt);
-			return bad("unknown option '%s'", argv[optind - 1]);
+			/* glibc names the option in optopt for '--once=1';
+			 * argv[optind - 1] is a short option's only at the
+			 * end of its cluster ('-xb' is still at the x). */
+			if (optopt && long_val(argv[optind - 1]) == optopt)
+				return bad("option '%s' takes no value", argv[optind - 1]);
+			if (!optopt && strncmp(argv[optind - 1], "--", 2) == 0)
+				return unknown_long(argv[optind - 1]);
+			return bad("unknown option '-%c'", optopt);
 		}
 	}
 	if (optind < argc)

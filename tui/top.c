@@ -88,6 +88,13 @@ static int open_sources(struct tt_top *top)
 		     tok = strtok_r(NULL, ",", &save)) {
 			if (!(list[n++] = find(tok)))
 				return tt_err(TT_EINPUT, "unknown collector '%s'", tok);
+			/* Twice the same counters would open them twice and
+			 * show the header a collector that is not there. */
+			for (int k = 0; k < n - 1; k++)
+				if (list[k] == list[n - 1])
+					return tt_err(TT_EINPUT,
+						      "collector '%s' named twice in '%s'", tok,
+						      top->collectors);
 		}
 		if (!n)
 			return tt_err(TT_EINPUT, "no collector named in '%s'", top->collectors);
@@ -144,13 +151,12 @@ static int open_sources(struct tt_top *top)
 	return rc;
 }
 
-/* Topology and weights; the weights' absence is a state, not an error. */
-static int load(struct tt_top *top)
+/* Weights for a topology just read; the weights' absence is a state, not
+ * an error. */
+static int load_weights(struct tt_top *top)
 {
-	int rc = tt_topo_load(&top->topo, &top->sfs);
+	int rc;
 
-	if (rc < 0)
-		return rc;
 	top->topo_loaded = true;
 	if (top->source_node >= 0 && (rc = tt_topo_check_source(&top->topo, top->source_node)) < 0)
 		return rc;
@@ -168,6 +174,13 @@ static int load(struct tt_top *top)
 		top->be = NULL;
 	}
 	return 0;
+}
+
+static int load(struct tt_top *top)
+{
+	int rc = tt_topo_load(&top->topo, &top->sfs);
+
+	return rc < 0 ? rc : load_weights(top);
 }
 
 static void unload(struct tt_top *top)
@@ -289,6 +302,11 @@ int tt_top_frame(struct tt_top *top, struct tt_frame *f)
 		}
 		top->hist_bw[top->nhist] = f->total_bw;
 		top->hist_slow[top->nhist++] = f->slow_share;
+		/* The frame's own sample ends its sparkline: the rows above
+		 * it and the history's newest point are the same figures. */
+		f->nhist = top->nhist;
+		memcpy(f->hist_bw, top->hist_bw, (size_t)top->nhist * sizeof(double));
+		memcpy(f->hist_slow, top->hist_slow, (size_t)top->nhist * sizeof(double));
 	}
 	return rc;
 }
@@ -303,14 +321,24 @@ int tt_top_restart(struct tt_top *top)
 	return open_sources(top);
 }
 
-int tt_top_reread(struct tt_top *top)
+int tt_top_reread(struct tt_top *top, bool *kept)
 {
-	int rc;
+	struct tt_topo t;
+	int rc = tt_topo_load(&t, &top->sfs);
 
+	/* A node going away as it is read (hot-remove) fails the read: the
+	 * old topology and collectors stay, and the screen goes on. */
+	*kept = rc < 0;
+	if (rc < 0)
+		return rc;
 	close_sources(top);
 	unload(top);
 	top->hist_tick = 0;
-	rc = load(top);
+	top->topo = t;
+	/* The viewed source node may be the one that went. */
+	if (top->source_node >= 0 && tt_topo_check_source(&top->topo, top->source_node) < 0)
+		top->source_node = -1;
+	rc = load_weights(top);
 	if (rc == 0)
 		rc = open_sources(top);
 	if (rc == 0 && top->scanner)
@@ -405,6 +433,15 @@ int tt_top_write_weight(struct tt_top *top, const char *text)
 		return rc;
 	tt_apply_plan_init(&p, top->be, &top->sfs);
 	rc = tt_apply_plan_weights(&p, &top->topo, src, &w);
+	/* As tiertune apply: a value already as typed is left alone, and an
+	 * empty write would only put a no-op on the undo stack ('u' would
+	 * then undo nothing). */
+	if (rc == 0 && !p.n) {
+		snprintf(top->message, sizeof(top->message),
+			 "nothing written: %.60s is already as wanted", text);
+		tt_apply_plan_release(&p);
+		return 0;
+	}
 	if (rc == 0 && p.auto_lost)
 		rc = tt_err(TT_EUNAVAIL, "writing a weight turns the kernel's auto mode off, and "
 					 "this kernel cannot turn it back on (no HMAT/CDAT "

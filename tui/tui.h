@@ -64,8 +64,9 @@ int tt_top_take_tick(struct tt_top *top, uint64_t i);
 int tt_top_frame(struct tt_top *top, struct tt_frame *f);
 /* Restarts sampling at a new interval, or with new collectors' context. */
 int tt_top_restart(struct tt_top *top);
-/* Re-reads topology and weights and reopens the collectors (hotplug). */
-int tt_top_reread(struct tt_top *top);
+/* Re-reads topology and weights and reopens the collectors (hotplug).
+ * *kept: the topology could not be read, and all is as it was. */
+int tt_top_reread(struct tt_top *top, bool *kept);
 /* The next source node (nodes with CPUs, in turn). */
 void tt_top_next_source(struct tt_top *top);
 /* "2:5" (node:weight; RFC: tier:weight for the source node): validated as

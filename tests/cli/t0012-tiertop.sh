@@ -75,6 +75,30 @@ is "--view tiers: subtotals and total only" \
 sum 22
 all 25.0/1280.0"
 
+# resctrl MBM counts at the CPUs (a socket's traffic to all memory), not at
+# the memory node: no node's share of the traffic can be made of it.
+run "$TOP" --json -n 2 -d 0.1 --sysfs-root "$FIX/spr-ddr5-2cxl"
+is "resctrl: READ from MBM, MEAS% n/a, and the footer says it counts at the CPUs" \
+	"$(sed -n 2p "$WORK/out" | json "j['collectors'], j['nodes'][0]['states'].get('read_bytes_s'), j['nodes'][0]['measured_share'], j['nodes'][0]['states']['measured_share'], [n for n in j['notes'] if n.startswith('MEAS%: n/a: READ is what resctrl MBM counts: the traffic of each node')] != []")" \
+	"['numastat', 'resctrl'] None None n/a True"
+# A command name is escaped once: a tab shows as \t, not \\t.
+R=$(copy_fixture 2s-genoa-cxl)
+printf 'kv\tcache\n' >"$R/proc/4242/comm"
+run "$TOP" --once -d 0.1 --sysfs-root "$R"
+is "processes: a control character in a command shows escaped once" \
+	"$(grep -E '^   4242 ' "$WORK/out" | awk '{print $2}')" 'kv\tcache'
+run "$TOP" --once -d 0.1 --collectors numastat --sysfs-root "$G"
+is "--collectors without a traffic counter: the footer says none was asked for, not that the machine has none" \
+	"$(grep -c '^READ WRITE MEAS%: n/a: no traffic counter among the collectors asked for$' "$WORK/out"):$(grep -c 'no traffic counter here' "$WORK/out")" "1:0"
+
+# No weight interface: WGT and the processes' WANT are n/a, the reason said once.
+R=$(copy_fixture 2s-genoa-cxl)
+rm -r "$R/sys/kernel/mm/mempolicy"
+run "$TOP" --once -d 0.1 --sysfs-root "$R"
+is "no weight interface: WGT n/a, WANT n/a for weighted interleave only, the reason once" \
+	"$(grep -E '^   4242 |^   5150 ' "$WORK/out" | awk '{print $1, $NF}' | paste -sd, -):$(grep -c 'needs Linux 6.9+' "$WORK/out"):$(grep -c '^WANT n/a for weighted interleave: no weight interface (as WGT)$' "$WORK/out")" \
+	"4242 n/a,5150 50.0%:1:1"
+
 # --- the same frame as JSON: subtotals add up, shares sum to one
 run "$TOP" --json -n 1 -d 0.1 --sysfs-root "$G"
 is "--json -n 1: one line, exit 0" "$rc:$(wc -l <"$WORK/out")" "0:1"
@@ -144,6 +168,8 @@ is "--batch: the demotion rows, init in the first frame, rates in the second" \
 1 2 init init none
 2 0 a rate a rate preferred
 2 2 0 0 none"
+is "--batch: each frame's sparkline ends with its own sample (120, 140 GB/s, then stale)" \
+	"$(grep -E '^history  bw ' "$WORK/out" | sed 's/^[^|]*|\([^|]*\)|.*/\1/' | paste -sd, -)" "%@,%@?"
 is "--batch: the simulated figures are labelled" \
 	"$(grep -c '^SIMULATED: figures from the test script are not measured' "$WORK/out")" 3
 unset TIERTUNE_TEST_COLLECTOR_SCRIPT
@@ -157,11 +183,14 @@ is "--batch with nothing to sample still paces its frames" \
 # --- bad input: exit 2, the input named, nothing on stdout, the tree unchanged
 R=$(copy_fixture 2s-genoa-cxl)
 expect_bad_input 2 "'--bogus'" "$R" "$TOP" --once --bogus --sysfs-root "$R"
+expect_bad_input 2 "option '--so' is ambiguous: --source-node, --sort" "$R" "$TOP" --once --so 1 --sysfs-root "$R"
+expect_bad_input 2 "option '--once=1' takes no value" "$R" "$TOP" --once=1 --sysfs-root "$R"
 expect_bad_input 2 "-n '0'" "$R" "$TOP" --batch -n 0 --sysfs-root "$R"
 expect_bad_input 2 "-d '-1'" "$R" "$TOP" --batch -d -1 --sysfs-root "$R"
 expect_bad_input 2 "-d 'x'" "$R" "$TOP" --once -d x --sysfs-root "$R"
 expect_bad_input 2 "--view 'both'" "$R" "$TOP" --once --view both --sysfs-root "$R"
 expect_bad_input 2 "unknown collector 'nope'" "$R" "$TOP" --once --collectors nope --sysfs-root "$R"
+expect_bad_input 2 "collector 'numastat' named twice" "$R" "$TOP" --once --collectors numastat,numastat --sysfs-root "$R"
 expect_bad_input 2 "sysfs root '$WORK/none'" - "$TOP" --once --sysfs-root "$WORK/none"
 expect_bad_input 2 "source node 9" "$R" "$TOP" --once --source-node 9 --sysfs-root "$R"
 expect_bad_input 2 "needs a terminal" "$R" "$TOP" --sysfs-root "$R"
@@ -295,12 +324,37 @@ else
 	T send-keys -t tt h
 	wait_for '^tiertop keys'
 	is "screen: h opens the help" "$(screen | grep -c '^  w        write a weight')" 1
+	T resize-window -t tt -x 90 -y 26
+	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 26 ] && break; sleep 0.1; done
+	sleep 0.3
+	is "screen: a resize redraws the help, it does not close it" "$(screen | grep -c '^tiertop keys')" 1
+	T resize-window -t tt -x 80 -y 24
+	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 24 ] && break; sleep 0.1; done
 	T send-keys -t tt Space
 	wait_for '^NODE TIER'
+	# Reading numa_maps walks a process's pages under its mmap lock: with
+	# the panel hidden, none is read (the access time stays put).
+	NM="$R2/proc/4242/numa_maps"
+	touch -a -d '2 days ago' "$NM" && cat "$NM" >/dev/null
+	atime_ok=0
+	if [ "$(stat -c %X "$NM")" -gt $(($(date +%s) - 3600)) ]; then
+		atime_ok=1
+		touch -a -d '2 days ago' "$NM"
+		sleep 6
+		is "screen: with the processes panel hidden, no process's numa_maps is read" \
+			"$(($(stat -c %X "$NM") < $(date +%s) - 3600))" 1
+	else
+		skip "this filesystem does not keep access times: the idle scanner is not checked"
+	fi
 	T send-keys -t tt P
 	wait_for '^   4242 kv-cache'
+	[ "$(stat -c %X "$NM")" -lt $(($(date +%s) - 3600)) ] && sleep 1
+	is "screen: P scans at once (or the filesystem keeps no access time)" \
+		"$(($(stat -c %X "$NM") > $(date +%s) - 3600 || atime_ok == 0))" 1
 	is "screen: P opens the processes panel" \
 		"$(screen | grep -c '^PROCESSES using interleave')" 1
+	is "screen: a panel cut at the bottom says so, and how much is hidden" \
+		"$(screen | grep -cE '^\.\.\. [0-9]+ more lines: a taller terminal, or .t. \(tier view\), shows them$')" 1
 	for want in skew pid pages; do
 		T send-keys -t tt o
 		wait_for "^PROCESSES using interleave .*sort $want\$"
@@ -327,6 +381,10 @@ else
 		"not written: weight '0' for node 2 out of range (1-255):1"
 	weight '2:4' 'node:weight to write' '^wrote /sys/kernel/mm/mempolicy/weighted_interleave/node2'
 	is "screen: a second write" "$(cat "$W2/node2")" 4
+	weight '2:4' 'node:weight to write' '^nothing written'
+	is "screen: a weight already as typed is left alone (no write, no empty undo step)" \
+		"$(screen | sed -n 24p | sed 's/ *$//'):$(cat "$W2/node2")" \
+		"nothing written: 2:4 is already as wanted:4"
 	T resize-window -t tt -x 100 -y 30
 	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 30 ] && screen | sed -n 30p | grep -q '^q quit' && break; sleep 0.1; done
 	is "screen: a resize redraws at the new size (key bar on the last of 30 lines)" \
@@ -346,7 +404,42 @@ else
 	is "database: tiertop's second write, then the restore, newest first" \
 		"$(json "[(r['kind'], r['command'].split(' --sysfs-root')[0].rsplit('/', 1)[-1]) for r in j['runs']][:2]" <"$WORK/out")" \
 		"[('restore', 'tiertune'), ('apply', 'tiertop: w 2:4')]"
-	for sig in TERM SEGV; do
+	# Past the ends of the + and - steps (-d allows 0.1 to 3600 s), a key
+	# does not move the interval the wrong way.
+	for d in "0.2 - every 0.2 s" "45 - every 30.0 s" "45 + every 45.0 s"; do
+		set -- $d
+		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d $1" Enter
+		wait_for '^NODE TIER'
+		T send-keys -t tt -- "$2"
+		wait_for '^interval' && sleep 0.2
+		is "screen: -d $1 then $2: $3 $4 $5" "$(screen | sed -n 2p | grep -oE 'every .*')" "$3 $4 $5"
+		T send-keys -t tt q
+		wait_for '^tt-prompt\$ '
+	done
+	# A narrow, short terminal: the header keeps the time, and the help,
+	# cut short, says so.
+	T resize-window -t tt -x 50 -y 12
+	T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
+	wait_for '^NODE TIER'
+	is "screen at 50x12: the header keeps the time (the kernel release gives way)" \
+		"$(screen | sed -n 1p | grep -cE '^tiertop  host genoa-cxl-12  [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}$')" 1
+	T send-keys -t tt h
+	wait_for '^tiertop keys'
+	is "screen at 50x12: the help cut short says how much is hidden (no tier view hint there)" \
+		"$(screen | grep -cE '^\.\.\. [0-9]+ more lines: a taller terminal shows them$')" 1
+	T send-keys -t tt Space
+	wait_for '^NODE TIER'
+	T send-keys -t tt q
+	wait_for '^tt-prompt\$ '
+	T resize-window -t tt -x 80 -y 24
+	T send-keys -t tt "clear; TERM=bogus-term '$TOP' --sysfs-root '$R2'; echo rc=\$?" Enter
+	wait_for '^rc='
+	is "screen: a TERM this system does not know: tiertop's error names it, with a hint, exit 1" \
+		"$(screen | grep -cF "tiertop: error: cannot start the screen on terminal type 'bogus-term' (TERM)"):$(screen | grep -c '^hint: '):$(screen | grep -oE '^rc=[0-9]+')" \
+		"1:1:rc=1"
+	# SEGV and QUIT dump a core where the host allows one: not here.
+	T send-keys -t tt "ulimit -c 0" Enter
+	for sig in TERM SEGV QUIT; do
 		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.5" Enter
 		wait_for '^NODE TIER'
 		shell=$(T display -p -t tt '#{pane_pid}')
@@ -409,6 +502,18 @@ else
 	is "screen: r re-reads them (source 1's tier 4 weight 9 -> 5 a node)" \
 		"$(screen | grep -E '^   [01]    4' | awk '{print $1, $7}' | paste -sd, -):$(screen | sed -n 2p)" \
 		"0 5,1 5:weights rfc  source node 1  every 0.5 s"
+	# A node half gone as r reads (hot-remove): what was read before
+	# stays on the screen, and the status bar says why; r again once the
+	# node is whole.
+	mv "$R3/sys/devices/system/node/node3/meminfo" "$WORK/meminfo3"
+	T send-keys -t tt r
+	wait_for '^not re-read'
+	is "screen: r on a node half gone keeps the frame read before, and names the file" \
+		"$(screen | grep -c '^   3   22 CPU-less'):$(screen | tail -3 | sed 's/ *$//' | tr -d '\n' | grep -c 'node3/meminfo')" "1:1"
+	mv "$WORK/meminfo3" "$R3/sys/devices/system/node/node3/meminfo"
+	T send-keys -t tt r
+	wait_for '^topology and weights re-read'
+	is "screen: r again once the node is whole" "$(screen | grep -c '^   3   22 CPU-less')" 1
 	T send-keys -t tt q
 	wait_for '^tt-prompt\$ '
 	# A user on the live system is told why a weight cannot be written.
@@ -417,8 +522,10 @@ else
 		T send-keys -t tt "clear; ${NOBODY[*]} '$WORK/nobody/tiertop' -d 0.5" Enter
 		wait_for '^NODE TIER'
 		weight '0:1' 'node:weight to write' '^not written'
-		is "screen: as a user, w says that writing weights needs root" \
-			"$(screen | sed -n 24p | cut -c1-49)" "not written: writing weights needs root (the kern"
+		# The bar takes a second line rather than cut the message short.
+		is "screen: as a user, w says that writing weights needs root, the whole message" \
+			"$(screen | sed -n '23,24p' | sed 's/ *$//' | paste -sd' ' -)" \
+			"not written: writing weights needs root (the kernel's weight files are root's): run tiertop as root"
 		T send-keys -t tt q
 		wait_for '^tt-prompt\$ '
 	else

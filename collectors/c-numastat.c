@@ -25,8 +25,9 @@
 
 static const char *const numastat_keys[] = { "numa_hit",       "numa_miss",  "numa_foreign",
 					     "interleave_hit", "local_node", "other_node" };
-static const char *const vmstat_keys[] = { "pgpromote_success", "pgdemote_kswapd",
-					   "pgdemote_direct", "numa_pages_migrated" };
+static const char *const vmstat_keys[] = { "pgpromote_success",	 "pgdemote_kswapd",
+					   "pgdemote_direct",	 "pgdemote_khugepaged",
+					   "pgdemote_proactive", "numa_pages_migrated" };
 static const char *const node_vmstat_keys[] = { "pgpromote_success", "pgdemote_kswapd",
 						"pgdemote_direct", "pgdemote_khugepaged",
 						"pgdemote_proactive" };
@@ -151,7 +152,8 @@ const struct tt_collector tt_c_numastat = {
 		"node), mem_free mem_used (bytes per node), pgpromote_success pgdemote_kswapd "
 		"pgdemote_direct pgdemote_khugepaged pgdemote_proactive (pages/s per node, "
 		"nodeN/vmstat), pgpromote_success pgdemote_kswapd pgdemote_direct "
-		"numa_pages_migrated (pages/s, /proc/vmstat)",
+		"pgdemote_khugepaged pgdemote_proactive numa_pages_migrated (pages/s, "
+		"/proc/vmstat)",
 	.probe = probe,
 	.open = open_numastat,
 	.sample = sample,

@@ -222,6 +222,33 @@ int tt_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/* The length of the well-formed UTF-8 character at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), 0 if it is not one. */
+static int utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int k;
+
+	if (*p >= 0xc2 && *p <= 0xdf)
+		k = 2;
+	else if (*p >= 0xe0 && *p <= 0xef) {
+		k = 3;
+		lo = *p == 0xe0 ? 0xa0 : 0x80;
+		hi = *p == 0xed ? 0x9f : 0xbf;
+	} else if (*p >= 0xf0 && *p <= 0xf4) {
+		k = 4;
+		lo = *p == 0xf0 ? 0x90 : 0x80;
+		hi = *p == 0xf4 ? 0x8f : 0xbf;
+	} else
+		return 0;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (int i = 2; i < k; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return k;
+}
+
 const char *tt_str_escape(const char *in, char *out, size_t size)
 {
 	const unsigned char *p = (const unsigned char *)in;
@@ -245,6 +272,19 @@ const char *tt_str_escape(const char *in, char *out, size_t size)
 		 * terminals that honour 8-bit controls. */
 		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
 			n = snprintf(esc, sizeof(esc), "\\x%02x", *++p);
+		} else if (*p >= 0x80) {
+			/* A whole UTF-8 character passes; any other byte at or
+			 * above 0x80 is escaped: a raw 0x9b is CSI to a terminal
+			 * in an 8-bit locale, and garbage is garbage. */
+			int k = utf8_len(p);
+
+			if (k == 0)
+				n = snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			else {
+				memcpy(esc, p, (size_t)k);
+				n = k;
+				p += k - 1;
+			}
 		} else
 			n = snprintf(esc, sizeof(esc), "%c", *p);
 		if (len + (size_t)n >= size)

@@ -46,8 +46,9 @@ int tt_parse_kv(const char *text, tt_kv_fn fn, void *ctx);
 void tt_chomp(char *s);
 
 /* in, made safe for one line of a terminal, a comment in a shell script or
- * a config file: control characters (C0, DEL, and C1 as UTF-8) become \n,
- * \t, \r or \xNN, a backslash becomes \\. Every string that comes from a
+ * a config file: control characters (C0, DEL, and C1 as UTF-8) and bytes
+ * that are not part of a well-formed UTF-8 character become \n, \t, \r or
+ * \xNN, a backslash becomes \\. Every string that comes from a
  * host or a database and reaches an export or the terminal goes through
  * here. Cut (never mid-escape) to fit size; returns out. */
 const char *tt_str_escape(const char *in, char *out, size_t size);

@@ -436,22 +436,30 @@ static void header(struct tt_frame *f, const struct tt_frame_in *in)
 				!in->feed->v[i][m].have || in->feed->v[i][m].state == TT_S_INIT;
 }
 
+/* Pages demoted a second from node (-1: the machine, /proc/vmstat): the sum
+ * of the pgdemote_* counters this kernel has, by reclaim, direct reclaim,
+ * khugepaged and proactive reclaim alike, the same for a node and for all. */
+static struct tt_cell demoted(const struct tt_frame_in *in, int ms, int node)
+{
+	static const char *const keys[] = { "pgdemote_kswapd", "pgdemote_direct",
+					    "pgdemote_khugepaged", "pgdemote_proactive" };
+	struct tt_cell c[4];
+
+	for (int k = 0; k < 4; k++)
+		c[k] = cell_of(in, ms, keys[k], node);
+	return cell_add_present(c, 4);
+}
+
 /* A node's demotion and promotion rates (nodeN/vmstat, see
  * collectors/c-numastat.c for which node counts what). */
 static void node_migration(struct tt_frame *f, const struct tt_frame_in *in, int ms,
 			   struct tt_frame_demote *nd)
 {
-	static const char *const demoted[] = { "pgdemote_kswapd", "pgdemote_direct",
-					       "pgdemote_khugepaged", "pgdemote_proactive" };
-	struct tt_cell c[4];
-
 	if (ms < 0) {
 		nd->demote = nd->promote = NA;
 		return; /* the footer already says why there is no numastat */
 	}
-	for (int k = 0; k < 4; k++)
-		c[k] = cell_of(in, ms, demoted[k], nd->node);
-	nd->demote = cell_add_present(c, 4);
+	nd->demote = demoted(in, ms, nd->node);
 	nd->promote = cell_of(in, ms, "pgpromote_success", nd->node);
 	if (nd->demote.st == TT_CELL_NA)
 		note(f, "DEMOTED/s per node: n/a: nodeN/vmstat has no pgdemote_* counter or cannot "
@@ -662,8 +670,7 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 	/* Promotion and demotion, all nodes. */
 	if (ms >= 0) {
 		f->promote = cell_of(in, ms, "pgpromote_success", -1);
-		f->demote = cell_add(cell_of(in, ms, "pgdemote_kswapd", -1),
-				     cell_of(in, ms, "pgdemote_direct", -1));
+		f->demote = demoted(in, ms, -1);
 		if (f->promote.st == TT_CELL_NA || f->demote.st == TT_CELL_NA)
 			note(f, "all nodes: n/a: /proc/vmstat lacks pgpromote_success or "
 				"pgdemote_* or cannot be read");

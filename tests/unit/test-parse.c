@@ -201,6 +201,14 @@ static void test_escape(void **state)
 		  "0m",
 		  "csi\\x9b0m" },
 		{ "caf\xc3\xa9", "caf\xc3\xa9" },
+		{ "raw\x9b"
+		  "2J",
+		  "raw\\x9b2J" },
+		{ "cut\xc3", "cut\\xc3" },
+		{ "over\xc0\xaf", "over\\xc0\\xaf" },
+		{ "sur\xed\xa0\x80", "sur\\xed\\xa0\\x80" },
+		{ "\xe2\x82\xac \xf0\x9f\x98\x80", "\xe2\x82\xac \xf0\x9f\x98\x80" },
+		{ "\xff\xfe", "\\xff\\xfe" },
 		{ "$(touch x); `y`", "$(touch x); `y`" },
 	};
 	char buf[64], small[6];

@@ -322,6 +322,11 @@ int tt_screen_run(struct tt_top *top)
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	/* Esc cancels the weight prompt: ncurses waits a whole second by
+	 * default for the rest of an escape sequence; a terminal sends one
+	 * within milliseconds (an ESCDELAY in the environment still wins). */
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
 	curs_set(0);
 	timeout(100);
 	if (top->scanner)

@@ -1144,7 +1144,20 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	if (!a->apply || a->all)
 		goto out;
 	printf("\n");
-	if (!planned) {
+	/* A journal left by a killed apply goes back first, as apply does,
+	 * and the plan is made again on what it restored: the one printed
+	 * above read the weights as the journal had left them. */
+	if (planned && (rc = cli_apply_recover_first(cli)) == 0) {
+		tt_apply_plan_release(&p);
+		tt_apply_plan_init(&p, NULL, &cli->sfs);
+		if (tt_auto_plan(&c, &rs, &p) < 0) {
+			planned = false;
+			snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
+		}
+	}
+	if (rc < 0) {
+		/* recovery failed: its message stands */
+	} else if (!planned) {
 		rc = tt_err(TT_EUNAVAIL, "cannot apply: %s", plan_why);
 	} else if (p.auto_lost) {
 		rc = tt_err(TT_EUNAVAIL,
@@ -1155,11 +1168,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		char objective[64];
 
 		snprintf(objective, sizeof(objective), "run %jd", (intmax_t)run);
-		/* The plan read the old values before the search's report; a
-		 * journal left since then goes back first, as apply does. */
-		rc = cli_apply_recover_first(cli);
-		if (rc == 0)
-			rc = cli_apply_execute(cli, &t, &p, false, "apply", run ? objective : NULL);
+		rc = cli_apply_execute(cli, &t, &p, false, "apply", run ? objective : NULL);
 	}
 out:
 	if (searched)
@@ -1288,8 +1297,8 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 		tt_err(TT_EINPUT, "%s", set->conflict);
 		tt_err_hint("apply one source's run: 'tiertune apply --run RUN'");
 		rc = cli_fail(TT_EINPUT);
-	} else if ((rc = tt_auto_all_plan(set, &t, &p)) < 0 ||
-		   (rc = cli_apply_recover_first(cli)) < 0) {
+	} else if ((rc = cli_apply_recover_first(cli)) < 0 ||
+		   (rc = tt_auto_all_plan(set, &t, &p)) < 0) {
 		rc = cli_fail(rc);
 	} else if (p.auto_lost) {
 		tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and this "

@@ -168,6 +168,34 @@ is "--apply wrote the recommended weights" "${got%,}" "$reco"
 check "restore --last" "$TT" --sysfs-root "$fx2" restore --last
 is "restore --last puts the fixture copy back byte for byte" "$(tree_sum "$fx2")" "$before"
 
+# An apply killed after writing the recommendation's first node leaves that
+# node already as auto wants it and a journal: auto --apply puts the journal
+# back first and plans on what it restored (planned before, it skipped the
+# node as unchanged, and the journal then put the old weight back under it).
+wi="$fx2/sys/kernel/mm/mempolicy/weighted_interleave"
+first=${reco%%,*}
+for k in $(seq 1 40); do
+	rm -rf "$TIERTUNE_STATE_DIR"
+	(strace -f -qq -o /dev/null -e inject=write:signal=KILL:when="$k" \
+		"$TT" --sysfs-root "$fx2" apply --weights "$reco"; :) >/dev/null 2>&1
+	# ... and the kernel's auto mode already off, as writing a node turns it.
+	if [ "$(cat "$wi/node${first%%:*}")" = "${first#*:}" ] && [ "$(cat "$wi/auto")" = false ] &&
+		[ -e "$TIERTUNE_STATE_DIR/apply.journal" ]; then
+		break
+	fi
+	"$TT" --sysfs-root "$fx2" restore >/dev/null 2>&1
+done
+is "an apply killed mid-way: the first node written, auto mode off, a journal left" \
+	"$(cat "$wi/node${first%%:*}" "$wi/auto" | paste -sd:):$([ -e "$TIERTUNE_STATE_DIR/apply.journal" ] && echo journal)" "${first#*:}:false:journal"
+run "$TT" --sysfs-root "$fx2" auto --source-node 0 --model "$MODEL" --seed 7 --apply
+got=$(for p in $(tr ',' ' ' <<<"$reco"); do
+	printf '%s:%s,' "${p%%:*}" "$(cat "$wi/node${p%%:*}")"
+done)
+is "auto --apply after it: the journal put back, then every recommended weight written" \
+	"$rc:$(grep -c 'first put back' "$WORK/err"):${got%,}" "0:1:$reco"
+check "restore --last" "$TT" --sysfs-root "$fx2" restore --last
+is "restore --last puts the fixture copy back byte for byte again" "$(tree_sum "$fx2")" "$before"
+
 # Bad input: exit 2 (3 for a missing capability), nothing written.
 sed 's/307200000000.0/-307200000000.0/' "$MODEL" >"$WORK/negative.json"
 printf '{"name": "broken",\n' >"$WORK/broken.json"

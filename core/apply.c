@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -551,12 +553,23 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 		 struct tt_apply_result *res)
 {
 	char journal[4200], history[4200];
+	sigset_t stop, was;
 	int fd, rc;
 
 	memset(res, 0, sizeof(*res));
 	rc = lock_state(state_dir, &fd);
 	if (rc < 0)
 		return rc;
+	/* A few writes, well under a millisecond: Ctrl-C, a TERM from a
+	 * service manager or a closed terminal waits for the transaction to
+	 * end (committed or rolled back) instead of leaving half the weights
+	 * and a journal. Only SIGKILL and a crash still need the journal. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &stop, &was);
 	snprintf(journal, sizeof(journal), "%s/" JOURNAL, state_dir);
 	snprintf(history, sizeof(history), "%s/" HISTORY, state_dir);
 	rc = start_locked(p, state_dir, journal, &res->recovered);
@@ -596,6 +609,7 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 	res->journal_kept = tt_journal_remove(journal) < 0;
 out:
 	close(fd);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	return rc;
 }
 

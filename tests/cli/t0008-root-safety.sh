@@ -248,4 +248,25 @@ is "dry run where auto mode cannot come back: exit 0, the plan, the warning, not
 expect_bad_input 2 "database '$WORK/empty.db' is empty (0 bytes)" "$spr" "$TT" --sysfs-root "$spr" runs --db "$WORK/empty.db"
 is "the empty file stays empty" "$(stat -c %s "$WORK/empty.db")" 0
 expect_bad_input 2 "database path '' is empty" "$spr" "$TT" --sysfs-root "$spr" runs --db ""
+
+# SIGTERM or SIGINT at any write of apply (strace delivers it at the call):
+# the transaction ends first, so the tree is either as it was (before the
+# transaction) or wholly the new weights, and no journal is left to recover.
+pristine=$(tree_sum "$FIX/spr-ddr5-2cxl")
+bad=
+for sig in TERM INT; do
+	for k in $(seq 1 12); do
+		sx=$(copy_fixture spr-ddr5-2cxl)
+		(strace -f -qq -o /dev/null -e inject=write:signal="$sig":when="$k" \
+			"$TT" --sysfs-root "$sx" apply --weights 0:29,1:2,2:1; :) >/dev/null 2>&1
+		w=$(cat "$sx/$WI"/node{0,1,2} | paste -sd,)
+		if [ -e "$TIERTUNE_STATE_DIR/apply.journal" ] ||
+			{ [ "$w" != 29,2,1 ] && [ "$(tree_sum "$sx")" != "$pristine" ]; }; then
+			bad="$bad $sig@$k:$w"
+		fi
+		rm -f "$TIERTUNE_STATE_DIR/apply.journal"
+		rm -rf "$sx"
+	done
+done
+is "SIGTERM/SIGINT at each of apply's first 12 writes: never half the weights, never a journal" "$bad" ""
 done_testing

@@ -795,7 +795,23 @@ int tt_auto_plan(const struct tt_auto *c, const struct tt_recos *reco, struct tt
 	const struct tt_wi_backend *be;
 	struct tt_recos rs = *reco;
 	struct tt_weights w;
-	int rc = tt_wi_pick(c->sfs, NULL, &be);
+	int rc, id, one = -1;
+
+	/* One node (the local DRAM baseline, say) is no interleave at all.
+	 * Weights cannot say that: upstream's are global, so writing the one
+	 * node's would only shift every interleaving task towards the nodes
+	 * left out; the RFC's are per tier, the others untouched. */
+	if (tt_nodemask_weight(&reco->r[0].w.set) == 1) {
+		tt_nodemask_for_each (id, &reco->r[0].w.set)
+			one = id;
+		return tt_err(TT_EUNAVAIL,
+			      "the best is %s %d alone, no interleave, which no weight can say "
+			      "(written, it would only move other tasks' interleaved pages "
+			      "towards the %ss left out): run the program with its memory "
+			      "bound there (numactl --membind or --localalloc) instead",
+			      c->tiers ? "tier" : "node", one, c->tiers ? "tier" : "node");
+	}
+	rc = tt_wi_pick(c->sfs, NULL, &be);
 
 	if (rc == 0)
 		rc = tt_recos_convert(&rs, c->t, be);

@@ -65,6 +65,17 @@ grep -qE "^tiertune: error: SIMULATED: no weights met the latency bound of 100 n
 tap $? "the error names the least-latency candidate"
 is "nothing recorded" "$(db_sum)" "$before"
 
+# A light load is best served by local DRAM alone: no weight can say "no
+# interleave" (upstream's are global: writing node 0's alone would move every
+# other interleaving task towards CXL), so --apply writes nothing, exit 3.
+lfx=$(copy_fixture spr-ddr5-2cxl)
+before_l=$(tree_sum "$lfx")
+run "$TT" --sysfs-root "$lfx" auto --source-node 0 --model "$M/spr-ddr5-2cxl.json" --seed 5 \
+	--objective latency --traffic-rate 150 --no-record --apply
+is "local DRAM alone is best: --apply refuses (exit 3) saying to bind instead, nothing written" \
+	"$rc:$(grep -c '^SIMULATED recommendation for source node 0: 0:1 ' "$WORK/out"):$(grep -c 'cannot apply: the best is node 0 alone, no interleave' "$WORK/err"):$(grep -c 'numactl --membind' "$WORK/err"):$(tree_sum "$lfx")" \
+	"3:1:1:1:$before_l"
+
 # The latency objective at 250 GB/s of triad from Genoa's node 0 with 200
 # threads: local DRAM alone is overloaded there; the winner adds the other
 # socket's DRAM and waits less than local DRAM does.

@@ -812,6 +812,26 @@ static int model_machine(struct tt_cli *cli, const struct auto_args *a, const st
 	return 0;
 }
 
+/* --sysfs-root naming the model's own tree (the shipped fixture) with
+ * --apply: refused as --model alone refuses it; a copy is what to write. */
+static int model_tree_given(const struct tt_cli *cli, const struct tt_model *m)
+{
+	char *real = realpath(cli->sysfs_root, NULL);
+	bool same = real && strcmp(real, m->machine_sysfs) == 0;
+
+	free(real);
+	if (!same)
+		return 0;
+	tt_err(TT_EINPUT,
+	       "--apply would write '%s', the tree the model ships with as its machine's; "
+	       "tiertune does not write it",
+	       cli->sysfs_root);
+	tt_err_hint("copy it and give the copy: cp -a '%s' DIR; tiertune --sysfs-root DIR auto "
+		    "... --apply",
+		    m->machine_sysfs);
+	return TT_EINPUT;
+}
+
 /* Loads --model, and without --sysfs-root takes its machine's tree as the
  * root (before anything reads the topology); 0 or an exit code. */
 static int model_open(struct tt_cli *cli, const struct auto_args *a, struct tt_model **out)
@@ -824,6 +844,8 @@ static int model_open(struct tt_cli *cli, const struct auto_args *a, struct tt_m
 	rc = tt_model_load(m, a->model);
 	if (rc == 0 && !cli->sysfs_root_given)
 		rc = model_machine(cli, a, m);
+	else if (rc == 0 && a->apply && m->machine_sysfs[0])
+		rc = model_tree_given(cli, m);
 	if (rc < 0) {
 		free(m);
 		return cli_fail(rc);

@@ -423,6 +423,36 @@ static int policy_setup(struct tt_auto *c, const struct tt_search_cfg *cfg)
 	return rc;
 }
 
+/* Node weights on an interface keyed by tier (the RFC's): a tier's weight
+ * is split evenly over its nodes, so two searched nodes in one tier could
+ * be given weights no write can make, and the run would recommend what it
+ * never measured. */
+static int node_weights_writable(const struct tt_auto *c, const struct tt_search_cfg *cfg)
+{
+	const struct tt_wi_backend *be;
+
+	if (tt_wi_pick(c->sfs, NULL, &be) < 0 || be->key != TT_WI_BY_TIER)
+		return 0;
+	for (int i = 0; i < cfg->nnodes; i++)
+		for (int k = i + 1; k < cfg->nnodes; k++) {
+			const struct tt_node *a = tt_topo_node(c->t, cfg->nodes[i]),
+					     *b = tt_topo_node(c->t, cfg->nodes[k]);
+
+			if (a && b && a->tier >= 0 && a->tier == b->tier) {
+				tt_err(TT_EINPUT,
+				       "node weights: nodes %d and %d share memory tier %d, "
+				       "whose weight this kernel's %s interface splits evenly "
+				       "between them, so a search by node would recommend "
+				       "weights no write can make",
+				       a->id, b->id, a->tier, be->name);
+				tt_err_hint("search by tier (--granularity tier), or over "
+					    "nodes of distinct tiers (--nodes)");
+				return TT_EINPUT;
+			}
+		}
+	return 0;
+}
+
 int tt_auto_prepare(struct tt_auto *c, struct tt_search_cfg *cfg)
 {
 	const struct tt_model *m = c->model;
@@ -440,6 +470,8 @@ int tt_auto_prepare(struct tt_auto *c, struct tt_search_cfg *cfg)
 	for (int k = 0; k < cfg->nnodes; k++)
 		if (cfg->nodes[k] == c->source)
 			cfg->local_node = c->source;
+	if (!c->tiers && (rc = node_weights_writable(c, cfg)) < 0)
+		return rc;
 	/* The final comparison's interval narrows with its rounds (t of n-1
 	 * degrees of freedom over sqrt(n): +-2.5 sd at 3 rounds, 1.2 at 5, 0.7
 	 * at 10), and 3 cannot tell a 10% gain from noise at 3% noise. A budget

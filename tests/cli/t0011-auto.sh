@@ -47,6 +47,8 @@ expect_bad_input 2 "which tiertune does not write" - "$TT" auto --source-node 0 
 is "--apply without --sysfs-root refused: the shipped tree as it was" "$(tree_sum "$tree")" "$shipped"
 grep -qF "cp -a '$(realpath "$tree")' DIR" "$WORK/err"
 tap $? "... and the hint names a copy of the tree"
+expect_bad_input 2 "the tree the model ships with as its machine's; tiertune does not write it" "$tree" \
+	"$TT" --sysfs-root "$tree" auto --source-node 0 --model "$MODEL" --apply
 run "$TT" auto --all-sources --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --seed 7 --no-record --json
 is "--all-sources --model without --sysfs-root: the sources are the modelled machine's CPU nodes" \
 	"$rc:$(json 'j["simulated"], j["source_nodes"]' <"$WORK/out")" "0:True [0, 1]"

@@ -153,9 +153,13 @@ run "$TT" --sysfs-root "$rfx" auto --source-node 0 --model "$M/2s-genoa-cxl.json
 is "an RFC kernel without --granularity: searched by tier, every tier weighed" \
 	"$rc:$(json "j['granularity'], j['recommendation']['weights_keyed_by'], sorted(j['recommendation']['weights'], key=int)" <"$WORK/out")" \
 	"0:tier tier ['4', '22']"
+expect_bad_input 2 "nodes 0 and 1 share memory tier 4, whose weight this kernel's rfc interface splits evenly" \
+	"$rfx" "$TT" --sysfs-root "$rfx" auto --source-node 0 --model "$M/2s-genoa-cxl.json" \
+	--mix reads --threads 200 --seed 3 --no-record --granularity node
 run "$TT" --sysfs-root "$rfx" auto --source-node 0 --model "$M/2s-genoa-cxl.json" --mix reads \
-	--threads 200 --seed 3 --no-record --json --granularity node
-is "--granularity node still searches nodes there" "$rc:$(json "j['granularity']" <"$WORK/out")" "0:node"
+	--threads 200 --seed 3 --no-record --json --granularity node --nodes 0,2
+is "--granularity node over nodes of distinct tiers still searches nodes there" \
+	"$rc:$(json "j['granularity'], j['nodes']" <"$WORK/out")" "0:node [0, 2]"
 
 # --granularity tier on an upstream kernel: the tier weights are split over
 # their nodes (rounded up, as the RFC splits), and apply writes node weights.

@@ -750,7 +750,9 @@ static void print_profile(const struct tt_auto *c)
 	const struct tt_profile *p = &c->profile;
 
 	if (c->simulated && !p->skipped)
-		printf("SIMULATED profile from node %d (the model's figures):\n", p->source);
+		printf("SIMULATED profile from node %d (the model's peak figures, the lesser of "
+		       "read and write: not the mix's with these threads):\n",
+		       p->source);
 	else if (p->skipped && !tt_profile_complete(p))
 		printf("profile skipped (%s), and HMAT lacks figures here: no prior\n", p->skipped);
 	else if (p->skipped)

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Real trials: 60 measurements, the 14 that the baselines and the final
@@ -789,6 +790,16 @@ static int model_machine(struct tt_cli *cli, const struct auto_args *a, const st
 {
 	if (!m->machine_sysfs[0])
 		return 0;
+	struct stat st;
+
+	if (stat(m->machine_sysfs, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		int rc = tt_err(TT_EINPUT,
+				"model '%s' names '%s' as its machine's sysfs tree, which is "
+				"not a folder",
+				a->model, m->machine_sysfs);
+		tt_err_hint("give --sysfs-root the tree of the machine the model describes");
+		return rc;
+	}
 	if (access(m->machine_sysfs, R_OK | X_OK) != 0) {
 		int rc = tt_err_sys(TT_EINPUT, errno,
 				    "model '%s' names '%s' as its machine's sysfs tree, which "
@@ -1256,10 +1267,11 @@ static void all_report(struct tt_cli *cli, const struct all_sources *all, bool s
 		       "are\n",
 		       sim, be->name, be->unit);
 	} else if (conflict[0]) {
-		printf("%s%s holds one global weight per %s, and the sources overlap: %s\n"
+		/* The conflict says already that the kernel holds one weight. */
+		printf("%sthe sources overlap: %s\n"
 		       "apply refuses the set; 'tiertune apply --run RUN' applies one source's "
 		       "weights (every other source then uses them too)\n",
-		       sim, be->name, be->unit, conflict);
+		       sim, conflict);
 	} else {
 		tt_weights_format(&set->merged, w, sizeof(w));
 		printf("%s%s holds one global weight per %s; the sources do not overlap "

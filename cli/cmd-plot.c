@@ -333,6 +333,11 @@ int cmd_plot(struct tt_cli *cli, int argc, char **argv)
 		return cli_usage("plot takes one run id (see 'tiertune runs')");
 	if (tt_parse_u64(argv[0], 1, INT64_MAX, &id) != 0)
 		return cli_usage("run '%s' is not a run id (see 'tiertune runs')", argv[0]);
+	/* An empty one would write hidden .png, .svg and .dat files here. */
+	if (prefix && (!*prefix || prefix[strlen(prefix) - 1] == '/'))
+		return cli_usage("--output '%s' names no file (want a path prefix such as "
+				 "plots/run12)",
+				 prefix);
 	/* The script quotes file names in single quotes, which cannot escape one. */
 	if (prefix && strpbrk(prefix, "'\n"))
 		return cli_usage("--output '%s' has a quote or a newline, which gnuplot's script "

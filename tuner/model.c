@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Reads a number field; required fields missing are an error, optional
  * ones keep *out. Negative values are refused: no figure here can be. */
@@ -280,8 +281,14 @@ int tt_model_load(struct tt_model *m, const char *path)
 
 	/* The file is the user's input: one that cannot be read is bad input,
 	 * not a capability the machine lacks. */
+	struct stat st;
+
 	if (!f)
 		return tt_err_sys(TT_EINPUT, errno, "cannot open model '%s'", path);
+	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+		rc = tt_err(TT_EINPUT, "model '%s' is not a file (a JSON model file)", path);
+		goto out;
+	}
 	if (fseek(f, 0, SEEK_END) < 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0) {
 		rc = tt_err_sys(TT_EINPUT, errno, "cannot read model '%s'", path);
 		goto out;
@@ -304,11 +311,16 @@ int tt_model_load(struct tt_model *m, const char *path)
 	/* A relative tree is the model file's neighbour, wherever it is run
 	 * from: the shipped models name their fixture trees that way. */
 	if (rc == 0 && m->machine_sysfs[0] && m->machine_sysfs[0] != '/') {
-		const char *slash = strrchr(path, '/');
+		/* Beside the file itself, not beside a symbolic link to it. */
+		char *file = realpath(path, NULL);
+		const char *base = file ? file : path, *slash = strrchr(base, '/');
 		char full[sizeof(m->machine_sysfs)];
+		int need = slash ? snprintf(full, sizeof(full), "%.*s/%s", (int)(slash - base),
+					    base, m->machine_sysfs)
+				 : 0;
 
-		if (slash && snprintf(full, sizeof(full), "%.*s/%s", (int)(slash - path), path,
-				      m->machine_sysfs) >= (int)sizeof(full)) {
+		free(file);
+		if (need >= (int)sizeof(full)) {
 			rc = tt_err(TT_EINPUT, "model '%s': machine_sysfs is too long", path);
 			goto out;
 		}

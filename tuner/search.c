@@ -209,7 +209,7 @@ static bool budget_left(struct tt_search *s, bool confirming)
 
 		if (s->measurements >= limit) {
 			snprintf(s->stop_reason, sizeof(s->stop_reason),
-				 "budget of %d trials reached", s->cfg.budget_trials);
+				 "budget of %d measurements reached", s->cfg.budget_trials);
 			return false;
 		}
 	}
@@ -786,7 +786,10 @@ int tt_search_run(struct tt_search *s)
 {
 	int rc;
 
-	snprintf(s->stop_reason, sizeof(s->stop_reason), "converged");
+	/* An exhaustive strategy ends when its weight space does, not when
+	 * the search has converged. */
+	snprintf(s->stop_reason, sizeof(s->stop_reason), "%s",
+		 strcmp(s->strategy->name, "grid") ? "converged" : "every vector measured");
 	if ((rc = measure_baselines(s)) < 0)
 		return rc;
 	if ((rc = try_prior(s)) < 0)

@@ -55,6 +55,14 @@ is "--all-sources --model without --sysfs-root: the sources are the modelled mac
 printf '{"schema_version": 1, "source": "t", "machine_sysfs": "no-such-tree", "sources": [{"node": 0, "threads": 1, "outstanding_misses_per_thread": 1, "nodes": [{"node": 0, "read_bw_bytes_s": 1e9, "write_bw_bytes_s": 1e9, "idle_lat_ns": 100}]}]}' >"$WORK/lost-tree.json"
 expect_bad_input 2 "names '$WORK/no-such-tree' as its machine's sysfs tree, which cannot be read" - \
 	"$TT" auto --source-node 0 --model "$WORK/lost-tree.json"
+sed "s|\"machine_sysfs\": \"[^\"]*\"|\"machine_sysfs\": \"$MODEL\"|" "$MODEL" >"$WORK/file-tree.json"
+expect_bad_input 2 "as its machine's sysfs tree, which is not a folder" - \
+	"$TT" auto --source-node 0 --model "$WORK/file-tree.json"
+expect_bad_input 2 "model '$TT_TOP/tuner/models' is not a file" - "$TT" auto --source-node 0 --model "$TT_TOP/tuner/models"
+ln -s "$MODEL" "$WORK/link.json"
+run "$TT" auto --source-node 0 --model "$WORK/link.json" --no-record --budget 40
+is "a model through a symbolic link finds its tree beside the file, not the link" \
+	"$rc:$(grep -c "the topology is '$(realpath "$tree")'" "$WORK/out")" "0:1"
 
 # The model on a copy of the fixture it describes.
 fx=$(copy_fixture spr-ddr5-2cxl)
@@ -239,9 +247,9 @@ expect_bad_input 2 "node 1 is a CPU node in the model, but this machine's node 1
 # sweep: the whole grid, the same report and record.
 run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 3 --model "$MODEL" --json
 is "sweep --grid 3 on the model: exit 0, kind sweep, recorded, fits docs/json.md" \
-	"$rc:$(json "j['kind'], j['simulated'], j['run'] is not None" <"$WORK/out"):$(python3 \
+	"$rc:$(json "j['kind'], j['simulated'], j['run'] is not None, j['stop_reason']" <"$WORK/out"):$(python3 \
 		"$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -3)" \
-	"0:sweep True True:"
+	"0:sweep True True every vector measured:"
 # The grid as the search writes weights: reduced, nodes without weight left out.
 grid=$(python3 -c 'import itertools, math
 print(sorted(",".join("%d:%d" % (n, w) for n, w in enumerate(v) if w)
@@ -262,8 +270,8 @@ expect_bad_input 2 "--grid" "$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0
 expect_bad_input 2 "--grid 255 over 3 nodes is 13936093 vectors, each measured 2 times, more than the 1000000 a sweep on the model runs without --budget: give --budget" \
 	"$fx" "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 255 --model "$MODEL"
 run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 255 --model "$MODEL" --budget 100 --no-record --json
-is "sweep --grid 255 with --budget 100 on the model: runs, within the budget" \
-	"$rc:$(json 'j["measurements"] <= 100' <"$WORK/out")" "0:True"
+is "sweep --grid 255 with --budget 100 on the model: runs, within the budget, which it says" \
+	"$rc:$(json 'j["measurements"] <= 100, j["stop_reason"]' <"$WORK/out")" "0:True budget of 100 measurements reached"
 # plot: the data file and gnuplot script always; PNG and SVG with gnuplot.
 run "$TT" plot "$runid" -o "$WORK/plot"
 is "plot of the auto run: exit 0, says SIMULATED" "$rc:$(head -c 13 "$WORK/out")" "0:SIMULATED run"
@@ -304,5 +312,7 @@ is "plot of a latency run: its rows in ns, a row per trial with a latency" \
 applyid=$("$TT" runs --json | json "[r['id'] for r in j['runs'] if r['kind'] == 'apply'][0]")
 expect_bad_input 2 "plot draws auto and sweep runs" - "$TT" plot "$applyid" -o "$WORK/nothing"
 expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"
+expect_bad_input 2 "--output '' names no file" - "$TT" plot 1 -o ''
+expect_bad_input 2 "--output '$WORK/' names no file" - "$TT" plot 1 -o "$WORK/"
 is "a refused plot writes no file" "$(ls "$WORK" | grep -c '^nothing')" 0
 done_testing

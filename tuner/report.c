@@ -59,6 +59,16 @@ static void raw_figures(const struct tt_trial *t, double *mean, double *lo, doub
 	*lo = *mean - half;
 	*hi = *mean + half;
 }
+/* Every weight of w at most max. */
+static bool within_max(const struct tt_weights *w, uint32_t max)
+{
+	int id;
+
+	tt_nodemask_for_each (id, &w->set)
+		if (w->w[id] > max)
+			return false;
+	return true;
+}
 
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node, bool simulated)
 {
@@ -122,9 +132,12 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 	}
 	r->lost_to = -1;
 	/* A baseline over the latency bound cannot be recommended, however
-	 * much more it moves. */
+	 * much more it moves; nor one with a weight above --max-weight (the
+	 * auto formula's 25:3:3 when the user asked for weights of at most
+	 * 4, say): the user bounded the weights, not just the search. */
 	for (int i = 0; i < r->nbaselines; i++)
 		if (r->base[i].verdict == TT_VERDICT_WORSE && r->base[i].feasible &&
+		    within_max(&r->base[i].w, r->max_weight) &&
 		    (r->lost_to < 0 || r->base[i].gain < r->base[r->lost_to].gain))
 			r->lost_to = i;
 	r->reco_gain = NAN;

@@ -213,6 +213,10 @@ B=("$TT" --sysfs-root "$fx" auto --source-node 0)
 run "${A[@]}" --no-record --budget 400
 is "--budget 400 buys 10 rounds of the final comparison; --budget 60 keeps 3" \
 	"$rc:$(grep -c 'measured alternately, 10 paired rounds)$' "$WORK/out"):$("${A[@]}" --no-record --budget 60 2>/dev/null | grep -c 'measured alternately, 3 paired rounds)$')" "0:1:1"
+run "${A[@]}" --no-record --max-weight 2 --json
+is "--max-weight 2: the auto baseline (25:3:3) is measured but the recommendation keeps the bound" \
+	"$rc:$(json "max(j['recommendation']['weights'].values()) <= 2, [b['weights'] for b in j['baselines'] if b['name'] == 'auto']" <"$WORK/out")" \
+	"0:True [{'0': 25, '1': 3, '2': 3}]"
 expect_bad_input 2 "'bogus'" "$fx" "${B[@]}" --model "$MODEL" --mix bogus
 expect_bad_input 2 "'latency'" "$fx" "${B[@]}" --model "$MODEL" --mix latency
 expect_bad_input 2 "--budget '0'" "$fx" "${B[@]}" --model "$MODEL" --budget 0

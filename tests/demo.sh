@@ -3,15 +3,17 @@
 # machines where this one (one node, no PMU) cannot show a thing. Everything
 # simulate and the model print is labelled simulated; topo reads real files
 # (this machine's, or a fixture's copy of a real layout); bench measures for
-# real on node 0. The demo's database and apply state live in a temp folder:
-# it changes nothing on this machine.
+# real on node 0. The demo's apply state lives in a temp folder and its
+# database beside the build (build/demo.db, made afresh each time, so that
+# the commands the reports print work with --db): it changes nothing else.
 set -euo pipefail
 build=${1:-build}
 tt="$build/tiertune"
 fx=tests/fixtures/sysfs
 work=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-export TIERTUNE_DB="$work/demo.db" TIERTUNE_STATE_DIR="$work/state"
+rm -f "$build/demo.db" "$build/demo.db-wal" "$build/demo.db-shm"
+export TIERTUNE_DB="$build/demo.db" TIERTUNE_STATE_DIR="$work/state"
 say() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 
 # What the machine is, and where pages would go.
@@ -59,3 +61,6 @@ fi
 run=$("$tt" runs --json | python3 -c 'import json, sys
 print([r["id"] for r in json.load(sys.stdin)["runs"] if r["kind"] == "auto"][0])')
 say "$tt" plot "$run" -o "$build/demo-auto"
+echo
+echo "the demo's runs are in $build/demo.db: the commands above take them with"
+echo "--db, e.g. $tt --db $build/demo.db show $run"

@@ -950,7 +950,7 @@ static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 	for (int i = 0; i < r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &r->base[i];
 
-		printf("\n  vs %-17s ", tt_report_baseline_label(b->name));
+		printf("\n  vs %-17s ", tt_report_baseline_label(r, b->name));
 		switch (b->verdict) {
 		case TT_VERDICT_SAME:
 			printf("the same weights");
@@ -985,15 +985,15 @@ static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 
 	printf("%srecommendation for source node %d: %s", sim, c->source, w);
 	if (over && over->verdict == TT_VERDICT_SAME)
-		printf(" (the %s baseline itself)\n", tt_report_baseline_label(over->name));
+		printf(" (the %s baseline itself)\n", tt_report_baseline_label(r, over->name));
 	else if (isnan(r->reco_gain))
 		printf(" (gain unknown)\n");
 	else if (r->reco_gain == 0)
 		printf(" (no gain over %s beyond the noise)\n",
-		       tt_report_baseline_label(r->reco_gain_over));
+		       tt_report_baseline_label(r, r->reco_gain_over));
 	else
 		printf(" (%+.1f%% over %s)\n", 100 * r->reco_gain,
-		       tt_report_baseline_label(r->reco_gain_over));
+		       tt_report_baseline_label(r, r->reco_gain_over));
 	for (int k = 0; !c->tiers && k < r->nnodes; k++) {
 		/* Upstream weights are 1-255: a node the search left out cannot
 		 * be given 0, it has to stay out of the task's nodemask. */

@@ -802,7 +802,8 @@ int tt_auto_record(struct tt_auto *c, const struct tt_search *s, const struct tt
 				.gain = r->reco_gain,
 				.gain_ci_low = over && r->reco_gain != 0 ? over->gain_lo : NAN,
 				.gain_ci_high = over && r->reco_gain != 0 ? over->gain_hi : NAN,
-				.baseline = over ? tt_report_baseline_label(over->name) : NULL });
+				.baseline =
+					over ? tt_report_baseline_label(r, over->name) : NULL });
 	}
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);

@@ -18,9 +18,11 @@ const char *tt_verdict_name(enum tt_verdict v)
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "unknown";
 }
 
-const char *tt_report_baseline_label(const char *name)
+const char *tt_report_baseline_label(const struct tt_report *r, const char *name)
 {
-	return strcmp(name, "local") == 0  ? "local DRAM"
+	/* By tier, "local" is the source's whole tier: on a two-socket
+	 * machine both sockets' DRAM, not the source's own. */
+	return strcmp(name, "local") == 0  ? (r->tiers ? "local tier" : "local DRAM")
 	       : strcmp(name, "1:1") == 0  ? "1:1 interleave"
 	       : strcmp(name, "auto") == 0 ? "kernel auto mode"
 					   : name;

@@ -95,9 +95,9 @@ struct tt_report {
 
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
-/* A baseline's name as the report and the record say it: "local DRAM",
- * "1:1 interleave", "kernel auto mode". */
-const char *tt_report_baseline_label(const char *name);
+/* A baseline's name as the report and the record say it: "local DRAM"
+ * ("local tier" by tier), "1:1 interleave", "kernel auto mode". */
+const char *tt_report_baseline_label(const struct tt_report *r, const char *name);
 /* The baseline the recommendation's gain is over (reco_gain_over); NULL:
  * none. */
 const struct tt_report_baseline *tt_report_gain_over(const struct tt_report *r);

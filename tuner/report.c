@@ -61,6 +61,7 @@ static void raw_figures(const struct tt_trial *t, double *mean, double *lo, doub
 	*lo = *mean - half;
 	*hi = *mean + half;
 }
+
 /* Every weight of w at most max. */
 static bool within_max(const struct tt_weights *w, uint32_t max)
 {

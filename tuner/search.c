@@ -754,6 +754,15 @@ out:
 	return rc;
 }
 
+/* Every weight of trial t at most cfg.max_weight. */
+static bool within_max(const struct tt_search *s, int t)
+{
+	for (int k = 0; k < s->cfg.nnodes; k++)
+		if (s->trials[t].w[k] > s->cfg.max_weight)
+			return false;
+	return true;
+}
+
 /* Under a latency bound or an overload the winner is the feasible trial
  * with the highest mean, whatever the strategy chose; with none feasible,
  * the trial with the least latency, so that the report can name the
@@ -775,20 +784,13 @@ static void pick_feasible(struct tt_search *s)
 		if (!tr->feasible)
 			continue;
 		s->nfeasible++;
+		if (!within_max(s, t))
+			continue; /* a baseline above --max-weight: compared, never won */
 		if (best < 0 || tr->mean > s->trials[best].mean)
 			best = t;
 	}
 	s->none_feasible = best < 0;
 	s->best = best >= 0 ? best : least;
-}
-
-/* Every weight of trial t at most cfg.max_weight. */
-static bool within_max(const struct tt_search *s, int t)
-{
-	for (int k = 0; k < s->cfg.nnodes; k++)
-		if (s->trials[t].w[k] > s->cfg.max_weight)
-			return false;
-	return true;
 }
 
 int tt_search_run(struct tt_search *s)

@@ -188,9 +188,9 @@ deps:
 # `make check` builds each with this compiler and tests/fuzz/replay.c as its
 # main and runs it on the seeds; `make fuzz` builds them again in build-fuzz/
 # with clang's libFuzzer (the whole library instrumented) and fuzzes.
-FUZZ_MAIN := $(if $(FUZZING),-fsanitize=fuzzer,$(BUILD)/tests/fuzz/replay.o)
-$(BUILD)/tests/fuzz-%: $(BUILD)/tests/fuzz/fuzz-%.o $(if $(FUZZING),,$(BUILD)/tests/fuzz/replay.o) $(LIBTT)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(FUZZ_MAIN) $(LIBTT) $(LDLIBS)
+FUZZ_REPLAY := $(if $(FUZZING),,$(BUILD)/tests/fuzz/replay.o)
+$(BUILD)/tests/fuzz-%: $(BUILD)/tests/fuzz/fuzz-%.o $(FUZZ_REPLAY) $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(if $(FUZZING),-fsanitize=fuzzer) -o $@ $^ $(LDLIBS)
 fuzz-bins: $(FUZZ_BIN)
 .SECONDARY: $(FUZZ_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/fuzz/replay.o
 

@@ -745,9 +745,10 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		    "size_bytes, bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, "
 		    "lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated, time_best_s, "
 		    "time_median_s, time_max_s, metric_best, metric_median, metric_worst, "
-		    "metric_higher_is_better) VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM "
-		    "trials WHERE run_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
-		    "?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)") < 0)
+		    "metric_higher_is_better, llc_bytes, cache_resident, short_pass) VALUES (?1, "
+		    "(SELECT coalesce(max(seq), 0) + 1 FROM trials WHERE run_id = ?1), ?2, ?3, "
+		    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
+		    "?20, ?21, ?22, ?23, ?24)") < 0)
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, t->kernel);
@@ -771,6 +772,11 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		bind_number(st, 19, t->metric_median);
 		bind_number(st, 20, t->metric_worst);
 		sqlite3_bind_int(st, 21, t->metric_higher_is_better);
+	}
+	if (t->llc_bytes) {
+		sqlite3_bind_int64(st, 22, (sqlite3_int64)t->llc_bytes);
+		sqlite3_bind_int(st, 23, t->cache_resident);
+		sqlite3_bind_int(st, 24, t->short_pass);
 	}
 	/* step_done finalizes st, whatever happens. */
 	rc = step_done(db, st, "recording a trial");
@@ -851,8 +857,8 @@ int tt_db_recommendation_add(struct tt_db *db, int64_t run_id, const struct tt_d
 		return TT_EFAIL;
 	if (prepare(db, &st,
 		    "INSERT INTO recommendations (run_id, source_node, interface, weights, "
-		    "score, gain, gain_ci_low, gain_ci_high, baseline) VALUES (?, ?, ?, ?, ?, "
-		    "?, ?, ?, ?)") < 0)
+		    "score, gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, "
+		    "score_ci_high, score_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") < 0)
 		return TT_EFAIL;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, r->source_node);
@@ -863,6 +869,11 @@ int tt_db_recommendation_add(struct tt_db *db, int64_t run_id, const struct tt_d
 	sqlite3_bind_double(st, 7, r->gain_ci_low);
 	sqlite3_bind_double(st, 8, r->gain_ci_high);
 	bind_text(st, 9, r->baseline);
+	bind_text(st, 10, r->action ? r->action : "apply");
+	bind_number(st, 11, r->score_ci_low);
+	bind_number(st, 12, r->score_ci_high);
+	if (r->score_n > 0)
+		sqlite3_bind_int(st, 13, r->score_n);
 	return step_done(db, st, "recording the recommendation");
 }
 
@@ -935,7 +946,8 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
 static bool flag_column(const char *name)
 {
 	return strcmp(name, "validated") == 0 || strcmp(name, "simulated") == 0 ||
-	       strcmp(name, "metric_higher_is_better") == 0;
+	       strcmp(name, "metric_higher_is_better") == 0 ||
+	       strcmp(name, "cache_resident") == 0 || strcmp(name, "short_pass") == 0;
 }
 
 /* A row as a JSON object keyed by column name, NULL as null. */
@@ -1060,8 +1072,9 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		    "SELECT id, seq, kernel, mix, placement, threads, size_bytes, "
 		    "bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, "
 		    "lat_median_ns, lat_max_ns, validated, simulated, time_best_s, time_median_s, "
-		    "time_max_s, metric_best, metric_median, metric_worst, metric_higher_is_better "
-		    "FROM trials WHERE run_id = ? "
+		    "time_max_s, metric_best, metric_median, metric_worst, "
+		    "metric_higher_is_better, "
+		    "llc_bytes, cache_resident, short_pass FROM trials WHERE run_id = ? "
 		    "ORDER BY "
 		    "seq") < 0 ||
 	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, trials)) < 0)
@@ -1082,8 +1095,9 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		json_object_set_new(t, "nodes", nodes);
 	}
 	if (prepare(db, &st,
-		    "SELECT source_node, interface, weights, score, gain, gain_ci_low, "
-		    "gain_ci_high, baseline FROM recommendations WHERE run_id = ? ORDER BY "
+		    "SELECT source_node, interface, weights, action, score, score_ci_low, "
+		    "score_ci_high, score_n, gain, gain_ci_low, gain_ci_high, baseline FROM "
+		    "recommendations WHERE run_id = ? ORDER BY "
 		    "source_node, id") < 0 ||
 	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, recs)) < 0)
 		goto fail;
@@ -1176,12 +1190,13 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 		"size_bytes, "
 		"bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, lat_median_ns, "
 		"lat_max_ns, validated, simulated, time_best_s, time_median_s, time_max_s, "
-		"metric_best, metric_median, metric_worst, metric_higher_is_better) SELECT rm.dst, "
+		"metric_best, metric_median, metric_worst, metric_higher_is_better, llc_bytes, "
+		"cache_resident, short_pass) SELECT rm.dst, "
 		"t.seq, t.kernel, t.mix, t.placement, t.threads, t.size_bytes, t.bw_best_bytes_s, "
 		"t.bw_median_bytes_s, t.bw_min_bytes_s, t.lat_best_ns, t.lat_median_ns, "
 		"t.lat_max_ns, t.validated, t.simulated, t.time_best_s, t.time_median_s, "
 		"t.time_max_s, t.metric_best, t.metric_median, t.metric_worst, "
-		"t.metric_higher_is_better FROM "
+		"t.metric_higher_is_better, t.llc_bytes, t.cache_resident, t.short_pass FROM "
 		"%1$s.trials t JOIN "
 		"temp.runmap rm ON rm.src = t.run_id ORDER BY t.id",
 		"INSERT INTO temp.trialmap SELECT t.id, m.id FROM %1$s.trials t JOIN temp.runmap "
@@ -1196,9 +1211,10 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 		"s.value, s.simulated FROM %1$s.samples s JOIN temp.runmap rm ON rm.src = s.run_id "
 		"LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
 		"INSERT INTO main.recommendations (run_id, source_node, interface, weights, score, "
-		"gain, gain_ci_low, gain_ci_high, baseline) SELECT rm.dst, r.source_node, "
-		"r.interface, r.weights, r.score, r.gain, r.gain_ci_low, r.gain_ci_high, "
-		"r.baseline "
+		"gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, score_ci_high, "
+		"score_n) SELECT rm.dst, r.source_node, r.interface, r.weights, r.score, r.gain, "
+		"r.gain_ci_low, r.gain_ci_high, r.baseline, r.action, r.score_ci_low, "
+		"r.score_ci_high, r.score_n "
 		"FROM %1$s.recommendations r JOIN temp.runmap rm ON rm.src = r.run_id ORDER BY "
 		"r.id",
 		"INSERT INTO main.apply_log (uuid, host_id, run_id, t, interface, file, old_value, "

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 3
+#define TT_DB_SCHEMA_VERSION 4
 
 struct tt_db;
 
@@ -99,6 +99,11 @@ struct tt_db_trial {
 	bool metric_higher_is_better;
 	bool validated;
 	bool simulated;
+	/* Was memory measured? llc_bytes is the last-level cache the working
+	 * set was held to (0: not checked; the two flags are then stored NULL). */
+	uint64_t llc_bytes;
+	bool cache_resident; /* the working set under 4 x llc_bytes */
+	bool short_pass;     /* a pass under 20 clock ticks */
 	int nnodes;
 	const struct tt_db_trial_node *nodes;
 };
@@ -126,6 +131,10 @@ struct tt_db_recommendation {
 	double gain; /* over the baseline, as a fraction: 0.12 = +12% */
 	double gain_ci_low, gain_ci_high;
 	const char *baseline; /* e.g. "1:1 interleave" */
+	/* "apply" (NULL is "apply"), "keep_auto" or "bind_local" (schema v4). */
+	const char *action;
+	double score_ci_low, score_ci_high; /* the score's 95% interval; NaN: none */
+	int score_n;			    /* measurements behind the score; 0: unknown */
 };
 int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,
 			     const struct tt_db_recommendation *r);

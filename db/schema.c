@@ -125,7 +125,27 @@ static const char v3[] = "ALTER TABLE trials ADD COLUMN time_best_s REAL;"
 			 "ALTER TABLE trials ADD COLUMN metric_higher_is_better INTEGER"
 			 "  CHECK (metric_higher_is_better IN (0,1));";
 
-const char *const tt_db_migrations[] = { v1, v2, v3 };
+/* v4: what a run's figures can be trusted for, and what its recommendation
+ * says to do. A recommendation is an action: apply its weights, keep the
+ * kernel's auto mode (the best was not significantly better), or bind to
+ * local memory (interleaving was not better than local alone); older rows
+ * were all "apply". Its score carries the interval it was ranked by, so a
+ * headline can name the recommendation's mean and not one lucky pass.
+ * A bench trial says which last-level cache its working set was held to
+ * and whether it fitted there (under 4x, STREAM's rule) or had passes too
+ * short to time (under 20 clock ticks): such figures measure the cache or
+ * the clock, not memory. NULL: not checked (app mode, older rows). */
+static const char v4[] =
+	"ALTER TABLE recommendations ADD COLUMN action TEXT NOT NULL DEFAULT 'apply'"
+	"  CHECK (action IN ('apply','keep_auto','bind_local'));"
+	"ALTER TABLE recommendations ADD COLUMN score_ci_low REAL;"
+	"ALTER TABLE recommendations ADD COLUMN score_ci_high REAL;"
+	"ALTER TABLE recommendations ADD COLUMN score_n INTEGER;"
+	"ALTER TABLE trials ADD COLUMN llc_bytes INTEGER;"
+	"ALTER TABLE trials ADD COLUMN cache_resident INTEGER CHECK (cache_resident IN (0,1));"
+	"ALTER TABLE trials ADD COLUMN short_pass INTEGER CHECK (short_pass IN (0,1));";
+
+const char *const tt_db_migrations[] = { v1, v2, v3, v4 };
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

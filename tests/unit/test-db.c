@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -550,6 +551,86 @@ static void test_migrate_v2_app_trials(void **state)
 	tt_db_close(db);
 }
 
+/* v3 to v4: an older recommendation was always applied, and had no
+ * interval on its score; an older trial's working set was never checked
+ * against the cache (NULL, not "no"). A new trial that was checked keeps
+ * its flags; a new recommendation its action and interval. */
+static void test_migrate_v3_actions(void **state)
+{
+	static const struct tt_db_trial_node nodes[] = { { 0, 1, 1, 1, 2048 } };
+	struct tt_db *db =
+		old_db("v3.db", 3,
+		       "INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{}', 1);"
+		       "INSERT INTO runs VALUES (1, 'u-3', 1, 'auto', 'tiertune auto', 0, "
+		       "'bandwidth:triad', '6.1', 1, 2, 'done', 0, 'old', 'b', 1, 1);"
+		       "INSERT INTO trials (id, run_id, seq, kernel, mix, placement, threads, "
+		       "size_bytes, bw_best_bytes_s, validated, simulated) VALUES (1, 1, 1, "
+		       "'triad', 'STREAM', 'exact', 2, 4096, 3e10, 1, 0);"
+		       "INSERT INTO recommendations (run_id, source_node, interface, weights, "
+		       "score, gain) VALUES (1, 0, 'upstream', '0:3,1:1', 3e10, 0.1);");
+	struct tt_weights w;
+	int64_t run_id, trial_id;
+	json_t *run, *t, *rec;
+	(void)state;
+
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	t = json_array_get(json_object_get(run, "trials"), 0);
+	assert_true(json_is_null(json_object_get(t, "llc_bytes")));
+	assert_true(json_is_null(json_object_get(t, "cache_resident")));
+	rec = json_array_get(json_object_get(run, "recommendations"), 0);
+	assert_string_equal(json_string_value(json_object_get(rec, "action")), "apply");
+	assert_true(json_is_null(json_object_get(rec, "score_ci_low")));
+	assert_true(json_is_null(json_object_get(rec, "score_n")));
+	json_decref(run);
+
+	assert_int_equal(tt_db_run_begin(db,
+					 &(struct tt_db_run){ .kind = "auto",
+							      .command = "tiertune auto",
+							      .objective = "bandwidth:triad",
+							      .host_id = 1 },
+					 &run_id),
+			 0);
+	assert_int_equal(tt_db_trial_add(db, run_id,
+					 &(struct tt_db_trial){ .kernel = "triad",
+								.mix = "STREAM",
+								.placement = "exact",
+								.threads = 2,
+								.size_bytes = 8 << 20,
+								.bw_best_bytes_s = 9e10,
+								.llc_bytes = 32 << 20,
+								.cache_resident = true,
+								.nnodes = 1,
+								.nodes = nodes },
+					 &trial_id),
+			 0);
+	assert_int_equal(tt_weights_parse("0:1,1:1", &w), 0);
+	assert_int_equal(
+		tt_db_recommendation_add(db, run_id,
+					 &(struct tt_db_recommendation){ .source_node = 0,
+									 .interface = "upstream",
+									 .weights = &w,
+									 .action = "keep_auto",
+									 .score = 2e10,
+									 .score_ci_low = 1.9e10,
+									 .score_ci_high = 2.1e10,
+									 .score_n = 6,
+									 .gain = NAN,
+									 .gain_ci_low = NAN,
+									 .gain_ci_high = NAN }),
+		0);
+	assert_int_equal(tt_db_run_get(db, run_id, &run), 0);
+	t = json_array_get(json_object_get(run, "trials"), 0);
+	assert_int_equal(json_integer_value(json_object_get(t, "llc_bytes")), 32 << 20);
+	assert_true(json_is_true(json_object_get(t, "cache_resident")));
+	assert_true(json_is_false(json_object_get(t, "short_pass")));
+	rec = json_array_get(json_object_get(run, "recommendations"), 0);
+	assert_string_equal(json_string_value(json_object_get(rec, "action")), "keep_auto");
+	assert_true(json_real_value(json_object_get(rec, "score_ci_low")) == 1.9e10);
+	assert_int_equal(json_integer_value(json_object_get(rec, "score_n")), 6);
+	json_decref(run);
+	tt_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -562,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_bad_files),
 		cmocka_unit_test(test_migrate_v1),
 		cmocka_unit_test(test_migrate_v2_app_trials),
+		cmocka_unit_test(test_migrate_v3_actions),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

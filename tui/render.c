@@ -38,7 +38,11 @@ static void line(struct out *o, int style, const char *fmt, ...)
 }
 
 /* Words of text wrapped at width, the first line after lead, the others
- * indented by its length. */
+ * indented by its length. A lead that leaves fewer than MIN_TEXT columns
+ * (a terminal a dozen columns wide) gets a line of its own and the text
+ * wraps at the full width below it: every line then takes at least one
+ * character, so the loop always ends. */
+#define MIN_TEXT 8
 static void wrapped(struct out *o, int style, const char *lead, const char *text)
 {
 	int width = o->width > 0 ? o->width : 80, ind = (int)strlen(lead);
@@ -46,9 +50,17 @@ static void wrapped(struct out *o, int style, const char *lead, const char *text
 	const char *p = text;
 	bool first = true;
 
+	if (ind >= (int)sizeof(buf) / 2 || width - ind < MIN_TEXT) {
+		if (ind)
+			line(o, style, "%s", lead);
+		lead = "";
+		ind = 0;
+	}
 	while (*p) {
 		int room = width - ind, n = (int)strlen(p);
 
+		if (room > (int)sizeof(buf) - ind - 1)
+			room = (int)sizeof(buf) - ind - 1;
 		if (n > room) {
 			n = room;
 			while (n > 0 && p[n] != ' ')
@@ -56,7 +68,7 @@ static void wrapped(struct out *o, int style, const char *lead, const char *text
 			if (n == 0)
 				n = room;
 		}
-		snprintf(buf, sizeof(buf), "%*s%.*s", ind, first ? lead : "", n, p);
+		snprintf(buf, sizeof(buf), "%*s%.*s", ind, "", n, p);
 		if (first)
 			memcpy(buf, lead, (size_t)ind);
 		line(o, style, "%s", buf);

@@ -332,6 +332,21 @@ else
 	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 24 ] && break; sleep 0.1; done
 	T send-keys -t tt Space
 	wait_for '^NODE TIER'
+	# Every size a terminal can be: tiertop looped at 100% CPU at 11
+	# columns (no room after "collectors ") and read past a buffer under
+	# 11. After each, it still answers: back at 80x24 the frame returns.
+	small_ok=1
+	for size in 1x1 3x2 10x5 11x24 12x3 17x40 40x1 200x60; do
+		T resize-window -t tt -x "${size%x*}" -y "${size#*x}"
+		sleep 0.3
+		T resize-window -t tt -x 80 -y 24
+		if ! wait_for '^NODE TIER'; then
+			small_ok=0
+			echo "no frame after $size" | diag
+			break
+		fi
+	done
+	is "screen: every size from 1x1 draws and tiertop still answers" "$small_ok" 1
 	# Reading numa_maps walks a process's pages under its mmap lock: with
 	# the panel hidden, none is read (the access time stays put).
 	NM="$R2/proc/4242/numa_maps"

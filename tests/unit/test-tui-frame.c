@@ -358,12 +358,65 @@ static void test_migration(void **state)
 	tt_wi_state_release(&wi);
 }
 
+struct lines {
+	int width, n;
+	bool too_wide;
+};
+
+static void count_line(void *ctx, int style, const char *text)
+{
+	struct lines *l = ctx;
+
+	(void)style;
+	l->too_wide |= (int)strlen(text) > l->width;
+	/* A renderer that loops would never return: stop it here. */
+	if (++l->n > 10000)
+		fail_msg("width %d: over 10000 lines, the renderer loops", l->width);
+}
+
+/* Every width from 1 column up: the text ends, and no line is wider than
+ * the terminal. tiertop at 11 columns looped forever in wrapped() ("collectors "
+ * is 11 wide: no room), and under 11 read before its buffer. Long notes and
+ * a message wrap too; the processes panel is on. */
+static void test_every_width(void **state)
+{
+	struct tt_source *s = uncore(false);
+	struct tt_feed feed;
+	struct tt_wi_state wi;
+	struct tt_frame f;
+	struct tt_frame_in in;
+	static const double rd[] = { 10e9, 20e9, 30e9, 15e9 };
+
+	(void)state;
+	tt_wi_state_init(&wi);
+	assert_int_equal(tt_feed_init(&feed, &s, 1), 0);
+	in = input(&feed, &wi);
+	take(&feed, rd, TT_S_OK, 100);
+	assert_int_equal(tt_frame_build(&f, &in), 0);
+	snprintf(f.message, sizeof(f.message), "%s",
+		 "a message of several words: node 2 weight 7 written, auto mode off");
+	for (int w = 1; w <= 200; w++) {
+		for (int procs = 0; procs < 2; procs++) {
+			struct tt_render_opts ro = { .width = w, .processes = procs };
+			struct lines l = { .width = w };
+
+			tt_frame_lines(&f, &ro, count_line, &l);
+			assert_false(l.too_wide);
+			assert_true(l.n > 0);
+		}
+	}
+	tt_frame_release(&f);
+	tt_feed_release(&feed);
+	tt_source_free(s);
+	tt_wi_state_release(&wi);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells),	   cmocka_unit_test(test_missing_node),
 		cmocka_unit_test(test_no_sources), cmocka_unit_test(test_procs),
-		cmocka_unit_test(test_migration),
+		cmocka_unit_test(test_migration),  cmocka_unit_test(test_every_width),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -318,5 +318,21 @@ expect_bad_input 2 "plot draws auto and sweep runs" - "$TT" plot "$applyid" -o "
 expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"
 expect_bad_input 2 "--output '' names no file" - "$TT" plot 1 -o ''
 expect_bad_input 2 "--output '$WORK/' names no file" - "$TT" plot 1 -o "$WORK/"
+# Stored strings reach gnuplot's script quoted: a run whose objective came
+# from another host (db merge) and an output prefix with a quote run nothing.
+# The objective closed the old script's double-quoted title and called
+# system(); the backquotes would run in double quotes too.
+cp "$TIERTUNE_DB" "$WORK/hostile.db"
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE runs SET objective = ? WHERE id = ?", ("x\" . system(\"touch " + sys.argv[3] + "/pwned1\") . \" `touch " + sys.argv[3] + "/pwned2` @x\nprint 1", int(sys.argv[2])))
+c.commit()' "$WORK/hostile.db" "$runid" "$WORK"
+run "$TT" plot "$runid" --db "$WORK/hostile.db" -o "$WORK/it's"
+is "plot: a hostile stored objective and a quote in -o run no command" \
+	"$rc:$(ls "$WORK" | grep -c pwned):$(grep -c "^set title 'SIMULATED run $runid (auto): x\" . system(" "$WORK/it's.gp")" \
+	"0:0:$(grep -c '^set title' "$WORK/it's.gp")"
+expect_bad_input 2 "--output '|touch $WORK/pwned3 #' starts with '|', which gnuplot would run as a command" - \
+	"$TT" plot "$runid" -o "|touch $WORK/pwned3 #"
+is "plot: -o '|cmd' ran nothing" "$(ls "$WORK" | grep -c pwned)" 0
 is "a refused plot writes no file" "$(ls "$WORK" | grep -c '^nothing')" 0
 done_testing

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,13 +310,52 @@ void cli_trials_csv(json_t *run, FILE *f)
 /* The temp name is random and created O_EXCL (mkstemp), so a link planted
  * at a guessable name cannot redirect the write; it then gets the mode a
  * plain create would have given. */
+/* Into a file that is not a regular one (a device such as /dev/null, a
+ * FIFO, a terminal): written in place, as a shell's > would. */
+static int write_through(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
+{
+	int rc, fd = open(out, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	FILE *f;
+
+	if (fd < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+	if (!(f = fdopen(fd, "w"))) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+		close(fd);
+		return rc;
+	}
+	rc = write(ctx, f);
+	if (fflush(f) != 0 || ferror(f))
+		rc = rc < 0 ? rc : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+	if (fclose(f) != 0 && rc == 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+	return rc;
+}
+
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 {
-	char tmp[4200];
+	char tmp[4200], real[PATH_MAX];
+	struct stat st;
 	mode_t mask;
 	FILE *f;
 	int fd, rc;
 
+	/* rename() replaces what the name is, not what it points to: a link
+	 * (/dev/stdout, a link into a config folder) would become a regular
+	 * file, and as root a device node would. A link is followed to what it
+	 * names; only a regular file, or a new one, is replaced whole. */
+	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!realpath(out, real))
+			return tt_err_sys(TT_EINPUT, errno,
+					  "output '%s' is a symbolic link to nothing that can be "
+					  "written",
+					  out);
+		out = real;
+	}
+	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+		return tt_err(TT_EINPUT, "output '%s' is a folder, not a file", out);
+	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_through(out, write, ctx);
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp))
 		return tt_err(TT_EINPUT, "output path '%s' is too long", out);
 	fd = mkostemp(tmp, O_CLOEXEC);

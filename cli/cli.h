@@ -120,7 +120,9 @@ void cli_when(double t, char *buf, size_t size);
 const char *cli_str(json_t *row, const char *key);
 
 /* Writes out through write(ctx, f) on a temp file beside it, renamed into
- * place when whole (a reader never sees half); a library status. */
+ * place when whole (a reader never sees half); a library status. A symbolic
+ * link is followed (the link stays); a device, FIFO or terminal is written
+ * in place, never replaced by a regular file. */
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx);
 
 /* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */

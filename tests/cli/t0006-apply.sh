@@ -279,4 +279,25 @@ run "$TT" --sysfs-root "$h1" restore --last
 is "restore --last finds the apply in the new history" "$rc:$(tree_sum "$h1")" "0:$s1"
 run "$TT" --sysfs-root "$h2" restore --last
 is "and another root's apply in the moved one" "$rc:$(tree_sum "$h2")" "0:$s2"
+
+# Schema 4: a run whose recommendation is no weights (keep the kernel's auto
+# mode, bind to local memory) is never written: apply --run says what the
+# run recommends, writes nothing, exits 0.
+ka=$(copy_fixture spr-ddr5-2cxl)
+ka0=$(tree_sum "$ka")
+"$TT" --sysfs-root "$ka" auto --source-node 0 --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" \
+	--budget 40 >/dev/null 2>&1
+ka_run=$("$TT" runs --json | json '[r["id"] for r in j["runs"] if r["kind"] == "auto"][0]')
+for action in keep_auto bind_local; do
+	python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE recommendations SET action = ? WHERE run_id = ?", (sys.argv[3], int(sys.argv[2]))); c.commit()' \
+		"$TIERTUNE_DB" "$ka_run" "$action"
+	hist0=$(cat "$state/apply.history" 2>/dev/null | sha256sum)
+	run "$TT" --sysfs-root "$ka" apply --run "$ka_run"
+	is "apply --run of a $action recommendation: says so, writes nothing, exit 0" \
+		"$rc:$(grep -c "^run $ka_run recommends .*source node 0.*: nothing written$" "$WORK/out"):$(tree_sum "$ka" | cut -c1-9):$(cat "$state/apply.history" 2>/dev/null | sha256sum | cut -c1-9)" \
+		"0:1:$(echo "$ka0" | cut -c1-9):$(echo "$hist0" | cut -c1-9)"
+	run "$TT" --sysfs-root "$ka" apply --run "$ka_run" --json
+	is "apply --run --json of a $action recommendation: recommended_action, nothing written" \
+		"$rc:$(json '[j["recommended_action"], j["written"], j["source_node"]]' <"$WORK/out")" "0:['$action', 0, 0]"
+done
 done_testing

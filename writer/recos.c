@@ -84,8 +84,22 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 	snprintf(where, sizeof(where), "run %jd", (intmax_t)rs->run_id);
 	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
 		json_t *gain = json_object_get(rec, "gain");
+		const char *action = json_string_value(json_object_get(rec, "action"));
 		char text[4096];
-		int rc = weights_text(json_object_get(rec, "weights"), where, text, sizeof(text));
+		int rc;
+
+		/* Not weights: what the run says to do instead (apply says it). */
+		if (action && strcmp(action, "apply") != 0) {
+			if (rs->nactions == TT_RECO_MAX)
+				return tt_err(TT_EINPUT, "%s: more than %d recommendations", where,
+					      TT_RECO_MAX);
+			rs->actions[rs->nactions].source_node =
+				(int)json_integer_value(json_object_get(rec, "source_node"));
+			snprintf(rs->actions[rs->nactions++].action, sizeof(rs->actions[0].action),
+				 "%s", action);
+			continue;
+		}
+		rc = weights_text(json_object_get(rec, "weights"), where, text, sizeof(text));
 
 		if (rc == 0)
 			rc = tt_recos_add(
@@ -106,7 +120,7 @@ int tt_recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out)
 	if (rc < 0)
 		return rc;
 	rc = from_run_json(run, out);
-	if (rc == 0 && out->n == 0)
+	if (rc == 0 && out->n == 0 && out->nactions == 0)
 		rc = tt_err(TT_EINPUT, "run %jd has no recommendation (see 'tiertune show %jd')",
 			    (intmax_t)run_id, (intmax_t)run_id);
 	json_decref(run);

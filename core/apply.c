@@ -289,10 +289,15 @@ static int lock_state(const char *dir, int *fd)
 	return 0;
 }
 
+/* The only writer: only the weight interfaces' own files are ever written,
+ * whatever a journal, the history or a profile names. */
 static int write_one(const struct tt_sysfs *s, const struct tt_write *w, const char *value)
 {
 	char now[64];
-	int rc = tt_sysfs_write(s, value, "%s", w->file);
+	int rc = tt_wi_weight_file(w->file, NULL)
+			 ? tt_sysfs_write(s, value, "%s", w->file)
+			 : tt_err(TT_EINPUT,
+				  "refusing to write '%s': not an interleave weight file", w->file);
 
 	if (rc < 0)
 		return rc;

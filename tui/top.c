@@ -4,6 +4,7 @@
 
 #include "../core/apply.h"
 #include "../core/error.h"
+#include "../core/root.h"
 #include "../core/state.h"
 #include "../db/db.h"
 #include "../writer/writer.h"
@@ -194,7 +195,7 @@ static void unload(struct tt_top *top)
 
 int tt_top_open(struct tt_top *top, const char *root)
 {
-	int rc = tt_sysfs_init(&top->sfs, root ? root : "/");
+	int rc = tt_root_open(&top->sfs, root ? root : "/");
 
 	if (rc == 0)
 		rc = load(top);

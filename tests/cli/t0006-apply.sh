@@ -280,6 +280,24 @@ is "restore --last finds the apply in the new history" "$rc:$(tree_sum "$h1")" "
 run "$TT" --sysfs-root "$h2" restore --last
 is "and another root's apply in the moved one" "$rc:$(tree_sum "$h2")" "0:$s2"
 
+# The auto-mode rule exists once (writer/auto-rule.c): a tiertune linked
+# with a stricter one (tests/unit/strict-auto-rule.c: no write may turn auto
+# mode off) refuses it from apply, auto --apply and --all-sources alike,
+# where the real rule lets it through (HMAT can turn auto back on here).
+strict=$TT_BUILD/tests/tiertune-strict-auto
+m=$TT_TOP/tuner/models/spr-ddr5-2cxl.json
+for cmd in "apply --weights 0:5,1:2,2:1" "auto --source-node 0 --model $m --budget 40 --no-record --apply" \
+	"auto --all-sources --model $m --budget 40 --no-record --apply"; do
+	sr=$(copy_fixture spr-ddr5-2cxl)
+	s0=$(tree_sum "$sr")
+	# shellcheck disable=SC2086
+	run "$strict" --sysfs-root "$sr" $cmd
+	is "strict rule: '${cmd%% --model*}' follows it (refused, nothing written)" \
+		"$rc:$(grep -c "strict test rule (.*): this write turns the kernel's auto mode off" "$WORK/err"):$(tree_sum "$sr")" "3:1:$s0"
+	# shellcheck disable=SC2086
+	run "$TT" --sysfs-root "$sr" $cmd
+	is "real rule: '${cmd%% --model*}' writes" "$rc:$(cat "$sr/$WI/auto")" "0:false"
+done
 # Schema 4: a run whose recommendation is no weights (keep the kernel's auto
 # mode, bind to local memory) is never written: apply --run says what the
 # run recommends, writes nothing, exits 0.

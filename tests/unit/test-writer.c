@@ -59,7 +59,8 @@ static const char *node0(void)
 {
 	static char buf[32];
 
-	if (tt_sysfs_read(&sfs, buf, sizeof(buf), "/sys/kernel/mm/mempolicy/weighted_interleave/node0") < 0)
+	if (tt_sysfs_read(&sfs, buf, sizeof(buf),
+			  "/sys/kernel/mm/mempolicy/weighted_interleave/node0") < 0)
 		return "?";
 	return buf;
 }
@@ -71,14 +72,19 @@ static int plan_five(void *ctx, struct tt_apply_plan *p)
 	(void)ctx;
 	p->be = be;
 	return tt_weights_parse("0:5,1:2,2:1", &w) < 0 ? TT_EFAIL
-							: tt_apply_plan_weights(p, &topo, -1, &w);
+						       : tt_apply_plan_weights(p, &topo, -1, &w);
 }
 
 /* One request as a front end makes it; refused by the strict rule. */
 static void refused(enum tt_writer_kind kind, enum tt_writer_from from, const char *says)
 {
-	struct tt_writer_req rq = { .kind = kind, .from = from, .sfs = &sfs, .topo = &topo,
-				    .be = be, .weights = "0:5,1:2,2:1", .source = -1,
+	struct tt_writer_req rq = { .kind = kind,
+				    .from = from,
+				    .sfs = &sfs,
+				    .topo = &topo,
+				    .be = be,
+				    .weights = "0:5,1:2,2:1",
+				    .source = -1,
 				    .hooks = { .plan = plan_five } };
 	struct tt_writer_result res;
 
@@ -125,8 +131,12 @@ static void test_tiertop(void **ctx)
 /* The rule is asked of a restore too, and lets it through. */
 static void test_restore_allowed(void **ctx)
 {
-	struct tt_writer_req rq = { .kind = TT_WRITER_RESTORE, .from = TT_WRITER_DEFAULTS,
-				    .sfs = &sfs, .topo = &topo, .be = be, .source = -1 };
+	struct tt_writer_req rq = { .kind = TT_WRITER_RESTORE,
+				    .from = TT_WRITER_DEFAULTS,
+				    .sfs = &sfs,
+				    .topo = &topo,
+				    .be = be,
+				    .source = -1 };
 	struct tt_writer_result res;
 
 	(void)ctx;

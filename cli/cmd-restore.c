@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* restore with no mode: a journal left by a crash first; when there is
  * none, or it belonged to a change that had finished, undo the last apply. */
@@ -25,9 +26,11 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 	if (rc < 0)
 		return cli_fail(rc);
 	if (rec.committed && explicit) {
-		printf("journal '%s' belonged to a change that had finished: removed ('tiertune "
+		/* A file the user named is theirs: put back from, never removed. */
+		printf("journal '%s' belonged to a change that had finished: %s ('tiertune "
 		       "restore --last' undoes that change)\n",
-		       journal ? journal : "");
+		       journal ? journal : "",
+		       access(journal, F_OK) == 0 ? "nothing put back" : "removed");
 		return 0;
 	}
 	if (rec.committed) {

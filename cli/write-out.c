@@ -43,6 +43,11 @@ static void note(void *ctx, enum tt_writer_note n, const void *detail)
 	case TT_NOTE_AUTO_FORCED:
 		cli_warn("auto mode goes off for good (no bandwidth data to turn it back on)");
 		break;
+	case TT_NOTE_HISTORY_DAMAGED:
+		cli_warn("the undo history holds %d damaged record%s (cut by a full disk or a "
+			 "crash): skipped",
+			 *(const int *)detail, *(const int *)detail == 1 ? "" : "s");
+		break;
 	case TT_NOTE_JOURNAL_KEPT:
 		cli_warn("the weights are written, but the journal could not be removed: %s "
 			 "(harmless: the history marks it done)",

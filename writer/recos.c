@@ -2,13 +2,16 @@
 
 #include "../core/error.h"
 #include "../core/parse.h"
+#include "../core/state.h"
 #include "../core/version.h"
 #include "../db/json.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROFILE_FORMAT "tiertune-profile"
 
@@ -165,13 +168,18 @@ int tt_recos_latest(struct tt_db *db, struct tt_recos *out)
 int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
-	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e), *host, *rec;
+	json_t *j = NULL, *host, *rec;
 	bool v1;
 	char where[4200];
 	size_t i;
-	int rc = 0;
+	/* Not blocking, a regular file: apply --profile FIFO would hang. */
+	int rc = 0, fd = tt_open_regular(path, O_RDONLY, 0, "profile");
 
 	memset(rs, 0, sizeof(*rs));
+	if (fd < 0)
+		return fd;
+	j = json_loadfd(fd, JSON_REJECT_DUPLICATES, &e);
+	close(fd);
 	if (!j)
 		return tt_err(TT_EINPUT, "profile '%s' is not JSON: %s (line %d)", path, e.text,
 			      e.line);

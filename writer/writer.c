@@ -139,6 +139,8 @@ static int plan(const struct tt_writer_req *rq, const char *state, struct tt_wri
 		return rq->hooks.plan(rq->hooks.plan_ctx, p);
 	case TT_WRITER_LAST:
 		rc = tt_apply_plan_last(p, state, !rq->force, &res->when);
+		if (p->history_damaged)
+			note(rq, TT_NOTE_HISTORY_DAMAGED, &p->history_damaged);
 		snprintf(res->objective, sizeof(res->objective), "undo the apply of %lld",
 			 res->when);
 		return rc;
@@ -167,7 +169,15 @@ static int execute(const struct tt_writer_req *rq, const char *state, struct tt_
 	rc = tt_apply_check_writable(p);
 	if (rc < 0 || rq->dry_run)
 		return rc < 0 ? rc : tt_apply_verify(p);
-	rc = tt_apply_run(p, state, rq->kind == TT_WRITER_RESTORE ? "restore" : "apply", &ar);
+	/* The history's kind: restore --last takes back an "apply" or a
+	 * "restore" (--defaults); auto mode turned on is "restore-auto", not
+	 * undoable yet: the kernel recomputes the node weights, and the
+	 * record does not hold the ones it replaced. */
+	rc = tt_apply_run(p, state,
+			  rq->kind != TT_WRITER_RESTORE	  ? "apply"
+			  : rq->from == TT_WRITER_AUTO_ON ? "restore-auto"
+							  : "restore",
+			  &ar);
 	if (rc < 0)
 		return rc;
 	res->ran = true;

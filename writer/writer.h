@@ -66,6 +66,7 @@ enum tt_writer_note {
 	TT_NOTE_AUTO_WOULD_REFUSE, /* dry run: the run would refuse (auto mode lost) */
 	TT_NOTE_AUTO_FORCED,	   /* --force: auto mode goes off for good */
 	TT_NOTE_JOURNAL_KEPT,	   /* committed; the journal could not go (message set) */
+	TT_NOTE_HISTORY_DAMAGED,   /* int: damaged history records skipped (restore --last) */
 };
 
 /* The auto-mode rule's verdict on a plan. */

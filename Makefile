@@ -160,6 +160,11 @@ $(BUILD)/tests/test-writer: tests/unit/test-writer.c $(STRICT_RULE) $(TUI_MODEL)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(STRICT_RULE) $(TUI_MODEL) $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
+# tiertop's w and u without a terminal (tui/top.c itself), for the kill and
+# fault sweeps (tests/cli/kill.sh).
+$(BUILD)/tests/top-edit: tests/unit/top-edit.c $(TUI_MODEL) $(LIBTT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TUI_MODEL) $(LIBTT) $(LDLIBS)
 
 unit-bins: $(UNIT_BIN)
 
@@ -182,7 +187,7 @@ perf: $(PERF_BIN)
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
 # The benchmarks are built (not run) too, so that none of them rots unseen.
-check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) $(BUILD)/tests/tiertune-strict-auto
+check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) $(BUILD)/tests/tiertune-strict-auto $(BUILD)/tests/top-edit
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

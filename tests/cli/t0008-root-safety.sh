@@ -38,8 +38,8 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
 	}
 	# Each interface once with and once without a database, crossed, to
 	# keep this suite quick; the sweep does all four in full.
-	sample spr-ddr5-2cxl "$TIERTUNE_DB" --weights 0:5,1:2,2:1
-	sample rfc-4node "$nodb" --tier-weights 4:85,22:15 --source-node 0
+	sample spr-ddr5-2cxl "$TIERTUNE_DB" apply --weights 0:5,1:2,2:1
+	sample rfc-4node "$nodb" apply --tier-weights 4:85,22:15 --source-node 0
 else
 	for i in 1 2; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
 fi

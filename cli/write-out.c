@@ -48,6 +48,9 @@ static void note(void *ctx, enum tt_writer_note n, const void *detail)
 			 "crash): skipped",
 			 *(const int *)detail, *(const int *)detail == 1 ? "" : "s");
 		break;
+	case TT_NOTE_DRY_NOT_WRITABLE:
+		cli_warn("%s; this is the plan, which a run as root would write", tt_err_msg());
+		break;
 	case TT_NOTE_JOURNAL_KEPT:
 		cli_warn("the weights are written, but the journal could not be removed: %s "
 			 "(harmless: the history marks it done)",

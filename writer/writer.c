@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static void note(const struct tt_writer_req *rq, enum tt_writer_note n, const void *detail)
 {
@@ -167,6 +168,12 @@ static int execute(const struct tt_writer_req *rq, const char *state, struct tt_
 	if (!p->n)
 		return tt_err(TT_EINPUT, "nothing to write");
 	rc = tt_apply_check_writable(p);
+	/* A preview needs no root: what only root may write is said, and the
+	 * plan shown. A link or a missing file is still refused. */
+	if (rc == TT_EUNAVAIL && rq->dry_run && geteuid() != 0) {
+		note(rq, TT_NOTE_DRY_NOT_WRITABLE, NULL);
+		rc = 0;
+	}
 	if (rc < 0 || rq->dry_run)
 		return rc < 0 ? rc : tt_apply_verify(p);
 	/* The history's kind: restore --last takes back an "apply" or a

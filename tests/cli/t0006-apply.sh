@@ -318,4 +318,23 @@ for action in keep_auto bind_local; do
 	is "apply --run --json of a $action recommendation: recommended_action, nothing written" \
 		"$rc:$(json '[j["recommended_action"], j["written"], j["source_node"]]' <"$WORK/out")" "0:['$action', 0, 0]"
 done
+# apply --dry-run previews a plan without root: the weight files only root
+# may write (here: read-only files, as another user) are said, the plan is
+# shown, exit 0; the run is still refused.
+nr=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-nonroot.XXXXXX")
+cp -a "$FIX/spr-ddr5-2cxl" "$nr/root"
+chmod -R a+rX "$nr"
+chmod 444 "$nr/root/$WI"/*
+as_user() { if [ "$(id -u)" -eq 0 ]; then setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; else "$@"; fi; }
+if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null; then
+	run as_user env HOME="$nr" TIERTUNE_STATE_DIR="$nr/state" "$TT" --sysfs-root "$nr/root" apply --weights 0:5 --dry-run
+	is "apply --dry-run without root: the plan, and what only root may write" \
+		"$rc:$(grep -c "^echo 5 > $nr/root/$WI/node0$" "$WORK/out"):$(grep -c 'a run as root would write' "$WORK/err")" "0:1:1"
+	run as_user env HOME="$nr" TIERTUNE_STATE_DIR="$nr/state" "$TT" --sysfs-root "$nr/root" apply --weights 0:5
+	is "and the run without root is refused (exit 3), nothing written" "$rc:$(cat "$nr/root/$WI/node0")" "3:25"
+else
+	skip "running as root without setpriv (Debian package util-linux): no other user to preview as"
+	skip "running as root without setpriv: no other user to preview as"
+fi
+rm -rf "$nr"
 done_testing

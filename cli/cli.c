@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "../core/parse.h"
+#include "../core/root.h"
 #include "../core/topo.h"
 #include "../core/weights.h"
 #include "../core/wi.h"
@@ -55,7 +56,7 @@ const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const c
 
 int cli_open_root(struct tt_cli *cli)
 {
-	int rc = tt_sysfs_init(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
+	int rc = tt_root_open(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
 
 	return rc < 0 ? cli_fail(rc) : 0;
 }
@@ -100,7 +101,7 @@ int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_
 	/* Looked for under the root given, whoever calls first: before the
 	 * root is open the lookup would see this host. */
 	if (!cli->sfs.abs[0]) {
-		int rc = tt_sysfs_init(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
+		int rc = tt_root_open(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
 
 		if (rc < 0)
 			return rc;

@@ -16,6 +16,7 @@
 #include "../tuner/model.h"
 #include "../tuner/report.h"
 #include "../tuner/search.h"
+#include "../writer/writer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -480,7 +481,7 @@ static int recover(void *ctx)
 {
 	const struct auto_out *o = ctx;
 
-	return cli_apply_recover_first(o->cli);
+	return cli_recover_first(o->cli);
 }
 
 static int open_db(void *ctx, struct tt_db **db)
@@ -488,6 +489,35 @@ static int open_db(void *ctx, struct tt_db **db)
 	const struct auto_out *o = ctx;
 
 	return cli_db(o->cli, 0, db);
+}
+
+/* --apply's planners for the writer (writer/writer.h), called after a
+ * leftover journal went back, so that the plan reads the weights as it
+ * left them: one source's recommendation, or the set's. */
+struct auto_planner {
+	const struct tt_auto *c;
+	const struct tt_recos *rs;
+	const struct tt_auto_all *set;
+	const struct tt_topo *t;
+};
+
+static int plan_auto(void *ctx, struct tt_apply_plan *p)
+{
+	const struct auto_planner *ap = ctx;
+	char why[1024];
+
+	if (tt_auto_plan(ap->c, ap->rs, p) == 0)
+		return 0;
+	snprintf(why, sizeof(why), "%s", tt_err_msg());
+	return tt_err(TT_EUNAVAIL, "cannot apply: %s", why);
+}
+
+static int plan_all(void *ctx, struct tt_apply_plan *p)
+{
+	const struct auto_planner *ap = ctx;
+
+	p->be = ap->set->be;
+	return tt_auto_all_plan(ap->set, ap->t, p);
 }
 
 static void print_app_objective(const struct tt_auto *c)
@@ -1179,32 +1209,18 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	if (!a->apply || a->all)
 		goto out;
 	printf("\n");
-	/* A journal left by a killed apply goes back first, as apply does,
-	 * and the plan is made again on what it restored: the one printed
-	 * above read the weights as the journal had left them. */
-	if (planned && (rc = cli_apply_recover_first(cli)) == 0) {
-		tt_apply_plan_release(&p);
-		tt_apply_plan_init(&p, NULL, &cli->sfs);
-		if (tt_auto_plan(&c, &rs, &p) < 0) {
-			planned = false;
-			snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
-		}
-	}
-	if (rc < 0) {
-		/* recovery failed: its message stands */
-	} else if (!planned) {
-		rc = tt_err(TT_EUNAVAIL, "cannot apply: %s", plan_why);
-	} else if (p.auto_lost) {
-		rc = tt_err(TT_EUNAVAIL,
-			    "writing weights turns the kernel's auto mode off, and this "
-			    "kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
-		tt_err_hint("'tiertune apply --run %jd --force' applies anyway", (intmax_t)run);
-	} else {
-		char objective[64];
+	struct auto_planner ap = { &c, &rs, NULL, &t };
+	struct tt_writer_req rq = { .kind = TT_WRITER_AUTO,
+				    .from = TT_WRITER_PLANNER,
+				    .topo = &t,
+				    .run_id = run,
+				    .source = c.source,
+				    .hooks = { .plan = plan_auto, .plan_ctx = &ap } };
+	char objective[64];
 
-		snprintf(objective, sizeof(objective), "run %jd", (intmax_t)run);
-		rc = cli_apply_execute(cli, &t, &p, false, "apply", run ? objective : NULL);
-	}
+	snprintf(objective, sizeof(objective), "run %jd", (intmax_t)run);
+	rq.objective = run ? objective : NULL;
+	rc = cli_write(cli, &rq);
 out:
 	if (searched)
 		tt_search_release(&s);
@@ -1288,7 +1304,6 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 {
 	struct all_sources *all = calloc(1, sizeof(*all));
 	const struct tt_auto_all *set = &all->set;
-	struct tt_apply_plan p;
 	struct tt_topo t;
 	int rc, node;
 
@@ -1310,7 +1325,6 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 		free(all);
 		return rc;
 	}
-	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	all->docs = json_array();
 	tt_nodemask_for_each (node, &t.cpu_nodes) {
 		struct auto_args one = *a;
@@ -1326,26 +1340,27 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	if (!a->apply)
 		goto out;
 	printf("\n");
-	p.be = set->be;
 	if (!set->be) {
 		rc = cli_fail(tt_err(TT_EUNAVAIL, "cannot apply: %s", set->why));
 	} else if (set->conflict[0]) {
 		tt_err(TT_EINPUT, "%s", set->conflict);
 		tt_err_hint("apply one source's run: 'tiertune apply --run RUN'");
 		rc = cli_fail(TT_EINPUT);
-	} else if ((rc = cli_apply_recover_first(cli)) < 0 ||
-		   (rc = tt_auto_all_plan(set, &t, &p)) < 0) {
-		rc = cli_fail(rc);
-	} else if (p.auto_lost) {
-		tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and this "
-				    "kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
-		rc = cli_fail(TT_EUNAVAIL);
 	} else {
-		rc = cli_apply_execute(cli, &t, &p, false, "apply", "auto --all-sources");
+		struct auto_planner ap = { NULL, NULL, set, &t };
+		struct tt_writer_req rq = { .kind = TT_WRITER_AUTO_ALL,
+					    .from = TT_WRITER_PLANNER,
+					    .topo = &t,
+					    .be = set->be,
+					    .source = -1,
+					    .objective = "auto --all-sources",
+					    .hooks = { .plan = plan_all, .plan_ctx = &ap } };
+
+		rc = cli_write(cli, &rq);
+		rc = rc < 0 ? cli_fail(rc) : rc;
 	}
 out:
 	json_decref(all->docs);
-	tt_apply_plan_release(&p);
 	tt_topo_release(&t);
 	free(all);
 	return rc;

@@ -6,7 +6,7 @@
 #include "../core/parse.h"
 #include "../core/wi.h"
 #include "../db/db.h"
-#include "../tuner/recos.h"
+#include "../writer/recos.h"
 
 #include <errno.h>
 #include <fcntl.h>

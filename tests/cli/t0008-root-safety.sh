@@ -349,8 +349,9 @@ te=$TT_BUILD/tests/top-edit
 if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
 	t2=$(copy_fixture spr-ddr5-2cxl)
 	t20=$(tree_sum "$t2")
-	(strace -f -qq -o /dev/null -P "$st/apply.history" -e inject=write:signal=KILL:when=2 \
-		"$te" "$t2" w 0:5 w 0:7; :) >/dev/null 2>&1
+	# Its own database: t0012 reads every tiertop edit in the shared one.
+	(TIERTUNE_DB="$WORK/top-edit.db" strace -f -qq -o /dev/null -P "$st/apply.history" \
+		-e inject=write:signal=KILL:when=2 "$te" "$t2" w 0:5 w 0:7; :) >/dev/null 2>&1
 	run "$TT" --sysfs-root "$t2" restore
 	is "tiertop's second edit killed before its record: restore puts it back, not the first" \
 		"$rc:$(cat "$t2/$WI/node0"):$(grep -c 'put back 1 value' "$WORK/out")" "0:5:1"

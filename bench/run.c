@@ -14,47 +14,150 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MIN_ELEMENTS (1u << 20)
 
-size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule)
+/* A cache's size as sysfs writes it ("32768K"; "1M" is allowed too). */
+static int cache_size(const char *text, uint64_t *bytes)
 {
-	char seen[64][256], list[256], size[64];
+	char num[64];
+	size_t len = strlen(text);
+	uint64_t v, unit = 1;
+
+	if (!len || len >= sizeof(num))
+		return -1;
+	memcpy(num, text, len + 1);
+	if (num[len - 1] == 'K' || num[len - 1] == 'M' || num[len - 1] == 'G') {
+		unit = num[len - 1] == 'K' ? 1u << 10 : num[len - 1] == 'M' ? 1u << 20 : 1u << 30;
+		num[len - 1] = '\0';
+	}
+	if (tt_parse_u64(num, 1, UINT64_MAX / unit, &v) != 0)
+		return -1;
+	*bytes = v * unit;
+	return 0;
+}
+
+/* sysfs: the highest-level data or unified cache any CPU lists (index0..,
+ * whatever its number: L3 on most x86, L2 on many Arm parts, L4 on some),
+ * each instance once (by the CPUs that share it), summed. */
+static uint64_t llc_sysfs(const struct tt_sysfs *s, int *level)
+{
+	char seen[64][256], list[256], text[64];
 	int nseen = 0;
 	uint64_t total = 0;
 
-	/* Sum each distinct last-level cache once (index3 on x86; the highest
-	 * index present elsewhere is not handled: fall back to the minimum). */
-	for (int cpu = 0; cpu < TT_MAX_CPUS && nseen < 64; cpu++) {
-		int dup = 0;
-		uint64_t kb;
+	*level = 0;
+	for (int cpu = 0; cpu < TT_MAX_CPUS; cpu++) {
+		if (!tt_sysfs_exists(s, "/sys/devices/system/cpu/cpu%d", cpu))
+			break;
+		for (int idx = 0; idx < 16; idx++) {
+			const char *dir = "/sys/devices/system/cpu/cpu%d/cache/index%d/%s";
+			uint64_t lvl, bytes;
+			int dup = 0;
+
+			/* Numbered from 0 on every kernel, but a tree may hold
+			 * only the levels it needs: look at each. */
+			if (tt_sysfs_read(s, text, sizeof(text), dir, cpu, idx, "level") < 0 ||
+			    tt_parse_u64(text, 1, 9, &lvl) != 0 || (int)lvl < *level ||
+			    tt_sysfs_read(s, text, sizeof(text), dir, cpu, idx, "type") < 0 ||
+			    strcmp(text, "Instruction") == 0 ||
+			    tt_sysfs_read(s, text, sizeof(text), dir, cpu, idx, "size") < 0 ||
+			    cache_size(text, &bytes) < 0 ||
+			    tt_sysfs_read(s, list, sizeof(list), dir, cpu, idx, "shared_cpu_list") <
+				    0)
+				continue;
+			if ((int)lvl > *level) {
+				*level = (int)lvl;
+				total = 0;
+				nseen = 0;
+			}
+			for (int i = 0; i < nseen; i++)
+				dup |= strcmp(seen[i], list) == 0;
+			if (dup || nseen == 64)
+				continue;
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", list);
+			total += bytes;
+		}
+	}
+	return total;
+}
+
+/* The C library's figure (glibc asks CPUID), per instance, times the
+ * sockets sysfs lists: one last-level cache a socket. Under a fixture root
+ * too: the arrays are always this machine's, whatever topology they are
+ * placed by. */
+static uint64_t llc_sysconf(const struct tt_sysfs *s, int *level)
+{
+#ifdef _SC_LEVEL3_CACHE_SIZE /* glibc's */
+	static const int names[][2] = { { _SC_LEVEL4_CACHE_SIZE, 4 },
+					{ _SC_LEVEL3_CACHE_SIZE, 3 },
+					{ _SC_LEVEL2_CACHE_SIZE, 2 } };
+#else
+	static const int names[][2] = { { 0, 0 } };
+#endif
+	uint64_t pkgs[64], npkgs = 0;
+	char text[32];
+
+	for (int cpu = 0; cpu < TT_MAX_CPUS; cpu++) {
+		uint64_t id;
+		bool dup = false;
 
 		if (!tt_sysfs_exists(s, "/sys/devices/system/cpu/cpu%d", cpu))
 			break;
-		if (tt_sysfs_read(s, list, sizeof(list),
-				  "/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list",
+		if (tt_sysfs_read(s, text, sizeof(text),
+				  "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
 				  cpu) < 0 ||
-		    tt_sysfs_read(s, size, sizeof(size),
-				  "/sys/devices/system/cpu/cpu%d/cache/index3/size", cpu) < 0)
+		    tt_parse_u64(text, 0, UINT32_MAX, &id) != 0)
 			continue;
-		for (int i = 0; i < nseen; i++)
-			dup |= strcmp(seen[i], list) == 0;
-		if (dup)
-			continue;
-		snprintf(seen[nseen++], sizeof(seen[0]), "%s", list);
-		size_t len = strlen(size);
-		if (len > 1 && size[len - 1] == 'K') {
-			size[len - 1] = '\0';
-			if (tt_parse_u64(size, 0, UINT32_MAX, &kb) == 0)
-				total += kb * 1024;
+		for (uint64_t i = 0; i < npkgs; i++)
+			dup |= pkgs[i] == id;
+		if (!dup && npkgs < 64)
+			pkgs[npkgs++] = id;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		long v = names[i][1] ? sysconf(names[i][0]) : 0;
+
+		if (v > 0) {
+			*level = names[i][1];
+			return (uint64_t)v * (npkgs ? npkgs : 1);
 		}
 	}
-	if (total * 4 > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
-		*rule = "4x total last-level cache (STREAM's rule)";
-		return total * 4;
+	return 0;
+}
+
+int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->bytes = llc_sysfs(s, &out->level);
+	out->from = "sysfs";
+	if (!out->bytes) {
+		out->bytes = llc_sysconf(s, &out->level);
+		out->from = "sysconf/CPUID";
 	}
-	*rule = total ? "1M elements (STREAM's minimum; larger than 4x LLC)"
-		      : "1M elements (STREAM's minimum; no L3 size in sysfs)";
+	if (!out->bytes) {
+		out->from = "none in sysfs cpu*/cache, sysconf or CPUID";
+		return -1;
+	}
+	return 0;
+}
+
+size_t tt_bench_default_bytes(const struct tt_sysfs *s, char *rule, size_t size)
+{
+	struct tt_llc llc;
+
+	if (tt_bench_llc(s, &llc) < 0) {
+		snprintf(rule, size, "1M elements (STREAM's minimum; last-level cache unknown: %s)",
+			 llc.from);
+		return (size_t)MIN_ELEMENTS * sizeof(double);
+	}
+	if (llc.bytes * TT_LLC_FACTOR > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
+		snprintf(rule, size, "STREAM's rule: 4x the L%d cache of %.1f MiB, from %s",
+			 llc.level, (double)llc.bytes / (1 << 20), llc.from);
+		return llc.bytes * TT_LLC_FACTOR;
+	}
+	snprintf(rule, size, "1M elements (STREAM's minimum; larger than 4x the L%d %.1f MiB)",
+		 llc.level, (double)llc.bytes / (1 << 20));
 	return (size_t)MIN_ELEMENTS * sizeof(double);
 }
 
@@ -64,6 +167,29 @@ double tt_bench_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double tt_bench_tick_s(void)
+{
+	static double tick;
+
+	/* STREAM's checktick(): the least of 20 steps between readings that
+	 * differ. Measured once: it is the clock's and the call's, not the
+	 * run's. */
+	if (tick == 0) {
+		double least = 1;
+
+		for (int i = 0; i < 20; i++) {
+			double t0 = tt_bench_now(), t1;
+
+			while ((t1 = tt_bench_now()) == t0)
+				;
+			if (t1 - t0 < least)
+				least = t1 - t0;
+		}
+		tick = least;
+	}
+	return tick;
 }
 
 int tt_bench_pin(int cpu)
@@ -127,12 +253,21 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
 
 size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	size_t bytes =
-		o->array_bytes ? o->array_bytes : tt_bench_default_bytes(o->sfs, &r->size_rule);
+	size_t bytes = o->array_bytes
+			       ? o->array_bytes
+			       : tt_bench_default_bytes(o->sfs, r->size_rule, sizeof(r->size_rule));
+	struct tt_llc llc;
 
 	if (o->array_bytes)
-		r->size_rule = "--size";
-	return (bytes + 4095) & ~(size_t)4095;
+		snprintf(r->size_rule, sizeof(r->size_rule), "--size");
+	bytes = (bytes + 4095) & ~(size_t)4095;
+	/* Figures from arrays the cache can hold measure the cache, not the
+	 * memory: said with the run, whoever chose the size. */
+	if (tt_bench_llc(o->sfs, &llc) == 0) {
+		r->llc_bytes = llc.bytes;
+		r->cache_resident = bytes < llc.bytes * TT_LLC_FACTOR;
+	}
+	return bytes;
 }
 
 static int kv_available(const char *key, uint64_t value, void *ctx)
@@ -734,5 +869,8 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	rc = tt_kernel_isa(&r->isa);
 	if (rc < 0)
 		return rc;
-	return o->kernel->kind->run(o, r);
+	rc = o->kernel->kind->run(o, r);
+	if (rc == 0 && r->best_s > 0)
+		r->short_pass = r->best_s < TT_MIN_TICKS * tt_bench_tick_s();
+	return rc;
 }

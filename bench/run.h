@@ -85,13 +85,37 @@ struct tt_bench_result {
 	 * now. */
 	bool reused;
 	uint64_t moved_pages;
-	const char *size_rule; /* how the size was chosen */
-	const char *isa;       /* instruction set of the kernel loops */
+	char size_rule[128]; /* how the size was chosen */
+	/* The last-level cache the arrays were held to (0: unknown), and
+	 * whether they were under TT_LLC_FACTOR times it: then the figures
+	 * are the cache's, not the memory's (STREAM's rule). */
+	uint64_t llc_bytes;
+	bool cache_resident;
+	/* The fastest pass took under TT_MIN_TICKS ticks of the clock
+	 * (tt_bench_tick_s): too short to time (STREAM warns under 20). */
+	bool short_pass;
+	const char *isa; /* instruction set of the kernel loops */
 };
 
+/* The last-level cache the benchmark's data competes for: the highest
+ * cache level sysfs lists under the root (every instance once, summed);
+ * on the live system without it, the C library's (CPUID) times the
+ * sockets. -1 when none is known (from then says why). */
+struct tt_llc {
+	uint64_t bytes;
+	int level;	  /* 2, 3, 4 */
+	const char *from; /* "sysfs", "sysconf/CPUID", or why none */
+};
+int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *out);
+#define TT_LLC_FACTOR 4
+#define TT_MIN_TICKS 20
 /* STREAM's rule: each array at least 4x the total last-level cache and at
- * least 1M elements. */
-size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule);
+ * least 1M elements; rule says which applied and where the cache's size
+ * came from. */
+size_t tt_bench_default_bytes(const struct tt_sysfs *s, char *rule, size_t size);
+/* The clock's resolution as STREAM measures it (the least step between two
+ * distinct readings), seconds. */
+double tt_bench_tick_s(void);
 /* The CPUs a run from node may use: the node's CPUs that this process's
  * affinity (sched_getaffinity: a cpuset, taskset) allows, ascending; none
  * is an error naming both sets. cpus has room for TT_MAX_CPUS. */

@@ -278,6 +278,24 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 	}
 }
 
+/* Whether the figures above are the memory's: arrays the last-level cache
+ * can hold measure the cache; a pass of a few clock ticks measures the
+ * clock (STREAM warns of both). */
+static void print_trust(const struct tt_bench_result *r)
+{
+	if (r->cache_resident)
+		printf("cache-resident: %.1f MiB arrays are under %dx the last-level cache "
+		       "(%.1f MiB): these figures are the cache's, not memory's; use --size "
+		       "%.0fM or more\n",
+		       (double)r->array_bytes / (1 << 20), TT_LLC_FACTOR,
+		       (double)r->llc_bytes / (1 << 20),
+		       ceil((double)r->llc_bytes * TT_LLC_FACTOR / (1 << 20)));
+	if (r->short_pass)
+		printf("too short: the fastest pass took %.1f us, under %d ticks of the clock "
+		       "(%.0f ns each): the time is mostly the clock's; use a larger --size\n",
+		       r->best_s * 1e6, TT_MIN_TICKS, tt_bench_tick_s() * 1e9);
+}
+
 static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		  const struct tt_trial_result *res, const struct tt_topo *t)
 {
@@ -306,6 +324,12 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			"verification", placement_json(r), "machine", "kernel_release",
 			t->kernel_release, "cpu_model", t->cpu_model);
 
+		json_object_set_new(j, "llc_bytes",
+				    r->llc_bytes ? json_integer((json_int_t)r->llc_bytes)
+						 : json_null());
+		json_object_set_new(j, "cache_resident",
+				    r->llc_bytes ? json_boolean(r->cache_resident) : json_null());
+		json_object_set_new(j, "short_pass", json_boolean(r->short_pass));
 		json_object_update_new(j, figures_json(o, r));
 		if (res->run_id)
 			json_object_set_new(j, "run", json_integer(res->run_id));
@@ -328,6 +352,7 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		printf(", %d timed passes after one warm-up", o->repeat);
 	printf("\n");
 	print_figures(o, r);
+	print_trust(r);
 	print_placement(r);
 	printf("validation: %s\n", r->validated ? "passed" : "FAILED");
 	if (res->run_id)

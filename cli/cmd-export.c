@@ -443,6 +443,17 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			    : tt_recos_from_run(db, (int64_t)run, &e.rs);
 		if (rc == 0 && fmt == 5)
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
+		/* A run that recommends keeping auto mode or binding locally has
+		 * no weights for a script to write (CSV still has its trials). */
+		if (rc == 0 && !e.rs.n && e.rs.nactions && formats[fmt].write != csv)
+			rc = tt_err(
+				TT_EINPUT,
+				"run %jd recommends %s for source node %d: no weights to export",
+				(intmax_t)e.rs.run_id,
+				strcmp(e.rs.actions[0].action, "keep_auto") == 0
+					? "keeping the kernel's auto mode"
+					: "binding to local memory",
+				e.rs.actions[0].source_node);
 		tt_db_close(db);
 		/* Checked against this root's interfaces and nodes, the weights
 		 * must be for its hardware; a profile (json) carries the run's own

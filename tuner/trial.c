@@ -155,6 +155,9 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 					       .lat_max_ns = kt.lat_max_ns,
 					       .validated = r->validated,
 					       .simulated = !o->sfs->live,
+					       .llc_bytes = r->llc_bytes,
+					       .cache_resident = r->cache_resident,
+					       .short_pass = r->short_pass,
 					       .nnodes = nn,
 					       .nodes = nodes },
 			&id);

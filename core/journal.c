@@ -667,8 +667,12 @@ static int history_each(const char *path, const char *root,
 		char save;
 
 		if (framed && !frame_at(buf, len, pos, &body, &blen)) {
+			/* The next record is the next frame: a cut one's own
+			 * magic line is not another (unframed) record. */
+			const char *f = memmem(buf + pos + 1, len - pos - 1, FRAME, strlen(FRAME));
+
 			(*damaged)++;
-			pos = next_start(buf, len, pos + 1);
+			pos = f ? (size_t)(f - buf) : len;
 			continue;
 		}
 		if (!framed) {

@@ -223,19 +223,22 @@ int tt_history_append(const char *path, const struct tt_apply_plan *p, const cha
 		goto out;
 	}
 	flen = (size_t)n;
-	if ((err = write_all(fd, framed, flen) < 0 || fsync(fd) < 0 ? errno : 0)) {
-		/* ENOSPC or EIO part way: cut the file back to what it was, so
-		 * no half record stays (the reader would skip it, but a file
-		 * that grows by half records on a full disk is a leak). */
+	/* The record counts once it and the file's name are durable (the
+	 * first record creates the file). Any step failing (ENOSPC, EIO part
+	 * way, the folder's sync) cuts the file back to what it was: the
+	 * transaction is then rolled back, and a record left behind would be
+	 * an undo of a change that never happened. */
+	err = write_all(fd, framed, flen) < 0 || fsync(fd) < 0 ? errno : 0;
+	if (!err && (rc = sync_dir(path)) < 0)
+		err = errno ? errno : EIO;
+	if (err) {
 		if (ftruncate(fd, st.st_size) == 0)
 			fsync(fd);
-		rc = tt_err_sys(TT_EFAIL, err ? err : EIO, "cannot append to history '%s'", path);
+		if (rc == 0)
+			rc = tt_err_sys(TT_EFAIL, err, "cannot append to history '%s'", path);
 	}
 	if (close(fd) < 0 && rc == 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot append to history '%s'", path);
-	/* The first record also needs the file's name to be durable. */
-	if (rc == 0)
-		rc = sync_dir(path);
 out:
 	free(framed);
 	free(text);
@@ -664,8 +667,12 @@ static int history_each(const char *path, const char *root,
 		char save;
 
 		if (framed && !frame_at(buf, len, pos, &body, &blen)) {
+			/* The next record is the next frame: a cut one's own
+			 * magic line is not another (unframed) record. */
+			const char *f = memmem(buf + pos + 1, len - pos - 1, FRAME, strlen(FRAME));
+
 			(*damaged)++;
-			pos = next_start(buf, len, pos + 1);
+			pos = f ? (size_t)(f - buf) : len;
 			continue;
 		}
 		if (!framed) {

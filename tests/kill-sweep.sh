@@ -33,6 +33,7 @@ total=0 bad=0
 sweep() { # name fixture db command...
 	local name=$1 fx=$2 db=$3 points=0 failed=0 sc at
 	shift 3
+	[[ $name =~ ${ONLY:-.} ]] || return 0
 	while read -r sc at; do
 		points=$((points + 1))
 		kill_at "$fx" "$db" "$sc" "$at" "$@" || failed=$((failed + 1))
@@ -47,7 +48,8 @@ db=$state/tiertune.db nodb=/dev/null/x.db
 # stops it from running, so a kill anywhere between two such calls leaves
 # what a kill at the second leaves. (POINTS=. tests/kill-sweep.sh kills at
 # every call, as this sweep once did: about three times the points.)
-# KIND=kill or KIND=fault runs one half (two can run side by side).
+# KIND=kill or KIND=fault runs one half (two can run side by side); ERRS
+# the errors injected (default "ENOSPC EIO"); ONLY a regex of sweep names.
 if [ "${KIND:-kill}" = kill ]; then
 POINTS=${POINTS:-$CHANGES} sweep "apply upstream, database" spr-ddr5-2cxl "$db" apply --weights 0:5,1:2,2:1
 POINTS=${POINTS:-$CHANGES} sweep "apply upstream, no database" spr-ddr5-2cxl "$nodb" apply --weights 0:5,1:2,2:1
@@ -61,7 +63,7 @@ POINTS=$CHANGES sweep "auto --all-sources --apply (rfc)" rfc-4node "$db" \
 	auto --all-sources --model "$genoa" --budget 40 --apply
 fi
 # ENOSPC and EIO at every write.
-[ "${KIND:-fault}" = fault ] && for err in ENOSPC EIO; do
+[ "${KIND:-fault}" = fault ] && for err in ${ERRS:-ENOSPC EIO}; do
 	export INJECT=error=$err
 	POINTS=$WRITES sweep "apply upstream, database" spr-ddr5-2cxl "$db" apply --weights 0:5,1:2,2:1
 	POINTS=$WRITES sweep "apply rfc, no database" rfc-4node "$nodb" apply --tier-weights 4:85,22:15 --source-node 0

@@ -357,7 +357,17 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
 		"$rc:$(cat "$t2/$WI/node0"):$(grep -c 'put back 1 value' "$WORK/out")" "0:5:1"
 	run "$TT" --sysfs-root "$t2" restore --last
 	is "and restore --last then undoes the first edit: the tree as it was" "$rc:$(same "$t2" "$t20")" "0:same"
+	# EIO at the state folder's sync after the history record is written:
+	# the apply is rolled back, and its record must go with it, or restore
+	# would find an undo of a change that never happened.
+	ds=$(copy_fixture spr-ddr5-2cxl)
+	ds0=$(tree_sum "$ds")
+	(strace -f -qq -o /dev/null -P "$st" -e inject=fsync:error=EIO:when=2 \
+		"$TT" --sysfs-root "$ds" apply --weights 0:5,1:2,2:1; :) >/dev/null 2>&1
+	run "$TT" --sysfs-root "$ds" restore
+	is "the history's folder sync fails: rolled back, no record left, restore has nothing to undo" \
+		"$rc:$(same "$ds" "$ds0"):$(grep -c 'no apply on sysfs root' "$WORK/err")" "2:same:1"
 else
-	for i in 1 2; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
+	for i in 1 2 3; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
 fi
 done_testing

@@ -47,5 +47,8 @@ int main(int argc, char **argv)
 	}
 	if (rc < 0)
 		fprintf(stderr, "top-edit: %s\n", tt_err_msg());
+	tt_wi_state_release(&top.wi);
+	if (top.topo.nnodes)
+		tt_topo_release(&top.topo);
 	return rc < 0;
 }

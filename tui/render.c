@@ -46,6 +46,18 @@ static void wrapped(struct out *o, int style, const char *lead, const char *text
 	const char *p = text;
 	bool first = true;
 
+	/* Narrower than the lead and a word (a terminal of 11 columns and
+	 * "collectors "): a room of 0 took no text and looped for ever, a
+	 * negative one stepped back before the text. The lead gets a line of
+	 * its own and the text the whole width. */
+	if (width - ind < 8) {
+		if (*lead)
+			line(o, style, "%s", lead);
+		lead = "";
+		ind = 0;
+	}
+	if (width > (int)sizeof(buf) - 1 - ind)
+		width = (int)sizeof(buf) - 1 - ind;
 	while (*p) {
 		int room = width - ind, n = (int)strlen(p);
 

@@ -454,6 +454,26 @@ else
 		is "screen: after SIG$sig the prompt shows, the frame is gone" \
 			"$(screen | grep -c '^NODE TIER')" 0
 	done
+	# Any terminal size draws and quits (issue 21: 11 columns looped for
+	# ever in the footer's word wrap, deaf to q; 1-10 read before the text).
+	for size in 11x24 1x1 5x3 40x10 200x60; do
+		T resize-window -t tt -x "${size%x*}" -y "${size#*x}"
+		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.2" Enter
+		shell=$(T display -p -t tt '#{pane_pid}')
+		pid=
+		for _ in $(seq 50); do
+			pid=$(pgrep -P "$shell" -x tiertop) && break
+			sleep 0.1
+		done
+		sleep 1
+		T send-keys -t tt q
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		is "screen: at ${size} tiertop draws and q quits it" \
+			"${pid:+started}:$(kill -0 "$pid" 2>/dev/null && echo running || echo ended)" "started:ended"
+		if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; T send-keys -t tt "stty sane" Enter; fi
+	done
+	T resize-window -t tt -x 80 -y 24
+	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 24 ] && break; sleep 0.1; done
 	# The RFC interface (a tier's weight for the viewed source node), and
 	# the keys s, + -, p and r.
 	R3=$(copy_fixture rfc-4node)

@@ -358,12 +358,94 @@ static void test_migration(void **state)
 	tt_wi_state_release(&wi);
 }
 
+struct lines {
+	int width, n;
+	size_t len;
+	char text[65536];
+};
+
+/* Every line within the width; a renderer that loops (a wrap that takes no
+ * text) fails here after a bound rather than hanging the suite. */
+static void keep(void *ctx, int style, const char *line)
+{
+	struct lines *l = ctx;
+	size_t n = strlen(line);
+
+	(void)style;
+	if (l->width > 0 && (int)n > l->width)
+		fail_msg("width %d: a line of %zu columns: '%s'", l->width, n, line);
+	if (++l->n > 2000)
+		fail_msg("width %d: over 2000 lines: the renderer does not end", l->width);
+	if (l->len + n + 2 < sizeof(l->text)) {
+		memcpy(l->text + l->len, line, n);
+		l->len += n;
+		l->text[l->len++] = '\n';
+		l->text[l->len] = '\0';
+	}
+}
+
+/* tiertop at any terminal width, 1 to 200 columns (issue 21: 11 columns
+ * looped for ever in wrapped(), 1-10 read before the text): each line
+ * fits, the text ends, and the footer's words are all there whenever the
+ * longest fits. */
+static void test_every_width(void **state)
+{
+	static const char msg[] = "not written: writing weights needs root (the kernel's weight "
+				  "files are root's): run tiertop as root";
+	struct tt_feed feed;
+	struct tt_frame f;
+	struct tt_frame_in in;
+	struct tt_proc_info p = { .pid = 42, .comm = "app", .mode = TT_MPOL_INTERLEAVE };
+	struct tt_proc_scan scan = { .n = 1, .p = &p };
+	static struct lines l;
+
+	(void)state;
+	p.bytes = calloc(TT_MAX_NODES, sizeof(uint64_t));
+	assert_non_null(p.bytes);
+	tt_bit_set(p.nodes.bits, 0);
+	tt_bit_set(p.resident.bits, 0);
+	p.bytes[0] = p.total_bytes = 4096 * 10;
+	assert_int_equal(tt_feed_init(&feed, NULL, 0), 0);
+	feed.nun = 1;
+	snprintf(feed.un[0].name, sizeof(feed.un[0].name), "perf-uncore");
+	snprintf(feed.un[0].why, sizeof(feed.un[0].why), "no uncore_imc PMU");
+	in = input(&feed, NULL);
+	in.be = NULL;
+	in.wi_why = "no weighted_interleave folder";
+	in.procs = &scan;
+	in.message = msg;
+	assert_int_equal(tt_frame_build(&f, &in), 0);
+	for (int w = 1; w <= 200; w++) {
+		for (int k = 0; k < 4; k++) {
+			struct tt_render_opts o = { .width = w,
+						    .processes = k & 1,
+						    .no_demotion = k & 2 };
+			char words[sizeof(msg)], *save = NULL;
+
+			memset(&l, 0, sizeof(l));
+			l.width = w;
+			tt_frame_lines(&f, &o, keep, &l);
+			assert_true(l.n > 0);
+			if (w < 12) /* the longest word of the message */
+				continue;
+			memcpy(words, msg, sizeof(msg));
+			for (char *t = strtok_r(words, " ", &save); t;
+			     t = strtok_r(NULL, " ", &save))
+				if (!strstr(l.text, t))
+					fail_msg("width %d: the message lost '%s'", w, t);
+		}
+	}
+	tt_frame_release(&f);
+	free(p.bytes);
+	tt_feed_release(&feed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells),	   cmocka_unit_test(test_missing_node),
 		cmocka_unit_test(test_no_sources), cmocka_unit_test(test_procs),
-		cmocka_unit_test(test_migration),
+		cmocka_unit_test(test_migration),  cmocka_unit_test(test_every_width),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

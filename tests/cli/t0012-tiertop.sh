@@ -474,6 +474,26 @@ else
 	done
 	T resize-window -t tt -x 80 -y 24
 	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 24 ] && break; sleep 0.1; done
+	# A process whose numa_maps read never returns (here a FIFO no one
+	# writes; on a live system, a stalled mmap lock) holds the scan, not
+	# the quit: q and TERM end tiertop while the scan is blocked.
+	R4=$(copy_fixture 2s-genoa-cxl)
+	rm "$R4/proc/4242/numa_maps" && mkfifo "$R4/proc/4242/numa_maps"
+	for how in q TERM; do
+		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R4' -d 0.2" Enter
+		wait_for '^NODE TIER'
+		shell=$(T display -p -t tt '#{pane_pid}')
+		pid=$(pgrep -P "$shell" -x tiertop)
+		T send-keys -t tt P
+		wait_for '^PROCESSES'
+		sleep 0.5
+		if [ "$how" = q ]; then T send-keys -t tt q; else kill -TERM "$pid"; fi
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		is "screen: $how ends tiertop while its /proc scan is blocked on a numa_maps read" \
+			"${pid:+started}:$(kill -0 "$pid" 2>/dev/null && echo running || echo ended)" "started:ended"
+		if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; T send-keys -t tt "stty sane" Enter; fi
+		wait_for '^tt-prompt\$ '
+	done
 	# The RFC interface (a tier's weight for the viewed source node), and
 	# the keys s, + -, p and r.
 	R3=$(copy_fixture rfc-4node)

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The layering STYLE.md states, checked on the sources and the built
+# objects so it cannot erode silently: a folder includes from and calls
+# into only itself and the folders below it (core <- bench, collectors,
+# db <- tuner <- cli, tui); curses only in tui/screen.c; sqlite3.h only in
+# db/; no command file (cli/cmd-*.c) includes or calls another's.
+# Known violations being removed are listed in ALLOW with the issue that
+# removes them; an allowed violation that is gone fails too, so the list
+# shrinks with the fixes.
+. "$(dirname "$0")/lib.sh"
+
+cd "$TT_TOP" || exit 1
+
+# folder level: a folder may use its own files and those of lower levels.
+# A new folder is one line (the write path beside tuner/: "NAME 2").
+LEVELS="
+core 0
+bench 1
+collectors 1
+db 1
+tuner 2
+cli 3
+tui 3
+"
+
+# header file-glob...: the only files that may include the header
+HEADERS="
+curses.h tui/screen.c
+ncurses.h tui/screen.c
+ncursesw/curses.h tui/screen.c
+term.h tui/screen.c
+sqlite3.h db/*
+"
+
+# Violations the other helpers are removing, one per line as reported.
+ALLOW="
+call cli/cmd-auto.c -> cli/cmd-apply.c (cli_apply_execute): issue 19 item 1 (one write path)
+call cli/cmd-auto.c -> cli/cmd-apply.c (cli_apply_recover_first): issue 19 item 1 (one write path)
+call cli/cmd-restore.c -> cli/cmd-apply.c (cli_apply_execute): issue 19 item 1 (one write path)
+call cli/cmd-restore.c -> cli/cmd-apply.c (cli_apply_recover_first): issue 19 item 1 (one write path)
+"
+
+level() { awk -v f="$1" '$1 == f {print $2}' <<<"$LEVELS"; }
+folders=$(awk 'NF {print $1}' <<<"$LEVELS")
+sources=$(for f in $folders; do ls "$f"/*.[ch] 2>/dev/null; done)
+found="$WORK/found"
+: >"$found"
+
+# 1. includes between folders: "../X/..." from folder F needs X == F or a
+# lower level.
+for f in $folders; do
+	[ -d "$f" ] || continue
+	lf=$(level "$f")
+	grep -Ho '^#include "\.\./[a-z-]*/[^"]*"' "$f"/*.[ch] 2>/dev/null |
+		while IFS=: read -r file inc; do
+			to=${inc#*../}
+			to=${to%%/*}
+			lt=$(level "$to")
+			if [ -z "$lt" ]; then
+				echo "include $file -> $to/: a folder the level table does not know"
+			elif [ "$to" != "$f" ] && [ "$lt" -ge "$lf" ]; then
+				echo "include $file -> ${inc#\#include }: $to/ is not below $f/"
+			fi
+		done >>"$found"
+done
+
+# 2. headers only their owners include.
+while read -r hdr owners; do
+	[ -n "$hdr" ] || continue
+	# shellcheck disable=SC2086 # one word per file
+	for file in $(grep -lE "^#include <$hdr>" $sources); do
+		ok=0
+		for o in $owners; do
+			# shellcheck disable=SC2053
+			[[ $file == $o ]] && ok=1
+		done
+		[ $ok = 1 ] || echo "include $file -> <$hdr>: only $owners may include it" >>"$found"
+	done
+done <<<"$HEADERS"
+
+# 3. a command file includes no other command's file.
+for file in cli/cmd-*.c; do
+	grep -Ho '^#include "cmd-[^"]*"' "$file" | while IFS=: read -r _ inc; do
+		echo "include $file -> ${inc#\#include }: a command file includes another's"
+	done >>"$found"
+done
+
+# 4. calls, from the built objects: a symbol an object uses is defined in
+# its own folder or below, and a command file uses no other command's.
+if [ -d "$TT_BUILD/core" ]; then
+	for f in $folders; do
+		for o in "$TT_BUILD/$f"/*.o; do
+			[ -e "$o" ] && nm -g --defined-only "$o" | awk -v src="$f/$(basename "$o" .o).c" '$2 ~ /[TDBR]/ {print $3, src}'
+		done
+	done | sort -u >"$WORK/defs"
+	for f in $folders; do
+		lf=$(level "$f")
+		for o in "$TT_BUILD/$f"/*.o; do
+			[ -e "$o" ] || continue
+			src="$f/$(basename "$o" .o).c"
+			nm -u "$o" | awk '{print $2}' | sort -u | join - "$WORK/defs" |
+				while read -r sym def; do
+					to=${def%%/*}
+					lt=$(level "$to")
+					if [ "$to" != "$f" ] && [ "$lt" -ge "$lf" ]; then
+						echo "call $src -> $def ($sym): $to/ is not below $f/"
+					elif [[ $src == cli/cmd-* && $def == cli/cmd-* && $def != "$src" ]]; then
+						echo "call $src -> $def ($sym)"
+					fi
+				done
+		done
+	done >>"$found"
+	calls=1
+else
+	skip "no built objects in $TT_BUILD: the call rules are not checked"
+	calls=0
+fi
+
+sort -u "$found" -o "$found"
+allowed() { awk -F': issue' 'NF {print $1}' <<<"$ALLOW" | sed 's/ *$//' | grep -qxF -- "$1"; }
+new=$(while read -r v; do
+	[ -n "$v" ] && ! allowed "$v" && echo "$v"
+done <"$found")
+is "layering: no include or call against STYLE.md's rules (beyond the allowlist)" "$new" ""
+if [ $calls = 1 ]; then
+	gone=$(awk -F': issue' 'NF {print $1}' <<<"$ALLOW" | sed 's/ *$//' | while read -r a; do
+		grep -qxF -- "$a" "$found" || echo "$a"
+	done)
+	is "layering: every allowed violation still exists (remove fixed ones from ALLOW)" "$gone" ""
+fi
+
+# The check itself finds what it should: a core file including upward, a
+# second curses user, and a command including another's file.
+mkdir -p "$WORK/t/core" "$WORK/t/cli" "$WORK/t/tui"
+echo '#include "../tuner/auto.h"' >"$WORK/t/core/x.c"
+echo '#include <curses.h>' >"$WORK/t/tui/frame.c"
+echo '#include "cmd-apply.h"' >"$WORK/t/cli/cmd-auto.c"
+got=$(cd "$WORK/t" && for f in core tui cli; do
+	grep -Ho '^#include "\.\./[a-z-]*/[^"]*"' "$f"/*.c | while IFS=: read -r file inc; do
+		to=${inc#*../}
+		to=${to%%/*}
+		[ "$(level "$to")" -ge "$(level "$f")" ] && echo "up $file"
+	done
+	grep -lE '^#include <curses.h>' "$f"/*.c | grep -vx tui/screen.c | sed 's/^/curses /'
+	grep -l '^#include "cmd-' "$f"/*.c | sed 's/^/cmd /'
+done)
+is "layering: the rules catch an upward include, curses outside screen.c, a command including another" \
+	"$got" "up core/x.c
+curses tui/frame.c
+cmd cli/cmd-auto.c"
+
+done_testing

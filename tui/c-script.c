@@ -160,11 +160,32 @@ static void close_script(struct tt_source *s)
 	tt_source_free(s);
 }
 
+/* It stands in for a memory-controller source and numastat alike, so a
+ * test drives every column. */
+static const struct tt_metric_meaning meanings[] = {
+	{ "read_bytes", TT_ROLE_READ_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
+	{ "write_bytes", TT_ROLE_WRITE_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
+	{ "numa_hit", TT_ROLE_ALLOC_PAGES, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
+	{ "numa_miss", TT_ROLE_ALLOC_PAGES, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
+	{ "mem_used", TT_ROLE_MEM_USED, TT_SCOPE_MEMORY, TT_UNIT_BYTES, TT_AGG_SUM },
+	{ "pgpromote_success", TT_ROLE_PROMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
+	{ "pgdemote_kswapd", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
+	  TT_AGG_SUM_PRESENT },
+	{ "pgdemote_direct", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
+	  TT_AGG_SUM_PRESENT },
+	{ "pgdemote_khugepaged", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
+	  TT_AGG_SUM_PRESENT },
+	{ "pgdemote_proactive", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
+	  TT_AGG_SUM_PRESENT },
+	{ NULL },
+};
+
 const struct tt_collector tt_c_script = {
 	.name = "script",
 	.summary = "SIMULATED: values from a test script (" SCRIPT_ENV ")",
 	.flags = TT_C_SIMULATED,
 	.gives = "whatever the script's metrics line names",
+	.meanings = meanings,
 	.probe = probe,
 	.open = open_script,
 	.sample = sample,

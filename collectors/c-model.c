@@ -155,6 +155,7 @@ const struct tt_collector tt_c_model = {
 	.flags = TT_C_SIMULATED,
 	.gives = "model_bw (bytes/s) per weighted node, model_total_bw (bytes/s), all simulated",
 	.meanings = meanings,
+	.simulated_as = "the model",
 	.no_split_why = "the model gives one figure per node (shown under READ)",
 	.probe = probe,
 	.open = open_model,

@@ -118,6 +118,8 @@ struct tt_collector {
 	/* For TT_SCOPE_CPUS traffic: what it counts, so why no node's share
 	 * of the traffic can be made of it. */
 	const char *scope_why;
+	/* TT_C_SIMULATED: whose figures, for the label ("the model"). */
+	const char *simulated_as;
 	/* For TT_ROLE_TOTAL_BYTES without a write figure: why. */
 	const char *no_split_why;
 	int (*probe)(const struct tt_collect_ctx *ctx, char *why, size_t size);

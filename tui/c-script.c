@@ -186,6 +186,7 @@ const struct tt_collector tt_c_script = {
 	.flags = TT_C_SIMULATED,
 	.gives = "whatever the script's metrics line names",
 	.meanings = meanings,
+	.simulated_as = "the test script",
 	.probe = probe,
 	.open = open_script,
 	.sample = sample,

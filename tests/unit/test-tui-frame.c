@@ -204,6 +204,7 @@ static void test_no_sources(void **state)
 	(void)state;
 	assert_int_equal(tt_feed_init(&feed, NULL, 0), 0);
 	feed.nun = 1;
+	feed.un[0].c = &tt_c_uncore;
 	snprintf(feed.un[0].name, sizeof(feed.un[0].name), "perf-uncore");
 	snprintf(feed.un[0].why, sizeof(feed.un[0].why), "no PMU");
 	in = input(&feed, NULL);
@@ -407,6 +408,7 @@ static void test_every_width(void **state)
 	p.bytes[0] = p.total_bytes = 4096 * 10;
 	assert_int_equal(tt_feed_init(&feed, NULL, 0), 0);
 	feed.nun = 1;
+	feed.un[0].c = &tt_c_uncore;
 	snprintf(feed.un[0].name, sizeof(feed.un[0].name), "perf-uncore");
 	snprintf(feed.un[0].why, sizeof(feed.un[0].why), "no uncore_imc PMU");
 	in = input(&feed, NULL);

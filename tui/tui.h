@@ -76,6 +76,21 @@ int tt_top_write_weight(struct tt_top *top, const char *text);
 /* Undoes the newest apply recorded for this root (restore --last). */
 int tt_top_undo(struct tt_top *top);
 
+/* tiertop's keys, one table (screen.c): it drives the screen's dispatch,
+ * its help, usage() and the man page check. */
+struct tt_screen;
+struct tt_key {
+	const char *keys;  /* the characters that do it: "h?" */
+	const char *label; /* as the help shows them, "h ?"; NULL: with the one above */
+	const char *brief; /* for usage(): "h help"; NULL: with the one above */
+	const char *help;  /* the help screen's text; '\n' continues it */
+	void (*act)(struct tt_screen *s);
+};
+extern const struct tt_key tt_keys[]; /* ends with keys NULL */
+const struct tt_key *tt_key_find(int ch);
+void tt_keys_help(void (*fn)(void *ctx, int style, const char *line), void *ctx);
+void tt_keys_usage(FILE *f);
+
 /* The curses screen; returns the exit status. */
 int tt_screen_run(struct tt_top *top);
 

@@ -176,6 +176,11 @@ unset TIERTUNE_TEST_COLLECTOR_SCRIPT
 
 run "$TOP" --help
 is "--help: exit 0, usage with every option" "$rc:$(grep -c -- '--sysfs-root DIR' "$WORK/out")" "0:1"
+# The keys come from one table (tui/screen.c): --help lists them, and the
+# man page's KEYS documents exactly those.
+is "--help's keys are the man page's KEYS" \
+	"$(sed -n '/^keys:/,/^exit:/p' "$WORK/out" | sed '$d' | sed 's/^keys://' | tr ',' '\n' | awk 'NF {print $1}' | tr '/' '\n' | sort | paste -sd' ')" \
+	"$(sed -n '/^\.SH KEYS/,/^\.SH /p' "$TT_TOP/docs/tiertop.1" | awk 'prev == ".TP" {print} {prev = $0}' | sed -E 's/^\.BR? //; s/\\-/-/g; s/"[^"]*"/ /g' | tr ' ' '\n' | awk 'NF' | sort | paste -sd' ')"
 run "$TOP" --batch -n 2 -d 0.3 --sysfs-root "$G"
 is "--batch with nothing to sample still paces its frames" \
 	"$rc:$(grep -c '^tiertop  host' "$WORK/out")" "0:2"

@@ -145,7 +145,7 @@ static void close_model(struct tt_source *s)
 
 static const struct tt_metric_meaning meanings[] = {
 	{ "model_bw", TT_ROLE_TOTAL_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
-	{ NULL },
+	{ 0 },
 };
 
 const struct tt_collector tt_c_model = {

@@ -126,7 +126,7 @@ static int sample(struct tt_source *s, double *v)
  * SDM vol. 3 "Memory Bandwidth Monitoring"), reads and writes as one. */
 static const struct tt_metric_meaning meanings[] = {
 	{ "mbm_total_bytes", TT_ROLE_TOTAL_BYTES, TT_SCOPE_CPUS, TT_UNIT_BYTES_S, TT_AGG_SUM },
-	{ NULL },
+	{ 0 },
 };
 
 const struct tt_collector tt_c_resctrl = {

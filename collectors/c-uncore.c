@@ -273,7 +273,7 @@ static int sample(struct tt_source *s, double *v)
 static const struct tt_metric_meaning meanings[] = {
 	{ "read_bytes", TT_ROLE_READ_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
 	{ "write_bytes", TT_ROLE_WRITE_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
-	{ NULL },
+	{ 0 },
 };
 
 const struct tt_collector tt_c_uncore = {

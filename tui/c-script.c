@@ -177,7 +177,7 @@ static const struct tt_metric_meaning meanings[] = {
 	  TT_AGG_SUM_PRESENT },
 	{ "pgdemote_proactive", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
 	  TT_AGG_SUM_PRESENT },
-	{ NULL },
+	{ 0 },
 };
 
 const struct tt_collector tt_c_script = {

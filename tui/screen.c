@@ -403,7 +403,7 @@ const struct tt_key tt_keys[] = {
 	{ "u", "u", "u undo it", "undo the last write ('tiertune restore --last')", key_undo },
 	{ "r", "r", "r re-read the topology", "re-read topology and weights (after hotplug)",
 	  key_reread },
-	{ NULL },
+	{ 0 },
 };
 
 const struct tt_key *tt_key_find(int ch)

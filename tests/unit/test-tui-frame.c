@@ -366,7 +366,7 @@ static void test_migration(void **state)
 static const struct tt_metric_meaning recipe_meanings[] = {
 	{ "rd", TT_ROLE_READ_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
 	{ "wr", TT_ROLE_WRITE_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
-	{ NULL },
+	{ 0 },
 };
 
 static void test_recipe_collector(void **state)
@@ -409,7 +409,7 @@ static void test_recipe_collector(void **state)
 	c.meanings = (const struct tt_metric_meaning[]){
 		{ "rd", TT_ROLE_READ_BYTES, TT_SCOPE_CPUS, TT_UNIT_BYTES_S, TT_AGG_SUM },
 		{ "wr", TT_ROLE_WRITE_BYTES, TT_SCOPE_CPUS, TT_UNIT_BYTES_S, TT_AGG_SUM },
-		{ NULL },
+		{ 0 },
 	};
 	assert_int_equal(tt_collector_traffic_rank(&c), 2);
 	assert_int_equal(tt_frame_build(&f, &in), 0);

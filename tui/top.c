@@ -39,8 +39,9 @@ static double mono(void)
 
 static const struct tt_collector *find(const char *name)
 {
-	if (strcmp(name, tt_c_script.name) == 0)
-		return &tt_c_script;
+	for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i]; i++)
+		if (strcmp(name, tt_top_test_collectors[i]->name) == 0)
+			return tt_top_test_collectors[i];
 	return tt_collector_find(name);
 }
 
@@ -115,15 +116,14 @@ static int open_sources(struct tt_top *top)
 		for (const struct tt_collector *const *c = tt_collectors; *c && n < 31; c++)
 			if (wanted(*c))
 				list[n++] = *c;
-		if (getenv("TIERTUNE_TEST_COLLECTOR_SCRIPT"))
-			list[n++] = &tt_c_script;
+		for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i] && n < 32; i++)
+			list[n++] = tt_top_test_collectors[i];
 	}
 	for (int i = 0; i < n && rc == 0; i++) {
 		struct tt_source *s;
 
 		why[0] = '\0';
-		rc = list[i] == &tt_c_script ? list[i]->probe(&ctx, why, sizeof(why))
-					     : tt_collector_probe(list[i], &ctx, why, sizeof(why));
+		rc = tt_collector_probe(list[i], &ctx, why, sizeof(why));
 		if (rc == 0)
 			rc = list[i]->open(&ctx, &s);
 		else if (!why[0])

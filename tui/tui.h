@@ -22,7 +22,9 @@
 #include "../core/topo.h"
 #include "../core/wi.h"
 
-extern const struct tt_collector tt_c_script;
+/* Collectors only the test build offers (tests/helper/c-script.c):
+ * NULL-terminated, and absent (NULL) in tiertop itself. */
+extern const struct tt_collector *const tt_top_test_collectors[] __attribute__((weak));
 
 struct tt_top {
 	/* settings */

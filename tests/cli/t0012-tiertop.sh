@@ -122,6 +122,11 @@ metrics read_bytes@0:gauge write_bytes@0:gauge read_bytes@1:gauge write_bytes@1:
 error
 EOF
 export TIERTUNE_TEST_COLLECTOR_SCRIPT="$WORK/script"
+# The scripted collector is in the test build's tiertop only.
+run "$TOP" --json -n 1 -d 0.1 --sysfs-root "$G"
+is "tiertop itself offers no scripted collector" "$rc:$(json "j['collectors'], j['simulated']" <"$WORK/out")" "0:['numastat'] False"
+TOP_REAL=$TOP
+TOP="$TT_BUILD/tests/tiertop-script"
 run "$TOP" --json -n 5 -d 0.1 --sysfs-root "$G"
 is "scripted: five frames" "$rc:$(wc -l <"$WORK/out")" "0:5"
 frame() { sed -n "${1}p" "$WORK/out" | json "$2"; }
@@ -173,6 +178,7 @@ is "--batch: each frame's sparkline ends with its own sample (120, 140 GB/s, the
 is "--batch: the simulated figures are labelled" \
 	"$(grep -c '^SIMULATED: figures from the test script are not measured' "$WORK/out")" 3
 unset TIERTUNE_TEST_COLLECTOR_SCRIPT
+TOP=$TOP_REAL
 
 run "$TOP" --help
 is "--help: exit 0, usage with every option" "$rc:$(grep -c -- '--sysfs-root DIR' "$WORK/out")" "0:1"

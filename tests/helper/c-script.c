@@ -25,6 +25,21 @@
 
 extern const struct tt_collector tt_c_script;
 
+/* It stands in for perf-uncore and numastat alike, so a test drives every
+ * column: their meanings, copied at probe time (before any frame asks). */
+static struct tt_metric_meaning meanings[24];
+
+static void take_meanings(void)
+{
+	const struct tt_collector *from[] = { &tt_c_uncore, &tt_c_numastat };
+	size_t n = 0;
+
+	for (size_t i = 0; i < 2; i++)
+		for (const struct tt_metric_meaning *m = from[i]->meanings;
+		     m->metric && n + 1 < sizeof(meanings) / sizeof(*meanings); m++)
+			meanings[n++] = *m;
+}
+
 struct priv {
 	char **lines;
 	int n, next;
@@ -36,6 +51,7 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 	FILE *f;
 
 	(void)ctx;
+	take_meanings();
 	if (!path || !*path) {
 		snprintf(why, size, "a test hook: %s is not set", SCRIPT_ENV);
 		return TT_EUNAVAIL;
@@ -162,26 +178,6 @@ static void close_script(struct tt_source *s)
 		release(s->priv);
 	tt_source_free(s);
 }
-
-/* It stands in for a memory-controller source and numastat alike, so a
- * test drives every column. */
-static const struct tt_metric_meaning meanings[] = {
-	{ "read_bytes", TT_ROLE_READ_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
-	{ "write_bytes", TT_ROLE_WRITE_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
-	{ "numa_hit", TT_ROLE_ALLOC_PAGES, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
-	{ "numa_miss", TT_ROLE_ALLOC_PAGES, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
-	{ "mem_used", TT_ROLE_MEM_USED, TT_SCOPE_MEMORY, TT_UNIT_BYTES, TT_AGG_SUM },
-	{ "pgpromote_success", TT_ROLE_PROMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
-	{ "pgdemote_kswapd", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
-	  TT_AGG_SUM_PRESENT },
-	{ "pgdemote_direct", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
-	  TT_AGG_SUM_PRESENT },
-	{ "pgdemote_khugepaged", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
-	  TT_AGG_SUM_PRESENT },
-	{ "pgdemote_proactive", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
-	  TT_AGG_SUM_PRESENT },
-	{ 0 },
-};
 
 const struct tt_collector tt_c_script = {
 	.name = "script",

@@ -135,6 +135,10 @@ $(BUILD)/tui/tiertop.o: ALL_CFLAGS += -DTT_VERSION='"$(VERSION)"'
 $(BUILD)/tui/tiertop.o: $(VERSION_STAMP)
 $(BUILD)/tiertop: $(TUI_OBJ) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
+# tiertop with the test build's scripted collector (tests/helper/c-script.c).
+TIERTOP_SCRIPT := $(if $(NCURSES_LIBS),$(BUILD)/tests/tiertop-script)
+$(BUILD)/tests/tiertop-script: $(TUI_OBJ) $(BUILD)/tests/helper/c-script.o $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(BUILD)/tests/helper/c-script.o $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
 $(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
@@ -187,7 +191,8 @@ perf: $(PERF_BIN)
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
 # The benchmarks are built (not run) too, so that none of them rots unseen.
-check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) $(BUILD)/tests/tiertune-strict-auto $(BUILD)/tests/top-edit
+check: $(TIERTUNE) $(TIERTOP) $(TIERTOP_SCRIPT) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) $(BUILD)/tests/tiertune-strict-auto \
+	$(BUILD)/tests/top-edit
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

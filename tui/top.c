@@ -15,9 +15,21 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The collectors whose figures a frame shows, in the order tried. Core
- * counters (pfm, papi) and per-socket likwid figures have no column. */
-static const struct tt_collector *const wanted[] = { &tt_c_numastat, &tt_c_uncore, &tt_c_resctrl };
+/* Is c opened without being named: its figures have a column (a role a
+ * frame shows) and they are measured, not modelled. Core counters (pfm,
+ * papi) and per-socket likwid figures declare none. */
+static bool wanted(const struct tt_collector *c)
+{
+	static const enum tt_metric_role shown[] = {
+		TT_ROLE_READ_BYTES, TT_ROLE_WRITE_BYTES, TT_ROLE_TOTAL_BYTES, TT_ROLE_ALLOC_PAGES,
+		TT_ROLE_MEM_USED,   TT_ROLE_PROMOTED,	 TT_ROLE_DEMOTED,
+	};
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(shown) / sizeof(*shown); i++)
+		any |= tt_collector_gives(c, shown[i]);
+	return any && !(c->flags & TT_C_SIMULATED);
+}
 
 static double mono(void)
 {
@@ -29,8 +41,9 @@ static double mono(void)
 
 static const struct tt_collector *find(const char *name)
 {
-	if (strcmp(name, tt_c_script.name) == 0)
-		return &tt_c_script;
+	for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i]; i++)
+		if (strcmp(name, tt_top_test_collectors[i]->name) == 0)
+			return tt_top_test_collectors[i];
 	return tt_collector_find(name);
 }
 
@@ -78,6 +91,7 @@ static int open_sources(struct tt_top *top)
 	int n = 0, rc = 0, nun = 0;
 	char why[256];
 	struct {
+		const struct tt_collector *c;
 		char name[24];
 		char why[256];
 	} un[16];
@@ -101,17 +115,17 @@ static int open_sources(struct tt_top *top)
 		if (!n)
 			return tt_err(TT_EINPUT, "no collector named in '%s'", top->collectors);
 	} else {
-		for (size_t i = 0; i < sizeof(wanted) / sizeof(*wanted); i++)
-			list[n++] = wanted[i];
-		if (getenv("TIERTUNE_TEST_COLLECTOR_SCRIPT"))
-			list[n++] = &tt_c_script;
+		for (const struct tt_collector *const *c = tt_collectors; *c && n < 31; c++)
+			if (wanted(*c))
+				list[n++] = *c;
+		for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i] && n < 32; i++)
+			list[n++] = tt_top_test_collectors[i];
 	}
 	for (int i = 0; i < n && rc == 0; i++) {
 		struct tt_source *s;
 
 		why[0] = '\0';
-		rc = list[i] == &tt_c_script ? list[i]->probe(&ctx, why, sizeof(why))
-					     : tt_collector_probe(list[i], &ctx, why, sizeof(why));
+		rc = tt_collector_probe(list[i], &ctx, why, sizeof(why));
 		if (rc == 0)
 			rc = list[i]->open(&ctx, &s);
 		else if (!why[0])
@@ -127,6 +141,7 @@ static int open_sources(struct tt_top *top)
 			break;
 		}
 		if (nun < 16) {
+			un[nun].c = list[i];
 			snprintf(un[nun].name, sizeof(un[nun].name), "%s", list[i]->name);
 			snprintf(un[nun].why, sizeof(un[nun].why), "%s",
 				 why[0] ? why : tt_err_msg());
@@ -141,6 +156,7 @@ static int open_sources(struct tt_top *top)
 		return rc;
 	}
 	for (int i = 0; i < nun; i++) {
+		top->feed.un[i].c = un[i].c;
 		memcpy(top->feed.un[i].name, un[i].name, sizeof(un[i].name));
 		memcpy(top->feed.un[i].why, un[i].why, sizeof(un[i].why));
 	}

@@ -306,16 +306,46 @@ void cli_trials_csv(json_t *run, FILE *f)
 	}
 }
 
-/* The temp name is random and created O_EXCL (mkstemp), so a link planted
- * at a guessable name cannot redirect the write; it then gets the mode a
- * plain create would have given. */
+/* What is not a regular file (a device, a FIFO, a symlink such as
+ * /dev/stdout) is written through, as a shell's redirection would: renaming
+ * over it would replace /dev/null with a file. */
+static int write_through(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
+{
+	int fd = open(out, O_WRONLY | O_TRUNC | O_CLOEXEC), rc;
+	FILE *f;
+
+	if (fd < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot open '%s' to write", out);
+	f = fdopen(fd, "w");
+	if (!f) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+		close(fd);
+		return rc;
+	}
+	rc = write(ctx, f);
+	if (fflush(f) != 0 || ferror(f))
+		rc = rc < 0 ? rc : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+	if (fclose(f) != 0 && rc == 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+	return rc;
+}
+
+/* A regular file or a new path: the temp name is random and created O_EXCL
+ * (mkstemp), so a link planted at a guessable name cannot redirect the
+ * write; it then gets the mode a plain create would have given. */
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 {
 	char tmp[4200];
+	struct stat st;
 	mode_t mask;
 	FILE *f;
 	int fd, rc;
 
+	if (lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return tt_err(TT_EINPUT, "output '%s' is a directory", out);
+		return write_through(out, write, ctx);
+	}
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp))
 		return tt_err(TT_EINPUT, "output path '%s' is too long", out);
 	fd = mkostemp(tmp, O_CLOEXEC);

@@ -119,8 +119,10 @@ void cli_when(double t, char *buf, size_t size);
 /* A string field of a database row, "-" when null or absent. */
 const char *cli_str(json_t *row, const char *key);
 
-/* Writes out through write(ctx, f) on a temp file beside it, renamed into
- * place when whole (a reader never sees half); a library status. */
+/* Writes out through write(ctx, f): a regular file or a new path on a temp
+ * file beside it, renamed into place when whole (a reader never sees half);
+ * anything else (a device, a FIFO, a symlink such as /dev/stdout) written
+ * through, never replaced. A library status. export -o and plot -o. */
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx);
 
 /* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */

@@ -193,4 +193,20 @@ is "a modelled run under a fixture is marked simulated" "$rc:$(json 'j["simulate
 run "$TT" --sysfs-root "$FIX/qemu-3node-hmat" bench --kernel triad --nodes 0 --weights 0:1 --size 4M \
 	--repeat 2 --collect model
 is "and says so first in its text output" "$rc:$(head -c 10 "$WORK/out")" "0:simulated:"
+# Issue 21 item 9: export -o writes through what is not a regular file (a
+# symlink, a FIFO) instead of renaming a new file over it.
+echo old >"$WORK/target.csv"
+ln -sf "$WORK/target.csv" "$WORK/link.csv"
+run "$TT" export --run 1 --format csv --db "$db" -o "$WORK/link.csv"
+cmp -s "$WORK/target.csv" <("$TT" export --run 1 --format csv --db "$db") && same=same || same=differs
+is "export -o SYMLINK: still a symlink, its target holds the CSV" \
+	"$rc:$(test -L "$WORK/link.csv" && echo link):$same" "0:link:same"
+mkfifo "$WORK/fifo.csv"
+timeout 10 cat "$WORK/fifo.csv" >"$WORK/fifo.out" &
+run "$TT" export --run 1 --format csv --db "$db" -o "$WORK/fifo.csv"
+wait
+is "export -o FIFO: still a FIFO, its reader got the CSV" \
+	"$rc:$(test -p "$WORK/fifo.csv" && echo fifo):$(cmp -s "$WORK/fifo.out" "$WORK/target.csv" && echo same)" \
+	"0:fifo:same"
+
 done_testing

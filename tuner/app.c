@@ -339,7 +339,9 @@ static char *read_output(int fd, off_t from)
 
 	if (end < from)
 		return NULL;
-	if (end - from > METRIC_TAIL)
+	bool window = end - from > METRIC_TAIL;
+
+	if (window)
 		from = end - METRIC_TAIL;
 	len = (size_t)(end - from);
 	buf = malloc(len + 1);
@@ -347,6 +349,15 @@ static char *read_output(int fd, off_t from)
 		return NULL;
 	got = pread(fd, buf, len, from);
 	buf[got > 0 ? (size_t)got : 0] = '\0';
+	/* A window that starts mid-line would hand the parser a line's tail
+	 * (12345 read as 345): whole lines only. */
+	if (window) {
+		char *nl = strchr(buf, '\n');
+		size_t rest = nl ? strlen(nl + 1) : 0;
+
+		memmove(buf, nl ? nl + 1 : buf, rest);
+		buf[rest] = '\0';
+	}
 	return buf;
 }
 
@@ -366,6 +377,15 @@ int tt_app_parse_metric(const struct tt_app *a, const char *text, double *value)
 			regmatch_t g = a->re.re_nsub >= 1 && m[1].rm_so >= 0 ? m[1] : m[0];
 			int n = (int)(g.rm_eo - g.rm_so);
 
+			if (n >= (int)sizeof(num)) {
+				tt_err(TT_EINPUT,
+				       "--metric '%s' matched %d characters ('%.40s...'): too "
+				       "long, it "
+				       "is not a number read whole",
+				       a->metric, n, copy + g.rm_so);
+				free(copy);
+				return TT_EINPUT;
+			}
 			snprintf(num, sizeof(num), "%.*s", n, copy + g.rm_so);
 			found = true;
 		}

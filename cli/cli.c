@@ -214,7 +214,10 @@ int cli_print_json(json_t *root)
 	return 0;
 }
 
-/* A quoted CSV field (RFC 4180: quotes doubled), on one line. */
+/* A quoted CSV field (RFC 4180: quotes doubled), on one line. A field that
+ * a spreadsheet would take for a formula (=, +, -, @, tab, CR first: OWASP's
+ * CSV injection rule) is prefixed with a single quote, so a string merged
+ * from another host's database is shown, never run. */
 static const char *csv_field(json_t *row, const char *key, char *out, size_t size)
 {
 	char safe[256];
@@ -222,6 +225,8 @@ static const char *csv_field(json_t *row, const char *key, char *out, size_t siz
 
 	tt_str_escape(json_string_value(json_object_get(row, key)) ?: "", safe, sizeof(safe));
 	out[len++] = '"';
+	if (safe[0] && strchr("=+-@\t\r", safe[0]))
+		out[len++] = '\'';
 	for (const char *p = safe; *p && len + 3 < size; p++) {
 		if (*p == '"')
 			out[len++] = '"';

@@ -209,4 +209,14 @@ is "export -o FIFO: still a FIFO, its reader got the CSV" \
 	"$rc:$(test -p "$WORK/fifo.csv" && echo fifo):$(cmp -s "$WORK/fifo.out" "$WORK/target.csv" && echo same)" \
 	"0:fifo:same"
 
+# Issue 21 item 8: a stored string a spreadsheet would run as a formula
+# leaves the CSV export neutralised (OWASP: a single quote first).
+cp "$db" "$WORK/inj.db"
+chmod u+w "$WORK/inj.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE trials SET kernel = ?", ("=HYPERLINK(\"http://x\")",)); c.commit()' "$WORK/inj.db"
+run "$TT" export --run 1 --format csv --db "$WORK/inj.db"
+is "export --format csv: a formula-like stored string is prefixed with a quote" \
+	"$rc:$(python3 -c 'import csv,sys; print(*sorted(set(r["kernel"] for r in csv.DictReader(sys.stdin))))' <"$WORK/out")" \
+	"0:'=HYPERLINK(\"http://x\")"
+
 done_testing

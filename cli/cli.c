@@ -216,7 +216,10 @@ int cli_print_json(json_t *root)
 	return 0;
 }
 
-/* A quoted CSV field (RFC 4180: quotes doubled), on one line. */
+/* A quoted CSV field (RFC 4180: quotes doubled), on one line. A field that
+ * a spreadsheet would take for a formula (=, +, -, @, tab, CR first: OWASP's
+ * CSV injection rule) is prefixed with a single quote, so a string merged
+ * from another host's database is shown, never run. */
 static const char *csv_field(json_t *row, const char *key, char *out, size_t size)
 {
 	char safe[256];
@@ -224,6 +227,8 @@ static const char *csv_field(json_t *row, const char *key, char *out, size_t siz
 
 	tt_str_escape(json_string_value(json_object_get(row, key)) ?: "", safe, sizeof(safe));
 	out[len++] = '"';
+	if (safe[0] && strchr("=+-@\t\r", safe[0]))
+		out[len++] = '\'';
 	for (const char *p = safe; *p && len + 3 < size; p++) {
 		if (*p == '"')
 			out[len++] = '"';
@@ -308,9 +313,6 @@ void cli_trials_csv(json_t *run, FILE *f)
 	}
 }
 
-/* The temp name is random and created O_EXCL (mkstemp), so a link planted
- * at a guessable name cannot redirect the write; it then gets the mode a
- * plain create would have given. */
 /* Into a file that is not a regular one (a device such as /dev/null, a
  * FIFO, a terminal): written in place, as a shell's > would. */
 static int write_through(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
@@ -333,6 +335,9 @@ static int write_through(const char *out, int (*write)(void *ctx, FILE *f), void
 	return rc;
 }
 
+/* A regular file or a new path: the temp name is random and created O_EXCL
+ * (mkstemp), so a link planted at a guessable name cannot redirect the
+ * write; it then gets the mode a plain create would have given. */
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 {
 	char tmp[4200], real[PATH_MAX];

@@ -570,6 +570,7 @@ static void print_policy_trials(const struct tt_cli *cli, const struct tt_auto *
 	if (!c->app)
 		return;
 	printf("the program's output: %s\n", c->log);
+	printf("processes the runs left behind, ended after them: %d\n", c->app->leftovers);
 	if (c->app->host_nodes) {
 		tt_bit_format_list(c->app->nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 		printf("TEST HOOK (%s): the weights went to '%s', but the program ran under this "

@@ -382,11 +382,10 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			   "shell, json (a profile for identical hosts), tmpfiles, numactl, "
 			   "prometheus, or csv (the run's trials)",
 			   .required = true),
-		CLI_STRING(
-			"output", &out, "FILE",
-			"write to FILE (through a temporary file and rename) instead of standard "
-			"output",
-			.short_name = 'o'),
+		CLI_STRING("output", &out, "FILE",
+			   "write to FILE (a regular file through a temporary file and rename; a "
+			   "device, FIFO or symlink written through) instead of standard output",
+			   .short_name = 'o'),
 		CLI_STRING("interface", &interface, cli_interfaces(ifaces, sizeof(ifaces), "|both"),
 			   "the interface to export for, or every one (default: the one this "
 			   "kernel has)"),

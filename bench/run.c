@@ -142,22 +142,20 @@ int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *out)
 	return 0;
 }
 
-size_t tt_bench_default_bytes(const struct tt_sysfs *s, char *rule, size_t size)
+size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size)
 {
-	struct tt_llc llc;
-
-	if (tt_bench_llc(s, &llc) < 0) {
+	if (!llc->bytes) {
 		snprintf(rule, size, "1M elements (STREAM's minimum; last-level cache unknown: %s)",
-			 llc.from);
+			 llc->from);
 		return (size_t)MIN_ELEMENTS * sizeof(double);
 	}
-	if (llc.bytes * TT_LLC_FACTOR > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
+	if (llc->bytes * TT_LLC_FACTOR > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
 		snprintf(rule, size, "STREAM's rule: 4x the L%d cache of %.1f MiB, from %s",
-			 llc.level, (double)llc.bytes / (1 << 20), llc.from);
-		return llc.bytes * TT_LLC_FACTOR;
+			 llc->level, (double)llc->bytes / (1 << 20), llc->from);
+		return llc->bytes * TT_LLC_FACTOR;
 	}
 	snprintf(rule, size, "1M elements (STREAM's minimum; larger than 4x the L%d %.1f MiB)",
-		 llc.level, (double)llc.bytes / (1 << 20));
+		 llc->level, (double)llc->bytes / (1 << 20));
 	return (size_t)MIN_ELEMENTS * sizeof(double);
 }
 
@@ -253,20 +251,20 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
 
 size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	size_t bytes = o->array_bytes
-			       ? o->array_bytes
-			       : tt_bench_default_bytes(o->sfs, r->size_rule, sizeof(r->size_rule));
 	struct tt_llc llc;
+	size_t bytes;
 
+	/* Read once: the default follows it, and figures from arrays the
+	 * cache can hold measure the cache, not the memory, whoever chose
+	 * the size (said with the run). */
+	tt_bench_llc(o->sfs, &llc);
+	bytes = o->array_bytes ? o->array_bytes
+			       : tt_bench_default_bytes(&llc, r->size_rule, sizeof(r->size_rule));
 	if (o->array_bytes)
 		snprintf(r->size_rule, sizeof(r->size_rule), "--size");
 	bytes = (bytes + 4095) & ~(size_t)4095;
-	/* Figures from arrays the cache can hold measure the cache, not the
-	 * memory: said with the run, whoever chose the size. */
-	if (tt_bench_llc(o->sfs, &llc) == 0) {
-		r->llc_bytes = llc.bytes;
-		r->cache_resident = bytes < llc.bytes * TT_LLC_FACTOR;
-	}
+	r->llc_bytes = llc.bytes;
+	r->cache_resident = llc.bytes && bytes < llc.bytes * TT_LLC_FACTOR;
 	return bytes;
 }
 

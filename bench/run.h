@@ -100,7 +100,7 @@ struct tt_bench_result {
 /* The last-level cache the benchmark's data competes for: the highest
  * cache level sysfs lists under the root (every instance once, summed);
  * on the live system without it, the C library's (CPUID) times the
- * sockets. -1 when none is known (from then says why). */
+ * sockets. -1 when none is known (bytes 0; from then says why). */
 struct tt_llc {
 	uint64_t bytes;
 	int level;	  /* 2, 3, 4 */
@@ -112,7 +112,7 @@ int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *out);
 /* STREAM's rule: each array at least 4x the total last-level cache and at
  * least 1M elements; rule says which applied and where the cache's size
  * came from. */
-size_t tt_bench_default_bytes(const struct tt_sysfs *s, char *rule, size_t size);
+size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size);
 /* The clock's resolution as STREAM measures it (the least step between two
  * distinct readings), seconds. */
 double tt_bench_tick_s(void);

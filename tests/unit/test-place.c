@@ -421,11 +421,11 @@ static void test_llc_sysfs_any_level(void **state)
 	assert_int_equal(llc.bytes, 2 << 20);
 	assert_string_equal(llc.from, "sysfs");
 	/* 4 x 2 MiB is under STREAM's 1M-element floor (8 MiB): the floor. */
-	assert_int_equal(tt_bench_default_bytes(&sfs, rule, sizeof(rule)), 8 << 20);
+	assert_int_equal(tt_bench_default_bytes(&llc, rule, sizeof(rule)), 8 << 20);
 	put(dir, "sys/devices/system/cpu/cpu0/cache/index2/size", "3072K");
 	assert_int_equal(tt_bench_llc(&sfs, &llc), 0);
 	assert_int_equal(llc.bytes, 4 << 20);
-	assert_int_equal(tt_bench_default_bytes(&sfs, rule, sizeof(rule)), 16 << 20);
+	assert_int_equal(tt_bench_default_bytes(&llc, rule, sizeof(rule)), 16 << 20);
 	assert_string_equal(rule, "STREAM's rule: 4x the L2 cache of 4.0 MiB, from sysfs");
 	snprintf(rule, sizeof(rule), "rm -rf '%s'", dir);
 	assert_int_equal(system(rule), 0);
@@ -443,18 +443,20 @@ static void test_llc_without_sysfs(void **state)
 	     l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
 	long want = l4 > 0 ? l4 : l3 > 0 ? l3 : l2 > 0 ? l2 : 0;
 	size_t bytes;
+	int rc;
 	(void)state;
 
 	snprintf(root, sizeof(root), "%s/tests/fixtures/sysfs/vm-1node",
 		 getenv("TT_TOP") ? getenv("TT_TOP") : ".");
 	assert_int_equal(tt_sysfs_init(&sfs, root), 0);
-	bytes = tt_bench_default_bytes(&sfs, rule, sizeof(rule));
+	rc = tt_bench_llc(&sfs, &llc);
+	bytes = tt_bench_default_bytes(&llc, rule, sizeof(rule));
 	if (want <= 0) {
-		assert_int_equal(tt_bench_llc(&sfs, &llc), -1);
+		assert_int_equal(rc, -1);
 		assert_int_equal(bytes, 8 << 20);
 		return;
 	}
-	assert_int_equal(tt_bench_llc(&sfs, &llc), 0);
+	assert_int_equal(rc, 0);
 	assert_string_equal(llc.from, "sysconf/CPUID");
 	assert_int_equal(llc.bytes, want);
 	assert_true(bytes >= 4 * (size_t)want);

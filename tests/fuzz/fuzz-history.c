@@ -21,17 +21,11 @@ static void check(const struct tt_journal *j)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[] = "/tmp/fuzz-history-XXXXXX";
-	int fd = mkstemp(path), damaged = -1;
+	int damaged = -1;
 	struct tt_journal j;
 
-	if (fd < 0)
+	if (fuzz_file(data, size, path) < 0)
 		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		unlink(path);
-		return 0;
-	}
-	close(fd);
 	if (tt_history_undoable(path, "/", &j, &damaged) == 1) {
 		check(&j);
 		tt_journal_release(&j);

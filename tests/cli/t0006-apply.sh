@@ -344,10 +344,14 @@ chmod -R a+rX "$nr"
 chmod 444 "$nr/root/$WI"/*
 as_user() { if [ "$(id -u)" -eq 0 ]; then setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; else "$@"; fi; }
 if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null; then
-	run as_user env HOME="$nr" TIERTUNE_STATE_DIR="$nr/state" "$TT" --sysfs-root "$nr/root" apply --weights 0:5 --dry-run
+	# As root, the other user runs a copy it can reach: the clone may sit
+	# in a folder only root enters (/root in the fresh root).
+	utt=$TT
+	[ "$(id -u)" -ne 0 ] || utt=$(nobody_tt)
+	run as_user env HOME="$nr" TIERTUNE_STATE_DIR="$nr/state" "$utt" --sysfs-root "$nr/root" apply --weights 0:5 --dry-run
 	is "apply --dry-run without root: the plan, and what only root may write" \
 		"$rc:$(grep -c "^echo 5 > $nr/root/$WI/node0$" "$WORK/out"):$(grep -c 'a run as root would write' "$WORK/err")" "0:1:1"
-	run as_user env HOME="$nr" TIERTUNE_STATE_DIR="$nr/state" "$TT" --sysfs-root "$nr/root" apply --weights 0:5
+	run as_user env HOME="$nr" TIERTUNE_STATE_DIR="$nr/state" "$utt" --sysfs-root "$nr/root" apply --weights 0:5
 	is "and the run without root is refused (exit 3), nothing written" "$rc:$(cat "$nr/root/$WI/node0")" "3:25"
 else
 	skip "running as root without setpriv (Debian package util-linux): no other user to preview as"

@@ -345,6 +345,7 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 	mode_t mask;
 	FILE *f;
 	int fd, rc;
+	bool there;
 
 	/* rename() replaces what the name is, not what it points to: a link
 	 * (/dev/stdout, a link into a config folder) would become a regular
@@ -358,9 +359,10 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 					  out);
 		out = real;
 	}
-	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+	there = stat(out, &st) == 0;
+	if (there && S_ISDIR(st.st_mode))
 		return tt_err(TT_EINPUT, "output '%s' is a folder, not a file", out);
-	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+	if (there && !S_ISREG(st.st_mode))
 		return write_through(out, write, ctx);
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp))
 		return tt_err(TT_EINPUT, "output path '%s' is too long", out);

@@ -113,6 +113,7 @@ struct chaser {
 	int cpu, pin_err;
 	double *times;
 	double built; /* when the chain was built (first touch done) */
+	int stopped;  /* a signal stopped it before this pass (+ 1); 0: ran all */
 	uint64_t loads;
 	void *sink;
 };
@@ -130,13 +131,18 @@ static void *chase_thread(void *arg)
 	for (int pass = 0; pass <= c->o->repeat; pass++) {
 		double t0;
 
+		if (tt_bench_stop_asked(c->o)) {
+			c->stopped = pass + 1;
+			break;
+		}
 		if (pass == 1 && c->o->phase)
 			c->o->phase(c->o->phase_ctx, true);
+		tt_bench_progress(c->o, pass, c->o->repeat);
 		t0 = tt_bench_now();
 		p = chase(p, c->loads);
 		c->times[pass] = tt_bench_now() - t0;
 	}
-	if (c->o->phase)
+	if (c->o->phase && (!c->stopped || c->stopped > 2))
 		c->o->phase(c->o->phase_ctx, false);
 	c->sink = p;
 	return NULL;
@@ -150,7 +156,6 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	int rc, err;
 	double t0 = tt_bench_now();
 
-	r->array_bytes = tt_bench_size(o, r);
 	r->elements = c.lines = r->array_bytes / LINE;
 	c.loads = (PASS_LOADS < c.lines ? PASS_LOADS : c.lines + 7) & ~(uint64_t)7;
 	r->loads = c.loads;
@@ -170,6 +175,8 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (c.pin_err)
 		rc = tt_err_sys(TT_EFAIL, c.pin_err, "cannot pin the latency thread to CPU %d",
 				c.cpu);
+	else if (c.stopped)
+		rc = tt_bench_stopped(o, "pass", c.stopped - 1, o->repeat);
 	if (rc == 0) {
 		double v0 = tt_bench_now();
 
@@ -305,7 +312,6 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (!L.traffic->kind->bandwidth)
 		return tt_err(TT_EINPUT, "traffic kernel '%s' is not a bandwidth kernel",
 			      L.traffic->name);
-	r->array_bytes = tt_bench_size(o, r);
 	L.lines = r->array_bytes / LINE;
 	L.n = r->array_bytes / sizeof(double);
 	r->elements = L.lines;
@@ -356,19 +362,31 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
 	double ns = spin_ns();
 
-	if (rc == 0 && o->phase)
+	bool measuring = rc == 0 && o->phase;
+
+	if (measuring)
 		o->phase(o->phase_ctx, true);
 	for (int i = 0; i < nd && rc == 0; i++) {
 		struct timespec ts = { (time_t)point,
 				       (long)((point - (double)(time_t)point) * 1e9) };
 		double bytes_s = 0;
 
+		if (tt_bench_stop_asked(o)) {
+			rc = tt_bench_stopped(o, "point", i + 1, nd);
+			break;
+		}
+		tt_bench_progress(o, i + 1, nd);
 		atomic_store(&L.delay, delays[i]);
 		atomic_store(&L.stop, 0);
 		pthread_barrier_wait(&L.bar);
+		/* A signal cuts the sleep short: the point is not kept. */
 		nanosleep(&ts, NULL);
 		atomic_store(&L.stop, 1);
 		pthread_barrier_wait(&L.bar);
+		if (tt_bench_stop_asked(o)) {
+			rc = tt_bench_stopped(o, "point", i + 1, nd);
+			break;
+		}
 		for (int t = 1; t < L.nt; t++)
 			bytes_s += (double)w[t].count *
 				   (L.traffic->read_bytes + L.traffic->write_bytes) / w[t].elapsed;
@@ -379,7 +397,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 						  .bw_bytes_s = bytes_s };
 		r->npoints++;
 	}
-	if (o->phase)
+	if (measuring)
 		o->phase(o->phase_ctx, false);
 	atomic_store(&L.done, 1);
 	pthread_barrier_wait(&L.bar);
@@ -398,6 +416,15 @@ out:
 	free(w);
 	free(tid);
 	return rc;
+}
+
+/* The matrix is as good as its worst run. */
+static void matrix_judged(struct tt_matrix *m, const struct tt_bench_result *r)
+{
+	if (r->llc.bytes > m->llc.bytes)
+		m->llc = r->llc;
+	m->cache_resident |= r->cache_resident;
+	m->short_pass |= r->short_pass;
 }
 
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
@@ -441,13 +468,16 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 				m->pages[c * m->nmem + j] = r->place.got[m->mem_node[j]];
 				m->threads[c] = r->threads;
 				m->array_bytes = r->array_bytes;
+				matrix_judged(m, r);
 			}
 			/* Idle latency is one thread, whatever --threads gave the
 			 * bandwidth run. */
 			o.kernel = &tt_k_latency;
 			o.threads = 0;
-			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0)
+			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0) {
 				m->lat_ns[c * m->nmem + j] = r->lat_median_ns;
+				matrix_judged(m, r);
+			}
 			free(r);
 			if (rc < 0)
 				tt_err_prefix("from node %d to node %d", m->cpu_node[c],

@@ -15,49 +15,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#define MIN_ELEMENTS (1u << 20)
-
-size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule)
-{
-	char seen[64][256], list[256], size[64];
-	int nseen = 0;
-	uint64_t total = 0;
-
-	/* Sum each distinct last-level cache once (index3 on x86; the highest
-	 * index present elsewhere is not handled: fall back to the minimum). */
-	for (int cpu = 0; cpu < TT_MAX_CPUS && nseen < 64; cpu++) {
-		int dup = 0;
-		uint64_t kb;
-
-		if (!tt_sysfs_exists(s, "/sys/devices/system/cpu/cpu%d", cpu))
-			break;
-		if (tt_sysfs_read(s, list, sizeof(list),
-				  "/sys/devices/system/cpu/cpu%d/cache/index3/shared_cpu_list",
-				  cpu) < 0 ||
-		    tt_sysfs_read(s, size, sizeof(size),
-				  "/sys/devices/system/cpu/cpu%d/cache/index3/size", cpu) < 0)
-			continue;
-		for (int i = 0; i < nseen; i++)
-			dup |= strcmp(seen[i], list) == 0;
-		if (dup)
-			continue;
-		snprintf(seen[nseen++], sizeof(seen[0]), "%s", list);
-		size_t len = strlen(size);
-		if (len > 1 && size[len - 1] == 'K') {
-			size[len - 1] = '\0';
-			if (tt_parse_u64(size, 0, UINT32_MAX, &kb) == 0)
-				total += kb * 1024;
-		}
-	}
-	if (total * 4 > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
-		*rule = "4x total last-level cache (STREAM's rule)";
-		return total * 4;
-	}
-	*rule = total ? "1M elements (STREAM's minimum; larger than 4x LLC)"
-		      : "1M elements (STREAM's minimum; no L3 size in sysfs)";
-	return (size_t)MIN_ELEMENTS * sizeof(double);
-}
-
 double tt_bench_now(void)
 {
 	struct timespec ts;
@@ -73,6 +30,26 @@ int tt_bench_pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+bool tt_bench_stop_asked(const struct tt_bench_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+int tt_bench_stopped(const struct tt_bench_opts *o, const char *unit, int n, int of)
+{
+	if (n == 0 && !strcmp(unit, "pass"))
+		return tt_err(TT_EFAIL, "kernel %s stopped by signal %d in its warm-up pass",
+			      o->kernel->name, (int)*o->stop);
+	return tt_err(TT_EFAIL, "kernel %s stopped by signal %d at %s %d of %d", o->kernel->name,
+		      (int)*o->stop, unit, n, of);
+}
+
+void tt_bench_progress(const struct tt_bench_opts *o, int n, int of)
+{
+	if (o->progress)
+		o->progress(o->report_ctx, n, of);
 }
 
 int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
@@ -128,7 +105,7 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
 size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	size_t bytes =
-		o->array_bytes ? o->array_bytes : tt_bench_default_bytes(o->sfs, &r->size_rule);
+		o->array_bytes ? o->array_bytes : tt_bench_default_bytes(&r->llc, &r->size_rule);
 
 	if (o->array_bytes)
 		r->size_rule = "--size";
@@ -494,6 +471,8 @@ static void *work(void *arg)
 		double t0 = 0;
 
 		pthread_barrier_wait(w->bar);
+		if (*w->called_off)
+			break; /* stopped by a signal */
 		if (w->index == 0)
 			t0 = tt_bench_now();
 		w->sum = k->run(v[0], v[1], v[2], v[3], w->lo, w->hi);
@@ -552,11 +531,10 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	pthread_barrier_t bar;
 	struct tt_bench_gate gate = TT_BENCH_GATE_INIT;
 	int nt = r->threads, rc, started = 0;
-	size_t bytes = tt_bench_size(o, r), n = bytes / sizeof(double);
-	bool called_off = false; /* a thread could not be pinned */
+	size_t bytes = r->array_bytes, n = bytes / sizeof(double);
+	bool called_off = false; /* a thread could not be pinned, or a signal */
 
 	r->elements = n;
-	r->array_bytes = bytes;
 	r->reused = c && ctx_fits(c, o, r, bytes);
 	double t0 = tt_bench_now();
 	/* Settled under the same placement: every page was where it should
@@ -642,14 +620,26 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	r->verify_s = tt_bench_now() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
+	bool measuring = false;
 	for (int pass = w[0].first_pass; pass <= o->repeat && !called_off; pass++) {
+		/* Between passes, outside the timed region: the workers wait
+		 * at the barrier for this thread. */
+		if (tt_bench_stop_asked(o)) {
+			vrc = tt_bench_stopped(o, "pass", pass, o->repeat);
+			called_off = true;
+			pthread_barrier_wait(&bar);
+			break;
+		}
 		/* The warm-up pass is not measured, by collectors either. */
-		if (pass == 1 && o->phase)
+		if (pass == 1 && o->phase) {
 			o->phase(o->phase_ctx, true);
+			measuring = true;
+		}
+		tt_bench_progress(o, pass, o->repeat);
 		pthread_barrier_wait(&bar);
 		pthread_barrier_wait(&bar);
 	}
-	if (o->phase && !called_off)
+	if (o->phase && measuring)
 		o->phase(o->phase_ctx, false);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
@@ -705,6 +695,33 @@ out:
 	return rc;
 }
 
+#define MIB(b) ((double)(b) / (1 << 20))
+
+/* A tuner's trial that would measure the cache, or time nothing. */
+static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	int rc;
+
+	if (r->cache_resident) {
+		rc = tt_err(TT_EINPUT,
+			    "%s's working set of %.1f MiB is under 4x the last-level cache of its "
+			    "CPUs (%.1f MiB, from %s): it would measure the cache, not memory",
+			    o->kernel->name, MIB(r->working_set_bytes), MIB(r->llc.bytes),
+			    r->llc.how);
+		tt_err_hint("leave --size out (STREAM's rule: %.0f MiB an array), give at least "
+			    "%.0f MiB, or --allow-cache to use cache-resident trials anyway",
+			    MIB(4 * r->llc.bytes),
+			    MIB(4 * r->llc.bytes / (uint64_t)o->kernel->arrays));
+		return rc;
+	}
+	rc = tt_err(TT_EINPUT,
+		    "%s's best pass took %.3g s, under %d ticks of the clock (%.3g s each): too "
+		    "short to time",
+		    o->kernel->name, r->best_s, TT_BENCH_MIN_TICKS, r->tick_s);
+	tt_err_hint("give a larger --size, or --allow-cache to use such trials anyway");
+	return rc;
+}
+
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	char list[512];
@@ -734,5 +751,20 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	rc = tt_kernel_isa(&r->isa);
 	if (rc < 0)
 		return rc;
-	return o->kernel->kind->run(o, r);
+	/* The cache of the CPUs the threads run on: on a two-socket machine a
+	 * run from one socket has its LLC alone. */
+	tt_bench_llc(o->sfs, r->cpus, r->threads, &r->llc);
+	r->array_bytes = tt_bench_size(o, r);
+	r->working_set_bytes = (uint64_t)o->kernel->arrays * r->array_bytes;
+	tt_bench_judge(r, tt_bench_tick_s());
+	if (o->refuse_cache && r->cache_resident)
+		return refuse_cache(o, r);
+	if (o->started)
+		o->started(o->report_ctx, r);
+	tt_bench_progress(o, 0, 0);
+	rc = o->kernel->kind->run(o, r);
+	if (rc < 0)
+		return rc;
+	tt_bench_judge(r, r->tick_s);
+	return o->refuse_cache && r->short_pass ? refuse_cache(o, r) : 0;
 }

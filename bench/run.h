@@ -21,7 +21,20 @@
 #include "kernels.h"
 #include "place.h"
 
+#include <signal.h>
+
 #define TT_MAX_DELAYS 64
+/* A pass shorter than this many ticks of the clock is too short to time
+ * (STREAM's rule: it warns under 20). */
+#define TT_BENCH_MIN_TICKS 20
+
+/* The last-level cache that a run's CPUs share. */
+struct tt_llc {
+	uint64_t bytes; /* the distinct caches of the CPUs, summed; 0: unknown */
+	int level;	/* 3 for an L3 */
+	int count;	/* caches summed (sysfs), or packages the CPUs are on (the rest) */
+	char how[48];	/* where it came from: sysfs, sysconf, CPUID, hwloc or "unknown" */
+};
 
 struct tt_bench_ctx;
 
@@ -51,6 +64,22 @@ struct tt_bench_opts {
 	/* Arrays kept across runs (bandwidth kernels); NULL: fresh arrays,
 	 * unmapped when the run ends. Other kinds ignore it. */
 	struct tt_bench_ctx *reuse;
+	/* The tuner's trials: a working set under 4x the last-level cache, or
+	 * a best pass under TT_BENCH_MIN_TICKS ticks, is an error (TT_EINPUT)
+	 * rather than a result marked cache_resident or short_pass, so that
+	 * cache bandwidth is never ranked as memory's. */
+	bool refuse_cache;
+	/* Set (by a signal handler) to stop the run between passes or points:
+	 * the run fails with a message saying where it stopped. NULL: never. */
+	const volatile sig_atomic_t *stop;
+	/* For a person waiting, from the thread that times the run, never
+	 * inside a timed pass. started: the CPUs, sizes and cache are known,
+	 * before the arrays are placed. progress: placing (n = 0, of = 0),
+	 * then before pass n of of (pass 0: the warm-up) or point n of of of a
+	 * curve. NULL: none. */
+	void (*started)(void *ctx, const struct tt_bench_result *r);
+	void (*progress)(void *ctx, int n, int of);
+	void *report_ctx;
 };
 
 struct tt_loaded_point {
@@ -63,8 +92,16 @@ struct tt_loaded_point {
 struct tt_bench_result {
 	size_t elements; /* per array (latency: cache lines) */
 	size_t array_bytes;
-	int threads; /* thread i pinned to cpus[i] */
-	int ncpus;   /* CPUs of the source node this process may use */
+	/* Did it measure memory? The working set (every array, or the chain)
+	 * against 4x the last-level cache; the shortest pass against the
+	 * clock's tick (clock_getres). */
+	struct tt_llc llc;
+	uint64_t working_set_bytes;
+	double tick_s;
+	bool cache_resident; /* the working set is under 4x llc.bytes (known) */
+	bool short_pass;     /* the best pass is under TT_BENCH_MIN_TICKS ticks */
+	int threads;	     /* thread i pinned to cpus[i] */
+	int ncpus;	     /* CPUs of the source node this process may use */
 	int cpus[TT_MAX_CPUS];
 	double best_s, median_s, max_s; /* seconds per pass */
 	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
@@ -89,9 +126,20 @@ struct tt_bench_result {
 	const char *isa;       /* instruction set of the kernel loops */
 };
 
-/* STREAM's rule: each array at least 4x the total last-level cache and at
- * least 1M elements. */
-size_t tt_bench_default_bytes(const struct tt_sysfs *s, const char **rule);
+/* The last-level cache of the CPUs (a run's threads'): from sysfs
+ * (through the root) the unified cache of the highest level of each CPU,
+ * each distinct one once, summed; without it sysconf (glibc), then CPUID,
+ * then hwloc (the live system only), times the packages the CPUs are on;
+ * llc->bytes 0 and how "unknown" when none says. */
+void tt_bench_llc(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc);
+/* STREAM's rule: each array at least 4x the last-level cache and at least
+ * 1M elements. */
+size_t tt_bench_default_bytes(const struct tt_llc *llc, const char **rule);
+/* The resolution of the clock passes are timed with, seconds. */
+double tt_bench_tick_s(void);
+/* Sets r->cache_resident from r->llc and r->working_set_bytes, and
+ * r->short_pass from r->best_s against tick_s. */
+void tt_bench_judge(struct tt_bench_result *r, double tick_s);
 /* The CPUs a run from node may use: the node's CPUs that this process's
  * affinity (sched_getaffinity: a cpuset, taskset) allows, ascending; none
  * is an error naming both sets. cpus has room for TT_MAX_CPUS. */
@@ -123,6 +171,10 @@ struct tt_matrix {
 	double *lat_ns;
 	uint64_t *pages;    /* [ncpu * nmem]: pages verified on the memory node */
 	size_t array_bytes; /* of the bandwidth runs */
+	/* Any of its runs (bandwidth or latency) cache-resident or too short;
+	 * the largest last-level cache they were checked against. */
+	struct tt_llc llc;
+	bool cache_resident, short_pass;
 };
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m);
 void tt_matrix_release(struct tt_matrix *m);

@@ -1,0 +1,251 @@
+/* The last-level cache the threads of a run share, and whether a run
+ * measured memory or that cache (run.h). */
+#include "harness.h"
+
+#include "../core/error.h"
+#include "../core/parse.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#ifdef TT_HAVE_HWLOC
+#include <hwloc.h>
+#endif
+
+#define MIN_ELEMENTS (1u << 20)
+#define MAX_CACHES 64 /* distinct last-level caches counted */
+
+/* One cache of sysfs's cpuN/cache/indexM. */
+struct cache {
+	int level;
+	uint64_t bytes;
+	char shared[256]; /* shared_cpu_list: which CPUs share it */
+};
+
+static int read_index(const struct tt_sysfs *s, int cpu, const char *index, struct cache *c)
+{
+	const char *base = "/sys/devices/system/cpu/cpu%d/cache/%s/%s";
+	char type[32], size[64];
+	uint64_t level;
+
+	if (tt_sysfs_read(s, type, sizeof(type), base, cpu, index, "type") < 0 ||
+	    strcmp(type, "Unified") != 0 ||
+	    tt_sysfs_read_u64(s, &level, 1, 16, base, cpu, index, "level") < 0 ||
+	    tt_sysfs_read(s, size, sizeof(size), base, cpu, index, "size") < 0 ||
+	    tt_parse_size(size, 1, UINT64_C(1) << 44, &c->bytes) < 0 ||
+	    tt_sysfs_read(s, c->shared, sizeof(c->shared), base, cpu, index, "shared_cpu_list") < 0)
+		return -1;
+	c->level = (int)level;
+	return 0;
+}
+
+/* cpu's last-level cache: its unified cache of the highest level (index3
+ * on most x86, index2 on many Arm parts, index4 where there is an L4). */
+static int cpu_llc(const struct tt_sysfs *s, int cpu, struct cache *out)
+{
+	char **names;
+	int found = -1;
+
+	if (tt_sysfs_list(s, &names, "/sys/devices/system/cpu/cpu%d/cache", cpu) < 0)
+		return -1;
+	for (char **n = names; *n; n++) {
+		struct cache c;
+
+		if (strncmp(*n, "index", 5) != 0 || read_index(s, cpu, *n, &c) < 0)
+			continue;
+		if (found < 0 || c.level > out->level ||
+		    (c.level == out->level && c.bytes > out->bytes)) {
+			*out = c;
+			found = 0;
+		}
+	}
+	tt_sysfs_free_names(names);
+	return found;
+}
+
+/* Each distinct last-level cache of the CPUs once, summed. */
+static void from_sysfs(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc)
+{
+	struct cache seen[MAX_CACHES];
+	int nseen = 0;
+
+	for (int i = 0; i < ncpus && nseen < MAX_CACHES; i++) {
+		struct cache c;
+		bool dup = false;
+
+		if (cpu_llc(s, cpus[i], &c) < 0)
+			continue;
+		for (int j = 0; j < nseen && !dup; j++)
+			dup = seen[j].level == c.level && strcmp(seen[j].shared, c.shared) == 0;
+		if (dup)
+			continue;
+		seen[nseen++] = c;
+		llc->bytes += c.bytes;
+		if (c.level > llc->level)
+			llc->level = c.level;
+	}
+	llc->count = nseen;
+	if (nseen)
+		snprintf(llc->how, sizeof(llc->how), "sysfs cpu*/cache");
+}
+
+/* Packages (sockets) the CPUs are on, from sysfs's topology; 1 when it
+ * does not say. A cache size from sysconf, CPUID or hwloc is one
+ * package's. */
+static int packages(const struct tt_sysfs *s, const int *cpus, int ncpus)
+{
+	uint64_t seen[TT_MAX_CPUS / 64] = { 0 }, id;
+	int n = 0;
+
+	for (int i = 0; i < ncpus; i++)
+		if (tt_sysfs_read_u64(s, &id, 0, TT_MAX_CPUS - 1,
+				      "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+				      cpus[i]) == 0 &&
+		    !tt_bit_test(seen, (unsigned int)id)) {
+			tt_bit_set(seen, (unsigned int)id);
+			n++;
+		}
+	return n ? n : 1;
+}
+
+/* glibc's figures (from CPUID on x86): the highest level it knows. */
+static void from_sysconf(struct tt_llc *llc)
+{
+	static const struct {
+		int name, level;
+		const char *how;
+	} levels[] = {
+#ifdef _SC_LEVEL4_CACHE_SIZE
+		{ _SC_LEVEL4_CACHE_SIZE, 4, "sysconf(_SC_LEVEL4_CACHE_SIZE)" },
+#endif
+		{ _SC_LEVEL3_CACHE_SIZE, 3, "sysconf(_SC_LEVEL3_CACHE_SIZE)" },
+		{ _SC_LEVEL2_CACHE_SIZE, 2, "sysconf(_SC_LEVEL2_CACHE_SIZE)" },
+	};
+
+	for (size_t i = 0; i < sizeof(levels) / sizeof(*levels); i++) {
+		long v = sysconf(levels[i].name);
+
+		if (v > 0) {
+			llc->bytes = (uint64_t)v;
+			llc->level = levels[i].level;
+			snprintf(llc->how, sizeof(llc->how), "%s", levels[i].how);
+			return;
+		}
+	}
+}
+
+/* CPUID leaf 4 (Intel) or 0x8000001D (AMD): the unified cache of the
+ * highest level, ways x partitions x line size x sets. */
+static void from_cpuid(struct tt_llc *llc)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d, max = __get_cpuid_max(0x80000000, NULL);
+	unsigned int leaves[] = { 4, 0x8000001d };
+
+	for (int l = 0; l < 2 && !llc->bytes; l++) {
+		if (leaves[l] > 0x80000000 ? max < leaves[l] : __get_cpuid_max(0, NULL) < leaves[l])
+			continue;
+		for (unsigned int sub = 0; sub < 16; sub++) {
+			__cpuid_count(leaves[l], sub, a, b, c, d);
+			unsigned int type = a & 0x1f, level = (a >> 5) & 7;
+			uint64_t bytes = (uint64_t)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) *
+					 ((b & 0xfff) + 1) * ((uint64_t)c + 1);
+
+			if (type == 0)
+				break;
+			if (type == 3 && (int)level >= llc->level) {
+				llc->bytes = bytes;
+				llc->level = (int)level;
+			}
+		}
+		if (llc->bytes)
+			snprintf(llc->how, sizeof(llc->how), "CPUID leaf %#x", leaves[l]);
+	}
+	(void)d;
+#else
+	(void)llc;
+#endif
+}
+
+/* hwloc's view: the largest cache object's size. It reads the live
+ * system (its own sysfs, device tree or CPUID), so only for it. */
+static void from_hwloc(const struct tt_sysfs *s, struct tt_llc *llc)
+{
+#ifdef TT_HAVE_HWLOC
+	hwloc_topology_t topo;
+
+	if (!s->live || hwloc_topology_init(&topo) < 0)
+		return;
+	if (hwloc_topology_load(topo) == 0) {
+		for (int t = HWLOC_OBJ_L5CACHE; t >= HWLOC_OBJ_L1CACHE && !llc->bytes; t--) {
+			hwloc_obj_t o = hwloc_get_obj_by_type(topo, (hwloc_obj_type_t)t, 0);
+
+			if (o && o->attr && o->attr->cache.size &&
+			    o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION) {
+				llc->bytes = o->attr->cache.size;
+				llc->level = (int)o->attr->cache.depth;
+			}
+		}
+		if (llc->bytes)
+			snprintf(llc->how, sizeof(llc->how), "hwloc");
+	}
+	hwloc_topology_destroy(topo);
+#else
+	(void)s;
+	(void)llc;
+#endif
+}
+
+void tt_bench_llc(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc)
+{
+	memset(llc, 0, sizeof(*llc));
+	from_sysfs(s, cpus, ncpus, llc);
+	if (llc->bytes)
+		return;
+	from_sysconf(llc);
+	if (!llc->bytes)
+		from_cpuid(llc);
+	if (!llc->bytes)
+		from_hwloc(s, llc);
+	if (!llc->bytes) {
+		snprintf(llc->how, sizeof(llc->how), "unknown");
+		return;
+	}
+	/* One package's cache, and the threads may span several. */
+	llc->count = packages(s, cpus, ncpus);
+	llc->bytes *= (uint64_t)llc->count;
+}
+
+size_t tt_bench_default_bytes(const struct tt_llc *llc, const char **rule)
+{
+	if (llc->bytes * 4 > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
+		*rule = "4x the last-level cache (STREAM's rule)";
+		return llc->bytes * 4;
+	}
+	*rule = llc->bytes ? "1M elements (STREAM's minimum; larger than 4x the last-level cache)"
+			   : "1M elements (STREAM's minimum; the last-level cache is unknown)";
+	return (size_t)MIN_ELEMENTS * sizeof(double);
+}
+
+double tt_bench_tick_s(void)
+{
+	struct timespec ts;
+
+	if (clock_getres(CLOCK_MONOTONIC, &ts) < 0)
+		return 1e-6; /* what STREAM assumes of a clock it cannot ask */
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void tt_bench_judge(struct tt_bench_result *r, double tick_s)
+{
+	r->tick_s = tick_s;
+	r->cache_resident = r->llc.bytes && r->working_set_bytes < 4 * r->llc.bytes;
+	/* The shortest pass: the one the best figure comes from. A curve's
+	 * points run for a set time, not passes. */
+	r->short_pass = r->best_s > 0 && r->best_s < TT_BENCH_MIN_TICKS * tick_s;
+}

@@ -52,13 +52,16 @@ static uint64_t splitmix(uint64_t *s)
  * algorithm: a uniformly random permutation with a single cycle, so the
  * chase visits every line and no prefetcher can guess the next one). The
  * identity pass also makes the first touch, in address order. */
-static void **build_chain(char *buf, size_t lines)
+static void **build_chain(const struct tt_bench_opts *o, char *buf, size_t lines)
 {
 	uint64_t seed = 0x7469657274756e65; /* fixed: runs are comparable */
 
 	for (size_t i = 0; i < lines; i++)
 		*(size_t *)(buf + i * LINE) = i;
 	for (size_t i = lines - 1; i > 0; i--) {
+		/* Seconds for gigabytes (a cache miss a swap): stop on a signal. */
+		if (i % (1u << 20) == 0 && tt_bench_stop_asked(o))
+			return NULL;
 		size_t j = (size_t)(splitmix(&seed) % i);
 		size_t *a = (size_t *)(buf + i * LINE), *b = (size_t *)(buf + j * LINE), t = *a;
 
@@ -113,7 +116,8 @@ struct chaser {
 	int cpu, pin_err;
 	double *times;
 	double built; /* when the chain was built (first touch done) */
-	int stopped;  /* a signal stopped it before this pass (+ 1); 0: ran all */
+	int stopped;  /* a signal stopped it before pass stopped - 1; -1: while
+		       * building the chain; 0: it ran every pass */
 	uint64_t loads;
 	void *sink;
 };
@@ -126,8 +130,12 @@ static void *chase_thread(void *arg)
 	c->pin_err = tt_bench_pin(c->cpu);
 	if (c->pin_err)
 		return NULL;
-	p = build_chain(c->buf, c->lines);
+	p = build_chain(c->o, c->buf, c->lines);
 	c->built = tt_bench_now();
+	if (!p) {
+		c->stopped = -1;
+		return NULL;
+	}
 	for (int pass = 0; pass <= c->o->repeat; pass++) {
 		double t0;
 
@@ -165,6 +173,7 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	rc = tt_bench_bufs_map(o, &b, 1, r->array_bytes, &r->place_method);
 	if (rc < 0)
 		goto out;
+	tt_bench_started(o, r);
 	c.buf = (char *)b.arr[0];
 	err = pthread_create(&tid, NULL, chase_thread, &c);
 	if (err) {
@@ -176,7 +185,7 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_err_sys(TT_EFAIL, c.pin_err, "cannot pin the latency thread to CPU %d",
 				c.cpu);
 	else if (c.stopped)
-		rc = tt_bench_stopped(o, "pass", c.stopped - 1, o->repeat);
+		rc = tt_bench_stopped(o, c.stopped < 0 ? NULL : "pass", c.stopped - 1, o->repeat);
 	if (rc == 0) {
 		double v0 = tt_bench_now();
 
@@ -244,9 +253,9 @@ static void *loaded_thread(void *arg)
 		return NULL;
 	w->pin_err = tt_bench_pin(w->cpu);
 	if (w->index == 0)
-		p = build_chain((char *)L->chain->arr[0], L->lines);
+		p = build_chain(L->o, (char *)L->chain->arr[0], L->lines);
 	else
-		tt_kernel_init(L->bw->arr, w->lo, w->hi);
+		tt_bench_touch(L->o, L->bw->arr, w->lo, w->hi);
 	pthread_barrier_wait(&L->bar); /* touched */
 	for (;;) {
 		pthread_barrier_wait(&L->bar); /* a point starts, or done */
@@ -324,6 +333,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_err(TT_EFAIL, "out of memory");
 	if (rc < 0)
 		goto out;
+	tt_bench_started(o, r);
 	size_t chunk = (L.n / (size_t)(L.nt - 1) + 7) & ~(size_t)7;
 	for (int t = 0; t < L.nt; t++) {
 		size_t lo = (size_t)(t ? t - 1 : 0) * chunk, hi = lo + chunk;
@@ -348,7 +358,8 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		goto out;
 	}
 	pthread_barrier_wait(&L.bar); /* touched */
-	rc = tt_bench_bufs_verify(o, &chain, &r->place);
+	rc = tt_bench_stop_asked(o) ? tt_bench_stopped(o, NULL, 0, 0)
+				    : tt_bench_bufs_verify(o, &chain, &r->place);
 	if (rc == 0)
 		rc = tt_bench_bufs_verify(o, &bw, &r->place);
 	for (int t = 0; t < L.nt && rc == 0; t++)

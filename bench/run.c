@@ -39,11 +39,37 @@ bool tt_bench_stop_asked(const struct tt_bench_opts *o)
 
 int tt_bench_stopped(const struct tt_bench_opts *o, const char *unit, int n, int of)
 {
+	if (!unit)
+		return tt_err(TT_EFAIL,
+			      "kernel %s stopped by signal %d while placing and touching its %s",
+			      o->kernel->name, (int)*o->stop, o->kernel->kind->buffers);
 	if (n == 0 && !strcmp(unit, "pass"))
 		return tt_err(TT_EFAIL, "kernel %s stopped by signal %d in its warm-up pass",
 			      o->kernel->name, (int)*o->stop);
 	return tt_err(TT_EFAIL, "kernel %s stopped by signal %d at %s %d of %d", o->kernel->name,
 		      (int)*o->stop, unit, n, of);
+}
+
+/* 8 MiB at a time: gigabytes take seconds to fault in, and a person who
+ * pressed ^C should not wait for all of them. */
+#define TOUCH_STEP ((size_t)1 << 20)
+
+bool tt_bench_touch(const struct tt_bench_opts *o, double *const arr[TT_K_MAX_ARRAYS], size_t lo,
+		    size_t hi)
+{
+	for (size_t at = lo; at < hi; at += TOUCH_STEP) {
+		if (tt_bench_stop_asked(o))
+			return false;
+		tt_kernel_init(arr, at, hi - at > TOUCH_STEP ? at + TOUCH_STEP : hi);
+	}
+	return true;
+}
+
+void tt_bench_started(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	if (o->started)
+		o->started(o->report_ctx, r);
+	tt_bench_progress(o, 0, 0);
 }
 
 void tt_bench_progress(const struct tt_bench_opts *o, int n, int of)
@@ -462,7 +488,7 @@ static void *work(void *arg)
 	/* First touch from the thread that will use the chunk (local placement
 	 * depends on it; the other modes were placed by policy). */
 	if (!w->pin_err && w->touch)
-		tt_kernel_init(w->arr, w->lo, w->hi);
+		tt_bench_touch(w->o, w->arr, w->lo, w->hi);
 	pthread_barrier_wait(w->bar); /* all touched */
 	pthread_barrier_wait(w->bar); /* verified by the caller */
 	if (*w->called_off)
@@ -549,6 +575,7 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_bench_bufs_map(o, b, k->arrays, bytes, &r->place_method);
 	if (rc < 0)
 		goto out;
+	tt_bench_started(o, r);
 	if (c)
 		r->place_method = c->method;
 	r->policy_s = tt_bench_now() - t0;
@@ -612,6 +639,10 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 					 t, w[t].cpu);
 			called_off = true;
 		}
+	if (!called_off && tt_bench_stop_asked(o)) {
+		vrc = tt_bench_stopped(o, NULL, 0, 0);
+		called_off = true;
+	}
 	double t1 = tt_bench_now();
 	if (!called_off)
 		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
@@ -759,9 +790,6 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	tt_bench_judge(r, tt_bench_tick_s());
 	if (o->refuse_cache && r->cache_resident)
 		return refuse_cache(o, r);
-	if (o->started)
-		o->started(o->report_ctx, r);
-	tt_bench_progress(o, 0, 0);
 	rc = o->kernel->kind->run(o, r);
 	if (rc < 0)
 		return rc;

@@ -271,6 +271,12 @@ out:
 		else
 			tt_err(rc, "%s", msg);
 	}
+	if (!t.db && rc < 0 && o->open_db && o->bench.stop && *o->bench.stop) {
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		tt_err(rc, "%s; nothing recorded (no pass was timed)", msg);
+	}
 	if (t.db)
 		tt_db_close(t.db);
 	if (rc < 0) {

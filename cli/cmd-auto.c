@@ -38,7 +38,7 @@ struct auto_args {
 	int64_t source;
 	const char *nodes, *mix, *budget, *model, *noise, *strategy;
 	uint64_t threads, max_weight, seed, size, repeat;
-	bool no_record, apply, no_profile;
+	bool no_record, apply, no_profile, allow_cache;
 	bool real_only; /* --size or --repeat given */
 	/* The objective and the search space (auto only): --objective,
 	 * --max-latency, --traffic-rate, --granularity, --all-sources. */
@@ -1048,6 +1048,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 			     .threads = (int)a->threads,
 			     .size_bytes = a->size,
 			     .repeat = (int)a->repeat,
+			     .allow_cache = a->allow_cache,
 			     .no_profile = a->no_profile,
 			     .sigma = 0.03,
 			     .seed = a->seed,
@@ -1371,6 +1372,9 @@ static bool given(const struct cli_opt *opts, const char *name)
 			 UINT64_C(1) << 46),                                                       \
 		CLI_U64("repeat", &(a).repeat, "R", "real trials: timed passes each (default 5)",  \
 			1, 1000),                                                                  \
+		CLI_FLAG("allow-cache", &(a).allow_cache,                                          \
+			 "real trials: rank them even when the working set is under 4x the "       \
+			 "last-level cache or a pass under 20 clock ticks (refused by default)"),  \
 		CLI_FLAG("no-record", &(a).no_record,                                              \
 			 "do not store the run in the database (stored by default)")
 

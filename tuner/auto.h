@@ -84,6 +84,7 @@ struct tt_auto {
 	int threads;	   /* 0: every CPU of the source node (the model's count) */
 	size_t size_bytes; /* per array; 0: STREAM's rule */
 	int repeat;
+	bool allow_cache; /* rank cache-resident or too-short trials (tt_bench_opts) */
 	bool no_profile;
 	const struct tt_model *model; /* NULL: real trials */
 	double sigma;		      /* the model's relative noise */

@@ -5,7 +5,9 @@
 #include "test.h"
 
 #include "../../bench/run.h"
+#include "../../core/error.h"
 #include "../../core/sysfs.h"
+#include "../../tuner/trial.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,7 @@ static void root(struct tt_sysfs *s, const char *fixture)
 {
 	char p[1024];
 
-	snprintf(p, sizeof(p), "%s/tests/fixtures/sysfs/%s",
+	snprintf(p, sizeof(p), "%s/tests/fixtures/llc/%s",
 		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", fixture);
 	assert_int_equal(tt_sysfs_init(s, p), 0);
 }
@@ -33,7 +35,7 @@ static void test_sysfs_not_index3(void **state)
 	int three[] = { 0, 1, 2 }, one[] = { 3 };
 
 	(void)state;
-	root(&s, "llc-arm-l2");
+	root(&s, "arm-l2");
 	tt_bench_llc(&s, three, 3, &llc);
 	assert_int_equal(llc.bytes, 3 * MIB);
 	assert_int_equal(llc.level, 2);
@@ -62,7 +64,7 @@ static void test_sysfs_shared_once(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(cmd, sizeof(cmd),
-		 "cp -r %s/tests/fixtures/sysfs/llc-arm-l2/sys %s/ && cd %s/sys/devices/system/cpu "
+		 "cp -r %s/tests/fixtures/llc/arm-l2/sys %s/ && cd %s/sys/devices/system/cpu "
 		 "&& for c in 0 1 2 3; do echo 32768K >cpu$c/cache/index2/size; "
 		 "echo $((c / 2 * 2))-$((c / 2 * 2 + 1)) >cpu$c/cache/index2/shared_cpu_list; "
 		 "done",
@@ -108,7 +110,7 @@ static void test_no_cache_sysfs(void **state)
 	(void)state;
 	if (v <= 0)
 		skip(); /* sysconf knows no cache here: CPUID or hwloc answer (not exact) */
-	root(&s, "llc-none-2pkg");
+	root(&s, "none-2pkg");
 	tt_bench_llc(&s, one_pkg, 2, &llc);
 	assert_int_equal(llc.bytes, (uint64_t)v);
 	assert_int_equal(llc.level, level);
@@ -131,7 +133,8 @@ static void test_unknown(void **state)
 
 	(void)state;
 	assert_int_equal(tt_bench_default_bytes(&llc, &rule), 8 * MIB);
-	assert_string_equal(rule, "1M elements (STREAM's minimum; the last-level cache is unknown)");
+	assert_string_equal(rule,
+			    "1M elements (STREAM's minimum; the last-level cache is unknown)");
 }
 
 /* Cache-resident under 4x the LLC, not at it; too short under 20 ticks,
@@ -171,12 +174,67 @@ static void test_judge(void **state)
 	free(r);
 }
 
+/* The tuner's rule, in the library: with refuse_cache a cache-resident
+ * run is refused before it maps anything (exit 2, naming the sizes and
+ * the option), through the trial layer the tuner calls; without, it runs
+ * and is marked. A live run of 4 KiB arrays: under 4x any real LLC. */
+static void test_refuse_cache(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_trial_opts o = { .bench = { .kernel = tt_kernel_find("triad"),
+					      .array_bytes = 4096,
+					      .repeat = 1,
+					      .refuse_cache = true } };
+	struct tt_trial_result *r = NULL;
+	struct tt_nodemask one = { 0 };
+	int src = -1;
+
+	(void)state;
+	assert_int_equal(tt_sysfs_init(&s, "/"), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	for (int i = 0; i < t.nnodes && src < 0; i++)
+		if (t.nodes[i].ncpus && t.nodes[i].has_memory)
+			src = t.nodes[i].id;
+	if (src < 0) {
+		tt_topo_release(&t);
+		skip(); /* no node with CPUs and memory to run on */
+	}
+	o.bench.topo = &t;
+	o.bench.sfs = &s;
+	o.bench.source_node = src;
+	tt_bit_set(one.bits, (unsigned int)src);
+	assert_int_equal(tt_place_init(&o.bench.place, TT_PLACE_BIND, &one, NULL, src), 0);
+	int rc = tt_trial_run(&o, &r);
+
+	if (rc == 0 && r->bench.llc.bytes == 0) {
+		tt_trial_free(r);
+		tt_topo_release(&t);
+		skip(); /* this host reports no last-level cache: nothing is refused */
+	}
+	assert_int_equal(rc, TT_EINPUT);
+	assert_null(r);
+	assert_non_null(strstr(tt_err_msg(), "triad's working set of 0.0 MiB is under 4x the "
+					     "last-level cache of its CPUs"));
+	assert_non_null(strstr(tt_err_hint_msg(), "--allow-cache"));
+	o.bench.refuse_cache = false;
+	assert_int_equal(tt_trial_run(&o, &r), 0);
+	assert_true(r->bench.cache_resident);
+	assert_true(r->bench.validated);
+	assert_int_equal(r->bench.working_set_bytes, 3 * 4096);
+	tt_trial_free(r);
+	tt_topo_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sysfs_not_index3), cmocka_unit_test(test_sysfs_shared_once),
-		cmocka_unit_test(test_no_cache_sysfs),	 cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_sysfs_not_index3),
+		cmocka_unit_test(test_sysfs_shared_once),
+		cmocka_unit_test(test_no_cache_sysfs),
+		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_refuse_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

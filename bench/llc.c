@@ -140,15 +140,17 @@ static void from_sysconf(struct tt_llc *llc)
 }
 
 /* CPUID leaf 4 (Intel) or 0x8000001D (AMD): the unified cache of the
- * highest level, ways x partitions x line size x sets. */
+ * highest level, ways x partitions x line size x sets; else AMD's
+ * 0x80000006. */
 static void from_cpuid(struct tt_llc *llc)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	unsigned int a, b, c, d, max = __get_cpuid_max(0x80000000, NULL);
+	unsigned int a, b, c, d, max = (unsigned int)__get_cpuid_max(0x80000000, NULL);
 	unsigned int leaves[] = { 4, 0x8000001d };
 
 	for (int l = 0; l < 2 && !llc->bytes; l++) {
-		if (leaves[l] > 0x80000000 ? max < leaves[l] : __get_cpuid_max(0, NULL) < leaves[l])
+		if (leaves[l] > 0x80000000 ? max < leaves[l]
+					   : (unsigned int)__get_cpuid_max(0, NULL) < leaves[l])
 			continue;
 		for (unsigned int sub = 0; sub < 16; sub++) {
 			__cpuid_count(leaves[l], sub, a, b, c, d);
@@ -166,37 +168,66 @@ static void from_cpuid(struct tt_llc *llc)
 		if (llc->bytes)
 			snprintf(llc->how, sizeof(llc->how), "CPUID leaf %#x", leaves[l]);
 	}
-	(void)d;
+	/* AMD's older leaf (all a guest may get, as on the development VM):
+	 * L3 in EDX[31:18] in 512 KiB units, L2 in ECX[31:16] in KiB. */
+	if (!llc->bytes && max >= 0x80000006) {
+		__cpuid(0x80000006, a, b, c, d);
+		llc->bytes = (uint64_t)(d >> 18) << 19;
+		llc->level = llc->bytes ? 3 : 2;
+		if (!llc->bytes)
+			llc->bytes = (uint64_t)(c >> 16) << 10;
+		if (llc->bytes)
+			snprintf(llc->how, sizeof(llc->how), "CPUID leaf 0x80000006");
+		else
+			llc->level = 0;
+	}
 #else
 	(void)llc;
 #endif
 }
 
-/* hwloc's view: the largest cache object's size. It reads the live
- * system (its own sysfs, device tree or CPUID), so only for it. */
-static void from_hwloc(const struct tt_sysfs *s, struct tt_llc *llc)
+/* hwloc's view (its own sysfs, device tree or CPUID reading), of the live
+ * system only: each CPU's cache of the highest level that holds data,
+ * each distinct one once, summed. */
+static void from_hwloc(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc)
 {
 #ifdef TT_HAVE_HWLOC
+	hwloc_obj_t seen[MAX_CACHES];
 	hwloc_topology_t topo;
+	int nseen = 0;
 
 	if (!s->live || hwloc_topology_init(&topo) < 0)
 		return;
-	if (hwloc_topology_load(topo) == 0) {
-		for (int t = HWLOC_OBJ_L5CACHE; t >= HWLOC_OBJ_L1CACHE && !llc->bytes; t--) {
-			hwloc_obj_t o = hwloc_get_obj_by_type(topo, (hwloc_obj_type_t)t, 0);
+	if (hwloc_topology_load(topo) < 0)
+		ncpus = 0;
+	for (int i = 0; i < ncpus && nseen < MAX_CACHES; i++) {
+		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned int)cpus[i]),
+			    best = NULL;
+		bool dup = false;
 
-			if (o && o->attr && o->attr->cache.size &&
-			    o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION) {
-				llc->bytes = o->attr->cache.size;
-				llc->level = (int)o->attr->cache.depth;
-			}
-		}
-		if (llc->bytes)
-			snprintf(llc->how, sizeof(llc->how), "hwloc");
+		for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent)
+			if (hwloc_obj_type_is_cache(o->type) &&
+			    o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION &&
+			    o->attr->cache.size &&
+			    (!best || o->attr->cache.depth > best->attr->cache.depth))
+				best = o;
+		for (int j = 0; j < nseen && !dup; j++)
+			dup = seen[j] == best;
+		if (!best || dup)
+			continue;
+		seen[nseen++] = best;
+		llc->bytes += best->attr->cache.size;
+		if ((int)best->attr->cache.depth > llc->level)
+			llc->level = (int)best->attr->cache.depth;
 	}
+	llc->count = nseen;
+	if (nseen)
+		snprintf(llc->how, sizeof(llc->how), "hwloc");
 	hwloc_topology_destroy(topo);
 #else
 	(void)s;
+	(void)cpus;
+	(void)ncpus;
 	(void)llc;
 #endif
 }
@@ -210,15 +241,15 @@ void tt_bench_llc(const struct tt_sysfs *s, const int *cpus, int ncpus, struct t
 	from_sysconf(llc);
 	if (!llc->bytes)
 		from_cpuid(llc);
-	if (!llc->bytes)
-		from_hwloc(s, llc);
-	if (!llc->bytes) {
-		snprintf(llc->how, sizeof(llc->how), "unknown");
+	if (llc->bytes) {
+		/* One package's cache, and the threads may span several. */
+		llc->count = packages(s, cpus, ncpus);
+		llc->bytes *= (uint64_t)llc->count;
 		return;
 	}
-	/* One package's cache, and the threads may span several. */
-	llc->count = packages(s, cpus, ncpus);
-	llc->bytes *= (uint64_t)llc->count;
+	from_hwloc(s, cpus, ncpus, llc);
+	if (!llc->bytes)
+		snprintf(llc->how, sizeof(llc->how), "unknown");
 }
 
 size_t tt_bench_default_bytes(const struct tt_llc *llc, const char **rule)

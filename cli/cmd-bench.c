@@ -669,7 +669,8 @@ static void on_progress(void *ctx, int n, int of)
 	if (!w->tty || (w->shown && n > 0 && n < of && t - w->last < 0.1))
 		return;
 	if (of == 0)
-		snprintf(line, sizeof(line), "%s", w->placing);
+		snprintf(line, sizeof(line), "%s",
+			 w->placing[0] ? w->placing : "placing and touching the buffers");
 	else if (w->o->kernel->kind->curve)
 		snprintf(line, sizeof(line), "point %d of %d", n, of);
 	else if (n == 0)

@@ -15,20 +15,11 @@ if ! command -v tmux >/dev/null; then
 	done_testing
 	exit 0
 fi
-sock="$WORK/tmux.sock"
-T() { tmux -S "$sock" "$@"; }
-screen() { T capture-pane -p -t tt; }
-# wait_for EREGEX: the screen shows it within 10 s
-wait_for() {
-	local i
-	for i in $(seq 100); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-	return 1
-}
 trap 'T kill-server 2>/dev/null; rm -rf "$WORK"' EXIT
 T -f /dev/null new-session -d -s tt -x 120 -y 30 "env -u TMUX PS1='tt-prompt\$ ' bash --norc --noprofile"
-wait_for '^tt-prompt\$' || { sleep 5; wait_for '^tt-prompt\$'; } || true
+wait_for '^tt-prompt\$' 10 || true
 T send-keys -t tt "clear; '$TT' bench --kernel triad --size 64M --repeat 100000 --record --db '$WORK/tty.db'; echo \"exit=\$?\"" Enter
-wait_for '^pass [0-9]+ of 100000, [0-9.]+ s elapsed$' || true
+wait_for '^pass [0-9]+ of 100000, [0-9.]+ s elapsed$' 10 || true
 screen >"$WORK/s1"
 status() { grep -oE '^pass [0-9]+ of 100000, [0-9.]+ s elapsed$' "$1" | cut -d' ' -f2; }
 p1=$(status "$WORK/s1") p2=
@@ -43,7 +34,7 @@ is "terminal: the header (kernel, sizes, cache) above the status line" \
 is "terminal: one status line, updated in place (pass n of N, elapsed)" \
 	"$(grep -c 'elapsed' "$WORK/s2"):$([ -n "$p1" ] && [ -n "$p2" ] && [ "$p2" -gt "$p1" ] && echo moved)" "1:moved"
 T send-keys -t tt C-c
-wait_for '^exit=[0-9]+$' || true
+wait_for '^exit=[0-9]+$' 10 || true
 screen >"$WORK/s3"
 is "^C: says what it stopped and that the run is marked interrupted, exits 130" \
 	"$(grep -cE '^tiertune: stopped: kernel triad stopped by signal 2 at pass [0-9]+ of 100000; run 1 marked interrupted$' "$WORK/s3"):$(grep -oE '^exit=[0-9]+$' "$WORK/s3")" \

@@ -52,6 +52,7 @@ BENCH_SRC := $(filter-out bench/k-stream.c,$(wildcard bench/*.c))
 DB_SRC    := $(wildcard db/*.c)
 COLL_SRC  := $(wildcard collectors/*.c)
 TUNER_SRC := $(wildcard tuner/*.c)
+WRITER_SRC := $(wildcard writer/*.c)
 CLI_SRC   := $(wildcard cli/*.c)
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
@@ -65,7 +66,8 @@ BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o) $(KLOOPS:%=$(BUILD)/bench/k-stream-%.
 DB_OBJ    := $(DB_SRC:%.c=$(BUILD)/%.o)
 COLL_OBJ  := $(COLL_SRC:%.c=$(BUILD)/%.o)
 TUNER_OBJ := $(TUNER_SRC:%.c=$(BUILD)/%.o)
-LIB_OBJ   := $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ) $(COLL_OBJ) $(TUNER_OBJ)
+WRITER_OBJ := $(WRITER_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ   := $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ) $(COLL_OBJ) $(TUNER_OBJ) $(WRITER_OBJ)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/%)
 LIBTT     := $(BUILD)/libtiertune.a
@@ -133,6 +135,10 @@ $(BUILD)/tui/tiertop.o: ALL_CFLAGS += -DTT_VERSION='"$(VERSION)"'
 $(BUILD)/tui/tiertop.o: $(VERSION_STAMP)
 $(BUILD)/tiertop: $(TUI_OBJ) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
+# tiertop with the test build's scripted collector (tests/helper/c-script.c).
+TIERTOP_SCRIPT := $(if $(NCURSES_LIBS),$(BUILD)/tests/tiertop-script)
+$(BUILD)/tests/tiertop-script: $(TUI_OBJ) $(BUILD)/tests/helper/c-script.o $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(BUILD)/tests/helper/c-script.o $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
 $(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
@@ -143,6 +149,26 @@ $(BUILD)/tests/test-%: tests/unit/test-%.c $(LIBTT)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
+
+# The auto-mode rule swapped at link time for a stricter one
+# (tests/unit/strict-auto-rule.c in place of writer/auto-rule.c): the
+# writer's unit test (tiertop's edit linked in) and a tiertune built with it
+# (t0006) show that every front end follows the one rule.
+STRICT_RULE := $(BUILD)/tests/strict-auto-rule.o
+$(STRICT_RULE): tests/unit/strict-auto-rule.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/tests/tiertune-strict-auto: $(CLI_OBJ) $(STRICT_RULE) $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STRICT_RULE) $(LIBTT) $(LDLIBS)
+$(BUILD)/tests/test-writer: tests/unit/test-writer.c $(STRICT_RULE) $(TUI_MODEL) $(LIBTT)
+	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(STRICT_RULE) $(TUI_MODEL) $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
+# tiertop's w and u without a terminal (tui/top.c itself), for the kill and
+# fault sweeps (tests/cli/kill.sh).
+$(BUILD)/tests/top-edit: tests/unit/top-edit.c $(TUI_MODEL) $(LIBTT)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TUI_MODEL) $(LIBTT) $(LDLIBS)
 
 unit-bins: $(UNIT_BIN)
 
@@ -165,7 +191,8 @@ perf: $(PERF_BIN)
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
 # The benchmarks are built (not run) too, so that none of them rots unseen.
-check: $(TIERTUNE) $(TIERTOP) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN)
+check: $(TIERTUNE) $(TIERTOP) $(TIERTOP_SCRIPT) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) $(BUILD)/tests/tiertune-strict-auto \
+	$(BUILD)/tests/top-edit
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

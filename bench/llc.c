@@ -34,7 +34,7 @@ static int read_index(const struct tt_sysfs *s, int cpu, const char *index, stru
 	uint64_t level;
 
 	if (tt_sysfs_read(s, type, sizeof(type), base, cpu, index, "type") < 0 ||
-	    strcmp(type, "Unified") != 0 ||
+	    strcmp(type, "Instruction") == 0 ||
 	    tt_sysfs_read_u64(s, &level, 1, 16, base, cpu, index, "level") < 0 ||
 	    tt_sysfs_read(s, size, sizeof(size), base, cpu, index, "size") < 0 ||
 	    tt_parse_size(size, 1, UINT64_C(1) << 44, &c->bytes) < 0 ||
@@ -44,8 +44,9 @@ static int read_index(const struct tt_sysfs *s, int cpu, const char *index, stru
 	return 0;
 }
 
-/* cpu's last-level cache: its unified cache of the highest level (index3
- * on most x86, index2 on many Arm parts, index4 where there is an L4). */
+/* cpu's last-level cache: its cache of the highest level that holds data
+ * (index3 on most x86, index2 on many Arm parts, index4 where there is an
+ * L4). */
 static int cpu_llc(const struct tt_sysfs *s, int cpu, struct cache *out)
 {
 	char **names;
@@ -91,7 +92,7 @@ static void from_sysfs(const struct tt_sysfs *s, const int *cpus, int ncpus, str
 	}
 	llc->count = nseen;
 	if (nseen)
-		snprintf(llc->how, sizeof(llc->how), "sysfs cpu*/cache");
+		llc->from = "sysfs";
 }
 
 /* Packages (sockets) the CPUs are on, from sysfs's topology; 1 when it
@@ -118,22 +119,23 @@ static void from_sysconf(struct tt_llc *llc)
 {
 	static const struct {
 		int name, level;
-		const char *how;
 	} levels[] = {
-#ifdef _SC_LEVEL4_CACHE_SIZE
-		{ _SC_LEVEL4_CACHE_SIZE, 4, "sysconf(_SC_LEVEL4_CACHE_SIZE)" },
+#ifdef _SC_LEVEL4_CACHE_SIZE /* glibc's */
+		{ _SC_LEVEL4_CACHE_SIZE, 4 },
+		{ _SC_LEVEL3_CACHE_SIZE, 3 },
+		{ _SC_LEVEL2_CACHE_SIZE, 2 },
+#else
+		{ 0, 0 },
 #endif
-		{ _SC_LEVEL3_CACHE_SIZE, 3, "sysconf(_SC_LEVEL3_CACHE_SIZE)" },
-		{ _SC_LEVEL2_CACHE_SIZE, 2, "sysconf(_SC_LEVEL2_CACHE_SIZE)" },
 	};
 
 	for (size_t i = 0; i < sizeof(levels) / sizeof(*levels); i++) {
-		long v = sysconf(levels[i].name);
+		long v = levels[i].level ? sysconf(levels[i].name) : 0;
 
 		if (v > 0) {
 			llc->bytes = (uint64_t)v;
 			llc->level = levels[i].level;
-			snprintf(llc->how, sizeof(llc->how), "%s", levels[i].how);
+			llc->from = "sysconf/CPUID";
 			return;
 		}
 	}
@@ -165,8 +167,6 @@ static void from_cpuid(struct tt_llc *llc)
 				llc->level = (int)level;
 			}
 		}
-		if (llc->bytes)
-			snprintf(llc->how, sizeof(llc->how), "CPUID leaf %#x", leaves[l]);
 	}
 	/* AMD's older leaf (all a guest may get, as on the development VM):
 	 * L3 in EDX[31:18] in 512 KiB units, L2 in ECX[31:16] in KiB. */
@@ -176,11 +176,11 @@ static void from_cpuid(struct tt_llc *llc)
 		llc->level = llc->bytes ? 3 : 2;
 		if (!llc->bytes)
 			llc->bytes = (uint64_t)(c >> 16) << 10;
-		if (llc->bytes)
-			snprintf(llc->how, sizeof(llc->how), "CPUID leaf 0x80000006");
-		else
+		if (!llc->bytes)
 			llc->level = 0;
 	}
+	if (llc->bytes)
+		llc->from = "CPUID";
 #else
 	(void)llc;
 #endif
@@ -222,7 +222,7 @@ static void from_hwloc(const struct tt_sysfs *s, const int *cpus, int ncpus, str
 	}
 	llc->count = nseen;
 	if (nseen)
-		snprintf(llc->how, sizeof(llc->how), "hwloc");
+		llc->from = "hwloc";
 	hwloc_topology_destroy(topo);
 #else
 	(void)s;
@@ -232,12 +232,14 @@ static void from_hwloc(const struct tt_sysfs *s, const int *cpus, int ncpus, str
 #endif
 }
 
-void tt_bench_llc(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc)
+int tt_bench_llc_of(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc)
 {
 	memset(llc, 0, sizeof(*llc));
 	from_sysfs(s, cpus, ncpus, llc);
 	if (llc->bytes)
-		return;
+		return 0;
+	/* Under a fixture root too: the arrays are always this machine's,
+	 * whatever topology they are placed by. */
 	from_sysconf(llc);
 	if (!llc->bytes)
 		from_cpuid(llc);
@@ -245,38 +247,49 @@ void tt_bench_llc(const struct tt_sysfs *s, const int *cpus, int ncpus, struct t
 		/* One package's cache, and the threads may span several. */
 		llc->count = packages(s, cpus, ncpus);
 		llc->bytes *= (uint64_t)llc->count;
-		return;
+		return 0;
 	}
 	from_hwloc(s, cpus, ncpus, llc);
-	if (!llc->bytes)
-		snprintf(llc->how, sizeof(llc->how), "unknown");
+	if (llc->bytes)
+		return 0;
+	llc->from = "none in sysfs cpu*/cache, sysconf, CPUID or hwloc";
+	return -1;
 }
 
-size_t tt_bench_default_bytes(const struct tt_llc *llc, const char **rule)
+int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *llc)
 {
-	if (llc->bytes * 4 > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
-		*rule = "4x the last-level cache (STREAM's rule)";
-		return llc->bytes * 4;
+	int cpus[TT_MAX_CPUS], n = 0;
+
+	while (n < TT_MAX_CPUS && tt_sysfs_exists(s, "/sys/devices/system/cpu/cpu%d", n)) {
+		cpus[n] = n;
+		n++;
 	}
-	*rule = llc->bytes ? "1M elements (STREAM's minimum; larger than 4x the last-level cache)"
-			   : "1M elements (STREAM's minimum; the last-level cache is unknown)";
-	return (size_t)MIN_ELEMENTS * sizeof(double);
+	return tt_bench_llc_of(s, cpus, n, llc);
 }
 
-double tt_bench_tick_s(void)
+size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size)
 {
-	struct timespec ts;
-
-	if (clock_getres(CLOCK_MONOTONIC, &ts) < 0)
-		return 1e-6; /* what STREAM assumes of a clock it cannot ask */
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	if (!llc->bytes) {
+		snprintf(rule, size, "1M elements (STREAM's minimum; last-level cache unknown: %s)",
+			 llc->from);
+		return (size_t)MIN_ELEMENTS * sizeof(double);
+	}
+	if (llc->bytes * TT_LLC_FACTOR > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
+		snprintf(rule, size, "STREAM's rule: 4x the L%d cache of %.1f MiB, from %s",
+			 llc->level, (double)llc->bytes / (1 << 20), llc->from);
+		return llc->bytes * TT_LLC_FACTOR;
+	}
+	snprintf(rule, size, "1M elements (STREAM's minimum; larger than 4x the L%d %.1f MiB)",
+		 llc->level, (double)llc->bytes / (1 << 20));
+	return (size_t)MIN_ELEMENTS * sizeof(double);
 }
 
 void tt_bench_judge(struct tt_bench_result *r, double tick_s)
 {
 	r->tick_s = tick_s;
-	r->cache_resident = r->llc.bytes && r->working_set_bytes < 4 * r->llc.bytes;
+	/* STREAM's rule on each array (the latency chain is one). */
+	r->cache_resident = r->llc.bytes && r->array_bytes < TT_LLC_FACTOR * r->llc.bytes;
 	/* The shortest pass: the one the best figure comes from. A curve's
 	 * points run for a set time, not passes. */
-	r->short_pass = r->best_s > 0 && r->best_s < TT_BENCH_MIN_TICKS * tick_s;
+	r->short_pass = r->best_s > 0 && r->best_s < TT_MIN_TICKS * tick_s;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 double tt_bench_now(void)
 {
@@ -21,6 +22,29 @@ double tt_bench_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double tt_bench_tick_s(void)
+{
+	static double tick;
+
+	/* STREAM's checktick(): the least of 20 steps between readings that
+	 * differ. Measured once: it is the clock's and the call's, not the
+	 * run's. */
+	if (tick == 0) {
+		double least = 1;
+
+		for (int i = 0; i < 20; i++) {
+			double t0 = tt_bench_now(), t1;
+
+			while ((t1 = tt_bench_now()) == t0)
+				;
+			if (t1 - t0 < least)
+				least = t1 - t0;
+		}
+		tick = least;
+	}
+	return tick;
 }
 
 int tt_bench_pin(int cpu)
@@ -130,11 +154,12 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
 
 size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	size_t bytes =
-		o->array_bytes ? o->array_bytes : tt_bench_default_bytes(&r->llc, &r->size_rule);
+	size_t bytes = o->array_bytes ? o->array_bytes
+				      : tt_bench_default_bytes(&r->llc, r->size_rule,
+							       sizeof(r->size_rule));
 
 	if (o->array_bytes)
-		r->size_rule = "--size";
+		snprintf(r->size_rule, sizeof(r->size_rule), "--size");
 	return (bytes + 4095) & ~(size_t)4095;
 }
 
@@ -735,21 +760,20 @@ static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_res
 
 	if (r->cache_resident) {
 		rc = tt_err(TT_EINPUT,
-			    "%s's working set of %.1f MiB is under 4x the last-level cache of its "
-			    "CPUs (%.1f MiB, from %s): it would measure the cache, not memory",
-			    o->kernel->name, MIB(r->working_set_bytes), MIB(r->llc.bytes),
-			    r->llc.how);
-		tt_err_hint("leave --size out (STREAM's rule: %.0f MiB an array), give at least "
-			    "%.0f MiB, or --allow-cache to use cache-resident trials anyway",
-			    MIB(4 * r->llc.bytes),
-			    MIB(4 * r->llc.bytes / (uint64_t)o->kernel->arrays));
+			    "%s's %.1f MiB %s are under %dx the last-level cache of its CPUs (L%d, "
+			    "%.1f MiB, from %s): the trial would measure the cache, not memory",
+			    o->kernel->name, MIB(r->array_bytes), o->kernel->kind->buffers,
+			    TT_LLC_FACTOR, r->llc.level, MIB(r->llc.bytes), r->llc.from);
+		tt_err_hint("give --size %.0fM or more (or leave it out: STREAM's rule), or "
+			    "--allow-cache-resident to search the cache's figures knowingly",
+			    ceil(MIB(TT_LLC_FACTOR * r->llc.bytes)));
 		return rc;
 	}
 	rc = tt_err(TT_EINPUT,
-		    "%s's best pass took %.3g s, under %d ticks of the clock (%.3g s each): too "
-		    "short to time",
-		    o->kernel->name, r->best_s, TT_BENCH_MIN_TICKS, r->tick_s);
-	tt_err_hint("give a larger --size, or --allow-cache to use such trials anyway");
+		    "%s's fastest pass took %.1f us, under %d ticks of the clock (%.0f ns each): "
+		    "too short to time",
+		    o->kernel->name, r->best_s * 1e6, TT_MIN_TICKS, r->tick_s * 1e9);
+	tt_err_hint("give a larger --size, or --allow-cache-resident to use such trials anyway");
 	return rc;
 }
 
@@ -784,9 +808,8 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		return rc;
 	/* The cache of the CPUs the threads run on: on a two-socket machine a
 	 * run from one socket has its LLC alone. */
-	tt_bench_llc(o->sfs, r->cpus, r->threads, &r->llc);
+	tt_bench_llc_of(o->sfs, r->cpus, r->threads, &r->llc);
 	r->array_bytes = tt_bench_size(o, r);
-	r->working_set_bytes = (uint64_t)o->kernel->arrays * r->array_bytes;
 	tt_bench_judge(r, tt_bench_tick_s());
 	if (o->refuse_cache && r->cache_resident)
 		return refuse_cache(o, r);

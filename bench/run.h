@@ -24,16 +24,18 @@
 #include <signal.h>
 
 #define TT_MAX_DELAYS 64
-/* A pass shorter than this many ticks of the clock is too short to time
- * (STREAM's rule: it warns under 20). */
-#define TT_BENCH_MIN_TICKS 20
+/* STREAM's rules: each array at least TT_LLC_FACTOR times the last-level
+ * cache, and no pass under TT_MIN_TICKS ticks of the clock. */
+#define TT_LLC_FACTOR 4
+#define TT_MIN_TICKS 20
 
-/* The last-level cache that a run's CPUs share. */
+/* The last-level cache the benchmark's data competes for: the highest
+ * cache level that holds data, every instance once, summed (tt_bench_llc). */
 struct tt_llc {
-	uint64_t bytes; /* the distinct caches of the CPUs, summed; 0: unknown */
-	int level;	/* 3 for an L3 */
-	int count;	/* caches summed (sysfs), or packages the CPUs are on (the rest) */
-	char how[48];	/* where it came from: sysfs, sysconf, CPUID, hwloc or "unknown" */
+	uint64_t bytes;	  /* 0: unknown */
+	int level;	  /* 2, 3, 4 */
+	int count;	  /* instances summed (sysfs, hwloc), or packages (sysconf, CPUID) */
+	const char *from; /* "sysfs", "sysconf/CPUID", "CPUID", "hwloc", or why none */
 };
 
 struct tt_bench_ctx;
@@ -64,19 +66,20 @@ struct tt_bench_opts {
 	/* Arrays kept across runs (bandwidth kernels); NULL: fresh arrays,
 	 * unmapped when the run ends. Other kinds ignore it. */
 	struct tt_bench_ctx *reuse;
-	/* The tuner's trials: a working set under 4x the last-level cache, or
-	 * a best pass under TT_BENCH_MIN_TICKS ticks, is an error (TT_EINPUT)
-	 * rather than a result marked cache_resident or short_pass, so that
-	 * cache bandwidth is never ranked as memory's. */
+	/* The tuner's trials: arrays under TT_LLC_FACTOR times the last-level
+	 * cache, or a best pass under TT_MIN_TICKS ticks, are an error
+	 * (TT_EINPUT) rather than a result marked cache_resident or
+	 * short_pass, so that cache bandwidth is never ranked as memory's. */
 	bool refuse_cache;
-	/* Set (by a signal handler) to stop the run between passes or points:
-	 * the run fails with a message saying where it stopped. NULL: never. */
+	/* Set (by a signal handler) to stop the run between passes, points or
+	 * slices of the first touch: the run fails with a message saying where
+	 * it stopped. NULL: never. */
 	const volatile sig_atomic_t *stop;
 	/* For a person waiting, from the thread that times the run, never
-	 * inside a timed pass. started: the CPUs, sizes and cache are known,
-	 * before the arrays are placed. progress: placing (n = 0, of = 0),
-	 * then before pass n of of (pass 0: the warm-up) or point n of of of a
-	 * curve. NULL: none. */
+	 * inside a timed pass. started: the buffers are mapped and fit, before
+	 * they are touched. progress: placing (n = 0, of = 0), then before pass
+	 * n of of (pass 0: the warm-up) or point n of of of a curve. NULL:
+	 * none. */
 	void (*started)(void *ctx, const struct tt_bench_result *r);
 	void (*progress)(void *ctx, int n, int of);
 	void *report_ctx;
@@ -92,16 +95,8 @@ struct tt_loaded_point {
 struct tt_bench_result {
 	size_t elements; /* per array (latency: cache lines) */
 	size_t array_bytes;
-	/* Did it measure memory? The working set (every array, or the chain)
-	 * against 4x the last-level cache; the shortest pass against the
-	 * clock's tick (clock_getres). */
-	struct tt_llc llc;
-	uint64_t working_set_bytes;
-	double tick_s;
-	bool cache_resident; /* the working set is under 4x llc.bytes (known) */
-	bool short_pass;     /* the best pass is under TT_BENCH_MIN_TICKS ticks */
-	int threads;	     /* thread i pinned to cpus[i] */
-	int ncpus;	     /* CPUs of the source node this process may use */
+	int threads; /* thread i pinned to cpus[i] */
+	int ncpus;   /* CPUs of the source node this process may use */
 	int cpus[TT_MAX_CPUS];
 	double best_s, median_s, max_s; /* seconds per pass */
 	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
@@ -122,23 +117,38 @@ struct tt_bench_result {
 	 * now. */
 	bool reused;
 	uint64_t moved_pages;
-	const char *size_rule; /* how the size was chosen */
-	const char *isa;       /* instruction set of the kernel loops */
+	char size_rule[128]; /* how the size was chosen */
+	/* The last-level cache of the threads' CPUs the arrays were held to
+	 * (bytes 0: unknown), and whether they were under TT_LLC_FACTOR times
+	 * it: then the figures are the cache's, not the memory's (STREAM's
+	 * rule). */
+	struct tt_llc llc;
+	bool cache_resident;
+	/* The fastest pass took under TT_MIN_TICKS ticks of the clock
+	 * (tick_s, tt_bench_tick_s): too short to time (STREAM warns under 20). */
+	bool short_pass;
+	double tick_s;
+	const char *isa; /* instruction set of the kernel loops */
 };
 
-/* The last-level cache of the CPUs (a run's threads'): from sysfs
- * (through the root) the unified cache of the highest level of each CPU,
- * each distinct one once, summed; without it sysconf (glibc), then CPUID,
- * then hwloc (the live system only), times the packages the CPUs are on;
- * llc->bytes 0 and how "unknown" when none says. */
-void tt_bench_llc(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc);
-/* STREAM's rule: each array at least 4x the last-level cache and at least
- * 1M elements. */
-size_t tt_bench_default_bytes(const struct tt_llc *llc, const char **rule);
-/* The resolution of the clock passes are timed with, seconds. */
+/* The last-level cache of the CPUs (a run's threads'; tt_bench_llc: every
+ * CPU sysfs lists): from sysfs under the root, each CPU's highest cache
+ * that holds data (index3 on most x86, index2 on many Arm parts, index4
+ * where there is an L4), each instance once, summed; without it the C
+ * library's figure (glibc asks CPUID), then CPUID, times the packages the
+ * CPUs are on; then hwloc (the live system only). -1 when none is known
+ * (bytes 0; from says why). */
+int tt_bench_llc_of(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *out);
+int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *out);
+/* STREAM's rule: each array at least 4x the total last-level cache and at
+ * least 1M elements; rule says which applied and where the cache's size
+ * came from. */
+size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size);
+/* The clock's resolution as STREAM measures it (the least step between two
+ * distinct readings), seconds. */
 double tt_bench_tick_s(void);
-/* Sets r->cache_resident from r->llc and r->working_set_bytes, and
- * r->short_pass from r->best_s against tick_s. */
+/* Sets r->cache_resident from r->llc and r->array_bytes, r->short_pass
+ * from r->best_s against tick_s, and r->tick_s. */
 void tt_bench_judge(struct tt_bench_result *r, double tick_s);
 /* The CPUs a run from node may use: the node's CPUs that this process's
  * affinity (sched_getaffinity: a cpuset, taskset) allows, ascending; none
@@ -172,7 +182,7 @@ struct tt_matrix {
 	uint64_t *pages;    /* [ncpu * nmem]: pages verified on the memory node */
 	size_t array_bytes; /* of the bandwidth runs */
 	/* Any of its runs (bandwidth or latency) cache-resident or too short;
-	 * the largest last-level cache they were checked against. */
+	 * the largest last-level cache they were held to. */
 	struct tt_llc llc;
 	bool cache_resident, short_pass;
 };

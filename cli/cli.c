@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "../core/parse.h"
+#include "../core/root.h"
 #include "../core/topo.h"
 #include "../core/weights.h"
 #include "../core/wi.h"
@@ -9,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +56,7 @@ const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const c
 
 int cli_open_root(struct tt_cli *cli)
 {
-	int rc = tt_sysfs_init(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
+	int rc = tt_root_open(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
 
 	return rc < 0 ? cli_fail(rc) : 0;
 }
@@ -99,7 +101,7 @@ int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_
 	/* Looked for under the root given, whoever calls first: before the
 	 * root is open the lookup would see this host. */
 	if (!cli->sfs.abs[0]) {
-		int rc = tt_sysfs_init(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
+		int rc = tt_root_open(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");
 
 		if (rc < 0)
 			return rc;
@@ -214,7 +216,10 @@ int cli_print_json(json_t *root)
 	return 0;
 }
 
-/* A quoted CSV field (RFC 4180: quotes doubled), on one line. */
+/* A quoted CSV field (RFC 4180: quotes doubled), on one line. A field that
+ * a spreadsheet would take for a formula (=, +, -, @, tab, CR first: OWASP's
+ * CSV injection rule) is prefixed with a single quote, so a string merged
+ * from another host's database is shown, never run. */
 static const char *csv_field(json_t *row, const char *key, char *out, size_t size)
 {
 	char safe[256];
@@ -222,6 +227,8 @@ static const char *csv_field(json_t *row, const char *key, char *out, size_t siz
 
 	tt_str_escape(json_string_value(json_object_get(row, key)) ?: "", safe, sizeof(safe));
 	out[len++] = '"';
+	if (safe[0] && strchr("=+-@\t\r", safe[0]))
+		out[len++] = '\'';
 	for (const char *p = safe; *p && len + 3 < size; p++) {
 		if (*p == '"')
 			out[len++] = '"';
@@ -306,16 +313,55 @@ void cli_trials_csv(json_t *run, FILE *f)
 	}
 }
 
-/* The temp name is random and created O_EXCL (mkstemp), so a link planted
- * at a guessable name cannot redirect the write; it then gets the mode a
- * plain create would have given. */
+/* Into a file that is not a regular one (a device such as /dev/null, a
+ * FIFO, a terminal): written in place, as a shell's > would. */
+static int write_through(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
+{
+	int rc, fd = open(out, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	FILE *f;
+
+	if (fd < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+	if (!(f = fdopen(fd, "w"))) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+		close(fd);
+		return rc;
+	}
+	rc = write(ctx, f);
+	if (fflush(f) != 0 || ferror(f))
+		rc = rc < 0 ? rc : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+	if (fclose(f) != 0 && rc == 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", out);
+	return rc;
+}
+
+/* A regular file or a new path: the temp name is random and created O_EXCL
+ * (mkstemp), so a link planted at a guessable name cannot redirect the
+ * write; it then gets the mode a plain create would have given. */
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 {
-	char tmp[4200];
+	char tmp[4200], real[PATH_MAX];
+	struct stat st;
 	mode_t mask;
 	FILE *f;
 	int fd, rc;
 
+	/* rename() replaces what the name is, not what it points to: a link
+	 * (/dev/stdout, a link into a config folder) would become a regular
+	 * file, and as root a device node would. A link is followed to what it
+	 * names; only a regular file, or a new one, is replaced whole. */
+	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (!realpath(out, real))
+			return tt_err_sys(TT_EINPUT, errno,
+					  "output '%s' is a symbolic link to nothing that can be "
+					  "written",
+					  out);
+		out = real;
+	}
+	if (stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+		return tt_err(TT_EINPUT, "output '%s' is a folder, not a file", out);
+	if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_through(out, write, ctx);
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp))
 		return tt_err(TT_EINPUT, "output path '%s' is too long", out);
 	fd = mkostemp(tmp, O_CLOEXEC);

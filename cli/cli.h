@@ -95,13 +95,15 @@ int cli_open_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db);
 /* The same returning a library status, for callers that report it. */
 int cli_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db);
 
-struct tt_apply_plan;
-/* apply's and restore's shared steps (cmd-apply.c): a journal left by a
- * killed apply goes back first (a library status); then validate, dry-run
- * or run, report and record (an exit code). */
-int cli_apply_recover_first(struct tt_cli *cli);
-int cli_apply_execute(struct tt_cli *cli, const struct tt_topo *t, struct tt_apply_plan *p,
-		      bool dry_run, const char *kind, const char *objective);
+struct tt_writer_req;
+/* The one write path's CLI side (write-out.c): the CLI's hooks in rq
+ * (its warnings, the database) and rq->sfs; cli_write runs rq through
+ * the writer and prints the result as text or JSON (a library status).
+ * cli_recover_first puts back a journal left by a killed tiertune, saying
+ * so (auto's trials, before they hold weights). */
+void cli_write_hooks(struct tt_cli *cli, struct tt_writer_req *rq);
+int cli_write(struct tt_cli *cli, struct tt_writer_req *rq);
+int cli_recover_first(struct tt_cli *cli);
 
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and
  * returns the exit code for status. */
@@ -120,7 +122,9 @@ void cli_when(double t, char *buf, size_t size);
 const char *cli_str(json_t *row, const char *key);
 
 /* Writes out through write(ctx, f) on a temp file beside it, renamed into
- * place when whole (a reader never sees half); a library status. */
+ * place when whole (a reader never sees half); a library status. A symbolic
+ * link is followed (the link stays); a device, FIFO or terminal is written
+ * in place, never replaced by a regular file. */
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx);
 
 /* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */

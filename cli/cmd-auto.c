@@ -16,6 +16,7 @@
 #include "../tuner/model.h"
 #include "../tuner/report.h"
 #include "../tuner/search.h"
+#include "../writer/writer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,7 +39,7 @@ struct auto_args {
 	int64_t source;
 	const char *nodes, *mix, *budget, *model, *noise, *strategy;
 	uint64_t threads, max_weight, seed, size, repeat;
-	bool no_record, apply, no_profile, allow_cache;
+	bool no_record, apply, no_profile, allow_cache_resident;
 	bool real_only; /* --size or --repeat given */
 	/* The objective and the search space (auto only): --objective,
 	 * --max-latency, --traffic-rate, --granularity, --all-sources. */
@@ -373,6 +374,7 @@ static void objective_text(const struct tt_auto *c, const struct tt_report *r,
 struct all_sources {
 	struct tt_auto_all set;
 	json_t *docs;
+	char keep[512]; /* the sources whose run recommends writing nothing, and why */
 };
 
 static int all_add(struct all_sources *all, const struct tt_recos *rs, int64_t run, json_t *doc)
@@ -480,7 +482,7 @@ static int recover(void *ctx)
 {
 	const struct auto_out *o = ctx;
 
-	return cli_apply_recover_first(o->cli);
+	return cli_recover_first(o->cli);
 }
 
 static int open_db(void *ctx, struct tt_db **db)
@@ -488,6 +490,65 @@ static int open_db(void *ctx, struct tt_db **db)
 	const struct auto_out *o = ctx;
 
 	return cli_db(o->cli, 0, db);
+}
+
+/* The action keeps something the search did not beat: auto mode, or
+ * local memory when the winner was other weights within its noise. (The
+ * winner being local memory itself is the one-node recommendation, which
+ * the plan refuses as it always has: exit 3, "bind instead".) */
+static bool keeps(const struct tt_report *r)
+{
+	return r->action == TT_ACTION_KEEP_AUTO ||
+	       (r->action == TT_ACTION_BIND_LOCAL &&
+		r->base[r->action_base].verdict != TT_VERDICT_SAME);
+}
+
+/* Why a run whose action is not "apply" writes nothing, for the report's
+ * apply line and --apply. */
+static void keep_why(const struct tt_report *r, char *buf, size_t size)
+{
+	const struct tt_report_baseline *b = r->action_base >= 0 ? &r->base[r->action_base] : NULL;
+
+	snprintf(buf, size,
+		 r->action == TT_ACTION_KEEP_AUTO
+			 ? "nothing to write: keep the kernel's auto mode (no weights beat it "
+			   "beyond "
+			   "the noise%s)"
+			 : "nothing to write: bind the program's memory to the local node (numactl "
+			   "--membind; interleaving beat local memory alone by nothing beyond the "
+			   "noise%s)",
+		 b && b->verdict == TT_VERDICT_NOISE   ? ", see its row above"
+		 : b && b->verdict == TT_VERDICT_WORSE ? "; it beat the search's winner"
+						       : "");
+}
+
+/* --apply's planners for the writer (writer/writer.h), called after a
+ * leftover journal went back, so that the plan reads the weights as it
+ * left them: one source's recommendation, or the set's. */
+struct auto_planner {
+	const struct tt_auto *c;
+	const struct tt_recos *rs;
+	const struct tt_auto_all *set;
+	const struct tt_topo *t;
+};
+
+static int plan_auto(void *ctx, struct tt_apply_plan *p)
+{
+	const struct auto_planner *ap = ctx;
+	char why[1024];
+
+	if (tt_auto_plan(ap->c, ap->rs, p) == 0)
+		return 0;
+	snprintf(why, sizeof(why), "%s", tt_err_msg());
+	return tt_err(TT_EUNAVAIL, "cannot apply: %s", why);
+}
+
+static int plan_all(void *ctx, struct tt_apply_plan *p)
+{
+	const struct auto_planner *ap = ctx;
+
+	p->be = ap->set->be;
+	return tt_auto_all_plan(ap->set, ap->t, p);
 }
 
 static void print_app_objective(const struct tt_auto *c)
@@ -509,6 +570,7 @@ static void print_policy_trials(const struct tt_cli *cli, const struct tt_auto *
 	if (!c->app)
 		return;
 	printf("the program's output: %s\n", c->log);
+	printf("processes the runs left behind, ended after them: %d\n", c->app->leftovers);
 	if (c->app->host_nodes) {
 		tt_bit_format_list(c->app->nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 		printf("TEST HOOK (%s): the weights went to '%s', but the program ran under this "
@@ -695,10 +757,10 @@ static json_t *report_json(const struct tt_auto *c, const struct auto_args *a,
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
 	json_object_set_new(
 		j, "recommendation",
-		json_pack("{s:s,s:o,s:s,s:o,s:o,s:o}", "interface", rs->r[0].interface, "weights",
-			  tt_json_weights(&rs->r[0].w), "weights_keyed_by",
-			  tt_wi_find(rs->r[0].interface)->unit, "gain", tt_json_real(r->reco_gain),
-			  "gain_over",
+		json_pack("{s:s,s:s,s:o,s:s,s:o,s:o,s:o}", "action", tt_reco_action_name(r->action),
+			  "interface", rs->r[0].interface, "weights", tt_json_weights(&rs->r[0].w),
+			  "weights_keyed_by", tt_wi_find(rs->r[0].interface)->unit, "gain",
+			  tt_json_real(r->reco_gain), "gain_over",
 			  r->reco_gain_over[0] ? json_string(r->reco_gain_over) : json_null(),
 			  "lost_to",
 			  r->lost_to >= 0 ? json_string(r->base[r->lost_to].name) : json_null()));
@@ -873,6 +935,23 @@ static bool on_model_tree(const struct tt_cli *cli, const struct tt_auto *c)
 	return c->model && cli->sysfs_root == model_root;
 }
 
+/* The weights to apply and their gain over the baseline named. */
+static void print_reco_gain(const struct tt_report *r, const struct tt_report_baseline *over,
+			    const char *sim, int source, const char *w)
+{
+	printf("%srecommendation for source node %d: %s", sim, source, w);
+	if (over && over->verdict == TT_VERDICT_SAME)
+		printf(" (the %s baseline itself)\n", tt_report_baseline_label(r, over->name));
+	else if (isnan(r->reco_gain))
+		printf(" (gain unknown)\n");
+	else if (r->reco_gain == 0)
+		printf(" (no gain over %s beyond the noise)\n",
+		       tt_report_baseline_label(r, r->reco_gain_over));
+	else
+		printf(" (%+.1f%% over %s)\n", 100 * r->reco_gain,
+		       tt_report_baseline_label(r, r->reco_gain_over));
+}
+
 static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 			const struct auto_args *a, const struct tt_report *r,
 			const struct tt_recos *rs, int64_t run, const struct tt_apply_plan *p,
@@ -983,18 +1062,16 @@ static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 		       r->base[r->lost_to].name);
 	const struct tt_report_baseline *over = tt_report_gain_over(r);
 
-	printf("%srecommendation for source node %d: %s", sim, c->source, w);
-	if (over && over->verdict == TT_VERDICT_SAME)
-		printf(" (the %s baseline itself)\n", tt_report_baseline_label(r, over->name));
-	else if (isnan(r->reco_gain))
-		printf(" (gain unknown)\n");
-	else if (r->reco_gain == 0)
-		printf(" (no gain over %s beyond the noise)\n",
-		       tt_report_baseline_label(r, r->reco_gain_over));
+	if (keeps(r))
+		printf("%srecommendation for source node %d: %s; the best measured, %s, is no "
+		       "gain beyond the noise over it\n",
+		       sim, c->source,
+		       r->action == TT_ACTION_KEEP_AUTO ? "keep the kernel's auto mode"
+							: "bind to local memory, no interleave",
+		       w);
 	else
-		printf(" (%+.1f%% over %s)\n", 100 * r->reco_gain,
-		       tt_report_baseline_label(r, r->reco_gain_over));
-	for (int k = 0; !c->tiers && k < r->nnodes; k++) {
+		print_reco_gain(r, over, sim, c->source, w);
+	for (int k = 0; !c->tiers && !keeps(r) && k < r->nnodes; k++) {
 		/* Upstream weights are 1-255: a node the search left out cannot
 		 * be given 0, it has to stay out of the task's nodemask. */
 		if (!tt_weights_get(&rs->r[0].w, r->nodes[k], 0))
@@ -1008,6 +1085,8 @@ static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 		for (int i = 0; i < p->n; i++)
 			printf("  %s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
 			       p->w[i].old, p->w[i].value);
+	} else if (keeps(r)) {
+		printf("\napply: %s\n", plan_why);
 	} else {
 		printf("\napply: not possible here: %s\n", plan_why);
 	}
@@ -1015,6 +1094,15 @@ static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 	 * are not this machine's. */
 	char root[600] = "";
 
+	if (keeps(r)) {
+		if (run)
+			printf("\nrecorded as run %jd%s: 'tiertune show %jd' shows it; 'apply "
+			       "--run "
+			       "%jd' writes nothing for it\n",
+			       (intmax_t)run, c->simulated ? " (simulated)" : "", (intmax_t)run,
+			       (intmax_t)run);
+		return;
+	}
 	if (on_model_tree(cli, c)) {
 		printf("\nthe weights are for the model's machine; to try them, on a copy of its "
 		       "tree:\n  cp -a '%s' DIR\n",
@@ -1047,8 +1135,8 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 			     .nodes = a->nodes,
 			     .threads = (int)a->threads,
 			     .size_bytes = a->size,
+			     .allow_cache_resident = a->allow_cache_resident,
 			     .repeat = (int)a->repeat,
-			     .allow_cache = a->allow_cache,
 			     .no_profile = a->no_profile,
 			     .sigma = 0.03,
 			     .seed = a->seed,
@@ -1155,11 +1243,16 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		if (rc < 0)
 			goto out;
 	}
-	if (tt_auto_plan(&c, &rs, &p) == 0) {
+	if (keeps(&r))
+		keep_why(&r, plan_why, sizeof(plan_why));
+	else if (tt_auto_plan(&c, &rs, &p) == 0)
 		planned = true;
-	} else {
+	else
 		snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
-	}
+	if (a->all && keeps(&r))
+		snprintf(a->all->keep + strlen(a->all->keep),
+			 sizeof(a->all->keep) - strlen(a->all->keep), "%ssource node %d: %s",
+			 a->all->keep[0] ? "; " : "", c.source, tt_reco_action_name(r.action));
 	if (cli->json) {
 		json_t *doc = report_json(&c, a, &s, &r, &rs, run, planned ? &p : NULL,
 					  planned ? NULL : plan_why);
@@ -1180,32 +1273,26 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	if (!a->apply || a->all)
 		goto out;
 	printf("\n");
-	/* A journal left by a killed apply goes back first, as apply does,
-	 * and the plan is made again on what it restored: the one printed
-	 * above read the weights as the journal had left them. */
-	if (planned && (rc = cli_apply_recover_first(cli)) == 0) {
-		tt_apply_plan_release(&p);
-		tt_apply_plan_init(&p, NULL, &cli->sfs);
-		if (tt_auto_plan(&c, &rs, &p) < 0) {
-			planned = false;
-			snprintf(plan_why, sizeof(plan_why), "%s", tt_err_msg());
-		}
+	if (r.action == TT_ACTION_KEEP_AUTO) {
+		printf("--apply: %s\n", plan_why);
+		goto out;
 	}
-	if (rc < 0) {
-		/* recovery failed: its message stands */
-	} else if (!planned) {
-		rc = tt_err(TT_EUNAVAIL, "cannot apply: %s", plan_why);
-	} else if (p.auto_lost) {
-		rc = tt_err(TT_EUNAVAIL,
-			    "writing weights turns the kernel's auto mode off, and this "
-			    "kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
-		tt_err_hint("'tiertune apply --run %jd --force' applies anyway", (intmax_t)run);
-	} else {
-		char objective[64];
+	if (keeps(&r)) {
+		rc = cli_fail(tt_err(TT_EUNAVAIL, "cannot apply: %s", plan_why));
+		goto out;
+	}
+	struct auto_planner ap = { &c, &rs, NULL, &t };
+	struct tt_writer_req rq = { .kind = TT_WRITER_AUTO,
+				    .from = TT_WRITER_PLANNER,
+				    .topo = &t,
+				    .run_id = run,
+				    .source = c.source,
+				    .hooks = { .plan = plan_auto, .plan_ctx = &ap } };
+	char objective[64];
 
-		snprintf(objective, sizeof(objective), "run %jd", (intmax_t)run);
-		rc = cli_apply_execute(cli, &t, &p, false, "apply", run ? objective : NULL);
-	}
+	snprintf(objective, sizeof(objective), "run %jd", (intmax_t)run);
+	rq.objective = run ? objective : NULL;
+	rc = cli_write(cli, &rq);
 out:
 	if (searched)
 		tt_search_release(&s);
@@ -1289,7 +1376,6 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 {
 	struct all_sources *all = calloc(1, sizeof(*all));
 	const struct tt_auto_all *set = &all->set;
-	struct tt_apply_plan p;
 	struct tt_topo t;
 	int rc, node;
 
@@ -1311,7 +1397,6 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 		free(all);
 		return rc;
 	}
-	tt_apply_plan_init(&p, NULL, &cli->sfs);
 	all->docs = json_array();
 	tt_nodemask_for_each (node, &t.cpu_nodes) {
 		struct auto_args one = *a;
@@ -1327,26 +1412,33 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 	if (!a->apply)
 		goto out;
 	printf("\n");
-	p.be = set->be;
-	if (!set->be) {
+	if (all->keep[0]) {
+		/* Weights are global: one source's gain would turn auto mode off
+		 * (or interleave) for a source whose run found no reason to. */
+		printf("--apply: nothing written: not every source's run supports writing "
+		       "weights (%s)\n",
+		       all->keep);
+	} else if (!set->be) {
 		rc = cli_fail(tt_err(TT_EUNAVAIL, "cannot apply: %s", set->why));
 	} else if (set->conflict[0]) {
 		tt_err(TT_EINPUT, "%s", set->conflict);
 		tt_err_hint("apply one source's run: 'tiertune apply --run RUN'");
 		rc = cli_fail(TT_EINPUT);
-	} else if ((rc = cli_apply_recover_first(cli)) < 0 ||
-		   (rc = tt_auto_all_plan(set, &t, &p)) < 0) {
-		rc = cli_fail(rc);
-	} else if (p.auto_lost) {
-		tt_err(TT_EUNAVAIL, "writing weights turns the kernel's auto mode off, and this "
-				    "kernel cannot turn it back on (no HMAT/CDAT bandwidth data)");
-		rc = cli_fail(TT_EUNAVAIL);
 	} else {
-		rc = cli_apply_execute(cli, &t, &p, false, "apply", "auto --all-sources");
+		struct auto_planner ap = { NULL, NULL, set, &t };
+		struct tt_writer_req rq = { .kind = TT_WRITER_AUTO_ALL,
+					    .from = TT_WRITER_PLANNER,
+					    .topo = &t,
+					    .be = set->be,
+					    .source = -1,
+					    .objective = "auto --all-sources",
+					    .hooks = { .plan = plan_all, .plan_ctx = &ap } };
+
+		rc = cli_write(cli, &rq);
+		rc = rc < 0 ? cli_fail(rc) : rc;
 	}
 out:
 	json_decref(all->docs);
-	tt_apply_plan_release(&p);
 	tt_topo_release(&t);
 	free(all);
 	return rc;
@@ -1372,9 +1464,9 @@ static bool given(const struct cli_opt *opts, const char *name)
 			 UINT64_C(1) << 46),                                                       \
 		CLI_U64("repeat", &(a).repeat, "R", "real trials: timed passes each (default 5)",  \
 			1, 1000),                                                                  \
-		CLI_FLAG("allow-cache", &(a).allow_cache,                                          \
-			 "real trials: rank them even when the working set is under 4x the "       \
-			 "last-level cache or a pass under 20 clock ticks (refused by default)"),  \
+		CLI_FLAG("allow-cache-resident", &(a).allow_cache_resident,                        \
+			 "real trials: allow --size under 4x the last-level cache (they then "     \
+			 "measure the cache)"),                                                    \
 		CLI_FLAG("no-record", &(a).no_record,                                              \
 			 "do not store the run in the database (stored by default)")
 

@@ -283,20 +283,19 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 	}
 }
 
-/* The last-level cache, and whether the figures are of memory: the
- * contract's llc_bytes, cache_resident and short_pass, and how the cache
- * was found. */
-static json_t *memory_json(const struct tt_llc *llc, uint64_t working_set, bool resident,
-			   bool short_pass, double tick_s)
+/* The last-level cache, and whether the figures are the memory's: the
+ * contract's llc_bytes, cache_resident and short_pass (cache_resident null
+ * when no cache size is known), and where the cache's size came from. */
+static json_t *memory_json(const struct tt_llc *llc, bool resident, bool short_pass,
+			   double tick_s)
 {
-	json_t *j = json_pack("{s:o,s:o,s:s,s:b,s:b}", "llc_bytes",
+	json_t *j = json_pack("{s:o,s:o,s:s,s:o,s:b}", "llc_bytes",
 			      llc->bytes ? json_integer((json_int_t)llc->bytes) : json_null(),
-			      "llc_level", llc->level ? json_integer(llc->level) : json_null(),
-			      "llc_source", llc->how, "cache_resident", resident, "short_pass",
-			      short_pass);
+			      "llc_level", llc->bytes ? json_integer(llc->level) : json_null(),
+			      "llc_source", llc->from,
+			      "cache_resident", llc->bytes ? json_boolean(resident) : json_null(),
+			      "short_pass", short_pass);
 
-	if (working_set)
-		json_object_set_new(j, "working_set_bytes", json_integer((json_int_t)working_set));
 	if (tick_s > 0)
 		json_object_set_new(j, "timer_tick_s", json_real(tick_s));
 	return j;
@@ -304,36 +303,44 @@ static json_t *memory_json(const struct tt_llc *llc, uint64_t working_set, bool 
 
 static void print_llc(const struct tt_llc *llc)
 {
+	bool per_package = !strcmp(llc->from, "sysconf/CPUID") || !strcmp(llc->from, "CPUID");
+
 	if (!llc->bytes) {
-		printf("last-level cache: unknown (no sysfs cache, sysconf, CPUID or hwloc size): "
-		       "the arrays may be cache-resident\n");
+		printf("last-level cache: unknown (%s): the buffers may be cache-resident\n",
+		       llc->from);
 		return;
 	}
-	printf("last-level cache: %.1f MiB (L%d, %s, %d %s)\n", MIB(llc->bytes), llc->level,
-	       llc->how, llc->count,
-	       !strcmp(llc->how, "sysfs cpu*/cache") ? (llc->count == 1 ? "cache" : "caches")
-	       : llc->count == 1		     ? "package"
-						     : "packages");
+	printf("last-level cache: %.1f MiB (L%d, from %s, %d %s%s)\n", MIB(llc->bytes),
+	       llc->level, llc->from, llc->count, per_package ? "package" : "instance",
+	       llc->count == 1 ? "" : "s");
 }
 
-/* What the figures are not: memory's, or timed. Said after them, where
- * they are read. */
-static void print_memory_check(const struct tt_llc *llc, uint64_t working_set, bool resident,
-			       bool short_pass, double best_s, double tick_s)
+/* Whether the figures above are the memory's: arrays the last-level cache
+ * can hold measure the cache; a pass of a few clock ticks measures the
+ * clock (STREAM warns of both). best_s 0: the fastest of several runs'
+ * passes (the matrix). */
+static void print_trust(const struct tt_llc *llc, size_t array_bytes, const char *buffers,
+			bool resident, bool short_pass, double best_s, double tick_s)
 {
 	if (resident)
-		printf("warning: cache-resident: the working set of %.1f MiB is under 4x the "
-		       "last-level cache (%.1f MiB); these figures measure the cache, not memory "
-		       "(leave --size out for STREAM's rule)\n",
-		       MIB(working_set), MIB(llc->bytes));
-	if (short_pass)
-		printf("warning: too short: the best pass took %.3g s, under %d ticks of the clock "
-		       "(%.3g s each); give a larger --size\n",
-		       best_s, TT_BENCH_MIN_TICKS, tick_s);
+		printf("cache-resident: %.1f MiB %s are under %dx the last-level cache "
+		       "(%.1f MiB): these figures are the cache's, not memory's; use --size "
+		       "%.0fM or more (or leave it out: STREAM's rule)\n",
+		       MIB(array_bytes), buffers, TT_LLC_FACTOR, MIB(llc->bytes),
+		       ceil(MIB(llc->bytes * TT_LLC_FACTOR)));
+	if (short_pass && best_s > 0)
+		printf("too short: the fastest pass took %.1f us, under %d ticks of the clock "
+		       "(%.0f ns each): the time is mostly the clock's; use a larger --size\n",
+		       best_s * 1e6, TT_MIN_TICKS, tick_s * 1e9);
+	else if (short_pass)
+		printf("too short: a pass took under %d ticks of the clock: the time is mostly "
+		       "the clock's; use a larger --size\n",
+		       TT_MIN_TICKS);
 }
 
-/* The header: what runs where, on what sizes. Printed before the arrays
- * are placed, so that a person sees it while they wait. */
+/* The header: what runs where, on what sizes. Printed once the buffers are
+ * mapped and fit, before they are touched, so that a person sees it while
+ * they wait. */
 static void print_header(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			 const struct tt_bench_result *r)
 {
@@ -383,8 +390,8 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			t->kernel_release, "cpu_model", t->cpu_model);
 
 		json_object_update_new(j, figures_json(o, r));
-		json_object_update_new(j, memory_json(&r->llc, r->working_set_bytes,
-						      r->cache_resident, r->short_pass, r->tick_s));
+		json_object_update_new(
+			j, memory_json(&r->llc, r->cache_resident, r->short_pass, r->tick_s));
 		if (res->run_id)
 			json_object_set_new(j, "run", json_integer(res->run_id));
 		if (sum)
@@ -392,8 +399,8 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		return cli_print_json(j);
 	}
 	print_figures(o, r);
-	print_memory_check(&r->llc, r->working_set_bytes, r->cache_resident, r->short_pass,
-			   r->best_s, r->tick_s);
+	print_trust(&r->llc, r->array_bytes, o->kernel->kind->buffers, r->cache_resident,
+		    r->short_pass, r->best_s, r->tick_s);
 	print_placement(r);
 	printf("validation: %s\n", r->validated ? "passed" : "FAILED");
 	if (res->run_id)
@@ -425,7 +432,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 				      "array_bytes", (json_int_t)m->array_bytes, "matrix", rows);
 
 		json_object_update_new(
-			j, memory_json(&m->llc, 0, m->cache_resident, m->short_pass, 0));
+			j, memory_json(&m->llc, m->cache_resident, m->short_pass, 0));
 		return cli_print_json(j);
 	}
 	print_llc(&m->llc);
@@ -448,15 +455,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 			printf(" %9.1f", m->lat_ns[c * m->nmem + j]);
 	}
 	printf("\n");
-	if (m->cache_resident)
-		printf("warning: cache-resident: a working set is under 4x the last-level cache "
-		       "(%.1f MiB); these figures measure the cache, not memory (leave --size out "
-		       "for STREAM's rule)\n",
-		       MIB(m->llc.bytes));
-	if (m->short_pass)
-		printf("warning: too short: a best pass took under %d ticks of the clock; give a "
-		       "larger --size\n",
-		       TT_BENCH_MIN_TICKS);
+	print_trust(&m->llc, m->array_bytes, "arrays", m->cache_resident, m->short_pass, 0, 0);
 	return 0;
 }
 
@@ -651,13 +650,12 @@ static double now_s(void)
 static void on_started(void *ctx, const struct tt_bench_result *r)
 {
 	struct waiting *w = ctx;
-	const char *what = w->o->kernel->kind->buffers;
-	uint64_t bytes = r->working_set_bytes;
+	const struct tt_kernel *k = w->o->kernel;
 
 	if (!w->cli->json)
 		print_header(w->cli, w->o, r);
-	snprintf(w->placing, sizeof(w->placing), "placing and touching %s (%.1f MiB)", what,
-		 MIB(bytes));
+	snprintf(w->placing, sizeof(w->placing), "placing and touching %s (%.1f MiB)",
+		 k->kind->buffers, MIB((uint64_t)k->arrays * r->array_bytes));
 }
 
 static void on_progress(void *ctx, int n, int of)

@@ -6,7 +6,7 @@
 #include "../core/parse.h"
 #include "../core/wi.h"
 #include "../db/db.h"
-#include "../tuner/recos.h"
+#include "../writer/recos.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -382,11 +382,10 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			   "shell, json (a profile for identical hosts), tmpfiles, numactl, "
 			   "prometheus, or csv (the run's trials)",
 			   .required = true),
-		CLI_STRING(
-			"output", &out, "FILE",
-			"write to FILE (through a temporary file and rename) instead of standard "
-			"output",
-			.short_name = 'o'),
+		CLI_STRING("output", &out, "FILE",
+			   "write to FILE (a regular file through a temporary file and rename; a "
+			   "device, FIFO or symlink written through) instead of standard output",
+			   .short_name = 'o'),
 		CLI_STRING("interface", &interface, cli_interfaces(ifaces, sizeof(ifaces), "|both"),
 			   "the interface to export for, or every one (default: the one this "
 			   "kernel has)"),
@@ -443,6 +442,17 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			    : tt_recos_from_run(db, (int64_t)run, &e.rs);
 		if (rc == 0 && fmt == 5)
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
+		/* A run that recommends keeping auto mode or binding locally has
+		 * no weights for a script to write (CSV still has its trials). */
+		if (rc == 0 && !e.rs.n && e.rs.nactions && formats[fmt].write != csv)
+			rc = tt_err(
+				TT_EINPUT,
+				"run %jd recommends %s for source node %d: no weights to export",
+				(intmax_t)e.rs.run_id,
+				strcmp(e.rs.actions[0].action, "keep_auto") == 0
+					? "keeping the kernel's auto mode"
+					: "binding to local memory",
+				e.rs.actions[0].source_node);
 		tt_db_close(db);
 		/* Checked against this root's interfaces and nodes, the weights
 		 * must be for its hardware; a profile (json) carries the run's own

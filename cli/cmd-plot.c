@@ -183,21 +183,69 @@ static int write_heat(void *ctx, FILE *f)
 	return 0;
 }
 
+/* s as a gnuplot string literal. Everything in the script that is not our
+ * own text (a run's objective and kind, which db merge brings from other
+ * hosts; the output prefix) goes through here. In single quotes gnuplot
+ * expands neither backquotes (`cmd` runs cmd in double quotes and bare
+ * words) nor @macros, nor backslash escapes; '' is the one escape, for a
+ * quote. A control character would end the command (a newline) or the
+ * line: it becomes '?'. Checked with gnuplot 5.4. */
+static const char *gp_str(const char *s, char *buf, size_t size)
+{
+	size_t k = 0;
+
+	if (size < 3)
+		return "''";
+	buf[k++] = '\'';
+	for (; *s && k + 3 < size; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\'')
+			buf[k++] = '\'';
+		buf[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	}
+	buf[k++] = '\'';
+	buf[k] = '\0';
+	return buf;
+}
+
+/* A file name the script names: the prefix and its suffix, quoted. */
+static const char *gp_file(const struct plot *pl, const char *suffix, char *buf, size_t size)
+{
+	char name[4200];
+
+	snprintf(name, sizeof(name), "%s%s", pl->prefix, suffix);
+	return gp_str(name, buf, size);
+}
+
+/* The title: what was run, from which node; simulated said first. */
+static const char *gp_title(const struct plot *pl, const char *extra, char *buf, size_t size)
+{
+	char t[1024];
+
+	snprintf(t, sizeof(t), "%srun %jd (%s): %s from node %d%s",
+		 pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id, cli_str(pl->run, "kind"),
+		 cli_str(pl->run, "objective"), pl->source, extra);
+	return gp_str(t, buf, size);
+}
+
 static int write_script(void *ctx, FILE *f)
 {
 	const struct plot *pl = ctx;
 	static const char *const term[][2] = { { "pngcairo size 900,600", "png" },
 					       { "svg size 900,600", "svg" } };
+	char q[8500], q2[8500], sfx[16];
 
 	for (int i = 0; i < 2; i++) {
-		fprintf(f, "set terminal %s\nset output '%s.%s'\n", term[i][0], pl->prefix,
-			term[i][1]);
-		fprintf(f, "set title \"%srun %jd (%s): %s from node %d\" noenhanced\n",
-			pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id,
-			cli_str(pl->run, "kind"), cli_str(pl->run, "objective"), pl->source);
+		snprintf(sfx, sizeof(sfx), ".%s", term[i][1]);
+		fprintf(f, "set terminal %s\nset output %s\n", term[i][0],
+			gp_file(pl, sfx, q, sizeof(q)));
+		fprintf(f, "set title %s noenhanced\n", gp_title(pl, "", q, sizeof(q)));
 		fprintf(f, "set xlabel 'share of pages on nodes other than %d'\n", pl->source);
-		fprintf(f, "set ylabel '%s'\nset grid\nset key off\n", pl->fig->label);
-		fprintf(f, "plot '%s.dat' using 1:2:3:4 with yerrorbars pt 7\n", pl->prefix);
+		fprintf(f, "set ylabel %s\nset grid\nset key off\n",
+			gp_str(pl->fig->label, q, sizeof(q)));
+		fprintf(f, "plot %s using 1:2:3:4 with yerrorbars pt 7\n",
+			gp_file(pl, ".dat", q, sizeof(q)));
 	}
 	if (pl->heat[0] < 0)
 		return 0;
@@ -205,28 +253,30 @@ static int write_script(void *ctx, FILE *f)
 	 * (dgrid3d, inverse-distance weights) for pm3d, and the measured
 	 * points are drawn on top. */
 	for (int i = 0; i < 2; i++) {
-		fprintf(f, "reset\nset terminal %s\nset output '%s-heat.%s'\n", term[i][0],
-			pl->prefix, term[i][1]);
-		fprintf(f, "set title \"%srun %jd (%s): %s from node %d, median %s\" noenhanced\n",
-			pl->simulated ? "SIMULATED " : "", (intmax_t)pl->id,
-			cli_str(pl->run, "kind"), cli_str(pl->run, "objective"), pl->source,
-			pl->fig->unit);
+		char extra[64];
+
+		snprintf(sfx, sizeof(sfx), "-heat.%s", term[i][1]);
+		snprintf(extra, sizeof(extra), ", median %s", pl->fig->unit);
+		fprintf(f, "reset\nset terminal %s\nset output %s\n", term[i][0],
+			gp_file(pl, sfx, q, sizeof(q)));
+		fprintf(f, "set title %s noenhanced\n", gp_title(pl, extra, q, sizeof(q)));
 		fprintf(f,
 			"set xlabel 'share of pages on node %d'\nset ylabel 'share of pages "
 			"on node %d'\n",
 			pl->heat[0], pl->heat[1]);
 		fprintf(f, "set xrange [0:1]\nset yrange [0:1]\nset view map\nset key off\n"
 			   "set palette rgb 33,13,10\n");
-		fprintf(f, "set cblabel '%s'\n", pl->fig->unit);
+		fprintf(f, "set cblabel %s\n", gp_str(pl->fig->unit, q, sizeof(q)));
+		gp_file(pl, "-heat.dat", q2, sizeof(q2));
 		fprintf(f,
 			"set table $grid\nset dgrid3d 41,41 qnorm 2\n"
-			"splot '%s-heat.dat' using 1:2:3\nunset table\nunset dgrid3d\n",
-			pl->prefix);
+			"splot %s using 1:2:3\nunset table\nunset dgrid3d\n",
+			q2);
 		/* Two shares can sum to at most 1: the grid beyond is not a trial. */
 		fprintf(f,
 			"splot $grid using 1:2:($1 + $2 <= 1.0001 ? $3 : 1/0) with pm3d, "
-			"'%s-heat.dat' using 1:2:3 with points pt 7 ps 0.6 lc rgb 'black'\n",
-			pl->prefix);
+			"%s using 1:2:3 with points pt 7 ps 0.6 lc rgb 'black'\n",
+			q2);
 	}
 	return 0;
 }
@@ -338,10 +388,17 @@ int cmd_plot(struct tt_cli *cli, int argc, char **argv)
 		return cli_usage("--output '%s' names no file (want a path prefix such as "
 				 "plots/run12)",
 				 prefix);
-	/* The script quotes file names in single quotes, which cannot escape one. */
-	if (prefix && strpbrk(prefix, "'\n"))
-		return cli_usage("--output '%s' has a quote or a newline, which gnuplot's script "
-				 "cannot hold",
-				 prefix);
+	/* gnuplot reads a file name that starts with '|' (set output) or '<'
+	 * (plot) as a shell command to run: a prefix is a plain path. A
+	 * control character cannot stand in the script's quotes. */
+	if (prefix && (prefix[0] == '|' || prefix[0] == '<'))
+		return cli_usage("--output '%s' starts with '%c', which gnuplot would run as a "
+				 "command; name a path such as './%s'",
+				 prefix, prefix[0], prefix);
+	for (const char *c = prefix; c && *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return cli_usage("--output has a control character (byte 0x%02x), which "
+					 "gnuplot's script cannot hold",
+					 (unsigned char)*c);
 	return plot(cli, (int64_t)id, prefix);
 }

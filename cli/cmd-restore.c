@@ -5,9 +5,11 @@
 
 #include "../core/apply.h"
 #include "../core/state.h"
+#include "../writer/writer.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* restore with no mode: a journal left by a crash first; when there is
  * none, or it belonged to a change that had finished, undo the last apply. */
@@ -24,9 +26,11 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 	if (rc < 0)
 		return cli_fail(rc);
 	if (rec.committed && explicit) {
-		printf("journal '%s' belonged to a change that had finished: removed ('tiertune "
+		/* A file the user named is theirs: put back from, never removed. */
+		printf("journal '%s' belonged to a change that had finished: %s ('tiertune "
 		       "restore --last' undoes that change)\n",
-		       journal ? journal : "");
+		       journal ? journal : "",
+		       access(journal, F_OK) == 0 ? "nothing put back" : "removed");
 		return 0;
 	}
 	if (rec.committed) {
@@ -90,33 +94,24 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 		what = RESTORE_LAST;
 	if (what == RESTORE_JOURNAL)
 		return restore_journal(cli, state, journal, dry_run, true, &then_last);
+	struct tt_writer_req rq = {
+		.kind = TT_WRITER_RESTORE,
+		.from = what == RESTORE_LAST	   ? TT_WRITER_LAST
+			: what == RESTORE_DEFAULTS ? TT_WRITER_DEFAULTS
+						   : TT_WRITER_AUTO_ON,
+		.source = -1,
+		.force = force,
+		.dry_run = dry_run,
+	};
 	struct tt_topo t;
-	struct tt_apply_plan p;
-	const struct tt_wi_backend *be;
-	long long when = 0;
-	char objective[64] = "";
 
-	if (!dry_run && (rc = cli_apply_recover_first(cli)) < 0)
-		return cli_fail(rc);
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
-	rc = cli_pick_interface(cli, interface, &be);
-	tt_apply_plan_init(&p, be, &cli->sfs);
-	if (rc == 0) {
-		if (what == RESTORE_LAST) {
-			rc = tt_apply_plan_last(&p, state, !force, &when);
-			snprintf(objective, sizeof(objective), "undo the apply of %lld", when);
-		} else if (what == RESTORE_DEFAULTS) {
-			rc = tt_apply_plan_defaults(&p, &t);
-		} else {
-			rc = tt_apply_plan_auto(&p, true);
-		}
-	}
+	rq.topo = &t;
+	rc = cli_pick_interface(cli, interface, &rq.be);
 	if (rc == 0)
-		rc = cli_apply_execute(cli, &t, &p, dry_run, "restore",
-				       objective[0] ? objective : NULL);
-	tt_apply_plan_release(&p);
+		rc = cli_write(cli, &rq);
 	tt_topo_release(&t);
 	return rc < 0 ? cli_fail(rc) : rc;
 }

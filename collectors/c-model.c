@@ -143,12 +143,20 @@ static void close_model(struct tt_source *s)
 	tt_source_free(s);
 }
 
+static const struct tt_metric_meaning meanings[] = {
+	{ "model_bw", TT_ROLE_TOTAL_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
+	{ 0 },
+};
+
 const struct tt_collector tt_c_model = {
 	.name = "model",
 	.summary = "SIMULATED: per-node bandwidth the weights would give, from figures measured "
 		   "from the source node, else HMAT's",
 	.flags = TT_C_SIMULATED,
 	.gives = "model_bw (bytes/s) per weighted node, model_total_bw (bytes/s), all simulated",
+	.meanings = meanings,
+	.simulated_as = "the model",
+	.no_split_why = "the model gives one figure per node (shown under READ)",
 	.probe = probe,
 	.open = open_model,
 	.sample = sample,

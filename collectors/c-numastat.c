@@ -143,6 +143,25 @@ static void close_numastat(struct tt_source *s)
 	tt_source_free(s);
 }
 
+/* numa_hit and numa_miss count pages allocated on the node (the kernel's
+ * __count_numa_event on the node the page came from); the vmstat counters
+ * are the node's own (see node_vmstat_keys). */
+static const struct tt_metric_meaning meanings[] = {
+	{ "numa_hit", TT_ROLE_ALLOC_PAGES, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
+	{ "numa_miss", TT_ROLE_ALLOC_PAGES, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
+	{ "mem_used", TT_ROLE_MEM_USED, TT_SCOPE_MEMORY, TT_UNIT_BYTES, TT_AGG_SUM },
+	{ "pgpromote_success", TT_ROLE_PROMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S, TT_AGG_SUM },
+	{ "pgdemote_kswapd", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
+	  TT_AGG_SUM_PRESENT },
+	{ "pgdemote_direct", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
+	  TT_AGG_SUM_PRESENT },
+	{ "pgdemote_khugepaged", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
+	  TT_AGG_SUM_PRESENT },
+	{ "pgdemote_proactive", TT_ROLE_DEMOTED, TT_SCOPE_MEMORY, TT_UNIT_PAGES_S,
+	  TT_AGG_SUM_PRESENT },
+	{ 0 },
+};
+
 const struct tt_collector tt_c_numastat = {
 	.name = "numastat",
 	.summary = "page allocations per node (numa_hit/miss/interleave...), free and used memory, "
@@ -154,6 +173,7 @@ const struct tt_collector tt_c_numastat = {
 		"nodeN/vmstat), pgpromote_success pgdemote_kswapd pgdemote_direct "
 		"pgdemote_khugepaged pgdemote_proactive numa_pages_migrated (pages/s, "
 		"/proc/vmstat)",
+	.meanings = meanings,
 	.probe = probe,
 	.open = open_numastat,
 	.sample = sample,

@@ -122,11 +122,22 @@ static int sample(struct tt_source *s, double *v)
 	return 0;
 }
 
+/* MBM counts at the L3 domain's CPUs, for the requests they issue (Intel
+ * SDM vol. 3 "Memory Bandwidth Monitoring"), reads and writes as one. */
+static const struct tt_metric_meaning meanings[] = {
+	{ "mbm_total_bytes", TT_ROLE_TOTAL_BYTES, TT_SCOPE_CPUS, TT_UNIT_BYTES_S, TT_AGG_SUM },
+	{ 0 },
+};
+
 const struct tt_collector tt_c_resctrl = {
 	.name = "resctrl",
 	.summary = "memory bandwidth per L3 domain from resctrl MBM (total and local)",
 	.flags = TT_C_HARDWARE,
 	.gives = "mbm_total_bytes mbm_local_bytes (bytes/s) per L3 domain, with its node",
+	.meanings = meanings,
+	.scope_why = "what resctrl MBM counts: the traffic of each node's CPUs to all memory "
+		     "(local, remote and CXL alike), not the traffic each memory node serves",
+	.no_split_why = "resctrl MBM counts reads and writes together (shown under READ)",
 	.probe = probe,
 	.open = open_resctrl,
 	.sample = sample,

@@ -268,6 +268,14 @@ static int sample(struct tt_source *s, double *v)
 	return 0;
 }
 
+/* Counted at the memory controller (IMC box, UMC channel, CXL device): the
+ * traffic each memory node serves, whoever issued it. */
+static const struct tt_metric_meaning meanings[] = {
+	{ "read_bytes", TT_ROLE_READ_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
+	{ "write_bytes", TT_ROLE_WRITE_BYTES, TT_SCOPE_MEMORY, TT_UNIT_BYTES_S, TT_AGG_SUM },
+	{ 0 },
+};
+
 const struct tt_collector tt_c_uncore = {
 	.name = "perf-uncore",
 	.summary = "DRAM and CXL bandwidth per memory controller from uncore PMUs (Intel IMC, "
@@ -275,6 +283,7 @@ const struct tt_collector tt_c_uncore = {
 	.flags = TT_C_HARDWARE,
 	.gives = "read_bytes write_bytes (bytes/s) per IMC box, UMC channel or CXL device, with "
 		 "its node",
+	.meanings = meanings,
 	.probe = probe,
 	.open = open_uncore,
 	.sample = sample,

@@ -47,10 +47,17 @@ int tt_collect_begin(const struct tt_collect_ctx *ctx, const char *list, struct 
 		free(c);
 		return rc;
 	}
-	/* Say why per-node traffic may be missing, for the report. */
+	/* Say why per-node traffic may be missing, for the report: why the
+	 * best traffic source there is cannot run here. */
+	const struct tt_collector *best = NULL;
 	char why[200] = "";
-	if (tt_collector_probe(&tt_c_uncore, ctx, why, sizeof(why)) < 0)
-		snprintf(c->unavailable, sizeof(c->unavailable), "perf-uncore: %s", why);
+
+	for (const struct tt_collector *const *t = tt_collectors; *t; t++)
+		if (tt_collector_traffic_rank(*t) >= 0 &&
+		    (!best || tt_collector_traffic_rank(*t) < tt_collector_traffic_rank(best)))
+			best = *t;
+	if (best && tt_collector_probe(best, ctx, why, sizeof(why)) < 0)
+		snprintf(c->unavailable, sizeof(c->unavailable), "%s: %s", best->name, why);
 	pthread_mutex_init(&c->mu, NULL);
 	*out = c;
 	return 0;
@@ -68,36 +75,61 @@ void tt_collect_phase(void *collect, bool measuring)
 	pthread_mutex_unlock(&c->mu);
 }
 
-/* Sources of per-node traffic, best first: memory-controller counters,
- * then source-side MBM, then the model (simulated). */
-static const struct {
-	const struct tt_collector *c;
-	const char *metric[2];
-} traffic[] = {
-	{ &tt_c_uncore, { "read_bytes", "write_bytes" } },
-	{ &tt_c_resctrl, { "mbm_total_bytes", NULL } },
-	{ &tt_c_model, { "model_bw", NULL } },
-};
+/* A per-node traffic figure that was measured in the window. */
+static bool is_bw(const struct tt_metric_summary *m)
+{
+	const struct tt_metric_meaning *mm = tt_collector_meaning(m->collector, m->metric.name);
 
+	return mm && mm->role >= TT_ROLE_READ_BYTES && mm->role <= TT_ROLE_TOTAL_BYTES &&
+	       m->metric.node >= 0 && !isnan(m->mean);
+}
+
+static bool has_bw(const struct tt_collect_summary *sum, const struct tt_collector *c)
+{
+	for (int i = 0; i < sum->n; i++)
+		if (sum->metrics[i].collector == c && is_bw(&sum->metrics[i]))
+			return true;
+	return false;
+}
+
+/* Bytes/s per node from the best traffic source among those open (as the
+ * collectors rank themselves: tt_collector_traffic_rank): its read, write
+ * or total bytes on each node. */
 static void per_node(struct tt_collect_summary *sum)
 {
-	for (size_t t = 0; t < sizeof(traffic) / sizeof(*traffic) && !sum->bw_source; t++) {
-		for (int i = 0; i < sum->n; i++) {
-			const struct tt_metric_summary *m = &sum->metrics[i];
-			bool wanted = false;
+	const struct tt_collector *best = NULL;
 
-			for (int k = 0; k < 2; k++)
-				wanted |= traffic[t].metric[k] &&
-					  strcmp(m->metric.name, traffic[t].metric[k]) == 0;
-			if (m->collector != traffic[t].c || !wanted || m->metric.node < 0 ||
-			    isnan(m->mean))
-				continue;
-			sum->node_bw[m->metric.node] += m->mean;
-			sum->node_has_bw[m->metric.node] = true;
-			sum->bw_source = traffic[t].c->name;
-			sum->bw_simulated = traffic[t].c->flags & TT_C_SIMULATED;
-		}
+	for (int i = 0; i < sum->n; i++) {
+		const struct tt_collector *c = sum->metrics[i].collector;
+		int r = tt_collector_traffic_rank(c);
+
+		if (r >= 0 && (!best || r < tt_collector_traffic_rank(best)) && has_bw(sum, c))
+			best = c;
 	}
+	for (int i = 0; best && i < sum->n; i++) {
+		const struct tt_metric_summary *m = &sum->metrics[i];
+
+		if (m->collector != best || !is_bw(m))
+			continue;
+		sum->node_bw[m->metric.node] += m->mean;
+		sum->node_has_bw[m->metric.node] = true;
+		sum->bw_source = best->name;
+		sum->bw_simulated = best->flags & TT_C_SIMULATED;
+	}
+}
+
+/* "no traffic collector (perf-uncore, resctrl, model) was asked for", the
+ * names from the collectors that declare traffic. */
+static void no_traffic_asked(char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "no traffic collector (");
+
+	for (const struct tt_collector *const *t = tt_collectors; *t && len < size; t++)
+		if (tt_collector_traffic_rank(*t) >= 0)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s",
+						buf[len - 1] == '(' ? "" : ", ", (*t)->name);
+	if (len < size)
+		snprintf(buf + len, size - len, ") was asked for");
 }
 
 int tt_collect_end(struct tt_collect *c, struct tt_collect_summary *sum)
@@ -178,11 +210,10 @@ int tt_collect_end(struct tt_collect *c, struct tt_collect_summary *sum)
 				 "intervals "
 				 "(%.1f s): run longer (--repeat, --size) for collector figures",
 				 sum->window_s, INTERVAL_S);
-		if (!sum->bw_source)
-			snprintf(sum->why_no_bw, sizeof(sum->why_no_bw), "%s",
-				 c->unavailable[0] ? c->unavailable
-						   : "no traffic collector (perf-uncore, resctrl, "
-						     "model) was asked for");
+		if (!sum->bw_source && c->unavailable[0])
+			snprintf(sum->why_no_bw, sizeof(sum->why_no_bw), "%s", c->unavailable);
+		else if (!sum->bw_source)
+			no_traffic_asked(sum->why_no_bw, sizeof(sum->why_no_bw));
 	}
 	free(all);
 	tt_sampler_free(c->s);

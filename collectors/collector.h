@@ -60,6 +60,42 @@ struct tt_collect_ctx {
 	const double *measured_bw_bytes_s;
 };
 
+/* What a metric means, so that tiertop's columns and bench's per-node
+ * summary come from the collectors' own declarations, not from lists of
+ * collector and metric names kept elsewhere. */
+enum tt_metric_role {
+	TT_ROLE_OTHER,	     /* shown in listings and summaries only */
+	TT_ROLE_READ_BYTES,  /* bytes read from the memory */
+	TT_ROLE_WRITE_BYTES, /* bytes written to it */
+	TT_ROLE_TOTAL_BYTES, /* reads and writes as one figure */
+	TT_ROLE_ALLOC_PAGES, /* pages allocated */
+	TT_ROLE_MEM_USED,    /* bytes in use */
+	TT_ROLE_PROMOTED,    /* pages promoted to the node */
+	TT_ROLE_DEMOTED,     /* pages demoted from the node */
+};
+
+/* Where a per-node figure is counted. */
+enum tt_metric_scope {
+	TT_SCOPE_MEMORY, /* at the memory node that serves it */
+	TT_SCOPE_CPUS,	 /* at the node's CPUs that issued it, whatever memory they reach */
+};
+
+enum tt_unit { TT_UNIT_BYTES, TT_UNIT_BYTES_S, TT_UNIT_PAGES_S };
+
+/* How the metrics of one role (on one node) make one figure. */
+enum tt_aggregation {
+	TT_AGG_SUM,	    /* every one must answer: boxes of a node, hit + miss */
+	TT_AGG_SUM_PRESENT, /* the ones this kernel has (pgdemote_* by reclaimer) */
+};
+
+struct tt_metric_meaning {
+	const char *metric; /* as the collector names it; NULL ends a list */
+	enum tt_metric_role role;
+	enum tt_metric_scope scope;
+	enum tt_unit unit;
+	enum tt_aggregation agg;
+};
+
 enum {
 	TT_C_HARDWARE = 1,  /* needs a PMU or other hardware support */
 	TT_C_SIMULATED = 2, /* values come from a model, never from the machine */
@@ -76,6 +112,16 @@ struct tt_collector {
 	const char *unbuilt;
 	/* 0 when usable; TT_EUNAVAIL with the reason in why (no PMU, paranoid
 	 * level, not mounted, library reports no counters). */
+	/* What its metrics mean (NULL-terminated; a metric not listed is
+	 * TT_ROLE_OTHER). The byte roles make it a traffic source. */
+	const struct tt_metric_meaning *meanings;
+	/* For TT_SCOPE_CPUS traffic: what it counts, so why no node's share
+	 * of the traffic can be made of it. */
+	const char *scope_why;
+	/* TT_C_SIMULATED: whose figures, for the label ("the model"). */
+	const char *simulated_as;
+	/* For TT_ROLE_TOTAL_BYTES without a write figure: why. */
+	const char *no_split_why;
 	int (*probe)(const struct tt_collect_ctx *ctx, char *why, size_t size);
 	int (*open)(const struct tt_collect_ctx *ctx, struct tt_source **out);
 	/* One raw value per metric (counters unscaled and undifferenced); a
@@ -88,10 +134,14 @@ struct tt_collector {
 extern const struct tt_collector tt_c_numastat, tt_c_uncore, tt_c_pfm, tt_c_papi, tt_c_likwid,
 	tt_c_resctrl, tt_c_model;
 /* NULL-terminated. To add one: 1. write collectors/c-<name>.c with a const
- * struct tt_collector (the Makefile builds every file of the folder); 2.
- * declare it above; 3. list it in collectors.c. One that needs a library
- * also gets a probe in mk/configure.sh and an #ifdef TT_HAVE_<LIB> around
- * its code, with .unbuilt in the #else (c-papi.c is one). */
+ * struct tt_collector (the Makefile builds every file of the folder),
+ * its .meanings saying what each metric it gives means (a traffic source
+ * declares read/write or total bytes and their scope: tiertop's columns,
+ * its default collectors and bench's per-node summary follow from that);
+ * 2. declare it above; 3. list it in collectors.c. One that needs a
+ * library also gets a probe in mk/configure.sh and an #ifdef
+ * TT_HAVE_<LIB> around its code, with .unbuilt in the #else (c-papi.c is
+ * one). */
 extern const struct tt_collector *const tt_collectors[];
 const struct tt_collector *tt_collector_find(const char *name);
 
@@ -110,6 +160,16 @@ void tt_collectors_close(struct tt_source **sources, int n);
 /* Does the list name a collector whose figures come from a model? (A
  * benchmark under a fixture's topology is only meaningful as such a run.) */
 bool tt_collectors_simulated(const char *list);
+
+/* The meaning c declares for metric name, NULL when none (TT_ROLE_OTHER). */
+const struct tt_metric_meaning *tt_collector_meaning(const struct tt_collector *c,
+						     const char *name);
+/* Does c declare a metric of role? */
+bool tt_collector_gives(const struct tt_collector *c, enum tt_metric_role role);
+/* Where c stands among traffic sources, lower is better, -1 when it gives
+ * no traffic: measured before simulated, counted at the memory before at
+ * the issuing CPUs, reads and writes apart before one total. */
+int tt_collector_traffic_rank(const struct tt_collector *c);
 
 /* Helpers for collectors: a source with room for n metrics, and adding one. */
 struct tt_source *tt_source_new(const struct tt_collector *c, int cap);

@@ -19,6 +19,36 @@ const struct tt_collector *tt_collector_find(const char *name)
 	return NULL;
 }
 
+const struct tt_metric_meaning *tt_collector_meaning(const struct tt_collector *c, const char *name)
+{
+	for (const struct tt_metric_meaning *m = c->meanings; m && m->metric; m++)
+		if (strcmp(m->metric, name) == 0)
+			return m;
+	return NULL;
+}
+
+bool tt_collector_gives(const struct tt_collector *c, enum tt_metric_role role)
+{
+	for (const struct tt_metric_meaning *m = c->meanings; m && m->metric; m++)
+		if (m->role == role)
+			return true;
+	return false;
+}
+
+int tt_collector_traffic_rank(const struct tt_collector *c)
+{
+	bool cpus = false;
+
+	if (!tt_collector_gives(c, TT_ROLE_READ_BYTES) &&
+	    !tt_collector_gives(c, TT_ROLE_TOTAL_BYTES))
+		return -1;
+	for (const struct tt_metric_meaning *m = c->meanings; m->metric; m++)
+		cpus |= m->role >= TT_ROLE_READ_BYTES && m->role <= TT_ROLE_TOTAL_BYTES &&
+			m->scope == TT_SCOPE_CPUS;
+	return (c->flags & TT_C_SIMULATED ? 4 : 0) + (cpus ? 2 : 0) +
+	       !tt_collector_gives(c, TT_ROLE_WRITE_BYTES);
+}
+
 struct tt_source *tt_source_new(const struct tt_collector *c, int cap)
 {
 	struct tt_source *s = calloc(1, sizeof(*s));

@@ -272,9 +272,9 @@ static int lock_state(const char *dir, int *fd)
 	if (rc < 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/" LOCK, dir);
-	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	*fd = tt_open_regular(path, O_RDWR | O_CREAT, 0600, "lock");
 	if (*fd < 0)
-		return tt_err_sys(TT_EFAIL, errno, "cannot open lock '%s'", path);
+		return *fd;
 	if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
 		rc = errno == EWOULDBLOCK
 			     ? tt_err(TT_EFAIL,
@@ -289,10 +289,15 @@ static int lock_state(const char *dir, int *fd)
 	return 0;
 }
 
+/* The only writer: only the weight interfaces' own files are ever written,
+ * whatever a journal, the history or a profile names. */
 static int write_one(const struct tt_sysfs *s, const struct tt_write *w, const char *value)
 {
 	char now[64];
-	int rc = tt_sysfs_write(s, value, "%s", w->file);
+	int rc = tt_wi_weight_file(w->file, NULL)
+			 ? tt_sysfs_write(s, value, "%s", w->file)
+			 : tt_err(TT_EINPUT,
+				  "refusing to write '%s': not an interleave weight file", w->file);
 
 	if (rc < 0)
 		return rc;
@@ -343,8 +348,9 @@ static int put_back(const struct tt_sysfs *s, struct tt_write *w, int n, struct 
 }
 
 /* The journal's transaction committed when the history's newest record
- * for its root is that transaction's (same owner): the values the journal
- * holds are not to be put back, the record undoes it. */
+ * for its root is that transaction's (same txn: one process, tiertop say,
+ * commits many): the values the journal holds are not to be put back, the
+ * record undoes it. */
 static bool committed(const char *state_dir, const struct tt_journal *j)
 {
 	char path[4200];
@@ -352,15 +358,17 @@ static bool committed(const char *state_dir, const struct tt_journal *j)
 	bool same;
 
 	snprintf(path, sizeof(path), "%s/" HISTORY, state_dir);
-	if (tt_history_last(path, j->root, NULL, &h) != 1)
+	if (tt_history_last(path, j->root, NULL, &h, NULL) != 1)
 		return false;
-	same = tt_journal_same_owner(&h, j);
+	same = tt_journal_same_txn(&h, j);
 	tt_journal_release(&h);
 	return same;
 }
 
-static int recover_locked(const char *state_dir, const char *journal, const struct tt_sysfs *s,
-			  struct tt_recovery *rec)
+/* own: the journal is the state folder's, removed once done with; a file
+ * the user named (restore --journal FILE) is theirs and stays. */
+static int recover_locked(const char *state_dir, const char *journal, bool own,
+			  const struct tt_sysfs *s, struct tt_recovery *rec)
 {
 	struct tt_journal j;
 	char msg[1024];
@@ -383,7 +391,7 @@ static int recover_locked(const char *state_dir, const char *journal, const stru
 	if (committed(state_dir, &j)) {
 		tt_journal_release(&j);
 		rec->committed = true;
-		return tt_journal_remove(journal);
+		return own ? tt_journal_remove(journal) : 0;
 	}
 	rc = put_back(s, j.w, j.n, j.implied, j.nimplied, &rec->restored);
 	tt_journal_release(&j);
@@ -392,7 +400,7 @@ static int recover_locked(const char *state_dir, const char *journal, const stru
 		return tt_err(rc, "restoring from journal '%s' failed, which is kept: %s", journal,
 			      msg);
 	}
-	return tt_journal_remove(journal);
+	return own ? tt_journal_remove(journal) : 0;
 }
 
 int tt_apply_leftover(const char *state_dir, char *path, size_t size)
@@ -420,15 +428,19 @@ int tt_apply_recover(const char *state_dir, const char *journal, const struct tt
 	char path[4200];
 	int fd, rc;
 
+	struct stat a, b;
+	bool own;
+
 	memset(rec, 0, sizeof(*rec));
-	if (!journal) {
-		snprintf(path, sizeof(path), "%s/" JOURNAL, state_dir);
+	snprintf(path, sizeof(path), "%s/" JOURNAL, state_dir);
+	own = !journal || (lstat(journal, &a) == 0 && lstat(path, &b) == 0 &&
+			   a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+	if (!journal)
 		journal = path;
-	}
 	rc = lock_state(state_dir, &fd);
 	if (rc < 0)
 		return rc;
-	rc = recover_locked(state_dir, journal, sfs, rec);
+	rc = recover_locked(state_dir, journal, own, sfs, rec);
 	close(fd);
 	return rc;
 }
@@ -440,7 +452,7 @@ int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool veri
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/" HISTORY, state_dir);
-	rc = tt_history_undoable(path, p->sfs->abs, &j);
+	rc = tt_history_undoable(path, p->sfs->abs, &j, &p->history_damaged);
 	if (rc < 0)
 		return rc;
 	if (rc == 0)
@@ -525,7 +537,7 @@ static int start_locked(struct tt_apply_plan *p, const char *state_dir, const ch
 	int rc;
 
 	if (access(journal, F_OK) == 0 || errno != ENOENT) {
-		rc = recover_locked(state_dir, journal, p->sfs, &rec);
+		rc = recover_locked(state_dir, journal, true, p->sfs, &rec);
 		*recovered = rec.restored;
 		if (rc == 0 && !rec.committed)
 			rc = tt_err(TT_EFAIL,
@@ -572,9 +584,16 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 	pthread_sigmask(SIG_BLOCK, &stop, &was);
 	snprintf(journal, sizeof(journal), "%s/" JOURNAL, state_dir);
 	snprintf(history, sizeof(history), "%s/" HISTORY, state_dir);
-	rc = start_locked(p, state_dir, journal, &res->recovered);
+	rc = tt_journal_new_txn(p);
+	if (rc == 0)
+		rc = start_locked(p, state_dir, journal, &res->recovered);
 	if (rc == 0)
 		rc = tt_apply_verify(p);
+	/* Before anything is written: a history that restore --last could not
+	 * read (a link, a FIFO, unreadable) would take this change's undo
+	 * with it once committed. */
+	if (rc == 0)
+		rc = tt_history_check(history);
 	if (rc == 0)
 		rc = tt_journal_write(journal, p);
 	if (rc < 0)
@@ -635,7 +654,9 @@ int tt_apply_hold(struct tt_apply_plan *p, const char *state_dir, struct tt_appl
 	if (rc < 0)
 		return rc;
 	snprintf(h->journal, sizeof(h->journal), "%s/" JOURNAL, state_dir);
-	rc = start_locked(p, state_dir, h->journal, &recovered);
+	rc = tt_journal_new_txn(p);
+	if (rc == 0)
+		rc = start_locked(p, state_dir, h->journal, &recovered);
 	if (rc < 0)
 		goto fail;
 	/* Nothing to write (the weights are already these): no journal, but

@@ -57,6 +57,12 @@ struct tt_apply_plan {
 	bool write_unchanged; /* keep them in (set by a plan whose writes matter anyway) */
 	bool undo;	      /* restore --last's: recorded as "undo", which takes
 				 that apply off the history's stack */
+	/* The transaction's identity, random, set when it starts (tt_apply_run,
+	 * tt_apply_hold): its journal and its history record carry it, so a
+	 * journal is matched to its own record, never to another transaction
+	 * of the same process (tiertop's second edit). */
+	char txn[33];
+	int history_damaged; /* tt_apply_plan_last: damaged records skipped */
 };
 
 void tt_apply_plan_init(struct tt_apply_plan *p, const struct tt_wi_backend *be,

@@ -5,20 +5,31 @@
  * weight must turn the auto file to false, and the kernel's rejections
  * (weight 0 on 6.16+, auto without bandwidth data) must fail the same way, or
  * tests of apply and restore would pass against behaviour no kernel has.
- * Only sysfs.c calls this, for roots other than "/".
+ * core/root.c makes it the store of every root but "/"; the backends'
+ * own rules (wi-<name>.c) use the helpers below.
  */
 #ifndef TT_FIXTURE_KERNEL_H
 #define TT_FIXTURE_KERNEL_H
 
 #include "sysfs.h"
 
-/* path is the full path under the root; rel the live-system path. Like a
- * kernel store, a file changes all at once or not at all (temp file and
- * rename), so a process killed mid-store leaves no half-written file. */
-int tt_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel,
-		     const char *value);
+/* The store core/root.c gives every root but "/": each backend's store
+ * rules (struct tt_wi_backend.fixture_store), or the value as written. */
+extern const struct tt_sysfs_store tt_fixture_kernel;
 /* Removes the temp files of stores cut short by a kill (a kernel has none
- * to show); tt_sysfs_init calls it for fixture roots. */
+ * to show), in every backend's folder; tt_root_open calls it. */
 void tt_fixture_recover(const struct tt_sysfs *s);
+/* The transaction tests' fault spec (core/root.c hands it over), or NULL. */
+void tt_fixture_fault(const char *spec);
+
+/* For backends' fixture_store. Like a kernel store, a file changes all at
+ * once or not at all (temp file and rename), so a process killed mid-store
+ * leaves no half-written file; rel is the live path. */
+int tt_fixture_replace(const struct tt_sysfs *s, const char *rel, const char *content);
+/* The store's refusal, as the kernel's errno (EINVAL, ENODEV). */
+int tt_fixture_rejected(const char *path, const char *value, int errnum);
+/* The kernel's kstrtou8(buf, 0, ...) and kstrtobool: 0 or -EINVAL. */
+int tt_kstrtou8(const char *value, unsigned int *out);
+int tt_kstrtobool(const char *v, int *out);
 
 #endif

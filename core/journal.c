@@ -4,6 +4,7 @@
 #include "error.h"
 #include "parse.h"
 #include "proc.h"
+#include "state.h"
 #include "wi.h"
 
 #include <errno.h>
@@ -12,11 +13,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAGIC "tiertune-journal 1"
+#define FRAME "tiertune-record "
+/* A record is a few lines per write; anything longer is not one. */
+#define RECORD_MAX (1 << 20)
 
 static const char *const kinds[] = { "plain", "entry" };
 
@@ -50,8 +55,8 @@ static char *format(const struct tt_apply_plan *p, const char *done, size_t *len
 	if (!f)
 		return NULL;
 	tt_proc_boot_id(boot, sizeof(boot));
-	fprintf(f, MAGIC "\nowner %d %lld %s\ninterface %s\n", (int)getpid(),
-		tt_proc_starttime(getpid()), boot[0] ? boot : "-", p->be->name);
+	fprintf(f, MAGIC "\nowner %d %lld %s\ntxn %s\ninterface %s\n", (int)getpid(),
+		tt_proc_starttime(getpid()), boot[0] ? boot : "-", p->txn, p->be->name);
 	for (int i = 0; i < p->n; i++)
 		put_write(f, "write", &p->w[i]);
 	for (int i = 0; i < p->nimplied; i++)
@@ -130,18 +135,53 @@ int tt_journal_remove(const char *path)
 	return sync_dir(path);
 }
 
-bool tt_journal_same_owner(const struct tt_journal *a, const struct tt_journal *b)
+bool tt_journal_same_txn(const struct tt_journal *a, const struct tt_journal *b)
 {
+	if (a->txn[0] || b->txn[0])
+		return strcmp(a->txn, b->txn) == 0;
 	return a->pid == b->pid && a->starttime == b->starttime &&
 	       strcmp(a->boot_id, b->boot_id) == 0;
 }
 
+int tt_journal_new_txn(struct tt_apply_plan *p)
+{
+	unsigned char r[16];
+	size_t got = 0;
+
+	while (got < sizeof(r)) {
+		ssize_t n = getrandom(r + got, sizeof(r) - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return tt_err_sys(TT_EFAIL, errno,
+					  "cannot name the transaction (getrandom)");
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof(r); i++)
+		snprintf(p->txn + 2 * i, 3, "%02x", r[i]);
+	return 0;
+}
+
+/* CRC-32 (IEEE 802.3, as zlib's crc32), bit by bit: records are short. */
+static uint32_t crc32(const char *buf, size_t len)
+{
+	uint32_t c = 0xffffffffu;
+
+	for (size_t i = 0; i < len; i++) {
+		c ^= (unsigned char)buf[i];
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? (c >> 1) ^ 0xedb88320u : c >> 1;
+	}
+	return c ^ 0xffffffffu;
+}
+
 int tt_history_append(const char *path, const struct tt_apply_plan *p, const char *kind)
 {
-	size_t len;
-	char *text = format(p, kind, &len), old[4200];
+	size_t len, flen;
+	char *text = format(p, kind, &len), *framed = NULL, old[4200], last = '\n';
 	struct stat st;
-	int fd, err, rc = 0;
+	int fd, err, n, rc = 0;
 
 	if (!text)
 		return tt_err(TT_EFAIL, "out of memory");
@@ -159,17 +199,48 @@ int tt_history_append(const char *path, const struct tt_apply_plan *p, const cha
 			goto out;
 		}
 	}
-	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = tt_open_regular(path, O_WRONLY | O_APPEND | O_CREAT, 0600, "history");
 	if (fd < 0) {
-		rc = tt_err_sys(TT_EFAIL, errno, "cannot open history '%s'", path);
+		rc = fd;
 		goto out;
 	}
-	if ((err = write_sync_close(fd, text, len)))
-		rc = tt_err_sys(TT_EFAIL, err, "cannot append to history '%s'", path);
-	/* The first record also needs the file's name to be durable. */
-	if (rc == 0)
-		rc = sync_dir(path);
+	if (fstat(fd, &st) < 0) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot append to history '%s'", path);
+		close(fd);
+		goto out;
+	}
+	/* A file that ends mid-line (cut by hand, or by a version before
+	 * records were framed) gets its line ended first, so the header
+	 * starts a line of its own. */
+	if (st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) != 1)
+		last = '\n';
+	n = asprintf(&framed, "%s" FRAME "%zu %08x\n%s", last == '\n' ? "" : "\n", len,
+		     (unsigned int)crc32(text, len), text);
+	if (n < 0) {
+		framed = NULL;
+		rc = tt_err(TT_EFAIL, "out of memory");
+		close(fd);
+		goto out;
+	}
+	flen = (size_t)n;
+	/* The record counts once it and the file's name are durable (the
+	 * first record creates the file). Any step failing (ENOSPC, EIO part
+	 * way, the folder's sync) cuts the file back to what it was: the
+	 * transaction is then rolled back, and a record left behind would be
+	 * an undo of a change that never happened. */
+	err = write_all(fd, framed, flen) < 0 || fsync(fd) < 0 ? errno : 0;
+	if (!err && (rc = sync_dir(path)) < 0)
+		err = errno ? errno : EIO;
+	if (err) {
+		if (ftruncate(fd, st.st_size) == 0)
+			fsync(fd);
+		if (rc == 0)
+			rc = tt_err_sys(TT_EFAIL, err, "cannot append to history '%s'", path);
+	}
+	if (close(fd) < 0 && rc == 0)
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot append to history '%s'", path);
 out:
+	free(framed);
 	free(text);
 	return rc;
 }
@@ -243,6 +314,11 @@ static int parse_line(struct parser *ps, char *line)
 		j->starttime = (long long)t;
 		snprintf(j->boot_id, sizeof(j->boot_id), "%s", boot);
 		ps->have_owner = true;
+	} else if (strcmp(line, "txn") == 0) {
+		if (strlen(rest) != sizeof(j->txn) - 1 ||
+		    strspn(rest, "0123456789abcdef") != sizeof(j->txn) - 1 || j->txn[0])
+			return MALFORMED;
+		snprintf(j->txn, sizeof(j->txn), "%s", rest);
 	} else if (strcmp(line, "interface") == 0) {
 		if (!tt_wi_find(rest))
 			return MALFORMED;
@@ -280,13 +356,12 @@ static bool whole(const struct parser *ps)
 
 static FILE *open_text(const char *path, const char *what, int *rc)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = tt_open_regular(path, O_RDONLY, 0, what);
 	FILE *f;
 
 	*rc = 0;
 	if (fd < 0) {
-		*rc = tt_err_sys(errno == ENOENT || errno == ELOOP ? TT_EINPUT : TT_EFAIL, errno,
-				 "cannot read %s '%s'", what, path);
+		*rc = fd;
 		return NULL;
 	}
 	f = fdopen(fd, "r");
@@ -347,18 +422,39 @@ void tt_journal_release(struct tt_journal *j)
 }
 
 static int history_each(const char *path, const char *root,
-			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx);
+			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx, int *damaged);
 
 /* The rotated file first: a record in the current one is newer. */
 static int history_walk(const char *path, const char *root,
-			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx)
+			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx, int *damaged)
 {
 	char old[4200];
-	int rc;
+	int rc, none = 0;
+
+	if (!damaged)
+		damaged = &none;
+	*damaged = 0;
+	snprintf(old, sizeof(old), "%s.1", path);
+	rc = history_each(old, root, fn, ctx, damaged);
+	return rc < 0 ? rc : history_each(path, root, fn, ctx, damaged);
+}
+
+int tt_history_check(const char *path)
+{
+	char old[4200];
+	int rc = 0, fd;
 
 	snprintf(old, sizeof(old), "%s.1", path);
-	rc = history_each(old, root, fn, ctx);
-	return rc < 0 ? rc : history_each(path, root, fn, ctx);
+	for (const char *f = path; f && rc == 0; f = f == path ? old : NULL) {
+		if (access(f, F_OK) < 0 && errno == ENOENT && lstat(f, &(struct stat){ 0 }) < 0)
+			continue;
+		fd = tt_open_regular(f, O_RDONLY, 0, "history");
+		if (fd < 0)
+			rc = fd;
+		else
+			close(fd);
+	}
+	return rc;
 }
 
 struct pick {
@@ -399,7 +495,9 @@ static void pick_undoable(void *ctx, struct tt_journal *rec)
 	p->seq++;
 	if (strcmp(rec->kind, "undo") == 0 && p->n) {
 		p->n--;
-	} else if (strcmp(rec->kind, "apply") == 0) {
+	} else if (strcmp(rec->kind, "apply") == 0 || strcmp(rec->kind, "restore") == 0) {
+		/* restore --defaults and --auto replace tuned weights: undoable
+		 * as an apply is ("undo" is restore --last's own record). */
 		if (p->n == p->cap) {
 			int cap = p->cap ? 2 * p->cap : 16,
 			    *s = realloc(p->stack, (size_t)cap * sizeof(*s));
@@ -415,13 +513,14 @@ static void pick_undoable(void *ctx, struct tt_journal *rec)
 	}
 }
 
-int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j)
+int tt_history_last(const char *path, const char *root, const char *kind, struct tt_journal *j,
+		    int *damaged)
 {
 	struct pick p = { .kind = kind, .j = j };
 	int rc;
 
 	memset(j, 0, sizeof(*j));
-	rc = history_walk(path, root, pick_last, &p);
+	rc = history_walk(path, root, pick_last, &p, damaged);
 	if (rc < 0) {
 		tt_journal_release(j);
 		return rc;
@@ -429,19 +528,19 @@ int tt_history_last(const char *path, const char *root, const char *kind, struct
 	return p.found ? 1 : 0;
 }
 
-int tt_history_undoable(const char *path, const char *root, struct tt_journal *j)
+int tt_history_undoable(const char *path, const char *root, struct tt_journal *j, int *damaged)
 {
 	struct pick p = { .j = j };
 	int rc;
 
 	memset(j, 0, sizeof(*j));
-	rc = history_walk(path, root, pick_undoable, &p);
+	rc = history_walk(path, root, pick_undoable, &p, damaged);
 	if (rc == 0 && p.oom)
 		rc = tt_err(TT_EFAIL, "out of memory");
 	if (rc == 0 && p.n) {
 		struct pick q = { .want = p.stack[p.n - 1], .j = j };
 
-		rc = history_walk(path, root, pick_last, &q);
+		rc = history_walk(path, root, pick_last, &q, NULL);
 		p.found = q.found;
 	}
 	free(p.stack);
@@ -451,60 +550,147 @@ int tt_history_undoable(const char *path, const char *root, struct tt_journal *j
 	}
 	return p.found ? 1 : 0;
 }
-/* Each whole record for root in one file, oldest first, handed to fn,
- * which may take it (moving it out and zeroing *rec). 0, or a negative
- * status. */
-static int history_each(const char *path, const char *root,
-			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx)
+/* One record's text (from its magic line), NUL-terminated, parsed: 1 and
+ * *cur filled when it is whole (its done line last), 0 when not (damaged),
+ * TT_EFAIL when out of memory. Legacy (unframed) records may have lines
+ * after the done line (the next record's cut start): those are ignored. */
+static int parse_record(char *text, struct tt_journal *cur, bool legacy)
 {
-	struct tt_journal cur = { 0 };
-	struct parser ps = { .j = &cur };
-	char line[4200];
-	bool in = false;
-	int rc = 0;
-	FILE *f;
+	struct parser ps = { .j = cur };
+	char *line = text, *nl, *sp;
+	uint64_t when;
+	int rc;
 
-	if (access(path, F_OK) < 0 && errno == ENOENT)
+	memset(cur, 0, sizeof(*cur));
+	nl = strchr(line, '\n');
+	if (!nl || (size_t)(nl - line) != strlen(MAGIC) || strncmp(line, MAGIC, strlen(MAGIC)))
 		return 0;
-	f = open_text(path, "history", &rc);
-	if (!f)
-		return rc;
-	/* A damaged or cut record is skipped up to the next magic line: the
-	 * records around it still count. */
-	while (fgets(line, sizeof(line), f)) {
-		char *sp;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (strcmp(line, MAGIC) == 0) {
-			tt_journal_release(&cur);
-			memset(&cur, 0, sizeof(cur));
-			ps = (struct parser){ .j = &cur };
-			in = true;
-			continue;
-		}
-		if (!in)
-			continue;
+	for (line = nl + 1; *line; line = nl + 1) {
+		if (!(nl = strchr(line, '\n')))
+			return 0;
+		*nl = '\0';
 		if (strncmp(line, "done ", 5) == 0 && (sp = strchr(line + 5, ' '))) {
-			uint64_t when;
-
 			*sp = '\0';
-			in = false;
 			if (!whole(&ps) || tt_parse_u64(sp + 1, 0, INT64_MAX, &when) ||
-			    strlen(line + 5) >= sizeof(cur.kind) || strcmp(cur.root, root))
-				continue;
-			snprintf(cur.kind, sizeof(cur.kind), "%s", line + 5);
-			cur.when = (long long)when;
-			fn(ctx, &cur);
-			continue;
+			    strlen(line + 5) >= sizeof(cur->kind) || (!legacy && nl[1]))
+				return 0;
+			snprintf(cur->kind, sizeof(cur->kind), "%s", line + 5);
+			cur->when = (long long)when;
+			return 1;
 		}
 		rc = parse_line(&ps, line);
 		if (rc < 0)
-			break;
+			return rc;
 		if (rc == MALFORMED)
-			in = false;
-		rc = 0;
+			return 0;
 	}
-	tt_journal_release(&cur);
-	fclose(f);
+	return 0;
+}
+
+/* Where the next record may start at or after from: a frame header
+ * anywhere (a record appended after a cut one is glued to it), or an
+ * unframed record's magic line at the start of a line. */
+static size_t next_start(const char *buf, size_t len, size_t from)
+{
+	const char *f = from < len ? memmem(buf + from, len - from, FRAME, strlen(FRAME)) : NULL;
+	size_t at = f ? (size_t)(f - buf) : len;
+
+	for (size_t i = from; i < at; i++)
+		if ((i == 0 || buf[i - 1] == '\n') && len - i > strlen(MAGIC) &&
+		    memcmp(buf + i, MAGIC "\n", strlen(MAGIC) + 1) == 0)
+			return i;
+	return at;
+}
+
+/* A frame at pos: the record's offset and length when its header is whole
+ * and its checksum matches, else false. */
+static bool frame_at(const char *buf, size_t len, size_t pos, size_t *body, size_t *blen)
+{
+	const char *h = buf + pos + strlen(FRAME), *nl = memchr(h, '\n', len - (size_t)(h - buf));
+	char hdr[64], *end;
+	unsigned long long n;
+	unsigned long crc;
+
+	if (!nl || nl - h >= (ptrdiff_t)sizeof(hdr))
+		return false;
+	memcpy(hdr, h, (size_t)(nl - h));
+	hdr[nl - h] = '\0';
+	errno = 0;
+	n = strtoull(hdr, &end, 10);
+	if (errno || end == hdr || *end != ' ' || n > RECORD_MAX)
+		return false;
+	crc = strtoul(end + 1, &end, 16);
+	if (*end || (size_t)(nl + 1 - buf) + n > len)
+		return false;
+	*body = (size_t)(nl + 1 - buf);
+	*blen = (size_t)n;
+	return crc32(buf + *body, *blen) == (uint32_t)crc;
+}
+
+/* Each whole record for root in one file, oldest first, handed to fn,
+ * which may take it (moving it out and zeroing *rec); *damaged counts the
+ * records skipped. 0, or a negative status. */
+static int history_each(const char *path, const char *root,
+			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx, int *damaged)
+{
+	struct tt_journal cur = { 0 };
+	struct stat st;
+	size_t len = 0, pos = 0, body, blen;
+	char *buf = NULL;
+	int rc = 0, fd;
+
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	fd = tt_open_regular(path, O_RDONLY, 0, "history");
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0 || st.st_size > 64 * RECORD_MAX ||
+	    !(buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
+		return tt_err(TT_EFAIL, "cannot read history '%s' (%jd bytes)", path,
+			      (intmax_t)st.st_size);
+	}
+	while (len < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	for (pos = next_start(buf, len, 0); pos < len && rc >= 0;) {
+		bool framed = strncmp(buf + pos, FRAME, strlen(FRAME)) == 0;
+		size_t end;
+		char save;
+
+		if (framed && !frame_at(buf, len, pos, &body, &blen)) {
+			/* The next record is the next frame: a cut one's own
+			 * magic line is not another (unframed) record. */
+			const char *f = memmem(buf + pos + 1, len - pos - 1, FRAME, strlen(FRAME));
+
+			(*damaged)++;
+			pos = f ? (size_t)(f - buf) : len;
+			continue;
+		}
+		if (!framed) {
+			body = pos;
+			blen = next_start(buf, len, pos + 1) - pos;
+		}
+		end = body + blen;
+		save = buf[end];
+		buf[end] = '\0';
+		rc = parse_record(buf + body, &cur, !framed);
+		buf[end] = save;
+		if (rc == 0)
+			(*damaged)++;
+		else if (rc == 1 && strcmp(cur.root, root) == 0)
+			fn(ctx, &cur);
+		tt_journal_release(&cur);
+		pos = framed ? next_start(buf, len, end) : end;
+	}
+	free(buf);
 	return rc < 0 ? rc : 0;
 }

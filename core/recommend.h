@@ -42,6 +42,13 @@ struct tt_recos {
 	char cpu_model[128];
 	char kernel_release[64];
 	bool simulated; /* from a performance model, not measurements */
+	/* A run's recommendations that are no weights (schema 4): keep the
+	 * kernel's auto mode, or bind to local memory. */
+	int nactions;
+	struct {
+		int source_node;
+		char action[16]; /* "keep_auto", "bind_local" */
+	} actions[TT_RECO_MAX];
 };
 
 /* Adds one; where names the source of it in errors ("run 12", a file). */

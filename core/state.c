@@ -3,6 +3,8 @@
 #include "error.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,4 +80,33 @@ int tt_state_prepare(const char *dir)
 		return tt_err(TT_EINPUT, "state folder '%s' is writable by others (mode %03o)", dir,
 			      (unsigned int)(st.st_mode & 0777));
 	return 0;
+}
+
+int tt_open_regular(const char *path, int flags, unsigned int mode, const char *what)
+{
+	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, (mode_t)mode), err;
+	struct stat st;
+
+	bool rd = (flags & O_ACCMODE) == O_RDONLY;
+
+	if (fd < 0) {
+		/* ENXIO: a FIFO with no reader, opened to write without blocking. */
+		int rc = rd && (errno == ENOENT || errno == ELOOP) ? TT_EINPUT : TT_EFAIL;
+
+		err = errno;
+		tt_err_sys(rc, err, "cannot %s %s '%s'", rd ? "read" : "open", what, path);
+		errno = err;
+		return rc;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return tt_err(TT_EINPUT, "%s '%s' is not a regular file", what, path);
+	}
+	if (fcntl(fd, F_SETFL, flags & O_APPEND) < 0) {
+		err = errno;
+		close(fd);
+		return tt_err_sys(TT_EFAIL, err, "cannot open %s '%s'", what, path);
+	}
+	return fd;
 }

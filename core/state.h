@@ -29,4 +29,13 @@ int tt_state_prepare(const char *dir);
  * database path the user gave may live in /tmp). */
 int tt_state_mkdirs(const char *dir);
 
+/* Opens path (flags: O_RDONLY, or O_WRONLY | O_APPEND | O_CREAT with
+ * mode) for what ("history", "journal", "profile"), never through a
+ * symlink and without blocking: O_NONBLOCK for the open itself, so a FIFO
+ * planted in its place fails at once instead of hanging (with signals
+ * blocked, for ever), then a regular file or TT_EINPUT naming it. The fd
+ * is blocking again for the caller; a missing file is TT_EINPUT with
+ * errno ENOENT kept. */
+int tt_open_regular(const char *path, int flags, unsigned int mode, const char *what);
+
 #endif

@@ -2,9 +2,7 @@
 #include "sysfs.h"
 
 #include "error.h"
-#include "fixture-kernel.h"
 #include "parse.h"
-#include "wi.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +15,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/* open_read's errno for a file that is neither a regular file nor a
+ * folder (no errno says that). */
+#define EFTYPE_NOT_REGULAR (-1000)
 
 /* A tree that is not shaped like sysfs (a folder where a file belongs, a
  * symlink loop, a file where a folder belongs) is bad input, not a runtime
@@ -64,14 +66,25 @@ int tt_sysfs_init(struct tt_sysfs *s, const char *root)
 		memcpy(s->root, root, len + 1);
 		while (len > 1 && s->root[len - 1] == '/')
 			s->root[--len] = '\0';
-		tt_fixture_recover(s);
 	}
+	s->store = NULL;
 	return 0;
 }
 
 const char *tt_sysfs_root(const struct tt_sysfs *s)
 {
 	return s->live ? "/" : s->root;
+}
+
+/* rel (the live path, "/sys/...") and path (beneath the root) from fmt. */
+static int vpaths(const struct tt_sysfs *s, char *path, char *rel, size_t size, const char *fmt,
+		  va_list ap)
+{
+	int n = vsnprintf(rel, size, fmt, ap);
+
+	if (n < 0 || (size_t)n >= size)
+		return tt_err(TT_EINPUT, "path under '%s' is too long", tt_sysfs_root(s));
+	return tt_sysfs_path(s, path, size, "%s", rel);
 }
 
 static int vpath(const struct tt_sysfs *s, char *out, size_t size, const char *fmt, va_list ap)
@@ -111,12 +124,64 @@ bool tt_sysfs_exists(const struct tt_sysfs *s, const char *fmt, ...)
 	return rc == 0 && access(path, F_OK) == 0;
 }
 
-static int read_path(const char *path, char *buf, size_t size)
+/* Opens a file to read. Under a fixture root (anything but "/"), beneath
+ * it only: the kernel's relative links inside the tree are followed, a
+ * link out of it is refused before anything is read, so a planted link
+ * cannot make a message quote another file. O_NONBLOCK, and only a regular
+ * file (or a folder, which the read refuses as before): a FIFO planted in
+ * the tree would otherwise block the open forever. */
+static int open_read(const struct tt_sysfs *s, const char *path, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int dirfd, fd, err;
+
+	if (s->live)
+		return open(path, O_RDONLY | O_CLOEXEC);
+	dirfd = open(s->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return -1;
+	fd = (int)syscall(SYS_openat2, dirfd, rel[0] == '/' ? rel + 1 : rel, &how, sizeof(how));
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM)) {
+		/* Before 5.6: the resolved path must lie beneath the root. */
+		char real[PATH_MAX];
+		size_t n = strlen(s->abs);
+
+		if (!realpath(path, real)) {
+			fd = -1;
+		} else if (strncmp(real, s->abs, n) || (real[n] != '/' && strcmp(s->abs, "/"))) {
+			errno = EXDEV;
+			fd = -1;
+		} else {
+			fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		}
+	}
+	err = errno;
+	close(dirfd);
+	if (fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		close(fd);
+		fd = -1;
+		err = EFTYPE_NOT_REGULAR;
+	}
+	errno = err;
+	return fd;
+}
+
+static int read_path(const struct tt_sysfs *s, const char *path, const char *rel, char *buf,
+		     size_t size)
 {
 	size_t len = 0;
 	int fd, rc = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_read(s, path, rel);
+	if (fd < 0 && errno == EXDEV)
+		return tt_err(TT_EINPUT, "'%s' leads through a symbolic link or out of '%s'", path,
+			      tt_sysfs_root(s));
+	if (fd < 0 && errno == EFTYPE_NOT_REGULAR)
+		return tt_err(TT_EINPUT, "'%s' is not a regular file", path);
 	if (fd < 0)
 		return tt_err_sys(open_status(errno), errno, "cannot read '%s'", path);
 	for (;;) {
@@ -153,29 +218,29 @@ out:
 
 int tt_sysfs_read(const struct tt_sysfs *s, char *buf, size_t size, const char *fmt, ...)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], rel[PATH_MAX];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vpath(s, path, sizeof(path), fmt, ap);
+	rc = vpaths(s, path, rel, sizeof(path), fmt, ap);
 	va_end(ap);
-	return rc < 0 ? rc : read_path(path, buf, size);
+	return rc < 0 ? rc : read_path(s, path, rel, buf, size);
 }
 
 int tt_sysfs_read_u64(const struct tt_sysfs *s, uint64_t *out, uint64_t min, uint64_t max,
 		      const char *fmt, ...)
 {
-	char path[PATH_MAX], buf[64];
+	char path[PATH_MAX], rel[PATH_MAX], buf[64];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vpath(s, path, sizeof(path), fmt, ap);
+	rc = vpaths(s, path, rel, sizeof(path), fmt, ap);
 	va_end(ap);
 	if (rc < 0)
 		return rc;
-	rc = read_path(path, buf, sizeof(buf));
+	rc = read_path(s, path, rel, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
 	rc = tt_parse_u64(buf, min, max, out);
@@ -190,16 +255,16 @@ int tt_sysfs_read_u64(const struct tt_sysfs *s, uint64_t *out, uint64_t min, uin
 int tt_sysfs_read_list(const struct tt_sysfs *s, uint64_t *bits, unsigned int nbits,
 		       const char *fmt, ...)
 {
-	char path[PATH_MAX], buf[8192];
+	char path[PATH_MAX], rel[PATH_MAX], buf[8192];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vpath(s, path, sizeof(path), fmt, ap);
+	rc = vpaths(s, path, rel, sizeof(path), fmt, ap);
 	va_end(ap);
 	if (rc < 0)
 		return rc;
-	rc = read_path(path, buf, sizeof(buf));
+	rc = read_path(s, path, rel, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
 	if (tt_parse_list(buf, bits, nbits))
@@ -274,31 +339,13 @@ int tt_sysfs_open(const struct tt_sysfs *s, const char *rel, int flags)
 			  (flags & O_ACCMODE) == O_RDONLY ? "" : " for writing");
 }
 
-int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt, ...)
+static int live_write(const struct tt_sysfs *s, const char *path, const char *rel,
+		      const char *value)
 {
-	char path[PATH_MAX], rel[PATH_MAX];
 	size_t len = strlen(value);
-	va_list ap;
+	int fd = tt_sysfs_open(s, rel, O_WRONLY), rc = 0;
 	ssize_t n;
-	int fd, rc;
 
-	va_start(ap, fmt);
-	n = vsnprintf(rel, sizeof(rel), fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(rel))
-		return tt_err(TT_EINPUT, "path '%s' is too long", fmt);
-	if (!tt_wi_weight_file(rel, NULL))
-		return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file",
-			      rel);
-	rc = tt_sysfs_path(s, path, sizeof(path), "%s", rel);
-	if (rc < 0)
-		return rc;
-	if (!s->live)
-		return tt_fixture_store(s, path, rel, value);
-	if (getenv("TIERTUNE_TEST_NO_LIVE_WRITES"))
-		return tt_err(TT_EUNAVAIL, "refusing to write '%s' on the live system under tests",
-			      path);
-	fd = tt_sysfs_open(s, rel, O_WRONLY);
 	if (fd < 0)
 		return fd;
 	n = write(fd, value, len);
@@ -309,6 +356,28 @@ int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt,
 	if (close(fd) < 0 && rc == 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "writing '%s' to '%s'", value, path);
 	return rc;
+}
+
+const struct tt_sysfs_store tt_sysfs_live_store = { .name = "live", .write = live_write };
+
+int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt, ...)
+{
+	char path[PATH_MAX], rel[PATH_MAX];
+	va_list ap;
+	int n, rc;
+
+	va_start(ap, fmt);
+	n = vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(rel))
+		return tt_err(TT_EINPUT, "path '%s' is too long", fmt);
+	rc = tt_sysfs_path(s, path, sizeof(path), "%s", rel);
+	if (rc < 0)
+		return rc;
+	if (!s->store)
+		return tt_err(TT_EUNAVAIL, "cannot write '%s': sysfs root '%s' is open for reading",
+			      path, tt_sysfs_root(s));
+	return s->store->write(s, path, rel, value);
 }
 
 static int cmp_names(const void *a, const void *b)

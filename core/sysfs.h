@@ -8,11 +8,16 @@
  *	if (tt_sysfs_init(&sfs, root) < 0) ...
  *	tt_sysfs_read_u64(&sfs, &v, 1, 255, "/sys/kernel/mm/.../node%d", n);
  *
- * Under any other root, writes apply the kernel's store rules to the
- * fixture's files (fixture-kernel.h), so a fixture behaves like a kernel.
- * Writes refuse to touch the live system when TIERTUNE_TEST_NO_LIVE_WRITES is
- * set in the environment: the test suites set it, so a test can never leave
- * the host's weights changed.
+ * Plain I/O under the root, nothing more. Writes go to the root's store,
+ * chosen when the root is opened for writing (core/root.h: the live
+ * kernel's files, or the fixture kernel's store rules for any other root);
+ * a root opened with tt_sysfs_init alone is for reading. Which files may be
+ * written is the writer's business (core/apply.c), not this file's.
+ *
+ * Reads under a root other than "/" stay beneath it: a symlink that leads
+ * out of the tree is refused (its target's content never reaches a
+ * message), and a file that is not a regular one (a FIFO planted in a
+ * copy) is refused without blocking.
  */
 #ifndef TT_SYSFS_H
 #define TT_SYSFS_H
@@ -22,10 +27,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct tt_sysfs;
+
+/* Where a root's writes go (core/root.c picks one). path is the full path
+ * (for messages), rel the live-system path ("/sys/..."). */
+struct tt_sysfs_store {
+	const char *name;
+	int (*write)(const struct tt_sysfs *s, const char *path, const char *rel,
+		     const char *value);
+};
+
+/* The kernel's own files: one write(2) to a file opened with tt_sysfs_open. */
+extern const struct tt_sysfs_store tt_sysfs_live_store;
+
 struct tt_sysfs {
 	char root[PATH_MAX]; /* without trailing '/'; "" for the live system */
 	char abs[PATH_MAX];  /* the root resolved (realpath), "/" for the live system */
 	bool live;	     /* root resolves to "/" */
+	const struct tt_sysfs_store *store; /* NULL: opened for reading only */
 };
 
 int tt_sysfs_init(struct tt_sysfs *s, const char *root);
@@ -58,10 +77,8 @@ int tt_sysfs_read_list(const struct tt_sysfs *s, uint64_t *bits, unsigned int nb
  * or a negative status. */
 int tt_sysfs_open(const struct tt_sysfs *s, const char *rel, int flags);
 
-/* Writes value with one write(2), as sysfs attributes require, to an
- * existing file (never creates one), opened with tt_sysfs_open. Only the
- * weight interfaces' own files (tt_wi_weight_file) are ever written:
- * anything else is TT_EINPUT, whatever a journal or profile names. */
+/* Writes value to an existing file (never creates one) through the root's
+ * store; TT_EUNAVAIL when the root was opened for reading only. */
 int tt_sysfs_write(const struct tt_sysfs *s, const char *value, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

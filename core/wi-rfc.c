@@ -4,10 +4,14 @@
 #include "wi.h"
 
 #include "error.h"
+#include "fixture-kernel.h"
 #include "parse.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 extern const struct tt_wi_backend tt_wi_rfc;
 
@@ -182,6 +186,68 @@ static int rfc_order(struct tt_il_order *o, const struct tt_nodemask *mask, cons
 	return tt_il_order_tiers(o, mask, t, tier_w);
 }
 
+/* Seed 003 interleave_weight_store: "src:weight", src an online node,
+ * weight 0..100; the show side lists every online node as "n:w". */
+static int rfc_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel,
+			     const char *value)
+{
+	char cur[8192], out[8192], *save = NULL;
+	const char *colon = strchr(value, ':');
+	char srcbuf[16];
+	uint64_t src;
+	unsigned int w;
+	size_t len = 0;
+	bool found = false;
+	int rc;
+
+	if (!colon || (size_t)(colon - value) >= sizeof(srcbuf))
+		return tt_fixture_rejected(path, value, EINVAL);
+	memcpy(srcbuf, value, (size_t)(colon - value));
+	srcbuf[colon - value] = '\0';
+	if (tt_parse_u64(srcbuf, 0, TT_MAX_NODES - 1, &src) || tt_kstrtou8(colon + 1, &w) < 0 ||
+	    w > 100)
+		return tt_fixture_rejected(path, value, EINVAL);
+	{
+		int fd = tt_sysfs_open(s, rel, O_RDONLY);
+		ssize_t n;
+
+		if (fd < 0)
+			return fd;
+		n = read(fd, cur, sizeof(cur) - 1);
+		close(fd);
+		if (n < 0)
+			return tt_err_sys(TT_EFAIL, errno, "cannot read '%s'", path);
+		cur[n] = '\0';
+		tt_chomp(cur);
+	}
+	out[0] = '\0';
+	for (char *tok = strtok_r(cur, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t n;
+		const char *c = strchr(tok, ':');
+
+		if (!c || tt_parse_u64_prefix(tok, 0, TT_MAX_NODES - 1, &n, &c) || *c != ':')
+			return tt_err(TT_EINPUT, "malformed interleave_weight '%s' in '%s'", tok,
+				      path);
+		if (n == src) {
+			found = true;
+			rc = snprintf(out + len, sizeof(out) - len, "%s%ju:%u", len ? "," : "",
+				      (uintmax_t)n, w);
+		} else {
+			rc = snprintf(out + len, sizeof(out) - len, "%s%s", len ? "," : "", tok);
+		}
+		if (rc < 0 || (size_t)rc >= sizeof(out) - len)
+			return tt_err(TT_EFAIL, "interleave_weight in '%s' too long", path);
+		len += (size_t)rc;
+	}
+	/* The kernel accepts only online source nodes, which show lists. */
+	if (!found)
+		return tt_fixture_rejected(path, value, EINVAL);
+	if (len + 2 > sizeof(out))
+		return tt_err(TT_EFAIL, "interleave_weight in '%s' too long", path);
+	strcat(out, "\n");
+	return tt_fixture_replace(s, rel, out);
+}
+
 const struct tt_wi_backend tt_wi_rfc = {
 	.name = "rfc",
 	.summary = "per-tier weights relative to the source node (RFC, seeds 003/004)",
@@ -196,6 +262,7 @@ const struct tt_wi_backend tt_wi_rfc = {
 	.validate = rfc_validate,
 	.write = rfc_write,
 	.weight_file = rfc_weight_file,
+	.fixture_store = rfc_fixture_store,
 	.writes = rfc_writes,
 	.defaults = rfc_defaults,
 	.current = rfc_current,

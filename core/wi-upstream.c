@@ -4,8 +4,11 @@
 
 #include "apply.h"
 #include "error.h"
+#include "fixture-kernel.h"
 #include "parse.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -224,6 +227,84 @@ static int up_order(struct tt_il_order *o, const struct tt_nodemask *mask, const
 	return tt_il_order_nodes(o, mask, w);
 }
 
+static const char *auto_file(const struct tt_sysfs *s)
+{
+	if (tt_sysfs_exists(s, WI_DIR "/auto"))
+		return "auto";
+	if (tt_sysfs_exists(s, WI_DIR "/__auto_type"))
+		return "__auto_type";
+	return NULL;
+}
+
+static int up_store_node_weight(const struct tt_sysfs *s, const char *path, const char *rel,
+				const char *value)
+{
+	const char *af = auto_file(s);
+	char buf[16], ap[PATH_MAX];
+	unsigned int w;
+	int rc;
+
+	/* 6.16+ (the kernels with an auto file) reject 0 and ""; 6.9-6.15
+	 * store 0 as "system default". */
+	if (tt_kstrtou8(value, &w) < 0 && !(!af && (value[0] == '\0' || strcmp(value, "\n") == 0)))
+		return tt_fixture_rejected(path, value, EINVAL);
+	if (value[0] == '\0' || strcmp(value, "\n") == 0)
+		w = 0;
+	if (af && w == 0)
+		return tt_fixture_rejected(path, value, EINVAL);
+	snprintf(buf, sizeof(buf), "%u\n", w);
+	rc = tt_fixture_replace(s, rel, buf);
+	if (rc < 0 || !af)
+		return rc;
+	snprintf(ap, sizeof(ap), WI_DIR "/%s", af);
+	return tt_fixture_replace(s, ap, "false\n");
+}
+
+static int up_store_auto(const struct tt_sysfs *s, const char *path, const char *rel,
+			 const char *value)
+{
+	struct tt_topo t;
+	struct tt_weights w;
+	int on, rc, node;
+
+	if (tt_kstrtobool(value, &on) < 0)
+		return tt_fixture_rejected(path, value, EINVAL);
+	if (!on)
+		return tt_fixture_replace(s, rel, "false\n");
+	rc = tt_topo_load(&t, s);
+	if (rc < 0)
+		return rc;
+	rc = tt_weights_auto_topo(&t, &w);
+	tt_topo_release(&t);
+	/* No HMAT/CDAT bandwidth ever reported: weighted_interleave_auto_store
+	 * returns -ENODEV. */
+	if (rc == TT_EUNAVAIL)
+		return tt_fixture_rejected(path, value, ENODEV);
+	tt_nodemask_for_each (node, &w.set) {
+		char p[PATH_MAX], buf[16];
+
+		if (!tt_sysfs_exists(s, WI_DIR "/node%d", node))
+			continue;
+		snprintf(buf, sizeof(buf), "%u\n", w.w[node]);
+		snprintf(p, sizeof(p), WI_DIR "/node%d", node);
+		if ((rc = tt_fixture_replace(s, p, buf)) < 0)
+			return rc;
+	}
+	return tt_fixture_replace(s, rel, "true\n");
+}
+
+/* What the kernel's node_store and auto_store leave behind, for fixture
+ * trees (core/fixture-kernel.h). */
+static int up_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel,
+			    const char *value)
+{
+	const char *base = strrchr(rel, '/') + 1;
+
+	if (strcmp(base, "auto") == 0 || strcmp(base, "__auto_type") == 0)
+		return up_store_auto(s, path, rel, value);
+	return up_store_node_weight(s, path, rel, value);
+}
+
 const struct tt_wi_backend tt_wi_upstream = {
 	.name = "upstream",
 	.summary = "global per-node weights, MPOL_WEIGHTED_INTERLEAVE (Linux 6.9+)",
@@ -238,6 +319,7 @@ const struct tt_wi_backend tt_wi_upstream = {
 	.validate = up_validate,
 	.write = up_write,
 	.weight_file = up_weight_file,
+	.fixture_store = up_fixture_store,
 	.writes = up_writes,
 	.plan = up_plan,
 	.plan_auto = up_plan_auto,

@@ -91,6 +91,12 @@ struct tt_wi_backend {
 	int (*write)(const struct tt_sysfs *s, const struct tt_wi_state *want);
 	/* rel (a live path) is one of its weight files; *kind how it is written. */
 	bool (*weight_file)(const char *rel, enum tt_write_kind *kind);
+	/* What the kernel's store handler leaves behind when value is written
+	 * to rel (path: beneath the root, for messages), applied to a fixture
+	 * tree's files (core/fixture-kernel.h has the helpers); NULL: the file
+	 * holds what was written. */
+	int (*fixture_store)(const struct tt_sysfs *s, const char *path, const char *rel,
+			     const char *value);
 	/* The writes that make w (keyed by unit; for source src, -1 when not
 	 * per_source) what the kernel holds, in order, each handed to fn; s,
 	 * when not NULL, is read for side effects to list as implied. */

@@ -383,6 +383,37 @@ static int open_readonly(struct tt_db *db, int *version)
 	return rc;
 }
 
+/* Open flag of our own: the database being created under a temporary name. */
+enum { CREATING = 1u << 30 };
+
+/* A missing database is made whole under a temporary name beside it (schema
+ * and all) and linked into place, which fails if another first writer got
+ * there first: then theirs is used. So no writer ever opens one half made
+ * (empty, or without its tables). */
+static int create_whole(const char *path, unsigned int flags)
+{
+	char tmp[PATH_MAX];
+	struct tt_db *db;
+	int rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.new-%ld", path, (long)getpid()) >= (int)sizeof(tmp))
+		return tt_err(TT_EINPUT, "database path '%.64s...' is too long", path);
+	unlink(tmp);
+	rc = tt_db_open(&db, tmp, flags | CREATING);
+	if (rc < 0) {
+		unlink(tmp);
+		return rc;
+	}
+	tt_db_close(db);
+	if (link(tmp, path) < 0 && errno != EEXIST) {
+		rc = tt_err_sys(TT_EFAIL, errno, "cannot create database '%s'", path);
+		unlink(tmp);
+		return rc;
+	}
+	unlink(tmp);
+	return 0;
+}
+
 int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 {
 	struct tt_db *db;
@@ -426,6 +457,11 @@ int tt_db_open(struct tt_db **out, const char *path, unsigned int flags)
 	if (!exists && (rc = make_dirs(path)) < 0) {
 		free(db);
 		return rc;
+	}
+	if (!exists && !(flags & CREATING)) {
+		free(db);
+		rc = create_whole(path, flags);
+		return rc < 0 ? rc : tt_db_open(out, path, flags);
 	}
 	oflags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX |
 		 SQLITE_OPEN_URI;

@@ -77,22 +77,6 @@ static void note(struct tt_frame *f, const char *fmt, ...)
 		memcpy(f->notes[f->nnotes++], buf, sizeof(buf));
 }
 
-static int find_source(const struct tt_feed *feed, const char *collector)
-{
-	for (int i = 0; feed && i < feed->n; i++)
-		if (strcmp(feed->src[i]->c->name, collector) == 0)
-			return i;
-	return -1;
-}
-
-static const char *why_unavail(const struct tt_feed *feed, const char *collector)
-{
-	for (int i = 0; feed && i < feed->nun; i++)
-		if (strcmp(feed->un[i].name, collector) == 0)
-			return feed->un[i].why;
-	return NULL;
-}
-
 /* The sum of metric name (on node, -1 none) over source s's metrics: one
  * node may have several boxes. A reading older than three intervals is
  * stale too: its source stopped answering without saying so. */
@@ -169,31 +153,37 @@ static struct tt_cell cell_add_present(const struct tt_cell *c, int n)
 	return sum;
 }
 
+/* The cell of a role on node (-1 none) from source s, as its collector
+ * declares the role's metrics and how they add up. */
+static struct tt_cell cell_role(const struct tt_frame_in *in, int s, enum tt_metric_role role,
+				int node)
+{
+	struct tt_cell c[16], sum = { TT_CELL_NA, 0 };
+	bool present = false;
+	int n = 0;
+
+	if (s < 0)
+		return sum;
+	for (const struct tt_metric_meaning *m = in->feed->src[s]->c->meanings;
+	     m && m->metric && n < 16; m++) {
+		if (m->role != role)
+			continue;
+		c[n++] = cell_of(in, s, m->metric, node);
+		present |= m->agg == TT_AGG_SUM_PRESENT;
+	}
+	if (present)
+		return cell_add_present(c, n);
+	for (int i = 0; i < n; i++)
+		sum = i ? cell_add(sum, c[i]) : c[i];
+	return sum;
+}
+
 static struct tt_cell ok(double v)
 {
 	return (struct tt_cell){ TT_CELL_OK, v };
 }
 
 static const struct tt_cell NA = { TT_CELL_NA, 0 };
-
-/* Traffic sources, best first (as collect.c's summary): memory-controller
- * counters, source-side MBM, then figures that are not measured. */
-static const struct {
-	const char *collector, *rd, *wr, *why_no_wr;
-	/* Counted where the requests come from (a socket's CPUs, whatever
-	 * memory they reach), not at the memory node: no share of the
-	 * traffic each node serves can be made of it. */
-	const char *source_side;
-} traffic[] = {
-	{ "perf-uncore", "read_bytes", "write_bytes", NULL, NULL },
-	{ "resctrl", "mbm_total_bytes", NULL,
-	  "resctrl MBM counts reads and writes together (shown under READ)",
-	  "what resctrl MBM counts: the traffic of each node's CPUs to all memory (local, "
-	  "remote and CXL alike), not the traffic each memory node serves" },
-	{ "script", "read_bytes", "write_bytes", NULL, NULL },
-	{ "model", "model_bw", NULL, "the model gives one figure per node (shown under READ)",
-	  NULL },
-};
 
 bool tt_frame_weight_shares(const struct tt_topo *t, const struct tt_wi_backend *be,
 			    const struct tt_wi_state *wi, int src, int mode,
@@ -436,212 +426,284 @@ static void header(struct tt_frame *f, const struct tt_frame_in *in)
 				!in->feed->v[i][m].have || in->feed->v[i][m].state == TT_S_INIT;
 }
 
-/* Pages demoted a second from node (-1: the machine, /proc/vmstat): the sum
- * of the pgdemote_* counters this kernel has, by reclaim, direct reclaim,
- * khugepaged and proactive reclaim alike, the same for a node and for all. */
-static struct tt_cell demoted(const struct tt_frame_in *in, int ms, int node)
-{
-	static const char *const keys[] = { "pgdemote_kswapd", "pgdemote_direct",
-					    "pgdemote_khugepaged", "pgdemote_proactive" };
-	struct tt_cell c[4];
+/* A frame in the making: which open source feeds which column group, and
+ * what the node rows add up to so far. */
+struct build {
+	struct tt_frame *f;
+	const struct tt_frame_in *in;
+	int cap;		       /* of f->rows */
+	int ts;			       /* traffic source, -1 none */
+	const struct tt_collector *tc; /* its collector */
+	int ms;			       /* memory statistics source, -1 none */
+	uint32_t w[TT_MAX_NODES];      /* each node's weight, when have_w */
+	double wshare[TT_MAX_NODES];   /* the share the weights imply */
+	bool have_w, have_share;
+	bool all_bw;   /* every node row has a traffic figure */
+	double bw_sum; /* their sum, bytes/s */
+};
 
-	for (int k = 0; k < 4; k++)
-		c[k] = cell_of(in, ms, keys[k], node);
-	return cell_add_present(c, 4);
+/* The open source that ranks best as a traffic source (the collectors'
+ * own declarations: tt_collector_traffic_rank). */
+static int traffic_source(const struct tt_feed *feed)
+{
+	int best = -1;
+
+	for (int i = 0; feed && i < feed->n; i++) {
+		int r = tt_collector_traffic_rank(feed->src[i]->c);
+
+		if (r >= 0 && (best < 0 || r < tt_collector_traffic_rank(feed->src[best]->c)))
+			best = i;
+	}
+	return best;
 }
 
-/* A node's demotion and promotion rates (nodeN/vmstat, see
- * collectors/c-numastat.c for which node counts what). */
-static void node_migration(struct tt_frame *f, const struct tt_frame_in *in, int ms,
-			   struct tt_frame_demote *nd)
+static bool gives_stats(const struct tt_collector *c)
 {
-	if (ms < 0) {
-		nd->demote = nd->promote = NA;
-		return; /* the footer already says why there is no numastat */
-	}
-	nd->demote = demoted(in, ms, nd->node);
-	nd->promote = cell_of(in, ms, "pgpromote_success", nd->node);
-	if (nd->demote.st == TT_CELL_NA)
-		note(f, "DEMOTED/s per node: n/a: nodeN/vmstat has no pgdemote_* counter or cannot "
-			"be read (kernels before 6.8 count demotions machine-wide only, in "
-			"/proc/vmstat)");
-	if (nd->promote.st == TT_CELL_NA)
-		note(f, "PROMOTED/s per node: n/a: nodeN/vmstat has no pgpromote_success or cannot "
-			"be read (Linux 5.18+ with CONFIG_NUMA_BALANCING counts it)");
+	return tt_collector_gives(c, TT_ROLE_ALLOC_PAGES) ||
+	       tt_collector_gives(c, TT_ROLE_MEM_USED) || tt_collector_gives(c, TT_ROLE_PROMOTED) ||
+	       tt_collector_gives(c, TT_ROLE_DEMOTED);
 }
 
-int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
+/* The source of allocation, memory and migration figures: the last opened
+ * that gives them (a test's scripted source, opened after the built-in
+ * ones, stands in for numastat). */
+static int stats_source(const struct tt_feed *feed)
 {
-	const struct tt_topo *t = in->topo;
-	uint32_t w[TT_MAX_NODES];
-	double wshare[TT_MAX_NODES];
-	struct tt_frame_row total = zero_row;
-	int cap = 0, ts = -1, tk = -1, ms, rc = 0;
-	bool have_w, have_share, all_bw = true;
-	double bw_sum = 0;
+	int best = -1;
 
-	memset(f, 0, sizeof(*f));
-	header(f, in);
+	for (int i = 0; feed && i < feed->n; i++)
+		if (gives_stats(feed->src[i]->c))
+			best = i;
+	return best;
+}
 
-	/* Which source each column comes from. */
-	for (size_t k = 0; k < sizeof(traffic) / sizeof(*traffic) && ts < 0; k++)
-		if ((ts = find_source(in->feed, traffic[k].collector)) >= 0)
-			tk = (int)k;
-	if (ts < 0) {
-		char why[480] = "";
-		size_t len = 0;
+/* Traffic: READ WRITE MEAS%. Without a source, why: each traffic
+ * collector that could not open, or that none was asked for. */
+static void pick_traffic(struct build *b)
+{
+	const struct tt_feed *feed = b->in->feed;
+	char why[480] = "", names[160] = "";
+	size_t len = 0, nlen = 0;
 
-		for (size_t k = 0; k < 2; k++) {
-			const char *y = why_unavail(in->feed, traffic[k].collector);
-			int n;
-
-			if (!y)
-				continue;
-			n = snprintf(why + len, sizeof(why) - len, "%s%s: %s", len ? "; " : "",
-				     traffic[k].collector, y);
-			if (n > 0 && (size_t)n < sizeof(why) - len)
-				len += (size_t)n;
-		}
-		/* Named collectors (--collectors) leave the others untried:
-		 * "here" would claim this machine has none. */
-		if (len)
-			note(f, "READ WRITE MEAS%%: n/a: no traffic counter here: %s", why);
-		else
-			note(f, "READ WRITE MEAS%%: n/a: no traffic counter among the collectors "
-				"asked for (perf-uncore and resctrl count traffic)");
-	} else if (traffic[tk].why_no_wr) {
-		note(f, "WRITE: n/a: %s", traffic[tk].why_no_wr);
+	b->ts = traffic_source(feed);
+	b->tc = b->ts >= 0 ? feed->src[b->ts]->c : NULL;
+	if (b->tc) {
+		if (!tt_collector_gives(b->tc, TT_ROLE_WRITE_BYTES) && b->tc->no_split_why)
+			note(b->f, "WRITE: n/a: %s", b->tc->no_split_why);
+		return;
 	}
-	/* The test script stands in for numastat when a test asks for it. */
-	ms = find_source(in->feed, "script");
-	if (ms < 0)
-		ms = find_source(in->feed, "numastat");
-	if (ms < 0) {
-		const char *y = why_unavail(in->feed, "numastat");
+	for (int i = 0; feed && i < feed->nun; i++) {
+		const struct tt_collector *c = feed->un[i].c;
+		int n;
 
-		note(f, "ALLOC/s: n/a: numastat collector: %s",
-		     y ? y : "not among the collectors asked for");
+		if (!c || tt_collector_traffic_rank(c) < 0 || c->flags & TT_C_SIMULATED)
+			continue;
+		n = snprintf(why + len, sizeof(why) - len, "%s%s: %s", len ? "; " : "", c->name,
+			     feed->un[i].why);
+		if (n > 0 && (size_t)n < sizeof(why) - len)
+			len += (size_t)n;
 	}
-	have_w = node_weights(in, w);
-	memset(wshare, 0, sizeof(wshare));
-	have_share = tt_frame_weight_shares(t, in->be, in->wi, in->source_node,
-					    TT_MPOL_WEIGHTED_INTERLEAVE, &t->mem_nodes, wshare);
+	/* Named collectors (--collectors) leave the others untried: "here"
+	 * would claim this machine has none. */
+	if (len) {
+		note(b->f, "READ WRITE MEAS%%: n/a: no traffic counter here: %s", why);
+		return;
+	}
+	for (const struct tt_collector *const *c = tt_collectors; *c; c++) {
+		int n;
+
+		if (tt_collector_traffic_rank(*c) < 0 || (*c)->flags & TT_C_SIMULATED)
+			continue;
+		n = snprintf(names + nlen, sizeof(names) - nlen, "%s%s", nlen ? " and " : "",
+			     (*c)->name);
+		if (n > 0 && (size_t)n < sizeof(names) - nlen)
+			nlen += (size_t)n;
+	}
+	note(b->f,
+	     "READ WRITE MEAS%%: n/a: no traffic counter among the collectors asked for (%s "
+	     "count traffic)",
+	     names);
+}
+
+/* Allocation, memory in use, migration: ALLOC/s and the DEMOTION panel. */
+static void pick_stats(struct build *b)
+{
+	const struct tt_feed *feed = b->in->feed;
+	const struct tt_collector *want = NULL;
+	const char *why = NULL;
+
+	b->ms = stats_source(feed);
+	if (b->ms >= 0)
+		return;
+	for (const struct tt_collector *const *c = tt_collectors; *c && !want; c++)
+		if (tt_collector_gives(*c, TT_ROLE_ALLOC_PAGES))
+			want = *c;
+	if (!want)
+		return;
+	for (int i = 0; feed && i < feed->nun && !why; i++)
+		if (feed->un[i].c == want)
+			why = feed->un[i].why;
+	note(b->f, "ALLOC/s: n/a: %s collector: %s", want->name,
+	     why ? why : "not among the collectors asked for");
+}
+
+/* WGT WGT%: the weights each node has and the shares they imply. */
+static void pick_weights(struct build *b)
+{
+	const struct tt_frame_in *in = b->in;
+
+	b->have_w = node_weights(in, b->w);
+	memset(b->wshare, 0, sizeof(b->wshare));
+	b->have_share = tt_frame_weight_shares(in->topo, in->be, in->wi, in->source_node,
+					       TT_MPOL_WEIGHTED_INTERLEAVE, &in->topo->mem_nodes,
+					       b->wshare);
 	if (!in->be)
-		note(f, "WGT WGT%%: n/a: no weight interface: %s",
+		note(b->f, "WGT WGT%%: n/a: no weight interface: %s",
 		     in->wi_why ? in->wi_why : "none");
+}
 
-	/* Tiers in ascending id (fastest first), then the nodes in no tier. */
-	for (int ti = 0; ti <= t->ntiers && rc == 0; ti++) {
-		int tier = ti < t->ntiers ? t->tiers[ti].id : -1;
-		struct tt_frame_row sub = zero_row;
-		struct tt_nodemask members = { { 0 } };
-		int first = f->nrows, count = 0;
-
-		for (int i = 0; i < t->nnodes && rc == 0; i++) {
-			const struct tt_node *n = &t->nodes[i];
-			struct tt_frame_row r = zero_row;
-			char file[160];
-
-			if (!n->has_memory || n->tier != tier)
-				continue;
-			r.kind = TT_ROW_NODE;
-			r.node = n->id;
-			r.tier = tier;
-			if (n->has_cpu) {
-				for (int c = 0; c < n->ncpus; c++)
-					tt_bit_set(r.cpu_bits, (unsigned int)n->cpus[c]);
-				if (tt_bit_format_list(r.cpu_bits, TT_MAX_CPUS, r.cpus,
-						       sizeof(r.cpus)) < 0)
-					snprintf(r.cpus, sizeof(r.cpus), "%d CPUs", n->ncpus);
-			} else {
-				snprintf(r.cpus, sizeof(r.cpus), "CPU-less");
-			}
-			r.mem_total = ok((double)n->mem_total_bytes);
-			r.mem_used = ms >= 0 ? cell_of(in, ms, "mem_used", n->id) : NA;
-			if (r.mem_used.st == TT_CELL_NA) {
-				r.mem_used = ok((double)(n->mem_total_bytes - n->mem_free_bytes));
-				note(f, "MEM: used as meminfo said when the topology was read ('r' "
-					"re-reads)");
-			}
-			if (ts >= 0) {
-				r.rd = cell_of(in, ts, traffic[tk].rd, n->id);
-				r.wr = traffic[tk].wr ? cell_of(in, ts, traffic[tk].wr, n->id) : NA;
-				if (r.rd.st == TT_CELL_NA)
-					note(f,
-					     "READ WRITE MEAS%%: n/a for node %d: %s has no "
-					     "counter "
-					     "for it",
-					     n->id, traffic[tk].collector);
-			} else {
-				r.rd = r.wr = NA;
-			}
-			r.weight = have_w ? ok(w[n->id]) : NA;
-			if (have_w && in->be->key == TT_WI_BY_NODE && !in->be->per_source &&
-			    !tt_nodemask_test(&in->wi->node.set, n->id))
-				note(f, "WGT: node %d has no %s file: it weighs 1", n->id,
-				     weight_file(in->be, t, n->id, file, sizeof(file)));
-			r.wshare = have_share ? ok(wshare[n->id]) : NA;
-			r.alloc = ms >= 0 ? cell_add(cell_of(in, ms, "numa_hit", n->id),
-						     cell_of(in, ms, "numa_miss", n->id))
-					  : NA;
-			if (ms >= 0 && r.alloc.st == TT_CELL_NA)
-				note(f,
-				     "ALLOC/s: n/a: nodeN/numastat has no numa_hit and numa_miss "
-				     "or cannot be read");
-			if (r.rd.st == TT_CELL_OK)
-				bw_sum += r.rd.v + (r.wr.st == TT_CELL_OK ? r.wr.v : 0);
-			else
-				all_bw = false;
-			rc = add_row(f, &cap, &r);
-			tt_bit_set(members.bits, (unsigned int)n->id);
-			count++;
-		}
-		if (!count || rc)
-			continue;
-		/* Measured shares once the tier's rows are in. */
-		sub.kind = TT_ROW_TIER;
-		sub.tier = tier;
-		fmt_list(&members, sub.cpus, sizeof(sub.cpus));
-		sub.members = members;
-		for (int r = first; r < f->nrows; r++)
-			sum_into(&sub, &f->rows[r]);
-		rc = add_row(f, &cap, &sub);
+static void col_cpus(struct tt_frame_row *r, const struct tt_node *n)
+{
+	if (!n->has_cpu) {
+		snprintf(r->cpus, sizeof(r->cpus), "CPU-less");
+		return;
 	}
-	/* Measured share: of the traffic to every memory node, so only when
-	 * every one has a figure (a share of part of the machine would look
-	 * like the whole). */
-	for (int r = 0; r < f->nrows; r++) {
-		struct tt_frame_row *row = &f->rows[r];
+	for (int c = 0; c < n->ncpus; c++)
+		tt_bit_set(r->cpu_bits, (unsigned int)n->cpus[c]);
+	if (tt_bit_format_list(r->cpu_bits, TT_MAX_CPUS, r->cpus, sizeof(r->cpus)) < 0)
+		snprintf(r->cpus, sizeof(r->cpus), "%d CPUs", n->ncpus);
+}
 
-		if (row->kind != TT_ROW_NODE)
+/* GiB used/total: the source's figure, else meminfo's as the topology was
+ * read. */
+static void col_mem(struct build *b, struct tt_frame_row *r, const struct tt_node *n)
+{
+	r->mem_total = ok((double)n->mem_total_bytes);
+	r->mem_used = cell_role(b->in, b->ms, TT_ROLE_MEM_USED, n->id);
+	if (r->mem_used.st != TT_CELL_NA)
+		return;
+	r->mem_used = ok((double)(n->mem_total_bytes - n->mem_free_bytes));
+	note(b->f, "MEM: used as meminfo said when the topology was read ('r' re-reads)");
+}
+
+/* RD WR GB/s: read and write bytes, or one total under READ. */
+static void col_traffic(struct build *b, struct tt_frame_row *r, int node)
+{
+	const struct tt_collector *c = b->tc;
+
+	r->rd = r->wr = NA;
+	if (!c)
+		return;
+	r->rd = cell_role(b->in, b->ts,
+			  tt_collector_gives(c, TT_ROLE_READ_BYTES) ? TT_ROLE_READ_BYTES
+								    : TT_ROLE_TOTAL_BYTES,
+			  node);
+	r->wr = cell_role(b->in, b->ts, TT_ROLE_WRITE_BYTES, node);
+	if (r->rd.st == TT_CELL_NA)
+		note(b->f, "READ WRITE MEAS%%: n/a for node %d: %s has no counter for it", node,
+		     c->name);
+}
+
+static void col_weight(struct build *b, struct tt_frame_row *r, int node)
+{
+	const struct tt_frame_in *in = b->in;
+	char file[160];
+
+	r->weight = b->have_w ? ok(b->w[node]) : NA;
+	if (b->have_w && in->be->key == TT_WI_BY_NODE && !in->be->per_source &&
+	    !tt_nodemask_test(&in->wi->node.set, node))
+		note(b->f, "WGT: node %d has no %s file: it weighs 1", node,
+		     weight_file(in->be, in->topo, node, file, sizeof(file)));
+	r->wshare = b->have_share ? ok(b->wshare[node]) : NA;
+}
+
+static void col_alloc(struct build *b, struct tt_frame_row *r, int node)
+{
+	r->alloc = cell_role(b->in, b->ms, TT_ROLE_ALLOC_PAGES, node);
+	if (b->ms >= 0 && r->alloc.st == TT_CELL_NA)
+		note(b->f, "ALLOC/s: n/a: nodeN/numastat has no numa_hit and numa_miss or cannot "
+			   "be read");
+}
+
+static int node_row(struct build *b, const struct tt_node *n, int tier)
+{
+	struct tt_frame_row r = zero_row;
+
+	r.kind = TT_ROW_NODE;
+	r.node = n->id;
+	r.tier = tier;
+	col_cpus(&r, n);
+	col_mem(b, &r, n);
+	col_traffic(b, &r, n->id);
+	col_weight(b, &r, n->id);
+	col_alloc(b, &r, n->id);
+	if (r.rd.st == TT_CELL_OK)
+		b->bw_sum += r.rd.v + (r.wr.st == TT_CELL_OK ? r.wr.v : 0);
+	else
+		b->all_bw = false;
+	return add_row(b->f, &b->cap, &r);
+}
+
+/* A tier's memory nodes (tier -1: those in none), then its subtotal. */
+static int tier_rows(struct build *b, int tier)
+{
+	const struct tt_topo *t = b->in->topo;
+	struct tt_frame_row sub = zero_row;
+	int first = b->f->nrows, rc = 0;
+
+	for (int i = 0; i < t->nnodes && rc == 0; i++) {
+		const struct tt_node *n = &t->nodes[i];
+
+		if (!n->has_memory || n->tier != tier)
 			continue;
-		if (ts < 0) {
-			row->mshare = NA;
-		} else if (traffic[tk].source_side) {
-			row->mshare = NA;
-			note(f, "MEAS%%: n/a: READ is %s", traffic[tk].source_side);
-		} else if (row->rd.st != TT_CELL_OK) {
-			row->mshare = row->rd;
-			row->mshare.v = 0;
-		} else if (!all_bw) {
-			row->mshare = NA;
-			note(f, "MEAS%%: n/a: not every memory node has a traffic figure");
-		} else {
-			double b = row->rd.v + (row->wr.st == TT_CELL_OK ? row->wr.v : 0);
-
-			row->mshare = ok(bw_sum > 0 ? b / bw_sum : 0);
-			if (bw_sum <= 0)
-				row->mshare = NA;
-		}
+		rc = node_row(b, n, tier);
+		if (rc == 0)
+			tt_bit_set(sub.members.bits, (unsigned int)n->id);
 	}
-	if (ts >= 0 && all_bw && bw_sum <= 0 && !traffic[tk].source_side)
-		note(f, "MEAS%%: n/a: no traffic in this interval");
-	/* Tier subtotals again now the shares are known, and the total. */
+	if (rc || first == b->f->nrows)
+		return rc;
+	sub.kind = TT_ROW_TIER;
+	sub.tier = tier;
+	fmt_list(&sub.members, sub.cpus, sizeof(sub.cpus));
+	for (int r = first; r < b->f->nrows; r++)
+		sum_into(&sub, &b->f->rows[r]);
+	return add_row(b->f, &b->cap, &sub);
+}
+
+/* MEAS%: of the traffic to every memory node, so only when every one has
+ * a figure (a share of part of the machine would look like the whole). */
+static void col_share(struct build *b, struct tt_frame_row *row)
+{
+	if (!b->tc) {
+		row->mshare = NA;
+	} else if (b->tc->scope_why) {
+		row->mshare = NA;
+		note(b->f, "MEAS%%: n/a: READ is %s", b->tc->scope_why);
+	} else if (row->rd.st != TT_CELL_OK) {
+		row->mshare = row->rd;
+		row->mshare.v = 0;
+	} else if (!b->all_bw) {
+		row->mshare = NA;
+		note(b->f, "MEAS%%: n/a: not every memory node has a traffic figure");
+	} else if (b->bw_sum <= 0) {
+		row->mshare = NA;
+	} else {
+		row->mshare =
+			ok((row->rd.v + (row->wr.st == TT_CELL_OK ? row->wr.v : 0)) / b->bw_sum);
+	}
+}
+
+/* Tier subtotals of the shares, then the machine's total row. */
+static int totals(struct build *b)
+{
+	struct tt_frame *f = b->f;
+	struct tt_frame_row total = zero_row;
+
 	for (int r = 0, first = 0; r < f->nrows; r++) {
-		if (f->rows[r].kind != TT_ROW_TIER)
-			continue;
 		struct tt_frame_row *sub = &f->rows[r];
 
+		if (sub->kind != TT_ROW_TIER)
+			continue;
 		sub->mshare = ok(0);
 		for (int k = first; k < r; k++)
 			sub->mshare = cell_add(sub->mshare, f->rows[k].mshare);
@@ -650,12 +712,35 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 	}
 	total.kind = TT_ROW_TOTAL;
 	total.tier = -1;
-	if (rc == 0)
-		rc = add_row(f, &cap, &total);
-
-	f->total_bw = total.rd.st == TT_CELL_OK ? bw_sum : NAN;
+	f->total_bw = total.rd.st == TT_CELL_OK ? b->bw_sum : NAN;
 	f->slow_share = NAN;
-	if (total.mshare.st == TT_CELL_OK && t->ntiers > 1) {
+	return add_row(f, &b->cap, &total);
+}
+
+static int rows(struct build *b)
+{
+	const struct tt_topo *t = b->in->topo;
+	int rc = 0;
+
+	/* Tiers in ascending id (fastest first), then the nodes in no tier. */
+	for (int ti = 0; ti <= t->ntiers && rc == 0; ti++)
+		rc = tier_rows(b, ti < t->ntiers ? t->tiers[ti].id : -1);
+	for (int r = 0; r < b->f->nrows && rc == 0; r++)
+		if (b->f->rows[r].kind == TT_ROW_NODE)
+			col_share(b, &b->f->rows[r]);
+	if (b->tc && b->all_bw && b->bw_sum <= 0 && !b->tc->scope_why)
+		note(b->f, "MEAS%%: n/a: no traffic in this interval");
+	return rc ? rc : totals(b);
+}
+
+/* The sparkline history, and the slow tiers' share of this frame's. */
+static void history(struct build *b)
+{
+	struct tt_frame *f = b->f;
+	const struct tt_frame_in *in = b->in;
+	const struct tt_topo *t = in->topo;
+
+	if (f->rows[f->nrows - 1].mshare.st == TT_CELL_OK && t->ntiers > 1) {
 		f->slow_share = 0;
 		for (int r = 0; r < f->nrows; r++)
 			if (f->rows[r].kind == TT_ROW_NODE && f->rows[r].tier != t->tiers[0].id)
@@ -666,43 +751,95 @@ int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
 		f->hist_bw[i] = in->hist_bw[in->nhist - f->nhist + i];
 		f->hist_slow[i] = in->hist_slow[in->nhist - f->nhist + i];
 	}
+}
 
-	/* Promotion and demotion, all nodes. */
-	if (ms >= 0) {
-		f->promote = cell_of(in, ms, "pgpromote_success", -1);
-		f->demote = demoted(in, ms, -1);
-		if (f->promote.st == TT_CELL_NA || f->demote.st == TT_CELL_NA)
-			note(f, "all nodes: n/a: /proc/vmstat lacks pgpromote_success or "
-				"pgdemote_* or cannot be read");
-	} else {
-		f->promote = f->demote = NA;
+/* A node's demotion and promotion rates (nodeN/vmstat, see
+ * collectors/c-numastat.c for which node counts what). */
+static void node_migration(struct build *b, struct tt_frame_demote *nd)
+{
+	if (b->ms < 0) {
+		nd->demote = nd->promote = NA;
+		return; /* the footer already says why there is no numastat */
 	}
-	for (int i = 0; i < t->nnodes && rc == 0; i++) {
+	nd->demote = cell_role(b->in, b->ms, TT_ROLE_DEMOTED, nd->node);
+	nd->promote = cell_role(b->in, b->ms, TT_ROLE_PROMOTED, nd->node);
+	if (nd->demote.st == TT_CELL_NA)
+		note(b->f, "DEMOTED/s per node: n/a: nodeN/vmstat has no pgdemote_* counter or "
+			   "cannot be read (kernels before 6.8 count demotions machine-wide only, "
+			   "in /proc/vmstat)");
+	if (nd->promote.st == TT_CELL_NA)
+		note(b->f, "PROMOTED/s per node: n/a: nodeN/vmstat has no pgpromote_success or "
+			   "cannot be read (Linux 5.18+ with CONFIG_NUMA_BALANCING counts it)");
+}
+
+/* The DEMOTION panel: pages/s demoted (the sum of the pgdemote_* counters
+ * this kernel has, by reclaim, direct reclaim, khugepaged and proactive
+ * reclaim alike) and promoted, for the machine (/proc/vmstat) and each
+ * memory node with its targets as the kernel computes them. */
+static int migration(struct build *b)
+{
+	struct tt_frame *f = b->f;
+	const struct tt_topo *t = b->in->topo;
+
+	f->promote = cell_role(b->in, b->ms, TT_ROLE_PROMOTED, -1);
+	f->demote = cell_role(b->in, b->ms, TT_ROLE_DEMOTED, -1);
+	if (b->ms >= 0 && (f->promote.st == TT_CELL_NA || f->demote.st == TT_CELL_NA))
+		note(f, "all nodes: n/a: /proc/vmstat lacks pgpromote_success or pgdemote_* or "
+			"cannot be read");
+	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
+		struct tt_frame_demote *nd;
 
 		if (!n->has_memory)
 			continue;
-		struct tt_frame_demote *nd =
-			realloc(f->demote_to, (size_t)(f->ndemote + 1) * sizeof(*nd));
-
-		if (!nd) {
-			rc = tt_err(TT_EFAIL, "out of memory");
-			break;
-		}
+		nd = realloc(f->demote_to, (size_t)(f->ndemote + 1) * sizeof(*nd));
+		if (!nd)
+			return tt_err(TT_EFAIL, "out of memory");
 		f->demote_to = nd;
 		nd += f->ndemote++;
+		memset(nd, 0, sizeof(*nd));
 		nd->node = n->id;
 		fmt_list(&n->demote_preferred, nd->preferred, sizeof(nd->preferred));
 		fmt_list(&n->demote_allowed, nd->allowed, sizeof(nd->allowed));
 		nd->preferred_set = n->demote_preferred;
 		nd->allowed_set = n->demote_allowed;
-		node_migration(f, in, ms, nd);
+		node_migration(b, nd);
 	}
+	return 0;
+}
+
+/* SIMULATED: whose figures are not measured (the last simulated source
+ * opened, as the statistics' source). */
+static void simulated_note(struct build *b)
+{
+	const struct tt_feed *feed = b->in->feed;
+	const char *what = "";
+
+	for (int i = 0; feed && i < feed->n; i++)
+		if (feed->src[i]->c->flags & TT_C_SIMULATED)
+			what = feed->src[i]->c->simulated_as;
+	note(b->f, "SIMULATED: figures from %s are not measured on this machine", what);
+}
+
+int tt_frame_build(struct tt_frame *f, const struct tt_frame_in *in)
+{
+	struct build b = { .f = f, .in = in, .all_bw = true };
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	header(f, in);
+	pick_traffic(&b);
+	pick_stats(&b);
+	pick_weights(&b);
+	rc = rows(&b);
+	if (rc == 0)
+		history(&b);
+	if (rc == 0)
+		rc = migration(&b);
 	if (rc == 0)
 		rc = build_procs(f, in);
 	if (f->simulated)
-		note(f, "SIMULATED: figures from %s are not measured on this machine",
-		     find_source(in->feed, "script") >= 0 ? "the test script" : "the model");
+		simulated_note(&b);
 	if (rc < 0)
 		tt_frame_release(f);
 	return rc;

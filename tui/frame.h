@@ -54,6 +54,7 @@ struct tt_feed {
 	struct tt_latest **v; /* [source][metric] */
 	int nun;	      /* collectors not opened, and why */
 	struct {
+		const struct tt_collector *c;
 		char name[24];
 		char why[256];
 	} un[16];

@@ -85,6 +85,9 @@ int tt_procs_scan(const struct tt_sysfs *s, struct tt_proc_scan *out)
 	return rc;
 }
 
+/* How long quitting waits for a scan under way to finish. */
+#define STOP_WAIT_NS 300000000L
+
 struct tt_scanner {
 	struct tt_sysfs sfs;
 	double period_s;
@@ -92,8 +95,19 @@ struct tt_scanner {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool stop, kick, fresh, idle;
+	/* The thread has left its loop; stop gave up waiting for it, so the
+	 * thread frees the scanner itself. */
+	bool done, abandoned;
 	struct tt_proc_scan ready;
 };
+
+static void scanner_free(struct tt_scanner *sc)
+{
+	tt_proc_scan_release(&sc->ready);
+	pthread_cond_destroy(&sc->cv);
+	pthread_mutex_destroy(&sc->mu);
+	free(sc);
+}
 
 static void *run(void *arg)
 {
@@ -131,6 +145,13 @@ static void *run(void *arg)
 				break;
 		}
 		sc->kick = false;
+	}
+	sc->done = true;
+	pthread_cond_broadcast(&sc->cv);
+	if (sc->abandoned) {
+		pthread_mutex_unlock(&sc->mu);
+		scanner_free(sc);
+		return NULL;
 	}
 	pthread_mutex_unlock(&sc->mu);
 	return NULL;
@@ -221,13 +242,29 @@ void tt_scanner_stop(struct tt_scanner *sc)
 {
 	if (!sc)
 		return;
+	struct timespec due;
+
+	clock_gettime(CLOCK_MONOTONIC, &due);
+	due.tv_nsec += STOP_WAIT_NS;
+	if (due.tv_nsec >= 1000000000L) {
+		due.tv_sec++;
+		due.tv_nsec -= 1000000000L;
+	}
 	pthread_mutex_lock(&sc->mu);
 	sc->stop = true;
 	pthread_cond_broadcast(&sc->cv);
+	while (!sc->done && pthread_cond_timedwait(&sc->cv, &sc->mu, &due) != ETIMEDOUT)
+		;
+	if (!sc->done) {
+		/* A read that does not return (a process's numa_maps behind a
+		 * stalled mmap lock, a FIFO) must not keep q, Ctrl-C or TERM
+		 * from quitting: the thread is left to end on its own. */
+		sc->abandoned = true;
+		pthread_detach(sc->tid);
+		pthread_mutex_unlock(&sc->mu);
+		return;
+	}
 	pthread_mutex_unlock(&sc->mu);
 	pthread_join(sc->tid, NULL);
-	tt_proc_scan_release(&sc->ready);
-	pthread_cond_destroy(&sc->cv);
-	pthread_mutex_destroy(&sc->mu);
-	free(sc);
+	scanner_free(sc);
 }

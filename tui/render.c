@@ -46,6 +46,18 @@ static void wrapped(struct out *o, int style, const char *lead, const char *text
 	const char *p = text;
 	bool first = true;
 
+	/* Narrower than the lead and a word (a terminal of 11 columns and
+	 * "collectors "): a room of 0 took no text and looped for ever, a
+	 * negative one stepped back before the text. The lead gets a line of
+	 * its own and the text the whole width. */
+	if (width - ind < 8) {
+		if (*lead)
+			line(o, style, "%s", lead);
+		lead = "";
+		ind = 0;
+	}
+	if (width > (int)sizeof(buf) - 1 - ind)
+		width = (int)sizeof(buf) - 1 - ind;
 	while (*p) {
 		int room = width - ind, n = (int)strlen(p);
 
@@ -150,11 +162,11 @@ static void row_line(struct out *o, const struct tt_frame_row *r)
 	     cellf(ms, sizeof(ms), r->mshare, "%.1f%%", 100), rate(al, sizeof(al), r->alloc));
 }
 
-void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts, tt_line_fn fn,
-		    void *ctx)
+/* The header: host, kernel (it gives way first), time; interface; the
+ * collectors. */
+static void head_lines(struct out *o, const struct tt_frame *f)
 {
-	struct out o = { fn, ctx, opts->width };
-	char when[32], host[300], kernel[160], buf[256], b2[16], b3[16];
+	char when[32], host[300], kernel[160], buf[256];
 	struct tm tm;
 
 	localtime_r(&f->wall, &tm);
@@ -163,10 +175,10 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 	tt_str_escape(f->kernel, kernel, sizeof(kernel));
 	/* The time is what changes: when the line is too wide, the kernel
 	 * release gives way ("6.12.57+bpo-cl..."), not the time. */
-	if (o.width > 0) {
+	if (o->width > 0) {
 		int over = (int)(strlen("tiertop  host   kernel   ") + strlen(host) +
 				 strlen(kernel) + strlen(when)) -
-			   o.width;
+			   o->width;
 		int keep = (int)strlen(kernel) - over - 3;
 
 		if (over > 0 && keep >= 4)
@@ -175,112 +187,131 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 			kernel[0] = '\0'; /* too narrow for even "6.1...": it goes */
 	}
 	if (kernel[0])
-		line(&o, 1, "tiertop  host %s  kernel %s  %s", host, kernel, when);
+		line(o, 1, "tiertop  host %s  kernel %s  %s", host, kernel, when);
 	else
-		line(&o, 1, "tiertop  host %s  %s", host, when);
+		line(o, 1, "tiertop  host %s  %s", host, when);
 	if (f->source_node >= 0)
 		snprintf(buf, sizeof(buf), "%d", f->source_node);
 	else
 		snprintf(buf, sizeof(buf), "none");
-	line(&o, 0, "weights %s%s%s%s  source node %s  every %.1f s", f->iface,
+	line(o, 0, "weights %s%s%s%s  source node %s  every %.1f s", f->iface,
 	     f->mode[0] ? " (" : "", f->mode, f->mode[0] ? ")" : "", buf, f->interval_s);
 	snprintf(buf, sizeof(buf), "%s%s%s", f->collectors,
 		 f->initializing ? "  [initializing]" : "", f->paused ? "  [paused]" : "");
-	wrapped(&o, 0, "collectors ", buf);
+	wrapped(o, 0, "collectors ", buf);
+}
+
+static void history_lines(struct out *o, const struct tt_frame *f)
+{
+	bool known = false;
+	double max = 0;
+	char s[TT_HISTORY + 1];
+
+	for (int i = 0; i < f->nhist; i++)
+		known |= !isnan(f->hist_bw[i]);
+	if (f->nhist > 1 && !known) {
+		line(o, 0, "history  n/a (no traffic figures to draw)");
+		return;
+	}
+	if (f->nhist <= 1)
+		return;
+	for (int i = 0; i < f->nhist; i++)
+		if (!isnan(f->hist_bw[i]) && f->hist_bw[i] > max)
+			max = f->hist_bw[i];
+	sparkline(f->hist_bw, f->nhist, max, s, sizeof(s));
+	line(o, 0, "history  bw    |%s| max %.2f GB/s", s, max / 1e9);
+	sparkline(f->hist_slow, f->nhist, 1, s, sizeof(s));
+	line(o, 0, "history  slow%% |%s| 0-100%%", s);
+}
+
+static void demotion_lines(struct out *o, const struct tt_frame *f)
+{
+	char b2[16], b3[16];
+
+	line(o, 0, "%s", "");
+	line(o, 1, "DEMOTION targets (reclaim %s)",
+	     f->demotion_enabled == 1	? "demotes: demotion_enabled true"
+	     : f->demotion_enabled == 0 ? "does not demote: demotion_enabled false"
+					: "demotion_enabled unknown");
+	line(o, 1, "  NODE DEMOTED/s PROMOTED/s  DEMOTES TO");
+	for (int i = 0; i < f->ndemote; i++) {
+		const struct tt_frame_demote *d = &f->demote_to[i];
+		char to[160];
+
+		if (d->allowed[0])
+			snprintf(to, sizeof(to), "preferred %s, allowed %s", d->preferred,
+				 d->allowed);
+		else
+			snprintf(to, sizeof(to), "none (lowest tier)");
+		line(o, 0, "  %4d %10s %10s  %s", d->node, rate(b2, sizeof(b2), d->demote),
+		     rate(b3, sizeof(b3), d->promote), to);
+	}
+	line(o, 0, "   all %10s %10s  (/proc/vmstat)", rate(b2, sizeof(b2), f->demote),
+	     rate(b3, sizeof(b3), f->promote));
+	history_lines(o, f);
+}
+
+static void proc_lines(struct out *o, const struct tt_frame_proc *p)
+{
+	/* The scan escaped the command once (procs.c), for JSON as for
+	 * text: a second pass would double its backslashes. */
+	const char *comm = p->comm;
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", p->pid);
+	if (!p->nnodes)
+		line(o, 0, "%7s %-15.15s %-27.27s %4s %9s", pid, comm, p->policy, "-", "0");
+	for (int k = 0; k < p->nnodes; k++) {
+		const struct tt_frame_proc_node *n = &p->nodes[k];
+		char sh[16], wa[16];
+
+		snprintf(sh, sizeof(sh), "%.1f%%", n->share * 100);
+		line(o, 0, "%7s %-15.15s %-27.27s %4d %9llu %6s %6s", k ? "" : pid, k ? "" : comm,
+		     k ? "" : p->policy, n->node, (unsigned long long)n->pages, sh,
+		     cellf(wa, sizeof(wa), n->want, "%.1f%%", 100));
+	}
+}
+
+static void procs_panel(struct out *o, const struct tt_frame *f, const struct tt_render_opts *opts)
+{
+	line(o, 0, "%s", "");
+	line(o, 1,
+	     "PROCESSES using interleave (4 KiB pages; WANT: the weights' share)  "
+	     "sort %s",
+	     tt_proc_sort_names[f->sort]);
+	if (!f->procs_scanned)
+		line(o, 0, "  initializing (the first scan of /proc has not finished)");
+	else if (!f->nprocs)
+		line(o, 0, "  no process uses interleave or weighted interleave");
+	else
+		line(o, 1, "%7s %-15s %-27s %4s %9s %6s %6s", "PID", "COMMAND", "POLICY", "NODE",
+		     "PAGES", "SHARE", "WANT");
+	for (int i = 0; i < f->nprocs; i++) {
+		if (opts->max_procs && i >= opts->max_procs) {
+			line(o, 0, "  ... %d more", f->nprocs - opts->max_procs);
+			break;
+		}
+		proc_lines(o, &f->procs[i]);
+	}
+}
+
+void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts, tt_line_fn fn,
+		    void *ctx)
+{
+	struct out o = { fn, ctx, opts->width };
+	bool msg = f->message[0] && !opts->no_message;
+
+	head_lines(&o, f);
 	line(&o, 0, "%s", "");
 	line(&o, 1, ROW_FMT, "NODE", "TIER", "CPUS", "GiB used/total ", "RD GB/s", "WR GB/s", "WGT",
 	     "WGT%", "MEAS%", "ALLOC/s");
 	for (int i = 0; i < f->nrows; i++)
 		if (f->view == TT_VIEW_NODES || f->rows[i].kind != TT_ROW_NODE)
 			row_line(&o, &f->rows[i]);
-
-	if (!opts->no_demotion) {
-		line(&o, 0, "%s", "");
-		line(&o, 1, "DEMOTION targets (reclaim %s)",
-		     f->demotion_enabled == 1	? "demotes: demotion_enabled true"
-		     : f->demotion_enabled == 0 ? "does not demote: demotion_enabled false"
-						: "demotion_enabled unknown");
-		line(&o, 1, "  NODE DEMOTED/s PROMOTED/s  DEMOTES TO");
-		for (int i = 0; i < f->ndemote; i++) {
-			const struct tt_frame_demote *d = &f->demote_to[i];
-			char to[160];
-
-			if (d->allowed[0])
-				snprintf(to, sizeof(to), "preferred %s, allowed %s", d->preferred,
-					 d->allowed);
-			else
-				snprintf(to, sizeof(to), "none (lowest tier)");
-			line(&o, 0, "  %4d %10s %10s  %s", d->node, rate(b2, sizeof(b2), d->demote),
-			     rate(b3, sizeof(b3), d->promote), to);
-		}
-		line(&o, 0, "   all %10s %10s  (/proc/vmstat)", rate(b2, sizeof(b2), f->demote),
-		     rate(b3, sizeof(b3), f->promote));
-		bool known = false;
-
-		for (int i = 0; i < f->nhist; i++)
-			known |= !isnan(f->hist_bw[i]);
-		if (f->nhist > 1 && !known) {
-			line(&o, 0, "history  n/a (no traffic figures to draw)");
-		} else if (f->nhist > 1) {
-			double max = 0;
-			char s[TT_HISTORY + 1];
-
-			for (int i = 0; i < f->nhist; i++)
-				if (!isnan(f->hist_bw[i]) && f->hist_bw[i] > max)
-					max = f->hist_bw[i];
-			sparkline(f->hist_bw, f->nhist, max, s, sizeof(s));
-			line(&o, 0, "history  bw    |%s| max %.2f GB/s", s, max / 1e9);
-			sparkline(f->hist_slow, f->nhist, 1, s, sizeof(s));
-			line(&o, 0, "history  slow%% |%s| 0-100%%", s);
-		}
-	}
-
-	if (opts->processes) {
-		int shown = 0;
-
-		line(&o, 0, "%s", "");
-		line(&o, 1,
-		     "PROCESSES using interleave (4 KiB pages; WANT: the weights' share)  "
-		     "sort %s",
-		     tt_proc_sort_names[f->sort]);
-		if (!f->procs_scanned)
-			line(&o, 0, "  initializing (the first scan of /proc has not finished)");
-		else if (!f->nprocs)
-			line(&o, 0, "  no process uses interleave or weighted interleave");
-		else
-			line(&o, 1, "%7s %-15s %-27s %4s %9s %6s %6s", "PID", "COMMAND", "POLICY",
-			     "NODE", "PAGES", "SHARE", "WANT");
-		for (int i = 0; i < f->nprocs; i++) {
-			const struct tt_frame_proc *p = &f->procs[i];
-			/* The scan escaped the command once (procs.c), for
-			 * JSON as for text: a second pass would double its
-			 * backslashes. */
-			const char *comm = p->comm;
-			char pid[16];
-
-			if (opts->max_procs && shown++ >= opts->max_procs) {
-				line(&o, 0, "  ... %d more", f->nprocs - opts->max_procs);
-				break;
-			}
-			snprintf(pid, sizeof(pid), "%d", p->pid);
-			if (!p->nnodes)
-				line(&o, 0, "%7s %-15.15s %-27.27s %4s %9s", pid, comm, p->policy,
-				     "-", "0");
-			for (int k = 0; k < p->nnodes; k++) {
-				const struct tt_frame_proc_node *n = &p->nodes[k];
-				char sh[16], wa[16];
-
-				snprintf(sh, sizeof(sh), "%.1f%%", n->share * 100);
-				line(&o, 0, "%7s %-15.15s %-27.27s %4d %9llu %6s %6s", k ? "" : pid,
-				     k ? "" : comm, k ? "" : p->policy, n->node,
-				     (unsigned long long)n->pages, sh,
-				     cellf(wa, sizeof(wa), n->want, "%.1f%%", 100));
-			}
-		}
-	}
-
-	bool msg = f->message[0] && !opts->no_message;
-
+	if (!opts->no_demotion)
+		demotion_lines(&o, f);
+	if (opts->processes)
+		procs_panel(&o, f, opts);
 	if (f->nnotes || msg)
 		line(&o, 0, "%s", "");
 	for (int i = 0; i < f->nnotes; i++)

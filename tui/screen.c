@@ -151,22 +151,8 @@ static void layout(const struct draw *d, int rows, bool help)
 	}
 }
 
-static const char *const help_text[] = {
-	"tiertop keys",
-	"",
-	"  q        quit",
-	"  h ?      this help (any key closes it)",
-	"  s        next source node (the shares the weights imply are for it)",
-	"  t        node view / tier view (subtotals only)",
-	"  P        processes panel (processes using interleave, from numa_maps)",
-	"  o        sort the processes: pages, skew (share against weights), pid",
-	"  + -      refresh interval up / down",
-	"  p        pause / resume",
-	"  w        write a weight: node:weight (RFC: tier:weight for the source node),",
-	"           checked as 'tiertune apply' checks it and written through its",
-	"           transaction and journal; root only on a live system",
-	"  u        undo the last write ('tiertune restore --last')",
-	"  r        re-read topology and weights (after hotplug)",
+/* The help screen: a heading, the key table, what a cell's word means. */
+static const char *const help_foot[] = {
 	"",
 	"Cells: n/a = no source here (the footer says why), init = first sample,",
 	"stale = the source stopped answering. SIMULATED figures are not measured.",
@@ -187,8 +173,11 @@ static void draw(struct tt_top *top, bool help, bool procs)
 	erase();
 	d.n = 0;
 	if (help) {
-		for (size_t i = 0; i < sizeof(help_text) / sizeof(*help_text); i++)
-			keep_line(&d, i == 0 ? 1 : 0, help_text[i]);
+		keep_line(&d, 1, "tiertop keys");
+		keep_line(&d, 0, "");
+		tt_keys_help(keep_line, &d);
+		for (size_t i = 0; i < sizeof(help_foot) / sizeof(*help_foot); i++)
+			keep_line(&d, 0, help_foot[i]);
 	} else if (tt_top_frame(top, &f) == 0) {
 		tt_frame_lines(&f, &ro, keep_line, &d);
 		tt_frame_release(&f);
@@ -294,12 +283,175 @@ static void change_interval(struct tt_top *top, int dir)
 		snprintf(top->message, sizeof(top->message), "interval %.1f s", top->interval_s);
 }
 
+/* What a key acts on: the screen's state between frames. */
+struct tt_screen {
+	struct tt_top *top;
+	bool help, procs, dirty;
+	bool exit; /* leave with rc, the screen already ended */
+	int rc;
+};
+
+static void key_quit(struct tt_screen *s)
+{
+	(void)s;
+	quit_signal = -1;
+}
+
+static void key_help(struct tt_screen *s)
+{
+	s->help = true;
+}
+
+static void key_source(struct tt_screen *s)
+{
+	tt_top_next_source(s->top);
+}
+
+static void key_view(struct tt_screen *s)
+{
+	s->top->view = s->top->view == TT_VIEW_NODES ? TT_VIEW_TIERS : TT_VIEW_NODES;
+}
+
+static void key_procs(struct tt_screen *s)
+{
+	s->procs = !s->procs;
+	if (s->top->scanner)
+		tt_scanner_set_idle(s->top->scanner, !s->procs);
+	if (s->procs && s->top->scanner)
+		tt_scanner_kick(s->top->scanner);
+}
+
+static void key_sort(struct tt_screen *s)
+{
+	s->top->sort = (s->top->sort + 1) % 3;
+}
+
+static void key_faster(struct tt_screen *s)
+{
+	change_interval(s->top, 1);
+}
+
+static void key_slower(struct tt_screen *s)
+{
+	change_interval(s->top, -1);
+}
+
+static void key_pause(struct tt_screen *s)
+{
+	s->top->paused = !s->top->paused;
+}
+
+static void key_write(struct tt_screen *s)
+{
+	struct tt_top *top = s->top;
+	char q[96], in[64], safe[160];
+
+	snprintf(q, sizeof(q),
+		 "%s:weight to write (Esc cancels): ", top->be ? top->be->unit : "node");
+	if (prompt(q, in, sizeof(in)) && tt_top_write_weight(top, in) < 0)
+		snprintf(top->message, sizeof(top->message), "not written: %s",
+			 tt_str_escape(tt_err_msg(), safe, sizeof(safe)));
+}
+
+static void key_undo(struct tt_screen *s)
+{
+	if (tt_top_undo(s->top) < 0)
+		snprintf(s->top->message, sizeof(s->top->message), "nothing undone: %s",
+			 tt_err_msg());
+}
+
+static void key_reread(struct tt_screen *s)
+{
+	struct tt_top *top = s->top;
+	char safe[160];
+	bool kept;
+
+	if (tt_top_reread(top, &kept) == 0) {
+		snprintf(top->message, sizeof(top->message), "topology and weights re-read");
+	} else if (kept) {
+		snprintf(top->message, sizeof(top->message),
+			 "not re-read (what was read before stays): %s",
+			 tt_str_escape(tt_err_msg(), safe, sizeof(safe)));
+	} else {
+		s->rc = tt_err_exit_code(TT_EFAIL);
+		s->exit = true;
+		end_screen();
+		fprintf(stderr, "tiertop: error: re-reading the topology: %s\n", tt_err_msg());
+	}
+}
+
+/* tiertop's keys: dispatch, the help screen, usage() and the man page's
+ * KEYS (t0012 checks it against --help) all come from here. */
+const struct tt_key tt_keys[] = {
+	{ "q", "q", "q quit", "quit", key_quit },
+	{ "h?", "h ?", "h/? help", "this help (any key closes it)", key_help },
+	{ "s", "s", "s source node", "next source node (the shares the weights imply are for it)",
+	  key_source },
+	{ "t", "t", "t node/tier view", "node view / tier view (subtotals only)", key_view },
+	{ "P", "P", "P processes", "processes panel (processes using interleave, from numa_maps)",
+	  key_procs },
+	{ "o", "o", "o sort processes",
+	  "sort the processes: pages, skew (share against weights), pid", key_sort },
+	{ "+=", "+ -", "+/- interval", "refresh interval up / down", key_faster },
+	{ "-", NULL, NULL, NULL, key_slower },
+	{ "p", "p", "p pause", "pause / resume", key_pause },
+	{ "w", "w", "w write a weight",
+	  "write a weight: node:weight (RFC: tier:weight for the source node),\n"
+	  "checked as 'tiertune apply' checks it and written through its\n"
+	  "transaction and journal; root only on a live system",
+	  key_write },
+	{ "u", "u", "u undo it", "undo the last write ('tiertune restore --last')", key_undo },
+	{ "r", "r", "r re-read the topology", "re-read topology and weights (after hotplug)",
+	  key_reread },
+	{ 0 },
+};
+
+const struct tt_key *tt_key_find(int ch)
+{
+	for (const struct tt_key *k = tt_keys; k->keys; k++)
+		if (ch > 0 && ch < 256 && strchr(k->keys, ch))
+			return k;
+	return NULL;
+}
+
+void tt_keys_help(void (*fn)(void *ctx, int style, const char *line), void *ctx)
+{
+	char buf[160];
+
+	for (const struct tt_key *k = tt_keys; k->keys; k++) {
+		const char *h = k->help;
+
+		for (bool first = true; h && *h; first = false) {
+			int n = (int)strcspn(h, "\n");
+
+			snprintf(buf, sizeof(buf), "  %-8s %.*s", first ? k->label : "", n, h);
+			fn(ctx, 0, buf);
+			h += n + (h[n] == '\n');
+		}
+	}
+}
+
+void tt_keys_usage(FILE *f)
+{
+	int col = fprintf(f, "keys:");
+
+	for (const struct tt_key *k = tt_keys; k->keys; k++) {
+		if (!k->brief)
+			continue;
+		if (col + 2 + (int)strlen(k->brief) > 79)
+			col = fprintf(f, ",\n     ") - 2;
+		else if (col > 5)
+			col += fprintf(f, ",");
+		col += fprintf(f, " %s", k->brief);
+	}
+	fprintf(f, "\n");
+}
+
 int tt_screen_run(struct tt_top *top)
 {
-	bool help = false, procs = false, dirty = true;
+	struct tt_screen sc = { .top = top, .dirty = true };
 	uint64_t drawn_tick = UINT64_MAX;
 	time_t drawn_at = 0;
-	int rc = 0;
 
 	setlocale(LC_ALL, "");
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
@@ -332,110 +484,39 @@ int tt_screen_run(struct tt_top *top)
 	if (top->scanner)
 		tt_scanner_set_idle(top->scanner, true);
 	while (!quit_signal) {
+		const struct tt_key *k;
 		int ch;
 
 		if (!top->paused)
 			tt_top_take(top);
 		/* A new sample, a key, or (with no collector to tick) the
 		 * clock in the header. */
-		if (top->feed.ticks != drawn_tick || dirty ||
+		if (top->feed.ticks != drawn_tick || sc.dirty ||
 		    (!top->paused && time(NULL) - drawn_at >= (time_t)ceil(top->interval_s))) {
-			draw(top, help, procs);
+			draw(top, sc.help, sc.procs);
 			drawn_tick = top->feed.ticks;
 			drawn_at = time(NULL);
-			dirty = false;
+			sc.dirty = false;
 		}
 		ch = getch();
 		if (ch == ERR)
 			continue;
-		dirty = true;
+		sc.dirty = true;
 		/* Any key closes the help, but a resize is not a key. */
-		if (help) {
-			help = ch == KEY_RESIZE;
+		if (sc.help) {
+			sc.help = ch == KEY_RESIZE;
 			continue;
 		}
 		top->message[0] = '\0';
-		switch (ch) {
-		case 'q':
-			quit_signal = -1;
-			break;
-		case 'h':
-		case '?':
-			help = true;
-			break;
-		case 's':
-			tt_top_next_source(top);
-			break;
-		case 't':
-			top->view = top->view == TT_VIEW_NODES ? TT_VIEW_TIERS : TT_VIEW_NODES;
-			break;
-		case 'P':
-			procs = !procs;
-			if (top->scanner)
-				tt_scanner_set_idle(top->scanner, !procs);
-			if (procs && top->scanner)
-				tt_scanner_kick(top->scanner);
-			break;
-		case 'o':
-			top->sort = (top->sort + 1) % 3;
-			break;
-		case '+':
-		case '=':
-			change_interval(top, 1);
-			break;
-		case '-':
-			change_interval(top, -1);
-			break;
-		case 'p':
-			top->paused = !top->paused;
-			break;
-		case 'w': {
-			char q[96], in[64];
-
-			snprintf(q, sizeof(q), "%s:weight to write (Esc cancels): ",
-				 top->be ? top->be->unit : "node");
-			if (prompt(q, in, sizeof(in)) && tt_top_write_weight(top, in) < 0) {
-				char safe[160];
-
-				snprintf(top->message, sizeof(top->message), "not written: %s",
-					 tt_str_escape(tt_err_msg(), safe, sizeof(safe)));
-			}
-			break;
-		}
-		case 'u':
-			if (tt_top_undo(top) < 0)
-				snprintf(top->message, sizeof(top->message), "nothing undone: %s",
-					 tt_err_msg());
-			break;
-		case 'r': {
-			bool kept;
-
-			if (tt_top_reread(top, &kept) == 0) {
-				snprintf(top->message, sizeof(top->message),
-					 "topology and weights re-read");
-			} else if (kept) {
-				char safe[160];
-
-				snprintf(top->message, sizeof(top->message),
-					 "not re-read (what was read before stays): %s",
-					 tt_str_escape(tt_err_msg(), safe, sizeof(safe)));
-			} else {
-				rc = tt_err_exit_code(TT_EFAIL);
-				end_screen();
-				fprintf(stderr, "tiertop: error: re-reading the topology: %s\n",
-					tt_err_msg());
-				return rc;
-			}
-			break;
-		}
-		case KEY_RESIZE:
-			break;
-		default:
-			dirty = false;
-			break;
-		}
+		k = tt_key_find(ch);
+		if (k)
+			k->act(&sc);
+		else if (ch != KEY_RESIZE)
+			sc.dirty = false;
+		if (sc.exit)
+			return sc.rc;
 	}
 	end_screen();
 	/* Killed: the status a shell expects of a process the signal ended. */
-	return quit_signal > 0 ? 128 + quit_signal : rc;
+	return quit_signal > 0 ? 128 + quit_signal : sc.rc;
 }

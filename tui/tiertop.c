@@ -80,9 +80,9 @@ static void usage(FILE *f)
 				 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-30s %s\n", left, opts[i].help);
 	}
-	fprintf(f, "\nkeys: q quit, h help, s source node, t node/tier view, P processes, +/- "
-		   "interval,\n      p pause, w write a weight, u undo it, r re-read the topology, "
-		   "o sort processes\nexit: 0 ok, 1 failure, 2 bad input, 3 unavailable\n");
+	fprintf(f, "\n");
+	tt_keys_usage(f);
+	fprintf(f, "exit: 0 ok, 1 failure, 2 bad input, 3 unavailable\n");
 }
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

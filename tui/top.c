@@ -4,8 +4,10 @@
 
 #include "../core/apply.h"
 #include "../core/error.h"
+#include "../core/root.h"
 #include "../core/state.h"
 #include "../db/db.h"
+#include "../writer/writer.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,9 +15,21 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The collectors whose figures a frame shows, in the order tried. Core
- * counters (pfm, papi) and per-socket likwid figures have no column. */
-static const struct tt_collector *const wanted[] = { &tt_c_numastat, &tt_c_uncore, &tt_c_resctrl };
+/* Is c opened without being named: its figures have a column (a role a
+ * frame shows) and they are measured, not modelled. Core counters (pfm,
+ * papi) and per-socket likwid figures declare none. */
+static bool wanted(const struct tt_collector *c)
+{
+	static const enum tt_metric_role shown[] = {
+		TT_ROLE_READ_BYTES, TT_ROLE_WRITE_BYTES, TT_ROLE_TOTAL_BYTES, TT_ROLE_ALLOC_PAGES,
+		TT_ROLE_MEM_USED,   TT_ROLE_PROMOTED,	 TT_ROLE_DEMOTED,
+	};
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(shown) / sizeof(*shown); i++)
+		any |= tt_collector_gives(c, shown[i]);
+	return any && !(c->flags & TT_C_SIMULATED);
+}
 
 static double mono(void)
 {
@@ -27,8 +41,9 @@ static double mono(void)
 
 static const struct tt_collector *find(const char *name)
 {
-	if (strcmp(name, tt_c_script.name) == 0)
-		return &tt_c_script;
+	for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i]; i++)
+		if (strcmp(name, tt_top_test_collectors[i]->name) == 0)
+			return tt_top_test_collectors[i];
 	return tt_collector_find(name);
 }
 
@@ -76,6 +91,7 @@ static int open_sources(struct tt_top *top)
 	int n = 0, rc = 0, nun = 0;
 	char why[256];
 	struct {
+		const struct tt_collector *c;
 		char name[24];
 		char why[256];
 	} un[16];
@@ -99,17 +115,17 @@ static int open_sources(struct tt_top *top)
 		if (!n)
 			return tt_err(TT_EINPUT, "no collector named in '%s'", top->collectors);
 	} else {
-		for (size_t i = 0; i < sizeof(wanted) / sizeof(*wanted); i++)
-			list[n++] = wanted[i];
-		if (getenv("TIERTUNE_TEST_COLLECTOR_SCRIPT"))
-			list[n++] = &tt_c_script;
+		for (const struct tt_collector *const *c = tt_collectors; *c && n < 31; c++)
+			if (wanted(*c))
+				list[n++] = *c;
+		for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i] && n < 32; i++)
+			list[n++] = tt_top_test_collectors[i];
 	}
 	for (int i = 0; i < n && rc == 0; i++) {
 		struct tt_source *s;
 
 		why[0] = '\0';
-		rc = list[i] == &tt_c_script ? list[i]->probe(&ctx, why, sizeof(why))
-					     : tt_collector_probe(list[i], &ctx, why, sizeof(why));
+		rc = tt_collector_probe(list[i], &ctx, why, sizeof(why));
 		if (rc == 0)
 			rc = list[i]->open(&ctx, &s);
 		else if (!why[0])
@@ -125,6 +141,7 @@ static int open_sources(struct tt_top *top)
 			break;
 		}
 		if (nun < 16) {
+			un[nun].c = list[i];
 			snprintf(un[nun].name, sizeof(un[nun].name), "%s", list[i]->name);
 			snprintf(un[nun].why, sizeof(un[nun].why), "%s",
 				 why[0] ? why : tt_err_msg());
@@ -139,6 +156,7 @@ static int open_sources(struct tt_top *top)
 		return rc;
 	}
 	for (int i = 0; i < nun; i++) {
+		top->feed.un[i].c = un[i].c;
 		memcpy(top->feed.un[i].name, un[i].name, sizeof(un[i].name));
 		memcpy(top->feed.un[i].why, un[i].why, sizeof(un[i].why));
 	}
@@ -193,7 +211,7 @@ static void unload(struct tt_top *top)
 
 int tt_top_open(struct tt_top *top, const char *root)
 {
-	int rc = tt_sysfs_init(&top->sfs, root ? root : "/");
+	int rc = tt_root_open(&top->sfs, root ? root : "/");
 
 	if (rc == 0)
 		rc = load(top);
@@ -372,132 +390,130 @@ static int reread_weights(struct tt_top *top)
 }
 
 /* A write or its undo mirrored into the database as tiertune apply and
- * restore record theirs, for runs and show. The way back is the state
- * folder's history, already fsynced: a database that cannot be written
- * costs a word in the message, not the write. */
-static void record(struct tt_top *top, const char *kind, const char *command,
+ * restore record theirs, for runs and show (the writer's record hook). The
+ * way back is the state folder's history, already fsynced: a database
+ * that cannot be written costs a word in the message, not the write. */
+struct edit {
+	struct tt_top *top;
+	const char *command; /* "tiertop: w 2:3" */
+	const char *text;    /* what was typed */
+	char db_why[160];    /* "; not recorded in the database: ..." */
+};
+
+static void record(void *ctx, const struct tt_topo *t, const char *kind, const char *objective,
 		   const struct tt_apply_plan *p)
 {
+	struct edit *e = ctx;
 	char path[4096];
 	struct tt_db *db;
-	size_t len = strlen(top->message);
 	int rc = tt_db_default_path(path, sizeof(path));
 
 	if (rc == 0)
 		rc = tt_db_open(&db, path, 0);
 	if (rc == 0) {
-		rc = tt_db_apply_record(db, &top->topo, kind, command, NULL, p);
+		/* tiertop's records name no objective, the undo's included. */
+		(void)objective;
+		rc = tt_db_apply_record(db, t, kind, e->command, NULL, p);
 		tt_db_close(db);
 	}
 	if (rc < 0)
-		snprintf(top->message + len, sizeof(top->message) - len,
-			 "; not recorded in the database: %.100s", tt_err_msg());
+		snprintf(e->db_why, sizeof(e->db_why), "; not recorded in the database: %.100s",
+			 tt_err_msg());
 }
 
-static int may_write(struct tt_top *top, char *state, size_t size)
+/* Before the writer: an interface to write, and root for the live one. */
+static int may_write(struct tt_top *top)
 {
-	struct tt_recovery rec;
-	int rc;
-
 	if (!top->be)
 		return tt_err(TT_EUNAVAIL, "no weight interface to write: %s", top->wi_why);
 	if (top->sfs.live && geteuid() != 0)
 		return tt_err(TT_EUNAVAIL, "writing weights needs root (the kernel's weight files "
 					   "are root's): run tiertop as root");
-	rc = tt_state_dir(TT_DIR_STATE, state, size);
-	/* A journal left by a killed apply goes back before anything is
-	 * planned, as in tiertune apply. */
+	return 0;
+}
+
+/* The writer's planner for w: one typed weight, checked as apply checks. */
+static int plan_edit(void *ctx, struct tt_apply_plan *p)
+{
+	const struct edit *e = ctx;
+	struct tt_top *top = e->top;
+	int src = top->be->per_source ? top->source_node : -1;
+	struct tt_weights w;
+	int rc = tt_weights_parse(e->text, &w);
+
+	if (rc == 0 && tt_nodemask_weight(&w.set) != 1)
+		rc = tt_err(TT_EINPUT, "one %s:weight at a time, got '%s'", top->be->unit, e->text);
+	/* The one check apply, restore and profiles use. */
 	if (rc == 0)
-		rc = tt_apply_recover_leftover(state, &top->sfs, &rec);
+		rc = tt_wi_check(top->be, &top->sfs, &top->topo, src, &w);
+	return rc < 0 ? rc : tt_apply_plan_weights(p, &top->topo, src, &w);
+}
+
+static int edit(struct tt_top *top, struct edit *e, enum tt_writer_kind kind,
+		struct tt_writer_result *res)
+{
+	struct tt_writer_req rq = {
+		.kind = kind,
+		.from = kind == TT_WRITER_RESTORE ? TT_WRITER_LAST : TT_WRITER_PLANNER,
+		.sfs = &top->sfs,
+		.topo = &top->topo,
+		.be = top->be,
+		.source = -1,
+		.hooks = { .ctx = e, .record = record, .plan = plan_edit, .plan_ctx = e },
+	};
+	int rc = may_write(top);
+
+	if (rc == 0)
+		return tt_writer_run(&rq, res);
+	memset(res, 0, sizeof(*res));
 	return rc;
 }
 
 int tt_top_write_weight(struct tt_top *top, const char *text)
 {
-	struct tt_weights w;
-	struct tt_apply_plan p;
-	struct tt_apply_result res;
-	char state[4096];
-	int rc = may_write(top, state, sizeof(state)),
-	    src = top->be && top->be->per_source ? top->source_node : -1;
+	char command[96];
+	struct edit e = { .top = top, .command = command, .text = text };
+	struct tt_writer_result res;
+	int rc;
 
-	if (rc < 0)
-		return rc;
-	rc = tt_weights_parse(text, &w);
-	if (rc == 0 && tt_nodemask_weight(&w.set) != 1)
-		rc = tt_err(TT_EINPUT, "one %s:weight at a time, got '%s'", top->be->unit, text);
-	/* The one check apply, restore and profiles use. */
-	if (rc == 0)
-		rc = tt_wi_check(top->be, &top->sfs, &top->topo, src, &w);
-	if (rc < 0)
-		return rc;
-	tt_apply_plan_init(&p, top->be, &top->sfs);
-	rc = tt_apply_plan_weights(&p, &top->topo, src, &w);
+	snprintf(command, sizeof(command), "tiertop: w %.60s", text);
+	rc = edit(top, &e, TT_WRITER_TOP_EDIT, &res);
 	/* As tiertune apply: a value already as typed is left alone, and an
 	 * empty write would only put a no-op on the undo stack ('u' would
 	 * then undo nothing). */
-	if (rc == 0 && !p.n) {
+	if (rc == 0 && res.nothing)
 		snprintf(top->message, sizeof(top->message),
 			 "nothing written: %.60s is already as wanted", text);
-		tt_apply_plan_release(&p);
-		return 0;
-	}
-	if (rc == 0 && p.auto_lost)
-		rc = tt_err(TT_EUNAVAIL, "writing a weight turns the kernel's auto mode off, and "
-					 "this kernel cannot turn it back on (no HMAT/CDAT "
-					 "bandwidth data): use 'tiertune apply --force' for that");
-	if (rc == 0)
-		rc = tt_apply_check_writable(&p);
-	if (rc == 0)
-		rc = tt_apply_run(&p, state, "apply", &res);
-	if (rc == 0)
+	else if (rc == 0)
 		snprintf(top->message, sizeof(top->message),
 			 "wrote %.120s%s (%d value%s read back; 'u' or 'tiertune restore --last' "
-			 "undoes)",
-			 p.w[0].file, res.auto_turned_off ? ", auto mode off" : "", res.written,
-			 res.written == 1 ? "" : "s");
-	if (rc == 0) {
-		char command[96];
-
-		snprintf(command, sizeof(command), "tiertop: w %.60s", text);
-		record(top, "apply", command, &p);
-	}
-	tt_apply_plan_release(&p);
-	if (rc == 0)
+			 "undoes)%s",
+			 res.plan.w[0].file, res.auto_turned_off ? ", auto mode off" : "",
+			 res.written, res.written == 1 ? "" : "s", e.db_why);
+	tt_writer_result_release(&res);
+	if (rc == 0 && !res.nothing)
 		rc = reread_weights(top);
 	return rc;
 }
 
 int tt_top_undo(struct tt_top *top)
 {
-	struct tt_apply_plan p;
-	struct tt_apply_result res;
-	long long when = 0;
-	char state[4096];
-	int rc = may_write(top, state, sizeof(state));
+	struct edit e = { .top = top, .command = "tiertop: u" };
+	struct tt_writer_result res;
+	int rc = edit(top, &e, TT_WRITER_RESTORE, &res);
 
-	if (rc < 0)
-		return rc;
-	tt_apply_plan_init(&p, top->be, &top->sfs);
-	rc = tt_apply_plan_last(&p, state, true, &when);
-	if (rc == 0)
-		rc = tt_apply_check_writable(&p);
-	if (rc == 0)
-		rc = tt_apply_run(&p, state, "restore", &res);
 	if (rc == 0) {
-		time_t t = (time_t)when;
+		time_t t = (time_t)res.when;
 		struct tm tm;
 		char at[32] = "?";
 
 		if (localtime_r(&t, &tm))
 			strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S", &tm);
 		snprintf(top->message, sizeof(top->message),
-			 "undid the change of %s: %d value%s "
-			 "put back",
-			 at, res.written, res.written == 1 ? "" : "s");
-		record(top, "restore", "tiertop: u", &p);
+			 "undid the change of %s: %d value%s put back%s", at, res.written,
+			 res.written == 1 ? "" : "s", e.db_why);
 	}
-	tt_apply_plan_release(&p);
+	tt_writer_result_release(&res);
 	if (rc == 0)
 		rc = reread_weights(top);
 	return rc;

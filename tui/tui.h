@@ -22,7 +22,9 @@
 #include "../core/topo.h"
 #include "../core/wi.h"
 
-extern const struct tt_collector tt_c_script;
+/* Collectors only the test build offers (tests/helper/c-script.c):
+ * NULL-terminated, and absent (NULL) in tiertop itself. */
+extern const struct tt_collector *const tt_top_test_collectors[] __attribute__((weak));
 
 struct tt_top {
 	/* settings */
@@ -75,6 +77,21 @@ void tt_top_next_source(struct tt_top *top);
 int tt_top_write_weight(struct tt_top *top, const char *text);
 /* Undoes the newest apply recorded for this root (restore --last). */
 int tt_top_undo(struct tt_top *top);
+
+/* tiertop's keys, one table (screen.c): it drives the screen's dispatch,
+ * its help, usage() and the man page check. */
+struct tt_screen;
+struct tt_key {
+	const char *keys;  /* the characters that do it: "h?" */
+	const char *label; /* as the help shows them, "h ?"; NULL: with the one above */
+	const char *brief; /* for usage(): "h help"; NULL: with the one above */
+	const char *help;  /* the help screen's text; '\n' continues it */
+	void (*act)(struct tt_screen *s);
+};
+extern const struct tt_key tt_keys[]; /* ends with keys NULL */
+const struct tt_key *tt_key_find(int ch);
+void tt_keys_help(void (*fn)(void *ctx, int style, const char *line), void *ctx);
+void tt_keys_usage(FILE *f);
 
 /* The curses screen; returns the exit status. */
 int tt_screen_run(struct tt_top *top);

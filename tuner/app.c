@@ -6,6 +6,7 @@
 #include "../core/mpol.h"
 #include "policy.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -192,6 +193,142 @@ static int wait_program(const struct tt_app *a, pid_t pid, int *status, int *sig
 	}
 }
 
+/* The processes a run left: its group's members, and the descendants of
+ * the orphans reparented to tiertune (its subreaper), which a setsid
+ * daemon escapes the group to be. Children tiertune had before the run
+ * (before[]) are not the program's. Read from the live /proc: these are
+ * this host's processes, not a fixture's. Fills pids[] (up to max) and
+ * returns how many. */
+static int leftovers(pid_t pgid, const pid_t *before, int nbefore, pid_t *pids, int max)
+{
+	struct proc {
+		pid_t pid, ppid, pgrp;
+	};
+	struct proc *all = NULL;
+	size_t n = 0, cap = 0;
+	pid_t self = getpid();
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char path[300], buf[512], *p;
+		struct proc pr;
+		char state;
+		ssize_t got;
+		int fd;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		got = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (got <= 0)
+			continue;
+		buf[got] = '\0';
+		/* pid (comm) state ppid pgrp: comm may hold spaces and ')'. */
+		p = strrchr(buf, ')');
+		if (!p || sscanf(buf, "%d", &pr.pid) != 1 ||
+		    sscanf(p + 1, " %c %d %d", &state, &pr.ppid, &pr.pgrp) != 3)
+			continue;
+		/* A zombie runs nothing: reaped when it is an orphan of the run
+		 * (its exit status is no one's), not counted as left. */
+		if (state == 'Z') {
+			bool theirs = false;
+
+			for (int k = 0; k < nbefore; k++)
+				theirs = theirs || before[k] == pr.pid;
+			if (pr.ppid == self && pgid > 0 && !theirs)
+				waitpid(pr.pid, NULL, WNOHANG);
+			continue;
+		}
+		if (n == cap) {
+			struct proc *grown =
+				realloc(all, (cap = cap ? 2 * cap : 256) * sizeof(*all));
+
+			if (!grown)
+				break;
+			all = grown;
+		}
+		all[n++] = pr;
+	}
+	closedir(d);
+	/* The closure over parenthood, from the group and tiertune's new
+	 * children: a pass per generation until nothing is added. */
+	for (bool added = true; added;) {
+		added = false;
+		for (size_t i = 0; i < n && found < max; i++) {
+			bool mine = all[i].pgrp == pgid && all[i].pid != self;
+			bool known = false;
+
+			if (all[i].ppid == self) {
+				mine = true;
+				for (int k = 0; k < nbefore; k++)
+					mine = mine && before[k] != all[i].pid;
+			}
+			for (int k = 0; k < found && !mine; k++)
+				mine = pids[k] == all[i].ppid;
+			for (int k = 0; k < found; k++)
+				known = known || pids[k] == all[i].pid;
+			if (mine && !known) {
+				pids[found++] = all[i].pid;
+				added = true;
+			}
+		}
+	}
+	free(all);
+	return found;
+}
+
+/* tiertune's children now, so that the end of a run tells its own apart. */
+static int children(pid_t *pids, int max)
+{
+	return leftovers(-1, NULL, 0, pids, max);
+}
+
+/* Ends what a run left (see leftovers): SIGTERM, SIGKILL after the grace
+ * period, each reaped that is tiertune's child (a grandchild becomes one
+ * when its parent dies). Returns how many processes there were. */
+static int end_leftovers(const struct tt_app *a, pid_t pgid, const pid_t *before, int nbefore)
+{
+	enum { MAX = 4096 };
+	pid_t *pids = malloc(MAX * sizeof(*pids));
+	pid_t *seen = malloc(MAX * sizeof(*seen));
+	double deadline = now_s() + a->grace_s;
+	int nseen = 0, n;
+
+	if (!pids || !seen) {
+		free(pids);
+		free(seen);
+		kill(-pgid, SIGKILL);
+		return 0;
+	}
+	for (;;) {
+		n = leftovers(pgid, before, nbefore, pids, MAX);
+		for (int i = 0; i < n; i++) {
+			bool known = false;
+
+			for (int k = 0; k < nseen; k++)
+				known = known || seen[k] == pids[i];
+			if (!known && nseen < MAX)
+				seen[nseen++] = pids[i];
+			kill(pids[i], now_s() > deadline ? SIGKILL : SIGTERM);
+			waitpid(pids[i], NULL, WNOHANG);
+		}
+		if (n == 0 || now_s() > deadline + 1)
+			break;
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	}
+	free(pids);
+	free(seen);
+	return nseen;
+}
+
 /* The run's part of the log (the tail of it), NUL-terminated, malloc'd. */
 static char *read_output(int fd, off_t from)
 {
@@ -202,7 +339,9 @@ static char *read_output(int fd, off_t from)
 
 	if (end < from)
 		return NULL;
-	if (end - from > METRIC_TAIL)
+	bool window = end - from > METRIC_TAIL;
+
+	if (window)
 		from = end - METRIC_TAIL;
 	len = (size_t)(end - from);
 	buf = malloc(len + 1);
@@ -210,6 +349,15 @@ static char *read_output(int fd, off_t from)
 		return NULL;
 	got = pread(fd, buf, len, from);
 	buf[got > 0 ? (size_t)got : 0] = '\0';
+	/* A window that starts mid-line would hand the parser a line's tail
+	 * (12345 read as 345): whole lines only. */
+	if (window) {
+		char *nl = strchr(buf, '\n');
+		size_t rest = nl ? strlen(nl + 1) : 0;
+
+		memmove(buf, nl ? nl + 1 : buf, rest);
+		buf[rest] = '\0';
+	}
 	return buf;
 }
 
@@ -229,6 +377,15 @@ int tt_app_parse_metric(const struct tt_app *a, const char *text, double *value)
 			regmatch_t g = a->re.re_nsub >= 1 && m[1].rm_so >= 0 ? m[1] : m[0];
 			int n = (int)(g.rm_eo - g.rm_so);
 
+			if (n >= (int)sizeof(num)) {
+				tt_err(TT_EINPUT,
+				       "--metric '%s' matched %d characters ('%.40s...'): too "
+				       "long, it "
+				       "is not a number read whole",
+				       a->metric, n, copy + g.rm_so);
+				free(copy);
+				return TT_EINPUT;
+			}
 			snprintf(num, sizeof(num), "%.*s", n, copy + g.rm_so);
 			found = true;
 		}
@@ -301,6 +458,8 @@ int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *la
 	fflush(NULL);
 	t0 = now_s();
 	pid_t parent = getpid();
+	pid_t before[64];
+	int nbefore = children(before, 64);
 
 	pid = fork();
 	if (pid < 0) {
@@ -317,6 +476,13 @@ int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *la
 	pipefd[1] = -1;
 	rc = wait_program(a, pid, &r->status, &sig);
 	r->wall_s = now_s() - t0;
+	/* A run's lifetime ends with it: what it left would overlap the next
+	 * trial and outlive tiertune. */
+	r->leftovers = end_leftovers(a, pid, before, nbefore);
+	a->leftovers += r->leftovers;
+	if (r->leftovers)
+		dprintf(log, "## tiertune: ended %d process%s the run left\n", r->leftovers,
+			r->leftovers == 1 ? "" : "es");
 	if (rc < 0)
 		goto out;
 	if (read(pipefd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {

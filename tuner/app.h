@@ -16,7 +16,10 @@
  * naming the command and its status); one that prints nothing the metric
  * matches, too. The program runs in its own process group; a signal caught
  * by tiertune (policy.h) while it runs sends the group SIGTERM, then
- * SIGKILL after a grace period, and the run fails saying so.
+ * SIGKILL after a grace period, and the run fails saying so. After every
+ * run, whatever it left (its group's members, and setsid daemons, which come
+ * back to tiertune as their subreaper) is ended the same way and reaped, and
+ * counted in the result and in a->leftovers.
  */
 #ifndef TT_APP_H
 #define TT_APP_H
@@ -38,7 +41,8 @@ struct tt_app {
 	const char *log_path;  /* the program's output, appended */
 	int cpus[TT_MAX_CPUS]; /* where it may run; ncpus 0: anywhere */
 	int ncpus;
-	int runs; /* runs started */
+	int runs;      /* runs started */
+	int leftovers; /* processes left by the runs, all ended (tt_app_run) */
 	/* The policy's nodes for every run instead of the weights' own: for
 	 * the orchestration tests on a fixture, whose nodes this host lacks. */
 	bool host_nodes;
@@ -50,6 +54,7 @@ struct tt_app_result {
 	double wall_s; /* fork to exit, s */
 	double value;  /* the metric's number (NaN without --metric) */
 	int status;    /* waitpid status */
+	int leftovers; /* processes the run left, ended after it */
 };
 
 /* Finds the command (TT_EINPUT when it is not an executable file, in PATH

@@ -54,7 +54,7 @@ static struct tt_bench_opts bench_opts(const struct tt_auto *c)
 				       .threads = c->threads,
 				       .array_bytes = c->size_bytes,
 				       .repeat = c->repeat,
-				       .refuse_cache = !c->allow_cache,
+				       .refuse_cache = !c->allow_cache_resident,
 				       .sfs = c->sfs };
 }
 
@@ -454,6 +454,28 @@ static int node_weights_writable(const struct tt_auto *c, const struct tt_search
 	return 0;
 }
 
+/* Real bench trials whose arrays the last-level cache can hold measure
+ * the cache, whose bandwidth no weight changes: the search would rank
+ * noise. Refused before any trial unless the caller allows it (the model
+ * and app mode allocate no arrays). */
+static int cache_check(const struct tt_auto *c)
+{
+	struct tt_llc llc;
+
+	if (c->model || c->app_argv || !c->size_bytes || c->allow_cache_resident ||
+	    tt_bench_llc(c->sfs, &llc) < 0 || c->size_bytes >= llc.bytes * TT_LLC_FACTOR)
+		return 0;
+	tt_err(TT_EINPUT,
+	       "--size %.1f MiB arrays are under %dx the last-level cache (L%d, %.1f MiB, from "
+	       "%s): the trials would measure the cache, not memory",
+	       (double)c->size_bytes / (1 << 20), TT_LLC_FACTOR, llc.level,
+	       (double)llc.bytes / (1 << 20), llc.from);
+	tt_err_hint("give --size %.0fM or more (or leave it out: STREAM's rule), or "
+		    "--allow-cache-resident to search the cache's figures knowingly",
+		    ceil((double)llc.bytes * TT_LLC_FACTOR / (1 << 20)));
+	return TT_EINPUT;
+}
+
 int tt_auto_prepare(struct tt_auto *c, struct tt_search_cfg *cfg)
 {
 	const struct tt_model *m = c->model;
@@ -471,6 +493,8 @@ int tt_auto_prepare(struct tt_auto *c, struct tt_search_cfg *cfg)
 	for (int k = 0; k < cfg->nnodes; k++)
 		if (cfg->nodes[k] == c->source)
 			cfg->local_node = c->source;
+	if ((rc = cache_check(c)) < 0)
+		return rc;
 	if (!c->tiers && (rc = node_weights_writable(c, cfg)) < 0)
 		return rc;
 	/* The final comparison's interval narrows with its rounds (t of n-1
@@ -600,6 +624,22 @@ static int reco_for_machine(const struct tt_auto *c, struct tt_recos *rs)
 	return tt_recos_convert(rs, c->t, be);
 }
 
+/* The kernel's auto mode is there and on (upstream 6.16+): leaving it
+ * then needs a gain beyond the noise (tt_report_decide). */
+static bool kernel_auto_on(const struct tt_auto *c)
+{
+	const struct tt_wi_backend *be;
+	struct tt_wi_state st;
+	bool on;
+
+	if (tt_wi_pick(c->sfs, NULL, &be) < 0)
+		return false;
+	tt_wi_state_init(&st);
+	on = be->read(c->sfs, c->t, &st) == 0 && st.auto_mode == 1;
+	tt_wi_state_release(&st);
+	return on;
+}
+
 int tt_auto_search(struct tt_auto *c, const struct tt_search_cfg *cfg, struct tt_search *s,
 		   struct tt_report *r, struct tt_recos *rs)
 {
@@ -613,6 +653,8 @@ int tt_auto_search(struct tt_auto *c, const struct tt_search_cfg *cfg, struct tt
 	if (rc == 0 && r->none_feasible)
 		rc = infeasible(c, r);
 	r->tiers = c->tiers;
+	if (rc == 0)
+		tt_report_decide(r, kernel_auto_on(c));
 	if (rc == 0)
 		rc = tt_report_reco(r, rs);
 	if (rc == 0)
@@ -799,7 +841,7 @@ int tt_auto_record(struct tt_auto *c, const struct tt_search *s, const struct tt
 				.source_node = c->source,
 				.interface = rs->r[0].interface,
 				.weights = &rs->r[0].w,
-				.action = "apply",
+				.action = tt_reco_action_name(r->action),
 				.score = r->best_mean,
 				.score_ci_low = r->best_ci_lo,
 				.score_ci_high = r->best_ci_hi,

@@ -83,8 +83,10 @@ struct tt_auto {
 	const char *nodes; /* --nodes: a list, "local" or NULL (every memory node) */
 	int threads;	   /* 0: every CPU of the source node (the model's count) */
 	size_t size_bytes; /* per array; 0: STREAM's rule */
+	/* Real bench trials with arrays the last-level cache can hold would
+	 * tune the cache's bandwidth: refused unless this is set. */
+	bool allow_cache_resident;
 	int repeat;
-	bool allow_cache; /* rank cache-resident or too-short trials (tt_bench_opts) */
 	bool no_profile;
 	const struct tt_model *model; /* NULL: real trials */
 	double sigma;		      /* the model's relative noise */

@@ -156,6 +156,51 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 	return 0;
 }
 
+const char *tt_reco_action_name(enum tt_reco_action a)
+{
+	return a == TT_ACTION_KEEP_AUTO	   ? "keep_auto"
+	       : a == TT_ACTION_BIND_LOCAL ? "bind_local"
+					   : "apply";
+}
+
+/* The baseline named name, or -1. */
+static int base_index(const struct tt_report *r, const char *name)
+{
+	for (int i = 0; i < r->nbaselines; i++)
+		if (strcmp(r->base[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+/* Beaten beyond the noise by the winner: only then is leaving it a gain. */
+static bool beaten(const struct tt_report *r, int i)
+{
+	return i < 0 || r->base[i].verdict == TT_VERDICT_BETTER;
+}
+
+void tt_report_decide(struct tt_report *r, bool auto_on)
+{
+	int a = base_index(r, "auto"), l = base_index(r, "local");
+
+	r->action = TT_ACTION_APPLY;
+	r->action_base = -1;
+	if (r->none_feasible)
+		return;
+	if (r->lost_to >= 0) {
+		/* The winner lost to a baseline: keeping that baseline is
+		 * the recommendation, and auto and local are no weights. */
+		if (r->lost_to == a && auto_on)
+			r->action = TT_ACTION_KEEP_AUTO, r->action_base = a;
+		else if (r->lost_to == l && !r->tiers)
+			r->action = TT_ACTION_BIND_LOCAL, r->action_base = l;
+		return;
+	}
+	if (auto_on && a >= 0 && !beaten(r, a))
+		r->action = TT_ACTION_KEEP_AUTO, r->action_base = a;
+	else if (l >= 0 && !r->tiers && !beaten(r, l))
+		r->action = TT_ACTION_BIND_LOCAL, r->action_base = l;
+}
+
 int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 {
 	char buf[4096];

@@ -46,6 +46,15 @@ struct tt_report_baseline {
 	bool feasible; /* within the latency bound (always, without one) */
 };
 
+/* What the measurements support doing (tt_report_decide). */
+enum tt_reco_action {
+	TT_ACTION_APPLY,      /* write the recommended weights */
+	TT_ACTION_KEEP_AUTO,  /* keep the kernel's auto mode: nothing beat it beyond noise */
+	TT_ACTION_BIND_LOCAL, /* bind to local memory: nothing beat it beyond noise */
+};
+/* "apply", "keep_auto", "bind_local": the database's and JSON's words. */
+const char *tt_reco_action_name(enum tt_reco_action a);
+
 struct tt_report {
 	bool simulated; /* from the model: say so everywhere */
 	int source_node;
@@ -91,10 +100,22 @@ struct tt_report {
 	 * vector, NaN when unknown. */
 	double reco_gain;
 	char reco_gain_over[16];
+	/* What to do (tt_report_decide); with TT_ACTION_APPLY the
+	 * recommendation's weights, else they are what was measured best
+	 * and nothing is to be written. */
+	enum tt_reco_action action;
+	int action_base; /* the baseline the action keeps (auto or local); -1: none */
 };
 
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
+/* The one rule for what a run recommends doing. Turning the kernel's auto
+ * mode off (auto_on: the interface has it and it is on) needs a gain over
+ * auto beyond the noise (TT_VERDICT_BETTER); else keep auto. Interleaving
+ * at all needs one over local memory; else bind locally (as a one-node
+ * recommendation already is). Else apply. A winner that lost to auto or
+ * local keeps that one. */
+void tt_report_decide(struct tt_report *r, bool auto_on);
 /* A baseline's name as the report and the record say it: "local DRAM"
  * ("local tier" by tier), "1:1 interleave", "kernel auto mode". */
 const char *tt_report_baseline_label(const struct tt_report *r, const char *name);

@@ -42,6 +42,45 @@ for isa in sse2 avx2 avx512; do
 	fi
 	is "kernel loops for $isa run and validate" "$rc:$(json '(j["isa"], j["validated"])' <"$WORK/out")" "0:('$isa', True)"
 done
+# Arrays the last-level cache can hold measure the cache: said in text,
+# JSON and the database. The machine's cache is read first (getconf asks
+# the C library, which asks CPUID; sysfs first where it has cpu*/cache).
+llc=$(python3 -c 'import glob, os
+best, seen, total = 0, set(), 0
+for d in sorted(glob.glob("/sys/devices/system/cpu/cpu[0-9]*/cache/index*")):
+    r = lambda f: open(os.path.join(d, f)).read().strip()
+    try:
+        lvl, typ, size, shared = int(r("level")), r("type"), r("size"), r("shared_cpu_list")
+    except OSError:
+        continue
+    if typ == "Instruction" or lvl < best:
+        continue
+    if lvl > best:
+        best, seen, total = lvl, set(), 0
+    if shared not in seen:
+        seen.add(shared)
+        total += int(size.rstrip("KMG")) << {"K": 10, "M": 20, "G": 30}.get(size[-1], 0)
+print(total)')
+if [ "$llc" = 0 ]; then
+	pkgs=$(cat /sys/devices/system/cpu/cpu[0-9]*/topology/physical_package_id 2>/dev/null | sort -u | wc -l)
+	for v in LEVEL4_CACHE_SIZE LEVEL3_CACHE_SIZE LEVEL2_CACHE_SIZE; do
+		c=$(getconf $v 2>/dev/null || echo 0)
+		[ "${c:-0}" -gt 0 ] 2>/dev/null && { llc=$((c * (pkgs > 0 ? pkgs : 1))); break; }
+	done
+fi
+if [ "${llc:-0}" -gt 0 ]; then
+	run "$TT" bench --kernel triad --size 8M --repeat 1 --json --record --db "$WORK/cache.db"
+	resident=$([ $((8 << 20)) -lt $((4 * llc)) ] && echo True || echo False)
+	is "8 MiB arrays against a last-level cache of $llc bytes: cache-resident said in JSON" 		"$rc:$(json '(j["llc_bytes"], j["cache_resident"])' <"$WORK/out")" "0:($llc, $resident)"
+	is "... and in the database" 		"$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT llc_bytes, cache_resident FROM trials").fetchall())' "$WORK/cache.db")" 		"[($llc, $([ "$resident" = True ] && echo 1 || echo 0))]"
+	run "$TT" bench --kernel triad --size 8M --repeat 1
+	is "... and in the text" "$(grep -c '^cache-resident: 8.0 MiB arrays are under 4x the last-level cache' "$WORK/out")" \
+		"$([ "$resident" = True ] && echo 1 || echo 0)"
+else
+	skip "no last-level cache in sysfs or from getconf here: nothing to hold arrays to"
+	skip "no last-level cache: no database flag to check"
+	skip "no last-level cache: no text to check"
+fi
 TIERTUNE_KERNEL_ISA=mmx run "$TT" bench --kernel triad --size 4M
 is "an instruction set this build does not have is refused by name" "$rc:$(grep -c "TIERTUNE_KERNEL_ISA 'mmx'" "$WORK/err")" "2:1"
 run "$TT" bench --list

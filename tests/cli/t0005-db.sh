@@ -140,4 +140,18 @@ if [ "$(id -u)" -eq 0 ] && mkdir -p "$WORK/ro" && mount -t tmpfs -o ro,size=1m t
 else
 	for i in 1 2 3; do skip "read-only folder and full disk need root to mount a tmpfs"; done
 fi
+# First writers racing to create one database: each run is recorded, none
+# sees it empty or without its tables (three races of eight).
+fails=0 rows=0
+for r in 1 2 3; do
+	for i in 1 2 3 4 5 6 7 8; do
+		"$TT" bench --kernel triad --size 1M --repeat 2 --record --db "$WORK/race$r.db" \
+			>/dev/null 2>"$WORK/race$r.$i.err" &
+	done
+	for i in 1 2 3 4 5 6 7 8; do wait -n || fails=$((fails + 1)); done
+	rows=$((rows + $("$TT" runs --json --db "$WORK/race$r.db" | json 'len(j["runs"])')))
+done
+is "eight writers creating one database at once: all recorded, no error, no temporary left" \
+	"$fails:$rows:$(cat "$WORK"/race*.err | wc -l):$(ls "$WORK" | grep -c '\.new-')" "0:24:0:0"
+
 done_testing

@@ -279,4 +279,83 @@ run "$TT" --sysfs-root "$h1" restore --last
 is "restore --last finds the apply in the new history" "$rc:$(tree_sum "$h1")" "0:$s1"
 run "$TT" --sysfs-root "$h2" restore --last
 is "and another root's apply in the moved one" "$rc:$(tree_sum "$h2")" "0:$s2"
+
+# The auto-mode rule exists once (writer/auto-rule.c): a tiertune linked
+# with a stricter one (tests/unit/strict-auto-rule.c: no write may turn auto
+# mode off) refuses it from apply, auto --apply and --all-sources alike,
+# where the real rule lets it through (HMAT can turn auto back on here).
+# auto writes only weights that beat the kernel's auto mode beyond the noise
+# while it is on (issue 20): the Xeon Max model's do, given auto mode on.
+strict=$TT_BUILD/tests/tiertune-strict-auto
+m=$TT_TOP/tuner/models/spr-ddr5-2cxl.json
+xm=$TT_TOP/tuner/models/xeon-max-hbm-flat.json
+for cmd in "spr-ddr5-2cxl apply --weights 0:5,1:2,2:1" \
+	"xeon-max-hbm-flat auto --source-node 0 --model $xm --budget 40 --no-record --apply"; do
+	sr=$(copy_fixture "${cmd%% *}")
+	cmd=${cmd#* }
+	echo true >"$sr/$WI/auto"
+	s0=$(tree_sum "$sr")
+	# shellcheck disable=SC2086
+	run "$strict" --sysfs-root "$sr" $cmd
+	is "strict rule: '${cmd%% --model*}' follows it (refused, nothing written)" \
+		"$rc:$(grep -c "strict test rule (.*): this write turns the kernel's auto mode off" "$WORK/err"):$(tree_sum "$sr")" "3:1:$s0"
+	# shellcheck disable=SC2086
+	run "$TT" --sysfs-root "$sr" $cmd
+	is "real rule: '${cmd%% --model*}' writes" "$rc:$(cat "$sr/$WI/auto")" "0:false"
+done
+# --all-sources reaches the same rule through the writer (writer/writer.c,
+# TT_WRITER_AUTO_ALL), but no shipped model gives a set to write with auto
+# mode on: SPR's single source keeps auto mode (no gain beyond the noise), and
+# the two-socket models' sources want different global weights. So here: a
+# run that keeps auto mode writes nothing under either rule.
+sr=$(copy_fixture spr-ddr5-2cxl)
+s0=$(tree_sum "$sr")
+for t in "$strict" "$TT"; do
+	run "$t" --sysfs-root "$sr" auto --all-sources --model "$m" --budget 40 --no-record --apply
+	is "auto --all-sources --apply where every source keeps auto mode: nothing written ($(basename "$t"))" \
+		"$rc:$(grep -c '^--apply: nothing written: not every source' "$WORK/out"):$(tree_sum "$sr")" "0:1:$s0"
+done
+# Schema 4: a run whose recommendation is no weights (keep the kernel's auto
+# mode, bind to local memory) is never written: apply --run says what the
+# run recommends, writes nothing, exits 0.
+ka=$(copy_fixture spr-ddr5-2cxl)
+ka0=$(tree_sum "$ka")
+"$TT" --sysfs-root "$ka" auto --source-node 0 --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" \
+	--budget 40 >/dev/null 2>&1
+ka_run=$("$TT" runs --json | json '[r["id"] for r in j["runs"] if r["kind"] == "auto"][0]')
+for action in keep_auto bind_local; do
+	python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE recommendations SET action = ? WHERE run_id = ?", (sys.argv[3], int(sys.argv[2]))); c.commit()' \
+		"$TIERTUNE_DB" "$ka_run" "$action"
+	hist0=$(cat "$state/apply.history" 2>/dev/null | sha256sum)
+	run "$TT" --sysfs-root "$ka" apply --run "$ka_run"
+	is "apply --run of a $action recommendation: says so, writes nothing, exit 0" \
+		"$rc:$(grep -c "^run $ka_run recommends .*source node 0.*: nothing written$" "$WORK/out"):$(tree_sum "$ka" | cut -c1-9):$(cat "$state/apply.history" 2>/dev/null | sha256sum | cut -c1-9)" \
+		"0:1:$(echo "$ka0" | cut -c1-9):$(echo "$hist0" | cut -c1-9)"
+	run "$TT" --sysfs-root "$ka" apply --run "$ka_run" --json
+	is "apply --run --json of a $action recommendation: recommended_action, nothing written" \
+		"$rc:$(json '[j["recommended_action"], j["written"], j["source_node"]]' <"$WORK/out")" "0:['$action', 0, 0]"
+done
+# apply --dry-run previews a plan without root: the weight files only root
+# may write (here: read-only files, as another user) are said, the plan is
+# shown, exit 0; the run is still refused.
+nr=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-nonroot.XXXXXX")
+cp -a "$FIX/spr-ddr5-2cxl" "$nr/root"
+chmod -R a+rX "$nr"
+chmod 444 "$nr/root/$WI"/*
+as_user() { if [ "$(id -u)" -eq 0 ]; then setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; else "$@"; fi; }
+if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null; then
+	# As root, the other user runs a copy it can reach: the clone may sit
+	# in a folder only root enters (/root in the fresh root).
+	utt=$TT
+	[ "$(id -u)" -ne 0 ] || utt=$(nobody_tt)
+	run as_user env HOME="$nr" TIERTUNE_STATE_DIR="$nr/state" "$utt" --sysfs-root "$nr/root" apply --weights 0:5 --dry-run
+	is "apply --dry-run without root: the plan, and what only root may write" \
+		"$rc:$(grep -c "^echo 5 > $nr/root/$WI/node0$" "$WORK/out"):$(grep -c 'a run as root would write' "$WORK/err")" "0:1:1"
+	run as_user env HOME="$nr" TIERTUNE_STATE_DIR="$nr/state" "$utt" --sysfs-root "$nr/root" apply --weights 0:5
+	is "and the run without root is refused (exit 3), nothing written" "$rc:$(cat "$nr/root/$WI/node0")" "3:25"
+else
+	skip "running as root without setpriv (Debian package util-linux): no other user to preview as"
+	skip "running as root without setpriv: no other user to preview as"
+fi
+rm -rf "$nr"
 done_testing

@@ -79,8 +79,18 @@ else
 	skip "needs root and setpriv to drop to nobody, and perf_event_paranoid 2 (it is $(cat /proc/sys/kernel/perf_event_paranoid))"
 fi
 
-# bench --collect: long enough for a few 0.1 s samples inside the timed passes.
-run "$TT" bench --kernel triad --size 128M --repeat 30 --collect numastat,pfm --json
+# Passes enough for about a second of timed window, whatever this machine's
+# speed (a fixed count made a window of under two 0.1 s samples on a fast
+# or idle host, and failed there): a short run measures one pass first.
+# Load only makes passes slower, and the window longer.
+passes_for() { # seconds bench-args...: passes of the kernel that take that long
+	local want=$1 s
+	shift
+	s=$("$TT" bench "$@" --repeat 3 --json | json 'j["pass_median_s"]')
+	python3 -c 'import math, sys; print(min(100000, max(3, math.ceil(float(sys.argv[1]) / float(sys.argv[2])))))' "$want" "$s"
+}
+run "$TT" bench --kernel triad --size 128M --repeat "$(passes_for 1 --kernel triad --size 128M)" \
+	--collect numastat,pfm --json
 is "bench --collect exits 0" "$rc" 0
 is "collected over the measured passes, numastat and pfm rates measured" \
 	"$(json '(j["collect"]["window_s"] > 0.2, all(m["ok_readings"] > 0 for m in j["collect"]["metrics"]), [(m["metric"], m["mean"] > 0 if m["metric"] == "cpu_clock" else m["mean"] >= 0) for m in j["collect"]["metrics"] if m["metric"] in ("cpu_clock", "page_faults")])' <"$WORK/out")" \
@@ -96,7 +106,8 @@ else
 fi
 expect_bad_input 2 "unknown collector 'nosuch'" - "$TT" bench --kernel copy --size 4M --collect numastat,nosuch --record
 expect_bad_input 2 "collector 'pfm' is listed twice" - "$TT" bench --kernel copy --size 4M --collect pfm,pfm --record
-run "$TT" bench --kernel copy --size 64M --repeat 150 --collect numastat --record --db "$WORK/c.db"
+run "$TT" bench --kernel copy --size 64M --repeat "$(passes_for 1 --kernel copy --size 64M)" \
+	--collect numastat --record --db "$WORK/c.db"
 # Every numastat metric the collector lists (per node, and the system's), in the window.
 want=$("$TT" collectors --json | json "len([m for c in j['collectors'] if c['name'] == 'numastat' for m in c['metrics']])")
 is "--record stores the window's samples with the trial, every metric" \

@@ -38,8 +38,8 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
 	}
 	# Each interface once with and once without a database, crossed, to
 	# keep this suite quick; the sweep does all four in full.
-	sample spr-ddr5-2cxl "$TIERTUNE_DB" --weights 0:5,1:2,2:1
-	sample rfc-4node "$nodb" --tier-weights 4:85,22:15 --source-node 0
+	sample spr-ddr5-2cxl "$TIERTUNE_DB" apply --weights 0:5,1:2,2:1
+	sample rfc-4node "$nodb" apply --tier-weights 4:85,22:15 --source-node 0
 else
 	for i in 1 2; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
 fi
@@ -115,8 +115,10 @@ mv "$state/apply.history" "$WORK/history.saved" 2>/dev/null
 ln -s "$WORK/victim" "$state/apply.history"
 before=$(tree_sum "$root")
 run "$TT" --sysfs-root "$root" apply --weights 0:5
-is "a history that is a symlink: not followed, the apply rolled back (exit 1)" \
-	"$rc:$(cat "$WORK/victim"):$(same "$root" "$before"):$(grep -c 'put back' "$WORK/err")" "1:keep:same:1"
+# Refused before anything is written (it was once rolled back after): a
+# history restore --last cannot read would lose the change's undo.
+is "a history that is a symlink: not followed, refused before any write (exit 2)" \
+	"$rc:$(cat "$WORK/victim"):$(same "$root" "$before"):$(grep -c "cannot read history '$state/apply.history'" "$WORK/err")" "2:keep:same:1"
 rm -f "$state/apply.history" "$state/apply.history.new"
 [ -e "$WORK/history.saved" ] && mv "$WORK/history.saved" "$state/apply.history"
 rm -f "$state/apply.lock"
@@ -269,4 +271,103 @@ for sig in TERM INT; do
 	done
 done
 is "SIGTERM/SIGINT at each of apply's first 12 writes: never half the weights, never a journal" "$bad" ""
+# Issue 21, undo that survives every path. Each of these failed before.
+# A state folder of their own: other suites may run beside this one.
+export TIERTUNE_STATE_DIR=$WORK/state21
+st=$TIERTUNE_STATE_DIR
+# A history record cut short (a full disk, a crash) and the next apply's
+# record appended after it: the cut one is skipped and said, the next one
+# found, so restore --last undoes the newest apply, not the one before.
+tr=$(copy_fixture spr-ddr5-2cxl)
+"$TT" --sysfs-root "$tr" apply --weights 0:5 >/dev/null 2>&1
+rec=$(cat "$st/apply.history")
+printf '%s' "${rec:0:120}" >>"$st/apply.history"
+"$TT" --sysfs-root "$tr" apply --weights 0:14 >/dev/null 2>&1
+run "$TT" --sysfs-root "$tr" restore --last
+is "a torn history record: restore --last undoes the apply after it, and says it skipped one" \
+	"$rc:$(cat "$tr/$WI/node0"):$(grep -c 'damaged record' "$WORK/err")" "0:5:1"
+"$TT" --sysfs-root "$tr" restore --last >/dev/null 2>&1
+# State files that are FIFOs: refused at once, never a hang (signals are
+# blocked around the transaction), and nothing written.
+ff=$(copy_fixture spr-ddr5-2cxl)
+f0=$(tree_sum "$ff")
+for f in apply.history apply.journal apply.history.1; do
+	mv "$st/$f" "$WORK/$f.saved" 2>/dev/null
+	mkfifo "$st/$f"
+	run timeout -s KILL 20 "$TT" --sysfs-root "$ff" apply --weights 0:5
+	is "$f a FIFO: apply refuses it by name at once (no hang), nothing written" \
+		"$rc:$(grep -c "'$st/$f' is not a regular file" "$WORK/err"):$(same "$ff" "$f0")" "2:1:same"
+	rm -f "$st/$f"
+	[ -e "$WORK/$f.saved" ] && mv "$WORK/$f.saved" "$st/$f"
+done
+mkfifo "$WORK/profile.fifo"
+run timeout -s KILL 20 "$TT" --sysfs-root "$ff" apply --profile "$WORK/profile.fifo"
+is "apply --profile FIFO: refused at once, by name" \
+	"$rc:$(grep -c "profile '$WORK/profile.fifo' is not a regular file" "$WORK/err")" "2:1"
+# apply.history.1 a link (or anything restore --last cannot read): apply
+# refuses, so no change commits whose undo restore could not find.
+echo keep >"$WORK/victim1"
+ln -s "$WORK/victim1" "$st/apply.history.1"
+run "$TT" --sysfs-root "$ff" apply --weights 0:5
+is "apply.history.1 a symlink: apply refuses before writing (restore could not read it)" \
+	"$rc:$(same "$ff" "$f0"):$(cat "$WORK/victim1")" "2:same:keep"
+rm -f "$st/apply.history.1"
+# restore --defaults is a change like an apply: restore --last takes it
+# back, to the tuned weights it replaced. (--auto is not yet: the kernel
+# recomputes the node weights and its record does not hold the old ones.)
+rd=$(copy_fixture spr-ddr5-2cxl)
+"$TT" --sysfs-root "$rd" apply --weights 0:5,1:2,2:1 >/dev/null
+tuned=$(tree_sum "$rd")
+for mode in --defaults; do
+	"$TT" --sysfs-root "$rd" restore $mode >/dev/null
+	run "$TT" --sysfs-root "$rd" restore --last
+	is "restore $mode, then restore --last: the tuned weights are back" \
+		"$rc:$(same "$rd" "$tuned")" "0:same"
+done
+# restore --journal FILE puts back what the user's FILE holds and leaves
+# the FILE where it was.
+rj=$(copy_fixture spr-ddr5-2cxl)
+r0=$(tree_sum "$rj")
+TIERTUNE_TEST_FIXTURE_FAULT=kill:2 "$TT" --sysfs-root "$rj" apply --weights 0:5,1:2,2:1 >/dev/null 2>&1
+mv "$st/apply.journal" "$WORK/my.journal"
+run "$TT" --sysfs-root "$rj" restore --journal "$WORK/my.journal"
+is "restore --journal FILE: the tree back, the user's FILE kept" \
+	"$rc:$(same "$rj" "$r0"):$([ -f "$WORK/my.journal" ] && echo kept)" "0:same:kept"
+# A node file that is a link out of the root: refused by name, and the
+# file it points at is never read into a message.
+rl=$(copy_fixture spr-ddr5-2cxl)
+echo "secret text" >"$WORK/foreign"
+ln -sf "$WORK/foreign" "$rl/$WI/node0"
+run "$TT" --sysfs-root "$rl" apply --weights 0:5
+is "a weight file linked out of the root: refused, its target's content never shown" \
+	"$rc:$(grep -c 'symbolic link or out of' "$WORK/err"):$(grep -c secret "$WORK/err")" "2:1:0"
+# Two edits from one tiertop, the second killed between its weight write
+# and its history record: its journal is its own transaction's (txn), not
+# taken for the first edit's as both had the same process, so restore puts
+# the second back and the first stays undoable.
+te=$TT_BUILD/tests/top-edit
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+	t2=$(copy_fixture spr-ddr5-2cxl)
+	t20=$(tree_sum "$t2")
+	# Its own database: t0012 reads every tiertop edit in the shared one.
+	(TIERTUNE_DB="$WORK/top-edit.db" strace -f -qq -o /dev/null -P "$st/apply.history" \
+		-e inject=write:signal=KILL:when=2 "$te" "$t2" w 0:5 w 0:7; :) >/dev/null 2>&1
+	run "$TT" --sysfs-root "$t2" restore
+	is "tiertop's second edit killed before its record: restore puts it back, not the first" \
+		"$rc:$(cat "$t2/$WI/node0"):$(grep -c 'put back 1 value' "$WORK/out")" "0:5:1"
+	run "$TT" --sysfs-root "$t2" restore --last
+	is "and restore --last then undoes the first edit: the tree as it was" "$rc:$(same "$t2" "$t20")" "0:same"
+	# EIO at the state folder's sync after the history record is written:
+	# the apply is rolled back, and its record must go with it, or restore
+	# would find an undo of a change that never happened.
+	ds=$(copy_fixture spr-ddr5-2cxl)
+	ds0=$(tree_sum "$ds")
+	(strace -f -qq -o /dev/null -P "$st" -e inject=fsync:error=EIO:when=2 \
+		"$TT" --sysfs-root "$ds" apply --weights 0:5,1:2,2:1; :) >/dev/null 2>&1
+	run "$TT" --sysfs-root "$ds" restore
+	is "the history's folder sync fails: rolled back, no record left, restore has nothing to undo" \
+		"$rc:$(same "$ds" "$ds0"):$(grep -c 'no apply on sysfs root' "$WORK/err")" "2:same:1"
+else
+	for i in 1 2 3; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
+fi
 done_testing

@@ -193,4 +193,30 @@ is "a modelled run under a fixture is marked simulated" "$rc:$(json 'j["simulate
 run "$TT" --sysfs-root "$FIX/qemu-3node-hmat" bench --kernel triad --nodes 0 --weights 0:1 --size 4M \
 	--repeat 2 --collect model
 is "and says so first in its text output" "$rc:$(head -c 10 "$WORK/out")" "0:simulated:"
+# Issue 21 item 9: export -o writes through what is not a regular file (a
+# symlink, a FIFO) instead of renaming a new file over it.
+echo old >"$WORK/target.csv"
+ln -sf "$WORK/target.csv" "$WORK/link.csv"
+run "$TT" export --run 1 --format csv --db "$db" -o "$WORK/link.csv"
+cmp -s "$WORK/target.csv" <("$TT" export --run 1 --format csv --db "$db") && same=same || same=differs
+is "export -o SYMLINK: still a symlink, its target holds the CSV" \
+	"$rc:$(test -L "$WORK/link.csv" && echo link):$same" "0:link:same"
+mkfifo "$WORK/fifo.csv"
+timeout 10 cat "$WORK/fifo.csv" >"$WORK/fifo.out" &
+run "$TT" export --run 1 --format csv --db "$db" -o "$WORK/fifo.csv"
+wait
+is "export -o FIFO: still a FIFO, its reader got the CSV" \
+	"$rc:$(test -p "$WORK/fifo.csv" && echo fifo):$(cmp -s "$WORK/fifo.out" "$WORK/target.csv" && echo same)" \
+	"0:fifo:same"
+
+# Issue 21 item 8: a stored string a spreadsheet would run as a formula
+# leaves the CSV export neutralised (OWASP: a single quote first).
+cp "$db" "$WORK/inj.db"
+chmod u+w "$WORK/inj.db"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE trials SET kernel = ?", ("=HYPERLINK(\"http://x\")",)); c.commit()' "$WORK/inj.db"
+run "$TT" export --run 1 --format csv --db "$WORK/inj.db"
+is "export --format csv: a formula-like stored string is prefixed with a quote" \
+	"$rc:$(python3 -c 'import csv,sys; print(*sorted(set(r["kernel"] for r in csv.DictReader(sys.stdin))))' <"$WORK/out")" \
+	"0:'=HYPERLINK(\"http://x\")"
+
 done_testing

@@ -122,6 +122,11 @@ metrics read_bytes@0:gauge write_bytes@0:gauge read_bytes@1:gauge write_bytes@1:
 error
 EOF
 export TIERTUNE_TEST_COLLECTOR_SCRIPT="$WORK/script"
+# The scripted collector is in the test build's tiertop only.
+run "$TOP" --json -n 1 -d 0.1 --sysfs-root "$G"
+is "tiertop itself offers no scripted collector" "$rc:$(json "j['collectors'], j['simulated']" <"$WORK/out")" "0:['numastat'] False"
+TOP_REAL=$TOP
+TOP="$TT_BUILD/tests/tiertop-script"
 run "$TOP" --json -n 5 -d 0.1 --sysfs-root "$G"
 is "scripted: five frames" "$rc:$(wc -l <"$WORK/out")" "0:5"
 frame() { sed -n "${1}p" "$WORK/out" | json "$2"; }
@@ -173,9 +178,15 @@ is "--batch: each frame's sparkline ends with its own sample (120, 140 GB/s, the
 is "--batch: the simulated figures are labelled" \
 	"$(grep -c '^SIMULATED: figures from the test script are not measured' "$WORK/out")" 3
 unset TIERTUNE_TEST_COLLECTOR_SCRIPT
+TOP=$TOP_REAL
 
 run "$TOP" --help
 is "--help: exit 0, usage with every option" "$rc:$(grep -c -- '--sysfs-root DIR' "$WORK/out")" "0:1"
+# The keys come from one table (tui/screen.c): --help lists them, and the
+# man page's KEYS documents exactly those.
+is "--help's keys are the man page's KEYS" \
+	"$(sed -n '/^keys:/,/^exit:/p' "$WORK/out" | sed '$d' | sed 's/^keys://' | tr ',' '\n' | awk 'NF {print $1}' | tr '/' '\n' | sort | paste -sd' ')" \
+	"$(sed -n '/^\.SH KEYS/,/^\.SH /p' "$TT_TOP/docs/tiertop.1" | awk 'prev == ".TP" {print} {prev = $0}' | sed -E 's/^\.BR? //; s/\\-/-/g; s/"[^"]*"/ /g' | tr ' ' '\n' | awk 'NF' | sort | paste -sd' ')"
 run "$TOP" --batch -n 2 -d 0.3 --sysfs-root "$G"
 is "--batch with nothing to sample still paces its frames" \
 	"$rc:$(grep -c '^tiertop  host' "$WORK/out")" "0:2"
@@ -324,6 +335,21 @@ else
 	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 24 ] && break; sleep 0.1; done
 	T send-keys -t tt Space
 	wait_for '^NODE TIER'
+	# Every size a terminal can be: tiertop looped at 100% CPU at 11
+	# columns (no room after "collectors ") and read past a buffer under
+	# 11. After each, it still answers: back at 80x24 the frame returns.
+	small_ok=1
+	for size in 1x1 3x2 10x5 11x24 12x3 17x40 40x1 200x60; do
+		T resize-window -t tt -x "${size%x*}" -y "${size#*x}"
+		sleep 0.3
+		T resize-window -t tt -x 80 -y 24
+		if ! wait_for '^NODE TIER'; then
+			small_ok=0
+			echo "no frame after $size" | diag
+			break
+		fi
+	done
+	is "screen: every size from 1x1 draws and tiertop still answers" "$small_ok" 1
 	# Reading numa_maps walks a process's pages under its mmap lock: with
 	# the panel hidden, none is read (the access time stays put).
 	NM="$R2/proc/4242/numa_maps"
@@ -445,6 +471,46 @@ else
 			"0:same"
 		is "screen: after SIG$sig the prompt shows, the frame is gone" \
 			"$(screen | grep -c '^NODE TIER')" 0
+	done
+	# Any terminal size draws and quits (issue 21: 11 columns looped for
+	# ever in the footer's word wrap, deaf to q; 1-10 read before the text).
+	for size in 11x24 1x1 5x3 40x10 200x60; do
+		T resize-window -t tt -x "${size%x*}" -y "${size#*x}"
+		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R2' -d 0.2" Enter
+		shell=$(T display -p -t tt '#{pane_pid}')
+		pid=
+		for _ in $(seq 50); do
+			pid=$(pgrep -P "$shell" -x tiertop) && break
+			sleep 0.1
+		done
+		sleep 1
+		T send-keys -t tt q
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		is "screen: at ${size} tiertop draws and q quits it" \
+			"${pid:+started}:$(kill -0 "$pid" 2>/dev/null && echo running || echo ended)" "started:ended"
+		if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; T send-keys -t tt "stty sane" Enter; fi
+	done
+	T resize-window -t tt -x 80 -y 24
+	for _ in $(seq 50); do [ "$(screen | wc -l)" -eq 24 ] && break; sleep 0.1; done
+	# A process whose numa_maps read never returns (here a FIFO no one
+	# writes; on a live system, a stalled mmap lock) holds the scan, not
+	# the quit: q and TERM end tiertop while the scan is blocked.
+	R4=$(copy_fixture 2s-genoa-cxl)
+	rm "$R4/proc/4242/numa_maps" && mkfifo "$R4/proc/4242/numa_maps"
+	for how in q TERM; do
+		T send-keys -t tt "clear; '$TOP' --sysfs-root '$R4' -d 0.2" Enter
+		wait_for '^NODE TIER'
+		shell=$(T display -p -t tt '#{pane_pid}')
+		pid=$(pgrep -P "$shell" -x tiertop)
+		T send-keys -t tt P
+		wait_for '^PROCESSES'
+		sleep 0.5
+		if [ "$how" = q ]; then T send-keys -t tt q; else kill -TERM "$pid"; fi
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		is "screen: $how ends tiertop while its /proc scan is blocked on a numa_maps read" \
+			"${pid:+started}:$(kill -0 "$pid" 2>/dev/null && echo running || echo ended)" "started:ended"
+		if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; T send-keys -t tt "stty sane" Enter; fi
+		wait_for '^tt-prompt\$ '
 	done
 	# The RFC interface (a tier's weight for the viewed source node), and
 	# the keys s, + -, p and r.

@@ -11,17 +11,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[] = "/tmp/fuzz-journal-XXXXXX";
-	int fd = mkstemp(path);
 	struct tt_journal j;
 
-	if (fd < 0)
+	if (fuzz_file(data, size, path) < 0)
 		return 0;
-	if (write(fd, data, size) != (ssize_t)size) {
-		close(fd);
-		unlink(path);
-		return 0;
-	}
-	close(fd);
 	if (tt_journal_read(path, &j) == 0) {
 		assert(j.root[0] == '/' && j.pid > 0 && (j.n || j.nimplied));
 		for (int i = 0; i < j.n; i++)

@@ -1,6 +1,6 @@
 /* tt_recos_from_profile: any file is a profile or an error naming it, never a
  * crash; what it accepts has 1..64 recommendations of a known interface. */
-#include "../../tuner/recos.h"
+#include "../../writer/recos.h"
 #include "../../core/error.h"
 #include "fuzz.h"
 

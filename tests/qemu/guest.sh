@@ -94,7 +94,7 @@ fi
 # weights written per trial, and app mode; the weights back afterwards. ----
 block auto-weights-before cat $WI/node0 $WI/node1 $WI/node2
 # (The progress lines go to stderr, kept out of the JSON block.)
-block auto-kernel sh -c 'tiertune auto --source-node 0 --placement kernel --size 2M --repeat 1 \
+block auto-kernel sh -c 'tiertune auto --source-node 0 --placement kernel --size 2M --allow-cache-resident --repeat 1 \
 	--budget 20 --no-record --json 2>/tmp/auto-kernel.err'
 block auto-weights-after-kernel cat $WI/node0 $WI/node1 $WI/node2
 # The program records, each run, the weights sysfs holds while it runs, the
@@ -139,7 +139,7 @@ block auto-journal ls /tmp/state
 lat_auto() { # name options...: the JSON, then the exit status
 	local name=$1
 	shift
-	tiertune auto --source-node 0 --size 2M --repeat 1 --budget 20 --no-record --json "$@" \
+	tiertune auto --source-node 0 --size 2M --allow-cache-resident --repeat 1 --budget 20 --no-record --json "$@" \
 		>/tmp/$name.json 2>/tmp/$name.err
 	local rc=$?
 	cat /tmp/$name.json

@@ -27,6 +27,11 @@ static const struct {
 	{ "(ops)/s", "12 ops/s", TT_EINPUT, 0 },
 	{ "result: (.*)", "result: 12 and more", TT_EINPUT, 0 },
 	{ "x=([0-9a-z]+)", "x=nan", TT_EINPUT, 0 },
+	/* Longer than a number is read (127): refused, not cut to its head. */
+	{ "n=([0-9]+)",
+	  "n=10000000000000000000000000000000000000000000000000000000000000000000000000000000"
+	  "000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+	  TT_EINPUT, 0 },
 };
 
 static void test_metric(void **state)

@@ -276,12 +276,58 @@ static void test_all_sources(void **state)
 	run_free(x);
 }
 
+/* Real bench trials on arrays the last-level cache holds would search the
+ * cache's bandwidth: refused before any trial, naming the cache and the
+ * size that would do, unless allowed. The SPR tree with a 32 MiB L3. */
+static void test_cache_resident_refused(void **state)
+{
+	const char *top = getenv("TT_TOP") ? getenv("TT_TOP") : ".";
+	char dir[] = "/tmp/tt-auto-llc.XXXXXX", cmd[2048];
+	struct run *x = calloc(1, sizeof(*x));
+	int rc;
+	(void)state;
+
+	assert_non_null(x);
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "cp -a '%s/tests/fixtures/sysfs/spr-ddr5-2cxl/.' '%s' && c='%s/sys/devices/system/"
+		 "cpu/cpu0/cache/index3' && mkdir -p \"$c\" && echo 3 >\"$c/level\" && echo "
+		 "Unified >\"$c/type\" && echo 32768K >\"$c/size\" && echo 0 "
+		 ">\"$c/shared_cpu_list\"",
+		 top, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_sysfs_init(&x->sfs, dir), 0);
+	assert_int_equal(tt_topo_load(&x->t, &x->sfs), 0);
+	snprintf(cmd, sizeof(cmd), "%s/tuner/models/spr-ddr5-2cxl.json", top);
+	assert_int_equal(tt_model_load(&x->model, cmd), 0);
+	run_init(x, 0, "triad");
+	x->c.model = NULL;
+	x->c.size_bytes = 8 << 20;
+	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
+	assert_int_equal(tt_auto_prepare(&x->c, &x->cfg), TT_EINPUT);
+	assert_string_equal(
+		tt_err_msg(),
+		"--size 8.0 MiB arrays are under 4x the last-level cache (L3, 32.0 MiB, "
+		"from sysfs): the trials would measure the cache, not memory");
+	/* 128 MiB is 4x: not refused for the cache (whatever comes next). */
+	x->c.size_bytes = 128 << 20;
+	rc = tt_auto_prepare(&x->c, &x->cfg);
+	assert_true(rc == 0 || !strstr(tt_err_msg(), "last-level cache"));
+	x->c.size_bytes = 8 << 20;
+	x->c.allow_cache_resident = true;
+	rc = tt_auto_prepare(&x->c, &x->cfg);
+	assert_true(rc == 0 || !strstr(tt_err_msg(), "last-level cache"));
+	run_free(x);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_run),   cmocka_unit_test(test_local_nodes),
 		cmocka_unit_test(test_tiers),	    cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_all_sources),
+		cmocka_unit_test(test_all_sources), cmocka_unit_test(test_cache_resident_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

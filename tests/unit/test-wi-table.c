@@ -6,6 +6,7 @@
  * fixture whose upstream folder is removed. */
 #include "test.h"
 
+#include "../../core/root.h"
 #include "../../core/apply.h"
 #include "../../core/error.h"
 #include "../../core/recommend.h"
@@ -165,7 +166,7 @@ static int setup(void **st)
 		 "'%s/sys/kernel/mm/mempolicy/weighted_interleave' && mkdir -p '%s" TDIR "' && "
 		 "for n in 0 1 2; do echo 1 >'%s" TDIR "/weight'$n; done",
 		 top ? top : ".", root, root, root, root);
-	if (system(cmd) != 0 || tt_sysfs_init(&sfs, root) < 0 || tt_topo_load(&topo, &sfs) < 0)
+	if (system(cmd) != 0 || tt_root_open(&sfs, root) < 0 || tt_topo_load(&topo, &sfs) < 0)
 		return -1;
 	return 0;
 }

@@ -2,6 +2,7 @@
  * copies of fixtures, with the kernel's store rules; never the live /sys. */
 #include "test.h"
 
+#include "../../core/root.h"
 #include "../../core/error.h"
 #include "../../core/wi.h"
 
@@ -37,7 +38,7 @@ static void open_copy(const char *name)
 	assert_non_null(mkdtemp(tmpdir));
 	snprintf(cmd, sizeof(cmd), "cp -a '%s/%s/.' '%s/'", fixtures(), name, tmpdir);
 	assert_int_equal(system(cmd), 0);
-	assert_int_equal(tt_sysfs_init(&sfs, tmpdir), 0);
+	assert_int_equal(tt_root_open(&sfs, tmpdir), 0);
 	assert_int_equal(tt_topo_load(&topo, &sfs), 0);
 	tt_wi_state_init(&cur);
 	tt_wi_state_init(&want);
@@ -210,7 +211,7 @@ static void test_live_guard(void **state)
 	(void)state;
 	open_copy("vm-1node");
 	setenv("TIERTUNE_TEST_NO_LIVE_WRITES", "1", 1);
-	assert_int_equal(tt_sysfs_init(&live, "/"), 0);
+	assert_int_equal(tt_root_open(&live, "/"), 0);
 	assert_true(live.live);
 	assert_int_equal(
 		tt_sysfs_write(&live, "1", "/sys/kernel/mm/mempolicy/weighted_interleave/node0"),

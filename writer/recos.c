@@ -2,13 +2,16 @@
 
 #include "../core/error.h"
 #include "../core/parse.h"
+#include "../core/state.h"
 #include "../core/version.h"
 #include "../db/json.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PROFILE_FORMAT "tiertune-profile"
 
@@ -84,8 +87,22 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 	snprintf(where, sizeof(where), "run %jd", (intmax_t)rs->run_id);
 	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
 		json_t *gain = json_object_get(rec, "gain");
+		const char *action = json_string_value(json_object_get(rec, "action"));
 		char text[4096];
-		int rc = weights_text(json_object_get(rec, "weights"), where, text, sizeof(text));
+		int rc;
+
+		/* Not weights: what the run says to do instead (apply says it). */
+		if (action && strcmp(action, "apply") != 0) {
+			if (rs->nactions == TT_RECO_MAX)
+				return tt_err(TT_EINPUT, "%s: more than %d recommendations", where,
+					      TT_RECO_MAX);
+			rs->actions[rs->nactions].source_node =
+				(int)json_integer_value(json_object_get(rec, "source_node"));
+			snprintf(rs->actions[rs->nactions++].action, sizeof(rs->actions[0].action),
+				 "%s", action);
+			continue;
+		}
+		rc = weights_text(json_object_get(rec, "weights"), where, text, sizeof(text));
 
 		if (rc == 0)
 			rc = tt_recos_add(
@@ -106,7 +123,7 @@ int tt_recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out)
 	if (rc < 0)
 		return rc;
 	rc = from_run_json(run, out);
-	if (rc == 0 && out->n == 0)
+	if (rc == 0 && out->n == 0 && out->nactions == 0)
 		rc = tt_err(TT_EINPUT, "run %jd has no recommendation (see 'tiertune show %jd')",
 			    (intmax_t)run_id, (intmax_t)run_id);
 	json_decref(run);
@@ -151,13 +168,18 @@ int tt_recos_latest(struct tt_db *db, struct tt_recos *out)
 int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
-	json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &e), *host, *rec;
+	json_t *j = NULL, *host, *rec;
 	bool v1;
 	char where[4200];
 	size_t i;
-	int rc = 0;
+	/* Not blocking, a regular file: apply --profile FIFO would hang. */
+	int rc = 0, fd = tt_open_regular(path, O_RDONLY, 0, "profile");
 
 	memset(rs, 0, sizeof(*rs));
+	if (fd < 0)
+		return fd;
+	j = json_loadfd(fd, JSON_REJECT_DUPLICATES, &e);
+	close(fd);
 	if (!j)
 		return tt_err(TT_EINPUT, "profile '%s' is not JSON: %s (line %d)", path, e.text,
 			      e.line);

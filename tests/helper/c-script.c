@@ -1,8 +1,9 @@
 /* A scripted collector for tiertop's tests: its values come from a file,
  * one line per sample, so a test can make figures change between frames,
- * start as initializing and go stale. Only tiertop offers it, and only when
- * TIERTUNE_TEST_COLLECTOR_SCRIPT names the file (the test hooks are all
- * TIERTUNE_TEST_*); it is flagged simulated like the model.
+ * start as initializing and go stale. It is linked only into the test
+ * build's tiertop (build/tests/tiertop-script), never into tiertop, which
+ * offers it through tt_top_test_collectors; the file is named by
+ * TIERTUNE_TEST_COLLECTOR_SCRIPT. It is flagged simulated like the model.
  *
  *	# comment
  *	metrics read_bytes@0 write_bytes@0 mem_used@0:gauge pgdemote_kswapd
@@ -10,10 +11,10 @@
  *	2000 - 4096 8          '-': that metric is not read this time (stale)
  *	error                  the whole source does not answer (stale)
  * After the last line the source stops answering. */
-#include "tui.h"
+#include "../../tui/tui.h"
 
-#include "../core/error.h"
-#include "../core/parse.h"
+#include "../../core/error.h"
+#include "../../core/parse.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,23 @@
 #include <string.h>
 
 #define SCRIPT_ENV "TIERTUNE_TEST_COLLECTOR_SCRIPT"
+
+extern const struct tt_collector tt_c_script;
+
+/* It stands in for perf-uncore and numastat alike, so a test drives every
+ * column: their meanings, copied at probe time (before any frame asks). */
+static struct tt_metric_meaning meanings[24];
+
+static void take_meanings(void)
+{
+	const struct tt_collector *from[] = { &tt_c_uncore, &tt_c_numastat };
+	size_t n = 0;
+
+	for (size_t i = 0; i < 2; i++)
+		for (const struct tt_metric_meaning *m = from[i]->meanings;
+		     m->metric && n + 1 < sizeof(meanings) / sizeof(*meanings); m++)
+			meanings[n++] = *m;
+}
 
 struct priv {
 	char **lines;
@@ -33,6 +51,7 @@ static int probe(const struct tt_collect_ctx *ctx, char *why, size_t size)
 	FILE *f;
 
 	(void)ctx;
+	take_meanings();
 	if (!path || !*path) {
 		snprintf(why, size, "a test hook: %s is not set", SCRIPT_ENV);
 		return TT_EUNAVAIL;
@@ -165,8 +184,12 @@ const struct tt_collector tt_c_script = {
 	.summary = "SIMULATED: values from a test script (" SCRIPT_ENV ")",
 	.flags = TT_C_SIMULATED,
 	.gives = "whatever the script's metrics line names",
+	.meanings = meanings,
+	.simulated_as = "the test script",
 	.probe = probe,
 	.open = open_script,
 	.sample = sample,
 	.close = close_script,
 };
+
+const struct tt_collector *const tt_top_test_collectors[] = { &tt_c_script, NULL };

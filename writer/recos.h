@@ -2,8 +2,8 @@
  * Where apply and export get recommendations (core/recommend.h): a run in
  * the database, a profile file (export --format json), or the command line.
  */
-#ifndef TT_TUNER_RECOS_H
-#define TT_TUNER_RECOS_H
+#ifndef TT_WRITER_RECOS_H
+#define TT_WRITER_RECOS_H
 
 #include "../core/recommend.h"
 #include "../db/db.h"

@@ -1,0 +1,202 @@
+/* The CLI's side of the one write path (writer/writer.h): its hooks (what
+ * the CLI says along the way, the database) and the result as text or
+ * JSON, the same for apply, restore and auto --apply. */
+#include "cli.h"
+
+#include "../db/db.h"
+#include "../writer/writer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void note(void *ctx, enum tt_writer_note n, const void *detail)
+{
+	const struct tt_recovery *rec = detail;
+	const struct tt_writer_req *rq = detail;
+
+	(void)ctx;
+	switch (n) {
+	case TT_NOTE_RECOVERED:
+		cli_warn("first put back %d value%s from a journal left by an interrupted tiertune",
+			 rec->restored, rec->restored == 1 ? "" : "s");
+		break;
+	case TT_NOTE_RECOVERED_DONE:
+		cli_warn("removed the journal of an interrupted tiertune whose change had finished "
+			 "('tiertune restore --last' undoes it)");
+		break;
+	case TT_NOTE_SIMULATED:
+		cli_warn("SIMULATED: %s's weights come from a performance model, not from "
+			 "measurements on this machine",
+			 (const char *)detail);
+		break;
+	case TT_NOTE_GLOBAL_OTHERS:
+		cli_warn("%s weights are global: tasks on every other source node will use source "
+			 "node %d's weights too",
+			 rq->be->name, rq->source);
+		break;
+	case TT_NOTE_AUTO_WOULD_REFUSE:
+		cli_warn(
+			"writing weights turns the kernel's auto mode off, and this kernel cannot "
+			"turn it back on (no HMAT/CDAT bandwidth data): apply refuses this without "
+			"--force");
+		break;
+	case TT_NOTE_AUTO_FORCED:
+		cli_warn("auto mode goes off for good (no bandwidth data to turn it back on)");
+		break;
+	case TT_NOTE_HISTORY_DAMAGED:
+		cli_warn("the undo history holds %d damaged record%s (cut by a full disk or a "
+			 "crash): skipped",
+			 *(const int *)detail, *(const int *)detail == 1 ? "" : "s");
+		break;
+	case TT_NOTE_DRY_NOT_WRITABLE:
+		cli_warn("%s; this is the plan, which a run as root would write", tt_err_msg());
+		break;
+	case TT_NOTE_JOURNAL_KEPT:
+		cli_warn("the weights are written, but the journal could not be removed: %s "
+			 "(harmless: the history marks it done)",
+			 tt_err_msg());
+		break;
+	}
+}
+
+static int open_db(void *ctx, struct tt_db **db)
+{
+	return cli_db(ctx, 0, db);
+}
+
+/* Mirrors an apply or restore into the database as a run with its writes,
+ * for 'runs' and 'show'. The undo record that restore --last reads is the
+ * state folder's history, fsynced before the writer returned, so a
+ * database that cannot be written costs a warning, not the way back. */
+static void record(void *ctx, const struct tt_topo *t, const char *kind, const char *objective,
+		   const struct tt_apply_plan *p)
+{
+	struct tt_cli *cli = ctx;
+	struct tt_db *db;
+
+	if (cli_db(cli, 0, &db) < 0) {
+		cli_warn(
+			"the weights are written (and 'tiertune restore --last' can undo them) but "
+			"not recorded in the database: %s",
+			tt_err_msg());
+		return;
+	}
+	if (tt_db_apply_record(db, t, kind, cli->cmdline, objective, p) < 0)
+		cli_warn(
+			"the weights are written (and 'tiertune restore --last' can undo them) but "
+			"recording them in the database failed: %s",
+			tt_err_msg());
+	tt_db_close(db);
+}
+
+/* The plan's writes: file, the value there and the value to write. */
+static json_t *writes_json(const struct tt_apply_plan *p)
+{
+	json_t *w = json_array();
+
+	for (int i = 0; i < p->n; i++)
+		json_array_append_new(w, json_pack("{s:s,s:s,s:s}", "file", p->w[i].file, "old",
+						   p->w[i].old, "new", p->w[i].value));
+	return w;
+}
+
+/* What apply and restore print with --json, the same fields whether it
+ * ran, was a dry run or had nothing to write (docs/json.md, doc apply);
+ * a run that recommends no weights adds what it recommends. */
+static int print_json(const struct tt_writer_req *rq, const struct tt_writer_result *res)
+{
+	const struct tt_apply_plan *p = &res->plan;
+	json_t *j = json_pack("{s:s,s:b,s:s,s:i,s:o,s:i,s:b}", "action",
+			      rq->kind == TT_WRITER_RESTORE ? "restore" : "apply", "dry_run",
+			      rq->dry_run, "interface", p->be->name, "written", res->written,
+			      "writes", writes_json(p), "unchanged", p->unchanged,
+			      "auto_turned_off", res->auto_turned_off);
+
+	if (res->action[0]) {
+		json_object_set_new(j, "recommended_action", json_string(res->action));
+		json_object_set_new(j, "source_node",
+				    res->action_source >= 0 ? json_integer(res->action_source)
+							    : json_null());
+	}
+	return cli_print_json(j);
+}
+
+/* A run whose recommendation is no weights: what it says to do instead. */
+static void print_action(const struct tt_writer_result *res)
+{
+	char src[48] = "";
+
+	if (res->action_source >= 0)
+		snprintf(src, sizeof(src), " for source node %d", res->action_source);
+	if (strcmp(res->action, "keep_auto") == 0)
+		printf("%s recommends keeping the kernel's auto mode%s (the best weights found "
+		       "were not significantly better): nothing written\n",
+		       res->what, src);
+	else if (strcmp(res->action, "bind_local") == 0)
+		printf("%s recommends binding memory to the local node%s (interleaving was not "
+		       "better than local memory alone: numactl --localalloc): nothing written\n",
+		       res->what, src);
+	else
+		printf("%s recommends '%s'%s, not weights: nothing written\n", res->what,
+		       res->action, src);
+}
+
+static void print_text(const struct tt_writer_req *rq, const struct tt_writer_result *res)
+{
+	const struct tt_apply_plan *p = &res->plan;
+
+	if (res->action[0]) {
+		print_action(res);
+	} else if (res->nothing) {
+		printf("%d value%s already as wanted: nothing to write\n", p->unchanged,
+		       p->unchanged == 1 ? " is" : "s are");
+	} else if (rq->dry_run) {
+		tt_apply_print(p, stdout);
+		if (p->unchanged)
+			printf("(%d value%s already as wanted, left alone)\n", p->unchanged,
+			       p->unchanged == 1 ? "" : "s");
+	} else {
+		for (int i = 0; i < p->n; i++)
+			printf("%s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
+			       p->w[i].old, p->w[i].value);
+		printf("%d value%s written and read back", res->written,
+		       res->written == 1 ? "" : "s");
+		if (p->unchanged)
+			printf("; %d already as wanted, left alone", p->unchanged);
+		printf("\n");
+		if (res->auto_turned_off)
+			printf("note: writing node weights turned the kernel's auto mode off; "
+			       "'tiertune restore --last' brings back the old weights and auto "
+			       "mode\n");
+	}
+}
+
+void cli_write_hooks(struct tt_cli *cli, struct tt_writer_req *rq)
+{
+	rq->sfs = &cli->sfs;
+	rq->hooks.ctx = cli;
+	rq->hooks.note = note;
+	rq->hooks.open_db = open_db;
+	rq->hooks.record = record;
+}
+
+int cli_recover_first(struct tt_cli *cli)
+{
+	struct tt_writer_req rq = { 0 };
+
+	cli_write_hooks(cli, &rq);
+	return tt_writer_recover(&rq);
+}
+
+int cli_write(struct tt_cli *cli, struct tt_writer_req *rq)
+{
+	struct tt_writer_result res;
+	int rc;
+
+	cli_write_hooks(cli, rq);
+	rc = tt_writer_run(rq, &res);
+	if (rc == 0)
+		rc = cli->json ? print_json(rq, &res) : (print_text(rq, &res), 0);
+	tt_writer_result_release(&res);
+	return rc;
+}

@@ -1,0 +1,32 @@
+#include "root.h"
+
+#include "error.h"
+#include "fixture-kernel.h"
+
+#include <stdlib.h>
+
+static int refuse_live(const struct tt_sysfs *s, const char *path, const char *rel,
+		       const char *value)
+{
+	(void)s, (void)rel, (void)value;
+	return tt_err(TT_EUNAVAIL, "refusing to write '%s' on the live system under tests", path);
+}
+
+static const struct tt_sysfs_store under_tests = { .name = "refused", .write = refuse_live };
+
+int tt_root_open(struct tt_sysfs *s, const char *root)
+{
+	int rc = tt_sysfs_init(s, root);
+
+	if (rc < 0)
+		return rc;
+	if (s->live) {
+		s->store = getenv("TIERTUNE_TEST_NO_LIVE_WRITES") ? &under_tests
+								  : &tt_sysfs_live_store;
+		return 0;
+	}
+	s->store = &tt_fixture_kernel;
+	tt_fixture_fault(getenv("TIERTUNE_TEST_FIXTURE_FAULT"));
+	tt_fixture_recover(s);
+	return 0;
+}

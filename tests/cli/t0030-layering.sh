@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# The layering STYLE.md states, checked on the sources and the built
+# objects so it cannot erode silently: a folder includes from and calls
+# into only itself and the folders below it (core <- bench, collectors,
+# db <- tuner <- cli, tui); curses only in tui/screen.c; sqlite3.h only in
+# db/; no command file (cli/cmd-*.c) includes or calls another's.
+# Known violations being removed are listed in ALLOW with the issue that
+# removes them; an allowed violation that is gone fails too, so the list
+# shrinks with the fixes.
+. "$(dirname "$0")/lib.sh"
+
+# TT_LAYERING_ROOT: another tree to check (the self-test below).
+cd "${TT_LAYERING_ROOT:-$TT_TOP}" || exit 1
+
+# folder level: a folder may use its own files and those of lower levels.
+# A new folder is one line.
+LEVELS="
+core 0
+bench 1
+collectors 1
+db 1
+tuner 2
+writer 2
+cli 3
+tui 3
+"
+
+# header file-glob...: the only files that may include the header
+HEADERS="
+curses.h tui/screen.c
+ncurses.h tui/screen.c
+ncursesw/curses.h tui/screen.c
+term.h tui/screen.c
+sqlite3.h db/*
+"
+
+# Known violations still to remove, one per line as reported, with the
+# issue that removes them (none: writer/ removed the commands' calls into
+# cmd-apply.c).
+ALLOW="
+"
+
+level() { awk -v f="$1" '$1 == f {print $2}' <<<"$LEVELS"; }
+folders=$(awk 'NF {print $1}' <<<"$LEVELS")
+sources=$(for f in $folders; do ls "$f"/*.[ch] 2>/dev/null; done)
+found="$WORK/found"
+: >"$found"
+
+# 1. includes between folders: "../X/..." from folder F needs X == F or a
+# lower level.
+for f in $folders; do
+	[ -d "$f" ] || continue
+	lf=$(level "$f")
+	grep -Ho '^#include "\.\./[a-z-]*/[^"]*"' "$f"/*.[ch] 2>/dev/null |
+		while IFS=: read -r file inc; do
+			to=${inc#*../}
+			to=${to%%/*}
+			lt=$(level "$to")
+			if [ -z "$lt" ]; then
+				echo "include $file -> $to/: a folder the level table does not know"
+			elif [ "$to" != "$f" ] && [ "$lt" -ge "$lf" ]; then
+				echo "include $file -> ${inc#\#include }: $to/ is not below $f/"
+			fi
+		done >>"$found"
+done
+
+# 2. headers only their owners include.
+while read -r hdr owners; do
+	[ -n "$hdr" ] || continue
+	# shellcheck disable=SC2086 # one word per file
+	for file in $(grep -lE "^#include <$hdr>" $sources); do
+		ok=0
+		for o in $owners; do
+			# shellcheck disable=SC2053
+			[[ $file == $o ]] && ok=1
+		done
+		[ $ok = 1 ] || echo "include $file -> <$hdr>: only $owners may include it" >>"$found"
+	done
+done <<<"$HEADERS"
+
+# 3. a command file includes no other command's file.
+for file in cli/cmd-*.c; do
+	grep -Ho '^#include "cmd-[^"]*"' "$file" | while IFS=: read -r _ inc; do
+		echo "include $file -> ${inc#\#include }: a command file includes another's"
+	done >>"$found"
+done
+
+# 4. calls, from the built objects: a symbol an object uses is defined in
+# its own folder or below, and a command file uses no other command's.
+if [ -d "$TT_BUILD/core" ]; then
+	for f in $folders; do
+		# An object whose source is gone (a file moved) is stale, not code.
+		for o in "$TT_BUILD/$f"/*.o; do
+			[ -e "$f/$(basename "$o" .o).c" ] && nm -g --defined-only "$o" | awk -v src="$f/$(basename "$o" .o).c" '$2 ~ /[TDBR]/ {print $3, src}'
+		done
+	done | sort -u >"$WORK/defs"
+	for f in $folders; do
+		lf=$(level "$f")
+		for o in "$TT_BUILD/$f"/*.o; do
+			src="$f/$(basename "$o" .o).c"
+			[ -e "$o" ] && [ -e "$src" ] || continue
+			nm -u "$o" | awk '{print $2}' | sort -u | join - "$WORK/defs" |
+				while read -r sym def; do
+					to=${def%%/*}
+					lt=$(level "$to")
+					if [ "$to" != "$f" ] && [ "$lt" -ge "$lf" ]; then
+						echo "call $src -> $def ($sym): $to/ is not below $f/"
+					elif [[ $src == cli/cmd-* && $def == cli/cmd-* && $def != "$src" ]]; then
+						echo "call $src -> $def ($sym)"
+					fi
+				done
+		done
+	done >>"$found"
+	calls=1
+else
+	skip "no built objects in $TT_BUILD: the call rules are not checked"
+	calls=0
+fi
+
+sort -u "$found" -o "$found"
+allowed() { awk -F': issue' 'NF {print $1}' <<<"$ALLOW" | sed 's/ *$//' | grep -qxF -- "$1"; }
+new=$(while read -r v; do
+	[ -n "$v" ] && ! allowed "$v" && echo "$v"
+done <"$found")
+is "layering: no include or call against STYLE.md's rules (beyond the allowlist)" "$new" ""
+if [ $calls = 1 ]; then
+	gone=$(awk -F': issue' 'NF {print $1}' <<<"$ALLOW" | sed 's/ *$//' | while read -r a; do
+		grep -qxF -- "$a" "$found" || echo "$a"
+	done)
+	is "layering: every allowed violation still exists (remove fixed ones from ALLOW)" "$gone" ""
+fi
+
+# The check finds what it should: run on a copy of the sources with an
+# upward include in core/, curses in tui/frame.c, sqlite3.h in tuner/ and a
+# command including another's file (sources only: no objects).
+if [ -z "${TT_LAYERING_ROOT:-}" ]; then
+	for f in $folders; do mkdir -p "$WORK/src/$f" && cp "$f"/*.[ch] "$WORK/src/$f/"; done
+	echo '#include "../tuner/auto.h"' >>"$WORK/src/core/weights.c"
+	echo '#include <curses.h>' >>"$WORK/src/tui/frame.c"
+	echo '#include <sqlite3.h>' >>"$WORK/src/tuner/policy.c"
+	echo '#include "cmd-apply.h"' >>"$WORK/src/cli/cmd-auto.c"
+	TT_LAYERING_ROOT="$WORK/src" TT_BUILD="$WORK/none" bash "$0" >"$WORK/self" 2>&1
+	is "layering: the check catches an upward include, curses outside screen.c, sqlite3.h outside db/, a command including another" \
+		"$(grep -oE '^# (got: +)?include [^:]*' "$WORK/self" | sed -E 's/^# (got: +)?//' | sort | paste -sd';')" \
+		"include cli/cmd-auto.c -> \"cmd-apply.h\";include core/weights.c -> \"../tuner/auto.h\";include tui/frame.c -> <curses.h>;include tuner/policy.c -> <sqlite3.h>"
+fi
+
+done_testing

@@ -1,0 +1,248 @@
+/* The one write path (writer.h): recover, load, convert, merge, the
+ * auto-mode rule, writability, dry run or run, record. */
+#include "writer.h"
+
+#include "recos.h"
+
+#include "../core/error.h"
+#include "../core/state.h"
+#include "../db/db.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void note(const struct tt_writer_req *rq, enum tt_writer_note n, const void *detail)
+{
+	if (rq->hooks.note)
+		rq->hooks.note(rq->hooks.ctx, n, detail);
+}
+
+/* A journal left by a killed tiertune goes back before anything is
+ * planned, so the plan starts from the machine as it was. (A dry run only
+ * hears about it, from the front end's warning.) The root is open: a
+ * journal of another root is refused, not put back there. */
+static int recover_first(const struct tt_writer_req *rq, const char *state, int *recovered)
+{
+	struct tt_recovery rec;
+	int rc = tt_apply_recover_leftover(state, rq->sfs, &rec);
+
+	*recovered = rec.restored;
+	if (rc == 0 && rec.restored)
+		note(rq, TT_NOTE_RECOVERED, &rec);
+	if (rc == 0 && rec.committed)
+		note(rq, TT_NOTE_RECOVERED_DONE, &rec);
+	return rc;
+}
+
+/* A run's recommendation that is no weights (schema 4: keep the kernel's
+ * auto mode, bind to local memory) for the sources asked for. */
+static bool no_weights(const struct tt_writer_req *rq, const struct tt_recos *rs,
+		       struct tt_writer_result *res)
+{
+	for (int i = 0; i < rs->nactions; i++) {
+		int src = rs->actions[i].source_node;
+
+		if (rq->source >= 0 && !rq->all_sources && src >= 0 && src != rq->source)
+			continue;
+		snprintf(res->action, sizeof(res->action), "%s", rs->actions[i].action);
+		res->action_source = src;
+		return true;
+	}
+	return false;
+}
+
+/* Typed weights, a run or a profile: the recommendations as they are. */
+static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_writer_result *res)
+{
+	struct tt_db *db;
+	int rc;
+
+	memset(rs, 0, sizeof(*rs));
+	if (rq->from == TT_WRITER_WEIGHTS)
+		return tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rs);
+	if (rq->from == TT_WRITER_PROFILE) {
+		rc = tt_recos_from_profile(rq->profile, rs);
+		snprintf(res->what, sizeof(res->what), "profile '%s'", rq->profile);
+	} else {
+		rc = rq->hooks.open_db(rq->hooks.ctx, &db);
+		if (rc < 0)
+			return rc;
+		rc = tt_recos_from_run(db, rq->run_id, rs);
+		tt_db_close(db);
+		snprintf(res->what, sizeof(res->what), "run %jd", (intmax_t)rq->run_id);
+	}
+	if (rc == 0)
+		rc = tt_recos_check_machine(rs, rq->topo, rq->force, res->what);
+	if (rc == 0 && rs->simulated)
+		note(rq, TT_NOTE_SIMULATED, res->what);
+	return rc;
+}
+
+/* The recommendations in the interface's keys, as its writes: merged (or
+ * refused where sources disagree) when it holds one weight for every
+ * source, else each source's own. */
+static int plan_recos(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_apply_plan *p,
+		      struct tt_writer_result *res)
+{
+	const struct tt_wi_backend *be = rq->be;
+	int rc = tt_recos_convert(rs, rq->topo, be), used = 0;
+
+	if (rc < 0)
+		return rc;
+	if (rs->run_id)
+		snprintf(res->objective, sizeof(res->objective), "run %jd", (intmax_t)rs->run_id);
+	if (!be->per_source) {
+		struct tt_weights w;
+		bool others = false;
+
+		rc = tt_recos_merged(rs, be, rq->all_sources ? -1 : rq->source, &w);
+		if (rc < 0)
+			return rc;
+		for (int i = 0; i < rs->n; i++)
+			others |= rq->source >= 0 && rs->r[i].source_node >= 0 &&
+				  rs->r[i].source_node != rq->source;
+		if (others)
+			note(rq, TT_NOTE_GLOBAL_OTHERS, rq);
+		return tt_apply_plan_weights(p, rq->topo, -1, &w);
+	}
+	for (int i = 0; i < rs->n && rc == 0; i++) {
+		const struct tt_reco *r = &rs->r[i];
+
+		if (rq->source >= 0 && !rq->all_sources && r->source_node != rq->source)
+			continue;
+		used++;
+		rc = tt_apply_plan_weights(p, rq->topo, r->source_node, &r->w);
+	}
+	if (rc == 0 && !used)
+		rc = tt_err(TT_EINPUT, "no %s (per-%s) recommendation to apply%s", be->name,
+			    be->unit, rq->source >= 0 ? " for that source node" : "");
+	return rc;
+}
+
+static int plan(const struct tt_writer_req *rq, const char *state, struct tt_writer_result *res)
+{
+	struct tt_apply_plan *p = &res->plan;
+	struct tt_recos rs;
+	int rc;
+
+	switch (rq->from) {
+	case TT_WRITER_WEIGHTS:
+	case TT_WRITER_RUN:
+	case TT_WRITER_PROFILE:
+		rc = tt_topo_check_source(rq->topo, rq->source);
+		if (rc == 0)
+			rc = load(rq, &rs, res);
+		if (rc == 0 && rq->from == TT_WRITER_RUN && no_weights(rq, &rs, res))
+			return 0;
+		return rc < 0 ? rc : plan_recos(rq, &rs, p, res);
+	case TT_WRITER_PLANNER:
+		return rq->hooks.plan(rq->hooks.plan_ctx, p);
+	case TT_WRITER_LAST:
+		rc = tt_apply_plan_last(p, state, !rq->force, &res->when);
+		if (p->history_damaged)
+			note(rq, TT_NOTE_HISTORY_DAMAGED, &p->history_damaged);
+		snprintf(res->objective, sizeof(res->objective), "undo the apply of %lld",
+			 res->when);
+		return rc;
+	case TT_WRITER_DEFAULTS:
+		return tt_apply_plan_defaults(p, rq->topo);
+	case TT_WRITER_AUTO_ON:
+		return tt_apply_plan_auto(p, true);
+	}
+	return tt_err(TT_EFAIL, "no such source of weights (%d)", (int)rq->from);
+}
+
+/* Writability, then the plan verified (a dry run refuses what the run
+ * would refuse, for the same reason) or run as a transaction. */
+static int execute(const struct tt_writer_req *rq, const char *state, struct tt_writer_result *res)
+{
+	struct tt_apply_plan *p = &res->plan;
+	struct tt_apply_result ar;
+	int rc;
+
+	if (!p->n && p->unchanged) {
+		res->nothing = true;
+		return 0;
+	}
+	if (!p->n)
+		return tt_err(TT_EINPUT, "nothing to write");
+	rc = tt_apply_check_writable(p);
+	/* A preview needs no root: what only root may write is said, and the
+	 * plan shown. A link or a missing file is still refused. */
+	if (rc == TT_EUNAVAIL && rq->dry_run && geteuid() != 0) {
+		note(rq, TT_NOTE_DRY_NOT_WRITABLE, NULL);
+		rc = 0;
+	}
+	if (rc < 0 || rq->dry_run)
+		return rc < 0 ? rc : tt_apply_verify(p);
+	/* The history's kind: restore --last takes back an "apply" or a
+	 * "restore" (--defaults); auto mode turned on is "restore-auto", not
+	 * undoable yet: the kernel recomputes the node weights, and the
+	 * record does not hold the ones it replaced. */
+	rc = tt_apply_run(p, state,
+			  rq->kind != TT_WRITER_RESTORE	  ? "apply"
+			  : rq->from == TT_WRITER_AUTO_ON ? "restore-auto"
+							  : "restore",
+			  &ar);
+	if (rc < 0)
+		return rc;
+	res->ran = true;
+	res->written = ar.written;
+	res->auto_turned_off = ar.auto_turned_off;
+	if (ar.journal_kept)
+		note(rq, TT_NOTE_JOURNAL_KEPT, NULL);
+	if (rq->hooks.record)
+		rq->hooks.record(rq->hooks.ctx, rq->topo,
+				 rq->kind == TT_WRITER_RESTORE ? "restore" : "apply",
+				 res->objective[0] ? res->objective : NULL, p);
+	return 0;
+}
+
+int tt_writer_recover(const struct tt_writer_req *rq)
+{
+	char state[4096];
+	int recovered, rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state));
+
+	return rc < 0 ? rc : recover_first(rq, state, &recovered);
+}
+
+int tt_writer_run(const struct tt_writer_req *rq, struct tt_writer_result *res)
+{
+	char state[4096] = "";
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->action_source = -1;
+	tt_apply_plan_init(&res->plan, rq->be, rq->sfs);
+	if (rq->objective)
+		snprintf(res->objective, sizeof(res->objective), "%s", rq->objective);
+	/* A dry run of typed weights needs no state folder (nor one that
+	 * can be named): only recovery, the history and the run do. */
+	if (!rq->dry_run || rq->from == TT_WRITER_LAST)
+		rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state));
+	if (rc == 0 && !rq->dry_run)
+		rc = recover_first(rq, state, &res->recovered);
+	if (rc == 0)
+		rc = plan(rq, state, res);
+	if (rc < 0 || res->action[0])
+		return rc;
+	switch (tt_writer_auto_rule(rq, &res->plan)) {
+	case TT_AUTO_REFUSE:
+		return TT_EUNAVAIL;
+	case TT_AUTO_DRY_REFUSES:
+		note(rq, TT_NOTE_AUTO_WOULD_REFUSE, NULL);
+		break;
+	case TT_AUTO_FORCED:
+		note(rq, TT_NOTE_AUTO_FORCED, NULL);
+		break;
+	case TT_AUTO_ALLOW:
+		break;
+	}
+	return execute(rq, state, res);
+}
+
+void tt_writer_result_release(struct tt_writer_result *res)
+{
+	tt_apply_plan_release(&res->plan);
+}

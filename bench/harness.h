@@ -63,7 +63,20 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 int tt_bench_bufs_verify(const struct tt_bench_opts *o, const struct tt_bench_bufs *b,
 			 struct tt_place_report *r);
 void tt_bench_bufs_unmap(struct tt_bench_bufs *b);
-/* Arrays of bytes, or the default size, rounded to whole pages. */
+/* A signal asked the run to stop (o->stop); the error that says where it
+ * stopped: before unit ("pass", "point") n of of; and progress to tell. */
+bool tt_bench_stop_asked(const struct tt_bench_opts *o);
+int tt_bench_stopped(const struct tt_bench_opts *o, const char *unit, int n, int of);
+void tt_bench_progress(const struct tt_bench_opts *o, int n, int of);
+/* The buffers are mapped and fit: o->started, then progress "placing". */
+void tt_bench_started(const struct tt_bench_opts *o, const struct tt_bench_result *r);
+/* tt_kernel_init over [lo, hi) a slice at a time; false when a signal
+ * stopped it (the arrays are then half-made). unit NULL to
+ * tt_bench_stopped: stopped while placing. */
+bool tt_bench_touch(const struct tt_bench_opts *o, double *const arr[TT_K_MAX_ARRAYS], size_t lo,
+		    size_t hi);
+/* Arrays of bytes, or the default size from r->llc, rounded to whole
+ * pages (tt_bench_run, before the kind runs, sets r->array_bytes). */
 size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r);
 /* Every element of the kernel's output holds what it should. */
 int tt_bench_validate(const struct tt_kernel *k, const struct tt_bench_bufs *b, size_t n);

@@ -52,13 +52,16 @@ static uint64_t splitmix(uint64_t *s)
  * algorithm: a uniformly random permutation with a single cycle, so the
  * chase visits every line and no prefetcher can guess the next one). The
  * identity pass also makes the first touch, in address order. */
-static void **build_chain(char *buf, size_t lines)
+static void **build_chain(const struct tt_bench_opts *o, char *buf, size_t lines)
 {
 	uint64_t seed = 0x7469657274756e65; /* fixed: runs are comparable */
 
 	for (size_t i = 0; i < lines; i++)
 		*(size_t *)(buf + i * LINE) = i;
 	for (size_t i = lines - 1; i > 0; i--) {
+		/* Seconds for gigabytes (a cache miss a swap): stop on a signal. */
+		if (i % (1u << 20) == 0 && tt_bench_stop_asked(o))
+			return NULL;
 		size_t j = (size_t)(splitmix(&seed) % i);
 		size_t *a = (size_t *)(buf + i * LINE), *b = (size_t *)(buf + j * LINE), t = *a;
 
@@ -113,6 +116,8 @@ struct chaser {
 	int cpu, pin_err;
 	double *times;
 	double built; /* when the chain was built (first touch done) */
+	int stopped;  /* a signal stopped it before pass stopped - 1; -1: while
+		       * building the chain; 0: it ran every pass */
 	uint64_t loads;
 	void *sink;
 };
@@ -125,18 +130,27 @@ static void *chase_thread(void *arg)
 	c->pin_err = tt_bench_pin(c->cpu);
 	if (c->pin_err)
 		return NULL;
-	p = build_chain(c->buf, c->lines);
+	p = build_chain(c->o, c->buf, c->lines);
 	c->built = tt_bench_now();
+	if (!p) {
+		c->stopped = -1;
+		return NULL;
+	}
 	for (int pass = 0; pass <= c->o->repeat; pass++) {
 		double t0;
 
+		if (tt_bench_stop_asked(c->o)) {
+			c->stopped = pass + 1;
+			break;
+		}
 		if (pass == 1 && c->o->phase)
 			c->o->phase(c->o->phase_ctx, true);
+		tt_bench_progress(c->o, pass, c->o->repeat);
 		t0 = tt_bench_now();
 		p = chase(p, c->loads);
 		c->times[pass] = tt_bench_now() - t0;
 	}
-	if (c->o->phase)
+	if (c->o->phase && (!c->stopped || c->stopped > 2))
 		c->o->phase(c->o->phase_ctx, false);
 	c->sink = p;
 	return NULL;
@@ -150,7 +164,6 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	int rc, err;
 	double t0 = tt_bench_now();
 
-	r->array_bytes = tt_bench_size(o, r);
 	r->elements = c.lines = r->array_bytes / LINE;
 	c.loads = (PASS_LOADS < c.lines ? PASS_LOADS : c.lines + 7) & ~(uint64_t)7;
 	r->loads = c.loads;
@@ -160,6 +173,7 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	rc = tt_bench_bufs_map(o, &b, 1, r->array_bytes, &r->place_method);
 	if (rc < 0)
 		goto out;
+	tt_bench_started(o, r);
 	c.buf = (char *)b.arr[0];
 	err = pthread_create(&tid, NULL, chase_thread, &c);
 	if (err) {
@@ -170,6 +184,8 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (c.pin_err)
 		rc = tt_err_sys(TT_EFAIL, c.pin_err, "cannot pin the latency thread to CPU %d",
 				c.cpu);
+	else if (c.stopped)
+		rc = tt_bench_stopped(o, c.stopped < 0 ? NULL : "pass", c.stopped - 1, o->repeat);
 	if (rc == 0) {
 		double v0 = tt_bench_now();
 
@@ -237,9 +253,9 @@ static void *loaded_thread(void *arg)
 		return NULL;
 	w->pin_err = tt_bench_pin(w->cpu);
 	if (w->index == 0)
-		p = build_chain((char *)L->chain->arr[0], L->lines);
+		p = build_chain(L->o, (char *)L->chain->arr[0], L->lines);
 	else
-		tt_kernel_init(L->bw->arr, w->lo, w->hi);
+		tt_bench_touch(L->o, L->bw->arr, w->lo, w->hi);
 	pthread_barrier_wait(&L->bar); /* touched */
 	for (;;) {
 		pthread_barrier_wait(&L->bar); /* a point starts, or done */
@@ -305,7 +321,6 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (!L.traffic->kind->bandwidth)
 		return tt_err(TT_EINPUT, "traffic kernel '%s' is not a bandwidth kernel",
 			      L.traffic->name);
-	r->array_bytes = tt_bench_size(o, r);
 	L.lines = r->array_bytes / LINE;
 	L.n = r->array_bytes / sizeof(double);
 	r->elements = L.lines;
@@ -318,6 +333,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_err(TT_EFAIL, "out of memory");
 	if (rc < 0)
 		goto out;
+	tt_bench_started(o, r);
 	size_t chunk = (L.n / (size_t)(L.nt - 1) + 7) & ~(size_t)7;
 	for (int t = 0; t < L.nt; t++) {
 		size_t lo = (size_t)(t ? t - 1 : 0) * chunk, hi = lo + chunk;
@@ -342,7 +358,8 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		goto out;
 	}
 	pthread_barrier_wait(&L.bar); /* touched */
-	rc = tt_bench_bufs_verify(o, &chain, &r->place);
+	rc = tt_bench_stop_asked(o) ? tt_bench_stopped(o, NULL, 0, 0)
+				    : tt_bench_bufs_verify(o, &chain, &r->place);
 	if (rc == 0)
 		rc = tt_bench_bufs_verify(o, &bw, &r->place);
 	for (int t = 0; t < L.nt && rc == 0; t++)
@@ -356,19 +373,31 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
 	double ns = spin_ns();
 
-	if (rc == 0 && o->phase)
+	bool measuring = rc == 0 && o->phase;
+
+	if (measuring)
 		o->phase(o->phase_ctx, true);
 	for (int i = 0; i < nd && rc == 0; i++) {
 		struct timespec ts = { (time_t)point,
 				       (long)((point - (double)(time_t)point) * 1e9) };
 		double bytes_s = 0;
 
+		if (tt_bench_stop_asked(o)) {
+			rc = tt_bench_stopped(o, "point", i + 1, nd);
+			break;
+		}
+		tt_bench_progress(o, i + 1, nd);
 		atomic_store(&L.delay, delays[i]);
 		atomic_store(&L.stop, 0);
 		pthread_barrier_wait(&L.bar);
+		/* A signal cuts the sleep short: the point is not kept. */
 		nanosleep(&ts, NULL);
 		atomic_store(&L.stop, 1);
 		pthread_barrier_wait(&L.bar);
+		if (tt_bench_stop_asked(o)) {
+			rc = tt_bench_stopped(o, "point", i + 1, nd);
+			break;
+		}
 		for (int t = 1; t < L.nt; t++)
 			bytes_s += (double)w[t].count *
 				   (L.traffic->read_bytes + L.traffic->write_bytes) / w[t].elapsed;
@@ -379,7 +408,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 						  .bw_bytes_s = bytes_s };
 		r->npoints++;
 	}
-	if (o->phase)
+	if (measuring)
 		o->phase(o->phase_ctx, false);
 	atomic_store(&L.done, 1);
 	pthread_barrier_wait(&L.bar);
@@ -398,6 +427,15 @@ out:
 	free(w);
 	free(tid);
 	return rc;
+}
+
+/* The matrix is as good as its worst run. */
+static void matrix_judged(struct tt_matrix *m, const struct tt_bench_result *r)
+{
+	if (r->llc.bytes > m->llc.bytes)
+		m->llc = r->llc;
+	m->cache_resident |= r->cache_resident;
+	m->short_pass |= r->short_pass;
 }
 
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
@@ -441,13 +479,16 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 				m->pages[c * m->nmem + j] = r->place.got[m->mem_node[j]];
 				m->threads[c] = r->threads;
 				m->array_bytes = r->array_bytes;
+				matrix_judged(m, r);
 			}
 			/* Idle latency is one thread, whatever --threads gave the
 			 * bandwidth run. */
 			o.kernel = &tt_k_latency;
 			o.threads = 0;
-			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0)
+			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0) {
 				m->lat_ns[c * m->nmem + j] = r->lat_median_ns;
+				matrix_judged(m, r);
+			}
 			free(r);
 			if (rc < 0)
 				tt_err_prefix("from node %d to node %d", m->cpu_node[c],

@@ -16,149 +16,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MIN_ELEMENTS (1u << 20)
-
-/* A cache's size as sysfs writes it ("32768K"; "1M" is allowed too). */
-static int cache_size(const char *text, uint64_t *bytes)
-{
-	char num[64];
-	size_t len = strlen(text);
-	uint64_t v, unit = 1;
-
-	if (!len || len >= sizeof(num))
-		return -1;
-	memcpy(num, text, len + 1);
-	if (num[len - 1] == 'K' || num[len - 1] == 'M' || num[len - 1] == 'G') {
-		unit = num[len - 1] == 'K' ? 1u << 10 : num[len - 1] == 'M' ? 1u << 20 : 1u << 30;
-		num[len - 1] = '\0';
-	}
-	if (tt_parse_u64(num, 1, UINT64_MAX / unit, &v) != 0)
-		return -1;
-	*bytes = v * unit;
-	return 0;
-}
-
-/* sysfs: the highest-level data or unified cache any CPU lists (index0..,
- * whatever its number: L3 on most x86, L2 on many Arm parts, L4 on some),
- * each instance once (by the CPUs that share it), summed. */
-static uint64_t llc_sysfs(const struct tt_sysfs *s, int *level)
-{
-	char seen[64][256], list[256], text[64];
-	int nseen = 0;
-	uint64_t total = 0;
-
-	*level = 0;
-	for (int cpu = 0; cpu < TT_MAX_CPUS; cpu++) {
-		if (!tt_sysfs_exists(s, "/sys/devices/system/cpu/cpu%d", cpu))
-			break;
-		for (int idx = 0; idx < 16; idx++) {
-			const char *dir = "/sys/devices/system/cpu/cpu%d/cache/index%d/%s";
-			uint64_t lvl, bytes;
-			int dup = 0;
-
-			/* Numbered from 0 on every kernel, but a tree may hold
-			 * only the levels it needs: look at each. */
-			if (tt_sysfs_read(s, text, sizeof(text), dir, cpu, idx, "level") < 0 ||
-			    tt_parse_u64(text, 1, 9, &lvl) != 0 || (int)lvl < *level ||
-			    tt_sysfs_read(s, text, sizeof(text), dir, cpu, idx, "type") < 0 ||
-			    strcmp(text, "Instruction") == 0 ||
-			    tt_sysfs_read(s, text, sizeof(text), dir, cpu, idx, "size") < 0 ||
-			    cache_size(text, &bytes) < 0 ||
-			    tt_sysfs_read(s, list, sizeof(list), dir, cpu, idx, "shared_cpu_list") <
-				    0)
-				continue;
-			if ((int)lvl > *level) {
-				*level = (int)lvl;
-				total = 0;
-				nseen = 0;
-			}
-			for (int i = 0; i < nseen; i++)
-				dup |= strcmp(seen[i], list) == 0;
-			if (dup || nseen == 64)
-				continue;
-			snprintf(seen[nseen++], sizeof(seen[0]), "%s", list);
-			total += bytes;
-		}
-	}
-	return total;
-}
-
-/* The C library's figure (glibc asks CPUID), per instance, times the
- * sockets sysfs lists: one last-level cache a socket. Under a fixture root
- * too: the arrays are always this machine's, whatever topology they are
- * placed by. */
-static uint64_t llc_sysconf(const struct tt_sysfs *s, int *level)
-{
-#ifdef _SC_LEVEL3_CACHE_SIZE /* glibc's */
-	static const int names[][2] = { { _SC_LEVEL4_CACHE_SIZE, 4 },
-					{ _SC_LEVEL3_CACHE_SIZE, 3 },
-					{ _SC_LEVEL2_CACHE_SIZE, 2 } };
-#else
-	static const int names[][2] = { { 0, 0 } };
-#endif
-	uint64_t pkgs[64], npkgs = 0;
-	char text[32];
-
-	for (int cpu = 0; cpu < TT_MAX_CPUS; cpu++) {
-		uint64_t id;
-		bool dup = false;
-
-		if (!tt_sysfs_exists(s, "/sys/devices/system/cpu/cpu%d", cpu))
-			break;
-		if (tt_sysfs_read(s, text, sizeof(text),
-				  "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
-				  cpu) < 0 ||
-		    tt_parse_u64(text, 0, UINT32_MAX, &id) != 0)
-			continue;
-		for (uint64_t i = 0; i < npkgs; i++)
-			dup |= pkgs[i] == id;
-		if (!dup && npkgs < 64)
-			pkgs[npkgs++] = id;
-	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		long v = names[i][1] ? sysconf(names[i][0]) : 0;
-
-		if (v > 0) {
-			*level = names[i][1];
-			return (uint64_t)v * (npkgs ? npkgs : 1);
-		}
-	}
-	return 0;
-}
-
-int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->bytes = llc_sysfs(s, &out->level);
-	out->from = "sysfs";
-	if (!out->bytes) {
-		out->bytes = llc_sysconf(s, &out->level);
-		out->from = "sysconf/CPUID";
-	}
-	if (!out->bytes) {
-		out->from = "none in sysfs cpu*/cache, sysconf or CPUID";
-		return -1;
-	}
-	return 0;
-}
-
-size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size)
-{
-	if (!llc->bytes) {
-		snprintf(rule, size, "1M elements (STREAM's minimum; last-level cache unknown: %s)",
-			 llc->from);
-		return (size_t)MIN_ELEMENTS * sizeof(double);
-	}
-	if (llc->bytes * TT_LLC_FACTOR > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
-		snprintf(rule, size, "STREAM's rule: 4x the L%d cache of %.1f MiB, from %s",
-			 llc->level, (double)llc->bytes / (1 << 20), llc->from);
-		return llc->bytes * TT_LLC_FACTOR;
-	}
-	snprintf(rule, size, "1M elements (STREAM's minimum; larger than 4x the L%d %.1f MiB)",
-		 llc->level, (double)llc->bytes / (1 << 20));
-	return (size_t)MIN_ELEMENTS * sizeof(double);
-}
-
 double tt_bench_now(void)
 {
 	struct timespec ts;
@@ -197,6 +54,52 @@ int tt_bench_pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+bool tt_bench_stop_asked(const struct tt_bench_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+int tt_bench_stopped(const struct tt_bench_opts *o, const char *unit, int n, int of)
+{
+	if (!unit)
+		return tt_err(TT_EFAIL,
+			      "kernel %s stopped by signal %d while placing and touching its %s",
+			      o->kernel->name, (int)*o->stop, o->kernel->kind->buffers);
+	if (n == 0 && !strcmp(unit, "pass"))
+		return tt_err(TT_EFAIL, "kernel %s stopped by signal %d in its warm-up pass",
+			      o->kernel->name, (int)*o->stop);
+	return tt_err(TT_EFAIL, "kernel %s stopped by signal %d at %s %d of %d", o->kernel->name,
+		      (int)*o->stop, unit, n, of);
+}
+
+/* 8 MiB at a time: gigabytes take seconds to fault in, and a person who
+ * pressed ^C should not wait for all of them. */
+#define TOUCH_STEP ((size_t)1 << 20)
+
+bool tt_bench_touch(const struct tt_bench_opts *o, double *const arr[TT_K_MAX_ARRAYS], size_t lo,
+		    size_t hi)
+{
+	for (size_t at = lo; at < hi; at += TOUCH_STEP) {
+		if (tt_bench_stop_asked(o))
+			return false;
+		tt_kernel_init(arr, at, hi - at > TOUCH_STEP ? at + TOUCH_STEP : hi);
+	}
+	return true;
+}
+
+void tt_bench_started(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	if (o->started)
+		o->started(o->report_ctx, r);
+	tt_bench_progress(o, 0, 0);
+}
+
+void tt_bench_progress(const struct tt_bench_opts *o, int n, int of)
+{
+	if (o->progress)
+		o->progress(o->report_ctx, n, of);
 }
 
 int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
@@ -251,21 +154,13 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n)
 
 size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	struct tt_llc llc;
-	size_t bytes;
+	size_t bytes = o->array_bytes ? o->array_bytes
+				      : tt_bench_default_bytes(&r->llc, r->size_rule,
+							       sizeof(r->size_rule));
 
-	/* Read once: the default follows it, and figures from arrays the
-	 * cache can hold measure the cache, not the memory, whoever chose
-	 * the size (said with the run). */
-	tt_bench_llc(o->sfs, &llc);
-	bytes = o->array_bytes ? o->array_bytes
-			       : tt_bench_default_bytes(&llc, r->size_rule, sizeof(r->size_rule));
 	if (o->array_bytes)
 		snprintf(r->size_rule, sizeof(r->size_rule), "--size");
-	bytes = (bytes + 4095) & ~(size_t)4095;
-	r->llc_bytes = llc.bytes;
-	r->cache_resident = llc.bytes && bytes < llc.bytes * TT_LLC_FACTOR;
-	return bytes;
+	return (bytes + 4095) & ~(size_t)4095;
 }
 
 static int kv_available(const char *key, uint64_t value, void *ctx)
@@ -618,7 +513,7 @@ static void *work(void *arg)
 	/* First touch from the thread that will use the chunk (local placement
 	 * depends on it; the other modes were placed by policy). */
 	if (!w->pin_err && w->touch)
-		tt_kernel_init(w->arr, w->lo, w->hi);
+		tt_bench_touch(w->o, w->arr, w->lo, w->hi);
 	pthread_barrier_wait(w->bar); /* all touched */
 	pthread_barrier_wait(w->bar); /* verified by the caller */
 	if (*w->called_off)
@@ -627,6 +522,8 @@ static void *work(void *arg)
 		double t0 = 0;
 
 		pthread_barrier_wait(w->bar);
+		if (*w->called_off)
+			break; /* stopped by a signal */
 		if (w->index == 0)
 			t0 = tt_bench_now();
 		w->sum = k->run(v[0], v[1], v[2], v[3], w->lo, w->hi);
@@ -685,11 +582,10 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	pthread_barrier_t bar;
 	struct tt_bench_gate gate = TT_BENCH_GATE_INIT;
 	int nt = r->threads, rc, started = 0;
-	size_t bytes = tt_bench_size(o, r), n = bytes / sizeof(double);
-	bool called_off = false; /* a thread could not be pinned */
+	size_t bytes = r->array_bytes, n = bytes / sizeof(double);
+	bool called_off = false; /* a thread could not be pinned, or a signal */
 
 	r->elements = n;
-	r->array_bytes = bytes;
 	r->reused = c && ctx_fits(c, o, r, bytes);
 	double t0 = tt_bench_now();
 	/* Settled under the same placement: every page was where it should
@@ -704,6 +600,7 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_bench_bufs_map(o, b, k->arrays, bytes, &r->place_method);
 	if (rc < 0)
 		goto out;
+	tt_bench_started(o, r);
 	if (c)
 		r->place_method = c->method;
 	r->policy_s = tt_bench_now() - t0;
@@ -767,6 +664,10 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 					 t, w[t].cpu);
 			called_off = true;
 		}
+	if (!called_off && tt_bench_stop_asked(o)) {
+		vrc = tt_bench_stopped(o, NULL, 0, 0);
+		called_off = true;
+	}
 	double t1 = tt_bench_now();
 	if (!called_off)
 		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
@@ -775,14 +676,26 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	r->verify_s = tt_bench_now() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
+	bool measuring = false;
 	for (int pass = w[0].first_pass; pass <= o->repeat && !called_off; pass++) {
+		/* Between passes, outside the timed region: the workers wait
+		 * at the barrier for this thread. */
+		if (tt_bench_stop_asked(o)) {
+			vrc = tt_bench_stopped(o, "pass", pass, o->repeat);
+			called_off = true;
+			pthread_barrier_wait(&bar);
+			break;
+		}
 		/* The warm-up pass is not measured, by collectors either. */
-		if (pass == 1 && o->phase)
+		if (pass == 1 && o->phase) {
 			o->phase(o->phase_ctx, true);
+			measuring = true;
+		}
+		tt_bench_progress(o, pass, o->repeat);
 		pthread_barrier_wait(&bar);
 		pthread_barrier_wait(&bar);
 	}
-	if (o->phase && !called_off)
+	if (o->phase && measuring)
 		o->phase(o->phase_ctx, false);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
@@ -838,6 +751,32 @@ out:
 	return rc;
 }
 
+#define MIB(b) ((double)(b) / (1 << 20))
+
+/* A tuner's trial that would measure the cache, or time nothing. */
+static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	int rc;
+
+	if (r->cache_resident) {
+		rc = tt_err(TT_EINPUT,
+			    "%s's %.1f MiB %s are under %dx the last-level cache of its CPUs (L%d, "
+			    "%.1f MiB, from %s): the trial would measure the cache, not memory",
+			    o->kernel->name, MIB(r->array_bytes), o->kernel->kind->buffers,
+			    TT_LLC_FACTOR, r->llc.level, MIB(r->llc.bytes), r->llc.from);
+		tt_err_hint("give --size %.0fM or more (or leave it out: STREAM's rule), or "
+			    "--allow-cache-resident to search the cache's figures knowingly",
+			    ceil(MIB(TT_LLC_FACTOR * r->llc.bytes)));
+		return rc;
+	}
+	rc = tt_err(TT_EINPUT,
+		    "%s's fastest pass took %.1f us, under %d ticks of the clock (%.0f ns each): "
+		    "too short to time",
+		    o->kernel->name, r->best_s * 1e6, TT_MIN_TICKS, r->tick_s * 1e9);
+	tt_err_hint("give a larger --size, or --allow-cache-resident to use such trials anyway");
+	return rc;
+}
+
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	char list[512];
@@ -867,8 +806,16 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	rc = tt_kernel_isa(&r->isa);
 	if (rc < 0)
 		return rc;
+	/* The cache of the CPUs the threads run on: on a two-socket machine a
+	 * run from one socket has its LLC alone. */
+	tt_bench_llc_of(o->sfs, r->cpus, r->threads, &r->llc);
+	r->array_bytes = tt_bench_size(o, r);
+	tt_bench_judge(r, tt_bench_tick_s());
+	if (o->refuse_cache && r->cache_resident)
+		return refuse_cache(o, r);
 	rc = o->kernel->kind->run(o, r);
-	if (rc == 0 && r->best_s > 0)
-		r->short_pass = r->best_s < TT_MIN_TICKS * tt_bench_tick_s();
-	return rc;
+	if (rc < 0)
+		return rc;
+	tt_bench_judge(r, r->tick_s);
+	return o->refuse_cache && r->short_pass ? refuse_cache(o, r) : 0;
 }

@@ -21,7 +21,22 @@
 #include "kernels.h"
 #include "place.h"
 
+#include <signal.h>
+
 #define TT_MAX_DELAYS 64
+/* STREAM's rules: each array at least TT_LLC_FACTOR times the last-level
+ * cache, and no pass under TT_MIN_TICKS ticks of the clock. */
+#define TT_LLC_FACTOR 4
+#define TT_MIN_TICKS 20
+
+/* The last-level cache the benchmark's data competes for: the highest
+ * cache level that holds data, every instance once, summed (tt_bench_llc). */
+struct tt_llc {
+	uint64_t bytes;	  /* 0: unknown */
+	int level;	  /* 2, 3, 4 */
+	int count;	  /* instances summed (sysfs, hwloc), or packages (sysconf, CPUID) */
+	const char *from; /* "sysfs", "sysconf/CPUID", "CPUID", "hwloc", or why none */
+};
 
 struct tt_bench_ctx;
 
@@ -51,6 +66,23 @@ struct tt_bench_opts {
 	/* Arrays kept across runs (bandwidth kernels); NULL: fresh arrays,
 	 * unmapped when the run ends. Other kinds ignore it. */
 	struct tt_bench_ctx *reuse;
+	/* The tuner's trials: arrays under TT_LLC_FACTOR times the last-level
+	 * cache, or a best pass under TT_MIN_TICKS ticks, are an error
+	 * (TT_EINPUT) rather than a result marked cache_resident or
+	 * short_pass, so that cache bandwidth is never ranked as memory's. */
+	bool refuse_cache;
+	/* Set (by a signal handler) to stop the run between passes, points or
+	 * slices of the first touch: the run fails with a message saying where
+	 * it stopped. NULL: never. */
+	const volatile sig_atomic_t *stop;
+	/* For a person waiting, from the thread that times the run, never
+	 * inside a timed pass. started: the buffers are mapped and fit, before
+	 * they are touched. progress: placing (n = 0, of = 0), then before pass
+	 * n of of (pass 0: the warm-up) or point n of of of a curve. NULL:
+	 * none. */
+	void (*started)(void *ctx, const struct tt_bench_result *r);
+	void (*progress)(void *ctx, int n, int of);
+	void *report_ctx;
 };
 
 struct tt_loaded_point {
@@ -86,29 +118,28 @@ struct tt_bench_result {
 	bool reused;
 	uint64_t moved_pages;
 	char size_rule[128]; /* how the size was chosen */
-	/* The last-level cache the arrays were held to (0: unknown), and
-	 * whether they were under TT_LLC_FACTOR times it: then the figures
-	 * are the cache's, not the memory's (STREAM's rule). */
-	uint64_t llc_bytes;
+	/* The last-level cache of the threads' CPUs the arrays were held to
+	 * (bytes 0: unknown), and whether they were under TT_LLC_FACTOR times
+	 * it: then the figures are the cache's, not the memory's (STREAM's
+	 * rule). */
+	struct tt_llc llc;
 	bool cache_resident;
 	/* The fastest pass took under TT_MIN_TICKS ticks of the clock
-	 * (tt_bench_tick_s): too short to time (STREAM warns under 20). */
+	 * (tick_s, tt_bench_tick_s): too short to time (STREAM warns under 20). */
 	bool short_pass;
+	double tick_s;
 	const char *isa; /* instruction set of the kernel loops */
 };
 
-/* The last-level cache the benchmark's data competes for: the highest
- * cache level sysfs lists under the root (every instance once, summed);
- * on the live system without it, the C library's (CPUID) times the
- * sockets. -1 when none is known (bytes 0; from then says why). */
-struct tt_llc {
-	uint64_t bytes;
-	int level;	  /* 2, 3, 4 */
-	const char *from; /* "sysfs", "sysconf/CPUID", or why none */
-};
+/* The last-level cache of the CPUs (a run's threads'; tt_bench_llc: every
+ * CPU sysfs lists): from sysfs under the root, each CPU's highest cache
+ * that holds data (index3 on most x86, index2 on many Arm parts, index4
+ * where there is an L4), each instance once, summed; without it the C
+ * library's figure (glibc asks CPUID), then CPUID, times the packages the
+ * CPUs are on; then hwloc (the live system only). -1 when none is known
+ * (bytes 0; from says why). */
+int tt_bench_llc_of(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *out);
 int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *out);
-#define TT_LLC_FACTOR 4
-#define TT_MIN_TICKS 20
 /* STREAM's rule: each array at least 4x the total last-level cache and at
  * least 1M elements; rule says which applied and where the cache's size
  * came from. */
@@ -116,6 +147,9 @@ size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size)
 /* The clock's resolution as STREAM measures it (the least step between two
  * distinct readings), seconds. */
 double tt_bench_tick_s(void);
+/* Sets r->cache_resident from r->llc and r->array_bytes, r->short_pass
+ * from r->best_s against tick_s, and r->tick_s. */
+void tt_bench_judge(struct tt_bench_result *r, double tick_s);
 /* The CPUs a run from node may use: the node's CPUs that this process's
  * affinity (sched_getaffinity: a cpuset, taskset) allows, ascending; none
  * is an error naming both sets. cpus has room for TT_MAX_CPUS. */
@@ -147,6 +181,10 @@ struct tt_matrix {
 	double *lat_ns;
 	uint64_t *pages;    /* [ncpu * nmem]: pages verified on the memory node */
 	size_t array_bytes; /* of the bandwidth runs */
+	/* Any of its runs (bandwidth or latency) cache-resident or too short;
+	 * the largest last-level cache they were held to. */
+	struct tt_llc llc;
+	bool cache_resident, short_pass;
 };
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m);
 void tt_matrix_release(struct tt_matrix *m);

@@ -11,9 +11,13 @@
 #include "../tuner/trial.h"
 
 #include <math.h>
-
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB(b) ((double)(b) / (1 << 20))
 
 /* Text from column indent on, wrapped to fit 80 columns. */
 static void print_wrapped(int indent, const char *text)
@@ -146,8 +150,9 @@ static void print_placement(const struct tt_bench_result *r)
 {
 	const struct tt_place_report *p = &r->place;
 
-	printf("\nplacement verified: %ju of %ju pages checked, %ju misplaced, %.3f s",
-	       (uintmax_t)p->checked, (uintmax_t)p->pages, (uintmax_t)p->misplaced, r->place_s);
+	printf("\nplacement verified (%s): %ju of %ju pages checked, %ju misplaced, %.3f s",
+	       r->place_method, (uintmax_t)p->checked, (uintmax_t)p->pages, (uintmax_t)p->misplaced,
+	       r->place_s);
 	if (r->touch_s > 0)
 		printf(" (policy %.3f, first touch %.3f, verification %.3f)", r->policy_s,
 		       r->touch_s, r->verify_s);
@@ -278,29 +283,67 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 	}
 }
 
-/* Whether the figures above are the memory's: arrays the last-level cache
- * can hold measure the cache; a pass of a few clock ticks measures the
- * clock (STREAM warns of both). */
-static void print_trust(const struct tt_bench_result *r)
+/* The last-level cache, and whether the figures are the memory's: the
+ * contract's llc_bytes, cache_resident and short_pass (cache_resident null
+ * when no cache size is known), and where the cache's size came from. */
+static json_t *memory_json(const struct tt_llc *llc, bool resident, bool short_pass,
+			   double tick_s)
 {
-	if (r->cache_resident)
-		printf("cache-resident: %.1f MiB arrays are under %dx the last-level cache "
-		       "(%.1f MiB): these figures are the cache's, not memory's; use --size "
-		       "%.0fM or more\n",
-		       (double)r->array_bytes / (1 << 20), TT_LLC_FACTOR,
-		       (double)r->llc_bytes / (1 << 20),
-		       ceil((double)r->llc_bytes * TT_LLC_FACTOR / (1 << 20)));
-	if (r->short_pass)
-		printf("too short: the fastest pass took %.1f us, under %d ticks of the clock "
-		       "(%.0f ns each): the time is mostly the clock's; use a larger --size\n",
-		       r->best_s * 1e6, TT_MIN_TICKS, tt_bench_tick_s() * 1e9);
+	json_t *j = json_pack("{s:o,s:o,s:s,s:o,s:b}", "llc_bytes",
+			      llc->bytes ? json_integer((json_int_t)llc->bytes) : json_null(),
+			      "llc_level", llc->bytes ? json_integer(llc->level) : json_null(),
+			      "llc_source", llc->from,
+			      "cache_resident", llc->bytes ? json_boolean(resident) : json_null(),
+			      "short_pass", short_pass);
+
+	if (tick_s > 0)
+		json_object_set_new(j, "timer_tick_s", json_real(tick_s));
+	return j;
 }
 
-static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
-		  const struct tt_trial_result *res, const struct tt_topo *t)
+static void print_llc(const struct tt_llc *llc)
 {
-	const struct tt_bench_result *r = &res->bench;
-	const struct tt_collect_summary *sum = res->collected ? &res->sum : NULL;
+	bool per_package = !strcmp(llc->from, "sysconf/CPUID") || !strcmp(llc->from, "CPUID");
+
+	if (!llc->bytes) {
+		printf("last-level cache: unknown (%s): the buffers may be cache-resident\n",
+		       llc->from);
+		return;
+	}
+	printf("last-level cache: %.1f MiB (L%d, from %s, %d %s%s)\n", MIB(llc->bytes),
+	       llc->level, llc->from, llc->count, per_package ? "package" : "instance",
+	       llc->count == 1 ? "" : "s");
+}
+
+/* Whether the figures above are the memory's: arrays the last-level cache
+ * can hold measure the cache; a pass of a few clock ticks measures the
+ * clock (STREAM warns of both). best_s 0: the fastest of several runs'
+ * passes (the matrix). */
+static void print_trust(const struct tt_llc *llc, size_t array_bytes, const char *buffers,
+			bool resident, bool short_pass, double best_s, double tick_s)
+{
+	if (resident)
+		printf("cache-resident: %.1f MiB %s are under %dx the last-level cache "
+		       "(%.1f MiB): these figures are the cache's, not memory's; use --size "
+		       "%.0fM or more (or leave it out: STREAM's rule)\n",
+		       MIB(array_bytes), buffers, TT_LLC_FACTOR, MIB(llc->bytes),
+		       ceil(MIB(llc->bytes * TT_LLC_FACTOR)));
+	if (short_pass && best_s > 0)
+		printf("too short: the fastest pass took %.1f us, under %d ticks of the clock "
+		       "(%.0f ns each): the time is mostly the clock's; use a larger --size\n",
+		       best_s * 1e6, TT_MIN_TICKS, tick_s * 1e9);
+	else if (short_pass)
+		printf("too short: a pass took under %d ticks of the clock: the time is mostly "
+		       "the clock's; use a larger --size\n",
+		       TT_MIN_TICKS);
+}
+
+/* The header: what runs where, on what sizes. Printed once the buffers are
+ * mapped and fit, before they are touched, so that a person sees it while
+ * they wait. */
+static void print_header(const struct tt_cli *cli, const struct tt_bench_opts *o,
+			 const struct tt_bench_result *r)
+{
 	char nodes[256], cpus[512];
 	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
 
@@ -308,6 +351,28 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 	for (int i = 0; i < r->threads; i++)
 		tt_bit_set(bits, (unsigned int)r->cpus[i]);
 	tt_bit_format_list(bits, TT_MAX_CPUS, cpus, sizeof(cpus));
+	if (!cli->sfs.live)
+		printf("simulated: topology from '%s', not this machine; buffers and threads "
+		       "are this machine's\n",
+		       cli->sysfs_root);
+	printf("kernel %s (%s), %s placement on nodes %s, source node %d, %d thread%s on CPU%s "
+	       "%s\n",
+	       o->kernel->name, r->isa, tt_place_mode_names[o->place.mode], nodes, o->source_node,
+	       r->threads, r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s", cpus);
+	printf("%s of %.1f MiB (%s)", o->kernel->kind->buffers, MIB(r->array_bytes), r->size_rule);
+	if (!o->kernel->kind->curve)
+		printf(", %d timed passes after one warm-up", o->repeat);
+	printf("\n");
+	print_llc(&r->llc);
+	fflush(stdout);
+}
+
+static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
+		  const struct tt_trial_result *res, const struct tt_topo *t)
+{
+	const struct tt_bench_result *r = &res->bench;
+	const struct tt_collect_summary *sum = res->collected ? &res->sum : NULL;
+
 	if (cli->json) {
 		json_t *cpu_list = json_array();
 
@@ -324,35 +389,18 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			"verification", placement_json(r), "machine", "kernel_release",
 			t->kernel_release, "cpu_model", t->cpu_model);
 
-		json_object_set_new(j, "llc_bytes",
-				    r->llc_bytes ? json_integer((json_int_t)r->llc_bytes)
-						 : json_null());
-		json_object_set_new(j, "cache_resident",
-				    r->llc_bytes ? json_boolean(r->cache_resident) : json_null());
-		json_object_set_new(j, "short_pass", json_boolean(r->short_pass));
 		json_object_update_new(j, figures_json(o, r));
+		json_object_update_new(
+			j, memory_json(&r->llc, r->cache_resident, r->short_pass, r->tick_s));
 		if (res->run_id)
 			json_object_set_new(j, "run", json_integer(res->run_id));
 		if (sum)
 			json_object_set_new(j, "collect", collect_json(sum, r));
 		return cli_print_json(j);
 	}
-	if (!cli->sfs.live)
-		printf("simulated: topology from '%s', not this machine; buffers and threads "
-		       "are this machine's\n",
-		       cli->sysfs_root);
-	printf("kernel %s (%s), %s placement on nodes %s (%s), source node %d, %d thread%s on "
-	       "CPU%s %s\n",
-	       o->kernel->name, r->isa, tt_place_mode_names[o->place.mode], nodes, r->place_method,
-	       o->source_node, r->threads, r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s",
-	       cpus);
-	printf("%s of %.1f MiB (%s)", o->kernel->kind->buffers, (double)r->array_bytes / (1 << 20),
-	       r->size_rule);
-	if (!o->kernel->kind->curve)
-		printf(", %d timed passes after one warm-up", o->repeat);
-	printf("\n");
 	print_figures(o, r);
-	print_trust(r);
+	print_trust(&r->llc, r->array_bytes, o->kernel->kind->buffers, r->cache_resident,
+		    r->short_pass, r->best_s, r->tick_s);
 	print_placement(r);
 	printf("validation: %s\n", r->validated ? "passed" : "FAILED");
 	if (res->run_id)
@@ -378,12 +426,16 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 						  tt_json_real(m->bw_bytes_s[c * m->nmem + j]),
 						  "lat_median_ns",
 						  tt_json_real(m->lat_ns[c * m->nmem + j])));
-		return cli_print_json(
-			json_pack("{s:b,s:s,s:s,s:s,s:i,s:I,s:o}", "simulated", 0, "kernel",
-				  o->kernel->name, "kernel_kind", o->kernel->kind->name, "counting",
-				  o->kernel->counting, "repeat", o->repeat, "array_bytes",
-				  (json_int_t)m->array_bytes, "matrix", rows));
+		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:i,s:I,s:o}", "simulated", 0, "kernel",
+				      o->kernel->name, "kernel_kind", o->kernel->kind->name,
+				      "counting", o->kernel->counting, "repeat", o->repeat,
+				      "array_bytes", (json_int_t)m->array_bytes, "matrix", rows);
+
+		json_object_update_new(
+			j, memory_json(&m->llc, m->cache_resident, m->short_pass, 0));
+		return cli_print_json(j);
 	}
+	print_llc(&m->llc);
 	printf("%s bandwidth, GB/s (best of %d), rows: CPU node, columns: memory node\n",
 	       o->kernel->name, o->repeat);
 	printf("%8s", "");
@@ -403,6 +455,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 			printf(" %9.1f", m->lat_ns[c * m->nmem + j]);
 	}
 	printf("\n");
+	print_trust(&m->llc, m->array_bytes, "arrays", m->cache_resident, m->short_pass, 0, 0);
 	return 0;
 }
 
@@ -575,6 +628,88 @@ static bool measured_bw(struct tt_cli *cli, const struct bench_args *a, const st
 	return got;
 }
 
+/* A person waiting at a terminal: the header first, then one status line
+ * on stderr, rewritten in place (at most ten times a second), and cleared
+ * before the results. Nothing of it when stderr is not a terminal. */
+struct waiting {
+	const struct tt_cli *cli;
+	const struct tt_bench_opts *o;
+	bool tty, shown;
+	double t0, last;
+	char placing[96];
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void on_started(void *ctx, const struct tt_bench_result *r)
+{
+	struct waiting *w = ctx;
+	const struct tt_kernel *k = w->o->kernel;
+
+	if (!w->cli->json)
+		print_header(w->cli, w->o, r);
+	snprintf(w->placing, sizeof(w->placing), "placing and touching %s (%.1f MiB)",
+		 k->kind->buffers, MIB((uint64_t)k->arrays * r->array_bytes));
+}
+
+static void on_progress(void *ctx, int n, int of)
+{
+	struct waiting *w = ctx;
+	double t = now_s();
+	char line[160];
+
+	if (!w->tty || (w->shown && n > 0 && n < of && t - w->last < 0.1))
+		return;
+	if (of == 0)
+		snprintf(line, sizeof(line), "%s",
+			 w->placing[0] ? w->placing : "placing and touching the buffers");
+	else if (w->o->kernel->kind->curve)
+		snprintf(line, sizeof(line), "point %d of %d", n, of);
+	else if (n == 0)
+		snprintf(line, sizeof(line), "warm-up pass");
+	else
+		snprintf(line, sizeof(line), "pass %d of %d", n, of);
+	fprintf(stderr, "\r\033[K%s, %.1f s elapsed", line, t - w->t0);
+	fflush(stderr);
+	w->shown = true;
+	w->last = t;
+}
+
+static void status_clear(struct waiting *w)
+{
+	if (w->shown)
+		fprintf(stderr, "\r\033[K");
+	w->shown = false;
+}
+
+/* ^C, SIGTERM, SIGHUP: stop between passes, mark the recorded run
+ * interrupted, say so. A second one ends the process at once. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	signal(sig, SIG_DFL);
+}
+
+static void catch_signals(bool on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on ? on_signal : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 static int bench(struct tt_cli *cli, const struct bench_args *a)
 {
 	struct tt_trial_opts to = { .bench = { .repeat = (int)a->repeat,
@@ -616,7 +751,22 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 			       "where it has a figure, HMAT's elsewhere\n",
 			       o->source_node, (intmax_t)mrun);
 	}
+	struct waiting wait = { .cli = cli, .o = o, .tty = isatty(STDERR_FILENO), .t0 = now_s() };
+
+	o->started = a->matrix ? NULL : on_started;
+	o->progress = on_progress;
+	o->report_ctx = &wait;
+	o->stop = &stop_signal;
+	catch_signals(true);
 	rc = tt_trial_run(&to, &res);
+	catch_signals(false);
+	status_clear(&wait);
+	if (rc < 0 && stop_signal) {
+		fflush(stdout);
+		fprintf(stderr, "tiertune: stopped: %s\n", tt_err_msg());
+		rc = 128 + stop_signal;
+		goto out;
+	}
 	if (rc < 0)
 		goto out;
 	rc = a->matrix ? report_matrix(cli, o, &res->matrix) : report(cli, o, res, &t);

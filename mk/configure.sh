@@ -25,7 +25,7 @@ pc_flags jansson libjansson-dev
 pc_flags sqlite3 libsqlite3-dev
 
 # The collectors' libraries are optional: without one, its collector says
-# "built without X" (collectors/c-<name>.c). WITHOUT="papi likwid pfm"
+# "built without X" (collectors/c-<name>.c). WITHOUT="papi likwid pfm hwloc"
 # leaves them out even when present. name, test program's include, flags.
 optional() { # name header pkg-config-name-or-library
 	local name=$1 header=$2 lib=$3 c= l=
@@ -47,6 +47,9 @@ optional() { # name header pkg-config-name-or-library
 optional papi papi.h papi
 optional likwid likwid.h likwid
 optional pfm perfmon/pfmlib_perf_event.h pfm
+# hwloc: the last-level cache where sysfs, sysconf and CPUID say nothing
+# (bench/llc.c); without it that search ends one step earlier.
+optional hwloc hwloc.h hwloc
 
 # tiertop (tui/) is optional: built when ncursesw is here (WITHOUT=ncurses
 # leaves it out), otherwise `make` builds tiertune alone.

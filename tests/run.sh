@@ -2,7 +2,8 @@
 # Runs the unit test binaries (cmocka, TAP output) named on the command line
 # and every CLI test script (tests/cli/tNNNN-*.sh, TAP too) against one build
 # directory, and ends with the line "N passed, N failed, N skipped"; each skip
-# prints its reason.
+# prints its reason, and each suite a line as it finishes ("ok" or "FAIL", its
+# counts and seconds), so that a long run shows where it is.
 #
 #	tests/run.sh BUILD [UNIT-BINARY...]    (make check passes the list)
 #
@@ -51,7 +52,7 @@ tally() { # suite, TAP text on stdin; sets ran, plan
 }
 
 run_suite() { # name command...
-	local name=$1 out rc
+	local name=$1 out rc p0=$pass f0=$fail s0=$skip t0=$SECONDS
 	shift
 	case "$name" in ${TT_TESTS:-*}) ;; *) return ;; esac
 	out=$(timeout -k 10 "$timeout_s" "$@" 2>&1)
@@ -66,6 +67,9 @@ run_suite() { # name command...
 	elif [ $rc -ne 0 ] && ! grep -q '^not ok ' <<<"$out"; then
 		suite_fail "$name" "exited $rc without a failing test" "$out"
 	fi
+	printf '%-4s %s: %d passed, %d failed, %d skipped, %ds\n' \
+		"$([ $fail -eq "$f0" ] && echo ok || echo FAIL)" "$name" $((pass - p0)) \
+		$((fail - f0)) $((skip - s0)) $((SECONDS - t0))
 }
 
 [ $# -gt 0 ] || [ -n "${TT_TESTS:-}" ] || suite_fail unit "no unit test binaries named (run through make check)"

@@ -54,6 +54,7 @@ static struct tt_bench_opts bench_opts(const struct tt_auto *c)
 				       .threads = c->threads,
 				       .array_bytes = c->size_bytes,
 				       .repeat = c->repeat,
+				       .refuse_cache = !c->allow_cache_resident,
 				       .sfs = c->sfs };
 }
 

@@ -155,7 +155,7 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 					       .lat_max_ns = kt.lat_max_ns,
 					       .validated = r->validated,
 					       .simulated = !o->sfs->live,
-					       .llc_bytes = r->llc_bytes,
+					       .llc_bytes = r->llc.bytes,
 					       .cache_resident = r->cache_resident,
 					       .short_pass = r->short_pass,
 					       .nnodes = nn,
@@ -198,6 +198,9 @@ static int record_matrix(struct trial *t, const struct tt_matrix *m)
 						       .lat_median_ns = m->lat_ns[i],
 						       .validated = true,
 						       .simulated = !t->o->bench.sfs->live,
+						       .llc_bytes = m->llc.bytes,
+						       .cache_resident = m->cache_resident,
+						       .short_pass = m->short_pass,
 						       .nnodes = 1,
 						       .nodes = &node },
 				&id);
@@ -255,12 +258,24 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 		r->run_id = t.run;
 out:
 	if (t.db && rc < 0) {
-		/* Keep the failure's message: it is the one to report. */
+		/* Keep the failure's message: it is the one to report. A run a
+		 * signal stopped was interrupted, not failed, and says so: no
+		 * reader need guess later. */
+		char msg[1024];
+		bool stopped = o->bench.stop && *o->bench.stop;
+
+		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		tt_db_run_finish(t.db, t.run, stopped ? TT_RUN_INTERRUPTED : TT_RUN_FAILED);
+		if (stopped)
+			tt_err(rc, "%s; run %jd marked interrupted", msg, (intmax_t)t.run);
+		else
+			tt_err(rc, "%s", msg);
+	}
+	if (!t.db && rc < 0 && o->open_db && o->bench.stop && *o->bench.stop) {
 		char msg[1024];
 
 		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
-		tt_db_run_finish(t.db, t.run, TT_RUN_FAILED);
-		tt_err(rc, "%s", msg);
+		tt_err(rc, "%s; nothing recorded (no pass was timed)", msg);
 	}
 	if (t.db)
 		tt_db_close(t.db);

@@ -126,5 +126,15 @@ nobody_tt() {
 json() { python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
 
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+# A terminal driven in tmux, on the test's own server: T runs tmux there,
+# screen prints session tt's pane, wait_for EREGEX [SECONDS] (default 5)
+# returns 0 once the pane shows it, 1 when the time is up.
+T() { tmux -S "$WORK/tmux.sock" "$@"; }
+screen() { T capture-pane -p -t tt; }
+wait_for() {
+	local i
+	for i in $(seq $((${2:-5} * 10))); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
+	return 1
+}
 
 done_testing() { echo "1..$n"; }

@@ -124,4 +124,70 @@ expect_bad_input 2 "takes no --nodes" - "$TT" bench --matrix --nodes $N0
 expect_bad_input 2 "unknown kernel 'stream9'" - "$TT" bench --kernel stream9 --record --db "$WORK/bad.db"
 # Four times all of this machine's memory: more than any node has free.
 expect_bad_input 3 "free and the buffers need" - "$TT" bench --kernel copy --nodes $N0 --size $((mem_kib * 4))K --record
+# --- working sets from the real last-level cache (STREAM's rule: 4x it)
+# The default arrays run to gigabytes where the LLC is hundreds of MB: the
+# header, printed before they are placed, says the size; a signal then stops
+# the run (exit 130, saying what it stopped) without waiting for it.
+# header_then_stop OUT ERR ARGS...: the header, then SIGINT; sets rc.
+header_then_stop() {
+	local out=$1 err=$2 pid i
+	shift 2
+	"$@" >"$out" 2>"$err" &
+	pid=$!
+	for i in $(seq 300); do grep -q '^last-level cache' "$out" && break; sleep 0.1; done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+}
+# mib_of LINE-EREGEX FILE: the first "N MiB" on the first line it starts
+mib_of() { grep -m1 -E "^$1" "$2" | grep -oE '[0-9.]+ MiB' | head -1 | cut -d' ' -f1; }
+l3=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null || echo 0)
+[ -n "$l3" ] || l3=0
+for k in triad latency; do
+	header_then_stop "$WORK/hdr" "$WORK/hdr.err" "$TT" bench --kernel "$k" --nodes $N0 --weights $N0:1
+	arr=$(mib_of '(arrays|buffers) of' "$WORK/hdr") llc=$(mib_of 'last-level cache:' "$WORK/hdr")
+	is "bench $k: the header before the run, a signal stops it and says what it stopped" \
+		"$rc:$(grep -c '^tiertune: stopped: kernel '"$k"' stopped by signal 2' "$WORK/hdr.err")" "130:1"
+	[ -n "$llc" ] || [ "$l3" -le 0 ] || llc=$(python3 -c "print($l3 / 2**20)")
+	if [ -z "$llc" ]; then
+		skip "this host reports no last-level cache (sysfs, sysconf, CPUID, hwloc): $(sed -n 3p "$WORK/hdr")"
+		continue
+	fi
+	is "bench $k: default $arr MiB is at least 4x the last-level cache of $llc MiB (STREAM's rule)" \
+		"$(python3 -c "print($arr >= max(4 * $llc, 8) - 0.05)")" True
+	if [ ! -d /sys/devices/system/cpu/cpu0/cache ] && [ "$l3" -gt 0 ]; then
+		is "bench $k: no cpu*/cache here: the LLC is sysconf's L3 ($l3 bytes), the arrays 4x it" \
+			"$(grep -c "^last-level cache: .*sysconf(_SC_LEVEL3_CACHE_SIZE)" "$WORK/hdr"):$(python3 -c "print($arr * 2**20 >= 4 * $l3 - 0.05 * 2**20)")" "1:True"
+	fi
+done
+# A root without cpu*/cache (Xeon Max, a modelled run): the same rule,
+# on this machine's cache (the buffers are this machine's).
+header_then_stop "$WORK/hdr" "$WORK/hdr.err" "$TT" --sysfs-root "$FIX/xeon-max-hbm-flat" bench --kernel triad --collect model --weights 0:1
+arr=$(mib_of 'arrays of' "$WORK/hdr") llc=$(mib_of 'last-level cache:' "$WORK/hdr")
+[ -n "$llc" ] || [ "$l3" -le 0 ] || llc=$(python3 -c "print($l3 / 2**20)")
+if [ -n "$llc" ]; then
+	is "a root without cpu*/cache: simulated, default $arr MiB >= 4x this machine's LLC of $llc MiB, not from sysfs" \
+		"$rc:$(grep -c '^simulated' "$WORK/hdr"):$(grep -c 'last-level cache: .*sysfs' "$WORK/hdr"):$(python3 -c "print($arr >= max(4 * $llc, 8) - 0.05)")" "130:1:0:True"
+else
+	skip "this host reports no last-level cache"
+fi
+# Forced under 4x the LLC: said in text, JSON and the database.
+llc_b=$("$TT" bench --kernel triad --size 4K --repeat 1 --json | json 'j.get("llc_bytes") or 0')
+[ "$llc_b" -gt 0 ] || llc_b=$l3
+if [ "$llc_b" -gt $((6 << 20)) ]; then
+	run "$TT" bench --kernel triad --size 8M --repeat 2 --record --db "$WORK/cache.db"
+	is "forced 8 MiB triad: the text says cache-resident, with the LLC" \
+		"$rc:$(grep -c '^warning: cache-resident: the working set of 24.0 MiB is under 4x the last-level cache' "$WORK/out")" "0:1"
+	run "$TT" bench --kernel triad --size 8M --repeat 2 --json
+	is "forced 8 MiB triad: JSON cache_resident, llc_bytes, working set" \
+		"$(json '(j["cache_resident"], j["short_pass"], j["llc_bytes"], j["working_set_bytes"])' <"$WORK/out")" \
+		"(True, False, $llc_b, $((24 << 20)))"
+	is "forced 8 MiB triad: the recorded trial is cache_resident with its llc_bytes" \
+		"$("$TT" show 1 --db "$WORK/cache.db" --json | json '[(t["cache_resident"], t["short_pass"], t["llc_bytes"]) for t in j["trials"]]')" \
+		"[(True, False, $llc_b)]"
+	run "$TT" bench --matrix --size 8M --repeat 2 --json
+	is "forced 8 MiB matrix: cache_resident too (the same rule)" "$rc:$(json '(j["cache_resident"], j["llc_bytes"])' <"$WORK/out")" "0:(True, $llc_b)"
+else
+	skip "this host's last-level cache ($llc_b bytes) is too small to make 8 MiB arrays cache-resident"
+fi
 done_testing

@@ -302,15 +302,7 @@ if ! command -v tmux >/dev/null; then
 else
 	R2=$(copy_fixture 2s-genoa-cxl)
 	W2="$R2/sys/kernel/mm/mempolicy/weighted_interleave"
-	sock="$WORK/tmux.sock"
-	T() { tmux -S "$sock" "$@"; }
-	screen() { T capture-pane -p -t tt; }
-	# wait_for EREGEX: the screen shows it within 5 s
-	wait_for() {
-		local i
-		for i in $(seq 50); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
-		return 1
-	}
+	# T, screen and wait_for (5 s): lib.sh
 	# weight N:W PROMPT AFTER: w, the prompt, N:W typed, then what shows
 	weight() {
 		T send-keys -t tt w

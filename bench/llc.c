@@ -1,0 +1,295 @@
+/* The last-level cache the threads of a run share, and whether a run
+ * measured memory or that cache (run.h). */
+#include "harness.h"
+
+#include "../core/error.h"
+#include "../core/parse.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+#ifdef TT_HAVE_HWLOC
+#include <hwloc.h>
+#endif
+
+#define MIN_ELEMENTS (1u << 20)
+#define MAX_CACHES 64 /* distinct last-level caches counted */
+
+/* One cache of sysfs's cpuN/cache/indexM. */
+struct cache {
+	int level;
+	uint64_t bytes;
+	char shared[256]; /* shared_cpu_list: which CPUs share it */
+};
+
+static int read_index(const struct tt_sysfs *s, int cpu, const char *index, struct cache *c)
+{
+	const char *base = "/sys/devices/system/cpu/cpu%d/cache/%s/%s";
+	char type[32], size[64];
+	uint64_t level;
+
+	if (tt_sysfs_read(s, type, sizeof(type), base, cpu, index, "type") < 0 ||
+	    strcmp(type, "Instruction") == 0 ||
+	    tt_sysfs_read_u64(s, &level, 1, 16, base, cpu, index, "level") < 0 ||
+	    tt_sysfs_read(s, size, sizeof(size), base, cpu, index, "size") < 0 ||
+	    tt_parse_size(size, 1, UINT64_C(1) << 44, &c->bytes) < 0 ||
+	    tt_sysfs_read(s, c->shared, sizeof(c->shared), base, cpu, index, "shared_cpu_list") < 0)
+		return -1;
+	c->level = (int)level;
+	return 0;
+}
+
+/* cpu's last-level cache: its cache of the highest level that holds data
+ * (index3 on most x86, index2 on many Arm parts, index4 where there is an
+ * L4). */
+static int cpu_llc(const struct tt_sysfs *s, int cpu, struct cache *out)
+{
+	char **names;
+	int found = -1;
+
+	if (tt_sysfs_list(s, &names, "/sys/devices/system/cpu/cpu%d/cache", cpu) < 0)
+		return -1;
+	for (char **n = names; *n; n++) {
+		struct cache c;
+
+		if (strncmp(*n, "index", 5) != 0 || read_index(s, cpu, *n, &c) < 0)
+			continue;
+		if (found < 0 || c.level > out->level ||
+		    (c.level == out->level && c.bytes > out->bytes)) {
+			*out = c;
+			found = 0;
+		}
+	}
+	tt_sysfs_free_names(names);
+	return found;
+}
+
+/* Each distinct last-level cache of the CPUs once, summed. */
+static void from_sysfs(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc)
+{
+	struct cache seen[MAX_CACHES];
+	int nseen = 0;
+
+	for (int i = 0; i < ncpus && nseen < MAX_CACHES; i++) {
+		struct cache c;
+		bool dup = false;
+
+		if (cpu_llc(s, cpus[i], &c) < 0)
+			continue;
+		for (int j = 0; j < nseen && !dup; j++)
+			dup = seen[j].level == c.level && strcmp(seen[j].shared, c.shared) == 0;
+		if (dup)
+			continue;
+		seen[nseen++] = c;
+		llc->bytes += c.bytes;
+		if (c.level > llc->level)
+			llc->level = c.level;
+	}
+	llc->count = nseen;
+	if (nseen)
+		llc->from = "sysfs";
+}
+
+/* Packages (sockets) the CPUs are on, from sysfs's topology; 1 when it
+ * does not say. A cache size from sysconf, CPUID or hwloc is one
+ * package's. */
+static int packages(const struct tt_sysfs *s, const int *cpus, int ncpus)
+{
+	uint64_t seen[TT_MAX_CPUS / 64] = { 0 }, id;
+	int n = 0;
+
+	for (int i = 0; i < ncpus; i++)
+		if (tt_sysfs_read_u64(s, &id, 0, TT_MAX_CPUS - 1,
+				      "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+				      cpus[i]) == 0 &&
+		    !tt_bit_test(seen, (unsigned int)id)) {
+			tt_bit_set(seen, (unsigned int)id);
+			n++;
+		}
+	return n ? n : 1;
+}
+
+/* glibc's figures (from CPUID on x86): the highest level it knows. */
+static void from_sysconf(struct tt_llc *llc)
+{
+	static const struct {
+		int name, level;
+	} levels[] = {
+#ifdef _SC_LEVEL4_CACHE_SIZE /* glibc's */
+		{ _SC_LEVEL4_CACHE_SIZE, 4 },
+		{ _SC_LEVEL3_CACHE_SIZE, 3 },
+		{ _SC_LEVEL2_CACHE_SIZE, 2 },
+#else
+		{ 0, 0 },
+#endif
+	};
+
+	for (size_t i = 0; i < sizeof(levels) / sizeof(*levels); i++) {
+		long v = levels[i].level ? sysconf(levels[i].name) : 0;
+
+		if (v > 0) {
+			llc->bytes = (uint64_t)v;
+			llc->level = levels[i].level;
+			llc->from = "sysconf/CPUID";
+			return;
+		}
+	}
+}
+
+/* CPUID leaf 4 (Intel) or 0x8000001D (AMD): the unified cache of the
+ * highest level, ways x partitions x line size x sets; else AMD's
+ * 0x80000006. */
+static void from_cpuid(struct tt_llc *llc)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned int a, b, c, d, max = (unsigned int)__get_cpuid_max(0x80000000, NULL);
+	unsigned int leaves[] = { 4, 0x8000001d };
+
+	for (int l = 0; l < 2 && !llc->bytes; l++) {
+		if (leaves[l] > 0x80000000 ? max < leaves[l]
+					   : (unsigned int)__get_cpuid_max(0, NULL) < leaves[l])
+			continue;
+		for (unsigned int sub = 0; sub < 16; sub++) {
+			__cpuid_count(leaves[l], sub, a, b, c, d);
+			unsigned int type = a & 0x1f, level = (a >> 5) & 7;
+			uint64_t bytes = (uint64_t)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) *
+					 ((b & 0xfff) + 1) * ((uint64_t)c + 1);
+
+			if (type == 0)
+				break;
+			if (type == 3 && (int)level >= llc->level) {
+				llc->bytes = bytes;
+				llc->level = (int)level;
+			}
+		}
+	}
+	/* AMD's older leaf (all a guest may get, as on the development VM):
+	 * L3 in EDX[31:18] in 512 KiB units, L2 in ECX[31:16] in KiB. */
+	if (!llc->bytes && max >= 0x80000006) {
+		__cpuid(0x80000006, a, b, c, d);
+		llc->bytes = (uint64_t)(d >> 18) << 19;
+		llc->level = llc->bytes ? 3 : 2;
+		if (!llc->bytes)
+			llc->bytes = (uint64_t)(c >> 16) << 10;
+		if (!llc->bytes)
+			llc->level = 0;
+	}
+	if (llc->bytes)
+		llc->from = "CPUID";
+#else
+	(void)llc;
+#endif
+}
+
+/* hwloc's view (its own sysfs, device tree or CPUID reading), of the live
+ * system only: each CPU's cache of the highest level that holds data,
+ * each distinct one once, summed. */
+static void from_hwloc(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc)
+{
+#ifdef TT_HAVE_HWLOC
+	hwloc_obj_t seen[MAX_CACHES];
+	hwloc_topology_t topo;
+	int nseen = 0;
+
+	if (!s->live || hwloc_topology_init(&topo) < 0)
+		return;
+	if (hwloc_topology_load(topo) < 0)
+		ncpus = 0;
+	for (int i = 0; i < ncpus && nseen < MAX_CACHES; i++) {
+		hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned int)cpus[i]),
+			    best = NULL;
+		bool dup = false;
+
+		for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent)
+			if (hwloc_obj_type_is_cache(o->type) &&
+			    o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION &&
+			    o->attr->cache.size &&
+			    (!best || o->attr->cache.depth > best->attr->cache.depth))
+				best = o;
+		for (int j = 0; j < nseen && !dup; j++)
+			dup = seen[j] == best;
+		if (!best || dup)
+			continue;
+		seen[nseen++] = best;
+		llc->bytes += best->attr->cache.size;
+		if ((int)best->attr->cache.depth > llc->level)
+			llc->level = (int)best->attr->cache.depth;
+	}
+	llc->count = nseen;
+	if (nseen)
+		llc->from = "hwloc";
+	hwloc_topology_destroy(topo);
+#else
+	(void)s;
+	(void)cpus;
+	(void)ncpus;
+	(void)llc;
+#endif
+}
+
+int tt_bench_llc_of(const struct tt_sysfs *s, const int *cpus, int ncpus, struct tt_llc *llc)
+{
+	memset(llc, 0, sizeof(*llc));
+	from_sysfs(s, cpus, ncpus, llc);
+	if (llc->bytes)
+		return 0;
+	/* Under a fixture root too: the arrays are always this machine's,
+	 * whatever topology they are placed by. */
+	from_sysconf(llc);
+	if (!llc->bytes)
+		from_cpuid(llc);
+	if (llc->bytes) {
+		/* One package's cache, and the threads may span several. */
+		llc->count = packages(s, cpus, ncpus);
+		llc->bytes *= (uint64_t)llc->count;
+		return 0;
+	}
+	from_hwloc(s, cpus, ncpus, llc);
+	if (llc->bytes)
+		return 0;
+	llc->from = "none in sysfs cpu*/cache, sysconf, CPUID or hwloc";
+	return -1;
+}
+
+int tt_bench_llc(const struct tt_sysfs *s, struct tt_llc *llc)
+{
+	int cpus[TT_MAX_CPUS], n = 0;
+
+	while (n < TT_MAX_CPUS && tt_sysfs_exists(s, "/sys/devices/system/cpu/cpu%d", n)) {
+		cpus[n] = n;
+		n++;
+	}
+	return tt_bench_llc_of(s, cpus, n, llc);
+}
+
+size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size)
+{
+	if (!llc->bytes) {
+		snprintf(rule, size, "1M elements (STREAM's minimum; last-level cache unknown: %s)",
+			 llc->from);
+		return (size_t)MIN_ELEMENTS * sizeof(double);
+	}
+	if (llc->bytes * TT_LLC_FACTOR > (uint64_t)MIN_ELEMENTS * sizeof(double)) {
+		snprintf(rule, size, "STREAM's rule: 4x the L%d cache of %.1f MiB, from %s",
+			 llc->level, (double)llc->bytes / (1 << 20), llc->from);
+		return llc->bytes * TT_LLC_FACTOR;
+	}
+	snprintf(rule, size, "1M elements (STREAM's minimum; larger than 4x the L%d %.1f MiB)",
+		 llc->level, (double)llc->bytes / (1 << 20));
+	return (size_t)MIN_ELEMENTS * sizeof(double);
+}
+
+void tt_bench_judge(struct tt_bench_result *r, double tick_s)
+{
+	r->tick_s = tick_s;
+	/* STREAM's rule on each array (the latency chain is one). */
+	r->cache_resident = r->llc.bytes && r->array_bytes < TT_LLC_FACTOR * r->llc.bytes;
+	/* The shortest pass: the one the best figure comes from. A curve's
+	 * points run for a set time, not passes. */
+	r->short_pass = r->best_s > 0 && r->best_s < TT_MIN_TICKS * tick_s;
+}

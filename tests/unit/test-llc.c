@@ -1,0 +1,241 @@
+/* bench/llc.c: the last-level cache a run's CPUs share, from sysfs at any
+ * level (fixtures, exact figures) or, without cpuN/cache, from sysconf
+ * times the packages the CPUs are on; STREAM's sizing rule on it; and the
+ * judgement of a run as cache-resident or too short to time. */
+#include "test.h"
+
+#include "../../bench/run.h"
+#include "../../core/error.h"
+#include "../../core/sysfs.h"
+#include "../../tuner/trial.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MIB ((uint64_t)1 << 20)
+
+static void root(struct tt_sysfs *s, const char *fixture)
+{
+	char p[1024];
+
+	snprintf(p, sizeof(p), "%s/tests/fixtures/llc/%s",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", fixture);
+	assert_int_equal(tt_sysfs_init(s, p), 0);
+}
+
+/* No index3: the highest unified cache (index2, L2) is the last level, the
+ * L1 data and instruction caches are not; private caches add up. */
+static void test_sysfs_not_index3(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_llc llc;
+	const char *rule;
+	int three[] = { 0, 1, 2 }, one[] = { 3 };
+
+	(void)state;
+	root(&s, "arm-l2");
+	tt_bench_llc(&s, three, 3, &llc);
+	assert_int_equal(llc.bytes, 3 * MIB);
+	assert_int_equal(llc.level, 2);
+	assert_int_equal(llc.count, 3);
+	assert_string_equal(llc.how, "sysfs cpu*/cache");
+	assert_int_equal(tt_bench_default_bytes(&llc, &rule), 12 * MIB);
+	assert_string_equal(rule, "4x the last-level cache (STREAM's rule)");
+	/* One 1 MiB cache: 4 MiB is under STREAM's minimum of 1M elements. */
+	tt_bench_llc(&s, one, 1, &llc);
+	assert_int_equal(llc.bytes, MIB);
+	assert_int_equal(tt_bench_default_bytes(&llc, &rule), 8 * MIB);
+	assert_string_equal(rule,
+			    "1M elements (STREAM's minimum; larger than 4x the last-level cache)");
+}
+
+/* A shared cache counts once however many of the run's CPUs share it; a
+ * second socket's counts too (the live fixture of a 2-socket box has none,
+ * so a copy of the Arm one with shared L2s). */
+static void test_sysfs_shared_once(void **state)
+{
+	char dir[] = "/tmp/tt-llc-XXXXXX", cmd[2048];
+	struct tt_sysfs s;
+	struct tt_llc llc;
+	int all[] = { 0, 1, 2, 3 }, first[] = { 0, 1 };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "cp -r %s/tests/fixtures/llc/arm-l2/sys %s/ && cd %s/sys/devices/system/cpu "
+		 "&& for c in 0 1 2 3; do echo 32768K >cpu$c/cache/index2/size; "
+		 "echo $((c / 2 * 2))-$((c / 2 * 2 + 1)) >cpu$c/cache/index2/shared_cpu_list; "
+		 "done",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tt_sysfs_init(&s, dir), 0);
+	tt_bench_llc(&s, all, 4, &llc);
+	assert_int_equal(llc.bytes, 64 * MIB);
+	assert_int_equal(llc.count, 2);
+	tt_bench_llc(&s, first, 2, &llc);
+	assert_int_equal(llc.bytes, 32 * MIB);
+	assert_int_equal(llc.count, 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* What glibc says this host's last-level cache is, as bench/llc.c asks. */
+static long host_sysconf(int *level)
+{
+	long v;
+
+#ifdef _SC_LEVEL4_CACHE_SIZE
+	if ((v = sysconf(_SC_LEVEL4_CACHE_SIZE)) > 0)
+		return *level = 4, v;
+#endif
+	if ((v = sysconf(_SC_LEVEL3_CACHE_SIZE)) > 0)
+		return *level = 3, v;
+	if ((v = sysconf(_SC_LEVEL2_CACHE_SIZE)) > 0)
+		return *level = 2, v;
+	return 0;
+}
+
+/* No cpuN/cache: sysconf's figure (this host's), once per package the CPUs
+ * are on; the default arrays are 4x that. */
+static void test_no_cache_sysfs(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_llc llc;
+	const char *rule;
+	int one_pkg[] = { 0, 1 }, two_pkg[] = { 1, 2 }, level = 0;
+	long v = host_sysconf(&level);
+
+	(void)state;
+	if (v <= 0)
+		skip(); /* sysconf knows no cache here: CPUID or hwloc answer (not exact) */
+	root(&s, "none-2pkg");
+	tt_bench_llc(&s, one_pkg, 2, &llc);
+	assert_int_equal(llc.bytes, (uint64_t)v);
+	assert_int_equal(llc.level, level);
+	assert_int_equal(llc.count, 1);
+	assert_non_null(strstr(llc.how, "sysconf(_SC_LEVEL"));
+	tt_bench_llc(&s, two_pkg, 2, &llc);
+	assert_int_equal(llc.bytes, 2 * (uint64_t)v);
+	assert_int_equal(llc.count, 2);
+	if (4 * 2 * (uint64_t)v > 8 * MIB) {
+		assert_int_equal(tt_bench_default_bytes(&llc, &rule), 8 * (uint64_t)v);
+		assert_string_equal(rule, "4x the last-level cache (STREAM's rule)");
+	}
+}
+
+/* Nothing says: 0, "unknown", STREAM's minimum. */
+static void test_unknown(void **state)
+{
+	struct tt_llc llc = { .how = "unknown" };
+	const char *rule;
+
+	(void)state;
+	assert_int_equal(tt_bench_default_bytes(&llc, &rule), 8 * MIB);
+	assert_string_equal(rule,
+			    "1M elements (STREAM's minimum; the last-level cache is unknown)");
+}
+
+/* Cache-resident under 4x the LLC, not at it; too short under 20 ticks,
+ * not at them; nothing judged when the LLC is unknown or there were no
+ * passes (a curve). */
+static void test_judge(void **state)
+{
+	struct tt_bench_result *r = calloc(1, sizeof(*r));
+
+	(void)state;
+	assert_non_null(r);
+	r->llc.bytes = 508 * MIB;
+	r->working_set_bytes = 24 * MIB; /* triad, --size 8M */
+	r->best_s = 2e-4;
+	tt_bench_judge(r, 1e-9);
+	assert_true(r->cache_resident);
+	assert_false(r->short_pass);
+	r->working_set_bytes = 4 * 508 * MIB;
+	tt_bench_judge(r, 1e-9);
+	assert_false(r->cache_resident);
+	r->working_set_bytes = 4 * 508 * MIB - 1;
+	tt_bench_judge(r, 1e-9);
+	assert_true(r->cache_resident);
+	/* A coarse clock: 4 ms ticks (no high-resolution timers). */
+	tt_bench_judge(r, 4e-3);
+	assert_true(r->short_pass);
+	r->best_s = 20 * 4e-3;
+	tt_bench_judge(r, 4e-3);
+	assert_false(r->short_pass);
+	assert_true(r->tick_s == 4e-3);
+	r->llc.bytes = 0;
+	r->best_s = 0;
+	tt_bench_judge(r, 4e-3);
+	assert_false(r->cache_resident);
+	assert_false(r->short_pass);
+	assert_true(tt_bench_tick_s() > 0);
+	free(r);
+}
+
+/* The tuner's rule, in the library: with refuse_cache a cache-resident
+ * run is refused before it maps anything (exit 2, naming the sizes and
+ * the option), through the trial layer the tuner calls; without, it runs
+ * and is marked. A live run of 4 KiB arrays: under 4x any real LLC. */
+static void test_refuse_cache(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_trial_opts o = { .bench = { .kernel = tt_kernel_find("triad"),
+					      .array_bytes = 4096,
+					      .repeat = 1,
+					      .refuse_cache = true } };
+	struct tt_trial_result *r = NULL;
+	struct tt_nodemask one = { 0 };
+	int src = -1;
+
+	(void)state;
+	assert_int_equal(tt_sysfs_init(&s, "/"), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	for (int i = 0; i < t.nnodes && src < 0; i++)
+		if (t.nodes[i].ncpus && t.nodes[i].has_memory)
+			src = t.nodes[i].id;
+	if (src < 0) {
+		tt_topo_release(&t);
+		skip(); /* no node with CPUs and memory to run on */
+	}
+	o.bench.topo = &t;
+	o.bench.sfs = &s;
+	o.bench.source_node = src;
+	tt_bit_set(one.bits, (unsigned int)src);
+	assert_int_equal(tt_place_init(&o.bench.place, TT_PLACE_BIND, &one, NULL, src), 0);
+	int rc = tt_trial_run(&o, &r);
+
+	if (rc == 0 && r->bench.llc.bytes == 0) {
+		tt_trial_free(r);
+		tt_topo_release(&t);
+		skip(); /* this host reports no last-level cache: nothing is refused */
+	}
+	assert_int_equal(rc, TT_EINPUT);
+	assert_null(r);
+	assert_non_null(strstr(tt_err_msg(), "triad's working set of 0.0 MiB is under 4x the "
+					     "last-level cache of its CPUs"));
+	assert_non_null(strstr(tt_err_hint_msg(), "--allow-cache"));
+	o.bench.refuse_cache = false;
+	assert_int_equal(tt_trial_run(&o, &r), 0);
+	assert_true(r->bench.cache_resident);
+	assert_true(r->bench.validated);
+	assert_int_equal(r->bench.working_set_bytes, 3 * 4096);
+	tt_trial_free(r);
+	tt_topo_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sysfs_not_index3),
+		cmocka_unit_test(test_sysfs_shared_once),
+		cmocka_unit_test(test_no_cache_sysfs),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_refuse_cache),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

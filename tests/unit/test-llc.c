@@ -31,24 +31,23 @@ static void test_sysfs_not_index3(void **state)
 {
 	struct tt_sysfs s;
 	struct tt_llc llc;
-	const char *rule;
+	char rule[128];
 	int three[] = { 0, 1, 2 }, one[] = { 3 };
 
 	(void)state;
 	root(&s, "arm-l2");
-	tt_bench_llc(&s, three, 3, &llc);
+	tt_bench_llc_of(&s, three, 3, &llc);
 	assert_int_equal(llc.bytes, 3 * MIB);
 	assert_int_equal(llc.level, 2);
 	assert_int_equal(llc.count, 3);
-	assert_string_equal(llc.how, "sysfs cpu*/cache");
-	assert_int_equal(tt_bench_default_bytes(&llc, &rule), 12 * MIB);
-	assert_string_equal(rule, "4x the last-level cache (STREAM's rule)");
+	assert_string_equal(llc.from, "sysfs");
+	assert_int_equal(tt_bench_default_bytes(&llc, rule, sizeof(rule)), 12 * MIB);
+	assert_string_equal(rule, "STREAM's rule: 4x the L2 cache of 3.0 MiB, from sysfs");
 	/* One 1 MiB cache: 4 MiB is under STREAM's minimum of 1M elements. */
-	tt_bench_llc(&s, one, 1, &llc);
+	tt_bench_llc_of(&s, one, 1, &llc);
 	assert_int_equal(llc.bytes, MIB);
-	assert_int_equal(tt_bench_default_bytes(&llc, &rule), 8 * MIB);
-	assert_string_equal(rule,
-			    "1M elements (STREAM's minimum; larger than 4x the last-level cache)");
+	assert_int_equal(tt_bench_default_bytes(&llc, rule, sizeof(rule)), 8 * MIB);
+	assert_string_equal(rule, "1M elements (STREAM's minimum; larger than 4x the L2 1.0 MiB)");
 }
 
 /* A shared cache counts once however many of the run's CPUs share it; a
@@ -71,10 +70,10 @@ static void test_sysfs_shared_once(void **state)
 		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", dir, dir);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(tt_sysfs_init(&s, dir), 0);
-	tt_bench_llc(&s, all, 4, &llc);
+	tt_bench_llc_of(&s, all, 4, &llc);
 	assert_int_equal(llc.bytes, 64 * MIB);
 	assert_int_equal(llc.count, 2);
-	tt_bench_llc(&s, first, 2, &llc);
+	tt_bench_llc_of(&s, first, 2, &llc);
 	assert_int_equal(llc.bytes, 32 * MIB);
 	assert_int_equal(llc.count, 1);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
@@ -103,7 +102,7 @@ static void test_no_cache_sysfs(void **state)
 {
 	struct tt_sysfs s;
 	struct tt_llc llc;
-	const char *rule;
+	char rule[128];
 	int one_pkg[] = { 0, 1 }, two_pkg[] = { 1, 2 }, level = 0;
 	long v = host_sysconf(&level);
 
@@ -111,30 +110,30 @@ static void test_no_cache_sysfs(void **state)
 	if (v <= 0)
 		skip(); /* sysconf knows no cache here: CPUID or hwloc answer (not exact) */
 	root(&s, "none-2pkg");
-	tt_bench_llc(&s, one_pkg, 2, &llc);
+	tt_bench_llc_of(&s, one_pkg, 2, &llc);
 	assert_int_equal(llc.bytes, (uint64_t)v);
 	assert_int_equal(llc.level, level);
 	assert_int_equal(llc.count, 1);
-	assert_non_null(strstr(llc.how, "sysconf(_SC_LEVEL"));
-	tt_bench_llc(&s, two_pkg, 2, &llc);
+	assert_string_equal(llc.from, "sysconf/CPUID");
+	tt_bench_llc_of(&s, two_pkg, 2, &llc);
 	assert_int_equal(llc.bytes, 2 * (uint64_t)v);
 	assert_int_equal(llc.count, 2);
 	if (4 * 2 * (uint64_t)v > 8 * MIB) {
-		assert_int_equal(tt_bench_default_bytes(&llc, &rule), 8 * (uint64_t)v);
-		assert_string_equal(rule, "4x the last-level cache (STREAM's rule)");
+		assert_int_equal(tt_bench_default_bytes(&llc, rule, sizeof(rule)), 8 * (uint64_t)v);
+		assert_non_null(strstr(rule, "STREAM's rule: 4x the L"));
 	}
 }
 
 /* Nothing says: 0, "unknown", STREAM's minimum. */
 static void test_unknown(void **state)
 {
-	struct tt_llc llc = { .how = "unknown" };
-	const char *rule;
+	struct tt_llc llc = { .from = "none in sysfs cpu*/cache" };
+	char rule[128];
 
 	(void)state;
-	assert_int_equal(tt_bench_default_bytes(&llc, &rule), 8 * MIB);
-	assert_string_equal(rule,
-			    "1M elements (STREAM's minimum; the last-level cache is unknown)");
+	assert_int_equal(tt_bench_default_bytes(&llc, rule, sizeof(rule)), 8 * MIB);
+	assert_string_equal(
+		rule, "1M elements (STREAM's minimum; last-level cache unknown: none in sysfs cpu*/cache)");
 }
 
 /* Cache-resident under 4x the LLC, not at it; too short under 20 ticks,
@@ -147,15 +146,15 @@ static void test_judge(void **state)
 	(void)state;
 	assert_non_null(r);
 	r->llc.bytes = 508 * MIB;
-	r->working_set_bytes = 24 * MIB; /* triad, --size 8M */
+	r->array_bytes = 8 * MIB; /* --size 8M */
 	r->best_s = 2e-4;
 	tt_bench_judge(r, 1e-9);
 	assert_true(r->cache_resident);
 	assert_false(r->short_pass);
-	r->working_set_bytes = 4 * 508 * MIB;
+	r->array_bytes = 4 * 508 * MIB;
 	tt_bench_judge(r, 1e-9);
 	assert_false(r->cache_resident);
-	r->working_set_bytes = 4 * 508 * MIB - 1;
+	r->array_bytes = 4 * 508 * MIB - 1;
 	tt_bench_judge(r, 1e-9);
 	assert_true(r->cache_resident);
 	/* A coarse clock: 4 ms ticks (no high-resolution timers). */
@@ -214,14 +213,14 @@ static void test_refuse_cache(void **state)
 	}
 	assert_int_equal(rc, TT_EINPUT);
 	assert_null(r);
-	assert_non_null(strstr(tt_err_msg(), "triad's working set of 0.0 MiB is under 4x the "
+	assert_non_null(strstr(tt_err_msg(), "triad's 0.0 MiB arrays are under 4x the "
 					     "last-level cache of its CPUs"));
-	assert_non_null(strstr(tt_err_hint_msg(), "--allow-cache"));
+	assert_non_null(strstr(tt_err_hint_msg(), "--allow-cache-resident"));
 	o.bench.refuse_cache = false;
 	assert_int_equal(tt_trial_run(&o, &r), 0);
 	assert_true(r->bench.cache_resident);
 	assert_true(r->bench.validated);
-	assert_int_equal(r->bench.working_set_bytes, 3 * 4096);
+	assert_int_equal(r->bench.array_bytes, 4096);
 	tt_trial_free(r);
 	tt_topo_release(&t);
 }

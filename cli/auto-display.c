@@ -168,13 +168,13 @@ static void text_objective(FILE *f, const struct tt_auto_doc *d)
 			d->app->metric ? "the number --metric matches" : "the wall time",
 			d->app->argv[0]);
 		if (d->app->metric)
-			fprintf(f, " (%s is better)", d->app->higher_is_better ? "higher" : "lower");
+			fprintf(f, " (%s is better)",
+				d->app->higher_is_better ? "higher" : "lower");
 	} else if (d->latency) {
 		fprintf(f, "loaded latency at %.1f GB/s of %s", d->req->traffic_bytes_s / 1e9,
 			k->name);
 	} else {
-		fprintf(f, "%s bandwidth (%s counting)%s", k->name,
-			k->counting ? k->counting : "-",
+		fprintf(f, "%s bandwidth (%s counting)%s", k->name, k->counting ? k->counting : "-",
 			d->req->max_lat_ns > 0 ? " within the latency bound" : "");
 	}
 }
@@ -286,7 +286,8 @@ static void text_verdicts(FILE *f, const struct tt_auto_doc *d)
 			d->prior->auto_from ? d->prior->auto_from : "-", w,
 			r->best_is_auto ? "the search found nothing better" : "see its row above");
 	} else {
-		fprintf(f, "kernel auto mode: no bandwidth figures (no HMAT), so no auto baseline\n");
+		fprintf(f,
+			"kernel auto mode: no bandwidth figures (no HMAT), so no auto baseline\n");
 	}
 }
 
@@ -319,7 +320,8 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 	weights_text(&d->reco->w, w, sizeof(w));
 	if (r->lost_to >= 0)
 		fprintf(f,
-			"the search's winner lost to the %s baseline beyond the noise: recommending "
+			"the search's winner lost to the %s baseline beyond the noise: "
+			"recommending "
 			"that baseline instead\n",
 			r->base[r->lost_to].name);
 	if (d->keeps) {
@@ -338,7 +340,8 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 		 * be given 0, it has to stay out of the task's nodemask. */
 		if (!tt_weights_get(&d->reco->w, r->nodes[k], 0))
 			fprintf(f,
-				"node %d gets no weight: leave it out of the policy's nodes (numactl "
+				"node %d gets no weight: leave it out of the policy's nodes "
+				"(numactl "
 				"-w, set_mempolicy); apply leaves its sysfs weight as it is\n",
 				r->nodes[k]);
 	}
@@ -360,7 +363,8 @@ static void text_next(FILE *f, const struct tt_auto_doc *d)
 	if (d->keeps) {
 		if (d->run)
 			fprintf(f,
-				"\nrecorded as run %" PRId64 "%s: '%s' shows it; 'apply --run %" PRId64
+				"\nrecorded as run %" PRId64
+				"%s: '%s' shows it; 'apply --run %" PRId64
 				"' writes nothing for it\n",
 				d->run, d->simulated ? " (simulated)" : "", d->next[0], d->run);
 		return;
@@ -389,7 +393,8 @@ static void text_objective_notes(FILE *f, const struct tt_auto_doc *d)
 	weights_text(&r->best_w, w, sizeof(w));
 	if (d->latency)
 		fprintf(f,
-			"\n%sloaded latency at %.1f GB/s of %s: best %s at %.1f ns. The gains above "
+			"\n%sloaded latency at %.1f GB/s of %s: best %s at %.1f ns. The gains "
+			"above "
 			"are in dependent loads per second (1/latency): +25%% is 20%% less "
 			"latency\n",
 			sim(d), traffic, d->req->kernel->name, w, r->best_lat_ns);
@@ -414,7 +419,8 @@ static void text_objective_notes(FILE *f, const struct tt_auto_doc *d)
 	if (d->tiers) {
 		weights_text(&d->reco->w, w, sizeof(w));
 		fprintf(f,
-			"\n%stier weights for source node %d (the RFC's form, tier:weight; 0 leaves "
+			"\n%stier weights for source node %d (the RFC's form, tier:weight; 0 "
+			"leaves "
 			"a tier out): %s\n",
 			sim(d), d->req->source, w);
 	}
@@ -500,8 +506,8 @@ static json_t *json_trials(const struct tt_auto_doc *d)
 		if (!tr->n)
 			continue;
 		o = json_pack("{s:o,s:s,s:i}", "weights", tt_json_weights(&tr->w), "phase",
-			      tr->phase == TT_PHASE_BASELINE ? "baseline" : "search", "measurements",
-			      tr->n);
+			      tr->phase == TT_PHASE_BASELINE ? "baseline" : "search",
+			      "measurements", tr->n);
 		json_bw(o, d, v[0], v[1], v[2]);
 		json_lat(o, d, tr->lat_ns, tr->feasible, v);
 		json_array_append_new(a, o);
@@ -516,8 +522,8 @@ static json_t *json_baselines(const struct tt_auto_doc *d)
 	for (int i = 0; i < d->r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &d->r->base[i];
 		double v[3] = { b->mean, b->ci_lo, b->ci_hi };
-		json_t *o = json_pack("{s:s,s:o}", "name", b->name, "weights",
-				      tt_json_weights(&b->w));
+		json_t *o =
+			json_pack("{s:s,s:o}", "name", b->name, "weights", tt_json_weights(&b->w));
 
 		json_bw(o, d, v[0], v[1], v[2]);
 		json_object_set_new(o, "rounds", json_integer(b->rounds));
@@ -596,8 +602,8 @@ static void json_head(json_t *j, const struct tt_auto_doc *d)
 
 	json_object_set_new(j, "kind", json_string(tt_run_kind_name(d->req->kind)));
 	json_object_set_new(j, "simulated", json_boolean(d->simulated));
-	json_object_set_new(j, "model", d->req->model ? json_string(d->req->model->path)
-						       : json_null());
+	json_object_set_new(j, "model",
+			    d->req->model ? json_string(d->req->model->path) : json_null());
 	json_object_set_new(j, "host", json_string(d->t->hostname));
 	json_object_set_new(j, "kernel_release", json_string(d->t->kernel_release));
 	json_object_set_new(j, "source_node", json_integer(d->req->source));
@@ -654,8 +660,10 @@ static void json_objective(json_t *j, const struct tt_auto_doc *d)
 	const struct tt_report *r = d->r;
 	double bound = d->req->max_lat_ns;
 
-	json_object_set_new(j, "objective", json_string(d->app ? "app" : d->latency ? "latency"
-										  : "bandwidth"));
+	json_object_set_new(j, "objective",
+			    json_string(d->app	     ? "app"
+					: d->latency ? "latency"
+						     : "bandwidth"));
 	json_object_set_new(j, "traffic_bytes_s",
 			    d->latency ? json_real(d->req->traffic_bytes_s) : json_null());
 	json_object_set_new(j, "max_lat_ns", bound > 0 ? json_real(bound) : json_null());
@@ -673,14 +681,13 @@ static void json_policy(json_t *j, const struct tt_auto_doc *d)
 	const struct tt_app *app = d->app;
 	json_t *discarded = json_array(), *argv;
 
-	json_object_set_new(j, "placement",
-			    json_string(d->simulated ? "model"
-						     : tt_place_mode_names[d->req->placement]));
+	json_object_set_new(
+		j, "placement",
+		json_string(d->simulated ? "model" : tt_place_mode_names[d->req->placement]));
 	for (int i = 0; i < d->ndiscarded; i++)
-		json_array_append_new(discarded,
-				      json_pack("{s:o,s:s}", "weights",
-						tt_json_weights(&d->discarded[i].w), "why",
-						d->discarded[i].why));
+		json_array_append_new(discarded, json_pack("{s:o,s:s}", "weights",
+							   tt_json_weights(&d->discarded[i].w),
+							   "why", d->discarded[i].why));
 	json_object_set_new(j, "discarded", discarded);
 	if (!app) {
 		json_object_set_new(j, "app", json_null());
@@ -741,14 +748,15 @@ json_t *cli_auto_all_json(const struct tt_auto_all *all, json_t *docs, bool simu
 	json_object_set_new(j, "source_nodes", srcs);
 	json_object_set_new(j, "sources", json_incref(docs));
 	json_object_set_new(j, "interface", be ? json_string(be->name) : json_null());
-	json_object_set_new(j, "merged_weights", be && !be->per_source && !conflict[0]
-							 ? tt_json_weights(&all->merged)
-							 : json_null());
+	json_object_set_new(j, "merged_weights",
+			    be && !be->per_source && !conflict[0] ? tt_json_weights(&all->merged)
+								  : json_null());
 	json_object_set_new(j, "conflict", conflict[0] ? json_string(conflict) : json_null());
 	/* A conflict is as much a reason not to apply as no interface. */
-	json_object_set_new(j, "apply_unavailable", !be	     ? json_string(all->why)
-						    : conflict[0] ? json_string(conflict)
-								  : json_null());
+	json_object_set_new(j, "apply_unavailable",
+			    !be		  ? json_string(all->why)
+			    : conflict[0] ? json_string(conflict)
+					  : json_null());
 	return j;
 }
 
@@ -771,13 +779,15 @@ void cli_auto_all_text(FILE *f, const struct tt_auto_all *all, bool simulated)
 	if (!be) {
 		fprintf(f, "apply: not possible here: %s\n", all->why);
 	} else if (be->per_source) {
-		fprintf(f, "%s%s holds %s weights per source node: each source's apply as they are\n",
+		fprintf(f,
+			"%s%s holds %s weights per source node: each source's apply as they are\n",
 			s, be->name, be->unit);
 	} else if (all->conflict[0]) {
 		/* The conflict says already that the kernel holds one weight. */
 		fprintf(f,
 			"%sthe sources overlap: %s\napply refuses the set; 'tiertune apply --run "
-			"RUN' applies one source's weights (every other source then uses them too)\n",
+			"RUN' applies one source's weights (every other source then uses them "
+			"too)\n",
 			s, all->conflict);
 	} else {
 		weights_text(&all->merged, w, sizeof(w));

@@ -103,9 +103,9 @@ static int real_lat(const struct tt_stage *self, const struct tt_weights *w, str
 	if (rc < 0)
 		return rc;
 	if (c->latency) {
-		out->lat_ns = tt_trial_lat_at(r->bench.points, r->bench.npoints,
-					      c->req.traffic_bytes_s, &out->overloaded,
-					      &out->capacity_bytes_s);
+		out->lat_ns =
+			tt_trial_lat_at(r->bench.points, r->bench.npoints, c->req.traffic_bytes_s,
+					&out->overloaded, &out->capacity_bytes_s);
 		out->score = 1e9 / out->lat_ns;
 	} else {
 		out->lat_ns = r->bench.points[0].lat_ns;
@@ -121,8 +121,7 @@ static int model_bw(const struct tt_stage *self, const struct tt_weights *w, str
 	return tt_model_measure(self->ctx, w, &out->score);
 }
 
-static int model_lat(const struct tt_stage *self, const struct tt_weights *w,
-		     struct tt_sample *out)
+static int model_lat(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
 {
 	return tt_model_sample(self->ctx, w, out);
 }

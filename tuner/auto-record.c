@@ -15,8 +15,8 @@
 /* A trial's node rows for the database: its weights (split over the tiers'
  * nodes with --granularity tier), shares requested and, for real trials,
  * achieved. */
-static int trial_nodes(const struct tt_auto *c, int i,
-		       struct tt_db_trial_node *nodes, int max, int *nn)
+static int trial_nodes(const struct tt_auto *c, int i, struct tt_db_trial_node *nodes, int max,
+		       int *nn)
 {
 	uint32_t w[TT_SEARCH_MAX_NODES], sum = 0;
 	struct tt_weights tw;

@@ -255,8 +255,8 @@ static void check_reco(const struct run *x)
 		assert_non_null(strstr(x->text, want));
 	}
 	if (json_is_string(json_object_get(x->j, "apply_unavailable")))
-		assert_non_null(strstr(x->text, json_string_value(json_object_get(
-							x->j, "apply_unavailable"))));
+		assert_non_null(strstr(
+			x->text, json_string_value(json_object_get(x->j, "apply_unavailable"))));
 	assert_true(json_array_size(next) > 0);
 	json_array_foreach ((json_t *)next, i, v)
 		assert_non_null(strstr(x->text, json_string_value(v)));
@@ -275,8 +275,8 @@ static void check_all(const struct run *x)
 /* The SPR model with its kernel's auto mode on: keep it. */
 static void test_spr_keep_auto(void **state)
 {
-	struct run *x = run_model(TT_RUN_AUTO, "spr-ddr5-2cxl", "spr-ddr5-2cxl",
-				  TT_OBJECTIVE_BANDWIDTH, 0);
+	struct run *x =
+		run_model(TT_RUN_AUTO, "spr-ddr5-2cxl", "spr-ddr5-2cxl", TT_OBJECTIVE_BANDWIDTH, 0);
 	(void)state;
 
 	check_all(x);
@@ -301,8 +301,8 @@ static void test_hbm_apply(void **state)
 /* The latency objective: the baselines' figures in ns. */
 static void test_latency(void **state)
 {
-	struct run *x = run_model(TT_RUN_AUTO, "spr-ddr5-2cxl", "spr-ddr5-2cxl",
-				  TT_OBJECTIVE_LATENCY, 100);
+	struct run *x =
+		run_model(TT_RUN_AUTO, "spr-ddr5-2cxl", "spr-ddr5-2cxl", TT_OBJECTIVE_LATENCY, 100);
 	const json_t *bases = json_object_get(x->j, "baselines");
 	size_t i;
 	json_t *b;
@@ -313,7 +313,8 @@ static void test_latency(void **state)
 		char prefix[32];
 		double ns;
 
-		snprintf(prefix, sizeof(prefix), "%-8s ", json_string_value(json_object_get(b, "name")));
+		snprintf(prefix, sizeof(prefix), "%-8s ",
+			 json_string_value(json_object_get(b, "name")));
 		assert_int_equal(sscanf(line(x, prefix, 0) + 9, "%*s %lf", &ns), 1);
 		assert_null(json_object_get(b, "bw_mean_bytes_s") == json_null() ? NULL : "bw");
 		/* The text's mean is of 1e9 / score, the JSON's of the

@@ -777,7 +777,7 @@ static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_res
 	return rc;
 }
 
-int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
+int tt_bench_prepare(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	char list[512];
 	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
@@ -811,8 +811,15 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	tt_bench_llc_of(o->sfs, r->cpus, r->threads, &r->llc);
 	r->array_bytes = tt_bench_size(o, r);
 	tt_bench_judge(r, tt_bench_tick_s());
-	if (o->refuse_cache && r->cache_resident)
-		return refuse_cache(o, r);
+	return o->refuse_cache && r->cache_resident ? refuse_cache(o, r) : 0;
+}
+
+int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
+{
+	int rc = tt_bench_prepare(o, r);
+
+	if (rc < 0)
+		return rc;
 	rc = o->kernel->kind->run(o, r);
 	if (rc < 0)
 		return rc;

@@ -157,6 +157,11 @@ int tt_bench_cpus(const struct tt_topo *t, int node, int *cpus, int *n);
 /* Runs o->kernel by its kind (struct tt_kind), with every thread pinned to its own CPU
  * of tt_bench_cpus() (a pin that fails fails the run, naming the CPU). */
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r);
+/* tt_bench_run's checks before it maps anything: the CPUs, the threads,
+ * the last-level cache and the arrays' size in r, and with refuse_cache
+ * arrays the cache can hold refused; so that a tuner refuses before its
+ * first trial by the rule each trial follows. */
+int tt_bench_prepare(const struct tt_bench_opts *o, struct tt_bench_result *r);
 
 /* A context for a sequence of bandwidth runs. The first run (and any run
  * whose kernel, array size, CPUs or threads differ from the last's, or

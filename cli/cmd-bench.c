@@ -286,15 +286,14 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 /* The last-level cache, and whether the figures are the memory's: the
  * contract's llc_bytes, cache_resident and short_pass (cache_resident null
  * when no cache size is known), and where the cache's size came from. */
-static json_t *memory_json(const struct tt_llc *llc, bool resident, bool short_pass,
-			   double tick_s)
+static json_t *memory_json(const struct tt_llc *llc, bool resident, bool short_pass, double tick_s)
 {
 	json_t *j = json_pack("{s:o,s:o,s:s,s:o,s:b}", "llc_bytes",
 			      llc->bytes ? json_integer((json_int_t)llc->bytes) : json_null(),
 			      "llc_level", llc->bytes ? json_integer(llc->level) : json_null(),
-			      "llc_source", llc->from,
-			      "cache_resident", llc->bytes ? json_boolean(resident) : json_null(),
-			      "short_pass", short_pass);
+			      "llc_source", llc->from, "cache_resident",
+			      llc->bytes ? json_boolean(resident) : json_null(), "short_pass",
+			      short_pass);
 
 	if (tick_s > 0)
 		json_object_set_new(j, "timer_tick_s", json_real(tick_s));
@@ -310,8 +309,8 @@ static void print_llc(const struct tt_llc *llc)
 		       llc->from);
 		return;
 	}
-	printf("last-level cache: %.1f MiB (L%d, from %s, %d %s%s)\n", MIB(llc->bytes),
-	       llc->level, llc->from, llc->count, per_package ? "package" : "instance",
+	printf("last-level cache: %.1f MiB (L%d, from %s, %d %s%s)\n", MIB(llc->bytes), llc->level,
+	       llc->from, llc->count, per_package ? "package" : "instance",
 	       llc->count == 1 ? "" : "s");
 }
 
@@ -431,8 +430,8 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 				      "counting", o->kernel->counting, "repeat", o->repeat,
 				      "array_bytes", (json_int_t)m->array_bytes, "matrix", rows);
 
-		json_object_update_new(
-			j, memory_json(&m->llc, m->cache_resident, m->short_pass, 0));
+		json_object_update_new(j,
+				       memory_json(&m->llc, m->cache_resident, m->short_pass, 0));
 		return cli_print_json(j);
 	}
 	print_llc(&m->llc);

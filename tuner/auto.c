@@ -1,16 +1,13 @@
-/* An auto or sweep run: its nodes, prior, measurement, search, record and
- * plan (auto.h). */
+/* An auto or sweep run as a session: its nodes, prior, search, plan and
+ * the --all-sources set (auto.h). The pipeline is auto-pipe.c's, the
+ * record auto-record.c's, the report document auto-doc.c's. */
 #include "auto.h"
 
 #include "../bench/kernels.h"
 #include "../core/apply.h"
 #include "../core/error.h"
 #include "../core/parse.h"
-#include "../core/state.h"
 #include "../core/wi.h"
-#include "../db/db.h"
-#include "app.h"
-#include "trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,101 +22,49 @@
  * seconds) bounds both; --grid 255 over 3 nodes would be 28 million. */
 #define SWEEP_MODEL_MAX 1000000
 
-/* What a real trial placed and used, for the record. */
-static void note_placement(struct tt_auto *c, const struct tt_weights *w,
-			   const struct tt_trial_result *r)
-{
-	memset(&c->last, 0, sizeof(c->last));
-	c->last.validated = r->bench.validated;
-	c->array_bytes = r->bench.array_bytes;
-	c->used_threads = r->bench.threads;
-	if (r->bench.place.checked) {
-		int node, k = 0;
+const char *const tt_objective_names[] = { "bandwidth", "latency", NULL };
+const char *const tt_granularity_names[] = { "node", "tier", NULL };
 
-		tt_nodemask_for_each (node, &w->set) {
-			if (k < TT_SEARCH_MAX_NODES)
-				c->last.achieved[k++] = (double)r->bench.place.got[node] /
-							(double)r->bench.place.checked;
-		}
-	}
+/* An interface that holds a weight for every tier of a source (the RFC) is
+ * searched by tier unless the request says otherwise: every tier then gets
+ * a weight (0 leaves it out), where node weights summed per tier would
+ * leave a tier no node used at the weight it had. auto's bench trials
+ * only: app mode and kernel placement write node weights for each trial,
+ * and a sweep is over the nodes asked for. */
+static bool tier_interface(const struct tt_auto *c)
+{
+	const struct tt_wi_backend *be;
+
+	return c->req.kind == TT_RUN_AUTO && !c->req.app.argv &&
+	       c->req.placement != TT_PLACE_KERNEL && c->req.max_weight <= 100 &&
+	       tt_wi_pick(c->sfs, NULL, &be) == 0 && be->key == TT_WI_BY_TIER;
 }
 
-/* What every real run from the source shares: the mix, the threads, the
- * arrays' size and the passes. */
-static struct tt_bench_opts bench_opts(const struct tt_auto *c)
+void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct tt_topo *t,
+		  const struct tt_sysfs *sfs, const struct tt_auto_hooks *hooks)
 {
-	return (struct tt_bench_opts){ .kernel = c->kernel,
-				       .topo = c->t,
-				       .source_node = c->source,
-				       .threads = c->threads,
-				       .array_bytes = c->size_bytes,
-				       .repeat = c->repeat,
-				       .refuse_cache = !c->allow_cache_resident,
-				       .sfs = c->sfs };
-}
-
-/* One real measurement: the kernel under exact placement (no root, no
- * global setting), its median pass as the score, in the arrays the
- * earlier ones placed. Not recorded by the trial layer: the auto run
- * records its trials itself, one per vector. */
-static int real_measure(void *ctx, const struct tt_weights *w, double *score)
-{
-	struct tt_auto *c = ctx;
-	int rc = c->reuse ? 0 : tt_bench_ctx_new(&c->reuse);
-	struct tt_trial_opts o = { .bench = bench_opts(c), .weights = w, .command = c->command };
-	struct tt_trial_result *r;
-
-	o.bench.reuse = c->reuse;
-	if (rc == 0)
-		rc = tt_place_init(&o.bench.place, c->mode, &w->set, w, c->source);
-	if (rc == 0)
-		rc = tt_trial_run(&o, &r);
-	if (rc < 0)
-		return rc;
-	*score = r->bench.bw_median_bytes_s;
-	note_placement(c, w, r);
-	tt_trial_free(r);
-	return 0;
-}
-
-/* Delays (spin iterations per cache line) that step the mix from flat out
- * towards idle: the traffic levels a real latency-objective trial measures
- * at, to find the stated one among them. */
-static const uint64_t traffic_ladder[] = { 0, 20, 100, 400, 2000 };
-
-/* One real measurement with latency: bench's loaded-latency kernel under
- * exact placement by w, one thread chasing pointers through pages placed
- * by w while the others run the mix over arrays placed by w. Bandwidth
- * objective (the bound): flat out, its bandwidth and latency; latency
- * objective: the ladder, the latency at the stated traffic. */
-static int real_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
-{
-	struct tt_auto *c = ctx;
-	int n = c->latency ? (int)(sizeof(traffic_ladder) / sizeof(*traffic_ladder)) : 1;
-	struct tt_trial_opts o = { .bench = bench_opts(c), .weights = w, .command = c->command };
-	struct tt_trial_result *r;
-	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->source);
-
-	o.bench.kernel = tt_kernel_find("loaded-latency");
-	o.bench.traffic = c->kernel;
-	o.bench.ndelays = n;
-	o.bench.point_s = 0.25;
-	memcpy(o.bench.delays, traffic_ladder, (size_t)n * sizeof(*traffic_ladder));
-	if (rc == 0)
-		rc = tt_trial_run(&o, &r);
-	if (rc < 0)
-		return rc;
-	if (c->latency) {
-		out->lat_ns = tt_trial_lat_at(r->bench.points, r->bench.npoints, c->traffic_bytes_s,
-					      &out->overloaded, &out->capacity_bytes_s);
-		out->score = 1e9 / out->lat_ns;
-	} else {
-		out->lat_ns = r->bench.points[0].lat_ns;
-		out->score = r->bench.points[0].bw_bytes_s;
-	}
-	note_placement(c, w, r);
-	tt_trial_free(r);
-	return 0;
+	memset(c, 0, sizeof(*c));
+	c->req = *req;
+	c->t = t;
+	c->sfs = sfs;
+	if (hooks)
+		c->hooks = *hooks;
+	/* A program runs under the kernel's policy: its weights written. */
+	if (req->app.argv)
+		c->req.placement = TT_PLACE_KERNEL;
+	if (req->granularity == TT_GRANULARITY_DEFAULT)
+		c->req.granularity = tier_interface(c) ? TT_GRANULARITY_TIER : TT_GRANULARITY_NODE;
+	c->tiers = c->req.granularity == TT_GRANULARITY_TIER;
+	c->latency = req->objective == TT_OBJECTIVE_LATENCY;
+	c->simulated = req->model != NULL;
+	tt_search_cfg_default(&c->cfg);
+	if (req->strategy)
+		c->cfg.strategy = req->strategy->name;
+	if (req->max_weight)
+		c->cfg.max_weight = req->max_weight;
+	c->cfg.budget_trials = req->budget_trials;
+	c->cfg.budget_s = req->budget_s;
+	tt_apply_plan_init(&c->plan, NULL, sfs);
 }
 
 /* --nodes local: the memory nodes nearer (SLIT) to the source than to any
@@ -145,32 +90,38 @@ static void local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *ma
 	}
 }
 
+/* The nodes --nodes names: a list, "local", or every memory node. */
+static int nodes_asked(const struct tt_auto *c, struct tt_nodemask *mask)
+{
+	const char *nodes = c->req.nodes;
+
+	memset(mask, 0, sizeof(*mask));
+	if (nodes && strcmp(nodes, "local") == 0)
+		local_nodes(c->t, c->req.source, mask);
+	else if (!nodes)
+		*mask = c->t->mem_nodes;
+	else if (tt_parse_list(nodes, mask->bits, TT_MAX_NODES) || !tt_nodemask_weight(mask))
+		return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)", nodes);
+	return tt_topo_check_nodes(c->t, mask, "--nodes");
+}
+
 /* The nodes to interleave over: --nodes, else every memory node (a model
  * must describe each: tt_model_check_machine); each must be a memory node
  * of the machine (weights of a node without memory are meaningless to the
  * kernel). */
-int tt_auto_nodes(struct tt_auto *c, struct tt_search_cfg *cfg)
+int tt_auto_nodes(struct tt_auto *c)
 {
 	const struct tt_topo *t = c->t;
-	const struct tt_model *m = c->model;
-	struct tt_nodemask mask = { 0 };
-	int node, rc = tt_topo_check_source(t, c->source);
+	const struct tt_model *m = c->req.model;
+	struct tt_search_cfg *cfg = &c->cfg;
+	struct tt_nodemask mask;
+	int node, rc = tt_topo_check_source(t, c->req.source);
 
-	c->simulated = m != NULL;
-	if (rc == 0 && !tt_topo_node(t, c->source)->has_cpu)
-		rc = tt_err(TT_EINPUT, "source node %d has no CPUs to run threads on", c->source);
-	if (rc < 0)
-		return rc;
-	if (c->nodes && strcmp(c->nodes, "local") == 0) {
-		local_nodes(t, c->source, &mask);
-	} else if (c->nodes) {
-		if (tt_parse_list(c->nodes, mask.bits, TT_MAX_NODES) || !tt_nodemask_weight(&mask))
-			return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (want e.g. 0-2)",
-				      c->nodes);
-	} else {
-		mask = t->mem_nodes;
-	}
-	rc = tt_topo_check_nodes(t, &mask, "--nodes");
+	if (rc == 0 && !tt_topo_node(t, c->req.source)->has_cpu)
+		rc = tt_err(TT_EINPUT, "source node %d has no CPUs to run threads on",
+			    c->req.source);
+	if (rc == 0)
+		rc = nodes_asked(c, &mask);
 	if (rc < 0)
 		return rc;
 	cfg->nnodes = 0;
@@ -182,10 +133,45 @@ int tt_auto_nodes(struct tt_auto *c, struct tt_search_cfg *cfg)
 				      TT_SEARCH_MAX_NODES);
 		cfg->nodes[cfg->nnodes++] = node;
 	}
-	if (m && (rc = tt_model_check_machine(m, c->source, t, cfg->nodes, cfg->nnodes)) < 0)
+	if (m && (rc = tt_model_check_machine(m, c->req.source, t, cfg->nodes, cfg->nnodes)) < 0)
 		tt_err_hint("model '%s' is not a model of this machine; give --sysfs-root a copy "
 			    "of the fixture it describes (tests/fixtures/sysfs/%s)",
 			    m->path, m->name);
+	return rc;
+}
+
+/* Why the profile is skipped, or NULL to measure it. */
+static const char *profile_skipped(const struct tt_auto *c, int cost)
+{
+	const struct tt_search_cfg *cfg = &c->cfg;
+
+	if (c->req.no_profile)
+		return "--no-profile";
+	if (c->req.kind == TT_RUN_SWEEP)
+		return "sweep tries every vector";
+	if (cfg->budget_trials && cfg->budget_trials - cost < tt_search_need(cfg))
+		return "the budget is too small for it";
+	return NULL;
+}
+
+/* The profile measured from the source, its cost taken from the budget. */
+static int profile_measure(struct tt_auto *c, int cost)
+{
+	struct tt_search_cfg *cfg = &c->cfg;
+	struct tt_profile *p = &c->prior.profile;
+	struct tt_bench_opts o = tt_auto_bench_opts(c);
+	int rc;
+
+	if (c->hooks.profiling)
+		c->hooks.profiling(c->hooks.ctx, c);
+	rc = tt_profile_measure(p, &o, cfg->nodes, cfg->nnodes, cfg->budget_s / 4);
+	if (rc == 0 && cfg->budget_trials) {
+		c->prior.cost = cost;
+		cfg->budget_trials -= cost;
+	}
+	/* The search's clock starts after the profile. */
+	if (rc == 0 && cfg->budget_s > 0)
+		cfg->budget_s = fmax(cfg->budget_s - p->elapsed_s, 1e-3);
 	return rc;
 }
 
@@ -200,38 +186,25 @@ int tt_auto_nodes(struct tt_auto *c, struct tt_search_cfg *cfg)
  * bandwidth run costs what a search measurement does; the latency run is
  * shorter), and with a duration its time, of which it takes at most about
  * a quarter. */
-static int pick_prior(struct tt_auto *c, struct tt_search_cfg *cfg)
+static int pick_prior(struct tt_auto *c)
 {
-	const struct tt_model *m = c->model;
-	struct tt_profile hmat, *p = &c->profile;
+	const struct tt_model *m = c->req.model;
+	struct tt_search_cfg *cfg = &c->cfg;
+	struct tt_profile hmat, *p = &c->prior.profile;
 	int cost = tt_profile_cost(cfg->nnodes), rc = 0;
-	bool sweep = strcmp(c->kind, "sweep") == 0;
+	const char *skipped = profile_skipped(c, cost);
 
-	tt_profile_hmat(&hmat, c->t, c->source, cfg->nodes, cfg->nnodes);
-	c->auto_from = "hmat";
+	tt_profile_hmat(&hmat, c->t, c->req.source, cfg->nodes, cfg->nnodes);
+	c->prior.auto_from = "hmat";
 	if (tt_profile_complete(&hmat))
 		tt_profile_bw(&hmat, cfg->auto_bw_bytes_s);
-	if (m && !c->no_profile) {
-		rc = tt_profile_model(p, m, c->source, cfg->nodes, cfg->nnodes);
-	} else if (c->no_profile || m || sweep ||
-		   (cfg->budget_trials && cfg->budget_trials - cost < tt_search_need(cfg))) {
+	if (m && !c->req.no_profile) {
+		rc = tt_profile_model(p, m, c->req.source, cfg->nodes, cfg->nnodes);
+	} else if (m || skipped) {
 		*p = hmat;
-		p->skipped = c->no_profile ? "--no-profile"
-			     : sweep	   ? "sweep tries every vector"
-					   : "the budget is too small for it";
+		p->skipped = skipped ? skipped : "the budget is too small for it";
 	} else {
-		struct tt_bench_opts o = bench_opts(c);
-
-		if (c->hooks.profiling)
-			c->hooks.profiling(c->hooks.ctx, c);
-		rc = tt_profile_measure(p, &o, cfg->nodes, cfg->nnodes, cfg->budget_s / 4);
-		if (rc == 0 && cfg->budget_trials) {
-			c->profile_cost = cost;
-			cfg->budget_trials -= cost;
-		}
-		/* The search's clock starts after the profile. */
-		if (rc == 0 && cfg->budget_s > 0)
-			cfg->budget_s = fmax(cfg->budget_s - p->elapsed_s, 1e-3);
+		rc = profile_measure(c, cost);
 	}
 	if (rc < 0)
 		return rc;
@@ -248,7 +221,32 @@ static int pick_prior(struct tt_auto *c, struct tt_search_cfg *cfg)
 		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "none");
 	}
 	if (!tt_profile_complete(&hmat))
-		c->auto_from = strcmp(cfg->prior_from, "none") == 0 ? NULL : cfg->prior_from;
+		c->prior.auto_from = strcmp(cfg->prior_from, "none") == 0 ? NULL : cfg->prior_from;
+	return 0;
+}
+
+/* Every node of tier tr is among the nodes searched. */
+static int whole_tier(const struct tt_search_cfg *cfg, const struct tt_tier *tr)
+{
+	int node;
+
+	tt_nodemask_for_each (node, &tr->nodes) {
+		bool in = false;
+
+		for (int k = 0; k < cfg->nnodes; k++)
+			in |= cfg->nodes[k] == node;
+		if (!in) {
+			tt_err(TT_EINPUT,
+			       "memory tier %d has node %d, which is not among the nodes "
+			       "searched: --granularity tier weighs whole tiers",
+			       tr->id, node);
+			tt_err_hint("give --nodes with every node of the tiers");
+			return TT_EINPUT;
+		}
+	}
+	if (tr->id >= TT_MAX_NODES)
+		return tt_err(TT_EINPUT, "memory tier id %d is beyond %d", tr->id,
+			      TT_MAX_NODES - 1);
 	return 0;
 }
 
@@ -260,6 +258,7 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 	struct tt_search_cfg g = *cfg;
 	const struct tt_node *local =
 		cfg->local_node >= 0 ? tt_topo_node(t, cfg->local_node) : NULL;
+	int rc;
 
 	for (int k = 0; k < cfg->nnodes; k++) {
 		const struct tt_node *n = tt_topo_node(t, cfg->nodes[k]);
@@ -274,10 +273,8 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 	g.local_node = local ? local->tier : -1;
 	for (int i = 0; i < t->ntiers; i++) {
 		const struct tt_tier *tr = &t->tiers[i];
-		double bw = 0;
-		double abw = 0;
+		double bw = 0, abw = 0;
 		bool used = false, known = true, aknown = true;
-		int node;
 
 		for (int k = 0; k < cfg->nnodes; k++)
 			if (tt_nodemask_test(&tr->nodes, cfg->nodes[k])) {
@@ -289,23 +286,8 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 			}
 		if (!used)
 			continue;
-		tt_nodemask_for_each (node, &tr->nodes) {
-			bool in = false;
-
-			for (int k = 0; k < cfg->nnodes; k++)
-				in |= cfg->nodes[k] == node;
-			if (!in) {
-				tt_err(TT_EINPUT,
-				       "memory tier %d has node %d, which is not among the nodes "
-				       "searched: --granularity tier weighs whole tiers",
-				       tr->id, node);
-				tt_err_hint("give --nodes with every node of the tiers");
-				return TT_EINPUT;
-			}
-		}
-		if (tr->id >= TT_MAX_NODES)
-			return tt_err(TT_EINPUT, "memory tier id %d is beyond %d", tr->id,
-				      TT_MAX_NODES - 1);
+		if ((rc = whole_tier(cfg, tr)) < 0)
+			return rc;
 		g.nodes[g.nnodes] = tr->id;
 		g.auto_bw_bytes_s[g.nnodes] = aknown ? abw : 0;
 		g.prior_bw_bytes_s[g.nnodes++] = known ? bw : 0;
@@ -314,122 +296,13 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 	return 0;
 }
 
-/* Tier weights to the node weights a measurement places by: the RFC's
- * split, as recommend.c converts a tier recommendation for upstream. */
-static int tier_nodes(const struct tt_auto *c, const struct tt_weights *tiers,
-		      struct tt_weights *nodes)
-{
-	struct tt_recos *rs = calloc(1, sizeof(*rs));
-	char buf[512];
-	int rc =
-		rs ? tt_weights_format(tiers, buf, sizeof(buf)) : tt_err(TT_EFAIL, "out of memory");
-
-	if (rc >= 0)
-		rc = tt_recos_add(rs, c->source, tt_wi_for_key(TT_WI_BY_TIER)->name, buf, NAN,
-				  "--granularity tier");
-	if (rc == 0)
-		rc = tt_recos_convert(rs, c->t, tt_wi_for_key(TT_WI_BY_NODE));
-	if (rc == 0)
-		*nodes = rs->r[0].w;
-	free(rs);
-	return rc < 0 ? rc : 0;
-}
-
-static int tier_measure(void *ctx, const struct tt_weights *w, double *score)
-{
-	struct tt_auto *c = ctx;
-	struct tt_weights nw;
-	int rc = tier_nodes(c, w, &nw);
-
-	return rc < 0 ? rc : c->inner_measure(c->inner_ctx, &nw, score);
-}
-
-static int tier_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
-{
-	struct tt_auto *c = ctx;
-	struct tt_weights nw;
-	int rc = tier_nodes(c, w, &nw);
-
-	return rc < 0 ? rc : c->inner(c->inner_ctx, &nw, out);
-}
-
-/* The test hook's policy nodes: this host's memory nodes. */
-static int host_mem_nodes(struct tt_nodemask *m)
-{
-	struct tt_sysfs live;
-	int rc = tt_sysfs_init(&live, "/");
-
-	memset(m, 0, sizeof(*m));
-	return rc < 0 ? rc
-		      : tt_sysfs_read_list(&live, m->bits, TT_MAX_NODES,
-					   "/sys/devices/system/node/has_memory");
-}
-
-/* Trials under the kernel's policy (--placement kernel) and app mode: the
- * candidate's weights written for each trial and put back (policy.h), the
- * program run under them (app.h). After the checks of the search's input:
- * the program found, the weight files writable (TT_EUNAVAIL otherwise,
- * nothing written), a journal left by a killed tiertune put back, signals
- * caught. */
-static int policy_setup(struct tt_auto *c, const struct tt_search_cfg *cfg)
-{
-	struct tt_weights ones;
-	int rc;
-
-	if (!c->app_argv && c->mode != TT_PLACE_KERNEL)
-		return 0;
-	rc = tt_state_dir(TT_DIR_STATE, c->state, sizeof(c->state));
-	if (rc == 0)
-		rc = tt_state_prepare(c->state);
-	if (rc < 0)
-		return rc;
-	if (c->app_argv) {
-		c->app = calloc(1, sizeof(*c->app));
-		if (!c->app)
-			return tt_err(TT_EFAIL, "out of memory");
-		snprintf(c->log, sizeof(c->log), "%s/auto-app.log", c->state);
-		rc = tt_app_init(c->app, c->app_argv, c->metric, c->higher_is_better, c->log);
-		if (rc < 0) {
-			free(c->app);
-			c->app = NULL;
-			return rc;
-		}
-		if (c->app_host_nodes) {
-			c->app->host_nodes = true;
-			rc = host_mem_nodes(&c->app->nodes);
-		} else {
-			int cpus[TT_MAX_CPUS], n;
-
-			rc = tt_bench_cpus(c->t, c->source, cpus, &n);
-			if (rc == 0)
-				tt_app_pin(c->app, cpus, n);
-		}
-		if (rc < 0)
-			return rc;
-	}
-	c->pol = (struct tt_policy){ .sfs = c->sfs, .topo = c->t, .state_dir = c->state };
-	c->pm = (struct tt_policy_measure){ .pol = &c->pol,
-					    .inner = c->app ? tt_app_measure : real_measure,
-					    .inner_ctx = c->app ? (void *)c->app : c,
-					    .discarded = c->hooks.discarded,
-					    .discarded_ctx = c->hooks.ctx };
-	tt_weights_clear(&ones);
-	for (int k = 0; k < cfg->nnodes; k++)
-		tt_weights_put(&ones, cfg->nodes[k], 1);
-	rc = tt_policy_check(&c->pol, &ones);
-	if (rc == 0 && c->hooks.recover)
-		rc = c->hooks.recover(c->hooks.ctx);
-	if (rc == 0)
-		tt_policy_catch_signals();
-	return rc;
-}
-
 /* Node weights on an interface keyed by tier (the RFC's): a tier's weight
  * is split evenly over its nodes, so two searched nodes in one tier could
  * be given weights no write can make, and the run would recommend what it
  * never measured. */
-static int node_weights_writable(const struct tt_auto *c, const struct tt_search_cfg *cfg)
+static int node_weights_writable(const struct tt_auto *c)
 {
+	const struct tt_search_cfg *cfg = &c->cfg;
 	const struct tt_wi_backend *be;
 
 	if (tt_wi_pick(c->sfs, NULL, &be) < 0 || be->key != TT_WI_BY_TIER)
@@ -456,82 +329,100 @@ static int node_weights_writable(const struct tt_auto *c, const struct tt_search
 
 /* Real bench trials whose arrays the last-level cache can hold measure
  * the cache, whose bandwidth no weight changes: the search would rank
- * noise. Refused before any trial unless the caller allows it (the model
- * and app mode allocate no arrays). */
+ * noise. Refused before any trial by the rule each trial follows (bench's,
+ * on the cache of the threads' CPUs) unless the caller allows it; the
+ * model and app mode allocate no arrays. Other faults are left to the
+ * first trial to report, as before this check. */
 static int cache_check(const struct tt_auto *c)
 {
-	struct tt_llc llc;
+	const struct tt_auto_req *q = &c->req;
+	struct tt_bench_opts o = tt_auto_bench_opts(c);
+	struct tt_bench_result *r;
+	int rc;
 
-	if (c->model || c->app_argv || !c->size_bytes || c->allow_cache_resident ||
-	    tt_bench_llc(c->sfs, &llc) < 0 || c->size_bytes >= llc.bytes * TT_LLC_FACTOR)
+	if (q->model || q->app.argv || !q->size_bytes || q->allow_cache_resident)
 		return 0;
-	tt_err(TT_EINPUT,
-	       "--size %.1f MiB arrays are under %dx the last-level cache (L%d, %.1f MiB, from "
-	       "%s): the trials would measure the cache, not memory",
-	       (double)c->size_bytes / (1 << 20), TT_LLC_FACTOR, llc.level,
-	       (double)llc.bytes / (1 << 20), llc.from);
-	tt_err_hint("give --size %.0fM or more (or leave it out: STREAM's rule), or "
-		    "--allow-cache-resident to search the cache's figures knowingly",
-		    ceil((double)llc.bytes * TT_LLC_FACTOR / (1 << 20)));
-	return TT_EINPUT;
+	if (!(r = calloc(1, sizeof(*r))))
+		return tt_err(TT_EFAIL, "out of memory");
+	rc = tt_bench_prepare(&o, r);
+	rc = rc < 0 && r->cache_resident ? rc : 0;
+	free(r);
+	return rc;
 }
 
-int tt_auto_prepare(struct tt_auto *c, struct tt_search_cfg *cfg)
+/* The final comparison's interval narrows with its rounds (t of n-1
+ * degrees of freedom over sqrt(n): +-2.5 sd at 3 rounds, 1.2 at 5, 0.7 at
+ * 10), and 3 cannot tell a 10% gain from noise at 3% noise. A budget buys
+ * rounds at a fortieth of it: a model run's 200 gets 5, the default real
+ * run's 60 keeps 3. The count is fixed before any round is seen, so
+ * stopping early on a lucky interval cannot bias the verdict. A sweep
+ * without a budget must stay within reach. */
+static int budget_rounds(struct tt_auto *c)
 {
-	const struct tt_model *m = c->model;
+	struct tt_search_cfg *cfg = &c->cfg;
+	bool m = c->req.model != NULL;
+
+	if (cfg->budget_trials / 40 > cfg->confirm_rounds)
+		cfg->confirm_rounds = cfg->budget_trials / 40 < TT_CONFIRM_MAX
+					      ? cfg->budget_trials / 40
+					      : TT_CONFIRM_MAX;
+	if (cfg->budget_trials || cfg->budget_s > 0 ||
+	    tt_grid_count(cfg->nnodes, cfg->max_weight) * cfg->min_repeats <=
+		    (m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX))
+		return 0;
+	return tt_err(TT_EINPUT,
+		      "--grid %u over %d nodes is %ld vectors, each measured %d "
+		      "times, more than the %d a sweep %s runs without --budget: give "
+		      "--budget, or a smaller --grid",
+		      cfg->max_weight, cfg->nnodes, tt_grid_count(cfg->nnodes, cfg->max_weight),
+		      cfg->min_repeats, m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX,
+		      m ? "on the model" : "of real trials");
+}
+
+/* The model's simulation, its thread count the model's unless asked. */
+static int model_setup(struct tt_auto *c)
+{
+	const struct tt_model *m = c->req.model;
+	int rc;
+
+	if (!m)
+		return 0;
+	rc = tt_model_sim_init(&c->pipe.sim, m, c->req.source, c->req.kernel->name, c->req.threads,
+			       c->req.sigma, c->req.seed);
+	if (rc == 0 && !c->req.threads)
+		c->req.threads = tt_model_source(m, c->req.source)->threads;
+	return rc;
+}
+
+int tt_auto_prepare(struct tt_auto *c)
+{
+	struct tt_search_cfg *cfg = &c->cfg;
 	int rc;
 
 	if (cfg->nnodes < 2) {
 		rc = tt_err(TT_EUNAVAIL,
 			    "nothing to interleave: node %d is the only memory node %s",
-			    cfg->nodes[0], c->nodes ? "in --nodes" : "of this machine");
+			    cfg->nodes[0], c->req.nodes ? "in --nodes" : "of this machine");
 		tt_err_hint(
 			"weighted interleave needs two or more memory nodes; to see the search on "
 			"a modelled CXL machine: --model tuner/models/spr-ddr5-2cxl.json");
 		return rc;
 	}
 	for (int k = 0; k < cfg->nnodes; k++)
-		if (cfg->nodes[k] == c->source)
-			cfg->local_node = c->source;
+		if (cfg->nodes[k] == c->req.source)
+			cfg->local_node = c->req.source;
 	if ((rc = cache_check(c)) < 0)
 		return rc;
-	if (!c->tiers && (rc = node_weights_writable(c, cfg)) < 0)
+	if (!c->tiers && (rc = node_weights_writable(c)) < 0)
 		return rc;
-	/* The final comparison's interval narrows with its rounds (t of n-1
-	 * degrees of freedom over sqrt(n): +-2.5 sd at 3 rounds, 1.2 at 5, 0.7
-	 * at 10), and 3 cannot tell a 10% gain from noise at 3% noise. A budget
-	 * buys rounds at a fortieth of it: a model run's 200 gets 5, the default
-	 * real run's 60 keeps 3. The count is fixed before any round is seen,
-	 * so stopping early on a lucky interval cannot bias the verdict. */
-	if (cfg->budget_trials / 40 > cfg->confirm_rounds)
-		cfg->confirm_rounds = cfg->budget_trials / 40 < TT_CONFIRM_MAX
-					      ? cfg->budget_trials / 40
-					      : TT_CONFIRM_MAX;
-	if (!cfg->budget_trials && !(cfg->budget_s > 0) &&
-	    tt_grid_count(cfg->nnodes, cfg->max_weight) * cfg->min_repeats >
-		    (m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX))
-		return tt_err(TT_EINPUT,
-			      "--grid %u over %d nodes is %ld vectors, each measured %d "
-			      "times, more than the %d a sweep %s runs without --budget: give "
-			      "--budget, or a smaller --grid",
-			      cfg->max_weight, cfg->nnodes,
-			      tt_grid_count(cfg->nnodes, cfg->max_weight), cfg->min_repeats,
-			      m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX,
-			      m ? "on the model" : "of real trials");
-	rc = pick_prior(c, cfg);
+	if ((rc = budget_rounds(c)) < 0)
+		return rc;
+	rc = pick_prior(c);
 	if (rc == 0 && c->tiers)
 		rc = group_tiers(c->t, cfg);
-	if (rc < 0)
-		return rc;
-	if (m) {
-		rc = tt_model_sim_init(&c->sim, m, c->source, c->mix, c->threads, c->sigma,
-				       c->seed);
-		if (rc < 0)
-			return rc;
-		if (!c->threads)
-			c->threads = tt_model_source(m, c->source)->threads;
-	}
-	return policy_setup(c, cfg);
+	if (rc == 0)
+		rc = model_setup(c);
+	return rc < 0 ? rc : tt_auto_pipe_build(c);
 }
 
 /* Keeps what the latest real measurement placed with its trial, then
@@ -539,51 +430,22 @@ int tt_auto_prepare(struct tt_auto *c, struct tt_search_cfg *cfg)
 static void progress(void *ctx, const struct tt_search *s, int trial)
 {
 	struct tt_auto *c = ctx;
+	struct tt_auto_seen *seen = &c->seen;
 
-	if (!s->confirming && !c->simulated && trial >= c->nper) {
-		struct tt_auto_placed *p = realloc(c->per_trial, (size_t)(trial + 16) * sizeof(*p));
+	if (!s->confirming && !c->simulated && trial >= seen->nper) {
+		struct tt_auto_placed *p =
+			realloc(seen->per_trial, (size_t)(trial + 16) * sizeof(*p));
 
 		if (p) {
-			memset(p + c->nper, 0, (size_t)(trial + 16 - c->nper) * sizeof(*p));
-			c->per_trial = p;
-			c->nper = trial + 16;
+			memset(p + seen->nper, 0, (size_t)(trial + 16 - seen->nper) * sizeof(*p));
+			seen->per_trial = p;
+			seen->nper = trial + 16;
 		}
 	}
-	if (!s->confirming && !c->simulated && trial < c->nper)
-		c->per_trial[trial] = c->last;
+	if (!s->confirming && !c->simulated && trial < seen->nper)
+		seen->per_trial[trial] = seen->last;
 	if (c->hooks.progress)
 		c->hooks.progress(c->hooks.ctx, c, s, trial);
-}
-
-/* The measurement for the objective and the granularity: the model's or a
- * real one, with latency when the objective or a bound needs it, through
- * the tier split with --granularity tier. */
-static int search_init(struct tt_auto *c, const struct tt_search_cfg *base, struct tt_search *s)
-{
-	struct tt_search_cfg k = *base, *cfg = &k;
-	bool lat = c->latency || c->max_lat_ns > 0, model = c->model != NULL;
-
-	k.max_lat_ns = c->max_lat_ns;
-	k.progress = progress;
-	k.progress_ctx = c;
-	c->inner = model ? tt_model_sample : real_sample;
-	c->inner_measure = model ? tt_model_measure : real_measure;
-	c->inner_ctx = model ? (void *)&c->sim : c;
-	if (model)
-		c->sim.traffic_bytes_s = c->latency ? c->traffic_bytes_s : 0;
-	/* Trials under written weights wrap the node-weight measurement, so
-	 * that --granularity tier splits its tiers before they are written. */
-	if (c->pm.pol) {
-		c->pm.inner = c->app ? tt_app_measure : c->inner_measure;
-		c->pm.inner_ctx = c->app ? (void *)c->app : c->inner_ctx;
-		c->inner_measure = tt_policy_measure;
-		c->inner_ctx = &c->pm;
-	}
-	if (lat)
-		return tt_search_init_sampled(s, cfg, c->tiers ? tier_sample : c->inner,
-					      c->tiers ? c : c->inner_ctx);
-	return tt_search_init(s, cfg, c->tiers ? tier_measure : c->inner_measure,
-			      c->tiers ? c : c->inner_ctx);
 }
 
 /* No trial kept the bound, or none carried the stated traffic: the nearest
@@ -593,12 +455,12 @@ static int infeasible(const struct tt_auto *c, const struct tt_report *r)
 	char w[96];
 
 	tt_weights_format(&r->best_w, w, sizeof(w));
-	if (!(c->max_lat_ns > 0)) {
+	if (!(c->req.max_lat_ns > 0)) {
 		tt_err(TT_EFAIL,
 		       "%s--traffic-rate %.1f GB/s exceeds every candidate's capacity: none of %d "
 		       "trials carried it; the highest capacity found was %.1f GB/s",
-		       c->simulated ? "SIMULATED: " : "", c->traffic_bytes_s / 1e9, r->nmeasured,
-		       r->max_capacity_bytes_s / 1e9);
+		       c->simulated ? "SIMULATED: " : "", c->req.traffic_bytes_s / 1e9,
+		       r->nmeasured, r->max_capacity_bytes_s / 1e9);
 		tt_err_hint("state a traffic within the capacity (--traffic-rate), or give more "
 			    "nodes (--nodes)");
 		return TT_EFAIL;
@@ -606,7 +468,8 @@ static int infeasible(const struct tt_auto *c, const struct tt_report *r)
 	tt_err(TT_EFAIL,
 	       "%sno weights met the latency bound of %.0f ns in %d trials; the least loaded "
 	       "latency was %.0f ns, with weights %s",
-	       c->simulated ? "SIMULATED: " : "", c->max_lat_ns, r->nmeasured, r->best_lat_ns, w);
+	       c->simulated ? "SIMULATED: " : "", c->req.max_lat_ns, r->nmeasured, r->best_lat_ns,
+	       w);
 	tt_err_hint("raise --max-latency, or lighten the mix (--threads)");
 	return TT_EFAIL;
 }
@@ -640,240 +503,41 @@ static bool kernel_auto_on(const struct tt_auto *c)
 	return on;
 }
 
-int tt_auto_search(struct tt_auto *c, const struct tt_search_cfg *cfg, struct tt_search *s,
-		   struct tt_report *r, struct tt_recos *rs)
+int tt_auto_search(struct tt_auto *c)
 {
-	int rc = search_init(c, cfg, s);
+	struct tt_search_cfg cfg = c->cfg;
+	struct tt_report *r = &c->r;
+	int rc;
 
+	cfg.max_lat_ns = c->req.max_lat_ns;
+	cfg.progress = progress;
+	cfg.progress_ctx = c;
+	rc = tt_search_init_sampled(&c->s, &cfg, tt_auto_pipe_sample, &c->pipe);
 	if (rc < 0)
 		return rc;
-	rc = tt_search_run(s);
+	c->searched = true;
+	rc = tt_search_run(&c->s);
 	if (rc == 0)
-		rc = tt_report_build(r, s, c->source, c->simulated);
+		rc = tt_report_build(r, &c->s, c->req.source, c->simulated);
 	if (rc == 0 && r->none_feasible)
 		rc = infeasible(c, r);
 	r->tiers = c->tiers;
 	if (rc == 0)
 		tt_report_decide(r, kernel_auto_on(c));
 	if (rc == 0)
-		rc = tt_report_reco(r, rs);
+		rc = tt_report_reco(r, &c->rs);
 	if (rc == 0)
-		rc = reco_for_machine(c, rs);
-	if (rc < 0)
-		tt_search_release(s);
-	return rc;
-}
-
-/* A trial's node rows for the database: its weights (split over the tiers'
- * nodes with --granularity tier), shares requested and, for real trials,
- * achieved. */
-static int trial_nodes(const struct tt_auto *c, const struct tt_search *s, int i,
-		       struct tt_db_trial_node *nodes, int max, int *nn)
-{
-	uint32_t w[TT_SEARCH_MAX_NODES], sum = 0;
-	struct tt_weights tw;
-	int node, rc;
-
-	tt_search_trial_weights(s, i, w);
-	tt_search_weights(s, w, &tw);
-	if (c->tiers && (rc = tier_nodes(c, &tw, &tw)) < 0)
-		return rc;
-	tt_nodemask_for_each (node, &tw.set)
-		sum += tw.w[node];
-	*nn = 0;
-	tt_nodemask_for_each (node, &tw.set) {
-		double share = (double)tw.w[node] / sum;
-
-		if (!tw.w[node] || *nn == max)
-			continue;
-		nodes[*nn] = (struct tt_db_trial_node){
-			.node = node,
-			.weight = tw.w[node],
-			.requested_share = share,
-			/* A model's and a program's pages are not counted: their
-			 * share is the policy's. */
-			.achieved_share = c->simulated || c->app || i >= c->nper
-						  ? share
-						  : c->per_trial[i].achieved[*nn]
-		};
-		++*nn;
-	}
-	return 0;
-}
-
-static double median(const double *x, int n)
-{
-	double v[TT_CONFIRM_MAX * 4 + 64];
-	int m = n < (int)(sizeof(v) / sizeof(v[0])) ? n : (int)(sizeof(v) / sizeof(v[0]));
-
-	memcpy(v, x, (size_t)m * sizeof(*v));
-	for (int i = 1; i < m; i++)
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double tmp = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = tmp;
-		}
-	return m ? (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2) : NAN;
-}
-
-/* App mode's figures in the program's own terms: seconds, or the metric
- * and its direction. The scores are 1/s or 1/metric where less is better,
- * so the best run is the highest score whichever way it is shown. */
-static void app_figures(const struct tt_app *app, const struct tt_trial *tr, struct tt_db_trial *d)
-{
-	double v[TT_CONFIRM_MAX * 4 + 64], lo = INFINITY, hi = -INFINITY;
-	int n = tr->n < (int)(sizeof(v) / sizeof(v[0])) ? tr->n : (int)(sizeof(v) / sizeof(v[0]));
-
-	for (int j = 0; j < n; j++) {
-		v[j] = tt_app_shown(app, tr->raw[j]);
-		lo = fmin(lo, tr->raw[j]);
-		hi = fmax(hi, tr->raw[j]);
-	}
-	if (!app->metric) {
-		d->time_best_s = tt_app_shown(app, hi);
-		d->time_median_s = median(v, n);
-		d->time_max_s = tt_app_shown(app, lo);
-		return;
-	}
-	d->metric = true;
-	d->metric_higher_is_better = app->higher_is_better;
-	d->metric_best = tt_app_shown(app, hi);
-	d->metric_median = median(v, n);
-	d->metric_worst = tt_app_shown(app, lo);
-}
-
-/* A trial's figures for the database: bandwidth from the callback's own
- * scores (not a bound's ranking; none for the latency objective, whose
- * score is not one), latency where it was measured. */
-static void trial_figures(const struct tt_auto *c, const struct tt_trial *tr, struct tt_db_trial *d)
-{
-	double lo = INFINITY, hi = -INFINITY, llo = INFINITY, lhi = -INFINITY;
-
-	for (int j = 0; j < tr->n; j++) {
-		lo = fmin(lo, tr->raw[j]);
-		hi = fmax(hi, tr->raw[j]);
-		llo = fmin(llo, tr->lat_ns[j]);
-		lhi = fmax(lhi, tr->lat_ns[j]);
-	}
-	if (c->app) {
-		app_figures(c->app, tr, d);
-		return;
-	}
-	if (!c->latency) {
-		d->bw_best_bytes_s = hi;
-		d->bw_median_bytes_s = median(tr->raw, tr->n);
-		d->bw_min_bytes_s = lo;
-	}
-	if (isfinite(llo)) {
-		d->lat_best_ns = llo;
-		d->lat_median_ns = median(tr->lat_ns, tr->n);
-		d->lat_max_ns = lhi;
-	}
-}
-
-/* The run, its trials (one per weight vector, its measurements as passes)
- * and the recommendation. The run row is begun only now, after the search:
- * a search refused or failed leaves the database as it was. */
-int tt_auto_record(struct tt_auto *c, const struct tt_search *s, const struct tt_report *r,
-		   const struct tt_recos *rs, int64_t *run_id)
-{
-	struct tt_db *db;
-	char objective[64];
-	int64_t host, run = 0, id;
-	int rc = c->hooks.open_db(c->hooks.ctx, &db);
-
-	if (rc < 0)
-		return rc;
-	/* App mode: the program is in the run's command line. */
-	if (c->app && c->app->metric)
-		snprintf(objective, sizeof(objective), "app:metric,%s-is-better",
-			 c->app->higher_is_better ? "higher" : "lower");
-	else if (c->app)
-		snprintf(objective, sizeof(objective), "app:wall-time");
-	else if (c->latency)
-		snprintf(objective, sizeof(objective), "latency:%s@%gGB/s", c->kernel->name,
-			 c->traffic_bytes_s / 1e9);
-	else
-		snprintf(objective, sizeof(objective), "%s:%s%s", c->kernel->kind->objective,
-			 c->kernel->name, c->max_lat_ns > 0 ? ",latency-bound" : "");
-	rc = tt_db_host(db, c->t, &host);
-	if (rc == 0)
-		rc = tt_db_run_begin(db,
-				     &(struct tt_db_run){ .host_id = host,
-							  .kind = c->kind,
-							  .command = c->command,
-							  .source_node = c->source,
-							  .objective = objective,
-							  .kernel_release = c->t->kernel_release,
-							  .simulated = c->simulated },
-				     &run);
-	for (int i = 0; rc == 0 && i < s->ntrials; i++) {
-		struct tt_db_trial_node nodes[TT_SEARCH_MAX_NODES];
-		struct tt_db_trial d = {
-			/* App mode: the program is its own traffic, on the
-			 * source node's CPUs (0: wherever allowed). */
-			.kernel = c->app ? "app" : c->kernel->name,
-			.mix = c->app ? c->app->path : c->kernel->counting,
-			.placement = c->simulated ? "model" : tt_place_mode_names[c->mode],
-			.threads = c->app	  ? c->app->ncpus
-				   : c->simulated ? c->threads
-						  : c->used_threads,
-			.size_bytes = c->simulated || c->app ? 0 : c->array_bytes,
-			.validated = !c->simulated && i < c->nper && c->per_trial[i].validated,
-			.simulated = c->simulated,
-			.nodes = nodes,
-		};
-
-		if (!s->trials[i].n)
-			continue;
-		rc = trial_nodes(c, s, i, nodes, TT_SEARCH_MAX_NODES, &d.nnodes);
-		trial_figures(c, &s->trials[i], &d);
-		if (rc == 0)
-			rc = tt_db_trial_add(db, run, &d, &id);
-	}
-	if (rc == 0) {
-		const struct tt_report_baseline *over = tt_report_gain_over(r);
-
-		rc = tt_db_recommendation_add(
-			db, run,
-			&(struct tt_db_recommendation){
-				.source_node = c->source,
-				.interface = rs->r[0].interface,
-				.weights = &rs->r[0].w,
-				.action = tt_reco_action_name(r->action),
-				.score = r->best_mean,
-				.score_ci_low = r->best_ci_lo,
-				.score_ci_high = r->best_ci_hi,
-				.score_n = r->best_trial >= 0 ? r->trials[r->best_trial].n : 0,
-				.gain = r->reco_gain,
-				.gain_ci_low = over && r->reco_gain != 0 ? over->gain_lo : NAN,
-				.gain_ci_high = over && r->reco_gain != 0 ? over->gain_hi : NAN,
-				.baseline =
-					over ? tt_report_baseline_label(r, over->name) : NULL });
-	}
-	if (rc == 0)
-		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
-	if (rc < 0 && run) {
-		char msg[1024];
-
-		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
-		tt_db_run_finish(db, run, TT_RUN_FAILED);
-		tt_err(rc, "recording the run failed: %s", msg);
-	}
-	tt_db_close(db);
-	if (rc == 0)
-		*run_id = run;
+		rc = reco_for_machine(c, &c->rs);
 	return rc;
 }
 
 /* The plan apply would run for the recommendation, on the interface this
  * kernel has: the node weights, merged, or the source's weights in the
  * interface's unit. */
-int tt_auto_plan(const struct tt_auto *c, const struct tt_recos *reco, struct tt_apply_plan *p)
+int tt_auto_plan(const struct tt_auto *c, struct tt_apply_plan *p)
 {
 	const struct tt_wi_backend *be;
-	struct tt_recos rs = *reco;
+	struct tt_recos rs = c->rs;
 	struct tt_weights w;
 	int rc, id, one = -1;
 
@@ -881,8 +545,8 @@ int tt_auto_plan(const struct tt_auto *c, const struct tt_recos *reco, struct tt
 	 * Weights cannot say that: upstream's are global, so writing the one
 	 * node's would only shift every interleaving task towards the nodes
 	 * left out; the RFC's are per tier, the others untouched. */
-	if (tt_nodemask_weight(&reco->r[0].w.set) == 1) {
-		tt_nodemask_for_each (id, &reco->r[0].w.set)
+	if (tt_nodemask_weight(&c->rs.r[0].w.set) == 1) {
+		tt_nodemask_for_each (id, &c->rs.r[0].w.set)
 			one = id;
 		return tt_err(TT_EUNAVAIL,
 			      "the best is %s %d alone, no interleave, which no weight can say "
@@ -892,37 +556,40 @@ int tt_auto_plan(const struct tt_auto *c, const struct tt_recos *reco, struct tt
 			      c->tiers ? "tier" : "node", one, c->tiers ? "tier" : "node");
 	}
 	rc = tt_wi_pick(c->sfs, NULL, &be);
-
 	if (rc == 0)
 		rc = tt_recos_convert(&rs, c->t, be);
 	if (rc < 0)
 		return rc;
 	p->be = be;
 	if (be->per_source)
-		return tt_apply_plan_weights(p, c->t, c->source, &rs.r[0].w);
-	rc = tt_recos_merged(&rs, be, c->source, &w);
+		return tt_apply_plan_weights(p, c->t, c->req.source, &rs.r[0].w);
+	rc = tt_recos_merged(&rs, be, c->req.source, &w);
 	return rc < 0 ? rc : tt_apply_plan_weights(p, c->t, -1, &w);
 }
 
 void tt_auto_release(struct tt_auto *c)
 {
-	tt_bench_ctx_free(c->reuse);
-	c->reuse = NULL;
-	free(c->per_trial);
-	c->per_trial = NULL;
-	c->nper = 0;
-	if (c->app)
-		tt_app_release(c->app);
-	free(c->app);
-	c->app = NULL;
+	if (c->searched)
+		tt_search_release(&c->s);
+	c->searched = false;
+	tt_auto_pipe_release(&c->pipe);
+	free(c->seen.per_trial);
+	free(c->seen.discarded);
+	memset(&c->seen, 0, sizeof(c->seen));
+	tt_apply_plan_release(&c->plan);
+	tt_auto_doc_release(&c->doc);
 }
 
-int tt_auto_all_add(struct tt_auto_all *all, const struct tt_recos *rs, int64_t run)
+int tt_auto_all_add(struct tt_auto_all *all, const struct tt_auto *c)
 {
 	if (all->rs.n == TT_RECO_MAX)
 		return tt_err(TT_EINPUT, "more than %d sources", TT_RECO_MAX);
-	all->run[all->rs.n] = run;
-	all->rs.r[all->rs.n++] = rs->r[0];
+	if (c->r.action != TT_ACTION_APPLY && tt_report_keeps(&c->r))
+		snprintf(all->keep + strlen(all->keep), sizeof(all->keep) - strlen(all->keep),
+			 "%ssource node %d: %s", all->keep[0] ? "; " : "", c->req.source,
+			 tt_reco_action_name(c->r.action));
+	all->run[all->rs.n] = c->run;
+	all->rs.r[all->rs.n++] = c->rs.r[0];
 	return 0;
 }
 

@@ -1,21 +1,24 @@
 /*
- * An auto or sweep run (tiertune auto, sweep): the nodes for a source, the
- * prior, the measurement (real trials through trial.h, the model's, trials
- * under written weights through policy.h and app.h, tier weights split over
- * their nodes), the search and its recommendation, the record in the
- * database, and the plan apply would run. The CLI parses the options into
- * struct tt_auto, prints through the hooks and after each step, and applies.
- * Nothing here prints.
+ * An auto or sweep run (tiertune auto, sweep) as a session: a typed request
+ * in, one report document out (report.h). Between them the nodes for a
+ * source, the prior, the measurement pipeline (built once: a base measure,
+ * real, the model's or a program's, and wrappers of one signature: trials
+ * under written weights through policy.h, tier weights split over their
+ * nodes), the search and its recommendation, the record in the database and
+ * the plan apply would run. Nothing here prints: the caller prints through
+ * the hooks along the way and renders the document at the end.
  *
- *	struct tt_auto c = {.kind = "auto", .t = &t, .sfs = &sfs, .kernel = k,
- *			    .source = 0, .model = m, .hooks = {...}};
- *	tt_search_cfg_default(&cfg);              (budget, strategy, max weight)
- *	tt_auto_nodes(&c, &cfg);                  (the source, --nodes)
- *	tt_auto_prepare(&c, &cfg);                (prior, tiers, model, policy)
- *	tt_auto_search(&c, &cfg, &s, &r, &rs);    (then print s, r and rs)
- *	tt_auto_record(&c, &s, &r, &rs, &run);    (unless --no-record)
- *	tt_auto_plan(&c, &rs, &p);                (what apply would write)
- *	tt_search_release(&s);
+ *	struct tt_auto_req req = {.kind = TT_RUN_AUTO, .kernel = k, .source = 0,
+ *				  .model = m, .strategy = &tt_s_shares, ...};
+ *	struct tt_auto c;
+ *	struct tt_auto_doc d;
+ *	tt_auto_init(&c, &req, &t, &sfs, &hooks);
+ *	tt_auto_nodes(&c);                   (the source, --nodes)
+ *	tt_auto_prepare(&c);                 (prior, tiers, model, pipeline)
+ *	tt_auto_search(&c);                  (c.s, c.r, c.rs: the outcome)
+ *	tt_auto_record(&c);                  (unless --no-record: c.run)
+ *	tt_auto_report(&c, &where, &d);      (the plan and the document)
+ *	... render d ...
  *	tt_auto_release(&c);
  *
  * Each step returns 0 or a library status with its message; the CLI prints
@@ -26,6 +29,7 @@
 #define TT_AUTO_H
 
 #include "../bench/place.h"
+#include "../core/apply.h"
 #include "../core/recommend.h"
 #include "../core/topo.h"
 #include "model.h"
@@ -38,12 +42,70 @@
 #include <stdint.h>
 
 struct tt_app;
-struct tt_apply_plan;
 struct tt_auto;
 struct tt_bench_ctx;
 struct tt_db;
 struct tt_kernel;
 struct tt_wi_backend;
+
+/* What a run is, for its record and its report: "auto" or "sweep". */
+enum tt_run_kind { TT_RUN_AUTO, TT_RUN_SWEEP };
+const char *tt_run_kind_name(enum tt_run_kind k);
+
+/* The objectives and groupings a request names; the option tables take
+ * their words from these NULL-terminated lists, indexed by the enums. */
+enum tt_objective { TT_OBJECTIVE_BANDWIDTH, TT_OBJECTIVE_LATENCY };
+extern const char *const tt_objective_names[];
+enum tt_granularity {
+	TT_GRANULARITY_DEFAULT = -1, /* the interface's (tt_auto_init) */
+	TT_GRANULARITY_NODE,
+	TT_GRANULARITY_TIER,
+};
+extern const char *const tt_granularity_names[];
+
+/* App mode: a program run under each candidate's weights, scored by its
+ * wall time or a number it prints. */
+struct tt_auto_app {
+	char **argv; /* NULL-terminated; NULL: bench trials */
+	const char *metric;
+	bool higher_is_better;
+	/* The program runs on this host's memory nodes, not the root's (the
+	 * CLI's test hook: orchestration tests on a fixture copy). */
+	bool host_nodes;
+};
+
+/* The run asked for, as the caller parsed it: every choice typed. */
+struct tt_auto_req {
+	enum tt_run_kind kind;
+	const char *command; /* the command line, for the records */
+	int source;
+	const char *nodes;		/* --nodes: a list, "local" or NULL (every memory node) */
+	const struct tt_kernel *kernel; /* the mix */
+	int threads;			/* 0: every CPU of the source node (the model's count) */
+	size_t size_bytes;		/* per array; 0: STREAM's rule */
+	/* Real bench trials with arrays the last-level cache can hold would
+	 * tune the cache's bandwidth: refused unless this is set. */
+	bool allow_cache_resident;
+	int repeat;
+	bool no_profile;
+	const struct tt_model *model; /* NULL: real trials */
+	double sigma;		      /* the model's relative noise */
+	uint64_t seed;		      /* the model's noise seed */
+	enum tt_objective objective;  /* latency: scores are 1e9 / lat_ns */
+	double traffic_bytes_s;	      /* the latency objective's stated traffic, bytes/s */
+	double max_lat_ns;	      /* --max-latency; 0: none */
+	/* Tier: the search's groups are tiers, and every measurement splits
+	 * their weights over the tiers' nodes first. */
+	enum tt_granularity granularity;
+	/* TT_PLACE_KERNEL: each candidate's weights written for its trial
+	 * (so always in app mode); else exact placement. */
+	enum tt_place_mode placement;
+	struct tt_auto_app app;
+	const struct tt_strategy *strategy;
+	uint32_t max_weight;
+	int budget_trials; /* measurements in all, the profile's included; 0: none */
+	double budget_s;   /* s; 0: none */
+};
 
 /* The caller's side: what it prints along the way, and what only it
  * opens. Each gets ctx; each may be NULL but open_db, which
@@ -63,99 +125,181 @@ struct tt_auto_hooks {
 	void *ctx;
 };
 
-/* What a real measurement saw, kept per trial for the record: the
- * measure callback cannot know its trial, the progress callback that
+/* One stage of the measurement pipeline. Every stage, the base measure
+ * and the wrappers around it alike, has this one signature; a wrapper
+ * measures through next. */
+struct tt_stage {
+	int (*fn)(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out);
+	void *ctx;
+	const struct tt_stage *next; /* NULL: the base measure */
+};
+
+/* The measurement the search calls (stage[n - 1]) and what its stages
+ * keep between measurements. */
+struct tt_auto_pipe {
+	struct tt_stage stage[3];
+	int n;
+	struct tt_model_sim sim; /* the model's (req.model) */
+	/* Real measurements' arrays, placed once and kept: each new vector
+	 * moves only the pages whose node changes (bench/run.h). */
+	struct tt_bench_ctx *reuse;
+	/* Trials under written weights: the transaction held per trial,
+	 * and app mode's program; the state folder for their lock, journal
+	 * and the program's log. */
+	struct tt_policy pol;
+	struct tt_policy_measure pm; /* pm.pol set: trials under written weights */
+	struct tt_app *app;
+	char state[4096];
+	char log[4200];
+};
+
+/* A trial under written weights measured again: its weights moved. */
+struct tt_auto_discard {
+	struct tt_weights w;
+	char why[256];
+};
+
+/* What real measurements placed and used, kept per trial for the record:
+ * the measure callback cannot know its trial, the progress callback that
  * follows every measurement does. */
 struct tt_auto_placed {
 	double achieved[TT_SEARCH_MAX_NODES]; /* fraction of checked pages */
 	bool validated;
 };
-
-struct tt_auto {
-	/* The run asked for, set by the caller. */
-	const char *kind; /* "auto" or "sweep": the run's kind */
-	const struct tt_topo *t;
-	const struct tt_sysfs *sfs;
-	const char *command; /* the command line, for the records */
-	const struct tt_kernel *kernel;
-	const char *mix; /* its name, for the model */
-	int source;
-	const char *nodes; /* --nodes: a list, "local" or NULL (every memory node) */
-	int threads;	   /* 0: every CPU of the source node (the model's count) */
-	size_t size_bytes; /* per array; 0: STREAM's rule */
-	/* Real bench trials with arrays the last-level cache can hold would
-	 * tune the cache's bandwidth: refused unless this is set. */
-	bool allow_cache_resident;
-	int repeat;
-	bool no_profile;
-	const struct tt_model *model; /* NULL: real trials */
-	double sigma;		      /* the model's relative noise */
-	uint64_t seed;		      /* the model's noise seed */
-	bool latency;		      /* the latency objective: scores are 1e9 / lat_ns */
-	double traffic_bytes_s;	      /* its stated traffic, bytes/s */
-	double max_lat_ns;	      /* --max-latency; 0: none */
-	/* --granularity tier: the search's groups are tiers, and every
-	 * measurement splits their weights over the tiers' nodes first. */
-	bool tiers;
-	/* Trials under written weights: TT_PLACE_KERNEL for --placement
-	 * kernel and app mode; its program, metric and direction. */
-	enum tt_place_mode mode;
-	char **app_argv; /* NULL-terminated; NULL: bench trials */
-	const char *metric;
-	bool higher_is_better;
-	/* The program runs on this host's memory nodes, not the root's (the
-	 * CLI's test hook: orchestration tests on a fixture copy). */
-	bool app_host_nodes;
-	struct tt_auto_hooks hooks;
-
-	/* What the run set up and saw, for the report and the record. */
-	bool simulated;		    /* with a model */
-	struct tt_model_sim sim;    /* with a model */
+struct tt_auto_seen {
 	struct tt_auto_placed last; /* the latest real measurement */
 	struct tt_auto_placed *per_trial;
 	int nper;
 	size_t array_bytes; /* as the last real trial allocated */
 	int used_threads;
-	/* The real measurements' arrays, placed once and kept: each new vector
-	 * moves only the pages whose node changes (bench/run.h). */
-	struct tt_bench_ctx *reuse;
-	/* The node-weight measurement the tier split calls. */
-	tt_sample_fn inner;
-	tt_measure_fn inner_measure;
-	void *inner_ctx;
-	struct tt_profile profile; /* the prior's figures */
-	int profile_cost;	   /* measurements of the budget it took */
-	const char *auto_from;	   /* the auto baseline's figures: "hmat", the prior's */
-	struct tt_policy pol;
-	struct tt_policy_measure pm; /* pm.pol set: trials under written weights */
-	struct tt_app *app;	     /* app mode's program */
-	char state[4096];	     /* the state folder: lock, journal, the program's log */
-	char log[4200];		     /* its output */
+	struct tt_auto_discard *discarded; /* trials under written weights measured again */
+	int ndiscarded;
 };
 
+/* The prior and the auto baseline's figures. */
+struct tt_auto_prior {
+	struct tt_profile profile; /* the prior's figures */
+	int cost;		   /* measurements of the budget the profile took */
+	const char *auto_from;	   /* the auto baseline's figures: "hmat", the prior's */
+};
+
+/* A trial as the report shows it. */
+struct tt_doc_trial {
+	struct tt_weights w; /* the search's groups' weights (tier ids by tier) */
+	enum tt_phase phase;
+	int n;		   /* measurements; 0: none (the budget ended first) */
+	double mean, half; /* as measured (not a bound's ranking), score units; NaN: none */
+	double lat_ns;	   /* ns, mean loaded latency; NaN: not measured */
+	bool feasible;
+	double remote_share; /* of the weight, on nodes other than the source */
+};
+
+/* The report document of a run: everything its report says, as text or
+ * JSON, comes from here (cli/auto-display.c renders both), so the two
+ * cannot drift. Pointers are into the session and live as long as it. */
+struct tt_auto_doc {
+	const struct tt_auto_req *req; /* kind, model, mix, objective, bound, app */
+	const char *root;	       /* the topology's root as given */
+	bool model_tree;	       /* the root is the model's own tree (read only) */
+	const struct tt_topo *t;       /* host, CPU, kernel release, tiers */
+	bool simulated, tiers, latency;
+	int threads;	   /* as run: the model's count or the last real trial's; 0: unknown */
+	int budget_trials; /* the profile's share included; 0: none */
+	double budget_s;   /* s; 0: none */
+	const struct tt_auto_prior *prior;
+	const struct tt_app *app;    /* app mode's program; NULL */
+	const char *log;	     /* its output */
+	const struct tt_policy *pol; /* trials under written weights; NULL: none */
+	const struct tt_auto_discard *discarded;
+	int ndiscarded;
+	const struct tt_report *r;	  /* baselines with verdicts, best, action */
+	struct tt_doc_trial *trials;	  /* every trial, r->ntrials of them */
+	const struct tt_reco *reco;	  /* the recommendation, in the interface's form */
+	bool keeps;			  /* nothing to write (tt_report_keeps) */
+	const struct tt_apply_plan *plan; /* what apply would write; NULL: plan_why */
+	const char *plan_why;
+	int64_t run; /* recorded as; 0: not recorded */
+	/* The next commands, for the root the weights are for: the copy of
+	 * the model's tree to make first (""), then apply and export of the
+	 * run, or apply of the weights, or show of a run that keeps. */
+	char copy_tree[4200];
+	char next[2][4400];
+	int nnext;
+};
+void tt_auto_doc_release(struct tt_auto_doc *d);
+
+struct tt_auto {
+	struct tt_auto_req req; /* as asked; granularity resolved by tt_auto_init */
+	const struct tt_topo *t;
+	const struct tt_sysfs *sfs;
+	struct tt_auto_hooks hooks;
+	bool simulated; /* with a model: every figure says so */
+	bool tiers;	/* the search's groups are tiers */
+	bool latency;	/* the latency objective */
+	struct tt_search_cfg cfg;
+	struct tt_auto_prior prior;
+	struct tt_auto_pipe pipe;
+	struct tt_auto_seen seen;
+	/* The outcome (tt_auto_search): the search, its report and the
+	 * recommendation as the machine's interface takes it; the run it is
+	 * recorded as (0: not) and the plan apply would run. */
+	struct tt_search s;
+	bool searched;
+	struct tt_report r;
+	struct tt_recos rs;
+	int64_t run;
+	struct tt_apply_plan plan;
+	bool planned;
+	char plan_why[512]; /* why there is no plan, or why nothing is to be written */
+	struct tt_auto_doc doc;
+};
+
+/* The request copied, the search's configuration from it, and the
+ * granularity by default the interface's: tiers where the interface holds
+ * a weight for every tier of a source (the RFC) and the run is auto's
+ * bench trials with weights in its range. */
+void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct tt_topo *t,
+		  const struct tt_sysfs *sfs, const struct tt_auto_hooks *hooks);
 /* The source (a CPU node of the machine) and the nodes to interleave over
- * into cfg; a model must describe them (tt_model_check_machine). */
-int tt_auto_nodes(struct tt_auto *c, struct tt_search_cfg *cfg);
+ * into c->cfg; a model must describe them (tt_model_check_machine). */
+int tt_auto_nodes(struct tt_auto *c);
 /* Two or more nodes, a sweep's grid within reach, the prior (the profile,
  * measured or the model's; HMAT's when skipped) and the auto baseline's
- * figures into cfg, its groups the tiers with c->tiers, the model's
- * simulation, and for trials under written weights the program found, the
- * weight files writable, a leftover journal put back and signals caught. */
-int tt_auto_prepare(struct tt_auto *c, struct tt_search_cfg *cfg);
-/* The search on cfg, its report and the recommendation, tier weights as
- * the machine's interface takes them. On success the caller releases s
- * (tt_search_release); on failure it is released. TT_EFAIL naming the
- * nearest miss when no weights were feasible. */
-int tt_auto_search(struct tt_auto *c, const struct tt_search_cfg *cfg, struct tt_search *s,
-		   struct tt_report *r, struct tt_recos *rs);
-/* The run, its trials and the recommendation, through hooks.open_db;
- * *run_id the run. */
-int tt_auto_record(struct tt_auto *c, const struct tt_search *s, const struct tt_report *r,
-		   const struct tt_recos *rs, int64_t *run_id);
-/* The plan apply would run for the recommendation on this kernel's
- * interface (p initialised by the caller). */
-int tt_auto_plan(const struct tt_auto *c, const struct tt_recos *reco, struct tt_apply_plan *p);
+ * figures into c->cfg, its groups the tiers with c->tiers, the model's
+ * simulation, the measurement pipeline, and for trials under written
+ * weights the program found, the weight files writable, a leftover journal
+ * put back and signals caught. */
+int tt_auto_prepare(struct tt_auto *c);
+/* The search, its report, what the measurements support doing
+ * (tt_report_decide) and the recommendation, tier weights as the
+ * machine's interface takes them. TT_EFAIL naming the nearest miss when no
+ * weights were feasible. */
+int tt_auto_search(struct tt_auto *c);
+/* The run, its trials and the recommendation, through hooks.open_db, as
+ * c->run. */
+int tt_auto_record(struct tt_auto *c);
+/* Where the report's commands point: the root as the user gave it, and
+ * whether it is the model's own tree (read only: a copy is to be made). */
+struct tt_auto_where {
+	const char *root;
+	bool model_tree;
+};
+/* The plan apply would run (or why there is none) and the report document
+ * of the whole run (c->doc, valid while c lives). */
+int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
+		   const struct tt_auto_doc **d);
 void tt_auto_release(struct tt_auto *c);
+
+/* For auto*.c: what every real run from the source shares (the mix, the
+ * threads, the arrays' size and the passes); tier weights as the node
+ * weights a measurement places by (the RFC's split); the pipeline built
+ * (tt_auto_prepare), called (a tt_sample_fn on c->pipe) and freed. */
+struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c);
+int tt_auto_tier_nodes(const struct tt_auto *c, const struct tt_weights *tiers,
+		       struct tt_weights *nodes);
+int tt_auto_pipe_build(struct tt_auto *c);
+int tt_auto_pipe_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out);
+void tt_auto_pipe_release(struct tt_auto_pipe *p);
 
 /* --all-sources: every source's recommendation and run, merged once all
  * have run. */
@@ -168,10 +312,12 @@ struct tt_auto_all {
 	struct tt_weights merged;
 	char conflict[1024];
 	char why[512];
+	char keep[512]; /* the sources whose run recommends writing nothing, and what */
 };
 
-/* A source's recommendation (rs->r[0]) and its run (0: not recorded). */
-int tt_auto_all_add(struct tt_auto_all *all, const struct tt_recos *rs, int64_t run);
+/* A source's recommendation (c->rs.r[0]) and its run (c->run; 0: not
+ * recorded), and whether its run supports writing weights. */
+int tt_auto_all_add(struct tt_auto_all *all, const struct tt_auto *c);
 /* The set through recommend.c on the machine's interface: upstream's one
  * global weight per node merges sources whose nodes do not overlap (or
  * agree) and names a conflict; the RFC holds every source's tier weights.
@@ -182,5 +328,8 @@ void tt_auto_all_merge(struct tt_auto_all *all, const struct tt_sysfs *sfs,
  * weights, or every source's tier weights on the RFC. */
 int tt_auto_all_plan(const struct tt_auto_all *all, const struct tt_topo *t,
 		     struct tt_apply_plan *p);
+/* The plan apply would run for the session's recommendation on this
+ * kernel's interface (p initialised by the caller). */
+int tt_auto_plan(const struct tt_auto *c, struct tt_apply_plan *p);
 
 #endif

@@ -18,24 +18,23 @@ const char *tt_verdict_name(enum tt_verdict v)
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : "unknown";
 }
 
-const char *tt_report_baseline_label(const struct tt_report *r, const char *name)
+const char *tt_report_baseline_label(const struct tt_report *r, enum tt_baseline kind)
 {
 	/* By tier, "local" is the source's whole tier: on a two-socket
 	 * machine both sockets' DRAM, not the source's own. */
-	return strcmp(name, "local") == 0  ? (r->tiers ? "local tier" : "local DRAM")
-	       : strcmp(name, "1:1") == 0  ? "1:1 interleave"
-	       : strcmp(name, "auto") == 0 ? "kernel auto mode"
-					   : name;
+	switch (kind) {
+	case TT_BASE_LOCAL:
+		return r->tiers ? "local tier" : "local DRAM";
+	case TT_BASE_EVEN:
+		return "1:1 interleave";
+	default:
+		return "kernel auto mode";
+	}
 }
 
 const struct tt_report_baseline *tt_report_gain_over(const struct tt_report *r)
 {
-	const struct tt_report_baseline *over = NULL;
-
-	for (int i = 0; i < r->nbaselines; i++)
-		if (strcmp(r->base[i].name, r->reco_gain_over) == 0)
-			over = &r->base[i];
-	return over;
+	return r->gain_over >= 0 ? &r->base[r->gain_over] : NULL;
 }
 
 static enum tt_verdict verdict(const struct tt_confirm *c)
@@ -116,6 +115,7 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 		struct tt_report_baseline *rb = &r->base[i];
 		const struct tt_trial *t = &s->trials[c->trial];
 
+		rb->kind = c->kind;
 		snprintf(rb->name, sizeof(rb->name), "%s", c->name);
 		tt_search_trial_weights(s, c->trial, w);
 		tt_search_weights(s, w, &rb->w);
@@ -128,9 +128,9 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 		rb->verdict = verdict(c);
 		rb->lat_ns = t->lat_mean_ns;
 		rb->feasible = t->feasible;
-		if (strcmp(c->name, "auto") == 0)
+		if (c->kind == TT_BASE_AUTO)
 			r->best_is_auto = c->same_as_best;
-		if (strcmp(c->name, "local") == 0 || (ref < 0 && strcmp(c->name, "1:1") == 0))
+		if (c->kind == TT_BASE_LOCAL || (ref < 0 && c->kind == TT_BASE_EVEN))
 			ref = i;
 	}
 	r->lost_to = -1;
@@ -144,10 +144,11 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 		    (r->lost_to < 0 || r->base[i].gain < r->base[r->lost_to].gain))
 			r->lost_to = i;
 	r->reco_gain = NAN;
+	r->gain_over = -1;
 	if (ref >= 0 && r->lost_to < 0) {
 		const struct tt_report_baseline *rb = &r->base[ref];
 
-		snprintf(r->reco_gain_over, sizeof(r->reco_gain_over), "%s", rb->name);
+		r->gain_over = ref;
 		r->reco_gain = rb->verdict == TT_VERDICT_BETTER || rb->verdict == TT_VERDICT_WORSE
 				       ? rb->gain
 			       : rb->verdict == TT_VERDICT_UNKNOWN ? NAN
@@ -163,11 +164,11 @@ const char *tt_reco_action_name(enum tt_reco_action a)
 					   : "apply";
 }
 
-/* The baseline named name, or -1. */
-static int base_index(const struct tt_report *r, const char *name)
+/* The baseline of that kind, or -1. */
+static int base_index(const struct tt_report *r, enum tt_baseline kind)
 {
 	for (int i = 0; i < r->nbaselines; i++)
-		if (strcmp(r->base[i].name, name) == 0)
+		if (r->base[i].kind == kind)
 			return i;
 	return -1;
 }
@@ -180,7 +181,7 @@ static bool beaten(const struct tt_report *r, int i)
 
 void tt_report_decide(struct tt_report *r, bool auto_on)
 {
-	int a = base_index(r, "auto"), l = base_index(r, "local");
+	int a = base_index(r, TT_BASE_AUTO), l = base_index(r, TT_BASE_LOCAL);
 
 	r->action = TT_ACTION_APPLY;
 	r->action_base = -1;
@@ -199,6 +200,13 @@ void tt_report_decide(struct tt_report *r, bool auto_on)
 		r->action = TT_ACTION_KEEP_AUTO, r->action_base = a;
 	else if (l >= 0 && !r->tiers && !beaten(r, l))
 		r->action = TT_ACTION_BIND_LOCAL, r->action_base = l;
+}
+
+bool tt_report_keeps(const struct tt_report *r)
+{
+	return r->action == TT_ACTION_KEEP_AUTO ||
+	       (r->action == TT_ACTION_BIND_LOCAL &&
+		r->base[r->action_base].verdict != TT_VERDICT_SAME);
 }
 
 int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)

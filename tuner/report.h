@@ -33,7 +33,8 @@ enum tt_verdict {
 const char *tt_verdict_name(enum tt_verdict v);
 
 struct tt_report_baseline {
-	char name[16]; /* "local", "1:1", "auto" */
+	enum tt_baseline kind;
+	char name[16]; /* tt_baseline_names[kind] */
 	struct tt_weights w;
 	int n;			 /* measurements before the search */
 	double mean;		 /* score units */
@@ -99,7 +100,7 @@ struct tt_report {
 	 * baseline exists, else over 1:1; 0 when within noise or the same
 	 * vector, NaN when unknown. */
 	double reco_gain;
-	char reco_gain_over[16];
+	int gain_over; /* the baseline it is over; -1: none */
 	/* What to do (tt_report_decide); with TT_ACTION_APPLY the
 	 * recommendation's weights, else they are what was measured best
 	 * and nothing is to be written. */
@@ -116,11 +117,15 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
  * recommendation already is). Else apply. A winner that lost to auto or
  * local keeps that one. */
 void tt_report_decide(struct tt_report *r, bool auto_on);
+/* The action keeps something the search did not beat: auto mode, or local
+ * memory when the winner was other weights within its noise. (The winner
+ * being local memory itself is the one-node recommendation, which the
+ * plan refuses: "bind instead".) Nothing is to be written. */
+bool tt_report_keeps(const struct tt_report *r);
 /* A baseline's name as the report and the record say it: "local DRAM"
  * ("local tier" by tier), "1:1 interleave", "kernel auto mode". */
-const char *tt_report_baseline_label(const struct tt_report *r, const char *name);
-/* The baseline the recommendation's gain is over (reco_gain_over); NULL:
- * none. */
+const char *tt_report_baseline_label(const struct tt_report *r, enum tt_baseline kind);
+/* The baseline the recommendation's gain is over (gain_over); NULL: none. */
 const struct tt_report_baseline *tt_report_gain_over(const struct tt_report *r);
 /* Adds the best weights (or, when the winner lost, the baseline it lost
  * to) as a recommendation of node weights for the source, or with r->tiers

@@ -20,6 +20,7 @@ static int run(struct tt_search *s)
 
 const struct tt_strategy tt_s_grid = {
 	.name = "grid",
+	.exhaustive = true,
 	.summary = "exhaustive: every reduced vector with weights 0..max-weight",
 	.run = run,
 };

@@ -19,7 +19,7 @@ static int run(struct tt_search *s)
 
 	/* Start where the prior points (the auto baseline), else at 1:1. */
 	for (int b = 0; b < s->nbaselines; b++)
-		if (s->base[b].trial >= 0 && (inc < 0 || s->base[b].name[0] == 'a'))
+		if (s->base[b].trial >= 0 && (inc < 0 || s->base[b].kind == TT_BASE_AUTO))
 			inc = s->base[b].trial;
 	tt_search_trial_weights(s, inc, w);
 	tt_search_shares(s, w, x);

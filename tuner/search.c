@@ -485,12 +485,15 @@ static bool auto_formula(const struct tt_search_cfg *c, const double *bw_bytes_s
 	return any;
 }
 
-static void add_baseline(struct tt_search *s, const char *name)
+const char *const tt_baseline_names[] = { "local", "1:1", "auto", NULL };
+
+static void add_baseline(struct tt_search *s, enum tt_baseline kind)
 {
 	struct tt_confirm *c = &s->base[s->nbaselines++];
 
 	memset(c, 0, sizeof(*c));
-	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->kind = kind;
+	snprintf(c->name, sizeof(c->name), "%s", tt_baseline_names[kind]);
 	c->trial = -1;
 	c->gain = c->gain_lo = c->gain_hi = NAN;
 }
@@ -551,10 +554,10 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 		if (!in)
 			return tt_err(TT_EINPUT, "local node %d is not among the nodes to search",
 				      c->local_node);
-		add_baseline(s, "local");
+		add_baseline(s, TT_BASE_LOCAL);
 	}
 	if (c->nnodes > 1)
-		add_baseline(s, "1:1");
+		add_baseline(s, TT_BASE_EVEN);
 	{
 		const double *abw = c->auto_bw_bytes_s;
 		bool given = false;
@@ -571,7 +574,7 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 		if (c->nnodes > 1 &&
 		    auto_formula(c, given ? abw : c->prior_bw_bytes_s, &s->auto_w)) {
 			s->have_auto = true;
-			add_baseline(s, "auto");
+			add_baseline(s, TT_BASE_AUTO);
 		}
 	}
 	/* Baselines (min_repeats each) and the confirmation must fit. */
@@ -618,12 +621,12 @@ void tt_search_release(struct tt_search *s)
 	s->seen_cap = 0;
 }
 
-static int baseline_vector(const struct tt_search *s, const char *name, uint32_t *w)
+static int baseline_vector(const struct tt_search *s, enum tt_baseline kind, uint32_t *w)
 {
 	for (int k = 0; k < s->cfg.nnodes; k++) {
-		if (strcmp(name, "local") == 0)
+		if (kind == TT_BASE_LOCAL)
 			w[k] = s->cfg.nodes[k] == s->cfg.local_node;
-		else if (strcmp(name, "1:1") == 0)
+		else if (kind == TT_BASE_EVEN)
 			w[k] = 1;
 		else
 			w[k] = tt_weights_get(&s->auto_w, s->cfg.nodes[k], 0);
@@ -637,7 +640,7 @@ static int measure_baselines(struct tt_search *s)
 		uint32_t w[TT_SEARCH_MAX_NODES];
 		int t;
 
-		baseline_vector(s, s->base[b].name, w);
+		baseline_vector(s, s->base[b].kind, w);
 		/* A vector two baselines share is one trial (auto can be 1:1). */
 		if ((t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_BASELINE)) < 0)
 			return t;
@@ -800,7 +803,7 @@ int tt_search_run(struct tt_search *s)
 	/* An exhaustive strategy ends when its weight space does, not when
 	 * the search has converged. */
 	snprintf(s->stop_reason, sizeof(s->stop_reason), "%s",
-		 strcmp(s->strategy->name, "grid") ? "converged" : "every vector measured");
+		 s->strategy->exhaustive ? "every vector measured" : "converged");
 	if ((rc = measure_baselines(s)) < 0)
 		return rc;
 	if ((rc = try_prior(s)) < 0)

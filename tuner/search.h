@@ -118,9 +118,15 @@ struct tt_search_cfg {
 	void *progress_ctx;
 };
 
+/* The baselines, measured before the search: local memory alone, 1:1
+ * over the nodes, the kernel's auto-mode formula. */
+enum tt_baseline { TT_BASE_LOCAL, TT_BASE_EVEN, TT_BASE_AUTO };
+extern const char *const tt_baseline_names[]; /* "local", "1:1", "auto"; by kind */
+
 /* The final comparison of the winner with one baseline. */
 struct tt_confirm {
-	char name[16];	   /* "local", "1:1", "auto" */
+	enum tt_baseline kind;
+	char name[16];	   /* tt_baseline_names[kind] */
 	int trial;	   /* the baseline's trial */
 	bool same_as_best; /* the winner is this baseline: nothing to compare */
 	int rounds;	   /* paired measurements made */
@@ -178,6 +184,7 @@ struct tt_strategy {
 	const char *name;
 	const char *summary;
 	int (*run)(struct tt_search *s);
+	bool exhaustive; /* measures every vector (the grid): it ends when they do */
 };
 
 extern const struct tt_strategy tt_s_shares, tt_s_hillclimb, tt_s_grid;

@@ -24,12 +24,9 @@ struct run {
 	struct tt_sysfs sfs;
 	struct tt_topo t;
 	struct tt_model model;
-	struct tt_search_cfg cfg;
-	struct tt_search s;
-	bool searched;
-	struct tt_report r;
-	struct tt_recos rs;
+	struct tt_auto_req q;
 	struct tt_auto c;
+	bool started;
 	int calls; /* progress hook */
 	const struct tt_auto *seen;
 	int opened; /* open_db hook */
@@ -70,45 +67,47 @@ static struct run *run_new(const char *fixture, const char *model)
 	return x;
 }
 
-/* The options as cmd-auto.c fills them for --model, --seed 7 and its
- * default budget there. */
+/* The request as cmd-auto.c fills it for --model, --seed 7 and its
+ * default budget there; run_start opens the session on it (after a test
+ * changed what it tests). */
 static void run_init(struct run *x, int source, const char *mix)
 {
-	if (x->searched)
-		tt_search_release(&x->s);
-	tt_auto_release(&x->c);
-	x->searched = false;
-	memset(&x->rs, 0, sizeof(x->rs));
-	x->c = (struct tt_auto){ .kind = "auto",
-				 .t = &x->t,
-				 .sfs = &x->sfs,
-				 .command = "test-auto",
-				 .kernel = tt_kernel_find(mix),
-				 .mix = mix,
-				 .source = source,
-				 .repeat = 5,
-				 .model = &x->model,
-				 .sigma = 0.03,
-				 .seed = 7,
-				 .hooks = { .progress = count, .open_db = open_db, .ctx = x } };
-	assert_non_null(x->c.kernel);
-	tt_search_cfg_default(&x->cfg);
-	x->cfg.budget_trials = 200;
+	x->q = (struct tt_auto_req){ .kind = TT_RUN_AUTO,
+				     .command = "test-auto",
+				     .kernel = tt_kernel_find(mix),
+				     .source = source,
+				     .repeat = 5,
+				     .model = &x->model,
+				     .sigma = 0.03,
+				     .seed = 7,
+				     .granularity = TT_GRANULARITY_DEFAULT,
+				     .strategy = &tt_s_shares,
+				     .budget_trials = 200 };
+	assert_non_null(x->q.kernel);
+}
+
+static void run_start(struct run *x)
+{
+	const struct tt_auto_hooks hooks = { .progress = count, .open_db = open_db, .ctx = x };
+
+	if (x->started)
+		tt_auto_release(&x->c);
+	tt_auto_init(&x->c, &x->q, &x->t, &x->sfs, &hooks);
+	x->started = true;
 }
 
 static void run_search(struct run *x)
 {
-	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
-	assert_int_equal(tt_auto_prepare(&x->c, &x->cfg), 0);
-	assert_int_equal(tt_auto_search(&x->c, &x->cfg, &x->s, &x->r, &x->rs), 0);
-	x->searched = true;
+	run_start(x);
+	assert_int_equal(tt_auto_nodes(&x->c), 0);
+	assert_int_equal(tt_auto_prepare(&x->c), 0);
+	assert_int_equal(tt_auto_search(&x->c), 0);
 }
 
 static void run_free(struct run *x)
 {
-	if (x->searched)
-		tt_search_release(&x->s);
-	tt_auto_release(&x->c);
+	if (x->started)
+		tt_auto_release(&x->c);
 	tt_topo_release(&x->t);
 	free(x);
 }
@@ -151,24 +150,25 @@ static void test_model_run(void **state)
 	run_init(x, 0, "triad");
 	run_search(x);
 	assert_true(x->c.simulated);
-	assert_int_equal(x->s.cfg.nnodes, 3);
-	assert_string_equal(x->s.cfg.prior_from, "model");
-	assert_null(x->c.profile.skipped);
-	assert_int_equal(x->s.cfg.local_node, 0);
-	assert_true(x->c.threads > 0);
-	assert_int_equal(x->calls, x->s.measurements);
+	assert_int_equal(x->c.s.cfg.nnodes, 3);
+	assert_string_equal(x->c.s.cfg.prior_from, "model");
+	assert_null(x->c.prior.profile.skipped);
+	assert_int_equal(x->c.s.cfg.local_node, 0);
+	assert_true(x->c.req.threads > 0);
+	assert_int_equal(x->calls, x->c.s.measurements);
 	assert_ptr_equal(x->seen, &x->c);
-	assert_int_equal(x->rs.n, 1);
-	assert_int_equal(x->rs.r[0].source_node, 0);
+	assert_int_equal(x->c.rs.n, 1);
+	assert_int_equal(x->c.rs.r[0].source_node, 0);
 	assert_int_equal(x->opened, 0);
-	assert_int_equal(tt_auto_record(&x->c, &x->s, &x->r, &x->rs, &id), 0);
+	assert_int_equal(tt_auto_record(&x->c), 0);
+	id = x->c.run;
 	assert_int_equal(x->opened, 1);
 	assert_true(id > 0);
 	assert_int_equal(tt_db_open(&db, x->db, TT_DB_READONLY), 0);
 	assert_int_equal(tt_db_run_get(db, id, &j), 0);
 	assert_string_equal(json_string_value(json_object_get(j, "kind")), "auto");
 	assert_string_equal(json_string_value(json_object_get(j, "objective")), "bandwidth:triad");
-	assert_int_equal(json_array_size(json_object_get(j, "trials")), measured(&x->r));
+	assert_int_equal(json_array_size(json_object_get(j, "trials")), measured(&x->c.r));
 	assert_int_equal(json_array_size(json_object_get(j, "recommendations")), 1);
 	json_decref(j);
 	tt_db_close(db);
@@ -184,11 +184,12 @@ static void test_local_nodes(void **state)
 
 	for (int src = 0; src < 2; src++) {
 		run_init(x, src, "triad");
-		x->c.nodes = "local";
-		assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
-		assert_int_equal(x->cfg.nnodes, 2);
-		assert_int_equal(x->cfg.nodes[0], src);
-		assert_int_equal(x->cfg.nodes[1], src + 2);
+		x->q.nodes = "local";
+		run_start(x);
+		assert_int_equal(tt_auto_nodes(&x->c), 0);
+		assert_int_equal(x->c.cfg.nnodes, 2);
+		assert_int_equal(x->c.cfg.nodes[0], src);
+		assert_int_equal(x->c.cfg.nodes[1], src + 2);
 	}
 	run_free(x);
 }
@@ -201,16 +202,16 @@ static void test_tiers(void **state)
 	(void)state;
 
 	run_init(x, 0, "reads");
-	x->c.tiers = true;
-	x->c.threads = 200;
+	x->q.granularity = TT_GRANULARITY_TIER;
+	x->q.threads = 200;
 	run_search(x);
-	assert_int_equal(x->s.cfg.nnodes, 2);
-	assert_int_equal(x->s.cfg.nodes[0], 4);
-	assert_int_equal(x->s.cfg.nodes[1], 22);
-	assert_int_equal(x->s.cfg.local_node, 4);
-	assert_true(x->r.tiers);
-	assert_int_equal(x->rs.n, 1);
-	assert_string_equal(x->rs.r[0].interface, tt_wi_for_key(TT_WI_BY_TIER)->name);
+	assert_int_equal(x->c.s.cfg.nnodes, 2);
+	assert_int_equal(x->c.s.cfg.nodes[0], 4);
+	assert_int_equal(x->c.s.cfg.nodes[1], 22);
+	assert_int_equal(x->c.s.cfg.local_node, 4);
+	assert_true(x->c.r.tiers);
+	assert_int_equal(x->c.rs.n, 1);
+	assert_string_equal(x->c.rs.r[0].interface, tt_wi_for_key(TT_WI_BY_TIER)->name);
 	run_free(x);
 }
 
@@ -221,25 +222,30 @@ static void test_refusals(void **state)
 	(void)state;
 
 	run_init(x, 0, "triad");
-	x->c.nodes = "x";
-	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), TT_EINPUT);
+	x->q.nodes = "x";
+	run_start(x);
+	assert_int_equal(tt_auto_nodes(&x->c), TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "--nodes 'x' is not a node list"));
 	run_init(x, 1, "triad");
-	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), TT_EINPUT);
+	run_start(x);
+	assert_int_equal(tt_auto_nodes(&x->c), TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "source node 1 has no CPUs"));
 	run_init(x, 0, "triad");
-	x->c.nodes = "0";
-	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
-	assert_int_equal(tt_auto_prepare(&x->c, &x->cfg), TT_EUNAVAIL);
+	x->q.nodes = "0";
+	run_start(x);
+	assert_int_equal(tt_auto_nodes(&x->c), 0);
+	assert_int_equal(tt_auto_prepare(&x->c), TT_EUNAVAIL);
 	assert_non_null(strstr(tt_err_msg(), "nothing to interleave: node 0 is the only memory "
 					     "node in --nodes"));
 	/* A sweep of --grid 255 over 3 nodes without a budget. */
 	run_init(x, 0, "triad");
-	x->c.kind = "sweep";
-	x->cfg.budget_trials = 0;
-	x->cfg.max_weight = 255;
-	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
-	assert_int_equal(tt_auto_prepare(&x->c, &x->cfg), TT_EINPUT);
+	x->q.kind = TT_RUN_SWEEP;
+	x->q.strategy = &tt_s_grid;
+	x->q.budget_trials = 0;
+	x->q.max_weight = 255;
+	run_start(x);
+	assert_int_equal(tt_auto_nodes(&x->c), 0);
+	assert_int_equal(tt_auto_prepare(&x->c), TT_EINPUT);
 	assert_non_null(strstr(tt_err_msg(), "--grid 255 over 3 nodes"));
 	assert_int_equal(x->calls, 0);
 	run_free(x);
@@ -257,9 +263,9 @@ static void test_all_sources(void **state)
 
 	for (int src = 0; src < 2; src++) {
 		run_init(x, src, "triad");
-		x->c.nodes = "local";
+		x->q.nodes = "local";
 		run_search(x);
-		assert_int_equal(tt_auto_all_add(all, &x->rs, 0), 0);
+		assert_int_equal(tt_auto_all_add(all, &x->c), 0);
 	}
 	tt_auto_all_merge(all, &x->sfs, &x->t);
 	assert_non_null(all->be);
@@ -301,21 +307,22 @@ static void test_cache_resident_refused(void **state)
 	snprintf(cmd, sizeof(cmd), "%s/tuner/models/spr-ddr5-2cxl.json", top);
 	assert_int_equal(tt_model_load(&x->model, cmd), 0);
 	run_init(x, 0, "triad");
-	x->c.model = NULL;
-	x->c.size_bytes = 8 << 20;
-	assert_int_equal(tt_auto_nodes(&x->c, &x->cfg), 0);
-	assert_int_equal(tt_auto_prepare(&x->c, &x->cfg), TT_EINPUT);
+	x->q.model = NULL;
+	x->q.size_bytes = 8 << 20;
+	run_start(x);
+	assert_int_equal(tt_auto_nodes(&x->c), 0);
+	assert_int_equal(tt_auto_prepare(&x->c), TT_EINPUT);
 	assert_string_equal(
 		tt_err_msg(),
-		"--size 8.0 MiB arrays are under 4x the last-level cache (L3, 32.0 MiB, "
-		"from sysfs): the trials would measure the cache, not memory");
+		"triad's 8.0 MiB arrays are under 4x the last-level cache of its CPUs (L3, "
+		"32.0 MiB, from sysfs): the trial would measure the cache, not memory");
 	/* 128 MiB is 4x: not refused for the cache (whatever comes next). */
-	x->c.size_bytes = 128 << 20;
-	rc = tt_auto_prepare(&x->c, &x->cfg);
+	x->c.req.size_bytes = 128 << 20;
+	rc = tt_auto_prepare(&x->c);
 	assert_true(rc == 0 || !strstr(tt_err_msg(), "last-level cache"));
-	x->c.size_bytes = 8 << 20;
-	x->c.allow_cache_resident = true;
-	rc = tt_auto_prepare(&x->c, &x->cfg);
+	x->c.req.size_bytes = 8 << 20;
+	x->c.req.allow_cache_resident = true;
+	rc = tt_auto_prepare(&x->c);
 	assert_true(rc == 0 || !strstr(tt_err_msg(), "last-level cache"));
 	run_free(x);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

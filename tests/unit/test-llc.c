@@ -132,8 +132,8 @@ static void test_unknown(void **state)
 
 	(void)state;
 	assert_int_equal(tt_bench_default_bytes(&llc, rule, sizeof(rule)), 8 * MIB);
-	assert_string_equal(
-		rule, "1M elements (STREAM's minimum; last-level cache unknown: none in sysfs cpu*/cache)");
+	assert_string_equal(rule, "1M elements (STREAM's minimum; last-level cache unknown: none "
+				  "in sysfs cpu*/cache)");
 }
 
 /* Cache-resident under 4x the LLC, not at it; too short under 20 ticks,

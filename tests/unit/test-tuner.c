@@ -600,7 +600,7 @@ static void test_within_noise(void **state)
 			    r.base[b].verdict == TT_VERDICT_SAME);
 		assert_true(r.base[b].rounds == 0 || r.base[b].rounds == cfg.confirm_rounds);
 	}
-	assert_string_equal(r.reco_gain_over, "local");
+	assert_int_equal(r.base[r.gain_over].kind, TT_BASE_LOCAL);
 	assert_true(r.reco_gain == 0);
 	assert_string_equal(tt_verdict_name(TT_VERDICT_NOISE), "within noise");
 	tt_search_release(&s);

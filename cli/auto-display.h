@@ -1,0 +1,45 @@
+/*
+ * auto's and sweep's output: the report document of a run (tuner/auto.h)
+ * rendered as text and as JSON, each from that one document, so that the
+ * two cannot drift; the --all-sources summary; and the lines printed along
+ * the way (a line per measurement, the final comparison's rounds).
+ *
+ *	const struct tt_auto_doc *d;
+ *	tt_auto_report(&c, &where, &d);
+ *	cli_auto_text(stdout, d);     or     json_t *j = cli_auto_json(d);
+ */
+#ifndef TT_CLI_AUTO_DISPLAY_H
+#define TT_CLI_AUTO_DISPLAY_H
+
+#include "../tuner/auto.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Orchestration tests only: app mode on a fixture copy writes the copy's
+ * weights, but its program can only run on this host's nodes, under this
+ * host's weights. Never a measurement of the fixture's machine. */
+#define CLI_APP_TEST_HOOK "TIERTUNE_TEST_APP_HOST_NODES"
+
+/* The report: a sweep's table of every vector first, then the machine,
+ * the search, the profile, the baselines with their verdicts, the
+ * recommendation, the plan and the next commands. */
+void cli_auto_text(FILE *f, const struct tt_auto_doc *d);
+/* The same as one JSON object (docs/json.md, "auto"); NULL: out of memory. */
+json_t *cli_auto_json(const struct tt_auto_doc *d);
+
+/* --all-sources' summary of the set: each source's weights, and what the
+ * machine's interface makes of them together. */
+void cli_auto_all_text(FILE *f, const struct tt_auto_all *all, bool simulated);
+/* The same as JSON, with docs: each source's summary (cli_auto_all_source). */
+json_t *cli_auto_all_json(const struct tt_auto_all *all, json_t *docs, bool simulated);
+/* A source's summary for the set: its run, nodes and recommendation. */
+json_t *cli_auto_all_source(const json_t *doc, int source);
+
+/* A measurement's line on f: the trial, its figure, the best so far; a
+ * round of the final comparison with the running gain (confirm). */
+void cli_auto_progress(FILE *f, const struct tt_auto *c, const struct tt_search *s, int trial);
+void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *s, int trial);
+
+#endif

@@ -1,0 +1,162 @@
+/* An auto or sweep run's report document (auto.h): the plan apply would
+ * run, the trials as the report shows them and the commands it suggests,
+ * beside the session's own figures. */
+#include "auto.h"
+
+#include "../core/error.h"
+#include "../core/wi.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *tt_run_kind_name(enum tt_run_kind k)
+{
+	return k == TT_RUN_SWEEP ? "sweep" : "auto";
+}
+
+/* Why a run whose action is not "apply" writes nothing: the report's
+ * apply line and --apply's. */
+static void keep_why(const struct tt_report *r, char *buf, size_t size)
+{
+	const struct tt_report_baseline *b = r->action_base >= 0 ? &r->base[r->action_base] : NULL;
+
+	snprintf(buf, size,
+		 r->action == TT_ACTION_KEEP_AUTO
+			 ? "nothing to write: keep the kernel's auto mode (no weights beat it "
+			   "beyond the noise%s)"
+			 : "nothing to write: bind the program's memory to the local node (numactl "
+			   "--membind; interleaving beat local memory alone by nothing beyond the "
+			   "noise%s)",
+		 b && b->verdict == TT_VERDICT_NOISE   ? ", see its row above"
+		 : b && b->verdict == TT_VERDICT_WORSE ? "; it beat the search's winner"
+						       : "");
+}
+
+/* The trials as the report shows them: weights, figures as measured, and
+ * the share off the source's node (a sweep's table). */
+static int doc_trials(const struct tt_auto *c, struct tt_doc_trial **out)
+{
+	const struct tt_search *s = &c->s;
+	struct tt_doc_trial *rows = calloc((size_t)s->ntrials + 1, sizeof(*rows));
+
+	if (!rows)
+		return tt_err(TT_EFAIL, "out of memory");
+	for (int i = 0; i < s->ntrials; i++) {
+		const struct tt_trial *tr = &s->trials[i];
+		struct tt_doc_trial *d = &rows[i];
+		uint32_t w[TT_SEARCH_MAX_NODES], sum = 0, remote = 0;
+
+		tt_search_trial_weights(s, i, w);
+		tt_search_weights(s, w, &d->w);
+		for (int k = 0; k < s->cfg.nnodes; k++) {
+			sum += w[k];
+			remote += s->cfg.nodes[k] == c->req.source ? 0 : w[k];
+		}
+		d->remote_share = (double)remote / sum;
+		d->phase = tr->phase;
+		d->n = tr->n;
+		d->mean = d->half = NAN;
+		if (tr->n)
+			tt_trial_raw(tr, &d->mean, &d->half);
+		d->lat_ns = tr->lat_mean_ns;
+		d->feasible = tr->feasible;
+	}
+	*out = rows;
+	return 0;
+}
+
+/* The commands the report ends with. They name the root the weights are
+ * for (a fixture's nodes are not this machine's); the model's own tree is
+ * never written, so a copy of it is made first. */
+static void next_commands(const struct tt_auto *c, const struct tt_auto_where *where,
+			  struct tt_auto_doc *d)
+{
+	char root[600] = "", w[96];
+
+	if (where->model_tree) {
+		snprintf(d->copy_tree, sizeof(d->copy_tree), "cp -a '%s' DIR", where->root);
+		snprintf(root, sizeof(root), "--sysfs-root DIR ");
+	} else if (!c->sfs->live) {
+		snprintf(root, sizeof(root), "--sysfs-root %s ", where->root);
+	}
+	d->nnext = 0;
+	if (d->keeps) {
+		d->copy_tree[0] = '\0';
+		if (c->run)
+			snprintf(d->next[d->nnext++], sizeof(d->next[0]), "tiertune show %" PRId64,
+				 c->run);
+		return;
+	}
+	if (!c->run) {
+		tt_weights_format(&c->rs.r[0].w, w, sizeof(w));
+		snprintf(d->next[d->nnext++], sizeof(d->next[0]), "tiertune %sapply --weights %s",
+			 root, w);
+		return;
+	}
+	snprintf(d->next[d->nnext++], sizeof(d->next[0]), "tiertune %sapply --run %" PRId64, root,
+		 c->run);
+	snprintf(d->next[d->nnext++], sizeof(d->next[0]),
+		 "tiertune %sexport --run %" PRId64 " --format shell|tmpfiles|numactl|json", root,
+		 c->run);
+}
+
+/* What apply would write, or why nothing: the action keeps what is, or
+ * the plan cannot be made here (its message). */
+static void plan(struct tt_auto *c)
+{
+	c->planned = false;
+	if (tt_report_keeps(&c->r))
+		keep_why(&c->r, c->plan_why, sizeof(c->plan_why));
+	else if (tt_auto_plan(c, &c->plan) == 0)
+		c->planned = true;
+	else
+		snprintf(c->plan_why, sizeof(c->plan_why), "%s", tt_err_msg());
+}
+
+int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
+		   const struct tt_auto_doc **out)
+{
+	struct tt_auto_doc *d = &c->doc;
+	int rc;
+
+	tt_auto_doc_release(d);
+	plan(c);
+	*d = (struct tt_auto_doc){
+		.req = &c->req,
+		.root = where->root,
+		.model_tree = where->model_tree,
+		.t = c->t,
+		.simulated = c->simulated,
+		.tiers = c->tiers,
+		.latency = c->latency,
+		.threads = c->simulated ? c->req.threads : c->seen.used_threads,
+		.budget_trials =
+			c->s.cfg.budget_trials ? c->s.cfg.budget_trials + c->prior.cost : 0,
+		.budget_s = c->s.cfg.budget_s,
+		.prior = &c->prior,
+		.app = c->pipe.app,
+		.log = c->pipe.log,
+		.pol = c->pipe.pm.pol,
+		.discarded = c->seen.discarded,
+		.ndiscarded = c->seen.ndiscarded,
+		.r = &c->r,
+		.reco = &c->rs.r[0],
+		.keeps = tt_report_keeps(&c->r),
+		.plan = c->planned ? &c->plan : NULL,
+		.plan_why = c->plan_why,
+		.run = c->run,
+	};
+	next_commands(c, where, d);
+	rc = doc_trials(c, &d->trials);
+	*out = d;
+	return rc;
+}
+
+void tt_auto_doc_release(struct tt_auto_doc *d)
+{
+	free(d->trials);
+	d->trials = NULL;
+}

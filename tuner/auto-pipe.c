@@ -1,0 +1,339 @@
+/* An auto run's measurement pipeline (auto.h): a base measure, the model's,
+ * a real trial's or a program's, and the wrappers around it, each stage of
+ * one signature (struct tt_stage), built once before the search. */
+#include "auto.h"
+
+#include "../bench/kernels.h"
+#include "../core/error.h"
+#include "../core/state.h"
+#include "../core/wi.h"
+#include "app.h"
+#include "trial.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a real trial placed and used, for the record. */
+static void note_placement(struct tt_auto *c, const struct tt_weights *w,
+			   const struct tt_trial_result *r)
+{
+	struct tt_auto_seen *seen = &c->seen;
+
+	memset(&seen->last, 0, sizeof(seen->last));
+	seen->last.validated = r->bench.validated;
+	seen->array_bytes = r->bench.array_bytes;
+	seen->used_threads = r->bench.threads;
+	if (r->bench.place.checked) {
+		int node, k = 0;
+
+		tt_nodemask_for_each (node, &w->set) {
+			if (k < TT_SEARCH_MAX_NODES)
+				seen->last.achieved[k++] = (double)r->bench.place.got[node] /
+							   (double)r->bench.place.checked;
+		}
+	}
+}
+
+struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c)
+{
+	return (struct tt_bench_opts){ .kernel = c->req.kernel,
+				       .topo = c->t,
+				       .source_node = c->req.source,
+				       .threads = c->req.threads,
+				       .array_bytes = c->req.size_bytes,
+				       .repeat = c->req.repeat,
+				       .refuse_cache = !c->req.allow_cache_resident,
+				       .sfs = c->sfs };
+}
+
+/* One real measurement: the kernel under exact placement (no root, no
+ * global setting), its median pass as the score, in the arrays the
+ * earlier ones placed. Not recorded by the trial layer: the auto run
+ * records its trials itself, one per vector. */
+static int real_bw(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
+{
+	struct tt_auto *c = self->ctx;
+	int rc = c->pipe.reuse ? 0 : tt_bench_ctx_new(&c->pipe.reuse);
+	struct tt_trial_opts o = { .bench = tt_auto_bench_opts(c),
+				   .weights = w,
+				   .command = c->req.command };
+	struct tt_trial_result *r;
+
+	o.bench.reuse = c->pipe.reuse;
+	if (rc == 0)
+		rc = tt_place_init(&o.bench.place, c->req.placement, &w->set, w, c->req.source);
+	if (rc == 0)
+		rc = tt_trial_run(&o, &r);
+	if (rc < 0)
+		return rc;
+	out->score = r->bench.bw_median_bytes_s;
+	note_placement(c, w, r);
+	tt_trial_free(r);
+	return 0;
+}
+
+/* Delays (spin iterations per cache line) that step the mix from flat out
+ * towards idle: the traffic levels a real latency-objective trial measures
+ * at, to find the stated one among them. */
+static const uint64_t traffic_ladder[] = { 0, 20, 100, 400, 2000 };
+
+/* One real measurement with latency: bench's loaded-latency kernel under
+ * exact placement by w, one thread chasing pointers through pages placed
+ * by w while the others run the mix over arrays placed by w. Bandwidth
+ * objective (the bound): flat out, its bandwidth and latency; latency
+ * objective: the ladder, the latency at the stated traffic. */
+static int real_lat(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
+{
+	struct tt_auto *c = self->ctx;
+	int n = c->latency ? (int)(sizeof(traffic_ladder) / sizeof(*traffic_ladder)) : 1;
+	struct tt_trial_opts o = { .bench = tt_auto_bench_opts(c),
+				   .weights = w,
+				   .command = c->req.command };
+	struct tt_trial_result *r;
+	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->req.source);
+
+	o.bench.kernel = tt_kernel_find("loaded-latency");
+	o.bench.traffic = c->req.kernel;
+	o.bench.ndelays = n;
+	o.bench.point_s = 0.25;
+	memcpy(o.bench.delays, traffic_ladder, (size_t)n * sizeof(*traffic_ladder));
+	if (rc == 0)
+		rc = tt_trial_run(&o, &r);
+	if (rc < 0)
+		return rc;
+	if (c->latency) {
+		out->lat_ns =
+			tt_trial_lat_at(r->bench.points, r->bench.npoints, c->req.traffic_bytes_s,
+					&out->overloaded, &out->capacity_bytes_s);
+		out->score = 1e9 / out->lat_ns;
+	} else {
+		out->lat_ns = r->bench.points[0].lat_ns;
+		out->score = r->bench.points[0].bw_bytes_s;
+	}
+	note_placement(c, w, r);
+	tt_trial_free(r);
+	return 0;
+}
+
+static int model_bw(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
+{
+	return tt_model_measure(self->ctx, w, &out->score);
+}
+
+static int model_lat(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
+{
+	return tt_model_sample(self->ctx, w, out);
+}
+
+static int app_run(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
+{
+	return tt_app_measure(self->ctx, w, &out->score);
+}
+
+/* A stage as a plain measure callback (search.h), for policy.h's inner. */
+static int stage_score(void *ctx, const struct tt_weights *w, double *score)
+{
+	const struct tt_stage *st = ctx;
+	struct tt_sample m = { .lat_ns = NAN };
+	int rc = st->fn(st, w, &m);
+
+	*score = m.score;
+	return rc;
+}
+
+/* Trials under written weights: the candidate's weights written through
+ * the apply transaction held for the measurement, read back before and
+ * after, put back (policy.h). */
+static int written(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
+{
+	struct tt_policy_measure *pm = self->ctx;
+
+	pm->inner = stage_score;
+	pm->inner_ctx = (void *)self->next;
+	return tt_policy_measure(pm, w, &out->score);
+}
+
+int tt_auto_tier_nodes(const struct tt_auto *c, const struct tt_weights *tiers,
+		       struct tt_weights *nodes)
+{
+	struct tt_recos *rs = calloc(1, sizeof(*rs));
+	char buf[512];
+	int rc =
+		rs ? tt_weights_format(tiers, buf, sizeof(buf)) : tt_err(TT_EFAIL, "out of memory");
+
+	if (rc >= 0)
+		rc = tt_recos_add(rs, c->req.source, tt_wi_for_key(TT_WI_BY_TIER)->name, buf, NAN,
+				  "--granularity tier");
+	if (rc == 0)
+		rc = tt_recos_convert(rs, c->t, tt_wi_for_key(TT_WI_BY_NODE));
+	if (rc == 0)
+		*nodes = rs->r[0].w;
+	free(rs);
+	return rc < 0 ? rc : 0;
+}
+
+/* --granularity tier: the search weighs tiers; each measurement places
+ * by node weights, the RFC's split of the tiers' weights. */
+static int tier_split(const struct tt_stage *self, const struct tt_weights *w,
+		      struct tt_sample *out)
+{
+	struct tt_weights nw;
+	int rc = tt_auto_tier_nodes(self->ctx, w, &nw);
+
+	return rc < 0 ? rc : self->next->fn(self->next, &nw, out);
+}
+
+/* The test hook's policy nodes: this host's memory nodes. */
+static int host_mem_nodes(struct tt_nodemask *m)
+{
+	struct tt_sysfs live;
+	int rc = tt_sysfs_init(&live, "/");
+
+	memset(m, 0, sizeof(*m));
+	return rc < 0 ? rc
+		      : tt_sysfs_read_list(&live, m->bits, TT_MAX_NODES,
+					   "/sys/devices/system/node/has_memory");
+}
+
+/* App mode's program: found, its log truncated, pinned to the source's
+ * CPUs (or, under the test hook, on this host's nodes). */
+static int app_setup(struct tt_auto *c)
+{
+	struct tt_auto_pipe *p = &c->pipe;
+	int rc;
+
+	p->app = calloc(1, sizeof(*p->app));
+	if (!p->app)
+		return tt_err(TT_EFAIL, "out of memory");
+	snprintf(p->log, sizeof(p->log), "%s/auto-app.log", p->state);
+	rc = tt_app_init(p->app, c->req.app.argv, c->req.app.metric, c->req.app.higher_is_better,
+			 p->log);
+	if (rc < 0) {
+		free(p->app);
+		p->app = NULL;
+		return rc;
+	}
+	if (c->req.app.host_nodes) {
+		p->app->host_nodes = true;
+		return host_mem_nodes(&p->app->nodes);
+	}
+	int cpus[TT_MAX_CPUS], n;
+
+	rc = tt_bench_cpus(c->t, c->req.source, cpus, &n);
+	if (rc == 0)
+		tt_app_pin(p->app, cpus, n);
+	return rc;
+}
+
+/* A trial under written weights discarded: kept for the report, then
+ * said through the caller's hook. */
+static void discarded(void *ctx, const struct tt_weights *w, const char *why)
+{
+	struct tt_auto *c = ctx;
+	struct tt_auto_seen *seen = &c->seen;
+	struct tt_auto_discard *d =
+		realloc(seen->discarded, (size_t)(seen->ndiscarded + 1) * sizeof(*d));
+
+	if (d) {
+		seen->discarded = d;
+		d += seen->ndiscarded++;
+		d->w = *w;
+		snprintf(d->why, sizeof(d->why), "%s", why);
+	}
+	if (c->hooks.discarded)
+		c->hooks.discarded(c->hooks.ctx, w, why);
+}
+
+/* Trials under the kernel's policy (--placement kernel) and app mode: the
+ * candidate's weights written for each trial and put back (policy.h), the
+ * program run under them (app.h). After the checks of the search's input:
+ * the program found, the weight files writable (TT_EUNAVAIL otherwise,
+ * nothing written), a journal left by a killed tiertune put back, signals
+ * caught. */
+static int policy_setup(struct tt_auto *c)
+{
+	struct tt_auto_pipe *p = &c->pipe;
+	struct tt_weights ones;
+	int rc = tt_state_dir(TT_DIR_STATE, p->state, sizeof(p->state));
+
+	if (rc == 0)
+		rc = tt_state_prepare(p->state);
+	if (rc == 0 && c->req.app.argv)
+		rc = app_setup(c);
+	if (rc < 0)
+		return rc;
+	p->pol = (struct tt_policy){ .sfs = c->sfs, .topo = c->t, .state_dir = p->state };
+	p->pm = (struct tt_policy_measure){ .pol = &p->pol,
+					    .discarded = discarded,
+					    .discarded_ctx = c };
+	tt_weights_clear(&ones);
+	for (int k = 0; k < c->cfg.nnodes; k++)
+		tt_weights_put(&ones, c->cfg.nodes[k], 1);
+	rc = tt_policy_check(&p->pol, &ones);
+	if (rc == 0 && c->hooks.recover)
+		rc = c->hooks.recover(c->hooks.ctx);
+	if (rc == 0)
+		tt_policy_catch_signals();
+	return rc;
+}
+
+static void push(struct tt_auto_pipe *p,
+		 int (*fn)(const struct tt_stage *, const struct tt_weights *, struct tt_sample *),
+		 void *ctx)
+{
+	p->stage[p->n] = (struct tt_stage){ .fn = fn,
+					    .ctx = ctx,
+					    .next = p->n ? &p->stage[p->n - 1] : NULL };
+	p->n++;
+}
+
+/* The measurement for the objective and the granularity, once: the
+ * model's, a program's or a real one (with latency when the objective or a
+ * bound needs it), under written weights when the kernel's policy places,
+ * through the tier split with --granularity tier. The policy wraps the
+ * node-weight measurement, so that tiers are split before they are
+ * written. */
+int tt_auto_pipe_build(struct tt_auto *c)
+{
+	struct tt_auto_pipe *p = &c->pipe;
+	bool lat = c->latency || c->req.max_lat_ns > 0;
+	int rc;
+
+	p->n = 0;
+	if (c->req.placement == TT_PLACE_KERNEL && (rc = policy_setup(c)) < 0)
+		return rc;
+	if (c->req.model) {
+		p->sim.traffic_bytes_s = c->latency ? c->req.traffic_bytes_s : 0;
+		push(p, lat ? model_lat : model_bw, &p->sim);
+	} else if (p->app) {
+		push(p, app_run, p->app);
+	} else {
+		push(p, lat ? real_lat : real_bw, c);
+	}
+	if (p->pm.pol)
+		push(p, written, &p->pm);
+	if (c->tiers)
+		push(p, tier_split, c);
+	return 0;
+}
+
+int tt_auto_pipe_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
+{
+	const struct tt_auto_pipe *p = ctx;
+	const struct tt_stage *top = &p->stage[p->n - 1];
+
+	return top->fn(top, w, out);
+}
+
+void tt_auto_pipe_release(struct tt_auto_pipe *p)
+{
+	tt_bench_ctx_free(p->reuse);
+	p->reuse = NULL;
+	if (p->app)
+		tt_app_release(p->app);
+	free(p->app);
+	p->app = NULL;
+	p->n = 0;
+}

@@ -1,0 +1,246 @@
+/* An auto or sweep run's record in the database (auto.h): the run, a
+ * trial per weight vector with its measurements as passes, and the
+ * recommendation. */
+#include "auto.h"
+
+#include "../bench/kernels.h"
+#include "../core/error.h"
+#include "../db/db.h"
+#include "app.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A trial's node rows for the database: its weights (split over the tiers'
+ * nodes with --granularity tier), shares requested and, for real trials,
+ * achieved. */
+static int trial_nodes(const struct tt_auto *c, int i, struct tt_db_trial_node *nodes, int max,
+		       int *nn)
+{
+	uint32_t w[TT_SEARCH_MAX_NODES], sum = 0;
+	struct tt_weights tw;
+	int node, rc;
+
+	tt_search_trial_weights(&c->s, i, w);
+	tt_search_weights(&c->s, w, &tw);
+	if (c->tiers && (rc = tt_auto_tier_nodes(c, &tw, &tw)) < 0)
+		return rc;
+	tt_nodemask_for_each (node, &tw.set)
+		sum += tw.w[node];
+	*nn = 0;
+	tt_nodemask_for_each (node, &tw.set) {
+		double share = (double)tw.w[node] / sum;
+
+		if (!tw.w[node] || *nn == max)
+			continue;
+		nodes[*nn] = (struct tt_db_trial_node){
+			.node = node,
+			.weight = tw.w[node],
+			.requested_share = share,
+			/* A model's and a program's pages are not counted: their
+			 * share is the policy's. */
+			.achieved_share = c->simulated || c->pipe.app || i >= c->seen.nper
+						  ? share
+						  : c->seen.per_trial[i].achieved[*nn]
+		};
+		++*nn;
+	}
+	return 0;
+}
+
+static double median(const double *x, int n)
+{
+	double v[TT_CONFIRM_MAX * 4 + 64];
+	int m = n < (int)(sizeof(v) / sizeof(v[0])) ? n : (int)(sizeof(v) / sizeof(v[0]));
+
+	memcpy(v, x, (size_t)m * sizeof(*v));
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double tmp = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = tmp;
+		}
+	return m ? (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2) : NAN;
+}
+
+/* App mode's figures in the program's own terms: seconds, or the metric
+ * and its direction. The scores are 1/s or 1/metric where less is better,
+ * so the best run is the highest score whichever way it is shown. */
+static void app_figures(const struct tt_app *app, const struct tt_trial *tr, struct tt_db_trial *d)
+{
+	double v[TT_CONFIRM_MAX * 4 + 64], lo = INFINITY, hi = -INFINITY;
+	int n = tr->n < (int)(sizeof(v) / sizeof(v[0])) ? tr->n : (int)(sizeof(v) / sizeof(v[0]));
+
+	for (int j = 0; j < n; j++) {
+		v[j] = tt_app_shown(app, tr->raw[j]);
+		lo = fmin(lo, tr->raw[j]);
+		hi = fmax(hi, tr->raw[j]);
+	}
+	if (!app->metric) {
+		d->time_best_s = tt_app_shown(app, hi);
+		d->time_median_s = median(v, n);
+		d->time_max_s = tt_app_shown(app, lo);
+		return;
+	}
+	d->metric = true;
+	d->metric_higher_is_better = app->higher_is_better;
+	d->metric_best = tt_app_shown(app, hi);
+	d->metric_median = median(v, n);
+	d->metric_worst = tt_app_shown(app, lo);
+}
+
+/* A trial's figures for the database: bandwidth from the callback's own
+ * scores (not a bound's ranking; none for the latency objective, whose
+ * score is not one), latency where it was measured. */
+static void trial_figures(const struct tt_auto *c, const struct tt_trial *tr, struct tt_db_trial *d)
+{
+	double lo = INFINITY, hi = -INFINITY, llo = INFINITY, lhi = -INFINITY;
+
+	for (int j = 0; j < tr->n; j++) {
+		lo = fmin(lo, tr->raw[j]);
+		hi = fmax(hi, tr->raw[j]);
+		llo = fmin(llo, tr->lat_ns[j]);
+		lhi = fmax(lhi, tr->lat_ns[j]);
+	}
+	if (c->pipe.app) {
+		app_figures(c->pipe.app, tr, d);
+		return;
+	}
+	if (!c->latency) {
+		d->bw_best_bytes_s = hi;
+		d->bw_median_bytes_s = median(tr->raw, tr->n);
+		d->bw_min_bytes_s = lo;
+	}
+	if (isfinite(llo)) {
+		d->lat_best_ns = llo;
+		d->lat_median_ns = median(tr->lat_ns, tr->n);
+		d->lat_max_ns = lhi;
+	}
+}
+
+/* The run's objective as the database names it. App mode: the program
+ * is in the run's command line. */
+static void objective_name(const struct tt_auto *c, char *buf, size_t size)
+{
+	const struct tt_app *app = c->pipe.app;
+	const struct tt_kernel *k = c->req.kernel;
+
+	if (app && app->metric)
+		snprintf(buf, size, "app:metric,%s-is-better",
+			 app->higher_is_better ? "higher" : "lower");
+	else if (app)
+		snprintf(buf, size, "app:wall-time");
+	else if (c->latency)
+		snprintf(buf, size, "latency:%s@%gGB/s", k->name, c->req.traffic_bytes_s / 1e9);
+	else
+		snprintf(buf, size, "%s:%s%s", k->kind->objective, k->name,
+			 c->req.max_lat_ns > 0 ? ",latency-bound" : "");
+}
+
+/* Trial i as the database stores it, but its nodes and figures. */
+static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
+{
+	const struct tt_app *app = c->pipe.app;
+	const struct tt_auto_seen *seen = &c->seen;
+
+	return (struct tt_db_trial){
+		/* App mode: the program is its own traffic, on the source
+		 * node's CPUs (0: wherever allowed). */
+		.kernel = app ? "app" : c->req.kernel->name,
+		.mix = app ? app->path : c->req.kernel->counting,
+		.placement = c->simulated ? "model" : tt_place_mode_names[c->req.placement],
+		.threads = app		  ? app->ncpus
+			   : c->simulated ? c->req.threads
+					  : seen->used_threads,
+		.size_bytes = c->simulated || app ? 0 : seen->array_bytes,
+		.validated = !c->simulated && i < seen->nper && seen->per_trial[i].validated,
+		.simulated = c->simulated,
+	};
+}
+
+static int add_trials(const struct tt_auto *c, struct tt_db *db, int64_t run)
+{
+	int64_t id;
+	int rc = 0;
+
+	for (int i = 0; rc == 0 && i < c->s.ntrials; i++) {
+		struct tt_db_trial_node nodes[TT_SEARCH_MAX_NODES];
+		struct tt_db_trial d = trial_row(c, i);
+
+		if (!c->s.trials[i].n)
+			continue;
+		d.nodes = nodes;
+		rc = trial_nodes(c, i, nodes, TT_SEARCH_MAX_NODES, &d.nnodes);
+		trial_figures(c, &c->s.trials[i], &d);
+		if (rc == 0)
+			rc = tt_db_trial_add(db, run, &d, &id);
+	}
+	return rc;
+}
+
+static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t run)
+{
+	const struct tt_report *r = &c->r;
+	const struct tt_report_baseline *over = tt_report_gain_over(r);
+
+	return tt_db_recommendation_add(
+		db, run,
+		&(struct tt_db_recommendation){
+			.source_node = c->req.source,
+			.interface = c->rs.r[0].interface,
+			.weights = &c->rs.r[0].w,
+			.action = tt_reco_action_name(r->action),
+			.score = r->best_mean,
+			.score_ci_low = r->best_ci_lo,
+			.score_ci_high = r->best_ci_hi,
+			.score_n = r->best_trial >= 0 ? r->trials[r->best_trial].n : 0,
+			.gain = r->reco_gain,
+			.gain_ci_low = over && r->reco_gain != 0 ? over->gain_lo : NAN,
+			.gain_ci_high = over && r->reco_gain != 0 ? over->gain_hi : NAN,
+			.baseline = over ? tt_report_baseline_label(r, over->kind) : NULL });
+}
+
+/* The run, its trials and the recommendation. The run row is begun only
+ * now, after the search: a search refused or failed leaves the database as
+ * it was. */
+int tt_auto_record(struct tt_auto *c)
+{
+	struct tt_db *db;
+	char objective[64];
+	int64_t host, run = 0;
+	int rc = c->hooks.open_db(c->hooks.ctx, &db);
+
+	if (rc < 0)
+		return rc;
+	objective_name(c, objective, sizeof(objective));
+	rc = tt_db_host(db, c->t, &host);
+	if (rc == 0)
+		rc = tt_db_run_begin(db,
+				     &(struct tt_db_run){ .host_id = host,
+							  .kind = tt_run_kind_name(c->req.kind),
+							  .command = c->req.command,
+							  .source_node = c->req.source,
+							  .objective = objective,
+							  .kernel_release = c->t->kernel_release,
+							  .simulated = c->simulated },
+				     &run);
+	if (rc == 0)
+		rc = add_trials(c, db, run);
+	if (rc == 0)
+		rc = add_recommendation(c, db, run);
+	if (rc == 0)
+		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
+	if (rc < 0 && run) {
+		char msg[1024];
+
+		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		tt_db_run_finish(db, run, TT_RUN_FAILED);
+		tt_err(rc, "recording the run failed: %s", msg);
+	}
+	tt_db_close(db);
+	if (rc == 0)
+		c->run = run;
+	return rc;
+}

@@ -833,8 +833,11 @@ static void print_profile(const struct tt_auto *c)
 
 		char bw[16] = "-", lat[16] = "-";
 
+		/* A figure too wide for the column in %.2f (%.2f of 1e299
+		 * GB/s was cut to "100000000000000") goes in %.3g. */
 		if (pn->bw_bytes_s > 0)
-			snprintf(bw, sizeof(bw), "%.2f", pn->bw_bytes_s / 1e9);
+			snprintf(bw, sizeof(bw), pn->bw_bytes_s < 1e15 ? "%.2f" : "%.3g",
+				 pn->bw_bytes_s / 1e9);
 		if (pn->lat_ns > 0)
 			snprintf(lat, sizeof(lat), "%.1f", pn->lat_ns);
 		printf("%6d %10s %10s  %s\n", pn->node, bw, lat, pn->from);

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const shipped[] = { "spr-ddr5-2cxl", "2s-genoa-cxl", "xeon-max-hbm-flat" };
+static const char *const shipped[] = { "spr-ddr5-2cxl", "2s-genoa-cxl", "xeon-max-hbm-flat",
+				       "spr-ddr5-4cxl", "2s-spr-6cxl",	"xeon-max-hbm-cxl",
+				       "clx-ddr4-pmem" };
 
 static int load_shipped(struct tt_model *m, const char *name)
 {

@@ -13,12 +13,42 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The plausible range of each number a model holds: a figure beyond it is
+ * a typing slip (1e308 for 1e11) or a unit mix-up (GB/s for bytes/s), and
+ * taken at face value it gives every trial 0 GB/s or an infinity. The
+ * bounds are generous: 1 MB/s to 100 TB/s a node (HBM3e on one socket is
+ * about 8 TB/s), latencies up to 1 ms (memory over a fabric switch is a few
+ * microseconds), up to 10000 lines in flight a thread (a core has tens). */
+static const struct field_range {
+	const char *key;
+	double lo, hi; /* inclusive */
+	const char *unit;
+} field_ranges[] = {
+	{ "read_bw_bytes_s", 1e6, 1e14, "bytes/s" },
+	{ "write_bw_bytes_s", 1e6, 1e14, "bytes/s" },
+	{ "idle_lat_ns", 1, 1e6, "ns" },
+	{ "mm1_service_ns", 0, 1e6, "ns" },
+	{ "outstanding_misses_per_thread", 0.01, 1e4, "lines" },
+	{ "line_bytes", 8, 4096, "bytes" },
+};
+
+static const struct field_range *range_of(const char *key)
+{
+	for (size_t i = 0; i < sizeof(field_ranges) / sizeof(field_ranges[0]); i++)
+		if (strcmp(field_ranges[i].key, key) == 0)
+			return &field_ranges[i];
+	return NULL;
+}
+
 /* Reads a number field; required fields missing are an error, optional
- * ones keep *out. Negative values are refused: no figure here can be. */
+ * ones keep *out. Negative values are refused: no figure here can be; and
+ * one outside its field's plausible range (field_ranges), named with its
+ * value. */
 static int num_field(const char *file, json_t *obj, const char *where, const char *key,
 		     bool required, double *out)
 {
 	json_t *v = json_object_get(obj, key);
+	const struct field_range *r = range_of(key);
 
 	if (!v) {
 		if (required)
@@ -32,6 +62,10 @@ static int num_field(const char *file, json_t *obj, const char *where, const cha
 		return tt_err(TT_EINPUT, "model '%s': %s.%s is not finite", file, where, key);
 	if (*out < 0)
 		return tt_err(TT_EINPUT, "model '%s': %s.%s is negative", file, where, key);
+	/* Zero has its own message where a field must be above it. */
+	if (r && *out != 0 && (*out < r->lo || *out > r->hi))
+		return tt_err(TT_EINPUT, "model '%s': %s.%s '%g' is out of range (%g-%g %s)", file,
+			      where, key, *out, r->lo, r->hi, r->unit);
 	return 0;
 }
 
@@ -82,6 +116,14 @@ static int parse_curve(const char *file, json_t *arr, const char *where, struct 
 				      "model '%s': %s.loaded_lat_ns[%zu] latency '%g' is below the "
 				      "idle latency or the previous point",
 				      file, where, i, l);
+		/* Queues at saturation multiply the idle latency by tens, not
+		 * by more than idle_lat_ns' own bound allows. */
+		if (l > range_of("idle_lat_ns")->hi * 10)
+			return tt_err(
+				TT_EINPUT,
+				"model '%s': %s.loaded_lat_ns[%zu] latency '%g' is out of range "
+				"(at most %g ns)",
+				file, where, i, l, range_of("idle_lat_ns")->hi * 10);
 		n->curve_util[i] = u;
 		n->curve_lat_ns[i] = l;
 	}

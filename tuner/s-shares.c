@@ -133,48 +133,6 @@ static bool hinge(const struct line_pts *p, int n, double *corner, double *sse)
 	return found;
 }
 
-/* Solves a x = b (n unknowns, row-major a, n <= 36) by Gaussian
- * elimination with partial pivoting; false when singular. */
-static bool solve(double *a, double *b, int n, double *x)
-{
-	for (int col = 0; col < n; col++) {
-		int piv = col;
-
-		for (int r = col + 1; r < n; r++)
-			if (fabs(a[r * n + col]) > fabs(a[piv * n + col]))
-				piv = r;
-		if (fabs(a[piv * n + col]) < 1e-12)
-			return false;
-		if (piv != col) {
-			for (int k = 0; k < n; k++) {
-				double t = a[col * n + k];
-
-				a[col * n + k] = a[piv * n + k];
-				a[piv * n + k] = t;
-			}
-			double t = b[col];
-
-			b[col] = b[piv];
-			b[piv] = t;
-		}
-		for (int r = col + 1; r < n; r++) {
-			double f = a[r * n + col] / a[col * n + col];
-
-			for (int k = col; k < n; k++)
-				a[r * n + k] -= f * a[col * n + k];
-			b[r] -= f * b[col];
-		}
-	}
-	for (int r = n - 1; r >= 0; r--) {
-		double v = b[r];
-
-		for (int k = r + 1; k < n; k++)
-			v -= a[r * n + k] * x[k];
-		x[r] = v / a[r * n + r];
-	}
-	return true;
-}
-
 /* Vertex of the least-squares parabola through p, when it opens upwards
  * (a valley of time per byte). Solves the 3x3 normal equations. */
 static bool parabola(const struct line_pts *p, int n, double *vertex, double *sse)
@@ -558,7 +516,7 @@ static bool bowl(const struct tt_search *s, double *share)
 		}
 		used++;
 	}
-	if (used < 2 * p || !solve(ata, atb, p, c))
+	if (used < 2 * p || !tt_solve(ata, atb, p, c))
 		return false;
 	/* Gradient b + H z = 0, with H_ii = 2 c_ii and H_ij = c_ij. */
 	for (int i = 0, k = 1 + m; i < m; i++)
@@ -586,7 +544,7 @@ static bool bowl(const struct tt_search *s, double *share)
 	}
 	for (int i = 0; i < m; i++)
 		g[i] = -c[1 + i];
-	if (!solve(h, g, m, z))
+	if (!tt_solve(h, g, m, z))
 		return false;
 	/* A bottom outside the simplex is not trusted: clipping it onto a
 	 * face did worse in the quality benchmark (4.9% worst on the 4-node

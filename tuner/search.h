@@ -227,6 +227,10 @@ void tt_search_shares(const struct tt_search *s, const uint32_t *w, double *shar
 void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w);
 void tt_search_weights(const struct tt_search *s, const uint32_t *w, struct tt_weights *out);
 void tt_search_trial_weights(const struct tt_search *s, int t, uint32_t *w);
+/* Solves a x = b for n unknowns (a row-major, n x n; a and b are
+ * overwritten) by Gaussian elimination with partial pivoting: the fits of
+ * the strategies. False when a is singular. */
+bool tt_solve(double *a, double *b, int n, double *x);
 /* A trial's mean and 95% half width as measured (raw[]): under a latency
  * bound its ranked mean is a penalty, not a figure to show. */
 void tt_trial_raw(const struct tt_trial *t, double *mean, double *half);

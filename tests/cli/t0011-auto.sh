@@ -219,6 +219,7 @@ is "restore --last puts the fixture copy back byte for byte again" "$(tree_sum "
 
 # Bad input: exit 2 (3 for a missing capability), nothing written.
 sed 's/307200000000.0/-307200000000.0/' "$MODEL" >"$WORK/negative.json"
+sed 's/36000000000.0/1e308/' "$MODEL" >"$WORK/absurd.json"
 printf '{"name": "broken",\n' >"$WORK/broken.json"
 B=("$TT" --sysfs-root "$fx" auto --source-node 0)
 run "${A[@]}" --no-record --budget 400
@@ -234,6 +235,7 @@ expect_bad_input 2 "--budget '0'" "$fx" "${B[@]}" --model "$MODEL" --budget 0
 expect_bad_input 2 "budget of 5" "$fx" "${B[@]}" --model "$MODEL" --budget 5
 expect_bad_input 2 "node 7" "$fx" "${B[@]}" --model "$MODEL" --nodes 0,7
 expect_bad_input 2 "read_bw_bytes_s is negative" "$fx" "${B[@]}" --model "$WORK/negative.json"
+expect_bad_input 2 "read_bw_bytes_s '1e+308' is out of range" "$fx" "${B[@]}" --model "$WORK/absurd.json"
 expect_bad_input 2 "broken.json" "$fx" "${B[@]}" --model "$WORK/broken.json"
 expect_bad_input 2 "'nope'" "$fx" "${B[@]}" --model "$MODEL" --strategy nope
 expect_bad_input 2 "--noise '0.5'" "$fx" "${B[@]}" --model "$MODEL" --noise 0.5

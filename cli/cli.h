@@ -56,6 +56,7 @@ int cmd_db(struct tt_cli *cli, int argc, char **argv);
 int cmd_apply(struct tt_cli *cli, int argc, char **argv);
 int cmd_restore(struct tt_cli *cli, int argc, char **argv);
 int cmd_export(struct tt_cli *cli, int argc, char **argv);
+int cmd_run(struct tt_cli *cli, int argc, char **argv);
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv);
 int cmd_help(struct tt_cli *cli, int argc, char **argv);
 

@@ -1228,8 +1228,7 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 			    "--sysfs-root '%s' is not this machine: real trials allocate "
 			    "and time this machine's memory",
 			    cli->sysfs_root);
-		tt_err_hint(
-			"run the search on a model of it with --model tuner/models/<file>.json");
+		tt_err_hint("run the search on a model of it with --model NAME (tuner/models/)");
 		goto out;
 	}
 	rc = tt_auto_prepare(&c, &cfg);
@@ -1517,11 +1516,11 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 		CLI_STRING("budget", &a.budget, "TRIALS|DURATION",
 			   "measurements in all, or a duration such as 90s, 5m, 1h (default 60 "
 			   "measurements; 200 with --model)"),
-		CLI_STRING(
-			"model", &a.model, "FILE.json",
-			"measure on a performance model (tuner/models/) instead of this machine: "
-			"every figure SIMULATED; the topology is the modelled machine's tree the "
-			"model names, unless --sysfs-root"),
+		CLI_STRING("model", &a.model, "NAME|FILE",
+			   "measure on a performance model instead of this machine, a file or a "
+			   "shipped model's name (spr-ddr5-2cxl): every figure SIMULATED; the "
+			   "topology is the modelled machine's tree the model names, unless "
+			   "--sysfs-root"),
 		CLI_STRING("strategy", &a.strategy, "NAME",
 			   "search strategy: shares (default), hillclimb or grid"),
 		CLI_STRING("objective", &a.objective, "NAME",
@@ -1606,9 +1605,9 @@ int cmd_sweep(struct tt_cli *cli, int argc, char **argv)
 			"budget", &a.budget, "TRIALS|DURATION",
 			"stop after this many measurements or this long (default: the whole grid; "
 			"real trials: at most 2000 measurements without it)"),
-		CLI_STRING("model", &a.model, "FILE.json",
-			   "measure on a performance model instead of this machine: every figure "
-			   "SIMULATED"),
+		CLI_STRING("model", &a.model, "NAME|FILE",
+			   "measure on a performance model (a file or a shipped model's name) "
+			   "instead of this machine: every figure SIMULATED"),
 		TRIAL_OPTIONS(a),
 		CLI_END,
 	};

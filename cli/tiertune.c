@@ -53,6 +53,11 @@ const struct tt_cmd tt_commands[] = {
 	  "Write recommended weights as a shell script, a profile for other hosts, a "
 	  "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials.",
 	  false },
+	{ "run", cmd_run, "-- COMMAND [ARGS...]",
+	  "Launch a program under weighted interleave over the weights' nodes with its CPUs on "
+	  "the source node; the weights (global on upstream kernels) must be what sysfs holds, "
+	  "or --apply writes them first.",
+	  false },
 	{ "collectors", cmd_collectors, NULL,
 	  "List every collector (perf counters, memory-controller bandwidth, allocation "
 	  "statistics), whether it works on this machine and why not, and its metrics.",

@@ -1090,26 +1090,25 @@ static void report_text(const struct tt_cli *cli, const struct tt_auto *c,
 	} else {
 		printf("\napply: not possible here: %s\n", plan_why);
 	}
-	/* The commands name the root the weights are for: a fixture's nodes
-	 * are not this machine's. */
-	char root[600] = "";
+	/* The commands name the database the run is in and the root the
+	 * weights are for (a fixture's nodes are not this machine's): run as
+	 * printed, they mean this run. */
+	char root[5200] = "";
 
+	cli_global_options(cli, root, sizeof(root));
 	if (keeps(r)) {
 		if (run)
-			printf("\nrecorded as run %jd%s: 'tiertune show %jd' shows it; 'apply "
-			       "--run "
-			       "%jd' writes nothing for it\n",
+			printf("\nrecorded as run %jd%s ('apply --run %jd' writes nothing for it); "
+			       "to see it:\n  tiertune %sshow %jd\n",
 			       (intmax_t)run, c->simulated ? " (simulated)" : "", (intmax_t)run,
-			       (intmax_t)run);
+			       root, (intmax_t)run);
 		return;
 	}
 	if (on_model_tree(cli, c)) {
 		printf("\nthe weights are for the model's machine; to try them, on a copy of its "
 		       "tree:\n  cp -a '%s' DIR\n",
 		       cli->sysfs_root);
-		snprintf(root, sizeof(root), "--sysfs-root DIR ");
-	} else if (!cli->sfs.live) {
-		snprintf(root, sizeof(root), "--sysfs-root %s ", cli->sysfs_root);
+		snprintf(root + strlen(root), sizeof(root) - strlen(root), "--sysfs-root DIR ");
 	}
 	if (run) {
 		printf("\nrecorded as run %jd%s; to use it:\n", (intmax_t)run,

@@ -581,7 +581,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			tt_topo_release(&t);
 			return rc;
 		}
-		rc = latest ? tt_recos_latest(db, &e.rs)
+		rc = latest ? tt_recos_latest(db, &t, &e.rs)
 			    : tt_recos_from_run(db, (int64_t)run, &e.rs);
 		if (rc == 0 && fmt == 5)
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);

@@ -8,7 +8,8 @@
 #   make check-fresh README's commands in a fresh Debian 12 root (tests/fresh/)
 #   make fuzz        run each parser's libFuzzer target for FUZZ_SECONDS
 #   make perf        benchmarks of our own code (figures, not tests)
-#   make install     PREFIX=/usr/local DESTDIR=
+#   make install     PREFIX=/usr/local DESTDIR= (make uninstall: the same set)
+#   make deb         the Debian package and lintian on it (build-deb-out/)
 # Goals may be combined: `make deps demo` installs first, then probes and builds.
 
 # No built-in rules: make would otherwise try to rebuild an included .d file
@@ -17,6 +18,9 @@ MAKEFLAGS += --no-builtin-rules
 SHELL     := /bin/bash
 BUILD     ?= build
 PREFIX    ?= /usr/local
+# Installed data (models, the machine trees they name, docs); the binary
+# looks for models by name there (tuner/model-path.h), so it is built in.
+DATADIR   := $(PREFIX)/share/tiertune
 FUZZ_SECONDS ?= 60
 .DEFAULT_GOAL := all
 
@@ -24,7 +28,7 @@ FUZZ_SECONDS ?= 60
 # mk/configure.sh into $(BUILD)/config.mk, never while make parses this file:
 # `make deps demo` must see what deps installed. These goals need no probe.
 CONFIG    := $(BUILD)/config.mk
-NO_CONFIG_GOALS := deps clean check-fresh format format-check
+NO_CONFIG_GOALS := deps clean check-fresh format format-check uninstall deb
 ifneq ($(filter-out $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(CONFIG)
 endif
@@ -42,7 +46,7 @@ FORCE:
 
 WARN      := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 -Wno-format-nonliteral
 CFLAGS    ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP
 LDLIBS    := $(PKG_LIBS) -lpthread -lm
 
 # Sources by folder: a new file in a folder is built without a Makefile edit.
@@ -88,7 +92,7 @@ NAME_base  := $(if $(X86),sse2,generic)
 # when they change, so a changed probe, CC or CFLAGS rebuilds everything and
 # an unchanged one rebuilds nothing. The version has its own stamp, read by
 # cli/tiertune.c alone, so a commit does not rebuild the library.
-FLAGS     := $(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(X86) $(LDFLAGS) $(LDLIBS) $(CMOCKA_CFLAGS) $(CMOCKA_LIBS) $(NCURSES_LIBS)
+FLAGS     := $(DATADIR) $(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(X86) $(LDFLAGS) $(LDLIBS) $(CMOCKA_CFLAGS) $(CMOCKA_LIBS) $(NCURSES_LIBS)
 FLAGS_STAMP := $(BUILD)/flags.stamp
 # The release (VERSION), and the commit it was built from when there is one.
 VERSION   := $(strip $(file <VERSION))$(shell git rev-parse --short HEAD >/dev/null 2>&1 && \
@@ -100,7 +104,7 @@ $(call stamp,$(FLAGS_STAMP),$(FLAGS))
 $(call stamp,$(VERSION_STAMP),$(VERSION))
 endif
 
-.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz fuzz-bins format format-check install clean unit-bins perf FORCE
+.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz fuzz-bins format format-check install uninstall deb clean unit-bins perf FORCE
 all: $(TIERTUNE)
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
@@ -113,6 +117,7 @@ $(BUILD)/bench/k-stream-%.o: bench/k-stream.c $(FLAGS_STAMP)
 		-DKLOOPS_ISA='"$(or $(NAME_$*),$*)"' -c $< -o $@
 $(BUILD)/bench/kernels.o: ALL_CFLAGS += $(if $(X86),-DTT_KLOOPS_X86)
 $(BUILD)/cli/tiertune.o: ALL_CFLAGS += -DTT_VERSION='"$(VERSION)"'
+$(BUILD)/tuner/model-path.o: ALL_CFLAGS += -DTT_DATADIR='"$(DATADIR)"'
 $(BUILD)/cli/tiertune.o: $(VERSION_STAMP)
 
 $(LIBTT): $(LIB_OBJ)
@@ -245,15 +250,22 @@ format-check:
 	if [ -n "$$bad" ]; then echo "format-check: not in .clang-format's style:$$bad"; \
 		echo "hint: make format"; exit 1; fi; echo "format-check: $(words $(FORMAT_SRC)) files ok"
 
+# What is installed, and where: mk/install.sh (one list for both goals).
+# Debian's packaging (debian/rules) sets PREFIX=/usr and the systemd and
+# udev folders of its release.
+INSTALL_DIRS := BINDIR=$(PREFIX)/bin MANDIR=$(PREFIX)/share/man/man1 \
+	DOCDIR=$(PREFIX)/share/doc/tiertune COMPDIR=$(PREFIX)/share/bash-completion/completions \
+	DATADIR=$(DATADIR) UNITDIR=$(or $(UNITDIR),$(PREFIX)/lib/systemd/system) \
+	UDEVDIR=$(or $(UDEVDIR),$(PREFIX)/lib/udev/rules.d) DESTDIR=$(DESTDIR)
 install: $(TIERTUNE) $(TIERTOP)
-	install -D -m 0755 $(TIERTUNE) $(DESTDIR)$(PREFIX)/bin/tiertune
-	install -D -m 0644 docs/tiertune.1 $(DESTDIR)$(PREFIX)/share/man/man1/tiertune.1
-	install -D -m 0644 cli/completion.bash \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tiertune
-	$(if $(TIERTOP),install -D -m 0755 $(TIERTOP) $(DESTDIR)$(PREFIX)/bin/tiertop)
-	$(if $(TIERTOP),install -D -m 0644 docs/tiertop.1 $(DESTDIR)$(PREFIX)/share/man/man1/tiertop.1)
+	@$(INSTALL_DIRS) TIERTUNE=$(TIERTUNE) TIERTOP=$(TIERTOP) mk/install.sh install
+uninstall:
+	@$(INSTALL_DIRS) mk/install.sh uninstall
+# The Debian package of what git tracks, and lintian on it (mk/deb.sh).
+deb:
+	mk/deb.sh build-deb-out
 
 clean:
-	rm -rf build build-asan build-fuzz build-min build-clang
+	rm -rf build build-asan build-fuzz build-min build-clang build-deb build-deb-out
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)

@@ -363,10 +363,9 @@ static void text_next(FILE *f, const struct tt_auto_doc *d)
 	if (d->keeps) {
 		if (d->run)
 			fprintf(f,
-				"\nrecorded as run %" PRId64
-				"%s: '%s' shows it; 'apply --run %" PRId64
-				"' writes nothing for it\n",
-				d->run, d->simulated ? " (simulated)" : "", d->next[0], d->run);
+				"\nrecorded as run %" PRId64 "%s ('apply --run %" PRId64
+				"' writes nothing for it); to see it:\n  %s\n",
+				d->run, d->simulated ? " (simulated)" : "", d->run, d->next[0]);
 		return;
 	}
 	if (d->copy_tree[0])

@@ -239,6 +239,41 @@ static const char *csv_field(json_t *row, const char *key, char *out, size_t siz
 	return out;
 }
 
+void cli_shell_quote(FILE *f, const char *a)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				    "-_=.,:/+@%";
+
+	if (*a && strspn(a, plain) == strlen(a)) {
+		fputs(a, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *a; a++)
+		fputs(*a == '\'' ? "'\\''" : (char[]){ *a, '\0' }, f);
+	fputc('\'', f);
+}
+
+int cli_global_options(const struct tt_cli *cli, char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+
+	if (!f)
+		return buf[0] = '\0', -1;
+	if (cli->db_path) {
+		fputs("--db ", f);
+		cli_shell_quote(f, cli->db_path);
+		fputc(' ', f);
+	}
+	if (cli->sysfs_root_given && !cli->sfs.live) {
+		fputs("--sysfs-root ", f);
+		cli_shell_quote(f, cli->sysfs_root);
+		fputc(' ', f);
+	}
+	fclose(f);
+	return 0;
+}
+
 void cli_when(double t, char *buf, size_t size)
 {
 	time_t s = (time_t)t;

@@ -56,6 +56,7 @@ int cmd_db(struct tt_cli *cli, int argc, char **argv);
 int cmd_apply(struct tt_cli *cli, int argc, char **argv);
 int cmd_restore(struct tt_cli *cli, int argc, char **argv);
 int cmd_export(struct tt_cli *cli, int argc, char **argv);
+int cmd_run(struct tt_cli *cli, int argc, char **argv);
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv);
 int cmd_help(struct tt_cli *cli, int argc, char **argv);
 
@@ -116,6 +117,12 @@ int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uin
 /* The same for sizes: 256M, 8GiB. */
 int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 
+/* a as a shell takes it back: as is when plain, else in single quotes. */
+void cli_shell_quote(FILE *f, const char *a);
+/* The options before the command that a follow-up command must repeat to
+ * mean the same database and root ("--db 'my db' --sysfs-root DIR "), "" for
+ * the defaults; printed hints start "tiertune <this>COMMAND". */
+int cli_global_options(const struct tt_cli *cli, char *buf, size_t size);
 /* A database time (Unix seconds) as local "YYYY-mm-dd HH:MM:SS", "-" for none. */
 void cli_when(double t, char *buf, size_t size);
 /* A string field of a database row, "-" when null or absent. */

@@ -494,10 +494,13 @@ static int request(const struct tt_cli *cli, const struct auto_args *a, struct t
 static int session(struct tt_cli *cli, const struct auto_args *a, struct tt_auto *c,
 		   const struct tt_auto_doc **d)
 {
+	char options[2100];
 	struct tt_auto_where where = { .root = cli->sysfs_root,
-				       .model_tree = on_model_tree(cli, &c->req) };
+				       .model_tree = on_model_tree(cli, &c->req),
+				       .options = options };
 	int rc = tt_auto_nodes(c);
 
+	cli_global_options(cli, options, sizeof(options));
 	if (rc < 0)
 		return rc;
 	if (!c->req.model && !cli->sfs.live && !c->req.app.host_nodes) {

@@ -26,6 +26,7 @@ struct export
 	const struct tt_wi_backend *be[8]; /* interfaces to write for, in table order */
 	int source;			   /* -1: all */
 	json_t *run;			   /* csv: the run with its trials */
+	const char *profile;		   /* --profile FILE, or NULL */
 };
 
 /* One comment line in every format: the host name comes from a database
@@ -42,7 +43,15 @@ static const char *header(const struct export *e)
 			 tt_str_escape(e->rs.hostname, host, sizeof(host)),
 			 e->rs.simulated ? " (a performance model's figures, not measurements)"
 					 : "");
-	else
+	else if (e->profile) {
+		char file[512];
+
+		/* The file name is the user's, and could hold a newline too. */
+		snprintf(buf, sizeof(buf), "%stiertune recommendation from profile '%s' (host %s)",
+			 e->rs.simulated ? "SIMULATED: " : "",
+			 tt_str_escape(e->profile, file, sizeof(file)),
+			 tt_str_escape(e->rs.hostname, host, sizeof(host)));
+	} else
 		snprintf(buf, sizeof(buf), "tiertune weights given on the command line");
 	return buf;
 }
@@ -122,20 +131,100 @@ static void shell_line(FILE *f, const struct tt_wi_backend *be, const char *file
 		fprintf(f, "echo %s > \"$root%s\"\n", value, file);
 }
 
+/* The check before any write: every file the script writes is there (at
+ * the top, or inside an interface's "if" for several interfaces). */
+static void check_line(FILE *f, const char *indent, const char *file, bool first)
+{
+	if (first)
+		fprintf(f, "%s[ -f \"$root%s\" ] || missing \"%s\"\n", indent, file, file);
+}
+
+static void shell_check(FILE *f, const struct tt_wi_backend *be, const char *file,
+			const char *value, bool first, bool implied)
+{
+	(void)be;
+	(void)value;
+	(void)implied;
+	check_line(f, "", file, first);
+}
+
+static void shell_check_in(FILE *f, const struct tt_wi_backend *be, const char *file,
+			   const char *value, bool first, bool implied)
+{
+	(void)be;
+	(void)value;
+	(void)implied;
+	check_line(f, "\t", file, first);
+}
+
+static void shell_first(FILE *f, const struct tt_wi_backend *be, const char *file,
+			const char *value, bool first, bool implied)
+{
+	(void)be;
+	(void)value;
+	(void)implied;
+	if (first && !ftell(f))
+		fputs(file, f);
+}
+
+/* Every file is checked before any is written, and none is created: on a
+ * root where a node is not online yet (its weight file absent) the script
+ * writes nothing. It still cannot be all or nothing: a write that fails
+ * half-way leaves the ones before it, with no journal to put them back.
+ * With several interfaces (--interface both, for a mixed fleet) each is
+ * written where its first file is there, and one at least must be. */
 static int shell(const struct export *e, FILE *f)
 {
+	bool any = e->nbe > 1;
 	int rc = 0;
 
 	fprintf(f,
-		"#!/bin/sh\n# %s\n# Run as root; an optional argument is a root folder to write "
-		"under instead of /.\nset -e\nroot=${1:-}\n",
+		"#!/bin/sh\n# %s\n"
+		"# NOT ALL OR NOTHING: every file below is checked before any is written, but a\n"
+		"# write that fails half-way leaves the ones before it written, and nothing here\n"
+		"# checks the hardware fingerprint. tiertune-apply.service (tiertune apply\n"
+		"# --profile FILE, docs/fleet.md) is all or nothing, and runs again when memory\n"
+		"# comes online: use it where tiertune is installed.\n"
+		"# Run as root; an optional argument is a root folder to write under instead of "
+		"/.\n"
+		"set -e\nroot=${1:-}\n"
+		"missing() { echo \"$0: no $root$1 (a node not online yet?): nothing written\" "
+		">&2; "
+		"exit 1; }\n",
 		header(e));
 	for (int i = 0; i < e->nbe && rc == 0; i++) {
-		fprintf(f,
-			"\n# the %s interface: %s\n[ -d \"$root%s\" ] || { echo \"no %s\" >&2; "
-			"exit 1; }\n",
-			e->be[i]->name, e->be[i]->summary, e->be[i]->dir, e->be[i]->dir);
+		const struct tt_wi_backend *be = e->be[i];
+		char first[512] = "";
+		FILE *mf = fmemopen(first, sizeof(first), "w");
+
+		if (!mf)
+			return tt_err(TT_EFAIL, "out of memory");
+		rc = each_write(e, be, mf, shell_first);
+		fclose(mf);
+		fprintf(f, "\n# the %s interface: %s\n", be->name, be->summary);
+		if (any)
+			fprintf(f, "use_%s=\nif [ -f \"$root%s\" ]; then\n\tuse_%s=1\n", be->name,
+				first, be->name);
+		if (rc == 0)
+			rc = each_write(e, be, f, any ? shell_check_in : shell_check);
+		if (any)
+			fputs("fi\n", f);
+	}
+	if (any) {
+		fputs("[ -n \"", f);
+		for (int i = 0; i < e->nbe; i++)
+			fprintf(f, "$use_%s", e->be[i]->name);
+		fputs("\" ] || { echo \"$0: no weight interface here: nothing written\" >&2; exit "
+		      "1; }\n",
+		      f);
+	}
+	for (int i = 0; i < e->nbe && rc == 0; i++) {
+		fprintf(f, "\n# the %s interface\n", e->be[i]->name);
+		if (any)
+			fprintf(f, "if [ -n \"$use_%s\" ]; then\n", e->be[i]->name);
 		rc = each_write(e, e->be[i], f, shell_line);
+		if (any)
+			fputs("fi\n", f);
 	}
 	return rc;
 }
@@ -155,7 +244,13 @@ static int tmpfiles(const struct export *e, FILE *f)
 {
 	int rc = 0;
 
-	fprintf(f, "# %s\n# /etc/tmpfiles.d/tiertune.conf: sets the weights at every boot\n",
+	fprintf(f,
+		"# %s\n# /etc/tmpfiles.d/tiertune.conf: sets the weights at every boot.\n"
+		"# NOT ALL OR NOTHING: systemd-tmpfiles writes each line on its own, skips a\n"
+		"# path that is not there yet (a CXL node onlined after boot) and still exits\n"
+		"# 0, and checks no hardware fingerprint. tiertune-apply.service (tiertune\n"
+		"# apply --profile FILE, docs/fleet.md) is all or nothing, and runs again when\n"
+		"# memory comes online: use it where tiertune is installed.\n",
 		header(e));
 	fprintf(f, "#Type Path%*s Mode User Group Age Argument\n", 50, "");
 	for (int i = 0; i < e->nbe && rc == 0; i++)
@@ -172,21 +267,46 @@ static void numactl_line(FILE *f, const struct tt_wi_backend *be, const char *fi
 		fprintf(f, "#   %s = %s\n", file, value);
 }
 
+/* Whether the numactl in PATH takes --weighted-interleave (2.0.19+; Debian
+ * 12 has 2.0.16): its --help lists the options it has. */
+static bool numactl_weighted(void)
+{
+	FILE *p = popen("numactl --help 2>&1", "r");
+	char line[512];
+	bool found = false;
+
+	if (!p)
+		return false;
+	while (fgets(line, sizeof(line), p))
+		found |= strstr(line, "--weighted-interleave") != NULL;
+	pclose(p);
+	return found;
+}
+
 /* numactl takes global node weights from sysfs: the first interface of the
- * table that holds those. */
+ * table that holds those. The program's CPUs go on the source node the
+ * weights were tuned for: --source-node, or the recommendation's own. */
 static int numactl(const struct export *e, FILE *f)
 {
 	const struct tt_wi_backend *be = NULL;
 	struct tt_recos rs = e->rs;
 	struct tt_weights w;
 	char nodes[256], weights[1024];
-	int rc;
+	int rc, src = e->source;
 
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && !be; b++)
 		if ((*b)->key == TT_WI_BY_NODE && !(*b)->per_source)
 			be = *b;
 	if (!be)
 		return tt_err(TT_EUNAVAIL, "no weight interface holds global node weights");
+	for (int i = 0; i < rs.n && src < 0; i++)
+		src = rs.r[i].source_node;
+	if (src < 0) {
+		tt_err(TT_EINPUT, "the numactl line runs the program on the CPUs of the node the "
+				  "weights are for: give --source-node N");
+		tt_err_hint("--cpunodebind=N keeps its threads where the weights were tuned");
+		return TT_EINPUT;
+	}
 	rc = tt_recos_convert(&rs, e->t, be);
 	if (rc == 0)
 		rc = tt_recos_merged(&rs, be, e->source, &w);
@@ -194,19 +314,23 @@ static int numactl(const struct export *e, FILE *f)
 		return rc;
 	tt_bit_format_list(w.set.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 	tt_weights_format(&w, weights, sizeof(weights));
-	fprintf(f,
-		"# %s\n# needs numactl 2.0.19+ and these weights in sysfs (tiertune apply "
-		"--weights %s):\n",
+	fprintf(f, "# %s\n# needs these weights in sysfs (tiertune apply --weights %s):\n",
 		header(e), weights);
 	struct each_ctx c = { .f = f, .be = be, .fn = numactl_line };
 	rc = be->writes(NULL, e->t, -1, &w, each_cb, &c);
 	if (rc < 0)
 		return rc;
-	if (e->source >= 0)
-		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n",
-			e->source, nodes);
-	else
-		fprintf(f, "numactl --weighted-interleave=%s -- \"$@\"\n", nodes);
+	if (numactl_weighted()) {
+		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n", src,
+			nodes);
+		return 0;
+	}
+	/* tiertune run checks that sysfs holds the weights before it starts
+	 * the program (numactl cannot). */
+	fprintf(f,
+		"# this host's numactl has no --weighted-interleave (2.0.19+): tiertune run "
+		"does the same\ntiertune run --weights %s --source-node %d -- \"$@\"\n",
+		weights, src);
 	return 0;
 }
 
@@ -312,16 +436,21 @@ static int check_recos(const struct export *e)
 
 	for (int k = 0; k < e->nbe && rc == 0; k++) {
 		const struct tt_wi_backend *be = e->be[k];
+		char why[256];
+		/* --interface both is for a mixed fleet: an interface this root
+		 * lacks is converted (its weights checked in its own range) but
+		 * not held to files this root does not have. */
+		bool here = e->nbe == 1 || be->detect(&e->cli->sfs, why, sizeof(why)) == 0;
 
 		rs = e->rs;
 		rc = tt_recos_convert(&rs, e->t, be);
 		if (rc == 0 && !be->per_source) {
 			rc = tt_recos_merged(&rs, be, e->source, &w);
-			if (rc == 0)
+			if (rc == 0 && here)
 				rc = tt_wi_check(be, &e->cli->sfs, e->t, -1, &w);
 			continue;
 		}
-		for (int i = 0; rc == 0 && i < rs.n; i++)
+		for (int i = 0; rc == 0 && here && i < rs.n; i++)
 			if (e->source < 0 || rs.r[i].source_node == e->source)
 				rc = tt_wi_check(be, &e->cli->sfs, e->t, rs.r[i].source_node,
 						 &rs.r[i].w);
@@ -360,7 +489,7 @@ static int emit(const struct export *e, int (*write)(const struct export *, FILE
 int cmd_export(struct tt_cli *cli, int argc, char **argv)
 {
 	const char *format = NULL, *out = NULL, *weights = NULL, *tier_weights = NULL,
-		   *interface = NULL;
+		   *interface = NULL, *profile_file = NULL;
 	struct export e = { .cli = cli, .source = -1 };
 	uint64_t run = 0;
 	int64_t source = -1;
@@ -375,6 +504,9 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			"these per-node weights, or 'auto': the kernel's auto-mode formula on the "
 			"HMAT figures"),
 		CLI_STRING("tier-weights", &tier_weights, "TIER:W,...", "these per-tier weights"),
+		CLI_STRING("profile", &profile_file, "FILE",
+			   "the recommendation in a profile (export --format json) made on this "
+			   "hardware"),
 		CLI_SOURCE_NODE(&source, "the source node whose recommendation to export"),
 		CLI_FLAG("all-sources", &all, "every source node's recommendation"),
 		CLI_FLAG("force", &force, "export a run from other hardware for this root"),
@@ -397,9 +529,9 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (opts[0].seen + latest + !!weights + !!tier_weights != 1)
-		return cli_usage(
-			"export needs exactly one of --run, --latest, --weights, --tier-weights");
+	if (opts[0].seen + latest + !!weights + !!tier_weights + !!profile_file != 1)
+		return cli_usage("export needs exactly one of --run, --latest, --weights, "
+				 "--tier-weights, --profile");
 	e.source = (int)source;
 	if (all && e.source >= 0)
 		return cli_usage("--source-node and --all-sources do not go together");
@@ -430,6 +562,17 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 
 		if (rc == 0)
 			rc = tt_recos_from_args(w, tier_weights, e.source, &e.rs);
+	} else if (profile_file) {
+		char what[4200];
+
+		snprintf(what, sizeof(what), "profile '%s'", profile_file);
+		e.profile = profile_file;
+		rc = tt_recos_from_profile(profile_file, &e.rs);
+		if (rc == 0 && formats[fmt].write == csv)
+			rc = tt_err(TT_EINPUT, "csv exports a run's trials, which a profile does "
+					       "not hold: give --run RUN or --latest");
+		if (rc == 0 && formats[fmt].write != profile)
+			rc = tt_recos_check_machine(&e.rs, &t, force, what);
 	} else {
 		struct tt_db *db;
 
@@ -438,7 +581,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			tt_topo_release(&t);
 			return rc;
 		}
-		rc = latest ? tt_recos_latest(db, &e.rs)
+		rc = latest ? tt_recos_latest(db, &t, &e.rs)
 			    : tt_recos_from_run(db, (int64_t)run, &e.rs);
 		if (rc == 0 && fmt == 5)
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);

@@ -53,6 +53,11 @@ const struct tt_cmd tt_commands[] = {
 	  "Write recommended weights as a shell script, a profile for other hosts, a "
 	  "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials.",
 	  false },
+	{ "run", cmd_run, "-- COMMAND [ARGS...]",
+	  "Launch a program under weighted interleave over the weights' nodes with its CPUs on "
+	  "the source node; the weights (global on upstream kernels) must be what sysfs holds, "
+	  "or --apply writes them first.",
+	  false },
 	{ "collectors", cmd_collectors, NULL,
 	  "List every collector (perf counters, memory-controller bandwidth, allocation "
 	  "statistics), whether it works on this machine and why not, and its metrics.",
@@ -69,12 +74,9 @@ const struct tt_cmd tt_commands[] = {
 	{ NULL, NULL, NULL, NULL, false },
 };
 
-/* The command line as a shell would take it back, for the run record:
- * arguments with anything but plain characters go in single quotes. */
+/* The command line as a shell would take it back, for the run record. */
 static void command_line(int argc, char **argv, char *out, size_t size)
 {
-	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				    "-_=.,:/+@%";
 	FILE *f = fmemopen(out, size, "w");
 
 	if (!f) {
@@ -82,17 +84,8 @@ static void command_line(int argc, char **argv, char *out, size_t size)
 		return;
 	}
 	for (int k = 0; k < argc; k++) {
-		const char *a = argv[k];
-
 		fputs(k ? " " : "", f);
-		if (*a && strspn(a, plain) == strlen(a)) {
-			fputs(a, f);
-			continue;
-		}
-		fputc('\'', f);
-		for (; *a; a++)
-			fputs(*a == '\'' ? "'\\''" : (char[]){ *a, '\0' }, f);
-		fputc('\'', f);
+		cli_shell_quote(f, argv[k]);
 	}
 	fclose(f); /* fmemopen truncates and terminates at size - 1 */
 }

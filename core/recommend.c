@@ -40,6 +40,48 @@ int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char
 	return 0;
 }
 
+int tt_recos_check_present(const struct tt_recos *rs, const struct tt_topo *t, const char *what)
+{
+	char online[256];
+	int id;
+
+	/* Another CPU model is another machine, whatever nodes it has: the
+	 * fingerprint check (tt_recos_check_machine) says so, naming both. */
+	if (rs->cpu_model[0] && t->cpu_model[0] && strcmp(rs->cpu_model, t->cpu_model) != 0)
+		return 0;
+	tt_bit_format_list(t->online.bits, TT_MAX_NODES, online, sizeof(online));
+	for (int i = 0; i < rs->n; i++) {
+		const struct tt_reco *r = &rs->r[i];
+		const struct tt_wi_backend *be = tt_wi_find(r->interface);
+
+		if (r->source_node >= 0 && !tt_nodemask_test(&t->online, r->source_node))
+			return tt_err(TT_EUNAVAIL,
+				      "%s names source node %d, which is not online (online: %s): "
+				      "nothing written",
+				      what, r->source_node, online);
+		tt_nodemask_for_each (id, &r->w.set) {
+			if (be && be->key == TT_WI_BY_TIER ? tt_topo_tier(t, id) != NULL
+							   : tt_nodemask_test(&t->online, id))
+				continue;
+			if (be && be->key == TT_WI_BY_TIER)
+				return tt_err(TT_EUNAVAIL,
+					      "%s names memory tier %d, which this machine does "
+					      "not have: nothing written",
+					      what, id);
+			tt_err(TT_EUNAVAIL,
+			       "%s names node %d, which is not online (online: %s): "
+			       "nothing written",
+			       what, id, online);
+			tt_err_hint("memory onlined after boot (CXL through dax/kmem) makes its "
+				    "node then; the hardware fingerprint is checked once every "
+				    "node is there (tiertune-apply.service runs again when memory "
+				    "comes online)");
+			return TT_EUNAVAIL;
+		}
+	}
+	return 0;
+}
+
 /* Tier weights for a node-keyed interface: each tier's weight split over
  * its memory nodes as the per-tier kernel does (seed 003,
  * memtier_get_node_weight). */

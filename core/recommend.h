@@ -54,6 +54,14 @@ struct tt_recos {
 /* Adds one; where names the source of it in errors ("run 12", a file). */
 int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char *weights,
 		 double gain, const char *where);
+/* Every node (and tier) the recommendations name is on t: a memory node
+ * onlined after boot (CXL through dax/kmem) is absent until then, and a
+ * vector without it would be a different vector. TT_EUNAVAIL naming the
+ * first absent one and what names it ("profile 'p.json'") otherwise;
+ * checked before the hardware fingerprint, which covers every online node
+ * and so cannot match until they are all there. Recommendations from
+ * another CPU model pass (their fingerprint check names the machine). */
+int tt_recos_check_present(const struct tt_recos *rs, const struct tt_topo *t, const char *what);
 /* Every recommendation in the form be takes (keyed by its unit). */
 int tt_recos_convert(struct tt_recos *rs, const struct tt_topo *t, const struct tt_wi_backend *be);
 /* For an interface that is not per source: the vector of the one source

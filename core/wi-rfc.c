@@ -250,7 +250,7 @@ static int rfc_fixture_store(const struct tt_sysfs *s, const char *path, const c
 
 const struct tt_wi_backend tt_wi_rfc = {
 	.name = "rfc",
-	.summary = "per-tier weights relative to the source node (RFC, seeds 003/004)",
+	.summary = "per-tier weights relative to the source node (the per-tier interleave RFC)",
 	.dir = TIER_DIR,
 	.unit = "tier",
 	.key = TT_WI_BY_TIER,

@@ -484,12 +484,16 @@ int tt_top_write_weight(struct tt_top *top, const char *text)
 	if (rc == 0 && res.nothing)
 		snprintf(top->message, sizeof(top->message),
 			 "nothing written: %.60s is already as wanted", text);
-	else if (rc == 0)
-		snprintf(top->message, sizeof(top->message),
-			 "wrote %.120s%s (%d value%s read back; 'u' or 'tiertune restore --last' "
-			 "undoes)%s",
-			 res.plan.w[0].file, res.auto_turned_off ? ", auto mode off" : "",
-			 res.written, res.written == 1 ? "" : "s", e.db_why);
+	else if (rc == 0 &&
+		 /* The file as written: under --sysfs-root, the copy's, not
+		  * /sys. A message longer than the status line is cut there. */
+		 snprintf(top->message, sizeof(top->message),
+			  "wrote %s%s%s (%d value%s read back; 'u' or 'tiertune restore --last' "
+			  "undoes)%s",
+			  top->sfs.root, res.plan.w[0].file,
+			  res.auto_turned_off ? ", auto mode off" : "", res.written,
+			  res.written == 1 ? "" : "s", e.db_why) >= (int)sizeof(top->message))
+		memcpy(top->message + sizeof(top->message) - 4, "...", 4);
 	tt_writer_result_release(&res);
 	if (rc == 0 && !res.nothing)
 		rc = reread_weights(top);

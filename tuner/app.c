@@ -33,7 +33,7 @@ static bool executable(const char *path)
 
 /* As execvp would find it, so that a missing command is refused before
  * anything is written, not discovered in the first trial. */
-static int find_command(const char *cmd, char *out, size_t size)
+int tt_app_find(const char *cmd, char *out, size_t size)
 {
 	const char *path = getenv("PATH");
 
@@ -66,7 +66,7 @@ int tt_app_init(struct tt_app *a, char **argv, const char *metric, bool higher_i
 	a->grace_s = 2;
 	if (!argv || !argv[0] || !argv[0][0])
 		return tt_err(TT_EINPUT, "no command to run");
-	rc = find_command(argv[0], a->path, sizeof(a->path));
+	rc = tt_app_find(argv[0], a->path, sizeof(a->path));
 	if (rc < 0)
 		return rc;
 	if (metric) {

@@ -60,6 +60,9 @@ struct tt_app_result {
 /* Finds the command (TT_EINPUT when it is not an executable file, in PATH
  * when it has no '/'), compiles the metric (TT_EINPUT naming it), and
  * truncates the log (created 0600). */
+/* cmd as execvp would find it (PATH when it has no '/'), in out:
+ * TT_EINPUT naming it when it is not an executable file. */
+int tt_app_find(const char *cmd, char *out, size_t size);
 int tt_app_init(struct tt_app *a, char **argv, const char *metric, bool higher_is_better,
 		const char *log_path);
 void tt_app_release(struct tt_app *a);

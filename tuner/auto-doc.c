@@ -68,26 +68,26 @@ static int doc_trials(const struct tt_auto *c, struct tt_doc_trial **out)
 	return 0;
 }
 
-/* The commands the report ends with. They name the root the weights are
- * for (a fixture's nodes are not this machine's); the model's own tree is
+/* The commands the report ends with. They name the database the run is
+ * in and the root the weights are for (a fixture's nodes are not this
+ * machine's): run as printed, they mean this run. The model's own tree is
  * never written, so a copy of it is made first. */
 static void next_commands(const struct tt_auto *c, const struct tt_auto_where *where,
 			  struct tt_auto_doc *d)
 {
-	char root[600] = "", w[96];
+	char root[2100], w[96];
 
+	snprintf(root, sizeof(root), "%s", where->options ? where->options : "");
 	if (where->model_tree) {
 		snprintf(d->copy_tree, sizeof(d->copy_tree), "cp -a '%s' DIR", where->root);
-		snprintf(root, sizeof(root), "--sysfs-root DIR ");
-	} else if (!c->sfs->live) {
-		snprintf(root, sizeof(root), "--sysfs-root %s ", where->root);
+		snprintf(root + strlen(root), sizeof(root) - strlen(root), "--sysfs-root DIR ");
 	}
 	d->nnext = 0;
 	if (d->keeps) {
 		d->copy_tree[0] = '\0';
 		if (c->run)
-			snprintf(d->next[d->nnext++], sizeof(d->next[0]), "tiertune show %" PRId64,
-				 c->run);
+			snprintf(d->next[d->nnext++], sizeof(d->next[0]),
+				 "tiertune %sshow %" PRId64, root, c->run);
 		return;
 	}
 	if (!c->run) {

@@ -405,7 +405,7 @@ int tt_auto_prepare(struct tt_auto *c)
 			    cfg->nodes[0], c->req.nodes ? "in --nodes" : "of this machine");
 		tt_err_hint(
 			"weighted interleave needs two or more memory nodes; to see the search on "
-			"a modelled CXL machine: --model tuner/models/spr-ddr5-2cxl.json");
+			"a modelled CXL machine: --model spr-ddr5-2cxl");
 		return rc;
 	}
 	for (int k = 0; k < cfg->nnodes; k++)

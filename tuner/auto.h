@@ -283,6 +283,9 @@ int tt_auto_record(struct tt_auto *c);
 struct tt_auto_where {
 	const char *root;
 	bool model_tree;
+	/* The front end's options the printed commands repeat (the database,
+	 * a --sysfs-root given), ready to paste ("--db 'F' "), or "". */
+	const char *options;
 };
 /* The plan apply would run (or why there is none) and the report document
  * of the whole run (c->doc, valid while c lives). */

@@ -1,5 +1,6 @@
 /* The performance model: load, check, evaluate, add noise (model.h). */
 #include "model.h"
+#include "model-path.h"
 
 #include "../bench/kernels.h"
 #include "../core/error.h"
@@ -314,12 +315,16 @@ out:
 	return rc;
 }
 
-int tt_model_load(struct tt_model *m, const char *path)
+int tt_model_load(struct tt_model *m, const char *name)
 {
-	FILE *f = fopen(path, "r");
+	char path[4096];
+	int rc = tt_model_find(name, path, sizeof(path));
+	FILE *f = rc == 0 ? fopen(path, "r") : NULL;
 	char *buf = NULL;
 	long len;
-	int rc;
+
+	if (rc < 0)
+		return rc;
 
 	/* The file is the user's input: one that cannot be read is bad input,
 	 * not a capability the machine lacks. */

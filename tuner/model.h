@@ -91,7 +91,8 @@ struct tt_mix {
 	double counted_bytes; /* bytes the kernel's bandwidth figure counts */
 };
 
-/* Parses and checks path; TT_EINPUT naming the file and the JSON path of a
+/* Parses and checks path (a file, or a model's name: tt_model_find in
+ * model-path.h); TT_EINPUT naming the file and the JSON path of a
  * bad field ("model 'x.json': sources[0].nodes[1].read_bw_bytes_s is
  * negative"), a schema_version other than TT_MODEL_SCHEMA_VERSION, or a
  * file that cannot be read (the user named it). */

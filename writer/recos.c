@@ -152,10 +152,22 @@ static int try_run(json_t *row, void *ctx)
 	return 0;
 }
 
-int tt_recos_latest(struct tt_db *db, struct tt_recos *out)
+int tt_recos_latest(struct tt_db *db, const struct tt_topo *t, struct tt_recos *out)
 {
 	struct latest l = { db, out, 0 };
-	int rc = tt_db_runs(db, NULL, 0, try_run, &l);
+	char fp[17];
+	int rc = 0;
+
+	/* A merged database holds other hosts' runs, often newer: this
+	 * hardware's newest first, whichever host ran it (identical hardware
+	 * takes the same weights); another's only when there is none, and
+	 * then the fingerprint check names it. */
+	if (t) {
+		tt_topo_fingerprint(t, fp);
+		rc = tt_db_runs(db, fp, 0, try_run, &l);
+	}
+	if (rc >= 0 && !l.found)
+		rc = tt_db_runs(db, NULL, 0, try_run, &l);
 
 	if (rc < 0 || l.found < 0)
 		return rc < 0 ? rc : TT_EINPUT;

@@ -11,8 +11,9 @@
 #include <jansson.h>
 
 int tt_recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out);
-/* The newest run that has recommendations. */
-int tt_recos_latest(struct tt_db *db, struct tt_recos *out);
+/* The newest run that has recommendations: of t's hardware (its
+ * fingerprint) when there is one, else of any (NULL t: of any). */
+int tt_recos_latest(struct tt_db *db, const struct tt_topo *t, struct tt_recos *out);
 int tt_recos_from_profile(const char *path, struct tt_recos *out);
 json_t *tt_recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t);
 /* Weights from a run or profile are for the machine they were found on:

@@ -73,6 +73,8 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 		snprintf(res->what, sizeof(res->what), "run %jd", (intmax_t)rq->run_id);
 	}
 	if (rc == 0)
+		rc = tt_recos_check_present(rs, rq->topo, res->what);
+	if (rc == 0)
 		rc = tt_recos_check_machine(rs, rq->topo, rq->force, res->what);
 	if (rc == 0 && rs->simulated)
 		note(rq, TT_NOTE_SIMULATED, res->what);

@@ -64,6 +64,12 @@ git -C "$top" bundle create "$root/srv/tiertune.bundle" HEAD >/dev/null 2>&1 ||
 chmod 644 "$root/srv/tiertune.bundle"
 [ -z "$(git -C "$top" status --porcelain --untracked-files=no)" ] ||
 	echo "# the work tree has uncommitted changes: this checks commit $commit, not them"
+# The Debian package, built here (mk/deb.sh: from what git tracks, lintian
+# clean), installed in the fresh root with apt before anything else is.
+"$top/mk/deb.sh" "$work/deb" >"$work/deb.log" 2>&1
+deb_rc=$?
+deb=$(ls "$work"/deb/tiertune_*.deb 2>/dev/null | head -1)
+[ -z "$deb" ] || cp "$deb" "$root/srv/tiertune.deb"
 
 # Which kernel loops this CPU should get (bench/k-loops.h's choice).
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
@@ -75,7 +81,7 @@ want_isa=sse2
 # Everything below runs in a private mount namespace: the binds go with it.
 log=$work/log
 mkdir -p "$log"
-export root log main_cmd test_cmd commit CI="${CI:-}"
+export root log main_cmd test_cmd commit CI="${CI:-}" deb
 unshare -m --propagation private bash -s >"$log/inner" 2>&1 <<'INNER'
 set -u
 for d in proc sys dev dev/pts; do mkdir -p "$root/$d" && mount --rbind "/$d" "$root/$d"; done
@@ -98,6 +104,18 @@ step() { # name user command: its output in $log/NAME, its status in $log/NAME.r
 	echo "$name $((SECONDS - start))" >>"$log/times"
 }
 chroot "$root" useradd -m -s /bin/bash tester
+# The package first, on the bare root: apt brings what it depends on. man-db
+# and bash-completion as a user's machine has them. Then, as the user, in
+# the home folder (no source tree), the commands README and the man page
+# promise; bash completion as bash-completion loads it, on demand.
+if [ -n "$deb" ]; then
+	step pkg-install root "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q /srv/tiertune.deb man-db bash-completion systemd"
+	step pkg-topo tester "tiertune topo"
+	step pkg-auto tester "tiertune auto --source-node 0 --model spr-ddr5-2cxl"
+	step pkg-man tester "man -P cat tiertune | grep -q 'weighted.interleave' && man -P cat tiertop >/dev/null"
+	step pkg-completion tester ". /usr/share/bash-completion/bash_completion && _completion_loader tiertune && COMP_WORDS=(tiertune sim) COMP_CWORD=1 && _tiertune && [ \"\${COMPREPLY[*]}\" = simulate ] && _completion_loader tiertop && COMP_WORDS=(tiertop --vi) && _tiertop && [ \"\${COMPREPLY[*]}\" = --view ]"
+	step pkg-units root "systemd-analyze verify --man=no /lib/systemd/system/tiertune-apply.service /lib/systemd/system/tiertune-metrics.service /lib/systemd/system/tiertune-metrics.timer && ! systemctl is-enabled -q tiertune-apply.service"
+fi
 step clone-root root "git clone -q /srv/tiertune.bundle tiertune && git -C tiertune checkout -q $commit"
 step clone-user tester "git clone -q /srv/tiertune.bundle tiertune && git -C tiertune checkout -q $commit"
 step deps-user-first tester "cd tiertune && make deps"
@@ -109,6 +127,15 @@ INNER
 inner_rc=$?
 [ $inner_rc -eq 0 ] || cat "$log/inner"
 rc() { cat "$log/$1.rc" 2>/dev/null || echo missing; }
+[ "$deb_rc" -eq 0 ] && [ -n "$deb" ]
+tap $? "the Debian package builds, lintian reports no error and no warning" "$work/deb.log"
+tap "$(rc pkg-install)" "apt installs the package in the fresh root" "$log/pkg-install"
+tap "$(rc pkg-topo)" "installed, as a user outside the source tree: tiertune topo" "$log/pkg-topo"
+[ "$(rc pkg-auto)" = 0 ] && grep -q "^SIMULATED: every figure comes from model 'spr-ddr5-2cxl'" "$log/pkg-auto"
+tap $? "installed: tiertune auto --source-node 0 --model spr-ddr5-2cxl" "$log/pkg-auto"
+tap "$(rc pkg-man)" "installed: man tiertune, man tiertop" "$log/pkg-man"
+tap "$(rc pkg-completion)" "installed: bash completion of tiertune and tiertop" "$log/pkg-completion"
+tap "$(rc pkg-units)" "installed: the units verify, none enabled" "$log/pkg-units"
 tap "$(rc clone-root)" "a clone of $commit in the fresh root" "$log/clone-root"
 [ "$(rc deps-user-first)" != 0 ] && [ "$(rc deps-user-first)" != missing ]
 tap $? "as a user without sudo, 'make deps' refuses" "$log/deps-user-first"

@@ -209,6 +209,50 @@ else:
                   text, re.M) is not None,
         "the text frame shows it too", text[-2500:])
 
+# ---- tiertune run (issue 23): pages in the weights' proportion, CPUs on
+# node 0; weights sysfs does not hold refused, --apply writes them. ----
+def run_pages(out, pages):
+    m = re.search(r"^nodes((?: -?\d+)+)$", out, re.M)
+    got = [int(x) for x in m.group(1).split()] if m else []
+    return {k: got.count(k) for k in set(got)}, len(got) == pages
+
+
+def in_proportion(counts, weights, pages):
+    # The kernel's weighted interleave gives each node its weight's share,
+    # off by less than one round (a weight's pages) where the run ends.
+    total = sum(weights.values())
+    return sum(counts.values()) == pages and all(
+        abs(counts.get(k, 0) - pages * w / total) <= w for k, w in weights.items())
+
+
+rc, out = block("run-place")
+counts, whole = run_pages(out, 10007)
+cpus = re.search(r"^cpus (\S+)$", out, re.M)
+node0 = block("run-node0-cpus")[1].strip()
+tap(rc == 0 and whole and in_proportion(counts, {0: 5, 1: 3, 2: 2}, 10007),
+    "tiertune run --nodes 0-2 --source-node 0: 10007 pages at 5:3:2 (%s)" % sorted(counts.items()),
+    out[-1500:])
+tap(cpus is not None and cpus.group(1) == node0,
+    "tiertune run: the program's CPUs are node 0's (%s, node 0: %s)" % (cpus and cpus.group(1), node0),
+    out[-600:])
+rc, out = block("run-refused")
+tap(rc == 3 and "sysfs does not hold these weights" in out
+    and block("run-weights-refused")[1].split() == ["5", "3", "2"],
+    "tiertune run --weights other than sysfs holds: exit 3, nothing written", out)
+rc, out = block("run-apply")
+counts, whole = run_pages(out, 7001)
+tap(rc == 0 and whole and in_proportion(counts, {0: 4, 1: 2, 2: 1}, 7001)
+    and block("run-weights-applied")[1].split() == ["4", "2", "1"],
+    "tiertune run --apply: weights written, 7001 pages at 4:2:1 (%s)" % sorted(counts.items()),
+    out[-1500:])
+rc, out = block("unit-other")
+tap(rc == 2 and "hardware fingerprint 0123456789abcdef" in out
+    and block("unit-other-weights")[1].split() == ["1", "1", "1"],
+    "the unit's command with another machine's profile: exit 2, nothing written", out)
+rc, out = block("unit-apply")
+tap(rc == 0 and block("unit-weights")[1].split() == ["6", "2", "1"],
+    "the unit's command applies this machine's profile on the real sysfs", out)
+
 # ---- auto under the kernel's policy (issue 14) ----
 def node_list(nodes):
     """A node set as the kernel prints it (%*pbl): 0-2, 0,2."""

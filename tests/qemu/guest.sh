@@ -90,6 +90,35 @@ if [ -x /bin/tiertop ]; then
 	for f in 0 1 2; do echo 1 >"$WI/node$f"; done
 fi
 
+# ---- tiertune run (issue 23): the program under MPOL_WEIGHTED_INTERLEAVE
+# over nodes 0-2 at the weights sysfs holds (5:3:2), its CPUs node 0's;
+# pagemap --mode task touches 10007 pages under the task's policy and
+# reports each page's node (move_pages). Then weights sysfs does not hold:
+# refused, nothing written; --apply writes them first. ----
+echo 5 >$WI/node0
+echo 3 >$WI/node1
+echo 2 >$WI/node2
+block run-place tiertune run --nodes 0-2 --source-node 0 -- sh -c \
+	'sed -n "s/^Cpus_allowed_list:[[:space:]]*/cpus /p" /proc/self/status; exec pagemap --mode task --pages 10007'
+block run-node0-cpus cat /sys/devices/system/node/node0/cpulist
+block run-refused tiertune run --weights 0:4,1:2,2:1 --source-node 0 -- true
+block run-weights-refused cat $WI/node0 $WI/node1 $WI/node2
+block run-apply tiertune run --weights 0:4,1:2,2:1 --source-node 0 --apply -- sh -c \
+	'exec pagemap --mode task --pages 7001'
+block run-weights-applied cat $WI/node0 $WI/node1 $WI/node2
+tiertune restore --last >/dev/null 2>&1
+for f in 0 1 2; do echo 1 >"$WI/node$f"; done
+# The unit's command (tiertune-apply.service) on the real sysfs: a profile
+# of this machine applies; one whose fingerprint is another's writes nothing.
+tiertune export --weights 0:6,1:2,2:1 --format json -o /tmp/unit.json >/dev/null 2>&1
+sed 's/"fingerprint": "[0-9a-f]*"/"fingerprint": "0123456789abcdef"/' /tmp/unit.json >/tmp/unit-other.json
+block unit-other tiertune apply --profile /tmp/unit-other.json
+block unit-other-weights cat $WI/node0 $WI/node1 $WI/node2
+block unit-apply tiertune apply --profile /tmp/unit.json
+block unit-weights cat $WI/node0 $WI/node1 $WI/node2
+tiertune restore --last >/dev/null 2>&1
+for f in 0 1 2; do echo 1 >"$WI/node$f"; done
+
 # ---- auto under the kernel's policy (issue 14): bench trials with the
 # weights written per trial, and app mode; the weights back afterwards. ----
 block auto-weights-before cat $WI/node0 $WI/node1 $WI/node2

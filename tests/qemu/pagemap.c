@@ -5,6 +5,8 @@
  * first page so `tiertune simulate --start-index` can model the same pages.
  *
  *	pagemap --mode kernel|exact --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K [--hold]
+ *	pagemap --mode task --pages N     (no policy of its own: the task's, as
+ *	                                   tiertune run sets it before exec)
  *
  * Output: "start_index I" then "nodes n n n ...", one per page. With --hold
  * it then prints "held" and keeps the buffer until killed, for tiertop's
@@ -41,7 +43,7 @@ int main(int argc, char **argv)
 	struct tt_placement pl;
 	uint64_t pages = 0, offset = 0;
 	const char *method;
-	int c, hold = 0;
+	int c, hold = 0, task = 0;
 
 	tt_weights_clear(&w);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -49,7 +51,8 @@ int main(int argc, char **argv)
 
 		switch (c) {
 		case 'm':
-			bad = tt_place_mode_parse(optarg, &mode) < 0;
+			task = strcmp(optarg, "task") == 0;
+			bad = !task && tt_place_mode_parse(optarg, &mode) < 0;
 			break;
 		case 'n':
 			bad = tt_parse_list(optarg, nodes.bits, TT_MAX_NODES) != 0;
@@ -74,7 +77,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!pages || tt_place_init(&pl, mode, &nodes, &w, 0) < 0) {
+	if (!pages || (!task && tt_place_init(&pl, mode, &nodes, &w, 0) < 0)) {
 		fprintf(stderr, "pagemap: %s\n", pages ? tt_err_msg() : "--pages needed");
 		return 2;
 	}
@@ -88,7 +91,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	char *buf = (char *)(((uintptr_t)region + HUGE - 1) & ~(HUGE - 1)) + offset * PAGE;
-	if (tt_place_apply(&pl, buf, len, &method) < 0) {
+	if (!task && tt_place_apply(&pl, buf, len, &method) < 0) {
 		fprintf(stderr, "pagemap: %s\n", tt_err_msg());
 		return 1;
 	}

@@ -1,0 +1,328 @@
+/* tiertune run: launch a program under MPOL_WEIGHTED_INTERLEAVE over the
+ * weights' nodes, its CPUs on the source node the weights were tuned for,
+ * as numactl --weighted-interleave does from 2.0.19 (Debian 12 has 2.0.16).
+ *
+ * Upstream weights are global (weighted_interleave/nodeN): the policy
+ * names only the nodes, and the kernel takes each page's node from the
+ * weights sysfs holds at that moment. So the weights asked for (--weights,
+ * --run, --profile) must be what sysfs holds; when they are not, run says
+ * so and writes nothing, unless --apply, which writes them through the one
+ * write path (writer/writer.h) as apply does. With --nodes alone it runs
+ * under whatever sysfs holds. tiertune execs the program: its exit status
+ * is the program's. */
+#define _GNU_SOURCE /* sched_setaffinity, CPU_ALLOC */
+#include "cli.h"
+
+#include "../core/mpol.h"
+#include "../core/parse.h"
+#include "../core/topo.h"
+#include "../core/wi.h"
+#include "../db/db.h"
+#include "../tuner/app.h"
+#include "../writer/recos.h"
+#include "../writer/writer.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct run_args {
+	const char *weights, *profile, *nodes;
+	int64_t run, source;
+	bool apply, force;
+	char **argv; /* the program and its arguments, NULL-terminated */
+};
+
+/* The weights asked for, as the node-keyed global interface holds them, and
+ * the source node they were tuned for (-1: none said). */
+static int wanted(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
+		  const struct tt_wi_backend *be, struct tt_weights *w, int *src)
+{
+	struct tt_recos rs;
+	char what[4200] = "--weights";
+	int rc;
+
+	memset(&rs, 0, sizeof(rs));
+	if (a->weights) {
+		rc = tt_recos_from_args(a->weights, NULL, (int)a->source, &rs);
+	} else if (a->profile) {
+		snprintf(what, sizeof(what), "profile '%s'", a->profile);
+		rc = tt_recos_from_profile(a->profile, &rs);
+	} else {
+		struct tt_db *db;
+
+		snprintf(what, sizeof(what), "run %jd", (intmax_t)a->run);
+		rc = cli_db(cli, TT_DB_READONLY, &db);
+		if (rc == 0) {
+			rc = tt_recos_from_run(db, a->run, &rs);
+			tt_db_close(db);
+		}
+		if (rc == 0 && !rs.n && rs.nactions)
+			return tt_err(TT_EINPUT,
+				      "run %jd recommends %s for source node %d: no weights to run "
+				      "under",
+				      (intmax_t)a->run,
+				      strcmp(rs.actions[0].action, "keep_auto") == 0
+					      ? "keeping the kernel's auto mode"
+					      : "binding to local memory",
+				      rs.actions[0].source_node);
+	}
+	if (rc == 0 && !a->weights)
+		rc = tt_recos_check_present(&rs, t, what);
+	if (rc == 0 && !a->weights)
+		rc = tt_recos_check_machine(&rs, t, a->force, what);
+	if (rc == 0)
+		rc = tt_recos_convert(&rs, t, be);
+	if (rc == 0)
+		rc = tt_recos_merged(&rs, be, (int)a->source, w);
+	*src = (int)a->source;
+	/* The source the recommendation was found for, when it names one. */
+	for (int i = 0; rc == 0 && *src < 0 && i < rs.n; i++)
+		if (rs.r[i].source_node >= 0 && (rs.n == 1 || a->source < 0))
+			*src = rs.r[i].source_node;
+	return rc;
+}
+
+/* The weights of nodes that sysfs holds otherwise, "node 1: 3 (wanted 2)". */
+static int differs(const struct tt_weights *want, const struct tt_wi_state *st,
+		   const struct tt_nodemask *nodes, char *buf, size_t size)
+{
+	int id, n = 0;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	tt_nodemask_for_each (id, nodes) {
+		uint32_t have = tt_weights_get(&st->node, id, 0);
+
+		if (have == want->w[id])
+			continue;
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%snode %d holds %u, not %u",
+						n ? ", " : "", id, have, want->w[id]);
+		n++;
+	}
+	return n;
+}
+
+/* Writes the weights through the one write path, as apply does. */
+static int apply_first(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
+		       const struct tt_wi_backend *be)
+{
+	struct tt_writer_req rq = {
+		.kind = TT_WRITER_APPLY,
+		.from = a->weights   ? TT_WRITER_WEIGHTS
+			: a->profile ? TT_WRITER_PROFILE
+				     : TT_WRITER_RUN,
+		.topo = t,
+		.be = be,
+		.weights = a->weights,
+		.run_id = a->run,
+		.profile = a->profile,
+		.source = (int)a->source,
+		.force = a->force,
+	};
+
+	return cli_write(cli, &rq);
+}
+
+/* The CPUs of node src as the kernel's CPU list, and the set for it. */
+static int source_cpus(const struct tt_topo *t, int src, cpu_set_t *set, size_t size, char *list,
+		       size_t lsize)
+{
+	const struct tt_node *n = tt_topo_node(t, src);
+	uint64_t cpus[TT_MAX_CPUS / 64] = { 0 };
+
+	if (!n || !n->ncpus)
+		return tt_err(TT_EINPUT, "source node %d has no CPUs to run the program on", src);
+	CPU_ZERO_S(size, set);
+	for (int i = 0; i < n->ncpus; i++) {
+		CPU_SET_S((size_t)n->cpus[i], size, set);
+		tt_bit_set(cpus, (unsigned int)n->cpus[i]);
+	}
+	tt_bit_format_list(cpus, TT_MAX_CPUS, list, lsize);
+	return 0;
+}
+
+static int launch(struct tt_cli *cli, const struct run_args *a)
+{
+	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
+	size_t cpus_size = CPU_ALLOC_SIZE(TT_MAX_CPUS);
+	cpu_set_t *cpus = NULL;
+	struct tt_wi_state st;
+	struct tt_weights w;
+	struct tt_nodemask nodes;
+	struct tt_topo t;
+	char why[256], list[256], cpulist[1024], diff[1024], wtext[1024], path[4096];
+	int src = (int)a->source, rc = cli_load_topo(cli, &t), err;
+
+	if (rc)
+		return rc;
+	/* A program that cannot start is refused before anything is written. */
+	rc = tt_app_find(a->argv[0], path, sizeof(path));
+	tt_wi_state_init(&st);
+	if (rc < 0)
+		goto out;
+	tt_weights_clear(&w);
+	memset(&nodes, 0, sizeof(nodes));
+	/* Global node weights (upstream): the policy names nodes, sysfs
+	 * holds their weights. */
+	if (!be || be->per_source) {
+		rc = tt_err(TT_EUNAVAIL, "no weight interface keyed by node for every source");
+		goto out;
+	}
+	rc = be->detect(&cli->sfs, why, sizeof(why));
+	if (rc < 0) {
+		rc = tt_err(TT_EUNAVAIL, "run needs %s weights (%s): %s", be->name, be->dir, why);
+		goto out;
+	}
+	if (a->weights || a->profile || a->run > 0) {
+		rc = wanted(cli, a, &t, be, &w, &src);
+		if (rc < 0)
+			goto out;
+		nodes = w.set;
+	}
+	if (a->nodes) {
+		struct tt_nodemask given;
+
+		memset(&given, 0, sizeof(given));
+		rc = tt_parse_list(a->nodes, given.bits, TT_MAX_NODES);
+		if (rc < 0) {
+			rc = tt_err(TT_EINPUT, "--nodes '%s' is not a node list (such as 0-2,4)",
+				    a->nodes);
+			goto out;
+		}
+		if (a->weights || a->profile || a->run > 0) {
+			int id;
+
+			tt_nodemask_for_each (id, &given)
+				if (!tt_nodemask_test(&w.set, id)) {
+					rc = tt_err(TT_EINPUT,
+						    "--nodes '%s' names node %d, which the weights "
+						    "do not weigh",
+						    a->nodes, id);
+					goto out;
+				}
+		}
+		nodes = given;
+	}
+	for (int id = 0; id < TT_MAX_NODES; id++)
+		if (tt_nodemask_test(&nodes, id) && !tt_nodemask_test(&t.mem_nodes, id)) {
+			rc = tt_err(TT_EINPUT, "node %d is not an online memory node", id);
+			goto out;
+		}
+	tt_bit_format_list(nodes.bits, TT_MAX_NODES, list, sizeof(list));
+	if (src < 0) {
+		rc = cli_usage("run needs --source-node N: the node whose CPUs the program runs on "
+			       "(the weights were tuned for tasks there)");
+		goto out;
+	}
+	rc = tt_topo_check_source(&t, src);
+	if (rc < 0)
+		goto out;
+	/* What sysfs holds now; the weights asked for must be it. */
+	rc = be->read(&cli->sfs, &t, &st);
+	if (rc == 0 && (a->weights || a->profile || a->run > 0) &&
+	    differs(&w, &st, &nodes, diff, sizeof(diff))) {
+		tt_weights_format(&w, wtext, sizeof(wtext));
+		if (!a->apply) {
+			rc = tt_err(TT_EUNAVAIL,
+				    "sysfs does not hold these weights (%s): %s; nothing written",
+				    wtext, diff);
+			tt_err_hint(
+				"weights are global on this kernel, so every program under "
+				"weighted interleave would use them: 'tiertune run --apply ...' "
+				"writes them first (as 'tiertune apply' does), or apply them "
+				"yourself");
+			goto out;
+		}
+		rc = apply_first(cli, a, &t, be);
+		if (rc < 0)
+			goto out;
+		tt_wi_state_release(&st);
+		tt_wi_state_init(&st);
+		rc = be->read(&cli->sfs, &t, &st);
+		if (rc == 0 && differs(&w, &st, &nodes, diff, sizeof(diff)))
+			rc = tt_err(TT_EFAIL, "after --apply sysfs still does not hold %s: %s",
+				    wtext, diff);
+	}
+	if (rc < 0)
+		goto out;
+	cpus = CPU_ALLOC(TT_MAX_CPUS);
+	rc = cpus ? source_cpus(&t, src, cpus, cpus_size, cpulist, sizeof(cpulist))
+		  : tt_err(TT_EFAIL, "out of memory");
+	if (rc < 0)
+		goto out;
+	if (!cli->sfs.live)
+		cli_warn("--sysfs-root '%s' is not this machine: the program's pages follow this "
+			 "kernel's weights, and its CPUs and nodes must be this machine's",
+			 cli->sysfs_root);
+	fprintf(stderr,
+		"tiertune run: '%s' on node %d's CPUs (%s), weighted interleave over nodes %s\n",
+		a->argv[0], src, cpulist, list);
+	fflush(NULL);
+	if (sched_setaffinity(0, cpus_size, cpus) < 0) {
+		rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot run on node %d's CPUs (%s)", src,
+				cpulist);
+		goto out;
+	}
+	err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, &nodes);
+	if (err) {
+		rc = tt_err_sys(
+			TT_EUNAVAIL, err,
+			"cannot set MPOL_WEIGHTED_INTERLEAVE over nodes %s (Linux 6.9+, nodes "
+			"of this kernel)",
+			list);
+		goto out;
+	}
+	execv(path, a->argv);
+	err = errno;
+	/* Not run: the task's policy goes with this process. */
+	rc = tt_err_sys(TT_EFAIL, err, "cannot run '%s'", path);
+out:
+	if (cpus)
+		CPU_FREE(cpus);
+	tt_wi_state_release(&st);
+	tt_topo_release(&t);
+	return rc < 0 ? cli_fail(rc) : rc;
+}
+
+int cmd_run(struct tt_cli *cli, int argc, char **argv)
+{
+	struct run_args a = { .source = -1, .run = -1 };
+	struct cli_opt opts[] = {
+		CLI_STRING("weights", &a.weights, "N:W,...",
+			   "these node weights (they must be what sysfs holds, or --apply)"),
+		CLI_I64("run", &a.run, "RUN", "the weights run RUN recommends", 1, INT64_MAX),
+		CLI_STRING("profile", &a.profile, "FILE",
+			   "the weights of a profile (export --format json) made on this "
+			   "hardware"),
+		CLI_STRING("nodes", &a.nodes, "LIST",
+			   "interleave over these nodes (default: those the weights weigh); alone, "
+			   "under the weights sysfs holds"),
+		CLI_SOURCE_NODE(&a.source,
+				"the node whose CPUs the program runs on (default: the source the "
+				"run or profile was tuned for)"),
+		CLI_FLAG("apply", &a.apply,
+			 "write the weights first when sysfs holds others (apply's transaction; "
+			 "they are global: every program under weighted interleave uses them)"),
+		CLI_FLAG("force", &a.force, "use a run or profile from other hardware"),
+		CLI_END,
+	};
+	int nargs, rc = cli_parse(cli, cli_find_command("run"), opts, argc, argv, &nargs);
+
+	if (rc >= 0)
+		return rc;
+	if (cli->dashdash != 0 || !nargs)
+		return cli_usage("run needs the program after '--': tiertune run [options] -- "
+				 "COMMAND ARGS...");
+	argv[nargs] = NULL;
+	a.argv = argv;
+	if (!!a.weights + opts[1].seen + !!a.profile > 1)
+		return cli_usage("run takes one of --weights, --run, --profile");
+	if (!a.weights && !opts[1].seen && !a.profile && !a.nodes)
+		return cli_usage("run needs --weights, --run, --profile or --nodes");
+	return launch(cli, &a);
+}

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# A fleet's pieces (docs/fleet.md): make install and uninstall, models by
+# name from an installed copy, the systemd units (systemd-analyze verify)
+# and the apply unit's own command on fixture copies: another fingerprint, a
+# node not online yet, the node added; the shell and tmpfiles exports on a
+# root that lacks a node; --interface both on a root with one interface.
+. "$(dirname "$0")/lib.sh"
+
+WI=sys/kernel/mm/mempolicy/weighted_interleave
+NODE=sys/devices/system/node
+state=$TIERTUNE_STATE_DIR
+
+# make install into a DESTDIR: the set README and the package promise.
+dest=$WORK/dest
+make -s -C "$TT_TOP" BUILD="$TT_BUILD" DESTDIR="$dest" PREFIX=/usr/local install >"$WORK/install.log" 2>&1
+is "make install exits 0" "$?" 0
+p=$dest/usr/local
+missing=
+for f in bin/tiertune share/man/man1/tiertune.1 share/bash-completion/completions/tiertune \
+	share/doc/tiertune/json.md share/doc/tiertune/fleet.md \
+	share/tiertune/models/spr-ddr5-2cxl.json share/tiertune/models/2s-genoa-cxl.json \
+	share/tiertune/models/xeon-max-hbm-flat.json \
+	share/tiertune/machines/spr-ddr5-2cxl/$WI/node2 share/tiertune/machines/2s-genoa-cxl/SOURCE \
+	lib/systemd/system/tiertune-apply.service lib/systemd/system/tiertune-metrics.service \
+	lib/systemd/system/tiertune-metrics.timer lib/udev/rules.d/85-tiertune.rules; do
+	[ -f "$p/$f" ] || missing="$missing $f"
+done
+if [ -x "$TT_BUILD/tiertop" ]; then
+	for f in bin/tiertop share/man/man1/tiertop.1 share/bash-completion/completions/tiertop; do
+		[ -f "$p/$f" ] || missing="$missing $f"
+	done
+fi
+is "installed: binaries, man pages, completions, docs, models, machine trees, units" "${missing:-none}" none
+is "the units name the installed binary" \
+	"$(grep -h '^ExecStart=' "$p"/lib/systemd/system/*.service | cut -d' ' -f1 | sort -u)" \
+	"ExecStart=/usr/local/bin/tiertune"
+
+# A model by name, outside the source tree, from the installed data folder;
+# its machine tree found beside it (../machines/NAME).
+mkdir -p "$WORK/elsewhere"
+run env -C "$WORK/elsewhere" TIERTUNE_DATADIR="$p/share/tiertune" "$TT" --db "$WORK/m.db" auto \
+	--source-node 0 --model spr-ddr5-2cxl --budget 20
+is "auto --model NAME from an installed copy, outside the tree" \
+	"$rc:$(grep -c "^SIMULATED: every figure comes from model 'spr-ddr5-2cxl'" "$WORK/out"):$(grep -c "machines/spr-ddr5-2cxl" "$WORK/out")" \
+	"0:1:1"
+run env -C "$TT_TOP" "$TT" --db "$WORK/m.db" auto --source-node 0 --model 2s-genoa-cxl --budget 20
+is "auto --model NAME in a checkout: tuner/models/" "$rc" 0
+expect_bad_input 2 \
+	"no model 'spr-ddr5-2cxl': not a file here, nor spr-ddr5-2cxl.json in ./tuner/models/ or $WORK/none/models/" \
+	- env -C "$WORK/elsewhere" TIERTUNE_DATADIR="$WORK/none" "$TT" --db "$WORK/m.db" auto --source-node 0 --model spr-ddr5-2cxl
+
+# make uninstall takes back every file install put there.
+make -s -C "$TT_TOP" BUILD="$TT_BUILD" DESTDIR="$dest" PREFIX=/usr/local uninstall >"$WORK/install.log" 2>&1
+is "make uninstall: no file left" "$?:$(find "$dest" -type f -o -type l | head -3)" "0:"
+
+# The units, as systemd reads them (Documentation= man pages are not
+# installed here: --man=no).
+units=$WORK/units
+mkdir -p "$units"
+for f in "$TT_TOP"/systemd/*.in "$TT_TOP"/systemd/*.timer; do
+	u=${f##*/}
+	sed -e "s|@bindir@|$(dirname "$TT")|g" -e "s|@docdir@|$TT_TOP/docs|g" "$f" >"$units/${u%.in}"
+done
+if command -v systemd-analyze >/dev/null; then
+	for u in "$units"/*; do
+		run systemd-analyze verify --man=no "$u"
+		is "systemd-analyze verify ${u##*/}" "$rc:$(cat "$WORK/err")" "0:"
+	done
+else
+	skip "no systemd-analyze to verify the units with"
+fi
+grep -q '^SUBSYSTEM=="memory", ACTION=="online", RUN+=.*systemctl --no-block start tiertune-apply.service' \
+	"$TT_TOP/systemd/85-tiertune.rules"
+is "udev: a memory block onlined starts the unit again" "$?" 0
+
+# The apply unit's own command, its profile path and the binary replaced,
+# with --sysfs-root on a fixture copy.
+unit_cmd() { # root profile
+	local cmd
+	cmd=$(sed -n 's/^ExecStart=//p' "$units/tiertune-apply.service")
+	cmd=${cmd//\/etc\/tiertune\/profile.json/$2}
+	set -- "$TT" --sysfs-root "$1" ${cmd#* }
+	run "$@"
+}
+# A root as the machine is before its second CXL node's memory is onlined
+# (dax/kmem after boot): node 2 neither online nor with a weight file.
+before_hotplug() { # root
+	rm -rf "$1/$NODE/node2" "$1/$WI/node2"
+	echo 0-1 >"$1/$NODE/online"
+	echo 0-1 >"$1/$NODE/has_memory"
+	echo "10 14" >"$1/$NODE/node0/distance"
+	echo "14 10" >"$1/$NODE/node1/distance"
+	echo 1 >"$1/sys/devices/virtual/memory_tiering/memory_tier87/nodelist"
+}
+spr=$(copy_fixture spr-ddr5-2cxl)
+"$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --format json -o "$WORK/spr.json"
+genoa=$(copy_fixture 2s-genoa-cxl)
+"$TT" --sysfs-root "$genoa" export --weights 0:3,1:3,2:1,3:1 --format json -o "$WORK/genoa.json"
+
+# Another machine's profile: nothing written, auto mode kept, both named.
+before=$(tree_sum "$spr")
+unit_cmd "$spr" "$WORK/genoa.json"
+is "unit, another fingerprint: exit 2, nothing written, auto mode still on" \
+	"$rc:$([ "$(tree_sum "$spr")" = "$before" ] && echo same):$(cat "$spr/$WI/auto")" "2:same:true"
+is "unit, another fingerprint: the journal says why (both fingerprints)" \
+	"$(grep -c "hardware fingerprint $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["machine"]["fingerprint"])' "$WORK/genoa.json"); this root's is" "$WORK/err")" 1
+
+# Before hotplug: node 2 missing. Nothing written, the node named.
+hot=$(copy_fixture spr-ddr5-2cxl)
+before_hotplug "$hot"
+before=$(tree_sum "$hot")
+unit_cmd "$hot" "$WORK/spr.json"
+is "unit, node 2 not online yet: exit 3, nothing written, auto mode still on" \
+	"$rc:$([ "$(tree_sum "$hot")" = "$before" ] && echo same):$(cat "$hot/$WI/auto")" "3:same:true"
+is "unit, node 2 not online yet: the node named" \
+	"$(grep -c "names node 2, which is not online (online: 0-1): nothing written" "$WORK/err")" 1
+is "unit, node 2 not online yet: no journal, no history" "$(ls "$state" 2>/dev/null | grep -c 'journal\|history')" 0
+
+# The node's memory comes online: the tree as the machine has it now, and
+# the unit runs again (the udev rule). Every weight written, read back,
+# journalled in the undo history.
+rm -rf "$hot"
+cp -a "$FIX/spr-ddr5-2cxl" "$hot"
+unit_cmd "$hot" "$WORK/spr.json"
+is "unit after hotplug: exit 0, every weight written and read back" \
+	"$rc:$(cat "$hot/$WI/node0" "$hot/$WI/node1" "$hot/$WI/node2" | tr '\n' ' '):$(grep -c '^3 values written and read back' "$WORK/out")" \
+	"0:5 2 1 :1"
+run "$TT" --sysfs-root "$hot" restore --last --dry-run
+is "unit after hotplug: journalled (restore --last would put back 25:3:3 and auto)" \
+	"$rc:$(grep -c '^echo' "$WORK/out"):$(grep -c 'echo true > .*auto' "$WORK/out")" "0:4:1"
+unit_cmd "$hot" "$WORK/spr.json"
+is "unit run again: nothing to write, nothing written" "$rc:$(cat "$hot/$WI/node0")" "0:5"
+
+# The shell export checks every file before writing any: on the root before
+# hotplug it writes nothing and creates nothing; its header and tmpfiles'
+# say they are not all or nothing and name the unit.
+hot=$(copy_fixture spr-ddr5-2cxl)
+before_hotplug "$hot"
+before=$(tree_sum "$hot")
+"$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --format shell -o "$WORK/w.sh"
+run sh "$WORK/w.sh" "$hot"
+is "shell export on a root without node 2: exit 1, nothing written or created, the file named" \
+	"$rc:$([ "$(tree_sum "$hot")" = "$before" ] && echo same):$(grep -c "no $hot/$WI/node2" "$WORK/err")" "1:same:1"
+for fmt in shell tmpfiles; do
+	run "$TT" --sysfs-root "$spr" export --weights 0:5 --format $fmt
+	is "$fmt export: its header says it is not all or nothing and names the unit" \
+		"$(grep -c '^# NOT ALL OR NOTHING' "$WORK/out"):$(grep -c 'tiertune-apply.service' "$WORK/out")" "1:1"
+done
+if command -v shellcheck >/dev/null; then
+	check "the shell export passes shellcheck" shellcheck "$WORK/w.sh"
+else
+	skip "no shellcheck"
+fi
+
+# --interface both on a root with one interface: the script for a mixed
+# fleet, each interface written where it is, on this root the upstream one.
+run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format shell --interface both -o "$WORK/both.sh"
+is "export --interface both on a root with one interface" "$rc" 0
+both=$(copy_fixture spr-ddr5-2cxl)
+run sh "$WORK/both.sh" "$both"
+is "its script writes the interface the root has" \
+	"$rc:$(cat "$both/$WI/node0" "$both/$WI/node1" "$both/$WI/node2" | tr '\n' ' ')" "0:5 2 1 "
+rfc=$(copy_fixture rfc-4node)
+run "$TT" --sysfs-root "$rfc" export --tier-weights 4:5,22:1 --source-node 0 --format shell --interface both -o "$WORK/both-rfc.sh"
+run sh "$WORK/both-rfc.sh" "$rfc"
+is "and on the RFC root, the RFC interface (source 0's entry; the shell writes the file as given)" \
+	"$rc:$(cat "$rfc/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight")" "0:0:5"
+
+# The metrics unit's export: from the profile, weights now and recommended.
+run "$TT" --sysfs-root "$spr" export --profile "$WORK/spr.json" --format prometheus
+is "export --profile FILE --format prometheus (the metrics unit)" \
+	"$rc:$(grep -c '^tiertune_weight_recommended{interface="upstream",node="2"} 1$' "$WORK/out"):$(grep -c '^tiertune_weight_current{interface="upstream",node="0"} 25$' "$WORK/out")" \
+	"0:1:1"
+expect_bad_input 2 "is from host" "$spr" "$TT" --sysfs-root "$spr" export --profile "$WORK/genoa.json" --format shell
+
+done_testing

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tiertune run: refusals and arguments on fixture copies (nothing written
+# unless --apply, which goes through apply's transaction), the program
+# launched on this machine with its CPUs on the source node under
+# MPOL_WEIGHTED_INTERLEAVE, its exit status passed through; the numactl
+# export with and without a numactl that takes -w. Placement over several
+# nodes is the QEMU suite's (tests/qemu).
+. "$(dirname "$0")/lib.sh"
+
+WI=sys/kernel/mm/mempolicy/weighted_interleave
+state=$TIERTUNE_STATE_DIR
+
+spr=$(copy_fixture spr-ddr5-2cxl)
+expect_bad_input 2 "run needs the program after '--'" "$spr" "$TT" --sysfs-root "$spr" run --weights 0:1
+expect_bad_input 2 "run needs --weights, --run, --profile or --nodes" "$spr" "$TT" --sysfs-root "$spr" run -- true
+expect_bad_input 2 "run takes one of --weights, --run, --profile" "$spr" "$TT" --sysfs-root "$spr" run --weights 0:1 --run 1 -- true
+expect_bad_input 2 "run needs --source-node N" "$spr" "$TT" --sysfs-root "$spr" run --weights 0:25,1:3,2:3 -- true
+expect_bad_input 2 "command 'no-such-program-tt' not found in PATH" "$spr" \
+	"$TT" --sysfs-root "$spr" run --weights 0:5,1:2,2:1 --source-node 0 --apply -- no-such-program-tt
+expect_bad_input 2 "--nodes 'x' is not a node list" "$spr" "$TT" --sysfs-root "$spr" run --nodes x --source-node 0 -- true
+expect_bad_input 2 "names node 2, which the weights do not weigh" "$spr" \
+	"$TT" --sysfs-root "$spr" run --weights 0:25,1:3 --nodes 0-2 --source-node 0 -- true
+expect_bad_input 2 "weight '0' for node 0 out of range (1-255)" "$spr" "$TT" --sysfs-root "$spr" run --weights 0:0 --source-node 0 -- true
+expect_bad_input 2 "source node 7 is not online" "$spr" "$TT" --sysfs-root "$spr" run --weights 0:25 --source-node 7 -- true
+# Weights other than sysfs holds: said, nothing written (they are global).
+expect_bad_input 3 "sysfs does not hold these weights (0:5,1:2,2:1): node 0 holds 25, not 5, node 1 holds 3, not 2, node 2 holds 3, not 1; nothing written" \
+	"$spr" "$TT" --sysfs-root "$spr" run --weights 0:5,1:2,2:1 --source-node 0 -- true
+is "and the hint names --apply" "$(grep -c "'tiertune run --apply ...' writes them first" "$WORK/err")" 1
+# A profile from other hardware, a run that recommends no weights.
+genoa=$(copy_fixture 2s-genoa-cxl)
+"$TT" --sysfs-root "$genoa" export --weights 0:3,1:3,2:1,3:1 --format json -o "$WORK/genoa.json"
+expect_bad_input 2 "is from host" "$spr" "$TT" --sysfs-root "$spr" run --profile "$WORK/genoa.json" --source-node 0 -- true
+"$TT" --db "$WORK/keep.db" auto --source-node 0 --model spr-ddr5-2cxl --budget 20 >/dev/null 2>&1
+keep=$("$TT" --db "$WORK/keep.db" runs --json | json 'j["runs"][0]["id"]')
+if [ "$("$TT" --db "$WORK/keep.db" show "$keep" --json | json 'j["recommendations"][0].get("action")')" = keep_auto ]; then
+	expect_bad_input 2 "run $keep recommends keeping the kernel's auto mode" "$spr" \
+		"$TT" --db "$WORK/keep.db" --sysfs-root "$spr" run --run "$keep" -- true
+else
+	skip "the model run recommends weights, not keep_auto, here"
+fi
+
+# --apply: written through apply's transaction (journalled: restore --last
+# takes it back), then the program runs. The root is a fixture's, so the
+# program runs under this kernel's weights (said), on node 0 of the live
+# machine: --nodes 0.
+run "$TT" --sysfs-root "$spr" run --weights 0:5,1:2,2:1 --nodes 0 --source-node 0 --apply -- sh -c 'echo the program ran; exit 7'
+is "--apply: weights written and read back, the program ran, its exit status passed through" \
+	"$rc:$(cat "$spr/$WI/node0" "$spr/$WI/node1" "$spr/$WI/node2" | tr '\n' ' '):$(grep -c '^3 values written and read back' "$WORK/out"):$(grep -c '^the program ran' "$WORK/out")" \
+	"7:5 2 1 :1:1"
+is "--apply on a fixture root: the warning says the program follows this kernel's weights" \
+	"$(grep -c "is not this machine: the program's pages follow this kernel's weights" "$WORK/err")" 1
+run "$TT" --sysfs-root "$spr" restore --last
+is "restore --last takes run --apply back" "$rc:$(cat "$spr/$WI/node0" "$spr/$WI/auto" | tr '\n' ' ')" "0:25 true "
+# A profile made on this hardware whose weights sysfs holds: runs as is.
+"$TT" --sysfs-root "$spr" export --weights 0:25,1:3,2:3 --format json -o "$WORK/spr.json"
+before=$(tree_sum "$spr")
+run "$TT" --sysfs-root "$spr" run --profile "$WORK/spr.json" --nodes 0 --source-node 0 -- true
+is "--profile whose weights sysfs holds: runs, nothing written" "$rc:$([ "$(tree_sum "$spr")" = "$before" ] && echo same)" "0:same"
+
+# On this machine: the program on the source node's CPUs under weighted
+# interleave, as /proc shows it.
+src=$(local_node)
+if [ -d /$WI ] && [ -f "/$WI/node$src" ]; then
+	w=$(cat "/$WI/node$src")
+	run "$TT" run --weights "$src:$w" --source-node "$src" -- sh -c 'grep Cpus_allowed_list /proc/self/status; grep -c "weighted interleave:'"$src"' " /proc/self/numa_maps'
+	want=$(python3 -c 'import sys
+def ids(s):
+    out = []
+    for p in s.strip().split(","):
+        a, _, b = p.partition("-"); out += range(int(a), int(b or a) + 1)
+    return out
+print(",".join(map(str, ids(open(sys.argv[1]).read()))))' "/sys/devices/system/node/node$src/cpulist")
+	got=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$WORK/out" | python3 -c 'import sys
+out = []
+for p in sys.stdin.read().strip().split(","):
+    a, _, b = p.partition("-"); out += range(int(a), int(b or a) + 1)
+print(",".join(map(str, out)))')
+	is "live: the program's CPUs are node $src's" "$rc:$got" "0:$want"
+	is "live: its mappings are under weighted interleave over node $src" \
+		"$([ "$(tail -1 "$WORK/out")" -gt 0 ] && echo yes)" yes
+	run "$TT" run --nodes "$src" --source-node "$src" -- sh -c 'exit 3'
+	is "live: --nodes alone runs under the weights sysfs holds; exit status passed through" "$rc" 3
+	expect_bad_input 3 "node $src holds $w, not $((w % 255 + 1))" - "$TT" run --weights "$src:$((w % 255 + 1))" --source-node "$src" -- true
+else
+	skip "this kernel has no weighted interleave weight for node $src (Linux 6.9+)"
+	skip "(the same)"
+	skip "(the same)"
+	skip "(the same)"
+fi
+
+# The numactl export: --cpunodebind on the source node; a numactl without
+# --weighted-interleave (Debian 12's 2.0.16) gets the tiertune run line.
+mkdir -p "$WORK/new" "$WORK/old"
+printf '#!/bin/sh\necho "  --weighted-interleave= | -w <nodes>"\n' >"$WORK/new/numactl"
+printf '#!/bin/sh\necho "usage: numactl [--all | -a] [--interleave= | -i <nodes>]" >&2; exit 1\n' >"$WORK/old/numactl"
+chmod +x "$WORK/new/numactl" "$WORK/old/numactl"
+PATH="$WORK/new:$PATH" run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format numactl
+is "numactl 2.0.19+: --cpunodebind and --weighted-interleave" "$(grep -v '^#' "$WORK/out")" \
+	'numactl --cpunodebind=0 --weighted-interleave=0-2 -- "$@"'
+PATH="$WORK/old:$PATH" run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format numactl
+is "numactl without -w: the tiertune run line" "$(grep -v '^#' "$WORK/out")" \
+	'tiertune run --weights 0:5,1:2,2:1 --source-node 0 -- "$@"'
+expect_bad_input 2 "give --source-node N" "$spr" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --format numactl
+
+done_testing

@@ -68,8 +68,9 @@ void tt_bench_bufs_unmap(struct tt_bench_bufs *b);
 bool tt_bench_stop_asked(const struct tt_bench_opts *o);
 int tt_bench_stopped(const struct tt_bench_opts *o, const char *unit, int n, int of);
 void tt_bench_progress(const struct tt_bench_opts *o, int n, int of);
-/* The buffers are mapped and fit: o->started, then progress "placing". */
-void tt_bench_started(const struct tt_bench_opts *o, const struct tt_bench_result *r);
+/* The buffers are mapped and fit: o->started (its status), then progress
+ * "placing". */
+int tt_bench_started(const struct tt_bench_opts *o, const struct tt_bench_result *r);
 /* tt_kernel_init over [lo, hi) a slice at a time; false when a signal
  * stopped it (the arrays are then half-made). unit NULL to
  * tt_bench_stopped: stopped while placing. */

@@ -171,9 +171,10 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (!c.times)
 		return tt_err(TT_EFAIL, "out of memory");
 	rc = tt_bench_bufs_map(o, &b, 1, r->array_bytes, &r->place_method);
+	if (rc == 0)
+		rc = tt_bench_started(o, r);
 	if (rc < 0)
 		goto out;
-	tt_bench_started(o, r);
 	c.buf = (char *)b.arr[0];
 	err = pthread_create(&tid, NULL, chase_thread, &c);
 	if (err) {
@@ -331,9 +332,10 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	tid = calloc((size_t)L.nt, sizeof(*tid));
 	if (rc == 0 && (!w || !tid))
 		rc = tt_err(TT_EFAIL, "out of memory");
+	if (rc == 0)
+		rc = tt_bench_started(o, r);
 	if (rc < 0)
 		goto out;
-	tt_bench_started(o, r);
 	size_t chunk = (L.n / (size_t)(L.nt - 1) + 7) & ~(size_t)7;
 	for (int t = 0; t < L.nt; t++) {
 		size_t lo = (size_t)(t ? t - 1 : 0) * chunk, hi = lo + chunk;

@@ -89,11 +89,13 @@ bool tt_bench_touch(const struct tt_bench_opts *o, double *const arr[TT_K_MAX_AR
 	return true;
 }
 
-void tt_bench_started(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+int tt_bench_started(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
-	if (o->started)
-		o->started(o->report_ctx, r);
-	tt_bench_progress(o, 0, 0);
+	int rc = o->started ? o->started(o->report_ctx, r) : 0;
+
+	if (rc == 0)
+		tt_bench_progress(o, 0, 0);
+	return rc;
 }
 
 void tt_bench_progress(const struct tt_bench_opts *o, int n, int of)
@@ -598,9 +600,10 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = ctx_build(c, o, r, bytes);
 	else
 		rc = tt_bench_bufs_map(o, b, k->arrays, bytes, &r->place_method);
+	if (rc == 0)
+		rc = tt_bench_started(o, r);
 	if (rc < 0)
 		goto out;
-	tt_bench_started(o, r);
 	if (c)
 		r->place_method = c->method;
 	r->policy_s = tt_bench_now() - t0;

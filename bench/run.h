@@ -79,8 +79,8 @@ struct tt_bench_opts {
 	 * inside a timed pass. started: the buffers are mapped and fit, before
 	 * they are touched. progress: placing (n = 0, of = 0), then before pass
 	 * n of of (pass 0: the warm-up) or point n of of of a curve. NULL:
-	 * none. */
-	void (*started)(void *ctx, const struct tt_bench_result *r);
+	 * none. started returning < 0 ends the run with that status. */
+	int (*started)(void *ctx, const struct tt_bench_result *r);
 	void (*progress)(void *ctx, int n, int of);
 	void *report_ctx;
 };

@@ -646,7 +646,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void on_started(void *ctx, const struct tt_bench_result *r)
+static int on_started(void *ctx, const struct tt_bench_result *r)
 {
 	struct waiting *w = ctx;
 	const struct tt_kernel *k = w->o->kernel;
@@ -655,6 +655,7 @@ static void on_started(void *ctx, const struct tt_bench_result *r)
 		print_header(w->cli, w->o, r);
 	snprintf(w->placing, sizeof(w->placing), "placing and touching %s (%.1f MiB)",
 		 k->kind->buffers, MIB((uint64_t)k->arrays * r->array_bytes));
+	return 0;
 }
 
 static void on_progress(void *ctx, int n, int of)

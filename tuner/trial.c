@@ -32,7 +32,7 @@ static int record_begin(struct trial *t)
 	const struct tt_topo *topo = o->bench.topo;
 	char objective[64];
 	int64_t host;
-	int rc = o->open_db(o->open_db_ctx, &t->db);
+	int rc = t->db ? 0 : o->open_db(o->open_db_ctx, &t->db);
 
 	if (rc < 0)
 		goto out;
@@ -58,13 +58,36 @@ out:
 	return rc;
 }
 
+/* The bench's started hook: the buffers fit, so the run is not refused
+ * for its input; the database is opened now, before the caller hears of the
+ * run (its header) and before the buffers are touched, so one that cannot
+ * take the run fails it first. Its record begins with the measurement. */
+static int started(void *ctx, const struct tt_bench_result *r)
+{
+	struct trial *t = ctx;
+	const struct tt_trial_opts *o = t->o;
+
+	if (o->open_db && !t->db && (t->db_rc = o->open_db(o->open_db_ctx, &t->db)) < 0)
+		return t->db_rc;
+	return o->bench.started ? o->bench.started(o->bench.report_ctx, r) : 0;
+}
+
+/* The caller's progress hook, under the report context started took. */
+static void progress(void *ctx, int n, int of)
+{
+	const struct tt_bench_opts *b = &((struct trial *)ctx)->o->bench;
+
+	if (b->progress)
+		b->progress(b->report_ctx, n, of);
+}
+
 /* The bench phase hook: the record begins first, then the collectors'
  * window opens, so the database write is not inside what they measure. */
 static void phase(void *ctx, bool measuring)
 {
 	struct trial *t = ctx;
 
-	if (measuring && t->o->open_db && !t->db && t->db_rc == 0)
+	if (measuring && t->o->open_db && !t->run && t->db_rc == 0)
 		t->db_rc = record_begin(t);
 	if (t->collect)
 		tt_collect_phase(t->collect, measuring);
@@ -221,6 +244,9 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 		return tt_err(TT_EFAIL, "out of memory");
 	b.phase = phase;
 	b.phase_ctx = &t;
+	b.started = started;
+	b.progress = progress;
+	b.report_ctx = &t;
 	if (o->collect) {
 		struct tt_collect_ctx ctx = { .sfs = b.sfs,
 					      .topo = b.topo,
@@ -249,7 +275,7 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 	}
 	if (t.db_rc)
 		rc = t.db_rc;
-	if (rc < 0 || !t.db)
+	if (rc < 0 || !t.run)
 		goto out;
 	rc = o->matrix ? record_matrix(&t, &r->matrix) : record_result(&t, r);
 	if (rc == 0)
@@ -257,7 +283,7 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 	if (rc == 0)
 		r->run_id = t.run;
 out:
-	if (t.db && rc < 0) {
+	if (t.run && rc < 0) {
 		/* Keep the failure's message: it is the one to report. A run a
 		 * signal stopped was interrupted, not failed, and says so: no
 		 * reader need guess later. */
@@ -271,7 +297,7 @@ out:
 		else
 			tt_err(rc, "%s", msg);
 	}
-	if (!t.db && rc < 0 && o->open_db && o->bench.stop && *o->bench.stop) {
+	if (!t.run && rc < 0 && o->open_db && o->bench.stop && *o->bench.stop) {
 		char msg[1024];
 
 		snprintf(msg, sizeof(msg), "%s", tt_err_msg());

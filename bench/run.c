@@ -572,6 +572,166 @@ static size_t spot_elements(const struct tt_bench_ctx *c, size_t n, const struct
 	return k;
 }
 
+/* The arrays placed for this run: kept in place (settled under the same
+ * placement: every page was where it should be, and the spot check will
+ * say if one has gone since), moved, built in the context, or fresh. */
+static int stream_place(const struct tt_bench_opts *o, struct tt_bench_result *r,
+			struct tt_bench_ctx *c, struct tt_bench_bufs *b, double t0)
+{
+	int rc;
+
+	if (r->reused && c->settled && tt_place_same(&c->place, &o->place))
+		rc = 0;
+	else if (r->reused)
+		rc = ctx_move(c, &o->place, &r->moved_pages);
+	else if (c)
+		rc = ctx_build(c, o, r, r->array_bytes);
+	else
+		rc = tt_bench_bufs_map(o, b, o->kernel->arrays, r->array_bytes, &r->place_method);
+	if (rc == 0)
+		rc = tt_bench_started(o, r);
+	if (rc < 0)
+		return rc;
+	if (c)
+		r->place_method = c->method;
+	r->policy_s = tt_bench_now() - t0;
+	return 0;
+}
+
+/* Starts the workers behind the gate; all of them or none run. */
+static int stream_start(struct worker *w, pthread_t *tid, int nt, pthread_barrier_t *bar,
+			struct tt_bench_gate *gate, int *started)
+{
+	for (int t = 0; t < nt; t++) {
+		if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
+			break;
+		(*started)++;
+	}
+	if (*started == nt)
+		pthread_barrier_init(bar, NULL, (unsigned int)nt + 1);
+	tt_bench_gate_open(gate, *started == nt);
+	if (*started == nt)
+		return 0;
+	for (int t = 0; t < *started; t++)
+		pthread_join(tid[t], NULL);
+	return tt_err(TT_EFAIL, "cannot start benchmark thread %d of %d", *started + 1, nt);
+}
+
+/* Once every chunk is touched: a thread that could not be pinned or a
+ * signal calls the run off; else the placement is verified. Timed. */
+static int stream_settle(const struct tt_bench_opts *o, struct tt_bench_result *r,
+			 struct tt_bench_ctx *c, const struct tt_bench_bufs *b,
+			 const struct worker *w, bool *called_off, double t0)
+{
+	int vrc = 0;
+
+	for (int t = 0; t < r->threads && !*called_off; t++)
+		if (w[t].pin_err) {
+			vrc = tt_err_sys(TT_EFAIL, w[t].pin_err,
+					 "cannot pin benchmark thread %d to "
+					 "CPU %d",
+					 t, w[t].cpu);
+			*called_off = true;
+		}
+	if (!*called_off && tt_bench_stop_asked(o)) {
+		vrc = tt_bench_stopped(o, NULL, 0, 0);
+		*called_off = true;
+	}
+	double t1 = tt_bench_now();
+	if (!*called_off)
+		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
+			: tt_bench_bufs_verify(o, b, &r->place);
+	r->place_s = tt_bench_now() - t0;
+	r->verify_s = tt_bench_now() - t1;
+	r->touch_s = r->place_s - r->policy_s - r->verify_s;
+	return vrc;
+}
+
+/* The passes, paced from here: the workers wait at the barrier for this
+ * thread between them, outside the timed region. */
+static int stream_passes(const struct tt_bench_opts *o, int first_pass, pthread_barrier_t *bar,
+			 bool *called_off)
+{
+	bool measuring = false;
+	int vrc = 0;
+
+	for (int pass = first_pass; pass <= o->repeat && !*called_off; pass++) {
+		if (tt_bench_stop_asked(o)) {
+			vrc = tt_bench_stopped(o, "pass", pass, o->repeat);
+			*called_off = true;
+			pthread_barrier_wait(bar);
+			break;
+		}
+		/* The warm-up pass is not measured, by collectors either. */
+		if (pass == 1 && o->phase) {
+			o->phase(o->phase_ctx, true);
+			measuring = true;
+		}
+		tt_bench_progress(o, pass, o->repeat);
+		pthread_barrier_wait(bar);
+		pthread_barrier_wait(bar);
+	}
+	if (o->phase && measuring)
+		o->phase(o->phase_ctx, false);
+	return vrc;
+}
+
+/* The kernel's output checked: the poisoned sample of a reused run, every
+ * element of a fresh one, or the sum a read-only kernel returned. */
+static int stream_validate(const struct tt_kernel *k, const struct tt_bench_bufs *b, size_t n,
+			   const struct worker *w, int nt, const size_t *spot, size_t nspot,
+			   bool reused)
+{
+	if (k->out_array >= 0 && reused) {
+		const double *out = b->arr[k->out_array];
+
+		for (size_t i = 0; i < nspot; i++)
+			if (out[spot[i]] != k->expect)
+				return tt_err(TT_EFAIL,
+					      "%s failed validation: element %zu is %g, want %g",
+					      k->name, spot[i], out[spot[i]], k->expect);
+		return 0;
+	}
+	if (k->out_array >= 0)
+		return tt_bench_validate(k, b, n);
+	double sum = 0;
+
+	for (int t = 0; t < nt; t++)
+		sum += w[t].sum;
+	/* Sums of 1.0 are exact in a double up to 2^53 elements. */
+	if (sum != (double)n * k->expect)
+		return tt_err(TT_EFAIL, "%s failed validation: read a sum of %.17g, want %.17g",
+			      k->name, sum, (double)n * k->expect);
+	return 0;
+}
+
+/* Each thread's chunk: whole cache lines (8 doubles). */
+static void stream_workers(const struct tt_bench_opts *o, const struct tt_bench_result *r,
+			   const struct tt_bench_bufs *b, struct worker *w, pthread_barrier_t *bar,
+			   struct tt_bench_gate *gate, double *times, const bool *called_off)
+{
+	size_t n = r->elements, chunk = (n / (size_t)r->threads + 7) & ~(size_t)7;
+
+	for (int t = 0; t < r->threads; t++) {
+		size_t lo = (size_t)t * chunk, hi = lo + chunk;
+
+		w[t] = (struct worker){ .o = o,
+					.lo = lo < n ? lo : n,
+					.hi = hi < n ? hi : n,
+					.cpu = r->cpus[t],
+					.bar = bar,
+					.times = times,
+					.index = t,
+					.gate = gate,
+					.called_off = called_off,
+					.touch = !r->reused,
+					/* Pages that stayed put were warmed by
+					 * the last run's passes. */
+					.first_pass = r->reused && !r->moved_pages };
+		memcpy(w[t].arr, b->arr, sizeof(b->arr));
+	}
+}
+
 int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	const struct tt_kernel *k = o->kernel;
@@ -584,29 +744,15 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	pthread_barrier_t bar;
 	struct tt_bench_gate gate = TT_BENCH_GATE_INIT;
 	int nt = r->threads, rc, started = 0;
-	size_t bytes = r->array_bytes, n = bytes / sizeof(double);
+	size_t n = r->array_bytes / sizeof(double);
 	bool called_off = false; /* a thread could not be pinned, or a signal */
 
 	r->elements = n;
-	r->reused = c && ctx_fits(c, o, r, bytes);
+	r->reused = c && ctx_fits(c, o, r, r->array_bytes);
 	double t0 = tt_bench_now();
-	/* Settled under the same placement: every page was where it should
-	 * be, and the spot check will say if one has gone since. */
-	if (r->reused && c->settled && tt_place_same(&c->place, &o->place))
-		rc = 0;
-	else if (r->reused)
-		rc = ctx_move(c, &o->place, &r->moved_pages);
-	else if (c)
-		rc = ctx_build(c, o, r, bytes);
-	else
-		rc = tt_bench_bufs_map(o, b, k->arrays, bytes, &r->place_method);
-	if (rc == 0)
-		rc = tt_bench_started(o, r);
+	rc = stream_place(o, r, c, b, t0);
 	if (rc < 0)
 		goto out;
-	if (c)
-		r->place_method = c->method;
-	r->policy_s = tt_bench_now() - t0;
 	times = calloc((size_t)o->repeat + 1, sizeof(*times));
 	w = calloc((size_t)nt, sizeof(*w));
 	tid = calloc((size_t)nt, sizeof(*tid));
@@ -615,26 +761,7 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_err(TT_EFAIL, "out of memory");
 		goto out;
 	}
-	/* Chunks of whole cache lines (8 doubles) per thread. */
-	size_t chunk = (n / (size_t)nt + 7) & ~(size_t)7;
-	for (int t = 0; t < nt; t++) {
-		size_t lo = (size_t)t * chunk, hi = lo + chunk;
-
-		w[t] = (struct worker){ .o = o,
-					.lo = lo < n ? lo : n,
-					.hi = hi < n ? hi : n,
-					.cpu = r->cpus[t],
-					.bar = &bar,
-					.times = times,
-					.index = t,
-					.gate = &gate,
-					.called_off = &called_off,
-					.touch = !r->reused,
-					/* Pages that stayed put were warmed by
-					 * the last run's passes. */
-					.first_pass = r->reused && !r->moved_pages };
-		memcpy(w[t].arr, b->arr, sizeof(b->arr));
-	}
+	stream_workers(o, r, b, w, &bar, &gate, times, &called_off);
 	/* The last run left the right values everywhere: poison a sample of
 	 * the output so that its check shows this run wrote them. */
 	if (r->reused && k->out_array >= 0) {
@@ -642,94 +769,23 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		for (size_t i = 0; i < nspot; i++)
 			b->arr[k->out_array][spot[i]] = NAN;
 	}
-	for (int t = 0; t < nt; t++) {
-		if (pthread_create(&tid[t], NULL, work, &w[t]) != 0)
-			break;
-		started++;
-	}
-	if (started == nt)
-		pthread_barrier_init(&bar, NULL, (unsigned int)nt + 1);
-	tt_bench_gate_open(&gate, started == nt);
-	if (started < nt) {
-		for (int t = 0; t < started; t++)
-			pthread_join(tid[t], NULL);
-		rc = tt_err(TT_EFAIL, "cannot start benchmark thread %d of %d", started + 1, nt);
+	if ((rc = stream_start(w, tid, nt, &bar, &gate, &started)) < 0)
 		goto out;
-	}
 	pthread_barrier_wait(&bar); /* touched */
-	int vrc = 0;
+	int vrc = stream_settle(o, r, c, b, w, &called_off, t0);
 
-	for (int t = 0; t < nt && !called_off; t++)
-		if (w[t].pin_err) {
-			vrc = tt_err_sys(TT_EFAIL, w[t].pin_err,
-					 "cannot pin benchmark thread %d to "
-					 "CPU %d",
-					 t, w[t].cpu);
-			called_off = true;
-		}
-	if (!called_off && tt_bench_stop_asked(o)) {
-		vrc = tt_bench_stopped(o, NULL, 0, 0);
-		called_off = true;
-	}
-	double t1 = tt_bench_now();
-	if (!called_off)
-		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
-			: tt_bench_bufs_verify(o, b, &r->place);
-	r->place_s = tt_bench_now() - t0;
-	r->verify_s = tt_bench_now() - t1;
-	r->touch_s = r->place_s - r->policy_s - r->verify_s;
 	pthread_barrier_wait(&bar); /* verified: the passes start */
-	bool measuring = false;
-	for (int pass = w[0].first_pass; pass <= o->repeat && !called_off; pass++) {
-		/* Between passes, outside the timed region: the workers wait
-		 * at the barrier for this thread. */
-		if (tt_bench_stop_asked(o)) {
-			vrc = tt_bench_stopped(o, "pass", pass, o->repeat);
-			called_off = true;
-			pthread_barrier_wait(&bar);
-			break;
-		}
-		/* The warm-up pass is not measured, by collectors either. */
-		if (pass == 1 && o->phase) {
-			o->phase(o->phase_ctx, true);
-			measuring = true;
-		}
-		tt_bench_progress(o, pass, o->repeat);
-		pthread_barrier_wait(&bar);
-		pthread_barrier_wait(&bar);
-	}
-	if (o->phase && measuring)
-		o->phase(o->phase_ctx, false);
+	int prc = stream_passes(o, w[0].first_pass, &bar, &called_off);
+
+	if (prc < 0)
+		vrc = prc;
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	pthread_barrier_destroy(&bar);
-	if (vrc < 0) {
+	if (vrc < 0 || (vrc = stream_validate(k, b, n, w, nt, spot, nspot, r->reused)) < 0) {
 		rc = vrc;
 		goto out;
 	}
-	if (k->out_array >= 0 && r->reused) {
-		const double *out = b->arr[k->out_array];
-
-		for (size_t i = 0; i < nspot && rc == 0; i++)
-			if (out[spot[i]] != k->expect)
-				rc = tt_err(TT_EFAIL,
-					    "%s failed validation: element %zu is %g, want %g",
-					    k->name, spot[i], out[spot[i]], k->expect);
-	} else if (k->out_array >= 0) {
-		rc = tt_bench_validate(k, b, n);
-	} else {
-		double sum = 0;
-
-		for (int t = 0; t < nt; t++)
-			sum += w[t].sum;
-		/* Sums of 1.0 are exact in a double up to 2^53 elements. */
-		if (sum != (double)n * k->expect)
-			rc = tt_err(TT_EFAIL,
-				    "%s failed validation: read a sum of %.17g, want %.17g",
-				    k->name, sum, (double)n * k->expect);
-	}
-	if (rc < 0)
-		goto out;
 	r->validated = true;
 	tt_bench_summarise(times, o->repeat, r);
 	double moved = (double)n * (k->read_bytes + k->write_bytes);

@@ -851,3 +851,41 @@ void cli_auto_progress(FILE *f, const struct tt_auto *c, const struct tt_search 
 	else
 		fprintf(f, "  best - (none within %.0f ns yet)\n", c->req.max_lat_ns);
 }
+
+void cli_auto_status(char *buf, size_t size, const struct tt_auto *c, const struct tt_search *s,
+		     double elapsed_s)
+{
+	struct scale sc = run_scale(c);
+	const struct tt_trial *lead = &s->trials[s->leader];
+	int done = s->measurements + c->prior.cost, of = s->cfg.budget_trials + c->prior.cost;
+	size_t n = 0;
+	char w[96];
+
+	if (s->confirming)
+		n += (size_t)snprintf(buf, size, "%sconfirming: round %d of %d",
+				      c->simulated ? "SIMULATED " : "", s->confirm_round + 1,
+				      s->cfg.confirm_rounds);
+	else if (s->cfg.budget_trials)
+		n += (size_t)snprintf(buf, size, "%smeasurement %d of %d",
+				      c->simulated ? "SIMULATED " : "", done, of);
+	else
+		n += (size_t)snprintf(buf, size, "%smeasurement %d",
+				      c->simulated ? "SIMULATED " : "", done);
+	if (n < size && lead->feasible && lead->n) {
+		trial_weights(s, s->leader, w, sizeof(w));
+		n += (size_t)snprintf(buf + n, size - n, ", best %s %.*f %s", w, precision(sc),
+				      shown(sc, lead->raw_mean), unit(sc));
+	}
+	/* Time left by the budget: the clock's, or the measurements' pace so
+	 * far (the final comparison's rounds are not counted in it). */
+	double left = -1;
+
+	if (s->cfg.budget_s > 0)
+		left = s->cfg.budget_s - s->elapsed_s;
+	else if (s->cfg.budget_trials && done > 0 && !s->confirming)
+		left = elapsed_s / done * (of - done);
+	if (n < size && left >= 0)
+		n += (size_t)snprintf(buf + n, size - n, ", about %.0f s left", left);
+	if (n < size)
+		snprintf(buf + n, size - n, ", %.0f s elapsed", elapsed_s);
+}

@@ -41,5 +41,10 @@ json_t *cli_auto_all_source(const json_t *doc, int source);
  * round of the final comparison with the running gain (confirm). */
 void cli_auto_progress(FILE *f, const struct tt_auto *c, const struct tt_search *s, int trial);
 void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *s, int trial);
+/* The one status line a terminal shows instead: measurement n of N (or the
+ * final comparison's round), the best so far, the time left by the budget;
+ * elapsed_s since the run began. */
+void cli_auto_status(char *buf, size_t size, const struct tt_auto *c, const struct tt_search *s,
+		     double elapsed_s);
 
 #endif

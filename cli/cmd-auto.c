@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Real trials: 60 measurements, the 14 that the baselines and the final
@@ -39,7 +40,7 @@ struct auto_args {
 	int64_t source;
 	const char *nodes, *mix, *budget, *model, *noise, *strategy;
 	uint64_t threads, max_weight, seed, size, repeat;
-	bool no_record, apply, no_profile, allow_cache_resident;
+	bool no_record, apply, no_profile, allow_cache_resident, verbose;
 	bool real_only; /* --size or --repeat given */
 	/* The objective and the search space (auto only): --objective,
 	 * --max-latency, --traffic-rate, --granularity, --all-sources. */
@@ -61,23 +62,58 @@ struct all_sources {
 	json_t *docs;
 };
 
-/* One line per measurement, on stderr so that stdout holds only the
- * report (or the JSON document); the final comparison's in text mode only. */
+/* A person waiting at a terminal sees one status line on stderr,
+ * rewritten in place (at most ten times a second) and cleared before the
+ * report; a log, or --verbose, gets a line per measurement. stdout holds
+ * only the report (or the JSON document). */
+struct watch {
+	struct tt_cli *cli;
+	bool tty, shown;
+	double t0, last;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void status_clear(struct watch *w)
+{
+	if (w->shown)
+		fprintf(stderr, "\r\033[K");
+	w->shown = false;
+}
+
 static void progress(void *ctx, const struct tt_auto *c, const struct tt_search *s, int trial)
 {
-	const struct tt_cli *cli = ctx;
+	struct watch *w = ctx;
+	double t = now_s();
+	char line[256];
 
-	if (!s->confirming)
-		cli_auto_progress(stderr, c, s, trial);
-	else if (!cli->json)
-		cli_auto_confirm(stderr, c, s, trial);
+	if (!w->tty) {
+		if (!s->confirming)
+			cli_auto_progress(stderr, c, s, trial);
+		else if (!w->cli->json)
+			cli_auto_confirm(stderr, c, s, trial);
+		return;
+	}
+	if (w->shown && t - w->last < 0.1)
+		return;
+	cli_auto_status(line, sizeof(line), c, s, t - w->t0);
+	fprintf(stderr, "\r\033[K%s", line);
+	fflush(stderr);
+	w->shown = true;
+	w->last = t;
 }
 
 static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
 {
 	char ws[96];
 
-	(void)ctx;
+	status_clear(ctx);
 	if (tt_weights_format(w, ws, sizeof(ws)) < 0)
 		snprintf(ws, sizeof(ws), "?");
 	fprintf(stderr, "trial %s discarded, measuring again: the weights moved under it (%s)\n",
@@ -86,7 +122,7 @@ static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
 
 static void profiling(void *ctx, const struct tt_auto *c)
 {
-	const struct tt_cli *cli = ctx;
+	const struct tt_cli *cli = ((struct watch *)ctx)->cli;
 
 	if (!cli->json)
 		fprintf(stderr,
@@ -96,12 +132,12 @@ static void profiling(void *ctx, const struct tt_auto *c)
 
 static int recover(void *ctx)
 {
-	return cli_recover_first(ctx);
+	return cli_recover_first(((struct watch *)ctx)->cli);
 }
 
 static int open_db(void *ctx, struct tt_db **db)
 {
-	return cli_db(ctx, 0, db);
+	return cli_db(((struct watch *)ctx)->cli, 0, db);
 }
 
 /* --budget: a number of measurements, or a duration (90s, 5m, 1h). */
@@ -327,9 +363,11 @@ static bool on_model_tree(const struct tt_cli *cli, const struct tt_auto_req *q)
  * (the weights are back by then), as a shell reports a process it killed. */
 static int auto_fail(int rc)
 {
-	int code = cli_fail(rc);
-
-	return tt_policy_signal() ? 128 + tt_policy_signal() : code;
+	if (!tt_policy_signal())
+		return cli_fail(rc);
+	fflush(stdout);
+	fprintf(stderr, "tiertune: stopped: %s\n", tt_err_msg());
+	return 128 + tt_policy_signal();
 }
 
 /* --apply's planners for the writer (writer/writer.h), called after a
@@ -547,12 +585,13 @@ static int report(const struct tt_auto *c, const struct tt_auto_doc *d, const st
 
 static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 {
+	struct watch w = { .cli = cli, .tty = isatty(STDERR_FILENO) && !a->verbose, .t0 = now_s() };
 	struct tt_auto_hooks hooks = { .progress = progress,
 				       .profiling = profiling,
 				       .discarded = on_discard,
 				       .recover = recover,
 				       .open_db = open_db,
-				       .ctx = cli };
+				       .ctx = &w };
 	struct tt_auto_req q;
 	const struct tt_auto_doc *d;
 	struct tt_model *m = NULL;
@@ -571,7 +610,12 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 	q.model = m;
 	q.app.host_nodes = a->app_argv && !cli->sfs.live && getenv(CLI_APP_TEST_HOOK);
 	tt_auto_init(&c, &q, &t, &cli->sfs, &hooks);
+	/* ^C, SIGTERM, SIGHUP: the search stops between measurements (a real
+	 * trial between its passes) and says where; weights a trial wrote go
+	 * back first. */
+	tt_policy_catch_signals();
 	rc = session(cli, a, &c, &d);
+	status_clear(&w);
 	if (rc == 0)
 		rc = report(&c, d, cli, a->all);
 	if (rc == 0 && a->apply && !a->all && !cli->json)
@@ -656,7 +700,10 @@ static bool given(const struct cli_opt *opts, const char *name)
 			 "real trials: allow --size under 4x the last-level cache (they then "     \
 			 "measure the cache)"),                                                    \
 		CLI_FLAG("no-record", &(a).no_record,                                              \
-			 "do not store the run in the database (stored by default)")
+			 "do not store the run in the database (stored by default)"),              \
+		CLI_FLAG("verbose", &(a).verbose,                                                  \
+			 "a line per measurement on a terminal too (default there: one status "    \
+			 "line)")
 
 /* App mode's program: the arguments after "--", and only those. */
 static int app_command(const struct tt_cli *cli, struct auto_args *a, char **argv, int nargs,

@@ -157,7 +157,7 @@ int tt_db_merge(struct tt_db *db, char *const *files, int n, struct tt_db_merge_
 		immutable = src->immutable;
 		tt_db_close(src);
 		rc = tt_db_file_uri(files[i], immutable ? "?mode=ro&immutable=1" : "?mode=ro", uri,
-			      sizeof(uri));
+				    sizeof(uri));
 		if (rc < 0 || (rc = prepare(db, &st, "ATTACH ? AS ?")) < 0)
 			goto detach;
 		snprintf(name, sizeof(name), "src%d", i);
@@ -204,4 +204,3 @@ detach:
 		tt_err_prefix("merging '%s'", files[i]);
 	return rc;
 }
-

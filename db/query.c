@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 /* The columns that hold a flag (CHECK (x IN (0,1)) in the schema): JSON
  * booleans, as every other command writes them. */
 static bool flag_column(const char *name)
@@ -205,4 +204,3 @@ int tt_db_apply_history(struct tt_db *db, int64_t run_id, tt_db_row_fn fn, void 
 	sqlite3_bind_int64(st, 1, run_id);
 	return each_row(db, st, fn, ctx);
 }
-

@@ -19,7 +19,6 @@
 #include <sys/random.h>
 #include <sys/utsname.h>
 
-
 static int make_uuid(char out[37])
 {
 	unsigned char b[16];
@@ -33,7 +32,6 @@ static int make_uuid(char out[37])
 		 b[13], b[14], b[15]);
 	return 0;
 }
-
 
 static json_t *layout_json(const struct tt_topo *t)
 {

@@ -45,6 +45,9 @@ struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c)
 				       .array_bytes = c->req.size_bytes,
 				       .repeat = c->req.repeat,
 				       .refuse_cache = !c->req.allow_cache_resident,
+				       /* A signal the caller catches (tt_policy_catch_signals)
+					* stops a long run between its passes. */
+				       .stop = tt_policy_stop_flag(),
 				       .sfs = c->sfs };
 }
 
@@ -323,7 +326,11 @@ int tt_auto_pipe_sample(void *ctx, const struct tt_weights *w, struct tt_sample 
 {
 	const struct tt_auto_pipe *p = ctx;
 	const struct tt_stage *top = &p->stage[p->n - 1];
+	int sig = tt_policy_signal();
 
+	/* Between measurements: the search stops where it is. */
+	if (sig)
+		return tt_err(TT_EFAIL, "signal %d (%s)", sig, strsignal(sig));
 	return top->fn(top, w, out);
 }
 

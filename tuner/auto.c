@@ -517,6 +517,17 @@ int tt_auto_search(struct tt_auto *c)
 		return rc;
 	c->searched = true;
 	rc = tt_search_run(&c->s);
+	if (rc < 0 && tt_policy_signal()) {
+		char msg[1024];
+
+		/* The run is recorded when its search ends: stopped, there is
+		 * no run to mark, and nothing half-written. */
+		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+		return tt_err(rc,
+			      "the search from node %d stopped after %d measurements: %s; nothing "
+			      "recorded",
+			      c->req.source, c->s.measurements + c->prior.cost, msg);
+	}
 	if (rc == 0)
 		rc = tt_report_build(r, &c->s, c->req.source, c->simulated);
 	if (rc == 0 && r->none_feasible)

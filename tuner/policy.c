@@ -36,6 +36,11 @@ int tt_policy_signal(void)
 	return caught;
 }
 
+const volatile sig_atomic_t *tt_policy_stop_flag(void)
+{
+	return &caught;
+}
+
 /* The interface a trial writes: MPOL_WEIGHTED_INTERLEAVE reads one global
  * weight per node, so the table's interface keyed by node, not per source. */
 static int backend(const struct tt_policy *pol, const struct tt_wi_backend **be)

@@ -28,6 +28,8 @@
 #define TT_POLICY_H
 
 #include "../core/sysfs.h"
+
+#include <signal.h>
 #include "../core/topo.h"
 #include "../core/weights.h"
 
@@ -80,5 +82,8 @@ int tt_policy_measure(void *ctx, const struct tt_weights *w, double *score);
 void tt_policy_catch_signals(void);
 /* The signal caught, or 0. */
 int tt_policy_signal(void);
+/* The flag itself, for a bench run to stop between its passes
+ * (tt_bench_opts.stop). */
+const volatile sig_atomic_t *tt_policy_stop_flag(void);
 
 #endif

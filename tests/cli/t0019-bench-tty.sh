@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# tiertune bench where a person waits: in tmux, the header first, then one
-# status line that updates in place (pass n of N, elapsed); ^C says what it
-# stopped, marks the recorded run interrupted and exits 130, and no reader
-# warns about the run afterwards. Without a terminal, no status line at all.
+# tiertune bench and auto where a person waits: in tmux, bench's header
+# first, then one status line that updates in place (pass n of N, elapsed);
+# ^C says what it stopped, marks the recorded run interrupted and exits 130,
+# and no reader warns about the run afterwards. auto: one status line
+# (measurement n of N, the best so far, time left), a line per measurement
+# only with --verbose or without a terminal; ^C stops the search, says where,
+# records nothing and exits 130. Without a terminal, no status line at all.
 . "$(dirname "$0")/lib.sh"
 
 # No terminal: stdout starts with the header, stderr stays empty.
@@ -11,7 +14,7 @@ is "no terminal: the header first, no status line on stderr" \
 	"$rc:$(sed -n 1p "$WORK/out" | cut -c1-12):$(wc -c <"$WORK/err")" "0:kernel triad:0"
 
 if ! command -v tmux >/dev/null; then
-	for _ in 1 2 3 4 5 6; do skip "no tmux here (Debian package tmux): no terminal to drive"; done
+	for _ in 1 2 3 4 5 6 7 8 9 10; do skip "no tmux here (Debian package tmux): no terminal to drive"; done
 	done_testing
 	exit 0
 fi
@@ -46,4 +49,32 @@ is "^C: the run is interrupted in the database, and runs warns of nothing" \
 	"0:[(1, 'interrupted')]:"
 run "$TT" show 1 --db "$WORK/tty.db"
 is "^C: show warns of nothing either" "$rc:$(cat "$WORK/err")" "0:"
+
+# auto in app mode (weights written to a fixture copy, the program run
+# here), a program of a fifth of a second: slow enough to watch.
+fx=$(copy_fixture spr-ddr5-2cxl)
+printf '#!/bin/sh\nsleep 0.2\n' >"$WORK/slow"
+chmod +x "$WORK/slow"
+T send-keys -t tt "clear; TIERTUNE_TEST_APP_HOST_NODES=1 '$TT' --sysfs-root '$fx' --db '$WORK/auto.db' auto --source-node 0 --budget 200 --no-profile -- '$WORK/slow' >/dev/null; echo \"exit=\$?\"" Enter
+st='^measurement [0-9]+ of 20[0-9], best [0-9:,]+ [0-9.]+ s, about [0-9]+ s left, [0-9]+ s elapsed$'
+wait_for "$st" 20 || true
+sleep 1.5
+T capture-pane -p -J -t tt >"$WORK/a1"
+is "auto at a terminal: one status line (measurement n of N, best so far, time left), no line per measurement" \
+	"$(grep -cE "$st" "$WORK/a1"):$(grep -cE '^trial [0-9]+' "$WORK/a1")" "1:0"
+T send-keys -t tt C-c
+wait_for '^exit=[0-9]+$' 10 || true
+T capture-pane -p -J -t tt >"$WORK/a2"
+is "auto ^C: says where the search stopped and that nothing was recorded, the line cleared, exit 130" \
+	"$(grep -cE '^tiertune: stopped: the search from node 0 stopped after [0-9]+ measurements: interrupted by signal 2 \(Interrupt\); the weights are back as they were; nothing recorded$' "$WORK/a2"):$(grep -cE 'elapsed' "$WORK/a2"):$(grep -oE '^exit=[0-9]+$' "$WORK/a2")" \
+	"1:0:exit=130"
+is "auto ^C: the fixture's weights as they were, no run in the database" \
+	"$(tree_sum "$fx"):$([ -e "$WORK/auto.db" ] && "$TT" runs --db "$WORK/auto.db" --json | json 'len(j["runs"])' || echo 0)" \
+	"$(tree_sum "$TT_TOP/tests/fixtures/sysfs/spr-ddr5-2cxl"):0"
+# --verbose: the line per measurement on the terminal too.
+T send-keys -t tt "clear; '$TT' auto --source-node 0 --model '$TT_TOP/tuner/models/spr-ddr5-2cxl.json' --budget 40 --no-record --verbose >/dev/null; echo \"exit=\$?\"" Enter
+wait_for '^exit=[0-9]+$' 20 || true
+T capture-pane -p -J -t tt >"$WORK/a3"
+is "auto --verbose at a terminal: a line per measurement (the screen's last rows)" \
+	"$([ "$(grep -cE '^SIMULATED (trial [0-9]+/[0-9]+|confirm [0-9]+/[0-9]+) ' "$WORK/a3")" -ge 10 ] && echo lines):$(grep -oE '^exit=[0-9]+$' "$WORK/a3")" "lines:exit=0"
 done_testing

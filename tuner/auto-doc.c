@@ -78,17 +78,18 @@ static void next_commands(const struct tt_auto *c, const struct tt_auto_where *w
 	char root[2100], w[96];
 
 	snprintf(root, sizeof(root), "%s", where->options ? where->options : "");
-	if (where->model_tree) {
-		snprintf(d->copy_tree, sizeof(d->copy_tree), "cp -a '%s' DIR", where->root);
-		snprintf(root + strlen(root), sizeof(root) - strlen(root), "--sysfs-root DIR ");
-	}
 	d->nnext = 0;
+	d->copy_tree[0] = '\0';
+	/* Nothing to write: the run is only to be seen, on no tree. */
 	if (d->keeps) {
-		d->copy_tree[0] = '\0';
 		if (c->run)
 			snprintf(d->next[d->nnext++], sizeof(d->next[0]),
 				 "tiertune %sshow %" PRId64, root, c->run);
 		return;
+	}
+	if (where->model_tree) {
+		snprintf(d->copy_tree, sizeof(d->copy_tree), "cp -a '%s' DIR", where->root);
+		snprintf(root + strlen(root), sizeof(root) - strlen(root), "--sysfs-root DIR ");
 	}
 	if (!c->run) {
 		tt_weights_format(&c->rs.r[0].w, w, sizeof(w));

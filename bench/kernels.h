@@ -39,6 +39,10 @@ struct tt_kind_figure {
 	int decimals;
 	const char *json[3]; /* best, median, worst: JSON names, SI unit in the name */
 	size_t offset[3];    /* of the doubles in struct tt_bench_result */
+	/* The mean over the timed passes (total over time, as likwid-bench
+	 * and STREAM's average report it), JSON only; NULL: none. */
+	const char *mean_json;
+	size_t mean_offset;
 };
 
 /* What a recorded trial holds (the database's trial row, less its nodes). */

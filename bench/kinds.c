@@ -34,12 +34,16 @@ static const struct tt_kind_figure bandwidth_figures[] = {
 	  .scale = 1e-9,
 	  .decimals = 2,
 	  .json = { "bw_best_bytes_s", "bw_median_bytes_s", "bw_min_bytes_s" },
-	  .offset = { RES(bw_best_bytes_s), RES(bw_median_bytes_s), RES(bw_min_bytes_s) } },
+	  .offset = { RES(bw_best_bytes_s), RES(bw_median_bytes_s), RES(bw_min_bytes_s) },
+	  .mean_json = "bw_mean_bytes_s",
+	  .mean_offset = RES(bw_mean_bytes_s) },
 	{ .label = "seconds",
 	  .scale = 1,
 	  .decimals = 6,
 	  .json = { "pass_best_s", "pass_median_s", "pass_max_s" },
-	  .offset = { RES(best_s), RES(median_s), RES(max_s) } },
+	  .offset = { RES(best_s), RES(median_s), RES(max_s) },
+	  .mean_json = "pass_mean_s",
+	  .mean_offset = RES(mean_s) },
 	{ 0 },
 };
 

@@ -545,7 +545,12 @@ static int cmp_double(const void *a, const void *b)
 
 void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r)
 {
+	double sum = 0;
+
 	/* The first pass warms caches and TLBs and is not counted (STREAM). */
+	for (int i = 1; i <= repeat; i++)
+		sum += times[i];
+	r->mean_s = sum / repeat;
 	qsort(times + 1, (size_t)repeat, sizeof(*times), cmp_double);
 	r->best_s = times[1];
 	r->max_s = times[repeat];
@@ -791,6 +796,7 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	double moved = (double)n * (k->read_bytes + k->write_bytes);
 	r->bw_best_bytes_s = moved / r->best_s;
 	r->bw_median_bytes_s = moved / r->median_s;
+	r->bw_mean_bytes_s = moved / r->mean_s;
 	r->bw_min_bytes_s = moved / r->max_s;
 out:
 	if (!c)

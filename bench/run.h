@@ -98,8 +98,8 @@ struct tt_bench_result {
 	int threads; /* thread i pinned to cpus[i] */
 	int ncpus;   /* CPUs of the source node this process may use */
 	int cpus[TT_MAX_CPUS];
-	double best_s, median_s, max_s; /* seconds per pass */
-	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s;
+	double best_s, median_s, max_s, mean_s; /* seconds per pass */
+	double bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, bw_mean_bytes_s;
 	double lat_best_ns, lat_median_ns, lat_max_ns; /* latency: ns per load */
 	uint64_t loads;				       /* latency: dependent loads per pass */
 	int npoints;				       /* loaded latency */

@@ -115,9 +115,13 @@ static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench
 	const struct tt_kind *kind = o->kernel->kind;
 	json_t *j = json_object();
 
-	for (const struct tt_kind_figure *f = kind->figures; f->label; f++)
+	for (const struct tt_kind_figure *f = kind->figures; f->label; f++) {
 		for (int i = 0; i < 3; i++)
 			json_object_set_new(j, f->json[i], tt_json_real(figure(r, f->offset[i])));
+		if (f->mean_json)
+			json_object_set_new(j, f->mean_json,
+					    tt_json_real(figure(r, f->mean_offset)));
+	}
 	if (!kind->curve)
 		json_object_set_new(j, "repeat", json_integer(o->repeat));
 	if (o->kernel->counting)

@@ -25,6 +25,13 @@ is "loaded latency: one point per delay, each with its latency and bandwidth" \
 	"([0, 2000], True, True, 'reads')"
 run "${B[@]}" --kernel loaded-latency --traffic 2r1w --delays 50 --point-ms 50
 is "loaded latency with another traffic kernel" "$rc:$(json 'j["traffic"], len(j["points"])' <"$WORK/out")" "0:2r1w 1"
+# The mean over the timed passes (what likwid-bench and STREAM's average
+# report): all bytes over all the time, so between the worst and the best
+# pass, and the mean pass's time gives it back.
+run "$TT" bench --kernel triad --size 16M --repeat 5 --json
+is "bench --json: bw_mean_bytes_s between the worst and best pass, pass_mean_s its time" \
+	"$rc:$(json 'j["bw_min_bytes_s"] <= j["bw_mean_bytes_s"] <= j["bw_best_bytes_s"], abs(j["bw_mean_bytes_s"] * j["pass_mean_s"] / (3 * 8 * j["elements"]) - 1) < 1e-9, j["pass_best_s"] <= j["pass_mean_s"] <= j["pass_max_s"]' <"$WORK/out")" \
+	"0:True True True"
 run "$TT" bench --matrix --size 4M --repeat 2 --json
 want=$(for c in $(node_list /sys/devices/system/node/has_cpu); do
 	for m in $(node_list /sys/devices/system/node/has_memory); do printf '(%d, %d, True, True), ' "$c" "$m"; done

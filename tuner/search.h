@@ -189,7 +189,7 @@ struct tt_strategy {
 	bool exhaustive; /* measures every vector (the grid): it ends when they do */
 };
 
-extern const struct tt_strategy tt_s_shares, tt_s_hillclimb, tt_s_grid;
+extern const struct tt_strategy tt_s_shares, tt_s_fitted, tt_s_hillclimb, tt_s_grid;
 extern const struct tt_strategy *const tt_strategies[]; /* NULL-terminated */
 const struct tt_strategy *tt_strategy_find(const char *name);
 

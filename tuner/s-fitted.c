@@ -282,8 +282,8 @@ static void classes(const struct tt_search *s, struct fit *f)
 
 			if (c->nodes[j] == c->local_node || c->nodes[k] == c->local_node ||
 			    !(c->auto_bw_bytes_s[k] > 0) ||
-			    c->auto_bw_bytes_s[j] != c->auto_bw_bytes_s[k] || !(a > 0) || !(b > 0) ||
-			    fabs(a / b - 1) > 0.1)
+			    c->auto_bw_bytes_s[j] != c->auto_bw_bytes_s[k] || !(a > 0) ||
+			    !(b > 0) || fabs(a / b - 1) > 0.1)
 				continue;
 			f->cls[k] = f->cls[j];
 		}
@@ -424,7 +424,8 @@ static void snap_fitted(const struct tt_search *s, const struct fit *f, const do
 					double v;
 
 					memcpy(y, w, sizeof(y));
-					if ((d < 0 && !y[k]) || (d > 0 && y[k] >= s->cfg.max_weight))
+					if ((d < 0 && !y[k]) ||
+					    (d > 0 && y[k] >= s->cfg.max_weight))
 						continue;
 					y[k] += (uint32_t)d;
 					for (int j = 0; j < n; j++)
@@ -498,7 +499,8 @@ static int star(const struct tt_search *s, const struct fit *f, int t, double dl
 
 				for (int j = 0; j < f->nc; j++)
 					v[j] = u[j];
-				v[c] = dir > 0 ? (u[c] > 0 ? u[c] * (1 + d) : d / (2 * s->cfg.max_weight))
+				v[c] = dir > 0 ? (u[c] > 0 ? u[c] * (1 + d)
+							   : d / (2 * s->cfg.max_weight))
 					       : u[c] * (1 - d);
 				for (int j = 0; j < f->nc; j++)
 					sum += v[j];
@@ -571,7 +573,8 @@ static int run(struct tt_search *s)
 			break;
 		propose(s, &f, w);
 		if ((t = tt_search_find(s, w)) < 0 || s->trials[t].n < s->cfg.min_repeats) {
-			if (t < 0 && (t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0) {
+			if (t < 0 &&
+			    (t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0) {
 				rc = t;
 				goto out;
 			}
@@ -617,8 +620,8 @@ static int run(struct tt_search *s)
 			if (s->trials[u].n >= s->cfg.min_repeats &&
 			    (best < 0 || s->trials[u].mean > s->trials[best].mean))
 				best = u;
-		s->best = s->trials[t].n > 0 && (best < 0 || !(s->trials[best].ci_lo >
-							       s->trials[t].ci_hi))
+		s->best = s->trials[t].n > 0 && (best < 0 ||
+						 !(s->trials[best].ci_lo > s->trials[t].ci_hi))
 				  ? t
 				  : best;
 	}

@@ -809,7 +809,7 @@ void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *
 
 	trial_weights(s, trial, w, sizeof(w));
 	fprintf(f, "%sconfirm %d/%d %-5s %-14s ", c->simulated ? "SIMULATED " : "",
-		s->confirm_round + 1, s->cfg.confirm_rounds,
+		s->confirm_round + 1, s->confirm_planned,
 		s->confirm_arm < 0 ? "best" : s->base[s->confirm_arm].name, w);
 	fprintf(f, "%8.*f %s", precision(sc), shown(sc, s->confirm_score), unit(sc));
 	if (s->confirm_arm >= 0) {

@@ -4,6 +4,7 @@
 
 #include "../core/error.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -516,6 +517,52 @@ void tt_search_cfg_default(struct tt_search_cfg *cfg)
 	cfg->strategy = "shares";
 }
 
+int tt_confirm_rounds_for(double g, double sigma, int max)
+{
+	/* 2 t975 rather than t975 + t95: the one-sided quantile is not in the
+	 * table, and the larger figure errs towards more rounds (power about
+	 * 97.5% instead of 95%). */
+	for (int n = 2; n < max; n++)
+		if (2 * tt_t975(n - 1) * sigma * sqrt(2.0 / n) <= g)
+			return n;
+	return max;
+}
+
+double tt_search_noise(const struct tt_search *s)
+{
+	double ss = 0;
+	int dof = 0;
+
+	for (int t = 0; t < s->ntrials; t++) {
+		const struct tt_trial *tr = &s->trials[t];
+
+		if (tr->n < 2 || !(tr->mean > 0))
+			continue;
+		for (int i = 0; i < tr->n; i++)
+			ss += (tr->score[i] / tr->mean - 1) * (tr->score[i] / tr->mean - 1);
+		dof += tr->n - 1;
+	}
+	return dof ? sqrt(ss / dof) : NAN;
+}
+
+/* The measurements the search keeps back for the final comparison: the
+ * configured rounds for every baseline, and, where a quarter of the budget
+ * holds them, the rounds that telling a 5% gain over one baseline needs at
+ * 3% noise (14: cfg.confirm_rounds of 3 gives an interval of +-10% there,
+ * 5 one of +-6%). */
+static int reserve_for(const struct tt_search_cfg *c, int nbaselines)
+{
+	int base = c->confirm_rounds * (1 + nbaselines), r5, more;
+
+	if (c->budget_trials <= 0 || nbaselines == 0)
+		return base;
+	r5 = tt_confirm_rounds_for(TT_CONFIRM_GAIN, TT_CONFIRM_NOISE, TT_CONFIRM_MAX);
+	more = r5 > c->confirm_rounds ? 2 * (r5 - c->confirm_rounds) : 0;
+	if (base + more > c->budget_trials / 3)
+		more = c->budget_trials / 3 > base ? c->budget_trials / 3 - base : 0;
+	return base + more;
+}
+
 /* Baselines (min_repeats each), one candidate and the confirmation. */
 static int budget_need(const struct tt_search_cfg *c, int nbaselines)
 {
@@ -640,7 +687,7 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 		}
 	}
 	/* Baselines (min_repeats each) and the confirmation must fit. */
-	reserve = c->confirm_rounds * (1 + s->nbaselines);
+	reserve = reserve_for(c, s->nbaselines);
 	if (c->budget_trials > 0) {
 		int need = budget_need(c, s->nbaselines);
 
@@ -650,6 +697,8 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 				      "candidate and confirmation need",
 				      c->budget_trials, need);
 		s->search_limit = c->budget_trials - reserve;
+		if (s->search_limit < need - c->confirm_rounds * (1 + s->nbaselines))
+			s->search_limit = need - c->confirm_rounds * (1 + s->nbaselines);
 	}
 	return (rc = set_grow(s)) < 0 ? rc : 0;
 }
@@ -763,16 +812,110 @@ static void confirm_progress(struct tt_search *s, int r, int arm, double score)
 		s->cfg.progress(s->cfg.progress_ctx, s, arm < 0 ? s->best : s->base[arm].trial);
 }
 
+/* The measurements the comparison may make: what the budget has left (in
+ * seconds, at the mean time of a measurement so far); INT_MAX when
+ * unbounded. */
+static int confirm_room(const struct tt_search *s)
+{
+	long room = INT_MAX;
+
+	if (s->cfg.budget_trials > 0)
+		room = s->cfg.budget_trials - s->measurements;
+	if (s->cfg.budget_s > 0 && s->measurements > 0) {
+		double per = (now_s() - s->t0_s) / s->measurements;
+		double left = s->cfg.budget_s - (now_s() - s->t0_s);
+		long n = per > 0 ? (long)(left / per) : INT_MAX;
+
+		room = n < room ? n : room;
+	}
+	return room < 0 ? 0 : (int)room;
+}
+
+/* The baseline of b that an earlier one shares its trial with, or -1. */
+static int shared_with(const struct tt_search *s, int b)
+{
+	for (int e = 0; e < b; e++)
+		if (s->base[e].trial == s->base[b].trial && !s->base[e].same_as_best)
+			return e;
+	return -1;
+}
+
+/* The rounds of each baseline, fixed before the first so that no early stop
+ * on a lucky interval biases a verdict (issue 22 item 4). A baseline whose
+ * gain, as the search measured it, could be 5% or more (its estimate plus
+ * two standard errors) gets the rounds that tell its likely gain (the
+ * estimate less two standard errors, at least 5%) from noise at the
+ * spread the search measured; any other gets cfg.confirm_rounds, which
+ * is all a gain below 5% needs: "within noise" is a true answer for it.
+ * When the budget cannot hold every plan, the plan of the baseline with the
+ * least estimated gain is cut first: the winner's mean is the best of many
+ * (the winner's curse), so every baseline's gain looks larger than it is,
+ * and the one that looks smallest is the likeliest to be under 5%. */
+static void plan_rounds(struct tt_search *s)
+{
+	const struct tt_trial *w = &s->trials[s->best];
+	double sigma = tt_search_noise(s), gain[TT_BASELINES];
+	int room = confirm_room(s), most = 0, cost;
+
+	if (!(sigma > 0))
+		sigma = TT_CONFIRM_NOISE;
+	for (int b = 0; b < s->nbaselines; b++) {
+		struct tt_confirm *c = &s->base[b];
+		const struct tt_trial *t = &s->trials[c->trial];
+		double g, se;
+
+		c->planned = s->cfg.confirm_rounds;
+		gain[b] = 0;
+		if (c->same_as_best || shared_with(s, b) >= 0 || !(t->mean > 0) || !w->n || !t->n)
+			continue;
+		g = gain[b] = w->mean / t->mean - 1;
+		se = sigma * sqrt(1.0 / w->n + 1.0 / t->n);
+		if (g + 2 * se >= TT_CONFIRM_GAIN) {
+			double want = g - 2 * se > TT_CONFIRM_GAIN ? g - 2 * se : TT_CONFIRM_GAIN;
+			int n = tt_confirm_rounds_for(want, sigma, TT_CONFIRM_MAX);
+
+			c->planned = n > c->planned ? n : c->planned;
+		}
+	}
+	for (;;) {
+		int top = -1; /* the plan to cut */
+
+		most = cost = 0;
+		for (int b = 0; b < s->nbaselines; b++) {
+			const struct tt_confirm *c = &s->base[b];
+
+			if (c->same_as_best || shared_with(s, b) >= 0)
+				continue;
+			cost += c->planned;
+			most = c->planned > most ? c->planned : most;
+			if (c->planned > s->cfg.confirm_rounds && (top < 0 || gain[b] < gain[top]))
+				top = b;
+		}
+		if (cost + most <= room || top < 0)
+			break;
+		s->base[top].planned--;
+	}
+	for (int b = 0; b < s->nbaselines; b++) {
+		int e = shared_with(s, b);
+
+		if (e >= 0)
+			s->base[b].planned = s->base[e].planned;
+	}
+	s->confirm_planned = most ? most : s->cfg.confirm_rounds;
+}
+
 static int confirm(struct tt_search *s)
 {
-	int rounds = s->cfg.confirm_rounds, rc = 0;
+	int rc = 0;
 
 	for (int b = 0; b < s->nbaselines; b++)
 		s->base[b].same_as_best = s->base[b].trial == s->best;
+	plan_rounds(s);
 	s->confirming = true;
 	/* A B C A B C ...: each round measures the winner, then each distinct
-	 * baseline, so slow drift hits both sides of every pair alike. */
-	for (int r = 0; r < rounds && budget_left(s, true); r++) {
+	 * baseline still in its planned rounds, so slow drift hits both sides
+	 * of every pair alike. */
+	for (int r = 0; r < s->confirm_planned && budget_left(s, true); r++) {
 		struct tt_sample m;
 		double best;
 
@@ -785,11 +928,9 @@ static int confirm(struct tt_search *s)
 			double base = NAN;
 			int same = -1;
 
-			if (c->same_as_best)
+			if (c->same_as_best || r >= c->planned)
 				continue;
-			for (int e = 0; e < b; e++)
-				if (s->base[e].trial == c->trial && !s->base[e].same_as_best)
-					same = e;
+			same = shared_with(s, b);
 			if (same >= 0)
 				base = s->base[same].base[r];
 			else if (!budget_left(s, true))

@@ -129,6 +129,7 @@ struct tt_confirm {
 	char name[16];	   /* tt_baseline_names[kind] */
 	int trial;	   /* the baseline's trial */
 	bool same_as_best; /* the winner is this baseline: nothing to compare */
+	int planned;	   /* rounds chosen before the first (plan_rounds in search.c) */
 	int rounds;	   /* paired measurements made */
 	double best[TT_CONFIRM_MAX], base[TT_CONFIRM_MAX]; /* score units, round by round */
 	double gain;		 /* mean(best - base) / mean(base); NaN below 2 rounds */
@@ -157,10 +158,11 @@ struct tt_search {
 	struct tt_weights auto_w; /* the kernel's auto-mode weights (auto_bw_bytes_s) */
 	bool have_auto;
 	int prior_trial; /* the prior's formula vector when not a baseline; -1: none */
-	/* During the final comparison, for the progress callback: the round
-	 * (from 0), the arm just measured (-1: the winner; else base[]) and
-	 * its score. */
+	/* During the final comparison, for the progress callback: the rounds
+	 * planned (the most any baseline gets), the round (from 0), the arm
+	 * just measured (-1: the winner; else base[]) and its score. */
 	bool confirming;
+	int confirm_planned;
 	int confirm_round, confirm_arm;
 	double confirm_score;
 	/* The best trial so far, for progress lines: the measured one with the
@@ -187,7 +189,7 @@ struct tt_strategy {
 	bool exhaustive; /* measures every vector (the grid): it ends when they do */
 };
 
-extern const struct tt_strategy tt_s_shares, tt_s_hillclimb, tt_s_grid;
+extern const struct tt_strategy tt_s_shares, tt_s_fitted, tt_s_hillclimb, tt_s_grid;
 extern const struct tt_strategy *const tt_strategies[]; /* NULL-terminated */
 const struct tt_strategy *tt_strategy_find(const char *name);
 
@@ -234,6 +236,20 @@ bool tt_solve(double *a, double *b, int n, double *x);
 /* A trial's mean and 95% half width as measured (raw[]): under a latency
  * bound its ranked mean is a penalty, not a figure to show. */
 void tt_trial_raw(const struct tt_trial *t, double *mean, double *half);
+
+/* The smallest gain the final comparison must tell from noise (issue 22
+ * item 4: a true gain of 5% at 3% noise is "better" in 95% of runs), and
+ * the noise the budget's reserve is sized for before any is measured. */
+#define TT_CONFIRM_GAIN 0.05
+#define TT_CONFIRM_NOISE 0.03
+/* The rounds a paired comparison needs to call a true relative gain g
+ * "better" (its 95% interval above zero) in about 97.5% of runs, when
+ * each measurement's relative spread is sigma: the least n in 2..max with
+ * 2 t975(n - 1) sigma sqrt(2) / sqrt(n) <= g, else max. */
+int tt_confirm_rounds_for(double g, double sigma, int max);
+/* The relative spread of one measurement, pooled over every trial measured
+ * twice or more (the sd of score / trial mean); NaN when none was. */
+double tt_search_noise(const struct tt_search *s);
 
 /* The gain of the winner over a baseline from the rounds so far: the mean
  * of paired differences over the baseline's mean, with its 95% t interval

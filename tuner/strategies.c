@@ -8,9 +8,10 @@
 #include <string.h>
 
 const struct tt_strategy *const tt_strategies[] = {
-	&tt_s_shares,
-	&tt_s_hillclimb,
-	&tt_s_grid,
+	&tt_s_shares,	 /* the default */
+	&tt_s_fitted,	 /* a surrogate fitted to every measurement */
+	&tt_s_hillclimb, /* Caption's, for comparison */
+	&tt_s_grid,	 /* every vector: sweep */
 	NULL,
 };
 

@@ -223,8 +223,10 @@ sed 's/36000000000.0/1e308/' "$MODEL" >"$WORK/absurd.json"
 printf '{"name": "broken",\n' >"$WORK/broken.json"
 B=("$TT" --sysfs-root "$fx" auto --source-node 0)
 run "${A[@]}" --no-record --budget 400
-is "--budget 400 buys 10 rounds of the final comparison; --budget 60 keeps 3" \
-	"$rc:$(grep -c 'measured alternately, 10 paired rounds)$' "$WORK/out"):$("${A[@]}" --no-record --budget 60 2>/dev/null | grep -c 'measured alternately, 3 paired rounds)$')" "0:1:1"
+# At 60, 3 rounds a baseline, and 4 for local DRAM: its gain (+6.7% in the
+# search) could be 5% or more, and 4 rounds tell 5% at 1% noise.
+is "--budget 400 buys 10 rounds of the final comparison; --budget 60 keeps 3, and 4 for a gain near 5%" \
+	"$rc:$(grep -c 'measured alternately, 10 paired rounds)$' "$WORK/out"):$("${A[@]}" --no-record --budget 60 2>/dev/null | grep -c 'measured alternately, 4 paired rounds)$')" "0:1:1"
 run "${A[@]}" --no-record --max-weight 2 --json
 is "--max-weight 2: the auto baseline (25:3:3) is measured but the recommendation keeps the bound" \
 	"$rc:$(json "max(j['recommendation']['weights'].values()) <= 2, [b['weights'] for b in j['baselines'] if b['name'] == 'auto']" <"$WORK/out")" \

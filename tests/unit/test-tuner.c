@@ -262,14 +262,43 @@ static void test_noise_handled(void **state)
 	}
 }
 
+/* The fitted surrogate at a model run's budget (200) and 3% noise: within
+ * 1% of the optimum in the median of 5 seeds, never more than 3% off, on
+ * every case. It ends: once its star was full at the finest step and the
+ * most measurements, the branch's first version proposed the same vector
+ * for ever without measuring (spr-ddr5-2cxl at 200 never returned). */
+static void test_fitted(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tt_mix mix;
+		long count;
+		double opt, gaps[5];
+
+		load(cases[i].model);
+		assert_int_equal(tt_mix_from_kernel("triad", &mix), 0);
+		opt = grid_optimum(&cases[i], &mix, &count);
+		for (int seed = 1; seed <= 5; seed++) {
+			gaps[seed - 1] = gap_of(&cases[i], "triad", 0.03, (uint64_t)seed, 200,
+						"fitted", opt);
+			assert_true(s.measurements <= 200);
+			tt_search_release(&s);
+		}
+		qsort(gaps, 5, sizeof(double), cmp_double);
+		if (gaps[2] > 0.01 || gaps[4] > 0.03)
+			fail_msg("%s src %d: median gap %.2f%%, worst %.2f%%", cases[i].model,
+				 cases[i].src, 100 * gaps[2], 100 * gaps[4]);
+	}
+}
+
 static void test_budget(void **state)
 {
 	static const int budgets[] = { 20, 33, 64 };
-	static const char *const strategies[] = { "shares", "hillclimb", "grid" };
+	static const char *const strategies[] = { "shares", "hillclimb", "grid", "fitted" };
 
 	(void)state;
 	load("spr-ddr5-2cxl");
-	for (size_t si = 0; si < 3; si++)
+	for (size_t si = 0; si < 4; si++)
 		for (size_t bi = 0; bi < 3; bi++) {
 			gap_of(&cases[0], "triad", 0.03, 9, budgets[bi], strategies[si], 1);
 			if (s.measurements > budgets[bi] || spy.calls != s.measurements)
@@ -327,14 +356,14 @@ static void test_no_vector_twice(void **state)
 				seen += memcmp(spy.w[c], w,
 					       sizeof(uint32_t) * (size_t)cases[i].nnodes) == 0;
 			assert_true(seen >= s.trials[t].n);
-			assert_true(seen - s.trials[t].n <= s.cfg.confirm_rounds);
+			assert_true(seen - s.trials[t].n <= s.confirm_planned);
 			extra += seen - s.trials[t].n;
 		}
 		for (int t = 0; t < s.ntrials; t++)
 			for (int u = t + 1; u < s.ntrials; u++)
 				assert_false(memcmp(s.trials[t].w, s.trials[u].w,
 						    sizeof(s.trials[t].w)) == 0);
-		assert_true(extra <= s.cfg.confirm_rounds * (1 + s.nbaselines));
+		assert_true(extra <= s.confirm_planned * (1 + s.nbaselines));
 		tt_search_release(&s);
 	}
 }
@@ -397,7 +426,8 @@ static void test_confirm_progress(void **state)
 {
 	struct tt_search_cfg cfg;
 	struct seen sn = { 0 };
-	int distinct = 0;
+	bool distinct[TT_BASELINES];
+	int i = 0, most = 0;
 
 	(void)state;
 	load("spr-ddr5-2cxl");
@@ -408,19 +438,28 @@ static void test_confirm_progress(void **state)
 	assert_int_equal(tt_search_run(&s), 0);
 	assert_false(s.confirming);
 	for (int b = 0; b < s.nbaselines; b++) {
-		bool dup = s.base[b].same_as_best;
-
+		distinct[b] = !s.base[b].same_as_best;
 		for (int e = 0; e < b; e++)
-			dup |= s.base[e].trial == s.base[b].trial;
-		distinct += !dup;
+			distinct[b] &= s.base[e].trial != s.base[b].trial;
+		if (distinct[b])
+			most = s.base[b].planned > most ? s.base[b].planned : most;
+		assert_true(s.base[b].planned >= cfg.confirm_rounds);
 	}
-	/* Every measurement is reported once, in the search or the comparison. */
+	assert_int_equal(s.confirm_planned, most);
+	/* Every measurement is reported once, in the search or the comparison:
+	 * round by round the winner, then each distinct baseline still within
+	 * its planned rounds. */
 	assert_int_equal(sn.search + sn.confirm, s.measurements);
-	assert_int_equal(sn.confirm, cfg.confirm_rounds * (1 + distinct));
-	for (int i = 0; i < sn.confirm; i++) {
-		assert_int_equal(sn.rounds[i], i / (1 + distinct));
-		assert_true((i % (1 + distinct) == 0) == (sn.arms[i] < 0));
+	for (int r = 0; r < most; r++) {
+		assert_int_equal(sn.rounds[i], r);
+		assert_true(sn.arms[i++] < 0);
+		for (int b = 0; b < s.nbaselines; b++)
+			if (distinct[b] && r < s.base[b].planned) {
+				assert_int_equal(sn.rounds[i], r);
+				assert_int_equal(sn.arms[i++], b);
+			}
 	}
+	assert_int_equal(sn.confirm, i);
 	for (int b = 0; b < s.nbaselines; b++)
 		if (!s.base[b].same_as_best && s.base[b].rounds >= 2 &&
 		    sn.last_gain[b] == sn.last_gain[b])
@@ -598,12 +637,63 @@ static void test_within_noise(void **state)
 	for (int b = 0; b < r.nbaselines; b++) {
 		assert_true(r.base[b].verdict == TT_VERDICT_NOISE ||
 			    r.base[b].verdict == TT_VERDICT_SAME);
-		assert_true(r.base[b].rounds == 0 || r.base[b].rounds == cfg.confirm_rounds);
+		assert_true(r.base[b].rounds == 0 || r.base[b].rounds == s.base[b].planned);
 	}
 	assert_int_equal(r.base[r.gain_over].kind, TT_BASE_LOCAL);
 	assert_true(r.reco_gain == 0);
 	assert_string_equal(tt_verdict_name(TT_VERDICT_NOISE), "within noise");
 	tt_search_release(&s);
+}
+
+/* Two vectors 6% apart: local DRAM alone scores 100, every other 106. */
+static int step_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct spy *sp = ctx;
+	bool local = true;
+
+	for (int k = 0; k < sp->nnodes; k++)
+		local &= sp->nodes[k] == 0 || tt_weights_get(w, sp->nodes[k], 0) == 0;
+	*score = (local ? 100e9 : 106e9) * (1 + 0.03 * tt_rng_normal(sp->sim.rng));
+	return 0;
+}
+
+/* The verdict rule (issue 22 item 4): a true gain of 5% or more at 3% noise
+ * is "better" in at least 95% of runs at a model run's budget (200, auto's
+ * 5 rounds); the rounds are fixed before the first, and a gain of 0 (1:1,
+ * auto: both 106 here) is "better" no more often than the interval allows. With every baseline at
+ * the 5 rounds auto asks for, 24 of 40 runs said "better" of the 6% gain. */
+static void test_verdict_power(void **state)
+{
+	int better = 0, runs = 40, wrong = 0, even = 0;
+
+	(void)state;
+	assert_int_equal(tt_confirm_rounds_for(0.05, 0.03, TT_CONFIRM_MAX), 14);
+	assert_int_equal(tt_confirm_rounds_for(0.30, 0.03, TT_CONFIRM_MAX), 3);
+	assert_int_equal(tt_confirm_rounds_for(0.05, 0.10, TT_CONFIRM_MAX), TT_CONFIRM_MAX);
+	load("spr-ddr5-2cxl");
+	for (int seed = 0; seed < runs; seed++) {
+		struct tt_search_cfg cfg;
+		struct tt_report r;
+
+		setup(&cases[0], &cfg, &spy, "triad", 0.03, (uint64_t)seed + 1, 200, "shares");
+		cfg.confirm_rounds = 5;
+		assert_int_equal(tt_search_init(&s, &cfg, step_measure, &spy), 0);
+		assert_int_equal(tt_search_run(&s), 0);
+		assert_int_equal(tt_report_build(&r, &s, 0, true), 0);
+		assert_true(s.measurements <= cfg.budget_trials);
+		for (int b = 0; b < r.nbaselines; b++) {
+			assert_true(s.base[b].rounds <= s.base[b].planned);
+			if (r.base[b].kind == TT_BASE_LOCAL)
+				better += r.base[b].verdict == TT_VERDICT_BETTER;
+			else if (r.base[b].verdict != TT_VERDICT_SAME)
+				wrong += r.base[b].verdict == TT_VERDICT_BETTER, even++;
+		}
+		tt_search_release(&s);
+	}
+	assert_true(better * 100 >= 95 * runs);
+	/* A 95% interval misses a zero gain in 2.5% of comparisons on the
+	 * side of "better": about one of these 80. */
+	assert_true(even > 0 && wrong * 20 <= even);
 }
 
 static void test_report_reco(void **state)
@@ -1000,6 +1090,7 @@ int main(void)
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_optimum_found),
 		cmocka_unit_test(test_noise_handled),
+		cmocka_unit_test(test_fitted),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_budget_seconds),
 		cmocka_unit_test(test_no_vector_twice),
@@ -1009,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(test_profile_live),
 		cmocka_unit_test(test_profile_hmat),
 		cmocka_unit_test(test_within_noise),
+		cmocka_unit_test(test_verdict_power),
 		cmocka_unit_test(test_report_reco),
 		cmocka_unit_test(test_winner_lost),
 		cmocka_unit_test(test_bad_config),

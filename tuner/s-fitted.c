@@ -1,0 +1,641 @@
+/*
+ * The search by a fitted surrogate (issue 22): a model of the score in the
+ * shares, fitted to every measurement so far, proposes the next vector; the
+ * measurements go around the proposal, where the decision is still open.
+ *
+ * Classes. Nodes of one class (the same HMAT figures, so the same tier, and
+ * bandwidths from the source within 10% of each other; the source's own
+ * node is always a class of its own) share a direction: a class's share is
+ * split over its nodes by their measured bandwidths, so the search is over
+ * the split between classes. Two identical CXL expanders are one class.
+ *
+ * The surrogate. Time per byte, y = 1 / score, of node shares x: each
+ * class c saturates at y = u_c a_c (u_c its share; a_c its time per byte
+ * with all traffic on it), and the source's threads keep a fixed number of
+ * lines in flight, so by Little's law y >= sum_k x_k b_c(k) (b: the
+ * class's latency in those units). A real machine rounds the corner where
+ * a node nears saturation (its latency climbs: tuner/model.h), so the terms
+ * are combined by a p-norm, not a max:
+ *	y(x) = (sum_c (u_c a_c)^p + (sum_k x_k b_c(k))^p)^(1/p).
+ * Its parameters (a_c, b_c a class, one p) are fitted by Levenberg-Marquardt
+ * to the log of every trial's mean, weighted by its measurements, with a
+ * weak prior from the profile's bandwidths; on a real run the profile's own
+ * measurements (each node alone) are data too. y is convex in the shares,
+ * so its minimum is found by exponentiated gradient on the simplex, and
+ * the integer vector with the least predicted y near it is the proposal.
+ * Pooling every measurement in one fit is what beats the noise: picking
+ * the best of noisy means cannot tell 1% apart at 3% noise with 200
+ * measurements; the fitted corner's place can.
+ *
+ * The loop: measure the proposal; once it lands on a vector already tried,
+ * measure its star (each class's share up and down by a relative step), the
+ * points most likely to be best first, one measurement each, then more
+ * measurements where fewest are; the step halves as the star fills. Each
+ * new measurement refits and the proposal moves. The winner is the last
+ * proposal unless a trial beats it beyond the noise. With a latency bound
+ * or the latency objective (a sampling search) the surrogate's form does
+ * not hold: that search is 'shares'.
+ */
+#include "search.h"
+
+#include "../core/error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NN TT_SEARCH_MAX_NODES
+#define NPAR (2 * NN + 1)
+
+struct fit {
+	int n, nc;
+	int cls[NN];	 /* each node's class */
+	int members[NN]; /* nodes of each class */
+	double frac[NN]; /* a node's part of its class's share */
+	int np;		 /* parameters: log a_c, log b_c, log(p - 1) */
+	double th[NPAR], th0[NPAR], sd[NPAR];
+	/* One point per measured trial (and per profiled node on a real
+	 * run): node shares, log of mean time per byte, measurements. */
+	int nd, cap;
+	double *x, *y, *wt;
+	double noise; /* sd of a measurement's log */
+};
+
+static double pnorm_of(const struct fit *f, const double *th)
+{
+	double p = 1 + exp(th[2 * f->nc]);
+
+	return p < 1.2 ? 1.2 : p > 80 ? 80 : p;
+}
+
+/* log y at node shares x. */
+static double predict(const struct fit *f, const double *th, const double *x)
+{
+	double p = pnorm_of(f, th), lt[NN + 1], top = -INFINITY, sum = 0, lat = 0;
+	int nt = 0;
+
+	for (int c = 0; c < f->nc; c++) {
+		double m = -INFINITY, acc = 0;
+		double l[NN];
+		int nl = 0;
+
+		/* The power mean of the class's node terms: equal when its
+		 * share is split by frac, whatever the number of nodes. */
+		for (int k = 0; k < f->n; k++)
+			if (f->cls[k] == c && x[k] > 0) {
+				l[nl] = p * (log(x[k]) + th[c] - log(f->frac[k]));
+				m = l[nl] > m ? l[nl] : m;
+				nl++;
+			}
+		if (!nl)
+			continue;
+		for (int i = 0; i < nl; i++)
+			acc += exp(l[i] - m);
+		lt[nt++] = m + log(acc / f->members[c]);
+	}
+	for (int k = 0; k < f->n; k++)
+		lat += x[k] * exp(th[f->nc + f->cls[k]]);
+	lt[nt++] = p * log(lat);
+	for (int i = 0; i < nt; i++)
+		top = lt[i] > top ? lt[i] : top;
+	for (int i = 0; i < nt; i++)
+		sum += exp(lt[i] - top);
+	return (top + log(sum)) / p;
+}
+
+static double sse(const struct fit *f, const double *th, double *r)
+{
+	double s = 0;
+	int i = 0;
+
+	for (int d = 0; d < f->nd; d++, i++) {
+		r[i] = sqrt(f->wt[d]) * (f->y[d] - predict(f, th, f->x + d * f->n)) / f->noise;
+		s += r[i] * r[i];
+	}
+	for (int j = 0; j < f->np; j++, i++) {
+		r[i] = (th[j] - f->th0[j]) / f->sd[j];
+		s += r[i] * r[i];
+	}
+	return s;
+}
+
+/* Levenberg-Marquardt from f->th, numeric Jacobian; 0, or TT_EFAIL when
+ * out of memory. */
+static int refit(struct fit *f, int iters)
+{
+	int m = f->nd + f->np, np = f->np, rc = 0;
+	double *r = malloc(sizeof(*r) * (size_t)m), *r2 = malloc(sizeof(*r2) * (size_t)m),
+	       *jac = malloc(sizeof(*jac) * (size_t)m * (size_t)np), lambda = 1e-3, cur;
+
+	if (!r || !r2 || !jac) {
+		rc = tt_err(TT_EFAIL, "out of memory fitting the surrogate");
+		goto out;
+	}
+	cur = sse(f, f->th, r);
+	for (int it = 0; it < iters; it++) {
+		double a[NPAR * NPAR], g[NPAR], step[NPAR], th[NPAR], next;
+		const double h = 1e-5;
+		bool better = false;
+
+		for (int j = 0; j < np; j++) {
+			memcpy(th, f->th, sizeof(th));
+			th[j] += h;
+			sse(f, th, r2);
+			for (int i = 0; i < m; i++)
+				jac[i * np + j] = (r2[i] - r[i]) / h;
+		}
+		for (int tries = 0; tries < 8 && !better; tries++) {
+			for (int j = 0; j < np; j++) {
+				g[j] = 0;
+				for (int i = 0; i < m; i++)
+					g[j] -= jac[i * np + j] * r[i];
+				for (int k = 0; k < np; k++) {
+					double v = 0;
+
+					for (int i = 0; i < m; i++)
+						v += jac[i * np + j] * jac[i * np + k];
+					a[j * np + k] = v;
+				}
+				a[j * np + j] *= 1 + lambda;
+				a[j * np + j] += 1e-9;
+			}
+			if (!tt_solve(a, g, np, step)) {
+				lambda *= 10;
+				continue;
+			}
+			for (int j = 0; j < np; j++)
+				th[j] = f->th[j] + (step[j] > 3 ? 3 : step[j] < -3 ? -3 : step[j]);
+			next = sse(f, th, r2);
+			if (next < cur) {
+				better = true;
+				memcpy(f->th, th, sizeof(th));
+				memcpy(r, r2, sizeof(*r) * (size_t)m);
+				lambda = lambda / 3 < 1e-7 ? 1e-7 : lambda / 3;
+				if (cur - next < 1e-9 * cur) {
+					cur = next;
+					goto out;
+				}
+				cur = next;
+			} else {
+				lambda *= 4;
+			}
+		}
+		if (!better)
+			break;
+	}
+out:
+	free(r);
+	free(r2);
+	free(jac);
+	return rc;
+}
+
+static void shares_of(const struct tt_search *s, int t, double *x)
+{
+	uint32_t w[NN];
+
+	tt_search_trial_weights(s, t, w);
+	tt_search_shares(s, w, x);
+}
+
+static int add_point(struct fit *f, const double *x, double score, double n)
+{
+	if (!(score > 0))
+		return 0;
+	if (f->nd == f->cap) {
+		int cap = f->cap ? f->cap * 2 : 64;
+		double *nx = realloc(f->x, sizeof(*nx) * (size_t)cap * (size_t)f->n);
+
+		if (nx)
+			f->x = nx;
+		double *ny = nx ? realloc(f->y, sizeof(*ny) * (size_t)cap) : NULL;
+
+		if (ny)
+			f->y = ny;
+		double *nw = ny ? realloc(f->wt, sizeof(*nw) * (size_t)cap) : NULL;
+
+		if (!nw)
+			return tt_err(TT_EFAIL, "out of memory for the surrogate's data");
+		f->wt = nw;
+		f->cap = cap;
+	}
+	memcpy(f->x + f->nd * f->n, x, sizeof(*x) * (size_t)f->n);
+	f->y[f->nd] = -log(score);
+	f->wt[f->nd++] = n;
+	return 0;
+}
+
+/* Every measured trial, and on a real run the profile (each node alone:
+ * the same measurement as its trial would be), as the fit's data; the
+ * noise is the pooled spread of repeated measurements' logs. */
+static int gather(const struct tt_search *s, struct fit *f)
+{
+	double ss = 0, dof = 0;
+	int rc;
+
+	f->nd = 0;
+	for (int t = 0; t < s->ntrials; t++) {
+		const struct tt_trial *tr = &s->trials[t];
+		double x[NN], m = 0, v = 0;
+
+		if (tr->n == 0)
+			continue;
+		shares_of(s, t, x);
+		if ((rc = add_point(f, x, tr->mean, tr->n)) < 0)
+			return rc;
+		for (int i = 0; i < tr->n; i++)
+			m += log(tr->score[i] > 0 ? tr->score[i] : 1e-300) / tr->n;
+		for (int i = 0; i < tr->n; i++) {
+			double d = log(tr->score[i] > 0 ? tr->score[i] : 1e-300) - m;
+
+			v += d * d;
+		}
+		ss += v;
+		dof += tr->n - 1;
+	}
+	if (strcmp(s->cfg.prior_from, "profile") == 0)
+		for (int k = 0; k < f->n; k++) {
+			double x[NN] = { 0 };
+
+			x[k] = 1;
+			if ((rc = add_point(f, x, s->cfg.prior_bw_bytes_s[k], 1)) < 0)
+				return rc;
+		}
+	f->noise = dof > 0 ? sqrt(ss / dof) : 0.03;
+	f->noise = f->noise < 0.003 ? 0.003 : f->noise;
+	return 0;
+}
+
+/* Classes and the prior. */
+static void classes(const struct tt_search *s, struct fit *f)
+{
+	const struct tt_search_cfg *c = &s->cfg;
+	double sum[NN] = { 0 }, known = 0, lsum = 0;
+	int nknown = 0, local = -1;
+
+	memset(f, 0, sizeof(*f));
+	f->n = c->nnodes;
+	for (int k = 0; k < f->n; k++) {
+		f->cls[k] = -1;
+		for (int j = 0; j < k && f->cls[k] < 0; j++) {
+			double a = c->prior_bw_bytes_s[j], b = c->prior_bw_bytes_s[k];
+
+			if (c->nodes[j] == c->local_node || c->nodes[k] == c->local_node ||
+			    !(c->auto_bw_bytes_s[k] > 0) ||
+			    c->auto_bw_bytes_s[j] != c->auto_bw_bytes_s[k] || !(a > 0) ||
+			    !(b > 0) || fabs(a / b - 1) > 0.1)
+				continue;
+			f->cls[k] = f->cls[j];
+		}
+		if (f->cls[k] < 0)
+			f->cls[k] = f->nc++;
+		f->members[f->cls[k]]++;
+		sum[f->cls[k]] += c->prior_bw_bytes_s[k];
+		if (c->nodes[k] == c->local_node)
+			local = f->cls[k];
+	}
+	for (int k = 0; k < f->n; k++) {
+		int cl = f->cls[k];
+
+		f->frac[k] = sum[cl] > 0 && c->prior_bw_bytes_s[k] > 0
+				     ? c->prior_bw_bytes_s[k] / sum[cl]
+				     : 1.0 / f->members[cl];
+	}
+	for (int cl = 0; cl < f->nc; cl++)
+		if (sum[cl] > 0) {
+			known += log(sum[cl]);
+			nknown++;
+		}
+	f->np = 2 * f->nc + 1;
+	/* a_c: a byte's time with the class's summed bandwidth, a weak prior
+	 * (the profile is a measurement, HMAT and the model's peaks are not
+	 * the mix's); b_c: about a_c of the source's class, weaker still. */
+	for (int cl = 0; cl < f->nc; cl++) {
+		f->th0[cl] = sum[cl] > 0 ? -log(sum[cl]) : nknown ? -known / nknown : 0;
+		f->sd[cl] = sum[cl] > 0 ? (strcmp(c->prior_from, "profile") == 0 ? 0.7 : 1.0) : 3;
+	}
+	lsum = local >= 0 ? f->th0[local] : nknown ? -known / nknown : 0;
+	for (int cl = 0; cl < f->nc; cl++) {
+		f->th0[f->nc + cl] = lsum;
+		f->sd[f->nc + cl] = 2;
+	}
+	f->th0[2 * f->nc] = log(6 - 1.0);
+	f->sd[2 * f->nc] = 0.8;
+	memcpy(f->th, f->th0, sizeof(f->th));
+}
+
+static void node_shares(const struct fit *f, const double *u, double *x)
+{
+	for (int k = 0; k < f->n; k++)
+		x[k] = u[f->cls[k]] * f->frac[k];
+}
+
+static double predict_u(const struct fit *f, const double *u)
+{
+	double x[NN];
+
+	node_shares(f, u, x);
+	return predict(f, f->th, x);
+}
+
+/* The surrogate's minimum over the classes' shares, from u (in and out):
+ * exponentiated gradient with a backtracking step. */
+static double minimise(const struct fit *f, double *u)
+{
+	double cur = predict_u(f, u), eta = 1;
+
+	for (int it = 0; it < 400; it++) {
+		double g[NN], v[NN], sum = 0, next, gmax = 0;
+
+		for (int c = 0; c < f->nc; c++) {
+			double h = 1e-7 + 1e-4 * u[c], up[NN], dn[NN];
+
+			memcpy(up, u, sizeof(up));
+			memcpy(dn, u, sizeof(dn));
+			up[c] += h;
+			dn[c] = dn[c] > h ? dn[c] - h : 0;
+			g[c] = (predict_u(f, up) - predict_u(f, dn)) / (up[c] - dn[c]);
+		}
+		for (int c = 0; c < f->nc; c++)
+			gmax = fabs(g[c]) > gmax ? fabs(g[c]) : gmax;
+		if (!(gmax > 0))
+			break;
+		for (;;) {
+			sum = 0;
+			for (int c = 0; c < f->nc; c++) {
+				v[c] = u[c] * exp(-eta * g[c] / gmax);
+				sum += v[c];
+			}
+			for (int c = 0; c < f->nc; c++)
+				v[c] /= sum;
+			next = predict_u(f, v);
+			if (next < cur || eta < 1e-9)
+				break;
+			eta /= 2;
+		}
+		if (!(next < cur))
+			break;
+		if (cur - next < 1e-12)
+			it = 400;
+		memcpy(u, v, sizeof(v));
+		cur = next;
+		eta = eta * 2 > 4 ? 4 : eta * 2;
+	}
+	return cur;
+}
+
+static double predict_w(const struct tt_search *s, const struct fit *f, const uint32_t *w)
+{
+	double x[NN];
+
+	tt_search_shares(s, w, x);
+	return predict(f, f->th, x);
+}
+
+/* The integer vector near node shares x with the least predicted time:
+ * for each largest weight m, x rounded and then moved a unit at a time
+ * while that helps. */
+static void snap_fitted(const struct tt_search *s, const struct fit *f, const double *x,
+			uint32_t *out)
+{
+	double top = 0, best = INFINITY;
+	int n = f->n;
+
+	for (int k = 0; k < n; k++)
+		top = x[k] > top ? x[k] : top;
+	for (uint32_t m = 1; m <= s->cfg.max_weight; m++) {
+		uint32_t w[NN];
+		double cur;
+		bool any = false, moved = true;
+
+		for (int k = 0; k < n; k++) {
+			w[k] = (uint32_t)lround(x[k] / top * m);
+			any |= w[k] > 0;
+		}
+		if (!any)
+			continue;
+		cur = predict_w(s, f, w);
+		for (int pass = 0; pass < 4 && moved; pass++) {
+			moved = false;
+			for (int k = 0; k < n; k++)
+				for (int d = -1; d <= 1; d += 2) {
+					uint32_t y[NN];
+					bool nz = false;
+					double v;
+
+					memcpy(y, w, sizeof(y));
+					if ((d < 0 && !y[k]) ||
+					    (d > 0 && y[k] >= s->cfg.max_weight))
+						continue;
+					y[k] += (uint32_t)d;
+					for (int j = 0; j < n; j++)
+						nz |= y[j] > 0;
+					if (!nz || !((v = predict_w(s, f, y)) < cur))
+						continue;
+					memcpy(w, y, sizeof(y));
+					cur = v;
+					moved = true;
+				}
+		}
+		if (cur < best - 1e-12) {
+			best = cur;
+			memcpy(out, w, sizeof(w));
+		}
+	}
+	tt_weights_reduce_array(out, n);
+}
+
+static void class_shares(const struct fit *f, const double *x, double *u)
+{
+	for (int c = 0; c < f->nc; c++)
+		u[c] = 0;
+	for (int k = 0; k < f->n; k++)
+		u[f->cls[k]] += x[k];
+}
+
+/* The proposal: the surrogate's minimum from the best measured trial's
+ * shares and from its bandwidth-bound point (shares as 1 / a_c), snapped. */
+static void propose(const struct tt_search *s, const struct fit *f, uint32_t *w)
+{
+	double u[NN], v[NN], x[NN], sum = 0;
+	int best = -1;
+
+	for (int t = 0; t < s->ntrials; t++)
+		if (s->trials[t].n > 0 && (best < 0 || s->trials[t].mean > s->trials[best].mean))
+			best = t;
+	shares_of(s, best, x);
+	class_shares(f, x, u);
+	for (int c = 0; c < f->nc; c++)
+		u[c] = 0.9 * u[c] + 0.1 / f->nc;
+	for (int c = 0; c < f->nc; c++)
+		sum += v[c] = exp(-f->th[c]);
+	for (int c = 0; c < f->nc; c++)
+		v[c] /= sum;
+	if (minimise(f, v) < minimise(f, u))
+		memcpy(u, v, sizeof(u));
+	node_shares(f, u, x);
+	snap_fitted(s, f, x, w);
+}
+
+/* The star of trial t at relative step dlt: each class's share up, and
+ * down where it has one; nearest vectors, the step grown until a point
+ * moves off t's own vector. */
+static int star(const struct tt_search *s, const struct fit *f, int t, double dlt,
+		uint32_t pts[][NN])
+{
+	double x[NN], u[NN];
+	uint32_t self[NN];
+	int np = 0;
+
+	tt_search_trial_weights(s, t, self);
+	shares_of(s, t, x);
+	class_shares(f, x, u);
+	for (int c = 0; c < f->nc; c++)
+		for (int dir = 1; dir >= -1; dir -= 2) {
+			if (dir < 0 && !(u[c] > 0 && u[c] < 1))
+				continue;
+			for (double d = dlt; d < 1; d *= 1.6) {
+				double v[NN], y[NN], sum = 0;
+
+				for (int j = 0; j < f->nc; j++)
+					v[j] = u[j];
+				v[c] = dir > 0 ? (u[c] > 0 ? u[c] * (1 + d)
+							   : d / (2 * s->cfg.max_weight))
+					       : u[c] * (1 - d);
+				for (int j = 0; j < f->nc; j++)
+					sum += v[j];
+				for (int j = 0; j < f->nc; j++)
+					v[j] /= sum;
+				node_shares(f, v, y);
+				tt_search_snap(s, y, pts[np]);
+				if (memcmp(pts[np], self, sizeof(self)) != 0) {
+					np++;
+					break;
+				}
+			}
+		}
+	return np;
+}
+
+static int cmp_pred(const void *a, const void *b)
+{
+	const double *p = a, *q = b;
+
+	return p[0] < q[0] ? -1 : p[0] > q[0];
+}
+
+/* One step around the proposal t: a star point not yet tried (the one the
+ * fit thinks best), else a measurement more for the star's point or t with
+ * the fewest; 1 when the star is full (each point at reps), else 0; or a
+ * negative status. */
+static int around(struct tt_search *s, const struct fit *f, int t, double dlt, int reps)
+{
+	uint32_t pts[2 * NN][NN];
+	double order[2 * NN][2];
+	int np = star(s, f, t, dlt, pts), thin = t, rc;
+
+	for (int i = 0; i < np; i++) {
+		order[i][0] = predict_w(s, f, pts[i]);
+		order[i][1] = i;
+	}
+	qsort(order, (size_t)np, sizeof(order[0]), cmp_pred);
+	for (int i = 0; i < np; i++) {
+		const uint32_t *w = pts[(int)order[i][1]];
+		int u = tt_search_find(s, w);
+
+		if (u < 0)
+			return (rc = tt_search_try(s, w, 1, TT_PHASE_SEARCH)) < 0 ? rc : 0;
+		if (s->trials[u].n < s->trials[thin].n)
+			thin = u;
+	}
+	if (s->trials[thin].n >= reps)
+		return 1;
+	return (rc = tt_search_more(s, thin)) < 0 ? rc : 0;
+}
+
+static int run(struct tt_search *s)
+{
+	struct fit f;
+	uint32_t w[NN];
+	double dlt = 0.3;
+	int rc = 0, t = -1, center = -1, reps = 2;
+
+	/* The surrogate is of bandwidth (or a time): under a latency bound or
+	 * with the latency objective the pattern search takes over. */
+	if (s->sample)
+		return tt_s_shares.run(s);
+	classes(s, &f);
+	if ((rc = gather(s, &f)) < 0 || (rc = refit(&f, 80)) < 0)
+		goto out;
+	while (!tt_search_stopped(s)) {
+		/* The last measurements are the final proposal's. */
+		if (s->search_limit && s->measurements + s->cfg.min_repeats >= s->search_limit)
+			break;
+		propose(s, &f, w);
+		if ((t = tt_search_find(s, w)) < 0 || s->trials[t].n < s->cfg.min_repeats) {
+			if (t < 0 &&
+			    (t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0) {
+				rc = t;
+				goto out;
+			}
+			if (t >= 0 && s->trials[t].n < s->cfg.min_repeats &&
+			    (rc = tt_search_more(s, t)) < 0)
+				goto out;
+		} else {
+			if (t != center) {
+				center = t;
+				reps = 2;
+			}
+			if ((rc = around(s, &f, t, dlt, reps)) < 0)
+				goto out;
+			if (rc == 1) {
+				/* The star is full: a finer one, and more of each;
+				 * at the finest and fullest, nothing is left that
+				 * the noise would not swallow. */
+				if (dlt <= 0.03 && reps >= 4 * s->cfg.max_repeats) {
+					rc = 0;
+					break;
+				}
+				dlt = dlt / 2 < 0.03 ? 0.03 : dlt / 2;
+				reps = reps * 2 > 4 * s->cfg.max_repeats ? 4 * s->cfg.max_repeats
+									 : reps * 2;
+				rc = 0;
+			}
+		}
+		if ((rc = gather(s, &f)) < 0 || (rc = refit(&f, 12)) < 0)
+			goto out;
+	}
+	propose(s, &f, w);
+	if ((t = tt_search_find(s, w)) < 0 &&
+	    (t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0) {
+		rc = t;
+		goto out;
+	}
+	/* The pooled estimate wins unless a trial beats it beyond the noise:
+	 * then the fit has it wrong. */
+	{
+		int best = -1;
+
+		for (int u = 0; u < s->ntrials; u++)
+			if (s->trials[u].n >= s->cfg.min_repeats &&
+			    (best < 0 || s->trials[u].mean > s->trials[best].mean))
+				best = u;
+		s->best = s->trials[t].n > 0 && (best < 0 ||
+						 !(s->trials[best].ci_lo > s->trials[t].ci_hi))
+				  ? t
+				  : best;
+	}
+	rc = 0;
+out:
+	free(f.x);
+	free(f.y);
+	free(f.wt);
+	return rc;
+}
+
+const struct tt_strategy tt_s_fitted = {
+	.name = "fitted",
+	.summary = "a bandwidth and latency surrogate fitted to every measurement proposes the "
+		   "next vector; like nodes share a direction; measurements go around the proposal",
+	.run = run,
+};

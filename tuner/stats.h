@@ -1,0 +1,21 @@
+/*
+ * The statistics every figure with an interval goes through: Student's t
+ * quantile and the 95% interval on a mean. The search ranks trials and
+ * judges the final comparison with them (search.c); the report and the
+ * readers of recorded runs show them.
+ *
+ *	double mean, half;
+ *	tt_mean_ci(x, n, &mean, &half);      (mean ± half, 95%)
+ *
+ * t rather than bootstrap: with 2 to 8 measurements a bootstrap has too few
+ * distinct resamples to mean anything.
+ */
+#ifndef TT_STATS_H
+#define TT_STATS_H
+
+/* Student's t, two-sided 95% (0.975 quantile), dof >= 1. */
+double tt_t975(int dof);
+/* Mean and 95% t interval half-width of x[0..n-1] (half-width inf below 2). */
+void tt_mean_ci(const double *x, int n, double *mean, double *half);
+
+#endif

@@ -71,3 +71,11 @@ void tt_mean_ci(const double *x, int n, double *mean, double *half)
 	*mean = m;
 	*half = n >= 2 ? tt_t975(n - 1) * sqrt(ss / (n - 1) / n) : INFINITY;
 }
+
+bool tt_ci_positive(double *lo, double *hi)
+{
+	if (*lo > 0 && *hi >= *lo && isfinite(*hi))
+		return true;
+	*lo = *hi = NAN;
+	return false;
+}

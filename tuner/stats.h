@@ -13,9 +13,18 @@
 #ifndef TT_STATS_H
 #define TT_STATS_H
 
+#include <stdbool.h>
+
 /* Student's t, two-sided 95% (0.975 quantile), dof >= 1. */
 double tt_t975(int dof);
 /* Mean and 95% t interval half-width of x[0..n-1] (half-width inf below 2). */
 void tt_mean_ci(const double *x, int n, double *mean, double *half);
+/* The 95% interval [*lo, *hi] of a quantity that cannot be negative (a
+ * bandwidth, a latency, a time): kept when *lo is above zero; else both
+ * NaN and false. A t interval from two or three noisy measurements can
+ * reach below zero (-3.2 GB/s was shown); no bound is known then, and the
+ * caller says the measurements were too few rather than show one that
+ * cannot be. The search ranks by the t interval as it is. */
+bool tt_ci_positive(double *lo, double *hi);
 
 #endif

@@ -71,11 +71,29 @@ static void test_t975(void **state)
 	assert_true(isinf(tt_t975(0)));
 }
 
+/* A bandwidth of 3 +- 6.2 GB/s from two measurements has no lower bound
+ * above zero: none is given, rather than -3.2 GB/s. */
+static void test_ci_positive(void **state)
+{
+	double lo = 189.3e9, hi = 199.6e9;
+
+	(void)state;
+	assert_true(tt_ci_positive(&lo, &hi) && lo == 189.3e9 && hi == 199.6e9);
+	lo = -3.2e9, hi = 9.2e9;
+	assert_false(tt_ci_positive(&lo, &hi));
+	assert_true(isnan(lo) && isnan(hi));
+	lo = 0, hi = 1;
+	assert_false(tt_ci_positive(&lo, &hi));
+	lo = 1, hi = INFINITY;
+	assert_false(tt_ci_positive(&lo, &hi));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_t975),
+		cmocka_unit_test(test_ci_positive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

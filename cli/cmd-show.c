@@ -5,6 +5,7 @@
 
 #include "../core/parse.h"
 #include "../db/db.h"
+#include "../tuner/stats.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -88,6 +89,7 @@ static void print_show(json_t *run)
 {
 	char start[32], end[32], fig[160];
 	struct cli_headline h;
+	bool latency;
 	size_t i;
 	json_t *t;
 
@@ -109,9 +111,12 @@ static void print_show(json_t *run)
 		print_app_trials(run);
 	else
 		print_bench_trials(run);
+	/* The latency objective's gain is in loads per second (1/latency):
+	 * shown as the change of latency (tuner/stats.h). */
+	latency = strncmp(cli_str(run, "objective"), "latency:", 8) == 0;
 	if (json_array_size(json_object_get(run, "recommendations")))
-		printf("\n%6s %-9s %-24s %8s  %s\n", "source", "interface", "weights", "gain",
-		       "action, figure");
+		printf("\n%6s %-9s %-24s %8s  %s\n", "source", "interface", "weights",
+		       latency ? "latency" : "gain", "action, figure");
 	json_array_foreach (json_object_get(run, "recommendations"), i, t) {
 		char w[256] = "";
 		size_t len = 0;
@@ -124,12 +129,14 @@ static void print_show(json_t *run)
 							"%s%s:%" JSON_INTEGER_FORMAT,
 							len ? "," : "", key, json_integer_value(v));
 		json_t *g = json_object_get(t, "gain");
-		double gain = json_is_number(g) ? json_number_value(g) : NAN;
+		double gain = json_is_number(g) ? json_number_value(g) : NAN, lo, hi;
 		char gs[16] = "-";
 
 		cli_reco_headline(run, t, &h);
 		h.action = NULL; /* said first */
 		cli_headline_text(&h, fig, sizeof(fig));
+		if (latency)
+			tt_inverse_change(gain, NAN, NAN, &gain, &lo, &hi);
 		if (isfinite(gain))
 			snprintf(gs, sizeof(gs), "%+.1f%%", 100 * gain);
 		printf("%6" JSON_INTEGER_FORMAT " %-9s %-24s %8s  %s, %s\n",

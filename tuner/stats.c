@@ -79,3 +79,15 @@ bool tt_ci_positive(double *lo, double *hi)
 	*lo = *hi = NAN;
 	return false;
 }
+
+static double inverse_change(double g)
+{
+	return g > -1 ? 1 / (1 + g) - 1 : NAN;
+}
+
+void tt_inverse_change(double g, double lo, double hi, double *c, double *clo, double *chi)
+{
+	*c = inverse_change(g);
+	*clo = inverse_change(hi);
+	*chi = inverse_change(lo);
+}

@@ -26,5 +26,12 @@ void tt_mean_ci(const double *x, int n, double *mean, double *half);
  * caller says the measurements were too few rather than show one that
  * cannot be. The search ranks by the t interval as it is. */
 bool tt_ci_positive(double *lo, double *hi);
+/* A gain g of a rate (its mean over a baseline's, less 1; higher is
+ * better) as the change of the rate's inverse, with its interval [lo, hi]:
+ * the latency objective ranks dependent loads per second (1e9 / ns), and
+ * an engineer reads latency: +532% loads per second is 84% less latency.
+ * 1 / (1 + g) - 1, the interval's ends swapped; an end at or below -100%
+ * leaves the other unbounded (NaN). */
+void tt_inverse_change(double g, double lo, double hi, double *c, double *clo, double *chi);
 
 #endif

@@ -88,12 +88,27 @@ static void test_ci_positive(void **state)
 	assert_false(tt_ci_positive(&lo, &hi));
 }
 
+/* +532.4% dependent loads per second is 84.2% less latency; the
+ * interval's ends swap; a -100% end leaves the other unbounded. */
+static void test_inverse_change(void **state)
+{
+	double c, lo, hi;
+
+	(void)state;
+	tt_inverse_change(5.324, 5.041, 5.606, &c, &lo, &hi);
+	assert_true(fabs(c - (1 / 6.324 - 1)) < 1e-15 && fabs(100 * c + 84.19) < 0.01);
+	assert_true(fabs(lo - (1 / 6.606 - 1)) < 1e-15 && fabs(hi - (1 / 6.041 - 1)) < 1e-15);
+	tt_inverse_change(0.25, -1, 0.5, &c, &lo, &hi);
+	assert_true(fabs(c + 0.2) < 1e-15 && fabs(lo - (1 / 1.5 - 1)) < 1e-15 && isnan(hi));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_t975),
 		cmocka_unit_test(test_ci_positive),
+		cmocka_unit_test(test_inverse_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,10 +40,19 @@ static const char *unit(struct scale sc)
 	return sc.app ? (sc.app->metric ? "metric" : "s") : sc.latency ? "ns" : "GB/s";
 }
 
-/* A figure and its interval's half width, which maps to first order. */
-static void print_figure(FILE *f, struct scale sc, double score, double half)
+/* A figure and its interval's half width, which maps to first order.
+ * True when the interval reached zero or below, for a figure that cannot
+ * (all but a higher-is-better metric): "-" instead of a bound that cannot
+ * be (stats.h), which the table's note says. */
+static bool print_figure(FILE *f, struct scale sc, double score, double half)
 {
-	double v = shown(sc, score);
+	double v = shown(sc, score), lo = score - half, hi = score + half;
+	bool unbounded = isfinite(half) &&
+			 !(sc.app && sc.app->metric && sc.app->higher_is_better) &&
+			 !tt_ci_positive(&lo, &hi);
+
+	if (unbounded)
+		half = NAN;
 
 	if (sc.app)
 		half = v == score ? half : half * v * v;
@@ -56,6 +65,14 @@ static void print_figure(FILE *f, struct scale sc, double score, double half)
 		fprintf(f, " ±%6.*f", precision(sc), half);
 	else
 		fprintf(f, " ±%6s", "-");
+	return unbounded;
+}
+
+/* The note under a table where an interval was not shown. */
+static void unbounded_note(FILE *f, bool any)
+{
+	if (any)
+		fprintf(f, "(-: too few measurements to bound the mean above zero)\n");
 }
 
 /* A gain as the report shows it: the score's, or for the latency
@@ -94,6 +111,8 @@ static const char *sim(const struct tt_auto_doc *d)
  * (the slow tier when the source's node is the fast one). */
 static void text_trials(FILE *f, const struct tt_auto_doc *d)
 {
+	bool any = false;
+
 	fprintf(f, "%s%-20s %14s %8s %8s %s\n", sim(d), "weights", "remote share",
 		unit(doc_scale(d)), "95% CI", "measurements");
 	for (int i = 0; i < d->r->ntrials; i++) {
@@ -102,9 +121,10 @@ static void text_trials(FILE *f, const struct tt_auto_doc *d)
 
 		weights_text(&tr->w, ws, sizeof(ws));
 		fprintf(f, "%s%-20s %13.1f%% ", sim(d), ws, 100 * tr->remote_share);
-		print_figure(f, doc_scale(d), tr->mean, tr->half);
+		any |= print_figure(f, doc_scale(d), tr->mean, tr->half);
 		fprintf(f, " %d\n", tr->n);
 	}
+	unbounded_note(f, any);
 	fprintf(f, "\n");
 }
 
@@ -227,6 +247,7 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 	struct scale sc = doc_scale(d);
 	char w[96];
 	int rounds = 0;
+	bool any = false;
 
 	if (d->simulated)
 		fprintf(f, "SIMULATED figures:\n");
@@ -244,22 +265,25 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 			snprintf(gain, sizeof(gain), "%+.1f%% (%+.1f..%+.1f)", 100 * v[0],
 				 100 * v[1], 100 * v[2]);
 		fprintf(f, "%-8s %-16s", b->name, w);
-		print_figure(f, sc, b->mean, isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
+		any |= print_figure(f, sc, b->mean,
+				    isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
 		fprintf(f, "  %-26s %s\n", gain, tt_verdict_name(b->verdict));
 		if (b->rounds > rounds)
 			rounds = b->rounds;
 	}
 	weights_text(&r->best_w, w, sizeof(w));
 	fprintf(f, "%-8s %-16s", "best", w);
-	print_figure(f, sc, r->best_mean,
-		     isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
+	any |= print_figure(f, sc, r->best_mean,
+			    isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
 	/* The two columns come from different measurements, and their ratio
 	 * need not match the gain: say which. */
 	fprintf(f,
 		"\n(%s: the mean of each vector's measurements in the search; gain: the final\n"
 		" comparison alone, the best and each baseline measured alternately, %d paired "
-		"round%s)\n\n",
+		"round%s)\n",
 		unit(sc), rounds, rounds == 1 ? "" : "s");
+	unbounded_note(f, any);
+	fprintf(f, "\n");
 }
 
 /* A gain with its interval, in percent: "+12.3% (95% CI +10.1%..+14.5%)";
@@ -498,6 +522,8 @@ static void json_bw(json_t *o, const struct tt_auto_doc *d, double mean, double 
 {
 	bool bw = !d->latency && !d->app;
 
+	/* No bound below zero for a bandwidth: null (stats.h). */
+	tt_ci_positive(&lo, &hi);
 	json_object_set_new(o, "bw_mean_bytes_s", tt_json_real(bw ? mean : NAN));
 	json_object_set_new(o, "bw_ci_low_bytes_s", tt_json_real(bw ? lo : NAN));
 	json_object_set_new(o, "bw_ci_high_bytes_s", tt_json_real(bw ? hi : NAN));

@@ -151,6 +151,13 @@ void cli_headline_text(const struct cli_headline *h, char *buf, size_t size)
 		}
 		return;
 	}
+	/* Keeping auto mode or binding locally writes no weights: the row's
+	 * figure is then the best measured vector's, which the search found
+	 * no better beyond the noise. */
+	if (h->action && strcmp(h->action, "keep_auto") == 0)
+		ADD("keep auto mode; best measured ");
+	else if (h->action && strcmp(h->action, "bind_local") == 0)
+		ADD("bind local; best measured ");
 	VALUE(h->mean);
 	ADD("%s%s mean", q->text[0] ? " " : "", q->text);
 	if (isfinite(h->lo)) {
@@ -164,10 +171,6 @@ void cli_headline_text(const struct cli_headline *h, char *buf, size_t size)
 	} else {
 		ADD(" (too few measurements to bound it)");
 	}
-	if (h->action && strcmp(h->action, "keep_auto") == 0)
-		ADD(", keep auto mode");
-	else if (h->action && strcmp(h->action, "bind_local") == 0)
-		ADD(", bind local");
 #undef ADD
 #undef VALUE
 }

@@ -53,7 +53,8 @@ void cli_run_headline(json_t *run, struct cli_headline *h);
  * "recommendations") of run. */
 void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h);
 /* "194.44 GB/s mean (95% CI 189.33..199.56)", "54.96 GB/s best pass,
- * median 53.10", with the action when it is not "apply". */
+ * median 53.10"; the action first when it is not "apply" ("keep auto
+ * mode; best measured ..."). */
 void cli_headline_text(const struct cli_headline *h, char *buf, size_t size);
 /* The headline's fields into run (docs/json.md, doc runs), the reco_*
  * fields it was made from taken out. */

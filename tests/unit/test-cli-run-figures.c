@@ -34,11 +34,12 @@ static void test_headline(void **state)
 		{ "{\"objective\":\"bandwidth:triad\",\"reco_action\":\"keep_auto\",\"reco_score\":"
 		  "3e9,\"reco_score_ci_low\":-3.2e9,\"reco_score_ci_high\":9.2e9,\"reco_score_n\":"
 		  "2}",
-		  "3.00 GB/s mean (too few measurements to bound it), keep auto mode" },
+		  "keep auto mode; best measured 3.00 GB/s mean (too few measurements to bound "
+		  "it)" },
 		{ "{\"objective\":\"latency:triad@150GB/s\",\"reco_action\":\"bind_local\","
 		  "\"reco_score\":1e7,\"reco_score_ci_low\":8e6,\"reco_score_ci_high\":1.25e7,"
 		  "\"reco_score_n\":4}",
-		  "100.0 ns mean (95% CI 80.0..125.0), bind local" },
+		  "bind local; best measured 100.0 ns mean (95% CI 80.0..125.0)" },
 		{ "{\"objective\":\"latency:triad@150GB/"
 		  "s\",\"reco_score\":1e7,\"reco_score_ci_low\":"
 		  "-1e6,\"reco_score_ci_high\":2.1e7,\"reco_score_n\":2}",

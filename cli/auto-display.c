@@ -6,6 +6,7 @@
 #include "../core/wi.h"
 #include "../db/json.h"
 #include "../tuner/app.h"
+#include "../tuner/stats.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -39,10 +40,19 @@ static const char *unit(struct scale sc)
 	return sc.app ? (sc.app->metric ? "metric" : "s") : sc.latency ? "ns" : "GB/s";
 }
 
-/* A figure and its interval's half width, which maps to first order. */
-static void print_figure(FILE *f, struct scale sc, double score, double half)
+/* A figure and its interval's half width, which maps to first order.
+ * True when the interval reached zero or below, for a figure that cannot
+ * (all but a higher-is-better metric): "-" instead of a bound that cannot
+ * be (stats.h), which the table's note says. */
+static bool print_figure(FILE *f, struct scale sc, double score, double half)
 {
-	double v = shown(sc, score);
+	double v = shown(sc, score), lo = score - half, hi = score + half;
+	bool unbounded = isfinite(half) &&
+			 !(sc.app && sc.app->metric && sc.app->higher_is_better) &&
+			 !tt_ci_positive(&lo, &hi);
+
+	if (unbounded)
+		half = NAN;
 
 	if (sc.app)
 		half = v == score ? half : half * v * v;
@@ -55,6 +65,25 @@ static void print_figure(FILE *f, struct scale sc, double score, double half)
 		fprintf(f, " ±%6.*f", precision(sc), half);
 	else
 		fprintf(f, " ±%6s", "-");
+	return unbounded;
+}
+
+/* The note under a table where an interval was not shown. */
+static void unbounded_note(FILE *f, bool any)
+{
+	if (any)
+		fprintf(f, "(-: too few measurements to bound the mean above zero)\n");
+}
+
+/* A gain as the report shows it: the score's, or for the latency
+ * objective the change of latency its gain in loads per second is
+ * (stats.h): -84% latency, not +532%. */
+static void shown_gain(bool latency, double g, double lo, double hi, double *v)
+{
+	if (latency)
+		tt_inverse_change(g, lo, hi, &v[0], &v[1], &v[2]);
+	else
+		v[0] = g, v[1] = lo, v[2] = hi;
 }
 
 static void weights_text(const struct tt_weights *w, char *buf, size_t size)
@@ -82,6 +111,8 @@ static const char *sim(const struct tt_auto_doc *d)
  * (the slow tier when the source's node is the fast one). */
 static void text_trials(FILE *f, const struct tt_auto_doc *d)
 {
+	bool any = false;
+
 	fprintf(f, "%s%-20s %14s %8s %8s %s\n", sim(d), "weights", "remote share",
 		unit(doc_scale(d)), "95% CI", "measurements");
 	for (int i = 0; i < d->r->ntrials; i++) {
@@ -90,9 +121,10 @@ static void text_trials(FILE *f, const struct tt_auto_doc *d)
 
 		weights_text(&tr->w, ws, sizeof(ws));
 		fprintf(f, "%s%-20s %13.1f%% ", sim(d), ws, 100 * tr->remote_share);
-		print_figure(f, doc_scale(d), tr->mean, tr->half);
+		any |= print_figure(f, doc_scale(d), tr->mean, tr->half);
 		fprintf(f, " %d\n", tr->n);
 	}
+	unbounded_note(f, any);
 	fprintf(f, "\n");
 }
 
@@ -215,44 +247,58 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 	struct scale sc = doc_scale(d);
 	char w[96];
 	int rounds = 0;
+	bool any = false;
 
 	if (d->simulated)
 		fprintf(f, "SIMULATED figures:\n");
 	fprintf(f, "%-8s %-16s %8s %8s  %-26s %s\n", "", "weights", unit(sc), "95% CI",
-		"best's gain over it", "verdict");
+		d->latency ? "best's latency vs it" : "best's gain over it", "verdict");
 	for (int i = 0; i < r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &r->base[i];
 		char gain[40] = "-";
+		double v[3];
 
 		weights_text(&b->w, w, sizeof(w));
-		if (b->verdict != TT_VERDICT_SAME && isfinite(b->gain) && isfinite(b->gain_lo))
-			snprintf(gain, sizeof(gain), "%+.1f%% (%+.1f..%+.1f)", 100 * b->gain,
-				 100 * b->gain_lo, 100 * b->gain_hi);
+		shown_gain(d->latency, b->gain, b->gain_lo, b->gain_hi, v);
+		if (b->verdict != TT_VERDICT_SAME && isfinite(v[0]) && isfinite(v[1]) &&
+		    isfinite(v[2]))
+			snprintf(gain, sizeof(gain), "%+.1f%% (%+.1f..%+.1f)", 100 * v[0],
+				 100 * v[1], 100 * v[2]);
 		fprintf(f, "%-8s %-16s", b->name, w);
-		print_figure(f, sc, b->mean, isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
+		any |= print_figure(f, sc, b->mean,
+				    isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
 		fprintf(f, "  %-26s %s\n", gain, tt_verdict_name(b->verdict));
 		if (b->rounds > rounds)
 			rounds = b->rounds;
 	}
 	weights_text(&r->best_w, w, sizeof(w));
 	fprintf(f, "%-8s %-16s", "best", w);
-	print_figure(f, sc, r->best_mean,
-		     isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
+	any |= print_figure(f, sc, r->best_mean,
+			    isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
 	/* The two columns come from different measurements, and their ratio
 	 * need not match the gain: say which. */
 	fprintf(f,
 		"\n(%s: the mean of each vector's measurements in the search; gain: the final\n"
 		" comparison alone, the best and each baseline measured alternately, %d paired "
-		"round%s)\n\n",
+		"round%s)\n",
 		unit(sc), rounds, rounds == 1 ? "" : "s");
+	unbounded_note(f, any);
+	fprintf(f, "\n");
 }
 
-/* A gain with its interval, in percent: "+12.3% (95% CI +10.1%..+14.5%)". */
-static void print_gain(FILE *f, const struct tt_report_baseline *b)
+/* A gain with its interval, in percent: "+12.3% (95% CI +10.1%..+14.5%)";
+ * for the latency objective the change of latency, in percent and in ns
+ * of the baseline's: "-84.1% latency, -674.5 ns (95% CI ...)". */
+static void print_gain(FILE *f, const struct tt_auto_doc *d, const struct tt_report_baseline *b)
 {
-	fprintf(f, "%+.1f%%", 100 * b->gain);
-	if (isfinite(b->gain_lo) && isfinite(b->gain_hi))
-		fprintf(f, " (95%% CI %+.1f%%..%+.1f%%)", 100 * b->gain_lo, 100 * b->gain_hi);
+	double v[3];
+
+	shown_gain(d->latency, b->gain, b->gain_lo, b->gain_hi, v);
+	fprintf(f, "%+.1f%%", 100 * v[0]);
+	if (d->latency && b->mean > 0)
+		fprintf(f, " latency, %+.1f ns", v[0] * 1e9 / b->mean);
+	if (isfinite(v[1]) && isfinite(v[2]))
+		fprintf(f, " (95%% CI %+.1f%%..%+.1f%%)", 100 * v[1], 100 * v[2]);
 }
 
 /* The best against each baseline, in the final comparison's terms. */
@@ -272,10 +318,10 @@ static void text_verdicts(FILE *f, const struct tt_auto_doc *d)
 		} else if (b->verdict == TT_VERDICT_UNKNOWN) {
 			fprintf(f, "unknown (too few paired rounds within the budget)");
 		} else if (b->verdict == TT_VERDICT_NOISE) {
-			print_gain(f, b);
+			print_gain(f, d, b);
 			fprintf(f, ": within noise, not a win");
 		} else {
-			print_gain(f, b);
+			print_gain(f, d, b);
 			fprintf(f, " %s", tt_verdict_name(b->verdict));
 		}
 	}
@@ -304,6 +350,9 @@ static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 		fprintf(f, " (gain unknown)\n");
 	else if (r->reco_gain == 0)
 		fprintf(f, " (no gain over %s beyond the noise)\n",
+			tt_report_baseline_label(r, over->kind));
+	else if (d->latency)
+		fprintf(f, " (%+.1f%% latency vs %s)\n", 100 * (1 / (1 + r->reco_gain) - 1),
 			tt_report_baseline_label(r, over->kind));
 	else
 		fprintf(f, " (%+.1f%% over %s)\n", 100 * r->reco_gain,
@@ -392,10 +441,9 @@ static void text_objective_notes(FILE *f, const struct tt_auto_doc *d)
 	weights_text(&r->best_w, w, sizeof(w));
 	if (d->latency)
 		fprintf(f,
-			"\n%sloaded latency at %.1f GB/s of %s: best %s at %.1f ns. The gains "
-			"above "
-			"are in dependent loads per second (1/latency): +25%% is 20%% less "
-			"latency\n",
+			"\n%sloaded latency at %.1f GB/s of %s: best %s at %.1f ns. The changes "
+			"above are in latency (the search ranks dependent loads per second, "
+			"1/latency: +25%% of those is -20%% latency)\n",
 			sim(d), traffic, d->req->kernel->name, w, r->best_lat_ns);
 	if (d->latency && r->noverloaded)
 		fprintf(f,
@@ -474,6 +522,8 @@ static void json_bw(json_t *o, const struct tt_auto_doc *d, double mean, double 
 {
 	bool bw = !d->latency && !d->app;
 
+	/* No bound below zero for a bandwidth: null (stats.h). */
+	tt_ci_positive(&lo, &hi);
 	json_object_set_new(o, "bw_mean_bytes_s", tt_json_real(bw ? mean : NAN));
 	json_object_set_new(o, "bw_ci_low_bytes_s", tt_json_real(bw ? lo : NAN));
 	json_object_set_new(o, "bw_ci_high_bytes_s", tt_json_real(bw ? hi : NAN));
@@ -520,7 +570,7 @@ static json_t *json_baselines(const struct tt_auto_doc *d)
 
 	for (int i = 0; i < d->r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &d->r->base[i];
-		double v[3] = { b->mean, b->ci_lo, b->ci_hi };
+		double v[3] = { b->mean, b->ci_lo, b->ci_hi }, lc[3];
 		json_t *o =
 			json_pack("{s:s,s:o}", "name", b->name, "weights", tt_json_weights(&b->w));
 
@@ -529,6 +579,11 @@ static json_t *json_baselines(const struct tt_auto_doc *d)
 		json_object_set_new(o, "gain", tt_json_real(b->gain));
 		json_object_set_new(o, "gain_ci_low", tt_json_real(b->gain_lo));
 		json_object_set_new(o, "gain_ci_high", tt_json_real(b->gain_hi));
+		shown_gain(true, b->gain, b->gain_lo, b->gain_hi, lc);
+		json_object_set_new(o, "lat_change", tt_json_real(d->latency ? lc[0] : NAN));
+		json_object_set_new(o, "lat_change_ci_low", tt_json_real(d->latency ? lc[1] : NAN));
+		json_object_set_new(o, "lat_change_ci_high",
+				    tt_json_real(d->latency ? lc[2] : NAN));
 		json_object_set_new(o, "verdict", json_string(tt_verdict_name(b->verdict)));
 		json_lat(o, d, b->lat_ns, b->feasible, v);
 		json_array_append_new(a, o);
@@ -813,12 +868,13 @@ void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *
 		s->confirm_arm < 0 ? "best" : s->base[s->confirm_arm].name, w);
 	fprintf(f, "%8.*f %s", precision(sc), shown(sc, s->confirm_score), unit(sc));
 	if (s->confirm_arm >= 0) {
-		double g, lo, hi;
+		double g, lo, hi, v[3];
 
 		tt_confirm_gain(&s->base[s->confirm_arm], &g, &lo, &hi);
-		fprintf(f, "  gain %+.1f%%", 100 * g);
-		if (isfinite(lo))
-			fprintf(f, " ±%.1f%%", 100 * (hi - lo) / 2);
+		shown_gain(c->latency, g, lo, hi, v);
+		fprintf(f, "  %s %+.1f%%", c->latency ? "latency" : "gain", 100 * v[0]);
+		if (isfinite(v[1]) && isfinite(v[2]))
+			fprintf(f, " ±%.1f%%", 100 * (v[2] - v[1]) / 2);
 	}
 	fprintf(f, "\n");
 }

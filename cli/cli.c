@@ -216,29 +216,6 @@ int cli_print_json(json_t *root)
 	return 0;
 }
 
-/* A quoted CSV field (RFC 4180: quotes doubled), on one line. A field that
- * a spreadsheet would take for a formula (=, +, -, @, tab, CR first: OWASP's
- * CSV injection rule) is prefixed with a single quote, so a string merged
- * from another host's database is shown, never run. */
-static const char *csv_field(json_t *row, const char *key, char *out, size_t size)
-{
-	char safe[256];
-	size_t len = 0;
-
-	tt_str_escape(json_string_value(json_object_get(row, key)) ?: "", safe, sizeof(safe));
-	out[len++] = '"';
-	if (safe[0] && strchr("=+-@\t\r", safe[0]))
-		out[len++] = '\'';
-	for (const char *p = safe; *p && len + 3 < size; p++) {
-		if (*p == '"')
-			out[len++] = '"';
-		out[len++] = *p;
-	}
-	out[len++] = '"';
-	out[len] = '\0';
-	return out;
-}
-
 void cli_shell_quote(FILE *f, const char *a)
 {
 	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -292,60 +269,6 @@ const char *cli_str(json_t *row, const char *key)
 	const char *s = json_string_value(json_object_get(row, key));
 
 	return s ? tt_str_escape(s, bufs[next++ % 8], sizeof(bufs[0])) : "-";
-}
-
-/* A run's trials, a row per trial and node (export --format csv, show --csv). */
-/* A figure, or an empty field where the trial has none (JSON null). */
-static void csv_number(FILE *f, json_t *v, const char *sep)
-{
-	if (json_is_number(v))
-		fprintf(f, "%.17g", json_number_value(v));
-	fputs(sep, f);
-}
-
-void cli_trials_csv(json_t *run, FILE *f)
-{
-	char k1[520], k2[520], k3[520];
-
-	size_t i, k;
-	json_t *t, *n;
-
-	/* v1's columns first, in their order; app mode's figures (schema 3)
-	 * after them, empty for a bench trial as bandwidth is for an app's. */
-	fprintf(f, "run,trial,kernel,mix,placement,threads,size_bytes,bw_best_bytes_s,"
-		   "lat_median_ns,validated,simulated,node,weight,requested_share,achieved_share,"
-		   "time_median_s,metric_median\n");
-	json_array_foreach (json_object_get(run, "trials"), i, t) {
-		json_array_foreach (json_object_get(t, "nodes"), k, n) {
-			/* The CSV keeps its v1 columns: the best pass's bandwidth,
-			 * the median latency (as v1 stored them). */
-			json_t *bw = json_object_get(t, "bw_best_bytes_s"),
-			       *lat = json_object_get(t, "lat_median_ns"),
-			       *w = json_object_get(n, "weight");
-
-			fprintf(f, "%jd,%jd,%s,%s,%s,%jd,%jd,",
-				(intmax_t)json_integer_value(json_object_get(run, "id")),
-				(intmax_t)json_integer_value(json_object_get(t, "seq")),
-				csv_field(t, "kernel", k1, sizeof(k1)),
-				csv_field(t, "mix", k2, sizeof(k2)),
-				csv_field(t, "placement", k3, sizeof(k3)),
-				(intmax_t)json_integer_value(json_object_get(t, "threads")),
-				(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
-			csv_number(f, bw, ",");
-			csv_number(f, lat, ",");
-			fprintf(f, "%jd,%jd,%jd,",
-				(intmax_t)json_is_true(json_object_get(t, "validated")),
-				(intmax_t)json_is_true(json_object_get(t, "simulated")),
-				(intmax_t)json_integer_value(json_object_get(n, "node")));
-			fprintf(f, json_is_integer(w) ? "%jd," : ",",
-				(intmax_t)json_integer_value(w));
-			fprintf(f, "%.17g,%.17g,",
-				json_number_value(json_object_get(n, "requested_share")),
-				json_number_value(json_object_get(n, "achieved_share")));
-			csv_number(f, json_object_get(t, "time_median_s"), ",");
-			csv_number(f, json_object_get(t, "metric_median"), "\n");
-		}
-	}
 }
 
 /* Into a file that is not a regular one (a device such as /dev/null, a

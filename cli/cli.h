@@ -134,9 +134,6 @@ const char *cli_str(json_t *row, const char *key);
  * in place, never replaced by a regular file. */
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx);
 
-/* A run (tt_db_run_get's JSON) as CSV: a row per trial and node. */
-void cli_trials_csv(json_t *run, FILE *f);
-
 /* Prints and frees a JSON document (an object), "schema_version" first;
  * returns 0 or an exit code. */
 int cli_print_json(json_t *root);

@@ -1,6 +1,7 @@
 /* tiertune export: recommended weights in the forms operators deploy them
  * with. Written to a temp file and renamed, so a reader never sees half. */
 #include "cli.h"
+#include "run-figures.h"
 
 #include "../core/apply.h"
 #include "../core/parse.h"
@@ -334,6 +335,42 @@ static int numactl(const struct export *e, FILE *f)
 	return 0;
 }
 
+/* The recommendation's mean and 95% interval, the figure the search
+ * ranked it by (cli/run-figures.h), as a summary's quantiles are: one
+ * gauge, the statistic in a label. None from weights or a profile. */
+static void prometheus_figures(const struct export *e, FILE *f)
+{
+	bool helped = false;
+	json_t *reco;
+	size_t i;
+
+	json_array_foreach (json_object_get(e->run, "recommendations"), i, reco) {
+		int src = (int)json_integer_value(json_object_get(reco, "source_node"));
+		const char *const stat[] = { "mean", "ci_low", "ci_high" };
+		struct cli_headline h;
+
+		cli_reco_headline(e->run, reco, &h);
+		if (h.kind != CLI_HEADLINE_MEAN || (e->source >= 0 && src != e->source))
+			continue;
+		if (!helped)
+			fprintf(f,
+				"# HELP %s The recommended weights' mean over their measurements, "
+				"and its 95%% interval, as the search ranked them.\n# TYPE %s "
+				"gauge\n",
+				h.q->prom, h.q->prom);
+		helped = true;
+		for (int j = 0; j < 3; j++) {
+			double v = (double[]){ h.mean, h.lo, h.hi }[j];
+
+			if (isfinite(v))
+				fprintf(f, "%s{source_node=\"%d\",stat=\"%s\"%s} %.17g\n",
+					h.q->prom, src, stat[j],
+					e->rs.simulated ? ",simulated=\"true\"" : "",
+					v * h.q->prom_scale);
+		}
+	}
+}
+
 /* node_exporter's textfile collector: recommended and current weights,
  * and the gain the recommendation was measured at. Current weights are
  * those of the interfaces that hold one weight per id for every source. */
@@ -376,6 +413,7 @@ static int prometheus(const struct export *e, FILE *f)
 			fprintf(f, "tiertune_gain_ratio%s %g\n",
 				e->rs.simulated ? "{simulated=\"true\"}" : "", e->rs.r[i].gain);
 	}
+	prometheus_figures(e, f);
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {
 		struct tt_wi_state st;
 		char why[256];
@@ -583,7 +621,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		}
 		rc = latest ? tt_recos_latest(db, &t, &e.rs)
 			    : tt_recos_from_run(db, (int64_t)run, &e.rs);
-		if (rc == 0 && fmt == 5)
+		if (rc == 0 && (formats[fmt].write == csv || formats[fmt].write == prometheus))
 			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
 		/* A run that recommends keeping auto mode or binding locally has
 		 * no weights for a script to write (CSV still has its trials). */

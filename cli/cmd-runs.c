@@ -1,5 +1,6 @@
 /* tiertune runs: the runs the database holds, newest first. */
 #include "cli.h"
+#include "run-figures.h"
 
 #include "../core/parse.h"
 #include "../db/db.h"
@@ -9,40 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The best figure a run has: its best pass's bandwidth, else its lowest
- * latency; in app mode the program's shortest run or best metric. */
-static void best(json_t *row, char *buf, size_t size)
-{
-	json_t *bw = json_object_get(row, "bw_best_bytes_s"),
-	       *lat = json_object_get(row, "lat_best_ns"),
-	       *secs = json_object_get(row, "time_best_s"),
-	       *metric = json_object_get(row, "metric_best");
-
-	if (json_is_number(bw))
-		snprintf(buf, size, "%.2f GB/s", json_number_value(bw) / 1e9);
-	else if (json_is_number(lat))
-		snprintf(buf, size, "%.1f ns", json_number_value(lat));
-	else if (json_is_number(secs))
-		snprintf(buf, size, "%.3f s", json_number_value(secs));
-	else if (json_is_number(metric))
-		snprintf(buf, size, "metric %.6g", json_number_value(metric));
-	else
-		snprintf(buf, size, "-");
-}
-
 static int print_run(json_t *row, void *ctx)
 {
-	char start[32], fig[32], src[16] = "-";
+	char start[32], fig[128], src[16] = "-";
 	json_t *sn = json_object_get(row, "source_node");
+	struct cli_headline h;
 
+	cli_run_headline(row, &h);
+	cli_headline_json(row, &h);
 	if (ctx) /* --json */
 		return json_array_append(ctx, row);
 	cli_when(json_number_value(json_object_get(row, "started")), start, sizeof(start));
-	best(row, fig, sizeof(fig));
+	cli_headline_text(&h, fig, sizeof(fig));
 	if (json_is_integer(sn))
 		snprintf(src, sizeof(src), "%" JSON_INTEGER_FORMAT, json_integer_value(sn));
 	printf("%6" JSON_INTEGER_FORMAT "  %-19s  %-16.16s %-8s %-6s %-11s %6" JSON_INTEGER_FORMAT
-	       "  %-12s%s\n",
+	       "  %s%s\n",
 	       json_integer_value(json_object_get(row, "id")), start, cli_str(row, "host"),
 	       cli_str(row, "kind"), src, cli_str(row, "status"),
 	       json_integer_value(json_object_get(row, "ntrials")), fig,
@@ -73,7 +56,7 @@ int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 		all = json_array();
 	else
 		printf("%6s  %-19s  %-16s %-8s %-6s %-11s %6s  %s\n", "run", "started", "host",
-		       "kind", "source", "status", "trials", "best");
+		       "kind", "source", "status", "trials", "headline");
 	rc = tt_db_runs(db, host, (int)limit, print_run, all);
 	tt_db_close(db);
 	if (rc < 0) {

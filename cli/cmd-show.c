@@ -1,11 +1,14 @@
 /* tiertune show RUN: one recorded run with its host, trials and
  * recommendations. */
 #include "cli.h"
+#include "run-figures.h"
 
 #include "../core/parse.h"
 #include "../db/db.h"
+#include "../tuner/stats.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +87,9 @@ static void print_app_trials(json_t *run)
 
 static void print_show(json_t *run)
 {
-	char start[32], end[32];
+	char start[32], end[32], fig[160];
+	struct cli_headline h;
+	bool latency;
 	size_t i;
 	json_t *t;
 
@@ -99,12 +104,19 @@ static void print_show(json_t *run)
 	printf("kind      %s, status %s, %s .. %s\n", cli_str(run, "kind"), cli_str(run, "status"),
 	       start, end);
 	printf("command   %s\n", cli_str(run, "command"));
+	cli_run_headline(run, &h);
+	cli_headline_text(&h, fig, sizeof(fig));
+	printf("headline  %s\n", fig);
 	if (strncmp(cli_str(run, "objective"), "app:", 4) == 0)
 		print_app_trials(run);
 	else
 		print_bench_trials(run);
+	/* The latency objective's gain is in loads per second (1/latency):
+	 * shown as the change of latency (tuner/stats.h). */
+	latency = strncmp(cli_str(run, "objective"), "latency:", 8) == 0;
 	if (json_array_size(json_object_get(run, "recommendations")))
-		printf("\n%6s %-9s %-24s %8s\n", "source", "interface", "weights", "gain");
+		printf("\n%6s %-9s %-24s %8s  %s\n", "source", "interface", "weights",
+		       latency ? "latency" : "gain", "action, figure");
 	json_array_foreach (json_object_get(run, "recommendations"), i, t) {
 		char w[256] = "";
 		size_t len = 0;
@@ -116,10 +128,20 @@ static void print_show(json_t *run)
 				len += (size_t)snprintf(w + len, sizeof(w) - len,
 							"%s%s:%" JSON_INTEGER_FORMAT,
 							len ? "," : "", key, json_integer_value(v));
-		printf("%6" JSON_INTEGER_FORMAT " %-9s %-24s %+7.1f%%\n",
+		json_t *g = json_object_get(t, "gain");
+		double gain = json_is_number(g) ? json_number_value(g) : NAN, lo, hi;
+		char gs[16] = "-";
+
+		cli_reco_headline(run, t, &h);
+		h.action = NULL; /* said first */
+		cli_headline_text(&h, fig, sizeof(fig));
+		if (latency)
+			tt_inverse_change(gain, NAN, NAN, &gain, &lo, &hi);
+		if (isfinite(gain))
+			snprintf(gs, sizeof(gs), "%+.1f%%", 100 * gain);
+		printf("%6" JSON_INTEGER_FORMAT " %-9s %-24s %8s  %s, %s\n",
 		       json_integer_value(json_object_get(t, "source_node")),
-		       cli_str(t, "interface"), w,
-		       100 * json_number_value(json_object_get(t, "gain")));
+		       cli_str(t, "interface"), w, gs, cli_str(t, "action"), fig);
 	}
 }
 
@@ -150,8 +172,13 @@ int cmd_show(struct tt_cli *cli, int argc, char **argv)
 	tt_db_close(db);
 	if (rc < 0)
 		return cli_fail(rc);
-	if (cli->json)
+	if (cli->json) {
+		struct cli_headline h;
+
+		cli_run_headline(run, &h);
+		cli_headline_json(run, &h);
 		return cli_print_json(run);
+	}
 	if (csv)
 		cli_trials_csv(run, stdout);
 	else

@@ -75,6 +75,20 @@ static int append_row(json_t *row, void *ctx)
 	return 0;
 }
 
+/* What a run's headline needs (cli/run-figures.c, which takes the reco_
+ * fields out): the median of the trial that holds the best pass, and the
+ * first recommendation's action and score with its interval. */
+#define RUN_RECO(col)                                                                              \
+	"(SELECT c." col " FROM recommendations c WHERE c.run_id = r.id ORDER BY c.source_node, "  \
+	"c.id LIMIT 1) AS reco_" col ", "
+#define RUN_HEADLINE                                                                               \
+	"(SELECT t.bw_median_bytes_s FROM trials t WHERE t.run_id = r.id AND t.bw_best_bytes_s "   \
+	"IS NOT NULL ORDER BY t.bw_best_bytes_s DESC LIMIT 1) AS bw_median_bytes_s, "              \
+	"(SELECT t.lat_median_ns FROM trials t WHERE t.run_id = r.id AND t.lat_best_ns IS NOT "    \
+	"NULL ORDER BY t.lat_best_ns LIMIT 1) AS lat_median_ns, " RUN_RECO("action")               \
+		RUN_RECO("score") RUN_RECO("score_ci_low") RUN_RECO("score_ci_high")               \
+			RUN_RECO("score_n")
+
 #define RUN_COLUMNS                                                                                \
 	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "      \
 	"r.objective, r.kernel_release, r.started, r.finished, "                                   \
@@ -84,7 +98,7 @@ static int append_row(json_t *row, void *ctx)
 	"(SELECT min(lat_best_ns) FROM trials t WHERE t.run_id = r.id) AS lat_best_ns, "           \
 	"(SELECT min(time_best_s) FROM trials t WHERE t.run_id = r.id) AS time_best_s, "           \
 	"(SELECT CASE WHEN max(metric_higher_is_better) THEN max(metric_best) ELSE "               \
-	"min(metric_best) END FROM trials t WHERE t.run_id = r.id) AS metric_best, "               \
+	"min(metric_best) END FROM trials t WHERE t.run_id = r.id) AS metric_best, " RUN_HEADLINE  \
 	"(SELECT max(metric_higher_is_better) FROM trials t WHERE t.run_id = r.id) AS "            \
 	"metric_higher_is_better "
 

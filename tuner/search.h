@@ -22,16 +22,15 @@
  * trial, never a second trial. Scores are higher-is-better (bandwidth in
  * bytes/s for the bandwidth objective).
  *
- * Confidence intervals are Student's t intervals at 95% on the mean of a
- * trial's measurements (t from a table of the two-sided 0.975 quantile for
- * 1..30 degrees of freedom, 1.96 beyond), and on the mean of paired
- * differences for the final comparison. t rather than bootstrap: with 2 to 8
- * measurements a bootstrap has too few distinct resamples to mean anything.
+ * Confidence intervals are Student's t intervals at 95% (stats.h) on the
+ * mean of a trial's measurements, and on the mean of paired differences
+ * for the final comparison.
  */
 #ifndef TT_SEARCH_H
 #define TT_SEARCH_H
 
 #include "../core/weights.h"
+#include "stats.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -255,11 +254,6 @@ double tt_search_noise(const struct tt_search *s);
  * of paired differences over the baseline's mean, with its 95% t interval
  * (NaN below 2 rounds; gain alone from 1). */
 void tt_confirm_gain(const struct tt_confirm *c, double *gain, double *lo, double *hi);
-
-/* Student's t, two-sided 95% (0.975 quantile), dof >= 1. */
-double tt_t975(int dof);
-/* Mean and 95% t interval half-width of x[0..n-1] (half-width inf below 2). */
-void tt_mean_ci(const double *x, int n, double *mean, double *half);
 
 /* Every reduced vector of n weights in 0..max, at least one non-zero, each
  * once: the exhaustive grid (sweep, and the quality reference). */

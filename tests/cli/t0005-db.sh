@@ -21,13 +21,18 @@ run "$TT" runs --limit 1 --json
 is "runs --limit 1" "$(json 'len(j["runs"])' <"$WORK/out")" 1
 run "$TT" runs
 is "runs: a table with a header" "$rc:$(head -1 "$WORK/out" | awk '{print $1, $2}')" "0:run started"
+is "runs: a bench run's headline is its best pass, the median beside it, named so" \
+	"$(grep -cE '^ +1 .* [0-9]+\.[0-9]{2} GB/s best pass, median [0-9]+\.[0-9]{2}$' "$WORK/out"):$(grep -cE '^ +2 .* [0-9]+\.[0-9] ns best pass, median [0-9]+\.[0-9]$' "$WORK/out")" "1:1"
 run "$TT" show 1 --json
 is "show: the trial with its placement per node, the command line" \
 	"$(json '(j["trials"][0]["kernel"], j["trials"][0]["validated"], [(n["node"], n["weight"], n["achieved_share"]) for n in j["trials"][0]["nodes"]], "--record" in j["command"], j["kernel_release"] != "")' <"$WORK/out")" \
 	"('triad', True, [(0, 1, 1.0)], True, True)"
 run "$TT" show 3 --csv
 is "show --csv: a header and a row per trial and node" "$rc:$(wc -l <"$WORK/out"):$(cut -d, -f3 "$WORK/out" | sort -u | tr '\n' ' ')" \
-	'0:3:"loaded-latency" kernel '
+	'0:3:kernel loaded-latency '
+is "show --csv: RFC 4180 (CRLF, the mix's comma quoted), each point's delay in its own column" \
+	"$(python3 -c 'import csv, sys; print([(r["mix"], r["delay_iterations"], r["recommended"]) for r in csv.DictReader(open(sys.argv[1], newline=""))])' "$WORK/out"):$(grep -vc $'\r$' "$WORK/out")" \
+	"[('reads, delay 0', '0', ''), ('reads, delay 400', '400', '')]:0"
 run "$TT" show 1
 host=$(cat /proc/sys/kernel/hostname)
 is "show: human output names this host and the trial" \

@@ -176,9 +176,15 @@ static void check_baselines(const struct run *x)
 		}
 		if (sscanf(line(x, prefix, 0) + 9, "%*s %*f ±%*f %lf%% (%lf..%lf) %31[a-z ]", &g,
 			   &lo, &hi, verdict) == 4) {
-			same(g, 100 * num(b, "gain"), 1);
-			same(lo, 100 * num(b, "gain_ci_low"), 1);
-			same(hi, 100 * num(b, "gain_ci_high"), 1);
+			/* The latency objective's: the change of latency, in
+			 * percent (its gain is in loads per second). */
+			bool lat = x->d->latency;
+
+			same(g, 100 * num(b, lat ? "lat_change" : "gain"), 1);
+			same(lo, 100 * num(b, lat ? "lat_change_ci_low" : "gain_ci_low"), 1);
+			same(hi, 100 * num(b, lat ? "lat_change_ci_high" : "gain_ci_high"), 1);
+			if (lat)
+				assert_true(num(b, "lat_change") < 0 ? g < 0 : g >= 0);
 			assert_string_equal(verdict,
 					    json_string_value(json_object_get(b, "verdict")));
 		} else {
@@ -320,6 +326,26 @@ static void test_latency(void **state)
 		/* The text's mean is of 1e9 / score, the JSON's of the
 		 * measurements' latencies: within the rounding and the spread. */
 		assert_true(fabs(ns - num(b, "lat_mean_ns")) < 0.05 * ns);
+		/* Issue 20 item 3: the latency objective reports latency, not
+		 * the gain in loads per second (+532% was 84% less latency). */
+		if (strcmp(json_string_value(json_object_get(b, "verdict")), "better") == 0) {
+			double g = num(b, "gain");
+
+			assert_true(num(b, "lat_change") < 0);
+			assert_true(fabs(num(b, "lat_change") - (1 / (1 + g) - 1)) < 1e-12);
+		}
+	}
+	/* 1:1 over the CXL nodes waits far longer than the winner. */
+	{
+		const char *vs = line(x, "  vs 1:1 interleave", 0);
+		double pct, dns, lo, hi;
+
+		assert_int_equal(sscanf(vs,
+					"  vs 1:1 interleave %lf%% latency, %lf ns (95%% CI "
+					"%lf%%..%lf%%) better",
+					&pct, &dns, &lo, &hi),
+				 4);
+		assert_true(pct < 0 && pct > -100 && dns < 0 && lo <= pct && pct <= hi);
 	}
 	run_free(x);
 }

@@ -1,5 +1,5 @@
 /* tuner/search.c, the strategies and report.c, on the shipped models: the
- * grid, snapping and intervals; the known optimum found; noise handled;
+ * grid and snapping; the known optimum found; noise handled;
  * budgets kept; no vector tried twice; baselines first; a gain within noise
  * reported as such; the recommendation. */
 #include "test.h"
@@ -183,19 +183,6 @@ static void test_snap(void **state)
 					 v[i].want[k]);
 		tt_search_release(&s);
 	}
-}
-
-static void test_intervals(void **state)
-{
-	static const double x[] = { 1, 2, 3 };
-	double mean, half;
-
-	(void)state;
-	tt_mean_ci(x, 3, &mean, &half);
-	assert_true(mean == 2 && fabs(half - 4.303 / sqrt(3)) < 1e-9);
-	tt_mean_ci(x, 1, &mean, &half);
-	assert_true(mean == 1 && isinf(half));
-	assert_true(tt_t975(1) == 12.706 && tt_t975(30) == 2.042 && tt_t975(1000) == 1.960);
 }
 
 /* Noise-free, the search lands on the grid's optimum (the fitted peak may
@@ -1087,7 +1074,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grid),
 		cmocka_unit_test(test_snap),
-		cmocka_unit_test(test_intervals),
 		cmocka_unit_test(test_optimum_found),
 		cmocka_unit_test(test_noise_handled),
 		cmocka_unit_test(test_fitted),

@@ -1,0 +1,394 @@
+/* A recorded run's headline and its trials as CSV (run-figures.h). */
+#include "run-figures.h"
+
+#include "../core/parse.h"
+#include "../tuner/stats.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_quantity bandwidth = { "bw",
+					       "_bytes_s",
+					       "GB/s",
+					       "bytes/s",
+					       1e9,
+					       2,
+					       true,
+					       "tiertune_recommended_bandwidth_bytes_per_second",
+					       1 },
+				 latency = { "lat", "_ns",
+					     "ns",  "ns",
+					     1,	    1,
+					     true,  "tiertune_recommended_latency_seconds",
+					     1e-9 },
+				 wall_time = { "time", "_s",
+					       "s",    "s",
+					       1,      3,
+					       true,   "tiertune_recommended_run_time_seconds",
+					       1 },
+				 metric = { "metric", "", "",	 "",
+					    1,	      -1, false, "tiertune_recommended_metric",
+					    1 };
+
+static double number(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A score (higher is better, docs/json.md's recommendations[].score) in
+ * the objective's own terms: bytes/s; ns for the latency objective (score
+ * 1e9 / ns); app mode seconds, or the metric (1 / metric when lower is
+ * better). An inverse swaps the interval's ends, and one reaching zero
+ * leaves the figure unbounded. */
+static void from_score(const char *objective, double score, double lo, double hi, int n,
+		       struct cli_headline *h)
+{
+	double k = 0; /* the inverse's numerator; 0: not inverted */
+
+	h->q = &bandwidth;
+	if (strncmp(objective, "latency:", 8) == 0)
+		h->q = &latency, k = 1e9;
+	else if (strcmp(objective, "app:wall-time") == 0)
+		h->q = &wall_time, k = 1;
+	else if (strncmp(objective, "app:metric", 10) == 0)
+		h->q = &metric, k = strstr(objective, "lower-is-better") ? 1 : 0;
+	h->kind = CLI_HEADLINE_MEAN;
+	h->n = n;
+	h->mean = k ? k / score : score;
+	h->lo = k ? k / hi : lo;
+	h->hi = k ? (lo > 0 ? k / lo : NAN) : hi;
+	/* A t interval from two or three noisy measurements can reach below
+	 * zero (-3.2 GB/s was shown): no bound is known then, and the text
+	 * says the measurements were too few instead. */
+	if (!isfinite(h->lo) || !isfinite(h->hi))
+		h->lo = h->hi = NAN;
+	else if (h->q->positive)
+		tt_ci_positive(&h->lo, &h->hi);
+}
+
+void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h)
+{
+	json_t *n = json_object_get(reco, "score_n");
+
+	static const char *const actions[] = { "apply", "keep_auto", "bind_local" };
+	const char *action = json_string_value(json_object_get(reco, "action"));
+
+	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
+	/* The table's own words (schema v4's CHECK), not the row's string:
+	 * the headline outlives the row's fields (cli_headline_json). */
+	for (size_t i = 0; action && i < sizeof(actions) / sizeof(*actions); i++)
+		if (strcmp(action, actions[i]) == 0)
+			h->action = actions[i];
+	if (!isfinite(number(reco, "score")))
+		return;
+	from_score(json_string_value(json_object_get(run, "objective")) ?: "",
+		   number(reco, "score"), number(reco, "score_ci_low"),
+		   number(reco, "score_ci_high"),
+		   json_is_integer(n) ? (int)json_integer_value(n) : 0, h);
+}
+
+void cli_run_headline(json_t *run, struct cli_headline *h)
+{
+	static const struct {
+		const char *best, *median;
+		const struct cli_quantity *q;
+	} passes[] = {
+		{ "bw_best_bytes_s", "bw_median_bytes_s", &bandwidth },
+		{ "lat_best_ns", "lat_median_ns", &latency },
+		{ "time_best_s", NULL, &wall_time },
+		{ "metric_best", NULL, &metric },
+	};
+	json_t *reco =
+		json_pack("{s:O,s:O,s:O,s:O,s:O}", "action",
+			  json_object_get(run, "reco_action") ?: json_null(), "score",
+			  json_object_get(run, "reco_score") ?: json_null(), "score_ci_low",
+			  json_object_get(run, "reco_score_ci_low") ?: json_null(), "score_ci_high",
+			  json_object_get(run, "reco_score_ci_high") ?: json_null(), "score_n",
+			  json_object_get(run, "reco_score_n") ?: json_null());
+
+	cli_reco_headline(run, reco, h);
+	json_decref(reco);
+	/* No recommendation (a bench run, a search that failed): the best
+	 * pass, as STREAM reports it. */
+	for (size_t i = 0; h->kind == CLI_HEADLINE_NONE && i < sizeof(passes) / sizeof(*passes);
+	     i++) {
+		if (!isfinite(number(run, passes[i].best)))
+			continue;
+		h->kind = CLI_HEADLINE_BEST;
+		h->q = passes[i].q;
+		h->best = number(run, passes[i].best);
+		h->median = passes[i].median ? number(run, passes[i].median) : NAN;
+	}
+}
+
+static int print_value(char *buf, size_t size, const struct cli_quantity *q, double v)
+{
+	if (q->precision < 0)
+		return snprintf(buf, size, "%g", v / q->shown);
+	return snprintf(buf, size, "%.*f", q->precision, v / q->shown);
+}
+
+void cli_headline_text(const struct cli_headline *h, char *buf, size_t size)
+{
+	const struct cli_quantity *q = h->q;
+	size_t len = 0;
+
+#define ADD(...) (len += len < size ? (size_t)snprintf(buf + len, size - len, __VA_ARGS__) : 0)
+#define VALUE(v) (len += len < size ? (size_t)print_value(buf + len, size - len, q, v) : 0)
+	snprintf(buf, size, "-");
+	if (h->kind == CLI_HEADLINE_NONE)
+		return;
+	if (h->kind == CLI_HEADLINE_BEST) {
+		VALUE(h->best);
+		ADD("%s%s best pass", q->text[0] ? " " : "", q->text);
+		if (isfinite(h->median)) {
+			ADD(", median ");
+			VALUE(h->median);
+		}
+		return;
+	}
+	/* Keeping auto mode or binding locally writes no weights: the row's
+	 * figure is then the best measured vector's, which the search found
+	 * no better beyond the noise. */
+	if (h->action && strcmp(h->action, "keep_auto") == 0)
+		ADD("keep auto mode; best measured ");
+	else if (h->action && strcmp(h->action, "bind_local") == 0)
+		ADD("bind local; best measured ");
+	VALUE(h->mean);
+	ADD("%s%s mean", q->text[0] ? " " : "", q->text);
+	if (isfinite(h->lo)) {
+		ADD(" (95%% CI ");
+		VALUE(h->lo);
+		ADD("..");
+		VALUE(h->hi);
+		ADD(")");
+	} else if (h->n == 1) {
+		ADD(" (1 measurement: no interval)");
+	} else {
+		ADD(" (too few measurements to bound it)");
+	}
+#undef ADD
+#undef VALUE
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+void cli_headline_json(json_t *run, const struct cli_headline *h)
+{
+	static const struct cli_quantity *const all[] = { &bandwidth, &latency, &wall_time,
+							  &metric };
+	static const char *const reco[] = { "reco_action", "reco_score", "reco_score_ci_low",
+					    "reco_score_ci_high", "reco_score_n" };
+	bool mean = h->kind == CLI_HEADLINE_MEAN;
+
+	for (size_t i = 0; i < sizeof(reco) / sizeof(*reco); i++)
+		json_object_del(run, reco[i]);
+	json_object_set_new(run, "headline",
+			    h->kind == CLI_HEADLINE_MEAN   ? json_string("recommendation_mean")
+			    : h->kind == CLI_HEADLINE_BEST ? json_string("best_pass")
+							   : json_null());
+	json_object_set_new(run, "action", h->action ? json_string(h->action) : json_null());
+	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++) {
+		const char *const part[3] = { "mean", "ci_low", "ci_high" };
+		double v[3] = { h->mean, h->lo, h->hi };
+
+		for (int j = 0; j < 3; j++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%s_%s%s", all[i]->prefix, part[j],
+				 all[i]->suffix);
+			json_object_set_new(run, key,
+					    real_or_null(mean && h->q == all[i] ? v[j] : NAN));
+		}
+	}
+	json_object_set_new(run, "measurements",
+			    mean && h->n > 0 ? json_integer(h->n) : json_null());
+}
+
+/* A CSV field (RFC 4180): as it is, or in double quotes (quotes doubled)
+ * when it holds a comma, a quote or a line break; a line break is kept
+ * inside the quotes. A field that a spreadsheet would take for a formula
+ * (=, +, -, @, tab, CR first: OWASP's CSV injection rule) is prefixed with
+ * a single quote, so a string merged from another host's database is
+ * shown, never run. Other control characters are escaped as \xNN (and a
+ * backslash doubled, core/parse.h): show --csv goes to a terminal too. */
+static void csv_string(FILE *f, const char *s)
+{
+	char *text = NULL, seg[1024];
+	size_t size = 0, len = 0;
+	FILE *m = open_memstream(&text, &size);
+
+	if (!m)
+		return;
+	s = s ? s : "";
+	if (*s && strchr("=+-@\t\r", *s))
+		fputc('\'', m);
+	while (*s) {
+		size_t n = strcspn(s, "\t\r\n");
+		char *chunk = strndup(s, n < sizeof(seg) ? n : sizeof(seg) - 1);
+
+		fputs(chunk ? tt_str_escape(chunk, seg, sizeof(seg)) : "", m);
+		free(chunk);
+		s += n;
+		if (*s)
+			fputc(*s++, m);
+	}
+	fclose(m);
+	len = strlen(text ? text : "");
+	if (text && strcspn(text, ",\"\r\n") < len) {
+		fputc('"', f);
+		for (const char *p = text; *p; p++)
+			fputs(*p == '"' ? "\"\"" : (char[]){ *p, '\0' }, f);
+		fputc('"', f);
+	} else if (text) {
+		fputs(text, f);
+	}
+	free(text);
+}
+
+static void csv_number(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "%.17g", v);
+}
+
+/* A loaded-latency point's injected delay (spin iterations per cache
+ * line): bench/kinds.c writes it at the end of the mix, "reads, delay
+ * 400". NAN for any other trial. */
+static double delay_of(const char *mix)
+{
+	const char *p = mix ? strstr(mix, ", delay ") : NULL;
+	char *end;
+	unsigned long long d;
+
+	if (!p || p[8] < '0' || p[8] > '9')
+		return NAN;
+	d = strtoull(p + 8, &end, 10);
+	return *end ? NAN : (double)d;
+}
+
+/* Whether a trial's weights are the recommendation's: every node with a
+ * weight has the recommendation's weight, and no other. -1: the
+ * recommendation is not by node (tiers), so trials cannot say. */
+static int is_recommended(json_t *trial, json_t *reco)
+{
+	json_t *w = json_object_get(reco, "weights"), *n;
+	size_t k, nweights = 0;
+
+	if (!reco ||
+	    strcmp(json_string_value(json_object_get(reco, "weights_keyed_by")) ?: "", "node") != 0)
+		return -1;
+	json_array_foreach (json_object_get(trial, "nodes"), k, n) {
+		json_t *tw = json_object_get(n, "weight");
+		char key[24];
+
+		if (!json_is_integer(tw) || json_integer_value(tw) == 0)
+			continue;
+		snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(json_object_get(n, "node")));
+		if (json_integer_value(json_object_get(w, key)) != json_integer_value(tw))
+			return 0;
+		nweights++;
+	}
+	return nweights && nweights == json_object_size(w);
+}
+
+/* The recommendation whose source node is the run's (the first, else). */
+static json_t *run_reco(json_t *run)
+{
+	json_t *recs = json_object_get(run, "recommendations"), *r;
+	size_t i;
+
+	json_array_foreach (recs, i, r)
+		if (json_equal(json_object_get(r, "source_node"),
+			       json_object_get(run, "source_node")))
+			return r;
+	return json_array_get(recs, 0);
+}
+
+void cli_trials_csv(json_t *run, FILE *f)
+{
+	json_t *reco = run_reco(run), *t, *n;
+	struct cli_headline h;
+	size_t i, k;
+
+	cli_reco_headline(run, reco, &h);
+	/* The columns stay in this order (docs/tiertune.1): v1's first, app
+	 * mode's (schema 3), then the figures the search ranks by. Records
+	 * end in CRLF, as RFC 4180 has them. */
+	fputs("run,trial,kernel,mix,placement,threads,size_bytes,bw_best_bytes_s,"
+	      "lat_median_ns,validated,simulated,node,weight,requested_share,achieved_share,"
+	      "time_median_s,metric_median,delay_iterations,bw_median_bytes_s,lat_best_ns,"
+	      "recommended,action,mean,ci_low,ci_high,unit,measurements\r\n",
+	      f);
+	json_array_foreach (json_object_get(run, "trials"), i, t) {
+		int rec = is_recommended(t, reco);
+
+		json_array_foreach (json_object_get(t, "nodes"), k, n) {
+			json_t *w = json_object_get(n, "weight");
+
+			fprintf(f, "%jd,%jd,",
+				(intmax_t)json_integer_value(json_object_get(run, "id")),
+				(intmax_t)json_integer_value(json_object_get(t, "seq")));
+			csv_string(f, json_string_value(json_object_get(t, "kernel")));
+			fputc(',', f);
+			csv_string(f, json_string_value(json_object_get(t, "mix")));
+			fputc(',', f);
+			csv_string(f, json_string_value(json_object_get(t, "placement")));
+			fprintf(f, ",%jd,%jd,",
+				(intmax_t)json_integer_value(json_object_get(t, "threads")),
+				(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
+			csv_number(f, number(t, "bw_best_bytes_s"));
+			fputc(',', f);
+			csv_number(f, number(t, "lat_median_ns"));
+			fprintf(f, ",%d,%d,%jd,", json_is_true(json_object_get(t, "validated")),
+				json_is_true(json_object_get(t, "simulated")),
+				(intmax_t)json_integer_value(json_object_get(n, "node")));
+			if (json_is_integer(w))
+				fprintf(f, "%jd", (intmax_t)json_integer_value(w));
+			fprintf(f, ",%.17g,%.17g,", number(n, "requested_share"),
+				number(n, "achieved_share"));
+			csv_number(f, number(t, "time_median_s"));
+			fputc(',', f);
+			csv_number(f, number(t, "metric_median"));
+			fputc(',', f);
+			csv_number(f, delay_of(json_string_value(json_object_get(t, "mix"))));
+			fputc(',', f);
+			csv_number(f, number(t, "bw_median_bytes_s"));
+			fputc(',', f);
+			csv_number(f, number(t, "lat_best_ns"));
+			fputc(',', f);
+			if (rec >= 0)
+				fprintf(f, "%d", rec);
+			fputc(',', f);
+			if (rec > 0) {
+				csv_string(f, h.action ? h.action : "apply");
+				fputc(',', f);
+			} else {
+				fputc(',', f);
+			}
+			if (rec > 0 && h.kind == CLI_HEADLINE_MEAN) {
+				csv_number(f, h.mean);
+				fputc(',', f);
+				csv_number(f, h.lo);
+				fputc(',', f);
+				csv_number(f, h.hi);
+				fputc(',', f);
+				csv_string(f, h.q->unit);
+				fputc(',', f);
+				if (h.n > 0)
+					fprintf(f, "%d", h.n);
+			} else {
+				fputs(",,,,", f);
+			}
+			fputs("\r\n", f);
+		}
+	}
+}

@@ -1,0 +1,67 @@
+/* A recorded run's figures as the readers show them: its headline (runs,
+ * show, export's Prometheus gauges) and its trials as CSV (show --csv,
+ * export --format csv).
+ *
+ *	struct cli_headline h;
+ *	cli_run_headline(run, &h);           (a row of tt_db_runs, or tt_db_run_get's run)
+ *	cli_headline_text(&h, buf, size);    or cli_headline_json(run, &h)
+ *
+ * The headline of an auto or sweep run is its recommendation's mean with
+ * the 95% interval the search ranked it by, in the objective's unit; of a
+ * bench run, STREAM's best pass with the median beside it, named so. One
+ * lucky pass of a trial that was not recommended is never the headline.
+ */
+#ifndef TT_CLI_RUN_FIGURES_H
+#define TT_CLI_RUN_FIGURES_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+enum cli_headline_kind {
+	CLI_HEADLINE_NONE,
+	CLI_HEADLINE_MEAN, /* the recommendation's mean and interval */
+	CLI_HEADLINE_BEST, /* the best pass, the median beside it */
+};
+
+/* What the figure is: its JSON name's parts, its text unit. */
+struct cli_quantity {
+	const char *prefix; /* "bw", "lat", "time", "metric" */
+	const char *suffix; /* the unit in the JSON name: "_bytes_s", "_ns", "_s", "" */
+	const char *text;   /* "GB/s", "ns", "s", "" */
+	const char *unit;   /* CSV's unit column: "bytes/s", "ns", "s", "" */
+	double shown;	    /* text = value / shown */
+	int precision;	    /* decimals in text; -1: %g */
+	bool positive;	    /* cannot be negative (all but a metric) */
+	const char *prom;   /* Prometheus' name, in its base unit */
+	double prom_scale;  /* Prometheus' value = value * prom_scale */
+};
+
+struct cli_headline {
+	enum cli_headline_kind kind;
+	const struct cli_quantity *q;
+	double mean, lo, hi; /* MEAN, in q's SI unit; lo, hi NaN: no interval */
+	int n;		     /* measurements behind the mean; 0: unknown */
+	double best, median; /* BEST, in q's SI unit; median NaN: none */
+	const char *action;  /* the recommendation's: "apply", "keep_auto", "bind_local"; or NULL */
+};
+
+/* The headline of a run: from the reco_* fields of tt_db_runs' row (or the
+ * same fields of tt_db_run_get's run), else its best pass. */
+void cli_run_headline(json_t *run, struct cli_headline *h);
+/* The figure of one recommendation (an element of tt_db_run_get's
+ * "recommendations") of run. */
+void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h);
+/* "194.44 GB/s mean (95% CI 189.33..199.56)", "54.96 GB/s best pass,
+ * median 53.10"; the action first when it is not "apply" ("keep auto
+ * mode; best measured ..."). */
+void cli_headline_text(const struct cli_headline *h, char *buf, size_t size);
+/* The headline's fields into run (docs/json.md, doc runs), the reco_*
+ * fields it was made from taken out. */
+void cli_headline_json(json_t *run, const struct cli_headline *h);
+
+/* A run (tt_db_run_get's JSON) as CSV (RFC 4180): a row per trial and node,
+ * the columns docs/tiertune.1 lists under export. */
+void cli_trials_csv(json_t *run, FILE *f);
+
+#endif

@@ -14,11 +14,11 @@
  * point takes, and how the recommendation's score (tuner/auto-pipe.c: the
  * figure, or its reciprocal where less is better) converts back. */
 struct figure {
-	const char *objective;	    /* the run's objective starts with this; NULL: any */
+	const char *objective; /* the run's objective starts with this; NULL: any */
 	const char *median, *worse, *better;
-	double scale;		    /* column to the shown unit */
-	bool lower_better;	    /* app:metric: from the objective */
-	double score_k;		    /* figure = score_k * score, or score_k / score */
+	double scale;	   /* column to the shown unit */
+	bool lower_better; /* app:metric: from the objective */
+	double score_k;	   /* figure = score_k * score, or score_k / score */
 	bool score_inverse;
 	const char *unit, *name;
 };
@@ -145,7 +145,8 @@ static int search_nodes(struct tt_plot *pl, json_t *trials)
 			if (node_index(pl, node) >= 0)
 				continue;
 			if (pl->nnodes == TT_PLOT_MAX_NODES)
-				return tt_err(TT_EINPUT, "run %jd has trials over more than %d nodes",
+				return tt_err(TT_EINPUT,
+					      "run %jd has trials over more than %d nodes",
 					      (intmax_t)run_id(pl->runs[0]), TT_PLOT_MAX_NODES);
 			for (at = pl->nnodes; at > 0 && pl->nodes[at - 1] > node; at--)
 				pl->nodes[at] = pl->nodes[at - 1];
@@ -181,8 +182,7 @@ static void figure_text(const struct tt_plot *pl, double v, char *buf, size_t si
 	snprintf(buf, size, "%.*f %s", fabs(v) >= 100 ? 1 : 2, v, pl->fig->unit);
 }
 
-static void mark_label(struct tt_plot *pl, enum tt_plot_mark m, const char *what,
-		       const char *extra)
+static void mark_label(struct tt_plot *pl, enum tt_plot_mark m, const char *what, const char *extra)
 {
 	struct mark *mk = &pl->mark[m];
 	const struct point *p = &pl->p[mk->point];
@@ -235,11 +235,11 @@ static void mark_best(struct tt_plot *pl)
 		 * measurements: said as such, never a negative bound. */
 		if (isfinite(lo) && isfinite(hi) && lo > 0 && hi > 0)
 			snprintf(extra, sizeof(extra), " (mean %s, 95%% CI %.*f..%.*f)", a,
-				 fmin(lo, hi) >= 100 ? 1 : 2, fmin(lo, hi), fmax(lo, hi) >= 100 ? 1 : 2,
-				 fmax(lo, hi));
+				 fmin(lo, hi) >= 100 ? 1 : 2, fmin(lo, hi),
+				 fmax(lo, hi) >= 100 ? 1 : 2, fmax(lo, hi));
 		else
-			snprintf(extra, sizeof(extra), " (mean %s, too few measurements for an interval)",
-				 a);
+			snprintf(extra, sizeof(extra),
+				 " (mean %s, too few measurements for an interval)", a);
 	}
 	mark_label(pl, TT_MARK_BEST, "best", extra);
 	if (!strcmp(action, "keep_auto"))
@@ -333,10 +333,11 @@ static int search_points(struct tt_plot *pl)
 			double s = num(nd, "requested_share");
 
 			if (!(s >= 0 && s <= 1))
-				return tt_err(TT_EINPUT, "run %jd: trial %zu has a share '%g' not in 0..1",
+				return tt_err(TT_EINPUT,
+					      "run %jd: trial %zu has a share '%g' not in 0..1",
 					      (intmax_t)run_id(run), i + 1, s);
-			p->share[node_index(pl, (int)json_integer_value(json_object_get(nd, "node")))] =
-				s;
+			p->share[node_index(
+				pl, (int)json_integer_value(json_object_get(nd, "node")))] = s;
 			sum += s;
 		}
 		if (fabs(sum - 1) > 1e-3)
@@ -408,14 +409,16 @@ static int loaded_points(struct tt_plot *pl)
 			p->run = r;
 			p->bw_gb_s = num(t, "bw_median_bytes_s") * 1e-9;
 			p->lat_ns = num(t, "lat_median_ns");
-			if (!(p->bw_gb_s >= 0) || !(p->lat_ns > 0) || !isfinite(p->bw_gb_s + p->lat_ns))
+			if (!(p->bw_gb_s >= 0) || !(p->lat_ns > 0) ||
+			    !isfinite(p->bw_gb_s + p->lat_ns))
 				continue;
 			weights_text(json_object_get(t, "nodes"), p->weights, sizeof(p->weights));
 			p->delay = mix_number(t, "delay ");
 			pl->n++;
 		}
 		if (pl->n == before)
-			return tt_err(TT_EINPUT, "run %jd has no point with a latency and a bandwidth",
+			return tt_err(TT_EINPUT,
+				      "run %jd has no point with a latency and a bandwidth",
 				      (intmax_t)run_id(pl->runs[r]));
 	}
 	snprintf(pl->view, sizeof(pl->view), "loaded latency against bandwidth");
@@ -445,13 +448,15 @@ static int matrix_points(struct tt_plot *pl)
 				      (intmax_t)run_id(run), i + 1);
 		for (int j = 0; j < pl->n; j++)
 			if (pl->p[j].cpu == p->cpu && pl->p[j].mem == p->mem)
-				return tt_err(TT_EINPUT,
-					      "run %jd: CPU node %d to memory node %d is in it twice",
-					      (intmax_t)run_id(run), p->cpu, p->mem);
+				return tt_err(
+					TT_EINPUT,
+					"run %jd: CPU node %d to memory node %d is in it twice",
+					(intmax_t)run_id(run), p->cpu, p->mem);
 		pl->n++;
 	}
 	if (!pl->n)
-		return tt_err(TT_EINPUT, "run %jd has no matrix cell to plot", (intmax_t)run_id(run));
+		return tt_err(TT_EINPUT, "run %jd has no matrix cell to plot",
+			      (intmax_t)run_id(run));
 	snprintf(pl->view, sizeof(pl->view), "the CPU-node x memory-node matrix");
 	return 0;
 }
@@ -625,15 +630,16 @@ int tt_plot_write_data(const struct tt_plot *pl, FILE *f)
 		fprintf(f, "# run  bw_gb_s  lat_ns  delay  weights   (delay: spin iterations per "
 			   "cache line, -1 unknown)\n");
 		for (int i = 0; i < pl->n; i++)
-			fprintf(f, "%jd %.6g %.6g %ld %s\n", (intmax_t)run_id(pl->runs[pl->p[i].run]),
-				pl->p[i].bw_gb_s, pl->p[i].lat_ns, pl->p[i].delay, pl->p[i].weights);
+			fprintf(f, "%jd %.6g %.6g %ld %s\n",
+				(intmax_t)run_id(pl->runs[pl->p[i].run]), pl->p[i].bw_gb_s,
+				pl->p[i].lat_ns, pl->p[i].delay, pl->p[i].weights);
 		return 0;
 	}
 	if (pl->kind == TT_PLOT_MATRIX) {
 		fprintf(f, "# cpu_node  mem_node  bw_gb_s  lat_ns\n");
 		for (int i = 0; i < pl->n; i++)
-			fprintf(f, "%d %d %.6g %.6g\n", pl->p[i].cpu, pl->p[i].mem, pl->p[i].bw_gb_s,
-				pl->p[i].lat_ns);
+			fprintf(f, "%d %d %.6g %.6g\n", pl->p[i].cpu, pl->p[i].mem,
+				pl->p[i].bw_gb_s, pl->p[i].lat_ns);
 		return 0;
 	}
 	fputs("#", f);
@@ -646,8 +652,8 @@ int tt_plot_write_data(const struct tt_plot *pl, FILE *f)
 
 		for (int k = 0; k < pl->nnodes; k++)
 			fprintf(f, "%.6f ", pl->p[i].share[k]);
-		fprintf(f, "%.6g %.6g %.6g %d %s", pl->p[i].value, pl->p[i].worse,
-			pl->p[i].better, pl->p[i].rank, pl->p[i].weights);
+		fprintf(f, "%.6g %.6g %.6g %d %s", pl->p[i].value, pl->p[i].worse, pl->p[i].better,
+			pl->p[i].rank, pl->p[i].weights);
 		for (int m = 0; m < TT_MARKS; m++)
 			if (pl->mark[m].point == i) {
 				fprintf(f, "%s%s", sep, mark_names[m]);
@@ -750,8 +756,8 @@ static void plot_marks(const struct tt_plot *pl, FILE *f, const char *x, const c
 	for (int m = 0; m < TT_MARKS; m++) {
 		if (pl->mark[m].point < 0)
 			continue;
-		fprintf(f, ", \\\n  $m%d using %s:%s with points pt %d ps %s lw 2 lc rgb 'black' ", m,
-			x, y, mark_pt[m], m == TT_MARK_BEST ? "3.2" : "2.2");
+		fprintf(f, ", \\\n  $m%d using %s:%s with points pt %d ps %s lw 2 lc rgb 'black' ",
+			m, x, y, mark_pt[m], m == TT_MARK_BEST ? "3.2" : "2.2");
 		if (key) {
 			fputs("title ", f);
 			gp_str(f, pl->mark[m].label);
@@ -848,7 +854,8 @@ static void ternary_grid(const struct tt_plot *pl, FILE *f)
 	for (int c = 0; c < 3; c++) {
 		int a = (c + 1) % 3, b = (c + 2) % 3;
 
-		fprintf(f, "set arrow from %.4f,%.4f to %.4f,%.4f nohead lw 1.5 lc rgb 'black' back\n",
+		fprintf(f,
+			"set arrow from %.4f,%.4f to %.4f,%.4f nohead lw 1.5 lc rgb 'black' back\n",
 			cx[a], cy[a], cx[b], cy[b]);
 		/* Lines of equal share of node c, every 20%: from the edge
 		 * c-a to the edge c-b. */
@@ -869,8 +876,12 @@ static void ternary_grid(const struct tt_plot *pl, FILE *f)
 			gp_str(f, t);
 		}
 		fprintf(f, " at %.4f,%.4f %s offset %s\n", cx[c], cy[c],
-			c == 0 ? "right" : c == 1 ? "left" : "center",
-			c == 0 ? "-0.5,-0.5" : c == 1 ? "0.5,-0.5" : "0,1");
+			c == 0	 ? "right"
+			: c == 1 ? "left"
+				 : "center",
+			c == 0	 ? "-0.5,-0.5"
+			: c == 1 ? "0.5,-0.5"
+				 : "0,1");
 	}
 	fputs("set label 'dotted: every 20% of a node''s share' at graph 0, graph 0.02 left "
 	      "tc rgb '#555555'\n",
@@ -885,8 +896,9 @@ static void ternary_figure(const struct tt_plot *pl, FILE *f)
 	ternary_grid(pl, f);
 	fputs("set key below left Left reverse\n", f);
 	palette(pl, f);
-	fprintf(f, "plot $data using %s:%s:%d with points pt 7 ps 1.3 lc palette title "
-		   "'trials, coloured by their median (no interpolation: each dot is a trial)'",
+	fprintf(f,
+		"plot $data using %s:%s:%d with points pt 7 ps 1.3 lc palette title "
+		"'trials, coloured by their median (no interpolation: each dot is a trial)'",
 		a.x, a.y, pl->nnodes + 1);
 	plot_marks(pl, f, a.x, a.y, true);
 	fputs("\n", f);
@@ -906,7 +918,8 @@ static void pairs_figure(const struct tt_plot *pl, FILE *f)
 	rows = (npairs + cols - 1) / cols;
 	w = 1.0 / cols;
 	h = 0.68 / rows;
-	title(pl, f, "set multiplot title", pl->action[0] ? pl->action : "no recommendation recorded");
+	title(pl, f, "set multiplot title",
+	      pl->action[0] ? pl->action : "no recommendation recorded");
 	palette(pl, f);
 	fputs("unset colorbox\nset xrange [0:1]\nset yrange [0:1]\nset xtics 0.5\nset ytics 0.5\n"
 	      "set grid\nset key off\nset arrow 1 from 0,1 to 1,0 nohead lc rgb '#888888' back\n",
@@ -948,7 +961,8 @@ static void pairs_figure(const struct tt_plot *pl, FILE *f)
 	      f);
 	for (int m = 0; m < TT_MARKS; m++)
 		if (pl->mark[m].point >= 0) {
-			fprintf(f, ", 2 with points pt %d ps 2 lw 2 lc rgb 'black' title ", mark_pt[m]);
+			fprintf(f, ", 2 with points pt %d ps 2 lw 2 lc rgb 'black' title ",
+				mark_pt[m]);
 			gp_str(f, pl->mark[m].label);
 		}
 	fputs("\nunset multiplot\n", f);
@@ -978,8 +992,8 @@ static void rank_figure(const struct tt_plot *pl, FILE *f)
 
 static void loaded_figure(const struct tt_plot *pl, FILE *f)
 {
-	static const char *const colours[] = { "#440154", "#21918c", "#e0a500", "#3b528b",
-					       "#5ec962", "#7a0177" };
+	static const char *const colours[] = { "#440154", "#21918c", "#e0a500",
+					       "#3b528b", "#5ec962", "#7a0177" };
 
 	fputs("set xlabel 'bandwidth, GB/s (all threads)'\nset ylabel 'loaded latency, ns'\n"
 	      "set grid\nset key top left Left reverse\n",
@@ -995,10 +1009,12 @@ static void loaded_figure(const struct tt_plot *pl, FILE *f)
 				break;
 			}
 		snprintf(t, sizeof(t), "%srun %jd: weights %s",
-			 json_is_true(json_object_get(pl->runs[r], "simulated")) ? "SIMULATED " : "",
+			 json_is_true(json_object_get(pl->runs[r], "simulated")) ? "SIMULATED "
+										 : "",
 			 (intmax_t)run_id(pl->runs[r]), w);
 		fprintf(f,
-			"%s $data using ($1 == %jd ? $2 : 1/0):3 with linespoints pt %d ps 1.2 lw 2 "
+			"%s $data using ($1 == %jd ? $2 : 1/0):3 with linespoints pt %d ps 1.2 lw "
+			"2 "
 			"lc rgb '%s' title ",
 			r ? ", \\\n " : "", (intmax_t)run_id(pl->runs[r]), 5 + 2 * (r % 4),
 			colours[r % 6]);
@@ -1042,8 +1058,9 @@ static void matrix_panel(const struct tt_plot *pl, FILE *f, int col, const char 
 		fputs("set palette negative\n", f);
 	fprintf(f, "set cbrange [%.9g:%.9g]\nset title ", lo, hi);
 	gp_str(f, what);
-	fprintf(f, "\nset xlabel 'memory node'\nset ylabel 'CPU node'\nset xrange [-0.5:%d.5]\n"
-		   "set yrange [%d.5:-0.5]\nset xtics (",
+	fprintf(f,
+		"\nset xlabel 'memory node'\nset ylabel 'CPU node'\nset xrange [-0.5:%d.5]\n"
+		"set yrange [%d.5:-0.5]\nset xtics (",
 		nmem - 1, ncpu - 1);
 	for (int k = 0; k < nmem; k++)
 		fprintf(f, "%s'%d' %d", k ? ", " : "", mems[k], k);
@@ -1091,7 +1108,8 @@ int tt_plot_write_script(const struct tt_plot *pl, const char *prefix, FILE *f)
 		}
 		if (pl->kind == TT_PLOT_LOADED) {
 			output(f, prefix, "", terms[t], "900,600");
-			title(pl, f, "set title", "loaded latency against bandwidth, one point per delay");
+			title(pl, f, "set title",
+			      "loaded latency against bandwidth, one point per delay");
 			loaded_figure(pl, f);
 			continue;
 		}
@@ -1106,7 +1124,8 @@ int tt_plot_write_script(const struct tt_plot *pl, const char *prefix, FILE *f)
 		else
 			pairs_figure(pl, f);
 		output(f, prefix, "-rank", terms[t], "900,650");
-		title(pl, f, "set title", pl->action[0] ? pl->action : "no recommendation recorded");
+		title(pl, f, "set title",
+		      pl->action[0] ? pl->action : "no recommendation recorded");
 		rank_figure(pl, f);
 	}
 	return ferror(f) ? tt_err(TT_EFAIL, "writing the gnuplot script failed") : 0;

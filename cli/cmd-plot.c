@@ -43,6 +43,27 @@ static int write_data(void *ctx, FILE *f)
 	return tt_plot_write_data(ctx, f);
 }
 
+/* A sample of collector "search" (a measurement, tuner/auto-record.c) as
+ * its trial's "measurements", which tt_plot takes for the mean and 95%
+ * interval. */
+static int add_measurement(json_t *row, void *ctx)
+{
+	json_int_t trial = json_integer_value(json_object_get(row, "trial_id"));
+	json_t *t;
+	size_t i;
+
+	json_array_foreach (json_object_get(ctx, "trials"), i, t)
+		if (json_integer_value(json_object_get(t, "id")) == trial) {
+			json_t *ms = json_object_get(t, "measurements");
+
+			if (!ms)
+				json_object_set_new(t, "measurements", ms = json_array());
+			json_array_append(ms, json_object_get(row, "value"));
+			break;
+		}
+	return 0;
+}
+
 struct script {
 	const struct tt_plot *pl;
 	const char *prefix;
@@ -66,8 +87,11 @@ static int plot(struct tt_cli *cli, const int64_t *ids, int nids, const char *pr
 
 	if (rc < 0)
 		return cli_fail(rc);
-	for (int i = 0; rc == 0 && i < nids; i++)
+	for (int i = 0; rc == 0 && i < nids; i++) {
 		rc = tt_db_run_get(db, ids[i], &runs[i]);
+		if (rc == 0)
+			rc = tt_db_run_samples(db, ids[i], "search", add_measurement, runs[i]);
+	}
 	tt_db_close(db);
 	if (rc == 0)
 		rc = tt_plot_new(&pl, runs, nids);

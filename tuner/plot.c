@@ -4,6 +4,7 @@
 #include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/weights.h"
+#include "search.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -44,7 +45,9 @@ static const char viridis[] = "set palette defined (0 '#440154', 0.143 '#46327e'
 struct point {
 	int run;			 /* index in the plot's runs */
 	double share[TT_PLOT_MAX_NODES]; /* requested, by index in nodes[] */
-	double value, worse, better;	 /* the figure's unit */
+	double value, worse, better;	 /* the figure's unit: mean and 95% CI, else
+					    median, worst and best */
+	int nmeas;			 /* measurements behind value (mean_ci) */
 	double bw_gb_s, lat_ns;		 /* loaded latency and matrix */
 	int cpu, mem;			 /* matrix: CPU node and memory node */
 	int rank;			 /* search: 1 + the trials better than it */
@@ -64,6 +67,11 @@ struct tt_plot {
 	bool simulated;
 	bool cache_resident; /* a trial's arrays were under 4x the LLC */
 	const struct figure *fig;
+	/* The run kept each measurement (samples of collector "search",
+	 * attached to its trials as "measurements"): points are means with
+	 * 95% intervals, as the report ranks; a run recorded before that has
+	 * only each trial's median and range. */
+	bool mean_ci;
 	bool lower_better;
 	int source;
 	int nnodes, nodes[TT_PLOT_MAX_NODES];
@@ -189,7 +197,40 @@ static void mark_label(struct tt_plot *pl, enum tt_plot_mark m, const char *what
 	char v[64];
 
 	figure_text(pl, p->value, v, sizeof(v));
-	snprintf(mk->label, sizeof(mk->label), "%s %s: median %s%s", what, p->weights, v, extra);
+	if (!pl->mean_ci)
+		snprintf(mk->label, sizeof(mk->label), "%s %s: median %s%s", what, p->weights, v,
+			 extra);
+	else if (p->nmeas >= 2)
+		snprintf(mk->label, sizeof(mk->label),
+			 "%s %s: mean %s, 95%% CI %.*f..%.*f (%d "
+			 "measurements)",
+			 what, p->weights, v, fabs(p->worse) >= 100 ? 1 : 2,
+			 fmin(p->worse, p->better), fabs(p->better) >= 100 ? 1 : 2,
+			 fmax(p->worse, p->better), p->nmeas);
+	else
+		snprintf(mk->label, sizeof(mk->label),
+			 "%s %s: %s (one measurement: too few for an interval)", what, p->weights,
+			 v);
+}
+
+/* A trial's "measurements" (cmd-plot attaches them from the samples) in
+ * the shown unit: how many there are, their mean and 95% interval. */
+static int trial_mean(const struct tt_plot *pl, json_t *t, double *mean, double *half)
+{
+	json_t *ms = json_object_get(t, "measurements"), *v;
+	double *x = calloc(json_array_size(ms) + 1, sizeof(*x));
+	size_t i;
+	int n = 0;
+
+	if (!x)
+		return 0;
+	json_array_foreach (ms, i, v)
+		if (json_is_number(v) && isfinite(json_number_value(v)))
+			x[n++] = json_number_value(v) * pl->fig->scale;
+	if (n)
+		tt_mean_ci(x, n, mean, half);
+	free(x);
+	return n;
 }
 
 /* The winner: the recommendation's weights, with its mean and 95%
@@ -229,7 +270,7 @@ static void mark_best(struct tt_plot *pl)
 		lo *= f->score_k;
 		hi *= f->score_k;
 	}
-	if (isfinite(mean) && mean > 0) {
+	if (!pl->mean_ci && isfinite(mean) && mean > 0) {
 		figure_text(pl, mean, a, sizeof(a));
 		/* An interval that is not finite and positive is too few
 		 * measurements: said as such, never a negative bound. */
@@ -320,15 +361,29 @@ static int search_points(struct tt_plot *pl)
 	pl->p = calloc(json_array_size(trials) + 1, sizeof(*pl->p));
 	if (!pl->p)
 		return tt_err(TT_EFAIL, "out of memory");
+	pl->mean_ci = true;
+	json_array_foreach (trials, i, t)
+		pl->mean_ci &= !isfinite(num(t, pl->fig->median)) ||
+			       json_array_size(json_object_get(t, "measurements")) > 0;
 	json_array_foreach (trials, i, t) {
 		struct point *p = &pl->p[pl->n];
-		double sum = 0;
+		double sum = 0, mean = NAN, half = NAN;
 
 		p->value = num(t, pl->fig->median) * pl->fig->scale;
 		p->worse = num(t, pl->fig->worse) * pl->fig->scale;
 		p->better = num(t, pl->fig->better) * pl->fig->scale;
 		if (!isfinite(p->value) || !isfinite(p->worse) || !isfinite(p->better))
 			continue;
+		if (pl->mean_ci && (p->nmeas = trial_mean(pl, t, &mean, &half)) > 0) {
+			/* One measurement: no interval, the bars shut. A
+			 * bandwidth, latency or time is never shown below 0. */
+			half = isfinite(half) ? half : 0;
+			p->value = mean;
+			p->worse = pl->lower_better ? mean + half : mean - half;
+			p->better = pl->lower_better ? mean - half : mean + half;
+			if (strcmp(pl->fig->unit, "metric"))
+				p->worse = fmax(p->worse, 0), p->better = fmax(p->better, 0);
+		}
 		json_array_foreach (json_object_get(t, "nodes"), k, nd) {
 			double s = num(nd, "requested_share");
 
@@ -645,15 +700,15 @@ int tt_plot_write_data(const struct tt_plot *pl, FILE *f)
 	fputs("#", f);
 	for (int k = 0; k < pl->nnodes; k++)
 		fprintf(f, " share_node%d", pl->nodes[k]);
-	fprintf(f, "  median  worse  better  rank  weights  marks   (figures in %s)\n",
-		pl->fig->unit);
+	fprintf(f, "  %s  rank  measurements  weights  marks   (figures in %s)\n",
+		pl->mean_ci ? "mean  ci_worse  ci_better" : "median  worst  best", pl->fig->unit);
 	for (int i = 0; i < pl->n; i++) {
 		const char *sep = " ";
 
 		for (int k = 0; k < pl->nnodes; k++)
 			fprintf(f, "%.6f ", pl->p[i].share[k]);
-		fprintf(f, "%.6g %.6g %.6g %d %s", pl->p[i].value, pl->p[i].worse, pl->p[i].better,
-			pl->p[i].rank, pl->p[i].weights);
+		fprintf(f, "%.6g %.6g %.6g %d %d %s", pl->p[i].value, pl->p[i].worse,
+			pl->p[i].better, pl->p[i].rank, pl->p[i].nmeas, pl->p[i].weights);
 		for (int m = 0; m < TT_MARKS; m++)
 			if (pl->mark[m].point == i) {
 				fprintf(f, "%s%s", sep, mark_names[m]);
@@ -743,8 +798,8 @@ static void palette(const struct tt_plot *pl, FILE *f)
 	if (pl->lower_better)
 		fputs("set palette negative\n", f);
 	fprintf(f, "set cbrange [%.9g:%.9g]\nset cblabel ", lo, hi);
-	snprintf(t, sizeof(t), "%s, median of its measurements (%s is better, brighter)",
-		 pl->fig->unit, pl->lower_better ? "lower" : "higher");
+	snprintf(t, sizeof(t), "%s, %s of its measurements (%s is better, brighter)", pl->fig->unit,
+		 pl->mean_ci ? "mean" : "median", pl->lower_better ? "lower" : "higher");
 	gp_str(f, t);
 	fputs("\n", f);
 }
@@ -786,6 +841,15 @@ static void datablocks(const struct tt_plot *pl, FILE *f)
 			fprintf(f, "%.6f ", p->share[k]);
 		fprintf(f, "%.6g %.6g %.6g %d\nEOD\n", p->value, p->worse, p->better, p->rank);
 	}
+}
+
+/* The key's words for the trials' points and bars. */
+static const char *trials_key(const struct tt_plot *pl)
+{
+	return pl->mean_ci ? "trials: mean of its measurements, bars its 95% CI (what the report "
+			     "ranks by)"
+			   : "trials: median, bars the worst..best of its measurements (recorded "
+			     "without them)";
 }
 
 /* A horizontal reference line at a baseline's figure, labelled. */
@@ -834,10 +898,9 @@ static void share_figure(const struct tt_plot *pl, FILE *f)
 	fputs("\nset grid\nset key below left Left reverse\nset xrange [-0.02:1.02]\n", f);
 	palette(pl, f);
 	reference_lines(pl, f);
-	fprintf(f,
-		"plot $data using %s:%d:%d:%d:%d with yerrorbars pt 7 ps 1.1 lc palette "
-		"title 'trials: median, bars the worst..best of its measurements'",
+	fprintf(f, "plot $data using %s:%d:%d:%d:%d with yerrorbars pt 7 ps 1.1 lc palette title ",
 		x, c, c + 1, c + 2, c);
+	gp_str(f, trials_key(pl));
 	plot_marks(pl, f, x, y, true);
 	fputs("\n", f);
 }
@@ -897,9 +960,9 @@ static void ternary_figure(const struct tt_plot *pl, FILE *f)
 	fputs("set key below left Left reverse\n", f);
 	palette(pl, f);
 	fprintf(f,
-		"plot $data using %s:%s:%d with points pt 7 ps 1.3 lc palette title "
-		"'trials, coloured by their median (no interpolation: each dot is a trial)'",
-		a.x, a.y, pl->nnodes + 1);
+		"plot $data using %s:%s:%d with points pt 7 ps 1.3 lc palette title 'trials, "
+		"coloured by their %s (no interpolation: each dot is a trial)'",
+		a.x, a.y, pl->nnodes + 1, pl->mean_ci ? "mean" : "median");
 	plot_marks(pl, f, a.x, a.y, true);
 	fputs("\n", f);
 }
@@ -953,12 +1016,14 @@ static void pairs_figure(const struct tt_plot *pl, FILE *f)
 	{
 		char t[96];
 
-		snprintf(t, sizeof(t), "%s, median (brighter is better)", pl->fig->unit);
+		snprintf(t, sizeof(t), "%s, %s (brighter is better)", pl->fig->unit,
+			 pl->mean_ci ? "mean" : "median");
 		gp_str(f, t);
 	}
-	fputs("\nset key at screen 0.02,0.25 left top Left reverse\n"
-	      "plot 2 with points pt 7 lc palette cb 0 title 'trials, coloured by their median'",
-	      f);
+	fprintf(f,
+		"\nset key at screen 0.02,0.25 left top Left reverse\n"
+		"plot 2 with points pt 7 lc palette cb 0 title 'trials, coloured by their %s'",
+		pl->mean_ci ? "mean" : "median");
 	for (int m = 0; m < TT_MARKS; m++)
 		if (pl->mark[m].point >= 0) {
 			fprintf(f, ", 2 with points pt %d ps 2 lw 2 lc rgb 'black' title ",
@@ -982,10 +1047,9 @@ static void rank_figure(const struct tt_plot *pl, FILE *f)
 	reference_lines(pl, f);
 	snprintf(x, sizeof(x), "%d", c + 3);
 	snprintf(y, sizeof(y), "%d", c);
-	fprintf(f,
-		"plot $data using %d:%d:%d:%d:%d with yerrorbars pt 7 ps 1.1 lc palette title "
-		"'trials: median, bars the worst..best of its measurements'",
+	fprintf(f, "plot $data using %d:%d:%d:%d:%d with yerrorbars pt 7 ps 1.1 lc palette title ",
 		c + 3, c, c + 1, c + 2, c);
+	gp_str(f, trials_key(pl));
 	plot_marks(pl, f, x, y, true);
 	fputs("\n", f);
 }

@@ -25,7 +25,12 @@ baselines() {
 	json '" ".join("%s=%s" % (b["name"], ",".join("%s:%s" % (n, w) for n, w in sorted(b["weights"].items(), key=lambda x: int(x[0])))) for b in j["baselines"])' <"$WORK/auto.json"
 }
 # What plot said it marked, the same way.
-marked() { sed -n "s/^SIMULATED run: marked \([^ ]*\) \([0-9:,]*\): median .*/\1=\2/p" "$WORK/out" | grep -v '^best=' | tr '\n' ' ' | sed 's/ $//'; }
+marked() { sed -n "s/^SIMULATED run: marked \([^ ]*\) \([0-9:,]*\): .*/\1=\2/p" "$WORK/out" | grep -v '^best=' | tr '\n' ' ' | sed 's/ $//'; }
+# The report's figure of a baseline (or the best), as plot words its label.
+fmt='lambda v: "%.*f" % (1 if abs(v) >= 100 else 2, v)'
+report_label() {
+	json "(lambda f, b: \"%s GB/s, 95%% CI %s..%s\" % (f(b['bw_mean_bytes_s'] / 1e9), f(b['bw_ci_low_bytes_s'] / 1e9), f(b['bw_ci_high_bytes_s'] / 1e9)))($fmt, [b for b in j['baselines'] if b['name'] == '$1'][0] if '$1' != 'best' else j['best'])" <"$WORK/auto.json"
+}
 
 # Three nodes: the shipped SPR model, its kernel's auto mode on.
 r3=$(plot_run --sysfs-root "$fx" auto --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --seed 7)
@@ -38,14 +43,14 @@ is "plot of a 3-node auto run: exit 0, a ternary plot of its trials, simulated" 
 	"0:SIMULATED run: wrote $WORK/p3.dat ($ntrials points) and $WORK/p3.gp: a ternary plot of nodes 0, 1 and 2"
 is "the baselines local, 1:1 and auto are marked, with the weights the run measured them at" \
 	"$(marked)" "${want_base//1:1=/1:1=}"
-# The winner's label carries the mean and 95% interval the report ranks by
-# (the recommendation's score), not a lucky pass.
-want_best=$("$TT" show "$r3" --json | json '"best %s: median %.1f GB/s (mean %.1f GB/s, 95%% CI %.1f..%.1f)" % (
-	",".join("%s:%s" % (n, w) for n, w in sorted(j["recommendations"][0]["weights"].items(), key=lambda x: int(x[0]))),
-	[t for t in j["trials"] if ",".join("%d:%d" % (x["node"], x["weight"]) for x in t["nodes"]) == "'"$reco"'"][0]["bw_median_bytes_s"] / 1e9,
-	j["recommendations"][0]["score"] / 1e9, j["recommendations"][0]["score_ci_low"] / 1e9, j["recommendations"][0]["score_ci_high"] / 1e9)')
-is "the winner is the recommendation's weights, labelled with its mean and 95% CI" \
-	"$(grep -c "^SIMULATED run: marked $want_best$" "$WORK/out")" 1
+# Every mark's label carries the mean and 95% interval the report ranks
+# by (from the measurements the run stored), the same figures as auto's own
+# report; the winner is the recommendation's weights.
+for m in best local 1:1 auto; do
+	is "the $m mark: the report's mean and 95% CI" \
+		"$(grep -c "^SIMULATED run: marked $m [0-9:,]*: mean $(report_label "$m") ([0-9]* measurements)$" "$WORK/out")" 1
+done
+is "the winner is the recommendation's weights" "$(grep -c "^SIMULATED run: marked best $reco: " "$WORK/out")" 1
 is "the data: a row per trial, simulated said; each mark on exactly one row" \
 	"$(grep -vc '^#' "$WORK/p3.dat"):$(head -1 "$WORK/p3.dat" | grep -c SIMULATED):$(awk '!/^#/ {n = split($NF, m, ","); for (i = 1; i <= n; i++) c[m[i]]++} END {print c["best"] c["local"] c["1:1"] c["auto"]}' "$WORK/p3.dat")" \
 	"$ntrials:1:1111"
@@ -57,13 +62,13 @@ is "no interpolation (dgrid3d) and no rainbow palette: viridis, trials as points
 	"0:4:2"
 for m in best local 1:1 auto; do
 	is "the script draws the $m mark with its label in the key (PNG and SVG, both figures)" \
-		"$(grep -c "^  \$m[0-3] using .* title '$m [0-9:,]*: median " "$gp")" 4
+		"$(grep -c "^  \$m[0-3] using .* title '$m [0-9:,]*: mean " "$gp")" 4
 done
 # Reference lines at the baselines' figures on the ranking (and the
 # 2-node) figure: local and auto, and 1:1.
 for m in local auto 1:1; do
 	v=$(awk -v m="$m" '!/^#/ && $NF ~ "(^|,)" m "(,|$)" {print $4}' "$WORK/p3.dat")
-	is "the ranking has a reference line at $m's median ($v GB/s), labelled" \
+	is "the ranking has a reference line at $m's mean ($v GB/s), labelled" \
 		"$(grep -c "^set arrow from graph 0, first $v to graph 1, first $v nohead" "$gp"):$(grep -c "^set label '$m [0-9.]* GB/s' at graph 1, first $v " "$gp")" "2:2"
 done
 is "the title says simulated and the recommendation (keep auto mode)" \
@@ -106,10 +111,21 @@ fi
 # brighter is still better); the winner's mean from its score (1e9/ns).
 rl=$(plot_run --sysfs-root "$fx" auto --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --objective latency --traffic-rate 100 --seed 3)
 run "$TT" plot "$rl" -o "$WORK/pl"
-want=$("$TT" show "$rl" --json | json '"mean %.1f ns, 95%% CI %.1f..%.1f" % (1e9 / j["recommendations"][0]["score"], 1e9 / j["recommendations"][0]["score_ci_high"], 1e9 / j["recommendations"][0]["score_ci_low"])')
-is "a latency run: rows in ns, the palette reversed, the winner's mean latency and interval" \
-	"$rc:$(sed -n 2p "$WORK/pl.dat" | grep -c '(figures in ns)'):$(grep -c '^set palette negative' "$WORK/pl.gp"):$(grep -c "^SIMULATED run: marked best .*($want)$" "$WORK/out")" \
+want=$(json '"%.1f ns, 95%% CI" % j["best"]["lat_mean_ns"]' <"$WORK/auto.json")
+is "a latency run: rows in ns, the palette reversed, the winner's mean latency as the report's" \
+	"$rc:$(sed -n 2p "$WORK/pl.dat" | grep -c '(figures in ns)'):$(grep -c '^set palette negative' "$WORK/pl.gp"):$(grep -c "^SIMULATED run: marked best [0-9:,]*: mean $want " "$WORK/out")" \
 	"0:1:4:1"
+
+# A run recorded before its measurements were kept (no samples): each
+# trial's median with bars worst..best, said so; the winner's label still
+# carries the recommendation's mean and interval.
+cp "$TIERTUNE_DB" "$WORK/old.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("DELETE FROM samples"); c.commit()' "$WORK/old.db"
+run "$TT" plot "$r3" --db "$WORK/old.db" -o "$WORK/old"
+want=$("$TT" show "$r3" --json | json '"(mean %.1f GB/s, 95%% CI %.1f..%.1f)" % (j["recommendations"][0]["score"] / 1e9, j["recommendations"][0]["score_ci_low"] / 1e9, j["recommendations"][0]["score_ci_high"] / 1e9)')
+is "a run without stored measurements: medians and ranges, said so; the winner's mean from the recommendation" \
+	"$rc:$(grep -c "^SIMULATED run: marked best $reco: median [0-9.]* GB/s $want$" "$WORK/out"):$(grep -c "^SIMULATED run: marked local 0:1: median [0-9.]* GB/s$" "$WORK/out"):$(grep -c "title 'trials: median, bars the worst..best of its measurements (recorded without them)'" "$WORK/old.gp")" \
+	"0:1:1:2"
 
 # Bench runs, as db merge would bring them from a host with two CPU nodes
 # and three memory nodes: two loaded-latency runs under two weight
@@ -154,6 +170,29 @@ if [ -n "$have_gnuplot" ]; then
 else
 	skip "gnuplot is not installed: nothing drawn to check"
 fi
+# Without gnuplot: the table and the script, and why nothing was drawn.
+mkdir "$WORK/nogp"
+run env PATH="$WORK/nogp" "$TT" plot "$mx" -o "$WORK/nogp/mx"
+is "without gnuplot in PATH: exit 0, says so, the data and the script written, no image" \
+	"$rc:$(grep -c "^gnuplot is not installed (not found in PATH), so nothing was drawn; with it, 'gnuplot $WORK/nogp/mx.gp' draws $WORK/nogp/mx.png and .svg$" "$WORK/out"):$(ls "$WORK/nogp" | tr '\n' ' ')" \
+	"0:1:mx.dat mx.gp "
+
+# This host's own bench runs, recorded: the matrix has a cell per CPU node
+# and memory node of this machine; a loaded-latency run a point per delay.
+ncpu=$(for d in /sys/devices/system/node/node[0-9]*; do [ -n "$(tr -d '\n' <"$d/cpulist")" ] && echo; done | wc -l)
+nmem=$(node_list /sys/devices/system/node/has_memory | wc -l)
+run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/live.db"
+live=$("$TT" runs --db "$WORK/live.db" --json | json 'j["runs"][0]["id"]')
+run "$TT" plot "$live" --db "$WORK/live.db" -o "$WORK/live"
+cached=$("$TT" show "$live" --db "$WORK/live.db" --json | json '2 * any(t["cache_resident"] for t in j["trials"])')
+is "a recorded bench --matrix of this host plots: a cell per CPU node ($ncpu) and memory node ($nmem), cache-resident said as recorded" \
+	"$rc:$(grep -vc '^#' "$WORK/live.dat"):$(grep -c '^set multiplot layout 1,2 title .*CACHE-RESIDENT' "$WORK/live.gp")" "0:$((ncpu * nmem)):$cached"
+run "$TT" bench --kernel loaded-latency --size 4M --delays 0,1000 --point-ms 20 --record --db "$WORK/live.db"
+live=$("$TT" runs --db "$WORK/live.db" --json | json 'j["runs"][0]["id"]')
+run "$TT" plot "$live" --db "$WORK/live.db" -o "$WORK/livell"
+is "a recorded loaded-latency run of this host plots: a point per delay, the delays from its trials" \
+	"$rc:$(grep -v '^#' "$WORK/livell.dat" | awk '{print $4}' | tr '\n' ' ')" "0:0 1000 "
+
 expect_bad_input 2 "run $tr is a 'bench' run: plot draws auto and sweep runs, and bench runs of --kernel loaded-latency or --matrix" - \
 	"$TT" plot "$tr" -o "$WORK/nothing"
 expect_bad_input 2 "run $r3: only loaded-latency bench runs are drawn together" - "$TT" plot "$l1" "$r3" -o "$WORK/nothing"

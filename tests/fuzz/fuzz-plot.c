@@ -3,9 +3,10 @@
  * written), is a plot or an error, never a crash; and the script it writes
  * carries nothing gnuplot would run. Outside its single-quoted strings
  * there is no backquote (command substitution), no '@' (macro), no line
- * starting with '!' (shell), no system(), eval, load or call; the one double-quoted string is our "\n";
- * no control character but the newline; every datablock holds only
- * numbers, words we wrote and '#' lines, and ends where we end it. */
+ * starting with '!' (shell), no system(), eval, load or call; the one
+ * double-quoted string is our "\n"; no control character but the newline;
+ * every datablock holds only numbers, words we wrote and '#' lines, and
+ * ends where we end it. */
 #define _GNU_SOURCE
 #include "../../core/error.h"
 #include "../../tuner/plot.h"

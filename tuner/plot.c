@@ -297,7 +297,10 @@ static void mark_best(struct tt_plot *pl)
 
 /* The kernel's auto-mode vector from the run's layout: min(read, write)
  * HMAT bandwidth of every node, as the search took it (tuner/search.c
- * auto_formula, core/weights.h); false when a node has none. */
+ * auto_formula, core/weights.h); false when a node has none. The layout
+ * keeps access class 1 where there is one, else 0, which the search would
+ * not have taken; a vector from it that is not among the trials marks
+ * nothing. */
 static bool auto_vector(const struct tt_plot *pl, double *ws)
 {
 	json_t *nodes = json_object_get(json_object_get(pl->runs[0], "layout"), "nodes"), *nd;
@@ -759,19 +762,6 @@ static void output(FILE *f, const char *prefix, const char *suffix, const char *
 	fputs("\n", f);
 }
 
-/* A search run's x and y on its figure's panel: gnuplot expressions over
- * the table's columns (1.. the nodes' shares). */
-struct axes {
-	char x[96], y[96];
-};
-
-/* Ternary: node a at (0,0), b at (1,0), c at the apex. */
-static void ternary_axes(struct axes *a)
-{
-	snprintf(a->x, sizeof(a->x), "($2 + $3/2)");
-	snprintf(a->y, sizeof(a->y), "($3*sqrt(3)/2)");
-}
-
 static void value_range(const struct tt_plot *pl, double *lo, double *hi)
 {
 	*lo = INFINITY;
@@ -953,17 +943,18 @@ static void ternary_grid(const struct tt_plot *pl, FILE *f)
 
 static void ternary_figure(const struct tt_plot *pl, FILE *f)
 {
-	struct axes a;
+	/* Node 0's corner at (0,0), node 1's at (1,0), node 2's at the apex:
+	 * a trial's point is its shares' weighted sum of the corners. */
+	static const char x[] = "($2 + $3/2)", y[] = "($3*sqrt(3)/2)";
 
-	ternary_axes(&a);
 	ternary_grid(pl, f);
 	fputs("set key below left Left reverse\n", f);
 	palette(pl, f);
 	fprintf(f,
 		"plot $data using %s:%s:%d with points pt 7 ps 1.3 lc palette title 'trials, "
 		"coloured by their %s (no interpolation: each dot is a trial)'",
-		a.x, a.y, pl->nnodes + 1, pl->mean_ci ? "mean" : "median");
-	plot_marks(pl, f, a.x, a.y, true);
+		x, y, pl->nnodes + 1, pl->mean_ci ? "mean" : "median");
+	plot_marks(pl, f, x, y, true);
 	fputs("\n", f);
 }
 

@@ -37,9 +37,10 @@ const struct tt_cmd tt_commands[] = {
 	  "Measure every weight vector of a grid (the exhaustive picture auto's search avoids), "
 	  "with the same baselines, report and record.",
 	  true },
-	{ "plot", cmd_plot, "RUN",
-	  "Draw an auto or sweep run's bandwidth against the share of pages off the source node "
-	  "(gnuplot, PNG and SVG); without gnuplot, write the data and the script.",
+	{ "plot", cmd_plot, "RUN...",
+	  "Draw an auto or sweep run's trials over their shares with the winner and the baselines "
+	  "marked, bench loaded-latency curves or a --matrix heat map (gnuplot, PNG and SVG); "
+	  "without gnuplot, write the data and the script.",
 	  false },
 	{ "apply", cmd_apply, NULL,
 	  "Write weights to sysfs as a transaction: validate, journal the old values, write, read "

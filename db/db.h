@@ -171,6 +171,11 @@ int tt_db_measured_bw(struct tt_db *db, const struct tt_topo *t, int src, double
 int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **json);
 /* The newest apply-log rows of one run (or of any run for 0). */
 int tt_db_apply_history(struct tt_db *db, int64_t run_id, tt_db_row_fn fn, void *ctx);
+/* A run's samples from one collector as rows (trial_id, t_s, metric, node,
+ * value), by trial and time: "search" holds each measurement of an auto or
+ * sweep run's trials. */
+int tt_db_run_samples(struct tt_db *db, int64_t run_id, const char *collector, tt_db_row_fn fn,
+		      void *ctx);
 
 /* sqlite's integrity_check and foreign_key_check; *version = user_version. */
 int tt_db_check(struct tt_db *db, int *version, char *problem, size_t size);

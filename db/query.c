@@ -218,3 +218,17 @@ int tt_db_apply_history(struct tt_db *db, int64_t run_id, tt_db_row_fn fn, void 
 	sqlite3_bind_int64(st, 1, run_id);
 	return each_row(db, st, fn, ctx);
 }
+
+int tt_db_run_samples(struct tt_db *db, int64_t run_id, const char *collector, tt_db_row_fn fn,
+		      void *ctx)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(db, &st,
+		    "SELECT trial_id, t_s, metric, node, value FROM samples WHERE run_id = ?1 AND "
+		    "collector = ?2 ORDER BY trial_id, t_s, rowid") < 0)
+		return TT_EFAIL;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, collector, -1, SQLITE_TRANSIENT);
+	return each_row(db, st, fn, ctx);
+}

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A trial's node rows for the database: its weights (split over the tiers'
@@ -160,6 +161,38 @@ static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 	};
 }
 
+/* Each measurement of a trial as a sample of collector "search" (t_s: its
+ * index in the trial), in the trial's own columns' unit: the best, median
+ * and worst alone cannot give the mean and 95% interval the report ranks
+ * by, which tiertune plot draws. */
+static int add_measurements(const struct tt_auto *c, struct tt_db *db, int64_t run, int64_t trial,
+			    const struct tt_trial *tr)
+{
+	const struct tt_app *app = c->pipe.app;
+	struct tt_db_sample *s = calloc((size_t)tr->n + 1, sizeof(*s));
+	int rc;
+
+	if (!s)
+		return tt_err(TT_EFAIL, "out of memory");
+	for (int j = 0; j < tr->n; j++)
+		s[j] = (struct tt_db_sample){
+			.t_s = j,
+			.collector = "search",
+			.metric = app && app->metric ? "metric"
+				  : app		     ? "time_s"
+				  : c->latency	     ? "lat_ns"
+						     : "bw_bytes_s",
+			.node = -1,
+			.value = app	      ? tt_app_shown(app, tr->raw[j])
+				 : c->latency ? tr->lat_ns[j]
+					      : tr->raw[j],
+			.simulated = c->simulated,
+		};
+	rc = tt_db_samples_add(db, run, trial, s, (size_t)tr->n);
+	free(s);
+	return rc;
+}
+
 static int add_trials(const struct tt_auto *c, struct tt_db *db, int64_t run)
 {
 	int64_t id;
@@ -176,6 +209,8 @@ static int add_trials(const struct tt_auto *c, struct tt_db *db, int64_t run)
 		trial_figures(c, &c->s.trials[i], &d);
 		if (rc == 0)
 			rc = tt_db_trial_add(db, run, &d, &id);
+		if (rc == 0)
+			rc = add_measurements(c, db, run, id, &c->s.trials[i]);
 	}
 	return rc;
 }

@@ -335,65 +335,7 @@ expect_bad_input 2 "--grid 255 over 3 nodes is 13936093 vectors, each measured 2
 run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 255 --model "$MODEL" --budget 100 --no-record --json
 is "sweep --grid 255 with --budget 100 on the model: runs, within the budget, which it says" \
 	"$rc:$(json 'j["measurements"] <= 100, j["stop_reason"]' <"$WORK/out")" "0:True budget of 100 measurements reached"
-# plot: the data file and gnuplot script always; PNG and SVG with gnuplot.
-run "$TT" plot "$runid" -o "$WORK/plot"
-is "plot of the auto run: exit 0, says SIMULATED" "$rc:$(head -c 13 "$WORK/out")" "0:SIMULATED run"
-is "plot: a data row per trial, labelled simulated" \
-	"$(grep -vc '^#' "$WORK/plot.dat"):$(head -1 "$WORK/plot.dat" | grep -c SIMULATED)" \
-	"$("$TT" show "$runid" --json | json 'len(j["trials"])'):1"
-# Three nodes: a heat map over the shares of the best trial's two largest
-# (node 0 and a CXL node here), a row per trial: two shares, GB/s, weights.
-is "plot: a 3-node run gets a heat map's data file, said so" \
-	"$(grep -c '^SIMULATED run: wrote .*plot-heat.dat: a heat map over the shares of nodes 0 and [12] (3 nodes' "$WORK/out")" 1
-is "plot: the heat map's header names the two nodes' shares" \
-	"$(sed -n 2p "$WORK/plot-heat.dat" | grep -cE '^# share_node0  share_node[12]  median  weights   \(figures in GB/s\)$')" 1
-is "plot: the heat map's rows: one per trial, shares in 0..1 summing to at most 1, GB/s, weights" \
-	"$(grep -v '^#' "$WORK/plot-heat.dat" | awk 'NF == 4 && $1 >= 0 && $2 >= 0 && $1 + $2 <= 1.000001 && $3 > 0 && $4 ~ /^[0-9]+:[0-9]+/ {n++} END {print n}')" \
-	"$(grep -vc '^#' "$WORK/plot.dat")"
-run "$TT" --sysfs-root "$fx" auto --source-node 0 --nodes 0,1 --model "$MODEL" --seed 3
-two=$(sed -n 's/^recorded as run \([0-9]*\) (simulated).*/\1/p' "$WORK/out")
-run "$TT" plot "$two" -o "$WORK/two"
-is "plot: a 2-node run has no heat map" "$rc:$(ls "$WORK" | grep -c '^two-heat')" "0:0"
-if command -v gnuplot >/dev/null; then
-	is "plot drew PNG and SVG" "$([ -s "$WORK/plot.png" ] && [ -s "$WORK/plot.svg" ] && echo yes)" yes
-	is "plot drew the heat map as PNG and SVG" \
-		"$([ -s "$WORK/plot-heat.png" ] && [ -s "$WORK/plot-heat.svg" ] && head -c 8 "$WORK/plot-heat.png" | od -An -c | tr -d ' ' )" '211PNG\r\n032\n'
-	skip "gnuplot is installed: the no-gnuplot message does not arise"
-else
-	skip "gnuplot is not installed: no PNG or SVG to check"
-	skip "gnuplot is not installed: no heat map to check"
-	grep -q "gnuplot is not installed" "$WORK/out"
-	tap $? "without gnuplot plot says why nothing was drawn"
-fi
-# A latency run plots its loaded latency, in ns.
-run "$TT" --sysfs-root "$fx" auto --source-node 0 --model "$MODEL" --objective latency --traffic-rate 100 --seed 3
-lat=$(sed -n 's/^recorded as run \([0-9]*\) (simulated).*/\1/p' "$WORK/out")
-run "$TT" plot "$lat" -o "$WORK/lat"
-is "plot of a latency run: its rows in ns, a row per trial with a latency" \
-	"$rc:$(sed -n 2p "$WORK/lat.dat" | grep -c '(figures in ns)'):$(grep -v '^#' "$WORK/lat.dat" | awk '$2 > 50 && $2 < 100000 {n++} END {print n}')" \
-	"0:1:$("$TT" show "$lat" --json | json 'sum(1 for t in j["trials"] if t["lat_median_ns"])')"
-applyid=$("$TT" runs --json | json "[r['id'] for r in j['runs'] if r['kind'] == 'apply'][0]")
-expect_bad_input 2 "plot draws auto and sweep runs" - "$TT" plot "$applyid" -o "$WORK/nothing"
-expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"
-expect_bad_input 2 "--output '' names no file" - "$TT" plot 1 -o ''
-expect_bad_input 2 "--output '$WORK/' names no file" - "$TT" plot 1 -o "$WORK/"
-# Stored strings reach gnuplot's script quoted: a run whose objective came
-# from another host (db merge) and an output prefix with a quote run nothing.
-# The objective closed the old script's double-quoted title and called
-# system(); the backquotes would run in double quotes too.
-cp "$TIERTUNE_DB" "$WORK/hostile.db"
-python3 -c 'import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-c.execute("UPDATE runs SET objective = ? WHERE id = ?", ("x\" . system(\"touch " + sys.argv[3] + "/pwned1\") . \" `touch " + sys.argv[3] + "/pwned2` @x\nprint 1", int(sys.argv[2])))
-c.commit()' "$WORK/hostile.db" "$runid" "$WORK"
-run "$TT" plot "$runid" --db "$WORK/hostile.db" -o "$WORK/it's"
-is "plot: a hostile stored objective and a quote in -o run no command" \
-	"$rc:$(ls "$WORK" | grep -c pwned):$(grep -c "^set title 'SIMULATED run $runid (auto): x\" . system(" "$WORK/it's.gp")" \
-	"0:0:$(grep -c '^set title' "$WORK/it's.gp")"
-expect_bad_input 2 "--output '|touch $WORK/pwned3 #' starts with '|', which gnuplot would run as a command" - \
-	"$TT" plot "$runid" -o "|touch $WORK/pwned3 #"
-is "plot: -o '|cmd' ran nothing" "$(ls "$WORK" | grep -c pwned)" 0
-is "a refused plot writes no file" "$(ls "$WORK" | grep -c '^nothing')" 0
+# plot: tests/cli/t0043-plot.sh.
 # Recommend only what the measurements support (issue 20). The SPR model's
 # kernel has auto mode on, and its best is within noise of it: keep auto
 # mode, in text, JSON and the database; apply --run and auto --apply then

@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# tiertune plot (issue 20 item 5, issue 21 item 2): an auto run's trials on
+# the simplex of their shares (one axis for two nodes, a ternary plot for
+# three, a panel per pair beyond), coloured by their figure in viridis,
+# never interpolated; the winner (its mean and 95% interval, as the report
+# ranks) and the baselines local, 1:1 and auto marked and labelled, and
+# reference lines at them; bench loaded-latency runs overlaid as curves and a
+# matrix run as a labelled heat map; stored strings reach gnuplot only
+# single-quoted. The model's runs on fixture copies; the bench runs are
+# written into the database as a merged database would bring them.
+. "$(dirname "$0")/lib.sh"
+
+export TIERTUNE_DB="$WORK/plot.db"
+MODELS="$TT_TOP/tuner/models"
+fx=$(copy_fixture spr-ddr5-2cxl)
+have_gnuplot=$(command -v gnuplot >/dev/null && echo yes)
+
+# plot_run NAME ARGS...: an auto run recorded; prints its id.
+plot_run() {
+	"$TT" "$@" --json >"$WORK/auto.json" 2>/dev/null
+	json 'j["run"]' <"$WORK/auto.json"
+}
+# The baselines' weights as the auto report gave them, "local=0:1 ..."
+baselines() {
+	json '" ".join("%s=%s" % (b["name"], ",".join("%s:%s" % (n, w) for n, w in sorted(b["weights"].items(), key=lambda x: int(x[0])))) for b in j["baselines"])' <"$WORK/auto.json"
+}
+# What plot said it marked, the same way.
+marked() { sed -n "s/^SIMULATED run: marked \([^ ]*\) \([0-9:,]*\): .*/\1=\2/p" "$WORK/out" | grep -v '^best=' | tr '\n' ' ' | sed 's/ $//'; }
+# The report's figure of a baseline (or the best), as plot words its label.
+fmt='lambda v: "%.*f" % (1 if abs(v) >= 100 else 2, v)'
+report_label() {
+	json "(lambda f, b: \"%s GB/s, 95%% CI %s..%s\" % (f(b['bw_mean_bytes_s'] / 1e9), f(b['bw_ci_low_bytes_s'] / 1e9), f(b['bw_ci_high_bytes_s'] / 1e9)))($fmt, [b for b in j['baselines'] if b['name'] == '$1'][0] if '$1' != 'best' else j['best'])" <"$WORK/auto.json"
+}
+
+# Three nodes: the shipped SPR model, its kernel's auto mode on.
+r3=$(plot_run --sysfs-root "$fx" auto --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --seed 7)
+want_base=$(baselines)
+reco=$("$TT" show "$r3" --json | json '",".join("%s:%s" % (n, w) for n, w in sorted(j["recommendations"][0]["weights"].items(), key=lambda x: int(x[0])))')
+ntrials=$("$TT" show "$r3" --json | json 'len(j["trials"])')
+run "$TT" plot "$r3" -o "$WORK/p3"
+is "plot of a 3-node auto run: exit 0, a ternary plot of its trials, simulated" \
+	"$rc:$(head -1 "$WORK/out")" \
+	"0:SIMULATED run: wrote $WORK/p3.dat ($ntrials points) and $WORK/p3.gp: a ternary plot of nodes 0, 1 and 2"
+is "the baselines local, 1:1 and auto are marked, with the weights the run measured them at" \
+	"$(marked)" "${want_base//1:1=/1:1=}"
+# Every mark's label carries the mean and 95% interval the report ranks
+# by (from the measurements the run stored), the same figures as auto's own
+# report; the winner is the recommendation's weights.
+for m in best local 1:1 auto; do
+	is "the $m mark: the report's mean and 95% CI" \
+		"$(grep -c "^SIMULATED run: marked $m [0-9:,]*: mean $(report_label "$m") ([0-9]* measurements)$" "$WORK/out")" 1
+done
+is "the winner is the recommendation's weights" "$(grep -c "^SIMULATED run: marked best $reco: " "$WORK/out")" 1
+is "the data: a row per trial, simulated said; each mark on exactly one row" \
+	"$(grep -vc '^#' "$WORK/p3.dat"):$(head -1 "$WORK/p3.dat" | grep -c SIMULATED):$(awk '!/^#/ {n = split($NF, m, ","); for (i = 1; i <= n; i++) c[m[i]]++} END {print c["best"] c["local"] c["1:1"] c["auto"]}' "$WORK/p3.dat")" \
+	"$ntrials:1:1111"
+is "the ternary point of a row is its shares: a row per trial, shares summing to 1" \
+	"$(awk '!/^#/ && $1 >= 0 && $2 >= 0 && $3 >= 0 && ($1 + $2 + $3 - 1)^2 < 1e-9 {n++} END {print n}' "$WORK/p3.dat")" "$ntrials"
+gp="$WORK/p3.gp"
+is "no interpolation (dgrid3d) and no rainbow palette: viridis, trials as points" \
+	"$(grep -c 'dgrid3d\|pm3d\|rgb 33,13,10\|rgbformulae' "$gp"):$(grep -c "^set palette defined (0 '#440154'.* 1 '#fde725')$" "$gp"):$(grep -c '^plot \$data using (\$2 + \$3/2):(\$3\*sqrt(3)/2):4 with points' "$gp")" \
+	"0:4:2"
+for m in best local 1:1 auto; do
+	is "the script draws the $m mark with its label in the key (PNG and SVG, both figures)" \
+		"$(grep -c "^  \$m[0-3] using .* title '$m [0-9:,]*: mean " "$gp")" 4
+done
+# Reference lines at the baselines' figures on the ranking (and the
+# 2-node) figure: local and auto, and 1:1.
+for m in local auto 1:1; do
+	v=$(awk -v m="$m" '!/^#/ && $NF ~ "(^|,)" m "(,|$)" {print $4}' "$WORK/p3.dat")
+	is "the ranking has a reference line at $m's mean ($v GB/s), labelled" \
+		"$(grep -c "^set arrow from graph 0, first $v to graph 1, first $v nohead" "$gp"):$(grep -c "^set label '$m [0-9.]* GB/s' at graph 1, first $v " "$gp")" "2:2"
+done
+is "the title says simulated and the recommendation (keep auto mode)" \
+	"$(grep -c "^set title 'SIMULATED run $r3 (auto): bandwidth:triad from node 0' . \"\\\\n\" . 'recommendation: keep the kernel''s auto mode" "$gp")" 4
+if [ -n "$have_gnuplot" ]; then
+	is "gnuplot drew both figures as PNG and SVG, and said nothing on stderr" \
+		"$(for f in p3 p3-rank; do head -c 4 "$WORK/$f.png" | od -An -c | tr -d ' '; grep -c '</svg>' "$WORK/$f.svg"; done | tr '\n' ' '):$(wc -c <"$WORK/err")" \
+		'211PNG 1 211PNG 1 :0'
+else
+	skip "gnuplot is not installed: nothing drawn to check"
+fi
+
+# Two nodes: the figure against the one share that fixes the vector, with
+# bars, reference lines.
+r2=$(plot_run --sysfs-root "$fx" auto --source-node 0 --nodes 0,1 --model "$MODELS/spr-ddr5-2cxl.json" --seed 3)
+want_base=$(baselines)
+run "$TT" plot "$r2" -o "$WORK/p2"
+is "a 2-node run: the share of node 1, every baseline marked" \
+	"$rc:$(sed -n 1p "$WORK/out" | sed 's/.*: //'):$(marked)" "0:the share of node 1:$want_base"
+is "... its points with bars, coloured; no heat map" \
+	"$(grep -c '^plot \$data using 2:3:4:5:3 with yerrorbars pt 7 ps 1.1 lc palette' "$WORK/p2.gp"):$(ls "$WORK" | grep -c 'p2-heat')" "2:0"
+
+# Five nodes: a panel per pair of nodes (10), placed by hand, and the key.
+fx5=$(copy_fixture spr-ddr5-4cxl)
+r5=$(plot_run --sysfs-root "$fx5" auto --source-node 0 --model "$MODELS/spr-ddr5-4cxl.json" --seed 7)
+want_base=$(baselines)
+run "$TT" plot "$r5" -o "$WORK/p5"
+is "a 5-node run: a panel per pair, every baseline marked" \
+	"$rc:$(sed -n 1p "$WORK/out" | sed 's/.*: //'):$(marked)" "0:a panel per pair of its 5 nodes:$want_base"
+is "... 10 panels and a key panel per terminal" \
+	"$(grep -c '^plot \$data using [0-9]:[0-9]:6 with points' "$WORK/p5.gp"):$(grep -c '^set origin' "$WORK/p5.gp")" "20:22"
+if [ -n "$have_gnuplot" ]; then
+	is "gnuplot drew the 5-node figures without a word on stderr" \
+		"$([ -s "$WORK/p5.png" ] && [ -s "$WORK/p5-rank.svg" ] && echo drawn):$(wc -c <"$WORK/err")" "drawn:0"
+else
+	skip "gnuplot is not installed: nothing drawn to check"
+fi
+
+# The latency objective: ns, lower is better (the palette turned round so
+# brighter is still better); the winner's mean from its score (1e9/ns).
+rl=$(plot_run --sysfs-root "$fx" auto --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --objective latency --traffic-rate 100 --seed 3)
+run "$TT" plot "$rl" -o "$WORK/pl"
+want=$(json '"%.1f ns, 95%% CI" % j["best"]["lat_mean_ns"]' <"$WORK/auto.json")
+is "a latency run: rows in ns, the palette reversed, the winner's mean latency as the report's" \
+	"$rc:$(sed -n 2p "$WORK/pl.dat" | grep -c '(figures in ns)'):$(grep -c '^set palette negative' "$WORK/pl.gp"):$(grep -c "^SIMULATED run: marked best [0-9:,]*: mean $want " "$WORK/out")" \
+	"0:1:4:1"
+
+# A run recorded before its measurements were kept (no samples): each
+# trial's median with bars worst..best, said so; the winner's label still
+# carries the recommendation's mean and interval.
+cp "$TIERTUNE_DB" "$WORK/old.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("DELETE FROM samples"); c.commit()' "$WORK/old.db"
+run "$TT" plot "$r3" --db "$WORK/old.db" -o "$WORK/old"
+want=$("$TT" show "$r3" --json | json '"(mean %.1f GB/s, 95%% CI %.1f..%.1f)" % (j["recommendations"][0]["score"] / 1e9, j["recommendations"][0]["score_ci_low"] / 1e9, j["recommendations"][0]["score_ci_high"] / 1e9)')
+is "a run without stored measurements: medians and ranges, said so; the winner's mean from the recommendation" \
+	"$rc:$(grep -c "^SIMULATED run: marked best $reco: median [0-9.]* GB/s $want$" "$WORK/out"):$(grep -c "^SIMULATED run: marked local 0:1: median [0-9.]* GB/s$" "$WORK/out"):$(grep -c "title 'trials: median, bars the worst..best of its measurements (recorded without them)'" "$WORK/old.gp")" \
+	"0:1:1:2"
+
+# Bench runs, as db merge would bring them from a host with two CPU nodes
+# and three memory nodes: two loaded-latency runs under two weight
+# vectors, and a matrix run.
+python3 - "$TIERTUNE_DB" <<'EOF'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+host = c.execute("SELECT host_id FROM runs LIMIT 1").fetchone()[0]
+def run(objective, trials):
+    cur = c.execute("INSERT INTO runs (uuid, host_id, kind, command, source_node, objective, kernel_release, started, finished, status, simulated, proc_host, boot_id, pid, pid_start) VALUES (lower(hex(randomblob(16))), ?, 'bench', 'tiertune bench', 0, ?, '6.17.0', 1, 2, 'done', 1, 'h', 'b', 1, 1)", (host, objective))
+    rid = cur.lastrowid
+    for seq, (mix, bw, lat, nodes) in enumerate(trials, 1):
+        t = c.execute("INSERT INTO trials (run_id, seq, kernel, mix, placement, threads, size_bytes, bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_median_ns, lat_best_ns, lat_max_ns, validated, simulated) VALUES (?, ?, 'k', ?, 'exact', 32, 1073741824, ?, ?, ?, ?, ?, ?, 1, 1)",
+                      (rid, seq, mix, bw * 1e9, bw * 1e9, bw * 1e9, lat, lat, lat)).lastrowid
+        tot = sum(w or 1 for _, w in nodes)
+        for node, w in nodes:
+            c.execute("INSERT INTO trial_nodes VALUES (?, ?, ?, ?, ?, 0)", (t, node, w, (w or 1) / tot, (w or 1) / tot))
+curve = [(0, 180, 420), (50, 160, 260), (200, 110, 160), (1000, 30, 125), (5000, 8, 118)]
+run("latency:loaded-latency", [("reads, delay %d" % d, bw, lat, [(0, 1)]) for d, bw, lat in curve])
+run("latency:loaded-latency", [("reads, delay %d" % d, bw * 1.1, lat * 0.9 + 30, [(0, 3), (1, 1)]) for d, bw, lat in curve])
+run("matrix:reads", [("MLC from CPU node %d" % cpu, bw, lat, [(mem, None)]) for cpu, row in ((0, ((0, 250, 110), (1, 30, 250), (2, 30, 255))), (1, ((0, 120, 190), (1, 28, 330), (2, 28, 335)))) for mem, bw, lat in row])
+run("bandwidth:triad", [("STREAM", 100, None, [(0, 1)])])
+c.commit()
+EOF
+read -r l1 l2 mx tr < <("$TT" runs --json | json '" ".join(str(r["id"]) for r in sorted(j["runs"], key=lambda r: r["id"])[-4:])')
+run "$TT" plot "$l1" "$l2" -o "$WORK/ll"
+is "two loaded-latency runs overlaid: 10 points, a curve per run labelled with its weights" \
+	"$rc:$(head -1 "$WORK/out"):$(grep -c "^plot \$data using (\$1 == $l1 ? \$2 : 1/0):3 with linespoints .* title 'SIMULATED run $l1: weights 0:1', \\\\$" "$WORK/ll.gp"):$(grep -c "^  \$data using (\$1 == $l2 ? \$2 : 1/0):3 with linespoints .* title 'SIMULATED run $l2: weights 0:3,1:1'$" "$WORK/ll.gp")" \
+	"0:SIMULATED run: wrote $WORK/ll.dat (10 points) and $WORK/ll.gp: loaded latency against bandwidth:2:2"
+is "the curve's rows: run, GB/s, ns, the delay from the trial, weights" \
+	"$(grep -v '^#' "$WORK/ll.dat" | sed -n '1p;10p' | tr '\n' '|')" "$l1 180 420 0 0:1|$l2 8.8 136.2 5000 0:3,1:1|"
+run "$TT" plot "$mx" -o "$WORK/mx"
+is "a matrix run: a labelled heat map, a cell per CPU node and memory node" \
+	"$rc:$(head -1 "$WORK/out"):$(grep -v '^#' "$WORK/mx.dat" | tr '\n' '|')" \
+	"0:SIMULATED run: wrote $WORK/mx.dat (6 points) and $WORK/mx.gp: the CPU-node x memory-node matrix:0 0 250 110|0 1 30 250|0 2 30 255|1 0 120 190|1 1 28 330|1 2 28 335|"
+is "... its axes name the nodes, each cell its figure written in it, both panels" \
+	"$(grep -c "^set xtics ('0' 0, '1' 1, '2' 2)$" "$WORK/mx.gp"):$(grep -c "^set ytics ('0' 0, '1' 1)$" "$WORK/mx.gp"):$(grep -c 'with boxxyerror fs solid lc palette' "$WORK/mx.gp"):$(grep -c "sprintf('%.1f', column(3))" "$WORK/mx.gp")" \
+	"4:4:4:2"
+if [ -n "$have_gnuplot" ]; then
+	is "gnuplot drew the curves and the heat map without a word on stderr" \
+		"$([ -s "$WORK/ll.png" ] && [ -s "$WORK/mx.png" ] && [ -s "$WORK/mx.svg" ] && echo drawn):$(wc -c <"$WORK/err")" "drawn:0"
+else
+	skip "gnuplot is not installed: nothing drawn to check"
+fi
+# Without gnuplot: the table and the script, and why nothing was drawn.
+mkdir "$WORK/nogp"
+run env PATH="$WORK/nogp" "$TT" plot "$mx" -o "$WORK/nogp/mx"
+is "without gnuplot in PATH: exit 0, says so, the data and the script written, no image" \
+	"$rc:$(grep -c "^gnuplot is not installed (not found in PATH), so nothing was drawn; with it, 'gnuplot $WORK/nogp/mx.gp' draws $WORK/nogp/mx.png and .svg$" "$WORK/out"):$(ls "$WORK/nogp" | tr '\n' ' ')" \
+	"0:1:mx.dat mx.gp "
+
+# This host's own bench runs, recorded: the matrix has a cell per CPU node
+# and memory node of this machine; a loaded-latency run a point per delay.
+ncpu=$(for d in /sys/devices/system/node/node[0-9]*; do [ -n "$(tr -d '\n' <"$d/cpulist")" ] && echo; done | wc -l)
+nmem=$(node_list /sys/devices/system/node/has_memory | wc -l)
+run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/live.db"
+live=$("$TT" runs --db "$WORK/live.db" --json | json 'j["runs"][0]["id"]')
+run "$TT" plot "$live" --db "$WORK/live.db" -o "$WORK/live"
+cached=$("$TT" show "$live" --db "$WORK/live.db" --json | json '2 * any(t["cache_resident"] for t in j["trials"])')
+is "a recorded bench --matrix of this host plots: a cell per CPU node ($ncpu) and memory node ($nmem), cache-resident said as recorded" \
+	"$rc:$(grep -vc '^#' "$WORK/live.dat"):$(grep -c '^set multiplot layout 1,2 title .*CACHE-RESIDENT' "$WORK/live.gp")" "0:$((ncpu * nmem)):$cached"
+run "$TT" bench --kernel loaded-latency --size 4M --delays 0,1000 --point-ms 20 --record --db "$WORK/live.db"
+live=$("$TT" runs --db "$WORK/live.db" --json | json 'j["runs"][0]["id"]')
+run "$TT" plot "$live" --db "$WORK/live.db" -o "$WORK/livell"
+is "a recorded loaded-latency run of this host plots: a point per delay, the delays from its trials" \
+	"$rc:$(grep -v '^#' "$WORK/livell.dat" | awk '{print $4}' | tr '\n' ' ')" "0:0 1000 "
+
+expect_bad_input 2 "run $tr is a 'bench' run: plot draws auto and sweep runs, and bench runs of --kernel loaded-latency or --matrix" - \
+	"$TT" plot "$tr" -o "$WORK/nothing"
+expect_bad_input 2 "run $r3: only loaded-latency bench runs are drawn together" - "$TT" plot "$l1" "$r3" -o "$WORK/nothing"
+expect_bad_input 2 "plot takes a run id, or up to 16 loaded-latency bench runs" - "$TT" plot $(seq 1 17) -o "$WORK/nothing"
+expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"
+expect_bad_input 2 "--output '' names no file" - "$TT" plot "$r3" -o ''
+expect_bad_input 2 "--output '$WORK/' names no file" - "$TT" plot "$r3" -o "$WORK/"
+
+# Stored strings reach gnuplot's script quoted: a run whose objective came
+# from another host (db merge) and an output prefix with a quote run
+# nothing. The objective closes a double-quoted title and calls system();
+# the backquotes would run in double quotes too; the newline would end the
+# command.
+cp "$TIERTUNE_DB" "$WORK/hostile.db"
+python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("UPDATE runs SET objective = ? WHERE id = ?", ("x\" . system(\"touch " + sys.argv[3] + "/pwned1\") . \" `touch " + sys.argv[3] + "/pwned2` @x\nprint 1", int(sys.argv[2])))
+c.commit()' "$WORK/hostile.db" "$r3" "$WORK"
+run "$TT" plot "$r3" --db "$WORK/hostile.db" -o "$WORK/it's"
+is "a hostile stored objective and a quote in -o run no command; the title holds them quoted" \
+	"$rc:$(ls "$WORK" | grep -c pwned):$(grep -c "^set title 'SIMULATED run $r3 (auto): x\" . system(\"touch [^']*/pwned1\") . \" \`touch [^']*/pwned2\` @x\\\\nprint 1 from node 0' . " "$WORK/it's.gp")" \
+	"0:0:4"
+if [ -n "$have_gnuplot" ]; then
+	is "... and gnuplot drew it, to the file with the quote in its name" "$([ -s "$WORK/it's.png" ] && echo drawn)" drawn
+else
+	skip "gnuplot is not installed: nothing drawn to check"
+fi
+expect_bad_input 2 "--output '|touch $WORK/pwned3 #' starts with '|', which gnuplot would run as a command" - \
+	"$TT" plot "$r3" -o "|touch $WORK/pwned3 #"
+is "plot: -o '|cmd' ran nothing" "$(ls "$WORK" | grep -c pwned)" 0
+is "a refused plot writes no file" "$(ls "$WORK" | grep -c '^nothing')" 0
+
+done_testing

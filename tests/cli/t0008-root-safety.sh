@@ -304,6 +304,11 @@ mkfifo "$WORK/profile.fifo"
 run timeout -s KILL 20 "$TT" --sysfs-root "$ff" apply --profile "$WORK/profile.fifo"
 is "apply --profile FIFO: refused at once, by name" \
 	"$rc:$(grep -c "profile '$WORK/profile.fifo' is not a regular file" "$WORK/err")" "2:1"
+# A model is read the same way: a FIFO (or a device) is no model, said at
+# once (it hung in fopen, waiting for a writer).
+run timeout -s KILL 20 "$TT" auto --source-node 0 --model "$WORK/profile.fifo" --no-record
+is "auto --model FIFO: refused at once, by name" \
+	"$rc:$(grep -c "model '$WORK/profile.fifo' is not a file" "$WORK/err")" "2:1"
 # apply.history.1 a link (or anything restore --last cannot read): apply
 # refuses, so no change commits whose undo restore could not find.
 echo keep >"$WORK/victim1"

@@ -180,7 +180,7 @@ int tt_recos_latest(struct tt_db *db, const struct tt_topo *t, struct tt_recos *
 int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
-	json_t *j = NULL, *host, *rec;
+	json_t *j = NULL, *host, *rec, *sim;
 	bool v1;
 	char where[4200];
 	size_t i;
@@ -217,7 +217,18 @@ int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 		 json_string_value(json_object_get(host, "cpu_model")) ?: "");
 	snprintf(rs->kernel_release, sizeof(rs->kernel_release), "%s",
 		 json_string_value(json_object_get(host, "kernel_release")) ?: "");
-	rs->simulated = json_is_true(json_object_get(j, "simulated"));
+	/* A boolean, as every document writes it: "yes" was read as false,
+	 * and a model's weights applied without the SIMULATED warning. */
+	sim = json_object_get(j, "simulated");
+	if (sim && !json_is_boolean(sim)) {
+		char *shown = json_dumps(sim, JSON_ENCODE_ANY);
+
+		rc = tt_err(TT_EINPUT, "profile '%s': simulated is %.64s, not true or false", path,
+			    shown ? shown : "?");
+		free(shown);
+		goto out;
+	}
+	rs->simulated = json_is_true(sim);
 	snprintf(rs->objective, sizeof(rs->objective), "%s",
 		 json_string_value(json_object_get(j, "objective")) ?: "");
 	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",

@@ -157,6 +157,17 @@ expect_bad_input 2 "is from host 'genoa-cxl-12' with hardware fingerprint" "$spr
 run "$TT" --sysfs-root "$spr" apply --profile "$WORK/p.json" --force
 is "a profile from another host with --force" "$rc:$(cat "$spr/$WI/node0")" "0:1"
 run "$TT" --sysfs-root "$spr" restore
+# A source node this machine does not have is refused by name, --force or
+# not, also in a profile from another CPU model (it was applied silently).
+profile "$WORK/src7.json" '[{"source_node":7,"interface":"upstream","weights":{"0":3,"1":1}}]'
+expect_bad_input 3 "profile '$WORK/src7.json' names source node 7, which is not online (online: 0-2)" "$spr" \
+	"$TT" --sysfs-root "$spr" apply --profile "$WORK/src7.json" --force
+# simulated is a boolean: "yes" was read as false (a model's weights
+# applied without the SIMULATED warning).
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["simulated"] = "yes"; json.dump(p, open(sys.argv[2], "w"))' \
+	"$WORK/p.json" "$WORK/sim-yes.json"
+expect_bad_input 2 "profile '$WORK/sim-yes.json': simulated is \"yes\", not true or false" "$spr" \
+	"$TT" --sysfs-root "$spr" apply --profile "$WORK/sim-yes.json" --force
 # A profile as 0.2.0 wrote it ("version": 1, "host", -1 for no source) still applies.
 python3 -c '
 import json, sys

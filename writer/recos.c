@@ -102,8 +102,25 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 				 "%s", action);
 			continue;
 		}
-		rc = weights_text(json_object_get(rec, "weights"), where, text, sizeof(text));
+		json_t *w = json_object_get(rec, "weights"),
+		       *stored = json_object_get(rec, "weights_text");
 
+		/* The stored text, when it is no weights (tt_db_run_get keeps
+		 * it as weights_text): named, never applied (the front end
+		 * escapes what it prints). */
+		if (json_is_null(w) && json_is_string(stored)) {
+			tt_err(TT_EINPUT,
+			       "%s: its recommendation for source node %" JSON_INTEGER_FORMAT
+			       " holds weights '%.200s', which are not NODE:WEIGHT,...: nothing "
+			       "written",
+			       where, json_integer_value(json_object_get(rec, "source_node")),
+			       json_string_value(stored));
+			tt_err_hint("the database is damaged, or a merged one holds text no "
+				    "tiertune wrote; 'tiertune show %jd' shows the run",
+				    (intmax_t)rs->run_id);
+			return TT_EINPUT;
+		}
+		rc = weights_text(w, where, text, sizeof(text));
 		if (rc == 0)
 			rc = tt_recos_add(
 				rs, (int)json_integer_value(json_object_get(rec, "source_node")),

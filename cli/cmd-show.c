@@ -123,6 +123,9 @@ static void print_show(json_t *run)
 		const char *key;
 		json_t *v;
 
+		/* Stored text that is no weights (a damaged database), as it is. */
+		if (json_is_string(json_object_get(t, "weights_text")))
+			snprintf(w, sizeof(w), "'%s' (not weights)", cli_str(t, "weights_text"));
 		json_object_foreach (json_object_get(t, "weights"), key, v)
 			if (len < sizeof(w))
 				len += (size_t)snprintf(w + len, sizeof(w) - len,

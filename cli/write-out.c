@@ -157,8 +157,9 @@ static void print_text(const struct tt_writer_req *rq, const struct tt_writer_re
 			       p->unchanged == 1 ? "" : "s");
 	} else {
 		for (int i = 0; i < p->n; i++)
-			printf("%s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
-			       p->w[i].old, p->w[i].value);
+			printf("%s%s: %s -> %s%s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
+			       p->w[i].old, p->w[i].value,
+			       p->w[i].side ? " (set by the kernel)" : "");
 		printf("%d value%s written and read back", res->written,
 		       res->written == 1 ? "" : "s");
 		if (p->unchanged)

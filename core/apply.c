@@ -162,13 +162,57 @@ int tt_apply_plan_defaults(struct tt_apply_plan *p, const struct tt_topo *t)
 	return 0;
 }
 
-int tt_apply_plan_auto(struct tt_apply_plan *p, bool on)
+/* A weight the kernel sets itself once the plan's writes are done. */
+static int add_side(void *ctx, enum tt_write_kind kind, int src, const char *file,
+		    const char *value, bool implied)
+{
+	struct tt_apply_plan *p = ctx;
+	bool keep = p->write_unchanged;
+	int rc;
+
+	(void)value;
+	if (implied)
+		return 0;
+	p->write_unchanged = true;
+	rc = tt_apply_plan_add(p, kind, src, "", "%s", file);
+	p->write_unchanged = keep;
+	if (rc == 0) {
+		p->w[p->n - 1].side = true;
+		memcpy(p->w[p->n - 1].value, p->w[p->n - 1].old, sizeof(p->w[0].value));
+	}
+	return rc;
+}
+
+/* Turning auto mode on recomputes every weight (mm/mempolicy.c
+ * weighted_interleave_auto_store): they go first in the plan as side
+ * writes, so that an undo (which runs the plan backwards) writes the mode
+ * back, then the weights it replaced. Nothing when auto is on already. */
+static int plan_recomputed(struct tt_apply_plan *p, const struct tt_topo *t)
+{
+	struct tt_wi_state st;
+	struct tt_weights w;
+	int rc;
+
+	tt_wi_state_init(&st);
+	rc = p->be->read(p->sfs, t, &st);
+	if (rc == 0 && st.auto_mode == 0) {
+		p->be->current(&st, t, -1, &w);
+		rc = p->be->writes(NULL, t, -1, &w, add_side, p);
+	}
+	tt_wi_state_release(&st);
+	return rc;
+}
+
+int tt_apply_plan_auto(struct tt_apply_plan *p, const struct tt_topo *t, bool on)
 {
 	char have[256] = "";
 	size_t len = 0;
+	int rc;
 
-	if (p->be->plan_auto)
-		return p->be->plan_auto(p, on);
+	if (p->be->plan_auto) {
+		rc = on ? plan_recomputed(p, t) : 0;
+		return rc < 0 ? rc : p->be->plan_auto(p, on);
+	}
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++)
 		if ((*b)->plan_auto && len < sizeof(have))
 			len += (size_t)snprintf(have + len, sizeof(have) - len, "%s%s",
@@ -237,8 +281,13 @@ void tt_apply_print(const struct tt_apply_plan *p, FILE *f)
 	const char *root = p->sfs->live ? "" : p->sfs->root;
 
 	for (int i = 0; i < p->n; i++)
-		fprintf(f, "echo %s > %s%s%s\n", p->w[i].value, root, p->w[i].file,
-			strcmp(p->w[i].value, p->w[i].old) ? "" : "   # unchanged");
+		if (!p->w[i].side)
+			fprintf(f, "echo %s > %s%s%s\n", p->w[i].value, root, p->w[i].file,
+				strcmp(p->w[i].value, p->w[i].old) ? "" : "   # unchanged");
+	for (int i = 0; i < p->n; i++)
+		if (p->w[i].side)
+			fprintf(f, "# the kernel then recomputes %s%s (now %s)\n", root,
+				p->w[i].file, p->w[i].old);
 	for (int i = 0; i < p->nimplied; i++)
 		if (strcmp(p->implied[i].value, p->implied[i].old))
 			fprintf(f, "# the kernel then sets %s%s to %s (was %s)\n", root,
@@ -552,6 +601,9 @@ static int start_locked(struct tt_apply_plan *p, const char *state_dir, const ch
 		if (rc < 0)
 			return rc;
 		p->w[i].done = false;
+		/* Known once the others are written; the journal needs a value. */
+		if (p->w[i].side)
+			memcpy(p->w[i].value, p->w[i].old, sizeof(p->w[i].value));
 	}
 	for (int i = 0; i < p->nimplied; i++) {
 		rc = current(p->sfs, &p->implied[i], p->implied[i].old, sizeof(p->implied[i].old));
@@ -599,6 +651,8 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 	if (rc < 0)
 		goto out;
 	for (int i = 0; i < p->n; i++) {
+		if (p->w[i].side)
+			continue;
 		rc = write_one(p->sfs, &p->w[i], p->w[i].value);
 		if (rc < 0) {
 			rc = rollback(p, i + 1, journal, rc, &res->restored);
@@ -606,6 +660,18 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 		}
 		p->w[i].done = true;
 		res->written++;
+	}
+	/* What the kernel set, for the record (side writes come first, so a
+	 * rollback from here puts them back too). */
+	for (int i = 0; i < p->n; i++) {
+		if (!p->w[i].side)
+			continue;
+		rc = current(p->sfs, &p->w[i], p->w[i].value, sizeof(p->w[i].value));
+		if (rc < 0) {
+			rc = rollback(p, p->n, journal, rc, &res->restored);
+			res->written = 0;
+			goto out;
+		}
 	}
 	for (int i = 0; i < p->nimplied; i++) {
 		char now[64];
@@ -669,6 +735,8 @@ int tt_apply_hold(struct tt_apply_plan *p, const char *state_dir, struct tt_appl
 	for (int i = 0; i < p->n; i++) {
 		bool back_ok;
 
+		if (p->w[i].side)
+			continue;
 		rc = write_one(p->sfs, &p->w[i], p->w[i].value);
 		if (rc < 0) {
 			rc = rollback(p, i + 1, h->journal, rc, &back_ok);

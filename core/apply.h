@@ -38,6 +38,11 @@ struct tt_write {
 	char expect[40]; /* what the file must hold before writing ("": anything) */
 	int src;	 /* TT_WRITE_ENTRY: its source node */
 	bool done;	 /* written and read back */
+	/* Not written: the kernel sets it as a consequence of the plan's
+	 * other writes (auto mode on recomputes every node weight). old is
+	 * what it held, value what it holds once they are written (read
+	 * back then): the journal and the history can put it back. */
+	bool side;
 };
 
 struct tt_apply_plan {
@@ -84,8 +89,11 @@ int tt_apply_plan_writes(struct tt_apply_plan *p, const struct tt_topo *t, int s
  * backend is per source (restore --defaults). */
 int tt_apply_plan_defaults(struct tt_apply_plan *p, const struct tt_topo *t);
 /* The kernel's auto mode on (true) or off: TT_EUNAVAIL naming the
- * interfaces that have one when this one has none. */
-int tt_apply_plan_auto(struct tt_apply_plan *p, bool on);
+ * interfaces that have one when this one has none. Turning it on lists
+ * the weights the kernel then recomputes as side writes, first, so that
+ * the undo puts them back after the mode (restore --last after
+ * restore --auto brings back the tuned weights). */
+int tt_apply_plan_auto(struct tt_apply_plan *p, const struct tt_topo *t, bool on);
 
 /* Every file can be opened for writing, beneath the root; TT_EUNAVAIL
  * naming the first that cannot and why (not root, read-only), TT_EINPUT

@@ -44,21 +44,27 @@ int tt_recos_check_present(const struct tt_recos *rs, const struct tt_topo *t, c
 {
 	char online[256];
 	int id;
+	/* Another CPU model is another machine, whatever memory nodes it has:
+	 * the fingerprint check (tt_recos_check_machine) says so, naming both,
+	 * and --force takes its weights as they are (the interface then
+	 * refuses a node it has no file for). */
+	bool other = rs->cpu_model[0] && t->cpu_model[0] && strcmp(rs->cpu_model, t->cpu_model);
 
-	/* Another CPU model is another machine, whatever nodes it has: the
-	 * fingerprint check (tt_recos_check_machine) says so, naming both. */
-	if (rs->cpu_model[0] && t->cpu_model[0] && strcmp(rs->cpu_model, t->cpu_model) != 0)
-		return 0;
 	tt_bit_format_list(t->online.bits, TT_MAX_NODES, online, sizeof(online));
 	for (int i = 0; i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
 		const struct tt_wi_backend *be = tt_wi_find(r->interface);
 
+		/* Even with --force: weights for tasks on a node this machine
+		 * does not have would be applied for the nodes it has (a global
+		 * interface), or nowhere (a per-source one), and said nowhere. */
 		if (r->source_node >= 0 && !tt_nodemask_test(&t->online, r->source_node))
 			return tt_err(TT_EUNAVAIL,
 				      "%s names source node %d, which is not online (online: %s): "
 				      "nothing written",
 				      what, r->source_node, online);
+		if (other)
+			continue;
 		tt_nodemask_for_each (id, &r->w.set) {
 			if (be && be->key == TT_WI_BY_TIER ? tt_topo_tier(t, id) != NULL
 							   : tt_nodemask_test(&t->online, id))

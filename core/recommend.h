@@ -59,8 +59,9 @@ int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char
  * vector without it would be a different vector. TT_EUNAVAIL naming the
  * first absent one and what names it ("profile 'p.json'") otherwise;
  * checked before the hardware fingerprint, which covers every online node
- * and so cannot match until they are all there. Recommendations from
- * another CPU model pass (their fingerprint check names the machine). */
+ * and so cannot match until they are all there. The weights of another
+ * CPU model pass (their fingerprint check names the machine); an absent
+ * source node never does. */
 int tt_recos_check_present(const struct tt_recos *rs, const struct tt_topo *t, const char *what);
 /* Every recommendation in the form be takes (keyed by its unit). */
 int tt_recos_convert(struct tt_recos *rs, const struct tt_topo *t, const struct tt_wi_backend *be);

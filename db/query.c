@@ -118,16 +118,22 @@ int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, v
 
 /* A recommendation's weights as every document has them (docs/json.md): an
  * object from id to weight, and what the ids are (its interface's unit).
- * The table keeps the text its writer checked. */
+ * The table keeps the text its writer checked; a text that does not parse
+ * (a damaged database, or a hostile one merged in) is null weights and the
+ * text as it is, weights_text, for the reader to name: as {} it read as
+ * "weights '' are empty". */
 static void recommendation_weights(json_t *rec)
 {
 	const struct tt_wi_backend *be =
 		tt_wi_find(json_string_value(json_object_get(rec, "interface")) ?: "");
 	struct tt_weights w;
 
-	if (tt_weights_parse(json_string_value(json_object_get(rec, "weights")) ?: "", &w) != 0)
-		tt_weights_clear(&w);
-	json_object_set_new(rec, "weights", tt_json_weights(&w));
+	if (tt_weights_parse(json_string_value(json_object_get(rec, "weights")) ?: "", &w) == 0) {
+		json_object_set_new(rec, "weights", tt_json_weights(&w));
+	} else {
+		json_object_set(rec, "weights_text", json_object_get(rec, "weights"));
+		json_object_set_new(rec, "weights", json_null());
+	}
 	json_object_set_new(rec, "weights_keyed_by", be ? json_string(be->unit) : json_null());
 }
 

@@ -415,7 +415,8 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
 							  .kernel_release = t->kernel_release },
 				     &run);
 	for (int i = 0; rc == 0 && i < p->n; i++)
-		rc = log_write(db, host, run, p, &p->w[i], "written");
+		rc = log_write(db, host, run, p, &p->w[i],
+			       p->w[i].side ? "set by the kernel" : "written");
 	/* Noted for a rollback even when auto was off: nothing changed then. */
 	for (int i = 0; rc == 0 && i < p->nimplied; i++)
 		if (strcmp(p->implied[i].old, p->implied[i].value) != 0)

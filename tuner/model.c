@@ -7,12 +7,14 @@
 #include "../core/topo.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The plausible range of each number a model holds: a figure beyond it is
  * a typing slip (1e308 for 1e11) or a unit mix-up (GB/s for bytes/s), and
@@ -315,45 +317,72 @@ out:
 	return rc;
 }
 
-int tt_model_load(struct tt_model *m, const char *name)
+/* A model is at most this big: the shipped ones are a few KiB. */
+#define MODEL_MAX_BYTES (1 << 20)
+
+/* The whole file, NUL-terminated, in *buf (malloc'd). Opened without
+ * blocking and checked to be a regular file before a byte is read: a FIFO
+ * (or a device) named as a model fails at once instead of waiting for a
+ * writer for ever. A link to a model is followed: models are shared that
+ * way, and its tree is found beside the file itself (tt_model_load). */
+static int read_model(const char *path, char **buf)
 {
-	char path[4096];
-	int rc = tt_model_find(name, path, sizeof(path));
-	FILE *f = rc == 0 ? fopen(path, "r") : NULL;
-	char *buf = NULL;
-	long len;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), rc = 0;
+	struct stat st;
+	ssize_t got = 0;
+	size_t len = 0;
 
-	if (rc < 0)
-		return rc;
-
+	*buf = NULL;
 	/* The file is the user's input: one that cannot be read is bad input,
 	 * not a capability the machine lacks. */
-	struct stat st;
-
-	if (!f)
+	if (fd < 0)
 		return tt_err_sys(TT_EINPUT, errno, "cannot open model '%s'", path);
-	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		rc = tt_err_sys(TT_EINPUT, errno, "cannot read model '%s'", path);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		rc = tt_err(TT_EINPUT, "model '%s' is not a file (a JSON model file)", path);
 		goto out;
 	}
-	if (fseek(f, 0, SEEK_END) < 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) < 0) {
-		rc = tt_err_sys(TT_EINPUT, errno, "cannot read model '%s'", path);
-		goto out;
-	}
-	if (len > (1 << 20)) {
+	if (st.st_size > MODEL_MAX_BYTES) {
 		rc = tt_err(TT_EINPUT, "model '%s' is larger than 1 MiB", path);
 		goto out;
 	}
-	buf = malloc((size_t)len + 1);
-	if (!buf) {
+	/* One byte more than the limit: a file that grew since fstat is
+	 * caught by its length, not read without end. */
+	*buf = malloc(MODEL_MAX_BYTES + 2);
+	if (!*buf) {
 		rc = tt_err(TT_EFAIL, "out of memory reading model '%s'", path);
 		goto out;
 	}
-	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+	while (len <= MODEL_MAX_BYTES &&
+	       (got = read(fd, *buf + len, MODEL_MAX_BYTES + 1 - len)) > 0)
+		len += (size_t)got;
+	if (got < 0)
 		rc = tt_err_sys(TT_EINPUT, errno, "cannot read model '%s'", path);
-		goto out;
+	else if (len > MODEL_MAX_BYTES)
+		rc = tt_err(TT_EINPUT, "model '%s' is larger than 1 MiB", path);
+	else
+		(*buf)[len] = '\0';
+out:
+	close(fd);
+	if (rc < 0) {
+		free(*buf);
+		*buf = NULL;
 	}
-	buf[len] = '\0';
+	return rc;
+}
+
+int tt_model_load(struct tt_model *m, const char *name)
+{
+	char path[4096], *buf = NULL;
+	int rc = tt_model_find(name, path, sizeof(path));
+
+	if (rc == 0)
+		rc = read_model(path, &buf);
+	if (rc < 0)
+		return rc;
 	rc = tt_model_parse(m, buf, path);
 	/* A relative tree is the model file's neighbour, wherever it is run
 	 * from: the shipped models name their fixture trees that way. */
@@ -382,7 +411,6 @@ int tt_model_load(struct tt_model *m, const char *name)
 	free(real);
 out:
 	free(buf);
-	fclose(f);
 	return rc;
 }
 

@@ -102,8 +102,25 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 				 "%s", action);
 			continue;
 		}
-		rc = weights_text(json_object_get(rec, "weights"), where, text, sizeof(text));
+		json_t *w = json_object_get(rec, "weights"),
+		       *stored = json_object_get(rec, "weights_text");
 
+		/* The stored text, when it is no weights (tt_db_run_get keeps
+		 * it as weights_text): named, never applied (the front end
+		 * escapes what it prints). */
+		if (json_is_null(w) && json_is_string(stored)) {
+			tt_err(TT_EINPUT,
+			       "%s: its recommendation for source node %" JSON_INTEGER_FORMAT
+			       " holds weights '%.200s', which are not NODE:WEIGHT,...: nothing "
+			       "written",
+			       where, json_integer_value(json_object_get(rec, "source_node")),
+			       json_string_value(stored));
+			tt_err_hint("the database is damaged, or a merged one holds text no "
+				    "tiertune wrote; 'tiertune show %jd' shows the run",
+				    (intmax_t)rs->run_id);
+			return TT_EINPUT;
+		}
+		rc = weights_text(w, where, text, sizeof(text));
 		if (rc == 0)
 			rc = tt_recos_add(
 				rs, (int)json_integer_value(json_object_get(rec, "source_node")),
@@ -180,7 +197,7 @@ int tt_recos_latest(struct tt_db *db, const struct tt_topo *t, struct tt_recos *
 int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
-	json_t *j = NULL, *host, *rec;
+	json_t *j = NULL, *host, *rec, *sim;
 	bool v1;
 	char where[4200];
 	size_t i;
@@ -217,7 +234,18 @@ int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 		 json_string_value(json_object_get(host, "cpu_model")) ?: "");
 	snprintf(rs->kernel_release, sizeof(rs->kernel_release), "%s",
 		 json_string_value(json_object_get(host, "kernel_release")) ?: "");
-	rs->simulated = json_is_true(json_object_get(j, "simulated"));
+	/* A boolean, as every document writes it: "yes" was read as false,
+	 * and a model's weights applied without the SIMULATED warning. */
+	sim = json_object_get(j, "simulated");
+	if (sim && !json_is_boolean(sim)) {
+		char *shown = json_dumps(sim, JSON_ENCODE_ANY);
+
+		rc = tt_err(TT_EINPUT, "profile '%s': simulated is %.64s, not true or false", path,
+			    shown ? shown : "?");
+		free(shown);
+		goto out;
+	}
+	rs->simulated = json_is_true(sim);
 	snprintf(rs->objective, sizeof(rs->objective), "%s",
 		 json_string_value(json_object_get(j, "objective")) ?: "");
 	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",

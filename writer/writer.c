@@ -150,7 +150,7 @@ static int plan(const struct tt_writer_req *rq, const char *state, struct tt_wri
 	case TT_WRITER_DEFAULTS:
 		return tt_apply_plan_defaults(p, rq->topo);
 	case TT_WRITER_AUTO_ON:
-		return tt_apply_plan_auto(p, true);
+		return tt_apply_plan_auto(p, rq->topo, true);
 	}
 	return tt_err(TT_EFAIL, "no such source of weights (%d)", (int)rq->from);
 }
@@ -179,14 +179,10 @@ static int execute(const struct tt_writer_req *rq, const char *state, struct tt_
 	if (rc < 0 || rq->dry_run)
 		return rc < 0 ? rc : tt_apply_verify(p);
 	/* The history's kind: restore --last takes back an "apply" or a
-	 * "restore" (--defaults); auto mode turned on is "restore-auto", not
-	 * undoable yet: the kernel recomputes the node weights, and the
-	 * record does not hold the ones it replaced. */
-	rc = tt_apply_run(p, state,
-			  rq->kind != TT_WRITER_RESTORE	  ? "apply"
-			  : rq->from == TT_WRITER_AUTO_ON ? "restore-auto"
-							  : "restore",
-			  &ar);
+	 * "restore" (--defaults, and --auto, whose record holds the weights
+	 * the kernel recomputed as side writes; the "restore-auto" records
+	 * of earlier versions hold only the mode and stay out of the undo). */
+	rc = tt_apply_run(p, state, rq->kind != TT_WRITER_RESTORE ? "apply" : "restore", &ar);
 	if (rc < 0)
 		return rc;
 	res->ran = true;

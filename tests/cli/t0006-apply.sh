@@ -157,6 +157,17 @@ expect_bad_input 2 "is from host 'genoa-cxl-12' with hardware fingerprint" "$spr
 run "$TT" --sysfs-root "$spr" apply --profile "$WORK/p.json" --force
 is "a profile from another host with --force" "$rc:$(cat "$spr/$WI/node0")" "0:1"
 run "$TT" --sysfs-root "$spr" restore
+# A source node this machine does not have is refused by name, --force or
+# not, also in a profile from another CPU model (it was applied silently).
+profile "$WORK/src7.json" '[{"source_node":7,"interface":"upstream","weights":{"0":3,"1":1}}]'
+expect_bad_input 3 "profile '$WORK/src7.json' names source node 7, which is not online (online: 0-2)" "$spr" \
+	"$TT" --sysfs-root "$spr" apply --profile "$WORK/src7.json" --force
+# simulated is a boolean: "yes" was read as false (a model's weights
+# applied without the SIMULATED warning).
+python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["simulated"] = "yes"; json.dump(p, open(sys.argv[2], "w"))' \
+	"$WORK/p.json" "$WORK/sim-yes.json"
+expect_bad_input 2 "profile '$WORK/sim-yes.json': simulated is \"yes\", not true or false" "$spr" \
+	"$TT" --sysfs-root "$spr" apply --profile "$WORK/sim-yes.json" --force
 # A profile as 0.2.0 wrote it ("version": 1, "host", -1 for no source) still applies.
 python3 -c '
 import json, sys
@@ -237,6 +248,19 @@ run "$TT" --sysfs-root "$vm" export --latest --format prometheus --force
 is "--latest finds the run with a recommendation; gain exported" "$rc:$(grep -c '^tiertune_gain_ratio{source_node="0"} 0.05$' "$WORK/out")" "0:1"
 run "$TT" --sysfs-root "$vm" export --run "$bench_run" --format shell -o "$WORK/out.sh" --force
 is "-o writes the file whole (no temp left)" "$rc:$(ls "$WORK" | grep -c 'out.sh.'):$(grep -c '^echo 1 > ' "$WORK/out.sh")" "0:0:1"
+# Stored weights that are no weights (a damaged database, or one merged
+# from elsewhere): named with the run, never applied ("weights '' are
+# empty" before), and show marks them.
+python3 -c 'import sqlite3, sys
+d = sqlite3.connect(sys.argv[2]); sqlite3.connect(sys.argv[1]).backup(d)
+d.execute("UPDATE recommendations SET weights = ? WHERE run_id = ?", ("0:5;rm -rf x", int(sys.argv[3]))); d.commit()' \
+	"$TIERTUNE_DB" "$WORK/garbage.db" "$bench_run"
+expect_bad_input 2 "run $bench_run: its recommendation for source node 0 holds weights '0:5;rm -rf x', which are not NODE:WEIGHT" \
+	"$vm" "$TT" --db "$WORK/garbage.db" --sysfs-root "$vm" apply --run "$bench_run" --force
+expect_bad_input 2 "holds weights '0:5;rm -rf x'" "$vm" \
+	"$TT" --db "$WORK/garbage.db" --sysfs-root "$vm" export --latest --format shell --force
+run "$TT" --db "$WORK/garbage.db" show "$bench_run"
+is "show: stored text that is no weights, as it is" "$rc:$(grep -c " '0:5;rm -rf x' (not weights) " "$WORK/out")" "0:1"
 # The kernel's auto-mode formula, for kernels without auto mode (6.9-6.15):
 # on the QEMU layout's HMAT, 14:14:3 (its SOURCE note works it out).
 q3=$(copy_fixture qemu-3node-hmat)

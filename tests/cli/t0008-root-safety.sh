@@ -306,6 +306,11 @@ mkfifo "$WORK/profile.fifo"
 run timeout -s KILL 20 "$TT" --sysfs-root "$ff" apply --profile "$WORK/profile.fifo"
 is "apply --profile FIFO: refused at once, by name" \
 	"$rc:$(grep -c "profile '$WORK/profile.fifo' is not a regular file" "$WORK/err")" "2:1"
+# A model is read the same way: a FIFO (or a device) is no model, said at
+# once (it hung in fopen, waiting for a writer).
+run timeout -s KILL 20 "$TT" auto --source-node 0 --model "$WORK/profile.fifo" --no-record
+is "auto --model FIFO: refused at once, by name" \
+	"$rc:$(grep -c "model '$WORK/profile.fifo' is not a file" "$WORK/err")" "2:1"
 # apply.history.1 a link (or anything restore --last cannot read): apply
 # refuses, so no change commits whose undo restore could not find.
 echo keep >"$WORK/victim1"
@@ -314,13 +319,13 @@ run "$TT" --sysfs-root "$ff" apply --weights 0:5
 is "apply.history.1 a symlink: apply refuses before writing (restore could not read it)" \
 	"$rc:$(same "$ff" "$f0"):$(cat "$WORK/victim1")" "2:same:keep"
 rm -f "$st/apply.history.1"
-# restore --defaults is a change like an apply: restore --last takes it
-# back, to the tuned weights it replaced. (--auto is not yet: the kernel
-# recomputes the node weights and its record does not hold the old ones.)
+# restore --defaults and --auto are changes like an apply: restore --last
+# takes each back, to the tuned weights it replaced (for --auto, the node
+# weights the kernel recomputed are in its record as side writes).
 rd=$(copy_fixture spr-ddr5-2cxl)
 "$TT" --sysfs-root "$rd" apply --weights 0:5,1:2,2:1 >/dev/null
 tuned=$(tree_sum "$rd")
-for mode in --defaults; do
+for mode in --defaults --auto; do
 	"$TT" --sysfs-root "$rd" restore $mode >/dev/null
 	run "$TT" --sysfs-root "$rd" restore --last
 	is "restore $mode, then restore --last: the tuned weights are back" \
@@ -369,7 +374,18 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
 	run "$TT" --sysfs-root "$ds" restore
 	is "the history's folder sync fails: rolled back, no record left, restore has nothing to undo" \
 		"$rc:$(same "$ds" "$ds0"):$(grep -c 'no apply on sysfs root' "$WORK/err")" "2:same:1"
+	# restore --auto killed before its record: its journal holds the node
+	# weights the kernel recomputed, so they come back with the mode.
+	ra=$(copy_fixture spr-ddr5-2cxl)
+	"$TT" --sysfs-root "$ra" apply --weights 0:5,1:2,2:1 >/dev/null
+	ra0=$(tree_sum "$ra")
+	(strace -f -qq -o /dev/null -P "$st/apply.history" -e inject=write:signal=KILL:when=1 \
+		"$TT" --sysfs-root "$ra" restore --auto; :) >/dev/null 2>&1
+	killed=$(cat "$ra/$WI/auto")
+	run "$TT" --sysfs-root "$ra" restore
+	is "restore --auto killed before its record: restore gives the tuned weights back, not the kernel's" \
+		"$killed:$rc:$(same "$ra" "$ra0")" "true:0:same"
 else
-	for i in 1 2 3; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
+	for i in 1 2 3 4; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
 fi
 done_testing

@@ -279,7 +279,7 @@ static void test_plan_apply_restore(void **st)
 	tt_weights_put(&w, 1, 10);
 	assert_int_equal(tt_apply_plan_weights(&p, &topo, -1, &w), TT_EINPUT);
 	/* No auto mode: said with the interfaces that have one. */
-	assert_int_equal(tt_apply_plan_auto(&p, true), TT_EUNAVAIL);
+	assert_int_equal(tt_apply_plan_auto(&p, &topo, true), TT_EUNAVAIL);
 	assert_string_equal(tt_err_msg(), "the test interface has no auto mode (upstream has one)");
 	tt_apply_plan_release(&p);
 

@@ -41,7 +41,7 @@ mkdir -p "$WORK/elsewhere"
 run env -C "$WORK/elsewhere" TIERTUNE_DATADIR="$p/share/tiertune" "$TT" --db "$WORK/m.db" auto \
 	--source-node 0 --model spr-ddr5-2cxl --budget 20
 is "auto --model NAME from an installed copy, outside the tree" \
-	"$rc:$(grep -c "^SIMULATED: every figure comes from model 'spr-ddr5-2cxl'" "$WORK/out"):$(grep -c "machines/spr-ddr5-2cxl" "$WORK/out")" \
+	"$rc:$(grep -c "^SIMULATED: every figure comes from model '$p/share/tiertune/models/spr-ddr5-2cxl.json'" "$WORK/out"):$(grep -c "machines/spr-ddr5-2cxl" "$WORK/out")" \
 	"0:1:1"
 run env -C "$TT_TOP" "$TT" --db "$WORK/m.db" auto --source-node 0 --model 2s-genoa-cxl --budget 20
 is "auto --model NAME in a checkout: tuner/models/" "$rc" 0

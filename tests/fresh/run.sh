@@ -131,7 +131,7 @@ rc() { cat "$log/$1.rc" 2>/dev/null || echo missing; }
 tap $? "the Debian package builds, lintian reports no error and no warning" "$work/deb.log"
 tap "$(rc pkg-install)" "apt installs the package in the fresh root" "$log/pkg-install"
 tap "$(rc pkg-topo)" "installed, as a user outside the source tree: tiertune topo" "$log/pkg-topo"
-[ "$(rc pkg-auto)" = 0 ] && grep -q "^SIMULATED: every figure comes from model 'spr-ddr5-2cxl'" "$log/pkg-auto"
+[ "$(rc pkg-auto)" = 0 ] && grep -q "^SIMULATED: every figure comes from model '/usr/share/tiertune/models/spr-ddr5-2cxl.json'" "$log/pkg-auto"
 tap $? "installed: tiertune auto --source-node 0 --model spr-ddr5-2cxl" "$log/pkg-auto"
 tap "$(rc pkg-man)" "installed: man tiertune, man tiertop" "$log/pkg-man"
 tap "$(rc pkg-completion)" "installed: bash completion of tiertune and tiertop" "$log/pkg-completion"

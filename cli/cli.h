@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Shared pieces of the tiertune commands: the command table, the options
  * every command takes, error reporting and exit codes, JSON output. Only

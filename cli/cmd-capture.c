@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune capture: what tiertune reads of this machine (or of the
  * --sysfs-root tree) into a folder or a .tar.gz that --sysfs-root reads
  * back and hwloc too (core/capture.h): to attach to a bug report, or to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune plot: an auto or sweep run's score against the share of its
  * pages on the nodes other than the source's (the slow tier when the
  * source's node is the fast one), as a data file and a gnuplot script, drawn

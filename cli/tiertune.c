@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune: find and apply the best weighted-interleave settings. */
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* A machine's files into a tree (capture.h). */
 #define _GNU_SOURCE /* O_DIRECTORY, fdopendir */
 #include "capture.h"

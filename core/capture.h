@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A copy of what tiertune reads of a machine, as a tree that --sysfs-root
  * reads back (and hwloc, with HWLOC_FSROOT): for a bug report, or to run

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # STREAM triad and copy: tiertune bench against likwid-bench triad_avx and
 # copy_avx, on the same total working set and thread count, alternating which
 # runs first, over PAIRS pairs. Prints every pair and the median ratio

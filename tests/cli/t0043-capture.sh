@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune capture: a copy of what tiertune reads that --sysfs-root reads
 # back as the machine, and hwloc too. Every fixture machine captured from
 # its tree gives the tree back file for file; this machine's capture reads

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make check-fresh: README's two commands in a fresh Debian 12 root, as root
 # and as a user (tests/fresh/README.md). TAP output, then "N passed, N failed".
 #

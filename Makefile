@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune: one non-recursive Makefile.
 #   make             build tiertune (build/tiertune) and, with ncursesw, tiertop
 #   make deps        install the Debian packages in packages.debian (mk/deps.sh)
@@ -10,6 +11,7 @@
 #   make perf        benchmarks of our own code (figures, not tests)
 #   make install     PREFIX=/usr/local DESTDIR= (make uninstall: the same set)
 #   make deb         the Debian package and lintian on it (build-deb-out/)
+#   make spdx-check  every source file opens with its SPDX license line (make spdx adds it)
 # Goals may be combined: `make deps demo` installs first, then probes and builds.
 
 # No built-in rules: make would otherwise try to rebuild an included .d file
@@ -28,7 +30,7 @@ FUZZ_SECONDS ?= 60
 # mk/configure.sh into $(BUILD)/config.mk, never while make parses this file:
 # `make deps demo` must see what deps installed. These goals need no probe.
 CONFIG    := $(BUILD)/config.mk
-NO_CONFIG_GOALS := deps clean check-fresh format format-check uninstall deb
+NO_CONFIG_GOALS := deps clean check-fresh format format-check uninstall deb spdx spdx-check
 ifneq ($(filter-out $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(CONFIG)
 endif
@@ -104,7 +106,7 @@ $(call stamp,$(FLAGS_STAMP),$(FLAGS))
 $(call stamp,$(VERSION_STAMP),$(VERSION))
 endif
 
-.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz fuzz-bins format format-check install uninstall deb clean unit-bins perf FORCE
+.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz fuzz-bins format format-check install uninstall deb spdx spdx-check clean unit-bins perf FORCE
 all: $(TIERTUNE)
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
@@ -264,6 +266,11 @@ uninstall:
 # The Debian package of what git tracks, and lintian on it (mk/deb.sh).
 deb:
 	mk/deb.sh build-deb-out
+# The license line of every source file (mk/spdx.sh); CI runs the check.
+spdx:
+	@mk/spdx.sh add
+spdx-check:
+	@mk/spdx.sh check
 
 clean:
 	rm -rf build build-asan build-fuzz build-min build-clang build-deb build-deb-out

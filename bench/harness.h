@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What the bench harnesses share (internal to bench/): the clock, pinning,
  * and the life of a set of placed buffers: map, check free memory, place

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The element-wise kernel loops, compiled once per instruction set from
  * k-stream.c, and the choice among them. A tiertune built on one machine of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The loops of the element-wise kernels: STREAM's four (McCalpin,
  * stream.c), non-temporal-store variants, and MLC's traffic mixes. Built
  * with -O3 for each instruction set (see Makefile), so they vectorise to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The kernel table: descriptors (data) and the run-time choice of loops
  * (k-loops.h). To add a kernel: see kernels.h. */
 #include "k-loops.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Benchmark kernels: one const descriptor each, in tt_kernels[]. A kernel
  * declares the bytes it moves per element; the harness, not the kernel, turns

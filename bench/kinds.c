@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The kinds of kernel: how each runs, the figures it gives and how a result
  * becomes recorded trials. A kernel names its kind (kernels.h); nothing
  * outside bench/ branches on which kind it is. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Latency: a pointer chase over a random cyclic permutation of cache lines,
  * alone (idle latency) or beside bandwidth threads with an injected delay
  * (loaded latency, MLC's --loaded_latency), and the CPU-node x memory-node

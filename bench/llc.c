@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The last-level cache the threads of a run share, and whether a run
  * measured memory or that cache (run.h). */
 #include "harness.h"

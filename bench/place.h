@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The placement engine: put a buffer's pages on nodes before first touch,
  * then check where every page landed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The harness: allocate, place, first-touch, verify, time and validate a
  * kernel, with threads pinned to the source node's CPUs. The tuner calls

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* auto's and sweep's report, as text and as JSON from one document, and
  * their progress lines (auto-display.h). */
 #include "auto-display.h"

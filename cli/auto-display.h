@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * auto's and sweep's output: the report document of a run (tuner/auto.h)
  * rendered as text and as JSON, each from that one document, so that the

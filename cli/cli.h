@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Shared pieces of the tiertune commands: the command table, the options
  * every command takes, error reporting and exit codes, JSON output. Only
@@ -57,8 +58,12 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv);
 int cmd_restore(struct tt_cli *cli, int argc, char **argv);
 int cmd_export(struct tt_cli *cli, int argc, char **argv);
 int cmd_run(struct tt_cli *cli, int argc, char **argv);
+int cmd_capture(struct tt_cli *cli, int argc, char **argv);
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv);
 int cmd_help(struct tt_cli *cli, int argc, char **argv);
+
+/* The release and commit this binary was built from (tiertune --version). */
+extern const char cli_version[];
 
 /* The overview: every command with the first sentence of its summary. */
 void cli_overview(FILE *f);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune apply: write weights typed, recorded with a run or in a
  * profile, through the one write path (writer/writer.h), which records
  * what changed in the database through the CLI's hooks (write-out.c). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune auto: search the best weights for one source node, prove them
  * against the baselines, record them, and optionally apply them; and
  * tiertune sweep, the same run with the exhaustive grid as its strategy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune bench: run a kernel under a placement and report bandwidth and
  * where the pages went. The options and their checks, and the printing;
  * running, collecting and recording are tuner/trial.c's. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune collectors: every collector, whether it works here and why not,
  * and the metrics it gives (or would). */
 #include "cli.h"

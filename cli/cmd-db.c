@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune db check | migrate | merge FILE...: look after the database itself. */
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune export: recommended weights in the forms operators deploy them
  * with. Written to a temp file and renamed, so a reader never sees half. */
 #include "cli.h"

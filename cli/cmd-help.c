@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune help [COMMAND]: the commands, or one command's options (the
  * same text as COMMAND --help, from the command's own option table). */
 #include "cli.h"

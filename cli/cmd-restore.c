@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune restore: put back what the last apply replaced (from the
  * durable undo history), what a leftover journal holds, weight 1
  * everywhere, or the kernel's auto mode; through apply's transaction. */

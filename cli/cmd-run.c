@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune run: launch a program under MPOL_WEIGHTED_INTERLEAVE over the
  * weights' nodes, its CPUs on the source node the weights were tuned for,
  * as numactl --weighted-interleave does from 2.0.19 (Debian 12 has 2.0.16).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune runs: the runs the database holds, newest first. */
 #include "cli.h"
 #include "run-figures.h"

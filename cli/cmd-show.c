@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune show RUN: one recorded run with its host, trials and
  * recommendations. */
 #include "cli.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune simulate: the kernel's interleave order for a policy, as a model. */
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune topo: what the machine (or fixture) under the sysfs root offers. */
 #include "cli.h"
 

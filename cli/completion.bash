@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bash completion for tiertune, installed by `make install`. The commands and
 # each command's options come from tiertune itself (--completion-helper, from
 # the option tables in cli/), so they cannot drift from the binary.

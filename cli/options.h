@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Command-line options, declared once per command as git's parse-options
  * does: a table of struct cli_opt (name, value, argument, help with unit

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune: find and apply the best weighted-interleave settings. */
 #include "cli.h"
 
@@ -12,6 +13,8 @@
 #ifndef TT_VERSION
 #define TT_VERSION "0.0.0-dev"
 #endif
+
+const char cli_version[] = TT_VERSION;
 
 /* The commands; each parses its own options (cli/options.h). */
 const struct tt_cmd tt_commands[] = {
@@ -58,6 +61,11 @@ const struct tt_cmd tt_commands[] = {
 	  "Launch a program under weighted interleave over the weights' nodes with its CPUs on "
 	  "the source node; the weights (global on upstream kernels) must be what sysfs holds, "
 	  "or --apply writes them first.",
+	  false },
+	{ "capture", cmd_capture, NULL,
+	  "Copy what tiertune reads of this machine (nodes, CPUs, caches, HMAT, tiers, weights, "
+	  "PMUs) into a folder or .tar.gz that --sysfs-root and hwloc read back: for a bug "
+	  "report, or what-if searches elsewhere.",
 	  false },
 	{ "collectors", cmd_collectors, NULL,
 	  "List every collector (perf counters, memory-controller bandwidth, allocation "
@@ -121,7 +129,7 @@ static int finish(int rc)
  * may come from builds without PAPI, likwid or libpfm4. */
 static void print_version(void)
 {
-	printf("tiertune %s\ncollectors:", TT_VERSION);
+	printf("tiertune %s\ncollectors:", cli_version);
 	for (const struct tt_collector *const *c = tt_collectors; *c; c++)
 		printf(" %s%s", (*c)->name, (*c)->unbuilt ? "(not built)" : "");
 	putchar('\n');

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The CLI's side of the one write path (writer/writer.h): its hooks (what
  * the CLI says along the way, the database) and the result as text or
  * JSON, the same for apply, restore and auto --apply. */

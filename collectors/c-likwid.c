@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Memory bandwidth per socket from likwid's MEM performance group. Debian's
  * likwid reads counters through its access daemon or, as root, the msr
  * driver directly; it has no perf_event backend. Probe checks for one of

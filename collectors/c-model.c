@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The bandwidth model, for simulated runs: every value is computed, none
  * measured, and the collector is flagged simulated so that output and the
  * database say so. Interleaving by weights w gives node n a share

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Page allocation and migration per node: nodeN/numastat and meminfo, the
  * promotion/demotion counters of nodeN/vmstat, and the same counters of
  * /proc/vmstat for the whole machine. Pages, not traffic: these say where

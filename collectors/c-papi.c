@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Core counters through PAPI's perf_event component: presets counted per
  * CPU of the source node (PAPI_CPU_ATTACH, system granularity), read by
  * the sampler. PAPI's perf_event_uncore component reads the same kernel

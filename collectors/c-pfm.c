@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Core counters through libpfm4: event names encoded with
  * pfm_get_os_event_encoding(), opened with perf_event_open on every CPU of
  * the source node (system-wide: the benchmark's threads run there) when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Memory bandwidth monitoring (Intel RDT MBM, AMD QoS) per L3 domain:
  * /sys/fs/resctrl/mon_data/mon_L3_<id>/mbm_{total,local}_bytes, bytes since
  * the domain came up. Source-side: what the CPUs of a domain pulled from all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Memory-controller bandwidth from uncore PMUs: Intel IMC boxes
  * (cas_count_read/write; Granite Rapids' per-subchannel sch0 + sch1), AMD
  * UMC channels (Linux 6.7+, CAS commands x 64 B) and CXL devices' CPMU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A measurement with collectors around it, as bench --collect and the tuner
  * run one: open the named collectors, sample them at 10 Hz on the sampler's

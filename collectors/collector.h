@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Collectors: where memory traffic and allocation actually go, one plug-in
  * per source. Each says at probe time whether it works on this machine and,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * perf PMUs as sysfs describes them (Documentation/ABI/testing/
  * sysfs-bus-event_source-devices-*): an event string from events/<name>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The sampling engine: reads open sources at a fixed interval on its own
  * thread, turns counters into rates, and keeps stamped readings in a ring

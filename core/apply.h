@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Applying weights as a transaction. A plan is a list of sysfs writes, each
  * with the value it replaces, plus the values the kernel changes by itself

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Fixed-size bitmaps for node and CPU sets. Node ids are bounded by the
  * kernel's MAX_NUMNODES (1 << CONFIG_NODES_SHIFT, at most 1024 on x86 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Error state for library code: functions return 0 (or a count) on success
  * and a negative tt_status on failure, with a message recorded here. Library

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What the kernel's sysfs store handlers would leave behind, for fixture
  * trees. A fixture is a tree of regular files: writing "0:85" to an RFC

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The kernel's weighted-interleave order, reproduced page for page.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The apply journal's and undo history's file format (internal to
  * core/apply.c). The journal holds the values a transaction replaces,

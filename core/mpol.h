@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Memory-policy system calls, called directly: Debian 12's libnuma (2.0.16)
  * and linux-libc-dev 6.1 predate MPOL_WEIGHTED_INTERLEAVE (Linux 6.9, value

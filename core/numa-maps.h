@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * /proc/PID/numa_maps: one line per VMA, "<start> <policy> key=value...",
  * as mm/mempolicy.c show_numa_map() prints it. tiertop's process panel reads

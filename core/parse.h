@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Strict parsers for the text formats of sysfs, procfs and the command line.
  * They return 0, -EINVAL (malformed) or -ERANGE (out of range) and record no

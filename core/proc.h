@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Which process is this, and is that one still alive? A pid alone is not an
  * identity (pids are reused), so the pair (pid, start time since boot) is,

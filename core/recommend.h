@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Recommended weights, per source node, as the tuner produces them and
  * apply and export take them; and the two rules that turn them into what a

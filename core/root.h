@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Opening a sysfs root for writing: the store its writes go to is chosen
  * here, once. "/" is the live kernel's files; any other root is a fixture

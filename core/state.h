@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Where tiertune keeps its own files: the state folder (apply lock, journal,
  * undo history) and the data folder (the results database). One function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Every read and write of /sys and /proc goes through here, under a root
  * prefix (--sysfs-root, default "/"), so that tests and demos run against

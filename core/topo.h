@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Topology of the machine under a sysfs root: nodes (CPUs, memory, distances,
  * HMAT access classes), memory tiers and perf PMUs. Loaded once; the tuner

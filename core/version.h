@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The version of the JSON vocabulary (docs/json.md) that every command and
  * tiertop print as schema_version. Raise it when a field is renamed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Weight vectors: a weight per node (upstream), or per source node (one RFC
  * tier's interleave_weight). Parse, format, check against an interface's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Walking the weight-interface table (wi.c) and the state the backends
  * share. */
 #include "wi.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The per-tier RFC (seeds 003/004, never merged): memory_tierN/
  * interleave_weight reads "0:1,1:1,..." for every online source node and
  * takes one "src:weight" per write, weight 0..100. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Upstream weighted interleave (Linux 6.9+), Documentation/ABI/testing/
  * sysfs-kernel-mm-mempolicy-weighted-interleave. */
 #include "wi.h"

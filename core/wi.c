@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The weight-interface table (wi.h, "To add one"): per backend, its name
  * in the declaration and a line in the table. Nothing else lives in this
  * file, so that a test can link a table of its own instead

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Weight interfaces: the kernel files that hold interleave weights, as
  * plug-in backends listed in one table (tt_wi_backends, wi.c). Everything

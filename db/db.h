@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The results database: every host, run, trial, collector sample,
  * recommendation and sysfs write, in one sqlite file. The only module that

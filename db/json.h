@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The JSON vocabulary every document shares (docs/json.md), for the
  * library's documents (runs, profiles) and every command's: figures, node
  * sets and weights each have one form. */

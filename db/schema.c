@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The schema as forward migrations: migrations[i] takes a database from
  * user_version i to i + 1. To change the schema: 1. append a migration
  * (never edit a released one); 2. raise TT_DB_SCHEMA_VERSION in db.h;

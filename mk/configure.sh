@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Prints build/config.mk for the compiler given as $1 (and WITHOUT, a list
 # of optional libraries to leave out): what the Makefile
 # needs to know about this machine, each probe run now rather than when make

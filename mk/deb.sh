@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make deb: the Debian package (debian/) built from the files git tracks, as
 # they are in the work tree, in a copy outside it (dpkg-buildpackage writes
 # its results beside the source folder), then lintian on it. The .deb, its

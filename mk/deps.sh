@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make deps: installs the packages of packages.debian that are not installed,
 # with apt-get as root (or through sudo). Without either it says exactly what
 # to run as root, and fails: a build would only fail later, less clearly.

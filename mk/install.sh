@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make install / make uninstall: one list of what is installed, so the two
 # cannot drift. The Makefile passes the folders (from PREFIX; DESTDIR is
 # prepended to each) and the built binaries:

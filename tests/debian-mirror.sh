@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Prints the Debian archive mirror this system's apt uses, from any of its
 # sources files: deb822 (*.sources, "URIs:") and one-line (*.list, "deb URI
 # suite"), in sources.list, sources.list.d/ or wherever Dir::Etc points.

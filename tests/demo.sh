@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make demo: the toolkit end to end on this machine, and on copies of fixture
 # machines where this one (one node, no PMU) cannot show a thing. Everything
 # simulate and the model print is labelled simulated; topo reads real files

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The full kill and fault sweeps (too slow for make check, which runs a
 # sample in tests/cli/t0008-root-safety.sh). Each command that writes
 # weights is stopped at every system call of a kind (tests/cli/kill.sh):

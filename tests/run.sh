@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs the unit test binaries (cmocka, TAP output) named on the command line
 # and every CLI test script (tests/cli/tNNNN-*.sh, TAP too) against one build
 # directory, and ends with the line "N passed, N failed, N skipped"; each skip

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bash completion for tiertop, installed by `make install`. The options and
 # the values they take come from `tiertop --help` (tiertop's one option
 # table), so they cannot drift from the binary.

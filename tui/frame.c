@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The frame model: which figure goes in which cell, and why a cell has none.
  * No terminal here and no collecting: inputs are what the sampler and the
  * process scanner already took. */

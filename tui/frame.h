@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tiertop's frame model: what one screen shows, computed from the topology,
  * the weights, the latest collector readings and the process scan, with no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The process panel's collecting: a scan of /proc/PID/numa_maps (under the
  * root prefix, so fixtures can hold processes) for the processes whose

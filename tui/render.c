@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* A frame as lines of text (for --once, --batch and the curses screen alike,
  * so what a test reads is what a user sees) and as one JSON object. Text
  * fits 80 columns; numbers are right-aligned with their unit in the

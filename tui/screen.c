@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The curses screen: the only file of tiertune that includes curses.h. It
  * draws frames (frame.h) and reads keys; collecting stays on the sampler's
  * and the scanner's threads.

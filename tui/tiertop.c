@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertop: main, options, and the non-interactive modes (--once, --batch,
  * --json). The options are declared once, below: parsing and --help come
  * from that one table. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertop's state between frames: what is open, what was taken, and the two
  * actions that write (a weight, its undo). No terminal here. */
 #include "tui.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tiertop's own parts, shared by its front ends: the application state
  * (top.c: topology, weights, collectors on the sampler's thread, the process

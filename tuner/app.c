@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The app objective's program (see app.h). */
 #define _GNU_SOURCE /* CPU_SET_S, pipe2 */
 #include "app.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The app objective's program: run once per measurement, forked, pinned to
  * the source node's CPUs, under MPOL_WEIGHTED_INTERLEAVE over the trial's

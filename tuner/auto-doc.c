@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* An auto or sweep run's report document (auto.h): the plan apply would
  * run, the trials as the report shows them and the commands it suggests,
  * beside the session's own figures. */

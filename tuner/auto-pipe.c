@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* An auto run's measurement pipeline (auto.h): a base measure, the model's,
  * a real trial's or a program's, and the wrappers around it, each stage of
  * one signature (struct tt_stage), built once before the search. */

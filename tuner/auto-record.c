@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* An auto or sweep run's record in the database (auto.h): the run, a
  * trial per weight vector with its measurements as passes, and the
  * recommendation. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* An auto or sweep run as a session: its nodes, prior, search, plan and
  * the --all-sources set (auto.h). The pipeline is auto-pipe.c's, the
  * record auto-record.c's, the report document auto-doc.c's. */

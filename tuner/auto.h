@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * An auto or sweep run (tiertune auto, sweep) as a session: a typed request
  * in, one report document out (report.h). Between them the nodes for a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Model names to files (model-path.h). */
 #include "model-path.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Where a model named on the command line is: `--model spr-ddr5-2cxl`
  * works from a source checkout and from an installed copy alike.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The performance model: load, check, evaluate, add noise (model.h). */
 #include "model.h"
 #include "model-path.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The performance model: what a bandwidth trial would measure on a machine
  * described in a JSON file (the files in tuner/models/), so the tuner can be

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* A trial under written weights (see policy.h). */
 #include "policy.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A trial under written weights: the candidate's node weights written to
  * sysfs through the apply transaction (core/apply.h: lock, journal, write,

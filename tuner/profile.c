@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The profile before the search: measured, modelled or HMAT's (profile.h). */
 #include "profile.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The profile: bandwidth and idle latency from the source node to each
  * node the search interleaves over, each node alone, before the search. It

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The search's outcome as a report and a recommendation (report.h). */
 #include "report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * What a search found, in the form the CLI prints and stores: the trials,
  * the baselines with each one's gain and its confidence, the best weights,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Every vector of the weight space, each measured min_repeats times: what
  * `tiertune sweep` shows, and the reference of the quality benchmark. Blind
  * and exhaustive on purpose; the budget still applies. */

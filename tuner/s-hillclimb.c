@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * Caption's hill climb (Sun et al., MICRO'23; the artifact's caption_ae/):
  * one knob, one measurement per step; a better result keeps the direction,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The search's frame: trials, the set of tried vectors, budget, baselines
  * and the final interleaved comparison (search.h). */
 #include "search.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The search for the best weights of one source node: baselines first, then
  * a strategy (s-<name>.c, listed in tt_strategies[]), then the winner

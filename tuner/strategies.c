@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * The search strategies. To add one: 1. write tuner/s-<name>.c with a
  * const struct tt_strategy (search.h says what run() may do); 2. declare it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* A trial: run, collect, record (see trial.h). */
 #include "trial.h"
 

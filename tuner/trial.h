@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A trial: one bench kernel (or the CPU-node x memory-node matrix) run under
  * a placement, with the named collectors sampling its measured passes, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The auto-mode rule: the one place that decides whether a write that
  * turns the kernel's auto mode off may go ahead (writer.h). Its own file,
  * so that a test can link another rule in its place and see every front

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Where apply and export get recommendations (core/recommend.h): a run in
  * the database, a profile file (export --format json), or the command line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The one write path (writer.h): recover, load, convert, merge, the
  * auto-mode rule, writability, dry run or run, record. */
 #include "writer.h"

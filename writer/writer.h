@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The one write path: from a recommendation to the kernel's weight files.
  * Every front end that writes weights (apply, restore, auto --apply and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Does collecting disturb the measurement? tiertune bench with and without
 # --collect (every collector that works here), alternating which runs first,
 # over PAIRS pairs; prints each pair and the median ratio (with / without;

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Placement + first touch + verification of one 8 GiB buffer in exact mode
 # (the reads kernel has one array), RUNS times: every page checked, then a
 # 100,000-page sample. Placement (mmap + mbind) and verification (move_pages)

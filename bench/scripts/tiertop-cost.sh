@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What tiertop costs while it runs: CPU time over DURATION seconds (default
 # 60) at a 1 s refresh with every collector that works here and the
 # processes panel open, beside `top -d 1` run the same way in the same run,

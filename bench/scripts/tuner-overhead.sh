@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # What does a real measurement of the tuner cost beyond the kernel passes it
 # times? Runs auto's sequence of measurements (the mix kernel through the
 # trial layer, exact placement, as tuner/auto.c's real_measure): VECTORS

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # How close does the tuner's search get to the best weights at the budgets
 # users run it with? On every shipped model (tuner/models/) and the models of
 # issue 22's harder machines (5 and 8 nodes with CXL devices of unequal

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Checks JSON documents against docs/json.md, the vocabulary of every command.
 
     json-vocabulary.py DOCS_MD --doc               the vocabulary is self-consistent

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Kill and fault points for the commands that write weights (sourced by
 # t0008-root-safety.sh and tests/kill-sweep.sh after lib.sh). A command is
 # 'apply ARGS', 'auto ARGS' (tiertune) or 'top ACTIONS' (tiertop's w and u,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Tiny TAP library for the CLI tests. Each tNNNN-area.sh sources it, calls
 # the checks below, and ends with `done_testing`.
 #   ok COND-EXIT-STATUS "description"   (use: check "desc" cmd...)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune topo on this machine and on every fixture, figures asserted.
 . "$(dirname "$0")/lib.sh"
 

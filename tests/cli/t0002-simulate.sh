@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune simulate: seed 004 tasks A-E, auto-mode weights, upstream order.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Bad input: exit 2 (3 where unavailable), stderr names the input, stdout
 # empty, the fixture tree unchanged.
 . "$(dirname "$0")/lib.sh"

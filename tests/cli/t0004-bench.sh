@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune bench on this machine, for real: every kernel runs, validates and
 # verifies placement on the first node with CPUs and memory; bad input is
 # refused. Figures are checked for sense, never for speed (not a benchmark).

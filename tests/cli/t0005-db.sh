@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The database from the command line: bench --record, runs, show, db check,
 # db merge; files that are not ours, a newer schema, a read-only folder, a
 # full disk, and a bench killed mid-run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # apply, restore, export against copies of fixtures (whose writes follow the
 # kernel's store rules, core/fixture-kernel.c): round trips, faults injected
 # at each write, killed applies, per-source conflicts, profiles, every

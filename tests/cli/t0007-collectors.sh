@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune collectors and bench --collect: on this machine numastat and pfm
 # (software events) measure for real and the rest say why they cannot; on
 # fixtures the PMUs are found and encoded; garbled PMU files are named.

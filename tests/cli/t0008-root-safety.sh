@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Root safety (issue 12): apply killed at system calls and then restored,
 # host names with newlines and shell metacharacters through every export,
 # symlinks planted in the tree and the state folder, journals naming other

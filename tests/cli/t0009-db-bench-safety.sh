@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue 12, items 11 and 12. Read-only commands (runs, show, export) on a
 # missing, empty, read-only and full database: nothing created, the file
 # byte for byte as it was. db merge of a good and a bad file: all or

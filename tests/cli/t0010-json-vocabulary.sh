@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every command's JSON against docs/json.md: each field documented, of its
 # documented type, schema_version at the top; and the vocabulary itself
 # consistent (one type and unit per name, the unit in the name). topo and

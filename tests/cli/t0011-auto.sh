@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune auto: nothing to interleave on a one-node machine (exit 3), a real
 # run where there are two memory nodes, the model on a fixture copy (labelled
 # simulated, recorded, recommended, exported, applied and restored byte for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertop: frames from fixtures (columns, tier subtotals that add up, n/a
 # reasons once, the process panel from fixture numa_maps files), a scripted
 # collector whose values change between frames (initializing, stale), bad

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every command's options come from one table (cli/options.h): --help lists
 # each one the parser takes and the parser takes each one --help lists, the
 # help fits 80 columns, the man page describes every option in the command's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The weight-interface table is true (core/wi.h): no C file outside the
 # backends names an interface in code (tests/cli/wi-names.py), and the
 # command line takes the interface names from the table. A backend added

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune auto's objectives and search spaces on the models, on fixture
 # copies: --max-latency (a bound that binds, and one nothing meets),
 # --objective latency at a stated traffic, --granularity tier on the RFC

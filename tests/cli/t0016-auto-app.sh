@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune auto in app mode (auto ... -- COMMAND ARGS) against a fixture copy,
 # through the test hook that lets the program run on this host's nodes: a
 # run per measurement, each under the candidate's weights (the program reads

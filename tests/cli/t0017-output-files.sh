@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Files tiertune writes on request (export -o, plot -o): a regular file is
 # replaced whole (temp file, rename); anything else is written through, as a
 # shell's > would: a FIFO is read by its reader, a symbolic link stays a link

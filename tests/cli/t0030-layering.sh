@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The layering STYLE.md states, checked on the sources and the built
 # objects so it cannot erode silently: a folder includes from and calls
 # into only itself and the folders below it (core <- bench, collectors,

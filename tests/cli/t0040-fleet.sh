@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # A fleet's pieces (docs/fleet.md): make install and uninstall, models by
 # name from an installed copy, the systemd units (systemd-analyze verify)
 # and the apply unit's own command on fixture copies: another fingerprint, a
@@ -12,6 +13,14 @@ NODE=sys/devices/system/node
 # history in the shared one.
 export TIERTUNE_STATE_DIR=$WORK/state
 state=$TIERTUNE_STATE_DIR
+
+# The license: GPL-3.0-or-later (LICENSE), an SPDX line in every source file.
+run make -s -C "$TT_TOP" spdx-check
+is "make spdx-check: every source file opens with its SPDX line" \
+	"$rc:$(grep -cE '^spdx-check: [0-9]+ source files ok$' "$WORK/out")" "0:1"
+is "LICENSE is the GPL, version 3" "$(sed -n 1,2p "$TT_TOP/LICENSE" | tr -s ' ' | sed 's/^ //')" \
+	"GNU GENERAL PUBLIC LICENSE
+Version 3, 29 June 2007"
 
 # make install into a DESTDIR: the set README and the package promise.
 dest=$WORK/dest

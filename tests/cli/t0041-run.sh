@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune run: refusals and arguments on fixture copies (nothing written
 # unless --apply, which goes through apply's transaction), the program
 # launched on this machine with its CPUs on the source node under

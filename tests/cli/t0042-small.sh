@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Issue 23's small items, each at its cause: follow-up commands that repeat
 # --db; export --latest in a merged database takes this hardware's run; no
 # user output naming files outside the repository; make demo's log plain

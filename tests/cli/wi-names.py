@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Checks that the weight-interface table is true (core/wi.h).
 
     wi-names.py TOP     problems, one a line; exit 1 when there is any

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make check-fresh: README's two commands in a fresh Debian 12 root, as root
 # and as a user (tests/fresh/README.md). TAP output, then "N passed, N failed".
 #
@@ -114,6 +115,9 @@ if [ -n "$deb" ]; then
 	step pkg-auto tester "tiertune auto --source-node 0 --model spr-ddr5-2cxl"
 	step pkg-man tester "man -P cat tiertune | grep -q 'weighted.interleave' && man -P cat tiertop >/dev/null"
 	step pkg-completion tester ". /usr/share/bash-completion/bash_completion && _completion_loader tiertune && COMP_WORDS=(tiertune sim) COMP_CWORD=1 && _tiertune && [ \"\${COMPREPLY[*]}\" = simulate ] && _completion_loader tiertop && COMP_WORDS=(tiertop --vi) && _tiertop && [ \"\${COMPREPLY[*]}\" = --view ]"
+	# capture of this machine, read back: topo --json the same but for the
+	# root and the free memory (a live machine's moves by the second).
+	step pkg-capture tester "tiertune capture -o cap.tar.gz && mkdir cap && tar -xzf cap.tar.gz -C cap && diff <(tiertune topo --json | grep -v -e sysfs_root -e mem_free_bytes) <(tiertune --sysfs-root cap topo --json | grep -v -e sysfs_root -e mem_free_bytes)"
 	step pkg-units root "systemd-analyze verify --man=no /lib/systemd/system/tiertune-apply.service /lib/systemd/system/tiertune-metrics.service /lib/systemd/system/tiertune-metrics.timer && ! systemctl is-enabled -q tiertune-apply.service"
 fi
 step clone-root root "git clone -q /srv/tiertune.bundle tiertune && git -C tiertune checkout -q $commit"
@@ -131,10 +135,11 @@ rc() { cat "$log/$1.rc" 2>/dev/null || echo missing; }
 tap $? "the Debian package builds, lintian reports no error and no warning" "$work/deb.log"
 tap "$(rc pkg-install)" "apt installs the package in the fresh root" "$log/pkg-install"
 tap "$(rc pkg-topo)" "installed, as a user outside the source tree: tiertune topo" "$log/pkg-topo"
-[ "$(rc pkg-auto)" = 0 ] && grep -q "^SIMULATED: every figure comes from model 'spr-ddr5-2cxl'" "$log/pkg-auto"
+[ "$(rc pkg-auto)" = 0 ] && grep -q "^SIMULATED: every figure comes from model '/usr/share/tiertune/models/spr-ddr5-2cxl.json'" "$log/pkg-auto"
 tap $? "installed: tiertune auto --source-node 0 --model spr-ddr5-2cxl" "$log/pkg-auto"
 tap "$(rc pkg-man)" "installed: man tiertune, man tiertop" "$log/pkg-man"
 tap "$(rc pkg-completion)" "installed: bash completion of tiertune and tiertop" "$log/pkg-completion"
+tap "$(rc pkg-capture)" "installed: tiertune capture of this machine reads back as it" "$log/pkg-capture"
 tap "$(rc pkg-units)" "installed: the units verify, none enabled" "$log/pkg-units"
 tap "$(rc clone-root)" "a clone of $commit in the fresh root" "$log/clone-root"
 [ "$(rc deps-user-first)" != 0 ] && [ "$(rc deps-user-first)" != missing ]

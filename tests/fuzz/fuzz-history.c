@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The undo history's reader (tt_history_undoable, tt_history_last): any
  * file is records, damaged records skipped, or an error, never a crash; a
  * record it returns is whole, for the root asked, and names only files

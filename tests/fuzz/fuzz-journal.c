@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_journal_read: any file is a journal or an error, never a crash; what
  * it accepts only names files under /sys and has a root and an owner. */
 #include "../../core/error.h"

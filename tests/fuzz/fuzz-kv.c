@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_parse_kv on meminfo/vmstat/numastat text. */
 #include "../../core/parse.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_parse_list and tt_parse_cpumap: a parsed set formats back and parses to
  * the same set. */
 #include "../../core/bitmap.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_numa_maps_line: any text parses or is refused, never more; a parsed
  * line's counts stay within the nodes it names. */
 #include "../../core/numa-maps.h"

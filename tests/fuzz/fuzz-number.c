@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_parse_u64: accepted text is exactly the decimal of the value;
  * tt_parse_size: a whole number with a unit is a multiple of 1024, and a
  * plain number parses the same both ways. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_pmu_parse_format and tt_pmu_put: a format either parses into ranges
  * inside 0-63 or is refused; putting a value never writes outside them. */
 #include "../../collectors/pmu.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_recos_from_profile: any file is a profile or an error naming it, never a
  * crash; what it accepts has 1..64 recommendations of a known interface. */
 #include "../../writer/recos.h"

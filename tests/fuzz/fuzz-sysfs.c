@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The sysfs readers on arbitrary file contents: the input becomes one file of
  * a minimal fixture tree (first byte picks which), then topology and both
  * weight interfaces are loaded from it. */

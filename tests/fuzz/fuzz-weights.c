@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_weights_parse: parsed weights format back and parse to the same. */
 #include "../../core/weights.h"
 #include "fuzz.h"

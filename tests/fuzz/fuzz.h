@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared by the libFuzzer targets: a NUL-terminated copy of the input, or
  * the input as a file for the parsers that read one. */
 #ifndef TT_FUZZ_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The fuzz targets' inputs replayed without libFuzzer, so `make check` builds
  * every target with the ordinary compiler and runs it on the shared seeds and
  * a few edge inputs (empty, one byte, no terminating newline) on any host:

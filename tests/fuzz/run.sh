@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make fuzz: runs each libFuzzer target on its corpus (build-fuzz/corpus-NAME,
 # kept between runs) and the shared seeds for SECONDS, then checks that it
 # left nothing behind in its own temporary folder. Fails on a crash, a leak

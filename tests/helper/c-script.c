@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* A scripted collector for tiertop's tests: its values come from a file,
  * one line per sample, so a test can make figures change between frames,
  * start as initializing and go stale. It is linked only into the test

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* How long the database takes to store what a run produces: 100,000
  * collector samples in one transaction (the issue's target: under 1 s),
  * and 1,000 trials of 4 nodes each, one transaction per trial as the tuner

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* What sampling costs: every collector that works on this machine, plus
  * resctrl and the model read from fixture trees (this VM has neither; their
  * cost is file reads and arithmetic, the same on a fixture), read at 10 Hz

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The tuner's own cost per real measurement: auto's sequence (tuner/auto.c
  * real_measure: the mix kernel through the trial layer, exact placement,
  * not recorded) of VECTORS distinct weight vectors, each measured twice in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * How good is the search where users run it? On every shipped model and on
  * models of the harder machines of issue 22 (tuner/models/), at auto's

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Checks the serial log of the QEMU guest (guest.sh's marked blocks) and
 prints TAP. A guest that crashed or timed out fails with the log's tail.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Prints the path of a Debian bookworm-backports 6.12 cloud kernel image
 # (linux-image-6.12.*-cloud-amd64-unsigned: CONFIG_NUMA, ACPI_HMAT,
 # HMEM_REPORTING, MIGRATION and memory tiers built in), fetched once into

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs inside the QEMU guest (busybox sh, as root, on the real sysfs of a
 # 3-node kernel). Each test's output goes between markers that
 # tests/qemu/check.py reads on the host:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Test helper for the QEMU guest: places a fresh buffer (kernel: the
  * kernel's MPOL_WEIGHTED_INTERLEAVE with the sysfs weights; exact: our
  * MPOL_BIND emulation with --weights), touches it, and prints where every

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # make check-qemu: tiertune on a real 3-node kernel. Boots Debian's 6.12
 # cloud kernel under QEMU (TCG) with an initramfs of static busybox, our
 # binaries and the libraries ldd lists for them, runs guest.sh inside, and

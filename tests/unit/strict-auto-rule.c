@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* A stricter auto-mode rule, linked in place of writer/auto-rule.c by
  * tests/unit/test-writer.c and build/tests/tiertune-strict-auto (t0006):
  * no write may turn the kernel's auto mode off, even one it could turn

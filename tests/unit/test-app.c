@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuner/app.c: the --metric parser (vectors as a table), the score's
  * direction, and what tt_app_init refuses before anything runs. */
 #include "test.h"

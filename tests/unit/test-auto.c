@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuner/auto.c on the fixtures and their models, without the CLI: a whole
  * run through its hooks (progress for every measurement, the record in a
  * database the hook opens), --nodes local, tier groups, the refusals, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* cli/auto-display.c: one report document of a run on a shipped model,
  * rendered as text and as JSON, and every figure the text shows compared
  * with the JSON's (rounded as the text rounds it): the profile, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* collectors/: PMU format and event encoding on fixture trees of real PMUs
  * (SPR IMC, GNR IMC, Genoa UMC, CXL CPMU), box-to-node mapping, scale and
  * unit; the counting step (rates, wraparound, init, stale); the sampler

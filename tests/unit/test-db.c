@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* db/: schema, migration from an empty file, every insert read back, samples
  * in bulk, a killed writer's run marked interrupted, a reader beside a
  * writer, merge (twice adds nothing), strings that look like SQL. */

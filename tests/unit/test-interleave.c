@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* core/interleave.c against the kernel's rules: seed 004 tasks A-E as a
  * table, the upstream order, and a brute-force cross-check. */
 #include "test.h"

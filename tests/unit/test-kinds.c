@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* bench/kinds.c: every kernel has a whole kind; each kind's figures are
  * named with their unit; a result becomes trials that keep best as best
  * and median as median (schema 1 stored a median latency as the figure

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* bench/llc.c: the last-level cache a run's CPUs share, from sysfs at any
  * level (fixtures, exact figures) or, without cpuN/cache, from sysconf
  * times the packages the CPUs are on; STREAM's sizing rule on it; and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuner/model.c: loading and checking model files, the bandwidth and
  * Little's-law outcome, mixes from the bench kernels, seeded noise. */
 #include "test.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* core/numa-maps.c: numa_maps lines as the kernel prints them (show_numa_map,
  * policy_modes[]: two mode names hold a space), and the per-process sum of
  * interleaved VMAs. */

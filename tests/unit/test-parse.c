@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* core/parse.c and core/bitmap.c: strict parsers, as tables. */
 #include "test.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* bench/place.c: the plan follows the core order model for several weight
  * vectors, masks and start addresses; verification logic on fake status
  * arrays (misplaced pages found, counts conserved). On the live machine

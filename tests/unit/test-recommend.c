@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* core/recommend.c: per-source recommendations merged for upstream kernels
  * (disjoint merge, agreeing overlap, conflict named) and converted between
  * node and tier weights on a fixture topology. */

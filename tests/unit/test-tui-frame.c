@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tui/frame.c: which figure lands in which cell, and why a cell has none.
  * The topology is the 2s-genoa-cxl fixture (tiers 4: nodes 0-1, 22: nodes
  * 2-3); readings are made up here, as the sampler would hand them over. */

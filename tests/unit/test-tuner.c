@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuner/search.c, the strategies and report.c, on the shipped models: the
  * grid and snapping; the known optimum found; noise handled;
  * budgets kept; no vector tried twice; baselines first; a gain within noise

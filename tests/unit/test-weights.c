@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* core/weights.c: parse/format/range, GCD, quantize, auto mode, RFC split. */
 #include "test.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The weight-interface table is true (core/wi.h "To add one"): a third
  * backend, defined here and listed in a table of this test's own (linked
  * instead of core/wi.c, which holds only the table), is picked, planned, applied, undone, reset to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* core/wi-*.c and the fixture kernel: read, validate and write weights in
  * copies of fixtures, with the kernel's store rules; never the live /sys. */
 #include "test.h"

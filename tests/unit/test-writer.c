@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* writer/: the auto-mode rule exists once. This test links a stricter rule
  * (strict-auto-rule.c) in place of writer/auto-rule.c and shows that every
  * front end's path follows it: apply's request, auto --apply's and

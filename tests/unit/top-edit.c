@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertop's edits without a terminal, for the kill and fault sweeps
  * (tests/cli/kill.sh) and t0008: top-edit ROOT ACTION... runs each action
  * in turn, in one process as one tiertop session does, through tui/top.c's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune plot: recorded runs drawn to answer "how much better than what
  * I have" (tuner/plot.h draws the script): an auto or sweep run's trials on
  * the simplex of their shares with the winner and the baselines marked, and

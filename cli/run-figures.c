@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* A recorded run's headline and its trials as CSV (run-figures.h). */
 #include "run-figures.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A recorded run's figures as the readers show them: its headline (runs,
  * show, export's Prometheus gauges) and its trials as CSV (show --csv,
  * export --format csv).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* db/'s own: the handle and the small sqlite steps every file of the store
  * shares (static inline, so no symbol of theirs leaves the folder). */
 #ifndef TT_DB_INT_H

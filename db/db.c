@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Opening a store: file checks, creation whole, migration, runs found
  * interrupted; closing it; its check (db.h). */
 #include "db-int.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Merging other stores into this one, each row once (db.h). */
 #include "db-int.h"
 #include "json.h"

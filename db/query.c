@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Reading runs back as JSON rows (db.h). */
 #include "db-int.h"
 #include "json.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Writing a run: its host, the run, trials, samples, recommendations and
  * the sysfs writes applied (db.h). */
 #define _GNU_SOURCE /* getrandom */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Recorded runs as gnuplot scripts (plot.h). */
 #include "plot.h"
 

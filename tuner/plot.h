@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Recorded runs as gnuplot scripts that answer "how much better than what I
  * have": the trials of an auto or sweep run on the simplex of their shares

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * The search by a fitted surrogate (issue 22): a model of the score in the
  * shares, fitted to every measurement so far, proposes the next vector; the

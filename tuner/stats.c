@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* Student's t and intervals on a mean (stats.h). */
 #include "stats.h"
 

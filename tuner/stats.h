@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The statistics every figure with an interval goes through: Student's t
  * quantile and the 95% interval on a mean. The search ranks trials and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # How far the performance model (tuner/model.h, the shipped models) is from
 # published measurements: each point a ratio of two placements (a gain over
 # DRAM alone or over 1:1 interleave) as published and as the model gives it,

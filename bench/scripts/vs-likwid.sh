@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # STREAM triad and copy: tiertune bench against likwid-bench, like for like:
 # the same total working set, thread count and number of timed passes
 # (likwid-bench -i N, tiertune --repeat N), and the same statistic.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune bench and auto where a person waits: in tmux, bench's header
 # first, then one status line that updates in place (pass n of N, elapsed);
 # ^C says what it stopped, marks the recorded run interrupted and exits 130,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune plot (issue 20 item 5, issue 21 item 2): an auto run's trials on
 # the simplex of their shares (one axis for two nodes, a ternary plot for
 # three, a panel per pair beyond), coloured by their figure in viridis,

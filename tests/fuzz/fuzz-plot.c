@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_plot (tuner/plot.h): any run document, or array of them (what
  * tt_db_run_get gives, from a database another host's merge may have
  * written), is a plot or an error, never a crash; and the script it writes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * How far is the performance model (tuner/model.h) from published
  * measurements? Each published point is a ratio of two placements on one

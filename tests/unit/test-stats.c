@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tuner/stats.c: Student's t quantile and the interval on a mean. */
 #include "test.h"
 

@@ -336,7 +336,7 @@ expect_bad_input 2 "--grid 255 over 3 nodes is 13936093 vectors, each measured 2
 run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 255 --model "$MODEL" --budget 100 --no-record --json
 is "sweep --grid 255 with --budget 100 on the model: runs, within the budget, which it says" \
 	"$rc:$(json 'j["measurements"] <= 100, j["stop_reason"]' <"$WORK/out")" "0:True budget of 100 measurements reached"
-# plot: tests/cli/t0043-plot.sh.
+# plot: tests/cli/t0044-plot.sh.
 # Recommend only what the measurements support (issue 20). The SPR model's
 # kernel has auto mode on, and its best is within noise of it: keep auto
 # mode, in text, JSON and the database; apply --run and auto --apply then

@@ -316,50 +316,45 @@ static int fit_near(struct tt_search *s, int slow, double around, double *corner
 	return rc;
 }
 
-static int search_1d(struct tt_search *s)
+/* The 2-node lattice of reduced vectors 0..max, ordered by the slow
+ * node's share; NULL out of memory. */
+static struct point *lattice(uint32_t max, int *n)
+{
+	struct point *lat = malloc(sizeof(*lat) * (size_t)(max + 1) * (max + 1));
+	struct tt_grid g;
+	uint32_t w[2];
+
+	*n = 0;
+	if (!lat)
+		return NULL;
+	tt_grid_init(&g, 2, max);
+	while (tt_grid_next(&g, w)) {
+		lat[*n].w[0] = w[0];
+		lat[*n].w[1] = w[1];
+		lat[(*n)++].x = (double)w[1] / (w[0] + w[1]);
+	}
+	qsort(lat, (size_t)*n, sizeof(*lat), cmp_point);
+	return lat;
+}
+
+/* Golden section over the slow share until the bracket holds a handful
+ * of vectors, or half the search budget is spent (the fit needs the
+ * rest); *mid: the bracket's middle. */
+static int golden(struct tt_search *s, const struct point *lat, int n, int slow, double *mid)
 {
 	const double phi = (sqrt(5) - 1) / 2; /* 0.618 */
-	uint32_t max = s->cfg.max_weight;
-	int slow = s->cfg.nodes[0] == s->cfg.local_node	  ? 1
-		   : s->cfg.nodes[1] == s->cfg.local_node ? 0
-							  : 1;
-	int n = 0, rc = 0, ic, id, tc, td, cand = -1, best;
-	struct point *lat = malloc(sizeof(*lat) * (size_t)(max + 1) * (max + 1));
-	double a = 0, b = 1, c, d, around;
+	double a = 0, b = 1, c = b - phi * (b - a), d = a + phi * (b - a);
+	int ic = nearest(lat, n, c), id = nearest(lat, n, d), tc, td, rc;
 
-	if (!lat)
-		return tt_err(TT_EFAIL, "out of memory for the weight lattice");
-	{
-		struct tt_grid g;
-		uint32_t w[2];
-
-		tt_grid_init(&g, 2, max);
-		while (tt_grid_next(&g, w)) {
-			lat[n].w[0] = w[0];
-			lat[n].w[1] = w[1];
-			lat[n++].x = (double)w[1] / (w[0] + w[1]);
-		}
-	}
-	qsort(lat, (size_t)n, sizeof(*lat), cmp_point);
-	c = b - phi * (b - a);
-	d = a + phi * (b - a);
-	ic = nearest(lat, n, c);
-	id = nearest(lat, n, d);
-	if ((tc = try_point(s, lat, ic, slow)) < 0 || (td = try_point(s, lat, id, slow)) < 0) {
-		rc = tc < 0 ? tc : td;
-		goto out;
-	}
-	/* Golden section until the bracket holds a handful of vectors, or
-	 * half the search budget is spent (the fit needs the rest). */
+	if ((tc = try_point(s, lat, ic, slow)) < 0 || (td = try_point(s, lat, id, slow)) < 0)
+		return tc < 0 ? tc : td;
 	while (!tt_search_stopped(s) && nearest(lat, n, b) - nearest(lat, n, a) > 4 &&
 	       (s->search_limit == 0 ||
 		s->measurements < s->search_limit / 2 + s->search_limit / 8)) {
 		int better = ic == id ? 1 : tt_search_better(s, tc, td);
 
-		if (better < 0) {
-			rc = better;
-			goto out;
-		}
+		if (better < 0)
+			return better;
 		if (better) {
 			b = d;
 			d = c;
@@ -378,60 +373,60 @@ static int search_1d(struct tt_search *s)
 			td = try_point(s, lat, id, slow);
 		}
 		if ((rc = tc < 0 ? tc : td < 0 ? td : 0) < 0)
-			goto out;
+			return rc;
 	}
-	around = (a + b) / 2;
-	/* Fit, try the corner, refit with it. Once the corner lands on a known
-	 * vector, the budget goes to more measurements of the trials the fit
-	 * uses, fewest first, until each has max_repeats: then no step is left
-	 * that the noise would not swallow. The last min_repeats measurements
-	 * stay for the final corner. */
-	for (int round = 0; round < 64 && !tt_search_stopped(s); round++) {
-		double corner = around;
-		int thin, got = fit_near(s, slow, around, &corner, &thin), t;
+	*mid = (a + b) / 2;
+	return 0;
+}
 
-		if (got < 0) {
-			rc = got;
-			goto out;
-		}
+/* Fit, try the corner, refit with it. Once the corner lands on a known
+ * vector, the budget goes to more measurements of the trials the fit
+ * uses, fewest first, until each has max_repeats: then no step is left
+ * that the noise would not swallow. The last min_repeats measurements
+ * stay for the final corner. */
+static int refine(struct tt_search *s, const struct point *lat, int n, int slow, double *around)
+{
+	for (int round = 0; round < 64 && !tt_search_stopped(s); round++) {
+		double corner = *around;
+		int thin, got = fit_near(s, slow, *around, &corner, &thin), t, rc;
+
+		if (got < 0)
+			return got;
 		/* No peak in the data yet (too few points, or they curve the
 		 * wrong way under the noise): more measurements near the best
 		 * mean, then fit again. */
 		if (!got)
 			corner = slow_share(s, best_mean(s), slow);
-		around = corner;
+		*around = corner;
 		t = find_point(s, lat, nearest(lat, n, corner), slow);
 		if (t < 0) {
-			if ((t = try_point(s, lat, nearest(lat, n, corner), slow)) < 0) {
-				rc = t;
-				goto out;
-			}
+			if ((t = try_point(s, lat, nearest(lat, n, corner), slow)) < 0)
+				return t;
 			continue;
 		}
 		if (thin < 0 ||
 		    (s->search_limit && s->measurements + s->cfg.min_repeats >= s->search_limit))
 			break;
 		if ((rc = tt_search_more(s, thin)) < 0)
-			goto out;
+			return rc;
 	}
-	{
-		double corner = around;
-		int got = fit_near(s, slow, around, &corner, NULL);
+	return 0;
+}
 
-		if (got < 0) {
-			rc = got;
-			goto out;
-		}
-		if (got)
-			around = corner;
-		if ((cand = try_point(s, lat, nearest(lat, n, around), slow)) < 0) {
-			rc = cand;
-			goto out;
-		}
-	}
-	/* The winner is the vector at the fitted peak (the pooled estimate),
-	 * or the measured one nearest to it, unless a trial beats it beyond
-	 * the noise, which would mean the fit has it wrong. */
+/* The winner is the vector at the fitted peak (the pooled estimate), or
+ * the measured one nearest to it, unless a trial beats it beyond the
+ * noise, which would mean the fit has it wrong. */
+static int settle(struct tt_search *s, const struct point *lat, int n, int slow, double around)
+{
+	double corner = around;
+	int got = fit_near(s, slow, around, &corner, NULL), cand, best, rc;
+
+	if (got < 0)
+		return got;
+	if (got)
+		around = corner;
+	if ((cand = try_point(s, lat, nearest(lat, n, around), slow)) < 0)
+		return cand;
 	if (s->trials[cand].n == 0) {
 		cand = -1;
 		for (int t = 0; t < s->ntrials; t++)
@@ -442,13 +437,30 @@ static int search_1d(struct tt_search *s)
 	}
 	best = best_mean(s);
 	if (cand >= 0 && best >= 0 && cand != best && (rc = tt_search_better(s, best, cand)) < 0)
-		goto out;
-	rc = 0;
+		return rc;
 	best = best_mean(s);
 	if (cand >= 0 && (best < 0 || !(s->trials[best].ci_lo > s->trials[cand].ci_hi)))
 		best = cand;
 	s->best = best;
-out:
+	return 0;
+}
+
+static int search_1d(struct tt_search *s)
+{
+	int slow = s->cfg.nodes[0] == s->cfg.local_node	  ? 1
+		   : s->cfg.nodes[1] == s->cfg.local_node ? 0
+							  : 1;
+	int n, rc;
+	double around = 0.5;
+	struct point *lat = lattice(s->cfg.max_weight, &n);
+
+	if (!lat)
+		return tt_err(TT_EFAIL, "out of memory for the weight lattice");
+	rc = golden(s, lat, n, slow, &around);
+	if (rc == 0)
+		rc = refine(s, lat, n, slow, &around);
+	if (rc == 0)
+		rc = settle(s, lat, n, slow, around);
 	free(lat);
 	return rc;
 }

@@ -497,9 +497,12 @@ static int check_recos(const struct export *e)
 	return rc;
 }
 
+/* A format's writer. */
+typedef int (*writer_fn)(const struct export *e, FILE *f);
+
 static const struct {
 	const char *name;
-	int (*write)(const struct export *e, FILE *f);
+	writer_fn write;
 } formats[] = {
 	{ "shell", shell },	{ "json", profile },	      { "tmpfiles", tmpfiles },
 	{ "numactl", numactl }, { "prometheus", prometheus }, { "csv", csv },
@@ -523,6 +526,78 @@ static int emit(const struct export *e, int (*write)(const struct export *, FILE
 	struct emit_ctx c = { e, write };
 
 	return out ? cli_write_file(out, emit_write, &c) : write(e, stdout);
+}
+
+/* --interface: the one named (default: the one this kernel has), or
+ * every one. */
+static int pick_interfaces(struct export *e, const char *interface)
+{
+	int rc;
+
+	if (interface && strcmp(interface, "both") == 0) {
+		for (const struct tt_wi_backend *const *b = tt_wi_backends;
+		     *b && e->nbe < (int)(sizeof(e->be) / sizeof(e->be[0])); b++)
+			e->be[e->nbe++] = *b;
+		return 0;
+	}
+	rc = cli_pick_interface(e->cli, interface, &e->be[0]);
+	if (rc == 0)
+		e->nbe = 1;
+	return rc;
+}
+
+/* --profile: its recommendation, checked against this root's hardware
+ * unless it is exported as a profile again. */
+static int from_profile(struct export *e, const char *file, writer_fn write, bool force)
+{
+	char what[4200];
+	int rc;
+
+	snprintf(what, sizeof(what), "profile '%s'", file);
+	e->profile = file;
+	rc = tt_recos_from_profile(file, &e->rs);
+	if (rc == 0 && write == csv)
+		rc = tt_err(TT_EINPUT, "csv exports a run's trials, which a profile does "
+				       "not hold: give --run RUN or --latest");
+	if (rc == 0 && write != profile)
+		rc = tt_recos_check_machine(&e->rs, e->t, force, what);
+	return rc;
+}
+
+/* --run RUN, or the newest run of this hardware (run 0): its
+ * recommendation (and the run itself for csv and prometheus). A status
+ * > 0 is the exit code of a database that did not open (said already). */
+static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
+{
+	struct tt_db *db;
+	int rc = cli_open_db(e->cli, TT_DB_READONLY, &db);
+
+	if (rc)
+		return rc;
+	rc = run ? tt_recos_from_run(db, run, &e->rs) : tt_recos_latest(db, e->t, &e->rs);
+	if (rc == 0 && (write == csv || write == prometheus))
+		rc = tt_db_run_get(db, e->rs.run_id, &e->run);
+	/* A run that recommends keeping auto mode or binding locally has no
+	 * weights for a script to write (CSV still has its trials). */
+	if (rc == 0 && !e->rs.n && e->rs.nactions && write != csv)
+		rc = tt_err(TT_EINPUT,
+			    "run %jd recommends %s for source node %d: no weights to export",
+			    (intmax_t)e->rs.run_id,
+			    strcmp(e->rs.actions[0].action, "keep_auto") == 0
+				    ? "keeping the kernel's auto mode"
+				    : "binding to local memory",
+			    e->rs.actions[0].source_node);
+	tt_db_close(db);
+	/* Checked against this root's interfaces and nodes, the weights must
+	 * be for its hardware; a profile (json) carries the run's own machine
+	 * and is checked where it is applied. */
+	if (rc == 0 && write != csv && write != profile) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "run %jd", (intmax_t)e->rs.run_id);
+		rc = tt_recos_check_machine(&e->rs, e->t, force, what);
+	}
+	return rc;
 }
 
 int cmd_export(struct tt_cli *cli, int argc, char **argv)
@@ -585,16 +660,9 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	if (rc)
 		return rc;
 	e.t = &t;
-	if (interface && strcmp(interface, "both") == 0) {
-		for (const struct tt_wi_backend *const *b = tt_wi_backends;
-		     *b && e.nbe < (int)(sizeof(e.be) / sizeof(e.be[0])); b++)
-			e.be[e.nbe++] = *b;
-	} else {
-		rc = cli_pick_interface(cli, interface, &e.be[0]);
-		if (rc < 0)
-			goto fail;
-		e.nbe = 1;
-	}
+	rc = pick_interfaces(&e, interface);
+	if (rc < 0)
+		goto fail;
 	if (weights || tier_weights) {
 		char buf[1024];
 		const char *w = cli_weights_arg(cli, &t, weights, buf, sizeof(buf), &rc);
@@ -602,50 +670,12 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		if (rc == 0)
 			rc = tt_recos_from_args(w, tier_weights, e.source, &e.rs);
 	} else if (profile_file) {
-		char what[4200];
-
-		snprintf(what, sizeof(what), "profile '%s'", profile_file);
-		e.profile = profile_file;
-		rc = tt_recos_from_profile(profile_file, &e.rs);
-		if (rc == 0 && formats[fmt].write == csv)
-			rc = tt_err(TT_EINPUT, "csv exports a run's trials, which a profile does "
-					       "not hold: give --run RUN or --latest");
-		if (rc == 0 && formats[fmt].write != profile)
-			rc = tt_recos_check_machine(&e.rs, &t, force, what);
+		rc = from_profile(&e, profile_file, formats[fmt].write, force);
 	} else {
-		struct tt_db *db;
-
-		rc = cli_open_db(cli, TT_DB_READONLY, &db);
-		if (rc) {
+		rc = from_run(&e, latest ? 0 : (int64_t)run, formats[fmt].write, force);
+		if (rc > 0) { /* the database's exit code: said already */
 			tt_topo_release(&t);
 			return rc;
-		}
-		rc = latest ? tt_recos_latest(db, &t, &e.rs)
-			    : tt_recos_from_run(db, (int64_t)run, &e.rs);
-		if (rc == 0 && (formats[fmt].write == csv || formats[fmt].write == prometheus))
-			rc = tt_db_run_get(db, e.rs.run_id, &e.run);
-		/* A run that recommends keeping auto mode or binding locally has
-		 * no weights for a script to write (CSV still has its trials). */
-		if (rc == 0 && !e.rs.n && e.rs.nactions && formats[fmt].write != csv)
-			rc = tt_err(
-				TT_EINPUT,
-				"run %jd recommends %s for source node %d: no weights to export",
-				(intmax_t)e.rs.run_id,
-				strcmp(e.rs.actions[0].action, "keep_auto") == 0
-					? "keeping the kernel's auto mode"
-					: "binding to local memory",
-				e.rs.actions[0].source_node);
-		tt_db_close(db);
-		/* Checked against this root's interfaces and nodes, the weights
-		 * must be for its hardware; a profile (json) carries the run's own
-		 * machine and is checked where it is applied. */
-		/* A profile of weights found on other hardware is checked where it is
-		 * applied, not against this root. */
-		if (rc == 0 && formats[fmt].write != csv && formats[fmt].write != profile) {
-			char what[64];
-
-			snprintf(what, sizeof(what), "run %jd", (intmax_t)e.rs.run_id);
-			rc = tt_recos_check_machine(&e.rs, &t, force, what);
 		}
 	}
 	/* A profile of weights found on other hardware is checked where it is

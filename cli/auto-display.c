@@ -279,10 +279,10 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 	/* The two columns come from different measurements, and their ratio
 	 * need not match the gain: say which. */
 	fprintf(f,
-		"\n(%s: the mean of each vector's measurements in the search; gain: the final\n"
+		"\n(%s: the mean of each vector's measurements in the search; %s: the final\n"
 		" comparison alone, the best and each baseline measured alternately, %d paired "
 		"round%s)\n",
-		unit(sc), rounds, rounds == 1 ? "" : "s");
+		unit(sc), d->latency ? "latency" : "gain", rounds, rounds == 1 ? "" : "s");
 	unbounded_note(f, any);
 	fprintf(f, "\n");
 }

@@ -894,6 +894,29 @@ static const char *trials_key(const struct tt_plot *pl)
 			     "without them)";
 }
 
+/* Lines' labels within 3% of the figures' span of another's would print
+ * over each other (local and auto mode often are): the upper one moves
+ * up half a line, the lower down. */
+static double label_nudge(const struct tt_plot *pl, const enum tt_plot_mark *refs, size_t n,
+			  size_t i)
+{
+	double lo, hi, v = pl->p[pl->mark[refs[i]].point].value, nudge = 0;
+
+	value_range(pl, &lo, &hi);
+	for (size_t j = 0; j < n; j++) {
+		double u;
+
+		if (j == i || pl->mark[refs[j]].point < 0)
+			continue;
+		u = pl->p[pl->mark[refs[j]].point].value;
+		if (fabs(u - v) < 0.03 * (hi - lo) && u != v)
+			nudge = u < v ? 0.5 : -0.5;
+		else if (u == v && pl->mark[refs[j]].point != pl->mark[refs[i]].point)
+			nudge = j < i ? -0.5 : 0.5;
+	}
+	return nudge;
+}
+
 /* A horizontal reference line at a baseline's figure, labelled. */
 static void reference_lines(const struct tt_plot *pl, FILE *f)
 {
@@ -918,7 +941,8 @@ static void reference_lines(const struct tt_plot *pl, FILE *f)
 		snprintf(t, sizeof(t), "%s %s", mark_names[refs[i]], fig);
 		fputs("set label ", f);
 		gp_str(f, t);
-		fprintf(f, " at graph 1, first %.6g left offset 0.5,0 tc rgb '#333333'\n", v);
+		fprintf(f, " at graph 1, first %.6g left offset 0.5,%.1f tc rgb '#333333'\n", v,
+			label_nudge(pl, refs, sizeof(refs) / sizeof(refs[0]), i));
 	}
 }
 

@@ -44,9 +44,9 @@ static int write_data(void *ctx, FILE *f)
 	return tt_plot_write_data(ctx, f);
 }
 
-/* A sample of collector "search" (a measurement, tuner/auto-record.c) as
- * its trial's "measurements", which tt_plot takes for the mean and 95%
- * interval. */
+/* A sample of collector "search" (tuner/auto-record.c) on its trial: a
+ * measurement in its "measurements", which tt_plot takes for the mean and
+ * 95% interval; a baseline's kind in its "baselines". */
 static int add_measurement(json_t *row, void *ctx)
 {
 	json_int_t trial = json_integer_value(json_object_get(row, "trial_id"));
@@ -55,10 +55,13 @@ static int add_measurement(json_t *row, void *ctx)
 
 	json_array_foreach (json_object_get(ctx, "trials"), i, t)
 		if (json_integer_value(json_object_get(t, "id")) == trial) {
-			json_t *ms = json_object_get(t, "measurements");
+			const char *what = strcmp(cli_str(row, "metric"), "baseline")
+						   ? "measurements"
+						   : "baselines";
+			json_t *ms = json_object_get(t, what);
 
 			if (!ms)
-				json_object_set_new(t, "measurements", ms = json_array());
+				json_object_set_new(t, what, ms = json_array());
 			json_array_append(ms, json_object_get(row, "value"));
 			break;
 		}
@@ -122,8 +125,8 @@ static int plot(struct tt_cli *cli, const int64_t *ids, int nids, const char *pr
 			printf("%smarked %s\n", sim, label);
 	}
 	if (tt_plot_kind(pl) == TT_PLOT_SEARCH && !tt_plot_mark(pl, TT_MARK_AUTO, NULL))
-		printf("not marked: the kernel's auto mode (no HMAT bandwidth for every node in "
-		       "the run's record, or its vector is not among the trials)\n");
+		printf("not marked: the kernel's auto mode (the run recorded no auto-mode "
+		       "baseline)\n");
 	for (fig = tt_plot_figures(pl); *fig; fig++)
 		if (rc == 1)
 			printf("gnuplot is not installed (not found in PATH), so nothing was "

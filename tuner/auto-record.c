@@ -162,16 +162,20 @@ static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 	};
 }
 
-/* Each measurement of a trial as a sample of collector "search" (t_s: its
+/* Each measurement of trial i as a sample of collector "search" (t_s: its
  * index in the trial), in the trial's own columns' unit: the best, median
  * and worst alone cannot give the mean and 95% interval the report ranks
- * by, which tiertune plot draws. */
+ * by, which tiertune plot draws. A baseline's trial also gets a sample
+ * "baseline" whose value is its kind (enum tt_baseline: 0 local, 1 1:1, 2
+ * auto): which trial a baseline was is known here, not from its weights
+ * (auto mode's may come from the model or the profile). */
 static int add_measurements(const struct tt_auto *c, struct tt_db *db, int64_t run, int64_t trial,
-			    const struct tt_trial *tr)
+			    int i)
 {
 	const struct tt_app *app = c->pipe.app;
-	struct tt_db_sample *s = calloc((size_t)tr->n + 1, sizeof(*s));
-	int rc;
+	const struct tt_trial *tr = &c->s.trials[i];
+	struct tt_db_sample *s = calloc((size_t)tr->n + TT_BASELINES, sizeof(*s));
+	int rc, n = tr->n;
 
 	if (!s)
 		return tt_err(TT_EFAIL, "out of memory");
@@ -189,7 +193,14 @@ static int add_measurements(const struct tt_auto *c, struct tt_db *db, int64_t r
 					      : tr->raw[j],
 			.simulated = c->simulated,
 		};
-	rc = tt_db_samples_add(db, run, trial, s, (size_t)tr->n);
+	for (int b = 0; b < c->s.nbaselines; b++)
+		if (c->s.base[b].trial == i)
+			s[n++] = (struct tt_db_sample){ .collector = "search",
+							.metric = "baseline",
+							.node = -1,
+							.value = c->s.base[b].kind,
+							.simulated = c->simulated };
+	rc = tt_db_samples_add(db, run, trial, s, (size_t)n);
 	free(s);
 	return rc;
 }
@@ -211,7 +222,7 @@ static int add_trials(const struct tt_auto *c, struct tt_db *db, int64_t run)
 		if (rc == 0)
 			rc = tt_db_trial_add(db, run, &d, &id);
 		if (rc == 0)
-			rc = add_measurements(c, db, run, id, &c->s.trials[i]);
+			rc = add_measurements(c, db, run, id, i);
 	}
 	return rc;
 }

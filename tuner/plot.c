@@ -248,6 +248,23 @@ static void mark_best(struct tt_plot *pl)
 
 	if (!json_is_object(w))
 		return;
+	/* The action whether or not its weights are among the plotted trials
+	 * (tier weights of --granularity tier are not). */
+	if (!strcmp(action, "keep_auto")) {
+		snprintf(pl->action, sizeof(pl->action),
+			 "recommendation: keep the kernel's auto mode");
+	} else if (!strcmp(action, "bind_local")) {
+		snprintf(pl->action, sizeof(pl->action), "recommendation: bind to local memory");
+	} else {
+		int len = snprintf(pl->action, sizeof(pl->action), "recommendation: weights ");
+
+		json_object_foreach (w, key, v)
+			if (len < (int)sizeof(pl->action))
+				len += snprintf(pl->action + len, sizeof(pl->action) - (size_t)len,
+						"%s%s:%jd", pl->action[len - 1] == ' ' ? "" : ",",
+						json_is_integer(v) ? key : "?",
+						(intmax_t)json_integer_value(v));
+	}
 	json_object_foreach (w, key, v) {
 		char *end;
 		long node = strtol(key, &end, 10);
@@ -284,16 +301,6 @@ static void mark_best(struct tt_plot *pl)
 				 " (mean %s, too few measurements for an interval)", a);
 	}
 	mark_label(pl, TT_MARK_BEST, "best", extra);
-	if (!strcmp(action, "keep_auto"))
-		snprintf(pl->action, sizeof(pl->action),
-			 "recommendation: keep the kernel's auto mode (the best is within noise "
-			 "of it)");
-	else if (!strcmp(action, "bind_local"))
-		snprintf(pl->action, sizeof(pl->action),
-			 "recommendation: bind to local memory (the best is within noise of it)");
-	else
-		snprintf(pl->action, sizeof(pl->action), "recommendation: weights %s",
-			 pl->p[pl->mark[TT_MARK_BEST].point].weights);
 }
 
 /* The kernel's auto-mode vector from the run's layout: min(read, write)
@@ -327,13 +334,48 @@ static bool auto_vector(const struct tt_plot *pl, double *ws)
 	return true;
 }
 
+/* The point of the trial whose "baselines" (the record's samples) name
+ * kind (enum tt_baseline, tuner/search.h); -1: none. */
+static int recorded_baseline(const struct tt_plot *pl, json_t *trials, int kind)
+{
+	json_t *t, *b;
+	size_t i, j;
+	int point = 0;
+
+	json_array_foreach (trials, i, t) {
+		if (!isfinite(num(t, pl->fig->median)) || !isfinite(num(t, pl->fig->worse)) ||
+		    !isfinite(num(t, pl->fig->better)))
+			continue; /* not a point (search_points) */
+		json_array_foreach (json_object_get(t, "baselines"), j, b)
+			if (json_is_number(b) && json_number_value(b) == kind && point < pl->n)
+				return point;
+		point++;
+	}
+	return -1;
+}
+
 /* The baselines the search measured first (tuner/search.c
  * measure_baselines): the source node alone, every node at 1, the
- * kernel's auto-mode vector. */
+ * kernel's auto-mode vector. The record names their trials; a run
+ * recorded before it did is matched by weights, auto mode's from the
+ * layout's HMAT figures. */
 static void mark_baselines(struct tt_plot *pl)
 {
+	static const enum tt_plot_mark marks[] = { TT_MARK_LOCAL, TT_MARK_EVEN, TT_MARK_AUTO };
+	json_t *trials = json_object_get(pl->runs[0], "trials"), *t;
 	double ws[TT_PLOT_MAX_NODES] = { 0 };
+	bool recorded = false;
+	size_t i;
 	int k;
+
+	json_array_foreach (trials, i, t)
+		recorded |= json_array_size(json_object_get(t, "baselines")) > 0;
+	if (recorded) {
+		for (k = 0; k < 3; k++)
+			if ((pl->mark[marks[k]].point = recorded_baseline(pl, trials, k)) >= 0)
+				mark_label(pl, marks[k], mark_names[marks[k]], "");
+		return;
+	}
 
 	for (k = 0; k < pl->nnodes; k++)
 		ws[k] = pl->nodes[k] == pl->source;
@@ -418,6 +460,16 @@ static int search_points(struct tt_plot *pl)
 		pl->mark[m].point = -1;
 	mark_best(pl);
 	mark_baselines(pl);
+	/* Why a run keeps what the machine has: the winner is it, or within
+	 * its noise (tuner/report.h tt_report_decide). */
+	if (pl->mark[TT_MARK_BEST].point >= 0 && strstr(pl->action, "keep the kernel"))
+		strcat(pl->action, pl->mark[TT_MARK_AUTO].point == pl->mark[TT_MARK_BEST].point
+					   ? " (it is the best measured)"
+					   : " (the best is within noise of it)");
+	if (pl->mark[TT_MARK_BEST].point >= 0 && strstr(pl->action, "bind to local"))
+		strcat(pl->action, pl->mark[TT_MARK_LOCAL].point == pl->mark[TT_MARK_BEST].point
+					   ? " (it is the best measured)"
+					   : " (the best is within noise of it)");
 	if (pl->nnodes <= 2)
 		snprintf(pl->view, sizeof(pl->view), "the share of node %d",
 			 pl->nnodes == 2 && pl->nodes[0] == pl->source ? pl->nodes[1]
@@ -843,6 +895,29 @@ static const char *trials_key(const struct tt_plot *pl)
 			     "without them)";
 }
 
+/* Lines' labels within 3% of the figures' span of another's would print
+ * over each other (local and auto mode often are): the upper one moves
+ * up half a line, the lower down. */
+static double label_nudge(const struct tt_plot *pl, const enum tt_plot_mark *refs, size_t n,
+			  size_t i)
+{
+	double lo, hi, v = pl->p[pl->mark[refs[i]].point].value, nudge = 0;
+
+	value_range(pl, &lo, &hi);
+	for (size_t j = 0; j < n; j++) {
+		double u;
+
+		if (j == i || pl->mark[refs[j]].point < 0)
+			continue;
+		u = pl->p[pl->mark[refs[j]].point].value;
+		if (fabs(u - v) < 0.03 * (hi - lo) && u != v)
+			nudge = u < v ? 0.5 : -0.5;
+		else if (u == v && pl->mark[refs[j]].point != pl->mark[refs[i]].point)
+			nudge = j < i ? -0.5 : 0.5;
+	}
+	return nudge;
+}
+
 /* A horizontal reference line at a baseline's figure, labelled. */
 static void reference_lines(const struct tt_plot *pl, FILE *f)
 {
@@ -867,7 +942,8 @@ static void reference_lines(const struct tt_plot *pl, FILE *f)
 		snprintf(t, sizeof(t), "%s %s", mark_names[refs[i]], fig);
 		fputs("set label ", f);
 		gp_str(f, t);
-		fprintf(f, " at graph 1, first %.6g left offset 0.5,0 tc rgb '#333333'\n", v);
+		fprintf(f, " at graph 1, first %.6g left offset 0.5,%.1f tc rgb '#333333'\n", v,
+			label_nudge(pl, refs, sizeof(refs) / sizeof(refs[0]), i));
 	}
 }
 

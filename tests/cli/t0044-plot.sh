@@ -36,6 +36,7 @@ report_label() {
 # Three nodes: the shipped SPR model, its kernel's auto mode on.
 r3=$(plot_run --sysfs-root "$fx" auto --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --seed 7)
 want_base=$(baselines)
+want_base3=$want_base
 reco=$("$TT" show "$r3" --json | json '",".join("%s:%s" % (n, w) for n, w in sorted(j["recommendations"][0]["weights"].items(), key=lambda x: int(x[0])))')
 ntrials=$("$TT" show "$r3" --json | json 'len(j["trials"])')
 run "$TT" plot "$r3" -o "$WORK/p3"
@@ -92,6 +93,16 @@ is "a 2-node run: the share of node 1, every baseline marked" \
 is "... its points with bars, coloured; no heat map" \
 	"$(grep -c '^plot \$data using 2:3:4:5:3 with yerrorbars pt 7 ps 1.1 lc palette' "$WORK/p2.gp"):$(ls "$WORK" | grep -c 'p2-heat')" "2:0"
 
+# Four nodes on a machine without HMAT: auto mode's vector came from the
+# model's bandwidths, so only the record can say which trial it was.
+fxg=$(copy_fixture 2s-genoa-cxl)
+rg=$(plot_run --sysfs-root "$fxg" auto --source-node 0 --model "$MODELS/2s-genoa-cxl.json" --seed 7 --noise 0.01)
+want_base=$(baselines)
+run "$TT" plot "$rg" -o "$WORK/pg"
+is "a 4-node run without HMAT: every baseline marked, auto mode's the model's vector" \
+	"$rc:$(sed -n 1p "$WORK/out" | sed 's/.*: //'):$(marked):$(grep -c "^SIMULATED run: marked auto [0-9:,]*: mean $(report_label auto) " "$WORK/out")" \
+	"0:a panel per pair of its 4 nodes:$want_base:1"
+
 # Five nodes: a panel per pair of nodes (10), placed by hand, and the key.
 fx5=$(copy_fixture spr-ddr5-4cxl)
 r5=$(plot_run --sysfs-root "$fx5" auto --source-node 0 --model "$MODELS/spr-ddr5-4cxl.json" --seed 7)
@@ -127,6 +138,8 @@ want=$("$TT" show "$r3" --json | json '"(mean %.1f GB/s, 95%% CI %.1f..%.1f)" % 
 is "a run without stored measurements: medians and ranges, said so; the winner's mean from the recommendation" \
 	"$rc:$(grep -c "^SIMULATED run: marked best $reco: median [0-9.]* GB/s $want$" "$WORK/out"):$(grep -c "^SIMULATED run: marked local 0:1: median [0-9.]* GB/s$" "$WORK/out"):$(grep -c "title 'trials: median, bars the worst..best of its measurements (recorded without them)'" "$WORK/old.gp")" \
 	"0:1:1:2"
+is "... its baselines found by their weights, auto mode's from the recorded HMAT figures" \
+	"$(marked)" "$want_base3"
 
 # Bench runs, as db merge would bring them from a host with two CPU nodes
 # and three memory nodes: two loaded-latency runs under two weight

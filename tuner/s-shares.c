@@ -727,6 +727,26 @@ static int run(struct tt_search *s)
 	 * search) are not of its form. */
 	if (s->cfg.nnodes <= 4 && !s->sample)
 		return tt_s_fitted.run(s);
+	/* On 5 and more, with 100 measurements or more for the search, the
+	 * pattern search takes half of them to find the region (the
+	 * surrogate alone misses the far socket's DRAM), then the surrogate
+	 * fits every measurement: at 200 and 3% noise, 2 of 80 runs over 1%
+	 * against 10 with the pattern search alone. With fewer, a surrogate
+	 * of 11 to 17 parameters follows the noise: at 60, 24 against 22. */
+	if (!s->sample && s->search_limit - s->measurements >= 100) {
+		int limit = s->search_limit, inc = best_mean(s), rc;
+		char why[sizeof(s->stop_reason)];
+
+		memcpy(why, s->stop_reason, sizeof(why));
+		s->search_limit = s->measurements + (limit - s->measurements) / 2;
+		if (inc >= 0 && (rc = climb(s, inc, 0.25, NULL, &inc)) < 0)
+			return rc;
+		/* The half's end is not the search's. */
+		s->search_limit = limit;
+		s->stopped = false;
+		memcpy(s->stop_reason, why, sizeof(why));
+		return tt_s_fitted.run(s);
+	}
 	return s->cfg.nnodes == 2 ? search_1d(s) : pattern(s);
 }
 

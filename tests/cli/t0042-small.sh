@@ -28,7 +28,10 @@ is "a run that keeps auto mode: its show command names the database" \
 
 # A merged database: another host's newer run is not this root's; export
 # --latest takes this hardware's newest.
-"$TT" --db "$WORK/genoa.db" auto --source-node 0 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --budget 40 >/dev/null 2>&1
+# A budget of 60: at 40 the run's 3 rounds leave its +5% over local DRAM
+# within noise on some measurement orders, and a run binding to local
+# memory has no weights to export.
+"$TT" --db "$WORK/genoa.db" auto --source-node 0 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --budget 60 >/dev/null 2>&1
 sleep 1.1
 "$TT" --db "$WORK/hbm.db" auto --source-node 0 --model "$TT_TOP/tuner/models/xeon-max-hbm-flat.json" --budget 40 >/dev/null 2>&1
 "$TT" --db "$WORK/genoa.db" db merge "$WORK/hbm.db" >/dev/null

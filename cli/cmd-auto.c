@@ -759,7 +759,7 @@ int cmd_auto(struct tt_cli *cli, int argc, char **argv)
 			"every figure SIMULATED; the topology is the modelled machine's tree the "
 			"model names, unless --sysfs-root"),
 		CLI_STRING("strategy", &a.strategy, "NAME",
-			   "search strategy: shares (default), hillclimb or grid"),
+			   "search strategy: shares (default), fitted, hillclimb or grid"),
 		CLI_STRING("objective", &a.objective, "NAME",
 			   "bandwidth (default) or latency: the loaded latency at --traffic-rate"),
 		CLI_STRING("traffic-rate", &a.traffic, "GB/S",

@@ -41,12 +41,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OPT 0 /* a of all zeros: the grid's optimum over the nodes */
+#define OPT 0		      /* a of all zeros: the grid's optimum over the nodes */
+#define MODEL "spr-ddr5-2cxl" /* tuner/models/: the machine nearest every point */
+
+enum source { STREAM, MLC, NM, RFC };
+static const char *const sources[] = { "Price v5 STREAM", "Price v5 MLC", "Meta N:M RFC",
+				       "per-tier RFC 001" };
 
 struct point {
 	const char *what;    /* shown */
-	const char *source;  /* short citation */
-	const char *model;   /* tuner/models/<model>.json */
+	enum source source;  /* sources[] */
 	int threads;	     /* 0: the model's */
 	const char *mix;     /* a bench kernel, or "W2" / "W5" (MLC) */
 	int nnodes;	     /* node 0 DRAM, then 1 or 2 CXL devices */
@@ -55,114 +59,18 @@ struct point {
 };
 
 static const struct point points[] = {
-	{ "triad 1:1 vs DRAM",
-	  "Price v5 STREAM",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "triad",
-	  2,
-	  { 1, 1 },
-	  { 1, 0 },
-	  48728.0 / 208524.0 - 1 },
-	{ "triad 9:1 vs DRAM",
-	  "Price v5 STREAM",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "triad",
-	  2,
-	  { 9, 1 },
-	  { 1, 0 },
-	  217672.0 / 208524.0 - 1 },
-	{ "triad CXL vs DRAM",
-	  "Price v5 STREAM",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "triad",
-	  2,
-	  { 0, 1 },
-	  { 1, 0 },
-	  24485.0 / 208524.0 - 1 },
-	{ "W2 best vs DRAM",
-	  "Price v5 MLC",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "W2",
-	  3,
-	  { OPT },
-	  { 1, 0, 0 },
-	  412.5 / 298.8 - 1 },
-	{ "W2 1:1 vs DRAM",
-	  "Price v5 MLC",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "W2",
-	  3,
-	  { 1, 1, 1 },
-	  { 1, 0, 0 },
-	  113.04 / 298.8 - 1 },
-	{ "W2 best vs 1:1 (raw)",
-	  "Price v5 MLC",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "W2",
-	  3,
-	  { OPT },
-	  { 1, 1, 1 },
-	  412.5 / 113.04 - 1 },
-	{ "W2 best vs 1:1 (text)",
-	  "Price v5 MLC",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "W2",
-	  3,
-	  { OPT },
-	  { 1, 1, 1 },
-	  1.64 },
-	{ "W5 best vs DRAM",
-	  "Price v5 MLC",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "W5",
-	  3,
-	  { OPT },
-	  { 1, 0, 0 },
-	  382.7 / 273.2 - 1 },
-	{ "W5 1:1 vs DRAM",
-	  "Price v5 MLC",
-	  "spr-ddr5-2cxl",
-	  64,
-	  "W5",
-	  3,
-	  { 1, 1, 1 },
-	  { 1, 0, 0 },
-	  117.23 / 273.2 - 1 },
-	{ "triad 5:1 vs DRAM, 8 thr",
-	  "Meta N:M RFC",
-	  "spr-ddr5-2cxl",
-	  8,
-	  "triad",
-	  2,
-	  { 5, 1 },
-	  { 1, 0 },
-	  0.08 },
-	{ "triad 1:1 vs DRAM, 8 thr",
-	  "Meta N:M RFC",
-	  "spr-ddr5-2cxl",
-	  8,
-	  "triad",
-	  2,
-	  { 1, 1 },
-	  { 1, 0 },
-	  -0.40 },
-	{ "W2 85:15 vs 1:1",
-	  "per-tier RFC 001",
-	  "spr-ddr5-2cxl",
-	  0,
-	  "W2",
-	  2,
-	  { 17, 3 },
-	  { 1, 1 },
-	  1.65 },
+	{ "triad 1:1 vs DRAM", STREAM, 64, "triad", 2, { 1, 1 }, { 1, 0 }, 48728 / 208524.0 - 1 },
+	{ "triad 9:1 vs DRAM", STREAM, 64, "triad", 2, { 9, 1 }, { 1, 0 }, 217672 / 208524.0 - 1 },
+	{ "triad CXL vs DRAM", STREAM, 64, "triad", 2, { 0, 1 }, { 1, 0 }, 24485 / 208524.0 - 1 },
+	{ "W2 best vs DRAM", MLC, 64, "W2", 3, { OPT }, { 1, 0, 0 }, 412.5 / 298.8 - 1 },
+	{ "W2 1:1 vs DRAM", MLC, 64, "W2", 3, { 1, 1, 1 }, { 1, 0, 0 }, 113.04 / 298.8 - 1 },
+	{ "W2 best vs 1:1 (raw)", MLC, 64, "W2", 3, { OPT }, { 1, 1, 1 }, 412.5 / 113.04 - 1 },
+	{ "W2 best vs 1:1 (text)", MLC, 64, "W2", 3, { OPT }, { 1, 1, 1 }, 1.64 },
+	{ "W5 best vs DRAM", MLC, 64, "W5", 3, { OPT }, { 1, 0, 0 }, 382.7 / 273.2 - 1 },
+	{ "W5 1:1 vs DRAM", MLC, 64, "W5", 3, { 1, 1, 1 }, { 1, 0, 0 }, 117.23 / 273.2 - 1 },
+	{ "triad 5:1 vs DRAM, 8 thr", NM, 8, "triad", 2, { 5, 1 }, { 1, 0 }, 0.08 },
+	{ "triad 1:1 vs DRAM, 8 thr", NM, 8, "triad", 2, { 1, 1 }, { 1, 0 }, -0.40 },
+	{ "W2 85:15 vs 1:1", RFC, 0, "W2", 2, { 17, 3 }, { 1, 1 }, 1.65 },
 };
 
 static void die(const char *what)
@@ -246,7 +154,7 @@ int main(int argc, char **argv)
 		bool opt = true;
 		double sa, sb, g;
 
-		snprintf(path, sizeof(path), "%s/%s.json", dir, p->model);
+		snprintf(path, sizeof(path), "%s/%s.json", dir, MODEL);
 		if (tt_model_load(&m, path) < 0)
 			die(path);
 		if (mix_of(p->mix, &mix) < 0)
@@ -266,9 +174,9 @@ int main(int argc, char **argv)
 				 : k == p->nnodes ? "/"
 						  : ":",
 				 k < p->nnodes ? a[k] : b[k - p->nnodes]);
-		printf("%-26s %-17s %-14s %7d %+9.1f%% %+9.1f%% %+9.1f\n", p->what, p->source, ab,
-		       p->threads ? p->threads : m.src[0].threads, 100 * p->published, 100 * g,
-		       100 * (g - p->published));
+		printf("%-26s %-17s %-14s %7d %+9.1f%% %+9.1f%% %+9.1f\n", p->what,
+		       sources[p->source], ab, p->threads ? p->threads : m.src[0].threads,
+		       100 * p->published, 100 * g, 100 * (g - p->published));
 		sum2 += (g - p->published) * (g - p->published);
 		n++;
 	}

@@ -114,7 +114,7 @@ if [ -n "$deb" ]; then
 	step pkg-topo tester "tiertune topo"
 	step pkg-auto tester "tiertune auto --source-node 0 --model spr-ddr5-2cxl"
 	step pkg-man tester "man -P cat tiertune | grep -q 'weighted.interleave' && man -P cat tiertop >/dev/null"
-	step pkg-completion tester ". /usr/share/bash-completion/bash_completion && _completion_loader tiertune && COMP_WORDS=(tiertune sim) COMP_CWORD=1 && _tiertune && [ \"\${COMPREPLY[*]}\" = simulate ] && _completion_loader tiertop && COMP_WORDS=(tiertop --vi) && _tiertop && [ \"\${COMPREPLY[*]}\" = --view ]"
+	step pkg-completion tester ". /usr/share/bash-completion/bash_completion && { _completion_loader tiertune || :; } && COMP_WORDS=(tiertune sim) COMP_CWORD=1 && _tiertune && [ \"\${COMPREPLY[*]}\" = simulate ] && { _completion_loader tiertop || :; } && COMP_WORDS=(tiertop --vi) && _tiertop && [ \"\${COMPREPLY[*]}\" = --view ]"
 	# capture of this machine, read back: topo --json the same but for the
 	# root and the free memory (a live machine's moves by the second).
 	step pkg-capture tester "tiertune capture -o cap.tar.gz && mkdir cap && tar -xzf cap.tar.gz -C cap && diff <(tiertune topo --json | grep -v -e sysfs_root -e mem_free_bytes) <(tiertune --sysfs-root cap topo --json | grep -v -e sysfs_root -e mem_free_bytes)"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune capture: a copy of what tiertune reads that --sysfs-root reads
 # back as the machine, and hwloc too. Every fixture machine captured from
-# its tree gives the tree back file for file; this machine's capture reads
+# its tree gives the tree back file for file, and hwloc reads each fixture
+# as the machine tiertune reads; this machine's capture reads
 # as this machine (topo --json, hwloc's PUs and nodes, the weights); a
 # .tar.gz; the host name anonymised; nothing outside the root reaches the
 # copy (links, a FIFO, a file too large); bad input.
@@ -68,9 +69,19 @@ else
 fi
 
 # Every fixture machine, captured from its tree: the same files, the same
-# links, the same machine (but its processes).
+# links, the same machine (but its processes). hwloc reads each fixture too
+# (its CPU topology from tests/fixtures/hwloc-cpus.py): its NUMA nodes and
+# PUs are the nodes and CPUs tiertune reads there.
 for d in "$FIX"/*/; do
 	f=$(basename "$d")
+	if command -v lstopo-no-graphics >/dev/null; then
+		run env HWLOC_FSROOT="$FIX/$f" lstopo-no-graphics --no-io --only NUMANode
+		hw="$rc:$(cat "$WORK/err"):$(wc -l <"$WORK/out"):$(HWLOC_FSROOT="$FIX/$f" lstopo-no-graphics --no-io --only PU | wc -l)"
+		is "$f: hwloc reads the fixture, its nodes and CPUs" "$hw" \
+			"0::$("$TT" --sysfs-root "$FIX/$f" topo --json | json 'len(j["nodes"])'):$("$TT" --sysfs-root "$FIX/$f" topo --json | json 'sum(len(n["cpus"]) for n in j["nodes"])')"
+	else
+		skip "no lstopo-no-graphics (Debian package hwloc)"
+	fi
 	run "$TT" --sysfs-root "$FIX/$f" capture -o "$WORK/cap-$f"
 	is "$f: the capture is the tree, file for file and link for link (but the SOURCE note and processes)" \
 		"$rc:$(tree_diff "$FIX/$f" "$WORK/cap-$f")" "0:"

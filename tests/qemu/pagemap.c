@@ -17,6 +17,7 @@
 #include "../../core/mpol.h"
 #include "../../core/parse.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	char *buf = (char *)(((uintptr_t)region + HUGE - 1) & ~(HUGE - 1)) + offset * PAGE;
+	/* Under the task's policy too, THP off as tt_place_apply has it: one
+	 * transparent huge page is one interleave slot, and the check is of
+	 * the kernel's order page by page. */
+	if (task && madvise(buf, len, MADV_NOHUGEPAGE) < 0 && errno != EINVAL) {
+		perror("pagemap: madvise");
+		return 1;
+	}
 	if (!task && tt_place_apply(&pl, buf, len, &method) < 0) {
 		fprintf(stderr, "pagemap: %s\n", tt_err_msg());
 		return 1;

@@ -15,6 +15,16 @@ block() { # name command...
 	"$@" 2>&1
 	echo "@@TT-END $name rc=$?"
 }
+# command...: its stderr not the console, so that a status line kept for a
+# terminal (bench's, auto's) does not land inside the JSON on stdout; what
+# it said there follows its output.
+no_tty() {
+	local rc
+	"$@" 2>/tmp/stderr
+	rc=$?
+	cat /tmp/stderr
+	return $rc
+}
 
 echo # the console's first line carries escape codes
 block uname uname -r
@@ -58,11 +68,11 @@ for k in $(tiertune bench --list --json | sed -n 's/^ *"name": "\([^"]*\)".*/\1/
 	loaded-latency) extra="--delays 0,1000 --point-ms 50" ;;
 	*) extra="" ;;
 	esac
-	block "bench-$k" tiertune bench --kernel "$k" --nodes 0-2 --weights 0:3,1:2,2:1 --size 2M \
+	block "bench-$k" no_tty tiertune bench --kernel "$k" --nodes 0-2 --weights 0:3,1:2,2:1 --size 2M \
 		--repeat 1 --json $extra
 done
 echo 2 >$WI/node2
-block bench-kernel-placement tiertune bench --kernel triad --placement kernel --nodes 0,2 --size 4M \
+block bench-kernel-placement no_tty tiertune bench --kernel triad --placement kernel --nodes 0,2 --size 4M \
 	--repeat 1 --json
 echo 1 >$WI/node2
 

@@ -354,6 +354,15 @@ printf 'tiertune-journal 1\nowner 1 1 x\ninterface upstream\nwrite plain /%s/nod
 	"$WI" "$(cd "$rg" && pwd -P)" >"$WORK/garbage.journal"
 expect_bad_input 2 "journal '$WORK/garbage.journal' holds '5;x' for '/$WI/node0'" \
 	"$rg" "$TT" --sysfs-root "$rg" restore --journal "$WORK/garbage.journal"
+# auto whose record fails (no database): the report, each source's
+# recommendation and --apply's writes still, then the error, exit 1 (was:
+# the error alone, after the whole search).
+ar=$(copy_fixture rfc-4node)
+run "$TT" --db "$nodb" --sysfs-root "$ar" auto --all-sources --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" \
+	--budget 40 --seed 7 --apply
+is "auto --all-sources --apply whose record fails: reports, writes, then exit 1 saying so" \
+	"$rc:$(grep -c '^SIMULATED recommendation for source node' "$WORK/out"):$(grep -c 'values written and read back' "$WORK/out"):$(grep -c 'the run was not stored in the database' "$WORK/err")" \
+	"1:2:1:2"
 # A node file that is a link out of the root: refused by name, and the
 # file it points at is never read into a message.
 rl=$(copy_fixture spr-ddr5-2cxl)

@@ -274,10 +274,11 @@ int tt_journal_check_values(const struct tt_journal *j, const char *what)
 								 : NULL;
 
 		if (bad)
-			return tt_err(TT_EINPUT,
-				      "%s holds '%s' for '%s', which is no value a weight file "
-				      "takes (a weight, true or false, SRC:WEIGHT): nothing written",
-				      what, bad, w->file);
+			return tt_err(
+				TT_EINPUT,
+				"%s holds '%s' for '%s', which is no value a weight file "
+				"takes (a weight, true or false, SRC:WEIGHT): nothing written",
+				what, bad, w->file);
 	}
 	return 0;
 }

@@ -429,7 +429,8 @@ static void text_next(FILE *f, const struct tt_auto_doc *d)
 			"undoes it)\n  %s\n",
 			d->run, d->simulated ? " (simulated)" : "", d->next[0], d->next[1]);
 	else
-		fprintf(f, "\nnot recorded (--no-record); to apply: %s\n", d->next[0]);
+		fprintf(f, "\nnot recorded (%s); to apply: %s\n",
+			d->record_why ? "the database failed" : "--no-record", d->next[0]);
 }
 
 /* What the report adds for the objective and the granularity. */

@@ -61,6 +61,7 @@ struct auto_args {
 struct all_sources {
 	struct tt_auto_all set;
 	json_t *docs;
+	bool unrecorded; /* a source's run could not be recorded (said there) */
 };
 
 /* A person waiting at a terminal sees one status line on stderr,
@@ -554,8 +555,10 @@ static int session(struct tt_cli *cli, const struct auto_args *a, struct tt_auto
 	rc = tt_auto_prepare(c);
 	if (rc == 0)
 		rc = tt_auto_search(c);
+	/* A record that fails (c->record_why) costs the record, not the
+	 * report nor --apply after the whole search: run_auto says it last. */
 	if (rc == 0 && !a->no_record)
-		rc = tt_auto_record(c);
+		tt_auto_record(c);
 	return rc < 0 ? rc : tt_auto_report(c, &where, d);
 }
 
@@ -621,6 +624,14 @@ static int run_auto(struct tt_cli *cli, const struct auto_args *a)
 		rc = report(&c, d, cli, a->all);
 	if (rc == 0 && a->apply && !a->all && !cli->json)
 		rc = apply_one(cli, &c, &t);
+	if (rc == 0 && c.record_why[0]) {
+		rc = cli_fail(tt_err(TT_EFAIL, "the run was not stored in the database: %s",
+				     c.record_why));
+		if (a->all) {
+			a->all->unrecorded = true;
+			rc = 0;
+		}
+	}
 	tt_auto_release(&c);
 	tt_topo_release(&t);
 	free(m);
@@ -670,6 +681,8 @@ static int run_all(struct tt_cli *cli, const struct auto_args *a)
 		cli_auto_all_text(stdout, &all->set, a->model != NULL);
 	if (a->apply)
 		rc = apply_all(cli, all, &t);
+	if (rc == 0 && all->unrecorded)
+		rc = 1;
 out:
 	json_decref(all->docs);
 	tt_topo_release(&t);

@@ -498,7 +498,7 @@ int tt_apply_recover(const char *state_dir, const char *journal, const struct tt
 int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify, long long *when)
 {
 	struct tt_journal j;
-	char path[4200];
+	char path[4200], what[4300];
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/" HISTORY, state_dir);
@@ -512,6 +512,11 @@ int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool veri
 			      p->sfs->abs, path);
 	p->undo = true;
 	*when = j.when;
+	/* Checked before anything: restore --last writes these values. */
+	snprintf(what, sizeof(what), "the change to undo in history '%s'", path);
+	rc = tt_journal_check_values(&j, what);
+	if (rc < 0)
+		goto out;
 	if (strcmp(j.interface, p->be->name)) {
 		rc = tt_err(TT_EINPUT, "the last apply on '%s' used the %s interface, not %s",
 			    p->sfs->abs, j.interface, p->be->name);

@@ -251,6 +251,39 @@ static bool token_ok(const char *s, size_t max)
 	return *s && strlen(s) < max && !strpbrk(s, " \t");
 }
 
+/* What a weight file holds and takes: a weight (upstream's nodeN: 0-255,
+ * 0 read after a reset on 6.9-6.15), the mode (auto, __auto_type: true or
+ * false), or an RFC tier file's "SRC:WEIGHT" entry. */
+static bool value_ok(enum tt_write_kind kind, const char *v)
+{
+	uint64_t n;
+	const char *end;
+
+	if (kind == TT_WRITE_ENTRY)
+		return tt_parse_u64_prefix(v, 0, TT_MAX_NODES - 1, &n, &end) == 0 && *end == ':' &&
+		       tt_parse_u64(end + 1, 0, UINT32_MAX, &n) == 0;
+	return strcmp(v, "true") == 0 || strcmp(v, "false") == 0 ||
+	       tt_parse_u64(v, 0, UINT32_MAX, &n) == 0;
+}
+
+int tt_journal_check_values(const struct tt_journal *j, const char *what)
+{
+	for (int i = 0; i < j->n + j->nimplied; i++) {
+		const struct tt_write *w = i < j->n ? &j->w[i] : &j->implied[i - j->n];
+		const char *bad = !value_ok(w->kind, w->old)	 ? w->old
+				  : !value_ok(w->kind, w->value) ? w->value
+								 : NULL;
+
+		if (bad)
+			return tt_err(
+				TT_EINPUT,
+				"%s holds '%s' for '%s', which is no value a weight file "
+				"takes (a weight, true or false, SRC:WEIGHT): nothing written",
+				what, bad, w->file);
+	}
+	return 0;
+}
+
 static int parse_write(char *rest, struct tt_write *w)
 {
 	char *save = NULL, *kind = strtok_r(rest, " ", &save), *file = strtok_r(NULL, " ", &save),
@@ -405,6 +438,10 @@ int tt_journal_read(const char *path, struct tt_journal *j)
 		rc = tt_err(TT_EINPUT,
 			    "journal '%s' is not a whole tiertune journal (it ends at line %d)",
 			    path, lineno);
+	if (rc == 0) {
+		snprintf(line, sizeof(line), "journal '%s'", path);
+		rc = tt_journal_check_values(j, line);
+	}
 	goto out;
 bad:
 	rc = tt_err(TT_EINPUT, "journal '%s' is not a tiertune journal (line %d)", path, lineno);

@@ -62,6 +62,12 @@ int tt_journal_write(const char *path, const struct tt_apply_plan *p);
  * (and for a symlink in its place). */
 int tt_journal_read(const char *path, struct tt_journal *j);
 void tt_journal_release(struct tt_journal *j);
+/* Every value j holds, old and new, is one a weight file takes (a weight,
+ * true or false, SRC:WEIGHT): TT_EINPUT naming what (the journal, the
+ * record), the text and its file otherwise. A journal or a record with its
+ * checksum right may still hold text no tiertune wrote: it is refused, not
+ * written to the kernel. */
+int tt_journal_check_values(const struct tt_journal *j, const char *what);
 /* Removes it and syncs the folder, so a crash cannot bring it back. */
 int tt_journal_remove(const char *path);
 /* The journal and record of one transaction: the same txn (or, for two

@@ -8,8 +8,9 @@
 # fixture back byte for byte. The commands: apply on both weight
 # interfaces, with and without a writable database; tiertop's w and u
 # (two edits and an undo in one session, through build/tests/top-edit);
-# auto --apply and auto --all-sources --apply (on models). Prints a line per
-# failing point and a summary.
+# auto --apply and auto --all-sources --apply (on models); restore --auto
+# where auto mode is off (the kernel recomputes every node weight). Prints a
+# line per failing point and a summary.
 #   tests/kill-sweep.sh [build]      (or TT=path/to/tiertune tests/kill-sweep.sh)
 set -u
 build=${1:-build}
@@ -62,6 +63,7 @@ POINTS=$CHANGES sweep "auto --apply, database" spr-ddr5-2cxl "$db" \
 	auto --source-node 0 --model "$spr" --budget 40 --apply
 POINTS=$CHANGES sweep "auto --all-sources --apply (rfc)" rfc-4node "$db" \
 	auto --all-sources --model "$genoa" --budget 40 --apply
+POINTS=$CHANGES sweep "restore --auto" xeon-max-hbm-flat "$db" restore --auto
 fi
 # ENOSPC and EIO at every write.
 [ "${KIND:-fault}" = fault ] && for err in ${ERRS:-ENOSPC EIO}; do
@@ -73,6 +75,7 @@ fi
 		auto --source-node 0 --model "$spr" --budget 40 --apply
 	POINTS=$WRITES sweep "auto --all-sources --apply (rfc)" rfc-4node "$db" \
 		auto --all-sources --model "$genoa" --budget 40 --apply
+	POINTS=$WRITES sweep "restore --auto" xeon-max-hbm-flat "$db" restore --auto
 done
 unset INJECT
 echo "total: $total points, $bad not recovered"

@@ -150,6 +150,7 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 		.plan = c->planned ? &c->plan : NULL,
 		.plan_why = c->plan_why,
 		.run = c->run,
+		.record_why = c->record_why[0] ? c->record_why : NULL,
 	};
 	next_commands(c, where, d);
 	rc = doc_trials(c, &d->trials);

@@ -259,8 +259,11 @@ int tt_auto_record(struct tt_auto *c)
 	int64_t host, run = 0;
 	int rc = c->hooks.open_db(c->hooks.ctx, &db);
 
-	if (rc < 0)
+	c->record_why[0] = '\0';
+	if (rc < 0) {
+		snprintf(c->record_why, sizeof(c->record_why), "%s", tt_err_msg());
 		return rc;
+	}
 	objective_name(c, objective, sizeof(objective));
 	rc = tt_db_host(db, c->t, &host);
 	if (rc == 0)
@@ -279,12 +282,11 @@ int tt_auto_record(struct tt_auto *c)
 		rc = add_recommendation(c, db, run);
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
+	if (rc < 0)
+		snprintf(c->record_why, sizeof(c->record_why), "%s", tt_err_msg());
 	if (rc < 0 && run) {
-		char msg[1024];
-
-		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
 		tt_db_run_finish(db, run, TT_RUN_FAILED);
-		tt_err(rc, "recording the run failed: %s", msg);
+		tt_err(rc, "recording the run failed: %s", c->record_why);
 	}
 	tt_db_close(db);
 	if (rc == 0)

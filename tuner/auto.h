@@ -219,7 +219,8 @@ struct tt_auto_doc {
 	bool keeps;			  /* nothing to write (tt_report_keeps) */
 	const struct tt_apply_plan *plan; /* what apply would write; NULL: plan_why */
 	const char *plan_why;
-	int64_t run; /* recorded as; 0: not recorded */
+	int64_t run;		/* recorded as; 0: not recorded */
+	const char *record_why; /* recording it failed (why); NULL: it did not */
 	/* The next commands, for the root the weights are for: the copy of
 	 * the model's tree to make first (""), then apply and export of the
 	 * run, or apply of the weights, or show of a run that keeps. */
@@ -249,6 +250,7 @@ struct tt_auto {
 	struct tt_report r;
 	struct tt_recos rs;
 	int64_t run;
+	char record_why[1100]; /* tt_auto_record failed: why ("": it did not) */
 	struct tt_apply_plan plan;
 	bool planned;
 	char plan_why[512]; /* why there is no plan, or why nothing is to be written */
@@ -277,7 +279,9 @@ int tt_auto_prepare(struct tt_auto *c);
  * weights were feasible. */
 int tt_auto_search(struct tt_auto *c);
 /* The run, its trials and the recommendation, through hooks.open_db, as
- * c->run. */
+ * c->run. A failure is kept in c->record_why as well: the report and
+ * --apply still go ahead (the whole search is done), then the front end
+ * says the run was not stored. */
 int tt_auto_record(struct tt_auto *c);
 /* Where the report's commands point: the root as the user gave it, and
  * whether it is the model's own tree (read only: a copy is to be made). */

@@ -341,6 +341,31 @@ mv "$st/apply.journal" "$WORK/my.journal"
 run "$TT" --sysfs-root "$rj" restore --journal "$WORK/my.journal"
 is "restore --journal FILE: the tree back, the user's FILE kept" \
 	"$rc:$(same "$rj" "$r0"):$([ -f "$WORK/my.journal" ] && echo kept)" "0:same:kept"
+# Values no weight file takes, in a record whose checksum is right or in a
+# journal: refused naming the text, never written to the kernel (they were
+# written, the kernel's EINVAL rolled back, exit 1, the text unnamed).
+rg=$(copy_fixture spr-ddr5-2cxl)
+"$TT" --sysfs-root "$rg" apply --weights 0:5 >/dev/null
+python3 -c 'import sys, zlib
+p = sys.argv[1]; s = open(p, "rb").read(); at = s.rindex(b"tiertune-record ")
+body = s[at:].split(b"\n", 1)[1].replace(b"node0 25 5", b"node0 2x5;$(id) 5")
+open(p, "wb").write(s[:at] + b"tiertune-record %d %08x\n" % (len(body), zlib.crc32(body)) + body)' \
+	"$st/apply.history"
+expect_bad_input 2 "history '$st/apply.history' holds '2x5;\$(id)' for '/$WI/node0', which is no value a weight file takes" \
+	"$rg" "$TT" --sysfs-root "$rg" restore --last
+printf 'tiertune-journal 1\nowner 1 1 x\ninterface upstream\nwrite plain /%s/node0 5;x 7\nroot %s\n' \
+	"$WI" "$(cd "$rg" && pwd -P)" >"$WORK/garbage.journal"
+expect_bad_input 2 "journal '$WORK/garbage.journal' holds '5;x' for '/$WI/node0'" \
+	"$rg" "$TT" --sysfs-root "$rg" restore --journal "$WORK/garbage.journal"
+# auto whose record fails (no database): the report, each source's
+# recommendation and --apply's writes still, then the error, exit 1 (was:
+# the error alone, after the whole search).
+ar=$(copy_fixture rfc-4node)
+run "$TT" --db "$nodb" --sysfs-root "$ar" auto --all-sources --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" \
+	--budget 40 --seed 7 --apply
+is "auto --all-sources --apply whose record fails: reports, writes, then exit 1 saying so" \
+	"$rc:$(grep -c '^SIMULATED recommendation for source node' "$WORK/out"):$(grep -c 'values written and read back' "$WORK/out"):$(grep -c 'the run was not stored in the database' "$WORK/err")" \
+	"1:2:1:2"
 # A node file that is a link out of the root: refused by name, and the
 # file it points at is never read into a message.
 rl=$(copy_fixture spr-ddr5-2cxl)

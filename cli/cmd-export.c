@@ -531,9 +531,10 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		{ .kind = TT_OPT_EXCLUDES, .terms = { "source-node", "all-sources" } },
 		{ .kind = TT_OPT_RULE_END },
 	};
-	int nargs, rc = cli_parse_rules(cli, cli_find_command("export"), opts, rules, argc, argv,
-					&nargs),
-		   fmt = -1;
+	int nargs,
+		rc = cli_parse_rules(cli, cli_find_command("export"), opts, rules, argc, argv,
+				     &nargs),
+		fmt = -1;
 	struct tt_topo t;
 
 	if (rc >= 0)

@@ -99,8 +99,8 @@ static struct tt_opt *find_short(struct tt_opt *const *tables, char c)
 static int number_error(int rc, const char *name, const char *arg, uint64_t min, uint64_t max)
 {
 	if (rc == -ERANGE)
-		return tt_err(TT_EINPUT, "option '--%s' value '%s' out of range (%ju-%ju)", name, arg,
-			      (uintmax_t)min, (uintmax_t)max);
+		return tt_err(TT_EINPUT, "option '--%s' value '%s' out of range (%ju-%ju)", name,
+			      arg, (uintmax_t)min, (uintmax_t)max);
 	return tt_err(TT_EINPUT, "option '--%s' value '%s' is not a number", name, arg);
 }
 
@@ -271,8 +271,8 @@ static int take(struct cursor *c, struct tt_opt *o, const char *inline_val)
 static int long_option(struct tt_opt *const *tables, struct cursor *c, const char *a)
 {
 	const char *eq = strchr(a + 2, '=');
-	struct tt_opt *o = find_long(tables, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2),
-				     c->args);
+	struct tt_opt *o =
+		find_long(tables, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2), c->args);
 
 	if (!o)
 		return TT_EINPUT;

@@ -150,10 +150,10 @@ struct tt_opt {
  * (given with that word: a choice's or a string's). */
 enum tt_opt_rule_kind {
 	TT_OPT_RULE_END,
-	TT_OPT_ONE_OF,	   /* exactly one of the terms */
+	TT_OPT_ONE_OF,	    /* exactly one of the terms */
 	TT_OPT_AT_MOST_ONE, /* none or one of the terms */
-	TT_OPT_EXCLUDES,   /* the first term goes with none of the others */
-	TT_OPT_NEEDS,	   /* the first term needs one of the others */
+	TT_OPT_EXCLUDES,    /* the first term goes with none of the others */
+	TT_OPT_NEEDS,	    /* the first term needs one of the others */
 };
 
 #define TT_OPT_RULE_TERMS 8
@@ -174,7 +174,7 @@ enum {
 
 /* What tt_opt_parse saw beside the options, and what went wrong. */
 struct tt_opt_args {
-	int n;	      /* positional arguments, moved to argv[0..n-1] in order */
+	int n; /* positional arguments, moved to argv[0..n-1] in order */
 	/* The argument parsing stopped at: the first positional one with
 	 * TT_OPT_STOP_AT_ARG, the one refused on an error; argc: none. */
 	int next;

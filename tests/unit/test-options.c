@@ -54,9 +54,10 @@ static int call(const struct tt_opt *o, const char *arg)
 			TT_OPT_I64("node", &(v).node, "N", "a node", 0, 63),                       \
 			TT_OPT_STRING("nodes", &(v).nodes, "LIST", "nodes"),                       \
 			TT_OPT_CHOICE("view", &(v).view, views, "view"),                           \
-			TT_OPT_CHOICE("strategy", &(v).strategy, NULL, "search", .choice = strategy), \
-			TT_OPT_BUDGET("budget", &(v).budget, "TRIALS|DURATION", "budget", "trials", 1, \
-				      1000000, 7 * 86400.0),                                       \
+			TT_OPT_CHOICE("strategy", &(v).strategy, NULL, "search",                   \
+				      .choice = strategy),                                         \
+			TT_OPT_BUDGET("budget", &(v).budget, "TRIALS|DURATION", "budget",          \
+				      "trials", 1, 1000000, 7 * 86400.0),                          \
 			TT_OPT_SIZE("size", &(v).size, "BYTES", "bytes", 1, UINT64_MAX),           \
 			TT_OPT_CALL("call", call, &(v).called, "X", "the program's own"),          \
 			TT_OPT_END,                                                                \
@@ -101,8 +102,9 @@ static void test_parse(void **state)
 		const char *want; /* the summary, or the message */
 	} v[] = {
 		{ "", DEFAULTS " dd=-1 args=" },
-		{ "--once -bn3", "once=1 batch=1 json=0 secret=0 n=3 delay=1 node=-1 nodes=- view=0 "
-				 "strategy=0 budget=0/0 size=0 dd=-1 args=" },
+		{ "--once -bn3",
+		  "once=1 batch=1 json=0 secret=0 n=3 delay=1 node=-1 nodes=- view=0 "
+		  "strategy=0 budget=0/0 size=0 dd=-1 args=" },
 		{ "--onc --ba", "once=1 batch=1 json=0 secret=0 n=0 delay=1 node=-1 nodes=- view=0 "
 				"strategy=0 budget=0/0 size=0 dd=-1 args=" },
 		/* An exact name wins over the longer names it begins. */
@@ -113,8 +115,9 @@ static void test_parse(void **state)
 		  "once=0 batch=0 json=0 secret=0 n=0 delay=0.5 node=-1 nodes=0-2 view=1 "
 		  "strategy=1 budget=0/0 size=0 dd=1 args=a,--once,b" },
 		/* Unlisted: its whole name only. */
-		{ "--secret - x", "once=0 batch=0 json=0 secret=1 n=0 delay=1 node=-1 nodes=- view=0 "
-				  "strategy=0 budget=0/0 size=0 dd=-1 args=-,x" },
+		{ "--secret - x",
+		  "once=0 batch=0 json=0 secret=1 n=0 delay=1 node=-1 nodes=- view=0 "
+		  "strategy=0 budget=0/0 size=0 dd=-1 args=-,x" },
 		{ "--sec", "unknown option '--sec'" },
 		{ "--", DEFAULTS " dd=0 args=" },
 		{ "--once=1", "option '--once' takes no value" },
@@ -138,8 +141,9 @@ static void test_parse(void **state)
 		{ "--view tier", "option '--view' value 'tier' is not one of: nodes, tiers" },
 		{ "--strategy simplex",
 		  "option '--strategy' value 'simplex' is not one of: hillclimb, grid, shares" },
-		{ "--budget 60", "once=0 batch=0 json=0 secret=0 n=0 delay=1 node=-1 nodes=- view=0 "
-				 "strategy=0 budget=60/0 size=0 dd=-1 args=" },
+		{ "--budget 60",
+		  "once=0 batch=0 json=0 secret=0 n=0 delay=1 node=-1 nodes=- view=0 "
+		  "strategy=0 budget=60/0 size=0 dd=-1 args=" },
 		{ "--budget 1.5m", "once=0 batch=0 json=0 secret=0 n=0 delay=1 node=-1 nodes=- "
 				   "view=0 strategy=0 budget=0/90 size=0 dd=-1 args=" },
 		{ "--budget 168h", "once=0 batch=0 json=0 secret=0 n=0 delay=1 node=-1 nodes=- "
@@ -154,14 +158,16 @@ static void test_parse(void **state)
 				  "(1-1000000) or a duration (90s, 5m, 1h; at most a week)" },
 		{ "--budget 5d", "option '--budget' value '5d' is not a number of trials "
 				 "(1-1000000) or a duration (90s, 5m, 1h; at most a week)" },
-		{ "--size 1.5K", "once=0 batch=0 json=0 secret=0 n=0 delay=1 node=-1 nodes=- view=0 "
-				 "strategy=0 budget=0/0 size=1536 dd=-1 args=" },
+		{ "--size 1.5K",
+		  "once=0 batch=0 json=0 secret=0 n=0 delay=1 node=-1 nodes=- view=0 "
+		  "strategy=0 budget=0/0 size=1536 dd=-1 args=" },
 		{ "--size 1MB", "option '--size' value '1MB' is not a size; give " TT_SIZE_FORMS },
 		{ "--size 0", "option '--size' value '0' out of range (1-18446744073709551615)" },
 		{ "--call no", "option '--call' value 'no' is not ok" },
 		/* A later value replaces an earlier one. */
-		{ "-n 2 --iterations=5", "once=0 batch=0 json=0 secret=0 n=5 delay=1 node=-1 "
-					 "nodes=- view=0 strategy=0 budget=0/0 size=0 dd=-1 args=" },
+		{ "-n 2 --iterations=5",
+		  "once=0 batch=0 json=0 secret=0 n=5 delay=1 node=-1 "
+		  "nodes=- view=0 strategy=0 budget=0/0 size=0 dd=-1 args=" },
 	};
 
 	(void)state;
@@ -224,7 +230,9 @@ static void test_rules(void **state)
 		{ .kind = TT_OPT_AT_MOST_ONE, .terms = { "strategy", "budget" } },
 		{ .kind = TT_OPT_EXCLUDES, .terms = { "node", "nodes", "view=tiers" } },
 		{ .kind = TT_OPT_NEEDS, .terms = { "iterations", "batch", "json" } },
-		{ .kind = TT_OPT_EXCLUDES, .terms = { "secret", "size" }, "the secret has no size" },
+		{ .kind = TT_OPT_EXCLUDES,
+		  .terms = { "secret", "size" },
+		  "the secret has no size" },
 		{ .kind = TT_OPT_RULE_END },
 	};
 	static const struct tt_opt_rule wrong[] = {

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* mkostemp */
 #include "cli.h"
 
+#include "../core/options.h"
 #include "../core/parse.h"
 #include "../core/root.h"
 #include "../core/topo.h"
@@ -163,29 +164,9 @@ void cli_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-static int number_error(int rc, const char *opt, const char *arg, uint64_t min, uint64_t max)
-{
-	if (rc == -ERANGE)
-		return cli_usage("option '--%s' value '%s' out of range (%ju-%ju)", opt, arg,
-				 (uintmax_t)min, (uintmax_t)max);
-	if (rc)
-		return cli_usage("option '--%s' value '%s' is not a number", opt, arg);
-	return 0;
-}
-
 int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
 {
-	return number_error(tt_parse_u64(arg, min, max, out), opt, arg, min, max);
-}
-
-int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out)
-{
-	int rc = tt_parse_size(arg, min, max, out);
-
-	if (rc == -EINVAL || rc == -EDOM)
-		return cli_usage("option '--%s' value '%s' is not a size%s; give %s", opt, arg,
-				 rc == -EDOM ? " in whole bytes" : "", TT_SIZE_FORMS);
-	return number_error(rc, opt, arg, min, max);
+	return tt_opt_number(opt, arg, min, max, out) ? cli_usage("%s", tt_err_msg()) : 0;
 }
 
 int cli_print_json(json_t *root)

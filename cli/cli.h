@@ -119,8 +119,6 @@ int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An option's number: "option '--pages' value 'x' is not a number (1-...)". */
 int cli_number(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
-/* The same for sizes: 256M, 8GiB. */
-int cli_size(const char *opt, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 
 /* a as a shell takes it back: as is when plain, else in single quotes. */
 void cli_shell_quote(FILE *f, const char *a);

@@ -79,14 +79,18 @@ int cmd_apply(struct tt_cli *cli, int argc, char **argv)
 			 "show the plan (old -> new per file), write nothing"),
 		CLI_END,
 	};
-	int nargs, rc = cli_parse(cli, cli_find_command("apply"), opts, argc, argv, &nargs);
+	static const struct tt_opt_rule rules[] = {
+		{ .kind = TT_OPT_ONE_OF,
+		  .terms = { "weights", "tier-weights", "run", "profile" },
+		  .message = "apply needs exactly one of --weights, --tier-weights, --run, "
+			     "--profile" },
+		{ .kind = TT_OPT_EXCLUDES, .terms = { "source-node", "all-sources" } },
+		{ .kind = TT_OPT_RULE_END },
+	};
+	int nargs, rc = cli_parse_rules(cli, cli_find_command("apply"), opts, rules, argc, argv,
+					&nargs);
 
 	if (rc >= 0)
 		return rc;
-	if (opts[0].seen + opts[1].seen + opts[2].seen + opts[3].seen != 1)
-		return cli_usage("apply needs exactly one of --weights, --tier-weights, --run, "
-				 "--profile");
-	if (a.all_sources && a.source >= 0)
-		return cli_usage("--source-node and --all-sources do not go together");
 	return apply(cli, &a);
 }

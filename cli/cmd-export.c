@@ -637,18 +637,23 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			   "kernel has)"),
 		CLI_END,
 	};
-	int nargs, rc = cli_parse(cli, cli_find_command("export"), opts, argc, argv, &nargs),
-		   fmt = -1;
+	static const struct tt_opt_rule rules[] = {
+		{ .kind = TT_OPT_ONE_OF,
+		  .terms = { "run", "latest", "weights", "tier-weights", "profile" },
+		  .message = "export needs exactly one of --run, --latest, --weights, "
+			     "--tier-weights, --profile" },
+		{ .kind = TT_OPT_EXCLUDES, .terms = { "source-node", "all-sources" } },
+		{ .kind = TT_OPT_RULE_END },
+	};
+	int nargs,
+		rc = cli_parse_rules(cli, cli_find_command("export"), opts, rules, argc, argv,
+				     &nargs),
+		fmt = -1;
 	struct tt_topo t;
 
 	if (rc >= 0)
 		return rc;
-	if (opts[0].seen + latest + !!weights + !!tier_weights + !!profile_file != 1)
-		return cli_usage("export needs exactly one of --run, --latest, --weights, "
-				 "--tier-weights, --profile");
 	e.source = (int)source;
-	if (all && e.source >= 0)
-		return cli_usage("--source-node and --all-sources do not go together");
 	for (size_t i = 0; format && i < sizeof(formats) / sizeof(*formats); i++)
 		if (strcmp(format, formats[i].name) == 0)
 			fmt = (int)i;

@@ -67,7 +67,17 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("force", &force, "with --last: undo even where the files changed since"),
 		CLI_END,
 	};
-	int nargs, rc = cli_parse(cli, cli_find_command("restore"), opts, argc, argv, &nargs);
+	static const struct tt_opt_rule rules[] = {
+		{ .kind = TT_OPT_AT_MOST_ONE,
+		  .terms = { "last", "journal", "defaults", "auto" },
+		  .message = "restore takes one of --last, --journal, --defaults, --auto" },
+		{ .kind = TT_OPT_EXCLUDES,
+		  .terms = { "force", "journal", "defaults", "auto" },
+		  .message = "--force goes only with --last (or no mode)" },
+		{ .kind = TT_OPT_RULE_END },
+	};
+	int nargs, rc = cli_parse_rules(cli, cli_find_command("restore"), opts, rules, argc, argv,
+					&nargs);
 	int what = last	       ? RESTORE_LAST
 		   : journal   ? RESTORE_JOURNAL
 		   : defaults  ? RESTORE_DEFAULTS
@@ -77,10 +87,6 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if (last + !!journal + defaults + auto_mode > 1)
-		return cli_usage("restore takes one of --last, --journal, --defaults, --auto");
-	if (force && what && what != RESTORE_LAST)
-		return cli_usage("--force goes only with --last (or no mode)");
 	if ((rc = cli_open_root(cli)))
 		return rc;
 	if ((rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state))) < 0)

@@ -3,10 +3,9 @@
 
 #include "cli.h"
 
-#include "../core/parse.h"
+#include "../core/error.h"
 
 #include <stdarg.h>
-#include <stddef.h>
 #include <string.h>
 
 /* Every command's: parsed here, listed in every --help. */
@@ -41,56 +40,16 @@ static int usage_error(const struct tt_cmd *cmd, const char *fmt, ...)
 	return 2;
 }
 
-static struct cli_opt *find_long(struct cli_opt *opts, const char *name, size_t len)
+/* What the parser refused: the command line's shape with a pointer to the
+ * command's help; a value or a rule with the message alone (it says what
+ * to give); a command's own parser (CLI_CALL) said why already. */
+static int refused(const struct tt_cmd *cmd, const struct tt_opt_args *args)
 {
-	for (struct cli_opt *set[] = { opts, common }, **s = set; s < set + 2; s++)
-		for (struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++)
-			if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
-				return o;
-	return NULL;
-}
-
-static struct cli_opt *find_short(struct cli_opt *opts, char c)
-{
-	for (struct cli_opt *set[] = { opts, common }, **s = set; s < set + 2; s++)
-		for (struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++)
-			if (o->short_name && o->short_name == c)
-				return o;
-	return NULL;
-}
-
-static int set_value(const struct tt_cmd *cmd, struct cli_opt *o, const char *arg)
-{
-	uint64_t v;
-	int rc;
-
-	o->seen = true;
-	switch (o->kind) {
-	case CLI_OPT_FLAG:
-		*(bool *)o->value = true;
-		return -1;
-	case CLI_OPT_STRING:
-		*(const char **)o->value = arg;
-		return -1;
-	case CLI_OPT_U64:
-	case CLI_OPT_I64:
-		rc = cli_number(o->name, arg, o->min, o->max, &v);
-		break;
-	case CLI_OPT_SIZE:
-		rc = cli_size(o->name, arg, o->min, o->max, &v);
-		break;
-	case CLI_OPT_CALL:
-		return o->call(o, arg) ? 2 : -1;
-	default:
-		return usage_error(cmd, "option '--%s' has no kind", o->name);
-	}
-	if (rc)
-		return rc;
-	if (o->kind == CLI_OPT_I64)
-		*(int64_t *)o->value = (int64_t)v;
-	else
-		*(uint64_t *)o->value = v;
-	return -1;
+	if (args->call_rc > 0)
+		return args->call_rc;
+	if (args->grammar)
+		return usage_error(cmd, "%s", tt_err_msg());
+	return cli_usage("%s", tt_err_msg());
 }
 
 /* The options shell completion offers, one a line. */
@@ -99,67 +58,24 @@ static void completion(const struct tt_cmd *cmd, const struct cli_opt *opts)
 	for (const struct cli_opt *set[] = { opts, common }, **s = set; s < set + 2; s++)
 		for (const struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++)
 			if (o->help && (cmd->json || o->value != &opt_json))
-				printf("--%s%s\n", o->name, o->arg ? "=" : "");
+				printf("--%s%s\n", o->name, o->kind != TT_OPT_KIND_FLAG ? "=" : "");
 }
 
-int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts, int argc,
-	      char **argv, int *nargs)
+int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts,
+		    const struct tt_opt_rule *rules, int argc, char **argv, int *nargs)
 {
-	int n = 0, rc;
-	bool options = true;
+	struct tt_opt *tables[] = { opts, common, NULL };
+	struct tt_opt_args args;
+	int rc;
 
 	opt_sysfs_root = opt_db = NULL;
-	cli->dashdash = -1;
 	opt_json = opt_help = opt_completion = false;
-	for (struct cli_opt *o = common; o->kind != CLI_OPT_END; o++)
-		o->seen = false;
-	for (int i = 1; i < argc; i++) {
-		char *a = argv[i];
-		struct cli_opt *o;
-		const char *val = NULL;
-
-		if (!options || a[0] != '-' || a[1] == '\0') {
-			argv[n++] = a;
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			options = false;
-			cli->dashdash = n;
-			continue;
-		}
-		if (a[1] == '-') {
-			const char *eq = strchr(a + 2, '=');
-
-			o = find_long(opts, a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
-			if (!o)
-				return usage_error(cmd, "unknown option '%.*s'",
-						   (int)(eq ? eq - a : (ptrdiff_t)strlen(a)), a);
-			if (eq) {
-				if (o->kind == CLI_OPT_FLAG)
-					return usage_error(cmd, "option '--%s' takes no value",
-							   o->name);
-				val = eq + 1;
-			}
-		} else {
-			o = find_short(opts, a[1]);
-			if (!o)
-				return usage_error(cmd, "unknown option '%s'", a);
-			if (a[2] && o->kind == CLI_OPT_FLAG)
-				return usage_error(cmd, "option '%s' takes no value", a);
-			if (a[2])
-				val = a + 2;
-		}
-		if (o->kind != CLI_OPT_FLAG && !val) {
-			if (i + 1 >= argc)
-				return usage_error(cmd, "option '--%s' needs a value", o->name);
-			val = argv[++i];
-		}
-		rc = set_value(cmd, o, val);
-		if (rc >= 0)
-			return rc;
-	}
-	*nargs = n;
-	if (n && !cmd->args && !opt_help && !opt_completion)
+	cli->dashdash = -1;
+	if (tt_opt_parse(tables, 0, argc, argv, &args) < 0)
+		return refused(cmd, &args);
+	cli->dashdash = args.dashdash;
+	*nargs = args.n;
+	if (args.n && !cmd->args && !opt_help && !opt_completion)
 		return usage_error(cmd, "%s takes no argument, got '%s'", cmd->name, argv[0]);
 	if (opt_completion) {
 		completion(cmd, opts);
@@ -171,9 +87,9 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 	}
 	if (opt_json && !cmd->json)
 		return usage_error(cmd, "%s has no JSON output", cmd->name);
-	for (struct cli_opt *o = opts; o->kind != CLI_OPT_END; o++)
-		if (o->required && !o->seen)
-			return usage_error(cmd, "this command needs --%s", o->name);
+	rc = tt_opt_check(tables, rules, &args);
+	if (rc < 0)
+		return rc == TT_EFAIL ? cli_fail(rc) : refused(cmd, &args);
 	if (opt_sysfs_root) {
 		cli->sysfs_root = opt_sysfs_root;
 		cli->sysfs_root_given = true;
@@ -182,6 +98,12 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 		cli->db_path = opt_db;
 	cli->json |= opt_json;
 	return -1;
+}
+
+int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts, int argc,
+	      char **argv, int *nargs)
+{
+	return cli_parse_rules(cli, cmd, opts, NULL, argc, argv, nargs);
 }
 
 void cli_wrap(FILE *f, const char *text, int col, int indent, int width)
@@ -219,14 +141,15 @@ void cli_wrap(FILE *f, const char *text, int col, int indent, int width)
 static void help_opts(FILE *f, const struct cli_opt *opts, bool json)
 {
 	for (const struct cli_opt *o = opts; o->kind != CLI_OPT_END; o++) {
-		char left[64];
+		char left[64], words[256];
+		const char *arg = tt_opt_arg_name(o, words, sizeof(words));
 		int len;
 
 		if (!o->help || (!json && o->value == &opt_json))
 			continue;
 		len = snprintf(left, sizeof(left), "  %s%s--%s%s%s", o->short_name ? "-" : "",
 			       o->short_name ? (char[]){ o->short_name, ',', ' ', '\0' } : "",
-			       o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+			       o->name, arg ? " " : "", arg ? arg : "");
 		fputs(left, f);
 		if (len >= 23) {
 			fprintf(f, "\n%24s", "");

@@ -141,40 +141,44 @@ static void print_version(void)
 int main(int argc, char **argv)
 {
 	struct tt_cli cli = { .sysfs_root = "/" };
+	bool version = false, help = false, completion = false;
+	/* tiertune's own options, before the command: the grammar of every
+	 * command's (core/options.h); the overview (cli_overview) lists them. */
+	struct tt_opt opts[] = {
+		TT_OPT_FLAG("version", &version, "the release and the collectors built"),
+		TT_OPT_FLAG("help", &help, "the commands", .short_name = 'h'),
+		TT_OPT_FLAG("completion-helper", &completion, NULL),
+		TT_OPT_STRING("sysfs-root", &cli.sysfs_root, "DIR", "as a command's --sysfs-root"),
+		TT_OPT_STRING("db", &cli.db_path, "PATH", "as a command's --db"),
+		TT_OPT_END,
+	};
+	struct tt_opt *tables[] = { opts, NULL };
+	struct tt_opt_args args;
 	const struct tt_cmd *cmd;
-	int i = 1;
+	int i;
 
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i], **value = NULL;
-		size_t len = strcspn(a, "=");
-
-		if (strcmp(a, "--version") == 0) {
-			print_version();
-			return finish(0);
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			cli_overview(stdout);
-			return finish(0);
-		} else if (strcmp(a, "--completion-helper") == 0) {
-			for (const struct tt_cmd *c = tt_commands; c->name; c++)
-				printf("%s\n", c->name);
-			return finish(0);
-		} else if (strncmp(a, "--sysfs-root", len) == 0 && len == 12) {
-			value = &cli.sysfs_root;
-			cli.sysfs_root_given = true;
-		} else if (strncmp(a, "--db", len) == 0 && len == 4) {
-			value = &cli.db_path;
-		} else {
-			return cli_usage(
-				"unknown option '%s' before the command (see 'tiertune --help')",
-				a);
-		}
-		if (a[len] == '=')
-			*value = a + len + 1;
-		else if (i + 1 < argc)
-			*value = argv[++i];
-		else
-			return cli_usage("option '%.*s' needs a value", (int)len, a);
+	if (tt_opt_parse(tables, TT_OPT_STOP_AT_ARG, argc, argv, &args) < 0) {
+		if (args.unknown)
+			return cli_usage("unknown option '%s' before the command (see 'tiertune "
+					 "--help')",
+					 argv[args.next]);
+		return cli_usage("%s", tt_err_msg());
 	}
+	if (version) {
+		print_version();
+		return finish(0);
+	}
+	if (help) {
+		cli_overview(stdout);
+		return finish(0);
+	}
+	if (completion) {
+		for (const struct tt_cmd *c = tt_commands; c->name; c++)
+			printf("%s\n", c->name);
+		return finish(0);
+	}
+	cli.sysfs_root_given = tt_opt_find(tables, "sysfs-root")->seen;
+	i = args.next;
 	if (i == argc) {
 		cli_overview(stderr);
 		return 2;

@@ -14,7 +14,8 @@
 #include <string.h>
 
 const char *const tt_cell_state_names[] = { "ok", "n/a", "initializing", "stale" };
-const char *const tt_proc_sort_names[] = { "pages", "skew", "pid" };
+const char *const tt_proc_sort_names[] = { "pages", "skew", "pid", NULL };
+const char *const tt_view_names[] = { "nodes", "tiers", NULL };
 
 int tt_feed_init(struct tt_feed *f, struct tt_source **src, int n)
 {

@@ -137,7 +137,9 @@ void tt_proc_scan_release(struct tt_proc_scan *s);
 
 enum tt_view { TT_VIEW_NODES, TT_VIEW_TIERS };
 enum tt_proc_sort { TT_SORT_PAGES, TT_SORT_SKEW, TT_SORT_PID };
+/* Their names, in enum order, NULL-terminated (tiertop's --sort and --view). */
 extern const char *const tt_proc_sort_names[];
+extern const char *const tt_view_names[];
 
 #define TT_HISTORY 60
 

@@ -196,11 +196,23 @@ is "--batch with nothing to sample still paces its frames" \
 R=$(copy_fixture 2s-genoa-cxl)
 expect_bad_input 2 "'--bogus'" "$R" "$TOP" --once --bogus --sysfs-root "$R"
 expect_bad_input 2 "option '--so' is ambiguous: --source-node, --sort" "$R" "$TOP" --once --so 1 --sysfs-root "$R"
-expect_bad_input 2 "option '--once=1' takes no value" "$R" "$TOP" --once=1 --sysfs-root "$R"
-expect_bad_input 2 "-n '0'" "$R" "$TOP" --batch -n 0 --sysfs-root "$R"
-expect_bad_input 2 "-d '-1'" "$R" "$TOP" --batch -d -1 --sysfs-root "$R"
-expect_bad_input 2 "-d 'x'" "$R" "$TOP" --once -d x --sysfs-root "$R"
-expect_bad_input 2 "--view 'both'" "$R" "$TOP" --once --view both --sysfs-root "$R"
+# tiertune's grammar and messages (core/options.h): options named by their
+# long name, values checked by the table's type.
+expect_bad_input 2 "option '--once' takes no value" "$R" "$TOP" --once=1 --sysfs-root "$R"
+expect_bad_input 2 "option '--iterations' value '0' out of range (1-1000000000)" "$R" "$TOP" --batch -n 0 --sysfs-root "$R"
+expect_bad_input 2 "option '--delay' value '-1' out of range (0.1-3600)" "$R" "$TOP" --batch -d -1 --sysfs-root "$R"
+expect_bad_input 2 "option '--delay' value 'x' is not a number" "$R" "$TOP" --once -d x --sysfs-root "$R"
+expect_bad_input 2 "option '--view' value 'both' is not one of: nodes, tiers" "$R" "$TOP" --once --view both --sysfs-root "$R"
+expect_bad_input 2 "option '--sort' value 'size' is not one of: pages, skew, pid" "$R" "$TOP" --once --sort size --sysfs-root "$R"
+expect_bad_input 2 "option '--iterations' needs a value" - "$TOP" --once -n
+expect_bad_input 2 "--once and --batch exclude each other" "$R" "$TOP" --once --batch --sysfs-root "$R"
+expect_bad_input 2 "--iterations goes with --batch or --json" "$R" "$TOP" --once -n 2 --sysfs-root "$R"
+expect_bad_input 2 "tiertop takes no argument, got 'extra'" "$R" "$TOP" --once extra --sysfs-root "$R"
+# A unique prefix is the option, as in tiertune (t0013); short flags cluster.
+run "$TOP" --onc --vi tiers --sor pid --del 0.2 --sysfs-r "$R"
+is "abbreviated options: --once, --view, --sort, --delay, --sysfs-root" "$rc:$(grep -c '^tiertop  host' "$WORK/out")" "0:1"
+run "$TOP" -bn2 -d0.2 --sysfs-root "$R"
+is "clustered short options: -bn2 is -b -n 2" "$rc:$(grep -c '^tiertop  host' "$WORK/out")" "0:2"
 expect_bad_input 2 "unknown collector 'nope'" "$R" "$TOP" --once --collectors nope --sysfs-root "$R"
 expect_bad_input 2 "collector 'numastat' named twice" "$R" "$TOP" --once --collectors numastat,numastat --sysfs-root "$R"
 expect_bad_input 2 "sysfs root '$WORK/none'" - "$TOP" --once --sysfs-root "$WORK/none"

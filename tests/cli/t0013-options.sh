@@ -47,6 +47,29 @@ expect_bad_input 2 "option '--sysfs-root' needs a value" - "$TT" --sysfs-root
 expect_bad_input 2 "option '--kernel' needs a value" - "$TT" bench --kernel
 expect_bad_input 2 "option '--json' takes no value" - "$TT" topo --json=yes
 expect_bad_input 2 "export has no JSON output" - "$TT" export --weights 0:1 --format shell --json
+
+# One grammar with tiertop (core/options.h; t0012 holds tiertop to it): a
+# unique prefix of a long name is the option, one of several is refused
+# naming them all, an unlisted option answers to its whole name only, short
+# flags cluster, and tiertune's own options before the command parse alike.
+Q="$FIX/qemu-3node-hmat"
+full=$("$TT" simulate --sysfs-root "$Q" --nodes 0-2 --weights 0:2,1:1,2:1 --pages 8 --json)
+run "$TT" simulate --sysfs "$Q" --nod 0-2 --wei 0:2,1:1,2:1 --pag 8 --js
+is "abbreviated options are the options they begin" "$rc:$(cat "$WORK/out")" "0:$full"
+run "$TT" simulate --sysfs-root="$Q" --nod=0-2 --wei=0:2,1:1,2:1 --pag=8 --js
+is "abbreviated options take --name=value" "$rc:$(cat "$WORK/out")" "0:$full"
+run "$TT" --sys "$Q" simulate --nodes 0-2 --weights 0:2,1:1,2:1 --pages 8 --json
+is "tiertune's own options abbreviate too" "$rc:$(cat "$WORK/out")" "0:$full"
+expect_bad_input 2 "option '--t' is ambiguous: --threads, --thp, --traffic" - "$TT" bench --t 1
+expect_bad_input 2 "unknown option '--completion'" - "$TT" simulate --completion
+expect_bad_input 2 "option '--pages' value 'x' is not a number" - "$TT" simulate --sysfs-root "$Q" --nodes 0-2 --pag x
+expect_bad_input 2 "option '--pages' needs a value" - "$TT" simulate --sysfs-root "$Q" --nodes 0-2 --pag
+expect_bad_input 2 "unknown option '-x'" - "$TT" topo -hx
+expect_bad_input 2 "unknown option '--bogus' before the command (see 'tiertune --help')" - "$TT" --bogus topo
+expect_bad_input 2 "option '--db' needs a value" - "$TT" --d
+run "$TT" export --sysfs-root "$Q" --weights 0:2,1:1,2:1 --format shell -o"$WORK/x.sh"
+is "-oFILE is -o FILE" "$rc:$(grep -c '^echo' "$WORK/x.sh")" "0:3"
+
 run "$TT" help --help
 is "help --help is help's usage" "$rc:$(head -1 "$WORK/out")" "0:usage: tiertune help [options] [COMMAND]"
 run "$TT" help

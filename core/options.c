@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* The option parser every front end uses (options.h). */
 #include "options.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Command-line options as git's parse-options takes them: a program
  * declares its options once, in a table of struct tt_opt (long name, value,

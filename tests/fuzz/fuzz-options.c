@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* tt_opt_parse and tt_opt_check (core/options.c), on a command line of the
  * input's lines against a table of every kind: the status is 0 or
  * TT_EINPUT with a message; the positional arguments are the input's words

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /* core/options.c: the grammar tiertune and tiertop share, as tables of
  * command lines and what each one gives (values or the message). */
 #include "test.h"

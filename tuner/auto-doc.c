@@ -93,9 +93,19 @@ static void next_commands(const struct tt_auto *c, const struct tt_auto_where *w
 		snprintf(root + strlen(root), sizeof(root) - strlen(root), "--sysfs-root DIR ");
 	}
 	if (!c->run) {
+		const struct tt_wi_backend *be = tt_wi_find(c->rs.r[0].interface);
+		bool tiers = be && be->key == TT_WI_BY_TIER;
+
+		/* The RFC's weights are per tier and per source: the command
+		 * says both, or apply would read tiers as nodes. */
 		tt_weights_format(&c->rs.r[0].w, w, sizeof(w));
-		snprintf(d->next[d->nnext++], sizeof(d->next[0]), "tiertune %sapply --weights %s",
-			 root, w);
+		if (tiers)
+			snprintf(d->next[d->nnext++], sizeof(d->next[0]),
+				 "tiertune %sapply --tier-weights %s --source-node %d", root, w,
+				 c->req.source);
+		else
+			snprintf(d->next[d->nnext++], sizeof(d->next[0]),
+				 "tiertune %sapply --weights %s", root, w);
 		return;
 	}
 	snprintf(d->next[d->nnext++], sizeof(d->next[0]), "tiertune %sapply --run %" PRId64, root,

@@ -78,4 +78,15 @@ is "make demo to a log: exit 0, no escape sequence, no directory loop" \
 	"$rc:$(cat "$WORK/out" "$WORK/err" | LC_ALL=C grep -c $'\x1b'):$(grep -c 'recursive directory loop' "$WORK/err"):$(grep -c '(the copy is byte for byte as it was)' "$WORK/out")" \
 	"0:0:0:1"
 
+# auto --no-record on the RFC's interface: the apply command it prints names
+# tier weights and the source node, and works as printed (it said
+# 'apply --weights 4:32,22:1': tiers read as nodes).
+rfc4=$(copy_fixture rfc-4node)
+run "$TT" --sysfs-root "$rfc4" auto --source-node 0 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --noise 0.01 --no-record
+cmd=$(sed -n 's/^not recorded (--no-record); to apply: tiertune //p' "$WORK/out")
+is "auto --no-record on the RFC: the printed apply names tier weights and the source" \
+	"$rc:$(grep -c -- '--tier-weights [0-9:,]* --source-node 0$' <<<"$cmd")" "0:1"
+eval "set -- $cmd"
+run "$TT" "$@"
+is "... and run as printed it writes them" "$rc:$(grep -c 'values\? written and read back' "$WORK/out")" "0:1"
 done_testing

@@ -19,7 +19,14 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tiertune"
-(cd "$top" && git ls-files -z | xargs -0 tar -cf - --no-recursion) | tar -xf - -C "$work/tiertune"
+# One tar reading the list: xargs would split a long one over several tars,
+# whose concatenated archives the reader stops at the first end of
+# (the rest lost to SIGPIPE, the copy silently short).
+(cd "$top" && git ls-files -z | tar -cf - --no-recursion --null -T -) | tar -xf - -C "$work/tiertune"
+[ "$(cd "$work/tiertune" && find . -type f -o -type l | wc -l)" -ge "$(cd "$top" && git ls-files | wc -l)" ] || {
+	echo "mk/deb.sh: the copy of the tracked files is short" >&2
+	exit 1
+}
 (cd "$work/tiertune" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 || {
 	tail -n 30 "$out/build.log" >&2
 	echo "mk/deb.sh: dpkg-buildpackage failed (whole log: $out/build.log)" >&2

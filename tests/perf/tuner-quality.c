@@ -139,6 +139,25 @@ static void fmt_w(const uint32_t *w, int n, char *buf, size_t len)
 
 static uint64_t rng_state[4];
 
+/* y reduced and, when it has a weight and scores higher than *best, taken
+ * into w: the descent's one step. */
+static bool take_if_better(const struct qrun *q, uint32_t *y, int n, uint32_t *w, double *best)
+{
+	bool any = false;
+	double sc;
+
+	for (int k = 0; k < n; k++)
+		any |= y[k] > 0;
+	if (!any)
+		return false;
+	tt_weights_reduce_array(y, n);
+	if ((sc = score(q, y)) <= *best * (1 + 1e-12))
+		return false;
+	memcpy(w, y, sizeof(*y) * TT_SEARCH_MAX_NODES);
+	*best = sc;
+	return true;
+}
+
 /* Integer descent from w: one weight up or down, or one unit moved from one
  * node to another, or every weight scaled by m/(m +- 1) and rounded; the
  * first move that scores higher is taken, until none does. */
@@ -153,8 +172,6 @@ static double descend(const struct qrun *q, uint32_t *w, double best)
 			for (int j = -1; j < n && !moved; j++)
 				for (int d = -1; d <= 1 && !moved; d += 2) {
 					uint32_t y[TT_SEARCH_MAX_NODES];
-					bool any = false;
-					double sc;
 
 					memcpy(y, w, sizeof(y));
 					if (j == i)
@@ -169,36 +186,16 @@ static double descend(const struct qrun *q, uint32_t *w, double best)
 							continue;
 						y[j] -= (uint32_t)d;
 					}
-					for (int k = 0; k < n; k++)
-						any |= y[k] > 0;
-					if (!any)
-						continue;
-					tt_weights_reduce_array(y, n);
-					if ((sc = score(q, y)) > best * (1 + 1e-12)) {
-						memcpy(w, y, sizeof(y));
-						best = sc;
-						moved = true;
-					}
+					moved = take_if_better(q, y, n, w, &best);
 				}
 		for (uint32_t top = 1; top <= TT_WEIGHTINESS && !moved; top++) {
 			uint32_t y[TT_SEARCH_MAX_NODES], mx = 0;
-			bool any = false;
-			double sc;
 
 			for (int k = 0; k < n; k++)
 				mx = w[k] > mx ? w[k] : mx;
-			for (int k = 0; k < n; k++) {
+			for (int k = 0; k < n; k++)
 				y[k] = (uint32_t)lround((double)w[k] * top / mx);
-				any |= y[k] > 0;
-			}
-			if (!any)
-				continue;
-			tt_weights_reduce_array(y, n);
-			if ((sc = score(q, y)) > best * (1 + 1e-12)) {
-				memcpy(w, y, sizeof(y));
-				best = sc;
-				moved = true;
-			}
+			moved = take_if_better(q, y, n, w, &best);
 		}
 	}
 	return best;

@@ -1,77 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * How far is the performance model (tuner/model.h) from published
- * measurements? Each published point is a ratio of two placements on one
- * machine (a gain over DRAM alone, or over 1:1 interleave); the model's
- * figure is the same ratio on the shipped model nearest to that machine
- * (spr-ddr5-2cxl: one SPR socket, DDR5 and two CXL expanders of 36 GB/s), and
- * the residual is model minus published, in percentage points. Figures,
- * not a test: bench/scripts/model-calibration.sh runs it (issue 22 item
- * 3). Everything the model gives is simulated.
+ * measurements? Every calibration case of tests/unit/calibration-cases.h
+ * (sources, models and tolerances there; docs/models.md says why each),
+ * the published gain beside the model's, the residual (model - published,
+ * points) and the root mean square over issue 22's twelve points and over
+ * all. With -b, also the model before calibration: the models in DIR (the
+ * shipped models of f039f4f, bench/scripts/model-calibration.sh extracts
+ * them), where every case ran on spr-ddr5-2cxl (its DRAM and as many CXL
+ * devices as it has) at the threads it was run with then. Figures, not a
+ * test (unit/test-calibration.c is the test). Everything the model gives is
+ * simulated.
  *
- *	build/tests/perf-model-calibration [-m MODELS-DIR]
- *
- * Sources (shared/reference/peers.md section 3 quotes each):
- *   - Price, weighted interleave v5 cover letter (lore, 2024-02-02), STREAM
- *     triad on one socket and one CXL device, 64 threads: DRAM 208,524
- *     MB/s, CXL alone 24,485, 1:1 48,728, 9:1 217,672. Issue 22 cites the
- *     9:1 point as Sun et al. (MICRO'23); peers.md places it in the letter.
- *   - The same letter, Micron's MLC figures, one socket with CXL
- *     expanders, W2 (2 reads : 1 write): DRAM alone 298.8 GB/s, default
- *     1:1 interleave 113.04, weighted 412.5; W5 (1:1): 273.2, 117.23,
- *     382.7. The letter's own "2.64x (+264%)" over 1:1 disagrees with its
- *     raw figures (412.5 / 113.04 = 3.65x): both are kept, as two points.
- *     The letter does not say how many expanders; the model has two, and
- *     these points use both.
- *   - Meta's N:M tiered interleave RFC (Weiner, Maruf, Wang, 2022): CXL
- *     with about half DRAM's bandwidth, 5:1 about +8% over the top tier
- *     alone, 1:1 about -40%. Issue 22 reads it as triad at 8 threads.
- *   - The per-tier RFC's cover letter (shared/seeds/001, 009): 85:15
- *     DDR:CXL with MLC -W2 is +165% over 1:1.
- * MLC's W2 and W5 use ordinary stores, so each written line is read first
- * (RFO) at the controller: W2 is 3 lines read and 1 written per 3 lines
- * the tool counts; W5 2 read and 1 written per 2 counted (an assumption:
- * MLC's documentation does not say which stores it uses).
+ *	build/tests/perf-model-calibration [-t TOP] [-b BEFORE-MODELS-DIR]
  */
-#include "../../core/error.h"
-#include "../../tuner/model.h"
+#include "../unit/calibration-cases.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#define OPT 0		      /* a of all zeros: the grid's optimum over the nodes */
-#define MODEL "spr-ddr5-2cxl" /* tuner/models/: the machine nearest every point */
-
-enum source { STREAM, MLC, NM, RFC };
-static const char *const sources[] = { "Price v5 STREAM", "Price v5 MLC", "Meta N:M RFC",
-				       "per-tier RFC 001" };
-
-struct point {
-	const char *what;    /* shown */
-	enum source source;  /* sources[] */
-	int threads;	     /* 0: the model's */
-	const char *mix;     /* a bench kernel, or "W2" / "W5" (MLC) */
-	int nnodes;	     /* node 0 DRAM, then 1 or 2 CXL devices */
-	uint32_t a[3], b[3]; /* weights of nodes 0..nnodes-1; the gain of a over b */
-	double published;    /* gain a / b - 1 */
-};
-
-static const struct point points[] = {
-	{ "triad 1:1 vs DRAM", STREAM, 64, "triad", 2, { 1, 1 }, { 1, 0 }, 48728 / 208524.0 - 1 },
-	{ "triad 9:1 vs DRAM", STREAM, 64, "triad", 2, { 9, 1 }, { 1, 0 }, 217672 / 208524.0 - 1 },
-	{ "triad CXL vs DRAM", STREAM, 64, "triad", 2, { 0, 1 }, { 1, 0 }, 24485 / 208524.0 - 1 },
-	{ "W2 best vs DRAM", MLC, 64, "W2", 3, { OPT }, { 1, 0, 0 }, 412.5 / 298.8 - 1 },
-	{ "W2 1:1 vs DRAM", MLC, 64, "W2", 3, { 1, 1, 1 }, { 1, 0, 0 }, 113.04 / 298.8 - 1 },
-	{ "W2 best vs 1:1 (raw)", MLC, 64, "W2", 3, { OPT }, { 1, 1, 1 }, 412.5 / 113.04 - 1 },
-	{ "W2 best vs 1:1 (text)", MLC, 64, "W2", 3, { OPT }, { 1, 1, 1 }, 1.64 },
-	{ "W5 best vs DRAM", MLC, 64, "W5", 3, { OPT }, { 1, 0, 0 }, 382.7 / 273.2 - 1 },
-	{ "W5 1:1 vs DRAM", MLC, 64, "W5", 3, { 1, 1, 1 }, { 1, 0, 0 }, 117.23 / 273.2 - 1 },
-	{ "triad 5:1 vs DRAM, 8 thr", NM, 8, "triad", 2, { 5, 1 }, { 1, 0 }, 0.08 },
-	{ "triad 1:1 vs DRAM, 8 thr", NM, 8, "triad", 2, { 1, 1 }, { 1, 0 }, -0.40 },
-	{ "W2 85:15 vs 1:1", RFC, 0, "W2", 2, { 17, 3 }, { 1, 1 }, 1.65 },
-};
+#include <unistd.h>
 
 static void die(const char *what)
 {
@@ -79,108 +26,97 @@ static void die(const char *what)
 	exit(1);
 }
 
-static int mix_of(const char *name, struct tt_mix *mix)
+static int min_int(int a, int b)
 {
-	if (strcmp(name, "W2") == 0 || strcmp(name, "W5") == 0) {
-		bool w2 = name[1] == '2';
-
-		memset(mix, 0, sizeof(*mix));
-		snprintf(mix->name, sizeof(mix->name), "mlc-%s", name);
-		mix->read_bytes = w2 ? 3 * 64 : 2 * 64;
-		mix->write_bytes = 64;
-		mix->counted_bytes = w2 ? 3 * 64 : 2 * 64;
-		return 0;
-	}
-	return tt_mix_from_kernel(name, mix);
+	return a < b ? a : b;
 }
 
-static double score(const struct tt_model *m, const struct tt_mix *mix, int threads, int n,
-		    const uint32_t *w)
+static void vec(char *out, size_t len, const uint32_t *w, int n)
 {
-	struct tt_weights tw;
-	struct tt_model_result r;
-
-	tt_weights_clear(&tw);
+	out[0] = '\0';
 	for (int k = 0; k < n; k++)
-		if (w[k])
-			tt_weights_put(&tw, k, w[k]);
-	if (tt_model_eval(m, 0, mix, threads, &tw, &r) < 0)
-		die("eval");
-	return r.bw_bytes_s;
-}
-
-/* The best vector of weights 0..32 over nodes 0..n-1. */
-static double best(const struct tt_model *m, const struct tt_mix *mix, int threads, int n,
-		   uint32_t *out)
-{
-	struct tt_grid g;
-	uint32_t w[TT_SEARCH_MAX_NODES];
-	double top = 0;
-
-	tt_grid_init(&g, n, TT_WEIGHTINESS);
-	while (tt_grid_next(&g, w)) {
-		double sc = score(m, mix, threads, n, w);
-
-		if (sc > top) {
-			top = sc;
-			memcpy(out, w, sizeof(*out) * (size_t)n);
-		}
-	}
-	return top;
+		snprintf(out + strlen(out), len - strlen(out), "%s%u", k ? ":" : "", w[k]);
 }
 
 int main(int argc, char **argv)
 {
-	const char *dir = argc == 3 && strcmp(argv[1], "-m") == 0 ? argv[2] : "tuner/models";
-	double sum2 = 0;
-	int n = 0;
+	const char *top = ".", *before = NULL;
+	double sum2[2][3] = { { 0 } }; /* [before/after][issue's 12 / all / no twin] */
+	int nsingle = 0;
+	int opt;
 
-	if (argc != 1 && argc != 3) {
-		fprintf(stderr, "usage: perf-model-calibration [-m MODELS-DIR]\n");
-		return 2;
+	while ((opt = getopt(argc, argv, "t:b:")) != -1) {
+		if (opt == 't')
+			top = optarg;
+		else if (opt == 'b')
+			before = optarg;
+		else {
+			fprintf(stderr, "usage: perf-model-calibration [-t TOP] [-b BEFORE-DIR]\n");
+			return 2;
+		}
 	}
-	printf("SIMULATED: the model's figures are from %s, not a machine.\n", dir);
-	printf("gain = score(a) / score(b) - 1; node 0 DRAM, nodes 1 and 2 CXL devices (the "
-	       "MLC points\nuse both, as Micron's several expanders); a of all zeros: the grid's "
-	       "optimum.\nresidual = model - published, points.\n\n");
-	printf("%-26s %-17s %-14s %-7s %10s %10s %9s\n", "point", "source", "a / b", "threads",
-	       "published", "model", "residual");
-	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++) {
-		const struct point *p = &points[i];
+	printf("SIMULATED: the model's figures are from model files, not a machine.\n"
+	       "gain = score(a) / score(b) - 1, node 0 DRAM, then CXL devices; a given as\n"
+	       "'best' is the model's optimum; residual = model - published, points;\n"
+	       "'x' marks a case that contradicts another of the same table.\n\n");
+	printf("%-23s %-16s %8s %8s %6s %8s %6s %4s %s\n", "case", "source", "publ.%",
+	       before ? "before%" : "", before ? "resid" : "", "after%", "resid", "tol", "a");
+	for (size_t i = 0; i < CALIB_NCASES; i++) {
+		const struct calib_case *c = &calib_cases[i];
 		struct tt_model m;
-		struct tt_mix mix;
-		char path[1024], ab[40];
-		uint32_t a[3], b[3];
-		bool opt = true;
-		double sa, sb, g;
+		char path[2048], a[64] = "";
+		uint32_t av[CALIB_MAX_NODES];
+		double g[2] = { 0, 0 };
+		int n;
 
-		snprintf(path, sizeof(path), "%s/%s.json", dir, MODEL);
+		if (before) {
+			snprintf(path, sizeof(path), "%s/spr-ddr5-2cxl.json", before);
+			if (tt_model_load(&m, path) < 0)
+				die(path);
+			n = min_int(c->nnodes, m.src[0].nnodes);
+			if (calib_gain(c, &m, n, c->threads_before, av, &g[0]) < 0)
+				die(c->id);
+		}
+		snprintf(path, sizeof(path), "%s/%s", top, c->model);
 		if (tt_model_load(&m, path) < 0)
 			die(path);
-		if (mix_of(p->mix, &mix) < 0)
-			die(p->mix);
-		memcpy(a, p->a, sizeof(a));
-		memcpy(b, p->b, sizeof(b));
-		for (int k = 0; k < p->nnodes; k++)
-			opt &= a[k] == OPT;
-		sa = opt ? best(&m, &mix, p->threads, p->nnodes, a)
-			 : score(&m, &mix, p->threads, p->nnodes, a);
-		sb = score(&m, &mix, p->threads, p->nnodes, b);
-		g = sa / sb - 1;
-		ab[0] = '\0';
-		for (int k = 0; k < 2 * p->nnodes; k++)
-			snprintf(ab + strlen(ab), sizeof(ab) - strlen(ab), "%s%u",
-				 k == 0		  ? ""
-				 : k == p->nnodes ? "/"
-						  : ":",
-				 k < p->nnodes ? a[k] : b[k - p->nnodes]);
-		printf("%-26s %-17s %-14s %7d %+9.1f%% %+9.1f%% %+9.1f\n", p->what,
-		       sources[p->source], ab, p->threads ? p->threads : m.src[0].threads,
-		       100 * p->published, 100 * g, 100 * (g - p->published));
-		sum2 += (g - p->published) * (g - p->published);
-		n++;
+		n = min_int(c->nnodes, m.src[0].nnodes);
+		if (calib_gain(c, &m, n, c->threads, av, &g[1]) < 0)
+			die(c->id);
+		vec(a, sizeof(a), av, n);
+		for (int k = 0; k < 2; k++) {
+			double r = 100 * (g[k] - c->published);
+
+			sum2[k][1] += r * r;
+			if (i < CALIB_NISSUE)
+				sum2[k][0] += r * r;
+			if (!c->other)
+				sum2[k][2] += r * r;
+		}
+		nsingle += !c->other;
+		if (before)
+			printf("%-23s %-16s %+8.1f %+8.1f %+6.1f %+8.1f %+6.1f %3.0f%s %s\n", c->id,
+			       c->source, 100 * c->published, 100 * g[0],
+			       100 * (g[0] - c->published), 100 * g[1], 100 * (g[1] - c->published),
+			       c->tol, c->other ? "x" : " ", a);
+		else
+			printf("%-23s %-16s %+8.1f %8s %6s %+8.1f %+6.1f %3.0f%s %s\n", c->id,
+			       c->source, 100 * c->published, "", "", 100 * g[1],
+			       100 * (g[1] - c->published), c->tol, c->other ? "x" : " ", a);
 	}
-	printf("\nroot mean square residual: %.1f points over %d points\n", 100 * sqrt(sum2 / n),
-	       n);
+	printf("\nroot mean square residual, points: ");
+	if (before)
+		printf("before %.1f over issue 22's %d, %.1f over all %zu; ",
+		       sqrt(sum2[0][0] / CALIB_NISSUE), CALIB_NISSUE,
+		       sqrt(sum2[0][1] / CALIB_NCASES), CALIB_NCASES);
+	printf("%s%.1f over issue 22's %d, %.1f over all %zu\n", before ? "after " : "",
+	       sqrt(sum2[1][0] / CALIB_NISSUE), CALIB_NISSUE, sqrt(sum2[1][1] / CALIB_NCASES),
+	       CALIB_NCASES);
+	/* A twin pair cannot both be met: without them, what the model can be
+	 * held to. */
+	printf("over the %d cases without a contradicting twin: ", nsingle);
+	if (before)
+		printf("before %.1f, after ", sqrt(sum2[0][2] / nsingle));
+	printf("%.1f\n", sqrt(sum2[1][2] / nsingle));
 	return 0;
 }

@@ -40,7 +40,7 @@ if [ -n "${TIERTOP:-}" ]; then
 	install -D -m 0644 docs/tiertop.1 "$D$MANDIR/tiertop.1"
 	install -D -m 0644 tui/completion.bash "$D$COMPDIR/tiertop"
 fi
-for f in README.md docs/json.md docs/fleet.md; do install -D -m 0644 "$f" "$D$DOCDIR/${f##*/}"; done
+for f in README.md docs/json.md docs/fleet.md docs/models.md; do install -D -m 0644 "$f" "$D$DOCDIR/${f##*/}"; done
 for f in systemd/*.in; do
 	u=${f##*/}
 	install -d "$D$UNITDIR"

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 			if (tt_model_load(&m, path) < 0)
 				die(path);
 			n = min_int(c->nnodes, m.src[0].nnodes);
-			if (calib_gain(c, &m, n, c->threads_before, av, &g[0]) < 0)
+			if (calib_gain(c, &m, n, c->threads_before, true, av, &g[0]) < 0)
 				die(c->id);
 			snprintf(bf[0], sizeof(bf[0]), "%+.1f", 100 * g[0]);
 			snprintf(bf[1], sizeof(bf[1]), "%+.1f", 100 * (g[0] - c->published));
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 		if (tt_model_load(&m, path) < 0)
 			die(path);
 		n = min_int(c->nnodes, m.src[0].nnodes);
-		if (calib_gain(c, &m, n, c->threads, av, &g[1]) < 0)
+		if (calib_gain(c, &m, n, c->threads, false, av, &g[1]) < 0)
 			die(c->id);
 		vec(a, sizeof(a), av, n);
 		for (int k = 0; k < 2; k++)

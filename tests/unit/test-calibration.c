@@ -22,7 +22,7 @@ static double residual_of(const struct calib_case *c)
 	snprintf(path, sizeof(path), "%s/%s", getenv("TT_TOP") ? getenv("TT_TOP") : ".", c->model);
 	assert_int_equal(tt_model_load(&m, path), 0);
 	assert_true(c->nnodes <= m.src[0].nnodes);
-	assert_int_equal(calib_gain(c, &m, c->nnodes, c->threads, a, &g), 0);
+	assert_int_equal(calib_gain(c, &m, c->nnodes, c->threads, false, a, &g), 0);
 	return 100 * (g - c->published);
 }
 

@@ -350,8 +350,21 @@ static struct tt_opt *term_opt(struct tt_opt *const *tables, const char *term)
 	return o;
 }
 
+/* Whether word is one of a choice's words. */
+static bool is_choice(const struct tt_opt *o, const char *word)
+{
+	const char *w;
+
+	for (int i = 0; (w = tt_opt_choice(o, i)); i++)
+		if (strcmp(w, word) == 0)
+			return true;
+	return false;
+}
+
 /* 1 when the term holds (the option given, with that word if it names
- * one), 0 when not, or TT_EFAIL. */
+ * one), 0 when not, or TT_EFAIL. A choice's word that is none of its
+ * words is refused whether the option is given or not, so that a rule
+ * cannot outlive the word it was written for unnoticed. */
 static int holds(struct tt_opt *const *tables, const char *term)
 {
 	const char *eq = strchr(term, '=');
@@ -359,6 +372,9 @@ static int holds(struct tt_opt *const *tables, const char *term)
 
 	if (!o)
 		return TT_EFAIL;
+	if (eq && o->kind == TT_OPT_KIND_CHOICE && !is_choice(o, eq + 1))
+		return tt_err(TT_EFAIL, "an option rule names no word '%s' of '--%s'", eq + 1,
+			      o->name);
 	if (!o->seen || !eq)
 		return o->seen;
 	if (o->kind == TT_OPT_KIND_CHOICE)

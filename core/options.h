@@ -148,7 +148,8 @@ struct tt_opt {
 
 /* How options relate, declared beside them rather than counted by index
  * in the program's code. A term is an option's long name, or "name=word"
- * (given with that word: a choice's or a string's). */
+ * (given with that word: a choice's, which must be one of its words, or a
+ * string's). */
 enum tt_opt_rule_kind {
 	TT_OPT_RULE_END,
 	TT_OPT_ONE_OF,	    /* exactly one of the terms */
@@ -198,7 +199,8 @@ int tt_opt_parse(struct tt_opt *const *tables, unsigned int flags, int argc, cha
 		 struct tt_opt_args *args);
 /* After parsing: every required option given, every rule kept (rules may
  * be NULL). 0, TT_EINPUT with the message, or TT_EFAIL when a rule names
- * no option of the tables (a program's mistake, refused every time). */
+ * no option of the tables, or a word its choice lacks (a program's
+ * mistake, refused every time). */
 int tt_opt_check(struct tt_opt *const *tables, const struct tt_opt_rule *rules,
 		 struct tt_opt_args *args);
 

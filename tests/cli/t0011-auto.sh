@@ -267,14 +267,21 @@ is "--max-weight 2: the auto baseline (25:3:3) is measured but the recommendatio
 	"0:True [{'0': 25, '1': 3, '2': 3}]"
 expect_bad_input 2 "'bogus'" "$fx" "${B[@]}" --model "$MODEL" --mix bogus
 expect_bad_input 2 "'latency'" "$fx" "${B[@]}" --model "$MODEL" --mix latency
-expect_bad_input 2 "--budget '0'" "$fx" "${B[@]}" --model "$MODEL" --budget 0
+expect_bad_input 2 "option '--budget' value '0' is not a number of trials (1-1000000) or a duration (90s, 5m, 1h; at most a week)" "$fx" "${B[@]}" --model "$MODEL" --budget 0
 expect_bad_input 2 "budget of 5" "$fx" "${B[@]}" --model "$MODEL" --budget 5
 expect_bad_input 2 "node 7" "$fx" "${B[@]}" --model "$MODEL" --nodes 0,7
 expect_bad_input 2 "read_bw_bytes_s is negative" "$fx" "${B[@]}" --model "$WORK/negative.json"
 expect_bad_input 2 "read_bw_bytes_s '1e+308' is out of range" "$fx" "${B[@]}" --model "$WORK/absurd.json"
 expect_bad_input 2 "broken.json" "$fx" "${B[@]}" --model "$WORK/broken.json"
-expect_bad_input 2 "'nope'" "$fx" "${B[@]}" --model "$MODEL" --strategy nope
-expect_bad_input 2 "--noise '0.5'" "$fx" "${B[@]}" --model "$MODEL" --noise 0.5
+# --strategy's words are the strategies' table (tuner/strategies.c, each
+# tt_s_NAME named NAME): --help and the refusal name every one, in order.
+strategies=$(sed -n '/tt_strategies\[\] = {/,/NULL/s/.*&tt_s_\([a-z]*\).*/\1/p' "$TT_TOP/tuner/strategies.c")
+run "$TT" auto --help
+is "auto --help: --strategy's words are the strategies' table" \
+	"$rc:$(grep -c -- "^  --strategy $(echo $strategies | tr ' ' '|')\$" "$WORK/out")" "0:1"
+expect_bad_input 2 "option '--strategy' value 'nope' is not one of: $(echo $strategies | sed 's/ /, /g')" \
+	"$fx" "${B[@]}" --model "$MODEL" --strategy nope
+expect_bad_input 2 "option '--noise' value '0.5' out of range (0-0.2)" "$fx" "${B[@]}" --model "$MODEL" --noise 0.5
 expect_bad_input 2 "source node 1" "$fx" "$TT" --sysfs-root "$fx" auto --source-node 1 --model "$MODEL"
 expect_bad_input 2 "is not this machine" "$fx" "${B[@]}"
 expect_bad_input 2 "--apply" "$fx" "${B[@]}" --model "$MODEL" --apply --json

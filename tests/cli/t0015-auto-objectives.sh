@@ -234,20 +234,20 @@ is "--all-sources on the HBM model: each socket its DDR and HBM, merged" \
 
 # Bad input: exit 2, stderr names it, stdout empty, nothing written.
 B=("$TT" --sysfs-root "$fx" auto --source-node 0 --model "$M/spr-ddr5-2cxl.json")
-expect_bad_input 2 "--max-latency '0'" "$fx" "${B[@]}" --max-latency 0
-expect_bad_input 2 "--max-latency '-5'" "$fx" "${B[@]}" --max-latency -5
-expect_bad_input 2 "--max-latency 'fast'" "$fx" "${B[@]}" --max-latency fast
-expect_bad_input 2 "--granularity 'foo'" "$fx" "${B[@]}" --granularity foo
-expect_bad_input 2 "--objective 'speed'" "$fx" "${B[@]}" --objective speed
+expect_bad_input 2 "option '--max-latency' value '0' out of range (above 0, at most 1000000)" "$fx" "${B[@]}" --max-latency 0
+expect_bad_input 2 "option '--max-latency' value '-5' out of range (above 0, at most 1000000)" "$fx" "${B[@]}" --max-latency -5
+expect_bad_input 2 "option '--max-latency' value 'fast' is not a number" "$fx" "${B[@]}" --max-latency fast
+expect_bad_input 2 "option '--granularity' value 'foo' is not one of: node, tier" "$fx" "${B[@]}" --granularity foo
+expect_bad_input 2 "option '--objective' value 'speed' is not one of: bandwidth, latency" "$fx" "${B[@]}" --objective speed
 expect_bad_input 2 "--traffic-rate" "$fx" "${B[@]}" --objective latency
-expect_bad_input 2 "--traffic-rate 'lots'" "$fx" "${B[@]}" --objective latency --traffic-rate lots
+expect_bad_input 2 "option '--traffic-rate' value 'lots' is not a number" "$fx" "${B[@]}" --objective latency --traffic-rate lots
 expect_bad_input 2 "--max-latency bounds the bandwidth objective" "$fx" "${B[@]}" \
 	--objective latency --traffic-rate 10 --max-latency 100
 expect_bad_input 2 "--max-weight 101 with --granularity tier" "$fx" "${B[@]}" --granularity tier \
 	--max-weight 101
 expect_bad_input 2 "--all-sources" "$gfx2" "$TT" --sysfs-root "$gfx2" auto --all-sources \
 	--source-node 0 --model "$M/2s-genoa-cxl.json"
-expect_bad_input 2 "--max-latency 'x'" "$gfx2" "$TT" --sysfs-root "$gfx2" auto --all-sources \
+expect_bad_input 2 "option '--max-latency' value 'x' is not a number" "$gfx2" "$TT" --sysfs-root "$gfx2" auto --all-sources \
 	--model "$M/2s-genoa-cxl.json" --max-latency x
 expect_bad_input 2 "--source-node N (or --all-sources)" "$fx" "$TT" --sysfs-root "$fx" auto \
 	--model "$M/spr-ddr5-2cxl.json"

@@ -276,10 +276,11 @@ expect_bad_input 2 "command 'no-such-command-here' not found in PATH" "$fx" "${B
 expect_bad_input 2 "command '$WORK/nope' is not an executable file" "$fx" "${B[@]}" -- "$WORK/nope"
 expect_bad_input 2 "--metric '(' is not a regular expression" "$fx" "${B[@]}" --metric '(' -- "$WORK/prog"
 expect_bad_input 2 "--metric scores a program" "$fx" "${B[@]}" --metric 'x'
+expect_bad_input 2 "--higher-is-better scores a program" "$fx" "${B[@]}" --higher-is-better
 expect_bad_input 2 "--higher-is-better is the direction of --metric" "$fx" "${B[@]}" --higher-is-better -- "$WORK/prog"
 expect_bad_input 2 "--mix, --threads, --size and --repeat shape bench trials" "$fx" "${B[@]}" --mix copy -- "$WORK/prog"
 expect_bad_input 2 "--placement 'exact' does not apply" "$fx" "${B[@]}" --placement exact -- "$WORK/prog"
-expect_bad_input 2 "--placement 'bogus' is not exact or kernel" "$fx" "${B[@]}" --placement bogus
+expect_bad_input 2 "option '--placement' value 'bogus' is not one of: exact, kernel" "$fx" "${B[@]}" --placement bogus
 expect_bad_input 2 "auto takes a program only after '--', got 'ls'" "$fx" "${B[@]}" ls
 expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --objective latency --traffic-rate 10 -- "$WORK/prog"
 expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --granularity tier -- "$WORK/prog"

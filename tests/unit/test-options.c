@@ -234,10 +234,17 @@ static void test_rules(void **state)
 		{ .kind = TT_OPT_EXCLUDES,
 		  .terms = { "secret", "size" },
 		  "the secret has no size" },
+		/* A choice's word as the term that needs another (auto's
+		 * "objective=latency" needs "traffic-rate"). */
+		{ .kind = TT_OPT_NEEDS, .terms = { "view=tiers", "nodes" }, "tiers need --nodes" },
 		{ .kind = TT_OPT_RULE_END },
 	};
 	static const struct tt_opt_rule wrong[] = {
 		{ .kind = TT_OPT_NEEDS, .terms = { "once", "nope" } },
+		{ .kind = TT_OPT_RULE_END },
+	};
+	static const struct tt_opt_rule wrong_word[] = {
+		{ .kind = TT_OPT_EXCLUDES, .terms = { "json", "view=tree" } },
 		{ .kind = TT_OPT_RULE_END },
 	};
 	static const struct {
@@ -254,6 +261,9 @@ static void test_rules(void **state)
 		{ "--once -n 2", "--iterations goes with --batch or --json" },
 		{ "--batch -n 2", "" },
 		{ "--once --secret --size 1", "the secret has no size" },
+		{ "--once --view tiers", "tiers need --nodes" },
+		{ "--once --view tiers --nodes 1", "" },
+		{ "--once --view nodes", "" },
 	};
 
 	(void)state;
@@ -287,6 +297,10 @@ static void test_rules(void **state)
 		assert_int_equal(tt_opt_parse(tables, 0, 1, argv, &args), 0);
 		assert_int_equal(tt_opt_check(tables, wrong, &args), TT_EFAIL);
 		assert_string_equal(tt_err_msg(), "an option rule names no option '--nope'");
+		/* ... or a word its choice does not have, given or not. */
+		assert_int_equal(tt_opt_check(tables, wrong_word, &args), TT_EFAIL);
+		assert_string_equal(tt_err_msg(),
+				    "an option rule names no word 'tree' of '--view'");
 		/* A required option not given: the command line's shape. */
 		opts[7].required = true;
 		assert_int_equal(tt_opt_check(tables, NULL, &args), TT_EINPUT);

@@ -196,66 +196,9 @@ static void fmt_w(const uint32_t *w, int n, char *buf, size_t len)
 
 static uint64_t rng_state[4];
 
-/* y reduced and, when it has a weight and scores higher than *best, taken
- * into w: the descent's one step. */
-static bool take_if_better(const struct qrun *q, uint32_t *y, int n, uint32_t *w, double *best)
+static double score_of(void *q, const uint32_t *w)
 {
-	bool any = false;
-	double sc;
-
-	for (int k = 0; k < n; k++)
-		any |= y[k] > 0;
-	if (!any)
-		return false;
-	tt_weights_reduce_array(y, n);
-	if ((sc = score(q, y)) <= *best * (1 + 1e-12))
-		return false;
-	memcpy(w, y, sizeof(*y) * TT_SEARCH_MAX_NODES);
-	*best = sc;
-	return true;
-}
-
-/* Integer descent from w: one weight up or down, or one unit moved from one
- * node to another, or every weight scaled by m/(m +- 1) and rounded; the
- * first move that scores higher is taken, until none does. */
-static double descend(const struct qrun *q, uint32_t *w, double best)
-{
-	int n = q->c->nnodes;
-	bool moved = true;
-
-	while (moved) {
-		moved = false;
-		for (int i = 0; i < n && !moved; i++)
-			for (int j = -1; j < n && !moved; j++)
-				for (int d = -1; d <= 1 && !moved; d += 2) {
-					uint32_t y[TT_SEARCH_MAX_NODES];
-
-					memcpy(y, w, sizeof(y));
-					if (j == i)
-						continue;
-					if ((d < 0 && y[i] == 0) ||
-					    (d > 0 && y[i] == TT_WEIGHTINESS))
-						continue;
-					y[i] += (uint32_t)d;
-					if (j >= 0) {
-						if ((d > 0 && y[j] == 0) ||
-						    (d < 0 && y[j] == TT_WEIGHTINESS))
-							continue;
-						y[j] -= (uint32_t)d;
-					}
-					moved = take_if_better(q, y, n, w, &best);
-				}
-		for (uint32_t top = 1; top <= TT_WEIGHTINESS && !moved; top++) {
-			uint32_t y[TT_SEARCH_MAX_NODES], mx = 0;
-
-			for (int k = 0; k < n; k++)
-				mx = w[k] > mx ? w[k] : mx;
-			for (int k = 0; k < n; k++)
-				y[k] = (uint32_t)lround((double)w[k] * top / mx);
-			moved = take_if_better(q, y, n, w, &best);
-		}
-	}
-	return best;
+	return score(q, w);
 }
 
 /* The grid's optimum: every vector when there are at most GRID_ENUM_MAX;
@@ -320,7 +263,7 @@ static void grid_opt(struct qrun *q, bool enumerate)
 
 		if (!(topsc[s] > 0))
 			continue;
-		sc = descend(q, top[s], topsc[s]);
+		sc = tt_grid_descend(n, TT_WEIGHTINESS, top[s], topsc[s], score_of, q);
 		if (sc > q->opt) {
 			q->opt = sc;
 			memcpy(q->optw, top[s], sizeof(q->optw));

@@ -63,42 +63,10 @@ static double truth(const uint32_t *w)
 	return r.bw_bytes_s;
 }
 
-/* Integer descent from w (0..32 a node): one weight up or down, or a unit
- * from one node to another, while that scores higher. */
-static double descend(uint32_t *w)
+static double truth_of(void *ctx, const uint32_t *w)
 {
-	int n = cur->nnodes;
-	double best = truth(w);
-	bool moved = true;
-
-	while (moved) {
-		moved = false;
-		for (int i = 0; i < n && !moved; i++)
-			for (int j = -1; j < n && !moved; j++)
-				for (int d = -1; d <= 1 && !moved; d += 2) {
-					uint32_t y[TT_SEARCH_MAX_NODES];
-					bool any = false;
-					double sc;
-
-					memcpy(y, w, sizeof(y));
-					if (j == i || (d < 0 && !y[i]) || (d > 0 && y[i] == 32))
-						continue;
-					y[i] += (uint32_t)d;
-					if (j >= 0) {
-						if ((d > 0 && !y[j]) || (d < 0 && y[j] == 32))
-							continue;
-						y[j] -= (uint32_t)d;
-					}
-					for (int k = 0; k < n; k++)
-						any |= y[k] > 0;
-					if (!any || (sc = truth(y)) <= best * (1 + 1e-12))
-						continue;
-					memcpy(w, y, sizeof(y));
-					best = sc;
-					moved = true;
-				}
-	}
-	return best;
+	(void)ctx;
+	return truth(w);
 }
 
 /* The optimum: the best descent from 1:1, the bandwidth-proportional
@@ -127,7 +95,8 @@ static double optimum(uint32_t (*fin)[TT_SEARCH_MAX_NODES], int nfin)
 			w[start] = 1;
 		else
 			memcpy(w, fin[start - n], sizeof(w));
-		if ((sc = descend(w)) > opt)
+		tt_weights_reduce_array(w, n);
+		if ((sc = tt_grid_descend(n, 32, w, truth(w), truth_of, NULL)) > opt)
 			opt = sc;
 	}
 	return opt;

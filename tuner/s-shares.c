@@ -860,15 +860,18 @@ static int run(struct tt_search *s)
 	if (n == 2)
 		return tt_s_fitted.run(s);
 	/* More: the line first, which alone comes within 1% of the optimum
-	 * on 5 and 8 nodes at a real run's 60 measurements, where the pattern
-	 * search left 22 of 80 runs over 1% (bench/scripts/tuner-quality.sh,
-	 * 3% noise); then, when the measurements by then hold three for each
-	 * of the surrogate's parameters (two a class and one: at most 2n + 1),
-	 * the surrogate fitted to all of them takes the rest, off the line
-	 * (the faces a node leaves, a slow node's own share): at 200, 0 of
-	 * 300 runs over 1% against 12. With fewer it follows the noise: at
-	 * 60 the line alone leaves 0 of 60 runs on 5 and 8 nodes over 1%,
-	 * with the surrogate after it 13. */
+	 * on 5 and 8 nodes at a real run's 60 measurements (1 of 80 runs over
+	 * 1% in bench/scripts/tuner-quality.sh at 3% noise, where the pattern
+	 * search left 22); then, when the measurements by then hold three for
+	 * each of the surrogate's parameters (two a class and one: at most
+	 * 2n + 1), the surrogate fitted to all of them takes the rest, off the
+	 * line (the faces a node leaves, a slow node's own share, the local
+	 * node alone when few threads make every slow line cost): at 200, 0 of
+	 * 220 runs on 3+ nodes over 1%, where the line alone left 27 and the
+	 * search before it 12. With fewer measurements the surrogate follows
+	 * the noise: on 5 and 8 nodes at 60, 13 of 80 runs over 1% with it
+	 * after the line. The line's part, 70%, did better there than 30%
+	 * (41 of 300 runs over 1% at 60), 50% (23) or 80% (38). */
 	if (limit && s->measurements + LINE_PART * room < 3 * (2 * n + 1))
 		return search_1d(s);
 	memcpy(why, s->stop_reason, sizeof(why));

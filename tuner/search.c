@@ -48,6 +48,64 @@ bool tt_grid_next(struct tt_grid *g, uint32_t *w)
 	}
 }
 
+/* y reduced and, when it has a weight and scores higher than *best, taken
+ * into w: the descent's one step. */
+static bool take_if_better(int n, uint32_t *y, uint32_t *w, double *best, tt_grid_score_fn score,
+			   void *ctx)
+{
+	bool any = false;
+	double sc;
+
+	for (int k = 0; k < n; k++)
+		any |= y[k] > 0;
+	if (!any)
+		return false;
+	tt_weights_reduce_array(y, n);
+	if ((sc = score(ctx, y)) <= *best * (1 + 1e-12))
+		return false;
+	memcpy(w, y, sizeof(*y) * (size_t)n);
+	*best = sc;
+	return true;
+}
+
+double tt_grid_descend(int n, uint32_t max, uint32_t *w, double best, tt_grid_score_fn score,
+		       void *ctx)
+{
+	bool moved = true;
+
+	while (moved) {
+		moved = false;
+		for (int i = 0; i < n && !moved; i++)
+			for (int j = -1; j < n && !moved; j++)
+				for (int d = -1; d <= 1 && !moved; d += 2) {
+					uint32_t y[TT_SEARCH_MAX_NODES];
+
+					memcpy(y, w, sizeof(*y) * (size_t)n);
+					if (j == i)
+						continue;
+					if ((d < 0 && y[i] == 0) || (d > 0 && y[i] == max))
+						continue;
+					y[i] += (uint32_t)d;
+					if (j >= 0) {
+						if ((d > 0 && y[j] == 0) || (d < 0 && y[j] == max))
+							continue;
+						y[j] -= (uint32_t)d;
+					}
+					moved = take_if_better(n, y, w, &best, score, ctx);
+				}
+		for (uint32_t top = 1; top <= max && !moved; top++) {
+			uint32_t y[TT_SEARCH_MAX_NODES], mx = 0;
+
+			for (int k = 0; k < n; k++)
+				mx = w[k] > mx ? w[k] : mx;
+			for (int k = 0; k < n; k++)
+				y[k] = (uint32_t)lround((double)w[k] * top / mx);
+			moved = take_if_better(n, y, w, &best, score, ctx);
+		}
+	}
+	return best;
+}
+
 long tt_grid_count(int n, uint32_t max)
 {
 	long c = 0;

@@ -9,8 +9,10 @@
 # at 10% of the weight grid, at 1%, 3%, 5% and 10% noise: the median and
 # worst gap of the run's final weights to the grid's noise-free optimum and
 # the runs over 1%, beside the Caption-style hill climb on the same budget
-# and the kernel's auto-mode formula; and how often the final comparison's
-# verdicts (better / within noise) agree with the noise-free truth.
+# and the kernel's auto-mode formula (runs more than 1% below it, runs below
+# the interval of their gain over it); and how often the final comparison's
+# verdicts (better / within noise) agree with the noise-free truth, in all
+# and by baseline. A model no case names is run too (every node, triad).
 # tests/perf/tuner-quality.c says how each budget is run. Everything here
 # is simulated: models, not machines. Seeds per row default to 20 so that
 # the whole table runs in a few minutes on 2 shared cores; more seeds narrow

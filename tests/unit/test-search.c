@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The default search ('shares', tuner/s-shares.c) on the machines of
+ * issue 22 with more nodes than the grid can enumerate: within 1% of the
+ * noise-free optimum at a real run's budget (60 measurements, the profile
+ * included) and at a model run's (200), at 3% noise; and the far socket's
+ * devices left out where they cost more latency than their bandwidth gives.
+ * A few seeds each (bench/scripts/tuner-quality.sh prints 20 and every
+ * noise); the optimum is an integer descent's from many starts, as the
+ * quality benchmark's (its -g checks that against the enumeration on 5
+ * nodes). */
+#include "test.h"
+
+#include "../../core/error.h"
+#include "../../tuner/model.h"
+#include "../../tuner/report.h"
+#include "../../tuner/search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEEDS 8
+
+static const struct mcase {
+	const char *model;
+	int src;
+	int nnodes;
+	int nodes[TT_SEARCH_MAX_NODES];
+	const char *mix;
+} cases[] = {
+	{ "spr-ddr5-4cxl", 0, 5, { 0, 1, 2, 3, 4 }, "triad" },
+	{ "spr-ddr5-4cxl", 0, 5, { 0, 1, 2, 3, 4 }, "reads" },
+	{ "2s-spr-6cxl", 0, 8, { 0, 1, 2, 3, 4, 5, 6, 7 }, "triad" },
+	{ "2s-spr-6cxl", 1, 5, { 0, 1, 2, 3, 4 }, "triad" },
+};
+
+static struct tt_model model;
+static struct tt_mix mix;
+static const struct mcase *cur;
+
+static void load(const struct mcase *c)
+{
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/tuner/models/%s.json",
+		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", c->model);
+	if (tt_model_load(&model, path) < 0 || tt_mix_from_kernel(c->mix, &mix) < 0)
+		fail_msg("%s", tt_err_msg());
+	cur = c;
+}
+
+static double truth(const uint32_t *w)
+{
+	struct tt_weights tw;
+	struct tt_model_result r;
+
+	tt_weights_clear(&tw);
+	for (int k = 0; k < cur->nnodes; k++)
+		if (w[k])
+			tt_weights_put(&tw, cur->nodes[k], w[k]);
+	assert_int_equal(tt_model_eval(&model, cur->src, &mix, 0, &tw, &r), 0);
+	return r.bw_bytes_s;
+}
+
+static double truth_of(void *ctx, const uint32_t *w)
+{
+	(void)ctx;
+	return truth(w);
+}
+
+/* The optimum: the best descent from 1:1, the bandwidth-proportional
+ * vector, each node alone and each of the nfin vectors in fin (the runs'
+ * final weights: where the search ended, the descent has least to do). */
+static double optimum(uint32_t (*fin)[TT_SEARCH_MAX_NODES], int nfin)
+{
+	int n = cur->nnodes;
+	double bw[TT_SEARCH_MAX_NODES], top = 0, opt = 0;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+
+	assert_int_equal(tt_model_profile(&model, cur->src, cur->nodes, n, bw), 0);
+	for (int k = 0; k < n; k++)
+		top = bw[k] > top ? bw[k] : top;
+	for (int start = -2; start < n + nfin; start++) {
+		double sc;
+
+		memset(w, 0, sizeof(w));
+		if (start == -2)
+			for (int k = 0; k < n; k++)
+				w[k] = 1;
+		else if (start == -1)
+			for (int k = 0; k < n; k++)
+				w[k] = (uint32_t)lround(32 * bw[k] / top);
+		else if (start < n)
+			w[start] = 1;
+		else
+			memcpy(w, fin[start - n], sizeof(w));
+		tt_weights_reduce_array(w, n);
+		if ((sc = tt_grid_descend(n, 32, w, truth(w), truth_of, NULL)) > opt)
+			opt = sc;
+	}
+	return opt;
+}
+
+/* One run as auto runs it: a real run (budget 60) profiles each node first,
+ * one noisy measurement each within the budget; a model run takes the
+ * model's figures. The auto baseline is HMAT's: each node's best figure
+ * over the model's sources. final: the recommended weights. */
+static void run(int budget, uint64_t seed, uint32_t *final)
+{
+	struct tt_search_cfg cfg;
+	struct tt_model_sim sim;
+	struct tt_search s;
+	struct tt_report r;
+	bool real = budget < 100;
+
+	tt_search_cfg_default(&cfg);
+	cfg.nnodes = cur->nnodes;
+	memcpy(cfg.nodes, cur->nodes, sizeof(cfg.nodes));
+	cfg.local_node = cur->src;
+	assert_int_equal(tt_model_sim_init(&sim, &model, cur->src, cur->mix, 0, 0.03, seed), 0);
+	for (int k = 0; k < cur->nnodes; k++)
+		for (int m = 0; m < model.nsources; m++) {
+			double b;
+
+			assert_int_equal(
+				tt_model_profile(&model, model.src[m].node, &cur->nodes[k], 1, &b),
+				0);
+			cfg.auto_bw_bytes_s[k] = fmax(cfg.auto_bw_bytes_s[k], b);
+		}
+	if (real) {
+		for (int k = 0; k < cur->nnodes; k++) {
+			struct tt_weights tw;
+
+			tt_weights_clear(&tw);
+			tt_weights_put(&tw, cur->nodes[k], 1);
+			assert_int_equal(tt_model_measure(&sim, &tw, &cfg.prior_bw_bytes_s[k]), 0);
+		}
+		snprintf(cfg.prior_from, sizeof(cfg.prior_from), "profile");
+		cfg.budget_trials = budget - cur->nnodes;
+	} else {
+		assert_int_equal(tt_model_profile(&model, cur->src, cur->nodes, cur->nnodes,
+						  cfg.prior_bw_bytes_s),
+				 0);
+		snprintf(cfg.prior_from, sizeof(cfg.prior_from), "model");
+		cfg.budget_trials = budget;
+	}
+	/* auto's rounds: a fortieth of the budget, 3 to 16. */
+	if (cfg.budget_trials / 40 > cfg.confirm_rounds)
+		cfg.confirm_rounds = cfg.budget_trials / 40;
+	if (tt_search_init(&s, &cfg, tt_model_measure, &sim) < 0 || tt_search_run(&s) < 0 ||
+	    tt_report_build(&r, &s, cur->src, true) < 0)
+		fail_msg("%s", tt_err_msg());
+	assert_true(s.measurements <= cfg.budget_trials);
+	for (int k = 0; k < cur->nnodes; k++)
+		final[k] = tt_weights_get(r.lost_to >= 0 ? &r.base[r.lost_to].w : &r.best_w,
+					  cur->nodes[k], 0);
+	tt_search_release(&s);
+}
+
+/* Issue 22's bar, within 1% of the optimum in 95% of seeds, here at most
+ * one of SEEDS over 1% and none over 2%. Before the line search, on the
+ * 4-CXL machine at 60, 11 of 20 seeds were 1.4% off (the pattern search
+ * kept every slow device at weight 1). */
+static void many_nodes(int budget, size_t ncases)
+{
+	for (size_t i = 0; i < ncases; i++) {
+		double opt, worst = 0;
+		int over = 0, wi = 0;
+		uint32_t fin[SEEDS][TT_SEARCH_MAX_NODES];
+
+		load(&cases[i]);
+		for (int seed = 1; seed <= SEEDS; seed++)
+			run(budget, (uint64_t)seed, fin[seed - 1]);
+		opt = optimum(fin, SEEDS);
+		for (int k = 0; k < SEEDS; k++) {
+			double g = 1 - truth(fin[k]) / opt;
+
+			over += g > 0.01;
+			if (g > worst) {
+				worst = g;
+				wi = k;
+			}
+		}
+		if (over > 1 || worst > 0.02)
+			fail_msg("%s from %d, %s, budget %d: %d of %d seeds over 1%%, worst "
+				 "%.2f%% (%u:%u:%u:%u:%u...)",
+				 cases[i].model, cases[i].src, cases[i].mix, budget, over, SEEDS,
+				 100 * worst, fin[wi][0], fin[wi][1], fin[wi][2], fin[wi][3],
+				 fin[wi][4]);
+	}
+}
+
+static void test_real_budget(void **state)
+{
+	(void)state;
+	many_nodes(60, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* The first case only: at 200 the surrogate's refits take 0.1 s a run on 5
+ * to 8 nodes, and the test suite's time matters (the quality benchmark
+ * runs them all). */
+static void test_model_budget(void **state)
+{
+	(void)state;
+	many_nodes(200, 1);
+}
+
+/* From socket 0 of the 8-node machine the far socket's CXL devices (nodes
+ * 5-7, 370-430 ns) cost more latency than their bandwidth gives: the
+ * optimum leaves them out, and so must the search, on every seed. */
+static void test_far_devices_left_out(void **state)
+{
+	uint32_t w[TT_SEARCH_MAX_NODES];
+
+	(void)state;
+	load(&cases[2]);
+	for (int seed = 1; seed <= SEEDS; seed++) {
+		run(60, (uint64_t)seed, w);
+		if (w[5] || w[6] || w[7])
+			fail_msg("seed %d: the far devices weighted %u:%u:%u", seed, w[5], w[6],
+				 w[7]);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_real_budget),
+		cmocka_unit_test(test_model_budget),
+		cmocka_unit_test(test_far_devices_left_out),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -2,10 +2,13 @@
 /* tiertune capture: what tiertune reads of this machine (or of the
  * --sysfs-root tree) into a folder or a .tar.gz that --sysfs-root reads
  * back and hwloc too (core/capture.h): to attach to a bug report, or to
- * run what-if searches of one's own machine on another. */
+ * run what-if searches of one's own machine on another, with a model of it
+ * written from an auto run's report (--model-from, tuner/model-write.h). */
 #include "cli.h"
 
 #include "../core/capture.h"
+#include "../core/topo.h"
+#include "../tuner/model-write.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -57,9 +60,27 @@ static int make_tarball(const char *dir, const char *out)
 	return 0;
 }
 
+/* The model of the machine being captured, from the auto report: checked
+ * whole before anything is written. */
+static int model_text(struct tt_cli *cli, const char *report, bool anonymize, const char *by,
+		      char **text, int *src)
+{
+	struct tt_topo t;
+	struct tt_model_write_opts o = { .machine_sysfs = ".", .by = by };
+	int rc = cli_load_topo(cli, &t);
+
+	if (rc)
+		return rc;
+	o.name = anonymize ? "anonymous" : t.hostname[0] ? t.hostname : "capture";
+	o.hostname = anonymize ? "anonymous" : NULL;
+	rc = tt_model_write(text, report, &t, &o, src);
+	tt_topo_release(&t);
+	return rc < 0 ? cli_fail(rc) : 0;
+}
+
 int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out = NULL, *report = NULL;
 	bool anonymize = false;
 	struct cli_opt opts[] = {
 		CLI_STRING("output", &out, "DIR|FILE.tar.gz",
@@ -69,11 +90,17 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("anonymize", &anonymize,
 			 "replace the host name with 'anonymous' (nothing else in the copy names "
 			 "the host)"),
+		CLI_STRING("model-from", &report, "REPORT",
+			   "also write model.json at the copy's top: a model of this machine from "
+			   "REPORT, an auto run's --json report measured here (tiertune auto "
+			   "--model DIR/model.json searches it anywhere, simulated)"),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("capture"), opts, argc, argv, &nargs);
 	struct tt_capture_stats st;
-	char tmpdir[PATH_MAX], dir[PATH_MAX], by[128];
+	struct tt_capture_file extra[2] = { { NULL, NULL }, { NULL, NULL } };
+	char tmpdir[PATH_MAX], dir[PATH_MAX], by[128], *model = NULL;
+	int src = -1;
 	bool tgz;
 
 	if (rc >= 0)
@@ -84,21 +111,28 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 	tgz = tarball(out);
 	if (tgz && access(out, F_OK) == 0)
 		return cli_fail(tt_err(TT_EINPUT, "'%s' exists: capture makes a new file", out));
+	snprintf(by, sizeof(by), "tiertune capture %s", cli_version);
+	if (report && (rc = model_text(cli, report, anonymize, by, &model, &src)))
+		return rc;
+	extra[0] = (struct tt_capture_file){ model ? "model.json" : NULL, model };
 	/* An archive: the tree in a private folder first, removed after. */
 	if (tgz) {
 		const char *t = getenv("TMPDIR");
 
 		if ((size_t)snprintf(tmpdir, sizeof(tmpdir), "%s/tiertune-capture.XXXXXX",
 				     t && *t ? t : "/tmp") >= sizeof(tmpdir) ||
-		    !mkdtemp(tmpdir))
+		    !mkdtemp(tmpdir)) {
+			free(model);
 			return cli_fail(tt_err_sys(TT_EFAIL, errno, "cannot make '%s'", tmpdir));
+		}
 		if ((size_t)snprintf(dir, sizeof(dir), "%s/tree", tmpdir) >= sizeof(dir)) {
 			tt_capture_remove(tmpdir);
+			free(model);
 			return cli_fail(tt_err(TT_EINPUT, "TMPDIR '%s' is too long", t));
 		}
 	}
-	snprintf(by, sizeof(by), "tiertune capture %s", cli_version);
-	rc = tt_capture(&cli->sfs, tgz ? dir : out, anonymize ? "anonymous" : NULL, by, &st);
+	rc = tt_capture(&cli->sfs, tgz ? dir : out, anonymize ? "anonymous" : NULL, by, extra, &st);
+	free(model);
 	if (rc == 0 && tgz)
 		rc = make_tarball(dir, out);
 	if (tgz)
@@ -120,5 +154,13 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 		       out);
 	else
 		printf("read it back: tiertune --sysfs-root %s topo\n", out);
+	if (model && tgz)
+		printf("a SIMULATED model of it from '%s' (DIR/model.json): tiertune auto "
+		       "--source-node %d --model DIR/model.json\n",
+		       report, src);
+	else if (model)
+		printf("a SIMULATED model of it from '%s' (%s/model.json): tiertune auto "
+		       "--source-node %d --model %s/model.json\n",
+		       report, out, src, out);
 	return 0;
 }

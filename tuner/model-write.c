@@ -73,7 +73,8 @@ static int hmat_class(const struct tt_node *nd, int src, bool *other)
 			return c;
 	*other = true;
 	for (int c = 1; c >= 0; c--)
-		if (nd->access[c].present && nd->access[c].read_bw_mb_s && nd->access[c].read_lat_ns)
+		if (nd->access[c].present && nd->access[c].read_bw_mb_s &&
+		    nd->access[c].read_lat_ns)
 			return c;
 	return -1;
 }
@@ -89,8 +90,8 @@ static double positive(json_t *o, const char *key)
 
 /* The report's profile onto the machine's memory nodes: the measured
  * figures, TT_EINPUT for a node the machine lacks. */
-static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t,
-			 struct wnode *wn, int nwn, int *nmeasured)
+static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t, struct wnode *wn,
+			 int nwn, int *nmeasured)
 {
 	json_t *nodes = json_object_get(prof, "nodes"), *e;
 	size_t i;
@@ -106,8 +107,8 @@ static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t
 
 		if (!json_is_integer(nv) || !json_is_string(from))
 			return tt_err(TT_EINPUT,
-				      "auto report '%s': profile.nodes[%zu] has no node or from", name,
-				      i);
+				      "auto report '%s': profile.nodes[%zu] has no node or from",
+				      name, i);
 		if (!nd || !nd->has_memory)
 			return tt_err(TT_EINPUT,
 				      "auto report '%s' profiles node %d, which the machine "
@@ -121,10 +122,11 @@ static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t
 		w->prof_bw = positive(e, "bw_bytes_s");
 		w->prof_lat = positive(e, "lat_ns");
 		if (!w->prof_bw || !w->prof_lat)
-			return tt_err(TT_EINPUT,
-				      "auto report '%s': node %d is measured but lacks its bandwidth "
-				      "or latency",
-				      name, node);
+			return tt_err(
+				TT_EINPUT,
+				"auto report '%s': node %d is measured but lacks its bandwidth "
+				"or latency",
+				name, node);
 		w->measured = true;
 		++*nmeasured;
 	}
@@ -199,7 +201,8 @@ static json_t *node_json(const struct wnode *w, const char *kernel, int threads)
 					      threads));
 	if (w->hmat >= 0)
 		json_object_set_new(o, "hmat",
-				    json_pack("{s:s,s:b}", "access_class", w->hmat ? "access1" : "access0",
+				    json_pack("{s:s,s:b}", "access_class",
+					      w->hmat ? "access1" : "access0",
 					      "initiators_hold_source", !w->hmat_other));
 	return o;
 }
@@ -211,8 +214,8 @@ static double misses_needed(const struct wnode *w, const struct tt_mix *mix, int
 	const double *f = w->nd->has_cpu ? shape_cpu : shape_far;
 	double e = w->prof_bw / mix->counted_bytes;
 
-	return e * (mix->read_bytes + mix->write_bytes) / 64 * w->idle_lat * f[SHAPE_N - 1] *
-	       1e-9 / threads;
+	return e * (mix->read_bytes + mix->write_bytes) / 64 * w->idle_lat * f[SHAPE_N - 1] * 1e-9 /
+	       threads;
 }
 
 static json_t *source_note(const char *name, json_t *rep, const struct tt_model_write_opts *o,
@@ -241,10 +244,11 @@ static json_t *source_note(const char *name, json_t *rep, const struct tt_model_
 		"%g%s. Each node's figure_from says where each figure came from. Every output "
 		"of this model is simulated.",
 		o->by, o->hostname ? "an auto run's report" : name,
-		o->hostname ? o->hostname : json_is_string(host) ? json_string_value(host) : "?",
-		json_string_value(fp),
-		json_is_string(rel) ? json_string_value(rel) : "?", src, kernel, threads,
-		nmeasured, nmeasured == 1 ? "" : "s", TT_MODEL_WRITE_RATIO, nhmat,
+		o->hostname	       ? o->hostname
+		: json_is_string(host) ? json_string_value(host)
+				       : "?",
+		json_string_value(fp), json_is_string(rel) ? json_string_value(rel) : "?", src,
+		kernel, threads, nmeasured, nmeasured == 1 ? "" : "s", TT_MODEL_WRITE_RATIO, nhmat,
 		TT_MODEL_WRITE_MISSES, raised);
 }
 
@@ -336,7 +340,8 @@ int tt_model_write(char **text, const char *name, const struct tt_topo *t,
 		if (!t->nodes[i].has_memory)
 			continue;
 		if (nwn == TT_MODEL_MAX_NODES) {
-			tt_err(rc, "the machine captured has more than %d memory nodes, a model's most",
+			tt_err(rc,
+			       "the machine captured has more than %d memory nodes, a model's most",
 			       TT_MODEL_MAX_NODES);
 			goto out;
 		}
@@ -348,7 +353,8 @@ int tt_model_write(char **text, const char *name, const struct tt_topo *t,
 	rc = TT_EINPUT;
 	if (!nmeasured) {
 		v = json_object_get(prof, "skipped");
-		tt_err(rc, "auto report '%s' has no measured profile (%s): nothing measured to model",
+		tt_err(rc,
+		       "auto report '%s' has no measured profile (%s): nothing measured to model",
 		       name, json_is_string(v) ? json_string_value(v) : "none");
 		tt_err_hint("run auto without --no-profile, with a budget that holds the profile");
 		goto out;
@@ -388,14 +394,13 @@ int tt_model_write(char **text, const char *name, const struct tt_topo *t,
 	nodes = json_array();
 	for (int k = 0; k < nwn; k++)
 		json_array_append_new(nodes, node_json(&wn[k], kernel, threads));
-	doc = json_pack("{s:i,s:s,s:b,s:o,s:s,s:i,s:[{s:i,s:i,s:f,s:{s:s,s:s},s:o}]}",
-			"schema_version", TT_MODEL_SCHEMA_VERSION, "name", o->name, "simulated", 1,
-			"source",
-			source_note(name, rep, o, src, kernel, threads, nmeasured, nhmat, misses),
-			"machine_sysfs", o->machine_sysfs, "line_bytes", 64, "sources", "node", src,
-			"threads", threads, "outstanding_misses_per_thread", misses, "figure_from",
-			"threads", "measured", "outstanding_misses_per_thread", "assumed", "nodes",
-			nodes);
+	doc = json_pack(
+		"{s:i,s:s,s:b,s:o,s:s,s:i,s:[{s:i,s:i,s:f,s:{s:s,s:s},s:o}]}", "schema_version",
+		TT_MODEL_SCHEMA_VERSION, "name", o->name, "simulated", 1, "source",
+		source_note(name, rep, o, src, kernel, threads, nmeasured, nhmat, misses),
+		"machine_sysfs", o->machine_sysfs, "line_bytes", 64, "sources", "node", src,
+		"threads", threads, "outstanding_misses_per_thread", misses, "figure_from",
+		"threads", "measured", "outstanding_misses_per_thread", "assumed", "nodes", nodes);
 	*text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) : NULL;
 	if (!*text) {
 		rc = tt_err(TT_EFAIL, "out of memory writing the model of '%s'", name);

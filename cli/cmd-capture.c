@@ -9,6 +9,7 @@
 #include "../core/capture.h"
 #include "../core/topo.h"
 #include "../tuner/model-write.h"
+#include "../tuner/model.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -60,9 +61,26 @@ static int make_tarball(const char *dir, const char *out)
 	return 0;
 }
 
-/* The model of the machine being captured, from the auto report: checked
+/* --model-from, once per source node of the model. */
+struct reports {
+	const char *path[TT_MODEL_MAX_SOURCES];
+	int n;
+};
+
+static int report_option(const struct tt_opt *opt, const char *arg)
+{
+	struct reports *r = opt->value;
+
+	if (r->n == TT_MODEL_MAX_SOURCES)
+		return tt_err(TT_EINPUT, "more than %d --model-from reports (a model's sources)",
+			      TT_MODEL_MAX_SOURCES);
+	r->path[r->n++] = arg;
+	return 0;
+}
+
+/* The model of the machine being captured, from the auto reports: checked
  * whole before anything is written. */
-static int model_text(struct tt_cli *cli, const char *report, bool anonymize, const char *by,
+static int model_text(struct tt_cli *cli, const struct reports *r, bool anonymize, const char *by,
 		      char **text, int *src)
 {
 	struct tt_topo t;
@@ -73,14 +91,25 @@ static int model_text(struct tt_cli *cli, const char *report, bool anonymize, co
 		return rc;
 	o.name = anonymize ? "anonymous" : t.hostname[0] ? t.hostname : "capture";
 	o.hostname = anonymize ? "anonymous" : NULL;
-	rc = tt_model_write(text, report, &t, &o, src);
+	rc = tt_model_write(text, r->path, r->n, &t, &o, src);
 	tt_topo_release(&t);
 	return rc < 0 ? cli_fail(rc) : 0;
 }
 
+/* The reports, named in the closing line. */
+static void reports_text(const struct reports *r, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < r->n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s'%s'", i ? ", " : "", r->path[i]);
+}
+
 int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 {
-	const char *out = NULL, *report = NULL;
+	const char *out = NULL;
+	struct reports reports = { .n = 0 };
 	bool anonymize = false;
 	struct cli_opt opts[] = {
 		CLI_STRING("output", &out, "DIR|FILE.tar.gz",
@@ -90,17 +119,17 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("anonymize", &anonymize,
 			 "replace the host name with 'anonymous' (nothing else in the copy names "
 			 "the host)"),
-		CLI_STRING("model-from", &report, "REPORT",
-			   "also write model.json at the copy's top: a model of this machine from "
-			   "REPORT, an auto run's --json report measured here (tiertune auto "
-			   "--model DIR/model.json searches it anywhere, simulated)"),
+		CLI_CALL("model-from", report_option, &reports, "REPORT",
+			 "also write model.json at the copy's top: a model of this machine from "
+			 "REPORT, an auto run's --json report measured here; once per source node "
+			 "(tiertune auto --model DIR/model.json searches it anywhere, simulated)"),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("capture"), opts, argc, argv, &nargs);
 	struct tt_capture_stats st;
 	struct tt_capture_file extra[2] = { { NULL, NULL }, { NULL, NULL } };
-	char tmpdir[PATH_MAX], dir[PATH_MAX], by[128], *model = NULL;
-	int src = -1;
+	char tmpdir[PATH_MAX], dir[PATH_MAX], by[128], from[1024], *model = NULL;
+	int src[TT_MODEL_MAX_SOURCES];
 	bool tgz;
 
 	if (rc >= 0)
@@ -112,7 +141,7 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 	if (tgz && access(out, F_OK) == 0)
 		return cli_fail(tt_err(TT_EINPUT, "'%s' exists: capture makes a new file", out));
 	snprintf(by, sizeof(by), "tiertune capture %s", cli_version);
-	if (report && (rc = model_text(cli, report, anonymize, by, &model, &src)))
+	if (reports.n && (rc = model_text(cli, &reports, anonymize, by, &model, src)))
 		return rc;
 	extra[0] = (struct tt_capture_file){ model ? "model.json" : NULL, model };
 	/* An archive: the tree in a private folder first, removed after. */
@@ -154,13 +183,14 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 		       out);
 	else
 		printf("read it back: tiertune --sysfs-root %s topo\n", out);
+	reports_text(&reports, from, sizeof(from));
 	if (model && tgz)
-		printf("a SIMULATED model of it from '%s' (DIR/model.json): tiertune auto "
+		printf("a SIMULATED model of it from %s (DIR/model.json): tiertune auto "
 		       "--source-node %d --model DIR/model.json\n",
-		       report, src);
+		       from, src[0]);
 	else if (model)
-		printf("a SIMULATED model of it from '%s' (%s/model.json): tiertune auto "
+		printf("a SIMULATED model of it from %s (%s/model.json): tiertune auto "
 		       "--source-node %d --model %s/model.json\n",
-		       report, out, src, out);
+		       from, out, src[0], out);
 	return 0;
 }

@@ -218,202 +218,273 @@ static double misses_needed(const struct wnode *w, const struct tt_mix *mix, int
 	       threads;
 }
 
-static json_t *source_note(const char *name, json_t *rep, const struct tt_model_write_opts *o,
-			   int src, const char *kernel, int threads, int nmeasured, int nhmat,
-			   double misses)
-{
-	json_t *host = json_object_get(rep, "host"), *fp = json_object_get(rep, "fingerprint"),
-	       *rel = json_object_get(rep, "kernel_release");
-	char raised[160] = "";
-
-	if (misses > TT_MODEL_WRITE_MISSES)
-		snprintf(raised, sizeof(raised),
-			 ", raised to %g so that every measured bandwidth is reachable at the "
-			 "curve's saturated latency",
-			 misses);
-	return json_sprintf(
-		"Written by %s from %s (host %s, fingerprint %s, kernel %s): source node %d, mix "
-		"%s with %d threads. %d node%s measured (the profile's bandwidth and idle latency "
-		"from the source: read and write peaks set so that the model gives the measured "
-		"bandwidth for that mix and thread count on the node alone, split by HMAT's "
-		"write/read ratio, else an assumed %g), %d from the capture's HMAT figures (the "
-		"access class whose initiators hold the source, else the best initiator's, which "
-		"overstates). Assumed: loaded-latency curves, the shape of MLC --loaded_latency "
-		"sweeps (flat to about half of peak, doubling near 90-95%%) scaled to each node's "
-		"idle latency, as the shipped models take them; outstanding misses per thread "
-		"%g%s. Each node's figure_from says where each figure came from. Every output "
-		"of this model is simulated.",
-		o->by, o->hostname ? "an auto run's report" : name,
-		o->hostname	       ? o->hostname
-		: json_is_string(host) ? json_string_value(host)
-				       : "?",
-		json_string_value(fp), json_is_string(rel) ? json_string_value(rel) : "?", src,
-		kernel, threads, nmeasured, nmeasured == 1 ? "" : "s", TT_MODEL_WRITE_RATIO, nhmat,
-		TT_MODEL_WRITE_MISSES, raised);
-}
-
-/* The text read back as a model, and each measured node alone giving the
- * profile's bandwidth: the file says what was measured. */
-static int check_written(const char *text, const char *name, int src, const struct tt_mix *mix,
-			 int threads, const struct wnode *wn, int nwn)
-{
-	struct tt_model *m = malloc(sizeof(*m));
-	int rc = m ? tt_model_parse(m, text, "model.json") : tt_err(TT_EFAIL, "out of memory");
-
-	for (int k = 0; k < nwn && rc == 0; k++) {
-		struct tt_model_result r;
-		struct tt_weights w;
-
-		if (!wn[k].measured)
-			continue;
-		tt_weights_clear(&w);
-		tt_weights_put(&w, wn[k].nd->id, 1);
-		rc = tt_model_eval(m, src, mix, threads, &w, &r);
-		if (rc == 0 && fabs(r.bw_bytes_s / wn[k].prof_bw - 1) > 1e-9)
-			rc = tt_err(TT_EFAIL,
-				    "the model of auto report '%s' gives node %d %g bytes/s, not "
-				    "the %g measured",
-				    name, wn[k].nd->id, r.bw_bytes_s, wn[k].prof_bw);
-	}
-	if (rc < 0)
-		tt_err_prefix("model written from auto report '%s'", name);
-	free(m);
-	return rc;
-}
-
-int tt_model_write(char **text, const char *name, const struct tt_topo *t,
-		   const struct tt_model_write_opts *o, int *source)
-{
-	json_t *rep = NULL, *v, *prof, *doc = NULL, *nodes;
-	struct wnode wn[TT_MODEL_MAX_NODES];
-	int rc, src, threads, nwn = 0, nmeasured = 0, nhmat = 0;
+/* One report: the source it measured from, and each memory node's
+ * figures from there. */
+struct wsrc {
+	const char *name; /* the report's path */
+	json_t *rep;
+	int src, threads;
 	const char *kernel;
 	struct tt_mix mix;
-	double misses = TT_MODEL_WRITE_MISSES;
-	char fp[17];
+	struct wnode wn[TT_MODEL_MAX_NODES];
+	int nwn, nmeasured, nhmat;
+	double misses; /* lines in flight per thread */
+};
 
-	*text = NULL;
-	if ((rc = load_report(name, &rep)) < 0)
+/* The report name read and checked against t, every memory node's figures
+ * from its source: TT_EINPUT naming the report (model-write.h). */
+static int read_source(struct wsrc *s, const char *name, const struct tt_topo *t)
+{
+	json_t *v, *prof;
+	char fp[17];
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->misses = TT_MODEL_WRITE_MISSES;
+	if ((rc = load_report(name, &s->rep)) < 0)
 		return rc;
-	rc = TT_EINPUT;
-	if (!json_is_object(rep) || !json_is_integer(json_object_get(rep, "schema_version"))) {
-		tt_err(rc, "'%s' is not a report of tiertune auto --json", name);
-		goto out;
+	if (!json_is_object(s->rep) || !json_is_integer(json_object_get(s->rep, "schema_version")))
+		return tt_err(TT_EINPUT, "'%s' is not a report of tiertune auto --json", name);
+	if (json_is_true(json_object_get(s->rep, "all_sources"))) {
+		rc = tt_err(TT_EINPUT,
+			    "auto report '%s' is an --all-sources summary, which holds no profile",
+			    name);
+		tt_err_hint("write the model from each source's report: tiertune auto "
+			    "--source-node N --json > FILE, one --model-from FILE each");
+		return rc;
 	}
-	if (json_is_true(json_object_get(rep, "all_sources"))) {
-		tt_err(rc, "auto report '%s' is an --all-sources summary, which holds no profile",
-		       name);
-		tt_err_hint("write the model from one source's report: tiertune auto --source-node "
-			    "N --json > FILE");
-		goto out;
+	v = json_object_get(s->rep, "kind");
+	if (!json_is_string(v) || strcmp(json_string_value(v), "auto") != 0)
+		return tt_err(TT_EINPUT, "'%s' is not a report of tiertune auto --json (kind %s)",
+			      name, json_is_string(v) ? json_string_value(v) : "missing");
+	if (!json_is_false(json_object_get(s->rep, "simulated"))) {
+		v = json_object_get(s->rep, "model");
+		return tt_err(
+			TT_EINPUT,
+			"auto report '%s' is a simulated run (model '%s'): it measured nothing",
+			name, json_is_string(v) ? json_string_value(v) : "?");
 	}
-	v = json_object_get(rep, "kind");
-	if (!json_is_string(v) || strcmp(json_string_value(v), "auto") != 0) {
-		tt_err(rc, "'%s' is not a report of tiertune auto --json (kind %s)", name,
-		       json_is_string(v) ? json_string_value(v) : "missing");
-		goto out;
-	}
-	if (!json_is_false(json_object_get(rep, "simulated"))) {
-		v = json_object_get(rep, "model");
-		tt_err(rc, "auto report '%s' is a simulated run (model '%s'): it measured nothing",
-		       name, json_is_string(v) ? json_string_value(v) : "?");
-		goto out;
-	}
-	v = json_object_get(rep, "source_node");
-	src = json_is_integer(v) ? (int)json_integer_value(v) : -1;
-	v = json_object_get(rep, "threads");
-	threads = json_is_integer(v) ? (int)json_integer_value(v) : 0;
-	v = json_object_get(rep, "kernel");
-	kernel = json_is_string(v) ? json_string_value(v) : NULL;
-	if (!kernel || threads <= 0 || src < 0) {
-		tt_err(rc,
-		       "auto report '%s' names no mix kernel, thread count or source node (app "
-		       "mode's program is no mix a model can replay)",
-		       name);
-		goto out;
-	}
-	if ((rc = tt_mix_from_kernel(kernel, &mix)) < 0) {
+	v = json_object_get(s->rep, "source_node");
+	s->src = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+	v = json_object_get(s->rep, "threads");
+	s->threads = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+	v = json_object_get(s->rep, "kernel");
+	s->kernel = json_is_string(v) ? json_string_value(v) : NULL;
+	if (!s->kernel || s->threads <= 0 || s->src < 0)
+		return tt_err(TT_EINPUT,
+			      "auto report '%s' names no mix kernel, thread count or source node "
+			      "(app mode's program is no mix a model can replay)",
+			      name);
+	if ((rc = tt_mix_from_kernel(s->kernel, &s->mix)) < 0) {
 		tt_err_prefix("auto report '%s'", name);
-		goto out;
+		return rc;
 	}
 	for (int i = 0; i < t->nnodes; i++) {
 		if (!t->nodes[i].has_memory)
 			continue;
-		if (nwn == TT_MODEL_MAX_NODES) {
-			tt_err(rc,
-			       "the machine captured has more than %d memory nodes, a model's most",
-			       TT_MODEL_MAX_NODES);
-			goto out;
-		}
-		wn[nwn++] = (struct wnode){ .nd = &t->nodes[i], .hmat = -1 };
+		if (s->nwn == TT_MODEL_MAX_NODES)
+			return tt_err(
+				TT_EINPUT,
+				"the machine captured has more than %d memory nodes, a model's "
+				"most",
+				TT_MODEL_MAX_NODES);
+		s->wn[s->nwn++] = (struct wnode){ .nd = &t->nodes[i], .hmat = -1 };
 	}
-	prof = json_object_get(rep, "profile");
-	if ((rc = profile_nodes(name, prof, t, wn, nwn, &nmeasured)) < 0)
-		goto out;
-	rc = TT_EINPUT;
-	if (!nmeasured) {
+	prof = json_object_get(s->rep, "profile");
+	if ((rc = profile_nodes(name, prof, t, s->wn, s->nwn, &s->nmeasured)) < 0)
+		return rc;
+	if (!s->nmeasured) {
 		v = json_object_get(prof, "skipped");
-		tt_err(rc,
-		       "auto report '%s' has no measured profile (%s): nothing measured to model",
-		       name, json_is_string(v) ? json_string_value(v) : "none");
+		rc = tt_err(
+			TT_EINPUT,
+			"auto report '%s' has no measured profile (%s): nothing measured to model",
+			name, json_is_string(v) ? json_string_value(v) : "none");
 		tt_err_hint("run auto without --no-profile, with a budget that holds the profile");
-		goto out;
+		return rc;
 	}
-	v = json_object_get(rep, "fingerprint");
+	v = json_object_get(s->rep, "fingerprint");
 	tt_topo_fingerprint(t, fp);
 	if (!json_is_string(v)) {
-		tt_err(rc,
-		       "auto report '%s' names no machine fingerprint (written by an older "
-		       "tiertune)",
-		       name);
+		rc = tt_err(TT_EINPUT,
+			    "auto report '%s' names no machine fingerprint (written by an older "
+			    "tiertune)",
+			    name);
 		tt_err_hint("run tiertune auto --json again");
-		goto out;
+		return rc;
 	}
-	if (strcmp(json_string_value(v), fp) != 0) {
-		tt_err(rc,
-		       "auto report '%s' was measured on other hardware (fingerprint %s), not "
-		       "the machine captured (%s)",
-		       name, json_string_value(v), fp);
-		goto out;
-	}
-	if (!tt_topo_node(t, src) || !tt_topo_node(t, src)->has_cpu) {
-		tt_err(rc, "auto report '%s': source node %d has no CPUs on the machine captured",
-		       name, src);
-		goto out;
-	}
-	for (int k = 0; k < nwn; k++) {
-		if ((rc = node_figures(name, &wn[k], src, &mix)) < 0)
-			goto out;
-		nhmat += !wn[k].measured;
-		if (wn[k].measured)
-			misses = fmax(misses, misses_needed(&wn[k], &mix, threads));
+	if (strcmp(json_string_value(v), fp) != 0)
+		return tt_err(TT_EINPUT,
+			      "auto report '%s' was measured on other hardware (fingerprint %s), "
+			      "not the machine captured (%s)",
+			      name, json_string_value(v), fp);
+	if (!tt_topo_node(t, s->src) || !tt_topo_node(t, s->src)->has_cpu)
+		return tt_err(
+			TT_EINPUT,
+			"auto report '%s': source node %d has no CPUs on the machine captured",
+			name, s->src);
+	for (int k = 0; k < s->nwn; k++) {
+		if ((rc = node_figures(name, &s->wn[k], s->src, &s->mix)) < 0)
+			return rc;
+		s->nhmat += !s->wn[k].measured;
+		if (s->wn[k].measured)
+			s->misses = fmax(s->misses, misses_needed(&s->wn[k], &s->mix, s->threads));
 	}
 	/* Rounded up, with room for the bisection's last bit. */
-	if (misses > TT_MODEL_WRITE_MISSES)
-		misses = ceil(misses * 1.001 * 100) / 100;
-	nodes = json_array();
-	for (int k = 0; k < nwn; k++)
-		json_array_append_new(nodes, node_json(&wn[k], kernel, threads));
-	doc = json_pack(
-		"{s:i,s:s,s:b,s:o,s:s,s:i,s:[{s:i,s:i,s:f,s:{s:s,s:s},s:o}]}", "schema_version",
-		TT_MODEL_SCHEMA_VERSION, "name", o->name, "simulated", 1, "source",
-		source_note(name, rep, o, src, kernel, threads, nmeasured, nhmat, misses),
-		"machine_sysfs", o->machine_sysfs, "line_bytes", 64, "sources", "node", src,
-		"threads", threads, "outstanding_misses_per_thread", misses, "figure_from",
-		"threads", "measured", "outstanding_misses_per_thread", "assumed", "nodes", nodes);
-	*text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) : NULL;
-	if (!*text) {
-		rc = tt_err(TT_EFAIL, "out of memory writing the model of '%s'", name);
+	if (s->misses > TT_MODEL_WRITE_MISSES)
+		s->misses = ceil(s->misses * 1.001 * 100) / 100;
+	return 0;
+}
+
+static json_t *source_json(const struct wsrc *s)
+{
+	json_t *nodes = json_array();
+
+	for (int k = 0; k < s->nwn; k++)
+		json_array_append_new(nodes, node_json(&s->wn[k], s->kernel, s->threads));
+	return json_pack("{s:i,s:i,s:f,s:{s:s,s:s},s:o}", "node", s->src, "threads", s->threads,
+			 "outstanding_misses_per_thread", s->misses, "figure_from", "threads",
+			 "measured", "outstanding_misses_per_thread", "assumed", "nodes", nodes);
+}
+
+/* What one source's figures are from, in words. */
+static void source_words(char *buf, size_t size, const struct wsrc *s,
+			 const struct tt_model_write_opts *o)
+{
+	json_t *host = json_object_get(s->rep, "host"),
+	       *rel = json_object_get(s->rep, "kernel_release");
+	char raised[160] = "";
+
+	if (s->misses > TT_MODEL_WRITE_MISSES)
+		snprintf(raised, sizeof(raised),
+			 ", raised to %g so that every measured bandwidth is reachable at the "
+			 "curve's saturated latency",
+			 s->misses);
+	snprintf(buf, size,
+		 " Source node %d: from %s (host %s, kernel %s), mix %s with %d threads; %d node%s "
+		 "measured, %d from the capture's HMAT figures; outstanding misses per thread "
+		 "%g%s.",
+		 s->src, o->hostname ? "an auto run's report" : s->name,
+		 o->hostname		? o->hostname
+		 : json_is_string(host) ? json_string_value(host)
+					: "?",
+		 json_is_string(rel) ? json_string_value(rel) : "?", s->kernel, s->threads,
+		 s->nmeasured, s->nmeasured == 1 ? "" : "s", s->nhmat, TT_MODEL_WRITE_MISSES,
+		 raised);
+}
+
+static json_t *source_note(const struct wsrc *s, int n, const struct tt_model_write_opts *o,
+			   const char *fp)
+{
+	char words[TT_MODEL_MAX_SOURCES][1024], all[sizeof(words)];
+	size_t len = 0;
+
+	all[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		source_words(words[i], sizeof(words[i]), &s[i], o);
+		len += (size_t)snprintf(all + len, sizeof(all) - len, "%s", words[i]);
+	}
+	return json_sprintf(
+		"Written by %s from %d auto run report%s measured on the machine with fingerprint "
+		"%s. Measured: each profiled node's bandwidth and idle latency from the source "
+		"(read and write peaks set so that the model gives the measured bandwidth for the "
+		"run's mix and thread count on the node alone, split by HMAT's write/read ratio, "
+		"else an assumed %g); HMAT: a node the profile did not measure takes the "
+		"capture's figures (the access class whose initiators hold the source, else the "
+		"best initiator's, which overstates). Assumed: loaded-latency curves, the shape "
+		"of MLC --loaded_latency sweeps (flat to about half of peak, doubling near "
+		"90-95%%) scaled to each node's idle latency, as the shipped models take them, "
+		"and the outstanding misses per thread.%s Each node's figure_from says where "
+		"each figure came from. Every output of this model is simulated.",
+		o->by, n, n == 1 ? "" : "s", fp, TT_MODEL_WRITE_RATIO, all);
+}
+
+/* The text read back as a model, and each measured node alone giving the
+ * profile's bandwidth: the file says what was measured. */
+static int check_written(const char *text, const struct wsrc *s, int n)
+{
+	struct tt_model *m = malloc(sizeof(*m));
+	int rc = m ? tt_model_parse(m, text, "model.json") : tt_err(TT_EFAIL, "out of memory");
+
+	for (int i = 0; i < n && rc == 0; i++)
+		for (int k = 0; k < s[i].nwn && rc == 0; k++) {
+			struct tt_model_result r;
+			struct tt_weights w;
+
+			if (!s[i].wn[k].measured)
+				continue;
+			tt_weights_clear(&w);
+			tt_weights_put(&w, s[i].wn[k].nd->id, 1);
+			rc = tt_model_eval(m, s[i].src, &s[i].mix, s[i].threads, &w, &r);
+			if (rc == 0 && fabs(r.bw_bytes_s / s[i].wn[k].prof_bw - 1) > 1e-9)
+				rc = tt_err(
+					TT_EFAIL,
+					"the model of auto report '%s' gives node %d %g bytes/s, "
+					"not the %g measured",
+					s[i].name, s[i].wn[k].nd->id, r.bw_bytes_s,
+					s[i].wn[k].prof_bw);
+		}
+	if (rc < 0)
+		tt_err_prefix("model written from auto report '%s'", s[0].name);
+	free(m);
+	return rc;
+}
+
+int tt_model_write(char **text, const char *const *reports, int nreports, const struct tt_topo *t,
+		   const struct tt_model_write_opts *o, int *sources)
+{
+	struct wsrc *s = calloc(TT_MODEL_MAX_SOURCES, sizeof(*s));
+	json_t *doc = NULL, *srcs = json_array();
+	char fp[17];
+	int rc = 0, n = 0;
+
+	*text = NULL;
+	if (!s || !srcs) {
+		rc = tt_err(TT_EFAIL, "out of memory writing a model");
 		goto out;
 	}
-	rc = check_written(*text, name, src, &mix, threads, wn, nwn);
-	*source = src;
+	if (nreports < 1 || nreports > TT_MODEL_MAX_SOURCES) {
+		rc = tt_err(TT_EINPUT, "a model is written from 1 to %d auto reports, not %d",
+			    TT_MODEL_MAX_SOURCES, nreports);
+		goto out;
+	}
+	for (n = 0; n < nreports; n++) {
+		if ((rc = read_source(&s[n], reports[n], t)) < 0) {
+			n++;
+			goto out;
+		}
+		for (int j = 0; j < n; j++)
+			if (s[j].src == s[n].src) {
+				rc = tt_err(
+					TT_EINPUT,
+					"auto reports '%s' and '%s' are both from source node %d: "
+					"one report a source",
+					s[j].name, s[n].name, s[n].src);
+				n++;
+				goto out;
+			}
+		json_array_append_new(srcs, source_json(&s[n]));
+		sources[n] = s[n].src;
+	}
+	tt_topo_fingerprint(t, fp);
+	doc = json_pack("{s:i,s:s,s:b,s:o,s:s,s:i,s:O}", "schema_version", TT_MODEL_SCHEMA_VERSION,
+			"name", o->name, "simulated", 1, "source", source_note(s, n, o, fp),
+			"machine_sysfs", o->machine_sysfs, "line_bytes", 64, "sources", srcs);
+	*text = doc ? json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) : NULL;
+	if (!*text) {
+		rc = tt_err(TT_EFAIL, "out of memory writing the model of '%s'", reports[0]);
+		goto out;
+	}
+	rc = check_written(*text, s, n);
 out:
 	if (rc < 0) {
 		free(*text);
 		*text = NULL;
 	}
+	for (int i = 0; s && i < n; i++)
+		json_decref(s[i].rep);
+	free(s);
+	json_decref(srcs);
 	json_decref(doc);
-	json_decref(rep);
 	return rc;
 }

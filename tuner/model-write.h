@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A model of the user's own machine (the format model.h reads), written
- * from a real `auto` run's report (`tiertune auto --json`: its measured
- * profile) and the machine's tree (a capture, or the live machine being
- * captured): `tiertune capture --model-from REPORT` puts it in the capture
- * as model.json, so `tiertune auto --model DIR/model.json` runs what-if
+ * from real `auto` runs' reports (`tiertune auto --json`: the measured
+ * profile, one report for each source node the model is to have) and the
+ * machine's tree (a capture, or the live machine being captured):
+ * `tiertune capture --model-from REPORT` puts it in the capture as
+ * model.json, so `tiertune auto --model DIR/model.json` runs what-if
  * searches of that machine on any host, every figure simulated.
  *
  *	struct tt_model_write_opts o = { .name = "host-a", .machine_sysfs = ".",
  *					 .by = "tiertune capture 0.2.0" };
+ *	const char *reports[] = { "auto-0.json", "auto-1.json" };
  *	char *text;
- *	int src;
- *	if (tt_model_write(&text, "auto.json", &topo, &o, &src) < 0) ...
+ *	int src[2];
+ *	if (tt_model_write(&text, reports, 2, &topo, &o, src) < 0) ...
  *	... write text (model.json), free(text);
  *
  * Each figure says where it came from in its node's "figure_from" object
@@ -56,14 +58,16 @@ struct tt_model_write_opts {
 #define TT_MODEL_WRITE_RATIO 0.8
 #define TT_MODEL_WRITE_MISSES 20.0
 
-/* Writes the model of t (the machine captured) from the auto report in
- * the file report into *text (malloc'd JSON), and the report's source node
- * into *source. TT_EINPUT naming the report
- * when it is not an auto run's --json report, is simulated, was measured
- * on another machine (fingerprint), names a node t lacks, or has no
- * measured profile; naming the node when one of t's memory nodes has
- * neither a measurement nor HMAT figures. Nothing is written anywhere. */
-int tt_model_write(char **text, const char *report, const struct tt_topo *t,
-		   const struct tt_model_write_opts *o, int *source);
+/* Writes the model of t (the machine captured) from the auto reports in
+ * the files reports[0..n-1] (1 to TT_MODEL_MAX_SOURCES, a source of the
+ * model each) into *text (malloc'd JSON), and each report's source node
+ * into sources[]. TT_EINPUT naming the report when it is not an auto run's
+ * --json report, is simulated, was measured on another machine
+ * (fingerprint), names a node t lacks, has no measured profile, or is from
+ * the same source as another; naming the node when one of t's memory
+ * nodes has neither a measurement nor HMAT figures. Nothing is written
+ * anywhere. */
+int tt_model_write(char **text, const char *const *reports, int n, const struct tt_topo *t,
+		   const struct tt_model_write_opts *o, int *sources);
 
 #endif

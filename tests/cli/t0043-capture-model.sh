@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tiertune capture --model-from: a model of the captured machine from a real
-# auto run's measured profile. The report is one the QEMU guest wrote
-# (tests/fixtures/reports/qemu-3node-hmat.auto.json: auto --source-node 0,
-# triad, 2 threads, its profile measured on the booted guest, whose tree is
-# the qemu-3node-hmat fixture, the same fingerprint). The model's figures are
+# tiertune capture --model-from: a model of the captured machine from real
+# auto runs' measured profiles. The reports are ones the QEMU guest wrote
+# (tests/fixtures/reports/qemu-3node-hmat.auto*.json: auto --source-node 0,
+# and 1, triad, 2 threads, the profiles measured on the booted guest, whose
+# tree is the qemu-3node-hmat fixture, the same fingerprint). The model's figures are
 # the profile's, each labelled; auto --model completes on it, SIMULATED, and
 # gives node 0 alone the bandwidth measured; bad reports write nothing.
 . "$(dirname "$0")/lib.sh"
@@ -93,6 +93,33 @@ is "a node the profile lacks: HMAT's figures, labelled hmat" \
 	"$rc:$(model_nodes "$WORK/part/model.json" | sed -n 4p):$(json '"2 nodes measured" in j["source"] and "1 from the capture" in j["source"]' <"$WORK/part/model.json")" \
 	"0:2 cpus=False read=5120000000.000/hmat write=5120000000.000/hmat idle=400.0000000000/hmat curve=assumed profile=None,None:True"
 
+# Two reports, from source nodes 0 and 1 (the guest's second run): a
+# model with both sources, each node alone from each at what it measured.
+REP1="$TT_TOP/tests/fixtures/reports/qemu-3node-hmat.auto-source1.json"
+run "$TT" --sysfs-root "$root" capture -o "$WORK/two" --model-from "$REP" --model-from "$REP1"
+is "two reports: exit 0, both named" \
+	"$rc:$(grep -c "^a SIMULATED model of it from '$REP', '$REP1' ($WORK/two/model.json)" "$WORK/out")" "0:1"
+is "two reports: sources 0 and 1, each node measured from each, the profiles' figures" \
+	"$(python3 - "$REP" "$REP1" "$WORK/two/model.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[3]))
+for path in sys.argv[1:3]:
+    r = json.load(open(path))
+    s = [x for x in m["sources"] if x["node"] == r["source_node"]][0]
+    nodes = {n["node"]: n for n in s["nodes"]}
+    print(s["node"], s["threads"], all(
+        nodes[p["node"]]["profile"]["bw_bytes_s"] == p["bw_bytes_s"]
+        and nodes[p["node"]]["idle_lat_ns"] == p["lat_ns"]
+        and nodes[p["node"]]["figure_from"]["read_bw_bytes_s"] == "measured"
+        for p in r["profile"]["nodes"]))
+PY
+)" "0 2 True
+1 2 True"
+run "$TT" auto --source-node 1 --model "$WORK/two/model.json" --noise 0 --budget 60 --no-record --json
+is "auto --source-node 1 on it: simulated, node 1 alone at the 0.833 GB/s measured from node 1" \
+	"$rc:$(json 'j["simulated"], [round(b["bw_mean_bytes_s"], 3) for b in j["baselines"] if b["name"] == "local"]' <"$WORK/out")" \
+	"0:True [833060146.661]"
+
 # An archive, the host name anonymised: model.json at its top, named
 # 'anonymous', its note naming neither the host nor the report's path.
 run "$TT" --sysfs-root "$root" capture -o "$WORK/cap.tar.gz" --anonymize --model-from "$REP"
@@ -131,6 +158,12 @@ bad not-report "'$WORK/cap/model.json' is not a report of tiertune auto --json" 
 printf '{"schema_version": 2, "kind": "auto", "all_sources": true}\n' >"$WORK/all.json"
 bad all-sources "auto report '$WORK/all.json' is an --all-sources summary, which holds no profile" "$WORK/all.json"
 bad missing "cannot read auto report '$WORK/nope.json'" "$WORK/nope.json"
+expect_bad_input 2 "auto reports '$REP' and '$REP' are both from source node 0: one report a source" \
+	"$root" "$TT" --sysfs-root "$root" capture -o "$WORK/bad-twice" --model-from "$REP" --model-from "$REP"
+is "twice: nothing written" "$(ls -d "$WORK"/bad-twice* 2>/dev/null)" ""
+expect_bad_input 2 "auto report '$WORK/other.json' was measured on other hardware" \
+	"$root" "$TT" --sysfs-root "$root" capture -o "$WORK/bad-second" --model-from "$REP" --model-from "$WORK/other.json"
+is "a bad second report: nothing written" "$(ls -d "$WORK"/bad-second* 2>/dev/null)" ""
 printf '{"schema_version": 2, "kind": ' >"$WORK/broken.json"
 bad broken "auto report '$WORK/broken.json': broken JSON" "$WORK/broken.json"
 

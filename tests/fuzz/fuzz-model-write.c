@@ -34,12 +34,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct tt_model_write_opts o = { .name = "fuzz", .machine_sysfs = ".", .by = "fuzz" };
 	char path[] = "/tmp/fuzz-model-write-XXXXXX", *text = NULL;
+	const char *reports[] = { path };
 	struct tt_topo *t = machine();
 	int src = -1;
 
 	if (fuzz_file(data, size, path) < 0)
 		return 0;
-	if (tt_model_write(&text, path, t, &o, &src) == 0) {
+	if (tt_model_write(&text, reports, 1, t, &o, &src) == 0) {
 		struct tt_model *m = malloc(sizeof(*m));
 
 		assert(text && m && tt_model_parse(m, text, "fuzz") == 0);

@@ -402,14 +402,19 @@ tap("apply.journal" not in block("auto-latency-journal")[1],
     block("auto-latency-journal")[1])
 
 # ---- tiertune capture (issue 23): the guest's capture read on the host as
-# the guest (topo, hwloc), and a model written in the guest from a real auto
-# run's measured profile, which auto --model completes here, SIMULATED. ----
-rc, rep = jblock("capture-auto")
-measured = [p for p in (rep or {}).get("profile", {}).get("nodes", []) if p["from"] == "measured"]
-tap(rc == 0 and rep and rep["simulated"] is False and len(measured) == 3,
-    "a real auto run in the guest measures its profile: %s" % (
-        ", ".join("node %d %.2f GB/s %.0f ns" % (p["node"], p["bw_bytes_s"] / 1e9, p["lat_ns"])
-                  for p in measured)), block("capture-auto")[1][-1500:])
+# the guest (topo, hwloc), and a model written in the guest from real auto
+# runs' measured profiles (sources 0 and 1), which auto --model completes
+# here, SIMULATED. ----
+profiles = {}
+for src, name in ((0, "capture-auto"), (1, "capture-auto1")):
+    rc, rep = jblock(name)
+    profiles[src] = [p for p in (rep or {}).get("profile", {}).get("nodes", [])
+                     if p["from"] == "measured"]
+    tap(rc == 0 and rep and rep["simulated"] is False and rep["source_node"] == src
+        and len(profiles[src]) == 3,
+        "a real auto run from node %d in the guest measures its profile: %s" % (src, ", ".join(
+            "node %d %.2f GB/s %.0f ns" % (p["node"], p["bw_bytes_s"] / 1e9, p["lat_ns"])
+            for p in profiles[src])), block(name)[1][-1500:])
 rc, out = block("capture")
 tap(rc == 0 and "/tmp/capture/model.json" in out, "tiertune capture --model-from in the guest",
     out)
@@ -456,31 +461,38 @@ model_path = os.path.join(cap, "model.json")
 tt_abs = os.path.abspath(tiertune)  # run from / below: the model finds its tree wherever it runs
 try:
     model = json.load(open(model_path))
-    mnodes = {x["node"]: x for x in model["sources"][0]["nodes"]}
-except (OSError, ValueError, KeyError, IndexError):
-    model, mnodes = None, {}
-tap(model and model["simulated"] is True and measured
-    and all(mnodes.get(p["node"], {}).get("idle_lat_ns") == p["lat_ns"]
-            and mnodes[p["node"]]["profile"]["bw_bytes_s"] == p["bw_bytes_s"]
-            and mnodes[p["node"]]["figure_from"]["read_bw_bytes_s"] == "measured"
-            and mnodes[p["node"]]["figure_from"]["idle_lat_ns"] == "measured"
-            and mnodes[p["node"]]["figure_from"]["loaded_lat_ns"] == "assumed"
-            for p in measured),
-    "the model's figures are the guest's measured profile, labelled measured (the curve "
-    "assumed), simulated", json.dumps(model)[:2000])
-p = subprocess.run([tt_abs, "auto", "--source-node", "0", "--model", model_path, "--noise", "0",
-                    "--budget", "40", "--no-record", "--json"], capture_output=True, text=True,
-                   cwd="/")
-try:
-    aj = json.loads(p.stdout)
-except ValueError:
-    aj = None
-local = [b["bw_mean_bytes_s"] for b in (aj or {}).get("baselines", []) if b["name"] == "local"]
-bw0 = [q["bw_bytes_s"] for q in measured if q["node"] == 0]
-tap(p.returncode == 0 and aj and aj["simulated"] is True and local and bw0
-    and abs(local[0] / bw0[0] - 1) < 1e-9,
-    "auto --model on the host completes on the guest's model, simulated, node 0 alone at the "
-    "measured %s GB/s" % (bw0 and round(bw0[0] / 1e9, 3)), p.stdout[-1500:] + p.stderr[-800:])
+    msrc = {s["node"]: {x["node"]: x for x in s["nodes"]} for s in model["sources"]}
+except (OSError, ValueError, KeyError, IndexError, TypeError):
+    model, msrc = None, {}
+
+
+def labelled(mnodes, p):
+    n = mnodes.get(p["node"], {})
+    return (n.get("idle_lat_ns") == p["lat_ns"] and n["profile"]["bw_bytes_s"] == p["bw_bytes_s"]
+            and n["figure_from"]["read_bw_bytes_s"] == "measured"
+            and n["figure_from"]["idle_lat_ns"] == "measured"
+            and n["figure_from"]["loaded_lat_ns"] == "assumed")
+
+
+tap(model and model["simulated"] is True and sorted(msrc) == [0, 1]
+    and all(profiles[s] and all(labelled(msrc[s], p) for p in profiles[s]) for s in (0, 1)),
+    "the model's figures are the guest's measured profiles from sources 0 and 1, labelled "
+    "measured (the curve assumed), simulated", json.dumps(model)[:2000])
+for src in (0, 1):
+    p = subprocess.run([tt_abs, "auto", "--source-node", str(src), "--model", model_path,
+                        "--noise", "0", "--budget", "40", "--no-record", "--json"],
+                       capture_output=True, text=True, cwd="/")
+    try:
+        aj = json.loads(p.stdout)
+    except ValueError:
+        aj = None
+    local = [b["bw_mean_bytes_s"] for b in (aj or {}).get("baselines", []) if b["name"] == "local"]
+    bw = [q["bw_bytes_s"] for q in profiles[src] if q["node"] == src]
+    tap(p.returncode == 0 and aj and aj["simulated"] is True and local and bw
+        and abs(local[0] / bw[0] - 1) < 1e-9,
+        "auto --source-node %d --model on the host completes on the guest's model, simulated, "
+        "node %d alone at the measured %s GB/s" % (src, src, bw and round(bw[0] / 1e9, 3)),
+        p.stdout[-1500:] + p.stderr[-800:])
 p = subprocess.run([tt_abs, "auto", "--source-node", "0", "--model", model_path, "--budget", "40",
                     "--no-record"], capture_output=True, text=True, cwd="/")
 tap(p.returncode == 0 and p.stdout.startswith("SIMULATED: every figure comes from model")

@@ -127,6 +127,14 @@ static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t
 				"auto report '%s': node %d is measured but lacks its bandwidth "
 				"or latency",
 				name, node);
+		/* A model's own bounds (model.c): beyond them no machine measured
+		 * it, and the peaks derived from it would not be finite. */
+		if (w->prof_bw > 1e14 || w->prof_lat > 1e6)
+			return tt_err(
+				TT_EINPUT,
+				"auto report '%s': node %d's measured %g bytes/s and %g ns are "
+				"beyond any memory (at most 1e14 bytes/s, 1e6 ns)",
+				name, node, w->prof_bw, w->prof_lat);
 		w->measured = true;
 		++*nmeasured;
 	}

@@ -150,6 +150,13 @@ for p in r["profile"]["nodes"]:
 print(json.dumps(r))
 PY
 bad unmeasured "auto report '$WORK/none.json' has no measured profile (--no-profile): nothing measured to model" "$WORK/none.json"
+python3 - "$REP" >"$WORK/huge.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["profile"]["nodes"][0]["bw_bytes_s"] = 1e300
+print(json.dumps(r))
+PY
+bad huge "auto report '$WORK/huge.json': node 0's measured 1e+300 bytes/s and 23.7766 ns are beyond any memory" "$WORK/huge.json"
 vm=$(copy_fixture vm-1node)
 bad lacking "auto report '$REP' profiles node 1, which the machine captured lacks" "$REP" "$vm"
 json 'json.dumps({k: v for k, v in j.items() if k != "fingerprint"})' <"$REP" >"$WORK/old.json"

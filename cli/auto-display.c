@@ -655,12 +655,17 @@ static void json_head(json_t *j, const struct tt_auto_doc *d)
 {
 	const struct tt_report *r = d->r;
 	const struct tt_kernel *k = d->req->kernel;
+	char fp[17];
 
 	json_object_set_new(j, "kind", json_string(tt_run_kind_name(d->req->kind)));
 	json_object_set_new(j, "simulated", json_boolean(d->simulated));
 	json_object_set_new(j, "model",
 			    d->req->model ? json_string(d->req->model->path) : json_null());
 	json_object_set_new(j, "host", json_string(d->t->hostname));
+	/* The hardware the profile was measured on, for a model written from
+	 * this report (tiertune capture --model-from) to check against. */
+	tt_topo_fingerprint(d->t, fp);
+	json_object_set_new(j, "fingerprint", json_string(fp));
 	json_object_set_new(j, "kernel_release", json_string(d->t->kernel_release));
 	json_object_set_new(j, "source_node", json_integer(d->req->source));
 	json_object_set_new(j, "nodes", json_nodes(d));

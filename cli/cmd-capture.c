@@ -2,10 +2,14 @@
 /* tiertune capture: what tiertune reads of this machine (or of the
  * --sysfs-root tree) into a folder or a .tar.gz that --sysfs-root reads
  * back and hwloc too (core/capture.h): to attach to a bug report, or to
- * run what-if searches of one's own machine on another. */
+ * run what-if searches of one's own machine on another, with a model of it
+ * written from an auto run's report (--model-from, tuner/model-write.h). */
 #include "cli.h"
 
 #include "../core/capture.h"
+#include "../core/topo.h"
+#include "../tuner/model-write.h"
+#include "../tuner/model.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -57,9 +61,55 @@ static int make_tarball(const char *dir, const char *out)
 	return 0;
 }
 
+/* --model-from, once per source node of the model. */
+struct reports {
+	const char *path[TT_MODEL_MAX_SOURCES];
+	int n;
+};
+
+static int report_option(const struct tt_opt *opt, const char *arg)
+{
+	struct reports *r = opt->value;
+
+	if (r->n == TT_MODEL_MAX_SOURCES)
+		return tt_err(TT_EINPUT, "more than %d --model-from reports (a model's sources)",
+			      TT_MODEL_MAX_SOURCES);
+	r->path[r->n++] = arg;
+	return 0;
+}
+
+/* The model of the machine being captured, from the auto reports: checked
+ * whole before anything is written. */
+static int model_text(struct tt_cli *cli, const struct reports *r, bool anonymize, const char *by,
+		      char **text, int *src)
+{
+	struct tt_topo t;
+	struct tt_model_write_opts o = { .machine_sysfs = ".", .by = by };
+	int rc = cli_load_topo(cli, &t);
+
+	if (rc)
+		return rc;
+	o.name = anonymize ? "anonymous" : t.hostname[0] ? t.hostname : "capture";
+	o.hostname = anonymize ? "anonymous" : NULL;
+	rc = tt_model_write(text, r->path, r->n, &t, &o, src);
+	tt_topo_release(&t);
+	return rc < 0 ? cli_fail(rc) : 0;
+}
+
+/* The reports, named in the closing line. */
+static void reports_text(const struct reports *r, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < r->n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s'%s'", i ? ", " : "", r->path[i]);
+}
+
 int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 {
 	const char *out = NULL;
+	struct reports reports = { .n = 0 };
 	bool anonymize = false;
 	struct cli_opt opts[] = {
 		CLI_STRING("output", &out, "DIR|FILE.tar.gz",
@@ -69,11 +119,17 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("anonymize", &anonymize,
 			 "replace the host name with 'anonymous' (nothing else in the copy names "
 			 "the host)"),
+		CLI_CALL("model-from", report_option, &reports, "REPORT",
+			 "also write model.json at the copy's top: a model of this machine from "
+			 "REPORT, an auto run's --json report measured here; once per source node "
+			 "(tiertune auto --model DIR/model.json searches it anywhere, simulated)"),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("capture"), opts, argc, argv, &nargs);
 	struct tt_capture_stats st;
-	char tmpdir[PATH_MAX], dir[PATH_MAX], by[128];
+	struct tt_capture_file extra[2] = { { NULL, NULL }, { NULL, NULL } };
+	char tmpdir[PATH_MAX], dir[PATH_MAX], by[128], from[1024], *model = NULL;
+	int src[TT_MODEL_MAX_SOURCES];
 	bool tgz;
 
 	if (rc >= 0)
@@ -84,21 +140,28 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 	tgz = tarball(out);
 	if (tgz && access(out, F_OK) == 0)
 		return cli_fail(tt_err(TT_EINPUT, "'%s' exists: capture makes a new file", out));
+	snprintf(by, sizeof(by), "tiertune capture %s", cli_version);
+	if (reports.n && (rc = model_text(cli, &reports, anonymize, by, &model, src)))
+		return rc;
+	extra[0] = (struct tt_capture_file){ model ? "model.json" : NULL, model };
 	/* An archive: the tree in a private folder first, removed after. */
 	if (tgz) {
 		const char *t = getenv("TMPDIR");
 
 		if ((size_t)snprintf(tmpdir, sizeof(tmpdir), "%s/tiertune-capture.XXXXXX",
 				     t && *t ? t : "/tmp") >= sizeof(tmpdir) ||
-		    !mkdtemp(tmpdir))
+		    !mkdtemp(tmpdir)) {
+			free(model);
 			return cli_fail(tt_err_sys(TT_EFAIL, errno, "cannot make '%s'", tmpdir));
+		}
 		if ((size_t)snprintf(dir, sizeof(dir), "%s/tree", tmpdir) >= sizeof(dir)) {
 			tt_capture_remove(tmpdir);
+			free(model);
 			return cli_fail(tt_err(TT_EINPUT, "TMPDIR '%s' is too long", t));
 		}
 	}
-	snprintf(by, sizeof(by), "tiertune capture %s", cli_version);
-	rc = tt_capture(&cli->sfs, tgz ? dir : out, anonymize ? "anonymous" : NULL, by, &st);
+	rc = tt_capture(&cli->sfs, tgz ? dir : out, anonymize ? "anonymous" : NULL, by, extra, &st);
+	free(model);
 	if (rc == 0 && tgz)
 		rc = make_tarball(dir, out);
 	if (tgz)
@@ -120,5 +183,14 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 		       out);
 	else
 		printf("read it back: tiertune --sysfs-root %s topo\n", out);
+	reports_text(&reports, from, sizeof(from));
+	if (model && tgz)
+		printf("a SIMULATED model of it from %s (DIR/model.json): tiertune auto "
+		       "--source-node %d --model DIR/model.json\n",
+		       from, src[0]);
+	else if (model)
+		printf("a SIMULATED model of it from %s (%s/model.json): tiertune auto "
+		       "--source-node %d --model %s/model.json\n",
+		       from, out, src[0], out);
 	return 0;
 }

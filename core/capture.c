@@ -466,6 +466,31 @@ static int source_note(struct cap *c, const char *by)
 	return fclose(f) == 0 ? 0 : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", path);
 }
 
+/* The caller's file at the top of the tree; not counted as copied. */
+static int extra_file(struct cap *c, const struct tt_capture_file *x)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(x->text);
+	FILE *f;
+
+	if (!*x->name || strchr(x->name, '/') || strcmp(x->name, "..") == 0 ||
+	    strcmp(x->name, ".") == 0 || strcmp(x->name, "SOURCE") == 0)
+		return tt_err(TT_EINPUT, "'%s' is not a file name for the top of a capture",
+			      x->name);
+	f = (size_t)snprintf(path, sizeof(path), "%s/%s", c->dest, x->name) < sizeof(path)
+		    ? fopen(path, "wx")
+		    : NULL;
+	if (!f)
+		return tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", path);
+	if (fwrite(x->text, 1, len, f) != len) {
+		int err = errno;
+
+		fclose(f);
+		return tt_err_sys(TT_EFAIL, err, "cannot write '%s'", path);
+	}
+	return fclose(f) == 0 ? 0 : tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", path);
+}
+
 static void remove_tree(int parent, const char *name)
 {
 	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -493,7 +518,7 @@ static void remove_tree(int parent, const char *name)
 }
 
 int tt_capture(const struct tt_sysfs *s, const char *dest, const char *hostname, const char *by,
-	       struct tt_capture_stats *st)
+	       const struct tt_capture_file *extra, struct tt_capture_stats *st)
 {
 	static const char *const files[] = {
 		"/proc/cpuinfo",
@@ -548,6 +573,8 @@ int tt_capture(const struct tt_sysfs *s, const char *dest, const char *hostname,
 		rc = make_links(&c);
 	if (rc == 0)
 		rc = source_note(&c, by);
+	for (const struct tt_capture_file *x = extra; rc == 0 && x && x->name; x++)
+		rc = extra_file(&c, x);
 	if (rc == 0 && rename(c.dest, dest) < 0)
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot rename '%s' to '%s'", c.dest, dest);
 	if (rc < 0)

@@ -31,10 +31,12 @@
  * not a machine's sysfs: refused whole.
  *
  * The tree is made under a temporary name beside dest and renamed into
- * place whole; dest must not exist.
+ * place whole, with the caller's files (a model of the machine,
+ * tuner/model-write.h) at its top; dest must not exist.
  *
  *	struct tt_capture_stats st;
- *	rc = tt_capture(&sfs, "capture-dir", "anonymous", "tiertune 0.2.0", &st);
+ *	struct tt_capture_file extra[] = { { "model.json", text }, { NULL, NULL } };
+ *	rc = tt_capture(&sfs, "capture-dir", "anonymous", "tiertune 0.2.0", extra, &st);
  */
 #ifndef TT_CAPTURE_H
 #define TT_CAPTURE_H
@@ -55,13 +57,21 @@ struct tt_capture_stats {
 	long long bytes; /* bytes copied */
 };
 
-/* Copies s's machine into dest. hostname, when not NULL, replaces the
+/* A file of the caller's, written at the top of the tree before it is
+ * renamed into place: a name without '/', and its text. */
+struct tt_capture_file {
+	const char *name;
+	const char *text;
+};
+
+/* Copies s's machine into dest, with extra (ended by a NULL name; or
+ * NULL) at its top. hostname, when not NULL, replaces the
  * host's name (proc/sys/kernel/hostname) and the SOURCE note names no
  * path; by names the tool in the SOURCE note at the top of the tree.
  * TT_EINPUT when dest exists or cannot be made, or the tree is too large;
  * TT_EUNAVAIL when s has no /sys/devices/system/node. */
 int tt_capture(const struct tt_sysfs *s, const char *dest, const char *hostname, const char *by,
-	       struct tt_capture_stats *st);
+	       const struct tt_capture_file *extra, struct tt_capture_stats *st);
 
 /* Removes a tree this process made (a capture, or a folder holding one),
  * never following a link: a failed capture's, a packed one's. */

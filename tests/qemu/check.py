@@ -5,10 +5,16 @@ prints TAP. A guest that crashed or timed out fails with the log's tail.
 
     check.py SERIAL_LOG CASES TIERTUNE FIXTURE_ROOT
 """
+import base64
+import io
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 
 log_path, cases_path, tiertune, fixture = sys.argv[1:5]
 log = open(log_path, errors="replace").read()
@@ -394,6 +400,105 @@ tap(rc == 0 and j and j["objective"] == "latency" and j["traffic_bytes_s"] == 0.
 tap("apply.journal" not in block("auto-latency-journal")[1],
     "no journal after the latency runs (exact placement writes no weights)",
     block("auto-latency-journal")[1])
+
+# ---- tiertune capture (issue 23): the guest's capture read on the host as
+# the guest (topo, hwloc), and a model written in the guest from real auto
+# runs' measured profiles (sources 0 and 1), which auto --model completes
+# here, SIMULATED. ----
+profiles = {}
+for src, name in ((0, "capture-auto"), (1, "capture-auto1")):
+    rc, rep = jblock(name)
+    profiles[src] = [p for p in (rep or {}).get("profile", {}).get("nodes", [])
+                     if p["from"] == "measured"]
+    tap(rc == 0 and rep and rep["simulated"] is False and rep["source_node"] == src
+        and len(profiles[src]) == 3,
+        "a real auto run from node %d in the guest measures its profile: %s" % (src, ", ".join(
+            "node %d %.2f GB/s %.0f ns" % (p["node"], p["bw_bytes_s"] / 1e9, p["lat_ns"])
+            for p in profiles[src])), block(name)[1][-1500:])
+rc, out = block("capture")
+tap(rc == 0 and "/tmp/capture/model.json" in out, "tiertune capture --model-from in the guest",
+    out)
+cap = tempfile.mkdtemp(prefix="tiertune-qemu-capture.")
+try:
+    tarfile.open(fileobj=io.BytesIO(base64.b64decode(block("capture-tree")[1]))).extractall(cap)
+    unpacked = os.path.isfile(os.path.join(cap, "model.json"))
+except (ValueError, tarfile.TarError) as e:
+    unpacked = False
+    out = str(e)
+tap(unpacked, "the capture, with model.json, copied out of the guest (base64 tar.gz)", out)
+
+
+def topo_cmp(j):
+    j = dict(j or {})
+    j.pop("sysfs_root", None)
+    j["nodes"] = [{k: v for k, v in x.items() if k != "mem_free_bytes"} for x in j.get("nodes", [])]
+    return json.dumps(j, sort_keys=True)
+
+
+rc, live = jblock("capture-live")
+p = subprocess.run([tiertune, "--sysfs-root", cap, "topo", "--json"], capture_output=True, text=True)
+try:
+    host_view = json.loads(p.stdout)
+except ValueError:
+    host_view = None
+tap(rc == 0 and live and host_view and topo_cmp(host_view) == topo_cmp(live),
+    "topo --json of the capture on the host is the guest's live topo --json (but for the root "
+    "and free memory)", "capture: %s\nlive:    %s\n%s" % (topo_cmp(host_view)[:1200],
+                                                            topo_cmp(live)[:1200], p.stderr))
+lstopo = shutil.which("lstopo-no-graphics")
+if lstopo:
+    env = dict(os.environ, HWLOC_FSROOT=cap)
+    p = subprocess.run([lstopo, "--no-io", "--of", "console"], capture_output=True, text=True,
+                       env=env)
+    counts = {k: len(re.findall(r"\b%s L#\d+" % k, p.stdout)) for k in ("NUMANode", "PU")}
+    tap(p.returncode == 0 and not p.stderr and counts == {"NUMANode": 3, "PU": 4},
+        "HWLOC_FSROOT=capture lstopo: exit 0, the guest's 3 NUMA nodes and 4 PUs (%s)" % counts,
+        p.stdout[-1000:] + p.stderr)
+else:
+    n += 1
+    print("ok %d # SKIP no lstopo-no-graphics on the host (Debian package hwloc)" % n)
+model_path = os.path.join(cap, "model.json")
+tt_abs = os.path.abspath(tiertune)  # run from / below: the model finds its tree wherever it runs
+try:
+    model = json.load(open(model_path))
+    msrc = {s["node"]: {x["node"]: x for x in s["nodes"]} for s in model["sources"]}
+except (OSError, ValueError, KeyError, IndexError, TypeError):
+    model, msrc = None, {}
+
+
+def labelled(mnodes, p):
+    n = mnodes.get(p["node"], {})
+    return (n.get("idle_lat_ns") == p["lat_ns"] and n["profile"]["bw_bytes_s"] == p["bw_bytes_s"]
+            and n["figure_from"]["read_bw_bytes_s"] == "measured"
+            and n["figure_from"]["idle_lat_ns"] == "measured"
+            and n["figure_from"]["loaded_lat_ns"] == "assumed")
+
+
+tap(model and model["simulated"] is True and sorted(msrc) == [0, 1]
+    and all(profiles[s] and all(labelled(msrc[s], p) for p in profiles[s]) for s in (0, 1)),
+    "the model's figures are the guest's measured profiles from sources 0 and 1, labelled "
+    "measured (the curve assumed), simulated", json.dumps(model)[:2000])
+for src in (0, 1):
+    p = subprocess.run([tt_abs, "auto", "--source-node", str(src), "--model", model_path,
+                        "--noise", "0", "--budget", "40", "--no-record", "--json"],
+                       capture_output=True, text=True, cwd="/")
+    try:
+        aj = json.loads(p.stdout)
+    except ValueError:
+        aj = None
+    local = [b["bw_mean_bytes_s"] for b in (aj or {}).get("baselines", []) if b["name"] == "local"]
+    bw = [q["bw_bytes_s"] for q in profiles[src] if q["node"] == src]
+    tap(p.returncode == 0 and aj and aj["simulated"] is True and local and bw
+        and abs(local[0] / bw[0] - 1) < 1e-9,
+        "auto --source-node %d --model on the host completes on the guest's model, simulated, "
+        "node %d alone at the measured %s GB/s" % (src, src, bw and round(bw[0] / 1e9, 3)),
+        p.stdout[-1500:] + p.stderr[-800:])
+p = subprocess.run([tt_abs, "auto", "--source-node", "0", "--model", model_path, "--budget", "40",
+                    "--no-record"], capture_output=True, text=True, cwd="/")
+tap(p.returncode == 0 and p.stdout.startswith("SIMULATED: every figure comes from model")
+    and "SIMULATED recommendation" in p.stdout,
+    "auto --model's text says SIMULATED", p.stdout[-1500:] + p.stderr[-800:])
+shutil.rmtree(cap, ignore_errors=True)
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -201,3 +201,19 @@ block auto-maxlat-impossible-err cat /tmp/auto-maxlat-impossible.err
 block auto-latency lat_auto auto-latency --objective latency --traffic-rate 0.5
 block auto-latency-err cat /tmp/auto-latency.err
 block auto-latency-journal ls /tmp/state
+
+# ---- tiertune capture (issue 23): the guest's machine into a tree, read
+# back on the host by check.py (topo, hwloc), and a model of it written
+# from real auto runs' measured profiles (from source nodes 0 and 1), which
+# auto --model completes on the host. The tree crosses the serial line as
+# a base64 tar.gz. ----
+block capture-auto sh -c 'tiertune auto --source-node 0 --size 2M --allow-cache-resident --repeat 1 \
+	--budget 40 --no-record --json 2>/tmp/capture-auto.err >/tmp/capture-auto.json; rc=$?
+	cat /tmp/capture-auto.json; exit $rc'
+block capture-auto1 sh -c 'tiertune auto --source-node 1 --size 2M --allow-cache-resident --repeat 1 \
+	--budget 40 --no-record --json 2>/tmp/capture-auto1.err >/tmp/capture-auto1.json; rc=$?
+	cat /tmp/capture-auto1.json; exit $rc'
+block capture-live tiertune topo --json
+block capture tiertune capture -o /tmp/capture --model-from /tmp/capture-auto.json \
+	--model-from /tmp/capture-auto1.json
+block capture-tree sh -c 'tar -czf - -C /tmp/capture . | base64'

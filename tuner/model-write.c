@@ -239,22 +239,16 @@ struct wsrc {
 	double misses; /* lines in flight per thread */
 };
 
-/* The report name read and checked against t, every memory node's figures
- * from its source: TT_EINPUT naming the report (model-write.h). */
-static int read_source(struct wsrc *s, const char *name, const struct tt_topo *t)
+/* A report of a real auto run from one source: anything else names the
+ * report and says what it is instead. */
+static int check_kind(const char *name, json_t *rep)
 {
-	json_t *v, *prof;
-	char fp[17];
+	json_t *v;
 	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->name = name;
-	s->misses = TT_MODEL_WRITE_MISSES;
-	if ((rc = load_report(name, &s->rep)) < 0)
-		return rc;
-	if (!json_is_object(s->rep) || !json_is_integer(json_object_get(s->rep, "schema_version")))
+	if (!json_is_object(rep) || !json_is_integer(json_object_get(rep, "schema_version")))
 		return tt_err(TT_EINPUT, "'%s' is not a report of tiertune auto --json", name);
-	if (json_is_true(json_object_get(s->rep, "all_sources"))) {
+	if (json_is_true(json_object_get(rep, "all_sources"))) {
 		rc = tt_err(TT_EINPUT,
 			    "auto report '%s' is an --all-sources summary, which holds no profile",
 			    name);
@@ -262,17 +256,64 @@ static int read_source(struct wsrc *s, const char *name, const struct tt_topo *t
 			    "--source-node N --json > FILE, one --model-from FILE each");
 		return rc;
 	}
-	v = json_object_get(s->rep, "kind");
+	v = json_object_get(rep, "kind");
 	if (!json_is_string(v) || strcmp(json_string_value(v), "auto") != 0)
 		return tt_err(TT_EINPUT, "'%s' is not a report of tiertune auto --json (kind %s)",
 			      name, json_is_string(v) ? json_string_value(v) : "missing");
-	if (!json_is_false(json_object_get(s->rep, "simulated"))) {
-		v = json_object_get(s->rep, "model");
+	if (!json_is_false(json_object_get(rep, "simulated"))) {
+		v = json_object_get(rep, "model");
 		return tt_err(
 			TT_EINPUT,
 			"auto report '%s' is a simulated run (model '%s'): it measured nothing",
 			name, json_is_string(v) ? json_string_value(v) : "?");
 	}
+	return 0;
+}
+
+/* The report was measured on the machine captured, from a node with CPUs. */
+static int check_machine(const struct wsrc *s, const char *name, const struct tt_topo *t)
+{
+	json_t *v;
+	char fp[17];
+	int rc;
+
+	v = json_object_get(s->rep, "fingerprint");
+	tt_topo_fingerprint(t, fp);
+	if (!json_is_string(v)) {
+		rc = tt_err(TT_EINPUT,
+			    "auto report '%s' names no machine fingerprint (written by an older "
+			    "tiertune)",
+			    name);
+		tt_err_hint("run tiertune auto --json again");
+		return rc;
+	}
+	if (strcmp(json_string_value(v), fp) != 0)
+		return tt_err(TT_EINPUT,
+			      "auto report '%s' was measured on other hardware (fingerprint %s), "
+			      "not the machine captured (%s)",
+			      name, json_string_value(v), fp);
+	if (!tt_topo_node(t, s->src) || !tt_topo_node(t, s->src)->has_cpu)
+		return tt_err(
+			TT_EINPUT,
+			"auto report '%s': source node %d has no CPUs on the machine captured",
+			name, s->src);
+	return 0;
+}
+
+/* The report name read and checked against t, every memory node's figures
+ * from its source: TT_EINPUT naming the report (model-write.h). */
+static int read_source(struct wsrc *s, const char *name, const struct tt_topo *t)
+{
+	json_t *v, *prof;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->misses = TT_MODEL_WRITE_MISSES;
+	if ((rc = load_report(name, &s->rep)) < 0)
+		return rc;
+	if ((rc = check_kind(name, s->rep)) < 0)
+		return rc;
 	v = json_object_get(s->rep, "source_node");
 	s->src = json_is_integer(v) ? (int)json_integer_value(v) : -1;
 	v = json_object_get(s->rep, "threads");
@@ -311,26 +352,8 @@ static int read_source(struct wsrc *s, const char *name, const struct tt_topo *t
 		tt_err_hint("run auto without --no-profile, with a budget that holds the profile");
 		return rc;
 	}
-	v = json_object_get(s->rep, "fingerprint");
-	tt_topo_fingerprint(t, fp);
-	if (!json_is_string(v)) {
-		rc = tt_err(TT_EINPUT,
-			    "auto report '%s' names no machine fingerprint (written by an older "
-			    "tiertune)",
-			    name);
-		tt_err_hint("run tiertune auto --json again");
+	if ((rc = check_machine(s, name, t)) < 0)
 		return rc;
-	}
-	if (strcmp(json_string_value(v), fp) != 0)
-		return tt_err(TT_EINPUT,
-			      "auto report '%s' was measured on other hardware (fingerprint %s), "
-			      "not the machine captured (%s)",
-			      name, json_string_value(v), fp);
-	if (!tt_topo_node(t, s->src) || !tt_topo_node(t, s->src)->has_cpu)
-		return tt_err(
-			TT_EINPUT,
-			"auto report '%s': source node %d has no CPUs on the machine captured",
-			name, s->src);
 	for (int k = 0; k < s->nwn; k++) {
 		if ((rc = node_figures(name, &s->wn[k], s->src, &s->mix)) < 0)
 			return rc;

@@ -106,6 +106,58 @@ static void reports_text(const struct reports *r, char *buf, size_t size)
 		len += (size_t)snprintf(buf + len, size - len, "%s'%s'", i ? ", " : "", r->path[i]);
 }
 
+/* A private folder for the tree an archive is packed from: tmpdir, and the
+ * tree's path inside it. */
+static int private_tree(char tmpdir[PATH_MAX], char dir[PATH_MAX])
+{
+	const char *t = getenv("TMPDIR");
+
+	if ((size_t)snprintf(tmpdir, PATH_MAX, "%s/tiertune-capture.XXXXXX",
+			     t && *t ? t : "/tmp") >= PATH_MAX ||
+	    !mkdtemp(tmpdir))
+		return tt_err_sys(TT_EFAIL, errno, "cannot make '%s'", tmpdir);
+	if ((size_t)snprintf(dir, PATH_MAX, "%s/tree", tmpdir) >= PATH_MAX) {
+		tt_capture_remove(tmpdir);
+		return tt_err(TT_EINPUT, "TMPDIR '%s' is too long", t);
+	}
+	return 0;
+}
+
+static void print_captured(struct tt_cli *cli, const char *out, bool tgz, bool anonymize,
+			   const struct tt_capture_stats *st)
+{
+	printf("captured %s into %s: %d files (%lld bytes), %d links%s\n", tt_sysfs_root(&cli->sfs),
+	       out, st->files, st->bytes, st->links, anonymize ? ", host name 'anonymous'" : "");
+	if (st->unreadable)
+		printf("%d files the kernel would not let this user read were left out%s\n",
+		       st->unreadable, geteuid() ? " (as root, fewer)" : "");
+	if (st->refused)
+		printf("%d entries refused: links out of the root, files that are not regular "
+		       "or over %u MiB\n",
+		       st->refused, TT_CAPTURE_MAX_FILE >> 20);
+	if (tgz)
+		printf("read it back: mkdir DIR && tar -xzf %s -C DIR && tiertune --sysfs-root DIR "
+		       "topo\n",
+		       out);
+	else
+		printf("read it back: tiertune --sysfs-root %s topo\n", out);
+}
+
+static void print_model(const struct reports *r, const char *out, bool tgz, int src)
+{
+	char from[1024];
+
+	reports_text(r, from, sizeof(from));
+	if (tgz)
+		printf("a SIMULATED model of it from %s (DIR/model.json): tiertune auto "
+		       "--source-node %d --model DIR/model.json\n",
+		       from, src);
+	else
+		printf("a SIMULATED model of it from %s (%s/model.json): tiertune auto "
+		       "--source-node %d --model %s/model.json\n",
+		       from, out, src, out);
+}
+
 int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 {
 	const char *out = NULL;
@@ -128,7 +180,7 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 	int nargs, rc = cli_parse(cli, cli_find_command("capture"), opts, argc, argv, &nargs);
 	struct tt_capture_stats st;
 	struct tt_capture_file extra[2] = { { NULL, NULL }, { NULL, NULL } };
-	char tmpdir[PATH_MAX], dir[PATH_MAX], by[128], from[1024], *model = NULL;
+	char tmpdir[PATH_MAX], dir[PATH_MAX], by[128], *model = NULL;
 	int src[TT_MODEL_MAX_SOURCES];
 	bool tgz;
 
@@ -145,20 +197,9 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	extra[0] = (struct tt_capture_file){ model ? "model.json" : NULL, model };
 	/* An archive: the tree in a private folder first, removed after. */
-	if (tgz) {
-		const char *t = getenv("TMPDIR");
-
-		if ((size_t)snprintf(tmpdir, sizeof(tmpdir), "%s/tiertune-capture.XXXXXX",
-				     t && *t ? t : "/tmp") >= sizeof(tmpdir) ||
-		    !mkdtemp(tmpdir)) {
-			free(model);
-			return cli_fail(tt_err_sys(TT_EFAIL, errno, "cannot make '%s'", tmpdir));
-		}
-		if ((size_t)snprintf(dir, sizeof(dir), "%s/tree", tmpdir) >= sizeof(dir)) {
-			tt_capture_remove(tmpdir);
-			free(model);
-			return cli_fail(tt_err(TT_EINPUT, "TMPDIR '%s' is too long", t));
-		}
+	if (tgz && (rc = private_tree(tmpdir, dir)) < 0) {
+		free(model);
+		return cli_fail(rc);
 	}
 	rc = tt_capture(&cli->sfs, tgz ? dir : out, anonymize ? "anonymous" : NULL, by, extra, &st);
 	free(model);
@@ -168,29 +209,8 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 		tt_capture_remove(tmpdir);
 	if (rc < 0)
 		return cli_fail(rc);
-	printf("captured %s into %s: %d files (%lld bytes), %d links%s\n", tt_sysfs_root(&cli->sfs),
-	       out, st.files, st.bytes, st.links, anonymize ? ", host name 'anonymous'" : "");
-	if (st.unreadable)
-		printf("%d files the kernel would not let this user read were left out%s\n",
-		       st.unreadable, geteuid() ? " (as root, fewer)" : "");
-	if (st.refused)
-		printf("%d entries refused: links out of the root, files that are not regular "
-		       "or over %u MiB\n",
-		       st.refused, TT_CAPTURE_MAX_FILE >> 20);
-	if (tgz)
-		printf("read it back: mkdir DIR && tar -xzf %s -C DIR && tiertune --sysfs-root DIR "
-		       "topo\n",
-		       out);
-	else
-		printf("read it back: tiertune --sysfs-root %s topo\n", out);
-	reports_text(&reports, from, sizeof(from));
-	if (model && tgz)
-		printf("a SIMULATED model of it from %s (DIR/model.json): tiertune auto "
-		       "--source-node %d --model DIR/model.json\n",
-		       from, src[0]);
-	else if (model)
-		printf("a SIMULATED model of it from %s (%s/model.json): tiertune auto "
-		       "--source-node %d --model %s/model.json\n",
-		       from, out, src[0], out);
+	print_captured(cli, out, tgz, anonymize, &st);
+	if (reports.n)
+		print_model(&reports, out, tgz, src[0]);
 	return 0;
 }

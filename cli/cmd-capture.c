@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,7 +83,9 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 	if (rc)
 		return rc;
 	tgz = tarball(out);
-	if (tgz && access(out, F_OK) == 0)
+	/* lstat, as for a folder: a link there (dangling too) is the
+	 * operator's, not to be replaced by the archive. */
+	if (tgz && lstat(out, &(struct stat){ 0 }) == 0)
 		return cli_fail(tt_err(TT_EINPUT, "'%s' exists: capture makes a new file", out));
 	/* An archive: the tree in a private folder first, removed after. */
 	if (tgz) {

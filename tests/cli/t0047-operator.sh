@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # A fleet operator's hostile corners, on fixture copies: what is at an
-# output path is never replaced, and writers sharing one state folder
+# output path is never replaced nor a planted link followed, and writers sharing one state folder
 # never leave weights half-written.
 . "$(dirname "$0")/lib.sh"
 
@@ -15,6 +15,27 @@ run "$TT" --sysfs-root "$fx" capture -o "$WORK/cap.tar.gz"
 is "capture onto a dangling link: exit 2, named, the link kept, nothing made where it points" \
 	"$rc:$(grep -c "'$WORK/cap.tar.gz' exists" "$WORK/err"):$(wc -c <"$WORK/out"):$(readlink "$WORK/cap.tar.gz"):$([ -e "$WORK/elsewhere.tar.gz" ] && echo made)" \
 	"2:1:0:$WORK/elsewhere.tar.gz:"
+
+# export -o a link another user planted in a sticky world-writable folder
+# (/tmp): the kernel's protected_symlinks would refuse to follow it, and
+# export must not follow it either (it resolved it and replaced the file
+# it named); the operator's own link there is still followed.
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir "$WORK/tmp" && chmod 1777 "$WORK/tmp"
+	echo precious >"$WORK/victim"
+	ln -s "$WORK/victim" "$WORK/tmp/profile.sh" && chown -h nobody "$WORK/tmp/profile.sh"
+	run "$TT" --sysfs-root "$fx" export --weights 0:5,1:2 --format shell -o "$WORK/tmp/profile.sh"
+	is "export -o another user's link in a sticky folder: exit 2, named, its target untouched" \
+		"$rc:$(grep -c "'$WORK/tmp/profile.sh' is a symbolic link another user" "$WORK/err"):$(cat "$WORK/victim")" \
+		"2:1:precious"
+	: >"$WORK/mine.sh" && ln -s "$WORK/mine.sh" "$WORK/tmp/mine.sh"
+	run "$TT" --sysfs-root "$fx" export --weights 0:5,1:2 --format shell -o "$WORK/tmp/mine.sh"
+	is "export -o one's own link there: followed, as a shell's > would" \
+		"$rc:$(head -c 9 "$WORK/mine.sh")" "0:#!/bin/sh"
+else
+	skip "planting another user's link needs root (chown)"
+	skip "planting another user's link needs root (chown)"
+fi
 
 # Eight applies at once on one root and state folder: each writes all its
 # weights or is refused by the lock (exit 1, saying so); the weights are

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -275,6 +276,32 @@ static int write_through(const char *out, int (*write)(void *ctx, FILE *f), void
 	return rc;
 }
 
+/* The kernel's protected_symlinks rule (Documentation/admin-guide/sysctl/
+ * fs.rst): a link in a sticky world-writable folder (/tmp) is followed only
+ * when its owner is the follower or the folder's owner. realpath() and
+ * rename() below never open the link, so the kernel cannot apply it: a
+ * link another user planted at /tmp/profile.sh would have had root's
+ * export replace whatever it named. */
+static int link_planted(const char *out, const struct stat *link)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(out, '/');
+	struct stat d;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash == out ? 1 : slash - out), out);
+	if (stat(dir, &d) < 0 || !(d.st_mode & S_ISVTX) || !(d.st_mode & S_IWOTH))
+		return 0;
+	if (link->st_uid == geteuid() || link->st_uid == d.st_uid)
+		return 0;
+	return tt_err(TT_EINPUT,
+		      "output '%s' is a symbolic link another user (uid %ju) made in sticky "
+		      "folder '%s': not followed",
+		      out, (uintmax_t)link->st_uid, dir);
+}
+
 /* A regular file or a new path: the temp name is random and created O_EXCL
  * (mkstemp), so a link planted at a guessable name cannot redirect the
  * write; it then gets the mode a plain create would have given. */
@@ -292,6 +319,8 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 	 * file, and as root a device node would. A link is followed to what it
 	 * names; only a regular file, or a new one, is replaced whole. */
 	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if ((rc = link_planted(out, &st)) < 0)
+			return rc;
 		if (!realpath(out, real))
 			return tt_err_sys(TT_EINPUT, errno,
 					  "output '%s' is a symbolic link to nothing that can be "

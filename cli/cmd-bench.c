@@ -244,7 +244,10 @@ static json_t *collect_json(const struct tt_collect_summary *sum, const struct t
 								: json_null(),
 					 "benchmark_share_bytes_s", own_share_bw(r, node)));
 	}
-	return json_pack("{s:f,s:s?,s:I,s:I,s:s?,s:b,s:s?,s:o,s:o}", "window_s", sum->window_s,
+	/* note and bw_unavailable are absent, not null, when there is nothing
+	 * to say (docs/json.md: "present when"); "s?" would write null, which a
+	 * measured phase long enough for collector figures used to show. */
+	return json_pack("{s:f,s:s*,s:I,s:I,s:s?,s:b,s:s*,s:o,s:o}", "window_s", sum->window_s,
 			 "note", sum->note[0] ? sum->note : NULL, "readings",
 			 (json_int_t)sum->nreadings, "lost_readings", (json_int_t)sum->lost,
 			 "bw_source", sum->bw_source, "bw_simulated", sum->bw_simulated,

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -190,7 +191,9 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 	if (rc)
 		return rc;
 	tgz = tarball(out);
-	if (tgz && access(out, F_OK) == 0)
+	/* lstat, as for a folder: a link there (dangling too) is the
+	 * operator's, not to be replaced by the archive. */
+	if (tgz && lstat(out, &(struct stat){ 0 }) == 0)
 		return cli_fail(tt_err(TT_EINPUT, "'%s' exists: capture makes a new file", out));
 	snprintf(by, sizeof(by), "tiertune capture %s", cli_version);
 	if (reports.n && (rc = model_text(cli, &reports, anonymize, by, &model, src)))

@@ -576,7 +576,7 @@ static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
 		return rc;
 	rc = run ? tt_recos_from_run(db, run, &e->rs) : tt_recos_latest(db, e->t, &e->rs);
 	if (rc == 0 && (write == csv || write == prometheus))
-		rc = tt_db_run_get(db, e->rs.run_id, &e->run);
+		rc = cli_run_get(db, e->rs.run_id, &e->run);
 	/* A run that recommends keeping auto mode or binding locally has no
 	 * weights for a script to write (CSV still has its trials). */
 	if (rc == 0 && !e->rs.n && e->rs.nactions && write != csv)

@@ -6,6 +6,7 @@
  * bench --matrix run as a heat map. The data table and the gnuplot script
  * always; PNG and SVG when gnuplot is there. */
 #include "cli.h"
+#include "run-figures.h"
 
 #include "../core/parse.h"
 #include "../db/db.h"
@@ -44,30 +45,6 @@ static int write_data(void *ctx, FILE *f)
 	return tt_plot_write_data(ctx, f);
 }
 
-/* A sample of collector "search" (tuner/auto-record.c) on its trial: a
- * measurement in its "measurements", which tt_plot takes for the mean and
- * 95% interval; a baseline's kind in its "baselines". */
-static int add_measurement(json_t *row, void *ctx)
-{
-	json_int_t trial = json_integer_value(json_object_get(row, "trial_id"));
-	json_t *t;
-	size_t i;
-
-	json_array_foreach (json_object_get(ctx, "trials"), i, t)
-		if (json_integer_value(json_object_get(t, "id")) == trial) {
-			const char *what = strcmp(cli_str(row, "metric"), "baseline")
-						   ? "measurements"
-						   : "baselines";
-			json_t *ms = json_object_get(t, what);
-
-			if (!ms)
-				json_object_set_new(t, what, ms = json_array());
-			json_array_append(ms, json_object_get(row, "value"));
-			break;
-		}
-	return 0;
-}
-
 struct script {
 	const struct tt_plot *pl;
 	const char *prefix;
@@ -94,7 +71,7 @@ static int plot(struct tt_cli *cli, const int64_t *ids, int nids, const char *pr
 	for (int i = 0; rc == 0 && i < nids; i++) {
 		rc = tt_db_run_get(db, ids[i], &runs[i]);
 		if (rc == 0)
-			rc = tt_db_run_samples(db, ids[i], "search", add_measurement, runs[i]);
+			rc = cli_run_measurements(db, runs[i]);
 	}
 	tt_db_close(db);
 	if (rc == 0)

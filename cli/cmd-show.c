@@ -112,6 +112,7 @@ static void print_show(json_t *run)
 		print_app_trials(run);
 	else
 		print_bench_trials(run);
+	cli_trials_text(run);
 	/* The latency objective's gain is in loads per second (1/latency):
 	 * shown as the change of latency (tuner/stats.h). */
 	latency = strncmp(cli_str(run, "objective"), "latency:", 8) == 0;
@@ -172,7 +173,7 @@ int cmd_show(struct tt_cli *cli, int argc, char **argv)
 	rc = cli_open_db(cli, TT_DB_READONLY, &db);
 	if (rc)
 		return rc;
-	rc = tt_db_run_get(db, (int64_t)id, &run);
+	rc = cli_run_get(db, (int64_t)id, &run);
 	tt_db_close(db);
 	if (rc < 0)
 		return cli_fail(rc);

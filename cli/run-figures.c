@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* A recorded run's headline and its trials as CSV (run-figures.h). */
+/* A recorded run's headline, its trials' figures, and its trials as CSV
+ * (run-figures.h). */
 #include "run-figures.h"
 
 #include "../core/parse.h"
+#include "../db/db.h"
 #include "../tuner/stats.h"
 
 #include <inttypes.h>
@@ -45,18 +47,32 @@ static double number(json_t *o, const char *key)
  * 1e9 / ns); app mode seconds, or the metric (1 / metric when lower is
  * better). An inverse swaps the interval's ends, and one reaching zero
  * leaves the figure unbounded. */
+/* The objective's quantity, and the numerator k of score = k / figure
+ * (0: the score is the figure). */
+static const struct cli_quantity *quantity(const char *objective, double *k)
+{
+	*k = 0;
+	if (strncmp(objective, "latency:", 8) == 0) {
+		*k = 1e9;
+		return &latency;
+	}
+	if (strcmp(objective, "app:wall-time") == 0) {
+		*k = 1;
+		return &wall_time;
+	}
+	if (strncmp(objective, "app:metric", 10) == 0) {
+		*k = strstr(objective, "lower-is-better") ? 1 : 0;
+		return &metric;
+	}
+	return &bandwidth;
+}
+
 static void from_score(const char *objective, double score, double lo, double hi, int n,
 		       struct cli_headline *h)
 {
-	double k = 0; /* the inverse's numerator; 0: not inverted */
+	double k; /* the inverse's numerator; 0: not inverted */
 
-	h->q = &bandwidth;
-	if (strncmp(objective, "latency:", 8) == 0)
-		h->q = &latency, k = 1e9;
-	else if (strcmp(objective, "app:wall-time") == 0)
-		h->q = &wall_time, k = 1;
-	else if (strncmp(objective, "app:metric", 10) == 0)
-		h->q = &metric, k = strstr(objective, "lower-is-better") ? 1 : 0;
+	h->q = quantity(objective, &k);
 	h->kind = CLI_HEADLINE_MEAN;
 	h->n = n;
 	h->mean = k ? k / score : score;
@@ -314,13 +330,178 @@ static json_t *run_reco(json_t *run)
 	return json_array_get(recs, 0);
 }
 
+/* A sample of collector "search" (tuner/auto-record.c) on its trial: a
+ * measurement in its "measurements", a baseline's kind in its
+ * "baselines". */
+static int add_measurement(json_t *row, void *ctx)
+{
+	json_int_t trial = json_integer_value(json_object_get(row, "trial_id"));
+	json_t *t;
+	size_t i;
+
+	json_array_foreach (json_object_get(ctx, "trials"), i, t)
+		if (json_integer_value(json_object_get(t, "id")) == trial) {
+			const char *m = json_string_value(json_object_get(row, "metric"));
+			const char *what =
+				m && strcmp(m, "baseline") == 0 ? "baselines" : "measurements";
+			json_t *ms = json_object_get(t, what);
+
+			if (!ms)
+				json_object_set_new(t, what, ms = json_array());
+			json_array_append(ms, json_object_get(row, "value"));
+			break;
+		}
+	return 0;
+}
+
+int cli_run_measurements(struct tt_db *db, json_t *run)
+{
+	return tt_db_run_samples(db, json_integer_value(json_object_get(run, "id")), "search",
+				 add_measurement, run);
+}
+
+/* Trial t's figure from its measurements (in the objective's unit, as
+ * auto-record stores them): their mean and 95% interval taken on the
+ * score, as the search ranks (the latency objective's mean is thus 1e9 over
+ * the mean of loads per second), then shown as the recommendation's is. */
+static void trial_figure(json_t *run, json_t *t, struct cli_headline *h)
+{
+	const char *objective = json_string_value(json_object_get(run, "objective")) ?: "";
+	json_t *ms = json_object_get(t, "measurements"), *v;
+	double *x = calloc(json_array_size(ms) + 1, sizeof(*x)), k, mean, half;
+	size_t i;
+	int n = 0;
+
+	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
+	if (!x)
+		return;
+	quantity(objective, &k);
+	json_array_foreach (ms, i, v) {
+		double score = k ? k / json_number_value(v) : json_number_value(v);
+
+		if (json_is_number(v) && isfinite(score))
+			x[n++] = score;
+	}
+	if (n) {
+		tt_mean_ci(x, n, &mean, &half);
+		from_score(objective, mean, mean - half, mean + half, n, h);
+	}
+	free(x);
+}
+
+/* Each trial's figure set on it (docs/json.md, doc show: trials[]): the
+ * recommended trial's is the recommendation's, as the run's headline has
+ * it; every other trial's from its measurements. The measurements' array
+ * gives way to their count. */
+static void set_trial_figures(json_t *run)
+{
+	json_t *reco = run_reco(run), *t;
+	struct cli_headline rh, h;
+	size_t i;
+
+	cli_reco_headline(run, reco, &rh);
+	json_array_foreach (json_object_get(run, "trials"), i, t) {
+		if (is_recommended(t, reco) > 0 && rh.kind == CLI_HEADLINE_MEAN)
+			h = rh;
+		else if (json_array_size(json_object_get(t, "measurements")))
+			trial_figure(run, t, &h);
+		else
+			continue;
+		json_object_del(t, "measurements");
+		json_object_del(t, "baselines");
+		if (h.kind != CLI_HEADLINE_MEAN)
+			continue;
+		const char *const part[3] = { "mean", "ci_low", "ci_high" };
+		const double fig[3] = { h.mean, h.lo, h.hi };
+
+		for (int j = 0; j < 3; j++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "%s_%s%s", h.q->prefix, part[j], h.q->suffix);
+			json_object_set_new(t, key, real_or_null(fig[j]));
+		}
+		json_object_set_new(t, "measurements", h.n > 0 ? json_integer(h.n) : json_null());
+	}
+}
+
+int cli_run_get(struct tt_db *db, int64_t id, json_t **run)
+{
+	int rc = tt_db_run_get(db, id, run);
+
+	if (rc == 0)
+		rc = cli_run_measurements(db, *run);
+	if (rc == 0)
+		set_trial_figures(*run);
+	if (rc < 0) {
+		json_decref(*run);
+		*run = NULL;
+	}
+	return rc;
+}
+
+/* Trial t's figure as set_trial_figures left it on t. */
+static void trial_headline(json_t *run, json_t *t, struct cli_headline *h)
+{
+	const struct cli_quantity *q;
+	char key[64];
+	double k;
+
+	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
+	q = quantity(json_string_value(json_object_get(run, "objective")) ?: "", &k);
+	snprintf(key, sizeof(key), "%s_mean%s", q->prefix, q->suffix);
+	if (!json_is_number(json_object_get(t, key)))
+		return;
+	h->kind = CLI_HEADLINE_MEAN;
+	h->q = q;
+	h->mean = number(t, key);
+	snprintf(key, sizeof(key), "%s_ci_low%s", q->prefix, q->suffix);
+	h->lo = number(t, key);
+	snprintf(key, sizeof(key), "%s_ci_high%s", q->prefix, q->suffix);
+	h->hi = number(t, key);
+	h->n = (int)json_integer_value(json_object_get(t, "measurements"));
+}
+
+void cli_trials_text(json_t *run)
+{
+	struct cli_headline h;
+	bool any = false;
+	size_t i;
+	json_t *t;
+
+	json_array_foreach (json_object_get(run, "trials"), i, t) {
+		char mean[32], lo[32], hi[32], ci[72] = "n/a";
+
+		trial_headline(run, t, &h);
+		if (h.kind != CLI_HEADLINE_MEAN)
+			continue;
+		if (!any) {
+			char head[32];
+
+			snprintf(head, sizeof(head), "mean%s%s", h.q->text[0] ? " " : "",
+				 h.q->text);
+			printf("\n%5s %14s %29s %12s\n", "trial", head, "95% CI", "measurements");
+		}
+		any = true;
+		print_value(mean, sizeof(mean), h.q, h.mean);
+		if (isfinite(h.lo)) {
+			print_value(lo, sizeof(lo), h.q, h.lo);
+			print_value(hi, sizeof(hi), h.q, h.hi);
+			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
+		} else if (h.n >= 2) {
+			snprintf(ci, sizeof(ci), "unbounded");
+		}
+		printf("%5" JSON_INTEGER_FORMAT " %14s %29s %12d\n",
+		       json_integer_value(json_object_get(t, "seq")), mean, ci, h.n);
+	}
+}
+
 void cli_trials_csv(json_t *run, FILE *f)
 {
 	json_t *reco = run_reco(run), *t, *n;
-	struct cli_headline h;
+	struct cli_headline rh, h;
 	size_t i, k;
 
-	cli_reco_headline(run, reco, &h);
+	cli_reco_headline(run, reco, &rh);
 	/* The columns stay in this order (docs/tiertune.1): v1's first, app
 	 * mode's (schema 3), then the figures the search ranks by. Records
 	 * end in CRLF, as RFC 4180 has them. */
@@ -332,6 +513,10 @@ void cli_trials_csv(json_t *run, FILE *f)
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
 		int rec = is_recommended(t, reco);
 
+		if (rec > 0 && rh.kind == CLI_HEADLINE_MEAN)
+			h = rh;
+		else
+			trial_headline(run, t, &h);
 		json_array_foreach (json_object_get(t, "nodes"), k, n) {
 			json_t *w = json_object_get(n, "weight");
 
@@ -370,12 +555,12 @@ void cli_trials_csv(json_t *run, FILE *f)
 				fprintf(f, "%d", rec);
 			fputc(',', f);
 			if (rec > 0) {
-				csv_string(f, h.action ? h.action : "apply");
+				csv_string(f, rh.action ? rh.action : "apply");
 				fputc(',', f);
 			} else {
 				fputc(',', f);
 			}
-			if (rec > 0 && h.kind == CLI_HEADLINE_MEAN) {
+			if (h.kind == CLI_HEADLINE_MEAN) {
 				csv_number(f, h.mean);
 				fputc(',', f);
 				csv_number(f, h.lo);

@@ -17,7 +17,10 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+
+struct tt_db;
 
 enum cli_headline_kind {
 	CLI_HEADLINE_NONE,
@@ -61,7 +64,19 @@ void cli_headline_text(const struct cli_headline *h, char *buf, size_t size);
  * fields it was made from taken out. */
 void cli_headline_json(json_t *run, const struct cli_headline *h);
 
-/* A run (tt_db_run_get's JSON) as CSV (RFC 4180): a row per trial and node,
+/* A run as tt_db_run_get reads it, each trial with the figures of its
+ * measurements (auto, sweep: samples of collector "search"): the
+ * objective's mean, 95% interval and their count, as docs/json.md lists
+ * them under show (trials[].bw_mean_bytes_s ...); the recommended trial's
+ * are the recommendation's. What show, export and their CSV print. */
+int cli_run_get(struct tt_db *db, int64_t id, json_t **run);
+/* The run's "search" samples on its trials, as arrays "measurements" (in
+ * the objective's unit) and "baselines" (their kinds): what plot draws. */
+int cli_run_measurements(struct tt_db *db, json_t *run);
+/* A table of the trials' figures (cli_run_get): trial, mean, 95% interval
+ * ("n/a" under 2 measurements), measurements; nothing when none has one. */
+void cli_trials_text(json_t *run);
+/* A run (cli_run_get's JSON) as CSV (RFC 4180): a row per trial and node,
  * the columns docs/tiertune.1 lists under export. */
 void cli_trials_csv(json_t *run, FILE *f);
 

@@ -18,6 +18,7 @@ struct tt_db {
 	int interrupted;
 	bool readonly;
 	bool immutable; /* opened with immutable=1: see open_readonly() */
+	int tx_depth;	/* transactions begun by begin_tx and not ended */
 };
 
 /* How long a writer or reader waits for the other before giving up. Every
@@ -66,11 +67,30 @@ static inline void rollback(struct tt_db *db)
 		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 }
 
+/* Begins a writer's transaction; inside another (tt_db_tx_begin: a whole
+ * run in one) a savepoint, so that the outer one still decides. */
+static inline int begin_tx(struct tt_db *db)
+{
+	if (exec(db, db->tx_depth ? "SAVEPOINT tt_tx" : "BEGIN IMMEDIATE") < 0)
+		return TT_EFAIL;
+	db->tx_depth++;
+	return 0;
+}
+
 /* Ends the transaction a writer began: COMMIT when rc is 0 (its message
- * recorded otherwise), else ROLLBACK, so a failure leaves nothing behind. */
+ * recorded otherwise), else ROLLBACK, so a failure leaves nothing behind.
+ * A savepoint is released, or rolled back to and released. */
 static inline int end_tx(struct tt_db *db, sqlite3_stmt *st, int rc)
 {
 	sqlite3_finalize(st);
+	if (db->tx_depth > 0)
+		db->tx_depth--;
+	if (db->tx_depth) {
+		if (rc == 0 && exec(db, "RELEASE tt_tx") == 0)
+			return 0;
+		sqlite3_exec(db->h, "ROLLBACK TO tt_tx; RELEASE tt_tx", NULL, NULL, NULL);
+		return TT_EFAIL;
+	}
 	if (rc == 0 && exec(db, "COMMIT") == 0)
 		return 0;
 	rollback(db);

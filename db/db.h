@@ -68,8 +68,16 @@ struct tt_db_run {
 	const char *kernel_release;
 	bool simulated;
 };
+/* One transaction around several writes (a run written whole at its end,
+ * as auto's and apply's records are: a kill or a full disk leaves the run
+ * there or not, never in part). The writes inside it are savepoints; end
+ * commits when rc is 0 and returns rc (or TT_EFAIL when the commit
+ * fails), else rolls all of it back and returns rc. */
+int tt_db_tx_begin(struct tt_db *db);
+int tt_db_tx_end(struct tt_db *db, int rc);
 /* Commits a run row with status running, this process's identity and the
- * start time, so that a killed run can be found later. */
+ * start time, so that a killed run can be found later (within
+ * tt_db_tx_begin, with the rest of the transaction). */
 int tt_db_run_begin(struct tt_db *db, const struct tt_db_run *run, int64_t *run_id);
 int tt_db_run_finish(struct tt_db *db, int64_t run_id, enum tt_run_status status);
 

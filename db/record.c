@@ -188,6 +188,18 @@ int tt_db_run_begin(struct tt_db *db, const struct tt_db_run *r, int64_t *run_id
 	return 0;
 }
 
+int tt_db_tx_begin(struct tt_db *db)
+{
+	return begin_tx(db);
+}
+
+int tt_db_tx_end(struct tt_db *db, int rc)
+{
+	int ended = end_tx(db, NULL, rc);
+
+	return rc < 0 ? rc : ended;
+}
+
 int tt_db_run_finish(struct tt_db *db, int64_t run_id, enum tt_run_status status)
 {
 	sqlite3_stmt *st;
@@ -223,7 +235,7 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (exec(db, "BEGIN IMMEDIATE") < 0)
+	if (begin_tx(db) < 0)
 		return TT_EFAIL;
 	if (prepare(db, &st,
 		    "INSERT INTO trials (run_id, seq, kernel, mix, placement, threads, "
@@ -301,7 +313,7 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 {
 	sqlite3_stmt *st = NULL;
 
-	if (exec(db, "BEGIN IMMEDIATE") < 0)
+	if (begin_tx(db) < 0)
 		return TT_EFAIL;
 	if (prepare(db, &st,
 		    "INSERT INTO samples (run_id, trial_id, t_s, collector, metric, node, "
@@ -404,8 +416,11 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
 		       const char *command, const char *objective, const struct tt_apply_plan *p)
 {
 	int64_t host, run;
-	int rc = tt_db_host(db, t, &host);
+	int rc = tt_db_tx_begin(db);
 
+	if (rc < 0)
+		return rc;
+	rc = tt_db_host(db, t, &host);
 	if (rc == 0)
 		rc = tt_db_run_begin(db,
 				     &(struct tt_db_run){ .host_id = host,
@@ -424,5 +439,5 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
 			rc = log_write(db, host, run, p, &p->implied[i], "set by the kernel");
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
-	return rc;
+	return tt_db_tx_end(db, rc);
 }

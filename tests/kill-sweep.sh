@@ -9,8 +9,11 @@
 # interfaces, with and without a writable database; tiertop's w and u
 # (two edits and an undo in one session, through build/tests/top-edit);
 # auto --apply and auto --all-sources --apply (on models); restore --auto
-# where auto mode is off (the kernel recomputes every node weight). Prints a
-# line per failing point and a summary.
+# where auto mode is off (the kernel recomputes every node weight). Each
+# command but tiertop's (a session of several transactions) is held to more
+# before the undo: the weights all old or all new, the journal saying which,
+# and each run it left in the database whole, as a run to the end leaves it
+# (kill_at_whole). Prints a line per failing point and a summary.
 #   tests/kill-sweep.sh [build]      (or TT=path/to/tiertune tests/kill-sweep.sh)
 set -u
 build=${1:-build}
@@ -31,14 +34,108 @@ WRITES='write|pwrite64|writev|fsync|fdatasync|ftruncate'
 CHANGES="$WRITES|rename|renameat|renameat2|unlink|unlinkat|mkdir|flock|getrandom"
 spr=$top/tuner/models/spr-ddr5-2cxl.json genoa=$top/tuner/models/2s-genoa-cxl.json
 
+# The database's runs after run id $2, one line each: kind, status, and
+# its trials, samples, recommendations and apply-log rows, counted.
+runs_after() { # db id
+	[ -f "$1" ] || return 0
+	sqlite3 "$1" "SELECT r.kind || ' ' || r.status
+		|| ' ' || (SELECT count(*) FROM trials WHERE run_id = r.id)
+		|| ' ' || (SELECT count(*) FROM samples WHERE run_id = r.id)
+		|| ' ' || (SELECT count(*) FROM recommendations WHERE run_id = r.id)
+		|| ' ' || (SELECT count(*) FROM apply_log WHERE run_id = r.id)
+		FROM runs r WHERE r.id > $2 ORDER BY r.id"
+}
+last_run() { [ -f "$1" ] && sqlite3 "$1" "SELECT coalesce(max(id), 0) FROM runs" || echo 0; }
+
+# What the command leaves when it runs to the end: the tree (NEW_SUM) and
+# its runs in the database (NEW_RUNS), both twice, the same (a sweep
+# compares every point with them, so the run must be deterministic).
+reference() { # fixture db command...
+	local fx=$1 db=$2 root i id sums=() rows=()
+	shift 2
+	for i in 1 2; do
+		root=$(mktemp -d "$WORK/ref.XXXXXX")
+		cp -a "$FIX/$fx/." "$root"
+		id=$(last_run "$db")
+		cmd_argv "$root" "$db" "$@"
+		"${CMD[@]}" >/dev/null 2>&1
+		sums[i]=$(tree_sum "$root") rows[i]=$(runs_after "$db" "$id")
+		undo_all "$root" "$db" >/dev/null
+		rm -rf "$root"
+	done
+	NEW_SUM=${sums[1]} NEW_RUNS=${rows[1]}
+	[ "${sums[1]}" = "${sums[2]}" ] && [ "${rows[1]}" = "${rows[2]}" ] ||
+		{ echo "not deterministic: two runs to the end differ"; return 1; }
+}
+
+# A point as kill_at, and before the undo what it left: the weights all
+# old or all new, the journal saying which (a journal whose transaction the
+# history holds: new, the journal merely not removed yet; any other: old,
+# and 'tiertune restore' puts the old back), and the database's new runs
+# each whole, as the run to the end left them (a run the point cut off is
+# absent, never there in part).
+kill_at_whole() { # fixture db syscall N command...
+	local fx=$1 db=$2 sc=$3 at=$4 root before left want id txn out why=
+	local jr=$TIERTUNE_STATE_DIR/apply.journal hist=$TIERTUNE_STATE_DIR/apply.history
+	shift 4
+	root=$(mktemp -d "$WORK/kill.XXXXXX")
+	cp -a "$FIX/$fx/." "$root"
+	before=$(tree_sum "$root")
+	id=$(last_run "$db")
+	cmd_argv "$root" "$db" "$@"
+	(strace -f -qq -o /dev/null -e inject="$sc":"${INJECT:-signal=KILL}":when="$at" \
+		"${CMD[@]}"; :) >/dev/null 2>&1
+	left=$(tree_sum "$root")
+	if [ -f "$jr" ]; then
+		txn=$(sed -n 's/^txn //p' "$jr")
+		if [ -n "$txn" ] && [ -f "$hist" ] && grep -qx "txn $txn" "$hist"; then
+			want=new # undo_all's first restore says so and undoes it
+		else
+			want=old
+			"$TT" --db "$db" --sysfs-root "$root" restore >/dev/null 2>&1
+			left=$(tree_sum "$root")
+			[ ! -f "$jr" ] || why="the journal outlived its recovery;"
+		fi
+	elif [ "$left" = "$before" ]; then
+		want=old
+	else
+		want=new
+	fi
+	case $want in
+	old) [ "$left" = "$before" ] || why="$why weights neither all old nor all new;" ;;
+	new) [ "$left" = "$NEW_SUM" ] || why="$why weights neither all old nor all new;" ;;
+	esac
+	# Each new run whole: as the run to the end left its counterpart, in
+	# its order (a run the point cut off may be missing: auto whose record
+	# failed still applies, and records the apply).
+	local got n=0 refs
+	mapfile -t refs <<<"$NEW_RUNS"
+	while IFS= read -r got; do
+		while [ "$n" -lt "${#refs[@]}" ] && [ "${refs[n]}" != "$got" ]; do n=$((n + 1)); done
+		[ "$n" -lt "${#refs[@]}" ] || why="$why a run in the database is '$got', not one the run to the end leaves whole (${NEW_RUNS//$'\n'/, });"
+		n=$((n + 1))
+	done < <(runs_after "$db" "$id")
+	out=$(undo_all "$root" "$db") || why="$why $out;"
+	[ "$(tree_sum "$root")" = "$before" ] || why="$why the undo did not give the tree back;"
+	rm -rf "$root"
+	[ -z "$why" ] && return 0
+	echo "${INJECT:-killed} at $sc #$at ($*): weights $want:$why"
+	return 1
+}
+
 total=0 bad=0
 sweep() { # name fixture db command...
-	local name=$1 fx=$2 db=$3 points=0 failed=0 sc at
+	local name=$1 fx=$2 db=$3 points=0 failed=0 sc at check=kill_at
 	shift 3
 	[[ $name =~ ${ONLY:-.} ]] || return 0
+	# One transaction each (not tiertop's session of several): whole.
+	if [ "$1" != top ]; then
+		check=kill_at_whole
+		reference "$fx" "$db" "$@" || { echo "$name: reference failed"; bad=$((bad + 1)); return; }
+	fi
 	while read -r sc at; do
 		points=$((points + 1))
-		kill_at "$fx" "$db" "$sc" "$at" "$@" || failed=$((failed + 1))
+		$check "$fx" "$db" "$sc" "$at" "$@" || failed=$((failed + 1))
 	done < <(kill_points "$fx" "$db" "$@")
 	# No points means the trace failed, not that all is well.
 	[ "$points" -gt 0 ] || failed=1

@@ -249,9 +249,11 @@ static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t
 			.baseline = over ? tt_report_baseline_label(r, over->kind) : NULL });
 }
 
-/* The run, its trials and the recommendation. The run row is begun only
- * now, after the search: a search refused or failed leaves the database as
- * it was. */
+/* The run, its trials and the recommendation, in one transaction: the run
+ * row is begun only now, after the search, so a search refused or failed
+ * leaves the database as it was, and a kill or a full disk while recording
+ * leaves the run there whole or not at all (it was a transaction a trial,
+ * and a kill left a "running" run with some of its trials). */
 int tt_auto_record(struct tt_auto *c)
 {
 	struct tt_db *db;
@@ -265,7 +267,9 @@ int tt_auto_record(struct tt_auto *c)
 		return rc;
 	}
 	objective_name(c, objective, sizeof(objective));
-	rc = tt_db_host(db, c->t, &host);
+	rc = tt_db_tx_begin(db);
+	if (rc == 0)
+		rc = tt_db_host(db, c->t, &host);
 	if (rc == 0)
 		rc = tt_db_run_begin(db,
 				     &(struct tt_db_run){ .host_id = host,
@@ -282,12 +286,11 @@ int tt_auto_record(struct tt_auto *c)
 		rc = add_recommendation(c, db, run);
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
+	rc = tt_db_tx_end(db, rc);
 	if (rc < 0)
 		snprintf(c->record_why, sizeof(c->record_why), "%s", tt_err_msg());
-	if (rc < 0 && run) {
-		tt_db_run_finish(db, run, TT_RUN_FAILED);
+	if (rc < 0 && run)
 		tt_err(rc, "recording the run failed: %s", c->record_why);
-	}
 	tt_db_close(db);
 	if (rc == 0)
 		c->run = run;

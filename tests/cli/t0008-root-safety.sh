@@ -366,6 +366,19 @@ run "$TT" --db "$nodb" --sysfs-root "$ar" auto --all-sources --model "$TT_TOP/tu
 is "auto --all-sources --apply whose record fails: reports, writes, then exit 1 saying so" \
 	"$rc:$(grep -c '^SIMULATED recommendation for source node' "$WORK/out"):$(grep -c 'values written and read back' "$WORK/out"):$(grep -c 'the run was not stored in the database' "$WORK/err")" \
 	"1:2:1:2"
+# auto whose record fails part way (the database refuses the sixth
+# sample, as a full disk would): the run is there whole or not at all, one
+# transaction (was: a run marked failed with its first trial, half).
+fdb="$WORK/fails.db"
+"$TT" --db "$fdb" db migrate >/dev/null
+sqlite3 "$fdb" "CREATE TRIGGER full BEFORE INSERT ON samples WHEN (SELECT count(*) FROM samples) >= 5
+	BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"
+run "$TT" --db "$fdb" --sysfs-root "$FIX/spr-ddr5-2cxl" auto --source-node 0 \
+	--model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" --budget 20
+is "auto whose record fails part way: exit 1 saying so, no run nor row of it in the database" \
+	"$rc:$(grep -c 'the run was not stored in the database: .*disk is full' "$WORK/err"):$(sqlite3 "$fdb" \
+		'SELECT (SELECT count(*) FROM runs) || (SELECT count(*) FROM trials) || (SELECT count(*) FROM samples)')" \
+	"1:1:000"
 # A node file that is a link out of the root: refused by name, and the
 # file it points at is never read into a message.
 rl=$(copy_fixture spr-ddr5-2cxl)

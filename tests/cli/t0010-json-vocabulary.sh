@@ -80,6 +80,15 @@ latency_run=$(json 'j["run"]' <"$WORK/out")
 fits bench "bench loaded-latency" "${B[@]}" --kernel loaded-latency --delays 0,200 --point-ms 30
 fits bench "bench modelled on a fixture" "${B[@]}" --sysfs-root "$FIX/qemu-3node-hmat" \
 	--kernel copy --nodes 0 --weights 0:1 --collect model
+# A measured phase of over two sampling intervals (loaded latency runs for
+# its --point-ms, however fast the machine) gives the model collector
+# figures: collect.note and collect.bw_unavailable are then absent, not null.
+fits bench "bench with a collector's bandwidth (a 400 ms phase)" "${B[@]}" \
+	--sysfs-root "$FIX/qemu-3node-hmat" --kernel loaded-latency --delays 0 --point-ms 400 \
+	--nodes 0 --weights 0:1 --collect model
+is "bench: the model's bandwidth, no note, no bw_unavailable" \
+	"$(json '(j["collect"]["bw_source"], "note" in j["collect"], "bw_unavailable" in j["collect"])' <"$WORK/out")" \
+	"('model', False, False)"
 fits bench-matrix "bench --matrix" "${B[@]}" --matrix
 fits runs "runs" "$TT" runs --json
 # "Best" is one thing: the best pass bench reported is the run's best.

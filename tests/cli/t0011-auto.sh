@@ -135,15 +135,71 @@ is "runs --json: the same mean" \
 	"$(json "[r['headline'] + ' %.2f' % (r['bw_mean_bytes_s'] / 1e9) for r in j['runs'] if r['id'] == $runid][0]" <"$WORK/out")" \
 	"recommendation_mean ${head_mean%% GB/s*}"
 run "$TT" export --run "$runid" --format csv
-is "csv: the recommended trial's rows carry its mean and interval, and only they" \
+# Every trial's mean and 95% interval from its recorded measurements (the
+# samples of collector "search"), in CSV, show --json and show alike; the
+# recommended trial's are the recommendation's (were: only those, every
+# other row empty). Checked against the samples themselves: their mean and
+# t interval (t975 for 1..9 degrees of freedom).
+T975='{1: 12.706204736174707, 2: 4.302652729749464, 3: 3.182446305284263, 4: 2.7764451051977934, 5: 2.570581835636314, 6: 2.4469118511449692, 7: 2.3646242515927853, 8: 2.306004135204172, 9: 2.2621571628540993}'
+cat >"$WORK/figures.py" <<PY
+import csv, json, math, sqlite3, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+show = json.load(open(sys.argv[2]))
+db = sqlite3.connect(sys.argv[3])
+r = show["recommendations"][0]
+t975 = $T975
+ok = {"rec": True, "all": True, "samples": True, "text": True}
+for t in show["trials"]:
+    xs = [v for (v,) in db.execute("SELECT value FROM samples WHERE trial_id = ? AND collector = 'search' AND metric = 'bw_bytes_s' ORDER BY t_s", (t["id"],))]
+    mine = [x for x in rows if x["trial"] == str(t["seq"])]
+    n = len(xs)
+    m = sum(xs) / n
+    half = t975[n - 1] * math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n) if n > 1 else None
+    rec = mine[0]["recommended"] == "1"
+    if rec:
+        ok["rec"] &= t["bw_mean_bytes_s"] == r["score"] and t["bw_ci_low_bytes_s"] == r["score_ci_low"]
+    else:
+        ok["samples"] &= abs(t["bw_mean_bytes_s"] / m - 1) < 1e-12 and t["measurements"] == n and (
+            t["bw_ci_low_bytes_s"] is None if half is None else abs(t["bw_ci_low_bytes_s"] / (m - half) - 1) < 1e-9)
+    ok["all"] &= all(float(x["mean"]) == t["bw_mean_bytes_s"] and x["unit"] == "bytes/s" and x["measurements"] == str(n)
+                     and (float(x["ci_low"]) if x["ci_low"] else None) == t["bw_ci_low_bytes_s"] for x in mine)
+    ok["text"] &= ("%5d %14.2f" % (t["seq"], t["bw_mean_bytes_s"] / 1e9)) in open(sys.argv[4]).read()
+print(*[k for k, v in ok.items() if not v] or ["ok"])
+PY
+run "$TT" export --run "$runid" --format csv
+cp "$WORK/out" "$WORK/run.csv"
+run "$TT" show "$runid" >/dev/null
+cp "$WORK/out" "$WORK/show.txt"
+is "every trial's mean and interval from its measurements, alike in csv, show --json and show" \
+	"$(python3 "$WORK/figures.py" "$WORK/run.csv" "$WORK/show.json" "$TIERTUNE_DB" "$WORK/show.txt")" ok
+is "csv: the recommended trial's rows say so and its action" \
 	"$(python3 -c 'import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 r = json.load(open(sys.argv[2]))["recommendations"][0]
 rec = [x for x in rows if x["recommended"] == "1"]
 print(len(rec) == len(r["weights"]), {x["node"]: int(x["weight"]) for x in rec} == {k: v for k, v in r["weights"].items()},
-      all(float(x["mean"]) == r["score"] and float(x["ci_low"]) == r["score_ci_low"] and x["unit"] == "bytes/s" and x["action"] == "apply" for x in rec),
-      all(x["mean"] == "" for x in rows if x["recommended"] == "0"))' "$WORK/out" "$WORK/show.json")" \
+      all(float(x["mean"]) == r["score"] and float(x["ci_low"]) == r["score_ci_low"] and x["action"] == "apply" for x in rec),
+      all(x["action"] == "" for x in rows if x["recommended"] == "0"))' "$WORK/run.csv" "$WORK/show.json")" \
 	"True True True True"
+is "show --json with every trial's figures fits docs/json.md" \
+	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" show <"$WORK/show.json" 2>&1 | head -5)" ""
+# A trial with one measurement (a budget or ^C cut it short): its mean,
+# no interval: n/a in text, empty in CSV, null in JSON.
+cp "$TIERTUNE_DB" "$WORK/one.db"
+one=$(sqlite3 "$WORK/one.db" "SELECT t.seq FROM trials t JOIN samples s ON s.trial_id = t.id WHERE t.run_id = $runid AND s.metric = 'bw_bytes_s' AND t.seq > 1 GROUP BY t.id HAVING count(*) = 2 LIMIT 1")
+sqlite3 "$WORK/one.db" "DELETE FROM samples WHERE rowid = (SELECT max(s.rowid) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.run_id = $runid AND t.seq = $one AND s.metric = 'bw_bytes_s')"
+run "$TT" --db "$WORK/one.db" show "$runid"
+is "show: a trial of one measurement has a mean and n/a for its interval" \
+	"$(awk -v s="$one" '$1 == s && $3 == "n/a" && $4 == 1' "$WORK/out" | wc -l)" 1
+run "$TT" --db "$WORK/one.db" show "$runid" --csv
+is "csv: its interval empty, its measurements 1" \
+	"$(python3 -c 'import csv, sys; print({(x["mean"] != "", x["ci_low"], x["ci_high"], x["measurements"]) for x in csv.DictReader(sys.stdin) if x["trial"] == sys.argv[1]})' "$one" <"$WORK/out")" \
+	"{(True, '', '', '1')}"
+run "$TT" --db "$WORK/one.db" show "$runid" --json
+is "json: its interval null, its measurements 1" \
+	"$(json "[(t['bw_ci_low_bytes_s'], t['bw_ci_high_bytes_s'], t['measurements']) for t in j['trials'] if t['seq'] == $one]" <"$WORK/out")" \
+	"[(None, None, 1)]"
+run "$TT" export --run "$runid" --format csv
 is "csv: records end in CRLF (RFC 4180)" "$(grep -vc $'\r$' "$WORK/out")" 0
 
 run "${A[@]}" --no-record --json

@@ -124,6 +124,16 @@ nobody_tt() {
 }
 
 # json EXPR < file : evaluates a python expression on the parsed JSON as `j`
+# sql DB STATEMENT: one statement on DB, each row printed '|'-joined as the
+# sqlite3 shell prints it; python's sqlite3, since the shell is no
+# dependency (packages.debian) and a fresh root lacks it.
+sql() {
+	python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+for row in c.execute(sys.argv[2]):
+    print("|".join("" if v is None else str(v) for v in row))
+c.commit()' "$@"
+}
 json() { python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
 
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }

@@ -371,12 +371,12 @@ is "auto --all-sources --apply whose record fails: reports, writes, then exit 1 
 # transaction (was: a run marked failed with its first trial, half).
 fdb="$WORK/fails.db"
 "$TT" --db "$fdb" db migrate >/dev/null
-sqlite3 "$fdb" "CREATE TRIGGER full BEFORE INSERT ON samples WHEN (SELECT count(*) FROM samples) >= 5
+sql "$fdb" "CREATE TRIGGER full BEFORE INSERT ON samples WHEN (SELECT count(*) FROM samples) >= 5
 	BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"
 run "$TT" --db "$fdb" --sysfs-root "$FIX/spr-ddr5-2cxl" auto --source-node 0 \
 	--model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" --budget 20
 is "auto whose record fails part way: exit 1 saying so, no run nor row of it in the database" \
-	"$rc:$(grep -c 'the run was not stored in the database: .*disk is full' "$WORK/err"):$(sqlite3 "$fdb" \
+	"$rc:$(grep -c 'the run was not stored in the database: .*disk is full' "$WORK/err"):$(sql "$fdb" \
 		'SELECT (SELECT count(*) FROM runs) || (SELECT count(*) FROM trials) || (SELECT count(*) FROM samples)')" \
 	"1:1:000"
 # A node file that is a link out of the root: refused by name, and the

@@ -186,8 +186,8 @@ is "show --json with every trial's figures fits docs/json.md" \
 # A trial with one measurement (a budget or ^C cut it short): its mean,
 # no interval: n/a in text, empty in CSV, null in JSON.
 cp "$TIERTUNE_DB" "$WORK/one.db"
-one=$(sqlite3 "$WORK/one.db" "SELECT t.seq FROM trials t JOIN samples s ON s.trial_id = t.id WHERE t.run_id = $runid AND s.metric = 'bw_bytes_s' AND t.seq > 1 GROUP BY t.id HAVING count(*) = 2 LIMIT 1")
-sqlite3 "$WORK/one.db" "DELETE FROM samples WHERE rowid = (SELECT max(s.rowid) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.run_id = $runid AND t.seq = $one AND s.metric = 'bw_bytes_s')"
+one=$(sql "$WORK/one.db" "SELECT t.seq FROM trials t JOIN samples s ON s.trial_id = t.id WHERE t.run_id = $runid AND s.metric = 'bw_bytes_s' AND t.seq > 1 GROUP BY t.id HAVING count(*) = 2 LIMIT 1")
+sql "$WORK/one.db" "DELETE FROM samples WHERE rowid = (SELECT max(s.rowid) FROM samples s JOIN trials t ON t.id = s.trial_id WHERE t.run_id = $runid AND t.seq = $one AND s.metric = 'bw_bytes_s')"
 run "$TT" --db "$WORK/one.db" show "$runid"
 is "show: a trial of one measurement has a mean and n/a for its interval" \
 	"$(awk -v s="$one" '$1 == s && $3 == "n/a" && $4 == 1' "$WORK/out" | wc -l)" 1

@@ -288,12 +288,9 @@ static int fit_near(struct tt_search *s, const struct line *ln, double around, d
 	const double frac = 0.85;
 	int pick[NEAREST], np = 0, n = 0, rc = 0;
 	struct line_pts *p;
-	double ref = -INFINITY;
+	int top = best_on(s, ln);
+	double ref = top >= 0 ? s->trials[top].mean : -INFINITY;
 
-	for (int t = 0; t < s->ntrials; t++)
-		if (s->trials[t].n >= s->cfg.min_repeats && s->trials[t].mean > ref &&
-		    on_line(s, ln, t))
-			ref = s->trials[t].mean;
 	for (int t = 0; t < s->ntrials; t++) {
 		int j;
 

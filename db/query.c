@@ -76,6 +76,17 @@ static int append_row(json_t *row, void *ctx)
 	return 0;
 }
 
+/* The rows of sql, whose one parameter is id, each handed to fn. */
+static int rows_by_id(struct tt_db *db, const char *sql, int64_t id, tt_db_row_fn fn, void *ctx)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(db, &st, sql) < 0)
+		return TT_EFAIL;
+	sqlite3_bind_int64(st, 1, id);
+	return each_row(db, st, fn, ctx);
+}
+
 /* What a run's headline needs (cli/run-figures.c, which takes the reco_
  * fields out): the median of the trial that holds the best pass, and the
  * first recommendation's action and score with its interval. */
@@ -163,7 +174,8 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		db_fail(db, "reading the run");
 		goto fail;
 	}
-	if (prepare(db, &st,
+	if (rows_by_id(
+		    db,
 		    "SELECT id, seq, kernel, mix, placement, threads, size_bytes, "
 		    "bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, "
 		    "lat_median_ns, lat_max_ns, validated, simulated, time_best_s, time_median_s, "
@@ -171,30 +183,30 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		    "metric_higher_is_better, "
 		    "llc_bytes, cache_resident, short_pass FROM trials WHERE run_id = ? "
 		    "ORDER BY "
-		    "seq") < 0 ||
-	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, trials)) < 0)
+		    "seq",
+		    run_id, append_row, trials) < 0)
 		goto fail;
 	size_t i;
 	json_t *t;
 	json_array_foreach (trials, i, t) {
 		json_t *nodes = json_array();
 
-		if (prepare(db, &st,
-			    "SELECT node, weight, requested_share, achieved_share, pages "
-			    "FROM trial_nodes WHERE trial_id = ? ORDER BY node") < 0 ||
-		    (sqlite3_bind_int64(st, 1, json_integer_value(json_object_get(t, "id"))),
-		     each_row(db, st, append_row, nodes)) < 0) {
+		if (rows_by_id(db,
+			       "SELECT node, weight, requested_share, achieved_share, pages "
+			       "FROM trial_nodes WHERE trial_id = ? ORDER BY node",
+			       json_integer_value(json_object_get(t, "id")), append_row,
+			       nodes) < 0) {
 			json_decref(nodes);
 			goto fail;
 		}
 		json_object_set_new(t, "nodes", nodes);
 	}
-	if (prepare(db, &st,
-		    "SELECT source_node, interface, weights, action, score, score_ci_low, "
-		    "score_ci_high, score_n, gain, gain_ci_low, gain_ci_high, baseline FROM "
-		    "recommendations WHERE run_id = ? ORDER BY "
-		    "source_node, id") < 0 ||
-	    (sqlite3_bind_int64(st, 1, run_id), each_row(db, st, append_row, recs)) < 0)
+	if (rows_by_id(db,
+		       "SELECT source_node, interface, weights, action, score, score_ci_low, "
+		       "score_ci_high, score_n, gain, gain_ci_low, gain_ci_high, baseline FROM "
+		       "recommendations WHERE run_id = ? ORDER BY "
+		       "source_node, id",
+		       run_id, append_row, recs) < 0)
 		goto fail;
 	json_t *rec;
 	json_array_foreach (recs, i, rec)
@@ -214,16 +226,12 @@ fail:
 
 int tt_db_apply_history(struct tt_db *db, int64_t run_id, tt_db_row_fn fn, void *ctx)
 {
-	sqlite3_stmt *st;
-
-	if (prepare(db, &st,
-		    "SELECT a.id, a.uuid, h.hostname AS host, a.run_id, a.t, a.interface, "
-		    "a.file, a.old_value, a.new_value, a.outcome FROM apply_log a JOIN hosts "
-		    "h ON h.id = a.host_id WHERE ?1 = 0 OR a.run_id = ?1 ORDER BY a.t DESC, "
-		    "a.id DESC") < 0)
-		return TT_EFAIL;
-	sqlite3_bind_int64(st, 1, run_id);
-	return each_row(db, st, fn, ctx);
+	return rows_by_id(db,
+			  "SELECT a.id, a.uuid, h.hostname AS host, a.run_id, a.t, a.interface, "
+			  "a.file, a.old_value, a.new_value, a.outcome FROM apply_log a JOIN hosts "
+			  "h ON h.id = a.host_id WHERE ?1 = 0 OR a.run_id = ?1 ORDER BY a.t DESC, "
+			  "a.id DESC",
+			  run_id, fn, ctx);
 }
 
 int tt_db_run_samples(struct tt_db *db, int64_t run_id, const char *collector, tt_db_row_fn fn,

@@ -229,6 +229,15 @@ static void bind_number(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_null(st, i);
 }
 
+/* An id or count where 0 (or, for a node, a negative one) means none: NULL. */
+static void bind_int_or_null(sqlite3_stmt *st, int i, int64_t v, bool present)
+{
+	if (present)
+		sqlite3_bind_int64(st, i, (sqlite3_int64)v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *t,
 		    int64_t *trial_id)
 {
@@ -290,10 +299,7 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 
 		sqlite3_bind_int64(st, 1, *trial_id);
 		sqlite3_bind_int(st, 2, n->node);
-		if (n->weight)
-			sqlite3_bind_int(st, 3, (int)n->weight);
-		else
-			sqlite3_bind_null(st, 3);
+		bind_int_or_null(st, 3, n->weight, n->weight != 0);
 		sqlite3_bind_double(st, 4, n->requested_share);
 		sqlite3_bind_double(st, 5, n->achieved_share);
 		sqlite3_bind_int64(st, 6, (sqlite3_int64)n->pages);
@@ -321,17 +327,11 @@ int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		sqlite3_bind_int64(st, 1, run_id);
-		if (trial_id)
-			sqlite3_bind_int64(st, 2, trial_id);
-		else
-			sqlite3_bind_null(st, 2);
+		bind_int_or_null(st, 2, trial_id, trial_id != 0);
 		sqlite3_bind_double(st, 3, s[i].t_s);
 		sqlite3_bind_text(st, 4, s[i].collector, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 5, s[i].metric, -1, SQLITE_STATIC);
-		if (s[i].node >= 0)
-			sqlite3_bind_int(st, 6, s[i].node);
-		else
-			sqlite3_bind_null(st, 6);
+		bind_int_or_null(st, 6, s[i].node, s[i].node >= 0);
 		sqlite3_bind_double(st, 7, s[i].value);
 		sqlite3_bind_int(st, 8, s[i].simulated);
 		if (sqlite3_step(st) != SQLITE_DONE) {
@@ -387,10 +387,7 @@ int tt_db_apply_log(struct tt_db *db, const struct tt_db_apply *a)
 		return TT_EFAIL;
 	bind_text(st, 1, uuid);
 	sqlite3_bind_int64(st, 2, a->host_id);
-	if (a->run_id)
-		sqlite3_bind_int64(st, 3, a->run_id);
-	else
-		sqlite3_bind_null(st, 3);
+	bind_int_or_null(st, 3, a->run_id, a->run_id != 0);
 	sqlite3_bind_double(st, 4, wall_now());
 	bind_text(st, 5, a->interface);
 	bind_text(st, 6, a->file);

@@ -610,7 +610,7 @@ static int parse_record(char *text, struct tt_journal *cur, bool legacy)
 		if (strncmp(line, "done ", 5) == 0 && (sp = strchr(line + 5, ' '))) {
 			*sp = '\0';
 			if (!whole(&ps) || tt_parse_u64(sp + 1, 0, INT64_MAX, &when) ||
-			    strlen(line + 5) >= sizeof(cur->kind) || (!legacy && nl[1]))
+			    !token_ok(line + 5, sizeof(cur->kind)) || (!legacy && nl[1]))
 				return 0;
 			snprintf(cur->kind, sizeof(cur->kind), "%s", line + 5);
 			cur->when = (long long)when;

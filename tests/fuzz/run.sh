@@ -15,14 +15,17 @@ for f in "$@"; do
 	corpus=build-fuzz/corpus-$name
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-fuzz.XXXXXX")
 	mkdir -p "$corpus"
-	TMPDIR=$tmp "$f" -max_total_time="$secs" -print_final_stats=1 "$corpus" tests/fuzz/seeds \
+	# A crashing input is kept in build-fuzz/ (crash-NAME-HASH), not in the
+	# current folder, and its assertion is printed with the error.
+	TMPDIR=$tmp "$f" -max_total_time="$secs" -print_final_stats=1 \
+		-artifact_prefix="build-fuzz/crash-$name-" "$corpus" tests/fuzz/seeds \
 		>"$tmp.log" 2>&1
 	frc=$?
 	execs=$(awk '/stat::number_of_executed_units/ {print $2}' "$tmp.log")
 	left=$(ls -A "$tmp")
 	if [ $frc -ne 0 ]; then
 		echo "fuzz: $name FAILED (exit $frc):"
-		grep -E 'ERROR|SUMMARY|crash|leak' "$tmp.log" | head -20 | sed 's/^/    /'
+		grep -E 'ERROR|SUMMARY|Assertion|runtime error|crash|leak' "$tmp.log" | head -20 | sed 's/^/    /'
 		rc=1
 	elif [ -n "$left" ]; then
 		echo "fuzz: $name left files behind in its TMPDIR: $left"

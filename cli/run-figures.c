@@ -5,6 +5,7 @@
 
 #include "../core/parse.h"
 #include "../db/db.h"
+#include "../tuner/score.h"
 #include "../tuner/stats.h"
 
 #include <inttypes.h>
@@ -42,49 +43,46 @@ static double number(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* A score (higher is better, docs/json.md's recommendations[].score) in
- * the objective's own terms: bytes/s; ns for the latency objective (score
- * 1e9 / ns); app mode seconds, or the metric (1 / metric when lower is
- * better). An inverse swaps the interval's ends, and one reaching zero
- * leaves the figure unbounded. */
-/* The objective's quantity, and the numerator k of score = k / figure
- * (0: the score is the figure). */
-static const struct cli_quantity *quantity(const char *objective, double *k)
+/* The objective's quantity as shown (its score and figure: tuner/score.h). */
+static const struct cli_quantity *quantity(const char *objective)
 {
-	*k = 0;
-	if (strncmp(objective, "latency:", 8) == 0) {
-		*k = 1e9;
+	if (strncmp(objective, "latency:", 8) == 0)
 		return &latency;
-	}
-	if (strcmp(objective, "app:wall-time") == 0) {
-		*k = 1;
+	if (strcmp(objective, "app:wall-time") == 0)
 		return &wall_time;
-	}
-	if (strncmp(objective, "app:metric", 10) == 0) {
-		*k = strstr(objective, "lower-is-better") ? 1 : 0;
+	if (strncmp(objective, "app:metric", 10) == 0)
 		return &metric;
-	}
 	return &bandwidth;
 }
 
-static void from_score(const char *objective, double score, double lo, double hi, int n,
-		       struct cli_headline *h)
+/* A figure's mean and interval as a headline. A t interval from two or
+ * three noisy measurements can reach below zero (-3.2 GB/s was shown): no
+ * bound is known then, and the text says the measurements were too few
+ * instead. */
+static void mean_headline(const char *objective, double mean, double lo, double hi, int n,
+			  struct cli_headline *h)
 {
-	double k; /* the inverse's numerator; 0: not inverted */
-
-	h->q = quantity(objective, &k);
+	h->q = quantity(objective);
 	h->kind = CLI_HEADLINE_MEAN;
 	h->n = n;
-	h->mean = k ? k / score : score;
-	h->lo = k ? k / hi : lo;
-	h->hi = k ? (lo > 0 ? k / lo : NAN) : hi;
-	/* A t interval from two or three noisy measurements can reach below
-	 * zero (-3.2 GB/s was shown): no bound is known then, and the text
-	 * says the measurements were too few instead. */
+	h->mean = mean;
+	h->lo = lo;
+	h->hi = hi;
 	if (!isfinite(h->lo) || !isfinite(h->hi))
 		h->lo = h->hi = NAN;
 	else if (h->q->positive)
 		tt_ci_positive(&h->lo, &h->hi);
+}
+
+/* A score (higher is better, docs/json.md's recommendations[].score) in
+ * the objective's own terms. */
+static void from_score(const char *objective, double score, double lo, double hi, int n,
+		       struct cli_headline *h)
+{
+	double mean;
+
+	tt_score_figure(tt_score_k(objective), score, lo, hi, &mean, &lo, &hi);
+	mean_headline(objective, mean, lo, hi, n, h);
 }
 
 void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h)
@@ -361,31 +359,23 @@ int cli_run_measurements(struct tt_db *db, json_t *run)
 }
 
 /* Trial t's figure from its measurements (in the objective's unit, as
- * auto-record stores them): their mean and 95% interval taken on the
- * score, as the search ranks (the latency objective's mean is thus 1e9 over
- * the mean of loads per second), then shown as the recommendation's is. */
+ * auto-record stores them), as the plot shows it: tt_score_mean_ci. */
 static void trial_figure(json_t *run, json_t *t, struct cli_headline *h)
 {
 	const char *objective = json_string_value(json_object_get(run, "objective")) ?: "";
 	json_t *ms = json_object_get(t, "measurements"), *v;
-	double *x = calloc(json_array_size(ms) + 1, sizeof(*x)), k, mean, half;
+	double *x = calloc(json_array_size(ms) + 1, sizeof(*x)), mean, lo, hi;
 	size_t i;
 	int n = 0;
 
 	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
 	if (!x)
 		return;
-	quantity(objective, &k);
-	json_array_foreach (ms, i, v) {
-		double score = k ? k / json_number_value(v) : json_number_value(v);
-
-		if (json_is_number(v) && isfinite(score))
-			x[n++] = score;
-	}
-	if (n) {
-		tt_mean_ci(x, n, &mean, &half);
-		from_score(objective, mean, mean - half, mean + half, n, h);
-	}
+	json_array_foreach (ms, i, v)
+		if (json_is_number(v))
+			x[n++] = json_number_value(v);
+	if ((n = tt_score_mean_ci(objective, x, n, &mean, &lo, &hi)) > 0)
+		mean_headline(objective, mean, lo, hi, n, h);
 	free(x);
 }
 
@@ -444,10 +434,9 @@ static void trial_headline(json_t *run, json_t *t, struct cli_headline *h)
 {
 	const struct cli_quantity *q;
 	char key[64];
-	double k;
 
 	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
-	q = quantity(json_string_value(json_object_get(run, "objective")) ?: "", &k);
+	q = quantity(json_string_value(json_object_get(run, "objective")) ?: "");
 	snprintf(key, sizeof(key), "%s_mean%s", q->prefix, q->suffix);
 	if (!json_is_number(json_object_get(t, key)))
 		return;

@@ -62,7 +62,7 @@ static int doc_trials(const struct tt_auto *c, struct tt_doc_trial **out)
 		d->mean = d->half = NAN;
 		if (tr->n)
 			tt_trial_raw(tr, &d->mean, &d->half);
-		d->lat_ns = tr->lat_mean_ns;
+		d->lat_ns = tt_trial_lat_ns(tr, c->latency);
 		d->feasible = tr->feasible;
 	}
 	*out = rows;

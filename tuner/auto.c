@@ -531,6 +531,8 @@ int tt_auto_search(struct tt_auto *c)
 	}
 	if (rc == 0)
 		rc = tt_report_build(r, &c->s, c->req.source, c->simulated);
+	if (rc == 0 && c->latency)
+		tt_report_latency_objective(r, &c->s);
 	if (rc == 0 && r->none_feasible)
 		rc = infeasible(c, r);
 	r->tiers = c->tiers;

@@ -5,6 +5,7 @@
 #include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/weights.h"
+#include "score.h"
 #include "search.h"
 
 #include <math.h>
@@ -13,27 +14,25 @@
 #include <string.h>
 
 /* What a search run's figure is, by its objective: the trial columns a
- * point takes, and how the recommendation's score (tuner/auto-pipe.c: the
- * figure, or its reciprocal where less is better) converts back. */
+ * point takes and the unit it is shown in (the recommendation's score
+ * converts back to the figure through tuner/score.h). */
 struct figure {
 	const char *objective; /* the run's objective starts with this; NULL: any */
 	const char *median, *worse, *better;
 	double scale;	   /* column to the shown unit */
 	bool lower_better; /* app:metric: from the objective */
-	double score_k;	   /* figure = score_k * score, or score_k / score */
-	bool score_inverse;
 	const char *unit, *name;
 };
 
 static const struct figure figures[] = {
-	{ "app:wall-time", "time_median_s", "time_max_s", "time_best_s", 1, true, 1, true, "s",
+	{ "app:wall-time", "time_median_s", "time_max_s", "time_best_s", 1, true, "s",
 	  "wall time" },
-	{ "app:metric", "metric_median", "metric_worst", "metric_best", 1, false, 1, false,
-	  "metric", "the program's metric" },
-	{ "latency", "lat_median_ns", "lat_max_ns", "lat_best_ns", 1, true, 1e9, true, "ns",
+	{ "app:metric", "metric_median", "metric_worst", "metric_best", 1, false, "metric",
+	  "the program's metric" },
+	{ "latency", "lat_median_ns", "lat_max_ns", "lat_best_ns", 1, true, "ns",
 	  "loaded latency" },
-	{ NULL, "bw_median_bytes_s", "bw_min_bytes_s", "bw_best_bytes_s", 1e-9, false, 1e-9, false,
-	  "GB/s", "bandwidth" },
+	{ NULL, "bw_median_bytes_s", "bw_min_bytes_s", "bw_best_bytes_s", 1e-9, false, "GB/s",
+	  "bandwidth" },
 };
 
 /* Eight of matplotlib's viridis stops: perceptually uniform, monotone in
@@ -49,6 +48,7 @@ struct point {
 	double value, worse, better;	 /* the figure's unit: mean and 95% CI, else
 					    median, worst and best */
 	int nmeas;			 /* measurements behind value (mean_ci) */
+	bool unbounded;			 /* their interval has no upper end */
 	double bw_gb_s, lat_ns;		 /* loaded latency and matrix */
 	int cpu, mem;			 /* matrix: CPU node and memory node */
 	int rank;			 /* search: 1 + the trials better than it */
@@ -201,12 +201,16 @@ static void mark_label(struct tt_plot *pl, enum tt_plot_mark m, const char *what
 	if (!pl->mean_ci)
 		snprintf(mk->label, sizeof(mk->label), "%s %s: median %s%s", what, p->weights, v,
 			 extra);
+	else if (p->unbounded)
+		snprintf(mk->label, sizeof(mk->label),
+			 "%s %s: mean %s (%d measurements: too few for a bounded interval)", what,
+			 p->weights, v, p->nmeas);
 	else if (p->nmeas >= 2)
 		snprintf(mk->label, sizeof(mk->label),
 			 "%s %s: mean %s, 95%% CI %.*f..%.*f (%d "
 			 "measurements)",
-			 what, p->weights, v, fabs(p->worse) >= 100 ? 1 : 2,
-			 fmin(p->worse, p->better), fabs(p->better) >= 100 ? 1 : 2,
+			 what, p->weights, v, fabs(fmin(p->worse, p->better)) >= 100 ? 1 : 2,
+			 fmin(p->worse, p->better), fabs(fmax(p->worse, p->better)) >= 100 ? 1 : 2,
 			 fmax(p->worse, p->better), p->nmeas);
 	else
 		snprintf(mk->label, sizeof(mk->label),
@@ -215,8 +219,9 @@ static void mark_label(struct tt_plot *pl, enum tt_plot_mark m, const char *what
 }
 
 /* A trial's "measurements" (cmd-plot attaches them from the samples) in
- * the shown unit: how many there are, their mean and 95% interval. */
-static int trial_mean(const struct tt_plot *pl, json_t *t, double *mean, double *half)
+ * the shown unit: how many there are, their mean and 95% interval, taken
+ * as show and the CSV take them (tuner/score.h). */
+static int trial_mean(const struct tt_plot *pl, json_t *t, double *mean, double *lo, double *hi)
 {
 	json_t *ms = json_object_get(t, "measurements"), *v;
 	double *x = calloc(json_array_size(ms) + 1, sizeof(*x));
@@ -226,10 +231,12 @@ static int trial_mean(const struct tt_plot *pl, json_t *t, double *mean, double 
 	if (!x)
 		return 0;
 	json_array_foreach (ms, i, v)
-		if (json_is_number(v) && isfinite(json_number_value(v)))
-			x[n++] = json_number_value(v) * pl->fig->scale;
-	if (n)
-		tt_mean_ci(x, n, mean, half);
+		if (json_is_number(v))
+			x[n++] = json_number_value(v);
+	n = tt_score_mean_ci(str(pl->runs[0], "objective"), x, n, mean, lo, hi);
+	*mean *= pl->fig->scale;
+	*lo *= pl->fig->scale;
+	*hi *= pl->fig->scale;
 	free(x);
 	return n;
 }
@@ -276,18 +283,11 @@ static void mark_best(struct tt_plot *pl)
 	}
 	if ((pl->mark[TT_MARK_BEST].point = find_shares(pl, ws)) < 0)
 		return;
-	mean = num(rec, "score");
-	lo = num(rec, "score_ci_low");
-	hi = num(rec, "score_ci_high");
-	if (f->score_inverse) {
-		mean = f->score_k / mean;
-		lo = f->score_k / lo;
-		hi = f->score_k / hi;
-	} else {
-		mean *= f->score_k;
-		lo *= f->score_k;
-		hi *= f->score_k;
-	}
+	tt_score_figure(tt_score_k(str(pl->runs[0], "objective")), num(rec, "score"),
+			num(rec, "score_ci_low"), num(rec, "score_ci_high"), &mean, &lo, &hi);
+	mean *= f->scale;
+	lo *= f->scale;
+	hi *= f->scale;
 	if (!pl->mean_ci && isfinite(mean) && mean > 0) {
 		figure_text(pl, mean, a, sizeof(a));
 		/* An interval that is not finite and positive is too few
@@ -413,20 +413,22 @@ static int search_points(struct tt_plot *pl)
 			       json_array_size(json_object_get(t, "measurements")) > 0;
 	json_array_foreach (trials, i, t) {
 		struct point *p = &pl->p[pl->n];
-		double sum = 0, mean = NAN, half = NAN;
+		double sum = 0, mean = NAN, lo = NAN, hi = NAN;
 
 		p->value = num(t, pl->fig->median) * pl->fig->scale;
 		p->worse = num(t, pl->fig->worse) * pl->fig->scale;
 		p->better = num(t, pl->fig->better) * pl->fig->scale;
 		if (!isfinite(p->value) || !isfinite(p->worse) || !isfinite(p->better))
 			continue;
-		if (pl->mean_ci && (p->nmeas = trial_mean(pl, t, &mean, &half)) > 0) {
-			/* One measurement: no interval, the bars shut. A
+		if (pl->mean_ci && (p->nmeas = trial_mean(pl, t, &mean, &lo, &hi)) > 0) {
+			/* One measurement, or an inverse's interval with no
+			 * upper end: the bars shut (the label says why). A
 			 * bandwidth, latency or time is never shown below 0. */
-			half = isfinite(half) ? half : 0;
+			if (!isfinite(lo) || !isfinite(hi))
+				lo = hi = mean, p->unbounded = p->nmeas >= 2;
 			p->value = mean;
-			p->worse = pl->lower_better ? mean + half : mean - half;
-			p->better = pl->lower_better ? mean - half : mean + half;
+			p->worse = pl->lower_better ? hi : lo;
+			p->better = pl->lower_better ? lo : hi;
 			if (strcmp(pl->fig->unit, "metric"))
 				p->worse = fmax(p->worse, 0), p->better = fmax(p->better, 0);
 		}

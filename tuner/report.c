@@ -62,6 +62,23 @@ static void raw_figures(const struct tt_trial *t, double *mean, double *lo, doub
 	*hi = *mean + half;
 }
 
+double tt_trial_lat_ns(const struct tt_trial *t, bool latency_objective)
+{
+	double mean, half;
+
+	if (!latency_objective)
+		return t->lat_mean_ns;
+	tt_trial_raw(t, &mean, &half);
+	return mean > 0 ? 1e9 / mean : NAN;
+}
+
+void tt_report_latency_objective(struct tt_report *r, const struct tt_search *s)
+{
+	r->best_lat_ns = tt_trial_lat_ns(&s->trials[s->best], true);
+	for (int i = 0; i < r->nbaselines; i++)
+		r->base[i].lat_ns = tt_trial_lat_ns(&s->trials[s->base[i].trial], true);
+}
+
 /* Every weight of w at most max. */
 static bool within_max(const struct tt_weights *w, uint32_t max)
 {

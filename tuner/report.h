@@ -111,6 +111,15 @@ struct tt_report {
 
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
+/* A trial's mean loaded latency as shown. Under the latency objective the
+ * search ranks loads per second (1e9 / ns) and its interval is on them, so
+ * the mean is the one their mean gives (1e9 / the mean score): the figure
+ * the comparison's table, show, the CSV and the plot give. Otherwise the
+ * mean of its latencies, the one a latency bound is held to. */
+double tt_trial_lat_ns(const struct tt_trial *t, bool latency_objective);
+/* The best's and each baseline's latency as tt_trial_lat_ns gives it under
+ * the latency objective (tt_report_build gives the mean of latencies). */
+void tt_report_latency_objective(struct tt_report *r, const struct tt_search *s);
 /* The one rule for what a run recommends doing. Turning the kernel's auto
  * mode off (auto_on: the interface has it and it is on) needs a gain over
  * auto beyond the noise (TT_VERDICT_BETTER); else keep auto. Interleaving

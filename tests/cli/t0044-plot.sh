@@ -128,6 +128,16 @@ is "a latency run: rows in ns, the palette reversed, the winner's mean latency a
 	"$rc:$(sed -n 2p "$WORK/pl.dat" | grep -c '(figures in ns)'):$(grep -c '^set palette negative' "$WORK/pl.gp"):$(grep -c "^SIMULATED run: marked best [0-9:,]*: mean $want " "$WORK/out")" \
 	"0:1:4:1"
 
+# ... and the same mean and interval as show's (each trial's mean taken on
+# loads per second, tuner/score.h: the plot took the mean of latencies, the
+# report's last line and JSON too, 0.1 ns off the comparison table's).
+run "$TT" plot "$rl" -o "$WORK/pl"
+cp "$WORK/out" "$WORK/pl.out"
+run "$TT" show "$rl" --json
+want=$(json '(lambda r, f: "mean %s ns, 95%% CI %s..%s" % (f(1e9 / r["score"]), f(1e9 / r["score_ci_high"]), f(1e9 / r["score_ci_low"])))(j["recommendations"][0], lambda v: "%.*f" % (1 if abs(v) >= 100 else 2, v))' <"$WORK/out")
+is "a latency run: plot's winner has show's mean and interval" \
+	"$rc:$(grep -c "marked best [0-9:,]*: $want (" "$WORK/pl.out")" "0:1"
+
 # A run recorded before its measurements were kept (no samples): each
 # trial's median with bars worst..best, said so; the winner's label still
 # carries the recommendation's mean and interval.

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* A recorded run's score and its figure (score.h). */
+#include "score.h"
+
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double tt_score_k(const char *objective)
+{
+	if (strncmp(objective, "latency:", 8) == 0)
+		return 1e9;
+	if (strcmp(objective, "app:wall-time") == 0)
+		return 1;
+	if (strncmp(objective, "app:metric", 10) == 0 && strstr(objective, "lower-is-better"))
+		return 1;
+	return 0;
+}
+
+void tt_score_figure(double k, double score, double lo, double hi, double *fig, double *flo,
+		     double *fhi)
+{
+	if (!k) {
+		*fig = score, *flo = lo, *fhi = hi;
+		return;
+	}
+	*fig = k / score;
+	*flo = hi > 0 ? k / hi : NAN;
+	*fhi = lo > 0 ? k / lo : NAN;
+}
+
+int tt_score_mean_ci(const char *objective, const double *x, int n, double *mean, double *lo,
+		     double *hi)
+{
+	double k = tt_score_k(objective), *s = malloc(((size_t)n + 1) * sizeof(*s)), m, half;
+	int used = 0;
+
+	*mean = *lo = *hi = NAN;
+	if (!s)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		double v = k ? k / x[i] : x[i];
+
+		if (isfinite(x[i]) && isfinite(v))
+			s[used++] = v;
+	}
+	if (used) {
+		tt_mean_ci(s, used, &m, &half);
+		if (used < 2)
+			half = NAN;
+		tt_score_figure(k, m, m - half, m + half, mean, lo, hi);
+	}
+	free(s);
+	return used;
+}

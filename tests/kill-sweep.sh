@@ -38,14 +38,14 @@ spr=$top/tuner/models/spr-ddr5-2cxl.json genoa=$top/tuner/models/2s-genoa-cxl.js
 # its trials, samples, recommendations and apply-log rows, counted.
 runs_after() { # db id
 	[ -f "$1" ] || return 0
-	sqlite3 "$1" "SELECT r.kind || ' ' || r.status
+	sql "$1" "SELECT r.kind || ' ' || r.status
 		|| ' ' || (SELECT count(*) FROM trials WHERE run_id = r.id)
 		|| ' ' || (SELECT count(*) FROM samples WHERE run_id = r.id)
 		|| ' ' || (SELECT count(*) FROM recommendations WHERE run_id = r.id)
 		|| ' ' || (SELECT count(*) FROM apply_log WHERE run_id = r.id)
 		FROM runs r WHERE r.id > $2 ORDER BY r.id"
 }
-last_run() { [ -f "$1" ] && sqlite3 "$1" "SELECT coalesce(max(id), 0) FROM runs" || echo 0; }
+last_run() { [ -f "$1" ] && sql "$1" "SELECT coalesce(max(id), 0) FROM runs" || echo 0; }
 
 # What the command leaves when it runs to the end: the tree (NEW_SUM) and
 # its runs in the database (NEW_RUNS), both twice, the same (a sweep

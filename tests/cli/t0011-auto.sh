@@ -337,6 +337,10 @@ is "auto --help: --strategy's words are the strategies' table" \
 	"$rc:$(grep -c -- "^  --strategy $(echo $strategies | tr ' ' '|')\$" "$WORK/out")" "0:1"
 expect_bad_input 2 "option '--strategy' value 'nope' is not one of: $(echo $strategies | sed 's/ /, /g')" \
 	"$fx" "${B[@]}" --model "$MODEL" --strategy nope
+# The man page's line, written by hand, names the same words in order.
+is "the man page's --strategy line names the strategies' table" \
+	"$(awk '/^\.BI \\-\\-strategy/ {getline; print}' "$TT_TOP/docs/tiertune.1" | grep -oE '\\fB[a-z]+\\fR' | sed 's/\\f[BR]//g' | tr '\n' ' ')" \
+	"$(echo $strategies) "
 expect_bad_input 2 "option '--noise' value '0.5' out of range (0-0.2)" "$fx" "${B[@]}" --model "$MODEL" --noise 0.5
 expect_bad_input 2 "source node 1" "$fx" "$TT" --sysfs-root "$fx" auto --source-node 1 --model "$MODEL"
 expect_bad_input 2 "is not this machine" "$fx" "${B[@]}"

@@ -25,7 +25,7 @@
  *
  * Confidence intervals are Student's t intervals at 95% (stats.h) on the
  * mean of a trial's measurements; for the final comparison's gain, a ratio
- * of two noisy means, Fieller's interval on the paired rounds.
+ * of two noisy means, Fieller's interval on the interleaved rounds.
  */
 #ifndef TT_SEARCH_H
 #define TT_SEARCH_H
@@ -253,9 +253,9 @@ double tt_search_noise(const struct tt_search *s);
 
 /* The gain of the winner over a baseline from the rounds so far: the
  * winner's mean over the baseline's, less 1, with its 95% interval
- * (Fieller's, on the paired rounds: the baseline's mean is as noisy as the
- * winner's); NaN below 2 rounds (gain alone from 1), and when the
- * baseline's mean is not told from zero. */
+ * (Fieller's: the baseline's mean is as noisy as the winner's; the two
+ * arms' relative spreads pooled, 2(n - 1) degrees of freedom); NaN below 2
+ * rounds (gain alone from 1), and when the rounds bound no ratio. */
 void tt_confirm_gain(const struct tt_confirm *c, double *gain, double *lo, double *hi);
 
 /* Every reduced vector of n weights in 0..max, at least one non-zero, each

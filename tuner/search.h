@@ -24,8 +24,8 @@
  * bytes/s for the bandwidth objective).
  *
  * Confidence intervals are Student's t intervals at 95% (stats.h) on the
- * mean of a trial's measurements, and on the mean of paired differences
- * for the final comparison.
+ * mean of a trial's measurements; for the final comparison's gain, a ratio
+ * of two noisy means, Fieller's interval on the interleaved rounds.
  */
 #ifndef TT_SEARCH_H
 #define TT_SEARCH_H
@@ -133,7 +133,7 @@ struct tt_confirm {
 	int rounds;	   /* paired measurements made */
 	double best[TT_CONFIRM_MAX], base[TT_CONFIRM_MAX]; /* score units, round by round */
 	double gain;		 /* mean(best - base) / mean(base); NaN below 2 rounds */
-	double gain_lo, gain_hi; /* 95% t interval of the gain */
+	double gain_lo, gain_hi; /* its 95% interval (tt_confirm_gain) */
 };
 
 struct tt_search {
@@ -251,9 +251,11 @@ int tt_confirm_rounds_for(double g, double sigma, int max);
  * twice or more (the sd of score / trial mean); NaN when none was. */
 double tt_search_noise(const struct tt_search *s);
 
-/* The gain of the winner over a baseline from the rounds so far: the mean
- * of paired differences over the baseline's mean, with its 95% t interval
- * (NaN below 2 rounds; gain alone from 1). */
+/* The gain of the winner over a baseline from the rounds so far: the
+ * winner's mean over the baseline's, less 1, with its 95% interval
+ * (Fieller's: the baseline's mean is as noisy as the winner's; the two
+ * arms' relative spreads pooled, 2(n - 1) degrees of freedom); NaN below 2
+ * rounds (gain alone from 1), and when the rounds bound no ratio. */
 void tt_confirm_gain(const struct tt_confirm *c, double *gain, double *lo, double *hi);
 
 /* Every reduced vector of n weights in 0..max, at least one non-zero, each

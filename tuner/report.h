@@ -42,7 +42,7 @@ struct tt_report_baseline {
 	double ci_lo, ci_hi;	 /* 95% t interval */
 	int rounds;		 /* paired rounds against the winner */
 	double gain;		 /* fraction, (best - base) / base; NaN when unknown */
-	double gain_lo, gain_hi; /* 95% t interval of the gain */
+	double gain_lo, gain_hi; /* its 95% interval (tt_confirm_gain: Fieller's) */
 	enum tt_verdict verdict;
 	double lat_ns; /* ns, mean loaded latency; NaN: not measured */
 	bool feasible; /* within the latency bound (always, without one) */

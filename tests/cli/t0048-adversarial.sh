@@ -46,4 +46,16 @@ check "the report as written: captured with its model" \
 	"$TT" --sysfs-root "$qfx" capture -o "$WORK/cap-good" --model-from "$REP"
 is "its model: source node 0, 2 threads" \
 	"$(json "[(s['node'], s['threads']) for s in j['sources']]" <"$WORK/cap-good/model.json")" "[(0, 2)]"
+
+# plot -o naming a folder or a device: the files are PREFIX.png, .svg, .dat
+# and .gp beside it, so '-o /dev/null' wrote four files into /dev. Refused,
+# nothing written (a FIFO and a folder here stand in for /dev/null).
+check "a run to plot" "${B[@]}" --seed 5
+mkfifo "$WORK/fifo"
+mkdir "$WORK/plots"
+expect_bad_input 2 "--output '$WORK/fifo' is a device or FIFO, not a path prefix" - \
+	"$TT" plot 1 -o "$WORK/fifo"
+expect_bad_input 2 "--output '$WORK/plots' is a folder, not a path prefix" - \
+	"$TT" plot 1 -o "$WORK/plots"
+is "nothing beside them" "$(ls "$WORK" | grep -cE '^(fifo|plots)[.-]')" 0
 done_testing

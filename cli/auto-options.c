@@ -107,7 +107,7 @@ static struct cli_opt auto_opts[] = {
 	CLI_DOUBLE("max-latency", &args.req.max_lat_ns, "NS",
 		   "bandwidth within a loaded-latency bound, in ns: weights over it are "
 		   "infeasible",
-		   0, 1e6, .above = true),
+		   1, 1e6),
 	CLI_CHOICE("granularity", &raw.granularity, tt_granularity_names,
 		   "search node weights (default) or memory-tier weights (the RFC's per-tier "
 		   "form)"),

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 extern char **environ;
@@ -151,6 +152,13 @@ int cmd_plot(struct tt_cli *cli, int argc, char **argv)
 		return cli_usage("--output '%s' names no file (want a path prefix such as "
 				 "plots/run12)",
 				 prefix);
+	/* A prefix that is a device, folder or FIFO is a place, not a name:
+	 * '-o /dev/null' wrote /dev/null.png, .svg, .dat and .gp into /dev. */
+	struct stat st;
+	if (prefix && stat(prefix, &st) == 0 && !S_ISREG(st.st_mode))
+		return cli_usage("--output '%s' is %s, not a path prefix (want one such as "
+				 "plots/run12; the files are PREFIX.png, .svg, .dat)",
+				 prefix, S_ISDIR(st.st_mode) ? "a folder" : "a device or FIFO");
 	/* gnuplot reads a file name that starts with '|' (set output) or '<'
 	 * (plot) as a shell command to run: a prefix is a plain path. A
 	 * control character cannot stand in the script's quotes. */

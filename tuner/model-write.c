@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,16 @@ static double positive(json_t *o, const char *key)
 	return isfinite(d) && d > 0 ? d : 0;
 }
 
+/* A report's whole number (a node, a thread count) as an int, -1 when it is
+ * none or beyond an int: a cast would wrap 2^32 to node 0 and take another
+ * node's figures for it. */
+static int int_field(json_t *v)
+{
+	json_int_t i = json_is_integer(v) ? json_integer_value(v) : -1;
+
+	return i >= 0 && i <= INT_MAX ? (int)i : -1;
+}
+
 /* The report's profile onto the machine's memory nodes: the measured
  * figures, TT_EINPUT for a node the machine lacks. */
 static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t, struct wnode *wn,
@@ -101,8 +112,8 @@ static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t
 		return tt_err(TT_EINPUT, "auto report '%s' has no profile.nodes", name);
 	json_array_foreach (nodes, i, e) {
 		json_t *nv = json_object_get(e, "node"), *from = json_object_get(e, "from");
-		int node = json_is_integer(nv) ? (int)json_integer_value(nv) : -1;
-		const struct tt_node *nd = json_is_integer(nv) ? tt_topo_node(t, node) : NULL;
+		int node = int_field(nv);
+		const struct tt_node *nd = node >= 0 ? tt_topo_node(t, node) : NULL;
 		struct wnode *w = NULL;
 
 		if (!json_is_integer(nv) || !json_is_string(from))
@@ -111,14 +122,22 @@ static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t
 				      name, i);
 		if (!nd || !nd->has_memory)
 			return tt_err(TT_EINPUT,
-				      "auto report '%s' profiles node %d, which the machine "
-				      "captured %s",
-				      name, node, nd ? "has no memory on" : "lacks");
+				      "auto report '%s' profiles node %" JSON_INTEGER_FORMAT
+				      ", which the machine captured %s",
+				      name, json_integer_value(nv),
+				      nd ? "has no memory on" : "lacks");
 		for (int k = 0; k < nwn; k++)
 			if (wn[k].nd == nd)
 				w = &wn[k];
 		if (!w || strcmp(json_string_value(from), "measured") != 0)
 			continue;
+		/* Two figures for one node: which is the machine's is not ours
+		 * to guess, and the second would silently replace the first. */
+		if (w->measured)
+			return tt_err(TT_EINPUT,
+				      "auto report '%s' profiles node %d twice: a report lists "
+				      "each node once",
+				      name, node);
 		w->prof_bw = positive(e, "bw_bytes_s");
 		w->prof_lat = positive(e, "lat_ns");
 		if (!w->prof_bw || !w->prof_lat)
@@ -315,9 +334,9 @@ static int read_source(struct wsrc *s, const char *name, const struct tt_topo *t
 	if ((rc = check_kind(name, s->rep)) < 0)
 		return rc;
 	v = json_object_get(s->rep, "source_node");
-	s->src = json_is_integer(v) ? (int)json_integer_value(v) : -1;
+	s->src = int_field(v);
 	v = json_object_get(s->rep, "threads");
-	s->threads = json_is_integer(v) ? (int)json_integer_value(v) : 0;
+	s->threads = int_field(v);
 	v = json_object_get(s->rep, "kernel");
 	s->kernel = json_is_string(v) ? json_string_value(v) : NULL;
 	if (!s->kernel || s->threads <= 0 || s->src < 0)

@@ -234,8 +234,8 @@ is "--all-sources on the HBM model: each socket its DDR and HBM, merged" \
 
 # Bad input: exit 2, stderr names it, stdout empty, nothing written.
 B=("$TT" --sysfs-root "$fx" auto --source-node 0 --model "$M/spr-ddr5-2cxl.json")
-expect_bad_input 2 "option '--max-latency' value '0' out of range (above 0, at most 1000000)" "$fx" "${B[@]}" --max-latency 0
-expect_bad_input 2 "option '--max-latency' value '-5' out of range (above 0, at most 1000000)" "$fx" "${B[@]}" --max-latency -5
+expect_bad_input 2 "option '--max-latency' value '0' out of range (1-1000000)" "$fx" "${B[@]}" --max-latency 0
+expect_bad_input 2 "option '--max-latency' value '-5' out of range (1-1000000)" "$fx" "${B[@]}" --max-latency -5
 expect_bad_input 2 "option '--max-latency' value 'fast' is not a number" "$fx" "${B[@]}" --max-latency fast
 expect_bad_input 2 "option '--granularity' value 'foo' is not one of: node, tier" "$fx" "${B[@]}" --granularity foo
 expect_bad_input 2 "option '--objective' value 'speed' is not one of: bandwidth, latency" "$fx" "${B[@]}" --objective speed

@@ -95,7 +95,22 @@ int tt_open_regular(const char *path, int flags, unsigned int mode, const char *
 		int rc = rd && (errno == ENOENT || errno == ELOOP) ? TT_EINPUT : TT_EFAIL;
 
 		err = errno;
-		tt_err_sys(rc, err, "cannot %s %s '%s'", rd ? "read" : "open", what, path);
+		/* O_NOFOLLOW's ELOOP ("too many levels of symbolic links")
+		 * means the path itself is a link: said so, and to a reader
+		 * the way on (a link to write through is refused, not
+		 * explained: another user may have planted it). */
+		if (err == ELOOP) {
+			tt_err(rc,
+			       "cannot %s %s '%s': it is a symbolic link, and tiertune opens only "
+			       "the file itself",
+			       rd ? "read" : "open", what, path);
+			if (rd)
+				tt_err_hint(
+					"give the path of the file it points to (readlink -f '%s')",
+					path);
+		} else {
+			tt_err_sys(rc, err, "cannot %s %s '%s'", rd ? "read" : "open", what, path);
+		}
 		errno = err;
 		return rc;
 	}

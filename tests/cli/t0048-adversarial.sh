@@ -58,4 +58,12 @@ expect_bad_input 2 "--output '$WORK/fifo' is a device or FIFO, not a path prefix
 expect_bad_input 2 "--output '$WORK/plots' is a folder, not a path prefix" - \
 	"$TT" plot 1 -o "$WORK/plots"
 is "nothing beside them" "$(ls "$WORK" | grep -cE '^(fifo|plots)[.-]')" 0
+# A report given through a symbolic link: input files are opened without
+# following one (core/state.c's tt_open_regular), and the refusal said only
+# "Too many levels of symbolic links". It says what the path is, and how on.
+ln -s "$REP" "$WORK/link.json"
+expect_bad_input 2 "cannot read auto report '$WORK/link.json': it is a symbolic link" "$qfx" \
+	"$TT" --sysfs-root "$qfx" capture -o "$WORK/cap-link" --model-from "$WORK/link.json"
+is "... with the way on, and no folder" \
+	"$(grep -c "readlink -f '$WORK/link.json'" "$WORK/err"):$([ -e "$WORK/cap-link" ] && echo left || echo none)" "1:none"
 done_testing

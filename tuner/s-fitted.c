@@ -480,28 +480,43 @@ static void propose(const struct tt_search *s, const struct fit *f, uint32_t *w)
 
 /* The star of trial t at relative step dlt: each class's share up, and
  * down where it has one; nearest vectors, the step grown until a point
- * moves off t's own vector. */
+ * moves off t's own vector. A class with no share steps up only from a
+ * vertex of the simplex (one class holds everything), to a share that
+ * snaps to a weight of at least one: there it is the only way off the
+ * vertex. Before, a share of none was stepped to at most 1 / (2 max_weight),
+ * which snaps back to none, and a point was compared with t's vector over
+ * all NN words, the unused ones uninitialised, so the vertex itself passed
+ * for its neighbour: a proposal on local memory alone (12-15% below the
+ * optimum on the PMem machine, the worst runs of
+ * bench/scripts/tuner-quality.sh at 10% noise) spent the rest of the budget
+ * on repeats of itself. Off a vertex, a class left out stays out of the
+ * star: its first weight is a large step (one in max_weight + 1) that the
+ * fit rarely needs and a star would measure to full repeats. */
 static int star(const struct tt_search *s, const struct fit *f, int t, double dlt,
 		uint32_t pts[][NN])
 {
 	double x[NN], u[NN];
 	uint32_t self[NN];
-	int np = 0;
+	int np = 0, held = 0;
 
 	tt_search_trial_weights(s, t, self);
 	shares_of(s, t, x);
 	class_shares(f, x, u);
 	for (int c = 0; c < f->nc; c++)
+		held += u[c] > 0;
+	for (int c = 0; c < f->nc; c++)
 		for (int dir = 1; dir >= -1; dir -= 2) {
-			if (dir < 0 && !(u[c] > 0 && u[c] < 1))
+			if ((dir < 0 && !(u[c] > 0 && u[c] < 1)) ||
+			    (dir > 0 && !(u[c] > 0) && held > 1))
 				continue;
-			for (double d = dlt; d < 1; d *= 1.6) {
+			/* Up, the step may grow past 1: from none, a share of
+			 * 1 / (max_weight + 1) takes a step of about 1. */
+			for (double d = dlt; d < (dir > 0 ? 4 : 1); d *= 1.6) {
 				double v[NN], y[NN], sum = 0;
 
 				for (int j = 0; j < f->nc; j++)
 					v[j] = u[j];
-				v[c] = dir > 0 ? (u[c] > 0 ? u[c] * (1 + d)
-							   : d / (2 * s->cfg.max_weight))
+				v[c] = dir > 0 ? (u[c] > 0 ? u[c] * (1 + d) : d / s->cfg.max_weight)
 					       : u[c] * (1 - d);
 				for (int j = 0; j < f->nc; j++)
 					sum += v[j];
@@ -509,7 +524,7 @@ static int star(const struct tt_search *s, const struct fit *f, int t, double dl
 					v[j] /= sum;
 				node_shares(f, v, y);
 				tt_search_snap(s, y, pts[np]);
-				if (memcmp(pts[np], self, sizeof(self)) != 0) {
+				if (memcmp(pts[np], self, sizeof(*self) * (size_t)f->n) != 0) {
 					np++;
 					break;
 				}

@@ -260,13 +260,44 @@ static void test_vertex_left(void **state)
 	sigma = 0.03;
 }
 
+/* At 10% noise with a model's budget, a trial measured twice and unlucky
+ * low is measured again while it may still beat the proposal: on the PMem
+ * machine (non-temporal triad, a sharp peak at 17:3) none of 16 seeds ends
+ * more than 5% below the optimum, and at most 5 more than 2%. Before, 2
+ * and 7 did (6.3% the worst, seed 1010). */
+static void test_doubtful_remeasured(void **state)
+{
+	double opt = 0, worst = 0;
+	int over2 = 0;
+	uint32_t fin[16][TT_SEARCH_MAX_NODES], w[TT_SEARCH_MAX_NODES];
+	struct tt_grid g;
+
+	(void)state;
+	sigma = 0.10;
+	load(&pmem_cases[1]);
+	tt_grid_init(&g, 2, 32);
+	while (tt_grid_next(&g, w))
+		opt = fmax(opt, truth(w));
+	for (int i = 0; i < 16; i++) {
+		double gap;
+
+		run(200, (uint64_t)(1000 + i), fin[i]);
+		gap = 1 - truth(fin[i]) / opt;
+		over2 += gap > 0.02;
+		worst = fmax(worst, gap);
+	}
+	sigma = 0.03;
+	if (worst > 0.05 || over2 > 5)
+		fail_msg("triad-nt at 10%% noise, 200: worst %.2f%%, %d of 16 over 2%%",
+			 100 * worst, over2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_real_budget),
-		cmocka_unit_test(test_model_budget),
-		cmocka_unit_test(test_far_devices_left_out),
-		cmocka_unit_test(test_vertex_left),
+		cmocka_unit_test(test_real_budget),	     cmocka_unit_test(test_model_budget),
+		cmocka_unit_test(test_far_devices_left_out), cmocka_unit_test(test_vertex_left),
+		cmocka_unit_test(test_doubtful_remeasured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,7 +31,9 @@
  * The loop: measure the proposal; once it lands on a vector already tried,
  * measure its star (each class's share up and down by a relative step), the
  * points most likely to be best first, one measurement each, then more
- * measurements where fewest are; the step halves as the star fills. Each
+ * measurements where fewest are, but first for any trial measured half as
+ * often that may still beat the proposal (its mean plus two standard
+ * errors above the proposal's); the step halves as the star fills. Each
  * new measurement refits and the proposal moves. The winner is the last
  * proposal unless a trial beats it beyond the noise. With a latency bound
  * or the latency objective (a sampling search) the surrogate's form does

@@ -35,9 +35,18 @@ static const struct mcase {
 	{ "2s-spr-6cxl", 1, 5, { 0, 1, 2, 3, 4 }, "triad" },
 };
 
+/* Two nodes whose local memory alone is far from the optimum: DDR4 and
+ * Optane PMem, reads (15.5% below 21:5) and non-temporal triad (11.9%
+ * below 17:3). */
+static const struct mcase pmem_cases[] = {
+	{ "clx-ddr4-pmem", 0, 2, { 0, 1 }, "reads" },
+	{ "clx-ddr4-pmem", 0, 2, { 0, 1 }, "triad-nt" },
+};
+
 static struct tt_model model;
 static struct tt_mix mix;
 static const struct mcase *cur;
+static double sigma = 0.03; /* the runs' noise */
 
 static void load(const struct mcase *c)
 {
@@ -118,7 +127,7 @@ static void run(int budget, uint64_t seed, uint32_t *final)
 	cfg.nnodes = cur->nnodes;
 	memcpy(cfg.nodes, cur->nodes, sizeof(cfg.nodes));
 	cfg.local_node = cur->src;
-	assert_int_equal(tt_model_sim_init(&sim, &model, cur->src, cur->mix, 0, 0.03, seed), 0);
+	assert_int_equal(tt_model_sim_init(&sim, &model, cur->src, cur->mix, 0, sigma, seed), 0);
 	for (int k = 0; k < cur->nnodes; k++)
 		for (int m = 0; m < model.nsources; m++) {
 			double b;
@@ -223,12 +232,72 @@ static void test_far_devices_left_out(void **state)
 	}
 }
 
+/* A proposal on a vertex of the simplex (local memory alone) must be
+ * left when the measurements say so. At 10% noise on the PMem machine the
+ * surrogate proposed local alone on these two runs (as the quality
+ * benchmark seeds them: the worst runs of its last table, 11.9% and 15.5%
+ * below the optimum), and the star around it was empty: the search spent
+ * the rest of its budget on repeats of the vertex and recommended it. */
+static void test_vertex_left(void **state)
+{
+	static const struct {
+		int mcase, budget;
+		uint64_t seed;
+	} runs[] = { { 1, 60, 1006 }, { 0, 200, 1018 } };
+
+	(void)state;
+	sigma = 0.10;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		uint32_t w[TT_SEARCH_MAX_NODES];
+
+		load(&pmem_cases[runs[i].mcase]);
+		run(runs[i].budget, runs[i].seed, w);
+		if (w[1] == 0)
+			fail_msg("%s, budget %d, seed %llu: local alone recommended (%u:%u)",
+				 cur->mix, runs[i].budget, (unsigned long long)runs[i].seed, w[0],
+				 w[1]);
+	}
+	sigma = 0.03;
+}
+
+/* At 10% noise with a model's budget, a trial measured twice and unlucky
+ * low is measured again while it may still beat the proposal: on the PMem
+ * machine (non-temporal triad, a sharp peak at 17:3) none of 16 seeds ends
+ * more than 5% below the optimum, and at most 5 more than 2%. Before, 2
+ * and 7 did (6.3% the worst, seed 1010). */
+static void test_doubtful_remeasured(void **state)
+{
+	double opt = 0, worst = 0;
+	int over2 = 0;
+	uint32_t fin[16][TT_SEARCH_MAX_NODES], w[TT_SEARCH_MAX_NODES];
+	struct tt_grid g;
+
+	(void)state;
+	sigma = 0.10;
+	load(&pmem_cases[1]);
+	tt_grid_init(&g, 2, 32);
+	while (tt_grid_next(&g, w))
+		opt = fmax(opt, truth(w));
+	for (int i = 0; i < 16; i++) {
+		double gap;
+
+		run(200, (uint64_t)(1000 + i), fin[i]);
+		gap = 1 - truth(fin[i]) / opt;
+		over2 += gap > 0.02;
+		worst = fmax(worst, gap);
+	}
+	sigma = 0.03;
+	if (worst > 0.05 || over2 > 5)
+		fail_msg("triad-nt at 10%% noise, 200: worst %.2f%%, %d of 16 over 2%%",
+			 100 * worst, over2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_real_budget),
-		cmocka_unit_test(test_model_budget),
-		cmocka_unit_test(test_far_devices_left_out),
+		cmocka_unit_test(test_real_budget),	     cmocka_unit_test(test_model_budget),
+		cmocka_unit_test(test_far_devices_left_out), cmocka_unit_test(test_vertex_left),
+		cmocka_unit_test(test_doubtful_remeasured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

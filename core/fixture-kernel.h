@@ -18,7 +18,8 @@
  * rules (struct tt_wi_backend.fixture_store), or the value as written. */
 extern const struct tt_sysfs_store tt_fixture_kernel;
 /* Removes the temp files of stores cut short by a kill (a kernel has none
- * to show), in every backend's folder; tt_root_open calls it. */
+ * to show), in every backend's folder; the write lock's holder calls it
+ * (core/apply.c), never a command that does not hold it. */
 void tt_fixture_recover(const struct tt_sysfs *s);
 /* The transaction tests' fault spec (core/root.c hands it over), or NULL. */
 void tt_fixture_fault(const char *spec);

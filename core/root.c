@@ -28,6 +28,5 @@ int tt_root_open(struct tt_sysfs *s, const char *root)
 	}
 	s->store = &tt_fixture_kernel;
 	tt_fixture_fault(getenv("TIERTUNE_TEST_FIXTURE_FAULT"));
-	tt_fixture_recover(s);
 	return 0;
 }

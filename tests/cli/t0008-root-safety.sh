@@ -54,12 +54,18 @@ run "$TT" --db "$nodb" --sysfs-root "$root" restore
 is "killed at the last write, no database: plain restore, tree as before" "$rc:$(same "$root" "$before")" "0:same"
 
 # A fixture store cut short leaves a hidden temp file (the real file intact);
-# the next command on the tree removes it, as a kernel has none to show.
+# the next command that takes the write lock removes it, as a kernel has
+# none to show. A command without the lock leaves it: it may be the store
+# in flight of a tiertune that holds the lock (removed at start-up, it
+# failed a concurrent apply, t0047).
 root=$(copy_fixture spr-ddr5-2cxl)
 before=$(tree_sum "$root")
 echo 9 >"$root/$WI/.node1.tt-store"
 run "$TT" --sysfs-root "$root" topo
-is "a stale fixture temp file is gone after the next command" "$rc:$(same "$root" "$before")" "0:same"
+is "a reader leaves a fixture temp file alone" "$rc:$([ -e "$root/$WI/.node1.tt-store" ] && echo kept)" "0:kept"
+run "$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
+run "$TT" --sysfs-root "$root" restore
+is "a stale fixture temp file is gone after the next write, undone" "$rc:$(same "$root" "$before")" "0:same"
 
 # No database at all: apply still leaves its undo record, restore --last uses it.
 root=$(copy_fixture spr-ddr5-2cxl)

@@ -285,11 +285,14 @@ static void test_budget(void **state)
 		}
 }
 
+static double last_start_s; /* CLOCK_MONOTONIC when slow_measure last began */
+
 static int slow_measure(void *ctx, const struct tt_weights *w, double *score)
 {
 	struct timespec t0, t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	last_start_s = (double)t0.tv_sec + (double)t0.tv_nsec * 1e-9;
 	do
 		clock_gettime(CLOCK_MONOTONIC, &t);
 	while ((t.tv_sec - t0.tv_sec) * 1e9 + (t.tv_nsec - t0.tv_nsec) < 2e6);
@@ -306,8 +309,12 @@ static void test_budget_seconds(void **state)
 	cfg.budget_s = 0.1;
 	assert_int_equal(tt_search_init(&s, &cfg, slow_measure, &spy), 0);
 	assert_int_equal(tt_search_run(&s), 0);
-	/* Two trials of slack: the estimate of the confirmation's share. */
-	assert_true(s.elapsed_s <= cfg.budget_s + 0.05);
+	/* The rule, which holds however loaded the machine: no measurement
+	 * begins once the budget is spent. How far the last one runs over
+	 * is the scheduler's (a 50 ms bound failed under a loaded make
+	 * check), so the end is held only to a gross bound. */
+	assert_true(last_start_s - s.t0_s <= cfg.budget_s);
+	assert_true(s.elapsed_s <= cfg.budget_s + 1);
 	assert_string_equal(s.stop_reason, "budget of 0.1 s reached");
 	tt_search_release(&s);
 }

@@ -245,7 +245,8 @@ void tt_trial_raw(const struct tt_trial *t, double *mean, double *half);
 /* The rounds a paired comparison needs to call a true relative gain g
  * "better" (its 95% interval above zero) in about 97.5% of runs, when
  * each measurement's relative spread is sigma: the least n in 2..max with
- * 2 t975(n - 1) sigma sqrt(2) / sqrt(n) <= g, else max. */
+ * 2 t975(2(n - 1)) sigma sqrt(2) / sqrt(n) <= g, else max (the degrees of
+ * freedom of tt_confirm_gain's pooled interval). */
 int tt_confirm_rounds_for(double g, double sigma, int max);
 /* The relative spread of one measurement, pooled over every trial measured
  * twice or more (the sd of score / trial mean); NaN when none was. */

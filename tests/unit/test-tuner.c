@@ -651,8 +651,8 @@ static void test_verdict_power(void **state)
 	int better = 0, runs = 40, wrong = 0, even = 0;
 
 	(void)state;
-	assert_int_equal(tt_confirm_rounds_for(0.05, 0.03, TT_CONFIRM_MAX), 14);
-	assert_int_equal(tt_confirm_rounds_for(0.30, 0.03, TT_CONFIRM_MAX), 3);
+	assert_int_equal(tt_confirm_rounds_for(0.05, 0.03, TT_CONFIRM_MAX), 13);
+	assert_int_equal(tt_confirm_rounds_for(0.30, 0.03, TT_CONFIRM_MAX), 2);
 	assert_int_equal(tt_confirm_rounds_for(0.05, 0.10, TT_CONFIRM_MAX), TT_CONFIRM_MAX);
 	load("spr-ddr5-2cxl");
 	for (int seed = 0; seed < runs; seed++) {

@@ -23,7 +23,8 @@
 # NOISES: relative sigmas, comma-separated (default 0.01,0.03,0.05,0.10);
 # BUDGETS: 60, 200, any count, "grid" (default 60,200,grid). OPTIONS go to
 # build/tests/perf-tuner-quality: -S STRATEGY (the search to measure; default
-# auto's), -c CASE (cases whose name holds CASE), -v (list every run over
+# auto's), -c CASE (cases whose name holds CASE), -f SEED (the first seed, 1000
+# by default: another is a second sample), -v (list every run over
 # 1%), -g (check the descent's grid optimum against the enumeration).
 set -euo pipefail
 seeds=${1:-20}

@@ -38,9 +38,10 @@
  * said of a true gain above zero, or "within noise" of a true gain below
  * 5% (issue 22 item 4: a true gain of 5% or more should be "better").
  *
- * Every case and noise level runs the same seeds (1000 on), so that a
- * change is compared seed for seed; the rows are therefore not independent
- * samples. Where two cases' searches end at the same measurement, their
+ * Every case and noise level runs the same seeds (1000 on; -f names
+ * another first), so that a change is compared seed for seed; the rows are
+ * therefore not independent samples; another first seed is a second sample
+ * of every row. Where two cases' searches end at the same measurement, their
  * final comparisons draw the same noise (scaled by sigma at each level):
  * at 200 measurements and 1% noise, of the 23 comparisons with auto whose
  * interval missed the true gain (either end), 17 were seeds 1004 and 1009
@@ -152,6 +153,7 @@ static void add_unlisted(const char *dir)
 struct opts {
 	const char *dir;
 	int seeds;
+	int first; /* the first seed */
 	int nnoise;
 	double noise[MAX_LIST];
 	int nbudget;
@@ -453,7 +455,7 @@ static int parse_list(const char *s, double *out, int max, bool budgets)
 static void usage(void)
 {
 	fprintf(stderr, "usage: perf-tuner-quality [-m MODELS-DIR] [-s SEEDS] [-n NOISES] "
-			"[-b BUDGETS] [-S STRATEGY] [-c CASE] [-g] [-v]\n");
+			"[-b BUDGETS] [-S STRATEGY] [-c CASE] [-f FIRST-SEED] [-g] [-v]\n");
 	exit(2);
 }
 
@@ -469,7 +471,7 @@ struct total {
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .dir = "tuner/models", .seeds = 10, .strategy = NULL };
+	struct opts o = { .dir = "tuner/models", .seeds = 10, .first = 1000, .strategy = NULL };
 	double list[MAX_LIST];
 	struct total tot[MAX_LIST][MAX_LIST];
 	clock_t t0 = clock();
@@ -493,6 +495,8 @@ int main(int argc, char **argv)
 			o.dir = v, i++;
 		else if (strcmp(a, "-s") == 0)
 			o.seeds = atoi(v), i++;
+		else if (strcmp(a, "-f") == 0)
+			o.first = atoi(v), i++;
 		else if (strcmp(a, "-S") == 0)
 			o.strategy = v, i++;
 		else if (strcmp(a, "-c") == 0)
@@ -513,7 +517,7 @@ int main(int argc, char **argv)
 		} else
 			usage();
 	}
-	if (o.seeds < 1 || o.seeds > MAX_SEEDS)
+	if (o.seeds < 1 || o.seeds > MAX_SEEDS || o.first < 0)
 		usage();
 	for (int k = 0; k < o.nnoise; k++)
 		if (!(o.noise[k] <= 0.2))
@@ -584,9 +588,9 @@ int main(int argc, char **argv)
 					struct outcome a, h;
 
 					if (run(&q, o.strategy, budget, real, o.noise[ni],
-						(uint64_t)1000 + (uint64_t)sd, &a) < 0 ||
+						(uint64_t)o.first + (uint64_t)sd, &a) < 0 ||
 					    run(&q, "hillclimb", budget, real, o.noise[ni],
-						(uint64_t)1000 + (uint64_t)sd, &h) < 0)
+						(uint64_t)o.first + (uint64_t)sd, &h) < 0)
 						die(c->name);
 					gaps[sd] = a.gap;
 					hgaps[sd] = h.gap;
@@ -614,7 +618,7 @@ int main(int argc, char **argv)
 							 "%s, "
 							 "%.2f%% below the optimum %s\n",
 							 c->name, budget, 100 * o.noise[ni],
-							 1000 + sd, fw, 100 * a.gap, ow);
+							 o.first + sd, fw, 100 * a.gap, ow);
 					}
 				}
 				qsort(gaps, (size_t)o.seeds, sizeof(double), cmp_d);

@@ -4,10 +4,10 @@
  * noise-free optimum at a real run's budget (60 measurements, the profile
  * included) and at a model run's (200), at 3% noise; and the far socket's
  * devices left out where they cost more latency than their bandwidth gives.
- * A few seeds each (bench/scripts/tuner-quality.sh prints 20 and every
- * noise); the optimum is an integer descent's from many starts, as the
- * quality benchmark's (its -g checks that against the enumeration on 5
- * nodes). */
+ * 100 seeds a case at 60 and a few at 200 (bench/scripts/tuner-quality.sh
+ * prints every case and noise); the optimum is an integer descent's from
+ * many starts, as the quality benchmark's (its -g checks that against the
+ * enumeration on 5 nodes). */
 #include "test.h"
 
 #include "../../core/error.h"

@@ -211,6 +211,9 @@ static int pick_prior(struct tt_auto *c)
 		return rc;
 	if (tt_profile_complete(p)) {
 		tt_profile_bw(p, cfg->prior_bw_bytes_s);
+		/* HMAT's latencies are its best initiator's, not the source's. */
+		if (!p->skipped)
+			tt_profile_lat(p, cfg->prior_lat_ns);
 		snprintf(cfg->prior_from, sizeof(cfg->prior_from), "%s",
 			 p->skipped ? "hmat"
 			 : m	    ? "model"
@@ -274,14 +277,17 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 	g.local_node = local ? local->tier : -1;
 	for (int i = 0; i < t->ntiers; i++) {
 		const struct tt_tier *tr = &t->tiers[i];
-		double bw = 0, abw = 0;
-		bool used = false, known = true, aknown = true;
+		double bw = 0, abw = 0, lat = 0;
+		bool used = false, known = true, aknown = true, lknown = true;
 
 		for (int k = 0; k < cfg->nnodes; k++)
 			if (tt_nodemask_test(&tr->nodes, cfg->nodes[k])) {
 				used = true;
 				bw += cfg->prior_bw_bytes_s[k];
 				known &= cfg->prior_bw_bytes_s[k] > 0;
+				/* A tier's pages go to its nodes by bandwidth. */
+				lat += cfg->prior_bw_bytes_s[k] * cfg->prior_lat_ns[k];
+				lknown &= cfg->prior_lat_ns[k] > 0;
 				abw += cfg->auto_bw_bytes_s[k];
 				aknown &= cfg->auto_bw_bytes_s[k] > 0;
 			}
@@ -291,6 +297,7 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 			return rc;
 		g.nodes[g.nnodes] = tr->id;
 		g.auto_bw_bytes_s[g.nnodes] = aknown ? abw : 0;
+		g.prior_lat_ns[g.nnodes] = known && lknown ? lat / bw : 0;
 		g.prior_bw_bytes_s[g.nnodes++] = known ? bw : 0;
 	}
 	*cfg = g;

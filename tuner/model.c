@@ -679,6 +679,18 @@ int tt_model_measure(void *ctx, const struct tt_weights *w, double *score)
 	return 0;
 }
 
+int tt_model_chase(struct tt_model_sim *s, int node, double *lat_ns)
+{
+	const struct tt_model_source *src = tt_model_source(s->m, s->src);
+
+	for (int i = 0; src && i < src->nnodes; i++)
+		if (src->nodes[i].node == node) {
+			*lat_ns = src->nodes[i].idle_lat_ns * noise(s);
+			return 0;
+		}
+	return tt_err(TT_EINPUT, "the model has no node %d from source %d", node, s->src);
+}
+
 int tt_model_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out)
 {
 	struct tt_model_sim *s = ctx;

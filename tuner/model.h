@@ -179,6 +179,11 @@ int tt_model_measure(void *sim, const struct tt_weights *w, double *score);
  * latency objective) and the loaded latency, each with its own noise. */
 int tt_model_sample(void *sim, const struct tt_weights *w, struct tt_sample *out);
 
+/* A pointer chase on node from the source, as the profile runs it: the
+ * node's idle latency times the noise above. TT_EINPUT for a node the
+ * model has not from the source. */
+int tt_model_chase(struct tt_model_sim *s, int node, double *lat_ns);
+
 /* The deterministic generator behind the noise: splitmix64 seeding,
  * xoshiro256** (Blackman & Vigna, https://prng.di.unimi.it/). */
 void tt_rng_seed(uint64_t s[4], uint64_t seed);

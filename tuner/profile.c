@@ -138,6 +138,12 @@ void tt_profile_bw(const struct tt_profile *p, double *bw_bytes_s)
 		bw_bytes_s[k] = p->nodes[k].bw_bytes_s;
 }
 
+void tt_profile_lat(const struct tt_profile *p, double *lat_ns)
+{
+	for (int k = 0; k < p->n; k++)
+		lat_ns[k] = p->nodes[k].lat_ns;
+}
+
 int tt_profile_cost(int nnodes)
 {
 	return nnodes;

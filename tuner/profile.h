@@ -62,8 +62,10 @@ void tt_profile_hmat(struct tt_profile *p, const struct tt_topo *t, int src, con
 		     int n);
 /* Every node has a bandwidth. */
 bool tt_profile_complete(const struct tt_profile *p);
-/* The bandwidths, bytes/s, in node order. */
+/* The bandwidths, bytes/s, and the idle latencies, ns (0: unknown), in
+ * node order. */
 void tt_profile_bw(const struct tt_profile *p, double *bw_bytes_s);
+void tt_profile_lat(const struct tt_profile *p, double *lat_ns);
 /* How the profile counts against a budget of measurements: one per node
  * (its bandwidth run costs what a search measurement costs; the latency
  * run is shorter). */

@@ -668,6 +668,10 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 				      "prior bandwidth of node %d is not a non-negative "
 				      "number",
 				      c->nodes[k]);
+		if (!(c->prior_lat_ns[k] >= 0) || !isfinite(c->prior_lat_ns[k]))
+			return tt_err(TT_EINPUT,
+				      "prior latency of node %d is not a non-negative number",
+				      c->nodes[k]);
 	}
 	if (c->max_weight < 1 || c->max_weight > TT_SEARCH_MAX_WEIGHT)
 		return tt_err(TT_EINPUT, "max weight '%u' out of range (1-%d)", c->max_weight,

@@ -90,6 +90,7 @@ struct tt_search_cfg {
 	int local_node;				      /* the source's own node; -1: none */
 	double prior_bw_bytes_s[TT_SEARCH_MAX_NODES]; /* bytes/s per node, 0: unknown */
 	char prior_from[32];			      /* "profile", "hmat", "model", "none" */
+	double prior_lat_ns[TT_SEARCH_MAX_NODES];     /* ns, idle, per node, 0: unknown */
 	/* The auto-mode baseline's input, as the kernel would take it (HMAT);
 	 * all 0: the prior's. When its vector differs from the prior's, the
 	 * prior's is the search's first candidate. */

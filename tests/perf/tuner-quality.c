@@ -50,6 +50,7 @@
  */
 #include "../../core/error.h"
 #include "../../tuner/model.h"
+#include "../../tuner/profile.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
 
@@ -359,15 +360,19 @@ static int run(const struct qrun *q, const char *strategy, int budget, bool real
 
 			tt_weights_clear(&tw);
 			tt_weights_put(&tw, c->nodes[k], 1);
-			if ((rc = tt_model_measure(&sim, &tw, &cfg.prior_bw_bytes_s[k])) < 0)
+			if ((rc = tt_model_measure(&sim, &tw, &cfg.prior_bw_bytes_s[k])) < 0 ||
+			    (rc = tt_model_chase(&sim, c->nodes[k], &cfg.prior_lat_ns[k])) < 0)
 				return rc;
 		}
 		profile = c->nnodes;
 		snprintf(cfg.prior_from, sizeof(cfg.prior_from), "profile");
 	} else {
-		if ((rc = tt_model_profile(&q->m, c->src, c->nodes, c->nnodes,
-					   cfg.prior_bw_bytes_s)) < 0)
+		struct tt_profile p;
+
+		if ((rc = tt_profile_model(&p, &q->m, c->src, c->nodes, c->nnodes)) < 0)
 			return rc;
+		tt_profile_bw(&p, cfg.prior_bw_bytes_s);
+		tt_profile_lat(&p, cfg.prior_lat_ns);
 		snprintf(cfg.prior_from, sizeof(cfg.prior_from), "model");
 	}
 	cfg.budget_trials = budget - profile;

@@ -279,15 +279,18 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 		const struct tt_tier *tr = &t->tiers[i];
 		double bw = 0, abw = 0, lat = 0;
 		bool used = false, known = true, aknown = true, lknown = true;
+		int nin = 0;
 
 		for (int k = 0; k < cfg->nnodes; k++)
 			if (tt_nodemask_test(&tr->nodes, cfg->nodes[k])) {
 				used = true;
 				bw += cfg->prior_bw_bytes_s[k];
 				known &= cfg->prior_bw_bytes_s[k] > 0;
-				/* A tier's pages go to its nodes by bandwidth. */
-				lat += cfg->prior_bw_bytes_s[k] * cfg->prior_lat_ns[k];
+				/* The RFC splits a tier's weight evenly over its
+				 * nodes (tt_rfc_split): its pages' mean latency. */
+				lat += cfg->prior_lat_ns[k];
 				lknown &= cfg->prior_lat_ns[k] > 0;
+				nin++;
 				abw += cfg->auto_bw_bytes_s[k];
 				aknown &= cfg->auto_bw_bytes_s[k] > 0;
 			}
@@ -297,7 +300,7 @@ static int group_tiers(const struct tt_topo *t, struct tt_search_cfg *cfg)
 			return rc;
 		g.nodes[g.nnodes] = tr->id;
 		g.auto_bw_bytes_s[g.nnodes] = aknown ? abw : 0;
-		g.prior_lat_ns[g.nnodes] = known && lknown ? lat / bw : 0;
+		g.prior_lat_ns[g.nnodes] = lknown ? lat / nin : 0;
 		g.prior_bw_bytes_s[g.nnodes++] = known ? bw : 0;
 	}
 	*cfg = g;

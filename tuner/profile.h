@@ -2,7 +2,7 @@
 /*
  * The profile: bandwidth and idle latency from the source node to each
  * node the search interleaves over, each node alone, before the search. It
- * is the search's prior (tt_search_cfg.prior_bw_bytes_s) and, where HMAT
+ * is the search's prior (tt_search_cfg.prior_bw_bytes_s, prior_lat_ns) and, where HMAT
  * lacks figures, the auto-mode baseline's input. HMAT gives each node's
  * figures from its best initiator only (struct tt_hmat), so from another
  * socket it overstates; the profile measures from the source itself. HMAT
@@ -13,6 +13,7 @@
  *	or tt_profile_model(&p, &model, src, nodes, n);     (--model)
  *	or tt_profile_hmat(&p, topo, src, nodes, n);        (skipped)
  *	if (tt_profile_complete(&p)) tt_profile_bw(&p, cfg.prior_bw_bytes_s);
+ *	and, measured or the model's, tt_profile_lat(&p, cfg.prior_lat_ns);
  *
  * Measured: the bandwidth is the mix kernel with every source thread, its
  * pages 100% on the node by exact placement (tuner/trial.h, as a trial of

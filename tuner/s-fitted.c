@@ -31,8 +31,8 @@
  * Levenberg-Marquardt to the log of every trial's mean, weighted by its
  * measurements, with a weak prior from the profile's bandwidths; on a real
  * run the profile's own measurements (each node alone) are data too. With
- * the profile's idle latencies, b_c is the source's class's b times their
- * ratio, within about 20%: from one node alone only the node's bandwidth
+ * the profile's idle latencies, b_c is the source's class's b (else the
+ * first class's) times their ratio, within about 20%: from one node alone only the node's bandwidth
  * shows, and with b free the fit weighed a slower node by chance (Xeon
  * Max's 4 nodes from the far socket, a remote node at weight 1). The
  * minimum over the shares is found by exponentiated gradient on the
@@ -84,9 +84,10 @@ struct fit {
 	double lat_ratio[NN]; /* log of each class's latency over ref's */
 };
 
-/* A node's latency in the surrogate's units: with the profile's idle
- * latencies, the source class's b times the ratio of latencies times its
- * own factor (th, near 1); without, b_c itself. */
+/* A class's latency in the surrogate's units: with the profile's idle
+ * latencies, the reference class's b (the source's class, else the first)
+ * times the ratio of latencies times its own factor (th, near 1);
+ * without, b_c itself. */
 static double lat_of(const struct fit *f, const double *th, int c)
 {
 	if (!f->by_lat || c == f->ref)
@@ -143,6 +144,10 @@ static double predict(const struct fit *f, const double *th, const double *x)
 		}
 	}
 	y = 0.5 * (lat0 + satb + sqrt((lat0 - satb) * (lat0 - satb) + 4 * kappa * latb * satb));
+	/* With a queue term below rounding (b / a under 1e-12, far off any
+	 * prior) the quadratic's root rounds to satb itself, where the busiest
+	 * node's gap is 0: start just past it. */
+	y = fmax(y, nextafter(satb, INFINITY));
 	for (int it = 0; it < 50; it++) {
 		double step = excess(f, sat, lat, kappa, y, &slope) / slope;
 

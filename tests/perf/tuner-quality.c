@@ -27,10 +27,11 @@
  *
  * How each budget is run, as auto runs it (tuner/auto.c):
  *   - 60, a real run: the profile first (each node alone, one noisy
- *     measurement each, out of the budget) is the prior; the auto baseline
- *     is HMAT's (below);
+ *     measurement each, out of the budget, and a noisy pointer chase for
+ *     its idle latency) is the prior; the auto baseline is HMAT's (below);
  *   - 200 and the grid's 10%, a model run: the model's figures (the lesser
- *     of read and write peak) are the prior, HMAT's the auto baseline.
+ *     of read and write peak, the idle latency) are the prior, HMAT's the
+ *     auto baseline.
  * HMAT gives each node's figures from its best initiator, so from another
  * socket it overstates them: here, each node's best figures over the
  * model's sources. The final comparison's rounds are auto's: a fortieth of
@@ -354,7 +355,8 @@ static int run(const struct qrun *q, const char *strategy, int budget, bool real
 		return rc;
 	if (real) {
 		/* The profile: the mix kernel with every thread, each node
-		 * alone, one measurement each, out of the budget. */
+		 * alone, one measurement each, out of the budget; and its
+		 * pointer chase (one thread, not counted: it is short). */
 		for (int k = 0; k < c->nnodes; k++) {
 			struct tt_weights tw;
 

@@ -56,6 +56,7 @@ static const struct mcase *cur;
 static double sigma = 0.03;		       /* the runs' noise */
 static int winner_n;			       /* the last run's winner: its measurements */
 static uint32_t winner_w[TT_SEARCH_MAX_NODES]; /* and its weights */
+static bool final_auto; /* the last run recommended the auto baseline, the winner lost to it */
 
 static void load(const struct mcase *c)
 {
@@ -121,9 +122,9 @@ static double optimum(uint32_t (*fin)[TT_SEARCH_MAX_NODES], int nfin)
 }
 
 /* One run as auto runs it: a real run (budget 60) profiles each node first,
- * one noisy measurement each within the budget; a model run takes the
- * model's figures. The auto baseline is HMAT's: each node's best figure
- * over the model's sources. final: the recommended weights. */
+ * one noisy measurement each within the budget and a noisy pointer chase
+ * (tt_model_chase); a model run takes the model's figures. The auto baseline is HMAT's: each node's
+ * best figure over the model's sources. final: the recommended weights. */
 static void run(int budget, uint64_t seed, uint32_t *final)
 {
 	struct tt_search_cfg cfg;
@@ -177,6 +178,7 @@ static void run(int budget, uint64_t seed, uint32_t *final)
 	assert_true(s.measurements <= cfg.budget_trials);
 	winner_n = s.trials[s.best].n;
 	tt_search_trial_weights(&s, s.best, winner_w);
+	final_auto = r.lost_to >= 0 && r.base[r.lost_to].kind == TT_BASE_AUTO;
 	for (int k = 0; k < cur->nnodes; k++)
 		final[k] = tt_weights_get(r.lost_to >= 0 ? &r.base[r.lost_to].w : &r.best_w,
 					  cur->nodes[k], 0);
@@ -184,47 +186,57 @@ static void run(int budget, uint64_t seed, uint32_t *final)
 }
 
 /* Issue 22's bar, within 1% of the optimum in 95% of seeds: at most
- * allowed[i] of nseeds' recommendations over 1%, and no search's winner
- * over 2%. (A recommendation is the auto baseline's when the comparison
- * says the winner lost to it: at 3 rounds a 95% interval puts a small true
- * gain below zero now and then, 1r1w seed 23 at 60, and the auto vector is
- * 2.12% off there; the verdicts are held to item 4 by the quality
- * benchmark.) Before the line search, on the 4-CXL machine at 60, 11 of 20
- * seeds were 1.4% off (the pattern search kept every slow device at
- * weight 1). */
+ * allowed[i] of nseeds' recommendations over 1%; and none over 2%, neither
+ * a recommendation nor the search's winner, except a recommendation of the
+ * kernel's auto vector after the comparison said the winner lost to it:
+ * that is the issue's floor, never below auto, and at 3 rounds a 95%
+ * interval puts a small true gain below zero now and then (1r1w seed 23
+ * at 60: its winner 32:3:3 is 0.8% off, the auto vector 2.12%; the
+ * verdicts are held to item 4 by the quality benchmark). Before the line
+ * search, on the 4-CXL machine at 60, 11 of 20 seeds were 1.4% off (the
+ * pattern search kept every slow device at weight 1). */
 static void many_nodes(int budget, size_t ncases, int nseeds, const int *allowed)
 {
 	for (size_t i = 0; i < ncases; i++) {
 		double opt, worst = 0;
-		int over = 0, wi = 0;
+		int over = 0;
 		uint32_t(*fin)[TT_SEARCH_MAX_NODES] = calloc((size_t)nseeds, sizeof(*fin));
 		uint32_t(*won)[TT_SEARCH_MAX_NODES] = calloc((size_t)nseeds, sizeof(*won));
+		bool *to_auto = calloc((size_t)nseeds, sizeof(*to_auto));
+		const uint32_t *wv = NULL;
 
 		assert_non_null(fin);
 		assert_non_null(won);
+		assert_non_null(to_auto);
 		load(&cases[i]);
 		for (int seed = 1; seed <= nseeds; seed++) {
 			run(budget, (uint64_t)seed, fin[seed - 1]);
 			memcpy(won[seed - 1], winner_w, sizeof(winner_w));
+			to_auto[seed - 1] = final_auto;
 		}
 		opt = optimum(fin, nseeds);
 		for (int k = 0; k < nseeds; k++) {
-			double g = 1 - truth(won[k]) / opt;
+			double g = 1 - truth(fin[k]) / opt, gw = 1 - truth(won[k]) / opt;
 
-			over += 1 - truth(fin[k]) / opt > 0.01;
-			if (g > worst) {
+			over += g > 0.01;
+			if (!to_auto[k] && g > worst) {
 				worst = g;
-				wi = k;
+				wv = fin[k];
+			}
+			if (gw > worst) {
+				worst = gw;
+				wv = won[k];
 			}
 		}
 		if (over > allowed[i] || worst > 0.02)
 			fail_msg("%s from %d, %s, budget %d: %d of %d seeds over 1%%, worst "
-				 "winner %.2f%% (%u:%u:%u:%u:%u...)",
+				 "%.2f%% (%u:%u:%u:%u:%u...)",
 				 cases[i].model, cases[i].src, cases[i].mix, budget, over, nseeds,
-				 100 * worst, won[wi][0], won[wi][1], won[wi][2], won[wi][3],
-				 won[wi][4]);
+				 100 * worst, wv ? wv[0] : 0, wv ? wv[1] : 0, wv ? wv[2] : 0,
+				 wv ? wv[3] : 0, wv ? wv[4] : 0);
 		free(fin);
 		free(won);
+		free(to_auto);
 	}
 }
 

@@ -778,6 +778,16 @@ static void test_bad_config(void **state)
 		assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), TT_EINPUT);
 		assert_string_equal(tt_err_msg(), v[i].msg);
 	}
+	/* The profile's latencies: a number of nanoseconds or 0 (unknown). */
+	for (int i = 0; i < 2; i++) {
+		struct tt_search_cfg cfg;
+
+		setup(&cases[0], &cfg, &spy, "triad", 0.03, 1, 100, "fitted");
+		cfg.prior_lat_ns[1] = i ? NAN : -5;
+		assert_int_equal(tt_search_init(&s, &cfg, spy_measure, &spy), TT_EINPUT);
+		assert_string_equal(tt_err_msg(),
+				    "prior latency of node 1 is not a non-negative number");
+	}
 }
 
 /* The grid strategy, unbounded and noise-free, is the reference itself. */

@@ -24,20 +24,21 @@
  * loaded latency rather than its saturation (Xeon Max's DDR beside HBM, at
  * half of DDR's peak), the form has it; a sum of a fixed latency and a
  * saturation term joined by a p-norm, this search's form before, put the
- * peak on the flat side (12 of 100 runs over 1% at 60 and 3% noise). The
- * prior on kappa, 0.08, is the shape of MLC's loaded-latency sweeps, as
- * the shipped models have it: +8% at half of peak, doubled near 90-95%.
- * The parameters (a_c, b_c a class, one kappa) are fitted by
+ * peak on the flat side (12 of 100 runs over 1% at 60 and 3% noise; 2
+ * with this form and the latencies below, bench/scripts/tuner-quality.sh).
+ * The prior on kappa, 0.08, is the shape of MLC's loaded-latency sweeps,
+ * as the shipped models have it: +8% at half of peak, doubled near
+ * 90-95%. The parameters (a_c, b_c a class, one kappa) are fitted by
  * Levenberg-Marquardt to the log of every trial's mean, weighted by its
  * measurements, with a weak prior from the profile's bandwidths; on a real
  * run the profile's own measurements (each node alone) are data too. With
  * the profile's idle latencies, b_c is the source's class's b (else the
- * first class's) times their ratio, within about 20%: from one node alone only the node's bandwidth
- * shows, and with b free the fit weighed a slower node by chance (Xeon
- * Max's 4 nodes from the far socket, a remote node at weight 1). The
- * minimum over the shares is found by exponentiated gradient on the
- * simplex, and the integer vector with the least predicted y near it is
- * the proposal.
+ * first class's) times their ratio, within about 20%: from one node alone
+ * only the node's bandwidth shows, and with b free the fit weighed a
+ * slower node by chance (Xeon Max's 4 nodes from the far socket, a remote
+ * node at weight 1). The minimum over the shares is found by
+ * exponentiated gradient on the simplex, and the integer vector with the
+ * least predicted y near it is the proposal.
  * Pooling every measurement in one fit is what beats the noise: picking
  * the best of noisy means cannot tell 1% apart at 3% noise with 200
  * measurements; the fitted corner's place can.

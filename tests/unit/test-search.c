@@ -123,8 +123,9 @@ static double optimum(uint32_t (*fin)[TT_SEARCH_MAX_NODES], int nfin)
 
 /* One run as auto runs it: a real run (budget 60) profiles each node first,
  * one noisy measurement each within the budget and a noisy pointer chase
- * (tt_model_chase); a model run takes the model's figures. The auto baseline is HMAT's: each node's
- * best figure over the model's sources. final: the recommended weights. */
+ * (tt_model_chase); a model run takes the model's figures. The auto
+ * baseline is HMAT's: each node's best figure over the model's sources.
+ * final: the recommended weights. */
 static void run(int budget, uint64_t seed, uint32_t *final)
 {
 	struct tt_search_cfg cfg;
@@ -177,6 +178,7 @@ static void run(int budget, uint64_t seed, uint32_t *final)
 		fail_msg("%s", tt_err_msg());
 	assert_true(s.measurements <= cfg.budget_trials);
 	winner_n = s.trials[s.best].n;
+	memset(winner_w, 0, sizeof(winner_w));
 	tt_search_trial_weights(&s, s.best, winner_w);
 	final_auto = r.lost_to >= 0 && r.base[r.lost_to].kind == TT_BASE_AUTO;
 	for (int k = 0; k < cur->nnodes; k++)
@@ -247,8 +249,9 @@ static void many_nodes(int budget, size_t ncases, int nseeds, const int *allowed
  * the line stopped rounding a slow node's share up to one unit from half
  * a unit (ONE_FROM in tuner/s-shares.c); the SPR model's pair of CXL
  * devices (1r1w) had 17 of the quality benchmark's 100 before the
- * surrogate's class term met one node alone; Xeon Max's DDR and HBM 9 of
- * these before its loaded latency and the profile's latencies. */
+ * surrogate's class term met one node alone; Xeon Max's DDR and HBM had
+ * 9 of the quality benchmark's seeds 1-100 (-f 1) before the surrogate's
+ * loaded latency and the profile's latencies. */
 static void test_real_budget(void **state)
 {
 	static const int allowed[] = { 5, 5, 8, 5, 5, 5 };

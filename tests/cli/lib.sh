@@ -30,13 +30,25 @@ check() {
 }
 
 # run cmd, keep stdout/stderr/exit in $WORK/out, $WORK/err, $rc
-run() { "$@" >"$WORK/out" 2>"$WORK/err"; rc=$?; }
+run() {
+	printf '%s\n' "$*" >"$WORK/cmd"
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	rc=$?
+}
 
-# is "desc" got want
+# is "desc" got want; on a mismatch, the last run's command and stderr
+# too: a check that fails once in CI can then be read, not only rerun.
 is() {
 	if [ "$2" = "$3" ]; then tap 0 "$1"; else
 		tap 1 "$1"
-		printf 'got:  %s\nwant: %s\n' "$2" "$3" | diag
+		{
+			printf 'got:  %s\nwant: %s\n' "$2" "$3"
+			if [ -s "$WORK/err" ] && [ -s "$WORK/cmd" ]; then
+				printf 'the last run: %s' "$(cat "$WORK/cmd")"
+				printf ', exit %s, its stderr:\n' "${rc:-?}"
+				head -10 "$WORK/err"
+			fi
+		} | diag
 	fi
 }
 

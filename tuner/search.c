@@ -640,21 +640,9 @@ static void add_baseline(struct tt_search *s, enum tt_baseline kind)
 	c->gain = c->gain_lo = c->gain_hi = NAN;
 }
 
-static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
-		tt_sample_fn sample, void *ctx)
+/* The nodes to search and each one's prior figures. */
+static int check_nodes(const struct tt_search_cfg *c)
 {
-	const struct tt_search_cfg *c = cfg;
-	int reserve, rc;
-
-	memset(s, 0, sizeof(*s));
-	s->best = s->leader = -1;
-	if (!(c->max_lat_ns >= 0) || !isfinite(c->max_lat_ns))
-		return tt_err(TT_EINPUT, "latency bound '%g' ns is not a positive number",
-			      c->max_lat_ns);
-	if (c->max_lat_ns > 0 && !sample)
-		return tt_err(TT_EINPUT,
-			      "a latency bound needs a measurement that reports latency");
-	s->prior_trial = -1;
 	if (c->nnodes < 1 || c->nnodes > TT_SEARCH_MAX_NODES)
 		return tt_err(TT_EINPUT, "%d nodes to search (1-%d)", c->nnodes,
 			      TT_SEARCH_MAX_NODES);
@@ -673,6 +661,26 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 				      "prior latency of node %d is not a non-negative number",
 				      c->nodes[k]);
 	}
+	return 0;
+}
+
+static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
+		tt_sample_fn sample, void *ctx)
+{
+	const struct tt_search_cfg *c = cfg;
+	int reserve, rc;
+
+	memset(s, 0, sizeof(*s));
+	s->best = s->leader = -1;
+	if (!(c->max_lat_ns >= 0) || !isfinite(c->max_lat_ns))
+		return tt_err(TT_EINPUT, "latency bound '%g' ns is not a positive number",
+			      c->max_lat_ns);
+	if (c->max_lat_ns > 0 && !sample)
+		return tt_err(TT_EINPUT,
+			      "a latency bound needs a measurement that reports latency");
+	s->prior_trial = -1;
+	if ((rc = check_nodes(c)) < 0)
+		return rc;
 	if (c->max_weight < 1 || c->max_weight > TT_SEARCH_MAX_WEIGHT)
 		return tt_err(TT_EINPUT, "max weight '%u' out of range (1-%d)", c->max_weight,
 			      TT_SEARCH_MAX_WEIGHT);

@@ -462,19 +462,13 @@ void tt_journal_release(struct tt_journal *j)
 static int history_each(const char *path, const char *root,
 			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx, int *damaged);
 
-/* The rotated file first: a record in the current one is newer. */
-static int history_walk(const char *path, const char *root,
-			void (*fn)(void *ctx, struct tt_journal *rec), void *ctx, int *damaged)
+/* The current file first, the rotated PATH.1 only when the answer is not
+ * in it (a record in the current file is newer than any in PATH.1): a
+ * PATH.1 that cannot be read, or is too large to, does not block undoing
+ * the apply whose record rotated it. */
+static void rotated_name(const char *path, char *old, size_t size)
 {
-	char old[4200];
-	int rc, none = 0;
-
-	if (!damaged)
-		damaged = &none;
-	*damaged = 0;
-	snprintf(old, sizeof(old), "%s.1", path);
-	rc = history_each(old, root, fn, ctx, damaged);
-	return rc < 0 ? rc : history_each(path, root, fn, ctx, damaged);
+	snprintf(old, size, "%s.1", path);
 }
 
 int tt_history_check(const char *path)
@@ -482,7 +476,7 @@ int tt_history_check(const char *path)
 	char old[4200];
 	int rc = 0, fd;
 
-	snprintf(old, sizeof(old), "%s.1", path);
+	rotated_name(path, old, sizeof(old));
 	for (const char *f = path; f && rc == 0; f = f == path ? old : NULL) {
 		if (access(f, F_OK) < 0 && errno == ENOENT && lstat(f, &(struct stat){ 0 }) < 0)
 			continue;
@@ -503,6 +497,7 @@ struct pick {
 	bool found;
 	int *stack; /* applies not undone, by number */
 	int n, cap;
+	int excess; /* undos of applies in an older file */
 	bool oom;
 };
 
@@ -531,8 +526,11 @@ static void pick_undoable(void *ctx, struct tt_journal *rec)
 	struct pick *p = ctx;
 
 	p->seq++;
-	if (strcmp(rec->kind, "undo") == 0 && p->n) {
-		p->n--;
+	if (strcmp(rec->kind, "undo") == 0) {
+		if (p->n)
+			p->n--;
+		else
+			p->excess++;
 	} else if (strcmp(rec->kind, "apply") == 0 || strcmp(rec->kind, "restore") == 0) {
 		/* restore --defaults and --auto replace tuned weights: undoable
 		 * as an apply is ("undo" is restore --last's own record). */
@@ -555,10 +553,17 @@ int tt_history_last(const char *path, const char *root, const char *kind, struct
 		    int *damaged)
 {
 	struct pick p = { .kind = kind, .j = j };
-	int rc;
+	char old[4200];
+	int rc, none = 0;
 
+	if (!damaged)
+		damaged = &none;
+	*damaged = 0;
 	memset(j, 0, sizeof(*j));
-	rc = history_walk(path, root, pick_last, &p, damaged);
+	rotated_name(path, old, sizeof(old));
+	rc = history_each(path, root, pick_last, &p, damaged);
+	if (rc == 0 && !p.found)
+		rc = history_each(old, root, pick_last, &p, damaged);
 	if (rc < 0) {
 		tt_journal_release(j);
 		return rc;
@@ -568,25 +573,40 @@ int tt_history_last(const char *path, const char *root, const char *kind, struct
 
 int tt_history_undoable(const char *path, const char *root, struct tt_journal *j, int *damaged)
 {
-	struct pick p = { .j = j };
-	int rc;
+	char old[4200];
+	const char *file = path;
+	int rc, excess = 0, none = 0;
+	bool found = false;
 
+	if (!damaged)
+		damaged = &none;
+	*damaged = 0;
 	memset(j, 0, sizeof(*j));
-	rc = history_walk(path, root, pick_undoable, &p, damaged);
-	if (rc == 0 && p.oom)
-		rc = tt_err(TT_EFAIL, "out of memory");
-	if (rc == 0 && p.n) {
-		struct pick q = { .want = p.stack[p.n - 1], .j = j };
+	rotated_name(path, old, sizeof(old));
+	/* Newest file first: its applies not undone in it, and the undos
+	 * left over for applies in the older file. */
+	for (int f = 0; f < 2 && !found; f++, file = old) {
+		struct pick p = { 0 };
 
-		rc = history_walk(path, root, pick_last, &q, NULL);
-		p.found = q.found;
+		rc = history_each(file, root, pick_undoable, &p, damaged);
+		if (rc == 0 && p.oom)
+			rc = tt_err(TT_EFAIL, "out of memory");
+		if (rc == 0 && p.n > excess) {
+			struct pick q = { .want = p.stack[p.n - 1 - excess], .j = j };
+			int ignored = 0;
+
+			rc = history_each(file, root, pick_last, &q, &ignored);
+			found = q.found;
+		}
+		excess = excess > p.n ? excess - p.n : 0;
+		excess += p.excess;
+		free(p.stack);
+		if (rc < 0) {
+			tt_journal_release(j);
+			return rc;
+		}
 	}
-	free(p.stack);
-	if (rc < 0) {
-		tt_journal_release(j);
-		return rc;
-	}
-	return p.found ? 1 : 0;
+	return found ? 1 : 0;
 }
 /* One record's text (from its magic line), NUL-terminated, parsed: 1 and
  * *cur filled when it is whole (its done line last), 0 when not (damaged),
@@ -693,7 +713,18 @@ static int history_each(const char *path, const char *root,
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		/* An error is not the end of the file: a history cut short by
+		 * EIO would lose its newest records, and restore --last would
+		 * undo an older apply than the last (or none). A file that
+		 * shrank since fstat ends where it ends. */
+		if (n < 0) {
+			int err = errno;
+
+			close(fd);
+			free(buf);
+			return tt_err_sys(TT_EFAIL, err, "cannot read history '%s'", path);
+		}
+		if (n == 0)
 			break;
 		len += (size_t)n;
 	}

@@ -38,6 +38,9 @@ static int restore_journal(struct tt_cli *cli, const char *state, const char *jo
 		*then_last = true;
 		return 0;
 	}
+	if (rec.aside[0])
+		cli_warn("set the journal aside as '%s', kept for you to read: %s", rec.aside,
+			 rec.aside_why);
 	if (cli->json)
 		return cli_print_json(json_pack("{s:s,s:s,s:i}", "action", "restore-journal",
 						"journal", journal, "restored", rec.restored));

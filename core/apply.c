@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define JOURNAL "apply.journal"
@@ -322,8 +323,8 @@ static void remove_stale_temps(const char *dir)
  * No such file or directory", 1 of 6 runs of t0047's eight applies). */
 static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 {
-	char path[4200];
-	int rc = tt_state_prepare(dir);
+	char path[4200], holder[64] = "";
+	int rc = tt_state_prepare(dir), waited_ms = 0, wait_ms = tt_apply_lock_wait_ms();
 
 	if (rc < 0)
 		return rc;
@@ -331,20 +332,64 @@ static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 	*fd = tt_open_regular(path, O_RDWR | O_CREAT, 0600, "lock");
 	if (*fd < 0)
 		return *fd;
-	if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
-		rc = errno == EWOULDBLOCK
-			     ? tt_err(TT_EFAIL,
-				      "another tiertune is writing weights (lock '%s' is held)",
-				      path)
-			     : tt_err_sys(TT_EFAIL, errno, "cannot lock '%s'", path);
-		close(*fd);
-		*fd = -1;
-		return rc;
+	/* Waited for, up to a bound: another apply is a few milliseconds
+	 * (12 boot and hotplug runs started at once: 4 exited 1 without
+	 * waiting), a restore or tiertop's edit as short; auto --apply holds
+	 * it for its whole search, which the unit waits out
+	 * (TIERTUNE_LOCK_WAIT). Polled, not a blocking flock: signals are
+	 * blocked around transactions, and a bound needs no alarm. */
+	while (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK || waited_ms >= wait_ms) {
+			int err = errno;
+			ssize_t n = err == EWOULDBLOCK ? pread(*fd, holder, sizeof(holder) - 1, 0) : 0;
+
+			holder[n > 0 ? n : 0] = '\0';
+			holder[strcspn(holder, "\n")] = '\0';
+			if (err != EWOULDBLOCK) {
+				rc = tt_err_sys(TT_EFAIL, err, "cannot lock '%s'", path);
+			} else {
+				rc = tt_err(TT_EFAIL,
+					    "another tiertune is writing weights (lock '%s' is "
+					    "held%s%s; waited %d s)",
+					    path, holder[0] ? " by pid " : "", holder,
+					    waited_ms / 1000);
+				tt_err_hint("TIERTUNE_LOCK_WAIT=SECONDS waits longer (now %d)",
+					    wait_ms / 1000);
+			}
+			close(*fd);
+			*fd = -1;
+			return rc;
+		}
+		usleep(50 * 1000);
+		waited_ms += 50;
+	}
+	tt_apply_lock_waited_ms = waited_ms;
+	/* Who holds it, for a waiter's message (best effort: the lock is the
+	 * flock, not the text). */
+	if (ftruncate(*fd, 0) == 0) {
+		int n = snprintf(holder, sizeof(holder), "%d\n", (int)getpid());
+
+		if (pwrite(*fd, holder, (size_t)n, 0) < 0)
+			(void)0;
 	}
 	remove_stale_temps(dir);
 	if (!sfs->live)
 		tt_fixture_recover(sfs);
 	return 0;
+}
+
+int tt_apply_lock_waited_ms;
+
+int tt_apply_lock_wait_ms(void)
+{
+	const char *env = getenv("TIERTUNE_LOCK_WAIT");
+	uint64_t v;
+
+	if (env && *env && tt_parse_u64(env, 0, 24 * 3600, &v) == 0)
+		return (int)v * 1000;
+	return TT_APPLY_LOCK_WAIT_S * 1000;
 }
 
 /* The only writer: only the weight interfaces' own files are ever written,
@@ -423,14 +468,61 @@ static bool committed(const char *state_dir, const struct tt_journal *j)
 	return same;
 }
 
+/* A journal that can no longer be put back as it is, moved out of the
+ * way under a name of its own (apply.journal.aside-TIME-PID, which
+ * remove_stale_temps leaves alone) and kept for the operator: left where
+ * it was, every later apply (the boot unit's too) would stop at it, and
+ * no command could clear it. */
+static int set_aside(const char *journal, struct tt_recovery *rec, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int set_aside(const char *journal, struct tt_recovery *rec, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(rec->aside, sizeof(rec->aside), "%s.aside-%lld-%d", journal, (long long)time(NULL),
+		 (int)getpid());
+	va_start(ap, fmt);
+	vsnprintf(rec->aside_why, sizeof(rec->aside_why), fmt, ap);
+	va_end(ap);
+	if (rename(journal, rec->aside) < 0) {
+		int err = errno;
+
+		rec->aside[0] = '\0';
+		return tt_err_sys(TT_EFAIL, err, "cannot set journal '%s' aside (%s)", journal,
+				  rec->aside_why);
+	}
+	return tt_journal_sync_dir(journal);
+}
+
+/* The boot of the kernel behind the root: the live one's, or a fixture's
+ * emulated proc/sys/kernel/random/boot_id ("" when it has none: a copy
+ * that does not reboot). */
+static void root_boot_id(const struct tt_sysfs *s, char *buf, size_t size)
+{
+	if (tt_sysfs_read(s, buf, size, "/proc/sys/kernel/random/boot_id") < 0)
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+/* A write whose file is gone from the root (its node offline or removed
+ * since: a CXL card pulled, memory not onlined again after a reboot). */
+static bool file_gone(const struct tt_sysfs *s, const struct tt_write *w)
+{
+	char path[4200];
+
+	return tt_sysfs_path(s, path, sizeof(path), "%s", w->file) == 0 &&
+	       access(path, F_OK) < 0 && errno == ENOENT;
+}
+
 /* own: the journal is the state folder's, removed once done with; a file
  * the user named (restore --journal FILE) is theirs and stays. */
 static int recover_locked(const char *state_dir, const char *journal, bool own,
 			  const struct tt_sysfs *s, struct tt_recovery *rec)
 {
 	struct tt_journal j;
-	char msg[1024];
-	int rc;
+	char msg[1024], boot[64], gone[256] = "";
+	int rc, n = 0, ngone = 0;
+	size_t len = 0;
 
 	memset(rec, 0, sizeof(*rec));
 	rc = tt_journal_read(journal, &j);
@@ -451,14 +543,69 @@ static int recover_locked(const char *state_dir, const char *journal, bool own,
 		rec->committed = true;
 		return own ? tt_journal_remove(journal) : 0;
 	}
-	rc = put_back(s, j.w, j.n, j.implied, j.nimplied, &rec->restored);
+	/* Written under another boot of the kernel: that kernel's weights
+	 * died with it (the weight files are memory, reset at boot), and its
+	 * old values are not this kernel's to be given back. */
+	root_boot_id(s, boot, sizeof(boot));
+	if (own && boot[0] && strcmp(j.boot_id, "-") && strcmp(j.boot_id, boot)) {
+		tt_journal_release(&j);
+		return set_aside(journal, rec,
+				 "written under boot %.36s, not this boot %.36s: the weights "
+				 "it would put back were reset when that kernel stopped",
+				 j.boot_id, boot);
+	}
+	/* Files gone since (their node offline): the others are put back, the
+	 * journal set aside naming them, so that the next apply goes on. */
+	for (int i = 0; i < j.n; i++) {
+		if (own && file_gone(s, &j.w[i])) {
+			ngone++;
+			if (len < sizeof(gone))
+				len += (size_t)snprintf(gone + len, sizeof(gone) - len, "%s%s",
+							len ? " " : "", j.w[i].file);
+			continue;
+		}
+		j.w[n++] = j.w[i];
+	}
+	rc = put_back(s, j.w, n, j.implied, j.nimplied, &rec->restored);
 	tt_journal_release(&j);
 	if (rc < 0) {
 		snprintf(msg, sizeof(msg), "%s", tt_err_msg());
 		return tt_err(rc, "restoring from journal '%s' failed, which is kept: %s", journal,
 			      msg);
 	}
+	if (ngone)
+		return set_aside(journal, rec,
+				 "%d of its files are gone (%s): their nodes are not online; the "
+				 "others were put back",
+				 ngone, gone);
 	return own ? tt_journal_remove(journal) : 0;
+}
+
+int tt_apply_set_aside(const char *state_dir, const struct tt_sysfs *sfs, const char *why,
+		       struct tt_recovery *rec)
+{
+	char path[4200];
+	struct tt_journal j;
+	int fd, rc;
+
+	memset(rec, 0, sizeof(*rec));
+	snprintf(path, sizeof(path), "%s/" JOURNAL, state_dir);
+	rc = lock_state(state_dir, sfs, &fd);
+	if (rc < 0)
+		return rc;
+	/* Another root's journal is not this command's to move: it still
+	 * puts that root back. */
+	if (tt_journal_read(path, &j) == 0) {
+		tt_journal_release(&j);
+		if (strcmp(j.root, sfs->abs) != 0) {
+			close(fd);
+			return tt_err(TT_EINPUT, "journal '%s' is another root's ('%s')", path,
+				      j.root);
+		}
+	}
+	rc = access(path, F_OK) == 0 ? set_aside(path, rec, "%s", why) : 0;
+	close(fd);
+	return rc;
 }
 
 int tt_apply_leftover(const char *state_dir, char *path, size_t size)

@@ -127,7 +127,20 @@ struct tt_recovery {
 	int restored;	/* writes put back */
 	bool committed; /* the journal's transaction had committed (its
 			   history record exists): removed, nothing written */
+	/* Set aside, not put back whole: written under another boot of the
+	 * kernel, or naming files gone since (a node no longer online; the
+	 * others were put back). The path it was moved to and why. */
+	char aside[4300];
+	char aside_why[512];
 };
+
+/* How long a transaction waits for the state folder's lock held by
+ * another tiertune: TIERTUNE_LOCK_WAIT seconds (0-86400), by default
+ * TT_APPLY_LOCK_WAIT_S. tt_apply_lock_waited_ms: how long the last lock
+ * taken was waited for (a front end says so). */
+#define TT_APPLY_LOCK_WAIT_S 30
+int tt_apply_lock_wait_ms(void);
+extern int tt_apply_lock_waited_ms;
 
 /* Call before planning: puts back a journal left by a dead process, so
  * the plan starts from the machine as it was. */
@@ -157,6 +170,13 @@ int tt_apply_hold(struct tt_apply_plan *p, const char *state_dir, struct tt_appl
 /* *restored: values put back. On failure the journal stays and the
  * message names it. */
 int tt_apply_unhold(struct tt_apply_hold *h, int *restored);
+
+/* restore --defaults when the journal cannot be put back (not a journal,
+ * unreadable): under the lock, the state folder's journal moved aside as
+ * recovery moves one (rec->aside, why), so that the defaults go on. A
+ * journal of another root stays (TT_EINPUT). */
+int tt_apply_set_aside(const char *state_dir, const struct tt_sysfs *sfs, const char *why,
+		       struct tt_recovery *rec);
 
 /* A journal left by a process that is gone: 1 and its path when there is
  * one, 0 when none (or its process still runs). */

@@ -26,7 +26,7 @@
 
 static const char *const kinds[] = { "plain", "entry" };
 
-static int sync_dir(const char *path)
+int tt_journal_sync_dir(const char *path)
 {
 	char copy[4096];
 	int fd, rc = 0;
@@ -123,7 +123,7 @@ int tt_journal_write(const char *path, const struct tt_apply_plan *p)
 	if (rc < 0)
 		unlink(tmp);
 	else
-		rc = sync_dir(path);
+		rc = tt_journal_sync_dir(path);
 out:
 	free(text);
 	return rc;
@@ -133,7 +133,7 @@ int tt_journal_remove(const char *path)
 {
 	if (unlink(path) < 0 && errno != ENOENT)
 		return tt_err_sys(TT_EFAIL, errno, "cannot remove journal '%s'", path);
-	return sync_dir(path);
+	return tt_journal_sync_dir(path);
 }
 
 bool tt_journal_same_txn(const struct tt_journal *a, const struct tt_journal *b)
@@ -230,7 +230,7 @@ int tt_history_append(const char *path, const struct tt_apply_plan *p, const cha
 	 * transaction is then rolled back, and a record left behind would be
 	 * an undo of a change that never happened. */
 	err = write_all(fd, framed, flen) < 0 || fsync(fd) < 0 ? errno : 0;
-	if (!err && (rc = sync_dir(path)) < 0)
+	if (!err && (rc = tt_journal_sync_dir(path)) < 0)
 		err = errno ? errno : EIO;
 	if (err) {
 		if (ftruncate(fd, st.st_size) == 0)

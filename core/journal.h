@@ -68,6 +68,8 @@ void tt_journal_release(struct tt_journal *j);
  * checksum right may still hold text no tiertune wrote: it is refused, not
  * written to the kernel. */
 int tt_journal_check_values(const struct tt_journal *j, const char *what);
+/* Syncs the folder that holds path (a rename or unlink there durable). */
+int tt_journal_sync_dir(const char *path);
 /* Removes it and syncs the folder, so a crash cannot bring it back. */
 int tt_journal_remove(const char *path);
 /* The journal and record of one transaction: the same txn (or, for two

@@ -7,11 +7,14 @@
 #include "../core/version.h"
 #include "../db/json.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PROFILE_FORMAT "tiertune-profile"
@@ -195,6 +198,65 @@ int tt_recos_latest(struct tt_db *db, const struct tt_topo *t, struct tt_recos *
 	return 0;
 }
 
+/* A profile is a few kilobytes (one recommendation per source node);
+ * past this it is no profile, and reading it would only hold up the boot
+ * unit and the metrics timer that reads it every minute. */
+#define PROFILE_MAX (4 << 20)
+
+/* The whole file, NUL-terminated, in large reads: jansson's json_loadfd
+ * reads one byte per read(2) (1,049,277 calls for 1 MiB). */
+static int read_capped(int fd, const char *path, char **out, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	size_t have = 0;
+
+	*out = NULL;
+	if (fstat(fd, &st) < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot read profile '%s'", path);
+	if (st.st_size > PROFILE_MAX)
+		return tt_err(TT_EINPUT, "profile '%s' is %jd bytes, more than a profile holds (%d)",
+			      path, (intmax_t)st.st_size, PROFILE_MAX);
+	if (!(buf = malloc((size_t)st.st_size + 1)))
+		return tt_err(TT_EFAIL, "out of memory");
+	/* Up to the cap, whatever fstat said: a file growing meanwhile is
+	 * cut at the cap and then refused, not read without end. */
+	for (;;) {
+		ssize_t n;
+
+		if (have == (size_t)st.st_size) {
+			char probe;
+
+			n = read(fd, &probe, 1);
+			if (n == 0)
+				break;
+			if (n > 0 || errno != EINTR) {
+				free(buf);
+				return n > 0 ? tt_err(TT_EINPUT, "profile '%s' grew while read", path)
+					     : tt_err_sys(TT_EFAIL, errno, "cannot read profile '%s'",
+							  path);
+			}
+			continue;
+		}
+		n = read(fd, buf + have, (size_t)st.st_size - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			free(buf);
+			return tt_err_sys(TT_EFAIL, err, "cannot read profile '%s'", path);
+		}
+		if (n == 0)
+			break;
+		have += (size_t)n;
+	}
+	buf[have] = '\0';
+	*out = buf;
+	*len = have;
+	return 0;
+}
+
 int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
@@ -205,11 +267,18 @@ int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 	/* Not blocking, a regular file: apply --profile FIFO would hang. */
 	int rc = 0, fd = tt_open_regular(path, O_RDONLY, 0, "profile");
 
+	char *raw;
+	size_t len = 0;
+
 	memset(rs, 0, sizeof(*rs));
 	if (fd < 0)
 		return fd;
-	j = json_loadfd(fd, JSON_REJECT_DUPLICATES, &e);
+	rc = read_capped(fd, path, &raw, &len);
 	close(fd);
+	if (rc < 0)
+		return rc;
+	j = json_loadb(raw, len, JSON_REJECT_DUPLICATES, &e);
+	free(raw);
 	if (!j)
 		return tt_err(TT_EINPUT, "profile '%s' is not JSON: %s (line %d)", path, e.text,
 			      e.line);

@@ -33,6 +33,23 @@ static int recover_first(const struct tt_writer_req *rq, const char *state, int 
 		note(rq, TT_NOTE_RECOVERED, &rec);
 	if (rc == 0 && rec.committed)
 		note(rq, TT_NOTE_RECOVERED_DONE, &rec);
+	if (rc == 0 && rec.aside[0])
+		note(rq, TT_NOTE_SET_ASIDE, &rec);
+	/* restore --defaults is the way back that needs nothing but the
+	 * kernel: a journal that cannot be put back (not a journal, a value
+	 * no weight file takes) does not stop it; it is moved aside, kept,
+	 * and said. */
+	if (rc < 0 && rq->from == TT_WRITER_DEFAULTS && rc != TT_EUNAVAIL) {
+		char why[600];
+
+		snprintf(why, sizeof(why), "restore --defaults went on without it: %s",
+			 tt_err_msg());
+		if (tt_apply_set_aside(state, rq->sfs, why, &rec) == 0) {
+			if (rec.aside[0])
+				note(rq, TT_NOTE_SET_ASIDE, &rec);
+			rc = 0;
+		}
+	}
 	return rc;
 }
 
@@ -53,6 +70,35 @@ static bool no_weights(const struct tt_writer_req *rq, const struct tt_recos *rs
 	return false;
 }
 
+/* A node online whose memory is not (a DIMM or CXL block left offline at
+ * boot, memory offlined later; has_memory, not online, says it): its
+ * weight is for memory that will come, and the machine differs from the
+ * one the weights were found on only until it does. Said as the wait it
+ * is (exit 3, as for a node not online), before the fingerprint, which
+ * counts the node's memory and would call the host other hardware. */
+static int check_memory(const struct tt_recos *rs, const struct tt_topo *t, const char *what)
+{
+	bool other = rs->cpu_model[0] && t->cpu_model[0] && strcmp(rs->cpu_model, t->cpu_model);
+	int id;
+
+	for (int i = 0; i < rs->n && !other; i++) {
+		const struct tt_wi_backend *be = tt_wi_find(rs->r[i].interface);
+
+		if (be && be->key == TT_WI_BY_TIER)
+			continue;
+		tt_nodemask_for_each (id, &rs->r[i].w.set) {
+			if (!tt_nodemask_test(&t->online, id) || tt_nodemask_test(&t->mem_nodes, id))
+				continue;
+			tt_err(TT_EUNAVAIL, "%s: node %d has no memory yet: nothing written", what,
+			       id);
+			tt_err_hint("its memory online (daxctl online-memory, or the kernel's "
+				    "auto-online) starts tiertune-apply.service again");
+			return TT_EUNAVAIL;
+		}
+	}
+	return 0;
+}
+
 /* Typed weights, a run or a profile: the recommendations as they are. */
 static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_writer_result *res)
 {
@@ -60,11 +106,31 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 	int rc;
 
 	memset(rs, 0, sizeof(*rs));
-	if (rq->from == TT_WRITER_WEIGHTS)
-		return tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rs);
+	if (rq->from == TT_WRITER_WEIGHTS) {
+		/* Typed weights name nodes as well: one not online, or without
+		 * memory, is refused as a profile's is, not written to a weight
+		 * file the kernel keeps for a node that is not there. */
+		const char *what = rq->weights ? "--weights" : "--tier-weights";
+
+		rc = tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rs);
+		if (rc == 0)
+			rc = tt_recos_check_present(rs, rq->topo, what);
+		return rc < 0 ? rc : check_memory(rs, rq->topo, what);
+	}
 	if (rq->from == TT_WRITER_PROFILE) {
 		rc = tt_recos_from_profile(rq->profile, rs);
 		snprintf(res->what, sizeof(res->what), "profile '%s'", rq->profile);
+		/* The fingerprint is what keeps another machine's weights off
+		 * this one: a profile without one (edited by hand, or made by
+		 * a tool other than export) is refused as one from other
+		 * hardware is, unless forced. */
+		if (rc == 0 && !rs->fingerprint[0] && !rq->force) {
+			tt_err(TT_EINPUT, "%s has no hardware fingerprint (machine.fingerprint)",
+			       res->what);
+			tt_err_hint("make it with 'tiertune export --format json' on this hardware, "
+				    "or --force to apply it anyway");
+			return TT_EINPUT;
+		}
 	} else {
 		rc = rq->hooks.open_db(rq->hooks.ctx, &db);
 		if (rc < 0)
@@ -75,6 +141,8 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 	}
 	if (rc == 0)
 		rc = tt_recos_check_present(rs, rq->topo, res->what);
+	if (rc == 0)
+		rc = check_memory(rs, rq->topo, res->what);
 	if (rc == 0)
 		rc = tt_recos_check_machine(rs, rq->topo, rq->force, res->what);
 	if (rc == 0 && rs->simulated)

@@ -62,6 +62,7 @@ enum tt_writer_kind {
 enum tt_writer_note {
 	TT_NOTE_RECOVERED,	   /* struct tt_recovery: values put back from a leftover journal */
 	TT_NOTE_RECOVERED_DONE,	   /* struct tt_recovery: its change had finished: removed */
+	TT_NOTE_SET_ASIDE,	   /* struct tt_recovery: a journal moved aside (aside, aside_why) */
 	TT_NOTE_SIMULATED,	   /* the source in words: its weights come from a model */
 	TT_NOTE_GLOBAL_OTHERS,	   /* the request: global weights, other sources use them too */
 	TT_NOTE_AUTO_WOULD_REFUSE, /* dry run: the run would refuse (auto mode lost) */

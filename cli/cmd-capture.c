@@ -4,6 +4,7 @@
  * back and hwloc too (core/capture.h): to attach to a bug report, or to
  * run what-if searches of one's own machine on another, with a model of it
  * written from an auto run's report (--model-from, tuner/model-write.h). */
+#define _GNU_SOURCE /* mkostemp */
 #include "cli.h"
 
 #include "../core/capture.h"
@@ -12,6 +13,7 @@
 #include "../tuner/model.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,32 +35,61 @@ static bool tarball(const char *out)
 static int make_tarball(const char *dir, const char *out)
 {
 	char tmp[PATH_MAX];
-	int status = 0;
+	int status = 0, fd, err;
+	mode_t mask;
 	pid_t pid;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", out, (long)getpid()) >= sizeof(tmp))
+	/* The archive is tar's stdout, a file made here: O_EXCL with a random
+	 * name (mkostemp), never through a link. tar's own -f NAME.tmp-PID
+	 * opened a guessable name with O_CREAT|O_TRUNC and followed a link
+	 * planted there: root's archive overwrote the link's target. */
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= sizeof(tmp))
 		return tt_err(TT_EINPUT, "--output '%s' is too long", out);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot create a file beside '%s'", out);
+	mask = umask(0);
+	umask(mask);
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return tt_err_sys(TT_EFAIL, errno, "cannot start tar");
+	if (pid < 0) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		return tt_err_sys(TT_EFAIL, err, "cannot start tar");
+	}
 	if (pid == 0) {
-		execlp("tar", "tar", "--numeric-owner", "--owner=0", "--group=0", "-czf", tmp, "-C",
+		if (dup2(fd, STDOUT_FILENO) < 0)
+			_exit(126);
+		execlp("tar", "tar", "--numeric-owner", "--owner=0", "--group=0", "-czf", "-", "-C",
 		       dir, ".", (char *)NULL);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		close(fd);
 		unlink(tmp);
 		return tt_err(TT_EFAIL, "tar could not write '%s'%s", tmp,
 			      WIFEXITED(status) && WEXITSTATUS(status) == 127 ? " (no tar in PATH)"
 									      : "");
 	}
-	if (rename(tmp, out) < 0) {
-		int err = errno;
-
+	/* The mode a plain create gives (mkostemp's is 0600), and durable
+	 * before it gets its name. */
+	err = fchmod(fd, 0666 & ~mask) < 0 || fsync(fd) < 0 ? errno : 0;
+	if (close(fd) < 0 && !err)
+		err = errno;
+	if (err) {
 		unlink(tmp);
-		return tt_err_sys(TT_EFAIL, err, "cannot rename '%s' to '%s'", tmp, out);
+		return tt_err_sys(TT_EFAIL, err, "cannot write '%s'", tmp);
 	}
+	/* link(2), not rename: it fails on any name there (a link planted
+	 * since the check above too), where rename would replace it. */
+	if (link(tmp, out) < 0) {
+		err = errno;
+		unlink(tmp);
+		return tt_err_sys(err == EEXIST ? TT_EINPUT : TT_EFAIL, err,
+				  "cannot put the archive in place as '%s'", out);
+	}
+	unlink(tmp);
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -41,6 +42,19 @@ static int draw(const char *script)
 	return 0;
 }
 
+/* A file gnuplot drew, copied into its place. */
+static int copy_from(void *ctx, FILE *f)
+{
+	char buf[65536];
+	size_t n;
+	FILE *in = ctx;
+
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, f) != n)
+			return tt_err_sys(TT_EFAIL, errno, "cannot write an image");
+	return ferror(in) ? tt_err_sys(TT_EFAIL, errno, "cannot read an image gnuplot drew") : 0;
+}
+
 static int write_data(void *ctx, FILE *f)
 {
 	return tt_plot_write_data(ctx, f);
@@ -56,6 +70,52 @@ static int write_script(void *ctx, FILE *f)
 	const struct script *s = ctx;
 
 	return tt_plot_write_script(s->pl, s->prefix, f);
+}
+
+/* gnuplot opens its 'set output' names itself, O_CREAT|O_TRUNC through
+ * any link: a link planted at PREFIX.png made root's PNG overwrite its
+ * target. So it draws into a private folder (mkdtemp, 0700), from a copy
+ * of the script naming images there, and each image is then put in place
+ * by cli_write_file, with the checks .dat and .gp have (a new file made
+ * O_EXCL beside the name and renamed; a link planted in a sticky folder
+ * refused). 0 drawn, 1 no gnuplot, else a status. */
+static int draw_private(const struct tt_plot *pl, const char *prefix)
+{
+	const char *t = getenv("TMPDIR"), *const *fig;
+	static const char *const terms[] = { "png", "svg" };
+	char dir[4200], priv[4300], script[4400], from[4500], to[4500];
+	int rc;
+
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/tiertune-plot.XXXXXX", t && *t ? t : "/tmp") >=
+		    sizeof(dir) ||
+	    !mkdtemp(dir))
+		return tt_err_sys(TT_EFAIL, errno, "cannot make a private folder '%s'", dir);
+	snprintf(priv, sizeof(priv), "%s/img", dir);
+	snprintf(script, sizeof(script), "%s/plot.gp", dir);
+	rc = cli_write_file(script, write_script, &(struct script){ .pl = pl, .prefix = priv });
+	if (rc == 0)
+		rc = draw(script);
+	for (fig = tt_plot_figures(pl); rc == 0 && *fig; fig++)
+		for (size_t k = 0; rc == 0 && k < sizeof(terms) / sizeof(terms[0]); k++) {
+			FILE *in;
+
+			snprintf(from, sizeof(from), "%s%s.%s", priv, *fig, terms[k]);
+			snprintf(to, sizeof(to), "%s%s.%s", prefix, *fig, terms[k]);
+			if (!(in = fopen(from, "rb"))) {
+				rc = tt_err_sys(TT_EFAIL, errno, "gnuplot drew no '%s'", from);
+				break;
+			}
+			rc = cli_write_file(to, copy_from, in);
+			fclose(in);
+		}
+	for (fig = tt_plot_figures(pl); *fig; fig++)
+		for (size_t k = 0; k < sizeof(terms) / sizeof(terms[0]); k++) {
+			snprintf(from, sizeof(from), "%s%s.%s", priv, *fig, terms[k]);
+			unlink(from);
+		}
+	unlink(script);
+	rmdir(dir);
+	return rc;
 }
 
 static int plot(struct tt_cli *cli, const int64_t *ids, int nids, const char *prefix)
@@ -90,7 +150,7 @@ static int plot(struct tt_cli *cli, const int64_t *ids, int nids, const char *pr
 		rc = cli_write_file(script, write_script,
 				    &(struct script){ .pl = pl, .prefix = prefix });
 	if (rc == 0)
-		rc = draw(script);
+		rc = draw_private(pl, prefix);
 	if (rc < 0)
 		goto out;
 	sim = tt_plot_simulated(pl) ? "SIMULATED run: " : "";

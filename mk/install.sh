@@ -17,7 +17,7 @@ mode=${1:?install or uninstall}
 D=${DESTDIR:-}
 # The trees the models name: the last part of their machine_sysfs.
 trees() { sed -n 's|.*"machine_sysfs": *"[^"]*/\([^"/]*\)".*|\1|p' tuner/models/*.json | sort -u; }
-units="tiertune-apply.service tiertune-metrics.service tiertune-metrics.timer"
+units="tiertune-apply.service tiertune-hotplug.service tiertune-metrics.service tiertune-metrics.timer"
 
 if [ "$mode" = uninstall ]; then
 	rm -f "$D$BINDIR/tiertune" "$D$BINDIR/tiertop" "$D$MANDIR/tiertune.1" "$D$MANDIR/tiertop.1" \

@@ -107,15 +107,12 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 
 	memset(rs, 0, sizeof(*rs));
 	if (rq->from == TT_WRITER_WEIGHTS) {
-		/* Typed weights name nodes as well: one not online, or without
-		 * memory, is refused as a profile's is, not written to a weight
-		 * file the kernel keeps for a node that is not there. */
-		const char *what = rq->weights ? "--weights" : "--tier-weights";
-
+		/* Typed weights for a node online without memory are refused
+		 * as a profile's are (a node not online, the interface's check
+		 * refuses): not written to a weight file for memory that is not
+		 * there yet. */
 		rc = tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rs);
-		if (rc == 0)
-			rc = tt_recos_check_present(rs, rq->topo, what);
-		return rc < 0 ? rc : check_memory(rs, rq->topo, what);
+		return rc < 0 ? rc : check_memory(rs, rq->topo, "--weights");
 	}
 	if (rq->from == TT_WRITER_PROFILE) {
 		rc = tt_recos_from_profile(rq->profile, rs);

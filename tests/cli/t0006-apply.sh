@@ -103,17 +103,20 @@ for at in 1 2 3; do
 		"$( [ "$(tree_sum "$root")" = "$before" ] && echo same):$(ls "$state" | grep -c journal)" "same:0"
 done
 
-# Two applies cannot interleave: the second is refused while the lock is held.
+# Two applies cannot interleave: the second waits for the lock, up to
+# TIERTUNE_LOCK_WAIT seconds, and is refused after (here at once).
 root=$(copy_fixture spr-ddr5-2cxl)
 mkdir -p "$state"
 flock "$state/apply.lock" sleep 3 &
 holder=$!
 sleep 0.5
 before=$(tree_sum "$root")
-run "$TT" --sysfs-root "$root" apply --weights 0:5
+run env TIERTUNE_LOCK_WAIT=0 "$TT" --sysfs-root "$root" apply --weights 0:5
 is "a second apply while one holds the lock: exit 1, nothing written" \
 	"$rc:$(grep -c 'another tiertune is writing weights' "$WORK/err"):$( [ "$(tree_sum "$root")" = "$before" ] && echo same)" \
 	"1:1:same"
+run "$TT" --sysfs-root "$root" apply --weights 0:5
+is "by default it waits for the lock, then writes" "$rc:$(cat "$root/sys/kernel/mm/mempolicy/weighted_interleave/node0")" "0:5"
 wait "$holder"
 
 # A journal that is garbage: named, nothing written.

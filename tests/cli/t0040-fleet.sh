@@ -33,7 +33,8 @@ for f in bin/tiertune share/man/man1/tiertune.1 share/bash-completion/completion
 	share/tiertune/models/spr-ddr5-2cxl.json share/tiertune/models/2s-genoa-cxl.json \
 	share/tiertune/models/xeon-max-hbm-flat.json \
 	share/tiertune/machines/spr-ddr5-2cxl/$WI/node2 share/tiertune/machines/2s-genoa-cxl/SOURCE \
-	lib/systemd/system/tiertune-apply.service lib/systemd/system/tiertune-metrics.service \
+	lib/systemd/system/tiertune-apply.service lib/systemd/system/tiertune-hotplug.service \
+	lib/systemd/system/tiertune-metrics.service \
 	lib/systemd/system/tiertune-metrics.timer lib/udev/rules.d/85-tiertune.rules; do
 	[ -f "$p/$f" ] || missing="$missing $f"
 done
@@ -81,9 +82,18 @@ if command -v systemd-analyze >/dev/null; then
 else
 	skip "no systemd-analyze to verify the units with"
 fi
-grep -q '^SUBSYSTEM=="memory", ACTION=="online", RUN+=.*systemctl --no-block start tiertune-apply.service' \
+grep -q '^SUBSYSTEM=="memory", ACTION=="online", RUN+=.*is-enabled tiertune-apply.service || /bin/systemctl --no-block start tiertune-hotplug.service' \
 	"$TT_TOP/systemd/85-tiertune.rules"
-is "udev: a memory block onlined starts the unit again" "$?" 0
+is "udev: a memory block onlined starts the hotplug unit when the apply unit is enabled" "$?" 0
+# One apply per hot-add: the hotplug unit settles 2 s before it starts the
+# apply unit, so the starts of a burst of blocks merge into its own.
+is "the hotplug unit: settles, then starts the apply unit" \
+	"$(grep -E '^(Type|ExecStartPre|ExecStart)=' "$units/tiertune-hotplug.service" | tr '\n' ' ')" \
+	"Type=oneshot ExecStartPre=/bin/sleep 2 ExecStart=/bin/systemctl start tiertune-apply.service "
+# Waiting for memory is no failure; before the workloads; the lock waited.
+is "the apply unit: exit 3 a success, before basic.target, the lock waited for" \
+	"$(grep -E '^(DefaultDependencies|Before|SuccessExitStatus|Environment)=' "$units/tiertune-apply.service" | tr '\n' ' ')" \
+	"DefaultDependencies=no Before=basic.target shutdown.target SuccessExitStatus=3 Environment=TIERTUNE_LOCK_WAIT=1800 "
 
 # The apply unit's own command, its profile path and the binary replaced,
 # with --sysfs-root on a fixture copy.

@@ -81,7 +81,7 @@ static int write_script(void *ctx, FILE *f)
  * refused). 0 drawn, 1 no gnuplot, else a status. */
 static int draw_private(const struct tt_plot *pl, const char *prefix)
 {
-	const char *t = getenv("TMPDIR"), *const *fig;
+	const char *t = getenv("TMPDIR"), *const * fig;
 	static const char *const terms[] = { "png", "svg" };
 	char dir[4200], priv[4300], script[4400], from[4500], to[4500];
 	int rc;

@@ -26,9 +26,10 @@ static void note(void *ctx, enum tt_writer_note n, const void *detail)
 			 "('tiertune restore --last' undoes it)");
 		break;
 	case TT_NOTE_SET_ASIDE:
-		cli_warn("set aside the journal of an interrupted tiertune as '%s', kept for you to "
-			 "read: %s",
-			 rec->aside, rec->aside_why);
+		cli_warn(
+			"set aside the journal of an interrupted tiertune as '%s', kept for you to "
+			"read: %s",
+			rec->aside, rec->aside_why);
 		break;
 	case TT_NOTE_SIMULATED:
 		cli_warn("SIMULATED: %s's weights come from a performance model, not from "

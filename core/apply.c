@@ -343,7 +343,8 @@ static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 			continue;
 		if (errno != EWOULDBLOCK || waited_ms >= wait_ms) {
 			int err = errno;
-			ssize_t n = err == EWOULDBLOCK ? pread(*fd, holder, sizeof(holder) - 1, 0) : 0;
+			ssize_t n =
+				err == EWOULDBLOCK ? pread(*fd, holder, sizeof(holder) - 1, 0) : 0;
 
 			holder[n > 0 ? n : 0] = '\0';
 			holder[strcspn(holder, "\n")] = '\0';
@@ -510,8 +511,8 @@ static bool file_gone(const struct tt_sysfs *s, const struct tt_write *w)
 {
 	char path[4200];
 
-	return tt_sysfs_path(s, path, sizeof(path), "%s", w->file) == 0 &&
-	       access(path, F_OK) < 0 && errno == ENOENT;
+	return tt_sysfs_path(s, path, sizeof(path), "%s", w->file) == 0 && access(path, F_OK) < 0 &&
+	       errno == ENOENT;
 }
 
 /* own: the journal is the state folder's, removed once done with; a file

@@ -9,12 +9,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+long (*tt_mpol_syscall)(long nr, ...) = syscall;
+
 int tt_mbind(void *addr, size_t len, int mode, const struct tt_nodemask *mask)
 {
 	const unsigned long *bits = mask ? (const unsigned long *)mask->bits : NULL;
-	unsigned long maxnode = mask ? TT_MAX_NODES + 1 : 0;
+	unsigned long maxnode = mask ? tt_mpol_maxnode(TT_MAX_NODES) : 0;
 
-	if (syscall(SYS_mbind, addr, len, mode, bits, maxnode, 0) == 0)
+	if (tt_mpol_syscall(SYS_mbind, addr, len, mode, bits, maxnode, 0) == 0)
 		return 0;
 	if (errno == EINVAL && mode == MPOL_WEIGHTED_INTERLEAVE)
 		return tt_err(TT_EUNAVAIL,
@@ -43,9 +45,9 @@ int tt_move_pages(void **pages, const int *nodes, int *status, size_t n)
 int tt_set_mempolicy(int mode, const struct tt_nodemask *mask)
 {
 	const unsigned long *bits = mask ? (const unsigned long *)mask->bits : NULL;
-	unsigned long maxnode = mask ? TT_MAX_NODES + 1 : 0;
+	unsigned long maxnode = mask ? tt_mpol_maxnode(TT_MAX_NODES) : 0;
 
-	return syscall(SYS_set_mempolicy, mode, bits, maxnode) == 0 ? 0 : -errno;
+	return tt_mpol_syscall(SYS_set_mempolicy, mode, bits, maxnode) == 0 ? 0 : -errno;
 }
 
 struct query {

@@ -3,7 +3,14 @@
  * Memory-policy system calls, called directly: Debian 12's libnuma (2.0.16)
  * and linux-libc-dev 6.1 predate MPOL_WEIGHTED_INTERLEAVE (Linux 6.9, value
  * 6), and libnuma's wrappers take struct bitmask, not our node masks.
- * maxnode is "bits + 1": the kernel's get_nodes() decrements it.
+ * maxnode is "bits + 1": the kernel's get_nodes() (mm/mempolicy.c) reads
+ * maxnode - 1 bits (--maxnode, then BITS_TO_LONGS of it), and its
+ * get_mempolicy side (copy_nodes_to_user) writes ALIGN(maxnode - 1, 64) / 8
+ * bytes. numactl passed the mask's size and lost its last node until its
+ * commit be8b222 ("fix the maxnode off-by-one"); one more than that and the
+ * kernel reads (or, for get_mempolicy, writes) a word past the mask.
+ * tt_mpol_maxnode is the one place it is computed; tests/unit/test-mpol.c
+ * pins it against that reading for boundary node ids.
  */
 #ifndef TT_MPOL_H
 #define TT_MPOL_H
@@ -25,6 +32,17 @@
 #ifndef MPOL_WEIGHTED_INTERLEAVE
 #define MPOL_WEIGHTED_INTERLEAVE 6
 #endif
+
+/* The maxnode argument for a mask of nbits bits. */
+static inline unsigned long tt_mpol_maxnode(size_t nbits)
+{
+	return (unsigned long)nbits + 1;
+}
+
+/* The system call the wrappers below make: syscall(2), or a test's
+ * recorder (tests/unit/test-mpol.c checks the arguments as the kernel
+ * reads them). */
+extern long (*tt_mpol_syscall)(long nr, ...);
 
 /* mbind(2) of [addr, addr+len) with mode over mask; TT_EUNAVAIL when the
  * kernel does not know the mode (EINVAL for mode 6 before 6.9). */

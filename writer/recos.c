@@ -215,8 +215,9 @@ static int read_capped(int fd, const char *path, char **out, size_t *len)
 	if (fstat(fd, &st) < 0)
 		return tt_err_sys(TT_EFAIL, errno, "cannot read profile '%s'", path);
 	if (st.st_size > PROFILE_MAX)
-		return tt_err(TT_EINPUT, "profile '%s' is %jd bytes, more than a profile holds (%d)",
-			      path, (intmax_t)st.st_size, PROFILE_MAX);
+		return tt_err(TT_EINPUT,
+			      "profile '%s' is %jd bytes, more than a profile holds (%d)", path,
+			      (intmax_t)st.st_size, PROFILE_MAX);
 	if (!(buf = malloc((size_t)st.st_size + 1)))
 		return tt_err(TT_EFAIL, "out of memory");
 	/* Up to the cap, whatever fstat said: a file growing meanwhile is
@@ -232,9 +233,10 @@ static int read_capped(int fd, const char *path, char **out, size_t *len)
 				break;
 			if (n > 0 || errno != EINTR) {
 				free(buf);
-				return n > 0 ? tt_err(TT_EINPUT, "profile '%s' grew while read", path)
-					     : tt_err_sys(TT_EFAIL, errno, "cannot read profile '%s'",
-							  path);
+				return n > 0 ? tt_err(TT_EINPUT, "profile '%s' grew while read",
+						      path)
+					     : tt_err_sys(TT_EFAIL, errno,
+							  "cannot read profile '%s'", path);
 			}
 			continue;
 		}

@@ -87,7 +87,8 @@ static int check_memory(const struct tt_recos *rs, const struct tt_topo *t, cons
 		if (be && be->key == TT_WI_BY_TIER)
 			continue;
 		tt_nodemask_for_each (id, &rs->r[i].w.set) {
-			if (!tt_nodemask_test(&t->online, id) || tt_nodemask_test(&t->mem_nodes, id))
+			if (!tt_nodemask_test(&t->online, id) ||
+			    tt_nodemask_test(&t->mem_nodes, id))
 				continue;
 			tt_err(TT_EUNAVAIL, "%s: node %d has no memory yet: nothing written", what,
 			       id);
@@ -124,8 +125,9 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 		if (rc == 0 && !rs->fingerprint[0] && !rq->force) {
 			tt_err(TT_EINPUT, "%s has no hardware fingerprint (machine.fingerprint)",
 			       res->what);
-			tt_err_hint("make it with 'tiertune export --format json' on this hardware, "
-				    "or --force to apply it anyway");
+			tt_err_hint(
+				"make it with 'tiertune export --format json' on this hardware, "
+				"or --force to apply it anyway");
 			return TT_EINPUT;
 		}
 	} else {

@@ -60,11 +60,11 @@ enum tt_writer_kind {
 
 /* What a front end may say along the way (hooks.note), with its detail. */
 enum tt_writer_note {
-	TT_NOTE_RECOVERED,	   /* struct tt_recovery: values put back from a leftover journal */
-	TT_NOTE_RECOVERED_DONE,	   /* struct tt_recovery: its change had finished: removed */
-	TT_NOTE_SET_ASIDE,	   /* struct tt_recovery: a journal moved aside (aside, aside_why) */
-	TT_NOTE_SIMULATED,	   /* the source in words: its weights come from a model */
-	TT_NOTE_GLOBAL_OTHERS,	   /* the request: global weights, other sources use them too */
+	TT_NOTE_RECOVERED,	/* struct tt_recovery: values put back from a leftover journal */
+	TT_NOTE_RECOVERED_DONE, /* struct tt_recovery: its change had finished: removed */
+	TT_NOTE_SET_ASIDE,	/* struct tt_recovery: a journal moved aside (aside, aside_why) */
+	TT_NOTE_SIMULATED,	/* the source in words: its weights come from a model */
+	TT_NOTE_GLOBAL_OTHERS,	/* the request: global weights, other sources use them too */
 	TT_NOTE_AUTO_WOULD_REFUSE, /* dry run: the run would refuse (auto mode lost) */
 	TT_NOTE_AUTO_FORCED,	   /* --force: auto mode goes off for good */
 	TT_NOTE_JOURNAL_KEPT,	   /* committed; the journal could not go (message set) */

@@ -9,7 +9,10 @@
 # interfaces, with and without a writable database; tiertop's w and u
 # (two edits and an undo in one session, through build/tests/top-edit);
 # auto --apply and auto --all-sources --apply (on models); restore --auto
-# where auto mode is off (the kernel recomputes every node weight). Each
+# where auto mode is off (the kernel recomputes every node weight); the
+# boot command (apply --profile) killed and then run at the next boot with
+# a node that stays offline (boot_kill_at: it must wait, not stop at the
+# journal, and an apply of the nodes there must go through). Each
 # command but tiertop's (a session of several transactions) is held to more
 # before the undo: the weights all old or all new, the journal saying which,
 # and each run it left in the database whole, as a run to the end leaves it
@@ -161,6 +164,20 @@ POINTS=$CHANGES sweep "auto --apply, database" spr-ddr5-2cxl "$db" \
 POINTS=$CHANGES sweep "auto --all-sources --apply (rfc)" rfc-4node "$db" \
 	auto --all-sources --model "$genoa" --budget 40 --apply
 POINTS=$CHANGES sweep "restore --auto" xeon-max-hbm-flat "$db" restore --auto
+# The boot command killed at every call that changes a file, then the
+# next boot with node 2 offline for good: no host left unable to apply.
+if [[ "boot command, node offline" =~ ${ONLY:-.} ]]; then
+	"$TT" --sysfs-root "$FIX/spr-ddr5-2cxl" export --weights 0:5,1:2,2:1 --format json \
+		-o "$state/boot.json"
+	bpoints=0 bfailed=0
+	while read -r sc at; do
+		bpoints=$((bpoints + 1))
+		boot_kill_at "$state/boot.json" "$sc" "$at" || bfailed=$((bfailed + 1))
+	done < <(POINTS=$CHANGES kill_points spr-ddr5-2cxl /dev/null/x.db apply --profile "$state/boot.json")
+	[ "$bpoints" -gt 0 ] || bfailed=1
+	echo "boot command, node 2 offline after (kill): $bpoints points, $bfailed hosts unable to apply"
+	total=$((total + bpoints)) bad=$((bad + bfailed))
+fi
 fi
 # ENOSPC and EIO at every write.
 [ "${KIND:-fault}" = fault ] && for err in ${ERRS:-ENOSPC EIO}; do

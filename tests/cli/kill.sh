@@ -76,3 +76,44 @@ kill_at() {
 	echo "${INJECT:-killed} at $sc #$at ($*): tree $([ "$before" = "$after" ] && echo same || echo CHANGED): $out"
 	return 1
 }
+
+# The machine as it boots with its second CXL node's memory offline
+# (spr-ddr5-2cxl; onlined later by daxctl, or the card removed): node 2
+# neither online nor with a weight file, the distances and tier without it.
+node2_offline() { # root
+	local W=sys/kernel/mm/mempolicy/weighted_interleave N=sys/devices/system/node
+	rm -rf "${1:?}/$N/node2" "$1/$W/node2"
+	echo 0-1 >"$1/$N/online"
+	echo 0-1 >"$1/$N/has_memory"
+	echo "10 14" >"$1/$N/node0/distance"
+	echo "14 10" >"$1/$N/node1/distance"
+	echo 1 >"$1/sys/devices/virtual/memory_tiering/memory_tier87/nodelist"
+}
+
+# The boot command (tiertune-apply.service's apply --profile) killed at the
+# Nth call, then the next boot with node 2 offline for good: the boot
+# command must wait for node 2 (exit 3, the node named), leave no journal
+# in the way, and an apply of the nodes there must go through. 0 when the
+# host can apply; otherwise prints why.
+boot_kill_at() { # profile syscall N
+	local prof=$1 sc=$2 at=$3 root out rc why=
+	root=$(mktemp -d "$WORK/boot.XXXXXX")
+	cp -a "$FIX/spr-ddr5-2cxl/." "$root"
+	(strace -f -qq -o /dev/null -e inject="$sc":"${INJECT:-signal=KILL}":when="$at" \
+		"$TT" --db /dev/null/x.db --sysfs-root "$root" apply --profile "$prof"; :) >/dev/null 2>&1
+	node2_offline "$root"
+	out=$("$TT" --db /dev/null/x.db --sysfs-root "$root" apply --profile "$prof" 2>&1)
+	rc=$?
+	[ $rc -eq 3 ] && grep -q "names node 2, which is not online" <<<"$out" ||
+		why="boot command exit $rc: $out;"
+	[ ! -e "$TIERTUNE_STATE_DIR/apply.journal" ] || why="$why a journal is still in the way;"
+	out=$("$TT" --db /dev/null/x.db --sysfs-root "$root" apply --weights 0:5,1:2 2>&1) ||
+		why="$why apply of the nodes there failed: $out;"
+	rm -rf "$root"
+	# A journal left in the way would fail the next point too: each point
+	# counts once.
+	rm -f "$TIERTUNE_STATE_DIR/apply.journal"
+	[ -z "$why" ] && return 0
+	echo "${INJECT:-killed} at $sc #$at (boot command, node 2 offline after): $why"
+	return 1
+}

@@ -398,9 +398,15 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 		rc = report(&c, d, cli, all);
 	if (rc == 0 && a->apply && !all && !cli->json)
 		rc = apply_one(cli, &c, &t);
+	/* Exit 1: the run, what auto is for, is lost. What --apply did stands
+	 * (its undo is the state folder's history, not the database), and the
+	 * message says so rather than leave a failure read as "not applied". */
 	if (rc == 0 && c.record_why[0]) {
-		rc = cli_fail(tt_err(TT_EFAIL, "the run was not stored in the database: %s",
-				     c.record_why));
+		rc = cli_fail(tt_err(TT_EFAIL, "the run was not stored in the database: %s%s",
+				     c.record_why,
+				     a->apply && !all ? " (--apply's result above stands: "
+							"'tiertune restore --last' undoes it)"
+						      : ""));
 		if (all) {
 			all->unrecorded = true;
 			rc = 0;

@@ -163,10 +163,17 @@ static void print_text(const struct tt_writer_req *rq, const struct tt_writer_re
 			printf("(%d value%s already as wanted, left alone)\n", p->unchanged,
 			       p->unchanged == 1 ? "" : "s");
 	} else {
-		for (int i = 0; i < p->n; i++)
-			printf("%s%s: %s -> %s%s\n", p->sfs->live ? "" : p->sfs->root, p->w[i].file,
-			       p->w[i].old, p->w[i].value,
-			       p->w[i].side ? " (set by the kernel)" : "");
+		for (int i = 0; i < p->n; i++) {
+			const struct tt_write *w = &p->w[i];
+
+			printf("%s%s: %s -> %s%s", p->sfs->live ? "" : p->sfs->root, w->file,
+			       w->old, w->value, w->side ? " (set by the kernel)" : "");
+			/* Written and read back, then changed by a later write of
+			 * the plan (auto mode on recomputes the node weights). */
+			if (w->after[0] && strcmp(w->after, w->value))
+				printf(", then %s (the kernel recomputed it)", w->after);
+			printf("\n");
+		}
 		printf("%d value%s written and read back", res->written,
 		       res->written == 1 ? "" : "s");
 		if (p->unchanged)
@@ -203,6 +210,11 @@ int cli_write(struct tt_cli *cli, struct tt_writer_req *rq)
 
 	cli_write_hooks(cli, rq);
 	rc = tt_writer_run(rq, &res);
+	/* Said, so that a boot unit's log explains a late apply. */
+	if (tt_apply_lock_waited_ms >= 1000)
+		cli_warn("waited %d s for the lock another tiertune held%s%s%s",
+			 tt_apply_lock_waited_ms / 1000, tt_apply_lock_holder[0] ? " (pid " : "",
+			 tt_apply_lock_holder, tt_apply_lock_holder[0] ? ")" : "");
 	if (rc == 0)
 		rc = cli->json ? print_json(rq, &res) : (print_text(rq, &res), 0);
 	tt_writer_result_release(&res);

@@ -321,9 +321,35 @@ static void remove_stale_temps(const char *dir)
  * removed at start-up, unlocked, was the store in flight of another
  * tiertune holding the lock, whose rename then failed ("writing '.../auto':
  * No such file or directory", 1 of 6 runs of t0047's eight applies). */
+/* The pid the lock's holder wrote into it, when that process still runs
+ * and is a tiertune or tiertop (the text outlives its writer, and the lock
+ * may be held by another program, flock(1) say): "" otherwise. */
+static void lock_holder(int fd, char *buf, size_t size)
+{
+	char comm[64] = "", path[64];
+	ssize_t n = pread(fd, buf, size - 1, 0);
+	FILE *f;
+
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (!buf[0] || strspn(buf, "0123456789") != strlen(buf)) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%s/comm", buf);
+	if ((f = fopen(path, "re"))) {
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+	}
+	if (strncmp(comm, "tiertune", 8) && strncmp(comm, "tiertop", 7) &&
+	    strncmp(comm, "top-edit", 8))
+		buf[0] = '\0';
+}
+
 static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 {
-	char path[4200], holder[64] = "";
+	char path[4200], holder[32] = "";
 	int rc = tt_state_prepare(dir), waited_ms = 0, wait_ms = tt_apply_lock_wait_ms();
 
 	if (rc < 0)
@@ -332,6 +358,8 @@ static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 	*fd = tt_open_regular(path, O_RDWR | O_CREAT, 0600, "lock");
 	if (*fd < 0)
 		return *fd;
+	tt_apply_lock_waited_ms = 0;
+	tt_apply_lock_holder[0] = '\0';
 	/* Waited for, up to a bound: another apply is a few milliseconds
 	 * (12 boot and hotplug runs started at once: 4 exited 1 without
 	 * waiting), a restore or tiertop's edit as short; auto --apply holds
@@ -339,18 +367,17 @@ static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 	 * (TIERTUNE_LOCK_WAIT). Polled, not a blocking flock: signals are
 	 * blocked around transactions, and a bound needs no alarm. */
 	while (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
-		if (errno == EINTR)
-			continue;
-		if (errno != EWOULDBLOCK || waited_ms >= wait_ms) {
-			int err = errno;
-			ssize_t n =
-				err == EWOULDBLOCK ? pread(*fd, holder, sizeof(holder) - 1, 0) : 0;
+		int err = errno;
 
-			holder[n > 0 ? n : 0] = '\0';
-			holder[strcspn(holder, "\n")] = '\0';
+		if (err == EINTR)
+			continue;
+		if (err == EWOULDBLOCK && !waited_ms)
+			lock_holder(*fd, tt_apply_lock_holder, sizeof(tt_apply_lock_holder));
+		if (err != EWOULDBLOCK || waited_ms >= wait_ms) {
 			if (err != EWOULDBLOCK) {
 				rc = tt_err_sys(TT_EFAIL, err, "cannot lock '%s'", path);
 			} else {
+				lock_holder(*fd, holder, sizeof(holder));
 				rc = tt_err(TT_EFAIL,
 					    "another tiertune is writing weights (lock '%s' is "
 					    "held%s%s; waited %d s)",
@@ -381,6 +408,7 @@ static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 	return 0;
 }
 
+char tt_apply_lock_holder[32];
 int tt_apply_lock_waited_ms;
 
 int tt_apply_lock_wait_ms(void)
@@ -843,6 +871,10 @@ int tt_apply_run(struct tt_apply_plan *p, const char *state_dir, const char *kin
 		    strcmp(now, p->implied[i].value) == 0)
 			res->auto_turned_off = true;
 	}
+	for (int i = 0; i < p->n; i++)
+		if (!p->w[i].side &&
+		    current(p->sfs, &p->w[i], p->w[i].after, sizeof(p->w[i].after)) < 0)
+			p->w[i].after[0] = '\0';
 	/* The commit point: from here on the record, not the journal, undoes
 	 * this. Without a durable record nothing could undo it after the
 	 * journal goes, so a history that cannot be written undoes it now. */

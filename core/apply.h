@@ -44,6 +44,10 @@ struct tt_write {
 	 * what it held, value what it holds once they are written (read
 	 * back then): the journal and the history can put it back. */
 	bool side;
+	/* What the file held once the whole plan was written ("": not read):
+	 * a later write may change it (auto mode turned on recomputes every
+	 * node weight), and the report says so instead of the value written. */
+	char after[40];
 };
 
 struct tt_apply_plan {
@@ -141,6 +145,8 @@ struct tt_recovery {
 #define TT_APPLY_LOCK_WAIT_S 30
 int tt_apply_lock_wait_ms(void);
 extern int tt_apply_lock_waited_ms;
+/* The pid of the tiertune that held it then ("" unknown). */
+extern char tt_apply_lock_holder[32];
 
 /* Call before planning: puts back a journal left by a dead process, so
  * the plan starts from the machine as it was. */

@@ -112,7 +112,7 @@ boot_kill_at() { # profile syscall N
 	rm -rf "$root"
 	# A journal left in the way would fail the next point too: each point
 	# counts once.
-	rm -f "$TIERTUNE_STATE_DIR/apply.journal"
+	rm -f "$TIERTUNE_STATE_DIR/apply.journal" "$TIERTUNE_STATE_DIR"/apply.journal.aside-*
 	[ -z "$why" ] && return 0
 	echo "${INJECT:-killed} at $sc #$at (boot command, node 2 offline after): $why"
 	return 1

@@ -41,8 +41,27 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
 	# keep this suite quick; the sweep does all four in full.
 	sample spr-ddr5-2cxl "$TIERTUNE_DB" apply --weights 0:5,1:2,2:1
 	sample rfc-4node "$nodb" apply --tier-weights 4:85,22:15 --source-node 0
+	# The boot command killed at the same sample, then the next boot with
+	# node 2 offline for good: it waits, and the host can still apply
+	# (tests/kill-sweep.sh does every point).
+	"$TT" --sysfs-root "$FIX/spr-ddr5-2cxl" export --weights 0:5,1:2,2:1 --format json -o "$WORK/boot.json"
+	pts=$(kill_points spr-ddr5-2cxl "$nodb" apply --profile "$WORK/boot.json")
+	count=0 failed=0
+	while read -r sc at; do
+		[ -n "$sc" ] || continue
+		count=$((count + 1))
+		boot_kill_at "$WORK/boot.json" "$sc" "$at" | diag
+		[ "${PIPESTATUS[0]}" -eq 0 ] || failed=$((failed + 1))
+	done < <({
+		grep -m1 '^rename ' <<<"$pts"
+		w=$(grep -c '^write ' <<<"$pts")
+		grep '^write ' <<<"$pts" | sed -n "$(((w + 1) / 2))p"
+		grep '^fsync ' <<<"$pts" | tail -n1
+	})
+	is "boot command killed at $count sampled points, node 2 offline after: every host can apply" \
+		"$count:$failed" "3:0"
 else
-	for i in 1 2; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
+	for i in 1 2 3; do echo "ok $((n += 1)) # SKIP strace cannot trace here (not installed or ptrace denied)"; done
 fi
 
 # The fault hook's kill after the last write: the journal is left, the

@@ -44,9 +44,9 @@ if [ -x "$TT_BUILD/tiertop" ]; then
 	done
 fi
 is "installed: binaries, man pages, completions, docs, models, machine trees, units" "${missing:-none}" none
-is "the units name the installed binary" \
-	"$(grep -h '^ExecStart=' "$p"/lib/systemd/system/*.service | cut -d' ' -f1 | sort -u)" \
-	"ExecStart=/usr/local/bin/tiertune"
+is "the units name the installed binary (the hotplug unit starts the apply unit)" \
+	"$(grep -h '^ExecStart=' "$p"/lib/systemd/system/*.service | cut -d' ' -f1 | sort -u | tr '\n' ' ')" \
+	"ExecStart=/bin/systemctl ExecStart=/usr/local/bin/tiertune "
 
 # A model by name, outside the source tree, from the installed data folder;
 # its machine tree found beside it (../machines/NAME).

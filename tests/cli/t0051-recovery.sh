@@ -6,7 +6,8 @@
 # history as errors; the newest record found without the rotated file; a
 # node online without memory as a wait (exit 3); a profile without a
 # fingerprint refused; a profile read in large reads and capped; the lock
-# waited for; capture's archive and plot's images never written through a
+# waited for, and said; restore --last saying what auto mode recomputed;
+# capture's archive and plot's images never written through a
 # planted link; --db FIFO refused at once.
 . "$(dirname "$0")/lib.sh"
 
@@ -172,6 +173,20 @@ else
 	skip "plot's images"
 fi
 
+# restore --last after the kernel's auto-mode inputs changed (a hot-add
+# changes the bandwidths its formula reads): turning auto back on
+# recomputes the node weights just written, and the report says so.
+rm -rf "$state"
+root=$(copy_fixture spr-ddr5-2cxl)
+"$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1 >/dev/null
+for nd in 1 2; do for f in read_bandwidth write_bandwidth; do
+	echo 72000 >"$root/$NODE/node$nd/access1/initiators/$f"
+done; done
+run "$TT" --sysfs-root "$root" restore --last
+is "restore --last, auto mode back on a changed machine: each weight's recomputed value said" \
+	"$rc:$(grep -c "/$WI/node0: 5 -> 25, then $(cat "$root/$WI/node0") (the kernel recomputed it)$" "$WORK/out"):$(grep -c 'then .* (the kernel recomputed it)$' "$WORK/out")" \
+	"0:1:3"
+
 # The lock is waited for: twelve applies started at once all succeed.
 rm -rf "$state"
 root=$(copy_fixture spr-ddr5-2cxl)
@@ -181,5 +196,22 @@ done
 fails=0
 for j in $(jobs -p); do wait "$j" || fails=$((fails + 1)); done
 is "12 simultaneous applies: none fails for the lock" "$fails" 0
+
+# A wait is said (the boot unit's log explains a late apply), the holder
+# named when it is a tiertune; past TIERTUNE_LOCK_WAIT, exit 1 naming it.
+mkdir -p "$state"
+flock "$state/apply.lock" sleep 2 &
+sleep 0.3
+run "$TT" --sysfs-root "$root" apply --weights 0:3
+is "an apply that waited for the lock: exit 0, the wait said" \
+	"$rc:$(grep -c '^tiertune: warning: waited [0-9]* s for the lock another tiertune held$' "$WORK/err")" "0:1"
+wait
+flock "$state/apply.lock" sleep 3 &
+sleep 0.3
+run env TIERTUNE_LOCK_WAIT=1 "$TT" --sysfs-root "$root" apply --weights 0:4
+is "past TIERTUNE_LOCK_WAIT: exit 1, the wait and the variable named" \
+	"$rc:$(grep -c 'another tiertune is writing weights (lock .* is held; waited 1 s)' "$WORK/err"):$(grep -c 'TIERTUNE_LOCK_WAIT=SECONDS waits longer (now 1)' "$WORK/err")" \
+	"1:1:1"
+wait
 
 done_testing

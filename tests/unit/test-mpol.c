@@ -64,8 +64,9 @@ static int kernel_reads(const unsigned long *bits, unsigned long maxnode, size_t
 
 static void test_maxnode_read_as_passed(void **state)
 {
-	static const int ids[] = { 0, 1, 63, 64, 65, 127, 128, 511, 512, TT_MAX_NODES - 2,
-				   TT_MAX_NODES - 1 };
+	static const int ids[] = {
+		0, 1, 63, 64, 65, 127, 128, 511, 512, TT_MAX_NODES - 2, TT_MAX_NODES - 1
+	};
 	long (*was)(long, ...) = tt_mpol_syscall;
 	char page[64];
 
@@ -85,8 +86,9 @@ static void test_maxnode_read_as_passed(void **state)
 			assert_int_equal(seen.nr, call == 0 ? SYS_set_mempolicy : SYS_mbind);
 			assert_int_equal(seen.maxnode, TT_MAX_NODES + 1);
 			/* The whole mask, not a word past it, and the node given. */
-			assert_int_equal(kernel_reads(seen.bits, seen.maxnode, sizeof(m.bits), &got),
-					 (int)sizeof(m.bits));
+			assert_int_equal(
+				kernel_reads(seen.bits, seen.maxnode, sizeof(m.bits), &got),
+				(int)sizeof(m.bits));
 			assert_memory_equal(&got, &m, sizeof(m));
 		}
 		/* The two off-by-ones the emulation catches: one less loses the

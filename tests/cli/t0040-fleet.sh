@@ -90,6 +90,8 @@ is "udev: a memory block onlined starts the hotplug unit when the apply unit is 
 is "the hotplug unit: settles, then starts the apply unit" \
 	"$(grep -E '^(Type|ExecStartPre|ExecStart)=' "$units/tiertune-hotplug.service" | tr '\n' ' ')" \
 	"Type=oneshot ExecStartPre=/bin/sleep 2 ExecStart=/bin/systemctl start tiertune-apply.service "
+is "the metrics unit: its textfile 0644 whatever the umask" \
+	"$(grep -c '^UMask=0022$' "$units/tiertune-metrics.service")" 1
 # Waiting for memory is no failure; before the workloads; the lock waited.
 is "the apply unit: exit 3 a success, before basic.target, the lock waited for" \
 	"$(grep -E '^(DefaultDependencies|Before|SuccessExitStatus|Environment)=' "$units/tiertune-apply.service" | tr '\n' ' ')" \

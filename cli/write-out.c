@@ -55,6 +55,16 @@ static void note(void *ctx, enum tt_writer_note n, const void *detail)
 			 "crash): skipped",
 			 *(const int *)detail, *(const int *)detail == 1 ? "" : "s");
 		break;
+	case TT_NOTE_LAST_GONE: {
+		const struct tt_apply_plan *p = detail;
+
+		cli_warn("%d file%s the change wrote %s gone, %s node%s no memory now: left out "
+			 "(%s)",
+			 p->gone, p->gone == 1 ? "" : "s", p->gone == 1 ? "is" : "are",
+			 p->gone == 1 ? "its" : "their", p->gone == 1 ? " has" : "s have",
+			 p->gone_files);
+		break;
+	}
 	case TT_NOTE_DRY_NOT_WRITABLE:
 		cli_warn("%s; this is the plan, which a run as root would write", tt_err_msg());
 		break;

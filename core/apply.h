@@ -73,6 +73,10 @@ struct tt_apply_plan {
 	 * of the same process (tiertop's second edit). */
 	char txn[33];
 	int history_damaged; /* tt_apply_plan_last: damaged records skipped */
+	/* tt_apply_plan_last: writes of the change left out because their
+	 * weight file is gone (the node has no memory now), and the files. */
+	int gone;
+	char gone_files[256];
 };
 
 void tt_apply_plan_init(struct tt_apply_plan *p, const struct tt_wi_backend *be,

@@ -212,6 +212,8 @@ static int plan(const struct tt_writer_req *rq, const char *state, struct tt_wri
 		rc = tt_apply_plan_last(p, state, !rq->force, &res->when);
 		if (p->history_damaged)
 			note(rq, TT_NOTE_HISTORY_DAMAGED, &p->history_damaged);
+		if (rc == 0 && p->gone)
+			note(rq, TT_NOTE_LAST_GONE, p);
 		snprintf(res->objective, sizeof(res->objective), "undo the apply of %lld",
 			 res->when);
 		return rc;

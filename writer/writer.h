@@ -69,6 +69,7 @@ enum tt_writer_note {
 	TT_NOTE_AUTO_FORCED,	   /* --force: auto mode goes off for good */
 	TT_NOTE_JOURNAL_KEPT,	   /* committed; the journal could not go (message set) */
 	TT_NOTE_HISTORY_DAMAGED,   /* int: damaged history records skipped (restore --last) */
+	TT_NOTE_LAST_GONE,	   /* the plan: restore --last left out files gone since (gone) */
 	TT_NOTE_DRY_NOT_WRITABLE,  /* dry run, not root: the run could not write (message set) */
 };
 

@@ -10,6 +10,7 @@
 # capture's archive and plot's images never written through a
 # planted link; --db FIFO refused at once.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kill.sh" # node2_offline
 
 WI=sys/kernel/mm/mempolicy/weighted_interleave
 NODE=sys/devices/system/node
@@ -18,16 +19,6 @@ state=$TIERTUNE_STATE_DIR
 export TIERTUNE_DB=$WORK/t.db
 have_strace=$(strace -f -qq -o /dev/null true 2>/dev/null && echo yes)
 
-# The machine as it boots with its second CXL node's memory offline
-# (t0040's before_hotplug): node 2 neither online nor with a weight file.
-node2_offline() { # root
-	rm -rf "$1/$NODE/node2" "$1/$WI/node2"
-	echo 0-1 >"$1/$NODE/online"
-	echo 0-1 >"$1/$NODE/has_memory"
-	echo "10 14" >"$1/$NODE/node0/distance"
-	echo "14 10" >"$1/$NODE/node1/distance"
-	echo 1 >"$1/sys/devices/virtual/memory_tiering/memory_tier87/nodelist"
-}
 spr=$FIX/spr-ddr5-2cxl
 "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --format json -o "$WORK/spr.json"
 
@@ -173,6 +164,17 @@ else
 	skip "plot's images"
 fi
 
+# restore --last of an apply whose node has no memory now: its weight
+# file is gone (7.2 raised a raw "cannot read .../node3"); the rest undone.
+rm -rf "$state"
+root=$(copy_fixture spr-ddr5-2cxl)
+"$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1 >/dev/null
+node2_offline "$root"
+run "$TT" --sysfs-root "$root" restore --last
+is "restore --last with node 2 gone: exit 0, node2 left out and named, the rest undone" \
+	"$rc:$(grep -c "1 file the change wrote is gone, its node has no memory now: left out (/$WI/node2)" "$WORK/err"):$(cat "$root/$WI/node1" "$root/$WI/auto" | tr '\n' ' ')" \
+	"0:1:3 true "
+
 # restore --last after the kernel's auto-mode inputs changed (a hot-add
 # changes the bandwidths its formula reads): turning auto back on
 # recomputes the node weights just written, and the report says so.
@@ -199,7 +201,7 @@ is "12 simultaneous applies: none fails for the lock" "$fails" 0
 
 # A wait is said (the boot unit's log explains a late apply), the holder
 # named when it is a tiertune; past TIERTUNE_LOCK_WAIT, exit 1 naming it.
-mkdir -p "$state"
+"$TT" --sysfs-root "$root" apply --weights 0:200 >/dev/null
 flock "$state/apply.lock" sleep 2 &
 sleep 0.3
 run "$TT" --sysfs-root "$root" apply --weights 0:3

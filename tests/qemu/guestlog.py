@@ -37,14 +37,16 @@ def finish():
     sys.exit(1 if failed else 0)
 
 
-def load(path):
+def load(path, what="the guest"):
     """Reads the serial log's blocks; the first test is that the guest ran
-    its script to the end and powered off (else the log's tail, and stop)."""
+    its script to the end and powered off (else the log's tail, and stop).
+    The blocks of an earlier load are forgotten."""
     log = open(path, errors="replace").read()
+    blocks.clear()
     for m in re.finditer(r"^@@TT-BEGIN (\S+)\n(.*?)^@@TT-END \1 rc=(\d+)$", log, re.S | re.M):
         blocks[m.group(1)] = (int(m.group(3)), m.group(2))
     done = re.search(r"^@@TT-DONE rc=(\d+)$", log, re.M)
-    tap(done is not None, "the guest ran every test and powered off", log[-3000:])
+    tap(done is not None, "%s ran every test and powered off" % what, log[-3000:])
     if not done:
         finish()
     return log

@@ -79,16 +79,9 @@ cp "$root/cases.txt" "$work/cases.txt"
 # slower in HMAT so that it lands in its own tier (see
 # tests/fixtures/sysfs/qemu-3node-hmat/SOURCE). qemu64 without cmpxchg16b:
 # QEMU 7.2's default model double-faults this guest about one boot in three.
-hmat() { echo "-numa hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-latency,latency=$3" \
-	"-numa hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-bandwidth,bandwidth=$4"; }
+. "$here/layout.sh"
 
-# The auto-mode kernel: two sockets (nodes 0 and 1, two CPUs each) each with
-# a CPU-less node: node 2 behind node 0 with 1 GiB at boot, node 3 behind
-# node 1 with none until qmp-hotadd.py adds a 1 GiB DIMM into it when
-# auto.sh asks (ACPI memory hotplug: slots and maxmem; the kernel onlines
-# it movable, so that auto.sh can offline it again). The bandwidths differ
-# (20, 20, 8 and 4 GiB/s) so that the kernel's auto weights differ at each
-# step: 13:13:5 at boot, 6:6:2:1 once node 3 has memory.
+# The auto-mode kernel on layout.sh's 4-node machine, auto.sh inside.
 boot_auto() {
 	if [ -z "$kernel_auto" ]; then
 		if [ "${CI:-}" = true ]; then
@@ -100,28 +93,13 @@ boot_auto() {
 	fi
 	local start rc elapsed
 	start=$(date +%s.%N)
-	rm -f "$work/serial-auto.raw"
-	# shellcheck disable=SC2046
-	timeout "${TT_QEMU_TIMEOUT:-480}" qemu-system-x86_64 -machine q35,hmat=on -cpu qemu64,-cx16 \
-		-smp 4 -m 5G,slots=2,maxmem=7G -net none -display none -monitor none -no-reboot \
-		-serial "file:$work/serial-auto.raw" -qmp "unix:$work/qmp.sock,server=on,wait=off" \
-		-object memory-backend-ram,size=2G,id=m0 -object memory-backend-ram,size=2G,id=m1 \
-		-object memory-backend-ram,size=1G,id=m2 \
-		-numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 \
-		-numa node,nodeid=2,memdev=m2,initiator=0 -numa node,nodeid=3,initiator=1 \
-		$(hmat 0 0 100 20G) $(hmat 1 1 100 20G) $(hmat 0 2 300 8G) $(hmat 1 3 500 4G) \
-		-kernel "$kernel_auto" -initrd "$work/initrd.gz" \
-		-append "console=ttyS0 panic=-1 init_on_alloc=0 quiet memhp_default_state=online_movable tt.script=auto.sh" \
-		</dev/null >"$work/qemu-auto.out" 2>&1 &
-	local qemu=$!
-	python3 "$here/qmp-hotadd.py" "$work/qmp.sock" "$work/serial-auto.raw" 3 $((1 << 30)) \
-		"${TT_QEMU_TIMEOUT:-480}" >"$work/qmp.log" 2>&1
-	wait $qemu
+	boot_hotadd "$kernel_auto" "$work/initrd.gz" "$work/serial-auto.raw" "$work/qmp.sock" \
+		"quiet tt.script=auto.sh"
 	rc=$?
 	elapsed=$(python3 -c "import time; print('%.1f' % (time.time() - $start))")
 	echo "# QEMU exit $rc after $elapsed s (kernel $(basename "$kernel_auto"), auto mode, hot-add)"
 	tr -d '\r' <"$work/serial-auto.raw" >"$build/qemu-serial-auto.log"
-	cat "$work/qemu-auto.out" "$work/qmp.log" >>"$build/qemu-serial-auto.log"
+	cat "$work/serial-auto.raw.qmp" >>"$build/qemu-serial-auto.log"
 	python3 "$here/auto-check.py" "$build/qemu-serial-auto.log" "$build/tiertune"
 }
 # Renumbers the TAP of both checkers into one stream with one plan; exit 1

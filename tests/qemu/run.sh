@@ -11,6 +11,8 @@
 #
 #	tests/qemu/run.sh [BUILD]      TT_QEMU_SEED, TT_QEMU_CASES, TT_QEMU_TIMEOUT
 set -u
+# The checkers import guestlog.py: no __pycache__ in the source tree.
+export PYTHONDONTWRITEBYTECODE=1
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

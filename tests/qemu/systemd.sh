@@ -14,6 +14,8 @@
 #
 #	tests/qemu/systemd.sh [DEB_DIR]     TT_QEMU_CACHE, TT_QEMU_TIMEOUT, TT_SYSTEMD_REBUILD=1
 set -u
+# The checkers import guestlog.py: no __pycache__ in the source tree.
+export PYTHONDONTWRITEBYTECODE=1
 debdir=${1:-build-deb-out}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

@@ -60,4 +60,4 @@ fleet)
 	;;
 esac
 echo "@@TT-DONE rc=0"
-systemctl --no-block poweroff
+systemctl --no-block poweroff || systemctl poweroff --force

@@ -30,6 +30,7 @@ done
 deb=$(ls "$debdir"/tiertune_*.deb 2>/dev/null | tail -1)
 [ -n "$deb" ] || cannot "no tiertune_*.deb in $debdir (make deb builds it)"
 cache=${TT_QEMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tiertune-qemu}
+mkdir -p "$cache"
 kernel=$("$here/fetch-kernel.sh" auto 2>"$cache/fetch-auto.err") ||
 	cannot "no auto-mode kernel: $(cat "$cache/fetch-auto.err")"
 

@@ -5,7 +5,10 @@
 #   make demo        the toolkit end to end (tests/demo.sh); changes nothing here
 #   make check       unit + CLI tests (no root, no second node), "N passed, N failed"
 #   make check-asan  the same under ASan + UBSan (build-asan/)
-#   make check-qemu  tests on a 3-node kernel under QEMU (tests/qemu/README.md)
+#   make check-qemu  tests on a 3-node 6.12 kernel and a 4-node auto-mode kernel with a
+#                    memory hot-add, under QEMU (tests/qemu/README.md)
+#   make check-systemd  the package's unit and udev rule in a Debian guest with systemd,
+#                    around a hot-add (slow; not in check or check-qemu)
 #   make check-fresh README's commands in a fresh Debian 12 root (tests/fresh/)
 #   make fuzz        run each parser's libFuzzer target for FUZZ_SECONDS
 #   make perf        benchmarks of our own code (figures, not tests)
@@ -30,7 +33,7 @@ FUZZ_SECONDS ?= 60
 # mk/configure.sh into $(BUILD)/config.mk, never while make parses this file:
 # `make deps demo` must see what deps installed. These goals need no probe.
 CONFIG    := $(BUILD)/config.mk
-NO_CONFIG_GOALS := deps clean check-fresh format format-check uninstall deb spdx spdx-check
+NO_CONFIG_GOALS := deps clean check-fresh check-systemd format format-check uninstall deb spdx spdx-check
 ifneq ($(filter-out $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(CONFIG)
 endif
@@ -106,7 +109,7 @@ $(call stamp,$(FLAGS_STAMP),$(FLAGS))
 $(call stamp,$(VERSION_STAMP),$(VERSION))
 endif
 
-.PHONY: all check check-asan check-qemu check-fresh demo deps fuzz fuzz-bins format format-check install uninstall deb spdx spdx-check clean unit-bins perf FORCE
+.PHONY: all check check-asan check-qemu check-systemd check-fresh demo deps fuzz fuzz-bins format format-check install uninstall deb spdx spdx-check clean unit-bins perf FORCE
 all: $(TIERTUNE)
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
@@ -199,6 +202,9 @@ $(BUILD)/tests/qemu-pagemap: tests/qemu/pagemap.c $(LIBTT)
 # instruction set is tested there too.
 check-qemu: $(TIERTUNE) $(TIERTOP) $(BUILD)/tests/qemu-pagemap
 	tests/qemu/run.sh $(BUILD)
+# The package (make deb) installed in a Debian guest with systemd and udev.
+check-systemd: deb
+	tests/qemu/systemd.sh build-deb-out
 
 perf: $(PERF_BIN)
 	@for p in $(PERF_BIN); do echo "== $$p"; $$p || exit 1; done

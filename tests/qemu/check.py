@@ -6,6 +6,7 @@ prints TAP. A guest that crashed or timed out fails with the log's tail.
     check.py SERIAL_LOG CASES TIERTUNE FIXTURE_ROOT
 """
 import base64
+import glob
 import io
 import json
 import os
@@ -16,45 +17,11 @@ import sys
 import tarfile
 import tempfile
 
+from guestlog import block, blocks, finish, jblock, load, skip, tap
+
 log_path, cases_path, tiertune, fixture = sys.argv[1:5]
-log = open(log_path, errors="replace").read()
+log = load(log_path)
 cases = [line.split() for line in open(cases_path) if line.strip()]
-n = 0
-failed = 0
-
-
-def tap(ok, desc, diag=""):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if ok else "not ok %d - %s") % (n, desc))
-    if not ok:
-        failed += 1
-        for line in str(diag).splitlines()[-25:]:
-            print("# " + line)
-
-
-blocks = {}
-for m in re.finditer(r"^@@TT-BEGIN (\S+)\n(.*?)^@@TT-END \1 rc=(\d+)$", log, re.S | re.M):
-    blocks[m.group(1)] = (int(m.group(3)), m.group(2))
-
-done = re.search(r"^@@TT-DONE rc=(\d+)$", log, re.M)
-tap(done is not None, "the guest ran every test and powered off", log[-3000:])
-if not done:
-    print("1..%d" % n)
-    sys.exit(1)
-
-
-def block(name):
-    return blocks.get(name, (-1, "(no output: block %s missing)" % name))
-
-
-def jblock(name):
-    rc, out = block(name)
-    try:
-        return rc, json.loads(out)
-    except ValueError:
-        return rc, None
-
 
 rc, out = block("uname")
 tap(rc == 0 and out.startswith("6.12."), "guest kernel is 6.12: %s" % out.strip(), out)
@@ -170,8 +137,7 @@ tap(len(bench) >= 15 and not problems,
 # --- tiertop (issue 15): the process panel on three nodes, and the per-node
 # demotion and promotion counters of the 6.12 kernel.
 if "tiertop-json" not in blocks:
-    print("ok %d # SKIP tiertop is not built (no ncursesw): its guest blocks did not run" % (n + 1))
-    n += 1
+    skip("tiertop is not built (no ncursesw): its guest blocks did not run")
 else:
     rc, held = block("tiertop-held")
     pid = int(block("tiertop-pid")[1].strip() or -1)
@@ -455,8 +421,7 @@ if lstopo:
         "HWLOC_FSROOT=capture lstopo: exit 0, the guest's 3 NUMA nodes and 4 PUs (%s)" % counts,
         p.stdout[-1000:] + p.stderr)
 else:
-    n += 1
-    print("ok %d # SKIP no lstopo-no-graphics on the host (Debian package hwloc)" % n)
+    skip("no lstopo-no-graphics on the host (Debian package hwloc)")
 model_path = os.path.join(cap, "model.json")
 tt_abs = os.path.abspath(tiertune)  # run from / below: the model finds its tree wherever it runs
 try:
@@ -500,5 +465,9 @@ tap(p.returncode == 0 and p.stdout.startswith("SIMULATED: every figure comes fro
     "auto --model's text says SIMULATED", p.stdout[-1500:] + p.stderr[-800:])
 shutil.rmtree(cap, ignore_errors=True)
 
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+# Further suites: each tests/qemu/check-NAME.py reads the blocks of its
+# guest-NAME.sh (guest.sh runs it last) with this module's names (tap, skip,
+# block, jblock, tiertune, fixture...), after the checks above.
+for path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "check-*.py"))):
+    exec(compile(open(path).read(), path, "exec"))
+finish()

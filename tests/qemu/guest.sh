@@ -1,30 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs inside the QEMU guest (busybox sh, as root, on the real sysfs of a
-# 3-node kernel). Each test's output goes between markers that
-# tests/qemu/check.py reads on the host:
-#	@@TT-BEGIN name
-#	... output ...
-#	@@TT-END name rc=N
-export TIERTUNE_STATE_DIR=/tmp/state TIERTUNE_DB=/tmp/tiertune.db HOME=/tmp
-WI=/sys/kernel/mm/mempolicy/weighted_interleave
-
-block() { # name command...
-	local name=$1
-	shift
-	echo "@@TT-BEGIN $name"
-	"$@" 2>&1
-	echo "@@TT-END $name rc=$?"
-}
-# command...: its stderr not the console, so that a status line kept for a
-# terminal (bench's, auto's) does not land inside the JSON on stdout; what
-# it said there follows its output.
-no_tty() {
-	local rc
-	"$@" 2>/tmp/stderr
-	rc=$?
-	cat /tmp/stderr
-	return $rc
-}
+# 3-node 6.12 kernel); lib.sh says how the output is marked for check.py.
+. /lib.sh
 
 echo # the console's first line carries escape codes
 block uname uname -r
@@ -217,3 +194,14 @@ block capture-live tiertune topo --json
 block capture tiertune capture -o /tmp/capture --model-from /tmp/capture-auto.json \
 	--model-from /tmp/capture-auto1.json
 block capture-tree sh -c 'tar -czf - -C /tmp/capture . | base64'
+
+# Further suites: each tests/qemu/guest-NAME.sh (run.sh copies them in) runs
+# here, last, in a subshell with lib.sh's functions, from weights 1 and an
+# empty state folder; its blocks are read on the host by check-NAME.py,
+# which check.py runs after its own checks.
+for hook in /guest-*.sh; do
+	[ -e "$hook" ] || continue
+	for f in 0 1 2; do echo 1 >"$WI/node$f"; done
+	rm -rf /tmp/state
+	(. "$hook")
+done

@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# make check-qemu: tiertune on a real 3-node kernel. Boots Debian's 6.12
+# make check-qemu: tiertune on real multi-node kernels. Boots Debian's 6.12
 # cloud kernel under QEMU (TCG) with an initramfs of static busybox, our
 # binaries and the libraries ldd lists for them, runs guest.sh inside, and
-# checks its output on the host (check.py). TAP output; a machine without
-# QEMU skips with the reason (fails, under CI=true).
+# checks its output on the host (check.py); then a kernel with the
+# weighted-interleave auto mode (6.16+) on a 4-node layout of its own, with a
+# DIMM hot-added over QMP while auto.sh runs (auto-check.py). One TAP
+# stream; a machine without QEMU skips with the reason (fails, under
+# CI=true).
 #
 #	tests/qemu/run.sh [BUILD]      TT_QEMU_SEED, TT_QEMU_CASES, TT_QEMU_TIMEOUT
 set -u
+# The checkers import guestlog.py: no __pycache__ in the source tree.
+export PYTHONDONTWRITEBYTECODE=1
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -29,8 +34,9 @@ command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || need+=(busybox-static)
 command -v cpio >/dev/null || need+=(cpio)
 [ ${#need[@]} -eq 0 ] || skip "QEMU test needs ${need[*]} (make deps installs them)"
-kernel=$("$here/fetch-kernel.sh" 2>"$build/qemu-fetch.err") ||
+kernel=$("$here/fetch-kernel.sh" 6.12 2>"$build/qemu-fetch.err") ||
 	skip "no 6.12 cloud kernel: $(cat "$build/qemu-fetch.err")"
+kernel_auto=$("$here/fetch-kernel.sh" auto 2>"$build/qemu-fetch-auto.err") || kernel_auto=
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-qemu.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -48,8 +54,11 @@ for bin in "$root"/bin/tiertune "$root"/bin/pagemap "$root"/bin/tiertop; do
 done | sort -u | while read -r lib; do
 	cp --parents -L "$lib" "$root"
 done
-cp "$here/init" "$root/init"
-cp "$here/guest.sh" "$root/guest.sh"
+cp "$here/init" "$here/lib.sh" "$here/guest.sh" "$here/auto.sh" "$root/"
+# Further suites (guest.sh runs each; check.py runs its check-NAME.py).
+for hook in "$here"/guest-*.sh; do
+	[ ! -e "$hook" ] || cp "$hook" "$root/"
+done
 chmod +x "$root/init"
 seed=${TT_QEMU_SEED:-$(date +%s)}
 python3 - "$seed" "${TT_QEMU_CASES:-60}" >"$root/cases.txt" <<'PY'
@@ -72,23 +81,69 @@ cp "$root/cases.txt" "$work/cases.txt"
 # slower in HMAT so that it lands in its own tier (see
 # tests/fixtures/sysfs/qemu-3node-hmat/SOURCE). qemu64 without cmpxchg16b:
 # QEMU 7.2's default model double-faults this guest about one boot in three.
-hmat() { echo "-numa hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-latency,latency=$3" \
-	"-numa hmat-lb,initiator=$1,target=$2,hierarchy=memory,data-type=access-bandwidth,bandwidth=$4"; }
-start=$(date +%s.%N)
-# shellcheck disable=SC2046
-timeout "${TT_QEMU_TIMEOUT:-480}" qemu-system-x86_64 -machine q35,hmat=on -cpu qemu64,-cx16 \
-	-smp 4 -m 6G -net none -nographic -no-reboot \
-	-object memory-backend-ram,size=2G,id=m0 -object memory-backend-ram,size=2G,id=m1 \
-	-object memory-backend-ram,size=2G,id=m2 \
-	-numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 \
-	-numa node,nodeid=2,memdev=m2,initiator=0 \
-	$(hmat 0 0 100 20G) $(hmat 1 1 100 20G) $(hmat 0 2 400 5G) \
-	-kernel "$kernel" -initrd "$work/initrd.gz" \
-	-append "console=ttyS0 panic=-1 init_on_alloc=0 quiet" </dev/null 2>&1 |
-	tr -d '\r' >"$work/serial.log"
-qemu_rc=${PIPESTATUS[0]}
-elapsed=$(python3 -c "import time; print('%.1f' % (time.time() - $start))")
-echo "# QEMU exit $qemu_rc after $elapsed s (kernel $(basename "$kernel"), seed $seed)"
-cp "$work/serial.log" "$build/qemu-serial.log"
-python3 "$here/check.py" "$work/serial.log" "$work/cases.txt" "$build/tiertune" \
-	"$top/tests/fixtures/sysfs/qemu-3node-hmat"
+. "$here/layout.sh"
+
+# The auto-mode kernel on layout.sh's 4-node machine, auto.sh inside.
+boot_auto() {
+	if [ -z "$kernel_auto" ]; then
+		if [ "${CI:-}" = true ]; then
+			echo "not ok 1 - no auto-mode kernel (6.16+): $(cat "$build/qemu-fetch-auto.err")"
+		else
+			echo "ok 1 # SKIP no auto-mode kernel (6.16+): $(cat "$build/qemu-fetch-auto.err")"
+		fi
+		return
+	fi
+	local start rc elapsed
+	start=$(date +%s.%N)
+	boot_hotadd "$kernel_auto" "$work/initrd.gz" "$work/serial-auto.raw" "$work/qmp.sock" \
+		"quiet tt.script=auto.sh"
+	rc=$?
+	elapsed=$(python3 -c "import time; print('%.1f' % (time.time() - $start))")
+	echo "# QEMU exit $rc after $elapsed s (kernel $(basename "$kernel_auto"), auto mode, hot-add)"
+	tr -d '\r' <"$work/serial-auto.raw" >"$build/qemu-serial-auto.log"
+	cat "$work/serial-auto.raw.qmp" >>"$build/qemu-serial-auto.log"
+	python3 "$here/auto-check.py" "$build/qemu-serial-auto.log" "$build/tiertune"
+}
+# Renumbers the TAP of both checkers into one stream with one plan; exit 1
+# when any test failed (a TODO, TAP's known failure, does not count).
+tap_join() {
+	awk '/^(not )?ok [0-9]+/ {
+		n++
+		if (sub(/^ok [0-9]+/, "ok " n) == 0) sub(/^not ok [0-9]+/, "not ok " n)
+		if ($0 ~ /^not ok/ && $0 !~ /# TODO/) f++
+		print
+		next
+	}
+	/^1\.\.[0-9]+/ { next }
+	{ print }
+	END { print "1.." n; exit f > 0 }'
+}
+
+boot_612() {
+	local start qemu_rc elapsed
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2046
+	timeout "${TT_QEMU_TIMEOUT:-480}" qemu-system-x86_64 -machine q35,hmat=on -cpu qemu64,-cx16 \
+		-smp 4 -m 6G -net none -nographic -no-reboot \
+		-object memory-backend-ram,size=2G,id=m0 -object memory-backend-ram,size=2G,id=m1 \
+		-object memory-backend-ram,size=2G,id=m2 \
+		-numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 \
+		-numa node,nodeid=2,memdev=m2,initiator=0 \
+		$(hmat 0 0 100 20G) $(hmat 1 1 100 20G) $(hmat 0 2 400 5G) \
+		-kernel "$kernel" -initrd "$work/initrd.gz" \
+		-append "console=ttyS0 panic=-1 init_on_alloc=0 quiet" </dev/null 2>&1 |
+		tr -d '\r' >"$work/serial.log"
+	qemu_rc=${PIPESTATUS[0]}
+	elapsed=$(python3 -c "import time; print('%.1f' % (time.time() - $start))")
+	echo "# QEMU exit $qemu_rc after $elapsed s (kernel $(basename "$kernel"), seed $seed)"
+	cp "$work/serial.log" "$build/qemu-serial.log"
+	python3 "$here/check.py" "$work/serial.log" "$work/cases.txt" "$build/tiertune" \
+		"$top/tests/fixtures/sysfs/qemu-3node-hmat"
+}
+
+# TT_QEMU_KERNELS: which boots (default both; "6.12" or "auto" alone while
+# working on one of them).
+{
+	case " ${TT_QEMU_KERNELS:-6.12 auto} " in *" 6.12 "*) boot_612 ;; esac
+	case " ${TT_QEMU_KERNELS:-6.12 auto} " in *" auto "*) boot_auto ;; esac
+} | tap_join

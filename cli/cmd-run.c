@@ -37,10 +37,8 @@ struct run_args {
 	char **argv; /* the program and its arguments, NULL-terminated */
 };
 
-/* The weights asked for, as the node-keyed global interface holds them, and
- * the source node they were tuned for (-1: none said). */
-static int wanted(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
-		  const struct tt_wi_backend *be, struct tt_weights *w, int *src)
+int cli_target_weights(struct tt_cli *cli, const struct cli_target *a, const struct tt_topo *t,
+		       const struct tt_wi_backend *be, struct tt_weights *w, int *src)
 {
 	struct tt_recos rs;
 	char what[4200] = "--weights";
@@ -180,7 +178,13 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 		goto out;
 	}
 	if (a->weights || a->profile || a->run > 0) {
-		rc = wanted(cli, a, &t, be, &w, &src);
+		struct cli_target tg = { .weights = a->weights,
+					 .profile = a->profile,
+					 .run = a->run,
+					 .source = a->source,
+					 .force = a->force };
+
+		rc = cli_target_weights(cli, &tg, &t, be, &w, &src);
 		if (rc < 0)
 			goto out;
 		nodes = w.set;

@@ -728,15 +728,12 @@ void tt_rb_damon(const struct tt_sysfs *s, const char *release, char *buf, size_
 	 * (July 2025, for Linux 6.17). */
 	if (major > 6 || (major == 6 && minor >= 17))
 		snprintf(buf, size,
-			 "this kernel has DAMON (/sys/kernel/mm/damon/admin) and may have its "
-			 "weighted migration: a migrate_hot or migrate_cold scheme's dests "
-			 "(nr_dests, dests/N/id, dests/N/weight; export --format shares gives the "
-			 "weights). DAMON moves regions by their access pattern, continuously and "
-			 "system-wide; rebalance moves one process's pages once, all of them, to "
-			 "the shares");
+			 "DAMON is here and may offer weighted migration (a migrate_hot or "
+			 "migrate_cold scheme's dests/N/id and weight; export --format shares "
+			 "gives the weights): it moves regions by access, continuously; "
+			 "rebalance moves this process's pages once, all to the shares");
 	else
 		snprintf(buf, size,
-			 "this kernel has DAMON (/sys/kernel/mm/damon/admin) but not its weighted "
-			 "migration (a scheme's dests, Linux 6.17+): rebalance moves the pages "
-			 "itself");
+			 "DAMON is here but not its weighted migration (a scheme's dests, Linux "
+			 "6.17+)");
 }

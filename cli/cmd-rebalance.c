@@ -247,11 +247,15 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid,
 	if (!cli->json) {
 		char title[1400];
 
-		printf("process %d ('%s'): %" PRIu64 " pages (%.1f MiB) of private anonymous "
-		       "memory in %" PRIu64 " VMAs, %" PRIu64 " as huge pages; %" PRIu64
-		       " VMAs of files, shared or kernel memory left alone\n",
-		       (int)pid, proc.comm, sc.cur.total, (double)sc.cur.total * 4096 / MIB,
-		       sc.vmas, sc.huge_units, sc.skipped_vmas);
+		char head[512];
+
+		snprintf(head, sizeof(head),
+			 "process %d ('%s'): %" PRIu64 " pages (%.1f MiB) of private anonymous "
+			 "memory in %" PRIu64 " VMAs, %" PRIu64 " huge; %" PRIu64
+			 " VMAs of files, shared or kernel memory left alone",
+			 (int)pid, proc.comm, sc.cur.total, (double)sc.cur.total * 4096 / MIB,
+			 sc.vmas, sc.huge_units, sc.skipped_vmas);
+		print_wrapped("", head);
 		snprintf(title, sizeof(title),
 			 "weights %s, tolerance %.2f%% (%.0f bp) per node, order %s%s", wtext,
 			 o->tolerance_pct, tol_bp, orders[o->order],

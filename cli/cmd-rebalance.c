@@ -106,7 +106,7 @@ static json_t *counts_json(const struct tt_rb_counts *c, const uint64_t *want,
 	/* Shares held, apportioned as the targets are, so they too sum to 10000. */
 	if (tt_rb_apportion(TT_RB_BP, c->pages, TT_MAX_NODES, bp) < 0)
 		memset(bp, 0, sizeof(bp));
-	return json_pack("{s:I,s:o,s:o,s:f}", "total_pages", (json_int_t)c->total, "pages",
+	return json_pack("{s:I,s:o,s:o,s:f}", "total_pages", (json_int_t)c->total, "node_pages",
 			 per_node(c->pages, &m), "shares_bp", per_node(bp, &m), "off_bp",
 			 tt_rb_off_bp(c, want));
 }

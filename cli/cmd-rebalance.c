@@ -311,7 +311,9 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid,
 		goto out;
 	*after = total.calls && !total.gone ? sc.cur : *before;
 	within = total.gone ? false : tt_rb_off_bp(after, want) <= tol_bp;
-	if (total.calls && !o->no_record) {
+	/* A --move is recorded even when nothing was off: the record says the
+	 * shares were checked and held. */
+	if (o->move && !o->no_record) {
 		struct tt_db *db;
 		int dbrc = cli_db(cli, 0, &db);
 

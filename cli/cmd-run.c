@@ -28,12 +28,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct run_args {
 	const char *weights, *profile, *nodes;
 	int64_t run, source;
 	bool apply, force;
+	double rebalance_after; /* s; < 0: exec, no rebalance */
 	char **argv; /* the program and its arguments, NULL-terminated */
 };
 
@@ -145,6 +148,82 @@ static int source_cpus(const struct tt_topo *t, int src, cpu_set_t *set, size_t 
 	return 0;
 }
 
+/* This process becomes the program: its CPUs the source node's, its policy
+ * weighted interleave over the nodes, then exec. Returns only on failure. */
+static int become(const struct run_args *a, const char *path, cpu_set_t *cpus, size_t cpus_size,
+		  const struct tt_nodemask *nodes, int src, const char *cpulist, const char *list)
+{
+	int err;
+
+	if (sched_setaffinity(0, cpus_size, cpus) < 0)
+		return tt_err_sys(TT_EUNAVAIL, errno, "cannot run on node %d's CPUs (%s)", src,
+				  cpulist);
+	err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, nodes);
+	if (err)
+		return tt_err_sys(
+			TT_EUNAVAIL, err,
+			"cannot set MPOL_WEIGHTED_INTERLEAVE over nodes %s (Linux 6.9+, nodes "
+			"of this kernel)",
+			list);
+	execv(path, a->argv);
+	err = errno;
+	/* Not run: the task's policy goes with this process. */
+	return tt_err_sys(TT_EFAIL, err, "cannot run '%s'", path);
+}
+
+/* --rebalance-after: the program runs as a child; after the delay (its
+ * warm-up: the heap it allocates then is what gets moved) its pages go
+ * to the weights' shares as tiertune rebalance --move does, reported on
+ * standard error so the program's output stays its own. The exit status is
+ * the program's (128 + signal when killed). */
+static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
+				const struct tt_topo *t, const struct tt_weights *w,
+				const char *path, cpu_set_t *cpus, size_t cpus_size,
+				const struct tt_nodemask *nodes, int src, const char *cpulist,
+				const char *list)
+{
+	struct cli_rebalance_opts o = {
+		.move = true, .tolerance_pct = 1, .batch = 1024, .rounds = 3,
+	};
+	double waited = 0;
+	int status, out;
+	pid_t child = fork(), r;
+
+	if (child < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot start '%s'", path);
+	if (child == 0) {
+		/* Said as the shell says a program it cannot run: 127. */
+		cli_fail(become(a, path, cpus, cpus_size, nodes, src, cpulist, list));
+		fflush(NULL);
+		_exit(127);
+	}
+	while ((r = waitpid(child, &status, WNOHANG)) == 0 && waited < a->rebalance_after) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		waited += 0.05;
+	}
+	if (r == 0) {
+		fflush(stdout);
+		out = dup(1);
+		if (out >= 0 && dup2(2, 1) >= 0) {
+			cli_rebalance(cli, t, child, w, &o);
+			fflush(stdout);
+			dup2(out, 1);
+		}
+		if (out >= 0)
+			close(out);
+		while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+			;
+	} else if (r > 0) {
+		fprintf(stderr, "tiertune run: '%s' exited before --rebalance-after %.1f s: "
+			"nothing rebalanced\n", a->argv[0], a->rebalance_after);
+	}
+	if (r < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot wait for '%s'", path);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 static int launch(struct tt_cli *cli, const struct run_args *a)
 {
 	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
@@ -155,7 +234,7 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 	struct tt_nodemask nodes;
 	struct tt_topo t;
 	char why[256], list[256], cpulist[1024], diff[1024], wtext[1024], path[4096];
-	int src = (int)a->source, rc = cli_load_topo(cli, &t), err;
+	int src = (int)a->source, rc = cli_load_topo(cli, &t);
 
 	if (rc)
 		return rc;
@@ -268,24 +347,21 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 		"tiertune run: '%s' on node %d's CPUs (%s), weighted interleave over nodes %s\n",
 		a->argv[0], src, cpulist, list);
 	fflush(NULL);
-	if (sched_setaffinity(0, cpus_size, cpus) < 0) {
-		rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot run on node %d's CPUs (%s)", src,
-				cpulist);
+	if (a->rebalance_after >= 0) {
+		struct tt_weights rw = w;
+		int id;
+
+		/* --nodes alone: the weights sysfs holds for them. */
+		if (!(a->weights || a->profile || a->run > 0)) {
+			tt_weights_clear(&rw);
+			tt_nodemask_for_each (id, &nodes)
+				tt_weights_put(&rw, id, tt_weights_get(&st.node, id, 1));
+		}
+		rc = launch_and_rebalance(cli, a, &t, &rw, path, cpus, cpus_size, &nodes, src,
+					  cpulist, list);
 		goto out;
 	}
-	err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, &nodes);
-	if (err) {
-		rc = tt_err_sys(
-			TT_EUNAVAIL, err,
-			"cannot set MPOL_WEIGHTED_INTERLEAVE over nodes %s (Linux 6.9+, nodes "
-			"of this kernel)",
-			list);
-		goto out;
-	}
-	execv(path, a->argv);
-	err = errno;
-	/* Not run: the task's policy goes with this process. */
-	rc = tt_err_sys(TT_EFAIL, err, "cannot run '%s'", path);
+	rc = become(a, path, cpus, cpus_size, &nodes, src, cpulist, list);
 out:
 	if (cpus)
 		CPU_FREE(cpus);
@@ -296,7 +372,7 @@ out:
 
 int cmd_run(struct tt_cli *cli, int argc, char **argv)
 {
-	struct run_args a = { .source = -1, .run = -1 };
+	struct run_args a = { .source = -1, .run = -1, .rebalance_after = -1 };
 	struct cli_opt opts[] = {
 		CLI_STRING("weights", &a.weights, "N:W,...",
 			   "these node weights (they must be what sysfs holds, or --apply)"),
@@ -314,6 +390,10 @@ int cmd_run(struct tt_cli *cli, int argc, char **argv)
 			 "write the weights first when sysfs holds others (apply's transaction; "
 			 "they are global: every program under weighted interleave uses them)"),
 		CLI_FLAG("force", &a.force, "use a run or profile from other hardware"),
+		CLI_DOUBLE("rebalance-after", &a.rebalance_after, "SECONDS",
+			   "run the program as a child and after SECONDS move its pages to the "
+			   "weights' shares (as rebalance --move; its report on standard error)",
+			   0, 1e9),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("run"), opts, argc, argv, &nargs);

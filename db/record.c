@@ -463,6 +463,7 @@ static int rebalance_trial(struct tt_db *db, int64_t run, const struct tt_db_reb
 						      .mix = r->process,
 						      .placement = placement,
 						      .size_bytes = c->total * 4096,
+						      .validated = true,
 						      .nnodes = n,
 						      .nodes = nodes },
 			       &trial);

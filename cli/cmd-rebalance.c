@@ -377,9 +377,9 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid,
 			printf("%s: the largest share off its target is %.0f bp\n",
 			       within ? "within tolerance" : "NOT within tolerance",
 			       tt_rb_off_bp(after, want));
-		if (run_id)
-			printf("recorded as run %" PRId64 "\n", run_id);
 	}
+	if (!cli->json && run_id)
+		printf("recorded as run %" PRId64 "\n", run_id);
 out:
 	tt_rb_scan_release(&sc);
 	free(dest);

@@ -403,7 +403,7 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
 	int64_t pid = 0;
 	uint64_t batch = 1024, rounds = 3;
-	const char *order = "shares";
+	int order = TT_RB_SHARES; /* the index in orders[], as enum tt_rb_order */
 	struct cli_opt opts[] = {
 		CLI_I64("pid", &pid, "PID", "the process whose pages to rebalance", 1, INT32_MAX,
 			.required = true),
@@ -453,7 +453,7 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	if (nargs)
 		return cli_usage("rebalance takes no arguments ('%s')", argv[0]);
-	o.order = strcmp(order, "interleave") == 0 ? TT_RB_INTERLEAVE : TT_RB_SHARES;
+	o.order = order;
 	o.batch = (uint32_t)batch;
 	o.rounds = (int)rounds;
 	rc = cli_load_topo(cli, &t);

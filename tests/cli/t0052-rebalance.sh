@@ -92,6 +92,9 @@ run "$TT" rebalance --pid "$held" --weights "$node:1" --json
 is "live: every page queried, at least the 6144 pages of its buffer, all on node $node: nothing to move" \
 	"$rc:$(json '[j["per_page"], j["before"]["total_pages"] >= 6144, j["before"]["node_pages"].get("'"$node"'") == j["before"]["total_pages"], j["planned_pages"], j["within_tolerance"]]' <"$WORK/out")" \
 	"0:[True, True, True, 0, True]"
+run "$TT" rebalance --pid "$held" --weights "$node:1" --order interleave --json
+is "live --order interleave: the same figures, the order said" \
+	"$rc:$(json '[j["order"], j["planned_pages"], j["within_tolerance"]]' <"$WORK/out")" "0:['interleave', 0, True]"
 db="$WORK/rb.db"
 run "$TT" --db "$db" rebalance --pid "$held" --weights "$node:1" --move
 is "live --move onto node $node alone: a no-op, within tolerance, recorded" \

@@ -500,5 +500,10 @@ tap(p.returncode == 0 and p.stdout.startswith("SIMULATED: every figure comes fro
     "auto --model's text says SIMULATED", p.stdout[-1500:] + p.stderr[-800:])
 shutil.rmtree(cap, ignore_errors=True)
 
+# ---- tiertune rebalance (issue 37): check_rebalance.py ----
+import check_rebalance  # noqa: E402 (beside this file)
+
+check_rebalance.check(block, jblock, tap)
+
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -217,3 +217,6 @@ block capture-live tiertune topo --json
 block capture tiertune capture -o /tmp/capture --model-from /tmp/capture-auto.json \
 	--model-from /tmp/capture-auto1.json
 block capture-tree sh -c 'tar -czf - -C /tmp/capture . | base64'
+
+# ---- tiertune rebalance (issue 37): its own script. ----
+. /guest-rebalance.sh

@@ -11,7 +11,8 @@
  *
  * Output: "start_index I" then "nodes n n n ...", one per page. With --hold
  * it then prints "held" and keeps the buffer until killed, for tiertop's
- * process panel to find. */
+ * process panel to find; on SIGUSR1 it queries and prints the nodes again,
+ * then "requeried" (tiertune rebalance's check). */
 #include "../../bench/place.h"
 #include "../../core/error.h"
 #include "../../core/mpol.h"
@@ -19,6 +20,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,14 @@
 #include <unistd.h>
 
 #define PAGE 4096UL
+
+static volatile sig_atomic_t requery;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	requery = 1;
+}
 #define HUGE (2UL << 20)
 
 int main(int argc, char **argv)
@@ -121,10 +131,24 @@ int main(int argc, char **argv)
 		printf(" %d", status[i]);
 	printf("\n");
 	if (hold) {
+		/* SIGUSR1: where the pages are now, queried again (after
+		 * tiertune rebalance moved them), as another "nodes" line. */
+		signal(SIGUSR1, on_usr1);
 		printf("held\n");
 		fflush(stdout);
-		for (;;)
+		for (;;) {
 			pause();
+			if (!requery)
+				continue;
+			requery = 0;
+			if (tt_move_pages_query(addr, status, pages) < 0)
+				return 1;
+			printf("nodes");
+			for (size_t i = 0; i < pages; i++)
+				printf(" %d", status[i]);
+			printf("\nrequeried\n");
+			fflush(stdout);
+		}
 	}
 	return 0;
 }

@@ -50,6 +50,7 @@ done | sort -u | while read -r lib; do
 done
 cp "$here/init" "$root/init"
 cp "$here/guest.sh" "$root/guest.sh"
+cp "$here/guest-rebalance.sh" "$root/guest-rebalance.sh"
 chmod +x "$root/init"
 seed=${TT_QEMU_SEED:-$(date +%s)}
 python3 - "$seed" "${TT_QEMU_CASES:-60}" >"$root/cases.txt" <<'PY'

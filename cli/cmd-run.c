@@ -37,56 +37,8 @@ struct run_args {
 	int64_t run, source;
 	bool apply, force;
 	double rebalance_after; /* s; < 0: exec, no rebalance */
-	char **argv; /* the program and its arguments, NULL-terminated */
+	char **argv;		/* the program and its arguments, NULL-terminated */
 };
-
-int cli_target_weights(struct tt_cli *cli, const struct cli_target *a, const struct tt_topo *t,
-		       const struct tt_wi_backend *be, struct tt_weights *w, int *src)
-{
-	struct tt_recos rs;
-	char what[4200] = "--weights";
-	int rc;
-
-	memset(&rs, 0, sizeof(rs));
-	if (a->weights) {
-		rc = tt_recos_from_args(a->weights, NULL, (int)a->source, &rs);
-	} else if (a->profile) {
-		snprintf(what, sizeof(what), "profile '%s'", a->profile);
-		rc = tt_recos_from_profile(a->profile, &rs);
-	} else {
-		struct tt_db *db;
-
-		snprintf(what, sizeof(what), "run %jd", (intmax_t)a->run);
-		rc = cli_db(cli, TT_DB_READONLY, &db);
-		if (rc == 0) {
-			rc = tt_recos_from_run(db, a->run, &rs);
-			tt_db_close(db);
-		}
-		if (rc == 0 && !rs.n && rs.nactions)
-			return tt_err(TT_EINPUT,
-				      "run %jd recommends %s for source node %d: no weights to run "
-				      "under",
-				      (intmax_t)a->run,
-				      strcmp(rs.actions[0].action, "keep_auto") == 0
-					      ? "keeping the kernel's auto mode"
-					      : "binding to local memory",
-				      rs.actions[0].source_node);
-	}
-	if (rc == 0 && !a->weights)
-		rc = tt_recos_check_present(&rs, t, what);
-	if (rc == 0 && !a->weights)
-		rc = tt_recos_check_machine(&rs, t, a->force, what);
-	if (rc == 0)
-		rc = tt_recos_convert(&rs, t, be);
-	if (rc == 0)
-		rc = tt_recos_merged(&rs, be, (int)a->source, w);
-	*src = (int)a->source;
-	/* The source the recommendation was found for, when it names one. */
-	for (int i = 0; rc == 0 && *src < 0 && i < rs.n; i++)
-		if (rs.r[i].source_node >= 0 && (rs.n == 1 || a->source < 0))
-			*src = rs.r[i].source_node;
-	return rc;
-}
 
 /* The weights of nodes that sysfs holds otherwise, "node 1: 3 (wanted 2)". */
 static int differs(const struct tt_weights *want, const struct tt_wi_state *st,
@@ -183,7 +135,10 @@ static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
 				const char *list)
 {
 	struct cli_rebalance_opts o = {
-		.move = true, .tolerance_pct = 1, .batch = 1024, .rounds = 3,
+		.move = true,
+		.tolerance_pct = 1,
+		.batch = 1024,
+		.rounds = 3,
 	};
 	double waited = 0;
 	int status, out;
@@ -216,8 +171,10 @@ static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
 		while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
 			;
 	} else if (r > 0) {
-		fprintf(stderr, "tiertune run: '%s' exited before --rebalance-after %.1f s: "
-			"nothing rebalanced\n", a->argv[0], a->rebalance_after);
+		fprintf(stderr,
+			"tiertune run: '%s' exited before --rebalance-after %.1f s: "
+			"nothing rebalanced\n",
+			a->argv[0], a->rebalance_after);
 	}
 	if (r < 0)
 		return tt_err_sys(TT_EFAIL, errno, "cannot wait for '%s'", path);

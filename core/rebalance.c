@@ -144,8 +144,7 @@ static int deficits(const struct tt_rb_counts *cur, const uint64_t *want, int64_
 	return n;
 }
 
-int tt_rb_flows(const struct tt_rb_counts *cur, const uint64_t *want, struct tt_rb_flow *f,
-		int max)
+int tt_rb_flows(const struct tt_rb_counts *cur, const uint64_t *want, struct tt_rb_flow *f, int max)
 {
 	int64_t def[TT_MAX_NODES];
 	int nodes[TT_MAX_NODES], nd = deficits(cur, want, def, nodes), nf = 0;
@@ -389,8 +388,7 @@ enum { QUERY_BATCH = 1 << 14 };
 
 /* Each page of v by a query; a THP-sized block all on one node in a VMA
  * with AnonHugePages becomes one unit. */
-static int scan_vma(struct tt_rb_scan *sc, pid_t pid, const struct vma *v, void **addr,
-		    int *status)
+static int scan_vma(struct tt_rb_scan *sc, pid_t pid, const struct vma *v, void **addr, int *status)
 {
 	uint64_t step = v->page_bytes < PAGE ? PAGE : v->page_bytes;
 	uint32_t per = (uint32_t)(step / PAGE);
@@ -545,7 +543,8 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 	while (getline(&line, &cap, f) > 0) {
 		tt_chomp(line);
 		if (strncmp(line, "Name:", 5) == 0)
-			snprintf(p->comm, sizeof(p->comm), "%s", line + 5 + strspn(line + 5, " \t"));
+			snprintf(p->comm, sizeof(p->comm), "%s",
+				 line + 5 + strspn(line + 5, " \t"));
 		else if (strncmp(line, "Uid:", 4) == 0)
 			nuid = sscanf(line + 4, "%u %u %u %u", &uid[0], &uid[1], &uid[2], &uid[3]);
 		else if (strncmp(line, "VmSize:", 7) == 0)
@@ -670,8 +669,8 @@ int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
 			break;
 		}
 		if (r < 0) {
-			rc = tt_err_sys(TT_EFAIL, (int)-r, "move_pages of %u pages of process %d", k,
-					(int)pid);
+			rc = tt_err_sys(TT_EFAIL, (int)-r, "move_pages of %u pages of process %d",
+					k, (int)pid);
 			break;
 		}
 		for (uint32_t j = 0; j < k; j++)
@@ -681,9 +680,10 @@ int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
 			double ahead = sent / cfg->rate_bytes_s - (now_s() - t0);
 
 			if (ahead > 0) {
-				struct timespec ts = { .tv_sec = (time_t)ahead,
-						       .tv_nsec = (long)((ahead - (double)(time_t)ahead) *
-									 1e9) };
+				struct timespec ts = {
+					.tv_sec = (time_t)ahead,
+					.tv_nsec = (long)((ahead - (double)(time_t)ahead) * 1e9)
+				};
 
 				while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 					;
@@ -694,8 +694,8 @@ int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
 			struct tt_rb_progress pr = {
 				.moved_pages = res->moved,
 				.planned_pages = res->planned,
-				.failed_pages = res->ebusy + res->efault + res->enoent + res->eacces +
-						res->enomem + res->other,
+				.failed_pages = res->ebusy + res->efault + res->enoent +
+						res->eacces + res->enomem + res->other,
 				.elapsed_s = res->elapsed_s,
 			};
 

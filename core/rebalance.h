@@ -137,7 +137,7 @@ struct tt_rb_progress {
 };
 
 struct tt_rb_cfg {
-	uint32_t batch;	   /* units per move_pages call, at least 1 */
+	uint32_t batch;	     /* units per move_pages call, at least 1 */
 	double rate_bytes_s; /* 0: no limit */
 	bool move_all;	     /* MPOL_MF_MOVE_ALL: shared pages too (CAP_SYS_NICE) */
 	/* Called after each batch; a non-zero return stops. */
@@ -156,7 +156,7 @@ struct tt_rb_result {
 	uint64_t other;	 /* any other status, or a page left where it was */
 	uint64_t calls;	 /* move_pages calls */
 	double elapsed_s;
-	bool gone; /* the process exited midway (ESRCH) */
+	bool gone;    /* the process exited midway (ESRCH) */
 	bool stopped; /* the progress callback stopped it */
 };
 

@@ -46,8 +46,8 @@ static void test_apportion(void **state)
 			assert_true(out[k] == v[i].out[k]);
 			sum += out[k];
 		}
-		assert_true(sum == (v[i].w[0] + v[i].w[1] + v[i].w[2] + v[i].w[3] ? v[i].total
-										    : 0));
+		assert_true(sum ==
+			    (v[i].w[0] + v[i].w[1] + v[i].w[2] + v[i].w[3] ? v[i].total : 0));
 	}
 	assert_int_equal(tt_rb_apportion(1, v[0].w, 0, NULL), TT_EINPUT);
 }
@@ -167,7 +167,9 @@ static void test_plan_shares(void **state)
 		assert_int_equal(dest[2 + i], i % 2 == 0 ? 1 : -1);
 	/* Already at the target: nothing planned. */
 	for (int i = 0; i < 4; i++)
-		u[i] = (struct tt_rb_unit){ .addr = 0x1000ULL * i, .pages = 1, .node = (int16_t)(i % 2) };
+		u[i] = (struct tt_rb_unit){ .addr = 0x1000ULL * i,
+					    .pages = 1,
+					    .node = (int16_t)(i % 2) };
 	want[0] = want[1] = 2;
 	assert_int_equal(tt_rb_plan(u, 4, want, TT_RB_SHARES, &w, dest), 0);
 	for (int i = 0; i < 4; i++)
@@ -209,8 +211,8 @@ static int stop_after_two(void *ctx, const struct tt_rb_progress *p)
 static void test_move_self(void **state)
 {
 	enum { N = 10 };
-	char *buf = mmap(NULL, N * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-			 0);
+	char *buf =
+		mmap(NULL, N * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct tt_rb_unit u[N];
 	int dest[N], calls = 0;
 	struct tt_rb_result r;
@@ -265,9 +267,8 @@ static void test_move_self(void **state)
 	assert_true(r.elapsed_s >= 0.45);
 	/* The progress callback stops it after its second batch. */
 	assert_int_equal(tt_rb_move(getpid(), u, N, dest,
-				    &(struct tt_rb_cfg){ .batch = 3,
-							 .progress = stop_after_two,
-							 .ctx = &calls },
+				    &(struct tt_rb_cfg){
+					    .batch = 3, .progress = stop_after_two, .ctx = &calls },
 				    &r),
 			 0);
 	assert_true(r.calls == 2 && r.moved == 6 && r.stopped);

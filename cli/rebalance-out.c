@@ -267,7 +267,7 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 			print_wrapped("note: ", damon);
 		fflush(stdout);
 	}
-	for (rounds = 0; moving && rounds < o->rounds; rounds++) {
+	while (moving && rounds < o->rounds) {
 		struct tt_rb_cfg cfg = { .batch = o->batch,
 					 .rate_bytes_s = o->rate_mib_s * MIB,
 					 .move_all = o->move_all,
@@ -276,6 +276,7 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 		struct tt_rb_result r;
 
 		pr.last_s = 0;
+		rounds++;
 		rc = tt_rb_move(pid, sc.units, sc.n, dest, &cfg, &r);
 		add_result(&total, &r);
 		if (pr.tty && r.calls)
@@ -359,7 +360,7 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 		printf("moved %" PRIu64 " of %" PRIu64 " pages (%.1f MiB) in %.2f s, %" PRIu64
 		       " move_pages calls, %d round%s\n",
 		       total.moved, total.planned, (double)total.moved * 4096 / MIB,
-		       total.elapsed_s, total.calls, rounds + (rounds < o->rounds), "s");
+		       total.elapsed_s, total.calls, rounds, rounds == 1 ? "" : "s");
 		print_failed(&total);
 		if (total.gone)
 			printf("process %d exited midway: %" PRIu64 " pages had moved\n", (int)pid,

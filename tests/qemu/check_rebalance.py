@@ -26,6 +26,16 @@ def within(c):
     return sum(c.values()) == PAGES and all(abs(c[k] - TARGET[k]) <= PAGES // 100 for k in c)
 
 
+def jhead(block, name):
+    """A block's JSON document, with what the command said on stderr after
+    it (guest.sh's no_tty: rebalance's progress lines) left out."""
+    rc, out = block(name)
+    try:
+        return rc, json.JSONDecoder().raw_decode(out.lstrip())[0]
+    except ValueError:
+        return rc, None
+
+
 def check(block, jblock, tap):
     rc, out = block("rebalance-held")
     held = nodes_lines(out)
@@ -37,11 +47,11 @@ def check(block, jblock, tap):
         and j["target_bp"] == {"0": 5000, "1": 3000, "2": 2000} and j["after"] is None,
         "rebalance dry run: every page on node 0 (a query per page), targets 5000/3000/2000 bp, "
         "nothing moved", block("rebalance-dry")[1][-1500:])
-    rc, j = jblock("rebalance-move")
+    rc, j = jhead(block, "rebalance-move")
     res = (j or {}).get("result") or {}
     mib = res.get("planned_pages", 0) * 4096 / 2**20
     tap(rc == 0 and j and j["within_tolerance"] and res.get("moved_pages", 0) >= 5000
-        and res.get("process_gone") is False and j["run"] is not None
+        and res.get("process_gone") is False and j["run"] is not None and j["rounds"] >= 1
         and res.get("elapsed_s", 0) >= 0.9 * mib / 64,
         "rebalance --move --rate 64: within tolerance, %s pages moved at most 64 MiB/s (%s s), "
         "recorded" % (res.get("moved_pages"), res.get("elapsed_s")),
@@ -67,7 +77,7 @@ def check(block, jblock, tap):
     rc, out = block("rebalance-gone")
     tap(rc == 2 and "no process" in out, "a process that has exited: refused (exit 2)", out)
 
-    rc, j = jblock("rebalance-il-move")
+    rc, j = jhead(block, "rebalance-il-move")
     tap(rc == 0 and j and j["order"] == "interleave" and j["within_tolerance"],
         "rebalance --order interleave --move: within tolerance",
         block("rebalance-il-move")[1][-2000:])
@@ -89,3 +99,39 @@ def check(block, jblock, tap):
     last = nodes_lines(out)
     tap(rc == 0 and len(last) >= 3 and last[-1] == last[-2],
         "the refusals moved nothing: the buffer's nodes as before them", out[-300:])
+
+    # Huge pages, where the guest's THP setting allows them.
+    rc, out = block("rebalance-thp-enabled")
+    if "[never]" in out or rc != 0:
+        tap(True, "# SKIP transparent huge pages off in the guest: %s" % out.strip())
+        return
+    thp_pages = 10240
+    rc, j = jblock("rebalance-thp-dry")
+    tap(rc == 0 and j and j["huge_units"] >= 20,
+        "rebalance dry run of a THP buffer: its 20 huge pages found (%s)"
+        % (j or {}).get("huge_units"), block("rebalance-thp-dry")[1][-1500:])
+    rc, j = jhead(block, "rebalance-thp-move")
+    tap(rc == 0 and j and j["within_tolerance"],
+        "rebalance --move of the THP buffer: within tolerance",
+        block("rebalance-thp-move")[1][-2000:])
+    rc, out = block("rebalance-thp-after")
+    after = nodes_lines(out)
+    got = after[-1] if len(after) >= 2 else []
+    c = {k: got.count(k) for k in (0, 1, 2)}
+    # Whole huge pages: each 512-page block on one node.
+    whole = len(got) == thp_pages and all(len(set(got[i:i + 512])) == 1
+                                          for i in range(0, thp_pages, 512))
+    tap(rc == 0 and whole and sum(c.values()) == thp_pages
+        and all(abs(c[k] - t) <= thp_pages // 100 for k, t in ((0, 5120), (1, 3072), (2, 2048))),
+        "THP buffer after: %s, whole 2 MiB blocks per node, within 1%% of 5120/3072/2048" % c,
+        out[-300:])
+    rc, out = block("rebalance-thp-smaps")
+    ahp = sum(int(line.split()[1]) for line in out.splitlines()
+              if line.startswith("AnonHugePages:"))
+    tap(rc == 0 and ahp >= thp_pages * 4,
+        "still huge pages after the move (smaps AnonHugePages %d kB of %d)"
+        % (ahp, thp_pages * 4), out[-800:])
+    rc, j = jblock("rebalance-thp-again")
+    tap(rc == 0 and j and j["huge_units"] >= 20 and j["within_tolerance"],
+        "looked at again: %s huge pages, within tolerance" % (j or {}).get("huge_units"),
+        block("rebalance-thp-again")[1][-1500:])

@@ -7,8 +7,8 @@
 # of its target, every page counted, and, with --order interleave, the pages
 # page for page to tiertune simulate's order. Then the refusals, each with
 # nothing moved.
-rb_hold() { # name: a held buffer of 10007 pages on node 0, its pid in $rb_pid
-	pagemap --mode bind --nodes 0 --pages 10007 --offset 0 --hold >/tmp/$1 2>&1 &
+rb_hold() { # name [pages [--thp]]: a held buffer on node 0, its pid in $rb_pid
+	pagemap --mode bind --nodes 0 --pages "${2:-10007}" --offset 0 --hold $3 >/tmp/$1 2>&1 &
 	rb_pid=$!
 	i=0
 	while ! grep -q '^held$' /tmp/$1 && [ $i -lt 100 ]; do
@@ -51,5 +51,18 @@ block rebalance-il-simulate tiertune simulate --nodes 0-2 --weights 0:5,1:3,2:2 
 block rebalance-offline tiertune rebalance --pid $rb_pid --weights 0:1,3:1 --move
 block rebalance-kthread tiertune rebalance --pid 2 --weights 0:1 --move
 block rebalance-refused-after rb_requery rb-il $rb_pid
+kill $rb_pid
+wait $rb_pid 2>/dev/null
+
+# Huge pages: 20 THPs (10240 pages, 2 MiB-aligned) on node 0 go to 5:3:2
+# whole (10, 6 and 4 of them), moved by their first address; smaps'
+# AnonHugePages says they are still huge pages afterwards.
+block rebalance-thp-enabled cat /sys/kernel/mm/transparent_hugepage/enabled
+rb_hold rb-thp 10240 --thp
+block rebalance-thp-dry tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --json
+block rebalance-thp-move no_tty tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --move --json
+block rebalance-thp-after rb_requery rb-thp $rb_pid
+block rebalance-thp-smaps cat /proc/$rb_pid/smaps
+block rebalance-thp-again tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --json
 kill $rb_pid
 wait $rb_pid 2>/dev/null

@@ -5,7 +5,8 @@
  * page landed, as move_pages reports it, with the interleave index of the
  * first page so `tiertune simulate --start-index` can model the same pages.
  *
- *	pagemap --mode kernel|exact --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K [--hold]
+ *	pagemap --mode kernel|exact|bind --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K
+ *		[--hold] [--thp]   (--thp: transparent huge pages, MADV_HUGEPAGE)
  *	pagemap --mode task --pages N     (no policy of its own: the task's, as
  *	                                   tiertune run sets it before exec)
  *
@@ -47,6 +48,7 @@ int main(int argc, char **argv)
 		{ "pages", required_argument, NULL, 'p' },
 		{ "offset", required_argument, NULL, 'o' },
 		{ "hold", no_argument, NULL, 'h' },
+		{ "thp", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum tt_place_mode mode = TT_PLACE_KERNEL;
@@ -55,7 +57,7 @@ int main(int argc, char **argv)
 	struct tt_placement pl;
 	uint64_t pages = 0, offset = 0;
 	const char *method;
-	int c, hold = 0, task = 0;
+	int c, hold = 0, task = 0, thp = 0;
 
 	tt_weights_clear(&w);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -80,6 +82,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			hold = 1;
+			break;
+		case 't':
+			thp = 1;
 			break;
 		default:
 			bad = 1;
@@ -110,6 +115,8 @@ int main(int argc, char **argv)
 		perror("pagemap: madvise");
 		return 1;
 	}
+	/* --thp: 2 MiB folios (tiertune rebalance moves them whole). */
+	pl.thp = thp;
 	if (!task && tt_place_apply(&pl, buf, len, &method) < 0) {
 		fprintf(stderr, "pagemap: %s\n", tt_err_msg());
 		return 1;

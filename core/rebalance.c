@@ -395,10 +395,11 @@ static int scan_vma(struct tt_rb_scan *sc, pid_t pid, const struct vma *v, void 
 	const uint64_t thp = THP_PAGES * PAGE;
 
 	for (uint64_t a = v->start; a < v->end;) {
-		size_t k = 0;
+		/* A batch ends on a 2 MiB boundary, so no THP straddles two. */
+		size_t k = 0, lim = per == 1 ? QUERY_BATCH - (a / PAGE) % THP_PAGES : QUERY_BATCH;
 		long r;
 
-		while (k < QUERY_BATCH && a + k * step < v->end) {
+		while (k < lim && a + k * step < v->end) {
 			addr[k] = (void *)(uintptr_t)(a + k * step);
 			k++;
 		}

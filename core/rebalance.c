@@ -354,6 +354,7 @@ struct vma {
 	uint64_t start, end;
 	uint64_t page_bytes; /* KernelPageSize */
 	uint64_t thp_bytes;  /* AnonHugePages */
+	uint64_t rss_bytes;  /* Rss */
 	bool take;
 };
 
@@ -385,6 +386,17 @@ static long move_pages_of(pid_t pid, unsigned long n, void **pages, const int *n
 }
 
 enum { QUERY_BATCH = 1 << 14 };
+
+/* A VMA whose pages are worth a query each: some resident, and not a vast
+ * sparse reservation (ASan's shadow, a NORESERVE arena of terabytes) where a
+ * query per page would take hours for a few resident ones: over 1 GiB with
+ * under 1/64 of it resident is left alone and counted as skipped. */
+static bool worth(const struct vma *v)
+{
+	uint64_t size = v->end - v->start;
+
+	return v->take && v->rss_bytes && !(size > (1ULL << 30) && v->rss_bytes < size / 64);
+}
 
 /* Each page of v by a query; a THP-sized block all on one node in a VMA
  * with AnonHugePages becomes one unit. */
@@ -474,22 +486,24 @@ int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc)
 		if ((line[0] >= '0' && line[0] <= '9') || (line[0] >= 'a' && line[0] <= 'f')) {
 			if (vma_header(line, &next) < 0)
 				continue;
-			if (have && v.take)
+			if (have && worth(&v))
 				rc = scan_vma(sc, pid, &v, addr, status);
-			sc->vmas += have && v.take;
-			sc->skipped_vmas += have && !v.take;
+			sc->vmas += have && worth(&v);
+			sc->skipped_vmas += have && !worth(&v) && (!v.take || v.rss_bytes);
 			v = next;
 			have = true;
 		} else if (sscanf(line, "KernelPageSize: %" SCNu64 " kB", &kb) == 1) {
 			v.page_bytes = kb * 1024;
 		} else if (sscanf(line, "AnonHugePages: %" SCNu64 " kB", &kb) == 1) {
 			v.thp_bytes = kb * 1024;
+		} else if (sscanf(line, "Rss: %" SCNu64 " kB", &kb) == 1) {
+			v.rss_bytes = kb * 1024;
 		}
 	}
-	if (rc == 0 && have && v.take)
+	if (rc == 0 && have && worth(&v))
 		rc = scan_vma(sc, pid, &v, addr, status);
-	sc->vmas += have && v.take;
-	sc->skipped_vmas += have && !v.take;
+	sc->vmas += have && worth(&v);
+	sc->skipped_vmas += have && !worth(&v) && (!v.take || v.rss_bytes);
 	if (rc == 0 && ferror(f))
 		rc = tt_err(TT_EUNAVAIL, "cannot read '%s'", path);
 	free(line);

@@ -61,6 +61,7 @@ int cmd_run(struct tt_cli *cli, int argc, char **argv);
 int cmd_capture(struct tt_cli *cli, int argc, char **argv);
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv);
 int cmd_help(struct tt_cli *cli, int argc, char **argv);
+int cmd_rebalance(struct tt_cli *cli, int argc, char **argv);
 
 /* The release and commit this binary was built from (tiertune --version). */
 extern const char cli_version[];
@@ -93,6 +94,32 @@ int cli_pick_interface(struct tt_cli *cli, const char *name, const struct tt_wi_
 /* --interface's argument for help: the table's names joined by '|', then
  * extra (NULL: nothing), in buf. */
 const char *cli_interfaces(char *buf, size_t size, const char *extra);
+
+/* The weights a command is to bring about: --weights (node weights), a
+ * profile, or run RUN's recommendation (checked against this machine unless
+ * force), merged into node weights for be (node-keyed), and the source
+ * node they were tuned for (-1: none said). tiertune run and rebalance. */
+struct cli_target {
+	const char *weights, *profile;
+	int64_t run, source; /* run > 0: that run; source -1: not given */
+	bool force;
+};
+int cli_target_weights(struct tt_cli *cli, const struct cli_target *a, const struct tt_topo *t,
+		       const struct tt_wi_backend *be, struct tt_weights *w, int *src);
+
+/* tiertune rebalance's work (cmd-rebalance.c), which tiertune run
+ * --rebalance-after does on the program it launched: the shares of w for
+ * process pid, a dry run unless move. Returns an exit code (printed). */
+struct cli_rebalance_opts {
+	bool move, move_all, no_record;
+	double tolerance_pct; /* percentage points of the total per node */
+	double rate_mib_s;    /* 0: no limit */
+	uint32_t batch;	      /* pages (units) per move_pages call */
+	int rounds;
+	int order; /* enum tt_rb_order */
+};
+int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const struct tt_weights *w,
+		  const struct cli_rebalance_opts *o);
 
 struct tt_db;
 /* Opens --db (or the default path) with tt_db_open() flags; warns when

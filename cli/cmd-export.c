@@ -6,6 +6,7 @@
 
 #include "../core/apply.h"
 #include "../core/parse.h"
+#include "../core/rebalance.h"
 #include "../core/wi.h"
 #include "../db/db.h"
 #include "../writer/recos.h"
@@ -497,6 +498,49 @@ static int check_recos(const struct export *e)
 	return rc;
 }
 
+/* Per-node shares in basis points (core/rebalance.h: one cycle of the
+ * kernel's interleave walk, apportioned to exactly 10000 by the largest
+ * remainder), one line per node: the goals DAMON's weighted
+ * migrate_hot/migrate_cold take as dests (a dest's id is the node, its
+ * weight the basis points) and the node_sys_bp RFC's per-node goals. */
+static int shares(const struct export *e, FILE *f)
+{
+	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
+	struct tt_recos *rs = malloc(sizeof(*rs));
+	uint32_t bp[TT_MAX_NODES];
+	int rc = rs && be ? 0 : tt_err(TT_EFAIL, "out of memory");
+
+	if (rc == 0) {
+		*rs = e->rs;
+		rc = tt_recos_convert(rs, e->t, be);
+	}
+	if (rc == 0)
+		fprintf(f,
+			"# %s\n# per-node shares of pages in basis points (sum 10000, largest "
+			"remainder):\n# DAMON's weighted migrate_hot/migrate_cold (Linux 6.17+) "
+			"takes them as\n# schemes/<S>/dests/<D>/id = node, dests/<D>/weight = "
+			"share_bp\n# source_node node share_bp\n",
+			header(e));
+	for (int i = 0; rc == 0 && i < rs->n; i++) {
+		const struct tt_reco *r = &rs->r[i];
+		int id;
+
+		if (e->source >= 0 && r->source_node >= 0 && r->source_node != e->source)
+			continue;
+		rc = tt_rb_shares_bp(&r->w, bp);
+		tt_nodemask_for_each (id, &r->w.set) {
+			if (rc < 0)
+				break;
+			if (r->source_node >= 0)
+				fprintf(f, "%d %d %u\n", r->source_node, id, bp[id]);
+			else
+				fprintf(f, "- %d %u\n", id, bp[id]);
+		}
+	}
+	free(rs);
+	return rc;
+}
+
 /* A format's writer. */
 typedef int (*writer_fn)(const struct export *e, FILE *f);
 
@@ -506,6 +550,7 @@ static const struct {
 } formats[] = {
 	{ "shell", shell },	{ "json", profile },	      { "tmpfiles", tmpfiles },
 	{ "numactl", numactl }, { "prometheus", prometheus }, { "csv", csv },
+	{ "shares", shares },
 };
 
 struct emit_ctx {
@@ -626,7 +671,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		CLI_FLAG("force", &force, "export a run from other hardware for this root"),
 		CLI_STRING("format", &format, "FMT",
 			   "shell, json (a profile for identical hosts), tmpfiles, numactl, "
-			   "prometheus, or csv (the run's trials)",
+			   "prometheus, csv (the run's trials), or shares (per-node basis points)",
 			   .required = true),
 		CLI_STRING("output", &out, "FILE",
 			   "write to FILE (a regular file through a temporary file and rename; a "
@@ -659,7 +704,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			fmt = (int)i;
 	if (fmt < 0)
 		return cli_usage(
-			"--format '%s' is not shell, json, tmpfiles, numactl, prometheus or csv",
+			"--format '%s' is not shell, json, tmpfiles, numactl, prometheus, csv or "
+			"shares",
 			format ? format : "");
 	rc = cli_load_topo(cli, &t);
 	if (rc)

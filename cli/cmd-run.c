@@ -28,64 +28,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct run_args {
 	const char *weights, *profile, *nodes;
 	int64_t run, source;
 	bool apply, force;
-	char **argv; /* the program and its arguments, NULL-terminated */
+	double rebalance_after; /* s; < 0: exec, no rebalance */
+	char **argv;		/* the program and its arguments, NULL-terminated */
 };
-
-/* The weights asked for, as the node-keyed global interface holds them, and
- * the source node they were tuned for (-1: none said). */
-static int wanted(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
-		  const struct tt_wi_backend *be, struct tt_weights *w, int *src)
-{
-	struct tt_recos rs;
-	char what[4200] = "--weights";
-	int rc;
-
-	memset(&rs, 0, sizeof(rs));
-	if (a->weights) {
-		rc = tt_recos_from_args(a->weights, NULL, (int)a->source, &rs);
-	} else if (a->profile) {
-		snprintf(what, sizeof(what), "profile '%s'", a->profile);
-		rc = tt_recos_from_profile(a->profile, &rs);
-	} else {
-		struct tt_db *db;
-
-		snprintf(what, sizeof(what), "run %jd", (intmax_t)a->run);
-		rc = cli_db(cli, TT_DB_READONLY, &db);
-		if (rc == 0) {
-			rc = tt_recos_from_run(db, a->run, &rs);
-			tt_db_close(db);
-		}
-		if (rc == 0 && !rs.n && rs.nactions)
-			return tt_err(TT_EINPUT,
-				      "run %jd recommends %s for source node %d: no weights to run "
-				      "under",
-				      (intmax_t)a->run,
-				      strcmp(rs.actions[0].action, "keep_auto") == 0
-					      ? "keeping the kernel's auto mode"
-					      : "binding to local memory",
-				      rs.actions[0].source_node);
-	}
-	if (rc == 0 && !a->weights)
-		rc = tt_recos_check_present(&rs, t, what);
-	if (rc == 0 && !a->weights)
-		rc = tt_recos_check_machine(&rs, t, a->force, what);
-	if (rc == 0)
-		rc = tt_recos_convert(&rs, t, be);
-	if (rc == 0)
-		rc = tt_recos_merged(&rs, be, (int)a->source, w);
-	*src = (int)a->source;
-	/* The source the recommendation was found for, when it names one. */
-	for (int i = 0; rc == 0 && *src < 0 && i < rs.n; i++)
-		if (rs.r[i].source_node >= 0 && (rs.n == 1 || a->source < 0))
-			*src = rs.r[i].source_node;
-	return rc;
-}
 
 /* The weights of nodes that sysfs holds otherwise, "node 1: 3 (wanted 2)". */
 static int differs(const struct tt_weights *want, const struct tt_wi_state *st,
@@ -147,6 +100,87 @@ static int source_cpus(const struct tt_topo *t, int src, cpu_set_t *set, size_t 
 	return 0;
 }
 
+/* This process becomes the program: its CPUs the source node's, its policy
+ * weighted interleave over the nodes, then exec. Returns only on failure. */
+static int become(const struct run_args *a, const char *path, cpu_set_t *cpus, size_t cpus_size,
+		  const struct tt_nodemask *nodes, int src, const char *cpulist, const char *list)
+{
+	int err;
+
+	if (sched_setaffinity(0, cpus_size, cpus) < 0)
+		return tt_err_sys(TT_EUNAVAIL, errno, "cannot run on node %d's CPUs (%s)", src,
+				  cpulist);
+	err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, nodes);
+	if (err)
+		return tt_err_sys(
+			TT_EUNAVAIL, err,
+			"cannot set MPOL_WEIGHTED_INTERLEAVE over nodes %s (Linux 6.9+, nodes "
+			"of this kernel)",
+			list);
+	execv(path, a->argv);
+	err = errno;
+	/* Not run: the task's policy goes with this process. */
+	return tt_err_sys(TT_EFAIL, err, "cannot run '%s'", path);
+}
+
+/* --rebalance-after: the program runs as a child; after the delay (its
+ * warm-up: the heap it allocates then is what gets moved) its pages go
+ * to the weights' shares as tiertune rebalance --move does, reported on
+ * standard error so the program's output stays its own. The exit status is
+ * the program's (128 + signal when killed). */
+static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
+				const struct tt_topo *t, const struct tt_weights *w,
+				const char *path, cpu_set_t *cpus, size_t cpus_size,
+				const struct tt_nodemask *nodes, int src, const char *cpulist,
+				const char *list)
+{
+	struct cli_rebalance_opts o = {
+		.move = true,
+		.tolerance_pct = 1,
+		.batch = 1024,
+		.rounds = 3,
+	};
+	double waited = 0;
+	int status, out;
+	pid_t child = fork(), r;
+
+	if (child < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot start '%s'", path);
+	if (child == 0) {
+		/* Said as the shell says a program it cannot run: 127. */
+		cli_fail(become(a, path, cpus, cpus_size, nodes, src, cpulist, list));
+		fflush(NULL);
+		_exit(127);
+	}
+	while ((r = waitpid(child, &status, WNOHANG)) == 0 && waited < a->rebalance_after) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		waited += 0.05;
+	}
+	if (r == 0) {
+		fflush(stdout);
+		out = dup(1);
+		if (out >= 0 && dup2(2, 1) >= 0) {
+			cli_rebalance(cli, t, child, w, &o);
+			fflush(stdout);
+			dup2(out, 1);
+		}
+		if (out >= 0)
+			close(out);
+		while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+			;
+	} else if (r > 0) {
+		fprintf(stderr,
+			"tiertune run: '%s' exited before --rebalance-after %.1f s: "
+			"nothing rebalanced\n",
+			a->argv[0], a->rebalance_after);
+	}
+	if (r < 0)
+		return tt_err_sys(TT_EFAIL, errno, "cannot wait for '%s'", path);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 static int launch(struct tt_cli *cli, const struct run_args *a)
 {
 	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
@@ -157,7 +191,7 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 	struct tt_nodemask nodes;
 	struct tt_topo t;
 	char why[256], list[256], cpulist[1024], diff[1024], wtext[1024], path[4096];
-	int src = (int)a->source, rc = cli_load_topo(cli, &t), err;
+	int src = (int)a->source, rc = cli_load_topo(cli, &t);
 
 	if (rc)
 		return rc;
@@ -180,7 +214,13 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 		goto out;
 	}
 	if (a->weights || a->profile || a->run > 0) {
-		rc = wanted(cli, a, &t, be, &w, &src);
+		struct cli_target tg = { .weights = a->weights,
+					 .profile = a->profile,
+					 .run = a->run,
+					 .source = a->source,
+					 .force = a->force };
+
+		rc = cli_target_weights(cli, &tg, &t, be, &w, &src);
 		if (rc < 0)
 			goto out;
 		nodes = w.set;
@@ -264,24 +304,21 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 		"tiertune run: '%s' on node %d's CPUs (%s), weighted interleave over nodes %s\n",
 		a->argv[0], src, cpulist, list);
 	fflush(NULL);
-	if (sched_setaffinity(0, cpus_size, cpus) < 0) {
-		rc = tt_err_sys(TT_EUNAVAIL, errno, "cannot run on node %d's CPUs (%s)", src,
-				cpulist);
+	if (a->rebalance_after >= 0) {
+		struct tt_weights rw = w;
+		int id;
+
+		/* --nodes alone: the weights sysfs holds for them. */
+		if (!(a->weights || a->profile || a->run > 0)) {
+			tt_weights_clear(&rw);
+			tt_nodemask_for_each (id, &nodes)
+				tt_weights_put(&rw, id, tt_weights_get(&st.node, id, 1));
+		}
+		rc = launch_and_rebalance(cli, a, &t, &rw, path, cpus, cpus_size, &nodes, src,
+					  cpulist, list);
 		goto out;
 	}
-	err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, &nodes);
-	if (err) {
-		rc = tt_err_sys(
-			TT_EUNAVAIL, err,
-			"cannot set MPOL_WEIGHTED_INTERLEAVE over nodes %s (Linux 6.9+, nodes "
-			"of this kernel)",
-			list);
-		goto out;
-	}
-	execv(path, a->argv);
-	err = errno;
-	/* Not run: the task's policy goes with this process. */
-	rc = tt_err_sys(TT_EFAIL, err, "cannot run '%s'", path);
+	rc = become(a, path, cpus, cpus_size, &nodes, src, cpulist, list);
 out:
 	if (cpus)
 		CPU_FREE(cpus);
@@ -292,7 +329,7 @@ out:
 
 int cmd_run(struct tt_cli *cli, int argc, char **argv)
 {
-	struct run_args a = { .source = -1, .run = -1 };
+	struct run_args a = { .source = -1, .run = -1, .rebalance_after = -1 };
 	struct cli_opt opts[] = {
 		CLI_STRING("weights", &a.weights, "N:W,...",
 			   "these node weights (they must be what sysfs holds, or --apply)"),
@@ -310,6 +347,10 @@ int cmd_run(struct tt_cli *cli, int argc, char **argv)
 			 "write the weights first when sysfs holds others (apply's transaction; "
 			 "they are global: every program under weighted interleave uses them)"),
 		CLI_FLAG("force", &a.force, "use a run or profile from other hardware"),
+		CLI_DOUBLE("rebalance-after", &a.rebalance_after, "SECONDS",
+			   "run the program as a child and after SECONDS move its pages to the "
+			   "weights' shares (as rebalance --move; its report on standard error)",
+			   0, 1e9),
 		CLI_END,
 	};
 	int nargs, rc = cli_parse(cli, cli_find_command("run"), opts, argc, argv, &nargs);

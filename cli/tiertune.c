@@ -62,6 +62,10 @@ const struct tt_cmd tt_commands[] = {
 	  "the source node; the weights (global on upstream kernels) must be what sysfs holds, "
 	  "or --apply writes them first.",
 	  false },
+	{ "rebalance", cmd_rebalance, NULL,
+	  "Show where a running process's pages are against the shares weights stand for, and "
+	  "with --move move them there (move_pages, in bounded batches; a dry run by default).",
+	  true },
 	{ "capture", cmd_capture, NULL,
 	  "Copy what tiertune reads of this machine (nodes, CPUs, caches, HMAT, tiers, weights, "
 	  "PMUs) into a folder or .tar.gz that --sysfs-root and hwloc read back: for a bug "

@@ -163,6 +163,26 @@ struct tt_apply_plan;
 int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
 		       const char *command, const char *objective, const struct tt_apply_plan *p);
 
+struct tt_rb_counts;
+struct tt_rb_result;
+/* A rebalance (tiertune rebalance --move): a run of kind "rebalance", its
+ * process in the objective ("pid 4242 (postgres)"), trials "before" and
+ * "after" whose nodes carry the weight, the target share (requested) and
+ * the share held (achieved) and pages; the per-page outcomes as samples of
+ * collector "rebalance" (pages_moved, pages_ebusy, ..., process_gone). No
+ * schema change: trials and samples hold it. Done when the after shares
+ * are within the tolerance, else failed. */
+struct tt_db_rebalance {
+	const char *command, *process;
+	const struct tt_weights *weights;
+	const uint64_t *want; /* pages per node, TT_MAX_NODES */
+	const struct tt_rb_counts *before, *after;
+	const struct tt_rb_result *res;
+	bool within; /* the after shares are within the tolerance */
+};
+int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,
+			   const struct tt_db_rebalance *r, int64_t *run_id);
+
 /* Queries hand rows to a callback as JSON objects (borrowed for the
  * call), so the CLI and tiertop print what they like; a non-zero return
  * stops the walk and is returned. */

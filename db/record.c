@@ -8,6 +8,7 @@
 #include "../core/apply.h"
 #include "../core/error.h"
 #include "../core/proc.h"
+#include "../core/rebalance.h"
 #include "../core/state.h"
 #include "../core/wi.h"
 
@@ -436,5 +437,82 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
 			rc = log_write(db, host, run, p, &p->implied[i], "set by the kernel");
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);
+	return tt_db_tx_end(db, rc);
+}
+
+static int rebalance_trial(struct tt_db *db, int64_t run, const struct tt_db_rebalance *r,
+			   const char *placement, const struct tt_rb_counts *c)
+{
+	struct tt_db_trial_node nodes[64];
+	int n = 0;
+	int64_t trial;
+
+	for (int id = 0; id < TT_MAX_NODES && n < 64; id++) {
+		if (!c->pages[id] && !r->want[id] && !tt_nodemask_test(&r->weights->set, id))
+			continue;
+		nodes[n++] = (struct tt_db_trial_node){
+			.node = id,
+			.weight = tt_weights_get(r->weights, id, 0),
+			.requested_share = c->total ? (double)r->want[id] / (double)c->total : 0,
+			.achieved_share = c->total ? (double)c->pages[id] / (double)c->total : 0,
+			.pages = c->pages[id],
+		};
+	}
+	return tt_db_trial_add(db, run,
+			       &(struct tt_db_trial){ .kernel = "rebalance",
+						      .mix = r->process,
+						      .placement = placement,
+						      .size_bytes = c->total * 4096,
+						      .validated = true,
+						      .nnodes = n,
+						      .nodes = nodes },
+			       &trial);
+}
+
+int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,
+			   const struct tt_db_rebalance *r, int64_t *run_id)
+{
+	const struct tt_rb_result *res = r->res;
+	const struct {
+		const char *metric;
+		double value;
+	} figs[] = {
+		{ "pages_planned", (double)res->planned }, { "pages_moved", (double)res->moved },
+		{ "pages_ebusy", (double)res->ebusy },	   { "pages_efault", (double)res->efault },
+		{ "pages_enoent", (double)res->enoent },   { "pages_eacces", (double)res->eacces },
+		{ "pages_enomem", (double)res->enomem },   { "pages_other", (double)res->other },
+		{ "move_calls", (double)res->calls },	   { "elapsed_s", res->elapsed_s },
+		{ "process_gone", res->gone ? 1 : 0 },
+	};
+	struct tt_db_sample s[sizeof(figs) / sizeof(figs[0])];
+	int64_t host;
+	int rc = tt_db_tx_begin(db);
+
+	if (rc < 0)
+		return rc;
+	rc = tt_db_host(db, t, &host);
+	if (rc == 0)
+		rc = tt_db_run_begin(db,
+				     &(struct tt_db_run){ .host_id = host,
+							  .kind = "rebalance",
+							  .command = r->command,
+							  .source_node = -1,
+							  .objective = r->process,
+							  .kernel_release = t->kernel_release },
+				     run_id);
+	if (rc == 0)
+		rc = rebalance_trial(db, *run_id, r, "before", r->before);
+	if (rc == 0)
+		rc = rebalance_trial(db, *run_id, r, "after", r->after);
+	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
+		s[i] = (struct tt_db_sample){ .t_s = 0,
+					      .collector = "rebalance",
+					      .metric = figs[i].metric,
+					      .node = -1,
+					      .value = figs[i].value };
+	if (rc == 0)
+		rc = tt_db_samples_add(db, *run_id, 0, s, sizeof(s) / sizeof(s[0]));
+	if (rc == 0)
+		rc = tt_db_run_finish(db, *run_id, r->within ? TT_RUN_DONE : TT_RUN_FAILED);
 	return tt_db_tx_end(db, rc);
 }

@@ -3,6 +3,7 @@
 
 #include "../core/error.h"
 #include "../core/parse.h"
+#include "../core/rebalance.h"
 #include "../core/state.h"
 #include "../core/version.h"
 #include "../db/json.h"
@@ -371,20 +372,43 @@ json_t *tt_recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t
 	 * the root's only for weights given on the command line. */
 	bool own = rs->fingerprint[0] != '\0';
 
+	/* Each recommendation's per-node shares of a policy's pages (its
+	 * weights as node weights: a tier's split over its nodes), the goals
+	 * DAMON's weighted dests and node_sys_bp take. */
+	struct tt_recos *by_node = malloc(sizeof(*by_node));
+	const struct tt_wi_backend *nbe = tt_wi_for_key(TT_WI_BY_NODE);
+	bool shares = by_node && nbe;
+
+	if (shares) {
+		*by_node = *rs;
+		shares = tt_recos_convert(by_node, t, nbe) == 0;
+	}
 	tt_topo_fingerprint(t, fp);
 	for (int i = 0; i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
-		json_t *w = tt_json_weights(&r->w);
+		json_t *w = tt_json_weights(&r->w), *o;
+		uint32_t bp[TT_MAX_NODES];
 
 		const struct tt_wi_backend *be = tt_wi_find(r->interface);
 
-		json_array_append_new(
-			recs,
-			json_pack("{s:o,s:s,s:o,s:s,s:o}", "source_node",
-				  r->source_node >= 0 ? json_integer(r->source_node) : json_null(),
-				  "interface", r->interface, "weights", w, "weights_keyed_by",
-				  be ? be->unit : "node", "gain", tt_json_real(r->gain)));
+		o = json_pack("{s:o,s:s,s:o,s:s,s:o}", "source_node",
+			      r->source_node >= 0 ? json_integer(r->source_node) : json_null(),
+			      "interface", r->interface, "weights", w, "weights_keyed_by",
+			      be ? be->unit : "node", "gain", tt_json_real(r->gain));
+		if (shares && tt_rb_shares_bp(&by_node->r[i].w, bp) == 0) {
+			json_t *sb = json_object();
+			char key[16];
+			int id;
+
+			tt_nodemask_for_each (id, &by_node->r[i].w.set) {
+				snprintf(key, sizeof(key), "%d", id);
+				json_object_set_new(sb, key, json_integer(bp[id]));
+			}
+			json_object_set_new(o, "shares_bp", sb);
+		}
+		json_array_append_new(recs, o);
 	}
+	free(by_node);
 	return json_pack("{s:i,s:s,s:{s:s,s:s,s:s,s:s},s:b,s:s?,s:s?,s:o}", "schema_version",
 			 TT_JSON_SCHEMA_VERSION, "format", PROFILE_FORMAT, "machine", "hostname",
 			 own ? rs->hostname : t->hostname, "fingerprint",

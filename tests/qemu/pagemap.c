@@ -5,13 +5,15 @@
  * page landed, as move_pages reports it, with the interleave index of the
  * first page so `tiertune simulate --start-index` can model the same pages.
  *
- *	pagemap --mode kernel|exact --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K [--hold]
+ *	pagemap --mode kernel|exact|bind --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K
+ *		[--hold] [--thp]   (--thp: transparent huge pages, MADV_HUGEPAGE)
  *	pagemap --mode task --pages N     (no policy of its own: the task's, as
  *	                                   tiertune run sets it before exec)
  *
  * Output: "start_index I" then "nodes n n n ...", one per page. With --hold
  * it then prints "held" and keeps the buffer until killed, for tiertop's
- * process panel to find. */
+ * process panel to find; on SIGUSR1 it queries and prints the nodes again,
+ * then "requeried" (tiertune rebalance's check). */
 #include "../../bench/place.h"
 #include "../../core/error.h"
 #include "../../core/mpol.h"
@@ -19,6 +21,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,14 @@
 #include <unistd.h>
 
 #define PAGE 4096UL
+
+static volatile sig_atomic_t requery;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	requery = 1;
+}
 #define HUGE (2UL << 20)
 
 int main(int argc, char **argv)
@@ -37,6 +48,7 @@ int main(int argc, char **argv)
 		{ "pages", required_argument, NULL, 'p' },
 		{ "offset", required_argument, NULL, 'o' },
 		{ "hold", no_argument, NULL, 'h' },
+		{ "thp", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum tt_place_mode mode = TT_PLACE_KERNEL;
@@ -45,7 +57,7 @@ int main(int argc, char **argv)
 	struct tt_placement pl;
 	uint64_t pages = 0, offset = 0;
 	const char *method;
-	int c, hold = 0, task = 0;
+	int c, hold = 0, task = 0, thp = 0;
 
 	tt_weights_clear(&w);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -70,6 +82,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			hold = 1;
+			break;
+		case 't':
+			thp = 1;
 			break;
 		default:
 			bad = 1;
@@ -100,6 +115,8 @@ int main(int argc, char **argv)
 		perror("pagemap: madvise");
 		return 1;
 	}
+	/* --thp: 2 MiB folios (tiertune rebalance moves them whole). */
+	pl.thp = thp;
 	if (!task && tt_place_apply(&pl, buf, len, &method) < 0) {
 		fprintf(stderr, "pagemap: %s\n", tt_err_msg());
 		return 1;
@@ -121,10 +138,24 @@ int main(int argc, char **argv)
 		printf(" %d", status[i]);
 	printf("\n");
 	if (hold) {
+		/* SIGUSR1: where the pages are now, queried again (after
+		 * tiertune rebalance moved them), as another "nodes" line. */
+		signal(SIGUSR1, on_usr1);
 		printf("held\n");
 		fflush(stdout);
-		for (;;)
+		for (;;) {
 			pause();
+			if (!requery)
+				continue;
+			requery = 0;
+			if (tt_move_pages_query(addr, status, pages) < 0)
+				return 1;
+			printf("nodes");
+			for (size_t i = 0; i < pages; i++)
+				printf(" %d", status[i]);
+			printf("\nrequeried\n");
+			fflush(stdout);
+		}
 	}
 	return 0;
 }

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* tiertune rebalance's work, shared by the rebalance command and run
+ * --rebalance-after (a command file calls no other's): the refusals, the
+ * look at where the pages are, the plan, the moves in rounds, the record and
+ * the report. The planner and mover are core/rebalance.c. */
+#include "cli.h"
+
+#include "../core/rebalance.h"
+#include "../core/topo.h"
+#include "../core/wi.h"
+#include "../db/db.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MIB (1024.0 * 1024.0)
+
+struct progress {
+	double last_s;
+	bool tty;
+};
+
+static int show_progress(void *ctx, const struct tt_rb_progress *p)
+{
+	struct progress *pr = ctx;
+
+	if (p->elapsed_s - pr->last_s < 1 && p->moved_pages + p->failed_pages < p->planned_pages)
+		return 0;
+	pr->last_s = p->elapsed_s;
+	fprintf(stderr, "%stiertune rebalance: moved %.1f of %.1f MiB (%.0f%%), %.1f MiB/s%s",
+		pr->tty ? "\r" : "", (double)p->moved_pages * 4096 / MIB,
+		(double)p->planned_pages * 4096 / MIB,
+		p->planned_pages ? 100.0 * (double)p->moved_pages / (double)p->planned_pages : 100,
+		p->elapsed_s > 0 ? (double)p->moved_pages * 4096 / MIB / p->elapsed_s : 0,
+		pr->tty ? "" : "\n");
+	return 0;
+}
+
+/* Text wrapped at 80 columns, continuation lines indented. */
+static void print_wrapped(const char *lead, const char *text)
+{
+	size_t col = strlen(lead);
+
+	fputs(lead, stdout);
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (col > strlen(lead) && col + 1 + word > 79) {
+			printf("\n%*s", (int)strlen(lead), "");
+			col = strlen(lead);
+		} else if (col > strlen(lead)) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", (int)word, text);
+		col += word;
+		text += word;
+		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
+
+static json_t *per_node(const uint64_t *v, const struct tt_nodemask *m)
+{
+	json_t *o = json_object();
+	char key[16];
+	int id;
+
+	tt_nodemask_for_each (id, m) {
+		snprintf(key, sizeof(key), "%d", id);
+		json_object_set_new(o, key, json_integer((json_int_t)v[id]));
+	}
+	return o;
+}
+
+/* The nodes a table shows: those with pages or a weight. */
+static void shown(const struct tt_rb_counts *c, const struct tt_weights *w, struct tt_nodemask *m)
+{
+	*m = c->nodes;
+	for (int i = 0; i < TT_MAX_NODES / 64; i++)
+		m->bits[i] |= w->set.bits[i];
+}
+
+static uint64_t bp_of(uint64_t pages, uint64_t total)
+{
+	return total ? (pages * TT_RB_BP + total / 2) / total : 0;
+}
+
+static json_t *counts_json(const struct tt_rb_counts *c, const uint64_t *want,
+			   const struct tt_weights *w)
+{
+	struct tt_nodemask m;
+	uint64_t bp[TT_MAX_NODES];
+
+	shown(c, w, &m);
+	/* Shares held, apportioned as the targets are, so they too sum to 10000. */
+	if (tt_rb_apportion(TT_RB_BP, c->pages, TT_MAX_NODES, bp) < 0)
+		memset(bp, 0, sizeof(bp));
+	return json_pack("{s:I,s:o,s:o,s:f}", "total_pages", (json_int_t)c->total, "node_pages",
+			 per_node(c->pages, &m), "shares_bp", per_node(bp, &m), "off_bp",
+			 tt_rb_off_bp(c, want));
+}
+
+static void print_table(const char *title, const struct tt_rb_counts *c, const uint64_t *want,
+			const uint32_t *target_bp, const struct tt_weights *w)
+{
+	struct tt_nodemask m;
+	int id;
+
+	shown(c, w, &m);
+	printf("%s\n%6s %12s %9s %10s %13s %12s\n", title, "node", "pages", "share_bp", "target_bp",
+	       "target_pages", "to_move");
+	tt_nodemask_for_each (id, &m)
+		printf("%6d %12" PRIu64 " %9" PRIu64 " %10u %13" PRIu64 " %+12" PRId64 "\n", id,
+		       c->pages[id], bp_of(c->pages[id], c->total), target_bp[id], want[id],
+		       (int64_t)want[id] - (int64_t)c->pages[id]);
+}
+
+static void print_failed(const struct tt_rb_result *r)
+{
+	uint64_t failed = r->ebusy + r->efault + r->enoent + r->eacces + r->enomem + r->other;
+
+	if (!failed)
+		return;
+	printf("could not move %" PRIu64 " pages:", failed);
+	if (r->ebusy)
+		printf(" %" PRIu64 " busy (EBUSY: pinned or under I/O)", r->ebusy);
+	if (r->efault)
+		printf(" %" PRIu64 " unmapped or zero pages (EFAULT)", r->efault);
+	if (r->enoent)
+		printf(" %" PRIu64 " no longer present (ENOENT)", r->enoent);
+	if (r->eacces)
+		printf(" %" PRIu64 " shared with another process (EACCES; --move-all with "
+		       "CAP_SYS_NICE moves them)",
+		       r->eacces);
+	if (r->enomem)
+		printf(" %" PRIu64 " target node full (ENOMEM)", r->enomem);
+	if (r->other)
+		printf(" %" PRIu64 " other", r->other);
+	printf("\n");
+}
+
+static void add_result(struct tt_rb_result *sum, const struct tt_rb_result *r)
+{
+	sum->planned += r->planned;
+	sum->moved += r->moved;
+	sum->ebusy += r->ebusy;
+	sum->efault += r->efault;
+	sum->enoent += r->enoent;
+	sum->eacces += r->eacces;
+	sum->enomem += r->enomem;
+	sum->other += r->other;
+	sum->calls += r->calls;
+	sum->elapsed_s += r->elapsed_s;
+	sum->gone |= r->gone;
+	sum->stopped |= r->stopped;
+}
+
+static json_t *result_json(const struct tt_rb_result *r)
+{
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:b}", "planned_pages",
+			 (json_int_t)r->planned, "moved_pages", (json_int_t)r->moved, "ebusy_pages",
+			 (json_int_t)r->ebusy, "efault_pages", (json_int_t)r->efault,
+			 "enoent_pages", (json_int_t)r->enoent, "eacces_pages",
+			 (json_int_t)r->eacces, "enomem_pages", (json_int_t)r->enomem,
+			 "other_pages", (json_int_t)r->other, "calls", (json_int_t)r->calls,
+			 "elapsed_s", tt_json_real(r->elapsed_s), "process_gone", r->gone);
+}
+
+static int scan(struct tt_cli *cli, pid_t pid, struct tt_rb_scan *sc)
+{
+	return cli->sfs.live ? tt_rb_scan_live(&cli->sfs, pid, sc)
+			     : tt_rb_scan_numa_maps(&cli->sfs, pid, sc);
+}
+
+int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const struct tt_weights *w,
+		  const struct cli_rebalance_opts *o)
+{
+	static const char *const orders[] = { "shares", "interleave" };
+	struct tt_rb_scan sc = { 0 };
+	struct tt_rb_counts *before = calloc(1, sizeof(*before)),
+			    *after = calloc(1, sizeof(*after));
+	uint64_t *want = calloc(TT_MAX_NODES, sizeof(*want));
+	uint32_t target_bp[TT_MAX_NODES];
+	struct tt_rb_result total = { 0 };
+	struct tt_rb_proc proc;
+	struct progress pr = { .tty = isatty(2) };
+	char wtext[1024], damon[512], process[128];
+	int *dest = NULL, rounds = 0, rc;
+	int64_t planned = 0, run_id = 0;
+	double off, tol_bp = o->tolerance_pct * 100;
+	bool moving = o->move, within = false;
+	json_t *out = NULL;
+
+	if (!before || !after || !want) {
+		rc = tt_err(TT_EFAIL, "out of memory");
+		goto out;
+	}
+	tt_weights_format(w, wtext, sizeof(wtext));
+	rc = tt_rb_check(&cli->sfs, pid, w, t, o->move_all, &proc);
+	if (rc == 0 && moving && !cli->sfs.live)
+		rc = tt_err(TT_EINPUT,
+			    "--sysfs-root '%s' is not this machine: its process can be shown, "
+			    "not moved",
+			    cli->sysfs_root);
+	if (rc == 0)
+		rc = tt_rb_shares_bp(w, target_bp);
+	if (rc == 0)
+		rc = scan(cli, pid, &sc);
+	if (rc < 0)
+		goto out;
+	snprintf(process, sizeof(process), "pid %d (%s)", (int)pid, proc.comm);
+	*before = sc.cur;
+	rc = tt_rb_targets(&sc.cur, w, want);
+	if (rc < 0)
+		goto out;
+	off = tt_rb_off_bp(&sc.cur, want);
+	if (sc.per_page) {
+		dest = malloc((sc.n ? sc.n : 1) * sizeof(*dest));
+		planned = dest ? tt_rb_plan(sc.units, sc.n, want, o->order, w, dest)
+			       : tt_err(TT_EFAIL, "out of memory");
+	} else {
+		struct tt_rb_flow f[64];
+		int nf = tt_rb_flows(&sc.cur, want, f, 64);
+
+		for (int i = 0; i < nf; i++)
+			planned += (int64_t)f[i].pages;
+	}
+	if (planned < 0) {
+		rc = (int)planned;
+		goto out;
+	}
+	if (off <= tol_bp)
+		planned = 0, moving = false;
+	tt_rb_damon(&cli->sfs, t->kernel_release, damon, sizeof(damon));
+	if (!cli->json) {
+		char title[1400];
+
+		char head[512];
+
+		snprintf(head, sizeof(head),
+			 "process %d ('%s'): %" PRIu64 " pages (%.1f MiB) of private anonymous "
+			 "memory in %" PRIu64 " VMAs, %" PRIu64 " huge; %" PRIu64
+			 " VMAs of files, shared or kernel memory left alone",
+			 (int)pid, proc.comm, sc.cur.total, (double)sc.cur.total * 4096 / MIB,
+			 sc.vmas, sc.huge_units, sc.skipped_vmas);
+		print_wrapped("", head);
+		snprintf(title, sizeof(title),
+			 "weights %s, tolerance %.2f%% (%.0f bp) per node, order %s%s", wtext,
+			 o->tolerance_pct, tol_bp, orders[o->order],
+			 sc.per_page ? "" : " (counts from numa_maps)");
+		print_table(title, &sc.cur, want, target_bp, w);
+		if (off <= tol_bp)
+			printf("within tolerance: no node is more than %.0f bp off its share; "
+			       "nothing to move\n",
+			       off);
+		else if (!moving)
+			printf("dry run: would move %" PRId64 " pages (%.1f MiB)%s; --move moves "
+			       "them\n",
+			       planned, (double)planned * 4096 / MIB,
+			       sc.per_page ? "" : " (per-page plan on this machine only)");
+		if (damon[0])
+			print_wrapped("note: ", damon);
+		fflush(stdout);
+	}
+	while (moving && rounds < o->rounds) {
+		struct tt_rb_cfg cfg = { .batch = o->batch,
+					 .rate_bytes_s = o->rate_mib_s * MIB,
+					 .move_all = o->move_all,
+					 .progress = show_progress,
+					 .ctx = &pr };
+		struct tt_rb_result r;
+
+		pr.last_s = 0;
+		rounds++;
+		rc = tt_rb_move(pid, sc.units, sc.n, dest, &cfg, &r);
+		add_result(&total, &r);
+		if (pr.tty && r.calls)
+			fputc('\n', stderr);
+		if (rc < 0 || r.gone || r.stopped)
+			break;
+		tt_rb_scan_release(&sc);
+		rc = scan(cli, pid, &sc);
+		if (rc < 0) {
+			/* Exited between the move and the look after it. */
+			total.gone = true;
+			rc = 0;
+			break;
+		}
+		if (tt_rb_targets(&sc.cur, w, want) < 0 || tt_rb_off_bp(&sc.cur, want) <= tol_bp ||
+		    !r.moved)
+			break;
+		free(dest);
+		dest = malloc((sc.n ? sc.n : 1) * sizeof(*dest));
+		if (!dest || tt_rb_plan(sc.units, sc.n, want, o->order, w, dest) < 0) {
+			rc = tt_err(TT_EFAIL, "cannot plan the next round");
+			break;
+		}
+	}
+	if (rc < 0)
+		goto out;
+	*after = total.calls && !total.gone ? sc.cur : *before;
+	within = total.gone ? false : tt_rb_off_bp(after, want) <= tol_bp;
+	/* A --move is recorded even when nothing was off: the record says the
+	 * shares were checked and held. */
+	if (o->move && !o->no_record) {
+		struct tt_db *db;
+		int dbrc = cli_db(cli, 0, &db);
+
+		if (dbrc == 0) {
+			dbrc = tt_db_rebalance_record(db, t,
+						      &(struct tt_db_rebalance){
+							      .command = cli->cmdline,
+							      .process = process,
+							      .weights = w,
+							      .want = want,
+							      .before = before,
+							      .after = after,
+							      .res = &total,
+							      .within = within,
+						      },
+						      &run_id);
+			tt_db_close(db);
+		}
+		if (dbrc < 0) {
+			cli_warn("the rebalance was not recorded: %s", tt_err_msg());
+			run_id = 0;
+		}
+	}
+	if (cli->json) {
+		out = json_pack("{s:i,s:s,s:b,s:s,s:f,s:o,s:o,s:o,s:I,s:I,s:I,s:I}", "pid",
+				(int)pid, "process", proc.comm, "dry_run", !o->move, "order",
+				orders[o->order], "tolerance_bp", tol_bp, "weights",
+				tt_json_weights(w), "target_bp", json_object(), "before",
+				counts_json(before, want, w), "planned_pages", (json_int_t)planned,
+				"huge_units", (json_int_t)sc.huge_units, "vmas",
+				(json_int_t)sc.vmas, "skipped_vmas", (json_int_t)sc.skipped_vmas);
+		int id;
+		char key[16];
+
+		tt_nodemask_for_each (id, &w->set) {
+			snprintf(key, sizeof(key), "%d", id);
+			json_object_set_new(json_object_get(out, "target_bp"), key,
+					    json_integer(target_bp[id]));
+		}
+		json_object_set_new(out, "per_page", json_boolean(sc.per_page));
+		json_object_set_new(out, "after",
+				    total.calls ? counts_json(after, want, w) : json_null());
+		json_object_set_new(out, "result", total.calls ? result_json(&total) : json_null());
+		json_object_set_new(out, "rounds", json_integer(rounds));
+		json_object_set_new(out, "within_tolerance",
+				    json_boolean(total.calls ? within : off <= tol_bp));
+		json_object_set_new(out, "run", run_id ? json_integer(run_id) : json_null());
+		json_object_set_new(out, "damon", damon[0] ? json_string(damon) : json_null());
+	} else if (total.calls) {
+		printf("moved %" PRIu64 " of %" PRIu64 " pages (%.1f MiB) in %.2f s, %" PRIu64
+		       " move_pages calls, %d round%s\n",
+		       total.moved, total.planned, (double)total.moved * 4096 / MIB,
+		       total.elapsed_s, total.calls, rounds, rounds == 1 ? "" : "s");
+		print_failed(&total);
+		if (total.gone)
+			printf("process %d exited midway: %" PRIu64 " pages had moved\n", (int)pid,
+			       total.moved);
+		else
+			print_table("after:", after, want, target_bp, w);
+		if (!total.gone)
+			printf("%s: the largest share off its target is %.0f bp\n",
+			       within ? "within tolerance" : "NOT within tolerance",
+			       tt_rb_off_bp(after, want));
+	}
+	if (!cli->json && run_id)
+		printf("recorded as run %" PRId64 "\n", run_id);
+out:
+	tt_rb_scan_release(&sc);
+	free(dest);
+	free(before);
+	free(after);
+	free(want);
+	if (rc < 0) {
+		json_decref(out);
+		return cli_fail(rc);
+	}
+	if (out && (rc = cli_print_json(out)) != 0)
+		return rc;
+	return total.calls && (total.gone || !within) ? 1 : 0;
+}

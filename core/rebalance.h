@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Shares of memory that already exists: where a process's pages are, the
+ * per-node shares weights stand for, and moving pages (move_pages(2)) until
+ * each node holds its share (tiertune rebalance).
+ *
+ * Shares are basis points (1/10000) apportioned by the largest remainder
+ * (Hamilton's method: each node its quotient's floor, the points left one
+ * each to the largest remainders, ties to the lower node id), so they sum to
+ * exactly 10000, the unit of the node_sys_bp RFC's per-node goals and a
+ * weight DAMON's weighted migrate_hot/migrate_cold dests take as is.
+ *
+ *	struct tt_rb_scan sc;
+ *	tt_rb_check(sfs, pid, &weights, &topo, move, &info);    refusals, nothing moved
+ *	tt_rb_scan_live(sfs, pid, &sc);        (tt_rb_scan_numa_maps: counts only)
+ *	tt_rb_targets(&sc.cur, &weights, want);
+ *	tt_rb_plan(sc.units, sc.n, want, order, &weights, dest);
+ *	tt_rb_move(pid, sc.units, sc.n, dest, &cfg, &res);
+ *	tt_rb_scan_release(&sc);
+ */
+#ifndef TT_REBALANCE_H
+#define TT_REBALANCE_H
+
+#include "bitmap.h"
+#include "sysfs.h"
+#include "topo.h"
+#include "weights.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TT_RB_BP 10000 /* basis points in a whole */
+
+/* out[i] = total * w[i] / sum(w) by the largest remainder; sum(out) ==
+ * total (0 everywhere when every w is 0). TT_EINPUT when n < 1. */
+int tt_rb_apportion(uint64_t total, const uint64_t *w, int n, uint64_t *out);
+
+/* Per-node basis points of a policy's pages under weights w: one cycle of
+ * the kernel's interleave walk (core/interleave.h: a weight 0 counts as 1),
+ * apportioned to 10000. bp is indexed by node id (TT_MAX_NODES); nodes
+ * without a weight get 0. */
+int tt_rb_shares_bp(const struct tt_weights *w, uint32_t *bp);
+
+/* Pages per node, in 4 KiB pages (a huge page counts its 4 KiB pages). */
+struct tt_rb_counts {
+	uint64_t pages[TT_MAX_NODES];
+	uint64_t total;
+	struct tt_nodemask nodes; /* nodes with pages */
+};
+
+/* One unit the mover moves as one: a 4 KiB page, or a huge page (THP or
+ * hugetlb), which move_pages moves whole when given its first address. */
+struct tt_rb_unit {
+	uint64_t addr;	/* in the process */
+	uint32_t pages; /* 4 KiB pages: 1, 512 (2 MiB) ... */
+	int16_t node;	/* where it is */
+	bool huge;
+};
+
+struct tt_rb_scan {
+	struct tt_rb_unit *units; /* in address order */
+	size_t n, cap;
+	struct tt_rb_counts cur;
+	uint64_t vmas;	       /* private anonymous VMAs scanned */
+	uint64_t skipped_vmas; /* file-backed, shared or special: left alone */
+	uint64_t absent;       /* pages not present (never touched, swapped): -ENOENT */
+	uint64_t huge_units;   /* units taken as transparent or hugetlb pages */
+	bool per_page;	       /* units known (live); else counts only (numa_maps) */
+};
+
+void tt_rb_scan_release(struct tt_rb_scan *sc);
+/* From /proc/PID/numa_maps under the root: the private anonymous VMAs'
+ * N<node>= counts, no units (a dry run's figures on any root). */
+int tt_rb_scan_numa_maps(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc);
+/* The live process: its VMAs from /proc/PID/smaps, each page's node by a
+ * move_pages(2) query (nodes NULL). A 2 MiB-aligned block of a VMA with
+ * AnonHugePages, all 512 pages present on one node, is taken as one THP. */
+int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc);
+
+/* Pages each node should hold: cur->total apportioned by the weights
+ * (the interleave cycle's counts, as tt_rb_shares_bp); nodes without a
+ * weight 0. */
+int tt_rb_targets(const struct tt_rb_counts *cur, const struct tt_weights *w, uint64_t *want);
+/* Each node's share off its target, in basis points of the total: the
+ * largest |cur - want| / total. */
+double tt_rb_off_bp(const struct tt_rb_counts *cur, const uint64_t *want);
+
+/* A flow of pages from one node to another: what a plan moves. */
+struct tt_rb_flow {
+	int from, to;
+	uint64_t pages;
+};
+/* The fewest pages to move from cur to want: every node over its target
+ * gives its surplus, in ascending node order, each page to the node with
+ * the largest deficit left (ties: the lower id). Returns the number of
+ * flows written (at most max). */
+int tt_rb_flows(const struct tt_rb_counts *cur, const uint64_t *want, struct tt_rb_flow *f,
+		int max);
+
+enum tt_rb_order {
+	/* Move the fewest pages: each surplus node's pages to move spread
+	 * evenly over its pages in address order (one in k), so every part
+	 * of the heap gets the mix; huge pages first, 4 KiB pages to make up
+	 * the rest. The per-node shares are targeted, not the page order. */
+	TT_RB_SHARES,
+	/* Every page to the node the kernel's vma walk would give it under
+	 * the weights (interleave index addr >> 12, a THP's addr >> 21):
+	 * the result is page for page what a fresh weighted-interleave
+	 * allocation would be; moves every page out of its slot. */
+	TT_RB_INTERLEAVE,
+};
+
+/* dest[i] = the node unit i goes to, or -1 to stay. Returns the number of
+ * 4 KiB pages planned to move. */
+int64_t tt_rb_plan(const struct tt_rb_unit *u, size_t n, const uint64_t *want,
+		   enum tt_rb_order order, const struct tt_weights *w, int *dest);
+
+/* Refusals, before anything is moved: a pid that does not exist, a kernel
+ * thread (no memory of its own), a process this user may not move (the
+ * kernel's own check: a move_pages query runs the ptrace access check a
+ * move does), weights on a node that is not an online memory node. */
+struct tt_rb_proc {
+	char comm[64];
+	uid_t uid;	    /* the process's real uid */
+	bool same_user;	    /* ours is its real, effective and saved uid */
+	bool cap_ptrace;    /* we hold CAP_SYS_PTRACE */
+	bool cap_nice;	    /* we hold CAP_SYS_NICE (MPOL_MF_MOVE_ALL) */
+	bool kernel_thread; /* Kthread: 1, or no mm */
+};
+int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
+		const struct tt_topo *t, bool move_all, struct tt_rb_proc *p);
+
+struct tt_rb_progress {
+	uint64_t moved_pages, planned_pages, failed_pages;
+	double elapsed_s;
+};
+
+struct tt_rb_cfg {
+	uint32_t batch;	     /* units per move_pages call, at least 1 */
+	double rate_bytes_s; /* 0: no limit */
+	bool move_all;	     /* MPOL_MF_MOVE_ALL: shared pages too (CAP_SYS_NICE) */
+	/* Called after each batch; a non-zero return stops. */
+	int (*progress)(void *ctx, const struct tt_rb_progress *p);
+	void *ctx;
+};
+
+/* Per-page outcomes, in 4 KiB pages. */
+struct tt_rb_result {
+	uint64_t planned, moved;
+	uint64_t ebusy;	 /* -EBUSY: pinned or being changed; try again */
+	uint64_t efault; /* -EFAULT: zero page or unmapped meanwhile */
+	uint64_t enoent; /* -ENOENT: no longer present */
+	uint64_t eacces; /* -EACCES: shared with another process (needs MOVE_ALL) */
+	uint64_t enomem; /* -ENOMEM: the target node is full */
+	uint64_t other;	 /* any other status, or a page left where it was */
+	uint64_t calls;	 /* move_pages calls */
+	double elapsed_s;
+	bool gone;    /* the process exited midway (ESRCH) */
+	bool stopped; /* the progress callback stopped it */
+};
+
+/* Moves unit i to dest[i] (>= 0) in batches of cfg->batch units, no faster
+ * than cfg->rate_bytes_s. A process that exits midway ends it with
+ * res->gone set and 0 returned: res says what moved. */
+int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
+	       const struct tt_rb_cfg *cfg, struct tt_rb_result *res);
+
+/* DAMON's weighted migration (DAMOS migrate_hot/migrate_cold with a
+ * dests directory, Linux 6.17+): "" when the root has no DAMON sysfs
+ * (/sys/kernel/mm/damon/admin), else a sentence on what it has. */
+void tt_rb_damon(const struct tt_sysfs *s, const char *release, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tiertune rebalance (issue 37): a process's pages against the weights'
+# shares. On a fixture root, exact figures from a numa_maps written into a
+# copy (counted, never moved); the refusals, each with nothing written; the
+# shares export. On this machine (one node or more): a live process read
+# page by page, a dry run, a --move onto the local node alone (nothing to
+# move, recorded), not permitted as nobody, a kernel thread, a pid that is
+# gone, and run --rebalance-after. Moves between nodes are the QEMU suite's
+# (tests/qemu/guest-rebalance.sh).
+. "$(dirname "$0")/lib.sh"
+
+fx=$(copy_fixture qemu-3node-hmat)
+# A process of 10512 pages: 9000 on node 0, 1000 on node 1 and one 2 MiB
+# page (512) on node 2; a file mapping, not counted.
+mkdir -p "$fx/proc/4242" "$fx/proc/4244" "$fx/proc/2"
+printf 'Name:\tpostgres\nUid:\t0\t0\t0\t0\nVmSize:\t 52000 kB\n' >"$fx/proc/4242/status"
+cat >"$fx/proc/4242/numa_maps" <<'EOF'
+55d0a0000000 default heap anon=1000 dirty=1000 N0=1000 kernelpagesize_kB=4
+7f0000000000 default anon=9000 dirty=9000 N0=8000 N1=1000 kernelpagesize_kB=4
+7f1000000000 default file=/usr/lib/x.so mapped=10 N0=10 kernelpagesize_kB=4
+7f2000000000 default anon=1 dirty=1 N2=1 kernelpagesize_kB=2048
+EOF
+# One already at 5:3:2.
+printf 'Name:\tvalkey\nUid:\t0\t0\t0\t0\nVmSize:\t 4000 kB\n' >"$fx/proc/4244/status"
+echo '7f0000000000 default anon=1000 dirty=1000 N0=500 N1=300 N2=200 kernelpagesize_kB=4' \
+	>"$fx/proc/4244/numa_maps"
+printf 'Name:\tkthreadd\nUid:\t0\t0\t0\t0\nKthread:\t1\n' >"$fx/proc/2/status"
+: >"$fx/proc/2/numa_maps"
+
+# Targets 10512 x 5:3:2 = 5256, 3153.6, 2102.4: the one page left goes to
+# the largest remainder (node 1). Held shares 8561.6, 951.3, 487.1 bp.
+run "$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:5,1:3,2:2
+is "fixture: the table of held and target shares, exact" "$rc:$(sed -n '3,7p' "$WORK/out")" \
+	"0:weights 0:5,1:3,2:2, tolerance 1.00% (100 bp) per node, order shares (counts from numa_maps)
+  node        pages  share_bp  target_bp  target_pages      to_move
+     0         9000      8562       5000          5256        -3744
+     1         1000       951       3000          3154        +2154
+     2          512       487       2000          2102        +1590"
+is "fixture: 3 anonymous VMAs counted, the file's left alone" "$(sed -n 1,2p "$WORK/out" | tr '\n' ' ')" \
+	"process 4242 ('postgres'): 10512 pages (41.1 MiB) of private anonymous memory in 3 VMAs, 0 huge; 1 VMAs of files, shared or kernel memory left alone "
+is "fixture: a dry run, saying what --move would move" "$(grep -c '^dry run: would move 3744 pages (14.6 MiB) (per-page plan on this machine only); --move moves them$' "$WORK/out")" 1
+run "$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:5,1:3,2:2 --json
+is "fixture JSON: targets, held pages and shares (summing to 10000), the plan" \
+	"$rc:$(json '[j["target_bp"], j["before"]["node_pages"], j["before"]["shares_bp"], sum(j["before"]["shares_bp"].values()), round(j["before"]["off_bp"], 2), j["planned_pages"], j["dry_run"], j["per_page"], j["after"], j["run"]]' <"$WORK/out")" \
+	"0:[{'0': 5000, '1': 3000, '2': 2000}, {'0': 9000, '1': 1000, '2': 512}, {'0': 8562, '1': 951, '2': 487}, 10000, 3561.64, 3744, True, False, None, None]"
+is "fixture JSON fits docs/json.md" \
+	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" rebalance <"$WORK/out" 2>&1)" ""
+run "$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:5,1:3,2:2 --tolerance 40
+is "fixture: within a tolerance of 40 points, nothing to move" \
+	"$rc:$(grep -c '^within tolerance: no node is more than 3562 bp off its share; nothing to move$' "$WORK/out")" "0:1"
+run "$TT" --sysfs-root "$fx" rebalance --pid 4244 --weights 0:5,1:3,2:2
+is "fixture: a process already at its shares, nothing to move" \
+	"$rc:$(grep -c '^within tolerance: no node is more than 0 bp off' "$WORK/out")" "0:1"
+
+# Refusals: each says what, exits as documented, and writes nothing (the
+# fixture and the database byte for byte).
+expect_bad_input 2 "is not this machine: its process can be shown, not moved" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:5,1:3,2:2 --move
+expect_bad_input 2 "no process 4343" "$fx" "$TT" --sysfs-root "$fx" rebalance --pid 4343 --weights 0:1
+expect_bad_input 2 "process 2 ('kthreadd') is a kernel thread: it has no user memory to move" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 2 --weights 0:1 --move
+expect_bad_input 2 "node 3 is not an online memory node" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1,3:1 --move
+expect_bad_input 2 "rebalance needs exactly one of --weights, --run, --profile" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4242
+expect_bad_input 2 "--order" "$fx" "$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1 --order bogus
+
+# The shares export: basis points by the largest remainder, sum 10000.
+run "$TT" --sysfs-root "$fx" export --weights 0:1,1:1,2:1 --format shares
+is "export --format shares: 1:1:1 is 3334/3333/3333 (the lower id takes the point)" \
+	"$rc:$(grep -v '^#' "$WORK/out" | tr '\n' ' ')" "0:- 0 3334 - 1 3333 - 2 3333 "
+is "export --format shares: the header names DAMON's dests" \
+	"$(grep -c "dests/<D>/id = node, dests/<D>/weight = share_bp" "$WORK/out")" 1
+run "$TT" --sysfs-root "$fx" export --weights 0:5,1:3,2:2 --format json
+is "the JSON profile carries shares_bp" "$rc:$(json 'j["recommendations"][0]["shares_bp"]' <"$WORK/out")" \
+	"0:{'0': 5000, '1': 3000, '2': 2000}"
+
+# ---- this machine ----
+node=$(local_node)
+# The interpreter itself (a python3 on PATH may be a wrapper script that
+# runs it as a child): the process that holds the memory.
+py=$(python3 -c 'import sys; print(sys.executable)')
+"$py" -c 'import time, sys
+b = bytearray(24 << 20)
+for i in range(0, len(b), 4096): b[i] = 1
+print("ready", flush=True)
+time.sleep(120)' >"$WORK/held" &
+held=$!
+for _ in $(seq 100); do grep -q ready "$WORK/held" && break; sleep 0.1; done
+run "$TT" rebalance --pid "$held" --weights "$node:1" --json
+is "live: every page queried, at least the 6144 pages of its buffer, all on node $node: nothing to move" \
+	"$rc:$(json '[j["per_page"], j["before"]["total_pages"] >= 6144, j["before"]["node_pages"].get("'"$node"'") == j["before"]["total_pages"], j["planned_pages"], j["within_tolerance"]]' <"$WORK/out")" \
+	"0:[True, True, True, 0, True]"
+run "$TT" rebalance --pid "$held" --weights "$node:1" --order interleave --json
+is "live --order interleave: the same figures, the order said" \
+	"$rc:$(json '[j["order"], j["planned_pages"], j["within_tolerance"]]' <"$WORK/out")" "0:['interleave', 0, True]"
+db="$WORK/rb.db"
+run "$TT" --db "$db" rebalance --pid "$held" --weights "$node:1" --move
+is "live --move onto node $node alone: a no-op, within tolerance, recorded" \
+	"$rc:$(grep -c '^within tolerance' "$WORK/out"):$(grep -c '^recorded as run' "$WORK/out")" "0:1:1"
+is "the record: a run of kind rebalance, done, trials before and after" \
+	"$(sql "$db" "select r.kind, r.status, count(t.id) from runs r join trials t on t.run_id = r.id group by r.id")" \
+	"rebalance|done|2"
+is "the record: each trial's node at its target share (1) and holding it" \
+	"$(sql "$db" "select t.placement, n.node, n.requested_share, n.achieved_share from trials t join trial_nodes n on n.trial_id = t.id order by t.id")" \
+	"before|$node|1.0|1.0
+after|$node|1.0|1.0"
+if can_drop; then
+	tt=$(nobody_tt)
+	before=$(db_sum --db "$db")
+	run "${NOBODY[@]}" "$tt" --db "$db" rebalance --pid "$held" --weights "$node:1" --move
+	is "live: as nobody against root's process, refused first (exit 3), nothing recorded" \
+		"$rc:$(grep -c "not permitted to move the pages of process $held" "$WORK/err"):$([ "$(db_sum --db "$db")" = "$before" ] && echo same)" \
+		"3:1:same"
+else
+	skip "not root or no setpriv: cannot run as nobody"
+fi
+kill "$held"
+wait "$held" 2>/dev/null
+run "$TT" rebalance --pid "$held" --weights "$node:1"
+is "live: a process that has exited" "$rc:$(grep -c "no process $held" "$WORK/err")" "2:1"
+if grep -q '^Kthread:[[:space:]]*1' /proc/2/status 2>/dev/null; then
+	expect_bad_input 2 "is a kernel thread" - "$TT" rebalance --pid 2 --weights "$node:1" --move
+else
+	skip "pid 2 is no kernel thread here (a PID namespace)"
+fi
+
+# run --rebalance-after: the launched program rebalanced after its warm-up,
+# its exit status passed through, the report on stderr.
+if [ -d /sys/kernel/mm/mempolicy/weighted_interleave ]; then
+	run "$TT" --db "$db" run --nodes "$node" --source-node "$node" --rebalance-after 0.3 -- \
+		"$py" -c 'import time; b = bytearray(8 << 20); time.sleep(1.5); raise SystemExit(5)'
+	is "run --rebalance-after: the program's exit status, the rebalance said on stderr" \
+		"$rc:$(grep -c '^within tolerance' "$WORK/err"):$(grep -c 'within tolerance' "$WORK/out")" "5:1:0"
+else
+	skip "no weighted_interleave sysfs here (Linux 6.9+)"
+fi
+done_testing

@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""tiertune rebalance on the 3-node guest (tests/qemu/guest-rebalance.sh's
+blocks): 10007 pages held on node 0 moved to 5:3:2 over nodes 0-2, each
+node's share within 1% of its target by the process's own move_pages
+query and by the kernel's numa_maps, every page counted; --order
+interleave page for page tiertune simulate's order; the refusals moved
+nothing. check-rebalance.py calls check()."""
+import json
+
+PAGES = 10007
+# 10007 x 5:3:2 by the largest remainder: 5003.5, 3002.1, 2001.4.
+TARGET = {0: 5004, 1: 3002, 2: 2001}
+
+
+def nodes_lines(out):
+    return [[int(x) for x in line.split()[1:]] for line in out.splitlines()
+            if line.startswith("nodes")]
+
+
+def counts(pages):
+    return {k: pages.count(k) for k in (0, 1, 2)}
+
+
+def within(c):
+    # 1% of the pages: 100 pages per node.
+    return sum(c.values()) == PAGES and all(abs(c[k] - TARGET[k]) <= PAGES // 100 for k in c)
+
+
+def jhead(block, name):
+    """A block's JSON document, with what the command said on stderr after
+    it (guest.sh's no_tty: rebalance's progress lines) left out."""
+    rc, out = block(name)
+    try:
+        return rc, json.JSONDecoder().raw_decode(out.lstrip())[0]
+    except ValueError:
+        return rc, None
+
+
+def check(block, jblock, tap):
+    rc, out = block("rebalance-held")
+    held = nodes_lines(out)
+    tap(rc == 0 and held and held[0] == [0] * PAGES,
+        "rebalance: pagemap holds 10007 pages on node 0", out[-500:])
+    rc, j = jblock("rebalance-dry")
+    tap(rc == 0 and j and j["dry_run"] and j["per_page"]
+        and j["before"]["node_pages"].get("0", 0) >= PAGES
+        and j["target_bp"] == {"0": 5000, "1": 3000, "2": 2000} and j["after"] is None,
+        "rebalance dry run: every page on node 0 (a query per page), targets 5000/3000/2000 bp, "
+        "nothing moved", block("rebalance-dry")[1][-1500:])
+    rc, j = jhead(block, "rebalance-move")
+    res = (j or {}).get("result") or {}
+    mib = res.get("planned_pages", 0) * 4096 / 2**20
+    # Planned: node 0's surplus over half the process's pages (the buffer
+    # and the little else it has, some of it elsewhere): about 5000.
+    tap(rc == 0 and j and j["within_tolerance"]
+        and res.get("moved_pages") == res.get("planned_pages", 0) > 4900
+        and res.get("process_gone") is False and j["run"] is not None and j["rounds"] >= 1
+        and res.get("elapsed_s", 0) >= 0.9 * mib / 64,
+        "rebalance --move --rate 64: within tolerance, %s of %s pages moved at most 64 MiB/s "
+        "(%s s), recorded" % (res.get("moved_pages"), res.get("planned_pages"),
+                              res.get("elapsed_s")),
+        block("rebalance-move")[1][-2000:])
+    rc, out = block("rebalance-after")
+    after = nodes_lines(out)
+    c = counts(after[-1]) if len(after) >= 2 else {}
+    tap(rc == 0 and len(after) >= 2 and within(c),
+        "after rebalance, the process's own move_pages query: %s, each within 1%% of %s, "
+        "all %d pages" % (c, TARGET, PAGES), out[-300:])
+    rc, out = block("rebalance-numa-maps")
+    line = [x for x in out.splitlines() if " anon=%d " % PAGES in x]
+    nm = {}
+    for f in (line[0].split() if line else []):
+        if f[:1] == "N" and "=" in f:
+            nm[int(f[1:f.index("=")])] = int(f[f.index("=") + 1:])
+    tap(rc == 0 and len(line) == 1 and within({k: nm.get(k, 0) for k in (0, 1, 2)}),
+        "the kernel's numa_maps of the buffer agrees: %s" % nm, out[-1500:])
+    rc, j = jblock("rebalance-recorded")
+    runs = [r for r in (j or {}).get("runs", []) if r.get("kind") == "rebalance"]
+    tap(rc == 0 and runs and runs[0]["status"] == "done",
+        "recorded as a run of kind rebalance, done", json.dumps(runs)[:1500])
+    rc, out = block("rebalance-gone")
+    tap(rc == 2 and "no process" in out, "a process that has exited: refused (exit 2)", out)
+
+    rc, j = jhead(block, "rebalance-il-move")
+    tap(rc == 0 and j and j["order"] == "interleave" and j["within_tolerance"],
+        "rebalance --order interleave --move: within tolerance",
+        block("rebalance-il-move")[1][-2000:])
+    rc, out = block("rebalance-il-after")
+    il = nodes_lines(out)
+    rc2, sim = jblock("rebalance-il-simulate")
+    want = (sim or {}).get("page_nodes") or []
+    got = il[-1] if len(il) >= 2 else []
+    diff = [i for i in range(min(len(got), len(want))) if got[i] != want[i]]
+    tap(rc == 0 and rc2 == 0 and len(got) == PAGES and len(want) == PAGES and not diff,
+        "--order interleave: page for page tiertune simulate's order (%d of %d differ)"
+        % (len(diff), len(got)), "first differences at %s" % diff[:10])
+    rc, out = block("rebalance-offline")
+    tap(rc == 2 and "node 3 is not an online memory node" in out,
+        "weights on a node not online: refused (exit 2)", out)
+    rc, out = block("rebalance-kthread")
+    tap(rc == 2 and "is a kernel thread" in out, "a kernel thread: refused (exit 2)", out)
+    rc, out = block("rebalance-refused-after")
+    last = nodes_lines(out)
+    tap(rc == 0 and len(last) >= 3 and last[-1] == last[-2],
+        "the refusals moved nothing: the buffer's nodes as before them", out[-300:])
+
+    # Huge pages, where the guest's THP setting allows them.
+    rc, out = block("rebalance-thp-enabled")
+    if "[never]" in out or rc != 0:
+        tap(True, "# SKIP transparent huge pages off in the guest: %s" % out.strip())
+        return
+    thp_pages = 10240
+    rc, j = jblock("rebalance-thp-dry")
+    tap(rc == 0 and j and j["huge_units"] >= 20,
+        "rebalance dry run of a THP buffer: its 20 huge pages found (%s)"
+        % (j or {}).get("huge_units"), block("rebalance-thp-dry")[1][-1500:])
+    rc, j = jhead(block, "rebalance-thp-move")
+    tap(rc == 0 and j and j["within_tolerance"],
+        "rebalance --move of the THP buffer: within tolerance",
+        block("rebalance-thp-move")[1][-2000:])
+    rc, out = block("rebalance-thp-after")
+    after = nodes_lines(out)
+    got = after[-1] if len(after) >= 2 else []
+    c = {k: got.count(k) for k in (0, 1, 2)}
+    # Whole huge pages: each 512-page block on one node.
+    whole = len(got) == thp_pages and all(len(set(got[i:i + 512])) == 1
+                                          for i in range(0, thp_pages, 512))
+    tap(rc == 0 and whole and sum(c.values()) == thp_pages
+        and all(abs(c[k] - t) <= thp_pages // 100 for k, t in ((0, 5120), (1, 3072), (2, 2048))),
+        "THP buffer after: %s, whole 2 MiB blocks per node, within 1%% of 5120/3072/2048" % c,
+        out[-300:])
+    rc, out = block("rebalance-thp-smaps")
+    ahp = sum(int(line.split()[1]) for line in out.splitlines()
+              if line.startswith("AnonHugePages:"))
+    tap(rc == 0 and ahp >= thp_pages * 4,
+        "still huge pages after the move (smaps AnonHugePages %d kB of %d)"
+        % (ahp, thp_pages * 4), out[-800:])
+    rc, j = jblock("rebalance-thp-again")
+    tap(rc == 0 and j and j["huge_units"] >= 20 and j["within_tolerance"],
+        "looked at again: %s huge pages, within tolerance" % (j or {}).get("huge_units"),
+        block("rebalance-thp-again")[1][-1500:])

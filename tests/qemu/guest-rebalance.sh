@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Sourced by guest.sh (block, no_tty and $WI are its): tiertune rebalance
+# (issue 37) on the 3-node kernel. pagemap --hold places 10007 pages on node
+# 0 alone (MPOL_BIND) and keeps them; rebalance moves them to 5:3:2
+# over nodes 0-2, and pagemap's own move_pages query (SIGUSR1) says where
+# each page is now; check_rebalance.py holds each node's share to within 1%
+# of its target, every page counted, and, with --order interleave, the pages
+# page for page to tiertune simulate's order. Then the refusals, each with
+# nothing moved.
+rb_hold() { # name [pages [--thp]]: a held buffer on node 0, its pid in $rb_pid
+	pagemap --mode bind --nodes 0 --pages "${2:-10007}" --offset 0 --hold $3 >/tmp/$1 2>&1 &
+	rb_pid=$!
+	i=0
+	while ! grep -q '^held$' /tmp/$1 && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+rb_requery() { # name pid: the pages' nodes again, pagemap's own query
+	local seen
+	seen=$(grep -c '^requeried$' /tmp/$1)
+	kill -USR1 "$2"
+	i=0
+	while [ "$(grep -c '^requeried$' /tmp/$1)" -le "$seen" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat /tmp/$1
+}
+
+rb_hold rb-held
+block rebalance-held cat /tmp/rb-held
+block rebalance-dry tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --json
+block rebalance-move no_tty tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --move --rate 64 --json
+block rebalance-after rb_requery rb-held $rb_pid
+block rebalance-numa-maps cat /proc/$rb_pid/numa_maps
+block rebalance-recorded tiertune runs --json
+kill $rb_pid
+wait $rb_pid 2>/dev/null
+block rebalance-gone tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --move
+
+# Page for page: the kernel's weighted-interleave order at 5:3:2.
+rb_hold rb-il
+block rebalance-il-move no_tty tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --order interleave \
+	--move --json
+block rebalance-il-after rb_requery rb-il $rb_pid
+start=$(sed -n 's/^start_index //p' /tmp/rb-il)
+block rebalance-il-simulate tiertune simulate --nodes 0-2 --weights 0:5,1:3,2:2 --pages 10007 \
+	--start-index "${start:-0}" --json
+# Refusals: nothing moved (the buffer's nodes queried again after them).
+block rebalance-offline tiertune rebalance --pid $rb_pid --weights 0:1,3:1 --move
+block rebalance-kthread tiertune rebalance --pid 2 --weights 0:1 --move
+block rebalance-refused-after rb_requery rb-il $rb_pid
+kill $rb_pid
+wait $rb_pid 2>/dev/null
+
+# Huge pages: 20 THPs (10240 pages, 2 MiB-aligned) on node 0 go to 5:3:2
+# whole (10, 6 and 4 of them), moved by their first address; smaps'
+# AnonHugePages says they are still huge pages afterwards.
+block rebalance-thp-enabled cat /sys/kernel/mm/transparent_hugepage/enabled
+rb_hold rb-thp 10240 --thp
+block rebalance-thp-dry tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --json
+block rebalance-thp-move no_tty tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --move --json
+block rebalance-thp-after rb_requery rb-thp $rb_pid
+block rebalance-thp-smaps cat /proc/$rb_pid/smaps
+block rebalance-thp-again tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --json
+kill $rb_pid
+wait $rb_pid 2>/dev/null

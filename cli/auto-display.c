@@ -329,35 +329,114 @@ static void text_verdicts(FILE *f, const struct tt_auto_doc *d)
 	fprintf(f, "\n");
 	if (r->have_auto) {
 		weights_text(&r->auto_w, w, sizeof(w));
-		fprintf(f, "kernel auto mode (its formula on the %s bandwidths) gives %s: %s\n",
-			d->prior->auto_from ? d->prior->auto_from : "-", w,
-			r->best_is_auto ? "the search found nothing better" : "see its row above");
+		const char *from = d->prior->auto_from ? d->prior->auto_from : "-";
+
+		if (strcmp(from, "hmat") == 0)
+			fprintf(f,
+				"kernel auto mode (the kernel's formula on HMAT's bandwidths, over "
+				"all %d memory nodes) gives %s: %s\n",
+				d->prior->auto_nodes, w,
+				r->best_is_auto ? "the search found nothing better"
+						: "see its row above");
+		else if (strcmp(from, "no_hmat") == 0)
+			fprintf(f,
+				"kernel auto mode: no HMAT/CDAT bandwidth here, so the kernel "
+				"holds "
+				"1 for every node (%s): %s\n",
+				w,
+				r->best_is_auto ? "the search found nothing better"
+						: "see its row above");
+		else
+			fprintf(f,
+				"kernel auto mode (its formula on the %s bandwidths) gives %s: "
+				"%s\n",
+				from, w,
+				r->best_is_auto ? "the search found nothing better"
+						: "see its row above");
 	} else {
 		fprintf(f,
 			"kernel auto mode: no bandwidth figures (no HMAT), so no auto baseline\n");
 	}
 }
 
-/* The weights to apply and their gain over the baseline named. */
+/* What the machine runs now, as the headline names it. */
+static const char *now_label(const struct tt_auto_doc *d)
+{
+	switch (d->r->base[d->now_base].kind) {
+	case TT_BASE_AUTO:
+		return "the kernel's auto mode";
+	case TT_BASE_NOW:
+		return "the weights set by hand";
+	default:
+		return tt_nodemask_weight(&d->prior->now_w.set)
+			       ? "local memory, the default policy: no weights were set"
+			       : "local memory: no weighted interleave here";
+	}
+}
+
+/* The weights to apply and their gain over what the machine runs now
+ * (by tier, or when the winner lost, over the baseline named), with local
+ * DRAM and 1:1 beside it, and the cost of leaving auto mode. */
 static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 {
 	const struct tt_report *r = d->r;
-	const struct tt_report_baseline *over = tt_report_gain_over(r);
+	const struct tt_report_baseline *over = tt_report_gain_over(r), *now;
 
 	fprintf(f, "%srecommendation for source node %d: %s", sim(d), d->req->source, w);
-	if (over && over->verdict == TT_VERDICT_SAME)
+	if (d->now_base >= 0 && r->lost_to < 0) {
+		now = &r->base[d->now_base];
+		if (now->verdict == TT_VERDICT_SAME) {
+			fprintf(f, ", what the machine runs now (%s)\n", now_label(d));
+		} else if (now->verdict == TT_VERDICT_UNKNOWN) {
+			fprintf(f, ", gain over what the machine runs now (%s) unknown\n",
+				now_label(d));
+		} else {
+			fprintf(f, ": ");
+			print_gain(f, d, now);
+			fprintf(f, "%s over what the machine runs now (%s)\n",
+				now->verdict == TT_VERDICT_NOISE ? ", within noise," : "",
+				now_label(d));
+		}
+		for (int i = 0; i < r->nbaselines; i++) {
+			const struct tt_report_baseline *b = &r->base[i];
+
+			if (i == d->now_base ||
+			    (b->kind != TT_BASE_LOCAL && b->kind != TT_BASE_EVEN))
+				continue;
+			fprintf(f, "  beside it, vs %-15s ", tt_report_baseline_label(r, b->kind));
+			if (b->verdict == TT_VERDICT_SAME)
+				fprintf(f, "the same weights\n");
+			else if (b->verdict == TT_VERDICT_UNKNOWN)
+				fprintf(f, "unknown\n");
+			else
+				print_gain(f, d, b), fprintf(f, "\n");
+		}
+	} else if (over && over->verdict == TT_VERDICT_SAME) {
 		fprintf(f, " (the %s baseline itself)\n", tt_report_baseline_label(r, over->kind));
-	else if (isnan(r->reco_gain))
+	} else if (isnan(r->reco_gain)) {
 		fprintf(f, " (gain unknown)\n");
-	else if (r->reco_gain == 0)
+	} else if (r->reco_gain == 0) {
 		fprintf(f, " (no gain over %s beyond the noise)\n",
 			tt_report_baseline_label(r, over->kind));
-	else if (d->latency)
+	} else if (d->latency) {
 		fprintf(f, " (%+.1f%% latency vs %s)\n", 100 * (1 / (1 + r->reco_gain) - 1),
 			tt_report_baseline_label(r, over->kind));
-	else
+	} else {
 		fprintf(f, " (%+.1f%% over %s)\n", 100 * r->reco_gain,
 			tt_report_baseline_label(r, over->kind));
+	}
+	/* mm/mempolicy.c: writing any nodeN sets auto mode off, and only
+	 * auto mode recomputes the table when a node reports bandwidth (a
+	 * CXL region onlined): the weights then stay as written. */
+	if (d->leaves_auto)
+		fprintf(f,
+			"applying turns the kernel's auto mode off: it stops re-deriving the "
+			"weights when memory is hotplugged (a CXL device added or removed keeps "
+			"these)%s\n",
+			d->plan->auto_lost
+				? ", and without HMAT/CDAT bandwidth it cannot be turned "
+				  "back on"
+				: "; 'tiertune restore --last' turns it back on");
 }
 
 /* What to do: the weights (and the nodes they leave out), or what to
@@ -700,6 +779,20 @@ static json_t *json_reco(const struct tt_auto_doc *d)
 			 r->lost_to >= 0 ? json_string(r->base[r->lost_to].name) : json_null());
 }
 
+/* The recommendation against what the machine runs now; null by tier or
+ * when the winner lost to a baseline. */
+static json_t *json_headline(const struct tt_auto_doc *d)
+{
+	const struct tt_report_baseline *b;
+
+	if (d->now_base < 0 || d->r->lost_to >= 0)
+		return json_null();
+	b = &d->r->base[d->now_base];
+	return json_pack("{s:s,s:o,s:o,s:o,s:s}", "over", b->name, "gain", tt_json_real(b->gain),
+			 "gain_ci_low", tt_json_real(b->gain_lo), "gain_ci_high",
+			 tt_json_real(b->gain_hi), "verdict", tt_verdict_name(b->verdict));
+}
+
 /* The plan apply would run, and the commands that use the result. */
 static void json_next(json_t *j, const struct tt_auto_doc *d)
 {
@@ -776,6 +869,8 @@ json_t *cli_auto_json(const struct tt_auto_doc *d)
 	json_object_set_new(j, "auto_weights",
 			    r->have_auto ? tt_json_weights(&r->auto_w) : json_null());
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
+	json_object_set_new(j, "headline", json_headline(d));
+	json_object_set_new(j, "leaves_auto_mode", json_boolean(d->leaves_auto));
 	json_object_set_new(j, "recommendation", json_reco(d));
 	json_next(j, d);
 	json_objective(j, d);

@@ -181,7 +181,13 @@ struct tt_auto_seen {
 struct tt_auto_prior {
 	struct tt_profile profile; /* the prior's figures */
 	int cost;		   /* measurements of the budget the profile took */
-	const char *auto_from;	   /* the auto baseline's figures: "hmat", the prior's */
+	/* the auto baseline's figures: "hmat" (the kernel's table over
+	 * auto_nodes nodes), "no_hmat" (no table: every weight 1), by tier
+	 * the prior's; NULL: none */
+	const char *auto_from;
+	int auto_nodes;		 /* the memory nodes the kernel's table covers */
+	int auto_mode;		 /* the interface's mode now: 1 auto, 0 manual, -1 none */
+	struct tt_weights now_w; /* the weights the machine holds now, over the nodes */
 };
 
 /* A trial as the report shows it. */
@@ -213,10 +219,16 @@ struct tt_auto_doc {
 	const struct tt_policy *pol; /* trials under written weights; NULL: none */
 	const struct tt_auto_discard *discarded;
 	int ndiscarded;
-	const struct tt_report *r;	  /* baselines with verdicts, best, action */
-	struct tt_doc_trial *trials;	  /* every trial, r->ntrials of them */
-	const struct tt_reco *reco;	  /* the recommendation, in the interface's form */
-	bool keeps;			  /* nothing to write (tt_report_keeps) */
+	const struct tt_report *r;   /* baselines with verdicts, best, action */
+	struct tt_doc_trial *trials; /* every trial, r->ntrials of them */
+	const struct tt_reco *reco;  /* the recommendation, in the interface's form */
+	bool keeps;		     /* nothing to write (tt_report_keeps) */
+	/* What the machine runs now, the headline's baseline: auto mode's
+	 * where it is on, the weights set by hand, else local memory, the
+	 * default policy (r->base index; -1: by tier, the recommendation's
+	 * gain_over). */
+	int now_base;
+	bool leaves_auto;		  /* applying turns the kernel's auto mode off */
 	const struct tt_apply_plan *plan; /* what apply would write; NULL: plan_why */
 	const char *plan_why;
 	int64_t run;		/* recorded as; 0: not recorded */
@@ -298,6 +310,12 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 		   const struct tt_auto_doc **d);
 void tt_auto_release(struct tt_auto *c);
 
+/* For auto*.c: the baselines the machine would run without the search
+ * (auto-base.c: the kernel's auto mode as the kernel computes it, the
+ * weights set now, the fast tier alone) into c->cfg; the memory nodes
+ * nearer (SLIT) to src than to any other CPU node. */
+void tt_auto_baselines(struct tt_auto *c);
+void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask);
 /* For auto*.c: what every real run from the source shares (the mix, the
  * threads, the arrays' size and the passes); tier weights as the node
  * weights a measurement places by (the RFC's split); the pipeline built

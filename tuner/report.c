@@ -28,6 +28,10 @@ const char *tt_report_baseline_label(const struct tt_report *r, enum tt_baseline
 		return r->tiers ? "local tier" : "local DRAM";
 	case TT_BASE_EVEN:
 		return "1:1 interleave";
+	case TT_BASE_NOW:
+		return "weights set now";
+	case TT_BASE_FAST:
+		return "fast tier alone";
 	default:
 		return "kernel auto mode";
 	}

@@ -133,7 +133,8 @@ void tt_report_decide(struct tt_report *r, bool auto_on);
  * plan refuses: "bind instead".) Nothing is to be written. */
 bool tt_report_keeps(const struct tt_report *r);
 /* A baseline's name as the report and the record say it: "local DRAM"
- * ("local tier" by tier), "1:1 interleave", "kernel auto mode". */
+ * ("local tier" by tier), "1:1 interleave", "kernel auto mode", "weights
+ * set now", "fast tier alone". */
 const char *tt_report_baseline_label(const struct tt_report *r, enum tt_baseline kind);
 /* The baseline the recommendation's gain is over (gain_over); NULL: none. */
 const struct tt_report_baseline *tt_report_gain_over(const struct tt_report *r);

@@ -24,6 +24,12 @@ static void keep_why(const struct tt_report *r, char *buf, size_t size)
 {
 	const struct tt_report_baseline *b = r->action_base >= 0 ? &r->base[r->action_base] : NULL;
 
+	if (r->action == TT_ACTION_PER_SOURCE) {
+		snprintf(buf, size,
+			 "nothing to write: the weights are global, and another source loses under "
+			 "them beyond the noise (see above)");
+		return;
+	}
 	snprintf(buf, size,
 		 r->action == TT_ACTION_KEEP_AUTO
 			 ? "nothing to write: keep the kernel's auto mode (no weights beat it "
@@ -195,6 +201,8 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 		.keeps = tt_report_keeps(&c->r),
 		.now_base = now_base(c),
 		.leaves_auto = c->planned && c->prior.auto_mode == 1,
+		.others = &c->others,
+		.applying = where->applying,
 		.plan = c->planned ? &c->plan : NULL,
 		.plan_why = c->plan_why,
 		.run = c->run,

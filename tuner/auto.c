@@ -58,6 +58,7 @@ void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct
 	c->tiers = c->req.granularity == TT_GRANULARITY_TIER;
 	c->latency = req->objective == TT_OBJECTIVE_LATENCY;
 	c->simulated = req->model != NULL;
+	c->req_threads = req->threads;
 	tt_search_cfg_default(&c->cfg);
 	if (req->strategy)
 		c->cfg.strategy = req->strategy->name;

@@ -389,9 +389,11 @@ static void text_others(FILE *f, const struct tt_auto_doc *d)
 			continue;
 		}
 		weights_text(&o->now, nw, sizeof(nw));
-		fprintf(f, "  source node %d: %.*f %s under %s, %.*f now (%s %s), ", o->source,
+		fprintf(f, "  source node %d: %.*f %s under %s, %.*f now (%s%s%s), ", o->source,
 			precision(sc), shown(sc, o->cand_mean), unit(sc), w, precision(sc),
-			shown(sc, o->now_mean), o->now_what, nw);
+			shown(sc, o->now_mean), o->now_what,
+			strcmp(o->now_what, "local DRAM") ? " " : "",
+			strcmp(o->now_what, "local DRAM") ? nw : "");
 		shown_gain(d->latency, o->cmp.gain, o->cmp.gain_lo, o->cmp.gain_hi, v);
 		if (o->verdict == TT_VERDICT_SAME)
 			fprintf(f, "the same weights");
@@ -1018,7 +1020,7 @@ json_t *cli_auto_json(const struct tt_auto_doc *d)
 	json_object_set_new(j, "auto_weights",
 			    r->have_auto ? tt_json_weights(&r->auto_w) : json_null());
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
-	json_object_set_new(j, "headline", json_headline(d));
+	json_object_set_new(j, "against_now", json_headline(d));
 	json_object_set_new(j, "leaves_auto_mode", json_boolean(d->leaves_auto));
 	json_object_set_new(j, "other_sources", json_others(d));
 	json_object_set_new(j, "recommendation", json_reco(d));

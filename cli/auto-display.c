@@ -484,11 +484,11 @@ static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 			fprintf(f, ", gain over what the machine runs now (%s) unknown\n",
 				now_label(d));
 		} else {
-			fprintf(f, ": ");
+			fprintf(f, ", ");
 			print_gain(f, d, now);
-			fprintf(f, "%s over what the machine runs now (%s)\n",
+			fprintf(f, "%s %s what the machine runs now (%s)\n",
 				now->verdict == TT_VERDICT_NOISE ? ", within noise," : "",
-				now_label(d));
+				d->latency ? "vs" : "over", now_label(d));
 		}
 		for (int i = 0; i < r->nbaselines; i++) {
 			const struct tt_report_baseline *b = &r->base[i];

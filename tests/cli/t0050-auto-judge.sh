@@ -69,7 +69,7 @@ is "xeon max cxl (auto mode on): the headline is over auto mode, which applying 
 	"0:auto better True True"
 run "$TT" auto --source-node 0 --model "$M/xeon-max-hbm-cxl.json" --seed 1 --no-record
 is "... the text: the gain over auto mode first, local DRAM and 1:1 beside it, the cost of leaving auto mode" \
-	"$rc:$(grep -c '^SIMULATED recommendation for source node 0: 0:[0-9,:]*: +[0-9.]*% (95% CI .*) over what the machine runs now (the kernel.s auto mode)$' "$WORK/out"):$(grep -c '^  beside it, vs local DRAM  *+' "$WORK/out"):$(grep -c '^  beside it, vs 1:1 interleave  *+' "$WORK/out"):$(grep -c "^applying turns the kernel's auto mode off: it stops re-deriving the weights when memory is hotplugged" "$WORK/out")" \
+	"$rc:$(grep -c '^SIMULATED recommendation for source node 0: 0:[0-9,:]*, +[0-9.]*% (95% CI .*) over what the machine runs now (the kernel.s auto mode)$' "$WORK/out"):$(grep -c '^  beside it, vs local DRAM  *+' "$WORK/out"):$(grep -c '^  beside it, vs 1:1 interleave  *+' "$WORK/out"):$(grep -c "^applying turns the kernel's auto mode off: it stops re-deriving the weights when memory is hotplugged" "$WORK/out")" \
 	"0:1:1:1:1"
 # Xeon Max flat has weights set by hand (1 1 3 3, auto mode off).
 run "$TT" auto --source-node 0 --model "$M/xeon-max-hbm-flat.json" --seed 1 --no-record --json

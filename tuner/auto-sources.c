@@ -16,6 +16,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The source's local memory: its own node, or for a CPU node without
+ * memory the nearest node with memory (SLIT); -1: none. */
+static int local_node(const struct tt_topo *t, int src)
+{
+	const struct tt_node *n = tt_topo_node(t, src);
+	struct tt_nodemask m;
+	int node;
+
+	if (n && n->has_memory)
+		return src;
+	tt_auto_local_nodes(t, src, &m);
+	tt_nodemask_for_each (node, &m)
+		return node;
+	return -1;
+}
+
 /* What the other source runs now over the recommendation's nodes: the
  * same kind of state the headline is against (auto-doc.c's now_base): auto
  * mode's weights, the weights set by hand, else its local memory (the
@@ -40,7 +56,7 @@ static void state_now(const struct tt_auto *c, int src, const struct tt_weights 
 		tt_weights_reduce(now);
 		return;
 	}
-	tt_weights_put(now, src, 1);
+	tt_weights_put(now, local_node(c->t, src), 1);
 	*what = "local DRAM";
 }
 
@@ -95,6 +111,8 @@ static const char *not_judged(const struct tt_auto *c, int src)
 {
 	if (c->req.model && !tt_model_source(c->req.model, src))
 		return "the model has no figures from it";
+	if (local_node(c->t, src) < 0)
+		return "no memory node is local to it";
 	return NULL;
 }
 
@@ -109,7 +127,7 @@ static int judge(struct tt_auto *c, struct tt_auto_other *o, const struct tt_wei
 		return tt_err(TT_EFAIL, "out of memory");
 	state_now(c, o->source, cand, &o->now, &o->now_what);
 	tt_weights_clear(&local);
-	tt_weights_put(&local, o->source, 1);
+	tt_weights_put(&local, local_node(c->t, o->source), 1);
 	o->cmp.gain = o->cmp.gain_lo = o->cmp.gain_hi = NAN;
 	rc = other_session(c, o->source, x);
 	/* C N L C N L ...: drift hits every arm alike, as in the final

@@ -493,8 +493,11 @@ static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 		for (int i = 0; i < r->nbaselines; i++) {
 			const struct tt_report_baseline *b = &r->base[i];
 
+			/* The fast tier alone, a Xeon Max user's first
+			 * comparison, beside them where there is one. */
 			if (i == d->now_base ||
-			    (b->kind != TT_BASE_LOCAL && b->kind != TT_BASE_EVEN))
+			    (b->kind != TT_BASE_LOCAL && b->kind != TT_BASE_EVEN &&
+			     b->kind != TT_BASE_FAST))
 				continue;
 			fprintf(f, "  beside it, vs %-15s ", tt_report_baseline_label(r, b->kind));
 			if (b->verdict == TT_VERDICT_SAME)
@@ -502,7 +505,10 @@ static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 			else if (b->verdict == TT_VERDICT_UNKNOWN)
 				fprintf(f, "unknown\n");
 			else
-				print_gain(f, d, b), fprintf(f, "\n");
+				print_gain(f, d, b),
+					fprintf(f, "%s\n",
+						b->verdict == TT_VERDICT_NOISE ? ", within noise"
+									       : "");
 		}
 	} else if (over && over->verdict == TT_VERDICT_SAME) {
 		fprintf(f, " (the %s baseline itself)\n", tt_report_baseline_label(r, over->kind));

@@ -329,35 +329,214 @@ static void text_verdicts(FILE *f, const struct tt_auto_doc *d)
 	fprintf(f, "\n");
 	if (r->have_auto) {
 		weights_text(&r->auto_w, w, sizeof(w));
-		fprintf(f, "kernel auto mode (its formula on the %s bandwidths) gives %s: %s\n",
-			d->prior->auto_from ? d->prior->auto_from : "-", w,
-			r->best_is_auto ? "the search found nothing better" : "see its row above");
+		const char *from = d->prior->auto_from ? d->prior->auto_from : "-";
+
+		if (strcmp(from, "hmat") == 0)
+			fprintf(f,
+				"kernel auto mode (the kernel's formula on HMAT's bandwidths, over "
+				"all %d memory nodes) gives %s: %s\n",
+				d->prior->auto_nodes, w,
+				r->best_is_auto ? "the search found nothing better"
+						: "see its row above");
+		else if (strcmp(from, "no_hmat") == 0)
+			fprintf(f,
+				"kernel auto mode: no HMAT/CDAT bandwidth here, so the kernel "
+				"holds "
+				"1 for every node (%s): %s\n",
+				w,
+				r->best_is_auto ? "the search found nothing better"
+						: "see its row above");
+		else
+			fprintf(f,
+				"kernel auto mode (its formula on the %s bandwidths) gives %s: "
+				"%s\n",
+				from, w,
+				r->best_is_auto ? "the search found nothing better"
+						: "see its row above");
 	} else {
 		fprintf(f,
 			"kernel auto mode: no bandwidth figures (no HMAT), so no auto baseline\n");
 	}
 }
 
-/* The weights to apply and their gain over the baseline named. */
+/* The recommendation from the other CPU nodes (tt_auto_sources). */
+static void text_others(FILE *f, const struct tt_auto_doc *d)
+{
+	const struct tt_auto_sources *all = d->others;
+	struct scale sc = doc_scale(d);
+	char w[96], nw[96];
+
+	if (!all || (!all->judged && !all->skipped[0]))
+		return;
+	weights_text(&all->cand, w, sizeof(w));
+	if (!all->judged) {
+		fprintf(f,
+			"the weights are global, and every task interleaving over their nodes gets "
+			"%s from any CPU node; not measured from the other CPU nodes: %s\n",
+			w, all->skipped);
+		return;
+	}
+	fprintf(f,
+		"%sthe weights are global: every task interleaving over their nodes gets %s, from "
+		"any CPU node. From the other CPU nodes (interleaved rounds, beyond the budget):\n",
+		sim(d), w);
+	for (int i = 0; i < all->n; i++) {
+		const struct tt_auto_other *o = &all->o[i];
+		double v[3];
+
+		if (o->why) {
+			fprintf(f, "  source node %d: not measured: %s\n", o->source, o->why);
+			continue;
+		}
+		weights_text(&o->now, nw, sizeof(nw));
+		fprintf(f, "  source node %d: %.*f %s under %s, %.*f now (%s%s%s), ", o->source,
+			precision(sc), shown(sc, o->cand_mean), unit(sc), w, precision(sc),
+			shown(sc, o->now_mean), o->now_what,
+			strcmp(o->now_what, "local DRAM") ? " " : "",
+			strcmp(o->now_what, "local DRAM") ? nw : "");
+		shown_gain(d->latency, o->cmp.gain, o->cmp.gain_lo, o->cmp.gain_hi, v);
+		if (o->verdict == TT_VERDICT_SAME)
+			fprintf(f, "the same weights");
+		else if (o->verdict == TT_VERDICT_UNKNOWN)
+			fprintf(f, "unknown");
+		else if (isfinite(v[1]) && isfinite(v[2]))
+			fprintf(f, "%+.1f%% (95%% CI %+.1f%%..%+.1f%%) %s", 100 * v[0], 100 * v[1],
+				100 * v[2],
+				o->verdict == TT_VERDICT_NOISE ? "within noise"
+							       : tt_verdict_name(o->verdict));
+		fprintf(f, "; its local DRAM %.*f, %d rounds\n", precision(sc),
+			shown(sc, o->local_mean), o->cmp.rounds);
+	}
+}
+
+/* What to do instead of global weights that cost another source: tune
+ * every source together, or launch per socket (upstream's answer to
+ * per-socket requests: the CPUs bound, the policy's nodes, the other
+ * sockets' tasks kept off them; weights are global, never per socket). */
+static void text_recipe(FILE *f, const struct tt_auto_doc *d, const char *w)
+{
+	const struct tt_node *n = tt_topo_node(d->t, d->req->source);
+	uint64_t cpus[TT_MAX_CPUS / 64] = { 0 };
+	char nodes[128] = "", cpul[256] = "", loc[128];
+	struct tt_nodemask m;
+	int node;
+
+	tt_bit_format_list(d->reco->w.set.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+	for (int i = 0; n && i < n->ncpus; i++)
+		tt_bit_set(cpus, (unsigned int)n->cpus[i]);
+	tt_bit_format_list(cpus, TT_MAX_CPUS, cpul, sizeof(cpul));
+	fprintf(f,
+		"instead, either tune every source at once, each over its own nodes (global "
+		"weights can hold them together):\n  tiertune auto --all-sources --nodes local\n"
+		"or launch per socket: the weights written, the program on node %d's CPUs, and "
+		"the other nodes' tasks kept off nodes %s while it runs:\n"
+		"  tiertune run --source-node %d --weights %s --apply -- PROGRAM\n"
+		"  numactl --cpunodebind=%d --weighted-interleave=%s -- PROGRAM   (numactl "
+		"2.0.19+)\n",
+		d->req->source, nodes, d->req->source, w, d->req->source, nodes);
+	tt_nodemask_for_each (node, &d->t->cpu_nodes) {
+		if (node == d->req->source)
+			continue;
+		tt_auto_local_nodes(d->t, node, &m);
+		tt_bit_format_list(m.bits, TT_MAX_NODES, loc, sizeof(loc));
+		fprintf(f,
+			"  node %d's tasks: numactl --cpunodebind=%d --membind=%s, or their "
+			"cgroup's cpuset.mems=%s\n",
+			node, node, loc[0] ? loc : "-", loc[0] ? loc : "-");
+	}
+	fprintf(f,
+		"  a service, as a systemd drop-in ([Service]): NUMAPolicy=weighted-interleave, "
+		"NUMAMask=%s, CPUAffinity=%s, where the host's systemd has that policy (added "
+		"upstream in 2026, pull request 42688; Debian 12's systemd 252 lacks it: "
+		"ExecStart= through numactl or tiertune run there)\n",
+		nodes, cpul);
+}
+
+/* What the machine runs now, as the headline names it. */
+static const char *now_label(const struct tt_auto_doc *d)
+{
+	switch (d->r->base[d->now_base].kind) {
+	case TT_BASE_AUTO:
+		return "the kernel's auto mode";
+	case TT_BASE_NOW:
+		return "the weights set by hand";
+	default:
+		return tt_nodemask_weight(&d->prior->now_w.set)
+			       ? "local memory, the default policy: no weights were set"
+			       : "local memory: no weighted interleave here";
+	}
+}
+
+/* The weights to apply and their gain over what the machine runs now
+ * (by tier, or when the winner lost, over the baseline named), with local
+ * DRAM and 1:1 beside it, and the cost of leaving auto mode. */
 static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 {
 	const struct tt_report *r = d->r;
-	const struct tt_report_baseline *over = tt_report_gain_over(r);
+	const struct tt_report_baseline *over = tt_report_gain_over(r), *now;
 
 	fprintf(f, "%srecommendation for source node %d: %s", sim(d), d->req->source, w);
-	if (over && over->verdict == TT_VERDICT_SAME)
+	if (d->now_base >= 0 && r->lost_to < 0) {
+		now = &r->base[d->now_base];
+		if (now->verdict == TT_VERDICT_SAME) {
+			fprintf(f, ", what the machine runs now (%s)\n", now_label(d));
+		} else if (now->verdict == TT_VERDICT_UNKNOWN) {
+			fprintf(f, ", gain over what the machine runs now (%s) unknown\n",
+				now_label(d));
+		} else {
+			fprintf(f, ", ");
+			print_gain(f, d, now);
+			fprintf(f, "%s %s what the machine runs now (%s)\n",
+				now->verdict == TT_VERDICT_NOISE ? ", within noise," : "",
+				d->latency ? "vs" : "over", now_label(d));
+		}
+		for (int i = 0; i < r->nbaselines; i++) {
+			const struct tt_report_baseline *b = &r->base[i];
+
+			/* The fast tier alone, a Xeon Max user's first
+			 * comparison, beside them where there is one. */
+			if (i == d->now_base ||
+			    (b->kind != TT_BASE_LOCAL && b->kind != TT_BASE_EVEN &&
+			     b->kind != TT_BASE_FAST))
+				continue;
+			fprintf(f, "  beside it, vs %-15s ", tt_report_baseline_label(r, b->kind));
+			if (b->verdict == TT_VERDICT_SAME)
+				fprintf(f, "the same weights\n");
+			else if (b->verdict == TT_VERDICT_UNKNOWN)
+				fprintf(f, "unknown\n");
+			else
+				print_gain(f, d, b),
+					fprintf(f, "%s\n",
+						b->verdict == TT_VERDICT_NOISE ? ", within noise"
+									       : "");
+		}
+	} else if (over && over->verdict == TT_VERDICT_SAME) {
 		fprintf(f, " (the %s baseline itself)\n", tt_report_baseline_label(r, over->kind));
-	else if (isnan(r->reco_gain))
+	} else if (isnan(r->reco_gain)) {
 		fprintf(f, " (gain unknown)\n");
-	else if (r->reco_gain == 0)
+	} else if (r->reco_gain == 0) {
 		fprintf(f, " (no gain over %s beyond the noise)\n",
 			tt_report_baseline_label(r, over->kind));
-	else if (d->latency)
+	} else if (d->latency) {
 		fprintf(f, " (%+.1f%% latency vs %s)\n", 100 * (1 / (1 + r->reco_gain) - 1),
 			tt_report_baseline_label(r, over->kind));
-	else
+	} else {
 		fprintf(f, " (%+.1f%% over %s)\n", 100 * r->reco_gain,
 			tt_report_baseline_label(r, over->kind));
+	}
+	/* mm/mempolicy.c: writing any nodeN sets auto mode off, and only
+	 * auto mode recomputes the table when a node reports bandwidth (a
+	 * CXL region onlined): the weights then stay as written. */
+	if (d->leaves_auto)
+		fprintf(f,
+			"%s turns the kernel's auto mode off: it stops re-deriving the "
+			"weights when memory is hotplugged (a CXL device added or removed keeps "
+			"these)%s\n",
+			d->applying ? "--apply" : "applying",
+			d->plan->auto_lost
+				? ", and without HMAT/CDAT bandwidth it cannot be turned "
+				  "back on"
+				: "; 'tiertune restore --last' turns it back on");
 }
 
 /* What to do: the weights (and the nodes they leave out), or what to
@@ -374,6 +553,14 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 			"recommending "
 			"that baseline instead\n",
 			r->base[r->lost_to].name);
+	if (r->action == TT_ACTION_PER_SOURCE) {
+		fprintf(f,
+			"%srecommendation for source node %d: no global weights: %s, the best "
+			"from it, costs another source beyond the noise (above)\n",
+			sim(d), d->req->source, w);
+		text_recipe(f, d, w);
+		return;
+	}
 	if (d->keeps) {
 		fprintf(f,
 			"%srecommendation for source node %d: %s; the best measured, %s, is no "
@@ -402,7 +589,9 @@ static void text_next(FILE *f, const struct tt_auto_doc *d)
 {
 	const struct tt_apply_plan *p = d->plan;
 
-	if (p) {
+	if (p && d->applying) {
+		/* The writes follow the report, as the writer makes them. */
+	} else if (p) {
 		fprintf(f, "\napply would write (%s interface):\n", p->be->name);
 		for (int i = 0; i < p->n; i++)
 			fprintf(f, "  %s%s: %s -> %s\n", p->sfs->live ? "" : p->sfs->root,
@@ -423,7 +612,16 @@ static void text_next(FILE *f, const struct tt_auto_doc *d)
 			"\nthe weights are for the model's machine; to try them, on a copy of its "
 			"tree:\n  %s\n",
 			d->copy_tree);
-	if (d->run)
+	if (d->run && d->applying && p)
+		fprintf(f,
+			"\nrecorded as run %" PRId64 "%s; to use it elsewhere:\n  %s\n"
+			"\n--apply writes its weights now (%s interface; 'restore --last' undoes "
+			"it):\n",
+			d->run, d->simulated ? " (simulated)" : "", d->next[1], p->be->name);
+	else if (d->applying && p)
+		fprintf(f, "\nnot recorded (%s); --apply writes the weights now (%s interface):\n",
+			d->record_why ? "the database failed" : "--no-record", p->be->name);
+	else if (d->run)
 		fprintf(f,
 			"\nrecorded as run %" PRId64 "%s; to use it:\n  %s   ('restore --last' "
 			"undoes it)\n  %s\n",
@@ -485,9 +683,14 @@ void cli_auto_text(FILE *f, const struct tt_auto_doc *d)
 		text_policy(f, d);
 	text_table(f, d);
 	text_verdicts(f, d);
+	text_others(f, d);
 	text_reco(f, d);
+	/* With --apply the report ends with the writes' heading. */
+	if (d->applying)
+		text_objective_notes(f, d);
 	text_next(f, d);
-	text_objective_notes(f, d);
+	if (!d->applying)
+		text_objective_notes(f, d);
 }
 
 /* JSON. Each object's fields in the order docs/json.md lists them. */
@@ -700,6 +903,53 @@ static json_t *json_reco(const struct tt_auto_doc *d)
 			 r->lost_to >= 0 ? json_string(r->base[r->lost_to].name) : json_null());
 }
 
+/* The recommendation from the other CPU nodes; null: not measured. */
+static json_t *json_others(const struct tt_auto_doc *d)
+{
+	const struct tt_auto_sources *all = d->others;
+	json_t *a;
+
+	if (!all || !all->judged)
+		return json_null();
+	a = json_array();
+	for (int i = 0; i < all->n; i++) {
+		const struct tt_auto_other *o = &all->o[i];
+		json_t *e = json_pack("{s:i,s:o}", "source_node", o->source, "unmeasured",
+				      str_or_null(o->why));
+
+		json_object_set_new(e, "now_weights",
+				    o->why ? json_null() : tt_json_weights(&o->now));
+		json_object_set_new(e, "now_from", str_or_null(o->why ? NULL : o->now_what));
+		json_object_set_new(e, "score_mean", tt_json_real(o->why ? NAN : o->cand_mean));
+		json_object_set_new(e, "now_score_mean", tt_json_real(o->why ? NAN : o->now_mean));
+		json_object_set_new(e, "local_score_mean",
+				    tt_json_real(o->why ? NAN : o->local_mean));
+		json_object_set_new(e, "rounds", json_integer(o->cmp.rounds));
+		json_object_set_new(e, "gain", tt_json_real(o->why ? NAN : o->cmp.gain));
+		json_object_set_new(e, "gain_ci_low", tt_json_real(o->why ? NAN : o->cmp.gain_lo));
+		json_object_set_new(e, "gain_ci_high", tt_json_real(o->why ? NAN : o->cmp.gain_hi));
+		json_object_set_new(e, "verdict",
+				    o->why ? json_null()
+					   : json_string(tt_verdict_name(o->verdict)));
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
+/* The recommendation against what the machine runs now; null by tier or
+ * when the winner lost to a baseline. */
+static json_t *json_headline(const struct tt_auto_doc *d)
+{
+	const struct tt_report_baseline *b;
+
+	if (d->now_base < 0 || d->r->lost_to >= 0)
+		return json_null();
+	b = &d->r->base[d->now_base];
+	return json_pack("{s:s,s:o,s:o,s:o,s:s}", "over", b->name, "gain", tt_json_real(b->gain),
+			 "gain_ci_low", tt_json_real(b->gain_lo), "gain_ci_high",
+			 tt_json_real(b->gain_hi), "verdict", tt_verdict_name(b->verdict));
+}
+
 /* The plan apply would run, and the commands that use the result. */
 static void json_next(json_t *j, const struct tt_auto_doc *d)
 {
@@ -776,6 +1026,9 @@ json_t *cli_auto_json(const struct tt_auto_doc *d)
 	json_object_set_new(j, "auto_weights",
 			    r->have_auto ? tt_json_weights(&r->auto_w) : json_null());
 	json_object_set_new(j, "best_is_auto", json_boolean(r->best_is_auto));
+	json_object_set_new(j, "against_now", json_headline(d));
+	json_object_set_new(j, "leaves_auto_mode", json_boolean(d->leaves_auto));
+	json_object_set_new(j, "other_sources", json_others(d));
 	json_object_set_new(j, "recommendation", json_reco(d));
 	json_next(j, d);
 	json_objective(j, d);

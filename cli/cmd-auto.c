@@ -101,6 +101,22 @@ static void profiling(void *ctx, const struct tt_auto *c)
 			c->req.source);
 }
 
+static void judging(void *ctx, const struct tt_auto *c, int source)
+{
+	struct watch *w = ctx;
+	char ws[96];
+
+	status_clear(w);
+	if (w->cli->json)
+		return;
+	if (tt_weights_format(&c->rs.r[0].w, ws, sizeof(ws)) < 0)
+		snprintf(ws, sizeof(ws), "?");
+	fprintf(stderr,
+		"%sthe weights are global: measuring %s from node %d against what it runs now "
+		"(%d rounds)...\n",
+		c->simulated ? "SIMULATED: " : "", ws, source, c->cfg.confirm_rounds);
+}
+
 static int recover(void *ctx)
 {
 	return cli_recover_first(((struct watch *)ctx)->cli);
@@ -257,13 +273,19 @@ static int apply_one(struct tt_cli *cli, const struct tt_auto *c, const struct t
 				    .hooks = { .plan = plan_auto, .plan_ctx = &ap } };
 	char objective[64];
 
+	/* The report ended saying --apply writes now: the writes follow it. */
+	if (c->r.action == TT_ACTION_APPLY && !tt_report_keeps(&c->r) && c->planned)
+		goto write;
 	printf("\n");
-	if (c->r.action == TT_ACTION_KEEP_AUTO) {
+	/* Weights that cost another source (tt_auto_sources) are a decision
+	 * as much as auto mode kept: nothing written, said, not a failure. */
+	if (c->r.action == TT_ACTION_KEEP_AUTO || c->r.action == TT_ACTION_PER_SOURCE) {
 		printf("--apply: %s\n", c->plan_why);
 		return 0;
 	}
 	if (tt_report_keeps(&c->r))
 		return cli_fail(tt_err(TT_EUNAVAIL, "cannot apply: %s", c->plan_why));
+write:
 	snprintf(objective, sizeof(objective), "run %jd", (intmax_t)c->run);
 	rq.objective = c->run ? objective : NULL;
 	return cli_write(cli, &rq);
@@ -312,7 +334,8 @@ static int session(struct tt_cli *cli, const struct cli_auto_args *a, struct tt_
 	char options[2100];
 	struct tt_auto_where where = { .root = cli->sysfs_root,
 				       .model_tree = on_model_tree(cli, &c->req),
-				       .options = options };
+				       .options = options,
+				       .applying = a->apply && !a->all_sources && !cli->json };
 	int rc = tt_auto_nodes(c);
 
 	cli_global_options(cli, options, sizeof(options));
@@ -330,6 +353,9 @@ static int session(struct tt_cli *cli, const struct cli_auto_args *a, struct tt_
 	rc = tt_auto_prepare(c);
 	if (rc == 0)
 		rc = tt_auto_search(c);
+	/* --all-sources searches every source and merges: nothing to judge. */
+	if (rc == 0 && !a->all_sources)
+		rc = tt_auto_sources(c);
 	/* A record that fails (c->record_why) costs the record, not the
 	 * report nor --apply after the whole search: run_auto says it last. */
 	if (rc == 0 && !a->no_record)
@@ -368,6 +394,7 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 	struct watch w = { .cli = cli, .tty = isatty(STDERR_FILENO) && !a->verbose, .t0 = now_s() };
 	struct tt_auto_hooks hooks = { .progress = progress,
 				       .profiling = profiling,
+				       .judging = judging,
 				       .discarded = on_discard,
 				       .recover = recover,
 				       .open_db = open_db,

@@ -624,7 +624,10 @@ static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
 		rc = cli_run_get(db, e->rs.run_id, &e->run);
 	/* A run that recommends keeping auto mode or binding locally has no
 	 * weights for a script to write (CSV still has its trials). */
-	if (rc == 0 && !e->rs.n && e->rs.nactions && write != csv)
+	/* keep_auto as a profile (json) turns auto mode on where it is
+	 * applied: a fleet persists the verdict as it persists weights. */
+	if (rc == 0 && !e->rs.n && e->rs.nactions && write != csv &&
+	    !(write == profile && strcmp(e->rs.actions[0].action, "keep_auto") == 0))
 		rc = tt_err(TT_EINPUT,
 			    "run %jd recommends %s for source node %d: no weights to export",
 			    (intmax_t)e->rs.run_id,
@@ -632,6 +635,10 @@ static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
 				    ? "keeping the kernel's auto mode"
 				    : "binding to local memory",
 			    e->rs.actions[0].source_node);
+	if (rc < 0 && !e->rs.n && e->rs.nactions &&
+	    strcmp(e->rs.actions[0].action, "keep_auto") == 0)
+		tt_err_hint("--format json exports it as a profile that turns auto mode on where "
+			    "'tiertune apply --profile' (the boot unit) applies it");
 	tt_db_close(db);
 	/* Checked against this root's interfaces and nodes, the weights must
 	 * be for its hardware; a profile (json) carries the run's own machine
@@ -731,7 +738,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	}
 	/* A profile of weights found on other hardware is checked where it is
 	 * applied, not against this root. */
-	if (rc == 0 && formats[fmt].write != csv &&
+	if (rc == 0 && formats[fmt].write != csv && e.rs.n &&
 	    !(formats[fmt].write == profile && tt_recos_other_hw(&e.rs, &t)))
 		rc = check_recos(&e);
 	if (rc == 0)

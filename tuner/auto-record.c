@@ -282,7 +282,10 @@ int tt_auto_record(struct tt_auto *c)
 				     &run);
 	if (rc == 0)
 		rc = add_trials(c, db, run);
-	if (rc == 0)
+	/* per_source recommends no weights, and the schema's actions are
+	 * apply, keep_auto and bind_local: no recommendation, so that apply
+	 * --run writes nothing for it. */
+	if (rc == 0 && c->r.action != TT_ACTION_PER_SOURCE)
 		rc = add_recommendation(c, db, run);
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);

@@ -58,6 +58,7 @@ void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct
 	c->tiers = c->req.granularity == TT_GRANULARITY_TIER;
 	c->latency = req->objective == TT_OBJECTIVE_LATENCY;
 	c->simulated = req->model != NULL;
+	c->req_threads = req->threads;
 	tt_search_cfg_default(&c->cfg);
 	if (req->strategy)
 		c->cfg.strategy = req->strategy->name;
@@ -72,7 +73,7 @@ void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct
  * other CPU node, ties to the lower CPU node; so that --all-sources on a
  * two-socket machine tunes each socket over its own nodes, which upstream's
  * global weights can then hold together. */
-static void local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask)
+void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask)
 {
 	memset(mask, 0, sizeof(*mask));
 	for (int m = 0; m < t->nnodes; m++) {
@@ -98,7 +99,7 @@ static int nodes_asked(const struct tt_auto *c, struct tt_nodemask *mask)
 
 	memset(mask, 0, sizeof(*mask));
 	if (nodes && strcmp(nodes, "local") == 0)
-		local_nodes(c->t, c->req.source, mask);
+		tt_auto_local_nodes(c->t, c->req.source, mask);
 	else if (!nodes)
 		*mask = c->t->mem_nodes;
 	else if (tt_parse_list(nodes, mask->bits, TT_MAX_NODES) || !tt_nodemask_weight(mask))
@@ -429,6 +430,8 @@ int tt_auto_prepare(struct tt_auto *c)
 	if ((rc = budget_rounds(c)) < 0)
 		return rc;
 	rc = pick_prior(c);
+	if (rc == 0)
+		tt_auto_baselines(c);
 	if (rc == 0 && c->tiers)
 		rc = group_tiers(c->t, cfg);
 	if (rc == 0)

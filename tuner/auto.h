@@ -121,6 +121,9 @@ struct tt_auto_hooks {
 	/* Before the first trial under written weights: a journal left by a
 	 * killed tiertune put back (a library status). */
 	int (*recover)(void *ctx);
+	/* The recommendation is about to be measured from another source
+	 * (tt_auto_sources). */
+	void (*judging)(void *ctx, const struct tt_auto *c, int source);
 	/* The database, opened for writing (a library status). */
 	int (*open_db)(void *ctx, struct tt_db **db);
 	void *ctx;
@@ -181,7 +184,13 @@ struct tt_auto_seen {
 struct tt_auto_prior {
 	struct tt_profile profile; /* the prior's figures */
 	int cost;		   /* measurements of the budget the profile took */
-	const char *auto_from;	   /* the auto baseline's figures: "hmat", the prior's */
+	/* the auto baseline's figures: "hmat" (the kernel's table over
+	 * auto_nodes nodes), "no_hmat" (no table: every weight 1), by tier
+	 * the prior's; NULL: none */
+	const char *auto_from;
+	int auto_nodes;		 /* the memory nodes the kernel's table covers */
+	int auto_mode;		 /* the interface's mode now: 1 auto, 0 manual, -1 none */
+	struct tt_weights now_w; /* the weights the machine holds now, over the nodes */
 };
 
 /* A trial as the report shows it. */
@@ -193,6 +202,31 @@ struct tt_doc_trial {
 	double lat_ns;	   /* ns, mean loaded latency; NaN: not measured */
 	bool feasible;
 	double remote_share; /* of the weight, on nodes other than the source */
+};
+
+/* The whole machine judged (tt_auto_sources): the recommendation measured
+ * from each other CPU node against what that node runs now. */
+#define TT_AUTO_MAX_OTHERS 7
+struct tt_auto_other {
+	int source;
+	const char *why; /* not judged, why; NULL: judged */
+	int rounds;	 /* interleaved rounds planned */
+	/* What it runs now over the recommendation's nodes, and its name
+	 * (a baseline's label: "kernel auto mode", "weights set now", "local
+	 * DRAM"). */
+	struct tt_weights now;
+	const char *now_what;
+	struct tt_confirm cmp;			/* best[]: the recommendation, base[]: now; gain */
+	double cand_mean, now_mean, local_mean; /* score units: the recommendation, now, local */
+	enum tt_verdict verdict;		/* the recommendation against now */
+};
+struct tt_auto_sources {
+	bool judged;	   /* measured from the other sources */
+	char skipped[128]; /* not judged: why ("": nothing global to write) */
+	struct tt_weights cand;
+	int n;
+	struct tt_auto_other o[TT_AUTO_MAX_OTHERS];
+	bool loses; /* a source loses beyond the noise: TT_ACTION_PER_SOURCE */
 };
 
 /* The report document of a run: everything its report says, as text or
@@ -213,11 +247,19 @@ struct tt_auto_doc {
 	const struct tt_policy *pol; /* trials under written weights; NULL: none */
 	const struct tt_auto_discard *discarded;
 	int ndiscarded;
-	const struct tt_report *r;	  /* baselines with verdicts, best, action */
-	struct tt_doc_trial *trials;	  /* every trial, r->ntrials of them */
-	const struct tt_reco *reco;	  /* the recommendation, in the interface's form */
-	bool keeps;			  /* nothing to write (tt_report_keeps) */
-	const struct tt_apply_plan *plan; /* what apply would write; NULL: plan_why */
+	const struct tt_report *r;   /* baselines with verdicts, best, action */
+	struct tt_doc_trial *trials; /* every trial, r->ntrials of them */
+	const struct tt_reco *reco;  /* the recommendation, in the interface's form */
+	bool keeps;		     /* nothing to write (tt_report_keeps) */
+	/* What the machine runs now, the headline's baseline: auto mode's
+	 * where it is on, the weights set by hand, else local memory, the
+	 * default policy (r->base index; -1: by tier, the recommendation's
+	 * gain_over). */
+	int now_base;
+	bool leaves_auto;		      /* applying turns the kernel's auto mode off */
+	const struct tt_auto_sources *others; /* the other sources' verdicts */
+	bool applying;			      /* --apply writes after the report (tt_auto_where) */
+	const struct tt_apply_plan *plan;     /* what apply would write; NULL: plan_why */
 	const char *plan_why;
 	int64_t run;		/* recorded as; 0: not recorded */
 	const char *record_why; /* recording it failed (why); NULL: it did not */
@@ -255,6 +297,8 @@ struct tt_auto {
 	bool planned;
 	char plan_why[512]; /* why there is no plan, or why nothing is to be written */
 	struct tt_auto_doc doc;
+	int req_threads; /* the threads asked for (req.threads becomes the model's) */
+	struct tt_auto_sources others;
 };
 
 /* The request copied, the search's configuration from it, and the
@@ -278,6 +322,14 @@ int tt_auto_prepare(struct tt_auto *c);
  * machine's interface takes them. TT_EFAIL naming the nearest miss when no
  * weights were feasible. */
 int tt_auto_search(struct tt_auto *c);
+/* Upstream's weights are global: a single source's recommendation to
+ * write them is measured from every other CPU node against what that node
+ * runs now (the model's figures from it, or real trials on its CPUs), in
+ * interleaved rounds (confirm_rounds, beyond the budget); where one loses
+ * beyond the noise the action becomes TT_ACTION_PER_SOURCE and nothing is
+ * to be written. Nothing to judge (a run that keeps, tier weights, one CPU
+ * node; --all-sources' own runs the caller does not judge): 0. */
+int tt_auto_sources(struct tt_auto *c);
 /* The run, its trials and the recommendation, through hooks.open_db, as
  * c->run. A failure is kept in c->record_why as well: the report and
  * --apply still go ahead (the whole search is done), then the front end
@@ -291,6 +343,9 @@ struct tt_auto_where {
 	/* The front end's options the printed commands repeat (the database,
 	 * a --sysfs-root given), ready to paste ("--db 'F' "), or "". */
 	const char *options;
+	/* --apply writes the weights after the report: it says so instead of
+	 * what apply would write and how to apply the run. */
+	bool applying;
 };
 /* The plan apply would run (or why there is none) and the report document
  * of the whole run (c->doc, valid while c lives). */
@@ -298,6 +353,12 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 		   const struct tt_auto_doc **d);
 void tt_auto_release(struct tt_auto *c);
 
+/* For auto*.c: the baselines the machine would run without the search
+ * (auto-base.c: the kernel's auto mode as the kernel computes it, the
+ * weights set now, the fast tier alone) into c->cfg; the memory nodes
+ * nearer (SLIT) to src than to any other CPU node. */
+void tt_auto_baselines(struct tt_auto *c);
+void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask);
 /* For auto*.c: what every real run from the source shares (the mix, the
  * threads, the arrays' size and the passes); tier weights as the node
  * weights a measurement places by (the RFC's split); the pipeline built

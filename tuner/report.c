@@ -28,6 +28,10 @@ const char *tt_report_baseline_label(const struct tt_report *r, enum tt_baseline
 		return r->tiers ? "local tier" : "local DRAM";
 	case TT_BASE_EVEN:
 		return "1:1 interleave";
+	case TT_BASE_NOW:
+		return "weights set now";
+	case TT_BASE_FAST:
+		return "fast tier alone";
 	default:
 		return "kernel auto mode";
 	}
@@ -179,6 +183,7 @@ const char *tt_reco_action_name(enum tt_reco_action a)
 {
 	return a == TT_ACTION_KEEP_AUTO	   ? "keep_auto"
 	       : a == TT_ACTION_BIND_LOCAL ? "bind_local"
+	       : a == TT_ACTION_PER_SOURCE ? "per_source"
 					   : "apply";
 }
 
@@ -222,7 +227,7 @@ void tt_report_decide(struct tt_report *r, bool auto_on)
 
 bool tt_report_keeps(const struct tt_report *r)
 {
-	return r->action == TT_ACTION_KEEP_AUTO ||
+	return r->action == TT_ACTION_KEEP_AUTO || r->action == TT_ACTION_PER_SOURCE ||
 	       (r->action == TT_ACTION_BIND_LOCAL &&
 		r->base[r->action_base].verdict != TT_VERDICT_SAME);
 }

@@ -53,8 +53,13 @@ enum tt_reco_action {
 	TT_ACTION_APPLY,      /* write the recommended weights */
 	TT_ACTION_KEEP_AUTO,  /* keep the kernel's auto mode: nothing beat it beyond noise */
 	TT_ACTION_BIND_LOCAL, /* bind to local memory: nothing beat it beyond noise */
+	/* Another source loses beyond the noise under the weights, which are
+	 * global (tt_auto_sources): write none, launch per source instead. */
+	TT_ACTION_PER_SOURCE,
 };
-/* "apply", "keep_auto", "bind_local": the database's and JSON's words. */
+/* "apply", "keep_auto", "bind_local", "per_source": JSON's words (the
+ * database's are the first three: a per_source run records no
+ * recommendation). */
 const char *tt_reco_action_name(enum tt_reco_action a);
 
 struct tt_report {
@@ -127,13 +132,15 @@ void tt_report_latency_objective(struct tt_report *r, const struct tt_search *s)
  * recommendation already is). Else apply. A winner that lost to auto or
  * local keeps that one. */
 void tt_report_decide(struct tt_report *r, bool auto_on);
-/* The action keeps something the search did not beat: auto mode, or local
+/* Also per_source: the weights are not to be written.
+ * The action keeps something the search did not beat: auto mode, or local
  * memory when the winner was other weights within its noise. (The winner
  * being local memory itself is the one-node recommendation, which the
  * plan refuses: "bind instead".) Nothing is to be written. */
 bool tt_report_keeps(const struct tt_report *r);
 /* A baseline's name as the report and the record say it: "local DRAM"
- * ("local tier" by tier), "1:1 interleave", "kernel auto mode". */
+ * ("local tier" by tier), "1:1 interleave", "kernel auto mode", "weights
+ * set now", "fast tier alone". */
 const char *tt_report_baseline_label(const struct tt_report *r, enum tt_baseline kind);
 /* The baseline the recommendation's gain is over (gain_over); NULL: none. */
 const struct tt_report_baseline *tt_report_gain_over(const struct tt_report *r);

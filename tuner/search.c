@@ -541,6 +541,7 @@ void tt_search_cfg_default(struct tt_search_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->local_node = -1;
+	cfg->fast_node = -1;
 	cfg->max_weight = TT_WEIGHTINESS;
 	cfg->min_repeats = 2;
 	cfg->max_repeats = 6;
@@ -604,7 +605,9 @@ static int budget_need(const struct tt_search_cfg *c, int nbaselines)
 
 int tt_search_need(const struct tt_search_cfg *c)
 {
-	return budget_need(c, (c->local_node >= 0) + 2 * (c->nnodes > 1));
+	return budget_need(c, (c->local_node >= 0) + 2 * (c->nnodes > 1) +
+				      (c->nnodes > 1 && tt_nodemask_weight(&c->now_w.set) > 0) +
+				      (c->fast_node >= 0));
 }
 
 /* The kernel's auto-mode formula on bandwidths in bytes/s (it takes MB/s,
@@ -627,7 +630,7 @@ static bool auto_formula(const struct tt_search_cfg *c, const double *bw_bytes_s
 	return any;
 }
 
-const char *const tt_baseline_names[] = { "local", "1:1", "auto", NULL };
+const char *const tt_baseline_names[] = { "local", "1:1", "auto", "now", "fast", NULL };
 
 static void add_baseline(struct tt_search *s, enum tt_baseline kind)
 {
@@ -661,6 +664,27 @@ static int check_nodes(const struct tt_search_cfg *c)
 				      "prior latency of node %d is not a non-negative number",
 				      c->nodes[k]);
 	}
+	return 0;
+}
+
+/* The caller's baselines: each a vector over the nodes here. */
+static int extra_baselines(struct tt_search *s, const struct tt_search_cfg *c)
+{
+	bool in = false;
+
+	for (int k = 0; k < c->nnodes; k++)
+		in |= tt_weights_get(&c->now_w, c->nodes[k], 0) > 0;
+	if (c->nnodes > 1 && in)
+		add_baseline(s, TT_BASE_NOW);
+	if (c->fast_node < 0)
+		return 0;
+	in = false;
+	for (int k = 0; k < c->nnodes; k++)
+		in |= c->nodes[k] == c->fast_node;
+	if (!in)
+		return tt_err(TT_EINPUT, "fast node %d is not among the nodes to search",
+			      c->fast_node);
+	add_baseline(s, TT_BASE_FAST);
 	return 0;
 }
 
@@ -725,12 +749,18 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 					c->nodes[k]);
 			given |= abw[k] > 0;
 		}
-		if (c->nnodes > 1 &&
-		    auto_formula(c, given ? abw : c->prior_bw_bytes_s, &s->auto_w)) {
+		if (c->nnodes > 1 && tt_nodemask_weight(&c->auto_w.set) > 0) {
+			s->auto_w = c->auto_w;
+			s->have_auto = true;
+			add_baseline(s, TT_BASE_AUTO);
+		} else if (c->nnodes > 1 &&
+			   auto_formula(c, given ? abw : c->prior_bw_bytes_s, &s->auto_w)) {
 			s->have_auto = true;
 			add_baseline(s, TT_BASE_AUTO);
 		}
 	}
+	if ((rc = extra_baselines(s, c)) < 0)
+		return rc;
 	/* Baselines (min_repeats each) and the confirmation must fit. */
 	reserve = reserve_for(c, s->nbaselines);
 	if (c->budget_trials > 0) {
@@ -784,6 +814,10 @@ static int baseline_vector(const struct tt_search *s, enum tt_baseline kind, uin
 			w[k] = s->cfg.nodes[k] == s->cfg.local_node;
 		else if (kind == TT_BASE_EVEN)
 			w[k] = 1;
+		else if (kind == TT_BASE_NOW)
+			w[k] = tt_weights_get(&s->cfg.now_w, s->cfg.nodes[k], 0);
+		else if (kind == TT_BASE_FAST)
+			w[k] = s->cfg.nodes[k] == s->cfg.fast_node;
 		else
 			w[k] = tt_weights_get(&s->auto_w, s->cfg.nodes[k], 0);
 	}

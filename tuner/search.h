@@ -39,7 +39,7 @@
 #define TT_SEARCH_MAX_NODES 8
 #define TT_SEARCH_MAX_WEIGHT 255 /* the upstream sysfs range */
 #define TT_CONFIRM_MAX 16	 /* rounds of the final comparison */
-#define TT_BASELINES 3
+#define TT_BASELINES 5
 #define TT_INFEASIBLE_SCALE 1e-3 /* see tt_search_cfg.max_lat_ns */
 
 /* One measurement of weights w: 0 and *score (higher is better), or a
@@ -102,6 +102,17 @@ struct tt_search_cfg {
 	int max_repeats;			     /* when CIs overlap the best */
 	int confirm_rounds;			     /* A B A B rounds, 2..TT_CONFIRM_MAX */
 	const char *strategy;			     /* tt_strategies[] name */
+	/* The auto baseline's weights as the kernel's auto mode holds them,
+	 * over every node with memory (auto-base.c: HMAT's formula, all 1
+	 * without HMAT); a policy over the nodes here uses theirs. Empty: the
+	 * formula on auto_bw_bytes_s over the nodes here (the quality
+	 * benchmark). */
+	struct tt_weights auto_w;
+	/* Baselines only the caller can know: the weights the machine holds
+	 * now, set by hand (TT_BASE_NOW; empty: none), and a node faster than
+	 * the source's DRAM alone (TT_BASE_FAST, local HBM; -1: none). */
+	struct tt_weights now_w;
+	int fast_node;
 	/* A latency bound, ns (0: none; needs a tt_sample_fn). A trial is
 	 * feasible when its mean latency is within it. A measurement over it
 	 * is ranked at TT_INFEASIBLE_SCALE * bound / lat_ns of its score, so
@@ -120,9 +131,11 @@ struct tt_search_cfg {
 };
 
 /* The baselines, measured before the search: local memory alone, 1:1
- * over the nodes, the kernel's auto-mode formula. */
-enum tt_baseline { TT_BASE_LOCAL, TT_BASE_EVEN, TT_BASE_AUTO };
-extern const char *const tt_baseline_names[]; /* "local", "1:1", "auto"; by kind */
+ * over the nodes, the kernel's auto-mode formula; where the caller gives
+ * them, the weights set now and the fast tier alone. */
+enum tt_baseline { TT_BASE_LOCAL, TT_BASE_EVEN, TT_BASE_AUTO, TT_BASE_NOW, TT_BASE_FAST };
+/* "local", "1:1", "auto", "now", "fast"; by kind */
+extern const char *const tt_baseline_names[];
 
 /* The final comparison of the winner with one baseline. */
 struct tt_confirm {

@@ -260,6 +260,28 @@ static int read_capped(int fd, const char *path, char **out, size_t *len)
 	return 0;
 }
 
+/* A recommendation that is an action, not weights: "keep_auto" alone (a
+ * fleet persisting a run's verdict that the kernel's auto mode stays on;
+ * apply --profile turns it on). 1 when rec is one, 0 when it holds
+ * weights, or an error. */
+static int profile_action(struct tt_recos *rs, const json_t *rec, json_int_t src, const char *where)
+{
+	const char *a = json_string_value(json_object_get(rec, "action"));
+
+	if (!json_object_get(rec, "action") || (a && strcmp(a, "apply") == 0))
+		return 0;
+	if (!a || strcmp(a, "keep_auto") != 0)
+		return tt_err(TT_EINPUT, "%s: action is not \"apply\" or \"keep_auto\"", where);
+	if (src < -1 || src >= TT_MAX_NODES)
+		return tt_err(TT_EINPUT, "%s: source_node out of range (-1-%d)", where,
+			      TT_MAX_NODES - 1);
+	if (rs->nactions == TT_RECO_MAX)
+		return tt_err(TT_EINPUT, "%s: more than %d recommendations", where, TT_RECO_MAX);
+	rs->actions[rs->nactions].source_node = (int)src;
+	snprintf(rs->actions[rs->nactions++].action, sizeof(rs->actions[0].action), "%s", a);
+	return 1;
+}
+
 int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 {
 	json_error_t e;
@@ -333,6 +355,12 @@ int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 		snprintf(where, sizeof(where), "profile '%s', recommendation %zu", path, i + 1);
 		/* No source node: null, or -1 as version 1 wrote it. */
 		id = json_is_null(src) ? -1 : json_integer_value(src);
+		if ((rc = profile_action(rs, rec, id, where)) != 0) {
+			if (rc < 0)
+				goto out;
+			rc = 0;
+			continue;
+		}
 		if (!json_is_object(w) || !(json_is_integer(src) || json_is_null(src))) {
 			rc = tt_err(TT_EINPUT, "%s: needs source_node and a weights object", where);
 			goto out;
@@ -357,7 +385,7 @@ int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 		if (rc < 0)
 			goto out;
 	}
-	if (!rs->n)
+	if (!rs->n && !rs->nactions)
 		rc = tt_err(TT_EINPUT, "profile '%s' holds no recommendation", path);
 out:
 	json_decref(j);
@@ -408,6 +436,17 @@ json_t *tt_recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t
 		}
 		json_array_append_new(recs, o);
 	}
+	/* keep_auto: the profile turns the kernel's auto mode on where it is
+	 * applied (bind_local is no setting a profile could hold). */
+	for (int i = 0; i < rs->nactions; i++)
+		if (strcmp(rs->actions[i].action, "keep_auto") == 0)
+			json_array_append_new(
+				recs, json_pack("{s:o,s:s,s:s,s:n}", "source_node",
+						rs->actions[i].source_node >= 0
+							? json_integer(rs->actions[i].source_node)
+							: json_null(),
+						"interface", "upstream", "action", "keep_auto",
+						"weights"));
 	free(by_node);
 	return json_pack("{s:i,s:s,s:{s:s,s:s,s:s,s:s},s:b,s:s?,s:s?,s:o}", "schema_version",
 			 TT_JSON_SCHEMA_VERSION, "format", PROFILE_FORMAT, "machine", "hostname",

@@ -205,6 +205,10 @@ static int plan(const struct tt_writer_req *rq, const char *state, struct tt_wri
 			rc = load(rq, &rs, res);
 		if (rc == 0 && rq->from == TT_WRITER_RUN && no_weights(rq, &rs, res))
 			return 0;
+		/* A profile of a run that kept auto mode persists that: auto
+		 * mode on (the boot unit's apply --profile). */
+		if (rc == 0 && rq->from == TT_WRITER_PROFILE && !rs.n && rs.nactions)
+			return tt_apply_plan_auto(p, rq->topo, true);
 		return rc < 0 ? rc : plan_recos(rq, &rs, p, res);
 	case TT_WRITER_PLANNER:
 		return rq->hooks.plan(rq->hooks.plan_ctx, p);

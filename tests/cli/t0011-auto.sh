@@ -40,8 +40,9 @@ run "$TT" auto --source-node 0 --model "$MODEL" --seed 7 --no-record
 is "--model without --sysfs-root: exit 0 on the model's own machine, which the report names" \
 	"$rc:$(grep -c "^SIMULATED: every figure comes from model '.*spr-ddr5-2cxl.json', not a measurement; the topology is '$(realpath "$tree")'$" "$WORK/out"):$(grep -c "^SIMULATED recommendation for source node 0: keep the kernel's auto mode; the best measured, 0:[0-9]*,1:[0-9]*,2:[0-9]*" "$WORK/out")" \
 	"0:1:1"
-gtree="$TT_TOP/tests/fixtures/sysfs/2s-genoa-cxl"
-run "$TT" auto --source-node 0 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --seed 7 --noise 0.01 --no-record
+# (One CPU node: Genoa's node 0 weights cost node 1, t0050, and keep no weights.)
+gtree="$TT_TOP/tests/fixtures/sysfs/xeon-max-hbm-cxl"
+run "$TT" auto --source-node 0 --model "$TT_TOP/tuner/models/xeon-max-hbm-cxl.json" --seed 7 --noise 0.01 --no-record
 is "... and to try weights it recommends it says to copy the tree first, never to write it" \
 	"$(grep -c "^  cp -a '$(realpath "$gtree")' DIR$" "$WORK/out"):$(grep -c -- '--sysfs-root DIR apply --weights' "$WORK/out"):$(grep -c -- "--sysfs-root [^D]" "$WORK/out")" "1:1:0"
 run "$TT" auto --source-node 0 --model "$MODEL" --seed 7 --no-record --json
@@ -220,18 +221,19 @@ is "--no-profile: the prior is HMAT's, each node's figures from its best initiat
 run "${A[@]}" --no-record --no-profile
 grep -q '^profile skipped (--no-profile): HMAT' "$WORK/out"
 tap $? "--no-profile: the text report says the profile was skipped and why"
-# Without HMAT (the Genoa fixture) --no-profile leaves no prior and no auto
-# baseline; the model's profile gives both.
+# Without HMAT (the Genoa fixture) --no-profile leaves no prior, and the
+# model's profile gives one; the auto baseline is what the kernel holds
+# then whatever the prior: no bandwidth table, every weight 1 (issue 33).
 gx=$(copy_fixture 2s-genoa-cxl)
 G=("$TT" --sysfs-root "$gx" auto --source-node 1 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --no-record)
 run "${G[@]}" --no-profile --json
-is "no HMAT, --no-profile: no prior, no auto baseline" \
-	"$rc:$(json "j['prior_from'], j['auto_from'], [b['name'] for b in j['baselines']], {n['from'] for n in j['profile']['nodes']}" <"$WORK/out")" \
-	"0:none None ['local', '1:1'] {'none'}"
+is "no HMAT, --no-profile: no prior; the auto baseline is the kernel's 1s" \
+	"$rc:$(json "j['prior_from'], j['auto_from'], [b['name'] for b in j['baselines']], {n['from'] for n in j['profile']['nodes']}, j['auto_weights']" <"$WORK/out")" \
+	"0:none no_hmat ['local', '1:1', 'auto'] {'none'} {'0': 1, '1': 1, '2': 1, '3': 1}"
 run "${G[@]}" --json
-is "no HMAT: the model's profile is the prior and the auto baseline's figures" \
+is "no HMAT: the model's profile is the prior, not the auto baseline's figures" \
 	"$rc:$(json "j['prior_from'], j['auto_from'], [b['name'] for b in j['baselines']]" <"$WORK/out")" \
-	"0:model model ['local', '1:1', 'auto']"
+	"0:model no_hmat ['local', '1:1', 'auto']"
 run "$TT" --sysfs-root "$fx" export --run "$runid" --format shell
 is "export --run of the auto run writes a shell script" \
 	"$rc:$(grep -c '^echo [0-9]* > "$root/sys/kernel/mm/mempolicy/weighted_interleave/node' "$WORK/out")" \

@@ -74,7 +74,7 @@ before_l=$(tree_sum "$lfx")
 run "$TT" --sysfs-root "$lfx" auto --source-node 0 --model "$M/spr-ddr5-2cxl.json" --seed 5 \
 	--objective latency --traffic-rate 150 --no-record --apply
 is "local DRAM alone is best: --apply refuses (exit 3) saying to bind instead, nothing written" \
-	"$rc:$(grep -c '^SIMULATED recommendation for source node 0: 0:1 ' "$WORK/out"):$(grep -c 'cannot apply: the best is node 0 alone, no interleave' "$WORK/err"):$(grep -c 'numactl --membind' "$WORK/err"):$(tree_sum "$lfx")" \
+	"$rc:$(grep -c '^SIMULATED recommendation for source node 0: 0:1[ ,]' "$WORK/out"):$(grep -c 'cannot apply: the best is node 0 alone, no interleave' "$WORK/err"):$(grep -c 'numactl --membind' "$WORK/err"):$(tree_sum "$lfx")" \
 	"3:1:1:1:$before_l"
 
 # The latency objective at 250 GB/s of triad from Genoa's node 0 with 200

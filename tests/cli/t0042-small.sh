@@ -30,15 +30,16 @@ is "a run that keeps auto mode: its show command names the database" \
 # A merged database (runs at 1% model noise, so that each recommends
 # weights: at 3% and a budget of 40 the gains are within noise): another
 # host's newer run is not this root's; export
-# --latest takes this hardware's newest.
-"$TT" --db "$WORK/genoa.db" auto --source-node 0 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --budget 40 --noise 0.01 >/dev/null 2>&1
+# --latest takes this hardware's newest. (One-socket machines: a single
+# source's weights on Genoa cost the other socket, and are no weights.)
+"$TT" --db "$WORK/genoa.db" auto --source-node 0 --model "$TT_TOP/tuner/models/clx-ddr4-pmem.json" --budget 40 --noise 0.01 >/dev/null 2>&1
 sleep 1.1
 "$TT" --db "$WORK/hbm.db" auto --source-node 0 --model "$TT_TOP/tuner/models/xeon-max-hbm-flat.json" --budget 40 --noise 0.01 >/dev/null 2>&1
 "$TT" --db "$WORK/genoa.db" db merge "$WORK/hbm.db" >/dev/null
-genoa=$(copy_fixture 2s-genoa-cxl)
+genoa=$(copy_fixture clx-ddr4-pmem)
 run "$TT" --db "$WORK/genoa.db" --sysfs-root "$genoa" export --latest --format shell
 is "export --latest after db merge: this hardware's run (1), not the newer one of another (2)" \
-	"$rc:$(grep -c '^# SIMULATED: tiertune recommendation from run 1 on genoa-cxl-12 ' "$WORK/out")" "0:1"
+	"$rc:$(grep -c '^# SIMULATED: tiertune recommendation from run 1 on clx-pmem-01 ' "$WORK/out")" "0:1"
 run "$TT" --db "$WORK/genoa.db" --sysfs-root "$hbm" export --latest --format shell
 is "and on the other hardware, its own run (2)" \
 	"$rc:$(grep -c '^# SIMULATED: tiertune recommendation from run 2 on xmax-hbm-03 ' "$WORK/out")" "0:1"

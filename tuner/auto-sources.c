@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/* The whole machine judged (auto.h, tt_auto_sources): upstream's weights
+ * are global (weighted_interleave/nodeN), so the weights one source's run
+ * recommends are what every task interleaving over those nodes gets, from
+ * whichever CPU node it runs on. Before a single-source run recommends
+ * them, each other CPU node measures them against what it runs now, in
+ * interleaved rounds as the final comparison does, through a pipeline of
+ * its own (the model's from that node, or real trials on its CPUs). */
+#include "auto.h"
+
+#include "../core/error.h"
+#include "../core/wi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The source's local memory: its own node, or for a CPU node without
+ * memory the nearest node with memory (SLIT); -1: none. */
+static int local_node(const struct tt_topo *t, int src)
+{
+	const struct tt_node *n = tt_topo_node(t, src);
+	struct tt_nodemask m;
+	int node;
+
+	if (n && n->has_memory)
+		return src;
+	tt_auto_local_nodes(t, src, &m);
+	tt_nodemask_for_each (node, &m)
+		return node;
+	return -1;
+}
+
+/* What the other source runs now over the recommendation's nodes: the
+ * same kind of state the headline is against (auto-doc.c's now_base): auto
+ * mode's weights, the weights set by hand, else its local memory (the
+ * default policy). */
+static void state_now(const struct tt_auto *c, int src, const struct tt_weights *cand,
+		      struct tt_weights *now, const char **what)
+{
+	const struct tt_weights *from = NULL;
+	int node;
+
+	tt_weights_clear(now);
+	if (c->prior.auto_mode == 1) {
+		from = &c->cfg.auto_w;
+		*what = "kernel auto mode";
+	} else if (tt_nodemask_weight(&c->cfg.now_w.set)) {
+		from = &c->prior.now_w;
+		*what = "weights set now";
+	}
+	if (from) {
+		tt_nodemask_for_each (node, &cand->set)
+			tt_weights_put(now, node, tt_weights_get(from, node, 1));
+		tt_weights_reduce(now);
+		return;
+	}
+	tt_weights_put(now, local_node(c->t, src), 1);
+	*what = "local DRAM";
+}
+
+static bool same_weights(const struct tt_weights *a, const struct tt_weights *b)
+{
+	int node;
+
+	if (memcmp(&a->set, &b->set, sizeof(a->set)))
+		return false;
+	tt_nodemask_for_each (node, &a->set)
+		if (a->w[node] != b->w[node])
+			return false;
+	return true;
+}
+
+/* One measurement through x's pipeline. */
+static int measure(struct tt_auto *x, const struct tt_weights *w, double *score)
+{
+	struct tt_sample m = { .lat_ns = NAN };
+	int rc = tt_auto_pipe_sample(&x->pipe, w, &m);
+
+	*score = m.score;
+	return rc;
+}
+
+/* The other source's session: the request from it, the same nodes, its
+ * own pipeline (the model's figures from it, or trials on its CPUs). */
+static int other_session(const struct tt_auto *c, int src, struct tt_auto *x)
+{
+	struct tt_auto_req q = c->req;
+	int rc = 0;
+
+	q.source = src;
+	/* The model's thread count is per source; a count asked for holds. */
+	if (q.model)
+		q.threads = c->req_threads;
+	tt_auto_init(x, &q, c->t, c->sfs, NULL);
+	x->cfg.nnodes = c->cfg.nnodes;
+	memcpy(x->cfg.nodes, c->cfg.nodes, sizeof(x->cfg.nodes));
+	if (q.model) {
+		/* Its own noise stream, a function of the run's seed. */
+		rc = tt_model_sim_init(&x->pipe.sim, q.model, src, q.kernel->name, q.threads,
+				       q.sigma, q.seed * 1000003u + (uint64_t)src + 1);
+		if (rc == 0 && !q.threads)
+			x->req.threads = tt_model_source(q.model, src)->threads;
+	}
+	return rc < 0 ? rc : tt_auto_pipe_build(x);
+}
+
+/* Why a source cannot be judged here, or NULL. */
+static const char *not_judged(const struct tt_auto *c, int src)
+{
+	if (c->req.model && !tt_model_source(c->req.model, src))
+		return "the model has no figures from it";
+	if (local_node(c->t, src) < 0)
+		return "no memory node is local to it";
+	return NULL;
+}
+
+static int judge(struct tt_auto *c, struct tt_auto_other *o, const struct tt_weights *cand)
+{
+	struct tt_auto *x = calloc(1, sizeof(*x));
+	struct tt_weights local;
+	double sc;
+	int rc;
+
+	if (!x)
+		return tt_err(TT_EFAIL, "out of memory");
+	state_now(c, o->source, cand, &o->now, &o->now_what);
+	tt_weights_clear(&local);
+	tt_weights_put(&local, local_node(c->t, o->source), 1);
+	o->cmp.gain = o->cmp.gain_lo = o->cmp.gain_hi = NAN;
+	rc = other_session(c, o->source, x);
+	/* C N L C N L ...: drift hits every arm alike, as in the final
+	 * comparison; local memory for the figure beside them. */
+	for (int r = 0; rc == 0 && r < o->rounds; r++) {
+		if ((rc = measure(x, cand, &o->cmp.best[r])) < 0)
+			break;
+		if ((rc = measure(x, &o->now, &o->cmp.base[r])) < 0)
+			break;
+		/* Local memory is "now" where no weights are set: measured once. */
+		if (same_weights(&o->now, &local))
+			sc = o->cmp.base[r];
+		else if ((rc = measure(x, &local, &sc)) < 0)
+			break;
+		o->cand_mean += o->cmp.best[r] / o->rounds;
+		o->now_mean += o->cmp.base[r] / o->rounds;
+		o->local_mean += sc / o->rounds;
+		o->cmp.rounds = r + 1;
+	}
+	if (rc == 0 && o->cmp.rounds >= 2)
+		tt_confirm_gain(&o->cmp, &o->cmp.gain, &o->cmp.gain_lo, &o->cmp.gain_hi);
+	o->verdict = same_weights(cand, &o->now) ? TT_VERDICT_SAME
+		     : !(o->cmp.rounds >= 2)	 ? TT_VERDICT_UNKNOWN
+		     : o->cmp.gain_lo > 0	 ? TT_VERDICT_BETTER
+		     : o->cmp.gain_hi < 0	 ? TT_VERDICT_WORSE
+						 : TT_VERDICT_NOISE;
+	tt_auto_release(x);
+	free(x);
+	return rc;
+}
+
+/* Judged only where the weights are global and would be written: a
+ * single source's auto run of node weights that recommends applying them,
+ * on upstream's interface. App mode and trials under written weights run
+ * the program or write for the source alone: not judged, said so. */
+static const char *skip_why(const struct tt_auto *c)
+{
+	const struct tt_wi_backend *be;
+
+	if (c->req.kind != TT_RUN_AUTO || c->tiers || c->r.action != TT_ACTION_APPLY ||
+	    tt_report_keeps(&c->r) || !c->rs.n || tt_nodemask_weight(&c->rs.r[0].w.set) < 2 ||
+	    tt_nodemask_weight(&c->t->cpu_nodes) < 2)
+		return "";
+	if (tt_wi_pick(c->sfs, NULL, &be) < 0 || be->per_source || be->key != TT_WI_BY_NODE)
+		return "";
+	if (c->req.app.argv)
+		return "app mode runs the program from the source alone";
+	if (c->req.placement == TT_PLACE_KERNEL)
+		return "trials under written weights are measured from the source alone";
+	return NULL;
+}
+
+int tt_auto_sources(struct tt_auto *c)
+{
+	struct tt_auto_sources *all = &c->others;
+	const struct tt_weights *cand = &c->rs.r[0].w;
+	const char *why = skip_why(c);
+	int node, rc = 0;
+
+	memset(all, 0, sizeof(*all));
+	if (why) {
+		snprintf(all->skipped, sizeof(all->skipped), "%s", why);
+		return 0;
+	}
+	all->judged = true;
+	all->cand = *cand;
+	tt_nodemask_for_each (node, &c->t->cpu_nodes) {
+		struct tt_auto_other *o = &all->o[all->n];
+
+		if (node == c->req.source || all->n == TT_AUTO_MAX_OTHERS)
+			continue;
+		all->n++;
+		o->source = node;
+		o->rounds = c->cfg.confirm_rounds;
+		if ((o->why = not_judged(c, node)))
+			continue;
+		if (c->hooks.judging)
+			c->hooks.judging(c->hooks.ctx, c, node);
+		if ((rc = judge(c, o, cand)) < 0) {
+			char msg[1024];
+
+			snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+			return tt_err(rc, "measuring the weights from node %d: %s", node, msg);
+		}
+		all->loses |= o->verdict == TT_VERDICT_WORSE;
+	}
+	/* Global weights only where no source loses beyond the noise. */
+	if (all->loses)
+		c->r.action = TT_ACTION_PER_SOURCE;
+	return 0;
+}

@@ -177,6 +177,57 @@ static void test_model_run(void **state)
 	run_free(x);
 }
 
+/* The bandwidth objective's search through the session is the one
+ * tt_search_init runs on the session's configuration (issue 33 item 1):
+ * the same trials, measured as often, with the same scores, on two, three
+ * and four nodes. Before, the session always started the sampling search,
+ * meant for latency: on three nodes and more the pattern search, on two
+ * the golden section, never the line and the fitted surrogate the quality
+ * figures (tests/perf/tuner-quality.c) describe. */
+static void test_bandwidth_search_is_plain(void **state)
+{
+	static const struct {
+		const char *model;
+		int source;
+		const char *nodes;
+	} cases[] = { { "spr-ddr5-2cxl", 0, NULL },
+		      { "2s-genoa-cxl", 0, "0,2" },
+		      { "xeon-max-hbm-flat", 1, NULL } };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct run *x = run_new(cases[i].model, cases[i].model);
+		struct tt_search_cfg cfg;
+		struct tt_model_sim sim;
+		struct tt_search s;
+		const struct tt_search *a = &x->c.s;
+
+		run_init(x, cases[i].source, "triad");
+		x->q.nodes = cases[i].nodes;
+		run_search(x);
+		cfg = x->c.cfg;
+		assert_int_equal(
+			tt_model_sim_init(&sim, &x->model, cases[i].source, "triad", 0, 0.03, 7),
+			0);
+		assert_int_equal(tt_search_init(&s, &cfg, tt_model_measure, &sim), 0);
+		assert_int_equal(tt_search_run(&s), 0);
+		if (s.ntrials != a->ntrials || s.measurements != a->measurements)
+			fail_msg("%s: the session made %d trials, %d measurements; "
+				 "tt_search_init's search %d, %d",
+				 cases[i].model, a->ntrials, a->measurements, s.ntrials,
+				 s.measurements);
+		for (int t = 0; t < s.ntrials; t++) {
+			assert_memory_equal(s.trials[t].w, a->trials[t].w, sizeof(s.trials[t].w));
+			assert_int_equal(s.trials[t].n, a->trials[t].n);
+			for (int k = 0; k < s.trials[t].n; k++)
+				assert_true(s.trials[t].score[k] == a->trials[t].score[k]);
+		}
+		assert_int_equal(s.best, a->best);
+		tt_search_release(&s);
+		run_free(x);
+	}
+}
+
 /* --nodes local on the HBM machine: each socket its DDR and its HBM. */
 static void test_local_nodes(void **state)
 {
@@ -333,9 +384,13 @@ static void test_cache_resident_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_model_run),   cmocka_unit_test(test_local_nodes),
-		cmocka_unit_test(test_tiers),	    cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_all_sources), cmocka_unit_test(test_cache_resident_refused),
+		cmocka_unit_test(test_model_run),
+		cmocka_unit_test(test_bandwidth_search_is_plain),
+		cmocka_unit_test(test_local_nodes),
+		cmocka_unit_test(test_tiers),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_all_sources),
+		cmocka_unit_test(test_cache_resident_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

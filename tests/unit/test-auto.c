@@ -228,6 +228,92 @@ static void test_bandwidth_search_is_plain(void **state)
 	}
 }
 
+/* What a run decided, as its report says it: every trial's vector and
+ * measurements, each baseline's verdict and gain, the action and the
+ * recommended weights, in one buffer to compare byte for byte. */
+static size_t run_bytes(const struct tt_auto *c, unsigned char *buf, size_t cap)
+{
+	const struct tt_search *s = &c->s;
+	const struct tt_report *r = &c->r;
+	size_t n = 0;
+
+#define PUT(p, len)                                                                                \
+	do {                                                                                       \
+		assert_true(n + (len) <= cap);                                                     \
+		memcpy(buf + n, (p), (len));                                                       \
+		n += (len);                                                                        \
+	} while (0)
+	for (int t = 0; t < s->ntrials; t++) {
+		PUT(s->trials[t].w, sizeof(s->trials[t].w));
+		PUT(&s->trials[t].n, sizeof(int));
+		PUT(s->trials[t].score, sizeof(double) * (size_t)s->trials[t].n);
+	}
+	for (int b = 0; b < r->nbaselines; b++) {
+		PUT(&r->base[b].verdict, sizeof(r->base[b].verdict));
+		PUT(&r->base[b].gain, sizeof(double));
+		PUT(&r->base[b].gain_lo, sizeof(double));
+		PUT(&r->base[b].gain_hi, sizeof(double));
+	}
+	PUT(&r->action, sizeof(r->action));
+	PUT(&r->lost_to, sizeof(int));
+	PUT(&c->rs.r[0].w, sizeof(c->rs.r[0].w));
+#undef PUT
+	return n;
+}
+
+/* Item 7 of issue 33: a model run is a function of its inputs and seed (200
+ * seeds, each run twice: the same trials, measurements, verdicts, action
+ * and weights, byte for byte), and its action is the rule applied to the
+ * verdicts it reports: on a tree in auto mode, a baseline the winner lost
+ * to is kept (auto mode, or local memory bound); else auto mode is kept
+ * unless the winner is "better" than it, then local memory unless the
+ * winner is "better" than that; else the weights are applied. */
+static void test_seeded_runs_reproducible(void **state)
+{
+	struct run *x = run_new("spr-ddr5-2cxl", "spr-ddr5-2cxl");
+	static unsigned char a[1 << 16], b[1 << 16];
+	int actions[3] = { 0 };
+	(void)state;
+
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		const struct tt_report *r = &x->c.r;
+		int kind_auto = -1, kind_local = -1;
+		enum tt_reco_action want = TT_ACTION_APPLY;
+		size_t na, nb;
+
+		run_init(x, 0, "triad");
+		x->q.seed = seed;
+		run_search(x);
+		na = run_bytes(&x->c, a, sizeof(a));
+		run_search(x);
+		nb = run_bytes(&x->c, b, sizeof(b));
+		if (na != nb || memcmp(a, b, na) != 0)
+			fail_msg("seed %llu: two runs differ", (unsigned long long)seed);
+		for (int i = 0; i < r->nbaselines; i++) {
+			if (r->base[i].kind == TT_BASE_AUTO)
+				kind_auto = i;
+			if (r->base[i].kind == TT_BASE_LOCAL)
+				kind_local = i;
+		}
+		if (r->lost_to >= 0)
+			want = r->lost_to == kind_auto	  ? TT_ACTION_KEEP_AUTO
+			       : r->lost_to == kind_local ? TT_ACTION_BIND_LOCAL
+							  : TT_ACTION_APPLY;
+		else if (kind_auto >= 0 && r->base[kind_auto].verdict != TT_VERDICT_BETTER)
+			want = TT_ACTION_KEEP_AUTO;
+		else if (kind_local >= 0 && r->base[kind_local].verdict != TT_VERDICT_BETTER)
+			want = TT_ACTION_BIND_LOCAL;
+		if (r->action != want)
+			fail_msg("seed %llu: action %s, but its verdicts say %s",
+				 (unsigned long long)seed, tt_reco_action_name(r->action),
+				 tt_reco_action_name(want));
+		actions[r->action]++;
+	}
+	/* Both outcomes occur, so the rule was checked on each. */
+	assert_true(actions[TT_ACTION_APPLY] > 0 && actions[TT_ACTION_KEEP_AUTO] > 0);
+	run_free(x);
+}
+
 /* --nodes local on the HBM machine: each socket its DDR and its HBM. */
 static void test_local_nodes(void **state)
 {
@@ -386,6 +472,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_model_run),
 		cmocka_unit_test(test_bandwidth_search_is_plain),
+		cmocka_unit_test(test_seeded_runs_reproducible),
 		cmocka_unit_test(test_local_nodes),
 		cmocka_unit_test(test_tiers),
 		cmocka_unit_test(test_refusals),

@@ -167,6 +167,13 @@ static void text_profile(FILE *f, const struct tt_auto_doc *d)
 			snprintf(lat, sizeof(lat), "%.1f", pn->lat_ns);
 		fprintf(f, "%6d %10s %10s  %s\n", pn->node, bw, lat, pn->from);
 	}
+	/* The profile's own checks (tuner/profile.h): a drift between its
+	 * two passes, a chase that measured a cache. */
+	if (p->drift[0])
+		fprintf(f, "drift: %s%s\n", p->drift,
+			p->ndrift > 1 ? "; more figures drifted too" : "");
+	if (p->lat_refused[0])
+		fprintf(f, "idle latency: %s\n", p->lat_refused);
 	fprintf(f, "\n");
 }
 

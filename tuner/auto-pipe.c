@@ -306,6 +306,7 @@ int tt_auto_pipe_build(struct tt_auto *c)
 	int rc;
 
 	p->n = 0;
+	p->sampled = lat;
 	if (c->req.placement == TT_PLACE_KERNEL && (rc = policy_setup(c)) < 0)
 		return rc;
 	if (c->req.model) {
@@ -333,6 +334,15 @@ int tt_auto_pipe_sample(void *ctx, const struct tt_weights *w, struct tt_sample 
 	if (sig)
 		return tt_err(TT_EFAIL, "signal %d (%s)", sig, strsignal(sig));
 	return top->fn(top, w, out);
+}
+
+int tt_auto_pipe_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	struct tt_sample m = { .lat_ns = NAN };
+	int rc = tt_auto_pipe_sample(ctx, w, &m);
+
+	*score = m.score;
+	return rc;
 }
 
 void tt_auto_pipe_release(struct tt_auto_pipe *p)

@@ -143,6 +143,10 @@ struct tt_stage {
 struct tt_auto_pipe {
 	struct tt_stage stage[3];
 	int n;
+	/* The objective or a latency bound needs each measurement's latency:
+	 * the search is then the sampling one (tt_search_init_sampled), else
+	 * the bandwidth search the quality figures describe (tt_search_init). */
+	bool sampled;
 	struct tt_model_sim sim; /* the model's (req.model) */
 	/* Real measurements' arrays, placed once and kept: each new vector
 	 * moves only the pages whose node changes (bench/run.h). */
@@ -368,6 +372,8 @@ int tt_auto_tier_nodes(const struct tt_auto *c, const struct tt_weights *tiers,
 		       struct tt_weights *nodes);
 int tt_auto_pipe_build(struct tt_auto *c);
 int tt_auto_pipe_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out);
+/* The same, its score alone: the search's measure callback (search.h). */
+int tt_auto_pipe_measure(void *ctx, const struct tt_weights *w, double *score);
 void tt_auto_pipe_release(struct tt_auto_pipe *p);
 
 /* --all-sources: every source's recommendation and run, merged once all

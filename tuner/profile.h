@@ -42,9 +42,30 @@ struct tt_profile {
 	int source;
 	int n;
 	struct tt_profile_node nodes[TT_SEARCH_MAX_NODES];
-	int runs;	     /* kernel runs made (a bandwidth and a latency run per node) */
+	int runs;	     /* kernel runs made (a bandwidth and a latency run per node, twice) */
 	double elapsed_s;    /* s, their wall time */
 	const char *skipped; /* why it was not measured ("--no-profile"...); NULL */
+	/* Measured: figures whose two passes disagreed beyond TT_PROFILE_DRIFT
+	 * (each measured a third time, the median kept), the first of them
+	 * said; and the first idle latency refused as no memory's. */
+	int ndrift;
+	char drift[192];
+	char lat_refused[160];
+};
+
+/* Two measurements of one node's figure further apart than this
+ * (relative to the larger) are a drift, not noise. */
+#define TT_PROFILE_DRIFT 0.25
+/* No memory's idle latency is below this, ns (DRAM's is 60 and more; a
+ * last-level cache hit 10 to 20): a chase faster than it measured a cache. */
+#define TT_PROFILE_MIN_LAT_NS 40
+
+/* The measurements a profile makes, one node alone each (tt_profile_run):
+ * its bandwidth (bytes/s) and its idle latency (ns) from the source. */
+struct tt_profile_probe {
+	int (*bw)(void *ctx, int node, double *bytes_s);
+	int (*lat)(void *ctx, int node, double *ns);
+	void *ctx;
 };
 
 /* Measures each node from tmpl->source_node with tmpl's kernel, threads,
@@ -54,6 +75,14 @@ struct tt_profile {
  * A failed run is returned (a library status, naming the node). */
 int tt_profile_measure(struct tt_profile *p, const struct tt_bench_opts *tmpl, const int *nodes,
 		       int n, double budget_s);
+/* The profile on any probe: two passes over the nodes, the second in
+ * reverse order (each node's mean at the same mean time, so a drift linear
+ * in time biases none), a figure whose two measurements differ beyond
+ * TT_PROFILE_DRIFT measured a third time (the median kept, p->drift), an
+ * idle latency below TT_PROFILE_MIN_LAT_NS left unknown (p->lat_refused).
+ * budget_s as tt_profile_measure's. */
+int tt_profile_run(struct tt_profile *p, const struct tt_profile_probe *pr, int src,
+		   const int *nodes, int n, double budget_s);
 /* The model's figures from src (min of read and write peak, idle latency). */
 int tt_profile_model(struct tt_profile *p, const struct tt_model *m, int src, const int *nodes,
 		     int n);
@@ -67,9 +96,9 @@ bool tt_profile_complete(const struct tt_profile *p);
  * node order. */
 void tt_profile_bw(const struct tt_profile *p, double *bw_bytes_s);
 void tt_profile_lat(const struct tt_profile *p, double *lat_ns);
-/* How the profile counts against a budget of measurements: one per node
- * (its bandwidth run costs what a search measurement costs; the latency
- * run is shorter). */
+/* How the profile counts against a budget of measurements: two per node
+ * (each bandwidth run costs what a search measurement costs; the latency
+ * runs are shorter). */
 int tt_profile_cost(int nnodes);
 
 #endif

@@ -760,6 +760,30 @@ static int run(struct tt_search *s)
 			}
 		}
 	}
+	/* Near ties (issue 33 item 4): a simpler vector (fewer nodes, then
+	 * smaller weights, tt_search_complexity) measured as often as the
+	 * frame asks, that the fit, pooling every measurement, puts within
+	 * TT_TIE_MARGIN of the proposal and that the proposal does not beat
+	 * beyond the noise, is the proposal: 1:2 over 9:29 at the same
+	 * bandwidth, not the larger vector a raw mean put ahead. */
+	if (s->trials[t].n >= s->cfg.min_repeats) {
+		uint32_t v[NN];
+		double yt;
+		int pick = t;
+
+		tt_search_trial_weights(s, t, v);
+		yt = predict_w(s, &f, v);
+		for (int u = 0; u < s->ntrials; u++) {
+			if (u == t || s->trials[u].n < s->cfg.min_repeats ||
+			    tt_search_complexity(s, u) >= tt_search_complexity(s, pick) ||
+			    s->trials[t].ci_lo > s->trials[u].ci_hi)
+				continue;
+			tt_search_trial_weights(s, u, v);
+			if (predict_w(s, &f, v) <= yt * (1 + TT_TIE_MARGIN))
+				pick = u;
+		}
+		t = pick;
+	}
 	/* The pooled estimate wins unless a trial beats it beyond the noise:
 	 * then the fit has it wrong. */
 	{

@@ -41,6 +41,9 @@
 #define TT_CONFIRM_MAX 16	 /* rounds of the final comparison */
 #define TT_BASELINES 5
 #define TT_INFEASIBLE_SCALE 1e-3 /* see tt_search_cfg.max_lat_ns */
+/* A simpler vector within the noise of the pick, and this much of it
+ * (relative), is the winner (prefer_simple in search.c). */
+#define TT_TIE_MARGIN 0.005
 
 /* One measurement of weights w: 0 and *score (higher is better), or a
  * negative tt_status that stops the search. */
@@ -243,6 +246,9 @@ void tt_search_shares(const struct tt_search *s, const uint32_t *w, double *shar
 void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w);
 void tt_search_weights(const struct tt_search *s, const uint32_t *w, struct tt_weights *out);
 void tt_search_trial_weights(const struct tt_search *s, int t, uint32_t *w);
+/* How complex trial t's vector is, lower simpler: its nodes, then the sum
+ * of its weights (near ties go to the simpler: TT_TIE_MARGIN). */
+long tt_search_complexity(const struct tt_search *s, int t);
 /* Solves a x = b for n unknowns (a row-major, n x n; a and b are
  * overwritten) by Gaussian elimination with partial pivoting: the fits of
  * the strategies. False when a is singular. */

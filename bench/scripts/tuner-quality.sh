@@ -12,8 +12,11 @@
 # and the kernel's auto-mode formula (runs more than 1% below it, runs below
 # the interval of their gain over it); and how often the final comparison's
 # verdicts (better / within noise) agree with the noise-free truth, in all
-# and by baseline. A model no case names is run too (every node, triad).
-# tests/perf/tuner-quality.c says how each budget is run. Everything here
+# and by baseline. Every shipped model is run from every CPU node of its
+# machine too (every node, triad). Each run goes through the session
+# `tiertune auto --model` runs (tt_auto_init .. tt_auto_search, on the
+# fixture the model describes), so the figures are of what auto does;
+# tests/perf/tuner-quality.c says more. Everything here
 # is simulated: models, not machines. Seeds per row default to 20 so that
 # the whole table runs in a few minutes on 2 shared cores; more seeds narrow
 # each row's figures (SEEDS=60 takes three times as long).
@@ -35,5 +38,6 @@ shift $(($# < 3 ? $# : 3))
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-build}
 make -C "$top" --no-print-directory -s BUILD="$build" "$build/tests/perf-tuner-quality" >&2
-exec "$top/$build/tests/perf-tuner-quality" -m "$top/tuner/models" -s "$seeds" -n "$noises" \
+exec "$top/$build/tests/perf-tuner-quality" -m "$top/tuner/models" -F "$top/tests/fixtures/sysfs" \
+	-s "$seeds" -n "$noises" \
 	-b "$budgets" "$@"

@@ -52,11 +52,14 @@ is() {
 	fi
 }
 
-# copy_fixture NAME -> prints path of a private copy
+# copy_fixture NAME -> prints path of a private copy. The name is mktemp's,
+# made and held by it: $RANDOM (0-32767) gave two of a script's hundred
+# copies one name about once in seven scripts, and cp -a onto a directory
+# that exists copies into it, so the older copy (its auto mode turned off,
+# say) was the one the test then ran on (issue 33: t0011 #104-108 once).
 copy_fixture() {
-	local dst="$WORK/fx-$1-$RANDOM"
-	cp -a "$FIX/$1" "$dst"
-	echo "$dst"
+	local dst
+	dst=$(mktemp -d "$WORK/fx-$1-XXXXXX") && cp -a "$FIX/$1/." "$dst" && echo "$dst"
 }
 
 tree_sum() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }

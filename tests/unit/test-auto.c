@@ -177,6 +177,143 @@ static void test_model_run(void **state)
 	run_free(x);
 }
 
+/* The bandwidth objective's search through the session is the one
+ * tt_search_init runs on the session's configuration (issue 33 item 1):
+ * the same trials, measured as often, with the same scores, on two, three
+ * and four nodes. Before, the session always started the sampling search,
+ * meant for latency: on three nodes and more the pattern search, on two
+ * the golden section, never the line and the fitted surrogate the quality
+ * figures (tests/perf/tuner-quality.c) describe. */
+static void test_bandwidth_search_is_plain(void **state)
+{
+	static const struct {
+		const char *model;
+		int source;
+		const char *nodes;
+	} cases[] = { { "spr-ddr5-2cxl", 0, NULL },
+		      { "2s-genoa-cxl", 0, "0,2" },
+		      { "xeon-max-hbm-flat", 1, NULL } };
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct run *x = run_new(cases[i].model, cases[i].model);
+		struct tt_search_cfg cfg;
+		struct tt_model_sim sim;
+		struct tt_search s;
+		const struct tt_search *a = &x->c.s;
+
+		run_init(x, cases[i].source, "triad");
+		x->q.nodes = cases[i].nodes;
+		run_search(x);
+		cfg = x->c.cfg;
+		assert_int_equal(
+			tt_model_sim_init(&sim, &x->model, cases[i].source, "triad", 0, 0.03, 7),
+			0);
+		assert_int_equal(tt_search_init(&s, &cfg, tt_model_measure, &sim), 0);
+		assert_int_equal(tt_search_run(&s), 0);
+		if (s.ntrials != a->ntrials || s.measurements != a->measurements)
+			fail_msg("%s: the session made %d trials, %d measurements; "
+				 "tt_search_init's search %d, %d",
+				 cases[i].model, a->ntrials, a->measurements, s.ntrials,
+				 s.measurements);
+		for (int t = 0; t < s.ntrials; t++) {
+			assert_memory_equal(s.trials[t].w, a->trials[t].w, sizeof(s.trials[t].w));
+			assert_int_equal(s.trials[t].n, a->trials[t].n);
+			for (int k = 0; k < s.trials[t].n; k++)
+				assert_true(s.trials[t].score[k] == a->trials[t].score[k]);
+		}
+		assert_int_equal(s.best, a->best);
+		tt_search_release(&s);
+		run_free(x);
+	}
+}
+
+/* What a run decided, as its report says it: every trial's vector and
+ * measurements, each baseline's verdict and gain, the action and the
+ * recommended weights, in one buffer to compare byte for byte. */
+static size_t run_bytes(const struct tt_auto *c, unsigned char *buf, size_t cap)
+{
+	const struct tt_search *s = &c->s;
+	const struct tt_report *r = &c->r;
+	size_t n = 0;
+
+#define PUT(p, len)                                                                                \
+	do {                                                                                       \
+		assert_true(n + (len) <= cap);                                                     \
+		memcpy(buf + n, (p), (len));                                                       \
+		n += (len);                                                                        \
+	} while (0)
+	for (int t = 0; t < s->ntrials; t++) {
+		PUT(s->trials[t].w, sizeof(s->trials[t].w));
+		PUT(&s->trials[t].n, sizeof(int));
+		PUT(s->trials[t].score, sizeof(double) * (size_t)s->trials[t].n);
+	}
+	for (int b = 0; b < r->nbaselines; b++) {
+		PUT(&r->base[b].verdict, sizeof(r->base[b].verdict));
+		PUT(&r->base[b].gain, sizeof(double));
+		PUT(&r->base[b].gain_lo, sizeof(double));
+		PUT(&r->base[b].gain_hi, sizeof(double));
+	}
+	PUT(&r->action, sizeof(r->action));
+	PUT(&r->lost_to, sizeof(int));
+	PUT(&c->rs.r[0].w, sizeof(c->rs.r[0].w));
+#undef PUT
+	return n;
+}
+
+/* Item 7 of issue 33: a model run is a function of its inputs and seed (200
+ * seeds, each run twice: the same trials, measurements, verdicts, action
+ * and weights, byte for byte), and its action is the rule applied to the
+ * verdicts it reports: on a tree in auto mode, a baseline the winner lost
+ * to is kept (auto mode, or local memory bound); else auto mode is kept
+ * unless the winner is "better" than it, then local memory unless the
+ * winner is "better" than that; else the weights are applied. */
+static void test_seeded_runs_reproducible(void **state)
+{
+	struct run *x = run_new("spr-ddr5-2cxl", "spr-ddr5-2cxl");
+	static unsigned char a[1 << 16], b[1 << 16];
+	int actions[3] = { 0 };
+	(void)state;
+
+	for (uint64_t seed = 1; seed <= 200; seed++) {
+		const struct tt_report *r = &x->c.r;
+		int kind_auto = -1, kind_local = -1;
+		enum tt_reco_action want = TT_ACTION_APPLY;
+		size_t na, nb;
+
+		run_init(x, 0, "triad");
+		x->q.seed = seed;
+		run_search(x);
+		na = run_bytes(&x->c, a, sizeof(a));
+		run_search(x);
+		nb = run_bytes(&x->c, b, sizeof(b));
+		if (na != nb || memcmp(a, b, na) != 0)
+			fail_msg("seed %llu: two runs differ", (unsigned long long)seed);
+		for (int i = 0; i < r->nbaselines; i++) {
+			if (r->base[i].kind == TT_BASE_AUTO)
+				kind_auto = i;
+			if (r->base[i].kind == TT_BASE_LOCAL)
+				kind_local = i;
+		}
+		if (r->lost_to >= 0)
+			want = r->lost_to == kind_auto	  ? TT_ACTION_KEEP_AUTO
+			       : r->lost_to == kind_local ? TT_ACTION_BIND_LOCAL
+							  : TT_ACTION_APPLY;
+		else if (kind_auto >= 0 && r->base[kind_auto].verdict != TT_VERDICT_BETTER)
+			want = TT_ACTION_KEEP_AUTO;
+		else if (kind_local >= 0 && r->base[kind_local].verdict != TT_VERDICT_BETTER)
+			want = TT_ACTION_BIND_LOCAL;
+		if (r->action != want)
+			fail_msg("seed %llu: action %s, but its verdicts say %s",
+				 (unsigned long long)seed, tt_reco_action_name(r->action),
+				 tt_reco_action_name(want));
+		actions[r->action]++;
+	}
+	/* Both outcomes occur, so the rule was checked on each. */
+	assert_true(actions[TT_ACTION_APPLY] > 0 && actions[TT_ACTION_KEEP_AUTO] > 0);
+	run_free(x);
+}
+
 /* --nodes local on the HBM machine: each socket its DDR and its HBM. */
 static void test_local_nodes(void **state)
 {
@@ -333,9 +470,14 @@ static void test_cache_resident_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_model_run),   cmocka_unit_test(test_local_nodes),
-		cmocka_unit_test(test_tiers),	    cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_all_sources), cmocka_unit_test(test_cache_resident_refused),
+		cmocka_unit_test(test_model_run),
+		cmocka_unit_test(test_bandwidth_search_is_plain),
+		cmocka_unit_test(test_seeded_runs_reproducible),
+		cmocka_unit_test(test_local_nodes),
+		cmocka_unit_test(test_tiers),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_all_sources),
+		cmocka_unit_test(test_cache_resident_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

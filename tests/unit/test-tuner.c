@@ -529,7 +529,9 @@ static void test_profile_live(void **state)
 		fail_msg("%s", tt_err_msg());
 	assert_int_equal(p.source, src);
 	assert_int_equal(p.n, n);
-	assert_int_equal(p.runs, 2 * n);
+	/* Two passes: a bandwidth and a latency run per node each, and a
+	 * third of a figure that drifted between them. */
+	assert_true(p.runs >= 4 * n && p.runs <= 6 * n);
 	assert_null(p.skipped);
 	assert_true(p.elapsed_s > 0);
 	assert_true(tt_profile_complete(&p));
@@ -537,7 +539,9 @@ static void test_profile_live(void **state)
 		assert_int_equal(p.nodes[k].node, nodes[k]);
 		assert_string_equal(p.nodes[k].from, "measured");
 		assert_true(p.nodes[k].bw_bytes_s > 1e6 && isfinite(p.nodes[k].bw_bytes_s));
-		assert_true(p.nodes[k].lat_ns > 1 && p.nodes[k].lat_ns < 1e7);
+		/* Unknown where the chase was a cache's (this VM's, say). */
+		assert_true(p.nodes[k].lat_ns == 0 || (p.nodes[k].lat_ns >= TT_PROFILE_MIN_LAT_NS &&
+						       p.nodes[k].lat_ns < 1e7));
 	}
 	tt_search_cfg_default(&cfg);
 	cfg.nnodes = n;
@@ -587,7 +591,7 @@ static void test_profile_hmat(void **state)
 	assert_true(p.nodes[1].bw_bytes_s == 36000e6 && p.nodes[1].lat_ns == 250);
 	assert_true(p.nodes[2].bw_bytes_s == 36000e6);
 	assert_string_equal(p.nodes[2].from, "hmat");
-	assert_int_equal(tt_profile_cost(3), 3);
+	assert_int_equal(tt_profile_cost(3), 6);
 	tt_topo_release(&t);
 	/* A machine without HMAT: no figure, "none". */
 	fixture_topo("vm-1node", &sfs, &t);
@@ -1076,6 +1080,116 @@ static void test_trial_lat_at(void **state)
 	assert_true(over && cap == 0);
 }
 
+/* Issue 33 item 5: a profile that drift cannot bias. A scripted machine
+ * whose every run reads slower the later it runs (bandwidth falling 2% a
+ * run from the first, latency as the QEMU suite showed it: the first run
+ * 137 ns, later ones 17 and 16): each node measured twice, in opposite
+ * orders, the nodes' true figures equal, so the profile must find them
+ * equal; the latency's drift is said, and 16 ns is refused as no memory's. */
+struct drift_probe {
+	int runs;
+};
+
+static int drift_bw(void *ctx, int node, double *bytes_s)
+{
+	struct drift_probe *d = ctx;
+
+	(void)node;
+	*bytes_s = 100e9 * (1 - 0.02 * d->runs++);
+	return 0;
+}
+
+static int drift_lat(void *ctx, int node, double *ns)
+{
+	struct drift_probe *d = ctx;
+
+	(void)node;
+	*ns = d->runs++ == 1 ? 137 : 16;
+	return 0;
+}
+
+static void test_profile_drift(void **state)
+{
+	static const int nodes[3] = { 0, 1, 2 };
+	struct drift_probe d = { 0 };
+	const struct tt_profile_probe pr = { .bw = drift_bw, .lat = drift_lat, .ctx = &d };
+	struct tt_profile p;
+	(void)state;
+
+	assert_int_equal(tt_profile_run(&p, &pr, 0, nodes, 3, 0), 0);
+	assert_true(tt_profile_complete(&p));
+	for (int k = 1; k < 3; k++)
+		if (fabs(p.nodes[k].bw_bytes_s / p.nodes[0].bw_bytes_s - 1) > 1e-9)
+			fail_msg("drift biased the profile: node 0 %.4g, node %d %.4g GB/s",
+				 p.nodes[0].bw_bytes_s / 1e9, k, p.nodes[k].bw_bytes_s / 1e9);
+	/* Node 0's first latency, 137 ns, and its second, 16: a third. */
+	assert_true(p.ndrift >= 1);
+	assert_non_null(strstr(p.drift, "node 0's idle latency"));
+	for (int k = 0; k < 3; k++)
+		assert_true(p.nodes[k].lat_ns == 0);
+	assert_non_null(strstr(p.lat_refused, "below any memory's"));
+}
+
+/* Near ties (issue 33 item 4): a strategy that measured 9:29 and 1:2 on
+ * two nodes whose bandwidth is the same there (9:29 ahead by 0.1%, in noise
+ * of about 0.3%): the winner is 1:2, the simpler, not 9:29 by its raw
+ * mean; and 5:1, 2% behind (beyond the noise), is not picked for being
+ * simpler than 9:29. */
+static int tie_calls;
+
+static int tie_measure(void *ctx, const struct tt_weights *w, double *score)
+{
+	uint32_t a = tt_weights_get(w, 0, 0), b = tt_weights_get(w, 1, 0);
+	double share = (double)b / (a + b), base;
+
+	(void)ctx;
+	/* Flat between shares 0.6 and 0.8, a slope of 0.1% over it. */
+	base = share >= 0.6 && share <= 0.8 ? 100 + 0.01 * (share - 0.6) / 0.2 * 10
+					    : 98 - fabs(share - 0.7);
+	*score = base * (1 + ((tie_calls++ & 1) ? 0.003 : -0.003));
+	return 0;
+}
+
+static int tie_strategy_run(struct tt_search *srch)
+{
+	static const uint32_t v[][2] = { { 9, 29 }, { 1, 2 }, { 5, 1 } };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(*v); i++) {
+		int rc = tt_search_try(srch, v[i], srch->cfg.min_repeats, TT_PHASE_SEARCH);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void test_near_tie_simpler(void **state)
+{
+	static const struct tt_strategy tie = { .name = "tie", .run = tie_strategy_run };
+	struct tt_search_cfg cfg;
+	struct tt_search sr;
+	uint32_t w[TT_SEARCH_MAX_NODES];
+	(void)state;
+
+	tt_search_cfg_default(&cfg);
+	cfg.nnodes = 2;
+	cfg.nodes[0] = 0;
+	cfg.nodes[1] = 1;
+	cfg.local_node = -1;
+	cfg.prior_bw_bytes_s[0] = cfg.prior_bw_bytes_s[1] = 50e9;
+	cfg.budget_trials = 40;
+	tie_calls = 0;
+	assert_int_equal(tt_search_init(&sr, &cfg, tie_measure, NULL), 0);
+	sr.strategy = &tie;
+	assert_int_equal(tt_search_run(&sr), 0);
+	tt_search_trial_weights(&sr, sr.best, w);
+	if (w[0] != 1 || w[1] != 2)
+		fail_msg("near tie: the winner is %u:%u, want 1:2 (9:29 is 0.1%% ahead, "
+			 "within the noise)",
+			 w[0], w[1]);
+	tt_search_release(&sr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1103,6 +1217,8 @@ int main(void)
 		cmocka_unit_test(test_latency_infeasible),
 		cmocka_unit_test(test_latency_objective),
 		cmocka_unit_test(test_trial_lat_at),
+		cmocka_unit_test(test_near_tie_simpler),
+		cmocka_unit_test(test_profile_drift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

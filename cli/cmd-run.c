@@ -48,7 +48,7 @@ static int wanted(struct tt_cli *cli, const struct run_args *a, const struct tt_
 
 	memset(&rs, 0, sizeof(rs));
 	if (a->weights) {
-		rc = tt_recos_from_args(a->weights, NULL, (int)a->source, &rs);
+		rc = tt_recos_from_args(a->weights, NULL, (int)a->source, NULL, &rs);
 	} else if (a->profile) {
 		snprintf(what, sizeof(what), "profile '%s'", a->profile);
 		rc = tt_recos_from_profile(a->profile, &rs);

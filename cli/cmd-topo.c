@@ -106,6 +106,8 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 
 		if (w->rc < 0) {
 			json_object_set_new(o, "reason", json_string(w->why));
+		} else if (!w->be->per_source && w->be->key == TT_WI_BY_TIER) {
+			json_object_set_new(o, "tier_weights", tt_json_weights(&w->st.node));
 		} else if (!w->be->per_source) {
 			json_object_set_new(o, "weights", tt_json_weights(&w->st.node));
 			json_object_set_new(o, "auto",
@@ -237,7 +239,12 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 			continue;
 		}
 		printf("  %-9s %s\n", w->be->name, w->be->summary);
-		if (!w->be->per_source) {
+		if (!w->be->per_source && w->be->key == TT_WI_BY_TIER) {
+			tt_weights_format(&w->st.node, buf, sizeof(buf));
+			printf("            tier weights %s (every task's, split over the "
+			       "policy's nodes)\n",
+			       buf[0] ? buf : "(no interleave_weight files)");
+		} else if (!w->be->per_source) {
 			tt_weights_format(&w->st.node, buf, sizeof(buf));
 			printf("            weights %s\n", buf[0] ? buf : "(no nodeN files)");
 			if (w->st.auto_mode < 0)

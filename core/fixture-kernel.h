@@ -14,6 +14,8 @@
 
 #include "sysfs.h"
 
+#include <stdint.h>
+
 /* The store core/root.c gives every root but "/": each backend's store
  * rules (struct tt_wi_backend.fixture_store), or the value as written. */
 extern const struct tt_sysfs_store tt_fixture_kernel;
@@ -30,7 +32,11 @@ void tt_fixture_fault(const char *spec);
 int tt_fixture_replace(const struct tt_sysfs *s, const char *rel, const char *content);
 /* The store's refusal, as the kernel's errno (EINVAL, ENODEV). */
 int tt_fixture_rejected(const char *path, const char *value, int errnum);
-/* The kernel's kstrtou8(buf, 0, ...) and kstrtobool: 0 or -EINVAL. */
+/* The kernel's kstrto* (lib/kstrtox.c) on a value of at most max, in base
+ * (0: from the prefix): 0, -EINVAL, or -ERANGE past max or 64 bits. */
+int tt_kstrtoull(const char *s, unsigned int base, uint64_t max, uint64_t *out);
+/* kstrtou8(buf, 0, ...): 0, -EINVAL or -ERANGE; and kstrtobool: 0 or
+ * -EINVAL. */
 int tt_kstrtou8(const char *value, unsigned int *out);
 int tt_kstrtobool(const char *v, int *out);
 

@@ -131,12 +131,13 @@ int tt_wi_writes_each(const struct tt_weights *w, int src, enum tt_write_kind ki
 	char file[160], value[32];
 	int id, rc;
 
-	tt_nodemask_for_each (id, &w->set) {
+	tt_weights_for_each(id, w)
+	{
 		snprintf(file, sizeof(file), file_fmt, id);
 		if (kind == TT_WRITE_ENTRY)
-			snprintf(value, sizeof(value), "%d:%u", src, w->w[id]);
+			snprintf(value, sizeof(value), "%d:%u", src, tt_weights_get(w, id, 0));
 		else
-			snprintf(value, sizeof(value), "%u", w->w[id]);
+			snprintf(value, sizeof(value), "%u", tt_weights_get(w, id, 0));
 		rc = fn(ctx, kind, kind == TT_WRITE_ENTRY ? src : -1, file, value, false);
 		if (rc < 0)
 			return rc;
@@ -144,16 +145,45 @@ int tt_wi_writes_each(const struct tt_weights *w, int src, enum tt_write_kind ki
 	return 0;
 }
 
-const char *tt_wi_id_prefix(const char *s)
+static const char *id_prefix(const char *s, unsigned long max)
 {
 	unsigned long v = 0;
 	const char *p = s;
 
-	while (*p >= '0' && *p <= '9' && p - s < 6)
+	while (*p >= '0' && *p <= '9' && p - s < 10)
 		v = v * 10 + (unsigned long)(*p++ - '0');
-	if (p == s || (*s == '0' && p - s > 1) || v >= TT_MAX_NODES)
+	if (p == s || (*s == '0' && p - s > 1) || v > max || (*p >= '0' && *p <= '9'))
 		return NULL;
 	return p;
+}
+
+const char *tt_wi_id_prefix(const char *s)
+{
+	return id_prefix(s, TT_MAX_NODES - 1);
+}
+
+const char *tt_wi_tier_prefix(const char *s)
+{
+	return id_prefix(s, TT_MAX_TIER_ID);
+}
+
+enum tt_wi_tier_form tt_wi_tier_form(const struct tt_sysfs *s)
+{
+	enum tt_wi_tier_form form = TT_TIER_FORM_NONE;
+	char **names = NULL, buf[8192];
+
+	if (tt_sysfs_list(s, &names, TT_WI_TIER_DIR) < 0)
+		return TT_TIER_FORM_NONE;
+	for (char **p = names; *p && form != TT_TIER_FORM_PER_SOURCE; p++) {
+		if (strncmp(*p, "memory_tier", 11) ||
+		    tt_sysfs_read(s, buf, sizeof(buf), TT_WI_TIER_DIR "/%s/interleave_weight", *p) <
+			    0)
+			continue;
+		form = buf[0] && strspn(buf, "0123456789") == strlen(buf) ? TT_TIER_FORM_ONE
+									  : TT_TIER_FORM_PER_SOURCE;
+	}
+	tt_sysfs_free_names(names);
+	return form;
 }
 
 bool tt_wi_weight_file(const char *rel, enum tt_write_kind *kind)
@@ -166,6 +196,16 @@ bool tt_wi_weight_file(const char *rel, enum tt_write_kind *kind)
 				*kind = k;
 			return true;
 		}
+	return false;
+}
+
+bool tt_wi_weight_file_takes(const char *rel, enum tt_write_kind kind)
+{
+	enum tt_write_kind k;
+
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++)
+		if ((*b)->weight_file(rel, &k) && k == kind)
+			return true;
 	return false;
 }
 
@@ -185,20 +225,26 @@ int tt_wi_check(const struct tt_wi_backend *be, const struct tt_sysfs *s, const 
 	rc = be->read(s, t, &cur);
 	if (rc < 0)
 		goto out;
+	if (be->key == TT_WI_BY_NODE && w->nbig) {
+		rc = tt_err(TT_EINPUT, "node %d out of range (0-%d)", w->big[0].id,
+			    TT_MAX_NODES - 1);
+		goto out;
+	}
 	if (!be->per_source) {
 		want.node = *w;
 		want.auto_mode = -1;
 	} else {
 		int id;
 
-		tt_nodemask_for_each (id, &w->set) {
+		tt_weights_for_each(id, w)
+		{
 			struct tt_wi_tier *wt = tt_wi_state_add_tier(&want, id);
 
 			if (!wt) {
 				rc = tt_err(TT_EFAIL, "out of memory");
 				goto out;
 			}
-			tt_weights_put(&wt->by_src, src, w->w[id]);
+			tt_weights_put(&wt->by_src, src, tt_weights_get(w, id, 0));
 		}
 	}
 	rc = be->validate(t, &cur, &want);

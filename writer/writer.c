@@ -61,7 +61,7 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 
 	memset(rs, 0, sizeof(*rs));
 	if (rq->from == TT_WRITER_WEIGHTS)
-		return tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rs);
+		return tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rq->be, rs);
 	if (rq->from == TT_WRITER_PROFILE) {
 		rc = tt_recos_from_profile(rq->profile, rs);
 		snprintf(res->what, sizeof(res->what), "profile '%s'", rq->profile);

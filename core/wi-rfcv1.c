@@ -72,7 +72,8 @@ static int v1_validate(const struct tt_topo *t, const struct tt_wi_state *cur,
 {
 	int id;
 
-	tt_weights_for_each (id, &want->node) {
+	tt_weights_for_each(id, &want->node)
+	{
 		if (!tt_topo_tier(t, id))
 			return tt_err(TT_EINPUT, "tier %d does not exist (see 'tiertune topo')",
 				      id);
@@ -88,7 +89,8 @@ static int v1_write(const struct tt_sysfs *s, const struct tt_wi_state *want)
 	char buf[16];
 	int id, rc;
 
-	tt_weights_for_each (id, &want->node) {
+	tt_weights_for_each(id, &want->node)
+	{
 		snprintf(buf, sizeof(buf), "%u", tt_weights_get(&want->node, id, 1));
 		rc = tt_sysfs_write(s, buf, TIER_FILE, id);
 		if (rc < 0)
@@ -138,8 +140,8 @@ static void v1_current(const struct tt_wi_state *st, const struct tt_topo *t, in
 		tt_weights_put(out, t->tiers[i].id, tt_weights_get(&st->node, t->tiers[i].id, 1));
 }
 
-static int v1_order(struct tt_il_order *o, const struct tt_nodemask *mask,
-		    const struct tt_topo *t, const struct tt_weights *w)
+static int v1_order(struct tt_il_order *o, const struct tt_nodemask *mask, const struct tt_topo *t,
+		    const struct tt_weights *w)
 {
 	uint32_t tier_w[TT_MAX_NODES];
 

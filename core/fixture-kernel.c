@@ -208,6 +208,37 @@ int tt_kstrtobool(const char *v, int *out)
 	}
 }
 
+static int add_to_list(const struct tt_sysfs *s, const char *rel, int node)
+{
+	struct tt_nodemask m = { 0 };
+	char buf[4096];
+	int rc = tt_sysfs_read_list(s, m.bits, TT_MAX_NODES, "%s", rel);
+
+	if (rc < 0)
+		return rc;
+	tt_bit_set(m.bits, (unsigned int)node);
+	tt_bit_format_list(m.bits, TT_MAX_NODES, buf, sizeof(buf) - 1);
+	strcat(buf, "\n");
+	return tt_fixture_replace(s, rel, buf);
+}
+
+int tt_fixture_node_online(const struct tt_sysfs *s, int node, int tier)
+{
+	char rel[PATH_MAX], why[256];
+	int rc;
+
+	if (node < 0 || node >= TT_MAX_NODES)
+		return tt_err(TT_EINPUT, "node %d out of range (0-%d)", node, TT_MAX_NODES - 1);
+	snprintf(rel, sizeof(rel), TT_WI_TIER_DIR "/memory_tier%d/nodelist", tier);
+	rc = add_to_list(s, "/sys/devices/system/node/has_memory", node);
+	if (rc == 0)
+		rc = add_to_list(s, rel, node);
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && rc == 0; b++)
+		if ((*b)->fixture_node_joined && (*b)->detect(s, why, sizeof(why)) == 0)
+			rc = (*b)->fixture_node_joined(s, tier);
+	return rc;
+}
+
 /* Fault injection for the transaction tests, fixtures only (core/root.c
  * hands the spec over): fail:N makes the Nth store of this process fail
  * (EIO), garble:N makes it store a different value (the read-back then

@@ -23,6 +23,13 @@ extern const struct tt_sysfs_store tt_fixture_kernel;
  * to show), in every backend's folder; the write lock's holder calls it
  * (core/apply.c), never a command that does not hold it. */
 void tt_fixture_recover(const struct tt_sysfs *s);
+/* Memory hot-added to node (its first, as a CXL region onlined through
+ * dax/kmem), which the kernel puts in tier: the node is added to
+ * has_memory and the tier's nodelist, and the weights change as the
+ * kernel's set_node_memory_tier changes them, for the backend the tree
+ * has (its fixture_node_joined: the RFCs put the tier's weights back to 1).
+ * For tests; the tier must exist. */
+int tt_fixture_node_online(const struct tt_sysfs *s, int node, int tier);
 /* The transaction tests' fault spec (core/root.c hands it over), or NULL. */
 void tt_fixture_fault(const char *spec);
 

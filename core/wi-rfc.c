@@ -255,6 +255,34 @@ static int rfc_fixture_store(const struct tt_sysfs *s, const char *path, const c
 	return tt_fixture_replace(s, rel, out);
 }
 
+/* Seed 003 set_node_memory_tier: a node's first memory online puts it in
+ * its tier and memsets the tier's interleave_weight[] to 1, every source's. */
+static int rfc_fixture_node_joined(const struct tt_sysfs *s, int tier)
+{
+	char cur[8192], out[8192], rel[PATH_MAX], *save = NULL;
+	size_t len = 0;
+	int rc = tt_sysfs_read(s, cur, sizeof(cur), TIER_DIR "/memory_tier%d/interleave_weight",
+			       tier);
+
+	if (rc < 0)
+		return rc;
+	out[0] = '\0';
+	for (char *tok = strtok_r(cur, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *c = strchr(tok, ':');
+
+		if (!c)
+			return tt_err(TT_EINPUT, "malformed interleave_weight entry '%s'", tok);
+		*c = '\0';
+		rc = snprintf(out + len, sizeof(out) - len, "%s%s:1", len ? "," : "", tok);
+		if (rc < 0 || (size_t)rc >= sizeof(out) - len - 1)
+			return tt_err(TT_EFAIL, "interleave_weight of tier %d too long", tier);
+		len += (size_t)rc;
+	}
+	strcat(out, "\n");
+	snprintf(rel, sizeof(rel), TIER_DIR "/memory_tier%d/interleave_weight", tier);
+	return tt_fixture_replace(s, rel, out);
+}
+
 const struct tt_wi_backend tt_wi_rfc = {
 	.name = "rfc",
 	.summary = "per-tier weights relative to the source node (the per-tier interleave RFC)",
@@ -270,6 +298,7 @@ const struct tt_wi_backend tt_wi_rfc = {
 	.write = rfc_write,
 	.weight_file = rfc_weight_file,
 	.fixture_store = rfc_fixture_store,
+	.fixture_node_joined = rfc_fixture_node_joined,
 	.writes = rfc_writes,
 	.defaults = rfc_defaults,
 	.current = rfc_current,

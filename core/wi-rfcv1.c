@@ -167,6 +167,16 @@ static int v1_fixture_store(const struct tt_sysfs *s, const char *path, const ch
 	return tt_fixture_replace(s, rel, buf);
 }
 
+/* Seed 010 set_node_memory_tier: "memtier->interleave_weight = 1" whenever
+ * a node joins the tier. */
+static int v1_fixture_node_joined(const struct tt_sysfs *s, int tier)
+{
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), TIER_FILE, tier);
+	return tt_fixture_replace(s, rel, "1\n");
+}
+
 const struct tt_wi_backend tt_wi_rfcv1 = {
 	.name = "rfcv1",
 	.summary = "one weight per tier, plain MPOL_INTERLEAVE (the multi-tier interleaving "
@@ -183,6 +193,7 @@ const struct tt_wi_backend tt_wi_rfcv1 = {
 	.write = v1_write,
 	.weight_file = v1_weight_file,
 	.fixture_store = v1_fixture_store,
+	.fixture_node_joined = v1_fixture_node_joined,
 	.writes = v1_writes,
 	.defaults = v1_defaults,
 	.current = v1_current,

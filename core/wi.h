@@ -98,6 +98,10 @@ struct tt_wi_backend {
 	 * holds what was written. */
 	int (*fixture_store)(const struct tt_sysfs *s, const char *path, const char *rel,
 			     const char *value);
+	/* What the kernel does to the weights when a node's first memory
+	 * comes online in tier (set_node_memory_tier), on a fixture tree;
+	 * NULL: nothing (upstream keeps manual weights). */
+	int (*fixture_node_joined)(const struct tt_sysfs *s, int tier);
 	/* The writes that make w (keyed by unit; for source src, -1 when not
 	 * per_source) what the kernel holds, in order, each handed to fn; s,
 	 * when not NULL, is read for side effects to list as implied. */
@@ -182,6 +186,15 @@ const char *tt_wi_id_prefix(const char *s);
  * can be far above TT_MAX_NODES (a 1 GiB/s-class node was tier 1350): up
  * to TT_MAX_TIER_ID. */
 const char *tt_wi_tier_prefix(const char *s);
+
+/* The tiers whose weights the kernel has put back to 1 since the last apply
+ * on this root (a node joining a tier resets it: seed 003's memset, seed
+ * 010's "interleave_weight = 1"): each tier whose weights that apply set to
+ * something else and which now read 1 wherever it wrote, as tier ids in
+ * *tiers. The number of tiers; 0 without such an apply, or for an
+ * interface keyed by node. */
+int tt_wi_reset_since_apply(const struct tt_wi_backend *be, const struct tt_sysfs *s,
+			    const char *state_dir, struct tt_weights *tiers);
 
 void tt_wi_state_init(struct tt_wi_state *st);
 void tt_wi_state_release(struct tt_wi_state *st);

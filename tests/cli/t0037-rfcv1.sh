@@ -61,4 +61,18 @@ is "export --tier-weights --format json: rfcv1, no source needed" \
 	"$rc:$(json "[(r['interface'], r['source_node'], sorted(r['weights'].items())) for r in j['recommendations']]" <"$WORK/out")" \
 	"0:[('rfcv1', None, [('22', 40), ('4', 60)])]"
 
+
+# Memory hot-added to a node of a tier resets the tier's weights to 1 for
+# every source (seed 003's memset; 0:7,1:17,2:27 became 0:1,1:1,2:1,3:1 on a
+# real kernel): topo says which tier lost what the last apply wrote. The
+# kernel's reset is written here by hand (unit/test-wi runs the fixture
+# kernel's, tt_fixture_node_online).
+root=$(copy_fixture rfc-4node)
+run "$TT" --sysfs-root "$root" apply --tier-weights 4:7,22:5 --source-node 0
+echo 0:1,1:1,2:1,3:1 >"$root/$MT/memory_tier22/interleave_weight"
+run "$TT" --sysfs-root "$root" topo --json
+is "topo --json: tier 22 reset since the apply, tier 4 not" \
+	"$(json '[w.get("tiers_reset_since_apply") for w in j["weight_interfaces"]]' <"$WORK/out")" "[None, [22], None]"
+run "$TT" --sysfs-root "$root" topo
+is "topo: the reset said" "$(grep -c '^            reset   tier 22 read 1 where the last apply wrote other' "$WORK/out")" 1
 done_testing

@@ -3,6 +3,8 @@
  * copies of fixtures, with the kernel's store rules; never the live /sys. */
 #include "test.h"
 
+#include "../../core/apply.h"
+#include "../../core/fixture-kernel.h"
 #include "../../core/root.h"
 #include "../../core/error.h"
 #include "../../core/wi.h"
@@ -351,6 +353,55 @@ static void test_tier_1350(void **state)
 	assert_true(o.weight[0] == 4 && o.weight[1] == 2);
 }
 
+/* Memory hot-added to a node of an existing tier (seed 003's memset in
+ * set_node_memory_tier; seed 010's "= 1"): the fixture kernel resets the
+ * tier's weights as the kernel does, and tt_wi_reset_since_apply finds the
+ * tier whose applied weights are gone (topo says so). 0:7,1:17,2:27 from
+ * the report became 0:1,1:1,2:1,3:1. */
+static void hot_add(const char *fixture, const struct tt_wi_backend *be, int src,
+		    const char *want_after)
+{
+	char cmd[1200], statedir[300];
+	struct tt_apply_plan p;
+	struct tt_apply_result res;
+	struct tt_weights w, reset;
+
+	open_copy(fixture);
+	/* Node 3 has no memory yet: tier 22 is node 2 alone. */
+	snprintf(cmd, sizeof(cmd),
+		 "cd '%s' && echo 0-2 >sys/devices/system/node/has_memory && "
+		 "echo 2 >sys/devices/virtual/memory_tiering/memory_tier22/nodelist",
+		 tmpdir);
+	assert_int_equal(system(cmd), 0);
+	tt_topo_release(&topo);
+	assert_int_equal(tt_topo_load(&topo, &sfs), 0);
+	snprintf(statedir, sizeof(statedir), "%s/state", tmpdir);
+	assert_int_equal(tt_weights_parse("4:9,22:5", &w), 0);
+	tt_apply_plan_init(&p, be, &sfs);
+	assert_int_equal(tt_apply_plan_weights(&p, &topo, src, &w), 0);
+	assert_int_equal(tt_apply_run(&p, statedir, "apply", &res), 0);
+	tt_apply_plan_release(&p);
+	assert_int_equal(tt_wi_reset_since_apply(be, &sfs, statedir, &reset), 0);
+	assert_int_equal(tt_fixture_node_online(&sfs, 3, 22), 0);
+	assert_string_equal(file(T22), want_after);
+	assert_string_equal(file("sys/devices/virtual/memory_tiering/memory_tier22/nodelist"),
+			    "2-3\n");
+	assert_int_equal(tt_wi_reset_since_apply(be, &sfs, statedir, &reset), 1);
+	assert_true(tt_weights_has(&reset, 22) && !tt_weights_has(&reset, 4));
+}
+
+static void test_hot_add_rfc(void **state)
+{
+	(void)state;
+	hot_add("rfc-4node", &tt_wi_rfc, 0, "0:1,1:1,2:1,3:1\n");
+}
+
+static void test_hot_add_rfcv1(void **state)
+{
+	(void)state;
+	hot_add("rfcv1-4node", &tt_wi_rfcv1, -1, "1\n");
+}
+
 static void test_live_guard(void **state)
 {
 	struct tt_sysfs live;
@@ -416,6 +467,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_rfc_store_rules, teardown),
 		cmocka_unit_test_teardown(test_rfcv1, teardown),
 		cmocka_unit_test_teardown(test_tier_1350, teardown),
+		cmocka_unit_test_teardown(test_hot_add_rfc, teardown),
+		cmocka_unit_test_teardown(test_hot_add_rfcv1, teardown),
 		cmocka_unit_test_teardown(test_live_guard, teardown),
 		cmocka_unit_test(test_weight_file),
 	};

@@ -17,8 +17,10 @@
  *	be->current(&st, &topo, src, &w);     (in be->unit: node or tier ids)
  *
  * To add one: 1. write core/wi-<name>.c defining
- * `const struct tt_wi_backend tt_wi_<name>` (every hook but plan and
- * plan_auto is required; see wi-upstream.c and wi-rfc.c); 2. add it to
+ * `const struct tt_wi_backend tt_wi_<name>` (every hook but plan,
+ * plan_auto and fixture_node_joined is required; see wi-upstream.c,
+ * wi-rfc.c and wi-rfcv1.c; a backend sharing another's files, as the two
+ * RFCs do, must tell itself apart in detect); 2. add it to
  * the declaration and the table in core/wi.c (order is detection
  * priority); 3. if the fixture kernel (fixture-kernel.c) should apply store
  * rules other than "the file holds what was written", add them there; 4.

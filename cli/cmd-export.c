@@ -398,9 +398,9 @@ static int prometheus(const struct export *e, FILE *f)
 		if (e->rs.simulated)
 			snprintf(src + strlen(src), sizeof(src) - strlen(src),
 				 ",simulated=\"true\"");
-		tt_nodemask_for_each (id, &r->w.set)
-			fprintf(f, "tiertune_weight_recommended{interface=\"%s\"%s,%s=\"%d\"} %u\n",
-				r->interface, src, be ? be->unit : "id", id, r->w.w[id]);
+		tt_weights_for_each(id, &r->w) fprintf(
+			f, "tiertune_weight_recommended{interface=\"%s\"%s,%s=\"%d\"} %u\n",
+			r->interface, src, be ? be->unit : "id", id, tt_weights_get(&r->w, id, 0));
 	}
 	fprintf(f, "# HELP tiertune_gain_ratio Measured gain of the recommendation over its "
 		   "baseline (0.12 = +12%%).\n# TYPE tiertune_gain_ratio gauge\n");
@@ -428,10 +428,9 @@ static int prometheus(const struct export *e, FILE *f)
 				fprintf(f, "# HELP tiertune_weight_current Interleave weight in "
 					   "sysfs now.\n# TYPE tiertune_weight_current gauge\n");
 			helped = true;
-			tt_nodemask_for_each (id, &st.node.set)
-				fprintf(f,
-					"tiertune_weight_current{interface=\"%s\",%s=\"%d\"} %u\n",
-					(*b)->name, (*b)->unit, id, st.node.w[id]);
+			tt_weights_for_each(id, &st.node) fprintf(
+				f, "tiertune_weight_current{interface=\"%s\",%s=\"%d\"} %u\n",
+				(*b)->name, (*b)->unit, id, tt_weights_get(&st.node, id, 0));
 			if (st.auto_mode >= 0 && !auto_said)
 				fprintf(f,
 					"# HELP tiertune_auto_mode 1 when the kernel sets weights "
@@ -726,7 +725,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		const char *w = cli_weights_arg(cli, &t, weights, buf, sizeof(buf), &rc);
 
 		if (rc == 0)
-			rc = tt_recos_from_args(w, tier_weights, e.source, &e.rs);
+			rc = tt_recos_from_args(w, tier_weights, e.source,
+						e.nbe == 1 ? e.be[0] : NULL, &e.rs);
 	} else if (profile_file) {
 		rc = from_profile(&e, profile_file, formats[fmt].write, force);
 	} else {

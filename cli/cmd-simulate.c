@@ -44,13 +44,14 @@ static int sim_weights(struct tt_cli *cli, const struct tt_topo *t, const struct
 		return cli_weights_auto(cli, t, w);
 	}
 	if (given) {
-		rc = tt_weights_parse(given, w);
+		rc = tt_weights_parse_ids(given, by_node ? TT_MAX_NODES - 1 : TT_MAX_TIER_ID, w);
 		if (rc < 0) {
 			if (!by_node)
 				tt_err_prefix("%s", opt);
 			return rc;
 		}
-		tt_nodemask_for_each (id, &w->set) {
+		tt_weights_for_each(id, w)
+		{
 			if (by_node && !tt_nodemask_test(mask, id))
 				return tt_err(TT_EINPUT,
 					      "weights '%s' give node %d, which is not in "
@@ -61,10 +62,10 @@ static int sim_weights(struct tt_cli *cli, const struct tt_topo *t, const struct
 					      "tier %d in --tier-weights '%s' does not exist "
 					      "under '%s'",
 					      id, given, tt_sysfs_root(&cli->sfs));
-			if (!by_node && w->w[id] > be->max_weight)
+			if (!by_node && tt_weights_get(w, id, 0) > be->max_weight)
 				return tt_err(TT_EINPUT,
 					      "weight '%u' for tier %d out of range (0-%u)",
-					      w->w[id], id, be->max_weight);
+					      tt_weights_get(w, id, 0), id, be->max_weight);
 		}
 		*from = opt;
 		return tt_weights_check_range_of(w, be->min_weight, be->max_weight, be->unit);
@@ -80,20 +81,25 @@ static int sim_weights(struct tt_cli *cli, const struct tt_topo *t, const struct
 	return rc;
 }
 
-/* --interface; else the interface the weights given are keyed for; else
- * the first this root has; else the table's first. NULL: unknown name. */
+/* --interface; else the one this root has, when it takes the weights
+ * given (--weights by node, --tier-weights by tier); else the table's
+ * first keyed as they are; else the table's first. NULL: unknown name.
+ * The root is opened first (cli_pick_interface): looked up before, the
+ * interface was this host's, and an RFC root fell to upstream. */
 static const struct tt_wi_backend *pick_interface(struct tt_cli *cli, const struct sim_args *a)
 {
 	const struct tt_wi_backend *be;
 
 	if (a->iface)
 		return tt_wi_find(a->iface);
+	if (cli_pick_interface(cli, NULL, &be) == 0 &&
+	    (!a->tier_weights || be->key == TT_WI_BY_TIER) &&
+	    (!a->weights || be->key == TT_WI_BY_NODE))
+		return be;
 	if (a->tier_weights)
 		return tt_wi_for_key(TT_WI_BY_TIER);
 	if (a->weights)
 		return tt_wi_for_key(TT_WI_BY_NODE);
-	if (tt_wi_pick(&cli->sfs, NULL, &be) == 0)
-		return be;
 	return tt_wi_backends[0];
 }
 

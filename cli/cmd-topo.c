@@ -2,6 +2,7 @@
 /* tiertune topo: what the machine (or fixture) under the sysfs root offers. */
 #include "cli.h"
 
+#include "../core/state.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
 
@@ -13,6 +14,10 @@ struct wi_seen {
 	int rc;	       /* detect (or read) status */
 	char why[256]; /* reason when unavailable */
 	struct tt_wi_state st;
+	/* Tiers the kernel put back to 1 since the last apply (a node
+	 * joined them: tt_wi_reset_since_apply). */
+	int nreset;
+	struct tt_weights reset;
 };
 
 static void list_cpus(const struct tt_node *n, char *buf, size_t size)
@@ -104,8 +109,18 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 		const struct wi_seen *w = &wis[i];
 		json_t *o = json_pack("{s:s,s:b}", "name", w->be->name, "available", w->rc == 0);
 
+		if (w->nreset) {
+			json_t *ids = json_array();
+			int id;
+
+			tt_weights_for_each(id, &w->reset)
+				json_array_append_new(ids, json_integer(id));
+			json_object_set_new(o, "tiers_reset_since_apply", ids);
+		}
 		if (w->rc < 0) {
 			json_object_set_new(o, "reason", json_string(w->why));
+		} else if (!w->be->per_source && w->be->key == TT_WI_BY_TIER) {
+			json_object_set_new(o, "tier_weights", tt_json_weights(&w->st.node));
 		} else if (!w->be->per_source) {
 			json_object_set_new(o, "weights", tt_json_weights(&w->st.node));
 			json_object_set_new(o, "auto",
@@ -237,7 +252,12 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 			continue;
 		}
 		printf("  %-9s %s\n", w->be->name, w->be->summary);
-		if (!w->be->per_source) {
+		if (!w->be->per_source && w->be->key == TT_WI_BY_TIER) {
+			tt_weights_format(&w->st.node, buf, sizeof(buf));
+			printf("            tier weights %s (every task's, split over the "
+			       "policy's nodes)\n",
+			       buf[0] ? buf : "(no interleave_weight files)");
+		} else if (!w->be->per_source) {
 			tt_weights_format(&w->st.node, buf, sizeof(buf));
 			printf("            weights %s\n", buf[0] ? buf : "(no nodeN files)");
 			if (w->st.auto_mode < 0)
@@ -254,6 +274,20 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 				       w->st.tiers[k].tier, buf);
 			}
 		}
+		if (w->nreset) {
+			int id;
+
+			buf[0] = '\0';
+			tt_weights_for_each(id, &w->reset)
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d",
+					 buf[0] ? "," : "", id);
+			printf("            reset   tier%s %s read 1 where the last apply wrote "
+			       "other\n"
+			       "                    weights: memory joined the tier and the "
+			       "kernel reset\n"
+			       "                    them (set_node_memory_tier); apply again\n",
+			       w->nreset > 1 ? "s" : "", buf);
+		}
 	}
 	printf("\nperf PMUs\n  ");
 	if (t->npmus == 0)
@@ -266,23 +300,29 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 {
 	struct cli_opt opts[] = { CLI_END };
-	struct wi_seen wis[8];
+	static struct wi_seen wis[8];
 	struct tt_topo t;
+	char state[4096];
 	int nargs, rc = cli_parse(cli, cli_find_command("topo"), opts, argc, argv, &nargs), nwi = 0;
+	bool have_state;
 
 	if (rc >= 0)
 		return rc;
 	rc = cli_load_topo(cli, &t);
 	if (rc)
 		return rc;
+	have_state = tt_state_dir(TT_DIR_STATE, state, sizeof(state)) == 0;
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && nwi < 8; b++) {
 		struct wi_seen *w = &wis[nwi++];
 
 		w->be = *b;
 		tt_wi_state_init(&w->st);
+		w->nreset = 0;
 		w->rc = w->be->detect(&cli->sfs, w->why, sizeof(w->why));
 		if (w->rc == 0)
 			w->rc = w->be->read(&cli->sfs, &t, &w->st);
+		if (w->rc == 0 && have_state)
+			w->nreset = tt_wi_reset_since_apply(w->be, &cli->sfs, state, &w->reset);
 		if (w->rc < 0 && w->rc != TT_EUNAVAIL) {
 			rc = cli_fail(w->rc);
 			goto out;

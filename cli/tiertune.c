@@ -5,6 +5,7 @@
 #include "../collectors/collector.h"
 #include "../core/apply.h"
 #include "../core/state.h"
+#include "../core/wi.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -129,11 +130,16 @@ static int finish(int rc)
 	return rc;
 }
 
-/* The version, and which collectors this build has: a fleet's binaries
- * may come from builds without PAPI, likwid or libpfm4. */
+/* The version, which collectors this build has (a fleet's binaries may
+ * come from builds without PAPI, likwid or libpfm4), and which weight
+ * interfaces it knows (a kernel with the rfcv1 patches needs a build that
+ * has that backend). */
 static void print_version(void)
 {
-	printf("tiertune %s\ncollectors:", cli_version);
+	char names[256];
+
+	printf("tiertune %s\ninterfaces: %s\ncollectors:", cli_version,
+	       tt_wi_names(" ", names, sizeof(names)));
 	for (const struct tt_collector *const *c = tt_collectors; *c; c++)
 		printf(" %s%s", (*c)->name, (*c)->unbuilt ? "(not built)" : "");
 	putchar('\n');

@@ -6,10 +6,12 @@
 #include "parse.h"
 #include "wi.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,24 +115,63 @@ int tt_fixture_rejected(const char *path, const char *value, int errnum)
 	return tt_err_sys(TT_EFAIL, errnum, "writing '%s' to '%s'", value, path);
 }
 
-/* kstrtou8(buf, 0, ...): base prefixes, one trailing newline. */
+/* lib/kstrtox.c: an optional '+', the radix from the prefix when base is 0
+ * ("0x" hex, "0" octal), at least one digit, one optional newline and
+ * nothing else; -ERANGE as soon as the digits overflow 64 bits or the value
+ * exceeds the type (kstrtou8 on "256"), -EINVAL for anything else. */
+int tt_kstrtoull(const char *s, unsigned int base, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	bool overflow = false;
+	int ndigits = 0;
+
+	if (*s == '+')
+		s++;
+	if (base == 0)
+		base = s[0] != '0'						       ? 10
+		       : (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2]) ? 16
+										       : 8;
+	if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	for (;; s++, ndigits++) {
+		unsigned int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned int)(*s - '0');
+		else if (*s >= 'a' && *s <= 'f')
+			d = (unsigned int)(*s - 'a' + 10);
+		else if (*s >= 'A' && *s <= 'F')
+			d = (unsigned int)(*s - 'A' + 10);
+		else
+			break;
+		if (d >= base)
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			overflow = true;
+		v = v * base + d;
+	}
+	if (overflow)
+		return -ERANGE;
+	if (ndigits == 0)
+		return -EINVAL;
+	if (*s == '\n')
+		s++;
+	if (*s)
+		return -EINVAL;
+	if (v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int tt_kstrtou8(const char *value, unsigned int *out)
 {
-	char buf[32], *end;
-	unsigned long v;
+	uint64_t v;
+	int rc = tt_kstrtoull(value, 0, 255, &v);
 
-	if (strlen(value) >= sizeof(buf) || value[0] == '-' || value[0] == '+' || value[0] == ' ')
-		return -EINVAL;
-	strcpy(buf, value);
-	tt_chomp(buf);
-	if (!buf[0])
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(buf, &end, 0);
-	if (errno || *end || v > 255)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
+	if (rc == 0)
+		*out = (unsigned int)v;
+	return rc;
 }
 
 /* kstrtobool: the first character decides; "on"/"off" need the second. */
@@ -165,6 +206,37 @@ int tt_kstrtobool(const char *v, int *out)
 	default:
 		return -EINVAL;
 	}
+}
+
+static int add_to_list(const struct tt_sysfs *s, const char *rel, int node)
+{
+	struct tt_nodemask m = { 0 };
+	char buf[4096];
+	int rc = tt_sysfs_read_list(s, m.bits, TT_MAX_NODES, "%s", rel);
+
+	if (rc < 0)
+		return rc;
+	tt_bit_set(m.bits, (unsigned int)node);
+	tt_bit_format_list(m.bits, TT_MAX_NODES, buf, sizeof(buf) - 1);
+	strcat(buf, "\n");
+	return tt_fixture_replace(s, rel, buf);
+}
+
+int tt_fixture_node_online(const struct tt_sysfs *s, int node, int tier)
+{
+	char rel[PATH_MAX], why[256];
+	int rc;
+
+	if (node < 0 || node >= TT_MAX_NODES)
+		return tt_err(TT_EINPUT, "node %d out of range (0-%d)", node, TT_MAX_NODES - 1);
+	snprintf(rel, sizeof(rel), TT_WI_TIER_DIR "/memory_tier%d/nodelist", tier);
+	rc = add_to_list(s, "/sys/devices/system/node/has_memory", node);
+	if (rc == 0)
+		rc = add_to_list(s, rel, node);
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && rc == 0; b++)
+		if ((*b)->fixture_node_joined && (*b)->detect(s, why, sizeof(why)) == 0)
+			rc = (*b)->fixture_node_joined(s, tier);
+	return rc;
 }
 
 /* Fault injection for the transaction tests, fixtures only (core/root.c
@@ -203,24 +275,37 @@ static int fault(const char *path, const char **value)
 static int fixture_write(const struct tt_sysfs *s, const char *path, const char *rel,
 			 const char *value)
 {
+	const struct tt_wi_backend *be = NULL;
 	int rc = fault(path, &value);
-	enum tt_write_kind kind;
-	char line[64];
+	enum tt_write_kind kind = TT_WRITE_PLAIN, k;
+	char line[64], why[256];
 
 	if (rc < 0)
 		return rc;
+	/* Two backends can own one path (the RFCs' memory_tierN/
+	 * interleave_weight): the tree is one kernel, so the store is that of
+	 * the backend the tree has. */
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {
-		if (!(*b)->weight_file(rel, &kind))
+		if (!(*b)->weight_file(rel, &k))
 			continue;
-		if ((*b)->fixture_store)
-			return (*b)->fixture_store(s, path, rel, value);
-		if (kind != TT_WRITE_PLAIN)
+		if (!be) {
+			be = *b;
+			kind = k;
+		}
+		if ((*b)->detect(s, why, sizeof(why)) == 0) {
+			be = *b;
+			kind = k;
 			break;
-		if (snprintf(line, sizeof(line), "%s\n", value) >= (int)sizeof(line))
-			return tt_fixture_rejected(path, value, EINVAL);
-		return tt_fixture_replace(s, rel, line);
+		}
 	}
-	return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file", path);
+	if (!be || (!be->fixture_store && kind != TT_WRITE_PLAIN))
+		return tt_err(TT_EINPUT, "refusing to write '%s': not an interleave weight file",
+			      path);
+	if (be->fixture_store)
+		return be->fixture_store(s, path, rel, value);
+	if (snprintf(line, sizeof(line), "%s\n", value) >= (int)sizeof(line))
+		return tt_fixture_rejected(path, value, EINVAL);
+	return tt_fixture_replace(s, rel, line);
 }
 
 const struct tt_sysfs_store tt_fixture_kernel = { .name = "fixture", .write = fixture_write };

@@ -14,6 +14,8 @@
 
 #include "sysfs.h"
 
+#include <stdint.h>
+
 /* The store core/root.c gives every root but "/": each backend's store
  * rules (struct tt_wi_backend.fixture_store), or the value as written. */
 extern const struct tt_sysfs_store tt_fixture_kernel;
@@ -21,6 +23,13 @@ extern const struct tt_sysfs_store tt_fixture_kernel;
  * to show), in every backend's folder; the write lock's holder calls it
  * (core/apply.c), never a command that does not hold it. */
 void tt_fixture_recover(const struct tt_sysfs *s);
+/* Memory hot-added to node (its first, as a CXL region onlined through
+ * dax/kmem), which the kernel puts in tier: the node is added to
+ * has_memory and the tier's nodelist, and the weights change as the
+ * kernel's set_node_memory_tier changes them, for the backend the tree
+ * has (its fixture_node_joined: the RFCs put the tier's weights back to 1).
+ * For tests; the tier must exist. */
+int tt_fixture_node_online(const struct tt_sysfs *s, int node, int tier);
 /* The transaction tests' fault spec (core/root.c hands it over), or NULL. */
 void tt_fixture_fault(const char *spec);
 
@@ -30,7 +39,11 @@ void tt_fixture_fault(const char *spec);
 int tt_fixture_replace(const struct tt_sysfs *s, const char *rel, const char *content);
 /* The store's refusal, as the kernel's errno (EINVAL, ENODEV). */
 int tt_fixture_rejected(const char *path, const char *value, int errnum);
-/* The kernel's kstrtou8(buf, 0, ...) and kstrtobool: 0 or -EINVAL. */
+/* The kernel's kstrto* (lib/kstrtox.c) on a value of at most max, in base
+ * (0: from the prefix): 0, -EINVAL, or -ERANGE past max or 64 bits. */
+int tt_kstrtoull(const char *s, unsigned int base, uint64_t max, uint64_t *out);
+/* kstrtou8(buf, 0, ...): 0, -EINVAL or -ERANGE; and kstrtobool: 0 or
+ * -EINVAL. */
 int tt_kstrtou8(const char *value, unsigned int *out);
 int tt_kstrtobool(const char *v, int *out);
 

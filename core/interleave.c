@@ -24,6 +24,8 @@ int tt_il_order_nodes(struct tt_il_order *o, const struct tt_nodemask *mask,
 	if (o->n == 0)
 		return tt_err(TT_EINPUT, "the policy's node mask is empty");
 	o->total = o->sum;
+	o->ilx32 = false;
+	o->by_position = false;
 	return 0;
 }
 
@@ -57,13 +59,76 @@ int tt_il_order_tiers(struct tt_il_order *o, const struct tt_nodemask *mask,
 	if (o->n == 0)
 		return tt_err(TT_EINPUT, "the policy's node mask is empty");
 	o->total = o->sum < (uint64_t)o->n ? (uint64_t)o->n : o->sum;
+	o->ilx32 = true;
+	o->by_position = false;
+	return 0;
+}
+
+int tt_il_order_tier_split(struct tt_il_order *o, const struct tt_nodemask *mask,
+			   const struct tt_topo *t, const uint32_t *tier_weight)
+{
+	int node;
+
+	o->n = 0;
+	o->sum = 0;
+	tt_nodemask_for_each (node, mask) {
+		const struct tt_node *tn = tt_topo_node(t, node);
+		uint32_t wt = 0;
+
+		for (int i = 0; tn && i < t->ntiers; i++) {
+			unsigned int n = 0, pos = 0;
+			int m;
+
+			if (t->tiers[i].id != tn->tier)
+				continue;
+			tt_nodemask_for_each (m, &t->tiers[i].nodes) {
+				if (!tt_nodemask_test(mask, m))
+					continue;
+				pos += m < node;
+				n++;
+			}
+			/* The kernel keeps the tier's weight in an unsigned short. */
+			wt = tt_rfcv1_split(tier_weight[i] & 0xffff, n, pos);
+		}
+		o->node[o->n] = node;
+		o->weight[o->n] = wt;
+		o->sum += wt;
+		o->n++;
+	}
+	if (o->n == 0)
+		return tt_err(TT_EINPUT, "the policy's node mask is empty");
+	/* vnnodes 0 (no node of the mask in a tier): offset_il_node returns
+	 * numa_node_id(), the allocating CPU's node, which no order holds. */
+	if (o->sum == 0)
+		return tt_err(TT_EINPUT,
+			      "no node of the policy is in a memory tier: the kernel allocates "
+			      "on the faulting CPU's node");
+	o->total = o->sum;
+	o->ilx32 = true;
+	o->by_position = true;
 	return 0;
 }
 
 int tt_il_vma_node(const struct tt_il_order *o, uint64_t ilx)
 {
-	uint64_t target = ilx % o->total;
+	uint64_t target = (o->ilx32 ? (uint32_t)ilx : ilx) % o->total;
 	int i = 0;
+
+	if (o->by_position) {
+		int k = 0;
+
+		/* Seed 011: the slot's owner is counted among the nodes that
+		 * own slots, then "nid = first_node; next_node" k times over
+		 * the whole mask. */
+		while (target >= o->weight[i] || o->weight[i] == 0) {
+			if (o->weight[i]) {
+				target -= o->weight[i];
+				k++;
+			}
+			i++;
+		}
+		return o->node[k];
+	}
 
 	/* Each pass over the nodes takes sum from target, so the walk ends
 	 * unless every weight is 0 (possible only with RFC tier weights). */

@@ -8,8 +8,14 @@
  *    shmem, hugetlb. A page's interleave index ilx is, for private anonymous
  *    memory, its virtual page number (addr >> 12; addr >> 21 for a THP);
  *    t = ilx % total and the nodes own weight[i] consecutive slots each.
- *    Upstream weighted_interleave_nid() and the RFC's offset_il_node() are
- *    the same walk; they differ only in where the weights come from.
+ *    Upstream weighted_interleave_nid() and the RFCs' offset_il_node() are
+ *    the same walk, with two differences the order carries: both RFCs take
+ *    the index as (unsigned int)n (seed 004 "target = (unsigned int)n %
+ *    il_weight", seed 011 "(unsigned int)n % vnnodes"), where upstream
+ *    keeps all 64 bits, so at real mmap addresses (35-bit page numbers)
+ *    the phase differs whenever the total is not a power of two; and seed
+ *    011 maps its slot back by position among the mask's nodes, nodes of
+ *    weight 0 counted there though they own no slot.
  *  - task (tt_il_task_next): allocations without a VMA (page cache, kernel
  *    allocations) follow a per-task counter: stay on a node for its weight,
  *    then move to the next node of the mask, starting at the first.
@@ -27,6 +33,7 @@
 #include "topo.h"
 #include "weights.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define TT_PAGE_SHIFT 12
@@ -38,6 +45,10 @@ struct tt_il_order {
 	uint32_t weight[TT_MAX_NODES];
 	uint64_t sum;	/* sum of weight[] */
 	uint64_t total; /* the modulus of the vma walk (RFC: at least n) */
+	bool ilx32;	/* the walk takes the index as unsigned int (both RFCs) */
+	/* Seed 011's offset_il_node: the k-th slot-owning node found is
+	 * mapped back to the k-th node of the mask, weight 0 or not. */
+	bool by_position;
 };
 
 /* Per-node weights (the upstream interface's sysfs nodeN, global); a node
@@ -54,6 +65,17 @@ int tt_il_order_nodes(struct tt_il_order *o, const struct tt_nodemask *mask,
  */
 int tt_il_order_tiers(struct tt_il_order *o, const struct tt_nodemask *mask,
 		      const struct tt_topo *t, const uint32_t *tier_weight);
+
+/*
+ * Per-tier weights as the first multi-tier RFC has them (seeds 009-011, one
+ * number per tier, plain MPOL_INTERLEAVE): tier_weight[i] is t->tiers[i]'s
+ * interleave_weight. A node's weight is node_interleave_weight(): the
+ * tier's weight divided by the policy's nodes in that tier, the remainder
+ * one each to the first nodes in ascending id, at least 1 (tt_rfcv1_split);
+ * a node in no tier weighs 0 (no slot in the vma walk, one page a turn in the task walk).
+ */
+int tt_il_order_tier_split(struct tt_il_order *o, const struct tt_nodemask *mask,
+			   const struct tt_topo *t, const uint32_t *tier_weight);
 
 /* The node of interleave index ilx. TT_EFAIL when the walk never ends, as
  * it would in the RFC kernel with all weights 0 (the kernel would spin). */

@@ -288,7 +288,6 @@ static int parse_write(char *rest, struct tt_write *w)
 {
 	char *save = NULL, *kind = strtok_r(rest, " ", &save), *file = strtok_r(NULL, " ", &save),
 	     *old = strtok_r(NULL, " ", &save), *value = strtok_r(NULL, " ", &save);
-	enum tt_write_kind fk;
 	uint64_t src;
 
 	if (!kind || !file || !old || !value || strtok_r(NULL, " ", &save))
@@ -303,7 +302,7 @@ static int parse_write(char *rest, struct tt_write *w)
 		return -1;
 	/* Only the kernel's own weight files, written the way they take a
 	 * value: a journal must not become a way to write anything anywhere. */
-	if (!tt_wi_weight_file(file, &fk) || fk != w->kind || !token_ok(file, sizeof(w->file)) ||
+	if (!tt_wi_weight_file_takes(file, w->kind) || !token_ok(file, sizeof(w->file)) ||
 	    !token_ok(old, sizeof(w->old)) || !token_ok(value, sizeof(w->value)))
 		return -1;
 	if (w->kind == TT_WRITE_ENTRY) {

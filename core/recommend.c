@@ -30,7 +30,8 @@ int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char
 	r->gain = gain;
 	/* In the interface's own range before any conversion: tier weights in
 	 * the tier interface's range even on their way to a node-keyed one. */
-	rc = tt_weights_parse(weights, &r->w);
+	rc = tt_weights_parse_ids(
+		weights, be->key == TT_WI_BY_TIER ? TT_MAX_TIER_ID : TT_MAX_NODES - 1, &r->w);
 	if (rc == 0)
 		rc = tt_weights_check_range_of(&r->w, be->min_weight, be->max_weight, be->unit);
 	if (rc < 0) {
@@ -66,7 +67,8 @@ int tt_recos_check_present(const struct tt_recos *rs, const struct tt_topo *t, c
 				      what, r->source_node, online);
 		if (other)
 			continue;
-		tt_nodemask_for_each (id, &r->w.set) {
+		tt_weights_for_each(id, &r->w)
+		{
 			if (be && be->key == TT_WI_BY_TIER ? tt_topo_tier(t, id) != NULL
 							   : tt_nodemask_test(&t->online, id))
 				continue;
@@ -98,18 +100,20 @@ static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 	int tier, node;
 
 	tt_weights_clear(nodes);
-	tt_nodemask_for_each (tier, &tiers->set) {
+	tt_weights_for_each(tier, tiers)
+	{
 		const struct tt_tier *tr = tt_topo_tier(t, tier);
+		uint32_t tw = tt_weights_get(tiers, tier, 0);
 		unsigned int k = 0;
 
 		/* 0 leaves the tier out of the RFC's interleave; upstream has no
 		 * weight 0, so its nodes stay out of the policy's nodes instead. */
-		if (!tr || !tiers->w[tier])
+		if (!tr || !tw)
 			continue;
 		tt_nodemask_for_each (node, &tr->nodes)
 			k++;
 		tt_nodemask_for_each (node, &tr->nodes)
-			tt_weights_put(nodes, node, tt_rfc_split(tiers->w[tier], k));
+			tt_weights_put(nodes, node, tt_rfc_split(tw, k));
 	}
 }
 
@@ -118,7 +122,7 @@ static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 static int sum_tiers(const struct tt_topo *t, const struct tt_weights *nodes,
 		     struct tt_weights *tiers)
 {
-	int node;
+	int node, rc;
 
 	tt_weights_clear(tiers);
 	tt_nodemask_for_each (node, &nodes->set) {
@@ -126,7 +130,10 @@ static int sum_tiers(const struct tt_topo *t, const struct tt_weights *nodes,
 
 		if (!n || n->tier < 0)
 			return tt_err(TT_EINPUT, "node %d is in no memory tier", node);
-		tt_weights_put(tiers, n->tier, tt_weights_get(tiers, n->tier, 0) + nodes->w[node]);
+		rc = tt_weights_put(tiers, n->tier,
+				    tt_weights_get(tiers, n->tier, 0) + nodes->w[node]);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -162,9 +169,13 @@ int tt_recos_convert(struct tt_recos *rs, const struct tt_topo *t, const struct 
 int tt_recos_merged(const struct tt_recos *rs, const struct tt_wi_backend *be, int src,
 		    struct tt_weights *out)
 {
-	int who[TT_MAX_NODES], id, used = 0;
+	/* Which source gave each id its weight, as source + 1 (0: none), keyed
+	 * like the weights (tier ids run past any array). */
+	struct tt_weights who;
+	int id, used = 0;
 
 	tt_weights_clear(out);
+	tt_weights_clear(&who);
 	for (int i = 0; i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
 
@@ -172,36 +183,40 @@ int tt_recos_merged(const struct tt_recos *rs, const struct tt_wi_backend *be, i
 		    (src >= 0 && r->source_node != src && r->source_node >= 0))
 			continue;
 		used++;
-		tt_nodemask_for_each (id, &r->w.set) {
-			if (tt_nodemask_test(&out->set, id) && out->w[id] != r->w.w[id]) {
+		tt_weights_for_each(id, &r->w)
+		{
+			uint32_t have = tt_weights_get(out, id, 0),
+				 want = tt_weights_get(&r->w, id, 0);
+			int from = (int)tt_weights_get(&who, id, 0) - 1;
+
+			if (tt_weights_has(out, id) && have != want) {
 				char x[32] = "no source node", y[32] = "no source node";
 
 				/* -1 is no node: say so rather than "source node -1". */
-				if (who[id] >= 0)
-					snprintf(x, sizeof(x), "source node %d", who[id]);
+				if (from >= 0)
+					snprintf(x, sizeof(x), "source node %d", from);
 				if (r->source_node >= 0)
 					snprintf(y, sizeof(y), "source node %d", r->source_node);
-				if (who[id] >= 0 && r->source_node >= 0)
+				if (from >= 0 && r->source_node >= 0)
 					tt_err(TT_EINPUT,
 					       "source nodes %d and %d want %s %d at weights %u "
 					       "and "
 					       "%u, and %s kernels hold one global weight per %s",
-					       who[id], r->source_node, be->unit, id, out->w[id],
-					       r->w.w[id], be->name, be->unit);
+					       from, r->source_node, be->unit, id, have, want,
+					       be->name, be->unit);
 				else
 					tt_err(TT_EINPUT,
 					       "two recommendations (%s, %s) want %s %d at weights "
 					       "%u and %u, and %s kernels hold one global weight "
 					       "per %s",
-					       x, y, be->unit, id, out->w[id], r->w.w[id], be->name,
-					       be->unit);
+					       x, y, be->unit, id, have, want, be->name, be->unit);
 				tt_err_hint(
 					"pick one with --source-node N (the other sources will use "
 					"its weights too)");
 				return TT_EINPUT;
 			}
-			tt_weights_put(out, id, r->w.w[id]);
-			who[id] = r->source_node;
+			tt_weights_put(out, id, want);
+			tt_weights_put(&who, id, (uint32_t)(r->source_node + 1));
 		}
 	}
 	if (!used)

@@ -14,20 +14,84 @@
 void tt_weights_clear(struct tt_weights *ws)
 {
 	memset(&ws->set, 0, sizeof(ws->set));
+	ws->nbig = 0;
 }
 
-void tt_weights_put(struct tt_weights *ws, int node, uint32_t w)
+int tt_weights_put(struct tt_weights *ws, int id, uint32_t w)
 {
-	tt_bit_set(ws->set.bits, (unsigned int)node);
-	ws->w[node] = w;
+	int i;
+
+	if (id < 0 || id > TT_MAX_TIER_ID)
+		return tt_err(TT_EINPUT, "id %d out of range (0-%d)", id, TT_MAX_TIER_ID);
+	if (id < TT_MAX_NODES) {
+		tt_bit_set(ws->set.bits, (unsigned int)id);
+		ws->w[id] = w;
+		return 0;
+	}
+	for (i = 0; i < ws->nbig && ws->big[i].id < id; i++)
+		;
+	if (i < ws->nbig && ws->big[i].id == id) {
+		ws->big[i].w = w;
+		return 0;
+	}
+	if (ws->nbig == TT_WEIGHTS_BIG)
+		return tt_err(TT_EINPUT, "more than %d ids from %d up in one weight vector",
+			      TT_WEIGHTS_BIG, TT_MAX_NODES);
+	memmove(&ws->big[i + 1], &ws->big[i], (size_t)(ws->nbig - i) * sizeof(ws->big[0]));
+	ws->big[i].id = id;
+	ws->big[i].w = w;
+	ws->nbig++;
+	return 0;
 }
 
-uint32_t tt_weights_get(const struct tt_weights *ws, int node, uint32_t dflt)
+static int big_index(const struct tt_weights *ws, int id)
 {
-	return tt_nodemask_test(&ws->set, node) ? ws->w[node] : dflt;
+	for (int i = 0; i < ws->nbig; i++)
+		if (ws->big[i].id == id)
+			return i;
+	return -1;
+}
+
+bool tt_weights_has(const struct tt_weights *ws, int id)
+{
+	return id < TT_MAX_NODES ? tt_nodemask_test(&ws->set, id) : big_index(ws, id) >= 0;
+}
+
+uint32_t tt_weights_get(const struct tt_weights *ws, int id, uint32_t dflt)
+{
+	int i;
+
+	if (id < TT_MAX_NODES)
+		return tt_nodemask_test(&ws->set, id) ? ws->w[id] : dflt;
+	i = big_index(ws, id);
+	return i >= 0 ? ws->big[i].w : dflt;
+}
+
+int tt_weights_count(const struct tt_weights *ws)
+{
+	return tt_nodemask_weight(&ws->set) + ws->nbig;
+}
+
+int tt_weights_next(const struct tt_weights *ws, int after)
+{
+	if (after + 1 < TT_MAX_NODES) {
+		int b = tt_bit_next(ws->set.bits, TT_MAX_NODES, (unsigned int)(after + 1));
+
+		if (b < TT_MAX_NODES)
+			return b;
+	}
+	for (int i = 0; i < ws->nbig; i++)
+		if (ws->big[i].id > after)
+			return ws->big[i].id;
+	return -1;
 }
 
 int tt_weights_parse(const char *s, struct tt_weights *out)
+{
+	return tt_weights_parse_ids(s, TT_MAX_NODES - 1, out);
+}
+
+int tt_weights_parse_ids(const char *s, int max_id, struct tt_weights *out)
 {
 	const char *p = s;
 
@@ -44,9 +108,10 @@ int tt_weights_parse(const char *s, struct tt_weights *out)
 				      "weights '%s' are malformed (want NODE:WEIGHT,... e.g. "
 				      "0:5,1:2)",
 				      s);
-		if (node >= TT_MAX_NODES)
-			return tt_err(TT_EINPUT, "node '%ju' in weights '%s' out of range (0-%d)",
-				      (uintmax_t)node, s, TT_MAX_NODES - 1);
+		if (node > (uint64_t)max_id)
+			return tt_err(TT_EINPUT, "%s '%ju' in weights '%s' out of range (0-%d)",
+				      max_id < TT_MAX_NODES ? "node" : "id", (uintmax_t)node, s,
+				      max_id);
 		rc = tt_parse_u64_prefix(p + 1, 0, UINT64_MAX, &w, &p);
 		if (rc == -ERANGE || (rc == 0 && w > UINT32_MAX))
 			return tt_err(TT_EINPUT, "weight for node %ju in weights '%s' is too large",
@@ -56,10 +121,12 @@ int tt_weights_parse(const char *s, struct tt_weights *out)
 				      "weights '%s' are malformed (want NODE:WEIGHT,... e.g. "
 				      "0:5,1:2)",
 				      s);
-		if (tt_nodemask_test(&out->set, (int)node))
+		if (tt_weights_has(out, (int)node))
 			return tt_err(TT_EINPUT, "node %ju appears twice in weights '%s'",
 				      (uintmax_t)node, s);
-		tt_weights_put(out, (int)node, (uint32_t)w);
+		rc = tt_weights_put(out, (int)node, (uint32_t)w);
+		if (rc < 0)
+			return rc;
 		if (*p == '\0')
 			return 0;
 		p++;
@@ -74,9 +141,10 @@ int tt_weights_format(const struct tt_weights *ws, char *buf, unsigned long size
 	if (size == 0)
 		return tt_err(TT_EINPUT, "no room to format weights");
 	buf[0] = '\0';
-	tt_nodemask_for_each (node, &ws->set) {
+	tt_weights_for_each(node, ws)
+	{
 		int n = snprintf(buf + len, size - len, "%s%d:%u", len ? "," : "", node,
-				 ws->w[node]);
+				 tt_weights_get(ws, node, 0));
 
 		if (n < 0 || (unsigned long)n >= size - len)
 			return tt_err(TT_EINPUT, "no room to format weights");
@@ -90,10 +158,13 @@ int tt_weights_check_range_of(const struct tt_weights *ws, uint32_t min, uint32_
 {
 	int id;
 
-	tt_nodemask_for_each (id, &ws->set) {
-		if (ws->w[id] < min || ws->w[id] > max)
-			return tt_err(TT_EINPUT, "weight '%u' for %s %d out of range (%u-%u)",
-				      ws->w[id], what, id, min, max);
+	tt_weights_for_each(id, ws)
+	{
+		uint32_t w = tt_weights_get(ws, id, 0);
+
+		if (w < min || w > max)
+			return tt_err(TT_EINPUT, "weight '%u' for %s %d out of range (%u-%u)", w,
+				      what, id, min, max);
 	}
 	return 0;
 }
@@ -128,15 +199,13 @@ uint32_t tt_weights_reduce_array(uint32_t *w, int n)
 
 uint32_t tt_weights_reduce(struct tt_weights *ws)
 {
-	uint32_t w[TT_MAX_NODES];
-	int node, n = 0, k = 0;
+	uint32_t w[TT_MAX_NODES + TT_WEIGHTS_BIG];
+	int id, n = 0, k = 0;
 
-	tt_nodemask_for_each (node, &ws->set)
-		w[n++] = ws->w[node];
+	tt_weights_for_each(id, ws) w[n++] = tt_weights_get(ws, id, 0);
 	uint32_t g = tt_weights_reduce_array(w, n);
 
-	tt_nodemask_for_each (node, &ws->set)
-		ws->w[node] = w[k++];
+	tt_weights_for_each(id, ws) tt_weights_put(ws, id, w[k++]);
 	return g;
 }
 
@@ -227,4 +296,17 @@ uint32_t tt_rfc_split(uint32_t tier_weight, unsigned int nodes_in_tier_and_polic
 		return tier_weight;
 	return tier_weight / nodes_in_tier_and_policy +
 	       (tier_weight % nodes_in_tier_and_policy ? 1 : 0);
+}
+
+uint32_t tt_rfcv1_split(uint32_t tier_weight, unsigned int n, unsigned int pos)
+{
+	uint32_t q;
+
+	if (n == 0)
+		return tier_weight ? tier_weight : 1;
+	q = tier_weight / n;
+	/* "if (!avrg_weight) return 1;" comes before the remainder. */
+	if (q == 0)
+		return 1;
+	return q + (pos < tier_weight % n ? 1 : 0);
 }

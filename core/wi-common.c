@@ -3,6 +3,7 @@
  * share. */
 #include "wi.h"
 
+#include "apply.h"
 #include "error.h"
 
 #include <stdio.h>
@@ -131,12 +132,13 @@ int tt_wi_writes_each(const struct tt_weights *w, int src, enum tt_write_kind ki
 	char file[160], value[32];
 	int id, rc;
 
-	tt_nodemask_for_each (id, &w->set) {
+	tt_weights_for_each(id, w)
+	{
 		snprintf(file, sizeof(file), file_fmt, id);
 		if (kind == TT_WRITE_ENTRY)
-			snprintf(value, sizeof(value), "%d:%u", src, w->w[id]);
+			snprintf(value, sizeof(value), "%d:%u", src, tt_weights_get(w, id, 0));
 		else
-			snprintf(value, sizeof(value), "%u", w->w[id]);
+			snprintf(value, sizeof(value), "%u", tt_weights_get(w, id, 0));
 		rc = fn(ctx, kind, kind == TT_WRITE_ENTRY ? src : -1, file, value, false);
 		if (rc < 0)
 			return rc;
@@ -144,16 +146,45 @@ int tt_wi_writes_each(const struct tt_weights *w, int src, enum tt_write_kind ki
 	return 0;
 }
 
-const char *tt_wi_id_prefix(const char *s)
+static const char *id_prefix(const char *s, unsigned long max)
 {
 	unsigned long v = 0;
 	const char *p = s;
 
-	while (*p >= '0' && *p <= '9' && p - s < 6)
+	while (*p >= '0' && *p <= '9' && p - s < 10)
 		v = v * 10 + (unsigned long)(*p++ - '0');
-	if (p == s || (*s == '0' && p - s > 1) || v >= TT_MAX_NODES)
+	if (p == s || (*s == '0' && p - s > 1) || v > max || (*p >= '0' && *p <= '9'))
 		return NULL;
 	return p;
+}
+
+const char *tt_wi_id_prefix(const char *s)
+{
+	return id_prefix(s, TT_MAX_NODES - 1);
+}
+
+const char *tt_wi_tier_prefix(const char *s)
+{
+	return id_prefix(s, TT_MAX_TIER_ID);
+}
+
+enum tt_wi_tier_form tt_wi_tier_form(const struct tt_sysfs *s)
+{
+	enum tt_wi_tier_form form = TT_TIER_FORM_NONE;
+	char **names = NULL, buf[8192];
+
+	if (tt_sysfs_list(s, &names, TT_WI_TIER_DIR) < 0)
+		return TT_TIER_FORM_NONE;
+	for (char **p = names; *p && form != TT_TIER_FORM_PER_SOURCE; p++) {
+		if (strncmp(*p, "memory_tier", 11) ||
+		    tt_sysfs_read(s, buf, sizeof(buf), TT_WI_TIER_DIR "/%s/interleave_weight", *p) <
+			    0)
+			continue;
+		form = buf[0] && strspn(buf, "0123456789") == strlen(buf) ? TT_TIER_FORM_ONE
+									  : TT_TIER_FORM_PER_SOURCE;
+	}
+	tt_sysfs_free_names(names);
+	return form;
 }
 
 bool tt_wi_weight_file(const char *rel, enum tt_write_kind *kind)
@@ -166,6 +197,16 @@ bool tt_wi_weight_file(const char *rel, enum tt_write_kind *kind)
 				*kind = k;
 			return true;
 		}
+	return false;
+}
+
+bool tt_wi_weight_file_takes(const char *rel, enum tt_write_kind kind)
+{
+	enum tt_write_kind k;
+
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++)
+		if ((*b)->weight_file(rel, &k) && k == kind)
+			return true;
 	return false;
 }
 
@@ -185,20 +226,26 @@ int tt_wi_check(const struct tt_wi_backend *be, const struct tt_sysfs *s, const 
 	rc = be->read(s, t, &cur);
 	if (rc < 0)
 		goto out;
+	if (be->key == TT_WI_BY_NODE && w->nbig) {
+		rc = tt_err(TT_EINPUT, "node %d out of range (0-%d)", w->big[0].id,
+			    TT_MAX_NODES - 1);
+		goto out;
+	}
 	if (!be->per_source) {
 		want.node = *w;
 		want.auto_mode = -1;
 	} else {
 		int id;
 
-		tt_nodemask_for_each (id, &w->set) {
+		tt_weights_for_each(id, w)
+		{
 			struct tt_wi_tier *wt = tt_wi_state_add_tier(&want, id);
 
 			if (!wt) {
 				rc = tt_err(TT_EFAIL, "out of memory");
 				goto out;
 			}
-			tt_weights_put(&wt->by_src, src, w->w[id]);
+			tt_weights_put(&wt->by_src, src, tt_weights_get(w, id, 0));
 		}
 	}
 	rc = be->validate(t, &cur, &want);
@@ -206,4 +253,54 @@ out:
 	tt_wi_state_release(&cur);
 	tt_wi_state_release(&want);
 	return rc;
+}
+
+/* The weight in a value as a file holds it: "7" or "src:7". */
+static const char *weight_part(const char *v)
+{
+	const char *c = strchr(v, ':');
+
+	return c ? c + 1 : v;
+}
+
+int tt_wi_reset_since_apply(const struct tt_wi_backend *be, const struct tt_sysfs *s,
+			    const char *state_dir, struct tt_weights *tiers)
+{
+	static const char pre[] = TT_WI_TIER_DIR "/memory_tier";
+	struct tt_apply_plan p;
+	struct tt_weights reset, bad;
+	long long when;
+	int id, n = 0;
+
+	tt_weights_clear(tiers);
+	tt_weights_clear(&reset);
+	tt_weights_clear(&bad);
+	if (be->key != TT_WI_BY_TIER)
+		return 0;
+	tt_apply_plan_init(&p, be, s);
+	/* Errors here only mean there is nothing to compare with. */
+	if (tt_apply_plan_last(&p, state_dir, true, &when) < 0) {
+		tt_apply_plan_release(&p);
+		return 0;
+	}
+	for (int i = 0; i < p.n; i++) {
+		const struct tt_write *w = &p.w[i];
+		const char *rest;
+
+		if (strncmp(w->file, pre, sizeof(pre) - 1) ||
+		    !(rest = tt_wi_tier_prefix(w->file + sizeof(pre) - 1)) || !w->expect[0])
+			continue;
+		id = atoi(w->file + sizeof(pre) - 1);
+		/* Reset: it reads 1 where the apply wrote something else. A
+		 * value neither written nor 1 is a change by someone else. */
+		if (strcmp(weight_part(w->old), "1") == 0 &&
+		    strcmp(weight_part(w->expect), "1") != 0)
+			tt_weights_put(&reset, id, 1);
+		else if (strcmp(w->old, w->expect) != 0)
+			tt_weights_put(&bad, id, 1);
+	}
+	tt_apply_plan_release(&p);
+	tt_weights_for_each(id, &reset) if (!tt_weights_has(&bad, id) &&
+					    tt_weights_put(tiers, id, 1) == 0) n++;
+	return n;
 }

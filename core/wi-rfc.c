@@ -16,26 +16,25 @@
 
 extern const struct tt_wi_backend tt_wi_rfc;
 
-#define TIER_DIR "/sys/devices/virtual/memory_tiering"
+#define TIER_DIR TT_WI_TIER_DIR
 
 static int rfc_detect(const struct tt_sysfs *s, char *why, size_t size)
 {
-	char **names = NULL;
-	int rc = tt_sysfs_list(s, &names, TIER_DIR);
+	enum tt_wi_tier_form form = tt_wi_tier_form(s);
 
-	if (rc == 0) {
-		rc = TT_EUNAVAIL;
-		for (char **p = names; *p; p++)
-			if (tt_sysfs_exists(s, TIER_DIR "/%s/interleave_weight", *p))
-				rc = 0;
-		tt_sysfs_free_names(names);
-	}
-	if (rc == TT_EUNAVAIL)
+	if (form == TT_TIER_FORM_PER_SOURCE)
+		return 0;
+	if (form == TT_TIER_FORM_ONE)
+		snprintf(why, size,
+			 "%s/memory_tier*/interleave_weight hold one weight per tier, not "
+			 "SRC:WEIGHT per source node",
+			 TIER_DIR);
+	else
 		snprintf(why, size,
 			 "no interleave_weight in %s/memory_tier* (a kernel with the "
 			 "per-tier RFC patches)",
 			 TIER_DIR);
-	return rc;
+	return TT_EUNAVAIL;
 }
 
 static int parse_line(const char *line, const char *path, struct tt_weights *by_src)
@@ -140,7 +139,7 @@ static bool rfc_weight_file(const char *rel, enum tt_write_kind *kind)
 
 	if (strncmp(rel, tier, sizeof(tier) - 1))
 		return false;
-	p = tt_wi_id_prefix(rel + sizeof(tier) - 1);
+	p = tt_wi_tier_prefix(rel + sizeof(tier) - 1);
 	*kind = TT_WRITE_ENTRY;
 	return p && strcmp(p, "/interleave_weight") == 0;
 }
@@ -187,16 +186,17 @@ static int rfc_order(struct tt_il_order *o, const struct tt_nodemask *mask, cons
 	return tt_il_order_tiers(o, mask, t, tier_w);
 }
 
-/* Seed 003 interleave_weight_store: "src:weight", src an online node,
- * weight 0..100; the show side lists every online node as "n:w". */
+/* Seed 003 interleave_weight_store: "src:weight", src by kstrtou32(, 10)
+ * an online node, weight by kstrtou8(, 0) at most 100, each parse's own
+ * error returned (so "+1:3" is taken, "0:256" and "4294967296:1" are
+ * ERANGE); the show side lists every online node as "n:w". */
 static int rfc_fixture_store(const struct tt_sysfs *s, const char *path, const char *rel,
 			     const char *value)
 {
 	char cur[8192], out[8192], *save = NULL;
 	const char *colon = strchr(value, ':');
-	char srcbuf[16];
-	uint64_t src;
-	unsigned int w;
+	char srcbuf[64];
+	uint64_t src, w;
 	size_t len = 0;
 	bool found = false;
 	int rc;
@@ -205,9 +205,15 @@ static int rfc_fixture_store(const struct tt_sysfs *s, const char *path, const c
 		return tt_fixture_rejected(path, value, EINVAL);
 	memcpy(srcbuf, value, (size_t)(colon - value));
 	srcbuf[colon - value] = '\0';
-	if (tt_parse_u64(srcbuf, 0, TT_MAX_NODES - 1, &src) || tt_kstrtou8(colon + 1, &w) < 0 ||
-	    w > 100)
-		return tt_fixture_rejected(path, value, EINVAL);
+	rc = tt_kstrtoull(srcbuf, 10, UINT32_MAX, &src);
+	if (rc == 0 && src >= TT_MAX_NODES)
+		rc = -EINVAL;
+	if (rc == 0)
+		rc = tt_kstrtoull(colon + 1, 0, 255, &w);
+	if (rc == 0 && w > 100)
+		rc = -EINVAL;
+	if (rc < 0)
+		return tt_fixture_rejected(path, value, -rc);
 	{
 		int fd = tt_sysfs_open(s, rel, O_RDONLY);
 		ssize_t n;
@@ -231,8 +237,8 @@ static int rfc_fixture_store(const struct tt_sysfs *s, const char *path, const c
 				      path);
 		if (n == src) {
 			found = true;
-			rc = snprintf(out + len, sizeof(out) - len, "%s%ju:%u", len ? "," : "",
-				      (uintmax_t)n, w);
+			rc = snprintf(out + len, sizeof(out) - len, "%s%ju:%ju", len ? "," : "",
+				      (uintmax_t)n, (uintmax_t)w);
 		} else {
 			rc = snprintf(out + len, sizeof(out) - len, "%s%s", len ? "," : "", tok);
 		}
@@ -246,6 +252,34 @@ static int rfc_fixture_store(const struct tt_sysfs *s, const char *path, const c
 	if (len + 2 > sizeof(out))
 		return tt_err(TT_EFAIL, "interleave_weight in '%s' too long", path);
 	strcat(out, "\n");
+	return tt_fixture_replace(s, rel, out);
+}
+
+/* Seed 003 set_node_memory_tier: a node's first memory online puts it in
+ * its tier and memsets the tier's interleave_weight[] to 1, every source's. */
+static int rfc_fixture_node_joined(const struct tt_sysfs *s, int tier)
+{
+	char cur[8192], out[8192], rel[PATH_MAX], *save = NULL;
+	size_t len = 0;
+	int rc = tt_sysfs_read(s, cur, sizeof(cur), TIER_DIR "/memory_tier%d/interleave_weight",
+			       tier);
+
+	if (rc < 0)
+		return rc;
+	out[0] = '\0';
+	for (char *tok = strtok_r(cur, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *c = strchr(tok, ':');
+
+		if (!c)
+			return tt_err(TT_EINPUT, "malformed interleave_weight entry '%s'", tok);
+		*c = '\0';
+		rc = snprintf(out + len, sizeof(out) - len, "%s%s:1", len ? "," : "", tok);
+		if (rc < 0 || (size_t)rc >= sizeof(out) - len - 1)
+			return tt_err(TT_EFAIL, "interleave_weight of tier %d too long", tier);
+		len += (size_t)rc;
+	}
+	strcat(out, "\n");
+	snprintf(rel, sizeof(rel), TIER_DIR "/memory_tier%d/interleave_weight", tier);
 	return tt_fixture_replace(s, rel, out);
 }
 
@@ -264,6 +298,7 @@ const struct tt_wi_backend tt_wi_rfc = {
 	.write = rfc_write,
 	.weight_file = rfc_weight_file,
 	.fixture_store = rfc_fixture_store,
+	.fixture_node_joined = rfc_fixture_node_joined,
 	.writes = rfc_writes,
 	.defaults = rfc_defaults,
 	.current = rfc_current,

@@ -6,9 +6,10 @@
  * symbol still missing). The code that walks it is in wi-common.c. */
 #include "wi.h"
 
-extern const struct tt_wi_backend tt_wi_upstream, tt_wi_rfc;
+extern const struct tt_wi_backend tt_wi_upstream, tt_wi_rfc, tt_wi_rfcv1;
 const struct tt_wi_backend *const tt_wi_backends[] = {
 	&tt_wi_upstream,
 	&tt_wi_rfc,
+	&tt_wi_rfcv1,
 	NULL,
 };

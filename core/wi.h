@@ -17,8 +17,10 @@
  *	be->current(&st, &topo, src, &w);     (in be->unit: node or tier ids)
  *
  * To add one: 1. write core/wi-<name>.c defining
- * `const struct tt_wi_backend tt_wi_<name>` (every hook but plan and
- * plan_auto is required; see wi-upstream.c and wi-rfc.c); 2. add it to
+ * `const struct tt_wi_backend tt_wi_<name>` (every hook but plan,
+ * plan_auto and fixture_node_joined is required; see wi-upstream.c,
+ * wi-rfc.c and wi-rfcv1.c; a backend sharing another's files, as the two
+ * RFCs do, must tell itself apart in detect); 2. add it to
  * the declaration and the table in core/wi.c (order is detection
  * priority); 3. if the fixture kernel (fixture-kernel.c) should apply store
  * rules other than "the file holds what was written", add them there; 4.
@@ -98,6 +100,10 @@ struct tt_wi_backend {
 	 * holds what was written. */
 	int (*fixture_store)(const struct tt_sysfs *s, const char *path, const char *rel,
 			     const char *value);
+	/* What the kernel does to the weights when a node's first memory
+	 * comes online in tier (set_node_memory_tier), on a fixture tree;
+	 * NULL: nothing (upstream keeps manual weights). */
+	int (*fixture_node_joined)(const struct tt_sysfs *s, int tier);
 	/* The writes that make w (keyed by unit; for source src, -1 when not
 	 * per_source) what the kernel holds, in order, each handed to fn; s,
 	 * when not NULL, is read for side effects to list as implied. */
@@ -153,6 +159,22 @@ int tt_wi_check(const struct tt_wi_backend *be, const struct tt_sysfs *s, const 
  * some backend's weight_file says; *kind (may be NULL) how it is written.
  * The only files tiertune writes (tt_sysfs_write checks it). */
 bool tt_wi_weight_file(const char *rel, enum tt_write_kind *kind);
+/* rel is a file some backend writes the way kind says (a journal's line
+ * is checked with it: two backends may share a path, the two RFCs'
+ * memory_tierN/interleave_weight, and write it differently). */
+bool tt_wi_weight_file_takes(const char *rel, enum tt_write_kind kind);
+
+/* The two per-tier RFCs both put memory_tierN/interleave_weight under
+ * TT_WI_TIER_DIR, and tell themselves apart only by what it holds: seed
+ * 003's show prints "SRC:W" for every online node ("0:4,1:3,2:1,3:1"),
+ * seed 010's one number ("85"). What the root's files hold: */
+#define TT_WI_TIER_DIR "/sys/devices/virtual/memory_tiering"
+enum tt_wi_tier_form {
+	TT_TIER_FORM_NONE,	 /* no memory_tier* has an interleave_weight */
+	TT_TIER_FORM_PER_SOURCE, /* one holds anything but a plain number */
+	TT_TIER_FORM_ONE,	 /* every one holds a plain decimal number */
+};
+enum tt_wi_tier_form tt_wi_tier_form(const struct tt_sysfs *s);
 /* For backends' writes hooks: one write per id of w (ascending), to the
  * file file_fmt names with the id ("%d"), of the weight ("%u"), or of
  * "src:weight" for TT_WRITE_ENTRY. */
@@ -162,6 +184,19 @@ int tt_wi_writes_each(const struct tt_weights *w, int src, enum tt_write_kind ki
  * (decimal, no sign, no leading zero, below TT_MAX_NODES); the text after
  * it, or NULL. */
 const char *tt_wi_id_prefix(const char *s);
+/* The same for a memory tier's id, which is abstract distance / 128 and
+ * can be far above TT_MAX_NODES (a 1 GiB/s-class node was tier 1350): up
+ * to TT_MAX_TIER_ID. */
+const char *tt_wi_tier_prefix(const char *s);
+
+/* The tiers whose weights the kernel has put back to 1 since the last apply
+ * on this root (a node joining a tier resets it: seed 003's memset, seed
+ * 010's "interleave_weight = 1"): each tier whose weights that apply set to
+ * something else and which now read 1 wherever it wrote, as tier ids in
+ * *tiers. The number of tiers; 0 without such an apply, or for an
+ * interface keyed by node. */
+int tt_wi_reset_since_apply(const struct tt_wi_backend *be, const struct tt_sysfs *s,
+			    const char *state_dir, struct tt_weights *tiers);
 
 void tt_wi_state_init(struct tt_wi_state *st);
 void tt_wi_state_release(struct tt_wi_state *st);

@@ -25,9 +25,10 @@ json_t *tt_json_weights(const struct tt_weights *w)
 	char key[16];
 	int id;
 
-	tt_nodemask_for_each (id, &w->set) {
+	tt_weights_for_each(id, w)
+	{
 		snprintf(key, sizeof(key), "%d", id);
-		json_object_set_new(o, key, json_integer(w->w[id]));
+		json_object_set_new(o, key, json_integer(tt_weights_get(w, id, 0)));
 	}
 	return o;
 }

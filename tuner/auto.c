@@ -490,13 +490,14 @@ static int infeasible(const struct tt_auto *c, const struct tt_report *r)
 
 /* Tier weights searched on a machine whose interface holds node weights
  * (upstream) are recommended as it takes them, split over the tiers' nodes
- * as the RFC splits them: what is stored, exported and applied is then one
+ * as the RFC splits them, and on one with the other tier interface
+ * (rfcv1) named for it: what is stored, exported and applied is then one
  * thing, named for the interface the machine has. */
 static int reco_for_machine(const struct tt_auto *c, struct tt_recos *rs)
 {
 	const struct tt_wi_backend *be;
 
-	if (!c->tiers || !rs->n || tt_wi_pick(c->sfs, NULL, &be) < 0 || be->key == TT_WI_BY_TIER)
+	if (!c->tiers || !rs->n || tt_wi_pick(c->sfs, NULL, &be) < 0)
 		return 0;
 	return tt_recos_convert(rs, c->t, be);
 }

@@ -481,9 +481,13 @@ int tt_recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, b
 	return TT_EINPUT;
 }
 
-int tt_recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs)
+int tt_recos_from_args(const char *weights, const char *tier_weights, int src,
+		       const struct tt_wi_backend *to, struct tt_recos *rs)
 {
-	const struct tt_wi_backend *be = tt_wi_for_key(weights ? TT_WI_BY_NODE : TT_WI_BY_TIER);
+	enum tt_wi_key key = weights ? TT_WI_BY_NODE : TT_WI_BY_TIER;
+	/* Tier weights for an rfcv1 kernel are its own, not the v2 RFC's,
+	 * which would ask for a source node the kernel has no use for. */
+	const struct tt_wi_backend *be = to && to->key == key ? to : tt_wi_for_key(key);
 
 	memset(rs, 0, sizeof(*rs));
 	if (!be)

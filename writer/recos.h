@@ -27,8 +27,10 @@ int tt_recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, b
 bool tt_recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t);
 
 /* Weights from the command line: node weights (--weights) or tier weights
- * (--tier-weights), for the first interface keyed that way (a per-source
- * one needs a source node). */
-int tt_recos_from_args(const char *weights, const char *tier_weights, int src, struct tt_recos *rs);
+ * (--tier-weights), for to when it is keyed that way (the interface being
+ * written), else the first interface keyed that way (a per-source one
+ * needs a source node). */
+int tt_recos_from_args(const char *weights, const char *tier_weights, int src,
+		       const struct tt_wi_backend *to, struct tt_recos *rs);
 
 #endif

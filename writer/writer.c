@@ -112,7 +112,7 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 		 * as a profile's are (a node not online, the interface's check
 		 * refuses): not written to a weight file for memory that is not
 		 * there yet. */
-		rc = tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rs);
+		rc = tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rq->be, rs);
 		return rc < 0 ? rc : check_memory(rs, rq->topo, "--weights");
 	}
 	if (rq->from == TT_WRITER_PROFILE) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tiertune simulate: seed 004 tasks A-E, auto-mode weights, upstream order.
+# tiertune simulate: seed 004 tasks A-E, seed 011 (the v1 RFC) by hand, the
+# index width of each walk, auto-mode weights, upstream order.
 . "$(dirname "$0")/lib.sh"
 
 pages() { "$TT" "$@" --json | json '" ".join(map(str, j["page_nodes"]))'; }
@@ -15,6 +16,55 @@ for mode in vma task; do
 	is "task E ($mode): src 1, nodes 0,1 (3 aligned up to 4)" "$(rfc --mode $mode --source-node 1 --nodes 0,1 --pages 8)" "0 0 1 1 0 0 1 1"
 done
 is "rfc --tier-weights overrides sysfs" "$(rfc --source-node 0 --nodes 0,2 --tier-weights 4:85,22:15 --pages 1 --json >/dev/null; pages --sysfs-root "$FIX/rfc-4node" simulate --source-node 0 --nodes 0,2 --tier-weights 4:3,22:1 --pages 4)" "0 0 0 2"
+
+# Both RFCs take the interleave index as (unsigned int)n (seed 004: target =
+# (unsigned int)n % il_weight; seed 011 the same): a page at 0x7f3a5c000000
+# has index 34152497152, 4 mod 6 in 64 bits and 0 mod 6 in 32.
+ilx=$((0x7f3a5c000000 >> 12))
+is "task D at a 35-bit index: the 32-bit index starts the cycle" \
+	"$(rfc --source-node 0 --nodes 0-2 --pages 6 --start-index $ilx)" "0 0 1 1 2 2"
+is "upstream keeps the 64-bit index: the same order starts at slot 4" \
+	"$(pages --sysfs-root "$FIX/qemu-3node-hmat" simulate --nodes 0-2 --weights 0:2,1:2,2:2 --pages 6 --start-index $ilx)" \
+	"2 2 0 0 1 1"
+
+# The per-source RFC's own fixture: no --interface, the kernel's (rfc).
+is "rfc-4node without --interface: the rfc interface" \
+	"$("$TT" --sysfs-root "$FIX/rfc-4node" simulate --source-node 0 --nodes 0-3 --pages 8 --json | json 'j["interface"], " ".join(map(str, j["page_nodes"]))')" \
+	"rfc 0 0 1 1 2 3 0 0"
+expect_bad_input 2 "rfc weights are relative to a source node: give --source-node N" "$FIX/rfc-4node" \
+	"$TT" --sysfs-root "$FIX/rfc-4node" simulate --nodes 0-3 --pages 8
+
+# Seed 011 (the v1 RFC, one weight per tier, MPOL_INTERLEAVE), by hand from
+# node_interleave_weight: a tier's weight / its nodes in the policy, the
+# remainder one each to the first nodes by id, at least 1; offset_il_node
+# walks the nodes' slots in id order; interleave_nodes gives each node its
+# weight in a row. The fixture holds tier 4 = 85, tier 22 = 15.
+v1() { pages --sysfs-root "$FIX/rfcv1-4node" simulate "$@"; }
+is "rfcv1-4node without --interface: the rfcv1 interface, sysfs weights 43/42/8/7" \
+	"$("$TT" --sysfs-root "$FIX/rfcv1-4node" simulate --nodes 0-3 --pages 100 --json | json 'j["interface"], j["weights_from"], [(p["node"], p["weight"], p["pages"]) for p in j["per_node"]]')" \
+	"rfcv1 sysfs [(0, 43, 43), (1, 42, 42), (2, 8, 8), (3, 7, 7)]"
+for mode in vma task; do
+	is "rfcv1 5 and 3 over 0-3 ($mode): 3,2 and 2,1" "$(v1 --mode $mode --nodes 0-3 --tier-weights 4:5,22:3 --pages 16)" \
+		"0 0 0 1 1 2 2 3 0 0 0 1 1 2 2 3"
+	is "rfcv1 weights below the node count ($mode): 1 each" "$(v1 --mode $mode --nodes 0-3 --tier-weights 4:1,22:0 --pages 8)" \
+		"0 1 2 3 0 1 2 3"
+	is "rfcv1 over the policy's nodes only ($mode): 4 to node 0, 3 as 2,1" \
+		"$(v1 --mode $mode --nodes 0,2,3 --tier-weights 4:4,22:3 --pages 7)" "0 0 0 0 2 2 3"
+done
+is "rfcv1 85:15 at a 35-bit index: slot 80 (32-bit), node 1's to 84, then node 2" \
+	"$(v1 --nodes 0-3 --pages 8 --start-index $ilx)" "1 1 1 1 1 2 2 2"
+is "rfcv1 takes no --source-node" "$(v1 --nodes 0,2 --pages 2 --json >/dev/null; "$TT" --sysfs-root "$FIX/rfcv1-4node" simulate --nodes 0,2 --pages 1 --json | json 'j["source_node"]')" None
+expect_bad_input 2 "weight '101' for tier 4 out of range (0-100)" "$FIX/rfcv1-4node" \
+	"$TT" --sysfs-root "$FIX/rfcv1-4node" simulate --nodes 0-3 --tier-weights 4:101 --pages 1
+
+# A tier id past 1024 (abstract distance / 128: a 1 GiB/s-class node was
+# tier 1350): its weight is the one written, not the default 1.
+root=$(copy_fixture rfc-4node)
+mv "$root/sys/devices/virtual/memory_tiering/memory_tier22" "$root/sys/devices/virtual/memory_tiering/memory_tier1350"
+is "tier 1350: --tier-weights 1350:2 from source 0 over nodes 0,2" \
+	"$(pages --sysfs-root "$root" simulate --source-node 0 --nodes 0,2 --tier-weights 4:4,1350:2 --pages 6)" "0 0 0 0 2 2"
+is "tier 1350: its sysfs weight for source 0 (2) is read" \
+	"$(pages --sysfs-root "$root" simulate --source-node 0 --nodes 0,2 --pages 6)" "0 0 0 0 2 2"
 
 # Upstream: {0:3,1:1,2:2} gives 0 0 0 1 2 2, rotated by the start index.
 up() { pages --sysfs-root "$FIX/qemu-3node-hmat" simulate "$@"; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* core/interleave.c against the kernel's rules: seed 004 tasks A-E as a
- * table, the upstream order, and a brute-force cross-check. */
+ * table, seed 011's vectors worked out by hand from its code, the index
+ * width of each walk, the upstream order, and a brute-force cross-check. */
 #include "test.h"
 
 #include "../../core/error.h"
@@ -184,6 +185,136 @@ static void test_rfc_corners(void **state)
 	assert_true(counts[0] == 2 && counts[1] == 0);
 }
 
+/* Seed 011 (the v1 RFC), by hand from node_interleave_weight() and
+ * offset_il_node() on the RFC fixture's tiers (4: nodes 0,1; 22: nodes
+ * 2,3). node_interleave_weight: avrg = tier weight / nodes of the tier in
+ * the policy; 0 gives 1; the first (weight % nodes) nodes by id get one
+ * more. offset_il_node: vnnodes = sum of the node weights; slot
+ * (unsigned)n % vnnodes; nodes own their weight's slots in id order.
+ * interleave_nodes: each node its weight's allocations in a row, from the
+ * first. */
+static void test_rfcv1_vectors(void **state)
+{
+	static const struct {
+		const char *name;
+		uint32_t tw[2]; /* tier 4, tier 22 */
+		const char *nodes;
+		const char *weights; /* node weights, in mask order */
+		const char *want;    /* one cycle, both walks */
+	} v[] = {
+		/* 5 over {0,1}: 2 r1 -> 3,2; 3 over {2,3}: 1 r1 -> 2,1; 8 slots. */
+		{ "remainder to the first nodes", { 5, 3 }, "0,1,2,3", "3221", "00011223" },
+		/* A tier weight below its node count: avrg 0 -> 1 each. */
+		{ "below the node count", { 1, 1 }, "0,1,2,3", "1111", "0123" },
+		/* Weight 0 is stored and read as at least 1. */
+		{ "weight 0", { 0, 0 }, "0,2", "11", "02" },
+		/* The policy's nodes only: node 1 is not in it, so node 0 takes
+		 * tier 4's whole 4, node 2 takes half of tier 22's 3 plus the
+		 * remainder: 2; node 3 the other 1. */
+		{ "split over the policy's nodes", { 4, 3 }, "0,2,3", "421", "0000223" },
+		/* The cover letter's 85/15 over 0-3: 43,42,8,7. */
+		{ "the cover letter's 85:15", { 85, 15 }, "0,1,2,3", "", "" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct tt_nodemask m;
+		struct tt_il_task ts;
+		size_t len = strlen(v[i].want);
+
+		mask_of(&m, v[i].nodes);
+		assert_int_equal(tt_il_order_tier_split(&order, &m, &rfc_topo, v[i].tw), 0);
+		if (!len) {
+			assert_true(order.weight[0] == 43 && order.weight[1] == 42 &&
+				    order.weight[2] == 8 && order.weight[3] == 7);
+			assert_int_equal(order.total, 100);
+			assert_int_equal(tt_il_vma_node(&order, 42), 0);
+			assert_int_equal(tt_il_vma_node(&order, 43), 1);
+			assert_int_equal(tt_il_vma_node(&order, 85), 2);
+			assert_int_equal(tt_il_vma_node(&order, 93), 3);
+			continue;
+		}
+		for (int k = 0; k < order.n; k++)
+			assert_int_equal(order.weight[k], (uint32_t)(v[i].weights[k] - '0'));
+		assert_int_equal(order.total, len);
+		tt_il_task_init(&ts);
+		for (size_t p = 0; p < 2 * len; p++) {
+			int want = v[i].want[p % len] - '0';
+
+			assert_int_equal(tt_il_vma_node(&order, p), want);
+			assert_int_equal(tt_il_task_next(&order, &ts), want);
+		}
+	}
+}
+
+/* A policy node in no tier: node_interleave_weight() is 0, so it owns no
+ * slot in vnnodes, but offset_il_node() counts slot owners (target) and
+ * then steps that many nodes over the whole mask: with nodes 0 (tier 4,
+ * weight 2), 1 (no tier) and 2 (tier 22, weight 1), slots 0,1 find node 0
+ * (target 0) and slot 2 finds node 2 as the second owner (target 1), which
+ * next_node() from node 0 makes node 1. Node 2 gets nothing. The task walk
+ * gives the tierless node one page a turn (node_weight 0 skips the count). */
+static void test_rfcv1_tierless_node(void **state)
+{
+	static struct tt_node nodes[3] = {
+		{ .id = 0, .has_cpu = true, .has_memory = true, .tier = 4 },
+		{ .id = 1, .has_memory = true, .tier = -1 },
+		{ .id = 2, .has_memory = true, .tier = 22 },
+	};
+	static struct tt_tier tiers[2] = { { .id = 4 }, { .id = 22 } };
+	struct tt_topo t = { .nnodes = 3, .nodes = nodes, .ntiers = 2, .tiers = tiers };
+	const uint32_t tw[2] = { 2, 1 };
+	struct tt_nodemask m;
+	struct tt_il_task ts;
+	uint64_t counts[3];
+
+	(void)state;
+	tt_bit_set(tiers[0].nodes.bits, 0);
+	tt_bit_set(tiers[1].nodes.bits, 2);
+	mask_of(&m, "0,1,2");
+	assert_int_equal(tt_il_order_tier_split(&order, &m, &t, tw), 0);
+	assert_int_equal(order.total, 3);
+	tt_il_task_init(&ts);
+	for (int p = 0; p < 8; p++) {
+		assert_int_equal(tt_il_vma_node(&order, (uint64_t)p), "001"[p % 3] - '0');
+		assert_int_equal(tt_il_task_next(&order, &ts), "0012"[p % 4] - '0');
+	}
+	assert_int_equal(tt_il_cycle_counts(&order, counts), 0);
+	assert_true(counts[0] == 2 && counts[1] == 1 && counts[2] == 0);
+	/* No node of the policy in a tier: the kernel falls to the local node. */
+	mask_of(&m, "1");
+	assert_int_equal(tt_il_order_tier_split(&order, &m, &t, tw), TT_EINPUT);
+}
+
+/* The index's width: both RFCs take (unsigned int)n (seed 004 "target =
+ * (unsigned int)n % il_weight", seed 011 "(unsigned int)n % vnnodes"),
+ * upstream's weighted_interleave_nid() all 64 bits. A page at 0x7f3a5c000000
+ * has index 0x7f3a5c000 (35 bits): 34152497152 % 6 = 4, but 0xf3a5c000 % 6
+ * = 0; % 100, 52 against 80. */
+static void test_index_width(void **state)
+{
+	static const uint32_t from0[2] = { 4, 2 }, v1[2] = { 85, 15 };
+	const uint64_t ilx = 0x7f3a5c000000ULL >> TT_PAGE_SHIFT;
+	struct tt_weights w;
+	struct tt_nodemask m;
+
+	(void)state;
+	/* Seed 004 task D (source 0, nodes 0-2): 0 0 1 1 2 2 from slot 0. */
+	mask_of(&m, "0,1,2");
+	assert_int_equal(tt_il_order_tiers(&order, &m, &rfc_topo, from0), 0);
+	for (int p = 0; p < 6; p++)
+		assert_int_equal(tt_il_vma_node(&order, ilx + (uint64_t)p), "001122"[p] - '0');
+	/* The same order upstream starts at slot 4. */
+	assert_int_equal(tt_weights_parse("0:2,1:2,2:2", &w), 0);
+	assert_int_equal(tt_il_order_nodes(&order, &m, &w), 0);
+	for (int p = 0; p < 6; p++)
+		assert_int_equal(tt_il_vma_node(&order, ilx + (uint64_t)p), "220011"[p] - '0');
+	/* rfcv1 85:15 over 0-3: slot 80 is node 1's (43-84), then node 2's. */
+	mask_of(&m, "0,1,2,3");
+	assert_int_equal(tt_il_order_tier_split(&order, &m, &rfc_topo, v1), 0);
+	for (int p = 0; p < 8; p++)
+		assert_int_equal(tt_il_vma_node(&order, ilx + (uint64_t)p), "11111222"[p] - '0');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +323,9 @@ int main(void)
 		cmocka_unit_test(test_upstream_defaults),
 		cmocka_unit_test(test_against_expansion),
 		cmocka_unit_test_setup(test_rfc_corners, setup_rfc),
+		cmocka_unit_test_setup(test_rfcv1_vectors, setup_rfc),
+		cmocka_unit_test(test_rfcv1_tierless_node),
+		cmocka_unit_test_setup(test_index_width, setup_rfc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

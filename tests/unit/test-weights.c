@@ -133,12 +133,57 @@ static void test_rfc_split(void **state)
 	assert_int_equal(tt_rfc_split(1, 3), 1);
 }
 
+/* Seed 011 node_interleave_weight: quotient, the remainder one each to the
+ * first nodes, at least 1 (checked before the remainder). */
+static void test_rfcv1_split(void **state)
+{
+	static const struct {
+		uint32_t tw;
+		unsigned int n, pos, want;
+	} v[] = {
+		{ 85, 2, 0, 43 }, { 85, 2, 1, 42 }, { 15, 2, 0, 8 }, { 15, 2, 1, 7 },
+		{ 5, 3, 0, 2 },	  { 5, 3, 1, 2 },   { 5, 3, 2, 1 },  { 1, 3, 0, 1 },
+		{ 1, 3, 2, 1 },	  { 0, 1, 0, 1 },   { 2, 3, 0, 1 },  { 100, 1, 0, 100 },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		assert_int_equal(tt_rfcv1_split(v[i].tw, v[i].n, v[i].pos), v[i].want);
+}
+
+/* Tier ids are abstract distance / 128: tier 1350 (a 1 GiB/s-class CXL
+ * node on a real kernel) is past any node id, and is kept, walked, parsed
+ * and formatted like the others, never written into w[]. */
+static void test_big_ids(void **state)
+{
+	struct tt_weights bw;
+	int id, n = 0, ids[4];
+
+	(void)state;
+	assert_int_equal(tt_weights_parse_ids("4:3,1350:2,22:1", TT_MAX_TIER_ID, &bw), 0);
+	assert_int_equal(tt_weights_count(&bw), 3);
+	assert_int_equal(tt_weights_get(&bw, 1350, 9), 2);
+	assert_int_equal(tt_weights_get(&bw, 1351, 9), 9);
+	assert_false(tt_weights_has(&bw, 326)); /* 1350 mod 1024 */
+	tt_weights_for_each(id, &bw) ids[n++] = id;
+	assert_true(n == 3 && ids[0] == 4 && ids[1] == 22 && ids[2] == 1350);
+	assert_string_equal(fmt(&bw), "4:3,22:1,1350:2");
+	assert_int_equal(tt_weights_put(&bw, TT_MAX_TIER_ID, 7), 0);
+	assert_int_equal(tt_weights_put(&bw, TT_MAX_TIER_ID + 1, 7), TT_EINPUT);
+	assert_int_equal(tt_weights_reduce(&bw), 1);
+	/* Node weights keep their range. */
+	assert_int_equal(tt_weights_parse("1350:2", &bw), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "out of range (0-1023)"));
+	assert_int_equal(tt_weights_parse_ids("4:3,4:2", TT_MAX_TIER_ID, &bw), TT_EINPUT);
+	assert_int_equal(tt_weights_parse_ids("1350:3,1350:2", TT_MAX_TIER_ID, &bw), TT_EINPUT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_format), cmocka_unit_test(test_range),
 		cmocka_unit_test(test_reduce),	     cmocka_unit_test(test_auto),
 		cmocka_unit_test(test_quantize),     cmocka_unit_test(test_rfc_split),
+		cmocka_unit_test(test_rfcv1_split),  cmocka_unit_test(test_big_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,9 @@
 #include "../tuner/trial.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -451,13 +453,19 @@ static void print_header(const struct tt_cli *cli, const struct tt_bench_opts *o
 		printf("simulated: topology from '%s', not this machine; buffers and threads "
 		       "are this machine's\n",
 		       cli->sysfs_root);
-	say("kernel %s (%s), %s placement on nodes %s, source node %d, %d thread%s on CPU%s %s",
-	    o->kernel->name, r->isa, tt_place_mode_names[o->place.mode], nodes, o->source_node,
-	    r->threads, r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s", cpus);
-	printf("%s of %.1f MiB (%s)", o->kernel->kind->buffers, MIB(r->array_bytes), r->size_rule);
-	if (!o->kernel->kind->curve)
-		printf(", %d timed passes after one warm-up", o->repeat);
-	printf("\n");
+	char sizes[320];
+	int n = snprintf(sizes, sizeof(sizes), "%s of %.1f MiB (%s)", o->kernel->kind->buffers,
+			 MIB(r->array_bytes), r->size_rule);
+
+	if (!o->kernel->kind->curve && n < (int)sizeof(sizes))
+		n += snprintf(sizes + n, sizeof(sizes) - (size_t)n,
+			      ", %d timed passes after one warm-up", o->repeat);
+	if (n < (int)sizeof(sizes))
+		snprintf(sizes + n, sizeof(sizes) - (size_t)n, "; %s loops", r->isa);
+	say("kernel %s, %s placement on nodes %s, source node %d, %d thread%s on CPU%s %s",
+	    o->kernel->name, tt_place_mode_names[o->place.mode], nodes, o->source_node, r->threads,
+	    r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s", cpus);
+	say("%s", sizes);
 	print_llc(&r->llc);
 	fflush(stdout);
 }
@@ -750,13 +758,25 @@ static bool measured_bw(struct tt_cli *cli, const struct bench_args *a, const st
 
 /* A person waiting at a terminal: the header first, then one status line
  * on stderr, rewritten in place (at most ten times a second), and cleared
- * before the results. Nothing of it when stderr is not a terminal. */
+ * before the results. Nothing of it when stderr is not a terminal. A
+ * ticker thread rewrites it every half second between the bench's own
+ * calls, so no wait (first touch of gigabytes, verification, a long pass)
+ * shows a frozen line: issue 34 saw "placing and touching arrays (3600.0
+ * MiB), 0.0 s elapsed" for seconds. */
 struct waiting {
 	const struct tt_cli *cli;
 	const struct tt_bench_opts *o;
 	bool tty, shown;
 	double t0, last;
 	char placing[96];
+	char line[160];	   /* what is being waited for */
+	bool touching;	   /* the first touch: say how far it got */
+	uint64_t to_touch; /* its bytes */
+	_Atomic uint64_t touched;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t ticker;
+	bool ticking, done;
 };
 
 static double now_s(void)
@@ -765,6 +785,46 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Under w->mu. */
+static void status_draw(struct waiting *w, double t)
+{
+	char touched[64] = "";
+
+	uint64_t done = atomic_load(&w->touched);
+
+	if (w->touching && w->to_touch && done >= w->to_touch)
+		snprintf(touched, sizeof(touched), ", asking where the pages are");
+	else if (w->touching && w->to_touch)
+		snprintf(touched, sizeof(touched), ", %.0f%% touched",
+			 100.0 * (double)done / (double)w->to_touch);
+	fprintf(stderr, "\r\033[K%s%s, %.1f s elapsed", w->line, touched, t - w->t0);
+	fflush(stderr);
+	w->shown = true;
+	w->last = t;
+}
+
+static void *tick(void *arg)
+{
+	struct waiting *w = arg;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->done) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 500000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+		if (!w->done && w->shown && now_s() - w->last >= 0.5)
+			status_draw(w, now_s());
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
 }
 
 static int on_started(void *ctx, const struct tt_bench_result *r)
@@ -776,6 +836,11 @@ static int on_started(void *ctx, const struct tt_bench_result *r)
 		print_header(w->cli, w->o, r);
 	snprintf(w->placing, sizeof(w->placing), "placing and touching %s (%.1f MiB)",
 		 k->kind->buffers, MIB((uint64_t)k->arrays * r->array_bytes));
+	/* The bandwidth arrays report their touch; a chain is built in one
+	 * sweep and says only its time. */
+	w->to_touch = k->kind->bandwidth ? (uint64_t)k->arrays * r->array_bytes : 0;
+	if (w->tty && !w->ticking)
+		w->ticking = pthread_create(&w->ticker, NULL, tick, w) == 0;
 	return 0;
 }
 
@@ -783,27 +848,36 @@ static void on_progress(void *ctx, int n, int of)
 {
 	struct waiting *w = ctx;
 	double t = now_s();
-	char line[160];
 
 	if (!w->tty || (w->shown && n > 0 && n < of && t - w->last < 0.1))
 		return;
+	pthread_mutex_lock(&w->mu);
+	w->touching = of == 0;
 	if (of == 0)
-		snprintf(line, sizeof(line), "%s",
+		snprintf(w->line, sizeof(w->line), "%s",
 			 w->placing[0] ? w->placing : "placing and touching the buffers");
+	else if (w->o->kernel->kind->curve && n == 0)
+		snprintf(w->line, sizeof(w->line), "idle latency, before %d points", of);
 	else if (w->o->kernel->kind->curve)
-		snprintf(line, sizeof(line), "point %d of %d", n, of);
+		snprintf(w->line, sizeof(w->line), "point %d of %d", n, of);
 	else if (n == 0)
-		snprintf(line, sizeof(line), "warm-up pass");
+		snprintf(w->line, sizeof(w->line), "warm-up pass");
 	else
-		snprintf(line, sizeof(line), "pass %d of %d", n, of);
-	fprintf(stderr, "\r\033[K%s, %.1f s elapsed", line, t - w->t0);
-	fflush(stderr);
-	w->shown = true;
-	w->last = t;
+		snprintf(w->line, sizeof(w->line), "pass %d of %d", n, of);
+	status_draw(w, t);
+	pthread_mutex_unlock(&w->mu);
 }
 
 static void status_clear(struct waiting *w)
 {
+	if (w->ticking) {
+		pthread_mutex_lock(&w->mu);
+		w->done = true;
+		pthread_cond_signal(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+		pthread_join(w->ticker, NULL);
+		w->ticking = false;
+	}
 	if (w->shown)
 		fprintf(stderr, "\r\033[K");
 	w->shown = false;
@@ -872,11 +946,17 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 			       "where it has a figure, HMAT's elsewhere\n",
 			       o->source_node, (intmax_t)mrun);
 	}
-	struct waiting wait = { .cli = cli, .o = o, .tty = isatty(STDERR_FILENO), .t0 = now_s() };
+	struct waiting wait = { .cli = cli,
+				.o = o,
+				.tty = isatty(STDERR_FILENO),
+				.t0 = now_s(),
+				.mu = PTHREAD_MUTEX_INITIALIZER,
+				.cv = PTHREAD_COND_INITIALIZER };
 
 	o->started = a->matrix ? NULL : on_started;
 	o->progress = on_progress;
 	o->report_ctx = &wait;
+	o->touched_bytes = wait.tty ? &wait.touched : NULL;
 	o->stop = &stop_signal;
 	catch_signals(true);
 	rc = tt_trial_run(&to, &res);

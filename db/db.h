@@ -154,6 +154,7 @@ struct tt_db_recommendation {
 	const char *action;
 	double score_ci_low, score_ci_high; /* the score's 95% interval; NaN: none */
 	int score_n;			    /* measurements behind the score; 0: unknown */
+	const char *action_why;		    /* why keep_auto or bind_local; NULL: none */
 };
 int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,
 			     const struct tt_db_recommendation *r);

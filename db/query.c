@@ -206,7 +206,8 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 	}
 	if (rows_by_id(db,
 		       "SELECT source_node, interface, weights, action, score, score_ci_low, "
-		       "score_ci_high, score_n, gain, gain_ci_low, gain_ci_high, baseline FROM "
+		       "score_ci_high, score_n, gain, gain_ci_low, gain_ci_high, baseline, "
+		       "action_why FROM "
 		       "recommendations WHERE run_id = ? ORDER BY "
 		       "source_node, id",
 		       run_id, append_row, recs) < 0)

@@ -155,13 +155,16 @@ static const char v4[] =
  * outgrows the cache (then no), else NULL: not known. unstable: the passes
  * spread, or a loaded-latency curve was not monotone (NULL: not checked).
  * The pages that backed the buffers: the base page size, whether THP was
- * asked, and the share of the buffers on huge pages (NULL: not read). */
+ * asked, and the share of the buffers on huge pages (NULL: not read).
+ * A recommendation that keeps what the machine has says why in the
+ * report's words (action_why; NULL: older rows, or apply). */
 static const char v5[] =
 	"ALTER TABLE trials ADD COLUMN below_llc_rule INTEGER CHECK (below_llc_rule IN (0,1));"
 	"ALTER TABLE trials ADD COLUMN unstable INTEGER CHECK (unstable IN (0,1));"
 	"ALTER TABLE trials ADD COLUMN page_bytes INTEGER;"
 	"ALTER TABLE trials ADD COLUMN thp_requested INTEGER CHECK (thp_requested IN (0,1));"
 	"ALTER TABLE trials ADD COLUMN huge_page_share REAL;"
+	"ALTER TABLE recommendations ADD COLUMN action_why TEXT;"
 	"UPDATE trials SET below_llc_rule = cache_resident, cache_resident = CASE WHEN "
 	"  cache_resident = 0 OR size_bytes > llc_bytes THEN 0 ELSE NULL END"
 	"  WHERE llc_bytes IS NOT NULL;";

@@ -275,7 +275,7 @@ is "rank: the recommendation is rank 1 (the point circled first), the ranks 1..n
 is "... the rest by mean, highest first" \
 	"$(awk '!/^#/ && $7 > 1 {print $7, $4}' "$WORK/rank.dat" | sort -n | awk 'NR > 1 && $2 > last {bad++} {last = $2} END {print bad + 0}')" 0
 is "... and the axis says that order" \
-	"$(grep -c "^set xlabel 'trials: the recommendation, then the rest by mean, highest first'" "$WORK/rank.gp")" 1
+	"$(grep -c "^set xlabel 'trials: the recommendation, then the rest by mean, highest first'" "$WORK/rank.gp"):$(grep -c "^set xlabel 'trials" "$WORK/rank.gp")" "2:2"
 # The axes: each node with its role from the source and its tier (topo's).
 tiers=$("$TT" --sysfs-root "$fx" topo --json | json '" ".join("%d:%d" % (n["id"], n["tier"]) for n in j["nodes"])')
 want_labels=$(for nt in $tiers; do n=${nt%%:*} t=${nt#*:}

@@ -40,7 +40,7 @@ avail=$(awk '/^MemAvailable:/ {print $2 * 1024}' /proc/meminfo)
 llc=$("$tt" bench --kernel latency --size 4K --repeat 1 --json | python3 -c 'import json, sys
 print(json.load(sys.stdin).get("llc_bytes") or 0)')
 if [ "$llc" -gt 0 ] && [ "$avail" -gt $((llc * 4 + (1 << 30))) ]; then
-	say "$tt" bench --kernel latency --thp --repeat 5 --record | tee "$work/stand.txt"
+	say "$tt" bench --kernel latency --thp --repeat 3 --record | tee "$work/stand.txt"
 	if why=$(grep -E "^(cache-resident|below STREAM's 4x rule|too short|unstable|pages: 4 KiB)" "$work/stand.txt"); then
 		echo "the tool does not stand behind this run: ${why%%:*} (said above)"
 	else

@@ -8,7 +8,10 @@
 
 #include "../core/error.h"
 
+#include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +196,7 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 
 		rc = tt_bench_bufs_verify(o, &b, &r->place);
 		r->place_s = (c.built - t0) + (tt_bench_now() - v0);
+		tt_bench_bufs_huge(&b, r);
 	}
 	if (rc == 0)
 		rc = check_chain((void **)c.buf, c.lines);
@@ -219,7 +223,7 @@ struct loaded {
 	size_t lines, n;
 	pthread_barrier_t bar;
 	struct tt_bench_gate gate;
-	atomic_int stop, done;
+	atomic_int stop, done, idle;
 	atomic_uint_fast64_t delay;
 	int nt;
 };
@@ -265,6 +269,14 @@ static void *loaded_thread(void *arg)
 			break;
 		uint64_t count = 0, delay = atomic_load(&L->delay);
 		double t0 = tt_bench_now();
+
+		if (w->index && atomic_load(&L->idle)) {
+			/* The idle point: the chase alone. */
+			w->count = 0;
+			w->elapsed = 0;
+			pthread_barrier_wait(&L->bar);
+			continue;
+		}
 
 		/* At least one batch per point, stop flag or not: a thread the
 		 * scheduler kept off its CPU for the whole point (seen on a busy
@@ -365,6 +377,10 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 				    : tt_bench_bufs_verify(o, &chain, &r->place);
 	if (rc == 0)
 		rc = tt_bench_bufs_verify(o, &bw, &r->place);
+	if (rc == 0) {
+		tt_bench_bufs_huge(&chain, r);
+		tt_bench_bufs_huge(&bw, r);
+	}
 	for (int t = 0; t < L.nt && rc == 0; t++)
 		if (w[t].pin_err)
 			rc = tt_err_sys(TT_EFAIL, w[t].pin_err,
@@ -376,13 +392,28 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
 	double ns = spin_ns();
 
+	struct timespec pts = { (time_t)point, (long)((point - (double)(time_t)point) * 1e9) };
+
+	/* The idle latency of this chain, on this CPU, now: the floor every
+	 * point of the curve is checked against (tt_bench_curve_check). */
+	if (rc == 0 && !tt_bench_stop_asked(o)) {
+		tt_bench_progress(o, 0, nd);
+		atomic_store(&L.idle, 1);
+		atomic_store(&L.stop, 0);
+		pthread_barrier_wait(&L.bar);
+		nanosleep(&pts, NULL);
+		atomic_store(&L.stop, 1);
+		pthread_barrier_wait(&L.bar);
+		atomic_store(&L.idle, 0);
+		r->idle_lat_ns = w[0].elapsed * 1e9 / (double)w[0].count;
+	}
+
 	bool measuring = rc == 0 && o->phase;
 
 	if (measuring)
 		o->phase(o->phase_ctx, true);
 	for (int i = 0; i < nd && rc == 0; i++) {
-		struct timespec ts = { (time_t)point,
-				       (long)((point - (double)(time_t)point) * 1e9) };
+		struct timespec ts = pts;
 		double bytes_s = 0;
 
 		if (tt_bench_stop_asked(o)) {
@@ -432,13 +463,62 @@ out:
 	return rc;
 }
 
+bool tt_bench_curve_check(const struct tt_loaded_point *pts, int n, double idle_ns, char *why,
+			  size_t size)
+{
+	int order[TT_MAX_DELAYS], m = 0;
+
+	/* By delay, most load first: latency may only fall from there. */
+	for (int i = 0; i < n && m < TT_MAX_DELAYS; i++) {
+		int k = m++;
+
+		while (k > 0 && pts[order[k - 1]].delay > pts[i].delay) {
+			order[k] = order[k - 1];
+			k--;
+		}
+		order[k] = i;
+	}
+	for (int k = 0; k < m; k++) {
+		const struct tt_loaded_point *p = &pts[order[k]], *low = NULL;
+
+		if (!isfinite(p->lat_ns) || p->lat_ns <= 0) {
+			snprintf(why, size, "no load completed at delay %ju", (uintmax_t)p->delay);
+			return false;
+		}
+		if (idle_ns > 0 && p->lat_ns < idle_ns * (1 - TT_CURVE_NOISE)) {
+			snprintf(why, size,
+				 "%.1f ns at delay %ju is under the idle latency (%.1f ns) by more "
+				 "than %.0f%%",
+				 p->lat_ns, (uintmax_t)p->delay, idle_ns, TT_CURVE_NOISE * 100);
+			return false;
+		}
+		for (int i = 0; i < k; i++)
+			if (!low || pts[order[i]].lat_ns < low->lat_ns)
+				low = &pts[order[i]];
+		if (low && p->lat_ns > low->lat_ns * (1 + TT_CURVE_NOISE)) {
+			snprintf(why, size,
+				 "not monotone: %.1f ns at delay %ju is %.0f%% above the %.1f ns "
+				 "at delay %ju, under more load",
+				 p->lat_ns, (uintmax_t)p->delay,
+				 (p->lat_ns / low->lat_ns - 1) * 100, low->lat_ns,
+				 (uintmax_t)low->delay);
+			return false;
+		}
+	}
+	if (why && size)
+		why[0] = '\0';
+	return true;
+}
+
 /* The matrix is as good as its worst run. */
 static void matrix_judged(struct tt_matrix *m, const struct tt_bench_result *r)
 {
 	if (r->llc.bytes > m->llc.bytes)
 		m->llc = r->llc;
+	m->below_rule |= r->below_rule;
 	m->cache_resident |= r->cache_resident;
 	m->short_pass |= r->short_pass;
+	m->unstable |= r->unstable;
 }
 
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)

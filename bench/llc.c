@@ -287,9 +287,30 @@ size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size)
 
 void tt_bench_judge(struct tt_bench_result *r, double tick_s)
 {
+	size_t touched = r->touched_bytes ? r->touched_bytes : r->array_bytes;
+
 	r->tick_s = tick_s;
-	/* STREAM's rule on each array (the latency chain is one). */
-	r->cache_resident = r->llc.bytes && r->array_bytes < TT_LLC_FACTOR * r->llc.bytes;
+	/* STREAM's rule on each array (the latency chain is one). Under it a
+	 * share of the accesses may hit the cache; only a working set the
+	 * cache can hold whole is served from it (issue 34: 3 GiB touched per
+	 * pass with a 300 MiB L3 was called cache-resident). */
+	r->below_rule = r->llc.bytes && r->array_bytes < TT_LLC_FACTOR * r->llc.bytes;
+	/* A chase (idle latency, or a curve's chase alone) that took memory's
+	 * time was not served from the cache. */
+	double chase_ns = r->loads ? r->lat_median_ns : r->idle_lat_ns;
+
+	r->cache_resident = r->llc.bytes && touched <= r->llc.bytes && chase_ns < TT_CACHE_LAT_NS;
+	r->unstable = false;
+	r->unstable_why[0] = '\0';
+	if (r->npoints)
+		r->unstable = !tt_bench_curve_check(r->points, r->npoints, r->idle_lat_ns,
+						    r->unstable_why, sizeof(r->unstable_why));
+	else if (r->best_s > 0 && r->median_s > r->best_s * (1 + TT_SPREAD_MAX)) {
+		r->unstable = true;
+		snprintf(r->unstable_why, sizeof(r->unstable_why),
+			 "the median pass took %.0f%% longer than the best (more than %.0f%%)",
+			 (r->median_s / r->best_s - 1) * 100, TT_SPREAD_MAX * 100);
+	}
 	/* The shortest pass: the one the best figure comes from. A curve's
 	 * points run for a set time, not passes. */
 	r->short_pass = r->best_s > 0 && r->best_s < TT_MIN_TICKS * tick_s;

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,12 +83,49 @@ int tt_bench_stopped(const struct tt_bench_opts *o, const char *unit, int n, int
 bool tt_bench_touch(const struct tt_bench_opts *o, double *const arr[TT_K_MAX_ARRAYS], size_t lo,
 		    size_t hi)
 {
+	int n = 0;
+
+	while (n < TT_K_MAX_ARRAYS && arr[n])
+		n++;
 	for (size_t at = lo; at < hi; at += TOUCH_STEP) {
+		size_t end = hi - at > TOUCH_STEP ? at + TOUCH_STEP : hi;
+
 		if (tt_bench_stop_asked(o))
 			return false;
-		tt_kernel_init(arr, at, hi - at > TOUCH_STEP ? at + TOUCH_STEP : hi);
+		tt_kernel_init(arr, at, end);
+		if (o->touched_bytes)
+			atomic_fetch_add(o->touched_bytes,
+					 (uint64_t)(end - at) * sizeof(double) * (uint64_t)n);
 	}
 	return true;
+}
+
+/* Huge pages are this process's, whatever sysfs root the topology came
+ * from (as the arrays are this machine's): /proc/self/smaps, the
+ * AnonHugePages of each mapping inside a buffer (mbind may have split it). */
+void tt_bench_bufs_huge(const struct tt_bench_bufs *b, struct tt_bench_result *r)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool inside = false;
+
+	for (int i = 0; i < b->n; i++)
+		r->buffer_bytes += b->bytes;
+	r->page_bytes = (size_t)sysconf(_SC_PAGESIZE);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, kb;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			inside = false;
+			for (int i = 0; i < b->n; i++)
+				inside |= lo >= (uintptr_t)b->arr[i] &&
+					  hi <= (uintptr_t)b->arr[i] + b->bytes;
+		} else if (inside && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			r->huge_bytes += (uint64_t)kb << 10;
+	}
+	fclose(f);
 }
 
 int tt_bench_started(const struct tt_bench_opts *o, const struct tt_bench_result *r)
@@ -647,6 +685,8 @@ static int stream_settle(const struct tt_bench_opts *o, struct tt_bench_result *
 	if (!*called_off)
 		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
 			: tt_bench_bufs_verify(o, b, &r->place);
+	if (vrc == 0 && !*called_off)
+		tt_bench_bufs_huge(c ? &c->b : b, r);
 	r->place_s = tt_bench_now() - t0;
 	r->verify_s = tt_bench_now() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;
@@ -819,20 +859,31 @@ out:
 
 #define MIB(b) ((double)(b) / (1 << 20))
 
-/* A tuner's trial that would measure the cache, or time nothing. */
+/* A tuner's trial that would measure the cache, time nothing, or rank
+ * the host's other work: below STREAM's rule, too short or unstable. */
 static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
 	int rc;
 
-	if (r->cache_resident) {
+	if (r->below_rule) {
 		rc = tt_err(TT_EINPUT,
-			    "%s's %.1f MiB %s are under %dx the last-level cache of its CPUs (L%d, "
-			    "%.1f MiB, from %s): the trial would measure the cache, not memory",
+			    "%s's %.1f MiB %s are below STREAM's 4x rule: under %dx the last-level "
+			    "cache of its CPUs (L%d, %.1f MiB, from %s)%s",
 			    o->kernel->name, MIB(r->array_bytes), o->kernel->kind->buffers,
-			    TT_LLC_FACTOR, r->llc.level, MIB(r->llc.bytes), r->llc.from);
+			    TT_LLC_FACTOR, r->llc.level, MIB(r->llc.bytes), r->llc.from,
+			    r->cache_resident ? "; all a pass touches fits there: the trial would "
+						"measure the cache, not memory"
+					      : "; part of each pass may be served from it");
 		tt_err_hint("give --size %.0fM or more (or leave it out: STREAM's rule), or "
-			    "--allow-cache-resident to search the cache's figures knowingly",
+			    "--allow-cache-resident to search such figures knowingly",
 			    ceil(MIB(TT_LLC_FACTOR * r->llc.bytes)));
+		return rc;
+	}
+	if (r->unstable) {
+		rc = tt_err(TT_EINPUT, "%s's trial is unstable: %s", o->kernel->name,
+			    r->unstable_why);
+		tt_err_hint("run when the host is quieter, or --allow-cache-resident to use "
+			    "unstable trials anyway");
 		return rc;
 	}
 	rc = tt_err(TT_EINPUT,
@@ -876,8 +927,14 @@ int tt_bench_prepare(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	 * run from one socket has its LLC alone. */
 	tt_bench_llc_of(o->sfs, r->cpus, r->threads, &r->llc);
 	r->array_bytes = tt_bench_size(o, r);
+	/* What a pass touches: its arrays, or the chain and the traffic's. */
+	const struct tt_kernel *traffic =
+		o->kernel->kind->curve ? (o->traffic ? o->traffic : &tt_k_reads) : NULL;
+	r->touched_bytes =
+		r->array_bytes * (size_t)(o->kernel->arrays + (traffic ? traffic->arrays : 0));
+	r->thp_asked = o->place.thp;
 	tt_bench_judge(r, tt_bench_tick_s());
-	return o->refuse_cache && r->cache_resident ? refuse_cache(o, r) : 0;
+	return o->refuse_cache && r->below_rule ? refuse_cache(o, r) : 0;
 }
 
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
@@ -890,5 +947,5 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (rc < 0)
 		return rc;
 	tt_bench_judge(r, r->tick_s);
-	return o->refuse_cache && r->short_pass ? refuse_cache(o, r) : 0;
+	return o->refuse_cache && (r->short_pass || r->unstable) ? refuse_cache(o, r) : 0;
 }

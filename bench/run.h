@@ -23,12 +23,32 @@
 #include "place.h"
 
 #include <signal.h>
+#include <stdint.h>
 
 #define TT_MAX_DELAYS 64
 /* STREAM's rules: each array at least TT_LLC_FACTOR times the last-level
  * cache, and no pass under TT_MIN_TICKS ticks of the clock. */
 #define TT_LLC_FACTOR 4
 #define TT_MIN_TICKS 20
+/* A run is unstable when its median pass took more than TT_SPREAD_MAX
+ * longer than its best (STREAM and likwid-bench print both and judge
+ * neither). 10%, a bound we chose: the tuner's verdicts turn on
+ * differences of a few percent (issue 34's report: -3.1%, CI -5.6..-0.5),
+ * which passes spread wider than that cannot resolve. The busy host of
+ * issue 34 gave a best of 5.5 GB/s and a median of 4.2 (31%). */
+#define TT_SPREAD_MAX 0.10
+/* A loaded-latency curve must be monotone within TT_CURVE_NOISE: no point
+ * may exceed the lowest latency at a higher load (a shorter delay) by
+ * more than that share, and none may be under the idle latency by more
+ * than that share (more load never makes a load faster). 15%, a bound we
+ * chose, wider than TT_SPREAD_MAX as a point is one mean of 0.5 s, not
+ * the median of passes; issue 34's busy host gave 790-8389 ns, 10x. */
+#define TT_CURVE_NOISE 0.15
+/* A pointer chase at or above this many ns per load was served from
+ * memory, whatever the cache's size says: a last-level cache hit takes
+ * tens of ns. A package's L3 can be the sum of slices a core does not all
+ * reach (issue 34: a 64 MiB chase at 278-301 ns beside a 300 MiB L3). */
+#define TT_CACHE_LAT_NS 100
 
 /* The last-level cache the benchmark's data competes for: the highest
  * cache level that holds data, every instance once, summed (tt_bench_llc). */
@@ -68,9 +88,10 @@ struct tt_bench_opts {
 	 * unmapped when the run ends. Other kinds ignore it. */
 	struct tt_bench_ctx *reuse;
 	/* The tuner's trials: arrays under TT_LLC_FACTOR times the last-level
-	 * cache, or a best pass under TT_MIN_TICKS ticks, are an error
-	 * (TT_EINPUT) rather than a result marked cache_resident or
-	 * short_pass, so that cache bandwidth is never ranked as memory's. */
+	 * cache, a best pass under TT_MIN_TICKS ticks, or passes spread beyond
+	 * TT_SPREAD_MAX, are an error (TT_EINPUT) rather than a result marked
+	 * below_rule, short_pass or unstable, so that neither cache bandwidth
+	 * nor the host's other work is ranked as memory's. */
 	bool refuse_cache;
 	/* Set (by a signal handler) to stop the run between passes, points or
 	 * slices of the first touch: the run fails with a message saying where
@@ -84,6 +105,10 @@ struct tt_bench_opts {
 	int (*started)(void *ctx, const struct tt_bench_result *r);
 	void (*progress)(void *ctx, int n, int of);
 	void *report_ctx;
+	/* The first touch's bytes so far, added to by the touching threads a
+	 * slice at a time, for a caller who shows it while waiting (from its
+	 * own thread: progress is not called during the touch). NULL: none. */
+	_Atomic uint64_t *touched_bytes;
 };
 
 struct tt_loaded_point {
@@ -124,7 +149,26 @@ struct tt_bench_result {
 	 * it: then the figures are the cache's, not the memory's (STREAM's
 	 * rule). */
 	struct tt_llc llc;
-	bool cache_resident;
+	/* below_rule: each array under TT_LLC_FACTOR times the cache (STREAM's
+	 * rule; part of the working set may be served from cache). cache_resident:
+	 * all a pass touches (touched_bytes: every array, or the chain and the
+	 * traffic arrays) fits in the cache, so the figures are the cache's. */
+	bool below_rule, cache_resident;
+	size_t touched_bytes;
+	/* The passes (or a curve's points) disagree beyond TT_SPREAD_MAX (or
+	 * TT_CURVE_NOISE): why says how, for text and JSON. */
+	bool unstable;
+	char unstable_why[160];
+	/* Loaded latency: the chain alone on its CPU, traffic threads idle,
+	 * before the points: the floor the curve is checked against. */
+	double idle_lat_ns;
+	/* The pages that backed the buffers: the base page size, whether THP
+	 * was asked (--thp: madvise(MADV_HUGEPAGE)) and how many of the
+	 * buffers' bytes were on huge pages (AnonHugePages of their mappings
+	 * in /proc/self/smaps, read after the passes). */
+	size_t page_bytes;
+	bool thp_asked;
+	uint64_t huge_bytes, buffer_bytes;
 	/* The fastest pass took under TT_MIN_TICKS ticks of the clock
 	 * (tick_s, tt_bench_tick_s): too short to time (STREAM warns under 20). */
 	bool short_pass;
@@ -148,9 +192,16 @@ size_t tt_bench_default_bytes(const struct tt_llc *llc, char *rule, size_t size)
 /* The clock's resolution as STREAM measures it (the least step between two
  * distinct readings), seconds. */
 double tt_bench_tick_s(void);
-/* Sets r->cache_resident from r->llc and r->array_bytes, r->short_pass
- * from r->best_s against tick_s, and r->tick_s. */
+/* Sets r->below_rule and r->cache_resident from r->llc, r->array_bytes and
+ * r->touched_bytes, r->short_pass from r->best_s against tick_s, r->tick_s,
+ * and r->unstable: a curve by tt_bench_curve_check, passes by their spread. */
 void tt_bench_judge(struct tt_bench_result *r, double tick_s);
+/* A loaded-latency curve (points in the order measured, delays ascending
+ * or not) against its idle latency (0: unknown, not checked): true when it
+ * is monotone within TT_CURVE_NOISE and no point is under idle by more;
+ * else false with the first offence in why. */
+bool tt_bench_curve_check(const struct tt_loaded_point *pts, int n, double idle_ns, char *why,
+			  size_t size);
 /* The CPUs a run from node may use: the node's CPUs that this process's
  * affinity (sched_getaffinity: a cpuset, taskset) allows, ascending; none
  * is an error naming both sets. cpus has room for TT_MAX_CPUS. */
@@ -190,7 +241,7 @@ struct tt_matrix {
 	/* Any of its runs (bandwidth or latency) cache-resident or too short;
 	 * the largest last-level cache they were held to. */
 	struct tt_llc llc;
-	bool cache_resident, short_pass;
+	bool below_rule, cache_resident, short_pass, unstable;
 };
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m);
 void tt_matrix_release(struct tt_matrix *m);

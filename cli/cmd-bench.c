@@ -12,7 +12,10 @@
 #include "../tuner/trial.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +42,36 @@ static void print_wrapped(int indent, const char *text)
 		col += n;
 		text += n;
 		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
+
+/* A line of text that may outgrow 80 columns (paths, lists, reasons):
+ * wrapped there, the rest indented by two. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	int col = 0;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (const char *t = buf; *t;) {
+		int n = (int)strcspn(t, " ");
+
+		if (col > 2 && col + 1 + n > 80) {
+			printf("\n  ");
+			col = 2;
+		} else if (col > 0) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", n, t);
+		col += n;
+		t += n;
+		t += strspn(t, " ");
 	}
 	putchar('\n');
 }
@@ -146,6 +179,7 @@ static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench
 		}
 		json_object_set_new(j, "traffic",
 				    json_string((o->traffic ? o->traffic : &tt_k_reads)->name));
+		json_object_set_new(j, "idle_lat_ns", tt_json_real(r->idle_lat_ns));
 		json_object_set_new(j, "points", pts);
 	}
 	return j;
@@ -155,13 +189,16 @@ static void print_placement(const struct tt_bench_result *r)
 {
 	const struct tt_place_report *p = &r->place;
 
-	printf("\nplacement verified (%s): %ju of %ju pages checked, %ju misplaced, %.3f s",
-	       r->place_method, (uintmax_t)p->checked, (uintmax_t)p->pages, (uintmax_t)p->misplaced,
-	       r->place_s);
+	char parts[128] = "";
+
 	if (r->touch_s > 0)
-		printf(" (policy %.3f, first touch %.3f, verification %.3f)", r->policy_s,
-		       r->touch_s, r->verify_s);
+		snprintf(parts, sizeof(parts),
+			 " (policy %.3f, first touch %.3f, verification %.3f)", r->policy_s,
+			 r->touch_s, r->verify_s);
 	printf("\n");
+	say("placement verified (%s): %ju of %ju pages checked, %ju misplaced, %.3f s%s",
+	    r->place_method, (uintmax_t)p->checked, (uintmax_t)p->pages, (uintmax_t)p->misplaced,
+	    r->place_s, parts);
 	printf("node  requested  achieved\n");
 	for (int node = 0; node < TT_MAX_NODES; node++) {
 		if (!p->want[node] && !p->got[node])
@@ -195,6 +232,8 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
 	printf("\ntraffic: %s on %d thread%s; delay in spin iterations per cache line\n",
 	       (o->traffic ? o->traffic : &tt_k_reads)->name, r->threads - 1,
 	       r->threads == 2 ? "" : "s");
+	if (r->idle_lat_ns > 0)
+		printf("idle latency (the chase alone, first): %.1f ns\n", r->idle_lat_ns);
 	printf("%10s %10s %12s %12s\n", "delay", "delay ns", "latency ns", "GB/s");
 	for (int i = 0; i < r->npoints; i++) {
 		const struct tt_loaded_point *pt = &r->points[i];
@@ -271,9 +310,9 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 		printf("%-5d %-26s %.2f\n", node, got, own_share_bw(r, node) / 1e9);
 	}
 	if (!sum->bw_source)
-		printf("(no per-node traffic measured: %s)\n", sum->why_no_bw);
+		say("(no per-node traffic measured: %s)", sum->why_no_bw);
 	if (sum->note[0])
-		printf("note: %s\n", sum->note);
+		say("note: %s", sum->note);
 	printf("\n%-11s %-24s %5s %16s  %s\n", "collector", "metric", "node", "mean", "unit");
 	for (int i = 0; i < sum->n; i++) {
 		const struct tt_metric_summary *m = &sum->metrics[i];
@@ -291,20 +330,33 @@ static void print_collect(const struct tt_collect_summary *sum, const struct tt_
 	}
 }
 
-/* The last-level cache, and whether the figures are the memory's: the
- * contract's llc_bytes, cache_resident and short_pass (cache_resident null
- * when no cache size is known), and where the cache's size came from. */
-static json_t *memory_json(const struct tt_llc *llc, bool resident, bool short_pass, double tick_s)
-{
-	json_t *j = json_pack("{s:o,s:o,s:s,s:o,s:b}", "llc_bytes",
-			      llc->bytes ? json_integer((json_int_t)llc->bytes) : json_null(),
-			      "llc_level", llc->bytes ? json_integer(llc->level) : json_null(),
-			      "llc_source", llc->from, "cache_resident",
-			      llc->bytes ? json_boolean(resident) : json_null(), "short_pass",
-			      short_pass);
+/* What the figures can be trusted for. */
+struct trust {
+	const struct tt_llc *llc;
+	bool below_rule, resident, short_pass, unstable;
+	const char *why_unstable; /* NULL or "": none said */
+	double tick_s;
+};
 
-	if (tick_s > 0)
-		json_object_set_new(j, "timer_tick_s", json_real(tick_s));
+/* The last-level cache, and whether the figures are the memory's: the
+ * contract's llc_bytes, below_llc_rule, cache_resident (both null when no
+ * cache size is known), short_pass and unstable, and where the cache's
+ * size came from. */
+static json_t *memory_json(const struct trust *tr)
+{
+	const struct tt_llc *llc = tr->llc;
+	json_t *j = json_pack(
+		"{s:o,s:o,s:s,s:o,s:o,s:b,s:b}", "llc_bytes",
+		llc->bytes ? json_integer((json_int_t)llc->bytes) : json_null(), "llc_level",
+		llc->bytes ? json_integer(llc->level) : json_null(), "llc_source", llc->from,
+		"below_llc_rule", llc->bytes ? json_boolean(tr->below_rule) : json_null(),
+		"cache_resident", llc->bytes ? json_boolean(tr->resident) : json_null(),
+		"short_pass", tr->short_pass, "unstable", tr->unstable);
+
+	if (tr->why_unstable && tr->why_unstable[0])
+		json_object_set_new(j, "unstable_reason", json_string(tr->why_unstable));
+	if (tr->tick_s > 0)
+		json_object_set_new(j, "timer_tick_s", json_real(tr->tick_s));
 	return j;
 }
 
@@ -313,8 +365,7 @@ static void print_llc(const struct tt_llc *llc)
 	bool per_package = !strcmp(llc->from, "sysconf/CPUID") || !strcmp(llc->from, "CPUID");
 
 	if (!llc->bytes) {
-		printf("last-level cache: unknown (%s): the buffers may be cache-resident\n",
-		       llc->from);
+		say("last-level cache: unknown (%s): the buffers may be cache-resident", llc->from);
 		return;
 	}
 	printf("last-level cache: %.1f MiB (L%d, from %s, %d %s%s)\n", MIB(llc->bytes), llc->level,
@@ -322,27 +373,67 @@ static void print_llc(const struct tt_llc *llc)
 	       llc->count == 1 ? "" : "s");
 }
 
-/* Whether the figures above are the memory's: arrays the last-level cache
- * can hold measure the cache; a pass of a few clock ticks measures the
- * clock (STREAM warns of both). best_s 0: the fastest of several runs'
- * passes (the matrix). */
-static void print_trust(const struct tt_llc *llc, size_t array_bytes, const char *buffers,
-			bool resident, bool short_pass, double best_s, double tick_s)
+/* Whether the figures above are the memory's: a working set the
+ * last-level cache holds measures the cache; arrays under STREAM's 4x rule
+ * are partly served from it; a pass of a few clock ticks measures the
+ * clock; passes or points that disagree measure the host's other work.
+ * touched: the bytes a pass touches (0: the matrix, its arrays'); best_s
+ * 0: the fastest of several runs' passes (the matrix). */
+static void print_trust(const struct trust *tr, size_t array_bytes, size_t touched,
+			const char *buffers, double best_s)
 {
-	if (resident)
-		printf("cache-resident: %.1f MiB %s are under %dx the last-level cache "
-		       "(%.1f MiB): these figures are the cache's, not memory's; use --size "
-		       "%.0fM or more (or leave it out: STREAM's rule)\n",
-		       MIB(array_bytes), buffers, TT_LLC_FACTOR, MIB(llc->bytes),
-		       ceil(MIB(llc->bytes * TT_LLC_FACTOR)));
-	if (short_pass && best_s > 0)
-		printf("too short: the fastest pass took %.1f us, under %d ticks of the clock "
-		       "(%.0f ns each): the time is mostly the clock's; use a larger --size\n",
-		       best_s * 1e6, TT_MIN_TICKS, tick_s * 1e9);
-	else if (short_pass)
-		printf("too short: a pass took under %d ticks of the clock: the time is mostly "
-		       "the clock's; use a larger --size\n",
-		       TT_MIN_TICKS);
+	const struct tt_llc *llc = tr->llc;
+
+	if (tr->resident)
+		say("cache-resident: the %.1f MiB a pass touches fit in the last-level cache "
+		    "(%.1f MiB): these figures are the cache's, not memory's; use --size %.0fM "
+		    "or more (or leave it out: STREAM's rule)",
+		    MIB(touched ? touched : array_bytes), MIB(llc->bytes),
+		    ceil(MIB(llc->bytes * TT_LLC_FACTOR)));
+	else if (tr->below_rule)
+		say("below STREAM's 4x rule: %.1f MiB %s are under %dx the last-level cache "
+		    "(%.1f MiB), so some of each pass may be served from it; use --size %.0fM "
+		    "or more (or leave it out: STREAM's rule)",
+		    MIB(array_bytes), buffers, TT_LLC_FACTOR, MIB(llc->bytes),
+		    ceil(MIB(llc->bytes * TT_LLC_FACTOR)));
+	if (tr->short_pass && best_s > 0)
+		say("too short: the fastest pass took %.1f us, under %d ticks of the clock "
+		    "(%.0f ns each): the time is mostly the clock's; use a larger --size",
+		    best_s * 1e6, TT_MIN_TICKS, tr->tick_s * 1e9);
+	else if (tr->short_pass)
+		say("too short: a pass took under %d ticks of the clock: the time is mostly "
+		    "the clock's; use a larger --size",
+		    TT_MIN_TICKS);
+	if (tr->unstable)
+		say("unstable: %s: other work on the host shares these CPUs or memory; run "
+		    "again when it is quieter (see 'uptime')",
+		    tr->why_unstable && tr->why_unstable[0] ? tr->why_unstable
+							    : "its runs disagree");
+}
+
+/* The pages behind the buffers: MLC's latency figures come from 2 MiB
+ * pages, and a 4 KiB page's TLB miss adds to every load of a large chain. */
+static void print_pages(const struct tt_bench_result *r)
+{
+	if (!r->buffer_bytes)
+		return;
+	if (!r->thp_asked)
+		say("pages: %zu KiB (transparent huge pages not asked: --thp for 2 MiB pages, "
+		    "as MLC measures with)",
+		    r->page_bytes >> 10);
+	else if (r->huge_bytes >= r->buffer_bytes)
+		say("pages: 2 MiB transparent huge pages for all %.1f MiB (AnonHugePages in "
+		    "/proc/self/smaps)",
+		    MIB(r->buffer_bytes));
+	else if (r->huge_bytes)
+		say("pages: 2 MiB transparent huge pages for %.1f of %.1f MiB (AnonHugePages "
+		    "in /proc/self/smaps), %zu KiB pages for the rest",
+		    MIB(r->huge_bytes), MIB(r->buffer_bytes), r->page_bytes >> 10);
+	else
+		say("pages: %zu KiB: --thp asked for transparent huge pages and none were "
+		    "obtained (AnonHugePages 0; see "
+		    "/sys/kernel/mm/transparent_hugepage/enabled)",
+		    r->page_bytes >> 10);
 }
 
 /* The header: what runs where, on what sizes. Printed once the buffers are
@@ -362,14 +453,19 @@ static void print_header(const struct tt_cli *cli, const struct tt_bench_opts *o
 		printf("simulated: topology from '%s', not this machine; buffers and threads "
 		       "are this machine's\n",
 		       cli->sysfs_root);
-	printf("kernel %s (%s), %s placement on nodes %s, source node %d, %d thread%s on CPU%s "
-	       "%s\n",
-	       o->kernel->name, r->isa, tt_place_mode_names[o->place.mode], nodes, o->source_node,
-	       r->threads, r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s", cpus);
-	printf("%s of %.1f MiB (%s)", o->kernel->kind->buffers, MIB(r->array_bytes), r->size_rule);
-	if (!o->kernel->kind->curve)
-		printf(", %d timed passes after one warm-up", o->repeat);
-	printf("\n");
+	char sizes[320];
+	int n = snprintf(sizes, sizeof(sizes), "%s of %.1f MiB (%s)", o->kernel->kind->buffers,
+			 MIB(r->array_bytes), r->size_rule);
+
+	if (!o->kernel->kind->curve && n < (int)sizeof(sizes))
+		n += snprintf(sizes + n, sizeof(sizes) - (size_t)n,
+			      ", %d timed passes after one warm-up", o->repeat);
+	if (n < (int)sizeof(sizes))
+		snprintf(sizes + n, sizeof(sizes) - (size_t)n, "; %s loops", r->isa);
+	say("kernel %s, %s placement on nodes %s, source node %d, %d thread%s on CPU%s %s",
+	    o->kernel->name, tt_place_mode_names[o->place.mode], nodes, o->source_node, r->threads,
+	    r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s", cpus);
+	say("%s", sizes);
 	print_llc(&r->llc);
 	fflush(stdout);
 }
@@ -379,6 +475,13 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 {
 	const struct tt_bench_result *r = &res->bench;
 	const struct tt_collect_summary *sum = res->collected ? &res->sum : NULL;
+	struct trust trust = { .llc = &r->llc,
+			       .below_rule = r->below_rule,
+			       .resident = r->cache_resident,
+			       .short_pass = r->short_pass,
+			       .unstable = r->unstable,
+			       .why_unstable = r->unstable_why,
+			       .tick_s = r->tick_s };
 
 	if (cli->json) {
 		json_t *cpu_list = json_array();
@@ -397,8 +500,12 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			t->kernel_release, "cpu_model", t->cpu_model);
 
 		json_object_update_new(j, figures_json(o, r));
-		json_object_update_new(
-			j, memory_json(&r->llc, r->cache_resident, r->short_pass, r->tick_s));
+		json_object_update_new(j, memory_json(&trust));
+		json_object_update_new(j, json_pack("{s:I,s:b,s:I,s:I}", "page_bytes",
+						    (json_int_t)r->page_bytes, "thp_requested",
+						    r->thp_asked, "huge_page_bytes",
+						    (json_int_t)r->huge_bytes, "buffer_bytes",
+						    (json_int_t)r->buffer_bytes));
 		if (res->run_id)
 			json_object_set_new(j, "run", json_integer(res->run_id));
 		if (sum)
@@ -406,10 +513,15 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		return cli_print_json(j);
 	}
 	print_figures(o, r);
-	print_trust(&r->llc, r->array_bytes, o->kernel->kind->buffers, r->cache_resident,
-		    r->short_pass, r->best_s, r->tick_s);
+	print_pages(r);
+	print_trust(&trust, r->array_bytes, r->touched_bytes, o->kernel->kind->buffers, r->best_s);
 	print_placement(r);
-	printf("validation: %s\n", r->validated ? "passed" : "FAILED");
+	if (o->kernel->kind->curve)
+		printf("validation: %s; the curve %s\n", r->validated ? "passed" : "FAILED",
+		       r->unstable ? "is unstable (above)"
+				   : "is monotone and at or above the idle latency");
+	else
+		printf("validation: %s\n", r->validated ? "passed" : "FAILED");
 	if (res->run_id)
 		printf("recorded as run %jd\n", (intmax_t)res->run_id);
 	if (sum)
@@ -420,6 +532,16 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			 const struct tt_matrix *m)
 {
+	char why[96];
+	struct trust trust = { .llc = &m->llc,
+			       .below_rule = m->below_rule,
+			       .resident = m->cache_resident,
+			       .short_pass = m->short_pass,
+			       .unstable = m->unstable,
+			       .why_unstable = why };
+
+	snprintf(why, sizeof(why), "a run's median pass took over %.0f%% longer than its best",
+		 TT_SPREAD_MAX * 100);
 	if (cli->json) {
 		json_t *rows = json_array();
 
@@ -438,8 +560,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 				      "counting", o->kernel->counting, "repeat", o->repeat,
 				      "array_bytes", (json_int_t)m->array_bytes, "matrix", rows);
 
-		json_object_update_new(j,
-				       memory_json(&m->llc, m->cache_resident, m->short_pass, 0));
+		json_object_update_new(j, memory_json(&trust));
 		return cli_print_json(j);
 	}
 	print_llc(&m->llc);
@@ -462,7 +583,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 			printf(" %9.1f", m->lat_ns[c * m->nmem + j]);
 	}
 	printf("\n");
-	print_trust(&m->llc, m->array_bytes, "arrays", m->cache_resident, m->short_pass, 0, 0);
+	print_trust(&trust, m->array_bytes, 0, "arrays", 0);
 	return 0;
 }
 
@@ -637,13 +758,25 @@ static bool measured_bw(struct tt_cli *cli, const struct bench_args *a, const st
 
 /* A person waiting at a terminal: the header first, then one status line
  * on stderr, rewritten in place (at most ten times a second), and cleared
- * before the results. Nothing of it when stderr is not a terminal. */
+ * before the results. Nothing of it when stderr is not a terminal. A
+ * ticker thread rewrites it every half second between the bench's own
+ * calls, so no wait (first touch of gigabytes, verification, a long pass)
+ * shows a frozen line: issue 34 saw "placing and touching arrays (3600.0
+ * MiB), 0.0 s elapsed" for seconds. */
 struct waiting {
 	const struct tt_cli *cli;
 	const struct tt_bench_opts *o;
 	bool tty, shown;
 	double t0, last;
 	char placing[96];
+	char line[160];	   /* what is being waited for */
+	bool touching;	   /* the first touch: say how far it got */
+	uint64_t to_touch; /* its bytes */
+	_Atomic uint64_t touched;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t ticker;
+	bool ticking, done;
 };
 
 static double now_s(void)
@@ -652,6 +785,46 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Under w->mu. */
+static void status_draw(struct waiting *w, double t)
+{
+	char touched[64] = "";
+
+	uint64_t done = atomic_load(&w->touched);
+
+	if (w->touching && w->to_touch && done >= w->to_touch)
+		snprintf(touched, sizeof(touched), ", asking where the pages are");
+	else if (w->touching && w->to_touch)
+		snprintf(touched, sizeof(touched), ", %.0f%% touched",
+			 100.0 * (double)done / (double)w->to_touch);
+	fprintf(stderr, "\r\033[K%s%s, %.1f s elapsed", w->line, touched, t - w->t0);
+	fflush(stderr);
+	w->shown = true;
+	w->last = t;
+}
+
+static void *tick(void *arg)
+{
+	struct waiting *w = arg;
+
+	pthread_mutex_lock(&w->mu);
+	while (!w->done) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 500000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+		if (!w->done && w->shown && now_s() - w->last >= 0.5)
+			status_draw(w, now_s());
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
 }
 
 static int on_started(void *ctx, const struct tt_bench_result *r)
@@ -663,6 +836,11 @@ static int on_started(void *ctx, const struct tt_bench_result *r)
 		print_header(w->cli, w->o, r);
 	snprintf(w->placing, sizeof(w->placing), "placing and touching %s (%.1f MiB)",
 		 k->kind->buffers, MIB((uint64_t)k->arrays * r->array_bytes));
+	/* The bandwidth arrays report their touch; a chain is built in one
+	 * sweep and says only its time. */
+	w->to_touch = k->kind->bandwidth ? (uint64_t)k->arrays * r->array_bytes : 0;
+	if (w->tty && !w->ticking)
+		w->ticking = pthread_create(&w->ticker, NULL, tick, w) == 0;
 	return 0;
 }
 
@@ -670,27 +848,36 @@ static void on_progress(void *ctx, int n, int of)
 {
 	struct waiting *w = ctx;
 	double t = now_s();
-	char line[160];
 
 	if (!w->tty || (w->shown && n > 0 && n < of && t - w->last < 0.1))
 		return;
+	pthread_mutex_lock(&w->mu);
+	w->touching = of == 0;
 	if (of == 0)
-		snprintf(line, sizeof(line), "%s",
+		snprintf(w->line, sizeof(w->line), "%s",
 			 w->placing[0] ? w->placing : "placing and touching the buffers");
+	else if (w->o->kernel->kind->curve && n == 0)
+		snprintf(w->line, sizeof(w->line), "idle latency, before %d points", of);
 	else if (w->o->kernel->kind->curve)
-		snprintf(line, sizeof(line), "point %d of %d", n, of);
+		snprintf(w->line, sizeof(w->line), "point %d of %d", n, of);
 	else if (n == 0)
-		snprintf(line, sizeof(line), "warm-up pass");
+		snprintf(w->line, sizeof(w->line), "warm-up pass");
 	else
-		snprintf(line, sizeof(line), "pass %d of %d", n, of);
-	fprintf(stderr, "\r\033[K%s, %.1f s elapsed", line, t - w->t0);
-	fflush(stderr);
-	w->shown = true;
-	w->last = t;
+		snprintf(w->line, sizeof(w->line), "pass %d of %d", n, of);
+	status_draw(w, t);
+	pthread_mutex_unlock(&w->mu);
 }
 
 static void status_clear(struct waiting *w)
 {
+	if (w->ticking) {
+		pthread_mutex_lock(&w->mu);
+		w->done = true;
+		pthread_cond_signal(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+		pthread_join(w->ticker, NULL);
+		w->ticking = false;
+	}
 	if (w->shown)
 		fprintf(stderr, "\r\033[K");
 	w->shown = false;
@@ -759,11 +946,17 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 			       "where it has a figure, HMAT's elsewhere\n",
 			       o->source_node, (intmax_t)mrun);
 	}
-	struct waiting wait = { .cli = cli, .o = o, .tty = isatty(STDERR_FILENO), .t0 = now_s() };
+	struct waiting wait = { .cli = cli,
+				.o = o,
+				.tty = isatty(STDERR_FILENO),
+				.t0 = now_s(),
+				.mu = PTHREAD_MUTEX_INITIALIZER,
+				.cv = PTHREAD_COND_INITIALIZER };
 
 	o->started = a->matrix ? NULL : on_started;
 	o->progress = on_progress;
 	o->report_ctx = &wait;
+	o->touched_bytes = wait.tty ? &wait.touched : NULL;
 	o->stop = &stop_signal;
 	catch_signals(true);
 	rc = tt_trial_run(&to, &res);

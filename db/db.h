@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 4
+#define TT_DB_SCHEMA_VERSION 5
 
 struct tt_db;
 
@@ -111,8 +111,18 @@ struct tt_db_trial {
 	/* Was memory measured? llc_bytes is the last-level cache the working
 	 * set was held to (0: not checked; the two flags are then stored NULL). */
 	uint64_t llc_bytes;
-	bool cache_resident; /* the working set under 4 x llc_bytes */
+	bool below_llc_rule; /* each array under 4 x llc_bytes (STREAM's rule) */
+	bool cache_resident; /* all a pass touches within llc_bytes */
 	bool short_pass;     /* a pass under 20 clock ticks */
+	/* Bench trials (checked: false in app mode and the model's, stored
+	 * NULL): the passes or the curve disagree beyond the bench's bounds;
+	 * the base page size, THP asked, and the share of the buffers on huge
+	 * pages. */
+	bool checked;
+	bool unstable;
+	uint64_t page_bytes;
+	bool thp_requested;
+	double huge_page_share;
 	int nnodes;
 	const struct tt_db_trial_node *nodes;
 };
@@ -144,6 +154,7 @@ struct tt_db_recommendation {
 	const char *action;
 	double score_ci_low, score_ci_high; /* the score's 95% interval; NaN: none */
 	int score_n;			    /* measurements behind the score; 0: unknown */
+	const char *action_why;		    /* why keep_auto or bind_local; NULL: none */
 };
 int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,
 			     const struct tt_db_recommendation *r);

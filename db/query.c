@@ -22,7 +22,9 @@ static bool flag_column(const char *name)
 {
 	return strcmp(name, "validated") == 0 || strcmp(name, "simulated") == 0 ||
 	       strcmp(name, "metric_higher_is_better") == 0 ||
-	       strcmp(name, "cache_resident") == 0 || strcmp(name, "short_pass") == 0;
+	       strcmp(name, "cache_resident") == 0 || strcmp(name, "short_pass") == 0 ||
+	       strcmp(name, "below_llc_rule") == 0 || strcmp(name, "unstable") == 0 ||
+	       strcmp(name, "thp_requested") == 0;
 }
 
 /* A row as a JSON object keyed by column name, NULL as null. */
@@ -181,7 +183,8 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		    "lat_median_ns, lat_max_ns, validated, simulated, time_best_s, time_median_s, "
 		    "time_max_s, metric_best, metric_median, metric_worst, "
 		    "metric_higher_is_better, "
-		    "llc_bytes, cache_resident, short_pass FROM trials WHERE run_id = ? "
+		    "llc_bytes, below_llc_rule, cache_resident, short_pass, unstable, page_bytes, "
+		    "thp_requested, huge_page_share FROM trials WHERE run_id = ? "
 		    "ORDER BY "
 		    "seq",
 		    run_id, append_row, trials) < 0)
@@ -203,7 +206,8 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 	}
 	if (rows_by_id(db,
 		       "SELECT source_node, interface, weights, action, score, score_ci_low, "
-		       "score_ci_high, score_n, gain, gain_ci_low, gain_ci_high, baseline FROM "
+		       "score_ci_high, score_n, gain, gain_ci_low, gain_ci_high, baseline, "
+		       "action_why FROM "
 		       "recommendations WHERE run_id = ? ORDER BY "
 		       "source_node, id",
 		       run_id, append_row, recs) < 0)

@@ -252,10 +252,12 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		    "size_bytes, bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, "
 		    "lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated, time_best_s, "
 		    "time_median_s, time_max_s, metric_best, metric_median, metric_worst, "
-		    "metric_higher_is_better, llc_bytes, cache_resident, short_pass) VALUES (?1, "
+		    "metric_higher_is_better, llc_bytes, cache_resident, short_pass, "
+		    "below_llc_rule, unstable, page_bytes, thp_requested, huge_page_share) "
+		    "VALUES (?1, "
 		    "(SELECT coalesce(max(seq), 0) + 1 FROM trials WHERE run_id = ?1), ?2, ?3, "
 		    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
-		    "?20, ?21, ?22, ?23, ?24)") < 0)
+		    "?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)") < 0)
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, t->kernel);
@@ -284,6 +286,15 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		sqlite3_bind_int64(st, 22, (sqlite3_int64)t->llc_bytes);
 		sqlite3_bind_int(st, 23, t->cache_resident);
 		sqlite3_bind_int(st, 24, t->short_pass);
+		sqlite3_bind_int(st, 25, t->below_llc_rule);
+	}
+	if (t->checked) {
+		sqlite3_bind_int(st, 26, t->unstable);
+		if (t->page_bytes) {
+			sqlite3_bind_int64(st, 27, (sqlite3_int64)t->page_bytes);
+			sqlite3_bind_int(st, 28, t->thp_requested);
+			bind_number(st, 29, t->huge_page_share);
+		}
 	}
 	/* step_done finalizes st, whatever happens. */
 	rc = step_done(db, st, "recording a trial");
@@ -356,7 +367,8 @@ int tt_db_recommendation_add(struct tt_db *db, int64_t run_id, const struct tt_d
 	if (prepare(db, &st,
 		    "INSERT INTO recommendations (run_id, source_node, interface, weights, "
 		    "score, gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, "
-		    "score_ci_high, score_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") < 0)
+		    "score_ci_high, score_n, action_why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?)") < 0)
 		return TT_EFAIL;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, r->source_node);
@@ -372,6 +384,7 @@ int tt_db_recommendation_add(struct tt_db *db, int64_t run_id, const struct tt_d
 	bind_number(st, 12, r->score_ci_high);
 	if (r->score_n > 0)
 		sqlite3_bind_int(st, 13, r->score_n);
+	bind_text(st, 14, r->action_why);
 	return step_done(db, st, "recording the recommendation");
 }
 

@@ -146,7 +146,30 @@ static const char v4[] =
 	"ALTER TABLE trials ADD COLUMN cache_resident INTEGER CHECK (cache_resident IN (0,1));"
 	"ALTER TABLE trials ADD COLUMN short_pass INTEGER CHECK (short_pass IN (0,1));";
 
-const char *const tt_db_migrations[] = { v1, v2, v3, v4 };
+/* v5: what a trial's figures can be trusted for, said only where true
+ * (issue 34). v4's cache_resident was STREAM's rule (each array under 4x
+ * the cache), which is not residence: 3 GiB touched a pass beside a
+ * 300 MiB L3 was called cache-resident. It moves to below_llc_rule, and
+ * cache_resident (all a pass touches fits in the cache) is known for an
+ * older row only where it was not below the rule or where one array alone
+ * outgrows the cache (then no), else NULL: not known. unstable: the passes
+ * spread, or a loaded-latency curve was not monotone (NULL: not checked).
+ * The pages that backed the buffers: the base page size, whether THP was
+ * asked, and the share of the buffers on huge pages (NULL: not read).
+ * A recommendation that keeps what the machine has says why in the
+ * report's words (action_why; NULL: older rows, or apply). */
+static const char v5[] =
+	"ALTER TABLE trials ADD COLUMN below_llc_rule INTEGER CHECK (below_llc_rule IN (0,1));"
+	"ALTER TABLE trials ADD COLUMN unstable INTEGER CHECK (unstable IN (0,1));"
+	"ALTER TABLE trials ADD COLUMN page_bytes INTEGER;"
+	"ALTER TABLE trials ADD COLUMN thp_requested INTEGER CHECK (thp_requested IN (0,1));"
+	"ALTER TABLE trials ADD COLUMN huge_page_share REAL;"
+	"ALTER TABLE recommendations ADD COLUMN action_why TEXT;"
+	"UPDATE trials SET below_llc_rule = cache_resident, cache_resident = CASE WHEN "
+	"  cache_resident = 0 OR size_bytes > llc_bytes THEN 0 ELSE NULL END"
+	"  WHERE llc_bytes IS NOT NULL;";
+
+const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5 };
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

@@ -23,23 +23,19 @@ const char *tt_run_kind_name(enum tt_run_kind k)
 static void keep_why(const struct tt_report *r, char *buf, size_t size)
 {
 	const struct tt_report_baseline *b = r->action_base >= 0 ? &r->base[r->action_base] : NULL;
+	char why[160];
 
+	tt_report_keep_why(r, why, sizeof(why));
 	if (r->action == TT_ACTION_PER_SOURCE) {
-		snprintf(buf, size,
-			 "nothing to write: the weights are global, and another source loses under "
-			 "them beyond the noise (see above)");
+		snprintf(buf, size, "nothing to write: %s (see above)", why);
 		return;
 	}
 	snprintf(buf, size,
 		 r->action == TT_ACTION_KEEP_AUTO
-			 ? "nothing to write: keep the kernel's auto mode (no weights beat it "
-			   "beyond the noise%s)"
+			 ? "nothing to write: keep the kernel's auto mode (%s%s)"
 			 : "nothing to write: bind the program's memory to the local node (numactl "
-			   "--membind; interleaving beat local memory alone by nothing beyond the "
-			   "noise%s)",
-		 b && b->verdict == TT_VERDICT_NOISE   ? ", see its row above"
-		 : b && b->verdict == TT_VERDICT_WORSE ? "; it beat the search's winner"
-						       : "");
+			   "--membind; %s%s)",
+		 why, b && b->verdict == TT_VERDICT_NOISE ? ", see its row above" : "");
 }
 
 /* The trials as the report shows them: weights, figures as measured, and

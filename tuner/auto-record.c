@@ -231,7 +231,9 @@ static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t
 {
 	const struct tt_report *r = &c->r;
 	const struct tt_report_baseline *over = tt_report_gain_over(r);
+	char why[160];
 
+	tt_report_keep_why(r, why, sizeof(why));
 	return tt_db_recommendation_add(
 		db, run,
 		&(struct tt_db_recommendation){
@@ -246,7 +248,8 @@ static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t
 			.gain = r->reco_gain,
 			.gain_ci_low = over && r->reco_gain != 0 ? over->gain_lo : NAN,
 			.gain_ci_high = over && r->reco_gain != 0 ? over->gain_hi : NAN,
-			.baseline = over ? tt_report_baseline_label(r, over->kind) : NULL });
+			.baseline = over ? tt_report_baseline_label(r, over->kind) : NULL,
+			.action_why = why[0] ? why : NULL });
 }
 
 /* The run, its trials and the recommendation, in one transaction: the run

@@ -357,7 +357,7 @@ static int cache_check(const struct tt_auto *c)
 	if (!(r = calloc(1, sizeof(*r))))
 		return tt_err(TT_EFAIL, "out of memory");
 	rc = tt_bench_prepare(&o, r);
-	rc = rc < 0 && r->cache_resident ? rc : 0;
+	rc = rc < 0 && r->below_rule ? rc : 0;
 	free(r);
 	return rc;
 }

@@ -2,8 +2,10 @@
 /* Recorded runs as gnuplot scripts (plot.h). */
 #include "plot.h"
 
+#include "../bench/run.h"
 #include "../core/error.h"
 #include "../core/parse.h"
+#include "../core/topo.h"
 #include "../core/weights.h"
 #include "score.h"
 #include "search.h"
@@ -66,7 +68,9 @@ struct tt_plot {
 	json_t *const *runs;
 	int nruns;
 	bool simulated;
-	bool cache_resident; /* a trial's arrays were under 4x the LLC */
+	bool cache_resident; /* a trial's working set fitted in the LLC */
+	bool below_rule;     /* a trial's arrays were under 4x the LLC (STREAM's rule) */
+	bool unstable;	     /* a trial's passes spread, or a curve was not monotone */
 	const struct figure *fig;
 	/* The run kept each measurement (samples of collector "search",
 	 * attached to its trials as "measurements"): points are means with
@@ -79,7 +83,10 @@ struct tt_plot {
 	int n;
 	struct point *p;
 	struct mark mark[TT_MARKS];
-	char action[160]; /* the recommendation, in words */
+	char action[320]; /* the recommendation, in words */
+	/* Each node of the search as the axes name it: its role from the
+	 * source and its tier (node_name). */
+	char node_name[TT_PLOT_MAX_NODES][64];
 	char view[96];
 };
 
@@ -390,6 +397,42 @@ static void mark_baselines(struct tt_plot *pl)
 		mark_label(pl, TT_MARK_AUTO, "auto", "");
 }
 
+/* A node as the axes name it, from the run's layout: "node 2 (CPU-less,
+ * slower than DRAM, tier 5)", "node 1 (remote DRAM, tier 4)": where a
+ * recommendation puts pages (remote DRAM before CXL) is read off the
+ * axes. The tier's class as topo says it (cli/cmd-topo.c tier_class):
+ * DRAM's tier is TT_MEMTIER_DRAM. A run recorded without a tier says its
+ * role alone. */
+static void node_names(struct tt_plot *pl)
+{
+	json_t *nodes = json_object_get(json_object_get(pl->runs[0], "layout"), "nodes"), *nd;
+	size_t i;
+
+	for (int k = 0; k < pl->nnodes; k++)
+		snprintf(pl->node_name[k], sizeof(pl->node_name[k]), "node %d", pl->nodes[k]);
+	json_array_foreach (nodes, i, nd) {
+		int k = node_index(pl, (int)json_integer_value(json_object_get(nd, "node")));
+		json_t *tier = json_object_get(nd, "tier");
+		int id = (int)json_integer_value(tier);
+		const char *role = pl->nodes[k < 0 ? 0 : k] == pl->source ? "local"
+				   : json_integer_value(json_object_get(nd, "ncpus")) > 0
+					   ? "remote"
+					   : "CPU-less";
+		const char *cls = id < TT_MEMTIER_DRAM	  ? ", faster than DRAM"
+				  : id == TT_MEMTIER_DRAM ? " DRAM"
+							  : ", slower than DRAM";
+
+		if (k < 0)
+			continue;
+		if (json_is_integer(tier) && id >= 0)
+			snprintf(pl->node_name[k], sizeof(pl->node_name[k]),
+				 "node %d (%s%s, tier %d)", pl->nodes[k], role, cls, id);
+		else
+			snprintf(pl->node_name[k], sizeof(pl->node_name[k]), "node %d (%s)",
+				 pl->nodes[k], role);
+	}
+}
+
 static int search_points(struct tt_plot *pl)
 {
 	json_t *run = pl->runs[0], *trials = json_object_get(run, "trials"), *t, *nd;
@@ -404,6 +447,7 @@ static int search_points(struct tt_plot *pl)
 	pl->source = (int)json_integer_value(json_object_get(run, "source_node"));
 	if ((rc = search_nodes(pl, trials)) < 0)
 		return rc;
+	node_names(pl);
 	pl->p = calloc(json_array_size(trials) + 1, sizeof(*pl->p));
 	if (!pl->p)
 		return tt_err(TT_EFAIL, "out of memory");
@@ -452,26 +496,36 @@ static int search_points(struct tt_plot *pl)
 	if (!pl->n)
 		return tt_err(TT_EINPUT, "run %jd has no trial with a %s to plot",
 			      (intmax_t)run_id(run), pl->fig->name);
-	for (int a = 0; a < pl->n; a++) {
-		pl->p[a].rank = 1;
-		for (int b = 0; b < pl->n; b++)
-			pl->p[a].rank += pl->lower_better ? pl->p[b].value < pl->p[a].value
-							  : pl->p[b].value > pl->p[a].value;
-	}
 	for (int m = 0; m < TT_MARKS; m++)
 		pl->mark[m].point = -1;
 	mark_best(pl);
 	mark_baselines(pl);
-	/* Why a run keeps what the machine has: the winner is it, or within
-	 * its noise (tuner/report.h tt_report_decide). */
-	if (pl->mark[TT_MARK_BEST].point >= 0 && strstr(pl->action, "keep the kernel"))
-		strcat(pl->action, pl->mark[TT_MARK_AUTO].point == pl->mark[TT_MARK_BEST].point
-					   ? " (it is the best measured)"
-					   : " (the best is within noise of it)");
-	if (pl->mark[TT_MARK_BEST].point >= 0 && strstr(pl->action, "bind to local"))
-		strcat(pl->action, pl->mark[TT_MARK_LOCAL].point == pl->mark[TT_MARK_BEST].point
-					   ? " (it is the best measured)"
-					   : " (the best is within noise of it)");
+	/* The rank is the order the winner is named in: the search's rule
+	 * (a strategy's incumbent, a baseline that beat it, a latency bound)
+	 * is not the order of the means, so the recommendation comes first,
+	 * as the report names it, then the rest by the figure shown; the axis
+	 * says so (rank_figure). Ties keep the order measured. */
+	int win = pl->mark[TT_MARK_BEST].point;
+
+	for (int a = 0; a < pl->n; a++) {
+		pl->p[a].rank = a == win ? 1 : 1 + (win >= 0);
+		for (int b = 0; b < pl->n && a != win; b++) {
+			bool ahead = pl->lower_better ? pl->p[b].value < pl->p[a].value
+						      : pl->p[b].value > pl->p[a].value;
+
+			ahead |= pl->p[b].value == pl->p[a].value && b < a;
+			pl->p[a].rank += b != win && ahead;
+		}
+	}
+	/* Why a run keeps what the machine has: the report's own words, as
+	 * recorded with the recommendation (tuner/report.c
+	 * tt_report_keep_why); a run recorded before says only the action. */
+	const char *why = str(json_array_get(json_object_get(pl->runs[0], "recommendations"), 0),
+			      "action_why");
+	size_t len = strlen(pl->action);
+
+	if (why && why[0] && len && len < sizeof(pl->action))
+		snprintf(pl->action + len, sizeof(pl->action) - len, " (%s)", why);
 	if (pl->nnodes <= 2)
 		snprintf(pl->view, sizeof(pl->view), "the share of node %d",
 			 pl->nnodes == 2 && pl->nodes[0] == pl->source ? pl->nodes[1]
@@ -613,8 +667,11 @@ int tt_plot_new(struct tt_plot **out, json_t *const *runs, int nruns)
 		size_t i;
 
 		pl->simulated |= json_is_true(json_object_get(runs[r], "simulated"));
-		json_array_foreach (json_object_get(runs[r], "trials"), i, t)
+		json_array_foreach (json_object_get(runs[r], "trials"), i, t) {
 			pl->cache_resident |= json_is_true(json_object_get(t, "cache_resident"));
+			pl->below_rule |= json_is_true(json_object_get(t, "below_llc_rule"));
+			pl->unstable |= json_is_true(json_object_get(t, "unstable"));
+		}
 		if ((rc = kind_of(runs[r], &kind)) < 0)
 			break;
 		if (r == 0)
@@ -798,10 +855,20 @@ static void title(const struct tt_plot *pl, FILE *f, const char *cmd, const char
 	gp_str(f, t);
 	fputs(" . \"\\n\" . ", f);
 	gp_str(f, what);
+	/* bench's words (cli/cmd-bench.c print_trust), shortened to a line. */
 	if (pl->cache_resident)
-		fputs(" . \"\\n\" . 'CACHE-RESIDENT: arrays under 4x the last-level cache, these "
-		      "figures are the cache''s, not memory''s'",
+		fputs(" . \"\\n\" . 'CACHE-RESIDENT: all a pass touches fits in the last-level "
+		      "cache, these figures are the cache''s, not memory''s'",
 		      f);
+	else if (pl->below_rule)
+		fputs(" . \"\\n\" . 'below STREAM''s 4x rule: arrays under 4x the last-level "
+		      "cache, some of each pass may be served from it'",
+		      f);
+	if (pl->unstable)
+		fprintf(f,
+			" . \"\\n\" . 'UNSTABLE: passes spread beyond %.0f%%, or a curve not "
+			"monotone: other work shared the host'",
+			TT_SPREAD_MAX * 100);
 	fputs("\n", f);
 }
 
@@ -959,7 +1026,7 @@ static void share_figure(const struct tt_plot *pl, FILE *f)
 
 	snprintf(x, sizeof(x), "%d", other + 1);
 	snprintf(y, sizeof(y), "%d", c);
-	snprintf(xl, sizeof(xl), "share of pages on node %d", pl->nodes[other]);
+	snprintf(xl, sizeof(xl), "share of pages on %s", pl->node_name[other]);
 	fputs("set xlabel ", f);
 	gp_str(f, xl);
 	fputs("\nset ylabel ", f);
@@ -1004,7 +1071,7 @@ static void ternary_grid(const struct tt_plot *pl, FILE *f)
 		{
 			char t[64];
 
-			snprintf(t, sizeof(t), "node %d (100%%)", pl->nodes[c]);
+			snprintf(t, sizeof(t), "%s: 100%%", pl->node_name[c]);
 			gp_str(f, t);
 		}
 		fprintf(f, " at %.4f,%.4f %s offset %s\n", cx[c], cy[c],
@@ -1059,16 +1126,16 @@ static void pairs_figure(const struct tt_plot *pl, FILE *f)
 	      f);
 	for (int i = 0; i < pl->nnodes; i++)
 		for (int j = i + 1; j < pl->nnodes; j++, panel++) {
-			char x[16], y[16], t[64];
+			char x[16], y[16], t[96];
 
 			snprintf(x, sizeof(x), "%d", i + 1);
 			snprintf(y, sizeof(y), "%d", j + 1);
 			fprintf(f, "set origin %.4f,%.4f\nset size %.4f,%.4f\n", (panel % cols) * w,
 				0.27 + (rows - 1 - panel / cols) * h, w, h);
-			snprintf(t, sizeof(t), "share of node %d", pl->nodes[i]);
+			snprintf(t, sizeof(t), "share of %s", pl->node_name[i]);
 			fputs("set xlabel ", f);
 			gp_str(f, t);
-			snprintf(t, sizeof(t), "share of node %d", pl->nodes[j]);
+			snprintf(t, sizeof(t), "share of %s", pl->node_name[j]);
 			fputs(" offset 0,0.5\nset ylabel ", f);
 			gp_str(f, t);
 			fprintf(f,
@@ -1103,14 +1170,20 @@ static void pairs_figure(const struct tt_plot *pl, FILE *f)
 	fputs("\nunset multiplot\n", f);
 }
 
-/* Every trial by its figure, best first, with the baselines as reference
- * lines: how far the winner is from what the machine already does. */
+/* Every trial in the order the winner is named in (search_points), with
+ * the baselines as reference lines: how far the winner is from what the
+ * machine already does. */
 static void rank_figure(const struct tt_plot *pl, FILE *f)
 {
 	int c = pl->nnodes + 1;
-	char x[16], y[16];
+	char x[16], y[16], xl[96];
 
-	fputs("set xlabel 'trials, best first'\nset ylabel ", f);
+	snprintf(xl, sizeof(xl), "trials: %sthe rest by %s, %s first",
+		 pl->mark[TT_MARK_BEST].point >= 0 ? "the recommendation, then " : "",
+		 pl->mean_ci ? "mean" : "median", pl->lower_better ? "lowest" : "highest");
+	fputs("set xlabel ", f);
+	gp_str(f, xl);
+	fputs("\nset ylabel ", f);
 	gp_str(f, pl->fig->unit);
 	fputs("\nset grid\nset key below left Left reverse\n", f);
 	palette(pl, f);

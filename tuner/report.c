@@ -232,6 +232,26 @@ bool tt_report_keeps(const struct tt_report *r)
 		r->base[r->action_base].verdict != TT_VERDICT_SAME);
 }
 
+void tt_report_keep_why(const struct tt_report *r, char *buf, size_t size)
+{
+	const struct tt_report_baseline *b = r->action_base >= 0 ? &r->base[r->action_base] : NULL;
+	const char *beat =
+		b && b->verdict == TT_VERDICT_WORSE ? "; it beat the search's winner" : "";
+
+	if (r->action == TT_ACTION_KEEP_AUTO)
+		snprintf(buf, size, "no weights beat it beyond the noise%s", beat);
+	else if (r->action == TT_ACTION_BIND_LOCAL)
+		snprintf(buf, size,
+			 "interleaving beat local memory alone by nothing beyond the noise%s",
+			 beat);
+	else if (r->action == TT_ACTION_PER_SOURCE)
+		snprintf(buf, size,
+			 "the weights are global, and another source loses under them beyond the "
+			 "noise");
+	else if (size)
+		buf[0] = '\0';
+}
+
 int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 {
 	char buf[4096];

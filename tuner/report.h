@@ -138,6 +138,10 @@ void tt_report_decide(struct tt_report *r, bool auto_on);
  * being local memory itself is the one-node recommendation, which the
  * plan refuses: "bind instead".) Nothing is to be written. */
 bool tt_report_keeps(const struct tt_report *r);
+/* Why the action keeps auto mode or local memory, in the words the report,
+ * the record and the plot all use: "no weights beat it beyond the noise;
+ * it beat the search's winner". Empty for apply. */
+void tt_report_keep_why(const struct tt_report *r, char *buf, size_t size);
 /* A baseline's name as the report and the record say it: "local DRAM"
  * ("local tier" by tier), "1:1 interleave", "kernel auto mode", "weights
  * set now", "fast tier alone". */

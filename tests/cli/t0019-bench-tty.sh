@@ -34,7 +34,7 @@ for _ in $(seq 50); do
 	[ -n "$p1" ] && [ -n "$p2" ] && [ "$p2" -gt "$p1" ] && break
 done
 is "terminal: the header (kernel, sizes, cache) above the status line" \
-	"$(grep -cE '^(kernel triad .* placement on nodes .* threads? on CPUs? |arrays of 64.0 MiB \(--size\), 100000 timed passes|last-level cache: )' "$WORK/s1")" 3
+	"$(grep -cE '^(kernel triad,? .* placement on nodes .* threads? on CPUs? |arrays of 64.0 MiB \(--size\), 100000 timed passes|last-level cache: )' "$WORK/s1")" 3
 is "terminal: one status line, updated in place (pass n of N, elapsed)" \
 	"$(grep -c 'elapsed' "$WORK/s2"):$([ -n "$p1" ] && [ -n "$p2" ] && [ "$p2" -gt "$p1" ] && echo moved)" "1:moved"
 T send-keys -t tt C-c

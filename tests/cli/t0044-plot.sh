@@ -249,4 +249,50 @@ expect_bad_input 2 "--output '|touch $WORK/pwned3 #' starts with '|', which gnup
 is "plot: -o '|cmd' ran nothing" "$(ls "$WORK" | grep -c pwned)" 0
 is "a refused plot writes no file" "$(ls "$WORK" | grep -c '^nothing')" 0
 
+# Issue 34 item 4: the plot says what the report says, by one source of
+# words; its rank is the order the winner is named in; its axes name each
+# node's role and tier.
+# The words: the reason auto's report gave for keeping auto mode (its
+# "apply:" line) is the one recorded and the one the title carries.
+"$TT" --sysfs-root "$fx" auto --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --seed 7 >"$WORK/r3.txt" 2>&1
+why_report=$(sed -n 's/^apply: nothing to write: keep the kernel.s auto mode (\(.*\))$/\1/p' "$WORK/r3.txt" | sed 's/, see its row above$//')
+r3b=$("$TT" runs --json | json 'j["runs"][0]["id"]')
+run "$TT" plot "$r3b" -o "$WORK/why"
+is "keep auto: the report's reason is recorded with the recommendation" \
+	"$("$TT" show "$r3b" --json | json 'j["recommendations"][0].get("action_why")')" "$why_report"
+is "... and the plot's titles say it in the same words" \
+	"$(grep -c "^set title .*'recommendation: keep the kernel''s auto mode ($why_report)'" "$WORK/why.gp"):$([ -n "$why_report" ] && echo said)" "4:said"
+# The rank: a recommendation that is not the highest mean (here made the
+# 1:1 row's, as a winner that beat others by the search's own rule would
+# be) is rank 1, the rest by mean after it; the axis says that order.
+cp "$TIERTUNE_DB" "$WORK/rank.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE recommendations SET weights = ?, action = ? WHERE run_id = ?", ("0:1,1:1,2:1", "apply", int(sys.argv[2]))); c.commit()' "$WORK/rank.db" "$r3b"
+run "$TT" plot "$r3b" --db "$WORK/rank.db" -o "$WORK/rank"
+rank_of_best=$(awk '!/^#/ && $NF ~ /(^|,)best(,|$)/ {print $7}' "$WORK/rank.dat")
+is "rank: the recommendation is rank 1 (the point circled first), the ranks 1..n once each" \
+	"$rc:$rank_of_best:$(awk '!/^#/ {print $7}' "$WORK/rank.dat" | sort -n | uniq | awk '$1 == NR {n++} END {print n}')" \
+	"0:1:$(grep -vc '^#' "$WORK/rank.dat")"
+is "... the rest by mean, highest first" \
+	"$(awk '!/^#/ && $7 > 1 {print $7, $4}' "$WORK/rank.dat" | sort -n | awk 'NR > 1 && $2 > last {bad++} {last = $2} END {print bad + 0}')" 0
+is "... and the axis says that order" \
+	"$(grep -c "^set xlabel 'trials: the recommendation, then the rest by mean, highest first'" "$WORK/rank.gp"):$(grep -c "^set xlabel 'trials" "$WORK/rank.gp")" "2:2"
+# The axes: each node with its role from the source and its tier (topo's).
+tiers=$("$TT" --sysfs-root "$fx" topo --json | json '" ".join("%d:%d" % (n["id"], n["tier"]) for n in j["nodes"])')
+want_labels=$(for nt in $tiers; do n=${nt%%:*} t=${nt#*:}
+	case $n in 0) r="local DRAM" ;; *) r="CPU-less, slower than DRAM" ;; esac
+	printf "node %s (%s, tier %s): 100%%;" "$n" "$r" "$t"; done)
+is "ternary axes: each node's role and tier ($tiers)" \
+	"$(sed -n "s/^set label '\(node [0-9] ([^']*): 100%\)' at .*/\1/p" "$WORK/why.gp" | awk '!seen[$0]++' | tr '\n' ';')" "$want_labels"
+# Unstable trials: said in the plot's title and in show, as recorded.
+cp "$WORK/live.db" "$WORK/unstable.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE trials SET unstable = 1 WHERE run_id = (SELECT max(id) FROM runs)"); c.commit()' "$WORK/unstable.db"
+ll=$("$TT" runs --db "$WORK/unstable.db" --json | json 'j["runs"][0]["id"]')
+run "$TT" plot "$ll" --db "$WORK/unstable.db" -o "$WORK/unstable"
+is "a run recorded unstable: the plot's title says UNSTABLE" \
+	"$rc:$(grep -cE "^set (multiplot )?title .*'UNSTABLE: passes spread beyond 10%, or a curve not monotone: other work shared the host'" "$WORK/unstable.gp")" \
+	"0:$(grep -cE '^set (multiplot )?title ' "$WORK/unstable.gp")"
+run "$TT" show "$ll" --db "$WORK/unstable.db"
+is "... and show marks its trials" \
+	"$rc:$(grep -c '  UNSTABLE$' "$WORK/out"):$(grep -c '^UNSTABLE: 2 trials whose passes spread beyond 10%' "$WORK/out")" "0:2:1"
+
 done_testing

@@ -452,8 +452,9 @@ static void test_cache_resident_refused(void **state)
 	assert_int_equal(tt_auto_prepare(&x->c), TT_EINPUT);
 	assert_string_equal(
 		tt_err_msg(),
-		"triad's 8.0 MiB arrays are under 4x the last-level cache of its CPUs (L3, "
-		"32.0 MiB, from sysfs): the trial would measure the cache, not memory");
+		"triad's 8.0 MiB arrays are below STREAM's 4x rule: under 4x the last-level "
+		"cache of its CPUs (L3, 32.0 MiB, from sysfs); all a pass touches fits there: "
+		"the trial would measure the cache, not memory");
 	/* 128 MiB is 4x: not refused for the cache (whatever comes next). */
 	x->c.req.size_bytes = 128 << 20;
 	rc = tt_auto_prepare(&x->c);

@@ -632,6 +632,82 @@ static void test_migrate_v3_actions(void **state)
 	tt_db_close(db);
 }
 
+/* v4 to v5 (issue 34): v4's cache_resident was STREAM's 4x rule, now
+ * below_llc_rule; cache_resident is then known only where it must be false
+ * (not below the rule, or one array alone larger than the cache), else
+ * NULL; unstable and the pages were not checked (NULL); a recommendation
+ * has no recorded reason. A new trial and recommendation keep theirs. */
+static void test_migrate_v4_judgements(void **state)
+{
+	static const struct tt_db_trial_node nodes[] = { { 0, 1, 1, 1, 2048 } };
+	struct tt_db *db = old_db(
+		"v4.db", 4,
+		"INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{}', 1);"
+		"INSERT INTO runs VALUES (1, 'u-4', 1, 'bench', 'tiertune bench', 0, "
+		"'bandwidth:triad', '6.1', 1, 2, 'done', 0, 'old', 'b', 1, 1);"
+		"INSERT INTO trials (id, run_id, seq, kernel, mix, placement, threads, "
+		"size_bytes, bw_best_bytes_s, validated, simulated, llc_bytes, cache_resident, "
+		"short_pass) VALUES "
+		"(1, 1, 1, 'triad', 'STREAM', 'exact', 2, 8388608, 3e10, 1, 0, 33554432, 1, 0),"
+		"(2, 1, 2, 'triad', 'STREAM', 'exact', 2, 67108864, 3e10, 1, 0, 33554432, 1, 0),"
+		"(3, 1, 3, 'triad', 'STREAM', 'exact', 2, 134217728, 3e10, 1, 0, 33554432, 0, 0),"
+		"(4, 1, 4, 'triad', 'STREAM', 'exact', 2, 134217728, 3e10, 1, 0, NULL, NULL, NULL);"
+		"INSERT INTO recommendations (run_id, source_node, interface, weights, score, "
+		"gain, "
+		"action) VALUES (1, 0, 'upstream', '0:3,1:1', 3e10, 0.1, 'keep_auto');");
+	int64_t trial_id;
+	json_t *run, *t;
+	(void)state;
+
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	static const char *const below[] = { "true", "true", "false", "null" },
+				 *const resident[] = { "null", "false", "false", "null" };
+	for (int i = 0; i < 4; i++) {
+		t = json_array_get(json_object_get(run, "trials"), (size_t)i);
+		char *b = json_dumps(json_object_get(t, "below_llc_rule"), JSON_ENCODE_ANY),
+		     *r = json_dumps(json_object_get(t, "cache_resident"), JSON_ENCODE_ANY);
+
+		assert_string_equal(b, below[i]);
+		assert_string_equal(r, resident[i]);
+		free(b);
+		free(r);
+		assert_true(json_is_null(json_object_get(t, "unstable")));
+		assert_true(json_is_null(json_object_get(t, "page_bytes")));
+	}
+	assert_true(json_is_null(json_object_get(
+		json_array_get(json_object_get(run, "recommendations"), 0), "action_why")));
+	json_decref(run);
+
+	assert_int_equal(tt_db_trial_add(db, 1,
+					 &(struct tt_db_trial){ .kernel = "triad",
+								.mix = "STREAM",
+								.placement = "exact",
+								.threads = 2,
+								.size_bytes = 64 << 20,
+								.bw_best_bytes_s = 9e10,
+								.llc_bytes = 32 << 20,
+								.below_llc_rule = true,
+								.checked = true,
+								.unstable = true,
+								.page_bytes = 4096,
+								.thp_requested = true,
+								.huge_page_share = 0.5,
+								.nnodes = 1,
+								.nodes = nodes },
+					 &trial_id),
+			 0);
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	t = json_array_get(json_object_get(run, "trials"), 4);
+	assert_true(json_is_true(json_object_get(t, "below_llc_rule")));
+	assert_true(json_is_false(json_object_get(t, "cache_resident")));
+	assert_true(json_is_true(json_object_get(t, "unstable")));
+	assert_int_equal(json_integer_value(json_object_get(t, "page_bytes")), 4096);
+	assert_true(json_is_true(json_object_get(t, "thp_requested")));
+	assert_true(json_real_value(json_object_get(t, "huge_page_share")) == 0.5);
+	json_decref(run);
+	tt_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v1),
 		cmocka_unit_test(test_migrate_v2_app_trials),
 		cmocka_unit_test(test_migrate_v3_actions),
+		cmocka_unit_test(test_migrate_v4_judgements),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

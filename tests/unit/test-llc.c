@@ -137,9 +137,11 @@ static void test_unknown(void **state)
 				  "in sysfs cpu*/cache)");
 }
 
-/* Cache-resident under 4x the LLC, not at it; too short under 20 ticks,
- * not at them; nothing judged when the LLC is unknown or there were no
- * passes (a curve). */
+/* Below STREAM's rule under 4x the LLC, not at it; cache-resident only
+ * when all a pass touches fits in the LLC (and a chase was not slower than
+ * memory); too short under 20 ticks, not at them; unstable when the median
+ * pass is over 10% slower than the best; nothing judged when the LLC is
+ * unknown or there were no passes. */
 static void test_judge(void **state)
 {
 	struct tt_bench_result *r = calloc(1, sizeof(*r));
@@ -148,28 +150,71 @@ static void test_judge(void **state)
 	assert_non_null(r);
 	r->llc.bytes = 508 * MIB;
 	r->array_bytes = 8 * MIB; /* --size 8M */
+	r->touched_bytes = 3 * 8 * MIB;
 	r->best_s = 2e-4;
+	r->median_s = 2e-4;
 	tt_bench_judge(r, 1e-9);
+	assert_true(r->below_rule);
 	assert_true(r->cache_resident);
 	assert_false(r->short_pass);
+	assert_false(r->unstable);
 	r->array_bytes = 4 * 508 * MIB;
+	r->touched_bytes = 3 * r->array_bytes;
 	tt_bench_judge(r, 1e-9);
+	assert_false(r->below_rule);
 	assert_false(r->cache_resident);
 	r->array_bytes = 4 * 508 * MIB - 1;
 	tt_bench_judge(r, 1e-9);
+	assert_true(r->below_rule);
+	assert_false(r->cache_resident);
+	/* Issue 34: triad --size 1G beside a 300 MiB L3: 3 GiB touched per
+	 * pass is below the 4x rule, and not cache-resident. */
+	r->llc.bytes = 300 * MIB;
+	r->array_bytes = 1024 * MIB;
+	r->touched_bytes = 3 * r->array_bytes;
+	tt_bench_judge(r, 1e-9);
+	assert_true(r->below_rule);
+	assert_false(r->cache_resident);
+	/* ... and its passes: best 5.5 GB/s, median 4.2: unstable. */
+	r->best_s = 3.0 * 1024 * MIB / 5.5e9;
+	r->median_s = 3.0 * 1024 * MIB / 4.2e9;
+	tt_bench_judge(r, 1e-9);
+	assert_true(r->unstable);
+	assert_non_null(strstr(r->unstable_why, "the median pass took 31% longer than the best"));
+	r->median_s = r->best_s * 1.10;
+	tt_bench_judge(r, 1e-9);
+	assert_false(r->unstable);
+	/* Issue 34: a 64 MiB chase at 278-301 ns beside a 300 MiB L3 was
+	 * served from memory: below the rule, not cache-resident. */
+	r->array_bytes = r->touched_bytes = 64 * MIB;
+	r->loads = 1 << 20;
+	r->lat_median_ns = 290;
+	tt_bench_judge(r, 1e-9);
+	assert_true(r->below_rule);
+	assert_false(r->cache_resident);
+	r->lat_median_ns = 40;
+	tt_bench_judge(r, 1e-9);
 	assert_true(r->cache_resident);
+	r->loads = 0;
+	r->array_bytes = 4 * 508 * MIB - 1;
+	r->touched_bytes = 0;
+	r->llc.bytes = 508 * MIB;
+	r->best_s = 2e-4;
+	r->median_s = 2e-4;
 	/* A coarse clock: 4 ms ticks (no high-resolution timers). */
 	tt_bench_judge(r, 4e-3);
 	assert_true(r->short_pass);
-	r->best_s = 20 * 4e-3;
+	r->best_s = r->median_s = 20 * 4e-3;
 	tt_bench_judge(r, 4e-3);
 	assert_false(r->short_pass);
 	assert_true(r->tick_s == 4e-3);
 	r->llc.bytes = 0;
 	r->best_s = 0;
 	tt_bench_judge(r, 4e-3);
+	assert_false(r->below_rule);
 	assert_false(r->cache_resident);
 	assert_false(r->short_pass);
+	assert_false(r->unstable);
 	assert_true(tt_bench_tick_s() > 0);
 	free(r);
 }
@@ -214,8 +259,9 @@ static void test_refuse_cache(void **state)
 	}
 	assert_int_equal(rc, TT_EINPUT);
 	assert_null(r);
-	assert_non_null(strstr(tt_err_msg(), "triad's 0.0 MiB arrays are under 4x the "
-					     "last-level cache of its CPUs"));
+	assert_non_null(strstr(tt_err_msg(), "triad's 0.0 MiB arrays are below STREAM's 4x rule: "
+					     "under 4x the last-level cache of its CPUs"));
+	assert_non_null(strstr(tt_err_msg(), "all a pass touches fits there"));
 	assert_non_null(strstr(tt_err_hint_msg(), "--allow-cache-resident"));
 	o.bench.refuse_cache = false;
 	assert_int_equal(tt_trial_run(&o, &r), 0);

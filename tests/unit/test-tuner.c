@@ -1188,6 +1188,34 @@ static void test_near_tie_simpler(void **state)
 			 "within the noise)",
 			 w[0], w[1]);
 	tt_search_release(&sr);
+/* Why a run keeps what the machine has, in the one set of words the
+ * report, the record and the plot use (issue 34: the plot said "the best
+ * is within noise of it" where the report said auto beat the best). */
+static void test_keep_why(void **state)
+{
+	struct tt_report *r = calloc(1, sizeof(*r));
+	char why[160];
+	(void)state;
+
+	assert_non_null(r);
+	r->nbaselines = 1;
+	r->action = TT_ACTION_KEEP_AUTO;
+	r->action_base = 0;
+	r->base[0].verdict = TT_VERDICT_WORSE;
+	tt_report_keep_why(r, why, sizeof(why));
+	assert_string_equal(why,
+			    "no weights beat it beyond the noise; it beat the search's winner");
+	r->base[0].verdict = TT_VERDICT_NOISE;
+	tt_report_keep_why(r, why, sizeof(why));
+	assert_string_equal(why, "no weights beat it beyond the noise");
+	r->action = TT_ACTION_BIND_LOCAL;
+	tt_report_keep_why(r, why, sizeof(why));
+	assert_string_equal(why,
+			    "interleaving beat local memory alone by nothing beyond the noise");
+	r->action = TT_ACTION_APPLY;
+	tt_report_keep_why(r, why, sizeof(why));
+	assert_string_equal(why, "");
+	free(r);
 }
 
 int main(void)
@@ -1219,6 +1247,7 @@ int main(void)
 		cmocka_unit_test(test_trial_lat_at),
 		cmocka_unit_test(test_near_tie_simpler),
 		cmocka_unit_test(test_profile_drift),
+		cmocka_unit_test(test_keep_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

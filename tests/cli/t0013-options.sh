@@ -76,6 +76,25 @@ run "$TT" help
 is "the overview fits 80 columns and names every command" \
 	"$rc:$(awk 'length($0) > 80' "$WORK/out" | wc -l):$(grep -cE "^  ($(echo $commands | tr ' ' '|')) " "$WORK/out")" \
 	"0:0:$(echo $commands | wc -w)"
+# Each command's line is its summary's first sentence, whole: the one that
+# ends at a '.' before a space or the end (capture's names ".tar.gz").
+is "the overview's line of each command is its summary's first sentence" \
+	"$(for c in $commands; do "$TT" "$c" --help | python3 -c 'import re, sys
+text = sys.stdin.read().split("\n\n")[1]
+print(sys.argv[1], re.match(r"(.*?)\.(\s|$)", " ".join(text.split()) + " ").group(1))' "$c"; done)" \
+	"$(python3 -c 'import re, sys
+cmd = None
+lines = {}
+for l in sys.stdin.read().split("\n"):
+    m = re.match(r"  ([a-z]+) +(.*)", l)
+    if m:
+        cmd = m.group(1); lines[cmd] = m.group(2)
+    elif cmd and l.startswith(" " * 13):
+        lines[cmd] += " " + l.strip()
+    else:
+        cmd = None
+for c in sys.argv[1:]:
+    print(c, lines.get(c))' $commands <"$WORK/out")"
 
 # Bash completion, from the same tables.
 comp() { PATH="$(dirname "$TT"):$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tiertune; echo "${COMPREPLY[*]}"' _ "$TT_TOP/cli/completion.bash" tiertune "$@"; }

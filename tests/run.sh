@@ -4,7 +4,9 @@
 # and every CLI test script (tests/cli/tNNNN-*.sh, TAP too) against one build
 # directory, and ends with the line "N passed, N failed, N skipped"; each skip
 # prints its reason, and each suite a line as it finishes ("ok" or "FAIL", its
-# counts and seconds), so that a long run shows where it is.
+# counts and seconds), so that a long run shows where it is; a suite that
+# runs longer says, every TT_PROGRESS seconds (default 10), how many tests
+# it has run so far.
 #
 #	tests/run.sh BUILD [UNIT-BINARY...]    (make check passes the list)
 #
@@ -20,6 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 pass=0 fail=0 skip=0
 timeout_s=${TT_TEST_TIMEOUT:-300}
+progress_s=${TT_PROGRESS:-10}
 # Tests never write the live /sys (core/sysfs.c checks this variable).
 export TIERTUNE_TEST_NO_LIVE_WRITES=1
 export TT="$top/$build/tiertune" TT_TOP="$top" TT_BUILD="$top/$build"
@@ -56,8 +59,20 @@ run_suite() { # name command...
 	local name=$1 out rc p0=$pass f0=$fail s0=$skip t0=$SECONDS
 	shift
 	case "$name" in ${TT_TESTS:-*}) ;; *) return ;; esac
-	out=$(timeout -k 10 "$timeout_s" "$@" 2>&1)
+	local so_far="$state/suite.out" ticker
+	: >"$so_far"
+	(
+		while sleep "$progress_s"; do
+			printf '     %s: %d tests so far, %ds\n' "$name" \
+				"$(grep -cE '^(not )?ok ' "$so_far")" $((SECONDS - t0))
+		done
+	) &
+	ticker=$!
+	timeout -k 10 "$timeout_s" "$@" >"$so_far" 2>&1
 	rc=$?
+	kill $ticker 2>/dev/null
+	wait $ticker 2>/dev/null
+	out=$(cat "$so_far")
 	tally "$name" < <(printf '%s\n' "$out")
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		suite_fail "$name" "killed after its timeout of ${timeout_s}s (TT_TEST_TIMEOUT)" "$out"

@@ -102,4 +102,16 @@ is "completion: a command" "$(comp simu)" simulate
 is "completion: a command's options" "$(comp simulate --sta)" "--start-index="
 is "completion: a flag takes a space" "$(comp bench --matr)" "--matrix "
 is "completion: db's actions" "$(comp db m)" "migrate merge"
+# Values, from the binary and the machine or database named.
+is "completion: --kernel's kernels" "$(comp bench --kernel tr)" "triad triad-nt"
+is "completion: --kernel=, split at '=' as bash does" "$(comp bench --kernel = sc)" "scale"
+is "completion: --traffic offers bandwidth kernels only" "$(comp bench --traffic "" | grep -cw latency)" 0
+is "completion: --model's shipped models, from the tree's binary anywhere" \
+	"$(cd / && comp auto --model spr-ddr5)" "spr-ddr5-2cxl spr-ddr5-4cxl"
+is "completion: export --format's formats" "$(comp export --format "")" "shell json tmpfiles numactl prometheus csv"
+is "completion: --source-node's nodes, of the --sysfs-root given" \
+	"$(comp --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --source-node "")" "0 1 2"
+run "$TT" --db "$WORK/comp.db" auto --source-node 0 --model spr-ddr5-2cxl --budget 20
+is "completion: show's run ids, of the --db given" "$(comp --db "$WORK/comp.db" show "")" 1
+is "completion: apply --run's run ids" "$(comp --db "$WORK/comp.db" apply --run "")" 1
 done_testing

@@ -38,19 +38,29 @@ suite_fail() { # suite message [output]
 	[ -z "${3:-}" ] || tail -n 20 <<<"$3" | sed 's/^/      /'
 }
 
-# Counts one suite's TAP lines; prints failures with the diagnostics after them.
+# Counts one suite's TAP lines; prints failures with the diagnostics after
+# them, and what the test wrote that is not TAP before its verdict (a unit
+# test's stderr: cmocka prints its own lines, the code under test its
+# messages), the last 20 such lines.
 tally() { # suite, TAP text on stdin; sets ran, plan
 	local suite=$1 line last_failed=0
+	local -a before=()
 	ran=0 plan=
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP"* | "not ok "*"# SKIP"*)
-			skip=$((skip + 1)) ran=$((ran + 1)) last_failed=0
+			skip=$((skip + 1)) ran=$((ran + 1)) last_failed=0 before=()
 			echo "skip: $suite: ${line#*# SKIP}" ;;
-		"ok "*) pass=$((pass + 1)) ran=$((ran + 1)) last_failed=0 ;;
-		"not ok "*) fail=$((fail + 1)) ran=$((ran + 1)) last_failed=1; echo "FAIL: $suite: $line" ;;
+		"ok "*) pass=$((pass + 1)) ran=$((ran + 1)) last_failed=0 before=() ;;
+		"not ok "*)
+			fail=$((fail + 1)) ran=$((ran + 1)) last_failed=1
+			echo "FAIL: $suite: $line"
+			[ ${#before[@]} -eq 0 ] ||
+				printf '      | %s\n' "${before[@]:$((${#before[@]} > 20 ? ${#before[@]} - 20 : 0))}"
+			before=() ;;
 		1..*) plan=${line#1..}; plan=${plan%% *} ;;
 		"#"*) if [ -n "${TT_VERBOSE:-}" ] || [ $last_failed = 1 ]; then echo "      $line"; fi ;;
+		*) before+=("$line") ;;
 		esac
 	done
 }

@@ -48,4 +48,14 @@ probe=$WORK/probe.mk
 printf 'include Makefile\njobs-probe:\n\t@echo "$(MAKEFLAGS)"\n' >"$probe"
 is "make: one job per CPU unless told" "$(mk -f "$probe" jobs-probe | grep -oE -- '-j[0-9]+')" "-j$(nproc)"
 is "make -j1: serial, as asked" "$(mk -f "$probe" -j1 jobs-probe | grep -oE -- '-j[0-9]+')" "-j1"
+# A failing test's own output before its verdict (a unit test's stderr) is
+# printed with the failure (tests/run.sh), not only its '#' lines.
+mkdir -p "$WORK/fake/tests"
+printf '#!/bin/sh\necho 1..1\necho "the message the code under test printed" >&2\necho "not ok 1 - fails"\necho "# got 1, want 2"\nexit 1\n' \
+	>"$WORK/fake/tests/test-fails"
+chmod +x "$WORK/fake/tests/test-fails"
+rel=$(python3 -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' "$WORK/fake" "$TT_TOP")
+TT_TESTS='unit/*' "$TT_TOP/tests/run.sh" "$rel" test-fails >"$WORK/runsh" 2>&1
+is "tests/run.sh: a failing unit test's stderr and diagnostics are printed with it" \
+	"$?:$(grep -c '| the message the code under test printed' "$WORK/runsh"):$(grep -c '# got 1, want 2' "$WORK/runsh")" "1:1:1"
 done_testing

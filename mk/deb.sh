@@ -50,7 +50,8 @@ maint=$(sed -n '1,/^ -- / s/^ -- \(.*>\)  .*/\1/p' "$top/debian/changelog" | hea
 	cat "$top/debian/changelog"
 } >"$work/tiertune/debian/changelog"
 step "building the package $version (dpkg-buildpackage; log: $out/build.log)"
-(cd "$work/tiertune" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 || {
+# -Jauto: one job per CPU, as make alone (dh's make runs as a sub-make).
+(cd "$work/tiertune" && dpkg-buildpackage -us -uc -b -Jauto) >"$out/build.log" 2>&1 || {
 	tail -n 30 "$out/build.log" >&2
 	echo "mk/deb.sh: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
 	exit 1

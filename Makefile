@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune: one non-recursive Makefile.
 #   make             build tiertune (build/tiertune) and, with ncursesw, tiertop
-#   make deps        install the Debian packages in packages.debian (mk/deps.sh)
+#   make deps        install what building and running need (packages.debian,
+#                    mk/deps.sh); with other goals, what they need too
+#                    (mk/packages/GOAL.debian), which each goal alone installs
 #   make demo        the toolkit end to end (tests/demo.sh); changes nothing here
 #   make check       unit + CLI tests (no root, no second node), "N passed, N failed"
 #   make check-asan  the same under ASan + UBSan (build-asan/)
@@ -16,10 +18,17 @@
 #   make deb         the Debian package and lintian on it (build-deb-out/)
 #   make spdx-check  every source file opens with its SPDX license line (make spdx adds it)
 # Goals may be combined: `make deps demo` installs first, then probes and builds.
+# The build runs one job per CPU unless -jN says otherwise (-j1: serial).
 
 # No built-in rules: make would otherwise try to rebuild an included .d file
 # by linking a "<name>.d.o" that the kernel-loop pattern rule would match.
 MAKEFLAGS += --no-builtin-rules
+# Parallel by default: make 4.3 shows no -j while it reads this file, but a
+# -j on the command line wins over this one, and a sub-make shares its
+# parent's job slots.
+ifeq ($(MAKELEVEL),0)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 SHELL     := /bin/bash
 BUILD     ?= build
 PREFIX    ?= /usr/local
@@ -37,14 +46,31 @@ NO_CONFIG_GOALS := deps clean check-fresh check-systemd format format-check unin
 ifneq ($(filter-out $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(CONFIG)
 endif
-# With deps among the goals the probe waits for it: remaking config.mk runs
-# deps first, once (make then re-reads this file with MAKE_RESTARTS set, and
-# nothing is forced again). A changed CC, WITHOUT or package set re-probes.
-DEPS_FIRST   := $(if $(filter deps,$(MAKECMDGOALS)),$(if $(MAKE_RESTARTS),,FORCE))
+# What a goal needs beyond packages.debian (building and running), its own
+# list: `make deps GOAL` installs both, GOAL alone its own (mk/deps.sh
+# installs only what is missing; without root it names the command).
+PKGS_check       := mk/packages/check.debian
+PKGS_check-asan  := $(PKGS_check)
+PKGS_check-qemu  := mk/packages/qemu.debian
+PKGS_fuzz        := mk/packages/fuzz.debian
+PKGS_format      := mk/packages/format.debian
+PKGS_format-check := $(PKGS_format)
+PKGS_deb         := mk/packages/deb.debian
+PKGS_check-fresh := mk/packages/fresh.debian $(PKGS_deb)
+GOAL_PKGS := $(sort $(foreach g,$(MAKECMDGOALS),$(PKGS_$(g))))
+DEPS_LISTS := $(if $(filter deps,$(MAKECMDGOALS)),packages.debian) $(GOAL_PKGS)
+# Goals that install their own packages in their recipe (no probe) wait for
+# deps when it is a goal too: one apt at a time.
+DEPS_GOAL := $(if $(filter deps,$(MAKECMDGOALS)),| deps)
+# With deps among the goals, or a goal whose packages are missing, the probe
+# waits for them (the unit tests need cmocka, fuzz clang): remaking config.mk
+# installs first, once (make then re-reads this file with MAKE_RESTARTS set,
+# and nothing is forced again). A changed CC, WITHOUT or package set re-probes.
+DEPS_FIRST   := $(if $(MAKE_RESTARTS),,$(if $(or $(filter deps,$(MAKECMDGOALS)),$(if $(GOAL_PKGS),$(shell mk/deps.sh --missing $(GOAL_PKGS)))),FORCE))
 streq = $(and $(findstring |$(1)|,|$(2)|),$(findstring |$(2)|,|$(1)|))
 CONFIG_STALE := $(if $(CONFIG_CC),$(if $(call streq,$(CC) $(WITHOUT),$(CONFIG_CC) $(CONFIG_WITHOUT)),,FORCE))
 $(CONFIG): mk/configure.sh $(wildcard /var/lib/dpkg/status) $(DEPS_FIRST) $(CONFIG_STALE)
-	$(if $(DEPS_FIRST),@mk/deps.sh)
+	$(if $(DEPS_FIRST),@mk/deps.sh $(DEPS_LISTS))
 	@mkdir -p $(@D)
 	@WITHOUT='$(WITHOUT)' mk/configure.sh '$(CC)' >$@.tmp && mv -f $@.tmp $@
 FORCE:
@@ -99,9 +125,9 @@ NAME_base  := $(if $(X86),sse2,generic)
 # cli/tiertune.c alone, so a commit does not rebuild the library.
 FLAGS     := $(DATADIR) $(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(X86) $(LDFLAGS) $(LDLIBS) $(CMOCKA_CFLAGS) $(CMOCKA_LIBS) $(NCURSES_LIBS)
 FLAGS_STAMP := $(BUILD)/flags.stamp
-# The release (VERSION), and the commit it was built from when there is one.
-VERSION   := $(strip $(file <VERSION))$(shell git rev-parse --short HEAD >/dev/null 2>&1 && \
-		echo "+g$$(git rev-parse --short HEAD)$$(git diff --quiet HEAD 2>/dev/null || echo .dirty)")
+# The release (VERSION), and the commit it was built from when there is one:
+# mk/version.sh, which the Debian package's version comes from too.
+VERSION   := $(shell mk/version.sh)
 VERSION_STAMP := $(BUILD)/version.stamp
 ifdef CONFIG_CC
 stamp = $(if $(call streq,$(file <$(1)),$(2)),,$(shell mkdir -p $(dir $(1)))$(file >$(1),$(2)))
@@ -221,14 +247,22 @@ check-asan:
 		LDFLAGS="-fsanitize=address,undefined" check
 
 # README's two commands in a fresh Debian 12 root, as root and as a user.
-check-fresh:
+check-fresh: $(DEPS_GOAL)
+	@mk/deps.sh $(PKGS_check-fresh)
 	tests/fresh/run.sh
 
 demo: $(TIERTUNE)
 	@tests/demo.sh $(BUILD)
 
 deps:
-	$(if $(MAKE_RESTARTS),@:,@mk/deps.sh)
+	$(if $(MAKE_RESTARTS),@:,@mk/deps.sh $(DEPS_LISTS))
+# Goals named together run one after the other, in the order given (the
+# build under each is parallel): `make deps check check-qemu` must not
+# interleave two suites' output or load the machine under a benchmark.
+SERIAL_GOALS := $(filter demo check check-asan check-qemu check-fresh fuzz perf install deb \
+	format-check spdx-check,$(MAKECMDGOALS))
+serial_chain = $(if $(word 2,$(1)),$(eval $(word 2,$(1)): | $(word 1,$(1)))$(call serial_chain,$(wordlist 2,$(words $(1)),$(1))))
+$(call serial_chain,$(SERIAL_GOALS))
 
 # The fuzz targets (tests/fuzz/fuzz-NAME.c) link the library archive, as the
 # unit tests do, so no target lists the sources it needs.
@@ -250,9 +284,11 @@ fuzz:
 
 # Kernel style (.clang-format); CI fails on a file that does not follow it.
 FORMAT_SRC := $(shell git ls-files '*.c' '*.h' 2>/dev/null)
-format:
+format: $(DEPS_GOAL)
+	@mk/deps.sh $(PKGS_format)
 	clang-format -i $(FORMAT_SRC)
-format-check:
+format-check: $(DEPS_GOAL)
+	@mk/deps.sh $(PKGS_format)
 	@bad=; for f in $(FORMAT_SRC); do clang-format --dry-run -Werror $$f >/dev/null 2>&1 || \
 		bad="$$bad $$f"; done; \
 	if [ -n "$$bad" ]; then echo "format-check: not in .clang-format's style:$$bad"; \
@@ -270,7 +306,8 @@ install: $(TIERTUNE) $(TIERTOP)
 uninstall:
 	@$(INSTALL_DIRS) mk/install.sh uninstall
 # The Debian package of what git tracks, and lintian on it (mk/deb.sh).
-deb:
+deb: $(DEPS_GOAL)
+	@mk/deps.sh $(PKGS_deb)
 	mk/deb.sh build-deb-out
 # The license line of every source file (mk/spdx.sh); CI runs the check.
 spdx:

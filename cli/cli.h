@@ -77,6 +77,8 @@ struct tt_topo;
 /* Opens --sysfs-root and loads its topology; returns 0 or an exit code
  * (the error printed). */
 int cli_load_topo(struct tt_cli *cli, struct tt_topo *t);
+/* export's format names, one a line (shell completion). */
+void cli_export_formats(FILE *f);
 
 struct tt_weights;
 /* Weights 'auto': the kernel's auto-mode formula on the root's HMAT access1

@@ -900,6 +900,9 @@ static void catch_signals(bool on)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on ? on_signal : SIG_DFL;
+	/* Restarted: a system call the signal lands in must not fail for it
+	 * (EINTR) and be reported as the run's error; the run polls the flag. */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
@@ -928,6 +931,11 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 
 	if (rc)
 		return rc;
+	/* Caught from here on, not only once the run starts: a ^C while the
+	 * topology, the placement or the database is read (seconds on a busy
+	 * host) stops the run at its first check and says so, where the
+	 * default action would end the process without a word (t0004). */
+	catch_signals(true);
 	if (a->placement && tt_place_mode_parse(a->placement, &mode) < 0)
 		return cli_fail(TT_EINPUT);
 	rc = cli_load_topo(cli, &t);
@@ -958,7 +966,6 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	o->report_ctx = &wait;
 	o->touched_bytes = wait.tty ? &wait.touched : NULL;
 	o->stop = &stop_signal;
-	catch_signals(true);
 	rc = tt_trial_run(&to, &res);
 	catch_signals(false);
 	status_clear(&wait);
@@ -986,7 +993,9 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 {
 	struct bench_args a = { .source = -1, .repeat = 10 };
 	struct cli_opt opts[] = {
-		CLI_STRING("kernel", &a.kernel, "NAME", "the kernel to run (--list shows them)"),
+		CLI_STRING("kernel", &a.kernel, "NAME",
+			   "the kernel to run (--list shows them; default: STREAM's copy, scale, "
+			   "add and triad in turn)"),
 		CLI_FLAG("list", &a.list,
 			 "list the kernels: kind, bytes counted, MLC's equivalent"),
 		CLI_FLAG("matrix", &a.matrix,
@@ -1039,8 +1048,32 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	if (a.list)
 		return list_kernels(cli);
-	if (!a.kernel && !a.matrix)
-		return cli_usage(
-			"bench needs --kernel NAME or --matrix (see 'tiertune bench --list')");
-	return bench(cli, &a);
+	if (a.kernel || a.matrix)
+		return bench(cli, &a);
+	/* No kernel named: STREAM's four, in STREAM's order, as STREAM and
+	 * likwid-bench users expect; each run whole (header, passes, figures),
+	 * recorded as its own run with --record; with --json, a JSON array of
+	 * the four documents. The first failure or signal ends it. */
+	static const char *const stream[] = { "copy", "scale", "add", "triad" };
+
+	if (a.ndelays || a.point_ms || a.traffic)
+		return cli_usage("--delays, --point-ms and --traffic go with --kernel "
+				 "loaded-latency");
+	if (cli->json)
+		printf("[\n");
+	else
+		printf("STREAM: copy, scale, add and triad in turn (--kernel NAME runs one)\n");
+	for (size_t i = 0; i < sizeof(stream) / sizeof(*stream); i++) {
+		if (!cli->json)
+			printf("\n");
+		else if (i)
+			printf(",\n");
+		a.kernel = stream[i];
+		rc = bench(cli, &a);
+		if (rc)
+			return rc;
+	}
+	if (cli->json)
+		printf("]\n");
+	return 0;
 }

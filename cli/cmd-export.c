@@ -552,6 +552,12 @@ static const struct {
 	{ "shares", shares },
 };
 
+void cli_export_formats(FILE *f)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(*formats); i++)
+		fprintf(f, "%s\n", formats[i].name);
+}
+
 struct emit_ctx {
 	const struct export *e;
 	int (*write)(const struct export *, FILE *);

@@ -13,8 +13,15 @@ void cli_overview(FILE *f)
 	for (const struct tt_cmd *c = tt_commands; c->name; c++) {
 		char line[256];
 
-		/* The summary's first sentence, wrapped under the command. */
-		snprintf(line, sizeof(line), "%.*s", (int)strcspn(c->summary, "."), c->summary);
+		/* The summary's first sentence, wrapped under the command: it
+		 * ends at a '.' before a space or the end, not the one of
+		 * ".tar.gz". */
+		const char *end = c->summary;
+
+		while ((end = strchr(end, '.')) && end[1] && end[1] != ' ' && end[1] != '\n')
+			end++;
+		snprintf(line, sizeof(line), "%.*s",
+			 (int)(end ? end - c->summary : (ptrdiff_t)strlen(c->summary)), c->summary);
 		cli_wrap(f, line, fprintf(f, "  %-10s", c->name), 13, 80);
 	}
 	fprintf(f, "\n'tiertune COMMAND --help' lists a command's options.\n"

@@ -1,23 +1,57 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bash completion for tiertune, installed by `make install`. The commands and
 # each command's options come from tiertune itself (--completion-helper, from
-# the option tables in cli/), so they cannot drift from the binary.
+# the option tables in cli/), so they cannot drift from the binary; so do the
+# values of options (--completion-values: models, kernels, export formats,
+# nodes of the --sysfs-root given; run ids from 'runs' on the --db given).
 _tiertune() {
-	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cmd= i
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cmd= i nargs=0
+	local -a where=()
+	# --opt=value: bash splits at '=' (COMP_WORDBREAKS), or the word holds it.
+	if [[ $prev == = && $COMP_CWORD -ge 2 ]]; then
+		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	elif [[ $cur == --*=* ]]; then
+		prev=${cur%%=*} cur=${cur#*=}
+	fi
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--sysfs-root | --db) ((i++)) ;;
+		--sysfs-root | --db)
+			where+=("${COMP_WORDS[i]}")
+			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
+			where+=("${COMP_WORDS[i + 1]}")
+			((i++)) ;;
 		-*) ;;
-		*) cmd=${COMP_WORDS[i]}; break ;;
+		*) if [ -z "$cmd" ]; then cmd=${COMP_WORDS[i]}; else ((nargs++)); fi ;;
 		esac
 	done
 	case $prev in
-	--sysfs-root | --journal | --profile | -o)
+	--sysfs-root | --journal | --profile | -o | --output)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--db)
 		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--model)
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -W "$(tiertune --completion-values=models 2>/dev/null)" -- "$cur")
+			$(compgen -f -X '!*.json' -- "$cur"))
+		return ;;
+	--kernel)
+		COMPREPLY=($(compgen -W "$(tiertune --completion-values=kernels 2>/dev/null)" -- "$cur"))
+		return ;;
+	--traffic)
+		COMPREPLY=($(compgen -W "$(tiertune --completion-values=kernels 2>/dev/null |
+			grep -vx -e latency -e loaded-latency)" -- "$cur"))
+		return ;;
+	--format)
+		COMPREPLY=($(compgen -W "$(tiertune --completion-values=formats 2>/dev/null)" -- "$cur"))
+		return ;;
+	--source-node | --nodes)
+		COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" --completion-values=nodes 2>/dev/null)" -- "$cur"))
+		return ;;
+	--run)
+		COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" runs --limit 100 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur"))
 		return ;;
 	esac
 	if [ -z "$cmd" ]; then
@@ -34,6 +68,9 @@ _tiertune() {
 		return ;;
 	db)
 		[[ $cur == -* ]] || { COMPREPLY=($(compgen -W "check migrate merge" -- "$cur")); return; } ;;
+	show | plot) # RUN (show one, plot several)
+		[[ $cur == -* || ($cmd == show && $nargs -gt 0) ]] ||
+			{ COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" runs --limit 100 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur")); return; } ;;
 	esac
 	if [[ $cur == -* ]]; then
 		compopt -o nospace 2>/dev/null

@@ -108,34 +108,10 @@ int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts
 
 void cli_wrap(FILE *f, const char *text, int col, int indent, int width)
 {
-	bool line_start = true;
+	char buf[4096];
 
-	if (col > 0 && col < indent) {
-		fprintf(f, "%*s", indent - col, "");
-		col = indent;
-	}
-	for (const char *p = text; *p;) {
-		size_t len;
-
-		p += strspn(p, " \n");
-		if (!*p)
-			break;
-		len = strcspn(p, " \n");
-		if (!line_start && col + 1 + (int)len > width) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-			line_start = true;
-		}
-		if (!line_start || (col > 0 && col > indent)) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", (int)len, p);
-		col += (int)len;
-		p += len;
-		line_start = false;
-	}
-	fputc('\n', f);
+	tt_opt_wrap(buf, sizeof(buf), text, col, indent, width);
+	fputs(buf, f);
 }
 
 static void help_opts(FILE *f, const struct cli_opt *opts, bool json)

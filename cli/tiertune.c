@@ -4,8 +4,11 @@
 
 #include "../collectors/collector.h"
 #include "../core/apply.h"
+#include "../bench/kernels.h"
 #include "../core/state.h"
+#include "../core/topo.h"
 #include "../core/wi.h"
+#include "../tuner/model-path.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -148,16 +151,52 @@ static void print_version(void)
 			printf("  %s: %s\n", (*c)->name, (*c)->unbuilt);
 }
 
+static void print_name(const char *name, void *ctx)
+{
+	(void)ctx;
+	printf("%s\n", name);
+}
+
+/* The values shell completion offers for an option (cli/completion.bash
+ * asks by kind): the shipped models, the bench kernels, export's formats,
+ * the online nodes of --sysfs-root. Run ids come from 'runs'. */
+static int completion_values(struct tt_cli *cli, const char *kind)
+{
+	struct tt_topo t;
+
+	if (!strcmp(kind, "models")) {
+		tt_model_names(print_name, NULL);
+	} else if (!strcmp(kind, "kernels")) {
+		for (const struct tt_kernel *const *k = tt_kernels; *k; k++)
+			printf("%s\n", (*k)->name);
+	} else if (!strcmp(kind, "formats")) {
+		cli_export_formats(stdout);
+	} else if (!strcmp(kind, "nodes")) {
+		if (cli_load_topo(cli, &t))
+			return 1;
+		for (int n = 0; n < t.nnodes; n++)
+			printf("%d\n", t.nodes[n].id);
+		tt_topo_release(&t);
+	} else {
+		return cli_usage("--completion-values takes models, kernels, formats or nodes, not "
+				 "'%s'",
+				 kind);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tt_cli cli = { .sysfs_root = "/" };
 	bool version = false, help = false, completion = false;
+	const char *values = NULL;
 	/* tiertune's own options, before the command: the grammar of every
 	 * command's (core/options.h); the overview (cli_overview) lists them. */
 	struct tt_opt opts[] = {
 		TT_OPT_FLAG("version", &version, "the release and the collectors built"),
 		TT_OPT_FLAG("help", &help, "the commands", .short_name = 'h'),
 		TT_OPT_FLAG("completion-helper", &completion, NULL),
+		TT_OPT_STRING("completion-values", &values, "KIND", NULL),
 		TT_OPT_STRING("sysfs-root", &cli.sysfs_root, "DIR", "as a command's --sysfs-root"),
 		TT_OPT_STRING("db", &cli.db_path, "PATH", "as a command's --db"),
 		TT_OPT_END,
@@ -188,6 +227,8 @@ int main(int argc, char **argv)
 		return finish(0);
 	}
 	cli.sysfs_root_given = tt_opt_find(tables, "sysfs-root")->seen;
+	if (values)
+		return finish(completion_values(&cli, values));
 	i = args.next;
 	if (i == argc) {
 		cli_overview(stderr);

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,58 @@ const char *tt_opt_arg_name(const struct tt_opt *o, char *buf, size_t size)
 	for (int i = 0; (w = tt_opt_choice(o, i)) && at < size; i++)
 		at += (size_t)snprintf(buf + at, size - at, "%s%s", i ? "|" : "", w);
 	return buf;
+}
+
+/* snprintf at *at, never past size. */
+static void wrap_put(char *buf, size_t size, size_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void wrap_put(char *buf, size_t size, size_t *at, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*at >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *at, size - *at, fmt, ap);
+	va_end(ap);
+	*at = n < 0 ? size : *at + (size_t)n;
+}
+
+void tt_opt_wrap(char *buf, size_t size, const char *text, int col, int indent, int width)
+{
+	bool line_start = true;
+	size_t at = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	if (col > 0 && col < indent) {
+		wrap_put(buf, size, &at, "%*s", indent - col, "");
+		col = indent;
+	}
+	for (const char *p = text; *p;) {
+		size_t len;
+
+		p += strspn(p, " \n");
+		if (!*p)
+			break;
+		len = strcspn(p, " \n");
+		if (!line_start && col + 1 + (int)len > width) {
+			wrap_put(buf, size, &at, "\n%*s", indent, "");
+			col = indent;
+			line_start = true;
+		}
+		if (!line_start || (col > 0 && col > indent)) {
+			wrap_put(buf, size, &at, " ");
+			col++;
+		}
+		wrap_put(buf, size, &at, "%.*s", (int)len, p);
+		col += (int)len;
+		p += len;
+		line_start = false;
+	}
+	wrap_put(buf, size, &at, "\n");
 }
 
 struct tt_opt *tt_opt_find(struct tt_opt *const *tables, const char *name)

@@ -215,5 +215,10 @@ const char *tt_opt_choice(const struct tt_opt *o, int i);
 /* The argument's name as help shows it: o->arg, a choice's words joined by
  * '|' (in buf), or NULL for a flag. */
 const char *tt_opt_arg_name(const struct tt_opt *o, char *buf, size_t size);
+/* Help text wrapped at word breaks to width columns, continuation lines
+ * indented: the text starts at column col (padded to indent when left of
+ * it) and ends with a newline. Into buf, cut short where it does not fit;
+ * both front ends' --help (cli/options.c, tui/tiertop.c) use it. */
+void tt_opt_wrap(char *buf, size_t size, const char *text, int col, int indent, int width);
 
 #endif

@@ -8,6 +8,14 @@
 #	mk/deb.sh [OUT]      exit 1 when the build fails or lintian reports an
 #	                     error or a warning
 set -eu
+# Each step says what it does and, done, how long it took: a package build
+# runs for minutes, and a person waiting should see where it is.
+step_t0=
+step() { # what: ends the step before, starts this one
+	[ -z "$step_t0" ] || echo "deb: done in $(($(date +%s) - step_t0)) s"
+	step_t0=$(date +%s)
+	[ -z "${1:-}" ] || echo "deb: $1"
+}
 out=$(mkdir -p "${1:-build-deb-out}" && cd "${1:-build-deb-out}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
 for tool in dpkg-buildpackage dh lintian git; do
@@ -19,6 +27,7 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tiertune"
+step "copying the files git tracks"
 # One tar reading the list: xargs would split a long one over several tars,
 # whose concatenated archives the reader stops at the first end of
 # (the rest lost to SIGPIPE, the copy silently short).
@@ -27,7 +36,22 @@ mkdir "$work/tiertune"
 	echo "mk/deb.sh: the copy of the tracked files is short" >&2
 	exit 1
 }
-(cd "$work/tiertune" && dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1 || {
+# The version of this commit (mk/version.sh), the binaries' and the
+# package's: VERSION in the copy (which has no git), and a changelog entry
+# dated with the commit, so that apt upgrades from one build to the next.
+version=$("$top/mk/version.sh" "$top")
+commit=$(git -C "$top" rev-parse HEAD)
+echo "$version" >"$work/tiertune/VERSION"
+maint=$(sed -n '1,/^ -- / s/^ -- \(.*>\)  .*/\1/p' "$top/debian/changelog" | head -1)
+{
+	printf 'tiertune (%s) unstable; urgency=medium\n\n' "$version"
+	printf '  * Built from commit %s%s.\n\n' "$commit" "$(case $version in *.dirty) echo ", with changes to it" ;; esac)"
+	printf ' -- %s  %s\n\n' "$maint" "$(date -R -u -d "@$(git -C "$top" log -1 --format=%ct)")"
+	cat "$top/debian/changelog"
+} >"$work/tiertune/debian/changelog"
+step "building the package $version (dpkg-buildpackage; log: $out/build.log)"
+# -Jauto: one job per CPU, as make alone (dh's make runs as a sub-make).
+(cd "$work/tiertune" && dpkg-buildpackage -us -uc -b -Jauto) >"$out/build.log" 2>&1 || {
 	tail -n 30 "$out/build.log" >&2
 	echo "mk/deb.sh: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
 	exit 1
@@ -36,8 +60,10 @@ rm -f "$out"/tiertune_*
 mv "$work"/tiertune_* "$out/"
 deb=$(ls "$out"/tiertune_*.deb)
 # --fail-on: lintian's exit status says whether an error or a warning was found.
+step "lintian on $deb"
 rc=0
 lintian --fail-on error,warning --info --display-info "$deb" >"$out/lintian.txt" 2>&1 || rc=$?
+step
 cat "$out/lintian.txt"
 echo "package: $deb"
 echo "lintian: $(grep -c '^E:' "$out/lintian.txt") errors, $(grep -c '^W:' "$out/lintian.txt") warnings"

@@ -4,14 +4,18 @@
 # and every CLI test script (tests/cli/tNNNN-*.sh, TAP too) against one build
 # directory, and ends with the line "N passed, N failed, N skipped"; each skip
 # prints its reason, and each suite a line as it finishes ("ok" or "FAIL", its
-# counts and seconds), so that a long run shows where it is.
+# counts and seconds), so that a long run shows where it is; a suite that
+# runs longer says, every TT_PROGRESS seconds (default 10), how many tests
+# it has run so far.
 #
 #	tests/run.sh BUILD [UNIT-BINARY...]    (make check passes the list)
 #
 # A suite fails, beyond its own failed tests, when a named unit binary is
 # missing, when its TAP plan (1..N) is absent or differs from the tests it ran
 # (a script that stopped early), when it exits non-zero, or when it runs past
-# TT_TEST_TIMEOUT seconds (default 300; then it and its children are killed).
+# TT_TEST_TIMEOUT seconds (default 900; then it and its children are killed:
+# a hang's bound, not a speed test: on a 2-core host at load 20, t0006 took
+# 571 s and t0004 over 300, and were killed as failures at the old 300).
 # TT_TESTS=GLOB runs only the suites whose name matches.
 set -u
 build=${1:-build}
@@ -19,7 +23,8 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 pass=0 fail=0 skip=0
-timeout_s=${TT_TEST_TIMEOUT:-300}
+timeout_s=${TT_TEST_TIMEOUT:-900}
+progress_s=${TT_PROGRESS:-10}
 # Tests never write the live /sys (core/sysfs.c checks this variable).
 export TIERTUNE_TEST_NO_LIVE_WRITES=1
 export TT="$top/$build/tiertune" TT_TOP="$top" TT_BUILD="$top/$build"
@@ -35,19 +40,29 @@ suite_fail() { # suite message [output]
 	[ -z "${3:-}" ] || tail -n 20 <<<"$3" | sed 's/^/      /'
 }
 
-# Counts one suite's TAP lines; prints failures with the diagnostics after them.
+# Counts one suite's TAP lines; prints failures with the diagnostics after
+# them, and what the test wrote that is not TAP before its verdict (a unit
+# test's stderr: cmocka prints its own lines, the code under test its
+# messages), the last 20 such lines.
 tally() { # suite, TAP text on stdin; sets ran, plan
 	local suite=$1 line last_failed=0
+	local -a before=()
 	ran=0 plan=
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*"# SKIP"* | "not ok "*"# SKIP"*)
-			skip=$((skip + 1)) ran=$((ran + 1)) last_failed=0
+			skip=$((skip + 1)) ran=$((ran + 1)) last_failed=0 before=()
 			echo "skip: $suite: ${line#*# SKIP}" ;;
-		"ok "*) pass=$((pass + 1)) ran=$((ran + 1)) last_failed=0 ;;
-		"not ok "*) fail=$((fail + 1)) ran=$((ran + 1)) last_failed=1; echo "FAIL: $suite: $line" ;;
+		"ok "*) pass=$((pass + 1)) ran=$((ran + 1)) last_failed=0 before=() ;;
+		"not ok "*)
+			fail=$((fail + 1)) ran=$((ran + 1)) last_failed=1
+			echo "FAIL: $suite: $line"
+			[ ${#before[@]} -eq 0 ] ||
+				printf '      | %s\n' "${before[@]:$((${#before[@]} > 20 ? ${#before[@]} - 20 : 0))}"
+			before=() ;;
 		1..*) plan=${line#1..}; plan=${plan%% *} ;;
 		"#"*) if [ -n "${TT_VERBOSE:-}" ] || [ $last_failed = 1 ]; then echo "      $line"; fi ;;
+		*) before+=("$line") ;;
 		esac
 	done
 }
@@ -56,8 +71,20 @@ run_suite() { # name command...
 	local name=$1 out rc p0=$pass f0=$fail s0=$skip t0=$SECONDS
 	shift
 	case "$name" in ${TT_TESTS:-*}) ;; *) return ;; esac
-	out=$(timeout -k 10 "$timeout_s" "$@" 2>&1)
+	local so_far="$state/suite.out" ticker
+	: >"$so_far"
+	(
+		while sleep "$progress_s"; do
+			printf '     %s: %d tests so far, %ds\n' "$name" \
+				"$(grep -cE '^(not )?ok ' "$so_far")" $((SECONDS - t0))
+		done
+	) &
+	ticker=$!
+	timeout -k 10 "$timeout_s" "$@" >"$so_far" 2>&1
 	rc=$?
+	kill $ticker 2>/dev/null
+	wait $ticker 2>/dev/null
+	out=$(cat "$so_far")
 	tally "$name" < <(printf '%s\n' "$out")
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		suite_fail "$name" "killed after its timeout of ${timeout_s}s (TT_TEST_TIMEOUT)" "$out"

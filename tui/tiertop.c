@@ -39,10 +39,14 @@ static const struct tt_opt_rule rules[] = {
 
 static void usage(FILE *f, const struct tt_opt *opts)
 {
-	fprintf(f, "usage: tiertop [options]\n\n"
-		   "A live view of memory tiers, interleave weights, where the traffic goes and "
-		   "which\nprocesses interleave. Interactive on a terminal; --once, --batch and "
-		   "--json print.\n\n");
+	char text[1024];
+
+	tt_opt_wrap(text, sizeof(text),
+		    "A live view of memory tiers, interleave weights, where the traffic goes and "
+		    "which processes interleave. Interactive on a terminal; --once, --batch and "
+		    "--json print.",
+		    0, 0, 80);
+	fprintf(f, "usage: tiertop [options]\n\n%s\n", text);
 	for (const struct tt_opt *o = opts; o->kind != TT_OPT_KIND_END; o++) {
 		char left[48], words[64];
 		const char *arg = tt_opt_arg_name(o, words, sizeof(words));
@@ -50,7 +54,11 @@ static void usage(FILE *f, const struct tt_opt *opts)
 		snprintf(left, sizeof(left), "%c%c%c --%s%s%s", o->short_name ? '-' : ' ',
 			 o->short_name ? o->short_name : ' ', o->short_name ? ',' : ' ', o->name,
 			 arg ? " " : "", arg ? arg : "");
-		fprintf(f, "  %-30s %s\n", left, o->help);
+		char help[1024];
+
+		/* Wrapped to 80 columns, as tiertune's --help (t0012 holds it). */
+		tt_opt_wrap(help, sizeof(help), o->help, fprintf(f, "  %-30s", left), 33, 80);
+		fputs(help, f);
 	}
 	fprintf(f, "\n");
 	tt_keys_usage(f);

@@ -24,9 +24,14 @@
 const char *tt_datadir(void);
 /* arg as given when it names a file (any path, or a name in the working
  * directory); else, for a bare name (no '/'), NAME or NAME.json in the
- * working directory's tuner/models/ (a source checkout), then in
+ * tuner/models/ of the source tree the running binary was built in (its
+ * folder's parent: build/tiertune, wherever it is run from), then in
  * TT_DATADIR/models/. TT_EINPUT naming arg and every place looked in when
  * none holds it. */
 int tt_model_find(const char *arg, char *out, size_t size);
+/* Calls fn with the name (no .json) of every model tt_model_find finds by
+ * name, in the places it looks, in their order (a name twice when both hold
+ * it): shell completion offers them. */
+void tt_model_names(void (*fn)(const char *name, void *ctx), void *ctx);
 
 #endif

@@ -299,6 +299,11 @@ int tt_writer_run(const struct tt_writer_req *rq, struct tt_writer_result *res)
 		rc = plan(rq, state, res);
 	if (rc < 0 || res->action[0])
 		return rc;
+	/* Permission first: without root, that is what the user must fix,
+	 * before an auto-mode refusal suggests --force and --force's warning
+	 * would follow (issue 34). execute() checks again, once planned. */
+	if (!rq->dry_run && res->plan.n && (rc = tt_apply_check_writable(&res->plan)) < 0)
+		return rc;
 	switch (tt_writer_auto_rule(rq, &res->plan)) {
 	case TT_AUTO_REFUSE:
 		return TT_EUNAVAIL;

@@ -202,7 +202,19 @@ if can_drop; then
 	ttn=$(nobody_tt) # $WORK is now 755: nobody may read the copy, not write it
 	expect_bad_input 3 "cannot open '$root/$WI/node0' for writing" "$root" \
 		"${NOBODY[@]}" "$ttn" --sysfs-root "$root" apply --weights 0:5
+	# Where auto mode cannot come back (vm-1node), permission is still
+	# said first: no --force suggested, no --force warning, to a user who
+	# could not write anyway.
+	vm=$(copy_fixture vm-1node)
+	chmod -R a+rX "$vm"
+	for force in "" --force; do
+		run "${NOBODY[@]}" "$ttn" --sysfs-root "$vm" apply --weights 0:2 $force
+		is "not root, auto mode at stake${force:+, $force}: needs root said, nothing of auto mode or --force" \
+			"$rc:$(grep -c 'needs root' "$WORK/err"):$(grep -c -e 'auto mode' -e 'force' "$WORK/err")" "3:1:0"
+	done
 else
+	skip "the not-root check needs root and setpriv to drop to nobody"
+	skip "the not-root check needs root and setpriv to drop to nobody"
 	skip "the not-root check needs root and setpriv to drop to nobody"
 fi
 

@@ -183,6 +183,7 @@ TOP=$TOP_REAL
 
 run "$TOP" --help
 is "--help: exit 0, usage with every option" "$rc:$(grep -c -- '--sysfs-root DIR' "$WORK/out")" "0:1"
+is "--help fits 80 columns, as tiertune's does" "$(awk 'length > 80' "$WORK/out")" ""
 # The keys come from one table (tui/screen.c): --help lists them, and the
 # man page's KEYS documents exactly those.
 is "--help's keys are the man page's KEYS" \

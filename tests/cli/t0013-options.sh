@@ -76,6 +76,25 @@ run "$TT" help
 is "the overview fits 80 columns and names every command" \
 	"$rc:$(awk 'length($0) > 80' "$WORK/out" | wc -l):$(grep -cE "^  ($(echo $commands | tr ' ' '|')) " "$WORK/out")" \
 	"0:0:$(echo $commands | wc -w)"
+# Each command's line is its summary's first sentence, whole: the one that
+# ends at a '.' before a space or the end (capture's names ".tar.gz").
+is "the overview's line of each command is its summary's first sentence" \
+	"$(for c in $commands; do "$TT" "$c" --help | python3 -c 'import re, sys
+text = sys.stdin.read().split("\n\n")[1]
+print(sys.argv[1], re.match(r"(.*?)\.(\s|$)", " ".join(text.split()) + " ").group(1))' "$c"; done)" \
+	"$(python3 -c 'import re, sys
+cmd = None
+lines = {}
+for l in sys.stdin.read().split("\n"):
+    m = re.match(r"  ([a-z]+) +(.*)", l)
+    if m:
+        cmd = m.group(1); lines[cmd] = m.group(2)
+    elif cmd and l.startswith(" " * 13):
+        lines[cmd] += " " + l.strip()
+    else:
+        cmd = None
+for c in sys.argv[1:]:
+    print(c, lines.get(c))' $commands <"$WORK/out")"
 
 # Bash completion, from the same tables.
 comp() { PATH="$(dirname "$TT"):$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tiertune; echo "${COMPREPLY[*]}"' _ "$TT_TOP/cli/completion.bash" tiertune "$@"; }
@@ -83,4 +102,16 @@ is "completion: a command" "$(comp simu)" simulate
 is "completion: a command's options" "$(comp simulate --sta)" "--start-index="
 is "completion: a flag takes a space" "$(comp bench --matr)" "--matrix "
 is "completion: db's actions" "$(comp db m)" "migrate merge"
+# Values, from the binary and the machine or database named.
+is "completion: --kernel's kernels" "$(comp bench --kernel tr)" "triad triad-nt"
+is "completion: --kernel=, split at '=' as bash does" "$(comp bench --kernel = sc)" "scale"
+is "completion: --traffic offers bandwidth kernels only" "$(comp bench --traffic "" | grep -cw latency)" 0
+is "completion: --model's shipped models, from the tree's binary anywhere" \
+	"$(cd / && comp auto --model spr-ddr5)" "spr-ddr5-2cxl spr-ddr5-4cxl"
+is "completion: export --format's formats" "$(comp export --format "")" "shell json tmpfiles numactl prometheus csv"
+is "completion: --source-node's nodes, of the --sysfs-root given" \
+	"$(comp --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --source-node "")" "0 1 2"
+run "$TT" --db "$WORK/comp.db" auto --source-node 0 --model spr-ddr5-2cxl --budget 20
+is "completion: show's run ids, of the --db given" "$(comp --db "$WORK/comp.db" show "")" 1
+is "completion: apply --run's run ids" "$(comp --db "$WORK/comp.db" apply --run "")" 1
 done_testing

@@ -21,6 +21,10 @@ finish() {
 	echo "$((n - failed)) passed, $failed failed"
 	exit $((failed > 0))
 }
+# Progress, as TAP comments, as each step starts and ends: the whole check
+# runs for twenty minutes and more, and a person should see where it is.
+t_start=$(date +%s) # the namespace's shell below counts from it too
+say() { echo "# $(printf '%5d' $(($(date +%s) - t_start))) s: $*"; }
 cannot() { # a reason this machine cannot run the check: a failure, never a skip
 	tap 1 "check-fresh cannot run: $*"
 	finish
@@ -44,6 +48,7 @@ tarball=$cache/bookworm-minbase.tar
 mkdir -p "$cache"
 if [ -n "${TT_FRESH_REBUILD:-}" ] || [ -z "$(find "$tarball" -mtime -7 2>/dev/null)" ]; then
 	mirror=$("$top/tests/debian-mirror.sh") || cannot "no Debian mirror for the root"
+	say "making a minimal Debian 12 root with mmdebstrap from $mirror (a few minutes; cached in $cache for a week)"
 	mmdebstrap --variant=minbase --format=tar --include=git,make,ca-certificates bookworm "$tarball.tmp" "$mirror" \
 		>"$cache/mmdebstrap.log" 2>&1 || cannot "mmdebstrap failed (see $cache/mmdebstrap.log)"
 	mv -f "$tarball.tmp" "$tarball"
@@ -56,6 +61,7 @@ cleanup() { [ -n "${TT_FRESH_KEEP:-}" ] || rm -rf --one-file-system "$work"; }
 trap cleanup EXIT
 root=$work/root
 mkdir "$root"
+say "unpacking the root into $root"
 tar -xf "$tarball" -C "$root" || cannot "cannot unpack $tarball"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 # The commit under test, as a bundle anyone in the root can clone.
@@ -67,8 +73,10 @@ chmod 644 "$root/srv/tiertune.bundle"
 	echo "# the work tree has uncommitted changes: this checks commit $commit, not them"
 # The Debian package, built here (mk/deb.sh: from what git tracks, lintian
 # clean), installed in the fresh root with apt before anything else is.
+say "building the Debian package (mk/deb.sh; log: $work/deb.log)"
 "$top/mk/deb.sh" "$work/deb" >"$work/deb.log" 2>&1
 deb_rc=$?
+say "package: $(sed -n 's/^package: //p' "$work/deb.log" | head -1) (mk/deb.sh exit $deb_rc)"
 deb=$(ls "$work"/deb/tiertune_*.deb 2>/dev/null | head -1)
 [ -z "$deb" ] || cp "$deb" "$root/srv/tiertune.deb"
 
@@ -82,7 +90,9 @@ want_isa=sse2
 # Everything below runs in a private mount namespace: the binds go with it.
 log=$work/log
 mkdir -p "$log"
-export root log main_cmd test_cmd commit CI="${CI:-}" deb
+export root log main_cmd test_cmd commit CI="${CI:-}" deb t_start
+# The steps' progress reaches this output through fd 3; all else goes to logs.
+exec 3>&1
 unshare -m --propagation private bash -s >"$log/inner" 2>&1 <<'INNER'
 set -u
 for d in proc sys dev dev/pts; do mkdir -p "$root/$d" && mount --rbind "/$d" "$root/$d"; done
@@ -98,11 +108,18 @@ in_root() { # user command: a login-like environment, nothing of ours
 		bash -c "cd && $*"
 }
 step() { # name user command: its output in $log/NAME, its status in $log/NAME.rc
-	local name=$1 user=$2 start=$SECONDS
+	local name=$1 user=$2 start=$SECONDS rc
 	shift 2
-	in_root "$user" "$@" >"$log/$name" 2>&1
-	echo $? >"$log/$name.rc"
+	printf '# %5d s: %s, as %s: %s\n' $(($(date +%s) - t_start)) "$name" "$user" "$*" >&3
+	# The lines that say where a long step is (make's goals, each test
+	# suite's as it ends, the demo's commands) are shown as they come.
+	in_root "$user" "$@" 2>&1 | tee "$log/$name" |
+		grep --line-buffered -E '^(deps: |ok   |FAIL|skip: |[0-9]+ passed|\$ |make: )' | sed -u 's/^/#        /' >&3
+	rc=${PIPESTATUS[0]}
+	echo $rc >"$log/$name.rc"
 	echo "$name $((SECONDS - start))" >>"$log/times"
+	printf '# %5d s: %s: exit %d after %d s (log: %s)\n' $(($(date +%s) - t_start)) "$name" $rc \
+		$((SECONDS - start)) "$log/$name" >&3
 }
 chroot "$root" useradd -m -s /bin/bash tester
 # The package first, on the bare root: apt brings what it depends on. man-db
@@ -112,6 +129,7 @@ chroot "$root" useradd -m -s /bin/bash tester
 if [ -n "$deb" ]; then
 	step pkg-install root "apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q /srv/tiertune.deb man-db bash-completion systemd"
 	step pkg-topo tester "tiertune topo"
+	step pkg-version tester 'v=$(dpkg-query -W -f "\${Version}" tiertune) && echo "package $v" && [ "$v" = "$(tiertune --version | sed -n "1s/^tiertune //p")" ] && case $v in *+git[0-9]*.g*) ;; *) false ;; esac'
 	step pkg-auto tester "tiertune auto --source-node 0 --model spr-ddr5-2cxl"
 	step pkg-man tester "man -P cat tiertune | grep -q 'weighted.interleave' && man -P cat tiertop >/dev/null"
 	step pkg-completion tester ". /usr/share/bash-completion/bash_completion && { _completion_loader tiertune || :; } && COMP_WORDS=(tiertune sim) COMP_CWORD=1 && _tiertune && [ \"\${COMPREPLY[*]}\" = simulate ] && { _completion_loader tiertop || :; } && COMP_WORDS=(tiertop --vi) && _tiertop && [ \"\${COMPREPLY[*]}\" = --view ]"
@@ -135,6 +153,7 @@ rc() { cat "$log/$1.rc" 2>/dev/null || echo missing; }
 tap $? "the Debian package builds, lintian reports no error and no warning" "$work/deb.log"
 tap "$(rc pkg-install)" "apt installs the package in the fresh root" "$log/pkg-install"
 tap "$(rc pkg-topo)" "installed, as a user outside the source tree: tiertune topo" "$log/pkg-topo"
+tap "$(rc pkg-version)" "the package's version is the binary's, unique per commit ($(sed -n 's/^package //p' "$log/pkg-version" 2>/dev/null))" "$log/pkg-version"
 [ "$(rc pkg-auto)" = 0 ] && grep -q "^SIMULATED: every figure comes from model '/usr/share/tiertune/models/spr-ddr5-2cxl.json'" "$log/pkg-auto"
 tap $? "installed: tiertune auto --source-node 0 --model spr-ddr5-2cxl" "$log/pkg-auto"
 tap "$(rc pkg-man)" "installed: man tiertune, man tiertop" "$log/pkg-man"

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# A new user's first hour (issue 34): bench with no kernel runs STREAM's
+# four; the version is unique per commit and sorts as apt needs; `make deps`
+# installs what building and running need, not the test and CI tools; the
+# build is parallel unless -j says otherwise.
+. "$(dirname "$0")/lib.sh"
+
+run "$TT" bench --size 4M --repeat 2 --json
+is "bench without --kernel: STREAM's copy, scale, add and triad in turn, a JSON array, each validated" \
+	"$rc:$(json '[(r["kernel"], r["validated"]) for r in j]' <"$WORK/out")" \
+	"0:[('copy', True), ('scale', True), ('add', True), ('triad', True)]"
+run "$TT" bench --size 4M --repeat 2
+is "... and in text, each kernel's header and figures" \
+	"$rc:$(grep -oE '^kernel [a-z]+' "$WORK/out" | tr '\n' ' ')" "0:kernel copy kernel scale kernel add kernel triad "
+
+# The version: VERSION+gitN.gHASH, N the commits to HEAD (mk/version.sh),
+# the same in the binary; each commit's sorts after its parent's.
+v=$("$TT_TOP/mk/version.sh")
+is "tiertune --version is mk/version.sh's" "$("$TT" --version | sed -n '1s/^tiertune //p')" "$v"
+if git -C "$TT_TOP" rev-parse -q --verify HEAD~1 >/dev/null && command -v dpkg >/dev/null; then
+	parent="$(cat "$TT_TOP/VERSION")+git$(git -C "$TT_TOP" rev-list --count HEAD~1).g$(git -C "$TT_TOP" rev-parse --short HEAD~1)"
+	dpkg --compare-versions "$parent" lt "${v%.dirty}" && dpkg --compare-versions "$(cat "$TT_TOP/VERSION")" lt "$parent"
+	is "versions sort by commit: $(cat "$TT_TOP/VERSION") < $parent < ${v%.dirty} (dpkg --compare-versions)" $? 0
+else
+	skip "no parent commit or no dpkg here to order versions with"
+fi
+
+# make deps: building and running only; each goal's own list has the rest.
+lst() { sed 's/#.*//' "$@" | tr -s ' \t' '\n\n' | sed '/^$/d' | sort -u; }
+is "packages.debian holds no test or CI tool (qemu, clang, lintian, mmdebstrap, cmocka, tmux, ...)" \
+	"$(lst "$TT_TOP/packages.debian" | grep -xE 'qemu.*|clang.*|libclang.*|lintian|mmdebstrap|debhelper|libcmocka-dev|tmux|strace|shellcheck|busybox-static|python3' | tr '\n' ' ')" ""
+# Whatever the old single list had is still installed by some goal.
+old=$(git -C "$TT_TOP" show 9005fdd:packages.debian 2>/dev/null | lst /dev/stdin)
+if [ -n "$old" ]; then
+	is "every package of the single list before the split is in one of the lists now" \
+		"$(comm -23 <(echo "$old") <(lst "$TT_TOP/packages.debian" "$TT_TOP"/mk/packages/*.debian) | tr '\n' ' ')" ""
+else
+	skip "no history to compare the lists with"
+fi
+mk() { env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -C "$TT_TOP" --no-print-directory BUILD="$TT_BUILD" "$@"; }
+is "make deps names packages.debian alone" "$(mk -n deps | grep -c '^mk/deps.sh packages.debian *$')" 1
+is "make deps check names the check list too" \
+	"$(mk -n deps check 2>/dev/null | grep -oE 'packages of [^ ]+( [^ ]+)? are installed|installing.*' | head -1)" \
+	"packages of packages.debian mk/packages/check.debian are installed"
+# A parallel build by default: one job per CPU; -j1 wins.
+probe=$WORK/probe.mk
+printf 'include Makefile\njobs-probe:\n\t@echo "$(MAKEFLAGS)"\n' >"$probe"
+is "make: one job per CPU unless told" "$(mk -f "$probe" jobs-probe | grep -oE -- '-j[0-9]+')" "-j$(nproc)"
+is "make -j1: serial, as asked" "$(mk -f "$probe" -j1 jobs-probe | grep -oE -- '-j[0-9]+')" "-j1"
+# A failing test's own output before its verdict (a unit test's stderr) is
+# printed with the failure (tests/run.sh), not only its '#' lines.
+mkdir -p "$WORK/fake/tests"
+printf '#!/bin/sh\necho 1..1\necho "the message the code under test printed" >&2\necho "not ok 1 - fails"\necho "# got 1, want 2"\nexit 1\n' \
+	>"$WORK/fake/tests/test-fails"
+chmod +x "$WORK/fake/tests/test-fails"
+rel=$(python3 -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' "$WORK/fake" "$TT_TOP")
+TT_TESTS='unit/*' "$TT_TOP/tests/run.sh" "$rel" test-fails >"$WORK/runsh" 2>&1
+is "tests/run.sh: a failing unit test's stderr and diagnostics are printed with it" \
+	"$?:$(grep -c '| the message the code under test printed' "$WORK/runsh"):$(grep -c '# got 1, want 2' "$WORK/runsh")" "1:1:1"
+done_testing

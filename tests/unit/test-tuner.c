@@ -1188,6 +1188,8 @@ static void test_near_tie_simpler(void **state)
 			 "within the noise)",
 			 w[0], w[1]);
 	tt_search_release(&sr);
+}
+
 /* Why a run keeps what the machine has, in the one set of words the
  * report, the record and the plot use (issue 34: the plot said "the best
  * is within noise of it" where the report said auto beat the best). */

@@ -139,8 +139,10 @@ static int profile_nodes(const char *name, json_t *prof, const struct tt_topo *t
 				      "each node once",
 				      name, node);
 		w->prof_bw = positive(e, "bw_bytes_s");
+		/* A latency the profile refused (under any memory's: a cache's,
+		 * or an emulator's loads) is null: node_figures takes HMAT's. */
 		w->prof_lat = positive(e, "lat_ns");
-		if (!w->prof_bw || !w->prof_lat)
+		if (!w->prof_bw || (!w->prof_lat && !json_is_null(json_object_get(e, "lat_ns"))))
 			return tt_err(
 				TT_EINPUT,
 				"auto report '%s': node %d is measured but lacks its bandwidth "
@@ -182,10 +184,21 @@ static int node_figures(const char *name, struct wnode *w, int src, const struct
 
 		w->read_bw = e * (mix->read_bytes + mix->write_bytes / ratio);
 		w->write_bw = ratio * w->read_bw;
-		w->idle_lat = w->prof_lat;
 		w->read_from = "measured";
 		w->write_from = ratio_from[0] == 'h' ? "hmat" : "assumed";
-		w->idle_from = "measured";
+		if (w->prof_lat) {
+			w->idle_lat = w->prof_lat;
+			w->idle_from = "measured";
+			return 0;
+		}
+		if (!h)
+			return tt_err(TT_EINPUT,
+				      "node %d: auto report '%s' refused its measured idle latency "
+				      "and the machine captured has no HMAT figures for it: no "
+				      "latency to model it by",
+				      w->nd->id, name);
+		w->idle_lat = (double)h->read_lat_ns;
+		w->idle_from = "hmat";
 		return 0;
 	}
 	if (!h)
@@ -223,9 +236,10 @@ static json_t *node_json(const struct wnode *w, const char *kernel, int threads)
 				      w->idle_from, "loaded_lat_ns", "assumed"));
 	if (w->measured)
 		json_object_set_new(o, "profile",
-				    json_pack("{s:f,s:f,s:s,s:i}", "bw_bytes_s", w->prof_bw,
-					      "lat_ns", w->prof_lat, "kernel", kernel, "threads",
-					      threads));
+				    json_pack("{s:f,s:o,s:s,s:i}", "bw_bytes_s", w->prof_bw,
+					      "lat_ns",
+					      w->prof_lat ? json_real(w->prof_lat) : json_null(),
+					      "kernel", kernel, "threads", threads));
 	if (w->hmat >= 0)
 		json_object_set_new(o, "hmat",
 				    json_pack("{s:s,s:b}", "access_class",

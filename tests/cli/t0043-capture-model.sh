@@ -93,6 +93,20 @@ is "a node the profile lacks: HMAT's figures, labelled hmat" \
 	"$rc:$(model_nodes "$WORK/part/model.json" | sed -n 4p):$(json '"2 nodes measured" in j["source"] and "1 from the capture" in j["source"]' <"$WORK/part/model.json")" \
 	"0:2 cpus=False read=5120000000.000/hmat write=5120000000.000/hmat idle=400.0000000000/hmat curve=assumed profile=None,None:True"
 
+# A latency the profile refused (null: under any memory's, as TCG's loads
+# can be) with its bandwidth measured: the bandwidth measured, the idle
+# latency HMAT's, each labelled so (a model was refused on 4534348).
+python3 - "$REP" >"$WORK/nolat.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["profile"]["nodes"][2]["lat_ns"] = None
+print(json.dumps(r))
+PY
+run "$TT" --sysfs-root "$root" capture -o "$WORK/nolat" --model-from "$WORK/nolat.json"
+is "a refused latency: the measured bandwidth, HMAT's idle latency, labelled" \
+	"$rc:$(model_nodes "$WORK/nolat/model.json" | sed -n 4p | sed -E 's/read=[0-9.]+/read=X/; s/write=[0-9.]+/write=X/; s/,[0-9.]+$/,B/; s/profile=[0-9.]+/profile=B/')" \
+	"0:2 cpus=False read=X/measured write=X/hmat idle=400.0000000000/hmat curve=assumed profile=B,None"
+
 # Two reports, from source nodes 0 and 1 (the guest's second run): a
 # model with both sources, each node alone from each at what it measured.
 REP1="$TT_TOP/tests/fixtures/reports/qemu-3node-hmat.auto-source1.json"

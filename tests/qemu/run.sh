@@ -102,7 +102,23 @@ boot_auto() {
 	echo "# QEMU exit $rc after $elapsed s (kernel $(basename "$kernel_auto"), auto mode, hot-add)"
 	tr -d '\r' <"$work/serial-auto.raw" >"$build/qemu-serial-auto.log"
 	cat "$work/serial-auto.raw.qmp" >>"$build/qemu-serial-auto.log"
-	python3 "$here/auto-check.py" "$build/qemu-serial-auto.log" "$build/tiertune"
+	checker auto-check.py python3 "$here/auto-check.py" "$build/qemu-serial-auto.log" \
+		"$build/tiertune"
+}
+# Runs one checker and passes its TAP on; a checker that stops early (a
+# crash: its plan missing or short of its tests) is a failed test of its
+# own, or the checks it never reached would pass unseen.
+checker() { # name command...
+	local name=$1 out rc plan ran
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' <<<"$out" | tail -n 1)
+	ran=$(grep -cE '^(not )?ok [0-9]+' <<<"$out")
+	if [ -z "$plan" ] || [ "$plan" != "$ran" ]; then
+		echo "not ok 0 - $name stopped early (exit $rc, plan '${plan:-none}', $ran tests ran)"
+	fi
 }
 # Renumbers the TAP of both checkers into one stream with one plan; exit 1
 # when any test failed (a TODO, TAP's known failure, does not count).
@@ -137,8 +153,8 @@ boot_612() {
 	elapsed=$(python3 -c "import time; print('%.1f' % (time.time() - $start))")
 	echo "# QEMU exit $qemu_rc after $elapsed s (kernel $(basename "$kernel"), seed $seed)"
 	cp "$work/serial.log" "$build/qemu-serial.log"
-	python3 "$here/check.py" "$work/serial.log" "$work/cases.txt" "$build/tiertune" \
-		"$top/tests/fixtures/sysfs/qemu-3node-hmat"
+	checker check.py python3 "$here/check.py" "$work/serial.log" "$work/cases.txt" \
+		"$build/tiertune" "$top/tests/fixtures/sysfs/qemu-3node-hmat"
 }
 
 # TT_QEMU_KERNELS: which boots (default both; "6.12" or "auto" alone while

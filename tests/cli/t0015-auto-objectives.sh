@@ -181,9 +181,10 @@ is "--granularity tier refuses part of a tier" "$rc:$(grep -c "memory tier 4 has
 # sources overlap and the conflict is named, and --apply refuses it.
 gfx2=$(copy_fixture 2s-genoa-cxl)
 before=$(tree_sum "$gfx2")
-# At 1% noise: each socket's +2.5% over its local DRAM is then beyond the
-# noise (at 3% it is within, and each source recommends binding locally).
-S=("$TT" --sysfs-root "$gfx2" auto --all-sources --model "$M/2s-genoa-cxl.json" --seed 4 --noise 0.01)
+# At 0.5% noise: each socket's +1.6% over its local DRAM is then beyond the
+# noise (at 1% it is within since the search reaches the model's 16:1 side,
+# whose true gain is about 1.3%, and each source recommends binding locally).
+S=("$TT" --sysfs-root "$gfx2" auto --all-sources --model "$M/2s-genoa-cxl.json" --seed 4 --noise 0.005)
 run "${S[@]}" --nodes local --json
 is "--all-sources --nodes local: exit 0, a run per source over its own nodes" \
 	"$rc:$(json "[(s['source_node'], s['nodes'], s['run'] is not None) for s in j['sources']]" <"$WORK/out")" \

@@ -95,8 +95,11 @@ int tt_recos_check_present(const struct tt_recos *rs, const struct tt_topo *t, c
  * its memory nodes as the per-tier kernel does (seed 003,
  * memtier_get_node_weight). */
 static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
-			struct tt_weights *nodes)
+			const struct tt_wi_backend *from, struct tt_weights *nodes)
 {
+	/* The earlier RFC (seed 011, node_interleave_weight) gives the
+	 * remainder one each to the first nodes; the later one rounds up. */
+	bool v1 = strcmp(from->name, "rfcv1") == 0;
 	int tier, node;
 
 	tt_weights_clear(nodes);
@@ -104,7 +107,7 @@ static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 	{
 		const struct tt_tier *tr = tt_topo_tier(t, tier);
 		uint32_t tw = tt_weights_get(tiers, tier, 0);
-		unsigned int k = 0;
+		unsigned int k = 0, pos = 0;
 
 		/* 0 leaves the tier out of the RFC's interleave; upstream has no
 		 * weight 0, so its nodes stay out of the policy's nodes instead. */
@@ -113,7 +116,8 @@ static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 		tt_nodemask_for_each (node, &tr->nodes)
 			k++;
 		tt_nodemask_for_each (node, &tr->nodes)
-			tt_weights_put(nodes, node, tt_rfc_split(tw, k));
+			tt_weights_put(nodes, node,
+				       v1 ? tt_rfcv1_split(tw, k, pos++) : tt_rfc_split(tw, k));
 	}
 }
 
@@ -149,7 +153,7 @@ int tt_recos_convert(struct tt_recos *rs, const struct tt_topo *t, const struct 
 		if (!from || from->key == be->key) {
 			conv = r->w;
 		} else if (be->key == TT_WI_BY_NODE) {
-			split_tiers(t, &r->w, &conv);
+			split_tiers(t, &r->w, from, &conv);
 		} else {
 			if (be->per_source && r->source_node < 0)
 				return tt_err(TT_EINPUT,

@@ -163,13 +163,17 @@ int tt_auto_tier_nodes(const struct tt_auto *c, const struct tt_weights *tiers,
 		       struct tt_weights *nodes)
 {
 	struct tt_recos *rs = calloc(1, sizeof(*rs));
+	const struct tt_wi_backend *tb;
 	char buf[512];
 	int rc =
 		rs ? tt_weights_format(tiers, buf, sizeof(buf)) : tt_err(TT_EFAIL, "out of memory");
 
+	/* Split as the machine's own tier interface splits (the two RFCs
+	 * round differently); on another machine, as the per-source RFC. */
+	if (tt_wi_pick(c->sfs, NULL, &tb) < 0 || tb->key != TT_WI_BY_TIER)
+		tb = tt_wi_for_key(TT_WI_BY_TIER);
 	if (rc >= 0)
-		rc = tt_recos_add(rs, c->req.source, tt_wi_for_key(TT_WI_BY_TIER)->name, buf, NAN,
-				  "--granularity tier");
+		rc = tt_recos_add(rs, c->req.source, tb->name, buf, NAN, "--granularity tier");
 	if (rc == 0)
 		rc = tt_recos_convert(rs, c->t, tt_wi_for_key(TT_WI_BY_NODE));
 	if (rc == 0)

@@ -72,6 +72,16 @@ static void test_convert(void **state)
 	struct tt_recos anon = { 0 };
 	assert_int_equal(tt_recos_add(&anon, -1, "upstream", "0:1", NAN, "t"), 0);
 	assert_int_equal(tt_recos_convert(&anon, &t, tt_wi_find("rfc")), TT_EINPUT);
+	/* The earlier RFC's split (seed 011, node_interleave_weight): the
+	 * quotient, the remainder one each to the first nodes, so 5 over
+	 * tier 87's nodes 1 and 2 is 3 and 2, where the later RFC's is 3 and
+	 * 3 (auto --granularity tier measured rfcv1's tiers by that rule). */
+	struct tt_recos v1 = { 0 };
+	assert_int_equal(tt_recos_add(&v1, -1, "rfcv1", "4:20,87:5", NAN, "t"), 0);
+	assert_int_equal(tt_recos_convert(&v1, &t, tt_wi_find("upstream")), 0);
+	assert_int_equal(tt_weights_get(&v1.r[0].w, 0, 0), 20);
+	assert_int_equal(tt_weights_get(&v1.r[0].w, 1, 0), 3);
+	assert_int_equal(tt_weights_get(&v1.r[0].w, 2, 0), 2);
 	tt_topo_release(&t);
 }
 

@@ -205,7 +205,15 @@ static int shell(const struct export *e, FILE *f)
 		rc = each_write(e, be, mf, shell_first);
 		fclose(mf);
 		fprintf(f, "\n# the %s interface: %s\n", be->name, be->summary);
-		if (any)
+		/* The two RFCs share the tier files' path; what a file holds
+		 * tells them apart, as tt_wi_tier_form does: the earlier one a
+		 * plain number, the per-source one SRC:WEIGHT entries. */
+		if (any && be->key == TT_WI_BY_TIER)
+			fprintf(f,
+				"use_%s=\nif [ -f \"$root%s\" ] && %sgrep -qxE '[0-9]+' "
+				"\"$root%s\"; then\n\tuse_%s=1\n",
+				be->name, first, be->per_source ? "! " : "", first, be->name);
+		else if (any)
 			fprintf(f, "use_%s=\nif [ -f \"$root%s\" ]; then\n\tuse_%s=1\n", be->name,
 				first, be->name);
 		if (rc == 0)

@@ -195,6 +195,11 @@ run "$TT" --sysfs-root "$rfc" export --tier-weights 4:5,22:1 --source-node 0 --f
 run sh "$WORK/both-rfc.sh" "$rfc"
 is "and on the RFC root, the RFC interface (source 0's entry; the shell writes the file as given)" \
 	"$rc:$(cat "$rfc/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight")" "0:0:5"
+# The earlier RFC shares that file's path: its root gets the plain number.
+v1=$(copy_fixture rfcv1-4node)
+run sh "$WORK/both-rfc.sh" "$v1"
+is "and on the earlier RFC's root (rfcv1), its one number per tier" \
+	"$rc:$(cat "$v1/sys/devices/virtual/memory_tiering/memory_tier4/interleave_weight")" "0:5"
 
 # The metrics unit's export: from the profile, weights now and recommended.
 run "$TT" --sysfs-root "$spr" export --profile "$WORK/spr.json" --format prometheus

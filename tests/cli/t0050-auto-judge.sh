@@ -54,9 +54,11 @@ is "... its run is recorded with no weights to apply: apply --run writes nothing
 # Where no other source loses beyond the noise the weights stand: Xeon Max
 # flat, node 1's best (over nodes node 0 reaches remotely either way).
 run "$TT" auto --source-node 1 --model "$M/xeon-max-hbm-flat.json" --seed 1 --no-record --json
-is "xeon max flat node 1: node 0 measured, within noise of its weights now; apply stands" \
-	"$rc:$(json "[(o['source_node'], o['now_from'], o['verdict']) for o in j['other_sources']], j['recommendation']['action']" <"$WORK/out")" \
-	"0:[(0, 'weights set now', 'within noise')] apply"
+# (With the search auto runs now, node 1's winner also serves node 0 better
+# than its weights now: what matters is that it does not lose.)
+is "xeon max flat node 1: node 0 measured, no loss against its weights now; apply stands" \
+	"$rc:$(json "[(o['source_node'], o['now_from'], o['verdict'] in ('within noise', 'better')) for o in j['other_sources']], j['recommendation']['action']" <"$WORK/out")" \
+	"0:[(0, 'weights set now', True)] apply"
 run "$TT" auto --source-node 0 --model "$M/spr-ddr5-4cxl.json" --seed 1 --no-record --json
 is "one CPU node: no other source, other_sources null" \
 	"$rc:$(json "j['other_sources']" <"$WORK/out")" "0:None"

@@ -97,9 +97,6 @@ int tt_recos_check_present(const struct tt_recos *rs, const struct tt_topo *t, c
 static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 			const struct tt_wi_backend *from, struct tt_weights *nodes)
 {
-	/* The earlier RFC (seed 011, node_interleave_weight) gives the
-	 * remainder one each to the first nodes; the later one rounds up. */
-	bool v1 = strcmp(from->name, "rfcv1") == 0;
 	int tier, node;
 
 	tt_weights_clear(nodes);
@@ -116,8 +113,11 @@ static void split_tiers(const struct tt_topo *t, const struct tt_weights *tiers,
 		tt_nodemask_for_each (node, &tr->nodes)
 			k++;
 		tt_nodemask_for_each (node, &tr->nodes)
+			/* As the tier's interface splits it (the two RFCs
+			 * round differently). */
 			tt_weights_put(nodes, node,
-				       v1 ? tt_rfcv1_split(tw, k, pos++) : tt_rfc_split(tw, k));
+				       from->node_share ? from->node_share(tw, k, pos++)
+							: tt_rfc_split(tw, k));
 	}
 }
 

@@ -197,5 +197,6 @@ const struct tt_wi_backend tt_wi_rfcv1 = {
 	.writes = v1_writes,
 	.defaults = v1_defaults,
 	.current = v1_current,
+	.node_share = tt_rfcv1_split,
 	.order = v1_order,
 };

@@ -121,6 +121,9 @@ struct tt_wi_backend {
 	 * kernel's value for an id that has none. */
 	void (*current)(const struct tt_wi_state *st, const struct tt_topo *t, int src,
 			struct tt_weights *out);
+	/* A tier's weight tw as the weight of the pos-th (by ascending id)
+	 * of its n nodes, as the kernel splits it; NULL: not keyed by tier. */
+	uint32_t (*node_share)(uint32_t tw, unsigned int n, unsigned int pos);
 	/* The interleave order over mask for weights w keyed by unit. */
 	int (*order)(struct tt_il_order *o, const struct tt_nodemask *mask, const struct tt_topo *t,
 		     const struct tt_weights *w);

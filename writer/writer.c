@@ -108,11 +108,14 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 
 	memset(rs, 0, sizeof(*rs));
 	if (rq->from == TT_WRITER_WEIGHTS) {
-		/* Typed weights for a node online without memory are refused
-		 * as a profile's are (a node not online, the interface's check
-		 * refuses): not written to a weight file for memory that is not
-		 * there yet. */
+		/* Typed weights for a node not online, or online without
+		 * memory, are refused as a profile's are (exit 3): a kernel
+		 * before 6.16 has a weight file for every possible node, so the
+		 * interface's check alone let a write to an absent node
+		 * through. */
 		rc = tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rq->be, rs);
+		if (rc == 0)
+			rc = tt_recos_check_present(rs, rq->topo, "--weights");
 		return rc < 0 ? rc : check_memory(rs, rq->topo, "--weights");
 	}
 	if (rq->from == TT_WRITER_PROFILE) {

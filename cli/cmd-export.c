@@ -618,6 +618,8 @@ static int emit(const struct export *e, int (*write)(const struct export *, FILE
 {
 	struct emit_ctx c = { e, write };
 
+	if (out && write == prometheus) /* node_exporter's textfile: 0644, through no link */
+		return cli_write_textfile(out, emit_write, &c);
 	return out ? cli_write_file(out, emit_write, &c) : write(e, stdout);
 }
 

@@ -801,11 +801,6 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		if (rc == 0)
 			rc = tt_recos_from_args(w, tier_weights, e.source,
 						e.nbe == 1 ? e.be[0] : NULL, &e.rs);
-		/* As apply --weights refuses them: a node not online here may
-		 * still have a weight file (kernels before 6.16 make one per
-		 * possible node), and a profile naming it never applies. */
-		if (rc == 0)
-			rc = tt_recos_check_present(&e.rs, &t, "--weights");
 	} else if (profile_file) {
 		rc = from_profile(&e, profile_file, formats[fmt].write, force);
 	} else {
@@ -820,6 +815,12 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	if (rc == 0 && formats[fmt].write != csv && e.rs.n &&
 	    !(formats[fmt].write == profile && tt_recos_other_hw(&e.rs, &t)))
 		rc = check_recos(&e);
+	/* As apply --weights refuses them, after the interface's check (a
+	 * node with no weight file is bad input): a node not online here may
+	 * still have one (kernels before 6.16 make one per possible node),
+	 * and a profile naming it never applies. */
+	if (rc == 0 && (weights || tier_weights))
+		rc = tt_recos_check_present(&e.rs, &t, "--weights");
 	if (rc < 0 && profile_file && formats[fmt].write == prometheus)
 		rc = prometheus_bad_profile(&e, rc, out);
 	else if (rc == 0)

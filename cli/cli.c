@@ -304,8 +304,9 @@ static int link_planted(const char *out, const struct stat *link)
 
 /* A regular file or a new path: the temp name is random and created O_EXCL
  * (mkstemp), so a link planted at a guessable name cannot redirect the
- * write; it then gets the mode a plain create would have given. */
-int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
+ * write; it then gets the mode a plain create would have given. A textfile
+ * (cli_write_textfile) is 0644 and written through no link. */
+static int write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx, bool textfile)
 {
 	char tmp[4200], real[PATH_MAX];
 	struct stat st;
@@ -318,6 +319,14 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 	 * (/dev/stdout, a link into a config folder) would become a regular
 	 * file, and as root a device node would. A link is followed to what it
 	 * names; only a regular file, or a new one, is replaced whole. */
+	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode) && textfile) {
+		if (stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+			return tt_err(TT_EINPUT,
+				      "output '%s' is a symbolic link to what is not a regular "
+				      "file: a textfile is written through no link",
+				      out);
+		goto create; /* the link itself replaced, its target left alone */
+	}
 	if (lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
 		if ((rc = link_planted(out, &st)) < 0)
 			return rc;
@@ -333,6 +342,7 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 		return tt_err(TT_EINPUT, "output '%s' is a folder, not a file", out);
 	if (there && !S_ISREG(st.st_mode))
 		return write_through(out, write, ctx);
+create:
 	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out) >= (int)sizeof(tmp))
 		return tt_err(TT_EINPUT, "output path '%s' is too long", out);
 	fd = mkostemp(tmp, O_CLOEXEC);
@@ -341,7 +351,7 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 				  "cannot create a file beside '%s'", out);
 	mask = umask(0);
 	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
+	if (fchmod(fd, textfile ? 0644 : 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot write '%s'", tmp);
 		close(fd);
 		unlink(tmp);
@@ -357,4 +367,18 @@ int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
 	if (rc < 0)
 		unlink(tmp);
 	return rc;
+}
+
+int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
+{
+	return write_file(out, write, ctx, false);
+}
+
+/* For another user's reader (node_exporter's textfile collector, its own
+ * user): 0644 whatever the umask (0600 under 077 and the collector could
+ * not read it; 0666 under 000), and a symbolic link at the path is
+ * replaced, never followed, as the file is root's every minute. */
+int cli_write_textfile(const char *out, int (*write)(void *ctx, FILE *f), void *ctx)
+{
+	return write_file(out, write, ctx, true);
 }

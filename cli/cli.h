@@ -165,6 +165,9 @@ const char *cli_str(json_t *row, const char *key);
  * link is followed (the link stays); a device, FIFO or terminal is written
  * in place, never replaced by a regular file. */
 int cli_write_file(const char *out, int (*write)(void *ctx, FILE *f), void *ctx);
+/* The same for a file another user reads (a Prometheus textfile): 0644
+ * whatever the umask, and a symbolic link at out replaced, not followed. */
+int cli_write_textfile(const char *out, int (*write)(void *ctx, FILE *f), void *ctx);
 
 /* Prints and frees a JSON document (an object), "schema_version" first;
  * returns 0 or an exit code. */

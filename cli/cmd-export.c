@@ -30,6 +30,7 @@ struct export
 	int source;			   /* -1: all */
 	json_t *run;			   /* csv: the run with its trials */
 	const char *profile;		   /* --profile FILE, or NULL */
+	const char *profile_error;	   /* prometheus: why the profile is bad, or NULL */
 };
 
 /* One comment line in every format: the host name comes from a database
@@ -381,6 +382,38 @@ static void prometheus_figures(const struct export *e, FILE *f)
 	}
 }
 
+/* A label value as the text format reads it (\\, \" and \n its only
+ * escapes): the reason is made one line of well-formed UTF-8 first
+ * (tt_str_escape), as its file name and the input it quotes may be
+ * anything. */
+static void prometheus_label(FILE *f, const char *s)
+{
+	char buf[1024];
+
+	for (const char *p = tt_str_escape(s, buf, sizeof(buf)); *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+}
+
+/* Whether the profile holds for this host; with a bad one the file is
+ * still written, its current weights read now, so that an alert sees the
+ * reason rather than the series of the last good minute. */
+static void prometheus_profile_ok(const struct export *e, FILE *f)
+{
+	fprintf(f, "# HELP tiertune_profile_ok 1 when the profile is valid for this host; 0 "
+		   "with the reason (no recommended weights then).\n# TYPE tiertune_profile_ok "
+		   "gauge\n");
+	if (!e->profile_error) {
+		fprintf(f, "tiertune_profile_ok 1\n");
+		return;
+	}
+	fprintf(f, "tiertune_profile_ok{reason=\"");
+	prometheus_label(f, e->profile_error);
+	fprintf(f, "\"} 0\n");
+}
+
 /* node_exporter's textfile collector: recommended and current weights,
  * and the gain the recommendation was measured at. Current weights are
  * those of the interfaces that hold one weight per id for every source. */
@@ -450,6 +483,8 @@ static int prometheus(const struct export *e, FILE *f)
 		}
 		tt_wi_state_release(&st);
 	}
+	if (e->profile)
+		prometheus_profile_ok(e, f);
 	return 0;
 }
 
@@ -583,7 +618,32 @@ static int emit(const struct export *e, int (*write)(const struct export *, FILE
 {
 	struct emit_ctx c = { e, write };
 
+	if (out && write == prometheus) /* node_exporter's textfile: 0644, through no link */
+		return cli_write_textfile(out, emit_write, &c);
 	return out ? cli_write_file(out, emit_write, &c) : write(e, stdout);
+}
+
+/* The metrics timer's textfile with a profile that is bad (unreadable,
+ * from other hardware, naming a node not online): the weights in sysfs
+ * now and the reason are written all the same (a file left as it was
+ * served the last good minute's "current" weights: node 0 at 25 while
+ * sysfs held 9), and the command still fails with the profile's error. */
+static int prometheus_bad_profile(struct export *e, int rc, const char *out)
+{
+	char msg[1024], hint[1024];
+	int wrc;
+
+	snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+	snprintf(hint, sizeof(hint), "%s", tt_err_hint_msg());
+	memset(&e->rs, 0, sizeof(e->rs));
+	e->profile_error = msg;
+	wrc = emit(e, prometheus, out);
+	if (wrc < 0)
+		return wrc;
+	tt_err(rc, "%s", msg);
+	if (hint[0])
+		tt_err_hint("%s", hint);
+	return rc;
 }
 
 /* --interface: the one named (default: the one this kernel has), or
@@ -755,7 +815,15 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	if (rc == 0 && formats[fmt].write != csv && e.rs.n &&
 	    !(formats[fmt].write == profile && tt_recos_other_hw(&e.rs, &t)))
 		rc = check_recos(&e);
-	if (rc == 0)
+	/* As apply --weights refuses them, after the interface's check (a
+	 * node with no weight file is bad input): a node not online here may
+	 * still have one (kernels before 6.16 make one per possible node),
+	 * and a profile naming it never applies. */
+	if (rc == 0 && (weights || tier_weights))
+		rc = tt_recos_check_present(&e.rs, &t, "--weights");
+	if (rc < 0 && profile_file && formats[fmt].write == prometheus)
+		rc = prometheus_bad_profile(&e, rc, out);
+	else if (rc == 0)
 		rc = emit(&e, formats[fmt].write, out);
 	json_decref(e.run);
 	if (rc < 0)

@@ -110,8 +110,8 @@ static int load(const struct tt_writer_req *rq, struct tt_recos *rs, struct tt_w
 	if (rq->from == TT_WRITER_WEIGHTS) {
 		/* Typed weights for a node online without memory are refused
 		 * as a profile's are (a node not online, the interface's check
-		 * refuses): not written to a weight file for memory that is not
-		 * there yet. */
+		 * refuses, or plan() where its file is there): not written to a
+		 * weight file for memory that is not there yet. */
 		rc = tt_recos_from_args(rq->weights, rq->tier_weights, rq->source, rq->be, rs);
 		return rc < 0 ? rc : check_memory(rs, rq->topo, "--weights");
 	}
@@ -209,7 +209,15 @@ static int plan(const struct tt_writer_req *rq, const char *state, struct tt_wri
 		 * mode on (the boot unit's apply --profile). */
 		if (rc == 0 && rq->from == TT_WRITER_PROFILE && !rs.n && rs.nactions)
 			return tt_apply_plan_auto(p, rq->topo, true);
-		return rc < 0 ? rc : plan_recos(rq, &rs, p, res);
+		if (rc == 0)
+			rc = plan_recos(rq, &rs, p, res);
+		/* Typed weights for a node not online whose weight file is
+		 * there (a kernel before 6.16 has one for every possible node,
+		 * so the interface's check above passes) are refused as a
+		 * profile's are, exit 3; one with no file stays bad input. */
+		if (rc == 0 && rq->from == TT_WRITER_WEIGHTS)
+			rc = tt_recos_check_present(&rs, rq->topo, "--weights");
+		return rc;
 	case TT_WRITER_PLANNER:
 		return rq->hooks.plan(rq->hooks.plan_ctx, p);
 	case TT_WRITER_LAST:

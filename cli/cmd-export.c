@@ -755,7 +755,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 			   .required = true),
 		CLI_STRING("output", &out, "FILE",
 			   "write to FILE (a regular file through a temporary file and rename; a "
-			   "device, FIFO or symlink written through) instead of standard output",
+			   "device, FIFO or symlink written through, but prometheus's textfile "
+			   "replaces a link, mode 0644) instead of standard output",
 			   .short_name = 'o'),
 		CLI_STRING("interface", &interface, cli_interfaces(ifaces, sizeof(ifaces), "|both"),
 			   "the interface to export for, or every one (default: the one this "

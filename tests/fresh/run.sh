@@ -166,7 +166,8 @@ tap $? "as a user without sudo, 'make deps' refuses" "$log/deps-user-first"
 grep -q 'as root, run:' "$log/deps-user-first" && grep -q 'apt-get install' "$log/deps-user-first"
 tap $? "and says what to run as root" "$log/deps-user-first"
 tap "$(rc main-root)" "as root: $main_cmd" "$log/main-root"
-demo_isa=$(sed -n 's/^kernel triad (\([a-z0-9]*\)),.*/\1/p' "$log/main-root" | head -1)
+# bench's header names the loops on its sizes line ("...; avx512 loops").
+demo_isa=$(sed -n 's/^arrays of .*; \([a-z0-9]*\) loops$/\1/p' "$log/main-root" | head -1)
 [ "$demo_isa" = "$want_isa" ]
 tap $? "the demo's kernel loops are the widest this CPU runs ($demo_isa, want $want_isa)" "$log/main-root"
 got_isa=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["isa"])' "$log/isa" 2>/dev/null)

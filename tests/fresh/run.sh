@@ -10,7 +10,7 @@ top=$(cd "$here/../.." && pwd)
 n=0 failed=0
 tap() { # status description [log]
 	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
 		failed=$((failed + 1))
 		echo "not ok $n - $2"
 		[ -z "${3:-}" ] || tail -n 40 "$3" | sed 's/^/# /'
@@ -98,6 +98,9 @@ set -u
 for d in proc sys dev dev/pts; do mkdir -p "$root/$d" && mount --rbind "/$d" "$root/$d"; done
 mkdir -p "$root/var/cache/apt/archives"
 mount --bind /var/cache/apt/archives "$root/var/cache/apt/archives"
+# A step's stdin is /dev/null: this shell reads its own script from stdin, so
+# anything in a step that reads stdin swallows the steps after it. On f30adfc
+# the steps after the test step never ran and left no status ("got none").
 in_root() { # user command: a login-like environment, nothing of ours
 	local user=$1
 	shift
@@ -105,7 +108,7 @@ in_root() { # user command: a login-like environment, nothing of ours
 	[ "$user" = root ] || { home=/home/$user spec=$(chroot "$root" id -u "$user"):$(chroot "$root" id -g "$user"); }
 	chroot --userspec="$spec" "$root" env -i HOME="$home" USER="$user" LANG=C.UTF-8 \
 		PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
-		bash -c "cd && $*"
+		bash -c "cd && $*" </dev/null
 }
 step() { # name user command: its output in $log/NAME, its status in $log/NAME.rc
 	local name=$1 user=$2 start=$SECONDS rc

@@ -29,8 +29,19 @@ int tt_il_order_nodes(struct tt_il_order *o, const struct tt_nodemask *mask,
 	return 0;
 }
 
-int tt_il_order_tiers(struct tt_il_order *o, const struct tt_nodemask *mask,
-		      const struct tt_topo *t, const uint32_t *tier_weight)
+/* How a per-tier kernel turns its tier's weight into a node's: the two RFCs
+ * differ only in these, so they share one walk (below). */
+struct tier_rule {
+	uint32_t width;	   /* the weight's storage: u8 in RFC v2, u16 in v1 */
+	uint32_t untiered; /* a node in no tier: 1 (v2), no slot (v1) */
+	uint32_t (*share)(uint32_t tier_weight, unsigned int n, unsigned int pos);
+	bool total_at_least_n; /* memtier_get_total_weight (v2) */
+	bool by_position;      /* v1's vma walk counts slots by position */
+};
+
+static int order_by_tier(struct tt_il_order *o, const struct tt_nodemask *mask,
+			 const struct tt_topo *t, const uint32_t *tier_weight,
+			 const struct tier_rule *r)
 {
 	int node;
 
@@ -38,42 +49,7 @@ int tt_il_order_tiers(struct tt_il_order *o, const struct tt_nodemask *mask,
 	o->sum = 0;
 	tt_nodemask_for_each (node, mask) {
 		const struct tt_node *tn = tt_topo_node(t, node);
-		uint32_t wt = 1;
-
-		for (int i = 0; tn && i < t->ntiers; i++) {
-			struct tt_nodemask both;
-
-			if (t->tiers[i].id != tn->tier)
-				continue;
-			for (int k = 0; k < TT_MAX_NODES / 64; k++)
-				both.bits[k] = t->tiers[i].nodes.bits[k] & mask->bits[k];
-			/* The kernel keeps tier weights in an unsigned char. */
-			wt = (uint8_t)tt_rfc_split(tier_weight[i] & 0xff,
-						   tt_nodemask_weight(&both));
-		}
-		o->node[o->n] = node;
-		o->weight[o->n] = wt;
-		o->sum += wt;
-		o->n++;
-	}
-	if (o->n == 0)
-		return tt_err(TT_EINPUT, "the policy's node mask is empty");
-	o->total = o->sum < (uint64_t)o->n ? (uint64_t)o->n : o->sum;
-	o->ilx32 = true;
-	o->by_position = false;
-	return 0;
-}
-
-int tt_il_order_tier_split(struct tt_il_order *o, const struct tt_nodemask *mask,
-			   const struct tt_topo *t, const uint32_t *tier_weight)
-{
-	int node;
-
-	o->n = 0;
-	o->sum = 0;
-	tt_nodemask_for_each (node, mask) {
-		const struct tt_node *tn = tt_topo_node(t, node);
-		uint32_t wt = 0;
+		uint32_t wt = r->untiered;
 
 		for (int i = 0; tn && i < t->ntiers; i++) {
 			unsigned int n = 0, pos = 0;
@@ -87,8 +63,7 @@ int tt_il_order_tier_split(struct tt_il_order *o, const struct tt_nodemask *mask
 				pos += m < node;
 				n++;
 			}
-			/* The kernel keeps the tier's weight in an unsigned short. */
-			wt = tt_rfcv1_split(tier_weight[i] & 0xffff, n, pos);
+			wt = r->share(tier_weight[i] & r->width, n, pos) & r->width;
 		}
 		o->node[o->n] = node;
 		o->weight[o->n] = wt;
@@ -97,16 +72,43 @@ int tt_il_order_tier_split(struct tt_il_order *o, const struct tt_nodemask *mask
 	}
 	if (o->n == 0)
 		return tt_err(TT_EINPUT, "the policy's node mask is empty");
+	o->total = r->total_at_least_n && o->sum < (uint64_t)o->n ? (uint64_t)o->n : o->sum;
+	o->ilx32 = true;
+	o->by_position = r->by_position;
+	return 0;
+}
+
+int tt_il_order_tiers(struct tt_il_order *o, const struct tt_nodemask *mask,
+		      const struct tt_topo *t, const uint32_t *tier_weight)
+{
+	static const struct tier_rule v2 = {
+		.width = 0xff,
+		.untiered = 1,
+		.share = tt_rfc_share,
+		.total_at_least_n = true,
+	};
+
+	return order_by_tier(o, mask, t, tier_weight, &v2);
+}
+
+int tt_il_order_tier_split(struct tt_il_order *o, const struct tt_nodemask *mask,
+			   const struct tt_topo *t, const uint32_t *tier_weight)
+{
+	static const struct tier_rule v1 = {
+		.width = 0xffff,
+		.untiered = 0,
+		.share = tt_rfcv1_split,
+		.by_position = true,
+	};
+	int rc = order_by_tier(o, mask, t, tier_weight, &v1);
+
 	/* vnnodes 0 (no node of the mask in a tier): offset_il_node returns
 	 * numa_node_id(), the allocating CPU's node, which no order holds. */
-	if (o->sum == 0)
+	if (rc == 0 && o->sum == 0)
 		return tt_err(TT_EINPUT,
 			      "no node of the policy is in a memory tier: the kernel allocates "
 			      "on the faulting CPU's node");
-	o->total = o->sum;
-	o->ilx32 = true;
-	o->by_position = true;
-	return 0;
+	return rc;
 }
 
 int tt_il_vma_node(const struct tt_il_order *o, uint64_t ilx)

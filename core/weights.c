@@ -298,6 +298,12 @@ uint32_t tt_rfc_split(uint32_t tier_weight, unsigned int nodes_in_tier_and_polic
 	       (tier_weight % nodes_in_tier_and_policy ? 1 : 0);
 }
 
+uint32_t tt_rfc_share(uint32_t tier_weight, unsigned int n, unsigned int pos)
+{
+	(void)pos;
+	return tt_rfc_split(tier_weight, n);
+}
+
 uint32_t tt_rfcv1_split(uint32_t tier_weight, unsigned int n, unsigned int pos)
 {
 	uint32_t q;

@@ -106,6 +106,9 @@ int tt_weights_auto_topo(const struct tt_topo *t, struct tt_weights *out);
  * memtier_get_node_weight): tier_weight split over the nodes of the policy
  * that are in the tier, rounded up, so 3 over 2 nodes gives 2 each. */
 uint32_t tt_rfc_split(uint32_t tier_weight, unsigned int nodes_in_tier_and_policy);
+/* tt_rfc_split in tt_rfcv1_split's shape (the same share at every pos), so
+ * the backends and the interleave order take either through one pointer. */
+uint32_t tt_rfc_share(uint32_t tier_weight, unsigned int n, unsigned int pos);
 /* The first multi-tier RFC's share of a tier weight (seed 011,
  * node_interleave_weight) for the node at position pos (0-based, ascending
  * id) of the n nodes in the tier and the policy: the quotient, plus one for

@@ -283,14 +283,6 @@ static int rfc_fixture_node_joined(const struct tt_sysfs *s, int tier)
 	return tt_fixture_replace(s, rel, out);
 }
 
-/* Seed 004's memtier_get_node_weight: the tier's weight over its nodes,
- * rounded up, the same for each. */
-static uint32_t rfc_node_share(uint32_t tw, unsigned int n, unsigned int pos)
-{
-	(void)pos;
-	return tt_rfc_split(tw, n);
-}
-
 const struct tt_wi_backend tt_wi_rfc = {
 	.name = "rfc",
 	.summary = "per-tier weights relative to the source node (the per-tier interleave RFC)",
@@ -310,6 +302,6 @@ const struct tt_wi_backend tt_wi_rfc = {
 	.writes = rfc_writes,
 	.defaults = rfc_defaults,
 	.current = rfc_current,
-	.node_share = rfc_node_share,
+	.node_share = tt_rfc_share,
 	.order = rfc_order,
 };

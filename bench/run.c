@@ -315,10 +315,9 @@ static int hugetlb_check(const struct tt_bench_opts *o, int n, size_t bytes)
 			    "nr_hugepages; or --page-size thp",
 			    (size_t)n * (bytes / page), kb);
 	} else if ((uint64_t)free_pages * page < (uint64_t)n * bytes) {
-		rc = tt_err(
-			TT_EUNAVAIL,
-			"%ld of %ld reserved %s huge pages are free and the buffers need %zu",
-			free_pages, total, size, (size_t)n * (bytes / page));
+		rc = tt_err(TT_EUNAVAIL,
+			    "%ld of %ld reserved %s huge pages are free and the buffers need %zu",
+			    free_pages, total, size, (size_t)n * (bytes / page));
 		tt_err_hint("as root, raise /sys/kernel/mm/hugepages/hugepages-%zukB/nr_hugepages",
 			    kb);
 	}

@@ -545,11 +545,11 @@ static const char *judgement_text(const char *json)
 	return json;
 }
 
-/* The columns fit 80; a row's judgements past column 80 go on a line of
- * their own under the column. */
+/* The columns fit 80: a row's judgements past column 79 (a comma ends the
+ * line) go on a line of their own, under the column. */
 static void print_summary(const struct summary *sum)
 {
-	const int col = 53;
+	const int col = 54; /* where the judged column starts */
 
 	printf("\nsummary: GB/s of the best pass (as STREAM reports); seconds per pass: mean,\n"
 	       "fastest and slowest of %d timed passes\n",
@@ -568,7 +568,7 @@ static void print_summary(const struct summary *sum)
 			const char *w = judgement_text(row->fails[k]);
 			int len = (int)strlen(w) + (k ? 2 : 0);
 
-			if (k && at + len > 80) {
+			if (k && at + len > 79) {
 				printf(",\n%*s", col, "");
 				at = col;
 				len -= 2;

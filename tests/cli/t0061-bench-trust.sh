@@ -61,7 +61,7 @@ said=$(awk '/^kernel [a-z]+,/ { k = $2; sub(",", "", k) } /^summary:/ { k = "" }
 	k && /^unstable: / { s[k] = s[k] ", unstable" }
 	k && /^validation: FAILED/ { s[k] = ", NOT VALIDATED" s[k] }
 	END { n = split("copy scale add triad", o, " "); for (i = 1; i <= n; i++) { v = substr(s[o[i]], 3); printf "%s %s;", o[i], v == "" ? "valid" : v } }' "$WORK/out")
-table=$(awk '/^summary:/ { on = 1; next } on && /^(copy|scale|add|triad) / { if (r) printf "%s;", r; r = $1 " " substr($0, 55); next } on && /^ {53}/ { r = r " " substr($0, 54); next } END { if (r) printf "%s;", r }' "$WORK/out")
+table=$(awk '/^summary:/ { on = 1; next } on && /^(copy|scale|add|triad) / { if (r) printf "%s;", r; r = $1 " " substr($0, 55); next } on && length($0) > 54 && substr($0, 1, 54) ~ /^ *$/ { r = r " " substr($0, 55); next } END { if (r) printf "%s;", r }' "$WORK/out")
 is "... in text: the statistic named, a row per kernel judged as its section said, 80 columns" \
 	"$rc:$(grep -c '^summary: GB/s of the best pass (as STREAM reports); seconds per pass: mean,$' "$WORK/out"):$(grep -cE '^kernel +best GB/s +avg s +min s +max s +judged$' "$WORK/out"):$table:$(awk 'length > 80' "$WORK/out" | wc -l)" \
 	"0:1:1:$said:0"

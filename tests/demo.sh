@@ -32,7 +32,10 @@ say "$tt" --sysfs-root "$fx/rfc-4node" simulate --interface rfc --source-node 0 
 # behind (judged "valid") and why not for the others. Where the memory is
 # short, a plain sentence says so instead.
 say "$tt" bench --list
-avail=$(awk '/^MemAvailable:/ {print $2 * 1024}' /proc/meminfo)
+# printf, not print: mawk prints a number over 2^31 as 2.4e+10, which the
+# shell's arithmetic refuses (the demo ended there on any host with more
+# than 2 GiB available).
+avail=$(awk '/^MemAvailable:/ {printf "%.0f\n", $2 * 1024}' /proc/meminfo)
 llc=$("$tt" bench --kernel latency --size 4K --repeat 1 --json | python3 -c 'import json, sys
 print(json.load(sys.stdin).get("llc_bytes") or 0)')
 if [ "$llc" -gt 0 ] && [ "$avail" -gt $((llc * 12 + (1 << 30))) ]; then

@@ -25,6 +25,7 @@ struct tt_bench_ctx {
 	int threads;
 	int cpus[TT_MAX_CPUS];	    /* thread i's CPU */
 	bool thp;		    /* the arrays' THP advice */
+	int huge_shift;		    /* their hugetlbfs page size */
 	int *node[TT_K_MAX_ARRAYS]; /* per page: node, or -errno (move_pages) */
 	const char *method;	    /* how the arrays were placed */
 	unsigned int runs;	    /* since they were made: varies the spot checks */

@@ -321,6 +321,124 @@ static double spin_ns(void)
 	return (tt_bench_now() - t0) * 1e9 / (double)n;
 }
 
+/* Starts the chasing thread and the traffic threads over their chunks;
+ * the gate opens them only once all have started (else each ends at once
+ * and is joined). Returns how many started in *started. */
+static int loaded_start(struct loaded *L, struct loaded_worker *w, pthread_t *tid,
+			const struct tt_bench_result *r, int *started)
+{
+	size_t chunk = (L->n / (size_t)(L->nt - 1) + 7) & ~(size_t)7;
+
+	for (int t = 0; t < L->nt; t++) {
+		size_t lo = (size_t)(t ? t - 1 : 0) * chunk, hi = lo + chunk;
+
+		w[t] = (struct loaded_worker){ .L = L,
+					       .index = t,
+					       .cpu = r->cpus[t],
+					       .lo = lo < L->n ? lo : L->n,
+					       .hi = hi < L->n ? hi : L->n };
+		if (pthread_create(&tid[t], NULL, loaded_thread, &w[t]) != 0)
+			break;
+		(*started)++;
+	}
+	if (*started == L->nt)
+		pthread_barrier_init(&L->bar, NULL, (unsigned int)L->nt + 1);
+	tt_bench_gate_open(&L->gate, *started == L->nt);
+	if (*started == L->nt)
+		return 0;
+	for (int t = 0; t < *started; t++)
+		pthread_join(tid[t], NULL);
+	return tt_err(TT_EFAIL, "cannot start loaded-latency thread %d of %d", *started + 1, L->nt);
+}
+
+/* Once every thread has touched its part: where the pages went, on what
+ * page size, and whether every thread is on its CPU. */
+static int loaded_touched(const struct tt_bench_opts *o, struct loaded *L,
+			  const struct loaded_worker *w, struct tt_bench_result *r)
+{
+	int rc;
+
+	pthread_barrier_wait(&L->bar); /* touched */
+	rc = tt_bench_stop_asked(o) ? tt_bench_stopped(o, NULL, 0, 0)
+				    : tt_bench_bufs_verify(o, L->chain, &r->place);
+	if (rc == 0)
+		rc = tt_bench_bufs_verify(o, L->bw, &r->place);
+	if (rc == 0) {
+		tt_bench_bufs_huge(L->chain, r);
+		tt_bench_bufs_huge(L->bw, r);
+	}
+	for (int t = 0; t < L->nt && rc == 0; t++)
+		if (w[t].pin_err)
+			rc = tt_err_sys(TT_EFAIL, w[t].pin_err,
+					"cannot pin loaded-latency thread %d "
+					"to CPU %d",
+					t, w[t].cpu);
+	return rc;
+}
+
+/* One point: the threads run for ts (a signal cuts the sleep short, and
+ * the point is not kept). */
+static void loaded_point(struct loaded *L, struct timespec ts)
+{
+	atomic_store(&L->stop, 0);
+	pthread_barrier_wait(&L->bar);
+	nanosleep(&ts, NULL);
+	atomic_store(&L->stop, 1);
+	pthread_barrier_wait(&L->bar);
+}
+
+/* The curve: the idle latency of this chain, on this CPU, now (the floor
+ * every point is checked against, tt_bench_curve_check), then a point
+ * per delay. */
+static int loaded_curve(const struct tt_bench_opts *o, struct loaded *L,
+			const struct loaded_worker *w, struct tt_bench_result *r)
+{
+	double point = o->point_s > 0 ? o->point_s : 0.5;
+	const uint64_t *delays = o->ndelays ? o->delays : default_delays;
+	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
+	double ns = spin_ns();
+	struct timespec pts = { (time_t)point, (long)((point - (double)(time_t)point) * 1e9) };
+	int rc = 0;
+
+	if (!tt_bench_stop_asked(o)) {
+		tt_bench_progress(o, 0, nd);
+		atomic_store(&L->idle, 1);
+		loaded_point(L, pts);
+		atomic_store(&L->idle, 0);
+		r->idle_lat_ns = w[0].elapsed * 1e9 / (double)w[0].count;
+	}
+	if (o->phase)
+		o->phase(o->phase_ctx, true);
+	for (int i = 0; i < nd; i++) {
+		double bytes_s = 0;
+
+		if (tt_bench_stop_asked(o)) {
+			rc = tt_bench_stopped(o, "point", i + 1, nd);
+			break;
+		}
+		tt_bench_progress(o, i + 1, nd);
+		atomic_store(&L->delay, delays[i]);
+		loaded_point(L, pts);
+		if (tt_bench_stop_asked(o)) {
+			rc = tt_bench_stopped(o, "point", i + 1, nd);
+			break;
+		}
+		for (int t = 1; t < L->nt; t++)
+			bytes_s += (double)w[t].count *
+				   (L->traffic->read_bytes + L->traffic->write_bytes) /
+				   w[t].elapsed;
+		r->points[i] =
+			(struct tt_loaded_point){ .delay = delays[i],
+						  .delay_ns = (double)delays[i] * ns,
+						  .lat_ns = w[0].elapsed * 1e9 / (double)w[0].count,
+						  .bw_bytes_s = bytes_s };
+		r->npoints++;
+	}
+	if (o->phase)
+		o->phase(o->phase_ctx, false);
+	return rc;
+}
+
 int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	struct tt_bench_bufs chain = { 0 }, bw = { 0 };
@@ -333,7 +451,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	struct loaded_worker *w = NULL;
 	pthread_t *tid = NULL;
 	int rc, started = 0;
-	double point = o->point_s > 0 ? o->point_s : 0.5, t0 = tt_bench_now();
+	double t0 = tt_bench_now();
 
 	if (L.nt < 2)
 		return tt_err(TT_EINPUT,
@@ -355,103 +473,14 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_err(TT_EFAIL, "out of memory");
 	if (rc == 0)
 		rc = tt_bench_started(o, r);
+	if (rc == 0)
+		rc = loaded_start(&L, w, tid, r, &started);
 	if (rc < 0)
 		goto out;
-	size_t chunk = (L.n / (size_t)(L.nt - 1) + 7) & ~(size_t)7;
-	for (int t = 0; t < L.nt; t++) {
-		size_t lo = (size_t)(t ? t - 1 : 0) * chunk, hi = lo + chunk;
-
-		w[t] = (struct loaded_worker){ .L = &L,
-					       .index = t,
-					       .cpu = r->cpus[t],
-					       .lo = lo < L.n ? lo : L.n,
-					       .hi = hi < L.n ? hi : L.n };
-		if (pthread_create(&tid[t], NULL, loaded_thread, &w[t]) != 0)
-			break;
-		started++;
-	}
-	if (started == L.nt)
-		pthread_barrier_init(&L.bar, NULL, (unsigned int)L.nt + 1);
-	tt_bench_gate_open(&L.gate, started == L.nt);
-	if (started < L.nt) {
-		for (int t = 0; t < started; t++)
-			pthread_join(tid[t], NULL);
-		rc = tt_err(TT_EFAIL, "cannot start loaded-latency thread %d of %d", started + 1,
-			    L.nt);
-		goto out;
-	}
-	pthread_barrier_wait(&L.bar); /* touched */
-	rc = tt_bench_stop_asked(o) ? tt_bench_stopped(o, NULL, 0, 0)
-				    : tt_bench_bufs_verify(o, &chain, &r->place);
-	if (rc == 0)
-		rc = tt_bench_bufs_verify(o, &bw, &r->place);
-	if (rc == 0) {
-		tt_bench_bufs_huge(&chain, r);
-		tt_bench_bufs_huge(&bw, r);
-	}
-	for (int t = 0; t < L.nt && rc == 0; t++)
-		if (w[t].pin_err)
-			rc = tt_err_sys(TT_EFAIL, w[t].pin_err,
-					"cannot pin loaded-latency thread %d "
-					"to CPU %d",
-					t, w[t].cpu);
+	rc = loaded_touched(o, &L, w, r);
 	r->place_s = tt_bench_now() - t0;
-	const uint64_t *delays = o->ndelays ? o->delays : default_delays;
-	int nd = o->ndelays ? o->ndelays : (int)(sizeof(default_delays) / sizeof(*default_delays));
-	double ns = spin_ns();
-
-	struct timespec pts = { (time_t)point, (long)((point - (double)(time_t)point) * 1e9) };
-
-	/* The idle latency of this chain, on this CPU, now: the floor every
-	 * point of the curve is checked against (tt_bench_curve_check). */
-	if (rc == 0 && !tt_bench_stop_asked(o)) {
-		tt_bench_progress(o, 0, nd);
-		atomic_store(&L.idle, 1);
-		atomic_store(&L.stop, 0);
-		pthread_barrier_wait(&L.bar);
-		nanosleep(&pts, NULL);
-		atomic_store(&L.stop, 1);
-		pthread_barrier_wait(&L.bar);
-		atomic_store(&L.idle, 0);
-		r->idle_lat_ns = w[0].elapsed * 1e9 / (double)w[0].count;
-	}
-
-	bool measuring = rc == 0 && o->phase;
-
-	if (measuring)
-		o->phase(o->phase_ctx, true);
-	for (int i = 0; i < nd && rc == 0; i++) {
-		struct timespec ts = pts;
-		double bytes_s = 0;
-
-		if (tt_bench_stop_asked(o)) {
-			rc = tt_bench_stopped(o, "point", i + 1, nd);
-			break;
-		}
-		tt_bench_progress(o, i + 1, nd);
-		atomic_store(&L.delay, delays[i]);
-		atomic_store(&L.stop, 0);
-		pthread_barrier_wait(&L.bar);
-		/* A signal cuts the sleep short: the point is not kept. */
-		nanosleep(&ts, NULL);
-		atomic_store(&L.stop, 1);
-		pthread_barrier_wait(&L.bar);
-		if (tt_bench_stop_asked(o)) {
-			rc = tt_bench_stopped(o, "point", i + 1, nd);
-			break;
-		}
-		for (int t = 1; t < L.nt; t++)
-			bytes_s += (double)w[t].count *
-				   (L.traffic->read_bytes + L.traffic->write_bytes) / w[t].elapsed;
-		r->points[i] =
-			(struct tt_loaded_point){ .delay = delays[i],
-						  .delay_ns = (double)delays[i] * ns,
-						  .lat_ns = w[0].elapsed * 1e9 / (double)w[0].count,
-						  .bw_bytes_s = bytes_s };
-		r->npoints++;
-	}
-	if (measuring)
-		o->phase(o->phase_ctx, false);
+	if (rc == 0)
+		rc = loaded_curve(o, &L, w, r);
 	atomic_store(&L.done, 1);
 	pthread_barrier_wait(&L.bar);
 	for (int t = 0; t < started; t++)

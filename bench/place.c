@@ -52,9 +52,14 @@ int tt_place_init(struct tt_placement *p, enum tt_place_mode mode, const struct 
 										   : &ones);
 }
 
+int tt_place_unit_shift(const struct tt_placement *p)
+{
+	return p->huge_shift ? p->huge_shift : p->thp ? TT_THP_SHIFT : TT_PAGE_SHIFT;
+}
+
 static uint64_t il_index(const struct tt_placement *p, uintptr_t addr)
 {
-	return (uint64_t)addr >> (p->thp ? TT_THP_SHIFT : TT_PAGE_SHIFT);
+	return (uint64_t)addr >> tt_place_unit_shift(p);
 }
 
 int tt_place_expected(const struct tt_placement *p, uintptr_t addr)
@@ -73,7 +78,7 @@ bool tt_place_same(const struct tt_placement *a, const struct tt_placement *b)
 {
 	const struct tt_il_order *x = &a->order, *y = &b->order;
 
-	if (a->mode != b->mode || a->thp != b->thp)
+	if (a->mode != b->mode || a->thp != b->thp || a->huge_shift != b->huge_shift)
 		return false;
 	switch (a->mode) {
 	case TT_PLACE_LOCAL:
@@ -100,7 +105,7 @@ struct run_iter {
 static int next_run(struct run_iter *it, uintptr_t *start, size_t *len, int *node)
 {
 	const struct tt_il_order *o = &it->p->order;
-	size_t unit = it->p->thp ? (size_t)1 << TT_THP_SHIFT : PAGE;
+	size_t unit = (size_t)1 << tt_place_unit_shift(it->p);
 
 	if (it->at >= it->end)
 		return 0;
@@ -220,8 +225,10 @@ int tt_place_apply(const struct tt_placement *p, void *buf, size_t len, const ch
 	int node, rc;
 
 	/* THP off unless asked: one THP is one interleave slot, which would
-	 * make a weight count 2 MiB folios. */
-	if (madvise(buf, len, p->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) < 0 && errno != EINVAL)
+	 * make a weight count 2 MiB folios. A hugetlbfs mapping has its page
+	 * size already. */
+	if (!p->huge_shift && madvise(buf, len, p->thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) < 0 &&
+	    errno != EINVAL)
 		return tt_err_sys(TT_EFAIL, errno, "madvise of the benchmark buffer");
 	*method = tt_place_mode_names[p->mode];
 	switch (p->mode) {

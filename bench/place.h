@@ -38,7 +38,11 @@ struct tt_placement {
 	struct tt_il_order order; /* expected order for exact, kernel, interleave */
 	int local_node;		  /* expected node for local (the source node) */
 	bool thp;		  /* interleave by 2 MiB folio, not by 4 KiB page */
-	double tolerance;	  /* kernel/interleave: allowed share deviation per node */
+	/* hugetlbfs pages of 1 << huge_shift bytes (21: 2 MiB, 30: 1 GiB),
+	 * from the pool reserved in /sys/kernel/mm/hugepages; 0: none. The
+	 * interleave slot is then one such page. */
+	int huge_shift;
+	double tolerance; /* kernel/interleave: allowed share deviation per node */
 };
 
 struct tt_place_report {
@@ -59,6 +63,9 @@ int tt_place_init(struct tt_placement *p, enum tt_place_mode mode, const struct 
 		  const struct tt_weights *weights, int source_node);
 /* Node expected for the page at addr, or -1 when any node is fine. */
 int tt_place_expected(const struct tt_placement *p, uintptr_t addr);
+/* log2 of the placement's interleave slot: the hugetlbfs page, the THP,
+ * or the base page. */
+int tt_place_unit_shift(const struct tt_placement *p);
 /* Whether a and b expect the same node for every page (one node weighs
  * the same whatever its weight). */
 bool tt_place_same(const struct tt_placement *a, const struct tt_placement *b);

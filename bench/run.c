@@ -100,6 +100,20 @@ bool tt_bench_touch(const struct tt_bench_opts *o, double *const arr[TT_K_MAX_AR
 	return true;
 }
 
+/* A transparent huge page's size: the PMD's (2 MiB on x86-64). */
+static size_t thp_size(void)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
+	unsigned long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? (size_t)v : (size_t)1 << TT_THP_SHIFT;
+}
+
 /* Huge pages are this process's, whatever sysfs root the topology came
  * from (as the arrays are this machine's): /proc/self/smaps, the
  * AnonHugePages of each mapping inside a buffer (mbind may have split it). */
@@ -122,8 +136,19 @@ void tt_bench_bufs_huge(const struct tt_bench_bufs *b, struct tt_bench_result *r
 			for (int i = 0; i < b->n; i++)
 				inside |= lo >= (uintptr_t)b->arr[i] &&
 					  hi <= (uintptr_t)b->arr[i] + b->bytes;
-		} else if (inside && sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+		} else if (!inside) {
+			continue;
+		} else if (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1 && kb) {
 			r->huge_bytes += (uint64_t)kb << 10;
+			r->huge_page_size = thp_size();
+		} else if (sscanf(line, "KernelPageSize: %lu kB", &kb) == 1) {
+			r->page_bytes = (size_t)kb << 10;
+		} else if ((sscanf(line, "Private_Hugetlb: %lu kB", &kb) == 1 ||
+			    sscanf(line, "Shared_Hugetlb: %lu kB", &kb) == 1) &&
+			   kb) {
+			r->huge_bytes += (uint64_t)kb << 10;
+			r->huge_page_size = r->page_bytes;
+		}
 	}
 	fclose(f);
 }
@@ -199,9 +224,13 @@ size_t tt_bench_size(const struct tt_bench_opts *o, struct tt_bench_result *r)
 				      : tt_bench_default_bytes(&r->llc, r->size_rule,
 							       sizeof(r->size_rule));
 
+	/* STREAM's rule is a floor: on hugetlbfs pages, up to a whole page. */
+	size_t unit =
+		o->place.huge_shift && !o->array_bytes ? (size_t)1 << o->place.huge_shift : 4096;
+
 	if (o->array_bytes)
 		snprintf(r->size_rule, sizeof(r->size_rule), "--size");
-	return (bytes + 4095) & ~(size_t)4095;
+	return (bytes + unit - 1) & ~(unit - 1);
 }
 
 static int kv_available(const char *key, uint64_t value, void *ctx)
@@ -229,6 +258,88 @@ static uint64_t node_free(const struct tt_bench_opts *o, const struct tt_node *n
 	return avail > nd->mem_free_bytes ? avail : nd->mem_free_bytes;
 }
 
+/* A hugetlbfs pool's count, from the live /sys (the pool is this
+ * machine's, as the buffers are): -1 when the file is not there. */
+static long pool_count(const char *fmt, int node, size_t kb, const char *what)
+{
+	char path[160];
+	long v = -1;
+	FILE *f;
+
+	if (node >= 0)
+		snprintf(path, sizeof(path), fmt, node, kb, what);
+	else
+		snprintf(path, sizeof(path), fmt, kb, what);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+#define POOL "/sys/kernel/mm/hugepages/hugepages-%zukB/%s"
+#define NODE_POOL "/sys/devices/system/node/node%d/hugepages/hugepages-%zukB/%s"
+
+/* Huge pages come only from the pool root reserved: say so, and how, when
+ * the size is not offered, none are reserved, or too few are free (on the
+ * nodes the placement wants them), rather than fail at first touch. */
+static int hugetlb_check(const struct tt_bench_opts *o, int n, size_t bytes)
+{
+	size_t page = (size_t)1 << o->place.huge_shift, kb = page >> 10;
+	long total = pool_count(POOL, -1, kb, "nr_hugepages");
+	/* Free pages reserved by a mapping not yet touched (another buffer
+	 * of this run) are not free for this one. */
+	long free_pages = pool_count(POOL, -1, kb, "free_hugepages") -
+			  pool_count(POOL, -1, kb, "resv_hugepages");
+	char size[16];
+	int rc = 0;
+
+	snprintf(size, sizeof(size), page >= (1 << 30) ? "%zu GiB" : "%zu MiB",
+		 page >= (1 << 30) ? page >> 30 : page >> 20);
+	if (total < 0) {
+		rc = tt_err(TT_EUNAVAIL,
+			    "this kernel offers no %s huge pages (no "
+			    "/sys/kernel/mm/hugepages/hugepages-%zukB)",
+			    size, kb);
+		tt_err_hint("--page-size thp for transparent huge pages");
+	} else if (bytes % page) {
+		rc = tt_err(TT_EINPUT, "%.1f MiB buffers are not a whole number of %s pages",
+			    (double)bytes / (1 << 20), size);
+	} else if (total == 0) {
+		rc = tt_err(TT_EUNAVAIL,
+			    "no %s huge pages are reserved (hugepages-%zukB/nr_hugepages is 0)",
+			    size, kb);
+		tt_err_hint("as root: echo %zu > /sys/kernel/mm/hugepages/hugepages-%zukB/"
+			    "nr_hugepages; or --page-size thp",
+			    (size_t)n * (bytes / page), kb);
+	} else if ((uint64_t)free_pages * page < (uint64_t)n * bytes) {
+		rc = tt_err(TT_EUNAVAIL,
+			    "%ld of %ld reserved %s huge pages are free and the buffers need %zu",
+			    free_pages, total, size, (size_t)n * (bytes / page));
+		tt_err_hint("as root, raise /sys/kernel/mm/hugepages/hugepages-%zukB/nr_hugepages",
+			    kb);
+	}
+	return rc;
+}
+
+/* A node's share of the pool: the reservation at mmap is global, and a
+ * page bound to a node whose pool is empty would fail at first touch. */
+static int hugetlb_node_check(const struct tt_bench_opts *o, int node, uint64_t want_bytes)
+{
+	size_t page = (size_t)1 << o->place.huge_shift;
+	long there = pool_count(NODE_POOL, node, page >> 10, "free_hugepages");
+	uint64_t want = (want_bytes + page - 1) / page;
+
+	if (there >= 0 && (uint64_t)there < want)
+		return tt_err(
+			TT_EUNAVAIL,
+			"node %d has %ld free %zu MiB huge pages and the buffers need %ju there",
+			node, there, page >> 20, (uintmax_t)want);
+	return 0;
+}
+
 int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, int n, size_t bytes,
 		      const char **method)
 {
@@ -237,12 +348,26 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 
 	memset(b, 0, sizeof(*b));
 	b->bytes = bytes;
+	rc = o->place.huge_shift ? hugetlb_check(o, n, bytes) : 0;
+	if (rc < 0)
+		return rc;
 	for (int i = 0; i < n; i++) {
 		/* NORESERVE: the free-memory check below, per node, is the one
-		 * that counts; the overcommit heuristic would refuse first. */
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		 * that counts; the overcommit heuristic would refuse first. Not
+		 * for hugetlbfs: there the reservation at mmap is what makes a
+		 * short pool an error here, not a SIGBUS at first touch. */
+		void *p =
+			mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS |
+				     (o->place.huge_shift
+					      ? MAP_HUGETLB | o->place.huge_shift << MAP_HUGE_SHIFT
+					      : MAP_NORESERVE),
+			     -1, 0);
 
+		if (p == MAP_FAILED && o->place.huge_shift)
+			return tt_err_sys(TT_EUNAVAIL, errno,
+					  "cannot map %zu bytes of %zu MiB huge pages", bytes,
+					  ((size_t)1 << o->place.huge_shift) >> 20);
 		if (p == MAP_FAILED)
 			return tt_err_sys(TT_EUNAVAIL, errno, "cannot map %zu bytes", bytes);
 		b->arr[b->n++] = p;
@@ -256,6 +381,12 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 
 		if (!need[node] || !(nd = tt_topo_node(o->topo, node)))
 			continue;
+		if (o->place.huge_shift) {
+			rc = hugetlb_node_check(o, node, want);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
 		uint64_t free_bytes = node_free(o, nd);
 
 		if (want > free_bytes)
@@ -363,7 +494,8 @@ static bool ctx_fits(const struct tt_bench_ctx *c, const struct tt_bench_opts *o
 	return c->kernel == o->kernel && c->b.n == o->kernel->arrays && c->b.bytes == bytes &&
 	       c->threads == r->threads &&
 	       memcmp(c->cpus, r->cpus, (size_t)r->threads * sizeof(*r->cpus)) == 0 &&
-	       o->place.mode == TT_PLACE_EXACT && c->thp == o->place.thp;
+	       o->place.mode == TT_PLACE_EXACT && c->thp == o->place.thp &&
+	       c->huge_shift == o->place.huge_shift;
 }
 
 static int ctx_build(struct tt_bench_ctx *c, const struct tt_bench_opts *o,
@@ -382,6 +514,7 @@ static int ctx_build(struct tt_bench_ctx *c, const struct tt_bench_opts *o,
 	c->threads = r->threads;
 	memcpy(c->cpus, r->cpus, sizeof(c->cpus));
 	c->thp = o->place.thp;
+	c->huge_shift = o->place.huge_shift;
 	return 0;
 }
 

@@ -162,13 +162,18 @@ struct tt_bench_result {
 	/* Loaded latency: the chain alone on its CPU, traffic threads idle,
 	 * before the points: the floor the curve is checked against. */
 	double idle_lat_ns;
-	/* The pages that backed the buffers: the base page size, whether THP
-	 * was asked (--thp: madvise(MADV_HUGEPAGE)) and how many of the
-	 * buffers' bytes were on huge pages (AnonHugePages of their mappings
-	 * in /proc/self/smaps, read after the passes). */
+	/* The pages that backed the buffers: the page size of their mappings
+	 * (KernelPageSize: the base page, or hugetlbfs's), whether THP was
+	 * asked (madvise(MADV_HUGEPAGE)) and how many of the buffers' bytes
+	 * were on huge pages (AnonHugePages, Private_Hugetlb and
+	 * Shared_Hugetlb of their mappings in /proc/self/smaps, read after the
+	 * first touch). */
 	size_t page_bytes;
 	bool thp_asked;
 	uint64_t huge_bytes, buffer_bytes;
+	/* The size of each huge page among them: hugetlbfs's KernelPageSize,
+	 * or the THP's (hpage_pmd_size); 0 when none was obtained. */
+	size_t huge_page_size;
 	/* The fastest pass took under TT_MIN_TICKS ticks of the clock
 	 * (tick_s, tt_bench_tick_s): too short to time (STREAM warns under 20). */
 	bool short_pass;

@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -411,28 +412,40 @@ static void print_trust(const struct trust *tr, size_t array_bytes, size_t touch
 							    : "its runs disagree");
 }
 
-/* The pages behind the buffers: MLC's latency figures come from 2 MiB
- * pages, and a 4 KiB page's TLB miss adds to every load of a large chain. */
-static void print_pages(const struct tt_bench_result *r)
+/* What was asked for the buffers' pages: "base", "thp" or "hugetlb". */
+static const char *page_request(const struct tt_bench_opts *o)
 {
+	return o->place.huge_shift ? "hugetlb" : o->place.thp ? "thp" : "base";
+}
+
+/* The pages behind the buffers, as obtained (smaps), not as asked: MLC's
+ * latency figures come from 2 MiB pages, and a 4 KiB page's TLB miss adds
+ * to every load of a large chain. */
+static void print_pages(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	const char *kind = o->place.huge_shift ? "hugetlbfs" : "transparent huge";
+	const char *counter = o->place.huge_shift ? "Private_Hugetlb" : "AnonHugePages";
+	size_t huge_kib = r->huge_page_size >> 10;
+
 	if (!r->buffer_bytes)
 		return;
-	if (!r->thp_asked)
-		say("pages: %zu KiB (transparent huge pages not asked: --thp for 2 MiB pages, "
-		    "as MLC measures with)",
+	if (!o->place.thp && !o->place.huge_shift)
+		say("pages: %zu KiB (huge pages not asked: --page-size thp, 2M or 1G for them, "
+		    "as MLC measures latency)",
 		    r->page_bytes >> 10);
 	else if (r->huge_bytes >= r->buffer_bytes)
-		say("pages: 2 MiB transparent huge pages for all %.1f MiB (AnonHugePages in "
-		    "/proc/self/smaps)",
-		    MIB(r->buffer_bytes));
+		say("pages: %zu %s %s pages for all %.1f MiB (%s in /proc/self/smaps)",
+		    huge_kib >= 1024 ? huge_kib >> 10 : huge_kib, huge_kib >= 1024 ? "MiB" : "KiB",
+		    kind, MIB(r->buffer_bytes), counter);
 	else if (r->huge_bytes)
-		say("pages: 2 MiB transparent huge pages for %.1f of %.1f MiB (AnonHugePages "
-		    "in /proc/self/smaps), %zu KiB pages for the rest",
-		    MIB(r->huge_bytes), MIB(r->buffer_bytes), r->page_bytes >> 10);
+		say("pages: %zu %s %s pages for %.1f of %.1f MiB (%s in /proc/self/smaps), "
+		    "%zu KiB pages for the rest",
+		    huge_kib >= 1024 ? huge_kib >> 10 : huge_kib, huge_kib >= 1024 ? "MiB" : "KiB",
+		    kind, MIB(r->huge_bytes), MIB(r->buffer_bytes), counter, r->page_bytes >> 10);
 	else
-		say("pages: %zu KiB: --thp asked for transparent huge pages and none were "
-		    "obtained (AnonHugePages 0; see "
-		    "/sys/kernel/mm/transparent_hugepage/enabled)",
+		say("pages: %zu KiB: transparent huge pages asked for and none were obtained "
+		    "(AnonHugePages 0; see /sys/kernel/mm/transparent_hugepage/enabled); "
+		    "--page-size 2M for hugetlbfs pages",
 		    r->page_bytes >> 10);
 }
 
@@ -470,11 +483,133 @@ static void print_header(const struct tt_cli *cli, const struct tt_bench_opts *o
 	fflush(stdout);
 }
 
-static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
-		  const struct tt_trial_result *res, const struct tt_topo *t)
+/* The summary after several kernels, as STREAM ends: a line per kernel
+ * with one statistic throughout, named in its heading: the rate of the
+ * best (fastest) pass, as STREAM reports it, and the mean, fastest and
+ * slowest of the timed passes (the warm-up left out, as STREAM leaves out
+ * its first iteration); and the tool's judgement of each run. */
+#define SUMMARY_MAX 8
+
+struct summary {
+	json_t *docs; /* --json: each kernel's document, printed together */
+	int n, repeat;
+	struct summary_row {
+		const char *kernel;
+		double bw_best, mean_s, best_s, max_s;
+		int64_t run_id;
+		/* The judgements the run fails, by their JSON names. */
+		const char *fails[5];
+		int nfails;
+	} rows[SUMMARY_MAX];
+};
+
+/* Each judgement's JSON name and its words in the summary's text. */
+static const struct {
+	const char *json, *text;
+} judgements[] = {
+	{ "not_validated", "NOT VALIDATED" },
+	{ "cache_resident", "cache-resident" },
+	{ "below_llc_rule", "below 4x rule" },
+	{ "short_pass", "too short" },
+	{ "unstable", "unstable" },
+};
+
+static void summary_add(struct summary *sum, const struct tt_bench_opts *o,
+			const struct tt_trial_result *res)
 {
 	const struct tt_bench_result *r = &res->bench;
-	const struct tt_collect_summary *sum = res->collected ? &res->sum : NULL;
+	bool fails[] = { !r->validated, r->cache_resident, r->below_rule && !r->cache_resident,
+			 r->short_pass, r->unstable };
+	struct summary_row *row;
+
+	if (sum->n == SUMMARY_MAX)
+		return;
+	row = &sum->rows[sum->n++];
+	*row = (struct summary_row){ .kernel = o->kernel->name,
+				     .bw_best = r->bw_best_bytes_s,
+				     .mean_s = r->mean_s,
+				     .best_s = r->best_s,
+				     .max_s = r->max_s,
+				     .run_id = res->run_id };
+	sum->repeat = o->repeat;
+	for (size_t i = 0; i < sizeof(fails) / sizeof(*fails); i++)
+		if (fails[i])
+			row->fails[row->nfails++] = judgements[i].json;
+}
+
+static const char *judgement_text(const char *json)
+{
+	for (size_t i = 0; i < sizeof(judgements) / sizeof(*judgements); i++)
+		if (!strcmp(judgements[i].json, json))
+			return judgements[i].text;
+	return json;
+}
+
+/* The columns fit 80: a row's judgements past column 79 (a comma ends the
+ * line) go on a line of their own, under the column. */
+static void print_summary(const struct summary *sum)
+{
+	const int col = 54; /* where the judged column starts */
+
+	printf("\nsummary: GB/s of the best pass (as STREAM reports); seconds per pass: mean,\n"
+	       "fastest and slowest of %d timed passes\n",
+	       sum->repeat);
+	printf("%-8s %10s %10s %10s %10s  %s\n", "kernel", "best GB/s", "avg s", "min s", "max s",
+	       "judged");
+	for (int i = 0; i < sum->n; i++) {
+		const struct summary_row *row = &sum->rows[i];
+		int at = col;
+
+		printf("%-8s %10.2f %10.6f %10.6f %10.6f  ", row->kernel, row->bw_best / 1e9,
+		       row->mean_s, row->best_s, row->max_s);
+		if (!row->nfails)
+			printf("valid");
+		for (int k = 0; k < row->nfails; k++) {
+			const char *w = judgement_text(row->fails[k]);
+			int len = (int)strlen(w) + (k ? 2 : 0);
+
+			if (k && at + len > 79) {
+				printf(",\n%*s", col, "");
+				at = col;
+				len -= 2;
+			} else if (k) {
+				printf(", ");
+			}
+			printf("%s", w);
+			at += len;
+		}
+		printf("\n");
+	}
+}
+
+static json_t *summary_json(const struct summary *sum)
+{
+	json_t *rows = json_array();
+
+	for (int i = 0; i < sum->n; i++) {
+		const struct summary_row *row = &sum->rows[i];
+		json_t *fails = json_array();
+
+		for (int k = 0; k < row->nfails; k++)
+			json_array_append_new(fails, json_string(row->fails[k]));
+		json_array_append_new(
+			rows,
+			json_pack("{s:s,s:o,s:o,s:o,s:o,s:b,s:o,s:o}", "kernel", row->kernel,
+				  "bw_best_bytes_s", tt_json_real(row->bw_best), "pass_mean_s",
+				  tt_json_real(row->mean_s), "pass_best_s",
+				  tt_json_real(row->best_s), "pass_max_s", tt_json_real(row->max_s),
+				  "valid", !row->nfails, "judgements", fails, "run",
+				  row->run_id ? json_integer(row->run_id) : json_null()));
+	}
+	return json_pack("{s:s,s:i,s:o}", "statistic", "best_pass", "repeat", sum->repeat, "rows",
+			 rows);
+}
+
+static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
+		  const struct tt_trial_result *res, const struct tt_topo *t, struct summary *sum)
+{
+	const struct tt_bench_result *r = &res->bench;
+	const struct tt_collect_summary *csum = res->collected ? &res->sum : NULL;
 	struct trust trust = { .llc = &r->llc,
 			       .below_rule = r->below_rule,
 			       .resident = r->cache_resident,
@@ -483,6 +618,8 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			       .why_unstable = r->unstable_why,
 			       .tick_s = r->tick_s };
 
+	if (sum)
+		summary_add(sum, o, res);
 	if (cli->json) {
 		json_t *cpu_list = json_array();
 
@@ -501,19 +638,28 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 
 		json_object_update_new(j, figures_json(o, r));
 		json_object_update_new(j, memory_json(&trust));
-		json_object_update_new(j, json_pack("{s:I,s:b,s:I,s:I}", "page_bytes",
-						    (json_int_t)r->page_bytes, "thp_requested",
-						    r->thp_asked, "huge_page_bytes",
-						    (json_int_t)r->huge_bytes, "buffer_bytes",
-						    (json_int_t)r->buffer_bytes));
+		json_object_update_new(
+			j, json_pack("{s:I,s:s,s:b,s:I,s:o,s:I}", "page_bytes",
+				     (json_int_t)r->page_bytes, "page_request", page_request(o),
+				     "thp_requested", r->thp_asked, "huge_page_bytes",
+				     (json_int_t)r->huge_bytes, "huge_page_size_bytes",
+				     r->huge_page_size ? json_integer((json_int_t)r->huge_page_size)
+						       : json_null(),
+				     "buffer_bytes", (json_int_t)r->buffer_bytes));
 		if (res->run_id)
 			json_object_set_new(j, "run", json_integer(res->run_id));
-		if (sum)
-			json_object_set_new(j, "collect", collect_json(sum, r));
-		return cli_print_json(j);
+		if (csum)
+			json_object_set_new(j, "collect", collect_json(csum, r));
+		if (!sum)
+			return cli_print_json(j);
+		json_t *doc = json_pack("{s:i}", "schema_version", TT_JSON_SCHEMA_VERSION);
+
+		json_object_update_new(doc, j);
+		json_array_append_new(sum->docs, doc);
+		return 0;
 	}
 	print_figures(o, r);
-	print_pages(r);
+	print_pages(o, r);
 	print_trust(&trust, r->array_bytes, r->touched_bytes, o->kernel->kind->buffers, r->best_s);
 	print_placement(r);
 	if (o->kernel->kind->curve)
@@ -524,8 +670,8 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		printf("validation: %s\n", r->validated ? "passed" : "FAILED");
 	if (res->run_id)
 		printf("recorded as run %jd\n", (intmax_t)res->run_id);
-	if (sum)
-		print_collect(sum, r);
+	if (csum)
+		print_collect(csum, r);
 	return 0;
 }
 
@@ -588,7 +734,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 }
 
 struct bench_args {
-	const char *kernel, *nodes, *weights, *placement, *traffic, *collect;
+	const char *kernel, *nodes, *weights, *placement, *traffic, *collect, *page_size;
 	int64_t source;
 	uint64_t threads, size, repeat, verify_max, point_ms;
 	uint64_t delays[TT_MAX_DELAYS];
@@ -615,6 +761,47 @@ static int parse_delays(const char *arg, struct bench_args *a)
 }
 
 /* The options that need no machine: 0 or an exit code (2). */
+/* The pages behind the buffers. The latency kernels default to
+ * transparent huge pages: MLC's latency figures, the ones users hold
+ * these to, are taken on 2 MiB pages (Intel's instructions reserve a
+ * hugetlbfs pool for it, echo 4000 > /proc/sys/vm/nr_hugepages), and on
+ * 4 KiB pages a chain over gigabytes adds a TLB miss, a page walk, to
+ * nearly every load (231 ns against 140 ns on one host, issue 34). THP
+ * gives the same 2 MiB reach without root or a pool reserved ahead, and
+ * what it gave is read back (AnonHugePages), not assumed; 2M and 1G take
+ * hugetlbfs pages from the reserved pool, as MLC does. Bandwidth kernels
+ * keep 4 KiB pages: their weights count pages, and one THP is one
+ * interleave slot of 512 (place.c); --matrix keeps them too. */
+static int page_size_arg(const struct bench_args *a, struct tt_bench_opts *o)
+{
+	static const struct {
+		const char *name;
+		bool thp;
+		int huge_shift;
+	} sizes[] = {
+		{ "4K", false, 0 }, { "thp", true, 0 }, { "2M", false, 21 }, { "1G", false, 30 }
+	};
+	const char *want = a->page_size;
+
+	if (a->thp && want && strcasecmp(want, "thp"))
+		return cli_usage("--thp asks for transparent huge pages and --page-size for '%s'; "
+				 "give one",
+				 want);
+	if (a->thp)
+		want = "thp";
+	if (!want)
+		want = o->kernel->kind->bandwidth || a->matrix ? "4K" : "thp";
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
+		if (!strcasecmp(want, sizes[i].name)) {
+			o->place.thp = sizes[i].thp;
+			o->place.huge_shift = sizes[i].huge_shift;
+			return 0;
+		}
+	return cli_usage("'--page-size' value '%s' is not a page size; give 4K (base pages), "
+			 "thp (transparent huge pages), 2M or 1G (hugetlbfs)",
+			 want);
+}
+
 static int check_args(const struct bench_args *a, struct tt_bench_opts *o)
 {
 	o->kernel = tt_kernel_find(a->kernel ? a->kernel : "reads");
@@ -644,7 +831,7 @@ static int check_args(const struct bench_args *a, struct tt_bench_opts *o)
 	o->point_s = (double)a->point_ms / 1e3;
 	memcpy(o->delays, a->delays, sizeof(o->delays));
 	o->ndelays = a->ndelays;
-	return 0;
+	return page_size_arg(a, o);
 }
 
 /* The options checked against the topology: placement nodes and weights.
@@ -723,8 +910,12 @@ static int place_args(struct tt_cli *cli, const struct bench_args *a, const stru
 	if (mode == TT_PLACE_BIND && tt_nodemask_weight(&nodes) != 1)
 		return tt_err(TT_EINPUT, "bind placement takes one node in --nodes, got '%s'",
 			      a->nodes);
+	bool thp = o->place.thp;
+	int huge_shift = o->place.huge_shift;
+
 	rc = tt_place_init(&o->place, mode, &nodes, w, o->source_node);
-	o->place.thp = a->thp;
+	o->place.thp = thp;
+	o->place.huge_shift = huge_shift;
 	return rc;
 }
 
@@ -908,7 +1099,7 @@ static void catch_signals(bool on)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-static int bench(struct tt_cli *cli, const struct bench_args *a)
+static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary *sum)
 {
 	struct tt_trial_opts to = { .bench = { .repeat = (int)a->repeat,
 					       .threads = (int)a->threads,
@@ -977,7 +1168,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a)
 	}
 	if (rc < 0)
 		goto out;
-	rc = a->matrix ? report_matrix(cli, o, &res->matrix) : report(cli, o, res, &t);
+	rc = a->matrix ? report_matrix(cli, o, &res->matrix) : report(cli, o, res, &t, sum);
 out:
 	tt_trial_free(res);
 	tt_topo_release(&t);
@@ -1025,7 +1216,11 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		CLI_U64("verify-max", &a.verify_max, "PAGES",
 			"ask move_pages about at most this many pages, every k-th (default 0: all)",
 			0, UINT64_MAX),
-		CLI_FLAG("thp", &a.thp, "back the buffers with 2 MiB transparent huge pages"),
+		CLI_STRING("page-size", &a.page_size, "SIZE",
+			   "the pages behind the buffers: 4K, thp (transparent huge pages), 2M or "
+			   "1G (hugetlbfs, from the reserved pool) (default: thp for the latency "
+			   "kernels, as MLC measures; 4K otherwise)"),
+		CLI_FLAG("thp", &a.thp, "--page-size thp"),
 		CLI_CALL(
 			"delays", delays_option, &a, "D,...",
 			"loaded latency: the traffic threads' delays, in spin iterations per cache "
@@ -1049,31 +1244,33 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 	if (a.list)
 		return list_kernels(cli);
 	if (a.kernel || a.matrix)
-		return bench(cli, &a);
+		return bench(cli, &a, NULL);
 	/* No kernel named: STREAM's four, in STREAM's order, as STREAM and
 	 * likwid-bench users expect; each run whole (header, passes, figures),
-	 * recorded as its own run with --record; with --json, a JSON array of
-	 * the four documents. The first failure or signal ends it. */
+	 * recorded as its own run with --record, then the summary STREAM ends
+	 * with. With --json, one document: each kernel's under "kernels", the
+	 * summary's rows under "summary", printed once all have run. The
+	 * first failure or signal ends it, with no summary. */
 	static const char *const stream[] = { "copy", "scale", "add", "triad" };
+	struct summary sum = { .docs = cli->json ? json_array() : NULL };
 
 	if (a.ndelays || a.point_ms || a.traffic)
 		return cli_usage("--delays, --point-ms and --traffic go with --kernel "
 				 "loaded-latency");
-	if (cli->json)
-		printf("[\n");
-	else
+	if (!cli->json)
 		printf("STREAM: copy, scale, add and triad in turn (--kernel NAME runs one)\n");
-	for (size_t i = 0; i < sizeof(stream) / sizeof(*stream); i++) {
+	rc = 0;
+	for (size_t i = 0; i < sizeof(stream) / sizeof(*stream) && rc == 0; i++) {
 		if (!cli->json)
 			printf("\n");
-		else if (i)
-			printf(",\n");
 		a.kernel = stream[i];
-		rc = bench(cli, &a);
-		if (rc)
-			return rc;
+		rc = bench(cli, &a, &sum);
 	}
-	if (cli->json)
-		printf("]\n");
-	return 0;
+	if (rc == 0 && cli->json)
+		return cli_print_json(
+			json_pack("{s:o,s:o}", "kernels", sum.docs, "stream", summary_json(&sum)));
+	json_decref(sum.docs);
+	if (rc == 0)
+		print_summary(&sum);
+	return rc;
 }

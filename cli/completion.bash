@@ -44,6 +44,9 @@ _tiertune() {
 		COMPREPLY=($(compgen -W "$(tiertune --completion-values=kernels 2>/dev/null |
 			grep -vx -e latency -e loaded-latency)" -- "$cur"))
 		return ;;
+	--page-size)
+		COMPREPLY=($(compgen -W "4K thp 2M 1G" -- "$cur"))
+		return ;;
 	--format)
 		COMPREPLY=($(compgen -W "$(tiertune --completion-values=formats 2>/dev/null)" -- "$cur"))
 		return ;;

@@ -209,6 +209,63 @@ static void close_pfm(struct tt_source *s)
 	tt_source_free(s);
 }
 
+/* System-wide, the CPUs of the source node (of every node when none is
+ * given): one group per CPU. */
+static void source_cpus(const struct tt_collect_ctx *ctx, struct priv *p)
+{
+	for (int i = 0; i < ctx->topo->nnodes; i++) {
+		const struct tt_node *n = &ctx->topo->nodes[i];
+
+		if (ctx->source_node >= 0 && n->id != ctx->source_node)
+			continue;
+		for (int k = 0; k < n->ncpus && p->ncpu < 512; k++)
+			p->cpus[p->ncpu++] = n->cpus[k];
+	}
+}
+
+/* Opens events[i] on each of per CPUs (or for the process) into
+ * p->fd[p->nev * per ...]: 1 when it counts, 0 when it cannot be counted
+ * here (probe said so), negative when the leader cannot be counted on
+ * every CPU. */
+static int open_event(struct priv *p, size_t i, int per)
+{
+	struct perf_event_attr a;
+	int *fd = p->fd + p->nev * per, opened = 0;
+
+	if (encode(events[i].event, &a) != PFM_SUCCESS || kernel_only(&a))
+		return 0;
+	for (int c = 0; c < per; c++) {
+		struct perf_event_attr copy = a;
+
+		fd[c] = open_one(&copy, p->ncpu ? p->cpus[c] : -1,
+				 p->ncpu && p->nev ? p->fd[c] : -1);
+		opened += fd[c] >= 0;
+	}
+	/* In group mode every CPU must take the event, or the group reads
+	 * would not line up; the leader (first event) must open everywhere. */
+	if (p->ncpu && opened && opened < per) {
+		for (int c = 0; c < per; c++)
+			if (fd[c] >= 0)
+				close(fd[c]);
+		if (!p->nev)
+			return tt_err(TT_EUNAVAIL, "%s cannot be counted on every source-node CPU",
+				      events[i].metric);
+		return 0;
+	}
+	return opened > 0;
+}
+
+/* Each CPU's group starts counting only now that it is whole: members
+ * opened into a group already counting read 0 (open_one). */
+static int enable_groups(const struct priv *p)
+{
+	for (int c = 0; c < p->ncpu; c++)
+		if (ioctl(p->fd[c], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
+			return tt_err(TT_EUNAVAIL, "cannot start counting on CPU %d: %s",
+				      p->cpus[c], strerror(errno));
+	return 0;
+}
+
 static int open_pfm(const struct tt_collect_ctx *ctx, struct tt_source **out)
 {
 	struct priv *p = calloc(1, sizeof(*p));
@@ -226,16 +283,8 @@ static int open_pfm(const struct tt_collect_ctx *ctx, struct tt_source **out)
 		close_pfm(s);
 		return tt_err(TT_EUNAVAIL, "%s", why);
 	}
-	if (system_wide()) {
-		for (int i = 0; i < ctx->topo->nnodes; i++) {
-			const struct tt_node *n = &ctx->topo->nodes[i];
-
-			if (ctx->source_node >= 0 && n->id != ctx->source_node)
-				continue;
-			for (int k = 0; k < n->ncpus && p->ncpu < 512; k++)
-				p->cpus[p->ncpu++] = n->cpus[k];
-		}
-	}
+	if (system_wide())
+		source_cpus(ctx, p);
 	int per = p->ncpu ? p->ncpu : 1;
 	p->fd = malloc(NEVENTS * (size_t)per * sizeof(int));
 	if (!p->fd) {
@@ -243,35 +292,14 @@ static int open_pfm(const struct tt_collect_ctx *ctx, struct tt_source **out)
 		return tt_err(TT_EFAIL, "out of memory");
 	}
 	for (size_t i = 0; i < NEVENTS; i++) {
-		struct perf_event_attr a;
-		int *fd = p->fd + p->nev * per, opened = 0;
+		int got = open_event(p, i, per);
 
-		if (encode(events[i].event, &a) != PFM_SUCCESS || kernel_only(&a))
-			continue;
-		for (int c = 0; c < per; c++) {
-			struct perf_event_attr copy = a;
-
-			fd[c] = open_one(&copy, p->ncpu ? p->cpus[c] : -1,
-					 p->ncpu && p->nev ? p->fd[c] : -1);
-			opened += fd[c] >= 0;
+		if (got < 0) {
+			rc = got;
+			break;
 		}
-		/* In group mode every CPU must take the event, or the group
-		 * reads would not line up; the leader (first event) must open
-		 * everywhere. */
-		if (p->ncpu && opened && opened < per) {
-			for (int c = 0; c < per; c++)
-				if (fd[c] >= 0)
-					close(fd[c]);
-			if (!p->nev) {
-				rc = tt_err(TT_EUNAVAIL,
-					    "%s cannot be counted on every source-node CPU",
-					    events[i].metric);
-				break;
-			}
+		if (!got)
 			continue;
-		}
-		if (!opened)
-			continue; /* not countable here: probe said so */
 		p->ev[p->nev++] = (int)i;
 		if (!tt_source_add(s, &cap, events[i].metric, events[i].unit, TT_COUNTER,
 				   p->ncpu ? ctx->source_node : -1,
@@ -280,10 +308,8 @@ static int open_pfm(const struct tt_collect_ctx *ctx, struct tt_source **out)
 	}
 	if (rc == 0 && !p->nev)
 		rc = tt_err(TT_EUNAVAIL, "no libpfm4 event can be counted here");
-	for (int c = 0; rc == 0 && p->ncpu && c < p->ncpu; c++)
-		if (ioctl(p->fd[c], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
-			rc = tt_err(TT_EUNAVAIL, "cannot start counting on CPU %d: %s", p->cpus[c],
-				    strerror(errno));
+	if (rc == 0)
+		rc = enable_groups(p);
 	if (rc < 0) {
 		close_pfm(s);
 		return rc;

@@ -133,31 +133,89 @@ static void no_traffic_asked(char *buf, size_t size)
 		snprintf(buf + len, size - len, ") was asked for");
 }
 
+/* Every reading the sampler holds, into *all (n of them); lost counts
+ * what it dropped. */
+static int drain(struct tt_collect *c, struct tt_reading **all, size_t *n, uint64_t *lost)
+{
+	size_t cap = 0, got;
+	uint64_t seq = 0;
+
+	for (;;) {
+		if (*n + 4096 > cap) {
+			struct tt_reading *na = realloc(*all, (cap + 65536) * sizeof(*na));
+
+			if (!na)
+				return tt_err(TT_EFAIL, "out of memory");
+			*all = na;
+			cap += 65536;
+		}
+		got = tt_sampler_read(c->s, &seq, *all + *n, 4096, lost);
+		if (!got)
+			return 0;
+		*n += got;
+	}
+}
+
+/* Metric m of source i over the phase [begin, end]: its mean over the OK
+ * readings, and how many were OK, not yet ready and stale. */
+static void summarise_metric(struct tt_metric_summary *ms, const struct tt_reading *all, size_t n,
+			     int i, int m, double begin, double end)
+{
+	double acc = 0;
+
+	for (size_t r = 0; r < n; r++) {
+		/* A rate counts only when its whole interval lies in the
+		 * phase: one that began before it would carry the placement's
+		 * page faults into the measurement. */
+		if (all[r].source != i || all[r].metric != m || !begin || all[r].since_s < begin ||
+		    all[r].t_s > end)
+			continue;
+		if (all[r].state == TT_S_OK) {
+			ms->ok++;
+			acc += all[r].value;
+		} else if (all[r].state == TT_S_INIT) {
+			ms->init++;
+		} else {
+			ms->stale++;
+		}
+	}
+	ms->mean = ms->ok ? acc / ms->ok : NAN;
+}
+
+/* Keeps the window's readings for the database (sum takes all), and says
+ * what the summary lacks: a phase too short, no traffic figure. */
+static void keep_window(const struct tt_collect *c, struct tt_collect_summary *sum,
+			struct tt_reading *all, size_t n, double begin, double end)
+{
+	size_t w = 0;
+
+	for (size_t r = 0; r < n; r++)
+		if (begin && all[r].since_s >= begin && all[r].t_s <= end)
+			all[w++] = all[r];
+	sum->readings = all;
+	sum->nreadings = w;
+	per_node(sum);
+	if (sum->window_s < 2 * INTERVAL_S)
+		snprintf(sum->note, sizeof(sum->note),
+			 "the measured phase (%.3f s) is shorter than two sampling "
+			 "intervals "
+			 "(%.1f s): run longer (--repeat, --size) for collector figures",
+			 sum->window_s, INTERVAL_S);
+	if (!sum->bw_source && c->unavailable[0])
+		snprintf(sum->why_no_bw, sizeof(sum->why_no_bw), "%s", c->unavailable);
+	else if (!sum->bw_source)
+		no_traffic_asked(sum->why_no_bw, sizeof(sum->why_no_bw));
+}
+
 int tt_collect_end(struct tt_collect *c, struct tt_collect_summary *sum)
 {
 	struct tt_reading *all = NULL;
-	size_t n = 0, cap = 0, got;
-	uint64_t seq = 0;
-	int rc = 0, total = 0;
+	size_t n = 0;
+	int rc, total = 0;
 
 	memset(sum, 0, sizeof(*sum));
 	tt_sampler_stop(c->s);
-	for (;;) {
-		if (n + 4096 > cap) {
-			struct tt_reading *na = realloc(all, (cap + 65536) * sizeof(*na));
-
-			if (!na) {
-				rc = tt_err(TT_EFAIL, "out of memory");
-				break;
-			}
-			all = na;
-			cap += 65536;
-		}
-		got = tt_sampler_read(c->s, &seq, all + n, 4096, &sum->lost);
-		if (!got)
-			break;
-		n += got;
-	}
+	rc = drain(c, &all, &n, &sum->lost);
 	for (int i = 0; i < c->n; i++)
 		total += c->src[i]->nmetrics;
 	sum->metrics = calloc((size_t)(total ? total : 1), sizeof(*sum->metrics));
@@ -168,53 +226,18 @@ int tt_collect_end(struct tt_collect *c, struct tt_collect_summary *sum)
 	for (int i = 0, k = 0; rc == 0 && i < c->n; i++) {
 		for (int m = 0; m < c->src[i]->nmetrics; m++, k++) {
 			struct tt_metric_summary *ms = &sum->metrics[k];
-			double acc = 0;
 
 			ms->collector = c->src[i]->c;
 			ms->source = i;
 			ms->index = m;
 			ms->metric = c->src[i]->metrics[m];
-			for (size_t r = 0; r < n; r++) {
-				/* A rate counts only when its whole interval lies in
-				 * the phase: one that began before it would carry the
-				 * placement's page faults into the measurement. */
-				if (all[r].source != i || all[r].metric != m || !begin ||
-				    all[r].since_s < begin || all[r].t_s > end)
-					continue;
-				if (all[r].state == TT_S_OK) {
-					ms->ok++;
-					acc += all[r].value;
-				} else if (all[r].state == TT_S_INIT) {
-					ms->init++;
-				} else {
-					ms->stale++;
-				}
-			}
-			ms->mean = ms->ok ? acc / ms->ok : NAN;
+			summarise_metric(ms, all, n, i, m, begin, end);
 		}
 		sum->n += c->src[i]->nmetrics;
 	}
 	if (rc == 0) {
-		/* Keep the window's readings for the database. */
-		size_t w = 0;
-
-		for (size_t r = 0; r < n; r++)
-			if (begin && all[r].since_s >= begin && all[r].t_s <= end)
-				all[w++] = all[r];
-		sum->readings = all;
-		sum->nreadings = w;
+		keep_window(c, sum, all, n, begin, end);
 		all = NULL;
-		per_node(sum);
-		if (sum->window_s < 2 * INTERVAL_S)
-			snprintf(sum->note, sizeof(sum->note),
-				 "the measured phase (%.3f s) is shorter than two sampling "
-				 "intervals "
-				 "(%.1f s): run longer (--repeat, --size) for collector figures",
-				 sum->window_s, INTERVAL_S);
-		if (!sum->bw_source && c->unavailable[0])
-			snprintf(sum->why_no_bw, sizeof(sum->why_no_bw), "%s", c->unavailable);
-		else if (!sum->bw_source)
-			no_traffic_asked(sum->why_no_bw, sizeof(sum->why_no_bw));
 	}
 	free(all);
 	tt_sampler_free(c->s);

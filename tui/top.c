@@ -76,6 +76,86 @@ static void close_sources(struct tt_top *top)
 	top->nsrc = 0;
 }
 
+/* The collectors to open: the named ones (TT_EINPUT for a name that is
+ * none, or one named twice), or every wanted one and the test seam's.
+ * Returns how many, or negative. */
+static int pick_collectors(const struct tt_top *top, const struct tt_collector *list[32])
+{
+	int n = 0;
+
+	if (!top->collectors) {
+		for (const struct tt_collector *const *c = tt_collectors; *c && n < 31; c++)
+			if (wanted(*c))
+				list[n++] = *c;
+		for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i] && n < 32; i++)
+			list[n++] = tt_top_test_collectors[i];
+		return n;
+	}
+	char copy[512], *save, *tok;
+
+	snprintf(copy, sizeof(copy), "%s", top->collectors);
+	for (tok = strtok_r(copy, ",", &save); tok && n < 32; tok = strtok_r(NULL, ",", &save)) {
+		if (!(list[n++] = find(tok)))
+			return tt_err(TT_EINPUT, "unknown collector '%s'", tok);
+		/* Twice the same counters would open them twice and show the
+		 * header a collector that is not there. */
+		for (int k = 0; k < n - 1; k++)
+			if (list[k] == list[n - 1])
+				return tt_err(TT_EINPUT, "collector '%s' named twice in '%s'", tok,
+					      top->collectors);
+	}
+	if (!n)
+		return tt_err(TT_EINPUT, "no collector named in '%s'", top->collectors);
+	return n;
+}
+
+/* A collector that does not work here, and why: kept for the footer. */
+struct unavailable {
+	const struct tt_collector *c;
+	char name[24];
+	char why[256];
+};
+
+/* Opens each of list: a named one must work (TT_EUNAVAIL with the
+ * reason); of the wanted ones, those that do not are kept in un. */
+static int open_list(struct tt_top *top, const struct tt_collect_ctx *ctx,
+		     const struct tt_collector *const *list, int n, struct unavailable un[16],
+		     int *nun)
+{
+	char why[256];
+	int rc = 0;
+
+	for (int i = 0; i < n && rc == 0; i++) {
+		struct tt_source *s;
+
+		why[0] = '\0';
+		rc = tt_collector_probe(list[i], ctx, why, sizeof(why));
+		if (rc == 0)
+			rc = list[i]->open(ctx, &s);
+		else if (!why[0])
+			snprintf(why, sizeof(why), "%s", tt_err_msg());
+		if (rc == 0) {
+			rc = add_source(top, s);
+			continue;
+		}
+		if (rc == TT_EFAIL || top->collectors) {
+			if (rc == TT_EUNAVAIL && why[0])
+				tt_err(rc, "collector '%s' is not available: %s", list[i]->name,
+				       why);
+			break;
+		}
+		if (*nun < 16) {
+			un[*nun].c = list[i];
+			snprintf(un[*nun].name, sizeof(un[*nun].name), "%s", list[i]->name);
+			snprintf(un[*nun].why, sizeof(un[*nun].why), "%s",
+				 why[0] ? why : tt_err_msg());
+			(*nun)++;
+		}
+		rc = 0;
+	}
+	return rc;
+}
+
 /* Opens the collectors: the named ones (each must work: TT_EINPUT for a
  * name that is none, TT_EUNAVAIL with the reason), or every wanted one
  * that works here, the others' reasons kept for the footer. */
@@ -89,67 +169,12 @@ static int open_sources(struct tt_top *top)
 							 ? &top->wi.node
 							 : NULL };
 	const struct tt_collector *list[32];
-	int n = 0, rc = 0, nun = 0;
-	char why[256];
-	struct {
-		const struct tt_collector *c;
-		char name[24];
-		char why[256];
-	} un[16];
+	struct unavailable un[16];
+	int nun = 0, n = pick_collectors(top, list), rc;
 
-	if (top->collectors) {
-		char copy[512], *save, *tok;
-
-		snprintf(copy, sizeof(copy), "%s", top->collectors);
-		for (tok = strtok_r(copy, ",", &save); tok && n < 32;
-		     tok = strtok_r(NULL, ",", &save)) {
-			if (!(list[n++] = find(tok)))
-				return tt_err(TT_EINPUT, "unknown collector '%s'", tok);
-			/* Twice the same counters would open them twice and
-			 * show the header a collector that is not there. */
-			for (int k = 0; k < n - 1; k++)
-				if (list[k] == list[n - 1])
-					return tt_err(TT_EINPUT,
-						      "collector '%s' named twice in '%s'", tok,
-						      top->collectors);
-		}
-		if (!n)
-			return tt_err(TT_EINPUT, "no collector named in '%s'", top->collectors);
-	} else {
-		for (const struct tt_collector *const *c = tt_collectors; *c && n < 31; c++)
-			if (wanted(*c))
-				list[n++] = *c;
-		for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i] && n < 32; i++)
-			list[n++] = tt_top_test_collectors[i];
-	}
-	for (int i = 0; i < n && rc == 0; i++) {
-		struct tt_source *s;
-
-		why[0] = '\0';
-		rc = tt_collector_probe(list[i], &ctx, why, sizeof(why));
-		if (rc == 0)
-			rc = list[i]->open(&ctx, &s);
-		else if (!why[0])
-			snprintf(why, sizeof(why), "%s", tt_err_msg());
-		if (rc == 0) {
-			rc = add_source(top, s);
-			continue;
-		}
-		if (rc == TT_EFAIL || top->collectors) {
-			if (rc == TT_EUNAVAIL && why[0])
-				tt_err(rc, "collector '%s' is not available: %s", list[i]->name,
-				       why);
-			break;
-		}
-		if (nun < 16) {
-			un[nun].c = list[i];
-			snprintf(un[nun].name, sizeof(un[nun].name), "%s", list[i]->name);
-			snprintf(un[nun].why, sizeof(un[nun].why), "%s",
-				 why[0] ? why : tt_err_msg());
-			nun++;
-		}
-		rc = 0;
-	}
+	if (n < 0)
+		return n;
+	rc = open_list(top, &ctx, list, n, un, &nun);
 	if (rc == 0)
 		rc = tt_feed_init(&top->feed, top->src, top->nsrc);
 	if (rc < 0) {

@@ -7,8 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 
 run "$TT" bench --size 4M --repeat 2 --json
-is "bench without --kernel: STREAM's copy, scale, add and triad in turn, a JSON array, each validated" \
-	"$rc:$(json '[(r["kernel"], r["validated"]) for r in j]' <"$WORK/out")" \
+is "bench without --kernel: STREAM's copy, scale, add and triad in turn, one JSON document, each validated" \
+	"$rc:$(json '[(r["kernel"], r["validated"]) for r in j["kernels"]]' <"$WORK/out")" \
 	"0:[('copy', True), ('scale', True), ('add', True), ('triad', True)]"
 run "$TT" bench --size 4M --repeat 2
 is "... and in text, each kernel's header and figures" \

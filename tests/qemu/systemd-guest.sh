@@ -19,6 +19,7 @@ wi() {
 unit() { # what systemd says of the apply unit, and its journal this boot
 	systemctl show -p ActiveState -p Result -p ExecMainStatus -p NRestarts tiertune-apply.service
 	echo "system $(systemctl is-system-running)"
+	echo "failed units: $(systemctl list-units --failed --no-legend --plain | cut -d' ' -f1 | paste -sd' ')"
 	journalctl -b --no-pager -o short-monotonic -u tiertune-apply.service -u tiertune-hotplug.service
 }
 hotadd() { # asks the host for the DIMM, waits for node 3's weight file
@@ -44,6 +45,9 @@ tune)
 	;;
 fleet)
 	block boot-unit unit
+	# The order: the apply unit against basic.target, after which the
+	# ordinary services (the workloads) start.
+	block boot-order journalctl -b --no-pager -o short-monotonic -u basic.target -u tiertune-apply.service
 	block boot-sysfs wi
 	block hotadd hotadd
 	# The udev rule starts the unit (through tiertune-hotplug.service where
@@ -56,6 +60,7 @@ fleet)
 	done
 	block hotadd-sysfs wi
 	block hotadd-unit unit
+	block udev-online cat /run/tt-memory-online
 	block history sh -c 'ls -l /var/lib/tiertune; TIERTUNE_STATE_DIR=/var/lib/tiertune tiertune restore --last --dry-run'
 	;;
 esac

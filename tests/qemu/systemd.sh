@@ -66,6 +66,11 @@ ExecStart=/bin/sh /tt/systemd-guest.sh
 WantedBy=multi-user.target
 EOF
 chroot "$root" systemctl enable tt-qemu-test.service >/dev/null 2>&1 || cannot "cannot enable the test unit"
+# The udev events the package's rule sees, counted beside it (the debounce:
+# the blocks of one hot-add, each its own event, give one apply).
+mkdir -p "$root/etc/udev/rules.d"
+echo 'SUBSYSTEM=="memory", ACTION=="online", RUN+="/bin/sh -c '"'"'echo %k >>/run/tt-memory-online'"'"'"' \
+	>"$root/etc/udev/rules.d/99-tt-count.rules"
 # No login prompt on the console; systemd as the initramfs' /init.
 chroot "$root" systemctl mask serial-getty@ttyS0.service getty@tty1.service >/dev/null 2>&1
 echo tiertune-guest >"$root/etc/hostname"

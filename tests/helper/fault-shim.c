@@ -63,7 +63,7 @@ ssize_t read(int fd, void *buf, size_t count)
 	long arg;
 
 	if (!real_read)
-		real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+		real_read = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
 	if (!is_target(fd) || !(s = next_step(&arg)))
 		return real_read(fd, buf, count);
 	if (strncmp(s, "short:", 6) == 0 && arg >= 0 && (size_t)arg < count)

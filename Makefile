@@ -213,6 +213,12 @@ $(BUILD)/tests/top-edit: tests/unit/top-edit.c $(TUI_MODEL) $(LIBTT)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TUI_MODEL) $(LIBTT) $(LDLIBS)
 
+# The tests' fault shim (tests/helper/fault-shim.c, LD_PRELOAD): built
+# without the sanitizers, which must come first in the preload list.
+$(BUILD)/tests/fault-shim.so: tests/helper/fault-shim.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) -O2 -fPIC -shared -o $@ $< -ldl
+
 unit-bins: $(UNIT_BIN)
 
 # Benchmarks of our own code (not tests): tests/perf/<name>.c -> build/tests/perf-<name>.
@@ -238,7 +244,7 @@ perf: $(PERF_BIN)
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
 # The benchmarks are built (not run) too, so that none of them rots unseen.
 check: $(TIERTUNE) $(TIERTOP) $(TIERTOP_SCRIPT) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) $(BUILD)/tests/tiertune-strict-auto \
-	$(BUILD)/tests/top-edit
+	$(BUILD)/tests/top-edit $(BUILD)/tests/fault-shim.so
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

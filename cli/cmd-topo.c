@@ -186,14 +186,10 @@ static void print_tier(const struct tt_topo *t, const struct tt_tier *tier)
 	}
 }
 
-static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
-			const struct wi_seen *wis, int nwi)
+static void print_nodes(const struct tt_topo *t)
 {
 	char buf[512];
 
-	printf("sysfs root   %s\nkernel       %s\n", tt_sysfs_root(&cli->sfs), t->kernel_release);
-	if (t->cpu_model[0])
-		printf("cpu          %s\n", t->cpu_model);
 	printf("\nnode  cpus           memory        free  tier  hmat access1 (read/write)\n");
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
@@ -217,11 +213,10 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 			printf("%5d", t->nodes[i].distance[k]);
 		printf("\n");
 	}
-	printf("\nmemory tiers\n");
-	if (t->ntiers == 0)
-		printf("  none (no /sys/devices/virtual/memory_tiering)\n");
-	for (int i = 0; i < t->ntiers; i++)
-		print_tier(t, &t->tiers[i]);
+}
+
+static void print_demotion(const struct tt_topo *t)
+{
 	printf("\ndemotion targets (reclaim, from tiers and distances as the kernel computes "
 	       "them)\n");
 	for (int i = 0; i < t->nnodes; i++) {
@@ -243,52 +238,73 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 				       : "disabled",
 	       t->numa_balancing < 0 ? "- (no /proc/sys/kernel/numa_balancing)"
 				     : tt_numa_balancing_name(t->numa_balancing));
-	printf("\nweight interfaces\n");
-	for (int i = 0; i < nwi; i++) {
-		const struct wi_seen *w = &wis[i];
+}
 
-		if (w->rc < 0) {
-			printf("  %-9s unavailable: %s\n", w->be->name, w->why);
-			continue;
-		}
-		printf("  %-9s %s\n", w->be->name, w->be->summary);
-		if (!w->be->per_source && w->be->key == TT_WI_BY_TIER) {
-			tt_weights_format(&w->st.node, buf, sizeof(buf));
-			printf("            tier weights %s (every task's, split over the "
-			       "policy's nodes)\n",
-			       buf[0] ? buf : "(no interleave_weight files)");
-		} else if (!w->be->per_source) {
-			tt_weights_format(&w->st.node, buf, sizeof(buf));
-			printf("            weights %s\n", buf[0] ? buf : "(no nodeN files)");
-			if (w->st.auto_mode < 0)
-				printf("            mode    manual only (no auto file: kernel "
-				       "before "
-				       "6.16)\n");
-			else
-				printf("            mode    %s (file %s)\n",
-				       w->st.auto_mode ? "auto" : "manual", w->st.auto_file);
-		} else {
-			for (int k = 0; k < w->st.ntiers; k++) {
-				tt_weights_format(&w->st.tiers[k].by_src, buf, sizeof(buf));
-				printf("            memory_tier%d by source node: %s\n",
-				       w->st.tiers[k].tier, buf);
-			}
-		}
-		if (w->nreset) {
-			int id;
+/* One weight interface's rows: what sysfs holds now, and the tiers whose
+ * weights the kernel reset since the last apply. */
+static void print_wi(const struct wi_seen *w)
+{
+	char buf[512];
 
-			buf[0] = '\0';
-			tt_weights_for_each(id, &w->reset)
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d",
-					 buf[0] ? "," : "", id);
-			printf("            reset   tier%s %s read 1 where the last apply wrote "
-			       "other\n"
-			       "                    weights: memory joined the tier and the "
-			       "kernel reset\n"
-			       "                    them (set_node_memory_tier); apply again\n",
-			       w->nreset > 1 ? "s" : "", buf);
+	if (w->rc < 0) {
+		printf("  %-9s unavailable: %s\n", w->be->name, w->why);
+		return;
+	}
+	printf("  %-9s %s\n", w->be->name, w->be->summary);
+	if (!w->be->per_source && w->be->key == TT_WI_BY_TIER) {
+		tt_weights_format(&w->st.node, buf, sizeof(buf));
+		printf("            tier weights %s (every task's, split over the "
+		       "policy's nodes)\n",
+		       buf[0] ? buf : "(no interleave_weight files)");
+	} else if (!w->be->per_source) {
+		tt_weights_format(&w->st.node, buf, sizeof(buf));
+		printf("            weights %s\n", buf[0] ? buf : "(no nodeN files)");
+		if (w->st.auto_mode < 0)
+			printf("            mode    manual only (no auto file: kernel "
+			       "before "
+			       "6.16)\n");
+		else
+			printf("            mode    %s (file %s)\n",
+			       w->st.auto_mode ? "auto" : "manual", w->st.auto_file);
+	} else {
+		for (int k = 0; k < w->st.ntiers; k++) {
+			tt_weights_format(&w->st.tiers[k].by_src, buf, sizeof(buf));
+			printf("            memory_tier%d by source node: %s\n",
+			       w->st.tiers[k].tier, buf);
 		}
 	}
+	if (w->nreset) {
+		int id;
+
+		buf[0] = '\0';
+		tt_weights_for_each(id, &w->reset)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%d",
+				 buf[0] ? "," : "", id);
+		printf("            reset   tier%s %s read 1 where the last apply wrote "
+		       "other\n"
+		       "                    weights: memory joined the tier and the "
+		       "kernel reset\n"
+		       "                    them (set_node_memory_tier); apply again\n",
+		       w->nreset > 1 ? "s" : "", buf);
+	}
+}
+
+static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
+			const struct wi_seen *wis, int nwi)
+{
+	printf("sysfs root   %s\nkernel       %s\n", tt_sysfs_root(&cli->sfs), t->kernel_release);
+	if (t->cpu_model[0])
+		printf("cpu          %s\n", t->cpu_model);
+	print_nodes(t);
+	printf("\nmemory tiers\n");
+	if (t->ntiers == 0)
+		printf("  none (no /sys/devices/virtual/memory_tiering)\n");
+	for (int i = 0; i < t->ntiers; i++)
+		print_tier(t, &t->tiers[i]);
+	print_demotion(t);
+	printf("\nweight interfaces\n");
+	for (int i = 0; i < nwi; i++)
+		print_wi(&wis[i]);
 	printf("\nperf PMUs\n  ");
 	if (t->npmus == 0)
 		printf("none");

@@ -177,214 +177,277 @@ static int scan(struct tt_cli *cli, pid_t pid, struct tt_rb_scan *sc)
 			     : tt_rb_scan_numa_maps(&cli->sfs, pid, sc);
 }
 
-int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const struct tt_weights *w,
-		  const struct cli_rebalance_opts *o)
-{
-	static const char *const orders[] = { "shares", "interleave" };
-	struct tt_rb_scan sc = { 0 };
-	struct tt_rb_counts *before = calloc(1, sizeof(*before)),
-			    *after = calloc(1, sizeof(*after));
-	uint64_t *want = calloc(TT_MAX_NODES, sizeof(*want));
-	uint32_t target_bp[TT_MAX_NODES];
-	struct tt_rb_result total = { 0 };
-	struct tt_rb_proc proc;
-	struct progress pr = { .tty = isatty(2) };
-	char wtext[1024], damon[512], process[128];
-	int *dest = NULL, rounds = 0, rc;
-	int64_t planned = 0, run_id = 0;
-	double off, tol_bp = o->tolerance_pct * 100;
-	bool moving = o->move, within = false;
-	json_t *out = NULL;
+static const char *const orders[] = { "shares", "interleave" };
 
-	if (!before || !after || !want) {
-		rc = tt_err(TT_EFAIL, "out of memory");
-		goto out;
-	}
-	tt_weights_format(w, wtext, sizeof(wtext));
-	rc = tt_rb_check(&cli->sfs, pid, w, t, o->move_all, &proc);
-	if (rc == 0 && moving && !cli->sfs.live)
+/* One rebalance, from the look at the pages to the report: what the steps
+ * below share. Allocated (the per-node tables are tens of KiB). */
+struct rb_run {
+	struct tt_cli *cli;
+	const struct tt_topo *t;
+	const struct tt_weights *w;
+	const struct cli_rebalance_opts *o;
+	int pid;
+	struct tt_rb_scan sc;
+	struct tt_rb_counts before, after;
+	uint64_t want[TT_MAX_NODES];
+	uint32_t target_bp[TT_MAX_NODES];
+	struct tt_rb_result total;
+	struct tt_rb_proc proc;
+	struct progress pr;
+	char wtext[1024], damon[512], process[128];
+	int *dest, rounds;
+	int64_t planned, run_id;
+	double off, tol_bp;
+	bool moving, within;
+};
+
+/* The refusals, the look at where the pages are, and the plan. */
+static int rb_plan(struct rb_run *r)
+{
+	struct tt_cli *cli = r->cli;
+	int rc;
+
+	tt_weights_format(r->w, r->wtext, sizeof(r->wtext));
+	rc = tt_rb_check(&cli->sfs, r->pid, r->w, r->t, r->o->move_all, &r->proc);
+	if (rc == 0 && r->moving && !cli->sfs.live)
 		rc = tt_err(TT_EINPUT,
 			    "--sysfs-root '%s' is not this machine: its process can be shown, "
 			    "not moved",
 			    cli->sysfs_root);
 	if (rc == 0)
-		rc = tt_rb_shares_bp(w, target_bp);
+		rc = tt_rb_shares_bp(r->w, r->target_bp);
 	if (rc == 0)
-		rc = scan(cli, pid, &sc);
+		rc = scan(cli, r->pid, &r->sc);
 	if (rc < 0)
-		goto out;
-	snprintf(process, sizeof(process), "pid %d (%s)", (int)pid, proc.comm);
-	*before = sc.cur;
-	rc = tt_rb_targets(&sc.cur, w, want);
+		return rc;
+	snprintf(r->process, sizeof(r->process), "pid %d (%s)", (int)r->pid, r->proc.comm);
+	r->before = r->sc.cur;
+	rc = tt_rb_targets(&r->sc.cur, r->w, r->want);
 	if (rc < 0)
-		goto out;
-	off = tt_rb_off_bp(&sc.cur, want);
-	if (sc.per_page) {
-		dest = malloc((sc.n ? sc.n : 1) * sizeof(*dest));
-		planned = dest ? tt_rb_plan(sc.units, sc.n, want, o->order, w, dest)
-			       : tt_err(TT_EFAIL, "out of memory");
+		return rc;
+	r->off = tt_rb_off_bp(&r->sc.cur, r->want);
+	if (r->sc.per_page) {
+		r->dest = malloc((r->sc.n ? r->sc.n : 1) * sizeof(*r->dest));
+		r->planned = r->dest ? tt_rb_plan(r->sc.units, r->sc.n, r->want, r->o->order, r->w,
+						  r->dest)
+				     : tt_err(TT_EFAIL, "out of memory");
 	} else {
 		struct tt_rb_flow f[64];
-		int nf = tt_rb_flows(&sc.cur, want, f, 64);
+		int nf = tt_rb_flows(&r->sc.cur, r->want, f, 64);
 
 		for (int i = 0; i < nf; i++)
-			planned += (int64_t)f[i].pages;
+			r->planned += (int64_t)f[i].pages;
 	}
-	if (planned < 0) {
-		rc = (int)planned;
-		goto out;
-	}
-	if (off <= tol_bp)
-		planned = 0, moving = false;
-	tt_rb_damon(&cli->sfs, t->kernel_release, damon, sizeof(damon));
-	if (!cli->json) {
-		char title[1400];
+	if (r->planned < 0)
+		return (int)r->planned;
+	if (r->off <= r->tol_bp)
+		r->planned = 0, r->moving = false;
+	tt_rb_damon(&cli->sfs, r->t->kernel_release, r->damon, sizeof(r->damon));
+	return 0;
+}
 
-		char head[512];
+/* The text report's first part: the process, the table, the plan. */
+static void rb_print_plan(const struct rb_run *r)
+{
+	const struct tt_rb_scan *sc = &r->sc;
+	char title[1400], head[512];
 
-		snprintf(head, sizeof(head),
-			 "process %d ('%s'): %" PRIu64 " pages (%.1f MiB) of private anonymous "
-			 "memory in %" PRIu64 " VMAs, %" PRIu64 " huge; %" PRIu64
-			 " VMAs of files, shared or kernel memory left alone",
-			 (int)pid, proc.comm, sc.cur.total, (double)sc.cur.total * 4096 / MIB,
-			 sc.vmas, sc.huge_units, sc.skipped_vmas);
-		print_wrapped("", head);
-		snprintf(title, sizeof(title),
-			 "weights %s, tolerance %.2f%% (%.0f bp) per node, order %s%s", wtext,
-			 o->tolerance_pct, tol_bp, orders[o->order],
-			 sc.per_page ? "" : " (counts from numa_maps)");
-		print_table(title, &sc.cur, want, target_bp, w);
-		if (off <= tol_bp)
-			printf("within tolerance: no node is more than %.0f bp off its share; "
-			       "nothing to move\n",
-			       off);
-		else if (!moving)
-			printf("dry run: would move %" PRId64 " pages (%.1f MiB)%s; --move moves "
-			       "them\n",
-			       planned, (double)planned * 4096 / MIB,
-			       sc.per_page ? "" : " (per-page plan on this machine only)");
-		if (damon[0])
-			print_wrapped("note: ", damon);
-		fflush(stdout);
-	}
-	while (moving && rounds < o->rounds) {
+	snprintf(head, sizeof(head),
+		 "process %d ('%s'): %" PRIu64 " pages (%.1f MiB) of private anonymous "
+		 "memory in %" PRIu64 " VMAs, %" PRIu64 " huge; %" PRIu64
+		 " VMAs of files, shared or kernel memory left alone",
+		 (int)r->pid, r->proc.comm, sc->cur.total, (double)sc->cur.total * 4096 / MIB,
+		 sc->vmas, sc->huge_units, sc->skipped_vmas);
+	print_wrapped("", head);
+	snprintf(title, sizeof(title),
+		 "weights %s, tolerance %.2f%% (%.0f bp) per node, order %s%s", r->wtext,
+		 r->o->tolerance_pct, r->tol_bp, orders[r->o->order],
+		 sc->per_page ? "" : " (counts from numa_maps)");
+	print_table(title, &sc->cur, r->want, r->target_bp, r->w);
+	if (r->off <= r->tol_bp)
+		printf("within tolerance: no node is more than %.0f bp off its share; "
+		       "nothing to move\n",
+		       r->off);
+	else if (!r->moving)
+		printf("dry run: would move %" PRId64 " pages (%.1f MiB)%s; --move moves "
+		       "them\n",
+		       r->planned, (double)r->planned * 4096 / MIB,
+		       sc->per_page ? "" : " (per-page plan on this machine only)");
+	if (r->damon[0])
+		print_wrapped("note: ", r->damon);
+	fflush(stdout);
+}
+
+/* The moves, in rounds: each round looks again and plans what is still
+ * off, until within tolerance, nothing moved, or --rounds. */
+static int rb_move(struct rb_run *r)
+{
+	const struct cli_rebalance_opts *o = r->o;
+	int rc = 0;
+
+	while (r->moving && r->rounds < o->rounds) {
 		struct tt_rb_cfg cfg = { .batch = o->batch,
 					 .rate_bytes_s = o->rate_mib_s * MIB,
 					 .move_all = o->move_all,
 					 .progress = show_progress,
-					 .ctx = &pr };
-		struct tt_rb_result r;
+					 .ctx = &r->pr };
+		struct tt_rb_result res;
 
-		pr.last_s = 0;
-		rounds++;
-		rc = tt_rb_move(pid, sc.units, sc.n, dest, &cfg, &r);
-		add_result(&total, &r);
-		if (pr.tty && r.calls)
+		r->pr.last_s = 0;
+		r->rounds++;
+		rc = tt_rb_move(r->pid, r->sc.units, r->sc.n, r->dest, &cfg, &res);
+		add_result(&r->total, &res);
+		if (r->pr.tty && res.calls)
 			fputc('\n', stderr);
-		if (rc < 0 || r.gone || r.stopped)
+		if (rc < 0 || res.gone || res.stopped)
 			break;
-		tt_rb_scan_release(&sc);
-		rc = scan(cli, pid, &sc);
+		tt_rb_scan_release(&r->sc);
+		rc = scan(r->cli, r->pid, &r->sc);
 		if (rc < 0) {
 			/* Exited between the move and the look after it. */
-			total.gone = true;
+			r->total.gone = true;
 			rc = 0;
 			break;
 		}
-		if (tt_rb_targets(&sc.cur, w, want) < 0 || tt_rb_off_bp(&sc.cur, want) <= tol_bp ||
-		    !r.moved)
+		if (tt_rb_targets(&r->sc.cur, r->w, r->want) < 0 ||
+		    tt_rb_off_bp(&r->sc.cur, r->want) <= r->tol_bp || !res.moved)
 			break;
-		free(dest);
-		dest = malloc((sc.n ? sc.n : 1) * sizeof(*dest));
-		if (!dest || tt_rb_plan(sc.units, sc.n, want, o->order, w, dest) < 0) {
+		free(r->dest);
+		r->dest = malloc((r->sc.n ? r->sc.n : 1) * sizeof(*r->dest));
+		if (!r->dest ||
+		    tt_rb_plan(r->sc.units, r->sc.n, r->want, o->order, r->w, r->dest) < 0) {
 			rc = tt_err(TT_EFAIL, "cannot plan the next round");
 			break;
 		}
 	}
+	return rc;
+}
+
+/* A --move is recorded even when nothing was off: the record says the
+ * shares were checked and held. */
+static void rb_record(struct rb_run *r)
+{
+	struct tt_db *db;
+	int dbrc = cli_db(r->cli, 0, &db);
+
+	if (dbrc == 0) {
+		dbrc = tt_db_rebalance_record(db, r->t,
+					      &(struct tt_db_rebalance){
+						      .command = r->cli->cmdline,
+						      .process = r->process,
+						      .weights = r->w,
+						      .want = r->want,
+						      .before = &r->before,
+						      .after = &r->after,
+						      .res = &r->total,
+						      .within = r->within,
+					      },
+					      &r->run_id);
+		tt_db_close(db);
+	}
+	if (dbrc < 0) {
+		cli_warn("the rebalance was not recorded: %s", tt_err_msg());
+		r->run_id = 0;
+	}
+}
+
+static json_t *rb_json(const struct rb_run *r)
+{
+	const struct tt_weights *w = r->w;
+	const struct tt_rb_result *total = &r->total;
+	json_t *out, *bp = json_object();
+	char key[16];
+	int id;
+
+	tt_nodemask_for_each (id, &w->set) {
+		snprintf(key, sizeof(key), "%d", id);
+		json_object_set_new(bp, key, json_integer(r->target_bp[id]));
+	}
+	out = json_pack("{s:i,s:s,s:b,s:s,s:f,s:o,s:o,s:o,s:I,s:I,s:I,s:I}", "pid", (int)r->pid,
+			"process", r->proc.comm, "dry_run", !r->o->move, "order",
+			orders[r->o->order], "tolerance_bp", r->tol_bp, "weights",
+			tt_json_weights(w), "target_bp", bp, "before",
+			counts_json(&r->before, r->want, w), "planned_pages",
+			(json_int_t)r->planned, "huge_units", (json_int_t)r->sc.huge_units, "vmas",
+			(json_int_t)r->sc.vmas, "skipped_vmas", (json_int_t)r->sc.skipped_vmas);
+	json_object_set_new(out, "per_page", json_boolean(r->sc.per_page));
+	json_object_set_new(out, "after",
+			    total->calls ? counts_json(&r->after, r->want, w) : json_null());
+	json_object_set_new(out, "result", total->calls ? result_json(total) : json_null());
+	json_object_set_new(out, "rounds", json_integer(r->rounds));
+	json_object_set_new(out, "within_tolerance",
+			    json_boolean(total->calls ? r->within : r->off <= r->tol_bp));
+	json_object_set_new(out, "run", r->run_id ? json_integer(r->run_id) : json_null());
+	json_object_set_new(out, "damon", r->damon[0] ? json_string(r->damon) : json_null());
+	return out;
+}
+
+/* The text report's second part: what the moves did. */
+static void rb_print_result(const struct rb_run *r)
+{
+	const struct tt_rb_result *total = &r->total;
+
+	printf("moved %" PRIu64 " of %" PRIu64 " pages (%.1f MiB) in %.2f s, %" PRIu64
+	       " move_pages calls, %d round%s\n",
+	       total->moved, total->planned, (double)total->moved * 4096 / MIB, total->elapsed_s,
+	       total->calls, r->rounds, r->rounds == 1 ? "" : "s");
+	print_failed(total);
+	if (total->gone) {
+		printf("process %d exited midway: %" PRIu64 " pages had moved\n", (int)r->pid,
+		       total->moved);
+		return;
+	}
+	print_table("after:", &r->after, r->want, r->target_bp, r->w);
+	printf("%s: the largest share off its target is %.0f bp\n",
+	       r->within ? "within tolerance" : "NOT within tolerance",
+	       tt_rb_off_bp(&r->after, r->want));
+}
+
+int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const struct tt_weights *w,
+		  const struct cli_rebalance_opts *o)
+{
+	struct rb_run *r = calloc(1, sizeof(*r));
+	json_t *out = NULL;
+	int rc;
+
+	if (!r)
+		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
+	*r = (struct rb_run){ .cli = cli,
+			      .t = t,
+			      .w = w,
+			      .o = o,
+			      .pid = pid,
+			      .pr = { .tty = isatty(2) },
+			      .tol_bp = o->tolerance_pct * 100,
+			      .moving = o->move };
+	rc = rb_plan(r);
+	if (rc == 0 && !cli->json)
+		rb_print_plan(r);
+	if (rc == 0)
+		rc = rb_move(r);
+	if (rc == 0) {
+		r->after = r->total.calls && !r->total.gone ? r->sc.cur : r->before;
+		r->within = r->total.gone ? false : tt_rb_off_bp(&r->after, r->want) <= r->tol_bp;
+		if (o->move && !o->no_record)
+			rb_record(r);
+		if (cli->json)
+			out = rb_json(r);
+		else if (r->total.calls)
+			rb_print_result(r);
+		if (!cli->json && r->run_id)
+			printf("recorded as run %" PRId64 "\n", r->run_id);
+		rc = r->total.calls && (r->total.gone || !r->within) ? 1 : 0;
+	}
+	tt_rb_scan_release(&r->sc);
+	free(r->dest);
+	free(r);
 	if (rc < 0)
-		goto out;
-	*after = total.calls && !total.gone ? sc.cur : *before;
-	within = total.gone ? false : tt_rb_off_bp(after, want) <= tol_bp;
-	/* A --move is recorded even when nothing was off: the record says the
-	 * shares were checked and held. */
-	if (o->move && !o->no_record) {
-		struct tt_db *db;
-		int dbrc = cli_db(cli, 0, &db);
-
-		if (dbrc == 0) {
-			dbrc = tt_db_rebalance_record(db, t,
-						      &(struct tt_db_rebalance){
-							      .command = cli->cmdline,
-							      .process = process,
-							      .weights = w,
-							      .want = want,
-							      .before = before,
-							      .after = after,
-							      .res = &total,
-							      .within = within,
-						      },
-						      &run_id);
-			tt_db_close(db);
-		}
-		if (dbrc < 0) {
-			cli_warn("the rebalance was not recorded: %s", tt_err_msg());
-			run_id = 0;
-		}
-	}
-	if (cli->json) {
-		out = json_pack("{s:i,s:s,s:b,s:s,s:f,s:o,s:o,s:o,s:I,s:I,s:I,s:I}", "pid",
-				(int)pid, "process", proc.comm, "dry_run", !o->move, "order",
-				orders[o->order], "tolerance_bp", tol_bp, "weights",
-				tt_json_weights(w), "target_bp", json_object(), "before",
-				counts_json(before, want, w), "planned_pages", (json_int_t)planned,
-				"huge_units", (json_int_t)sc.huge_units, "vmas",
-				(json_int_t)sc.vmas, "skipped_vmas", (json_int_t)sc.skipped_vmas);
-		int id;
-		char key[16];
-
-		tt_nodemask_for_each (id, &w->set) {
-			snprintf(key, sizeof(key), "%d", id);
-			json_object_set_new(json_object_get(out, "target_bp"), key,
-					    json_integer(target_bp[id]));
-		}
-		json_object_set_new(out, "per_page", json_boolean(sc.per_page));
-		json_object_set_new(out, "after",
-				    total.calls ? counts_json(after, want, w) : json_null());
-		json_object_set_new(out, "result", total.calls ? result_json(&total) : json_null());
-		json_object_set_new(out, "rounds", json_integer(rounds));
-		json_object_set_new(out, "within_tolerance",
-				    json_boolean(total.calls ? within : off <= tol_bp));
-		json_object_set_new(out, "run", run_id ? json_integer(run_id) : json_null());
-		json_object_set_new(out, "damon", damon[0] ? json_string(damon) : json_null());
-	} else if (total.calls) {
-		printf("moved %" PRIu64 " of %" PRIu64 " pages (%.1f MiB) in %.2f s, %" PRIu64
-		       " move_pages calls, %d round%s\n",
-		       total.moved, total.planned, (double)total.moved * 4096 / MIB,
-		       total.elapsed_s, total.calls, rounds, rounds == 1 ? "" : "s");
-		print_failed(&total);
-		if (total.gone)
-			printf("process %d exited midway: %" PRIu64 " pages had moved\n", (int)pid,
-			       total.moved);
-		else
-			print_table("after:", after, want, target_bp, w);
-		if (!total.gone)
-			printf("%s: the largest share off its target is %.0f bp\n",
-			       within ? "within tolerance" : "NOT within tolerance",
-			       tt_rb_off_bp(after, want));
-	}
-	if (!cli->json && run_id)
-		printf("recorded as run %" PRId64 "\n", run_id);
-out:
-	tt_rb_scan_release(&sc);
-	free(dest);
-	free(before);
-	free(after);
-	free(want);
-	if (rc < 0) {
-		json_decref(out);
 		return cli_fail(rc);
+	if (out) {
+		int prc = cli_print_json(out);
+
+		if (prc != 0)
+			return prc;
 	}
-	if (out && (rc = cli_print_json(out)) != 0)
-		return rc;
-	return total.calls && (total.gone || !within) ? 1 : 0;
+	return rc;
 }

@@ -455,6 +455,31 @@ static int scan_vma(struct tt_rb_scan *sc, pid_t pid, const struct vma *v, void 
 	return 0;
 }
 
+/* The VMA whose last smaps line was read: counted, and its pages queried
+ * when it is worth it and query says so (not after an error). */
+static int vma_done(struct tt_rb_scan *sc, pid_t pid, const struct vma *v, void **addr, int *status,
+		    bool query)
+{
+	bool take = worth(v);
+
+	sc->vmas += take;
+	sc->skipped_vmas += !take && (!v->take || v->rss_bytes);
+	return take && query ? scan_vma(sc, pid, v, addr, status) : 0;
+}
+
+/* One "Key: value" line of a VMA's smaps entry, the keys the scan uses. */
+static void vma_field(const char *line, struct vma *v)
+{
+	uint64_t kb;
+
+	if (sscanf(line, "KernelPageSize: %" SCNu64 " kB", &kb) == 1)
+		v->page_bytes = kb * 1024;
+	else if (sscanf(line, "AnonHugePages: %" SCNu64 " kB", &kb) == 1)
+		v->thp_bytes = kb * 1024;
+	else if (sscanf(line, "Rss: %" SCNu64 " kB", &kb) == 1)
+		v->rss_bytes = kb * 1024;
+}
+
 int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc)
 {
 	char path[PATH_MAX], *line = NULL;
@@ -479,31 +504,25 @@ int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc)
 	/* A VMA's header line, then "Key: value" lines; its pages are
 	 * queried once its last line (the next header, or the end) is read. */
 	while (rc == 0 && getline(&line, &cap, f) > 0) {
-		uint64_t kb;
 		struct vma next;
 
 		tt_chomp(line);
-		if ((line[0] >= '0' && line[0] <= '9') || (line[0] >= 'a' && line[0] <= 'f')) {
-			if (vma_header(line, &next) < 0)
-				continue;
-			if (have && worth(&v))
-				rc = scan_vma(sc, pid, &v, addr, status);
-			sc->vmas += have && worth(&v);
-			sc->skipped_vmas += have && !worth(&v) && (!v.take || v.rss_bytes);
-			v = next;
-			have = true;
-		} else if (sscanf(line, "KernelPageSize: %" SCNu64 " kB", &kb) == 1) {
-			v.page_bytes = kb * 1024;
-		} else if (sscanf(line, "AnonHugePages: %" SCNu64 " kB", &kb) == 1) {
-			v.thp_bytes = kb * 1024;
-		} else if (sscanf(line, "Rss: %" SCNu64 " kB", &kb) == 1) {
-			v.rss_bytes = kb * 1024;
+		if (!(line[0] >= '0' && line[0] <= '9') && !(line[0] >= 'a' && line[0] <= 'f')) {
+			vma_field(line, &v);
+			continue;
 		}
+		if (vma_header(line, &next) < 0)
+			continue;
+		if (have)
+			rc = vma_done(sc, pid, &v, addr, status, true);
+		v = next;
+		have = true;
 	}
-	if (rc == 0 && have && worth(&v))
-		rc = scan_vma(sc, pid, &v, addr, status);
-	sc->vmas += have && worth(&v);
-	sc->skipped_vmas += have && !worth(&v) && (!v.take || v.rss_bytes);
+	if (have) {
+		int last = vma_done(sc, pid, &v, addr, status, rc == 0);
+
+		rc = rc < 0 ? rc : last;
+	}
 	if (rc == 0 && ferror(f))
 		rc = tt_err(TT_EUNAVAIL, "cannot read '%s'", path);
 	free(line);

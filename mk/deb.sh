@@ -45,7 +45,9 @@ echo "$version" >"$work/tiertune/VERSION"
 maint=$(sed -n '1,/^ -- / s/^ -- \(.*>\)  .*/\1/p' "$top/debian/changelog" | head -1)
 {
 	printf 'tiertune (%s) unstable; urgency=medium\n\n' "$version"
-	printf '  * Built from commit %s%s.\n\n' "$commit" "$(case $version in *.dirty) echo ", with changes to it" ;; esac)"
+	# The changes on their own line: lintian warns past 80 columns
+	# (debian-changelog-line-too-long), and a warning fails the build.
+	printf '  * Built from commit %s%s.\n\n' "$commit" "$(case $version in *.dirty) printf ',\n    with changes to it' ;; esac)"
 	printf ' -- %s  %s\n\n' "$maint" "$(date -R -u -d "@$(git -C "$top" log -1 --format=%ct)")"
 	cat "$top/debian/changelog"
 } >"$work/tiertune/debian/changelog"

@@ -78,6 +78,20 @@ if [ -n "$have_strace" ]; then
 else
 	skip "no strace to inject EIO with"
 fi
+# A short read, then EIO (the fault shim: strace's injection fails a call
+# whole, never lets it read part): the first read ends where the second
+# record starts, so the one record read whole is the first apply's. On
+# 9005fdd the error was the end of the file and restore --last --force
+# undid that one, writing node 0's value from before all three (7 -> 25).
+shim=$TT_BUILD/tests/fault-shim.so
+second=$(grep -bao '^tiertune-record ' "$state/apply.history" | sed -n 2p | cut -d: -f1)
+before=$(tree_sum "$root")$(ls -l --time-style=+%s.%N "$state" | md5sum)
+TT_FAULT_PATH=$state/apply.history TT_FAULT_READ=short:${second:-0},eio LD_PRELOAD=$shim \
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+	run "$TT" --sysfs-root "$root" restore --last --force
+is "a short read of the history, then EIO: exit 1 naming it, nothing written (sysfs, state)" \
+	"$rc:$(grep -c "cannot read history '$state/apply.history': Input/output error" "$WORK/err"):$(cat "$root/$WI/node0"):$([ "$(tree_sum "$root")$(ls -l --time-style=+%s.%N "$state" | md5sum)" = "$before" ] && echo same)" \
+	"1:1:7:same"
 
 # The newest record is in the current file: a rotated apply.history.1
 # too large to read (past the 64 MiB bound) does not block undoing it.
@@ -202,14 +216,19 @@ is "12 simultaneous applies: none fails for the lock" "$fails" 0
 # A wait is said (the boot unit's log explains a late apply), the holder
 # named when it is a tiertune; past TIERTUNE_LOCK_WAIT, exit 1 naming it.
 "$TT" --sysfs-root "$root" apply --weights 0:200 >/dev/null
-flock "$state/apply.lock" sleep 2 &
-sleep 0.3
+# held_lock SECONDS: the lock held that long from when this returns (a
+# fixed sleep before the command raced the holder on a loaded host: the
+# command got the lock first and did not wait).
+held_lock() {
+	flock "$state/apply.lock" sleep "$1" &
+	while flock -n "$state/apply.lock" true; do sleep 0.05; done
+}
+held_lock 2
 run "$TT" --sysfs-root "$root" apply --weights 0:3
 is "an apply that waited for the lock: exit 0, the wait said" \
 	"$rc:$(grep -c '^tiertune: warning: waited [0-9]* s for the lock another tiertune held$' "$WORK/err")" "0:1"
 wait
-flock "$state/apply.lock" sleep 3 &
-sleep 0.3
+held_lock 4
 run env TIERTUNE_LOCK_WAIT=1 "$TT" --sysfs-root "$root" apply --weights 0:4
 is "past TIERTUNE_LOCK_WAIT: exit 1, the wait and the variable named" \
 	"$rc:$(grep -c 'another tiertune is writing weights (lock .* is held; waited 1 s)' "$WORK/err"):$(grep -c 'TIERTUNE_LOCK_WAIT=SECONDS waits longer (now 1)' "$WORK/err")" \

@@ -62,6 +62,24 @@ tap(mode is True and w == boot and runs(unit_boot) >= 1 and "node 3" in unit_boo
     "fleet boot, node 3 absent: the unit ran at boot, wrote nothing (auto mode on, %s) and its "
     "journal names node 3 (unit %s, exit %s)"
     % (w, state.get("Result"), state.get("ExecMainStatus")), unit_boot[-2500:] + block("boot-sysfs")[1])
+failed = re.search(r"^failed units: (.*)$", unit_boot, re.M)
+# The wait for node 3 (exit 3) is no failure: the unit's result is success
+# with status 3, and no unit failed (the host is not "degraded").
+tap(state.get("Result") == "success" and state.get("ExecMainStatus") == "3"
+    and failed is not None and failed.group(1).strip() == ""
+    and "tiertune-apply.service: Failed" not in unit_boot,
+    "fleet boot: the wait for node 3 (exit 3) is no unit failure (result %s, status %s, "
+    "failed units: '%s')" % (state.get("Result"), state.get("ExecMainStatus"),
+                             failed.group(1).strip() if failed else "?"), unit_boot[-2500:])
+# Before the workloads: the apply finished before basic.target was reached
+# (ordinary services start after it).
+rc, order = block("boot-order")
+done_at = re.search(r"^\[\s*([\d.]+)\] .*(?:Finished|Failed to start) tiertune-apply\.service", order, re.M)
+basic_at = re.search(r"^\[\s*([\d.]+)\] .*Reached target basic\.target", order, re.M)
+tap(done_at is not None and basic_at is not None
+    and float(done_at.group(1)) <= float(basic_at.group(1)),
+    "fleet boot: the unit's run ended (%s s) before basic.target (%s s), before the workloads"
+    % (done_at and done_at.group(1), basic_at and basic_at.group(1)), order[-2500:])
 rc, unit_hot = block("hotadd-unit")
 mode, w = sysfs("hotadd-sysfs")
 state = dict(re.findall(r"^(ActiveState|Result|ExecMainStatus)=(\S*)$", unit_hot, re.M))
@@ -70,6 +88,16 @@ tap(mode is False and w == pw and state.get("Result") == "success" and after >= 
     and "values written and read back" in unit_hot,
     "node 3 hot-added over QMP: udev's rule ran the unit (%d runs), which applied the profile "
     "(%s, auto mode off)" % (after, w), unit_hot[-3000:] + block("hotadd-sysfs")[1] + log[-800:])
+# The debounce: the hot-add's memory blocks, each its own udev event (counted
+# by a rule of the test's own beside the package's), gave one start of
+# tiertune-hotplug.service and one apply. Without it, 8 applies for 1 GiB.
+rc, events = block("udev-online")
+blocks_on = len(re.findall(r"^memory\d+$", events, re.M))
+hotplug = len(re.findall(r"Starting (?:tiertune-hotplug\.service|Apply /etc/tiertune/profile\.json once)",
+                         unit_hot))
+tap(rc == 0 and blocks_on >= 2 and hotplug == 1 and after == 1,
+    "the debounce: %d memory blocks onlined (%d udev events) gave %d hotplug run and %d apply"
+    % (blocks_on, blocks_on, hotplug, after), events + unit_hot[-3000:])
 rc, out = block("history")
 tap(rc == 0 and "apply.history" in out, "the unit's apply is in /var/lib/tiertune's undo history",
     out)

@@ -19,6 +19,7 @@ wi() {
 unit() { # what systemd says of the apply unit, and its journal this boot
 	systemctl show -p ActiveState -p Result -p ExecMainStatus -p NRestarts tiertune-apply.service
 	echo "system $(systemctl is-system-running)"
+	echo "failed units: $(systemctl list-units --failed --no-legend --plain | cut -d' ' -f1 | paste -sd' ')"
 	journalctl -b --no-pager -o short-monotonic -u tiertune-apply.service -u tiertune-hotplug.service
 }
 hotadd() { # asks the host for the DIMM, waits for node 3's weight file
@@ -30,6 +31,27 @@ hotadd() { # asks the host for the DIMM, waits for node 3's weight file
 	done
 	udevadm settle --timeout=60
 	echo "waited $i half-seconds"
+}
+
+# The fleet boot's hot-add onlined block by block, 1 s apart, as a large
+# device onlines over seconds (daxctl online-memory, or the kernel's own
+# onlining of 2048 blocks): the guest boots with memhp_default_state=offline
+# (systemd.sh) and onlines node 3's blocks here. One apply must come of it.
+hotadd_stepwise() {
+	echo "@@TT-HOTADD"
+	i=0
+	while [ $i -lt 240 ] && ! ls -d $NODE/node3/memory[0-9]* >/dev/null 2>&1; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	udevadm settle --timeout=60
+	for b in $NODE/node3/memory[0-9]*; do
+		[ "$(cat "$b/state")" = online ] && continue
+		echo online_movable >"$b/state" && echo "${b##*/} online at $(cut -d' ' -f1 /proc/uptime) s"
+		sleep 1
+	done
+	udevadm settle --timeout=60
+	echo "waited $i half-seconds for the blocks"
 }
 
 echo
@@ -44,8 +66,11 @@ tune)
 	;;
 fleet)
 	block boot-unit unit
+	# The order: the apply unit against basic.target, after which the
+	# ordinary services (the workloads) start.
+	block boot-order journalctl -b --no-pager -o short-monotonic -u basic.target -u tiertune-apply.service
 	block boot-sysfs wi
-	block hotadd hotadd
+	block hotadd hotadd_stepwise
 	# The udev rule starts the unit (through tiertune-hotplug.service where
 	# the package has it): wait until it has applied and no tiertune unit
 	# has a job left (this test's own unit's job runs until it ends).
@@ -56,6 +81,7 @@ fleet)
 	done
 	block hotadd-sysfs wi
 	block hotadd-unit unit
+	block udev-online cat /run/tt-memory-online
 	block history sh -c 'ls -l /var/lib/tiertune; TIERTUNE_STATE_DIR=/var/lib/tiertune tiertune restore --last --dry-run'
 	;;
 esac

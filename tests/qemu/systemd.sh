@@ -66,18 +66,23 @@ ExecStart=/bin/sh /tt/systemd-guest.sh
 WantedBy=multi-user.target
 EOF
 chroot "$root" systemctl enable tt-qemu-test.service >/dev/null 2>&1 || cannot "cannot enable the test unit"
+# The udev events the package's rule sees, counted beside it (the debounce:
+# the blocks of one hot-add, each its own event, give one apply).
+mkdir -p "$root/etc/udev/rules.d"
+echo 'SUBSYSTEM=="memory", ACTION=="online", RUN+="/bin/sh -c '"'"'echo %k >>/run/tt-memory-online'"'"'"' \
+	>"$root/etc/udev/rules.d/99-tt-count.rules"
 # No login prompt on the console; systemd as the initramfs' /init.
 chroot "$root" systemctl mask serial-getty@ttyS0.service getty@tty1.service >/dev/null 2>&1
 echo tiertune-guest >"$root/etc/hostname"
 ln -sf /lib/systemd/systemd "$root/init"
 
 . "$here/layout.sh"
-boot() { # phase: the initramfs of the root as it is now, booted
+boot() { # phase [kernel args]: the initramfs of the root as it is now, booted
 	local start rc
 	(cd "$root" && find . | cpio -o -H newc 2>/dev/null | gzip -1) >"$work/initrd-$1.gz"
 	start=$(date +%s.%N)
 	HOTADD_WATCH=$work/tests-$1.raw boot_hotadd "$kernel" "$work/initrd-$1.gz" "$work/console-$1.raw" \
-		"$work/qmp-$1.sock" "tt.phase=$1 systemd.show_status=0 loglevel=4" -serial "file:$work/tests-$1.raw"
+		"$work/qmp-$1.sock" "tt.phase=$1 systemd.show_status=0 loglevel=4 ${2:-}" -serial "file:$work/tests-$1.raw"
 	rc=$?
 	echo "# QEMU exit $rc after $(python3 -c "import time; print('%.1f' % (time.time() - $start))") s" \
 		"($1 boot, kernel $(basename "$kernel"))"
@@ -92,6 +97,7 @@ sed -n '/^@@TT-BEGIN profile$/,/^@@TT-END profile rc=0$/p' "$debdir/systemd-tune
 	>"$root/etc/tiertune/profile.json"
 chroot "$root" systemctl enable tiertune-apply.service >"$work/enable.log" 2>&1 ||
 	cannot "systemctl enable tiertune-apply.service failed: $(cat "$work/enable.log")"
-boot fleet
+# Hot-added memory left offline: systemd-guest.sh onlines it block by block.
+boot fleet memhp_default_state=offline
 python3 "$here/systemd-check.py" "$debdir/systemd-tune.log" "$debdir/systemd-fleet.log" \
 	"$root/etc/tiertune/profile.json"

@@ -3,7 +3,6 @@
 #include "objective.h"
 
 #include "error.h"
-#include "parse.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -123,8 +122,6 @@ static bool parse_kernel(const char *s, struct tt_objective *o)
 
 int tt_objective_parse(const char *text, struct tt_objective *o)
 {
-	char esc[128];
-
 	*o = (struct tt_objective){ .kind = TT_OBJ_NONE };
 	if (text && strcmp(text, wall_time) == 0) {
 		o->kind = TT_OBJ_WALL_TIME;
@@ -145,9 +142,11 @@ int tt_objective_parse(const char *text, struct tt_objective *o)
 			return 0;
 		break;
 	}
+	/* The text as it is: the front ends escape a message as they print
+	 * it (cli.c), and escaping here too would double its backslashes. */
 	*o = (struct tt_objective){ .kind = TT_OBJ_NONE };
 	return tt_err(TT_EINPUT, "objective '%s' is not one tiertune records",
-		      text ? tt_str_escape(text, esc, sizeof(esc)) : "(none)");
+		      text ? text : "(none)");
 }
 
 int tt_objective_of_run(long long id, const char *kind, const char *text, struct tt_objective *o)

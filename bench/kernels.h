@@ -13,7 +13,8 @@
  *      its declaration below;
  *   3. its line in tt_kernels[] (kernels.c).
  * Nothing else: its kind (struct tt_kind, kinds.c) says how it is run and
- * how its figures are named, printed and recorded.
+ * which figures it gives; the figure table (core/figure.h) how they are
+ * named and printed.
  *
  * Two ways of counting bytes are in use, and each descriptor says which:
  * STREAM counts the loads and stores the source code makes; MLC counts what

@@ -21,6 +21,8 @@ static const char metric_lower[] = "app:metric,lower-is-better";
 static const char latency_bound[] = ",latency-bound";
 static const char gb_s[] = "GB/s";
 
+#define TEXT_QUOTED 200 /* bytes of a bad text an error quotes */
+
 /* A kernel's name as bench's table spells them ("triad", "copy-nt",
  * "3r1w", "loaded-latency"): nothing the text form uses as a separator. */
 static size_t kernel_len(const char *s)
@@ -143,10 +145,11 @@ int tt_objective_parse(const char *text, struct tt_objective *o)
 		break;
 	}
 	/* The text as it is: the front ends escape a message as they print
-	 * it (cli.c), and escaping here too would double its backslashes. */
+	 * it (cli.c), and escaping here too would double its backslashes. A
+	 * long one is cut, so that the message ends as it says. */
 	*o = (struct tt_objective){ .kind = TT_OBJ_NONE };
-	return tt_err(TT_EINPUT, "objective '%s' is not one tiertune records",
-		      text ? text : "(none)");
+	return tt_err(TT_EINPUT, "objective '%.*s%s' is not one tiertune records", TEXT_QUOTED,
+		      text ? text : "(none)", text && strlen(text) > TEXT_QUOTED ? "..." : "");
 }
 
 int tt_objective_of_run(long long id, const char *kind, const char *text, struct tt_objective *o)

@@ -134,6 +134,14 @@ static void test_bad_text(void **state)
 	assert_string_equal(tt_err_msg(),
 			    "objective 'bandwidth:tri\nad' is not one tiertune records");
 	assert_int_equal(tt_objective_parse(NULL, &(struct tt_objective){ 0 }), TT_EINPUT);
+	/* A long text is cut where the message quotes it (make fuzz found the
+	 * message cut short of its end before). */
+	char long_text[4096];
+
+	memset(long_text, 'a', sizeof(long_text) - 1);
+	long_text[sizeof(long_text) - 1] = '\0';
+	assert_int_equal(tt_objective_parse(long_text, &(struct tt_objective){ 0 }), TT_EINPUT);
+	assert_non_null(strstr(tt_err_msg(), "aaa...' is not one tiertune records"));
 }
 
 static void test_format_refuses(void **state)

@@ -13,7 +13,8 @@
  *      its declaration below;
  *   3. its line in tt_kernels[] (kernels.c).
  * Nothing else: its kind (struct tt_kind, kinds.c) says how it is run and
- * how its figures are named, printed and recorded.
+ * which figures it gives; the figure table (core/figure.h) how they are
+ * named and printed.
  *
  * Two ways of counting bytes are in use, and each descriptor says which:
  * STREAM counts the loads and stores the source code makes; MLC counts what
@@ -22,6 +23,9 @@
  */
 #ifndef TT_KERNELS_H
 #define TT_KERNELS_H
+
+#include "../core/figure.h"
+#include "../core/objective.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,17 +36,14 @@ struct tt_bench_opts;
 struct tt_bench_result;
 
 /* One row of a kind's figures: the best, median and worst pass of one
- * quantity. "Best" is the best pass (highest bandwidth, lowest latency,
- * shortest time), "worst" the other end; the JSON names say which. */
+ * figure, whose names, unit, scale and decimals are the figure table's
+ * (core/figure.h). "Best" is the best pass (highest bandwidth, lowest
+ * latency, shortest time), "worst" the other end. */
 struct tt_kind_figure {
-	const char *label; /* the human table's row, with its unit: "GB/s" */
-	double scale;	   /* from the stored SI figure to the label's unit */
-	int decimals;
-	const char *json[3]; /* best, median, worst: JSON names, SI unit in the name */
-	size_t offset[3];    /* of the doubles in struct tt_bench_result */
+	const struct tt_figure *fig; /* NULL: the end of the kind's rows */
+	size_t offset[3];	     /* best, median, worst: doubles in struct tt_bench_result */
 	/* The mean over the timed passes (total over time, as likwid-bench
-	 * and STREAM's average report it), JSON only; NULL: none. */
-	const char *mean_json;
+	 * and STREAM's average report it), JSON only, when fig has one. */
 	size_t mean_offset;
 };
 
@@ -56,12 +57,12 @@ struct tt_kind_trial {
 /* A kind of kernel: how it is run, what figures it gives and how they are
  * recorded. The CLI prints and the tuner records from this, never by kind. */
 struct tt_kind {
-	const char *name;      /* "bandwidth", "latency", "loaded-latency" (JSON "kind") */
-	const char *objective; /* a recorded run's objective prefix */
-	const char *buffers;   /* what --size is the size of: "arrays", "buffers" */
-	bool bandwidth;	       /* element-wise passes: --traffic and --matrix may use it */
-	bool one_thread;       /* runs one thread, whatever the CPUs */
-	bool curve;	       /* a curve of points (loaded latency), not timed passes */
+	const char *name; /* "bandwidth", "latency", "loaded-latency" (JSON "kind") */
+	enum tt_objective_kind objective; /* what a recorded run of it ranks by */
+	const char *buffers;		  /* what --size is the size of: "arrays", "buffers" */
+	bool bandwidth;	 /* element-wise passes: --traffic and --matrix may use it */
+	bool one_thread; /* runs one thread, whatever the CPUs */
+	bool curve;	 /* a curve of points (loaded latency), not timed passes */
 	const struct tt_kind_figure *figures; /* NULL-label terminated */
 	int (*run)(const struct tt_bench_opts *o, struct tt_bench_result *r);
 	/* The trials a result is recorded as (a curve: one per point) and

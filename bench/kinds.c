@@ -31,26 +31,18 @@ static void bandwidth_trial(const struct tt_bench_opts *o, const struct tt_bench
 /* Bandwidth is the best pass's (the highest), as STREAM reports it; the
  * seconds row's best is the same pass, its worst the slowest. */
 static const struct tt_kind_figure bandwidth_figures[] = {
-	{ .label = "GB/s",
-	  .scale = 1e-9,
-	  .decimals = 2,
-	  .json = { "bw_best_bytes_s", "bw_median_bytes_s", "bw_min_bytes_s" },
+	{ .fig = &tt_figures[TT_FIG_BANDWIDTH],
 	  .offset = { RES(bw_best_bytes_s), RES(bw_median_bytes_s), RES(bw_min_bytes_s) },
-	  .mean_json = "bw_mean_bytes_s",
 	  .mean_offset = RES(bw_mean_bytes_s) },
-	{ .label = "seconds",
-	  .scale = 1,
-	  .decimals = 6,
-	  .json = { "pass_best_s", "pass_median_s", "pass_max_s" },
+	{ .fig = &tt_figures[TT_FIG_PASS_TIME],
 	  .offset = { RES(best_s), RES(median_s), RES(max_s) },
-	  .mean_json = "pass_mean_s",
 	  .mean_offset = RES(mean_s) },
 	{ 0 },
 };
 
 const struct tt_kind tt_kind_bandwidth = {
 	.name = "bandwidth",
-	.objective = "bandwidth",
+	.objective = TT_OBJ_BANDWIDTH,
 	.buffers = "arrays",
 	.bandwidth = true,
 	.figures = bandwidth_figures,
@@ -71,17 +63,14 @@ static void latency_trial(const struct tt_bench_opts *o, const struct tt_bench_r
 }
 
 static const struct tt_kind_figure latency_figures[] = {
-	{ .label = "ns/load",
-	  .scale = 1,
-	  .decimals = 1,
-	  .json = { "lat_best_ns", "lat_median_ns", "lat_max_ns" },
+	{ .fig = &tt_figures[TT_FIG_LATENCY],
 	  .offset = { RES(lat_best_ns), RES(lat_median_ns), RES(lat_max_ns) } },
 	{ 0 },
 };
 
 const struct tt_kind tt_kind_latency = {
 	.name = "latency",
-	.objective = "latency",
+	.objective = TT_OBJ_LATENCY,
 	.buffers = "buffers",
 	.one_thread = true,
 	.figures = latency_figures,
@@ -116,7 +105,7 @@ static const struct tt_kind_figure no_figures[] = { { 0 } };
 
 const struct tt_kind tt_kind_loaded = {
 	.name = "loaded-latency",
-	.objective = "latency",
+	.objective = TT_OBJ_LATENCY,
 	.buffers = "buffers",
 	.curve = true,
 	.figures = no_figures,

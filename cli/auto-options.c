@@ -273,7 +273,7 @@ static int request(const struct tt_cli *cli)
 	q->size_bytes = raw.size;
 	q->repeat = (int)raw.repeat;
 	q->max_weight = (uint32_t)raw.max_weight;
-	q->objective = (enum tt_objective)raw.objective;
+	q->objective = (enum tt_auto_goal)raw.objective;
 	q->traffic_bytes_s = raw.traffic_gb_s * 1e9;
 	q->granularity = (enum tt_granularity)raw.granularity;
 	q->placement = (enum tt_place_mode)raw.placement;

@@ -150,11 +150,13 @@ static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench
 	const struct tt_kind *kind = o->kernel->kind;
 	json_t *j = json_object();
 
-	for (const struct tt_kind_figure *f = kind->figures; f->label; f++) {
+	for (const struct tt_kind_figure *f = kind->figures; f->fig; f++) {
+		const char *name[3] = { f->fig->best, f->fig->median, f->fig->worst };
+
 		for (int i = 0; i < 3; i++)
-			json_object_set_new(j, f->json[i], tt_json_real(figure(r, f->offset[i])));
-		if (f->mean_json)
-			json_object_set_new(j, f->mean_json,
+			json_object_set_new(j, name[i], tt_json_real(figure(r, f->offset[i])));
+		if (f->fig->mean)
+			json_object_set_new(j, f->fig->mean,
 					    tt_json_real(figure(r, f->mean_offset)));
 	}
 	if (!kind->curve)
@@ -215,12 +217,13 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
 {
 	const struct tt_kind *kind = o->kernel->kind;
 
-	if (kind->figures[0].label)
+	if (kind->figures[0].fig)
 		printf("\n%-12s %12s %12s %12s\n", "per pass", "best", "median", "worst");
-	for (const struct tt_kind_figure *f = kind->figures; f->label; f++) {
-		printf("%-12s", f->label);
+	for (const struct tt_kind_figure *f = kind->figures; f->fig; f++) {
+		printf("%-12s", f->fig->row);
 		for (int i = 0; i < 3; i++)
-			printf(" %12.*f", f->decimals, figure(r, f->offset[i]) * f->scale);
+			printf(" %12.*f", f->fig->decimals,
+			       figure(r, f->offset[i]) / f->fig->divisor);
 		printf("\n");
 	}
 	if (r->loads)

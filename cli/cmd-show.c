@@ -5,6 +5,8 @@
 #include "run-figures.h"
 
 #include "../bench/run.h"
+#include "../core/figure.h"
+#include "../core/objective.h"
 #include "../core/parse.h"
 #include "../db/db.h"
 #include "../tuner/stats.h"
@@ -15,27 +17,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The figures of a bench trial's columns: the best and median pass's
+ * bandwidth, the median pass's latency. */
+static const struct {
+	enum tt_figure_id fig;
+	bool median;   /* the median pass, else the best */
+	int width;     /* of the column */
+	const char *a; /* the header's word */
+} bench_columns[] = {
+	{ TT_FIG_BANDWIDTH, false, 10, "best" },
+	{ TT_FIG_BANDWIDTH, true, 10, "med." },
+	{ TT_FIG_LATENCY, true, 9, "med." },
+};
+#define BENCH_COLUMNS (sizeof(bench_columns) / sizeof(*bench_columns))
+
+/* Column c of trial t as shown, "-" for none. */
+static void bench_cell(json_t *t, size_t c, char *buf, size_t size)
+{
+	const struct tt_figure *f = tt_figure(bench_columns[c].fig);
+	json_t *v = json_object_get(t, bench_columns[c].median ? f->median : f->best);
+
+	if (json_is_number(v))
+		tt_figure_print(f, json_number_value(v), buf, size);
+	else
+		snprintf(buf, size, "-");
+}
+
 /* A bench kernel's trials: bandwidth and latency, and the share of the
  * pages each node got. */
 static void print_bench_trials(json_t *run)
 {
 	size_t i, k, unstable = 0, resident = 0, below = 0;
+	char head[BENCH_COLUMNS][24];
 	json_t *t, *n;
 
+	for (size_t c = 0; c < BENCH_COLUMNS; c++)
+		snprintf(head[c], sizeof(head[c]), "%s %s", bench_columns[c].a,
+			 tt_figure(bench_columns[c].fig)->label);
 	printf("\n%5s %-14s %-10s %7s %10s %10s %10s %9s  %s\n", "trial", "kernel", "placement",
-	       "threads", "MiB", "best GB/s", "med. GB/s", "med. ns", "achieved share per node");
+	       "threads", "MiB", head[0], head[1], head[2], "achieved share per node");
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
-		json_t *bw = json_object_get(t, "bw_best_bytes_s"),
-		       *med = json_object_get(t, "bw_median_bytes_s"),
-		       *lat = json_object_get(t, "lat_median_ns");
-		char b[16] = "-", m[16] = "-", l[16] = "-";
+		char b[16], m[16], l[16];
 
-		if (json_is_number(bw))
-			snprintf(b, sizeof(b), "%.2f", json_number_value(bw) / 1e9);
-		if (json_is_number(med))
-			snprintf(m, sizeof(m), "%.2f", json_number_value(med) / 1e9);
-		if (json_is_number(lat))
-			snprintf(l, sizeof(l), "%.1f", json_number_value(lat));
+		bench_cell(t, 0, b, sizeof(b));
+		bench_cell(t, 1, m, sizeof(m));
+		bench_cell(t, 2, l, sizeof(l));
 		printf("%5" JSON_INTEGER_FORMAT " %-14s %-10s %7" JSON_INTEGER_FORMAT
 		       " %10.1f %10s %10s %9s  ",
 		       json_integer_value(json_object_get(t, "seq")), cli_str(t, "kernel"),
@@ -72,19 +98,22 @@ static void print_bench_trials(json_t *run)
 
 /* App mode's trials (auto -- COMMAND): the program's wall time or metric
  * per candidate, and the weights it ran under. */
-static void print_app_trials(json_t *run)
+static void print_app_trials(json_t *run, const struct tt_objective *o)
 {
-	bool metric = strncmp(cli_str(run, "objective"), "app:metric", 10) == 0;
-	const char *f[3] = { metric ? "metric_best" : "time_best_s",
-			     metric ? "metric_median" : "time_median_s",
-			     metric ? "metric_worst" : "time_max_s" };
+	const struct tt_figure *fig = tt_objective_figure(o);
+	const char *f[3] = { fig->best, fig->median, fig->worst },
+		   *word[3] = { "best", "median", fig->worst_word };
+	char text[TT_OBJECTIVE_TEXT_MAX], head[3][24];
 	size_t i, k;
 	json_t *t, *n;
 
-	printf("objective %s\n", cli_str(run, "objective"));
-	printf("\n%5s %-10s %7s %12s %12s %12s  %s\n", "trial", "placement", "threads",
-	       metric ? "best" : "best s", metric ? "median" : "median s",
-	       metric ? "worst" : "max s", "weights");
+	tt_objective_format(o, text, sizeof(text));
+	for (int j = 0; j < 3; j++)
+		snprintf(head[j], sizeof(head[j]), "%s%s%s", word[j], fig->label[0] ? " " : "",
+			 fig->label);
+	printf("objective %s\n", text);
+	printf("\n%5s %-10s %7s %12s %12s %12s  %s\n", "trial", "placement", "threads", head[0],
+	       head[1], head[2], "weights");
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
 		printf("%5" JSON_INTEGER_FORMAT " %-10s %7" JSON_INTEGER_FORMAT,
 		       json_integer_value(json_object_get(t, "seq")), cli_str(t, "placement"),
@@ -110,6 +139,7 @@ static void print_show(json_t *run)
 {
 	char start[32], end[32], fig[160];
 	struct cli_headline h;
+	struct tt_objective o;
 	bool latency;
 	size_t i;
 	json_t *t;
@@ -128,14 +158,15 @@ static void print_show(json_t *run)
 	cli_run_headline(run, &h);
 	cli_headline_text(&h, fig, sizeof(fig));
 	printf("headline  %s\n", fig);
-	if (strncmp(cli_str(run, "objective"), "app:", 4) == 0)
-		print_app_trials(run);
+	cli_run_objective(run, &o); /* cli_run_get refused one that does not parse */
+	if (o.kind == TT_OBJ_WALL_TIME || o.kind == TT_OBJ_METRIC)
+		print_app_trials(run, &o);
 	else
 		print_bench_trials(run);
 	cli_trials_text(run);
 	/* The latency objective's gain is in loads per second (1/latency):
 	 * shown as the change of latency (tuner/stats.h). */
-	latency = strncmp(cli_str(run, "objective"), "latency:", 8) == 0;
+	latency = o.kind == TT_OBJ_LATENCY;
 	if (json_array_size(json_object_get(run, "recommendations")))
 		printf("\n%6s %-9s %-24s %8s  %s\n", "source", "interface", "weights",
 		       latency ? "latency" : "gain", "action, figure");

@@ -3,6 +3,11 @@
  * (run-figures.h). */
 #include "run-figures.h"
 
+#include "cli.h"
+
+#include "../core/error.h"
+#include "../core/figure.h"
+#include "../core/objective.h"
 #include "../core/parse.h"
 #include "../db/db.h"
 #include "../tuner/score.h"
@@ -13,29 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cli_quantity bandwidth = { "bw",
-					       "_bytes_s",
-					       "GB/s",
-					       "bytes/s",
-					       1e9,
-					       2,
-					       true,
-					       "tiertune_recommended_bandwidth_bytes_per_second",
-					       1 },
-				 latency = { "lat", "_ns",
-					     "ns",  "ns",
-					     1,	    1,
-					     true,  "tiertune_recommended_latency_seconds",
-					     1e-9 },
-				 wall_time = { "time", "_s",
-					       "s",    "s",
-					       1,      3,
-					       true,   "tiertune_recommended_run_time_seconds",
-					       1 },
-				 metric = { "metric", "", "",	 "",
-					    1,	      -1, false, "tiertune_recommended_metric",
-					    1 };
-
 static double number(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -43,26 +25,37 @@ static double number(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The objective's quantity as shown (its score and figure: tuner/score.h). */
-static const struct cli_quantity *quantity(const char *objective)
+int cli_run_objective(json_t *run, struct tt_objective *o)
 {
-	if (strncmp(objective, "latency:", 8) == 0)
-		return &latency;
-	if (strcmp(objective, "app:wall-time") == 0)
-		return &wall_time;
-	if (strncmp(objective, "app:metric", 10) == 0)
-		return &metric;
-	return &bandwidth;
+	return tt_objective_of_run(json_integer_value(json_object_get(run, "id")),
+				   json_string_value(json_object_get(run, "kind")),
+				   json_string_value(json_object_get(run, "objective")), o);
+}
+
+/* The figure run's objective ranks by, its objective in *o. A run that
+ * measures nothing (apply's before and after) has none of its own: its
+ * trials' figures are read as bandwidth, as every recorded trial has a
+ * column for it. A run whose objective does not parse has no headline
+ * (NULL): show, export and plot refuse it (cli_run_get), runs lists it
+ * with a warning. */
+static const struct tt_figure *run_figure(json_t *run, struct tt_objective *o)
+{
+	const struct tt_figure *f;
+
+	if (cli_run_objective(run, o) < 0)
+		return NULL;
+	f = tt_objective_figure(o);
+	return f ? f : tt_figure(TT_FIG_BANDWIDTH);
 }
 
 /* A figure's mean and interval as a headline. A t interval from two or
  * three noisy measurements can reach below zero (-3.2 GB/s was shown): no
  * bound is known then, and the text says the measurements were too few
  * instead. */
-static void mean_headline(const char *objective, double mean, double lo, double hi, int n,
+static void mean_headline(const struct tt_figure *f, double mean, double lo, double hi, int n,
 			  struct cli_headline *h)
 {
-	h->q = quantity(objective);
+	h->q = f;
 	h->kind = CLI_HEADLINE_MEAN;
 	h->n = n;
 	h->mean = mean;
@@ -76,13 +69,17 @@ static void mean_headline(const char *objective, double mean, double lo, double 
 
 /* A score (higher is better, docs/json.md's recommendations[].score) in
  * the objective's own terms. */
-static void from_score(const char *objective, double score, double lo, double hi, int n,
+static void from_score(json_t *run, double score, double lo, double hi, int n,
 		       struct cli_headline *h)
 {
+	struct tt_objective o;
+	const struct tt_figure *f = run_figure(run, &o);
 	double mean;
 
-	tt_score_figure(tt_score_k(objective), score, lo, hi, &mean, &lo, &hi);
-	mean_headline(objective, mean, lo, hi, n, h);
+	if (!f)
+		return;
+	tt_score_figure(tt_score_k(&o), score, lo, hi, &mean, &lo, &hi);
+	mean_headline(f, mean, lo, hi, n, h);
 }
 
 void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h)
@@ -100,30 +97,31 @@ void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h)
 			h->action = actions[i];
 	if (!isfinite(number(reco, "score")))
 		return;
-	from_score(json_string_value(json_object_get(run, "objective")) ?: "",
-		   number(reco, "score"), number(reco, "score_ci_low"),
+	from_score(run, number(reco, "score"), number(reco, "score_ci_low"),
 		   number(reco, "score_ci_high"),
 		   json_is_integer(n) ? (int)json_integer_value(n) : 0, h);
 }
 
 void cli_run_headline(json_t *run, struct cli_headline *h)
 {
-	static const struct {
-		const char *best, *median;
-		const struct cli_quantity *q;
-	} passes[] = {
-		{ "bw_best_bytes_s", "bw_median_bytes_s", &bandwidth },
-		{ "lat_best_ns", "lat_median_ns", &latency },
-		{ "time_best_s", NULL, &wall_time },
-		{ "metric_best", NULL, &metric },
-	};
-	json_t *reco =
-		json_pack("{s:O,s:O,s:O,s:O,s:O}", "action",
-			  json_object_get(run, "reco_action") ?: json_null(), "score",
-			  json_object_get(run, "reco_score") ?: json_null(), "score_ci_low",
-			  json_object_get(run, "reco_score_ci_low") ?: json_null(), "score_ci_high",
-			  json_object_get(run, "reco_score_ci_high") ?: json_null(), "score_n",
-			  json_object_get(run, "reco_score_n") ?: json_null());
+	/* The figures a bench or app run's trials record, in the order a
+	 * run's best pass is looked for. */
+	static const enum tt_figure_id passes[] = { TT_FIG_BANDWIDTH, TT_FIG_LATENCY,
+						    TT_FIG_WALL_TIME, TT_FIG_METRIC };
+	struct tt_objective o;
+	json_t *reco;
+
+	if (cli_run_objective(run, &o) < 0) {
+		cli_warn("%s", tt_err_msg());
+		*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
+		return;
+	}
+	reco = json_pack("{s:O,s:O,s:O,s:O,s:O}", "action",
+			 json_object_get(run, "reco_action") ?: json_null(), "score",
+			 json_object_get(run, "reco_score") ?: json_null(), "score_ci_low",
+			 json_object_get(run, "reco_score_ci_low") ?: json_null(), "score_ci_high",
+			 json_object_get(run, "reco_score_ci_high") ?: json_null(), "score_n",
+			 json_object_get(run, "reco_score_n") ?: json_null());
 
 	cli_reco_headline(run, reco, h);
 	json_decref(reco);
@@ -131,35 +129,30 @@ void cli_run_headline(json_t *run, struct cli_headline *h)
 	 * pass, as STREAM reports it. */
 	for (size_t i = 0; h->kind == CLI_HEADLINE_NONE && i < sizeof(passes) / sizeof(*passes);
 	     i++) {
-		if (!isfinite(number(run, passes[i].best)))
+		const struct tt_figure *f = tt_figure(passes[i]);
+
+		if (!isfinite(number(run, f->best)))
 			continue;
 		h->kind = CLI_HEADLINE_BEST;
-		h->q = passes[i].q;
-		h->best = number(run, passes[i].best);
-		h->median = passes[i].median ? number(run, passes[i].median) : NAN;
+		h->q = f;
+		h->best = number(run, f->best);
+		h->median = f->median_in_headline ? number(run, f->median) : NAN;
 	}
-}
-
-static int print_value(char *buf, size_t size, const struct cli_quantity *q, double v)
-{
-	if (q->precision < 0)
-		return snprintf(buf, size, "%g", v / q->shown);
-	return snprintf(buf, size, "%.*f", q->precision, v / q->shown);
 }
 
 void cli_headline_text(const struct cli_headline *h, char *buf, size_t size)
 {
-	const struct cli_quantity *q = h->q;
+	const struct tt_figure *q = h->q;
 	size_t len = 0;
 
 #define ADD(...) (len += len < size ? (size_t)snprintf(buf + len, size - len, __VA_ARGS__) : 0)
-#define VALUE(v) (len += len < size ? (size_t)print_value(buf + len, size - len, q, v) : 0)
+#define VALUE(v) (len += len < size ? (size_t)tt_figure_print(q, v, buf + len, size - len) : 0)
 	snprintf(buf, size, "-");
 	if (h->kind == CLI_HEADLINE_NONE)
 		return;
 	if (h->kind == CLI_HEADLINE_BEST) {
 		VALUE(h->best);
-		ADD("%s%s best pass", q->text[0] ? " " : "", q->text);
+		ADD("%s%s best pass", q->label[0] ? " " : "", q->label);
 		if (isfinite(h->median)) {
 			ADD(", median ");
 			VALUE(h->median);
@@ -174,7 +167,7 @@ void cli_headline_text(const struct cli_headline *h, char *buf, size_t size)
 	else if (h->action && strcmp(h->action, "bind_local") == 0)
 		ADD("bind local; best measured ");
 	VALUE(h->mean);
-	ADD("%s%s mean", q->text[0] ? " " : "", q->text);
+	ADD("%s%s mean", q->label[0] ? " " : "", q->label);
 	if (isfinite(h->lo)) {
 		ADD(" (95%% CI ");
 		VALUE(h->lo);
@@ -197,8 +190,8 @@ static json_t *real_or_null(double v)
 
 void cli_headline_json(json_t *run, const struct cli_headline *h)
 {
-	static const struct cli_quantity *const all[] = { &bandwidth, &latency, &wall_time,
-							  &metric };
+	static const enum tt_figure_id all[] = { TT_FIG_BANDWIDTH, TT_FIG_LATENCY, TT_FIG_WALL_TIME,
+						 TT_FIG_METRIC };
 	static const char *const reco[] = { "reco_action", "reco_score", "reco_score_ci_low",
 					    "reco_score_ci_high", "reco_score_n" };
 	bool mean = h->kind == CLI_HEADLINE_MEAN;
@@ -217,10 +210,10 @@ void cli_headline_json(json_t *run, const struct cli_headline *h)
 		for (int j = 0; j < 3; j++) {
 			char key[64];
 
-			snprintf(key, sizeof(key), "%s_%s%s", all[i]->prefix, part[j],
-				 all[i]->suffix);
-			json_object_set_new(run, key,
-					    real_or_null(mean && h->q == all[i] ? v[j] : NAN));
+			tt_figure_key(tt_figure(all[i]), part[j], key, sizeof(key));
+			json_object_set_new(
+				run, key,
+				real_or_null(mean && h->q == tt_figure(all[i]) ? v[j] : NAN));
 		}
 	}
 	json_object_set_new(run, "measurements",
@@ -362,20 +355,23 @@ int cli_run_measurements(struct tt_db *db, json_t *run)
  * auto-record stores them), as the plot shows it: tt_score_mean_ci. */
 static void trial_figure(json_t *run, json_t *t, struct cli_headline *h)
 {
-	const char *objective = json_string_value(json_object_get(run, "objective")) ?: "";
+	struct tt_objective o;
+	const struct tt_figure *f = run_figure(run, &o);
 	json_t *ms = json_object_get(t, "measurements"), *v;
 	double *x = calloc(json_array_size(ms) + 1, sizeof(*x)), mean, lo, hi;
 	size_t i;
 	int n = 0;
 
 	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
-	if (!x)
+	if (!x || !f) {
+		free(x);
 		return;
+	}
 	json_array_foreach (ms, i, v)
 		if (json_is_number(v))
 			x[n++] = json_number_value(v);
-	if ((n = tt_score_mean_ci(objective, x, n, &mean, &lo, &hi)) > 0)
-		mean_headline(objective, mean, lo, hi, n, h);
+	if ((n = tt_score_mean_ci(&o, x, n, &mean, &lo, &hi)) > 0)
+		mean_headline(f, mean, lo, hi, n, h);
 	free(x);
 }
 
@@ -407,7 +403,7 @@ static void set_trial_figures(json_t *run)
 		for (int j = 0; j < 3; j++) {
 			char key[64];
 
-			snprintf(key, sizeof(key), "%s_%s%s", h.q->prefix, part[j], h.q->suffix);
+			tt_figure_key(h.q, part[j], key, sizeof(key));
 			json_object_set_new(t, key, real_or_null(fig[j]));
 		}
 		json_object_set_new(t, "measurements", h.n > 0 ? json_integer(h.n) : json_null());
@@ -416,8 +412,11 @@ static void set_trial_figures(json_t *run)
 
 int cli_run_get(struct tt_db *db, int64_t id, json_t **run)
 {
+	struct tt_objective o;
 	int rc = tt_db_run_get(db, id, run);
 
+	if (rc == 0)
+		rc = cli_run_objective(*run, &o);
 	if (rc == 0)
 		rc = cli_run_measurements(db, *run);
 	if (rc == 0)
@@ -432,20 +431,22 @@ int cli_run_get(struct tt_db *db, int64_t id, json_t **run)
 /* Trial t's figure as set_trial_figures left it on t. */
 static void trial_headline(json_t *run, json_t *t, struct cli_headline *h)
 {
-	const struct cli_quantity *q;
+	struct tt_objective o;
+	const struct tt_figure *q = run_figure(run, &o);
 	char key[64];
 
 	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
-	q = quantity(json_string_value(json_object_get(run, "objective")) ?: "");
-	snprintf(key, sizeof(key), "%s_mean%s", q->prefix, q->suffix);
+	if (!q)
+		return;
+	tt_figure_key(q, "mean", key, sizeof(key));
 	if (!json_is_number(json_object_get(t, key)))
 		return;
 	h->kind = CLI_HEADLINE_MEAN;
 	h->q = q;
 	h->mean = number(t, key);
-	snprintf(key, sizeof(key), "%s_ci_low%s", q->prefix, q->suffix);
+	tt_figure_key(q, "ci_low", key, sizeof(key));
 	h->lo = number(t, key);
-	snprintf(key, sizeof(key), "%s_ci_high%s", q->prefix, q->suffix);
+	tt_figure_key(q, "ci_high", key, sizeof(key));
 	h->hi = number(t, key);
 	h->n = (int)json_integer_value(json_object_get(t, "measurements"));
 }
@@ -466,15 +467,15 @@ void cli_trials_text(json_t *run)
 		if (!any) {
 			char head[32];
 
-			snprintf(head, sizeof(head), "mean%s%s", h.q->text[0] ? " " : "",
-				 h.q->text);
+			snprintf(head, sizeof(head), "mean%s%s", h.q->label[0] ? " " : "",
+				 h.q->label);
 			printf("\n%5s %14s %29s %12s\n", "trial", head, "95% CI", "measurements");
 		}
 		any = true;
-		print_value(mean, sizeof(mean), h.q, h.mean);
+		tt_figure_print(h.q, h.mean, mean, sizeof(mean));
 		if (isfinite(h.lo)) {
-			print_value(lo, sizeof(lo), h.q, h.lo);
-			print_value(hi, sizeof(hi), h.q, h.hi);
+			tt_figure_print(h.q, h.lo, lo, sizeof(lo));
+			tt_figure_print(h.q, h.hi, hi, sizeof(hi));
 			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
 		} else if (h.n >= 2) {
 			snprintf(ci, sizeof(ci), "unbounded");
@@ -482,6 +483,82 @@ void cli_trials_text(json_t *run)
 		printf("%5" JSON_INTEGER_FORMAT " %14s %29s %12d\n",
 		       json_integer_value(json_object_get(t, "seq")), mean, ci, h.n);
 	}
+}
+
+/* A trial's figure columns in the CSV (docs/tiertune.1), by where they
+ * stand: v1's, app mode's, the search's. */
+static const struct {
+	enum tt_figure_id fig;
+	bool median; /* the median pass, else the best */
+} csv_v1[] = { { TT_FIG_BANDWIDTH, false }, { TT_FIG_LATENCY, true } },
+  csv_app[] = { { TT_FIG_WALL_TIME, true }, { TT_FIG_METRIC, true } },
+  csv_search[] = { { TT_FIG_BANDWIDTH, true }, { TT_FIG_LATENCY, false } };
+
+#define CSV_NAME(c) (c.median ? tt_figure(c.fig)->median : tt_figure(c.fig)->best)
+#define CSV_VALUE(f, t, c) csv_number(f, number(t, CSV_NAME(c)))
+
+/* The figure a trial is ranked by, with its interval, unit and count;
+ * empty fields when it has none. */
+static void csv_headline(FILE *f, const struct cli_headline *h)
+{
+	if (h->kind != CLI_HEADLINE_MEAN) {
+		fputs(",,,,", f);
+		return;
+	}
+	csv_number(f, h->mean);
+	fputc(',', f);
+	csv_number(f, h->lo);
+	fputc(',', f);
+	csv_number(f, h->hi);
+	fputc(',', f);
+	csv_string(f, h->q->csv_unit);
+	fputc(',', f);
+	if (h->n > 0)
+		fprintf(f, "%d", h->n);
+}
+
+/* One record: trial t's figures on node n. rec: is_recommended's. */
+static void csv_row(FILE *f, json_t *run, json_t *t, json_t *n, int rec,
+		    const struct cli_headline *rh, const struct cli_headline *h)
+{
+	json_t *w = json_object_get(n, "weight");
+
+	fprintf(f, "%jd,%jd,", (intmax_t)json_integer_value(json_object_get(run, "id")),
+		(intmax_t)json_integer_value(json_object_get(t, "seq")));
+	csv_string(f, json_string_value(json_object_get(t, "kernel")));
+	fputc(',', f);
+	csv_string(f, json_string_value(json_object_get(t, "mix")));
+	fputc(',', f);
+	csv_string(f, json_string_value(json_object_get(t, "placement")));
+	fprintf(f, ",%jd,%jd,", (intmax_t)json_integer_value(json_object_get(t, "threads")),
+		(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
+	CSV_VALUE(f, t, csv_v1[0]);
+	fputc(',', f);
+	CSV_VALUE(f, t, csv_v1[1]);
+	fprintf(f, ",%d,%d,%jd,", json_is_true(json_object_get(t, "validated")),
+		json_is_true(json_object_get(t, "simulated")),
+		(intmax_t)json_integer_value(json_object_get(n, "node")));
+	if (json_is_integer(w))
+		fprintf(f, "%jd", (intmax_t)json_integer_value(w));
+	fprintf(f, ",%.17g,%.17g,", number(n, "requested_share"), number(n, "achieved_share"));
+	CSV_VALUE(f, t, csv_app[0]);
+	fputc(',', f);
+	CSV_VALUE(f, t, csv_app[1]);
+	fputc(',', f);
+	csv_number(f, delay_of(json_string_value(json_object_get(t, "mix"))));
+	fputc(',', f);
+	CSV_VALUE(f, t, csv_search[0]);
+	fputc(',', f);
+	CSV_VALUE(f, t, csv_search[1]);
+	fputc(',', f);
+	if (rec >= 0)
+		fprintf(f, "%d", rec);
+	fputc(',', f);
+	if (rec > 0)
+		csv_string(f, rh->action ? rh->action : "apply");
+	fputc(',', f);
+	csv_headline(f, h);
+	fputs("\r\n", f);
 }
 
 void cli_trials_csv(json_t *run, FILE *f)
@@ -494,11 +571,12 @@ void cli_trials_csv(json_t *run, FILE *f)
 	/* The columns stay in this order (docs/tiertune.1): v1's first, app
 	 * mode's (schema 3), then the figures the search ranks by. Records
 	 * end in CRLF, as RFC 4180 has them. */
-	fputs("run,trial,kernel,mix,placement,threads,size_bytes,bw_best_bytes_s,"
-	      "lat_median_ns,validated,simulated,node,weight,requested_share,achieved_share,"
-	      "time_median_s,metric_median,delay_iterations,bw_median_bytes_s,lat_best_ns,"
-	      "recommended,action,mean,ci_low,ci_high,unit,measurements\r\n",
-	      f);
+	fprintf(f,
+		"run,trial,kernel,mix,placement,threads,size_bytes,%s,%s,validated,simulated,node,"
+		"weight,requested_share,achieved_share,%s,%s,delay_iterations,%s,%s,recommended,"
+		"action,mean,ci_low,ci_high,unit,measurements\r\n",
+		CSV_NAME(csv_v1[0]), CSV_NAME(csv_v1[1]), CSV_NAME(csv_app[0]),
+		CSV_NAME(csv_app[1]), CSV_NAME(csv_search[0]), CSV_NAME(csv_search[1]));
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
 		int rec = is_recommended(t, reco);
 
@@ -506,64 +584,7 @@ void cli_trials_csv(json_t *run, FILE *f)
 			h = rh;
 		else
 			trial_headline(run, t, &h);
-		json_array_foreach (json_object_get(t, "nodes"), k, n) {
-			json_t *w = json_object_get(n, "weight");
-
-			fprintf(f, "%jd,%jd,",
-				(intmax_t)json_integer_value(json_object_get(run, "id")),
-				(intmax_t)json_integer_value(json_object_get(t, "seq")));
-			csv_string(f, json_string_value(json_object_get(t, "kernel")));
-			fputc(',', f);
-			csv_string(f, json_string_value(json_object_get(t, "mix")));
-			fputc(',', f);
-			csv_string(f, json_string_value(json_object_get(t, "placement")));
-			fprintf(f, ",%jd,%jd,",
-				(intmax_t)json_integer_value(json_object_get(t, "threads")),
-				(intmax_t)json_integer_value(json_object_get(t, "size_bytes")));
-			csv_number(f, number(t, "bw_best_bytes_s"));
-			fputc(',', f);
-			csv_number(f, number(t, "lat_median_ns"));
-			fprintf(f, ",%d,%d,%jd,", json_is_true(json_object_get(t, "validated")),
-				json_is_true(json_object_get(t, "simulated")),
-				(intmax_t)json_integer_value(json_object_get(n, "node")));
-			if (json_is_integer(w))
-				fprintf(f, "%jd", (intmax_t)json_integer_value(w));
-			fprintf(f, ",%.17g,%.17g,", number(n, "requested_share"),
-				number(n, "achieved_share"));
-			csv_number(f, number(t, "time_median_s"));
-			fputc(',', f);
-			csv_number(f, number(t, "metric_median"));
-			fputc(',', f);
-			csv_number(f, delay_of(json_string_value(json_object_get(t, "mix"))));
-			fputc(',', f);
-			csv_number(f, number(t, "bw_median_bytes_s"));
-			fputc(',', f);
-			csv_number(f, number(t, "lat_best_ns"));
-			fputc(',', f);
-			if (rec >= 0)
-				fprintf(f, "%d", rec);
-			fputc(',', f);
-			if (rec > 0) {
-				csv_string(f, rh.action ? rh.action : "apply");
-				fputc(',', f);
-			} else {
-				fputc(',', f);
-			}
-			if (h.kind == CLI_HEADLINE_MEAN) {
-				csv_number(f, h.mean);
-				fputc(',', f);
-				csv_number(f, h.lo);
-				fputc(',', f);
-				csv_number(f, h.hi);
-				fputc(',', f);
-				csv_string(f, h.q->unit);
-				fputc(',', f);
-				if (h.n > 0)
-					fprintf(f, "%d", h.n);
-			} else {
-				fputs(",,,,", f);
-			}
-			fputs("\r\n", f);
-		}
+		json_array_foreach (json_object_get(t, "nodes"), k, n)
+			csv_row(f, run, t, n, rec, &rh, &h);
 	}
 }

@@ -15,12 +15,15 @@
 #ifndef TT_CLI_RUN_FIGURES_H
 #define TT_CLI_RUN_FIGURES_H
 
+#include "../core/figure.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 struct tt_db;
+struct tt_objective;
 
 enum cli_headline_kind {
 	CLI_HEADLINE_NONE,
@@ -28,30 +31,22 @@ enum cli_headline_kind {
 	CLI_HEADLINE_BEST, /* the best pass, the median beside it */
 };
 
-/* What the figure is: its JSON name's parts, its text unit. */
-struct cli_quantity {
-	const char *prefix; /* "bw", "lat", "time", "metric" */
-	const char *suffix; /* the unit in the JSON name: "_bytes_s", "_ns", "_s", "" */
-	const char *text;   /* "GB/s", "ns", "s", "" */
-	const char *unit;   /* CSV's unit column: "bytes/s", "ns", "s", "" */
-	double shown;	    /* text = value / shown */
-	int precision;	    /* decimals in text; -1: %g */
-	bool positive;	    /* cannot be negative (all but a metric) */
-	const char *prom;   /* Prometheus' name, in its base unit */
-	double prom_scale;  /* Prometheus' value = value * prom_scale */
-};
-
 struct cli_headline {
 	enum cli_headline_kind kind;
-	const struct cli_quantity *q;
-	double mean, lo, hi; /* MEAN, in q's SI unit; lo, hi NaN: no interval */
-	int n;		     /* measurements behind the mean; 0: unknown */
-	double best, median; /* BEST, in q's SI unit; median NaN: none */
-	const char *action;  /* the recommendation's: "apply", "keep_auto", "bind_local"; or NULL */
+	const struct tt_figure *q; /* what it is, its unit (core/figure.h) */
+	double mean, lo, hi;	   /* MEAN, in q's SI unit; lo, hi NaN: no interval */
+	int n;			   /* measurements behind the mean; 0: unknown */
+	double best, median;	   /* BEST, in q's SI unit; median NaN: none */
+	const char *action; /* the recommendation's: "apply", "keep_auto", "bind_local"; or NULL */
 };
 
+/* A recorded run's objective (core/objective.h): TT_EINPUT naming the run
+ * when the text does not parse; TT_OBJ_NONE for a run that measures
+ * nothing. */
+int cli_run_objective(json_t *run, struct tt_objective *o);
 /* The headline of a run: from the reco_* fields of tt_db_runs' row (or the
- * same fields of tt_db_run_get's run), else its best pass. */
+ * same fields of tt_db_run_get's run), else its best pass; none (and a
+ * warning) when its objective does not parse. */
 void cli_run_headline(json_t *run, struct cli_headline *h);
 /* The figure of one recommendation (an element of tt_db_run_get's
  * "recommendations") of run. */
@@ -64,7 +59,8 @@ void cli_headline_text(const struct cli_headline *h, char *buf, size_t size);
  * fields it was made from taken out. */
 void cli_headline_json(json_t *run, const struct cli_headline *h);
 
-/* A run as tt_db_run_get reads it, each trial with the figures of its
+/* A run as tt_db_run_get reads it (TT_EINPUT naming the run when its
+ * objective does not parse), each trial with the figures of its
  * measurements (auto, sweep: samples of collector "search"): the
  * objective's mean, 95% interval and their count, as docs/json.md lists
  * them under show (trials[].bw_mean_bytes_s ...); the recommended trial's

@@ -7,6 +7,7 @@
 
 #include "../core/apply.h"
 #include "../core/error.h"
+#include "../core/objective.h"
 #include "../core/proc.h"
 #include "../core/rebalance.h"
 #include "../core/state.h"
@@ -69,17 +70,26 @@ int tt_db_measured_bw(struct tt_db *db, const struct tt_topo *t, int src, double
 	for (int k = 0; k < TT_MAX_NODES; k++)
 		bw_bytes_s[k] = 0;
 	tt_topo_fingerprint(t, fp);
+	/* The newest bench run whose objective is a matrix: the objective's
+	 * text is core/objective.c's to read, so each is parsed here rather
+	 * than matched by a pattern. */
 	if (prepare(db, &st,
-		    "SELECT r.id FROM runs r JOIN hosts h ON h.id = r.host_id "
+		    "SELECT r.id, r.objective FROM runs r JOIN hosts h ON h.id = r.host_id "
 		    "WHERE h.hostname = ? AND h.fingerprint = ? AND r.status = 'done' "
-		    "AND r.simulated = 0 AND r.objective LIKE 'matrix:%' "
-		    "ORDER BY r.started DESC, r.id DESC LIMIT 1") < 0)
+		    "AND r.simulated = 0 "
+		    "ORDER BY r.started DESC, r.id DESC") < 0)
 		return TT_EFAIL;
 	bind_text(st, 1, t->hostname[0] ? t->hostname : "unknown");
 	bind_text(st, 2, fp);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*run_id = sqlite3_column_int64(st, 0);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct tt_objective o;
+
+		if (tt_objective_parse((const char *)sqlite3_column_text(st, 1), &o) == 0 &&
+		    o.kind == TT_OBJ_MATRIX) {
+			*run_id = sqlite3_column_int64(st, 0);
+			break;
+		}
+	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return tt_err(TT_EUNAVAIL, "no matrix run of this machine in the database");

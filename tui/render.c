@@ -6,6 +6,7 @@
 #include "frame.h"
 
 #include "../core/error.h"
+#include "../core/figure.h"
 #include "../core/parse.h"
 #include "../core/version.h"
 
@@ -95,6 +96,15 @@ static const char *cellf(char *buf, size_t size, struct tt_cell c, const char *f
 	return buf;
 }
 
+/* A figure's cell (core/figure.h), or the state's word. */
+static const char *cell_figure(char *buf, size_t size, struct tt_cell c, enum tt_figure_id id)
+{
+	if (c.st != TT_CELL_OK)
+		return cellf(buf, size, c, "", 1);
+	tt_figure_print(tt_figure(id), c.v, buf, size);
+	return buf;
+}
+
 /* A rate in pages/s in at most 7 columns: 950, 12.3k, 4.50M. */
 static const char *rate(char *buf, size_t size, struct tt_cell c)
 {
@@ -157,7 +167,8 @@ static void row_line(struct out *o, const struct tt_frame_row *r)
 		 cellf(u, sizeof(u), r->mem_used, "%.1f", 1.0 / (1 << 30)),
 		 cellf(t, sizeof(t), r->mem_total, "%.1f", 1.0 / (1 << 30)));
 	line(o, r->kind == TT_ROW_NODE ? 0 : 2, ROW_FMT, node, tier, cpus, mem,
-	     cellf(rd, sizeof(rd), r->rd, "%.2f", 1e-9), cellf(wr, sizeof(wr), r->wr, "%.2f", 1e-9),
+	     cell_figure(rd, sizeof(rd), r->rd, TT_FIG_BANDWIDTH),
+	     cell_figure(wr, sizeof(wr), r->wr, TT_FIG_BANDWIDTH),
 	     cellf(w, sizeof(w), r->weight, "%.0f", 1),
 	     cellf(ws, sizeof(ws), r->wshare, "%.1f%%", 100),
 	     cellf(ms, sizeof(ms), r->mshare, "%.1f%%", 100), rate(al, sizeof(al), r->alloc));
@@ -206,7 +217,7 @@ static void history_lines(struct out *o, const struct tt_frame *f)
 {
 	bool known = false;
 	double max = 0;
-	char s[TT_HISTORY + 1];
+	char s[TT_HISTORY + 1], m[32];
 
 	for (int i = 0; i < f->nhist; i++)
 		known |= !isnan(f->hist_bw[i]);
@@ -220,7 +231,8 @@ static void history_lines(struct out *o, const struct tt_frame *f)
 		if (!isnan(f->hist_bw[i]) && f->hist_bw[i] > max)
 			max = f->hist_bw[i];
 	sparkline(f->hist_bw, f->nhist, max, s, sizeof(s));
-	line(o, 0, "history  bw    |%s| max %.2f GB/s", s, max / 1e9);
+	tt_figure_print(tt_figure(TT_FIG_BANDWIDTH), max, m, sizeof(m));
+	line(o, 0, "history  bw    |%s| max %s %s", s, m, tt_figure(TT_FIG_BANDWIDTH)->label);
 	sparkline(f->hist_slow, f->nhist, 1, s, sizeof(s));
 	line(o, 0, "history  slow%% |%s| 0-100%%", s);
 }
@@ -301,11 +313,14 @@ void tt_frame_lines(const struct tt_frame *f, const struct tt_render_opts *opts,
 {
 	struct out o = { fn, ctx, opts->width };
 	bool msg = f->message[0] && !opts->no_message;
+	char rd[16], wr[16];
 
 	head_lines(&o, f);
 	line(&o, 0, "%s", "");
-	line(&o, 1, ROW_FMT, "NODE", "TIER", "CPUS", "GiB used/total ", "RD GB/s", "WR GB/s", "WGT",
-	     "WGT%", "MEAS%", "ALLOC/s");
+	snprintf(rd, sizeof(rd), "RD %s", tt_figure(TT_FIG_BANDWIDTH)->label);
+	snprintf(wr, sizeof(wr), "WR %s", tt_figure(TT_FIG_BANDWIDTH)->label);
+	line(&o, 1, ROW_FMT, "NODE", "TIER", "CPUS", "GiB used/total ", rd, wr, "WGT", "WGT%",
+	     "MEAS%", "ALLOC/s");
 	for (int i = 0; i < f->nrows; i++)
 		if (f->view == TT_VIEW_NODES || f->rows[i].kind != TT_ROW_NODE)
 			row_line(&o, &f->rows[i]);

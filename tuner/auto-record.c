@@ -124,21 +124,23 @@ static void trial_figures(const struct tt_auto *c, const struct tt_trial *tr, st
 
 /* The run's objective as the database names it. App mode: the program
  * is in the run's command line. */
-static void objective_name(const struct tt_auto *c, char *buf, size_t size)
+static int objective_name(const struct tt_auto *c, char *buf, size_t size)
 {
 	const struct tt_app *app = c->pipe.app;
 	const struct tt_kernel *k = c->req.kernel;
+	struct tt_objective o = {
+		.kind = app && app->metric ? TT_OBJ_METRIC
+			: app		   ? TT_OBJ_WALL_TIME
+			: c->latency	   ? TT_OBJ_LATENCY
+					   : k->kind->objective,
+		.lower_better = app && app->metric && !app->higher_is_better,
+		.traffic_gb_s = !app && c->latency ? c->req.traffic_bytes_s / 1e9 : 0,
+		.latency_bound = !app && !c->latency && c->req.max_lat_ns > 0,
+	};
 
-	if (app && app->metric)
-		snprintf(buf, size, "app:metric,%s-is-better",
-			 app->higher_is_better ? "higher" : "lower");
-	else if (app)
-		snprintf(buf, size, "app:wall-time");
-	else if (c->latency)
-		snprintf(buf, size, "latency:%s@%gGB/s", k->name, c->req.traffic_bytes_s / 1e9);
-	else
-		snprintf(buf, size, "%s:%s%s", k->kind->objective, k->name,
-			 c->req.max_lat_ns > 0 ? ",latency-bound" : "");
+	if (!app)
+		snprintf(o.kernel, sizeof(o.kernel), "%s", k->name);
+	return tt_objective_format(&o, buf, size);
 }
 
 /* Trial i as the database stores it, but its nodes and figures. */
@@ -260,7 +262,7 @@ static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t
 int tt_auto_record(struct tt_auto *c)
 {
 	struct tt_db *db;
-	char objective[64];
+	char objective[TT_OBJECTIVE_TEXT_MAX];
 	int64_t host, run = 0;
 	int rc = c->hooks.open_db(c->hooks.ctx, &db);
 
@@ -269,8 +271,9 @@ int tt_auto_record(struct tt_auto *c)
 		snprintf(c->record_why, sizeof(c->record_why), "%s", tt_err_msg());
 		return rc;
 	}
-	objective_name(c, objective, sizeof(objective));
-	rc = tt_db_tx_begin(db);
+	rc = objective_name(c, objective, sizeof(objective));
+	if (rc == 0)
+		rc = tt_db_tx_begin(db);
 	if (rc == 0)
 		rc = tt_db_host(db, c->t, &host);
 	if (rc == 0)

@@ -55,7 +55,7 @@ const char *tt_run_kind_name(enum tt_run_kind k);
 
 /* The objectives and groupings a request names; the option tables take
  * their words from these NULL-terminated lists, indexed by the enums. */
-enum tt_objective { TT_OBJECTIVE_BANDWIDTH, TT_OBJECTIVE_LATENCY };
+enum tt_auto_goal { TT_OBJECTIVE_BANDWIDTH, TT_OBJECTIVE_LATENCY };
 extern const char *const tt_objective_names[];
 enum tt_granularity {
 	TT_GRANULARITY_DEFAULT = -1, /* the interface's (tt_auto_init) */
@@ -92,7 +92,7 @@ struct tt_auto_req {
 	const struct tt_model *model; /* NULL: real trials */
 	double sigma;		      /* the model's relative noise */
 	uint64_t seed;		      /* the model's noise seed */
-	enum tt_objective objective;  /* latency: scores are 1e9 / lat_ns */
+	enum tt_auto_goal objective;  /* latency: scores are 1e9 / lat_ns */
 	double traffic_bytes_s;	      /* the latency objective's stated traffic, bytes/s */
 	double max_lat_ns;	      /* --max-latency; 0: none */
 	/* Tier: the search's groups are tiers, and every measurement splits

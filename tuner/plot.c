@@ -3,7 +3,10 @@
 #include "plot.h"
 
 #include "../bench/run.h"
+#include "../bench/kernels.h"
 #include "../core/error.h"
+#include "../core/figure.h"
+#include "../core/objective.h"
 #include "../core/parse.h"
 #include "../core/topo.h"
 #include "../core/weights.h"
@@ -14,28 +17,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* What a search run's figure is, by its objective: the trial columns a
- * point takes and the unit it is shown in (the recommendation's score
- * converts back to the figure through tuner/score.h). */
-struct figure {
-	const char *objective; /* the run's objective starts with this; NULL: any */
-	const char *median, *worse, *better;
-	double scale;	   /* column to the shown unit */
-	bool lower_better; /* app:metric: from the objective */
-	const char *unit, *name;
-};
-
-static const struct figure figures[] = {
-	{ "app:wall-time", "time_median_s", "time_max_s", "time_best_s", 1, true, "s",
-	  "wall time" },
-	{ "app:metric", "metric_median", "metric_worst", "metric_best", 1, false, "metric",
-	  "the program's metric" },
-	{ "latency", "lat_median_ns", "lat_max_ns", "lat_best_ns", 1, true, "ns",
-	  "loaded latency" },
-	{ NULL, "bw_median_bytes_s", "bw_min_bytes_s", "bw_best_bytes_s", 1e-9, false, "GB/s",
-	  "bandwidth" },
-};
 
 /* Eight of matplotlib's viridis stops: perceptually uniform, monotone in
  * lightness (so it reads in grey too), and told apart with the common
@@ -71,7 +52,12 @@ struct tt_plot {
 	bool cache_resident; /* a trial's working set fitted in the LLC */
 	bool below_rule;     /* a trial's arrays were under 4x the LLC (STREAM's rule) */
 	bool unstable;	     /* a trial's passes spread, or a curve was not monotone */
-	const struct figure *fig;
+	/* Each run's objective, and as its text; a search run's figure is the
+	 * one its objective ranks by (core/figure.h), the recommendation's
+	 * score converted back to it through tuner/score.h. */
+	struct tt_objective obj[TT_PLOT_MAX_RUNS];
+	char objective[TT_PLOT_MAX_RUNS][TT_OBJECTIVE_TEXT_MAX];
+	const struct tt_figure *fig;
 	/* The run kept each measurement (samples of collector "search",
 	 * attached to its trials as "measurements"): points are means with
 	 * 95% intervals, as the report ranks; a run recorded before that has
@@ -195,7 +181,7 @@ static int find_shares(const struct tt_plot *pl, const double *w)
 
 static void figure_text(const struct tt_plot *pl, double v, char *buf, size_t size)
 {
-	snprintf(buf, size, "%.*f %s", fabs(v) >= 100 ? 1 : 2, v, pl->fig->unit);
+	snprintf(buf, size, "%.*f %s", fabs(v) >= 100 ? 1 : 2, v, pl->fig->plot_unit);
 }
 
 static void mark_label(struct tt_plot *pl, enum tt_plot_mark m, const char *what, const char *extra)
@@ -240,10 +226,10 @@ static int trial_mean(const struct tt_plot *pl, json_t *t, double *mean, double 
 	json_array_foreach (ms, i, v)
 		if (json_is_number(v))
 			x[n++] = json_number_value(v);
-	n = tt_score_mean_ci(str(pl->runs[0], "objective"), x, n, mean, lo, hi);
-	*mean *= pl->fig->scale;
-	*lo *= pl->fig->scale;
-	*hi *= pl->fig->scale;
+	n = tt_score_mean_ci(&pl->obj[0], x, n, mean, lo, hi);
+	*mean /= pl->fig->divisor;
+	*lo /= pl->fig->divisor;
+	*hi /= pl->fig->divisor;
 	free(x);
 	return n;
 }
@@ -254,7 +240,7 @@ static void mark_best(struct tt_plot *pl)
 {
 	json_t *rec = json_array_get(json_object_get(pl->runs[0], "recommendations"), 0);
 	json_t *w = json_object_get(rec, "weights");
-	const struct figure *f = pl->fig;
+	const struct tt_figure *f = pl->fig;
 	const char *action = str(rec, "action"), *key;
 	double ws[TT_PLOT_MAX_NODES] = { 0 }, mean, lo, hi;
 	char extra[200] = "", a[48];
@@ -290,11 +276,11 @@ static void mark_best(struct tt_plot *pl)
 	}
 	if ((pl->mark[TT_MARK_BEST].point = find_shares(pl, ws)) < 0)
 		return;
-	tt_score_figure(tt_score_k(str(pl->runs[0], "objective")), num(rec, "score"),
-			num(rec, "score_ci_low"), num(rec, "score_ci_high"), &mean, &lo, &hi);
-	mean *= f->scale;
-	lo *= f->scale;
-	hi *= f->scale;
+	tt_score_figure(tt_score_k(&pl->obj[0]), num(rec, "score"), num(rec, "score_ci_low"),
+			num(rec, "score_ci_high"), &mean, &lo, &hi);
+	mean /= f->divisor;
+	lo /= f->divisor;
+	hi /= f->divisor;
 	if (!pl->mean_ci && isfinite(mean) && mean > 0) {
 		figure_text(pl, mean, a, sizeof(a));
 		/* An interval that is not finite and positive is too few
@@ -341,6 +327,14 @@ static bool auto_vector(const struct tt_plot *pl, double *ws)
 	return true;
 }
 
+/* Whether trial t has the figure's median and range: a point of a search
+ * run (search_points). */
+static bool has_figure(const struct tt_plot *pl, json_t *t)
+{
+	return isfinite(num(t, pl->fig->median)) && isfinite(num(t, pl->fig->worst)) &&
+	       isfinite(num(t, pl->fig->best));
+}
+
 /* The point of the trial whose "baselines" (the record's samples) name
  * kind (enum tt_baseline, tuner/search.h); -1: none. */
 static int recorded_baseline(const struct tt_plot *pl, json_t *trials, int kind)
@@ -350,8 +344,7 @@ static int recorded_baseline(const struct tt_plot *pl, json_t *trials, int kind)
 	int point = 0;
 
 	json_array_foreach (trials, i, t) {
-		if (!isfinite(num(t, pl->fig->median)) || !isfinite(num(t, pl->fig->worse)) ||
-		    !isfinite(num(t, pl->fig->better)))
+		if (!has_figure(pl, t))
 			continue; /* not a point (search_points) */
 		json_array_foreach (json_object_get(t, "baselines"), j, b)
 			if (json_is_number(b) && json_number_value(b) == kind && point < pl->n)
@@ -433,78 +426,56 @@ static void node_names(struct tt_plot *pl)
 	}
 }
 
-static int search_points(struct tt_plot *pl)
+/* Trial i (t) as the next point: its figure, mean and interval where the
+ * run kept its measurements, else its median and range; its shares. 1: a
+ * point, 0: the trial has no figure. */
+static int trial_point(struct tt_plot *pl, json_t *t, size_t i)
 {
-	json_t *run = pl->runs[0], *trials = json_object_get(run, "trials"), *t, *nd;
-	const char *objective = str(run, "objective");
-	size_t i, k;
-	int rc;
+	struct point *p = &pl->p[pl->n];
+	double sum = 0, mean = NAN, lo = NAN, hi = NAN;
+	json_t *nd;
+	size_t k;
 
-	for (pl->fig = figures; pl->fig->objective; pl->fig++)
-		if (!strncmp(objective, pl->fig->objective, strlen(pl->fig->objective)))
-			break;
-	pl->lower_better = pl->fig->lower_better || strstr(objective, "lower-is-better");
-	pl->source = (int)json_integer_value(json_object_get(run, "source_node"));
-	if ((rc = search_nodes(pl, trials)) < 0)
-		return rc;
-	node_names(pl);
-	pl->p = calloc(json_array_size(trials) + 1, sizeof(*pl->p));
-	if (!pl->p)
-		return tt_err(TT_EFAIL, "out of memory");
-	pl->mean_ci = true;
-	json_array_foreach (trials, i, t)
-		pl->mean_ci &= !isfinite(num(t, pl->fig->median)) ||
-			       json_array_size(json_object_get(t, "measurements")) > 0;
-	json_array_foreach (trials, i, t) {
-		struct point *p = &pl->p[pl->n];
-		double sum = 0, mean = NAN, lo = NAN, hi = NAN;
-
-		p->value = num(t, pl->fig->median) * pl->fig->scale;
-		p->worse = num(t, pl->fig->worse) * pl->fig->scale;
-		p->better = num(t, pl->fig->better) * pl->fig->scale;
-		if (!isfinite(p->value) || !isfinite(p->worse) || !isfinite(p->better))
-			continue;
-		if (pl->mean_ci && (p->nmeas = trial_mean(pl, t, &mean, &lo, &hi)) > 0) {
-			/* One measurement, or an inverse's interval with no
-			 * upper end: the bars shut (the label says why). A
-			 * bandwidth, latency or time is never shown below 0. */
-			if (!isfinite(lo) || !isfinite(hi))
-				lo = hi = mean, p->unbounded = p->nmeas >= 2;
-			p->value = mean;
-			p->worse = pl->lower_better ? hi : lo;
-			p->better = pl->lower_better ? lo : hi;
-			if (strcmp(pl->fig->unit, "metric"))
-				p->worse = fmax(p->worse, 0), p->better = fmax(p->better, 0);
-		}
-		json_array_foreach (json_object_get(t, "nodes"), k, nd) {
-			double s = num(nd, "requested_share");
-
-			if (!(s >= 0 && s <= 1))
-				return tt_err(TT_EINPUT,
-					      "run %jd: trial %zu has a share '%g' not in 0..1",
-					      (intmax_t)run_id(run), i + 1, s);
-			p->share[node_index(
-				pl, (int)json_integer_value(json_object_get(nd, "node")))] = s;
-			sum += s;
-		}
-		if (fabs(sum - 1) > 1e-3)
-			return tt_err(TT_EINPUT, "run %jd: trial %zu's shares sum to %g, not 1",
-				      (intmax_t)run_id(run), i + 1, sum);
-		weights_text(json_object_get(t, "nodes"), p->weights, sizeof(p->weights));
-		pl->n++;
+	if (!has_figure(pl, t))
+		return 0;
+	p->value = num(t, pl->fig->median) / pl->fig->divisor;
+	p->worse = num(t, pl->fig->worst) / pl->fig->divisor;
+	p->better = num(t, pl->fig->best) / pl->fig->divisor;
+	if (pl->mean_ci && (p->nmeas = trial_mean(pl, t, &mean, &lo, &hi)) > 0) {
+		/* One measurement, or an inverse's interval with no upper end:
+		 * the bars shut (the label says why). A bandwidth, latency or
+		 * time is never shown below 0. */
+		if (!isfinite(lo) || !isfinite(hi))
+			lo = hi = mean, p->unbounded = p->nmeas >= 2;
+		p->value = mean;
+		p->worse = pl->lower_better ? hi : lo;
+		p->better = pl->lower_better ? lo : hi;
+		if (pl->fig->positive)
+			p->worse = fmax(p->worse, 0), p->better = fmax(p->better, 0);
 	}
-	if (!pl->n)
-		return tt_err(TT_EINPUT, "run %jd has no trial with a %s to plot",
-			      (intmax_t)run_id(run), pl->fig->name);
-	for (int m = 0; m < TT_MARKS; m++)
-		pl->mark[m].point = -1;
-	mark_best(pl);
-	mark_baselines(pl);
-	/* The rank is the order the winner is named in: the search's rule
-	 * (a strategy's incumbent, a baseline that beat it, a latency bound)
-	 * is not the order of the means, so the recommendation comes first,
-	 * as the report names it, then the rest by the figure shown; the axis
-	 * says so (rank_figure). Ties keep the order measured. */
+	json_array_foreach (json_object_get(t, "nodes"), k, nd) {
+		double s = num(nd, "requested_share");
+
+		if (!(s >= 0 && s <= 1))
+			return tt_err(TT_EINPUT, "run %jd: trial %zu has a share '%g' not in 0..1",
+				      (intmax_t)run_id(pl->runs[0]), i + 1, s);
+		p->share[node_index(pl, (int)json_integer_value(json_object_get(nd, "node")))] = s;
+		sum += s;
+	}
+	if (fabs(sum - 1) > 1e-3)
+		return tt_err(TT_EINPUT, "run %jd: trial %zu's shares sum to %g, not 1",
+			      (intmax_t)run_id(pl->runs[0]), i + 1, sum);
+	weights_text(json_object_get(t, "nodes"), p->weights, sizeof(p->weights));
+	return 1;
+}
+
+/* The rank is the order the winner is named in: the search's rule (a
+ * strategy's incumbent, a baseline that beat it, a latency bound) is not
+ * the order of the means, so the recommendation comes first, as the
+ * report names it, then the rest by the figure shown; the axis says so
+ * (rank_figure). Ties keep the order measured. */
+static void rank_points(struct tt_plot *pl)
+{
 	int win = pl->mark[TT_MARK_BEST].point;
 
 	for (int a = 0; a < pl->n; a++) {
@@ -517,9 +488,14 @@ static int search_points(struct tt_plot *pl)
 			pl->p[a].rank += b != win && ahead;
 		}
 	}
-	/* Why a run keeps what the machine has: the report's own words, as
-	 * recorded with the recommendation (tuner/report.c
-	 * tt_report_keep_why); a run recorded before says only the action. */
+}
+
+/* Why a run keeps what the machine has: the report's own words, as
+ * recorded with the recommendation (tuner/report.c tt_report_keep_why); a
+ * run recorded before says only the action. And what the first figure
+ * shows. */
+static void search_words(struct tt_plot *pl)
+{
 	const char *why = str(json_array_get(json_object_get(pl->runs[0], "recommendations"), 0),
 			      "action_why");
 	size_t len = strlen(pl->action);
@@ -536,6 +512,41 @@ static int search_points(struct tt_plot *pl)
 	else
 		snprintf(pl->view, sizeof(pl->view), "a panel per pair of its %d nodes",
 			 pl->nnodes);
+}
+
+static int search_points(struct tt_plot *pl)
+{
+	json_t *run = pl->runs[0], *trials = json_object_get(run, "trials"), *t;
+	size_t i;
+	int rc;
+
+	pl->fig = tt_objective_figure(&pl->obj[0]);
+	pl->lower_better = tt_objective_lower_better(&pl->obj[0]);
+	pl->source = (int)json_integer_value(json_object_get(run, "source_node"));
+	if ((rc = search_nodes(pl, trials)) < 0)
+		return rc;
+	node_names(pl);
+	pl->p = calloc(json_array_size(trials) + 1, sizeof(*pl->p));
+	if (!pl->p)
+		return tt_err(TT_EFAIL, "out of memory");
+	pl->mean_ci = true;
+	json_array_foreach (trials, i, t)
+		pl->mean_ci &= !isfinite(num(t, pl->fig->median)) ||
+			       json_array_size(json_object_get(t, "measurements")) > 0;
+	json_array_foreach (trials, i, t) {
+		if ((rc = trial_point(pl, t, i)) < 0)
+			return rc;
+		pl->n += rc;
+	}
+	if (!pl->n)
+		return tt_err(TT_EINPUT, "run %jd has no trial with a %s to plot",
+			      (intmax_t)run_id(run), pl->fig->name);
+	for (int m = 0; m < TT_MARKS; m++)
+		pl->mark[m].point = -1;
+	mark_best(pl);
+	mark_baselines(pl);
+	rank_points(pl);
+	search_words(pl);
 	return 0;
 }
 
@@ -558,6 +569,7 @@ static long mix_number(json_t *t, const char *what)
 /* A loaded-latency run: a point per delay, bandwidth and latency. */
 static int loaded_points(struct tt_plot *pl)
 {
+	const struct tt_figure *bw = tt_figure(TT_FIG_BANDWIDTH);
 	size_t cap = 1;
 
 	for (int r = 0; r < pl->nruns; r++)
@@ -574,8 +586,8 @@ static int loaded_points(struct tt_plot *pl)
 			struct point *p = &pl->p[pl->n];
 
 			p->run = r;
-			p->bw_gb_s = num(t, "bw_median_bytes_s") * 1e-9;
-			p->lat_ns = num(t, "lat_median_ns");
+			p->bw_gb_s = num(t, bw->median) / bw->divisor;
+			p->lat_ns = num(t, tt_figure(TT_FIG_LATENCY)->median);
 			if (!(p->bw_gb_s >= 0) || !(p->lat_ns > 0) ||
 			    !isfinite(p->bw_gb_s + p->lat_ns))
 				continue;
@@ -606,8 +618,9 @@ static int matrix_points(struct tt_plot *pl)
 
 		p->cpu = (int)mix_number(t, "from CPU node ");
 		p->mem = (int)json_integer_value(json_object_get(json_array_get(nodes, 0), "node"));
-		p->bw_gb_s = num(t, "bw_best_bytes_s") * 1e-9;
-		p->lat_ns = num(t, "lat_median_ns");
+		p->bw_gb_s = num(t, tt_figure(TT_FIG_BANDWIDTH)->best) /
+			     tt_figure(TT_FIG_BANDWIDTH)->divisor;
+		p->lat_ns = num(t, tt_figure(TT_FIG_LATENCY)->median);
 		if (p->cpu < 0 || json_array_size(nodes) != 1 || p->mem < 0 || p->mem >= 1 << 20)
 			return tt_err(TT_EINPUT,
 				      "run %jd: trial %zu is not a matrix cell (a CPU node and one "
@@ -628,16 +641,27 @@ static int matrix_points(struct tt_plot *pl)
 	return 0;
 }
 
-static int kind_of(json_t *run, enum tt_plot_kind *kind)
+/* Run r's objective, and what kind of plot it makes. A bench run of a
+ * curve (bench/kinds.c: loaded latency) draws as one. */
+static int kind_of(struct tt_plot *pl, int r, enum tt_plot_kind *kind)
 {
-	const char *k = str(run, "kind"), *objective = str(run, "objective");
+	json_t *run = pl->runs[r];
+	const char *k = str(run, "kind");
+	const struct tt_objective *o = &pl->obj[r];
+	const struct tt_kernel *kernel;
 	char esc[160];
+	int rc = tt_objective_of_run(run_id(run), k, str(run, "objective"), &pl->obj[r]);
 
+	if (rc < 0)
+		return rc;
+	kernel = tt_kernel_find(o->kernel);
+	tt_objective_format(o, pl->objective[r], sizeof(pl->objective[r]));
 	if (!strcmp(k, "auto") || !strcmp(k, "sweep"))
 		*kind = TT_PLOT_SEARCH;
-	else if (!strcmp(k, "bench") && !strncmp(objective, "matrix:", 7))
+	else if (!strcmp(k, "bench") && o->kind == TT_OBJ_MATRIX)
 		*kind = TT_PLOT_MATRIX;
-	else if (!strcmp(k, "bench") && !strcmp(objective, "latency:loaded-latency"))
+	else if (!strcmp(k, "bench") && o->kind == TT_OBJ_LATENCY && !o->traffic_gb_s && kernel &&
+		 kernel->kind->curve)
 		*kind = TT_PLOT_LOADED;
 	else
 		return tt_err(TT_EINPUT,
@@ -672,7 +696,7 @@ int tt_plot_new(struct tt_plot **out, json_t *const *runs, int nruns)
 			pl->below_rule |= json_is_true(json_object_get(t, "below_llc_rule"));
 			pl->unstable |= json_is_true(json_object_get(t, "unstable"));
 		}
-		if ((rc = kind_of(runs[r], &kind)) < 0)
+		if ((rc = kind_of(pl, r, &kind)) < 0)
 			break;
 		if (r == 0)
 			pl->kind = kind;
@@ -784,7 +808,7 @@ static void table_header(const struct tt_plot *pl, FILE *f)
 		fprintf(f, "# tiertune run %jd (", (intmax_t)run_id(pl->runs[r]));
 		comment_str(f, str(pl->runs[r], "kind"));
 		fputs(", ", f);
-		comment_str(f, str(pl->runs[r], "objective"));
+		comment_str(f, pl->objective[r]);
 		fprintf(f, "), source node %jd%s\n",
 			(intmax_t)json_integer_value(json_object_get(pl->runs[r], "source_node")),
 			json_is_true(json_object_get(pl->runs[r], "simulated"))
@@ -816,7 +840,8 @@ int tt_plot_write_data(const struct tt_plot *pl, FILE *f)
 	for (int k = 0; k < pl->nnodes; k++)
 		fprintf(f, " share_node%d", pl->nodes[k]);
 	fprintf(f, "  %s  rank  measurements  weights  marks   (figures in %s)\n",
-		pl->mean_ci ? "mean  ci_worse  ci_better" : "median  worst  best", pl->fig->unit);
+		pl->mean_ci ? "mean  ci_worse  ci_better" : "median  worst  best",
+		pl->fig->plot_unit);
 	for (int i = 0; i < pl->n; i++) {
 		const char *sep = " ";
 
@@ -846,10 +871,10 @@ static void title(const struct tt_plot *pl, FILE *f, const char *cmd, const char
 				(intmax_t)run_id(pl->runs[r]));
 	if (len < (int)sizeof(t) && pl->nruns == 1 && pl->kind == TT_PLOT_MATRIX)
 		snprintf(t + len, sizeof(t) - (size_t)len, " (%s): %s", str(pl->runs[0], "kind"),
-			 str(pl->runs[0], "objective"));
+			 pl->objective[0]);
 	else if (len < (int)sizeof(t) && pl->nruns == 1)
 		snprintf(t + len, sizeof(t) - (size_t)len, " (%s): %s from node %jd",
-			 str(pl->runs[0], "kind"), str(pl->runs[0], "objective"),
+			 str(pl->runs[0], "kind"), pl->objective[0],
 			 (intmax_t)json_integer_value(json_object_get(pl->runs[0], "source_node")));
 	fprintf(f, "%s ", cmd);
 	gp_str(f, t);
@@ -910,8 +935,9 @@ static void palette(const struct tt_plot *pl, FILE *f)
 	if (pl->lower_better)
 		fputs("set palette negative\n", f);
 	fprintf(f, "set cbrange [%.9g:%.9g]\nset cblabel ", lo, hi);
-	snprintf(t, sizeof(t), "%s, %s of its measurements (%s is better, brighter)", pl->fig->unit,
-		 pl->mean_ci ? "mean" : "median", pl->lower_better ? "lower" : "higher");
+	snprintf(t, sizeof(t), "%s, %s of its measurements (%s is better, brighter)",
+		 pl->fig->plot_unit, pl->mean_ci ? "mean" : "median",
+		 pl->lower_better ? "lower" : "higher");
 	gp_str(f, t);
 	fputs("\n", f);
 }
@@ -1030,7 +1056,7 @@ static void share_figure(const struct tt_plot *pl, FILE *f)
 	fputs("set xlabel ", f);
 	gp_str(f, xl);
 	fputs("\nset ylabel ", f);
-	gp_str(f, pl->fig->unit);
+	gp_str(f, pl->fig->plot_unit);
 	fputs("\nset grid\nset key below left Left reverse\nset xrange [-0.02:1.02]\n", f);
 	palette(pl, f);
 	reference_lines(pl, f);
@@ -1153,7 +1179,7 @@ static void pairs_figure(const struct tt_plot *pl, FILE *f)
 	{
 		char t[96];
 
-		snprintf(t, sizeof(t), "%s, %s (brighter is better)", pl->fig->unit,
+		snprintf(t, sizeof(t), "%s, %s (brighter is better)", pl->fig->plot_unit,
 			 pl->mean_ci ? "mean" : "median");
 		gp_str(f, t);
 	}
@@ -1184,7 +1210,7 @@ static void rank_figure(const struct tt_plot *pl, FILE *f)
 	fputs("set xlabel ", f);
 	gp_str(f, xl);
 	fputs("\nset ylabel ", f);
-	gp_str(f, pl->fig->unit);
+	gp_str(f, pl->fig->plot_unit);
 	fputs("\nset grid\nset key below left Left reverse\n", f);
 	palette(pl, f);
 	reference_lines(pl, f);

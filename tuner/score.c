@@ -4,17 +4,16 @@
 
 #include "stats.h"
 
+#include "../core/objective.h"
+
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
-double tt_score_k(const char *objective)
+double tt_score_k(const struct tt_objective *o)
 {
-	if (strncmp(objective, "latency:", 8) == 0)
+	if (o->kind == TT_OBJ_LATENCY)
 		return 1e9;
-	if (strcmp(objective, "app:wall-time") == 0)
-		return 1;
-	if (strncmp(objective, "app:metric", 10) == 0 && strstr(objective, "lower-is-better"))
+	if (o->kind == TT_OBJ_WALL_TIME || (o->kind == TT_OBJ_METRIC && o->lower_better))
 		return 1;
 	return 0;
 }
@@ -31,10 +30,10 @@ void tt_score_figure(double k, double score, double lo, double hi, double *fig, 
 	*fhi = lo > 0 ? k / lo : NAN;
 }
 
-int tt_score_mean_ci(const char *objective, const double *x, int n, double *mean, double *lo,
+int tt_score_mean_ci(const struct tt_objective *o, const double *x, int n, double *mean, double *lo,
 		     double *hi)
 {
-	double k = tt_score_k(objective), *s = malloc(((size_t)n + 1) * sizeof(*s)), m, half;
+	double k = tt_score_k(o), *s = malloc(((size_t)n + 1) * sizeof(*s)), m, half;
 	int used = 0;
 
 	*mean = *lo = *hi = NAN;

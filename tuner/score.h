@@ -8,16 +8,17 @@
  * The CLI's show, CSV and headline and the plot convert between them here,
  * so that one trial's mean reads the same wherever it is shown.
  *
- *	double k = tt_score_k(objective);       (0: the score is the figure)
- *	tt_score_mean_ci(objective, x, n, &mean, &lo, &hi);
+ *	double k = tt_score_k(&objective);      (0: the score is the figure)
+ *	tt_score_mean_ci(&objective, x, n, &mean, &lo, &hi);
  */
 #ifndef TT_SCORE_H
 #define TT_SCORE_H
 
-/* For an objective as the database names it (auto-record.c: "latency:...",
- * "app:wall-time", "app:metric,lower-is-better", a kernel's "bw:triad"...):
- * k where score = k / figure, or 0 where the score is the figure. */
-double tt_score_k(const char *objective);
+struct tt_objective;
+
+/* For a run's objective (core/objective.h): k where score = k / figure,
+ * or 0 where the score is the figure. */
+double tt_score_k(const struct tt_objective *o);
 
 /* The figure of a score, and of an interval [lo, hi] on scores: an inverse
  * swaps the ends, and an end at or below zero leaves the other unbounded
@@ -30,7 +31,7 @@ void tt_score_figure(double k, double score, double lo, double hi, double *fig, 
  * latency objective's mean is 1e9 over the mean of loads per second), then
  * as figures. Non-finite measurements are skipped; returns how many were
  * used (0: *mean and the ends NaN; 1: the ends NaN). */
-int tt_score_mean_ci(const char *objective, const double *x, int n, double *mean, double *lo,
+int tt_score_mean_ci(const struct tt_objective *o, const double *x, int n, double *mean, double *lo,
 		     double *hi);
 
 #endif

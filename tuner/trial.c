@@ -31,15 +31,18 @@ static int record_begin(struct trial *t)
 {
 	const struct tt_trial_opts *o = t->o;
 	const struct tt_topo *topo = o->bench.topo;
-	char objective[64];
+	struct tt_objective obj = { .kind = o->matrix ? TT_OBJ_MATRIX
+						      : o->bench.kernel->kind->objective };
+	char objective[TT_OBJECTIVE_TEXT_MAX];
 	int64_t host;
 	int rc = t->db ? 0 : o->open_db(o->open_db_ctx, &t->db);
 
 	if (rc < 0)
 		goto out;
-	snprintf(objective, sizeof(objective), "%s:%s",
-		 o->matrix ? "matrix" : o->bench.kernel->kind->objective, o->bench.kernel->name);
-	rc = tt_db_host(t->db, topo, &host);
+	snprintf(obj.kernel, sizeof(obj.kernel), "%s", o->bench.kernel->name);
+	rc = tt_objective_format(&obj, objective, sizeof(objective));
+	if (rc == 0)
+		rc = tt_db_host(t->db, topo, &host);
 	if (rc == 0)
 		rc = tt_db_run_begin(
 			t->db,

@@ -225,19 +225,29 @@ expect_bad_input 2 "no run 999" - "$TT" plot 999 -o "$WORK/nothing"
 expect_bad_input 2 "--output '' names no file" - "$TT" plot "$r3" -o ''
 expect_bad_input 2 "--output '$WORK/' names no file" - "$TT" plot "$r3" -o "$WORK/"
 
-# Stored strings reach gnuplot's script quoted: a run whose objective came
-# from another host (db merge) and an output prefix with a quote run
-# nothing. The objective closes a double-quoted title and calls system();
-# the backquotes would run in double quotes too; the newline would end the
-# command.
+# Stored strings reach gnuplot's script quoted: an output prefix with a
+# quote runs nothing. An objective that came from another host (db merge)
+# and is none tiertune writes (it closes a double-quoted title and calls
+# system(); the backquotes would run in double quotes too; the newline
+# would end the command) is refused naming the run, before any file is
+# written: the objective is read by core/objective.c alone (issue 36).
 cp "$TIERTUNE_DB" "$WORK/hostile.db"
 python3 -c 'import sqlite3, sys
 c = sqlite3.connect(sys.argv[1])
 c.execute("UPDATE runs SET objective = ? WHERE id = ?", ("x\" . system(\"touch " + sys.argv[3] + "/pwned1\") . \" `touch " + sys.argv[3] + "/pwned2` @x\nprint 1", int(sys.argv[2])))
 c.commit()' "$WORK/hostile.db" "$r3" "$WORK"
-run "$TT" plot "$r3" --db "$WORK/hostile.db" -o "$WORK/it's"
-is "a hostile stored objective and a quote in -o run no command; the title holds them quoted" \
-	"$rc:$(ls "$WORK" | grep -c pwned):$(grep -c "^set title 'SIMULATED run $r3 (auto): x\" . system(\"touch [^']*/pwned1\") . \" \`touch [^']*/pwned2\` @x\\\\nprint 1 from node 0' . " "$WORK/it's.gp")" \
+expect_bad_input 2 "run $r3: objective 'x\" . system(\"touch $WORK/pwned1\") . \" \`touch $WORK/pwned2\` @x\\nprint 1' is not one tiertune records" - \
+	"$TT" plot "$r3" --db "$WORK/hostile.db" -o "$WORK/hostile"
+is "a hostile stored objective: nothing run, no file written" "$(ls "$WORK" | grep -c 'pwned\|^hostile\.\(dat\|gp\|png\|svg\)$')" 0
+for c in "show $r3" "show $r3 --csv" "show $r3 --json" "export --run $r3 --format csv"; do
+	expect_bad_input 2 "run $r3: objective 'x" - "$TT" --db "$WORK/hostile.db" $c
+done
+run "$TT" --db "$WORK/hostile.db" runs
+is "runs lists the run with no headline, and a warning naming it" \
+	"$rc:$(grep -c "^ *$r3 .* auto .* -  SIMULATED$" "$WORK/out"):$(grep -c "^tiertune: warning: run $r3: objective 'x" "$WORK/err")" "0:1:1"
+run "$TT" plot "$r3" -o "$WORK/it's"
+is "a quote in -o runs no command; the title holds the objective" \
+	"$rc:$(ls "$WORK" | grep -c pwned):$(grep -c "^set title 'SIMULATED run $r3 (auto): bandwidth:triad from node 0' . " "$WORK/it's.gp")" \
 	"0:0:4"
 if [ -n "$have_gnuplot" ]; then
 	is "... and gnuplot drew it, to the file with the quote in its name" "$([ -s "$WORK/it's.png" ] && echo drawn)" drawn

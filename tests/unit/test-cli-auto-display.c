@@ -29,7 +29,7 @@ struct run {
 };
 
 static struct run *run_model(enum tt_run_kind kind, const char *fixture, const char *model,
-			     enum tt_objective objective, double traffic_gbs)
+			     enum tt_auto_goal objective, double traffic_gbs)
 {
 	const char *top = getenv("TT_TOP") ? getenv("TT_TOP") : ".";
 	struct run *x = calloc(1, sizeof(*x));

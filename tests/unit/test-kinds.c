@@ -25,7 +25,8 @@ static void test_every_kernel_has_a_kind(void **state)
 
 		assert_non_null(kind);
 		assert_non_null(kind->name);
-		assert_non_null(kind->objective);
+		assert_true(kind->objective == TT_OBJ_BANDWIDTH ||
+			    kind->objective == TT_OBJ_LATENCY);
 		assert_non_null(kind->run);
 		assert_non_null(kind->ntrials);
 		assert_non_null(kind->trial);
@@ -45,20 +46,21 @@ static void test_figures_carry_their_unit(void **state)
 	(void)state;
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++) {
-		for (const struct tt_kind_figure *f = kinds[i]->figures; f->label; f++) {
-			const char *suffix = NULL;
+		for (const struct tt_kind_figure *f = kinds[i]->figures; f->fig; f++) {
+			const char *suffix = NULL,
+				   *json[3] = { f->fig->best, f->fig->median, f->fig->worst };
 
 			for (size_t u = 0; u < sizeof(units) / sizeof(*units); u++)
-				if (strcmp(f->label, units[u].label) == 0)
+				if (strcmp(f->fig->row, units[u].label) == 0)
 					suffix = units[u].suffix;
 			assert_non_null(suffix);
 			for (int j = 0; j < 3; j++) {
-				assert_true(ends(f->json[j], suffix));
+				assert_true(ends(json[j], suffix));
 				assert_true(f->offset[j] + sizeof(double) <=
 					    sizeof(struct tt_bench_result));
 			}
-			assert_non_null(strstr(f->json[0], "best"));
-			assert_non_null(strstr(f->json[1], "median"));
+			assert_non_null(strstr(json[0], "best"));
+			assert_non_null(strstr(json[1], "median"));
 		}
 	}
 }

@@ -241,11 +241,13 @@ static void text_head(FILE *f, const struct tt_auto_doc *d)
 	text_objective(f, d);
 	if (d->threads)
 		fprintf(f, ", %d threads", d->threads);
+	/* A model's time is its simulated clock (tuner/auto-pipe.c), said so. */
 	fprintf(f,
 		"\nsearch: %s strategy, prior from %s, max weight %u; %d measurements of %d "
-		"trials in %.1f s (%s)\n",
+		"trials in %.*f s%s (%s)\n",
 		r->strategy, r->prior_from, r->max_weight, r->measurements, r->ntrials,
-		r->elapsed_s, r->stop_reason);
+		d->simulated ? 3 : 1, r->elapsed_s, d->simulated ? " of simulated time" : "",
+		r->stop_reason);
 }
 
 /* The baselines' table and the best's row, and what the columns are. */
@@ -894,6 +896,8 @@ static void json_head(json_t *j, const struct tt_auto_doc *d)
 	json_object_set_new(j, "auto_from", str_or_null(d->prior->auto_from));
 	json_object_set_new(j, "ntrials", json_integer(r->nmeasured));
 	json_object_set_new(j, "elapsed_s", json_real(r->elapsed_s));
+	if (d->simulated)
+		json_object_set_new(j, "elapsed_clock", json_string("simulated"));
 	json_object_set_new(j, "stop_reason", json_string(r->stop_reason));
 }
 

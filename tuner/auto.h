@@ -148,6 +148,11 @@ struct tt_auto_pipe {
 	 * the bandwidth search the quality figures describe (tt_search_init). */
 	bool sampled;
 	struct tt_model_sim sim; /* the model's (req.model) */
+	/* The model's clock (tt_auto_pipe_clock): each simulated trial's
+	 * modelled duration summed, s; and what a bandwidth trial moves in
+	 * the mix's counting, bytes (its passes over arrays of its size). */
+	double sim_s;
+	double sim_trial_bytes;
 	/* Real measurements' arrays, placed once and kept: each new vector
 	 * moves only the pages whose node changes (bench/run.h). */
 	struct tt_bench_ctx *reuse;
@@ -374,6 +379,10 @@ int tt_auto_pipe_build(struct tt_auto *c);
 int tt_auto_pipe_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out);
 /* The same, its score alone: the search's measure callback (search.h). */
 int tt_auto_pipe_measure(void *ctx, const struct tt_weights *w, double *score);
+/* A model run's simulated clock, seconds (search.h's cfg.clock; ctx: the
+ * pipe): each trial as long as the real one it stands for would take at
+ * the bandwidth the model gave it. */
+double tt_auto_pipe_clock(void *ctx);
 void tt_auto_pipe_release(struct tt_auto_pipe *p);
 
 /* --all-sources: every source's recommendation and run, merged once all

@@ -20,6 +20,13 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The run's clock: the caller's (a model run's simulated one), else the
+ * host's. */
+static double clock_s(const struct tt_search_cfg *c)
+{
+	return c->clock ? c->clock(c->clock_ctx) : now_s();
+}
+
 void tt_grid_init(struct tt_grid *g, int n, uint32_t max)
 {
 	memset(g, 0, sizeof(*g));
@@ -256,7 +263,7 @@ bool tt_search_stopped(const struct tt_search *s)
  * the mean time of a measurement so far. */
 static bool budget_left(struct tt_search *s, bool confirming)
 {
-	double used_s = now_s() - s->t0_s;
+	double used_s = clock_s(&s->cfg) - s->t0_s;
 
 	if (s->cfg.budget_trials > 0) {
 		int limit = confirming ? s->cfg.budget_trials : s->search_limit;
@@ -298,7 +305,7 @@ static int measure_raw(struct tt_search *s, const uint16_t *w16, struct tt_sampl
 	out->capacity_bytes_s = 0;
 	rc = s->sample ? s->sample(s->ctx, &tw, out) : s->measure(s->ctx, &tw, &out->score);
 	s->measurements++;
-	s->elapsed_s = now_s() - s->t0_s;
+	s->elapsed_s = clock_s(&s->cfg) - s->t0_s;
 	if (rc < 0)
 		return rc;
 	if (!isfinite(out->score))
@@ -770,7 +777,7 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 	s->measure = measure;
 	s->sample = sample;
 	s->ctx = ctx;
-	s->t0_s = now_s();
+	s->t0_s = clock_s(c);
 	if ((rc = base_baselines(s, c)) < 0 || (rc = extra_baselines(s, c)) < 0)
 		return rc;
 	/* Baselines (min_repeats each) and the confirmation must fit. */
@@ -948,8 +955,9 @@ static int confirm_room(const struct tt_search *s)
 	if (s->cfg.budget_trials > 0)
 		room = s->cfg.budget_trials - s->measurements;
 	if (s->cfg.budget_s > 0 && s->measurements > 0) {
-		double per = (now_s() - s->t0_s) / s->measurements;
-		double left = s->cfg.budget_s - (now_s() - s->t0_s);
+		double used_s = clock_s(&s->cfg) - s->t0_s;
+		double per = used_s / s->measurements;
+		double left = s->cfg.budget_s - used_s;
 		long n = per > 0 ? (long)(left / per) : INT_MAX;
 
 		room = n < room ? n : room;

@@ -137,6 +137,18 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 	return 0;
 }
 
+const char *tt_recos_action_says(const char *action)
+{
+	if (strcmp(action, "keep_auto") == 0)
+		return "keeping the kernel's auto mode";
+	if (strcmp(action, "bind_local") == 0)
+		return "binding to local memory";
+	if (strcmp(action, "per_source") == 0)
+		return "no global weights (its best weights cost another CPU node beyond the "
+		       "noise: a per-socket launch instead)";
+	return action;
+}
+
 int tt_recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out)
 {
 	json_t *run;

@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How a score is shown: GB/s; ns for the latency objective (its score is
@@ -241,11 +242,13 @@ static void text_head(FILE *f, const struct tt_auto_doc *d)
 	text_objective(f, d);
 	if (d->threads)
 		fprintf(f, ", %d threads", d->threads);
+	/* A model's time is its simulated clock (tuner/auto-pipe.c), said so. */
 	fprintf(f,
 		"\nsearch: %s strategy, prior from %s, max weight %u; %d measurements of %d "
-		"trials in %.1f s (%s)\n",
+		"trials in %.*f s%s (%s)\n",
 		r->strategy, r->prior_from, r->max_weight, r->measurements, r->ntrials,
-		r->elapsed_s, r->stop_reason);
+		d->simulated ? 3 : 1, r->elapsed_s, d->simulated ? " of simulated time" : "",
+		r->stop_reason);
 }
 
 /* The baselines' table and the best's row, and what the columns are. */
@@ -420,18 +423,8 @@ static void text_others(FILE *f, const struct tt_auto_doc *d)
  * every source together, or launch per socket (upstream's answer to
  * per-socket requests: the CPUs bound, the policy's nodes, the other
  * sockets' tasks kept off them; weights are global, never per socket). */
-static void text_recipe(FILE *f, const struct tt_auto_doc *d, const char *w)
+void cli_auto_recipe_text(FILE *f, const struct tt_auto_recipe *r)
 {
-	const struct tt_node *n = tt_topo_node(d->t, d->req->source);
-	uint64_t cpus[TT_MAX_CPUS / 64] = { 0 };
-	char nodes[128] = "", cpul[256] = "", loc[128];
-	struct tt_nodemask m;
-	int node;
-
-	tt_bit_format_list(d->reco->w.set.bits, TT_MAX_NODES, nodes, sizeof(nodes));
-	for (int i = 0; n && i < n->ncpus; i++)
-		tt_bit_set(cpus, (unsigned int)n->cpus[i]);
-	tt_bit_format_list(cpus, TT_MAX_CPUS, cpul, sizeof(cpul));
 	fprintf(f,
 		"instead, either tune every source at once, each over its own nodes (global "
 		"weights can hold them together):\n  tiertune auto --all-sources --nodes local\n"
@@ -440,23 +433,48 @@ static void text_recipe(FILE *f, const struct tt_auto_doc *d, const char *w)
 		"  tiertune run --source-node %d --weights %s --apply -- PROGRAM\n"
 		"  numactl --cpunodebind=%d --weighted-interleave=%s -- PROGRAM   (numactl "
 		"2.0.19+)\n",
-		d->req->source, nodes, d->req->source, w, d->req->source, nodes);
-	tt_nodemask_for_each (node, &d->t->cpu_nodes) {
-		if (node == d->req->source)
-			continue;
-		tt_auto_local_nodes(d->t, node, &m);
-		tt_bit_format_list(m.bits, TT_MAX_NODES, loc, sizeof(loc));
+		r->source, r->nodes, r->source, r->weights, r->source, r->nodes);
+	for (int i = 0; i < r->nothers; i++) {
+		const char *loc = r->other[i].mems[0] ? r->other[i].mems : "-";
+
 		fprintf(f,
 			"  node %d's tasks: numactl --cpunodebind=%d --membind=%s, or their "
 			"cgroup's cpuset.mems=%s\n",
-			node, node, loc[0] ? loc : "-", loc[0] ? loc : "-");
+			r->other[i].source, r->other[i].source, loc, loc);
 	}
 	fprintf(f,
 		"  a service, as a systemd drop-in ([Service]): NUMAPolicy=weighted-interleave, "
 		"NUMAMask=%s, CPUAffinity=%s, where the host's systemd has that policy (added "
 		"upstream in 2026, pull request 42688; Debian 12's systemd 252 lacks it: "
 		"ExecStart= through numactl or tiertune run there)\n",
-		nodes, cpul);
+		r->nodes, r->cpus);
+}
+
+int cli_auto_run_recipe(const json_t *run, FILE *f)
+{
+	const json_t *rec;
+	size_t i;
+
+	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
+		struct tt_auto_recipe r;
+		char *text;
+		int rc;
+
+		if (strcmp(json_string_value(json_object_get(rec, "action")) ?: "", "per_source") ||
+		    !(text = json_dumps(json_object_get(rec, "recipe"), JSON_COMPACT)))
+			continue;
+		rc = tt_auto_recipe_parse(text, &r);
+		free(text);
+		if (rc < 0)
+			return 0;
+		fprintf(f,
+			"no global weights for source node %d: its best weights, %s, cost another "
+			"CPU node beyond the noise (upstream weights are global)\n",
+			r.source, r.weights);
+		cli_auto_recipe_text(f, &r);
+		return 1;
+	}
+	return 0;
 }
 
 /* What the machine runs now, as the headline names it. */
@@ -565,7 +583,10 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 			"%srecommendation for source node %d: no global weights: %s, the best "
 			"from it, costs another source beyond the noise (above)\n",
 			sim(d), d->req->source, w);
-		text_recipe(f, d, w);
+		struct tt_auto_recipe rc;
+
+		tt_auto_recipe(d->t, d->req->source, &d->reco->w, &rc);
+		cli_auto_recipe_text(f, &rc);
 		return;
 	}
 	if (d->keeps) {
@@ -894,6 +915,8 @@ static void json_head(json_t *j, const struct tt_auto_doc *d)
 	json_object_set_new(j, "auto_from", str_or_null(d->prior->auto_from));
 	json_object_set_new(j, "ntrials", json_integer(r->nmeasured));
 	json_object_set_new(j, "elapsed_s", json_real(r->elapsed_s));
+	if (d->simulated)
+		json_object_set_new(j, "elapsed_clock", json_string("simulated"));
 	json_object_set_new(j, "stop_reason", json_string(r->stop_reason));
 }
 

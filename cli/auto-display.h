@@ -45,6 +45,12 @@ void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *
 /* The one status line a terminal shows instead: measurement n of N (or the
  * final comparison's round), the best so far, the time left by the budget;
  * elapsed_s since the run began. */
+/* A per_source run's per-socket recipe as the report, apply, export and
+ * show print it (tuner/auto.h: struct tt_auto_recipe). */
+void cli_auto_recipe_text(FILE *f, const struct tt_auto_recipe *r);
+/* A recorded run's (tt_db_run_get's document) per_source recipe, printed
+ * to f: 1 when it has one, else 0. */
+int cli_auto_run_recipe(const json_t *run, FILE *f);
 void cli_auto_status(char *buf, size_t size, const struct tt_auto *c, const struct tt_search *s,
 		     double elapsed_s);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune export: recommended weights in the forms operators deploy them
  * with. Written to a temp file and renamed, so a reader never sees half. */
+#include "auto-display.h"
 #include "cli.h"
 #include "run-figures.h"
 
@@ -703,15 +704,22 @@ static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
 	    !(write == profile && strcmp(e->rs.actions[0].action, "keep_auto") == 0))
 		rc = tt_err(TT_EINPUT,
 			    "run %jd recommends %s for source node %d: no weights to export",
-			    (intmax_t)e->rs.run_id,
-			    strcmp(e->rs.actions[0].action, "keep_auto") == 0
-				    ? "keeping the kernel's auto mode"
-				    : "binding to local memory",
+			    (intmax_t)e->rs.run_id, tt_recos_action_says(e->rs.actions[0].action),
 			    e->rs.actions[0].source_node);
 	if (rc < 0 && !e->rs.n && e->rs.nactions &&
 	    strcmp(e->rs.actions[0].action, "keep_auto") == 0)
 		tt_err_hint("--format json exports it as a profile that turns auto mode on where "
 			    "'tiertune apply --profile' (the boot unit) applies it");
+	/* per_source: what to do instead, as the run's report said it. */
+	if (rc < 0 && !e->rs.n && e->rs.nactions &&
+	    strcmp(e->rs.actions[0].action, "per_source") == 0) {
+		json_t *doc;
+
+		if (tt_db_run_get(db, e->rs.run_id, &doc) == 0) {
+			cli_auto_run_recipe(doc, stderr);
+			json_decref(doc);
+		}
+	}
 	tt_db_close(db);
 	/* Checked against this root's interfaces and nodes, the weights must
 	 * be for its hardware; a profile (json) carries the run's own machine

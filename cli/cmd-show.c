@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune show RUN: one recorded run with its host, trials and
  * recommendations. */
+#include "auto-display.h"
 #include "cli.h"
 #include "run-figures.h"
 
@@ -199,6 +200,10 @@ static void print_show(json_t *run)
 		       json_integer_value(json_object_get(t, "source_node")),
 		       cli_str(t, "interface"), w, gs, cli_str(t, "action"), fig);
 	}
+	/* per_source: nothing global to write, and what to do instead. */
+	if (cli_auto_run_recipe(run, stdout))
+		printf("('apply --run %" JSON_INTEGER_FORMAT "' writes nothing for it)\n",
+		       json_integer_value(json_object_get(run, "id")));
 }
 
 int cmd_show(struct tt_cli *cli, int argc, char **argv)

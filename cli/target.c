@@ -38,10 +38,7 @@ int cli_target_weights(struct tt_cli *cli, const struct cli_target *a, const str
 			return tt_err(TT_EINPUT,
 				      "run %jd recommends %s for source node %d: no weights to run "
 				      "under",
-				      (intmax_t)a->run,
-				      strcmp(rs.actions[0].action, "keep_auto") == 0
-					      ? "keeping the kernel's auto mode"
-					      : "binding to local memory",
+				      (intmax_t)a->run, tt_recos_action_says(rs.actions[0].action),
 				      rs.actions[0].source_node);
 	}
 	if (rc == 0 && !a->weights)

@@ -2,6 +2,7 @@
 /* The CLI's side of the one write path (writer/writer.h): its hooks (what
  * the CLI says along the way, the database) and the result as text or
  * JSON, the same for apply, restore and auto --apply. */
+#include "auto-display.h"
 #include "cli.h"
 
 #include "../db/db.h"
@@ -138,6 +139,22 @@ static int print_json(const struct tt_writer_req *rq, const struct tt_writer_res
 	return cli_print_json(j);
 }
 
+/* A per_source run's recipe, as its report gave it (the database was just
+ * read for the run; a failure now leaves the line above alone). */
+static void print_recipe(const struct tt_writer_req *rq)
+{
+	struct tt_db *db;
+	json_t *run;
+
+	if (open_db(rq->hooks.ctx, &db) < 0)
+		return;
+	if (tt_db_run_get(db, rq->run_id, &run) == 0) {
+		cli_auto_run_recipe(run, stdout);
+		json_decref(run);
+	}
+	tt_db_close(db);
+}
+
 /* A run whose recommendation is no weights: what it says to do instead. */
 static void print_action(const struct tt_writer_result *res)
 {
@@ -153,6 +170,8 @@ static void print_action(const struct tt_writer_result *res)
 		printf("%s recommends binding memory to the local node%s (interleaving was not "
 		       "better than local memory alone: numactl --localalloc): nothing written\n",
 		       res->what, src);
+	else if (strcmp(res->action, "per_source") == 0)
+		printf("%s recommends no global weights%s: nothing written\n", res->what, src);
 	else
 		printf("%s recommends '%s'%s, not weights: nothing written\n", res->what,
 		       res->action, src);
@@ -164,6 +183,9 @@ static void print_text(const struct tt_writer_req *rq, const struct tt_writer_re
 
 	if (res->action[0]) {
 		print_action(res);
+		/* per_source: what to do instead, as the run's report said it. */
+		if (strcmp(res->action, "per_source") == 0 && rq->from == TT_WRITER_RUN)
+			print_recipe(rq);
 	} else if (res->nothing) {
 		printf("%d value%s already as wanted: nothing to write\n", p->unchanged,
 		       p->unchanged == 1 ? " is" : "s are");

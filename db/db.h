@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 5
+#define TT_DB_SCHEMA_VERSION 6
 
 struct tt_db;
 
@@ -150,11 +150,15 @@ struct tt_db_recommendation {
 	double gain; /* over the baseline, as a fraction: 0.12 = +12% */
 	double gain_ci_low, gain_ci_high;
 	const char *baseline; /* e.g. "1:1 interleave" */
-	/* "apply" (NULL is "apply"), "keep_auto" or "bind_local" (schema v4). */
+	/* "apply" (NULL is "apply"), "keep_auto" or "bind_local" (schema v4),
+	 * "per_source" (v6). */
 	const char *action;
 	double score_ci_low, score_ci_high; /* the score's 95% interval; NaN: none */
 	int score_n;			    /* measurements behind the score; 0: unknown */
 	const char *action_why;		    /* why keep_auto or bind_local; NULL: none */
+	/* per_source (schema v6): the per-socket recipe, a JSON object's
+	 * text (tt_auto_recipe_json); NULL for the other actions. */
+	const char *recipe;
 };
 int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,
 			     const struct tt_db_recommendation *r);

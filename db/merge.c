@@ -69,9 +69,9 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 		"LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
 		"INSERT INTO main.recommendations (run_id, source_node, interface, weights, score, "
 		"gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, score_ci_high, "
-		"score_n, action_why) SELECT rm.dst, r.source_node, r.interface, r.weights, "
-		"r.score, r.gain, r.gain_ci_low, r.gain_ci_high, r.baseline, r.action, "
-		"r.score_ci_low, r.score_ci_high, r.score_n, r.action_why "
+		"score_n, action_why, recipe) SELECT rm.dst, r.source_node, r.interface, "
+		"r.weights, r.score, r.gain, r.gain_ci_low, r.gain_ci_high, r.baseline, r.action, "
+		"r.score_ci_low, r.score_ci_high, r.score_n, r.action_why, r.recipe "
 		"FROM %1$s.recommendations r JOIN temp.runmap rm ON rm.src = r.run_id ORDER BY "
 		"r.id",
 		"INSERT INTO main.apply_log (uuid, host_id, run_id, t, interface, file, old_value, "

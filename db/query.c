@@ -149,6 +149,15 @@ static void recommendation_weights(json_t *rec)
 		json_object_set_new(rec, "weights", json_null());
 	}
 	json_object_set_new(rec, "weights_keyed_by", be ? json_string(be->unit) : json_null());
+	/* per_source's recipe as the object it is; the other actions have
+	 * none, and their documents stay as they were. */
+	json_t *recipe =
+		json_loads(json_string_value(json_object_get(rec, "recipe")) ?: "", 0, NULL);
+
+	if (recipe)
+		json_object_set_new(rec, "recipe", recipe);
+	else
+		json_object_del(rec, "recipe");
 }
 
 int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
@@ -207,7 +216,7 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 	if (rows_by_id(db,
 		       "SELECT source_node, interface, weights, action, score, score_ci_low, "
 		       "score_ci_high, score_n, gain, gain_ci_low, gain_ci_high, baseline, "
-		       "action_why FROM "
+		       "action_why, recipe FROM "
 		       "recommendations WHERE run_id = ? ORDER BY "
 		       "source_node, id",
 		       run_id, append_row, recs) < 0)

@@ -377,8 +377,8 @@ int tt_db_recommendation_add(struct tt_db *db, int64_t run_id, const struct tt_d
 	if (prepare(db, &st,
 		    "INSERT INTO recommendations (run_id, source_node, interface, weights, "
 		    "score, gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, "
-		    "score_ci_high, score_n, action_why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-		    "?, ?, ?)") < 0)
+		    "score_ci_high, score_n, action_why, recipe) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+		    "?, ?, ?, ?, ?, ?, ?)") < 0)
 		return TT_EFAIL;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, r->source_node);
@@ -395,6 +395,7 @@ int tt_db_recommendation_add(struct tt_db *db, int64_t run_id, const struct tt_d
 	if (r->score_n > 0)
 		sqlite3_bind_int(st, 13, r->score_n);
 	bind_text(st, 14, r->action_why);
+	bind_text(st, 15, r->recipe);
 	return step_done(db, st, "recording the recommendation");
 }
 

@@ -169,7 +169,36 @@ static const char v5[] =
 	"  cache_resident = 0 OR size_bytes > llc_bytes THEN 0 ELSE NULL END"
 	"  WHERE llc_bytes IS NOT NULL;";
 
-const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5 };
+/* v6 (issue 33): a recommendation may be per_source: the source's best
+ * weights cost another CPU node beyond the noise, so nothing global is to
+ * be written, and the run's advice is a per-socket launch recipe, kept as
+ * the report gives it (recipe, JSON: source_node, its cpus, the weights and
+ * their nodes, each other source's local memory nodes; NULL for the other
+ * actions). SQLite cannot change a column's CHECK, so the table is built
+ * anew and its rows copied whole, ids kept (nothing references them). */
+static const char v6[] =
+	"CREATE TABLE recommendations_v6 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  source_node INTEGER NOT NULL,"
+	"  interface TEXT NOT NULL,"
+	"  weights TEXT NOT NULL,"
+	"  score REAL, gain REAL, gain_ci_low REAL, gain_ci_high REAL,"
+	"  baseline TEXT,"
+	"  action TEXT NOT NULL DEFAULT 'apply'"
+	"    CHECK (action IN ('apply','keep_auto','bind_local','per_source')),"
+	"  score_ci_low REAL, score_ci_high REAL, score_n INTEGER,"
+	"  action_why TEXT,"
+	"  recipe TEXT CHECK (recipe IS NULL OR json_valid(recipe)));"
+	"INSERT INTO recommendations_v6 (id, run_id, source_node, interface, weights, score, "
+	"  gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, score_ci_high, "
+	"  score_n, action_why) SELECT id, run_id, source_node, interface, weights, score, "
+	"  gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, score_ci_high, "
+	"  score_n, action_why FROM recommendations;"
+	"DROP TABLE recommendations;"
+	"ALTER TABLE recommendations_v6 RENAME TO recommendations;";
+
+const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5, v6 };
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

@@ -5,7 +5,10 @@
 #include "auto.h"
 
 #include "../core/error.h"
+#include "../core/bitmap.h"
 #include "../core/wi.h"
+
+#include <jansson.h>
 
 #include <inttypes.h>
 #include <math.h>
@@ -214,4 +217,79 @@ void tt_auto_doc_release(struct tt_auto_doc *d)
 {
 	free(d->trials);
 	d->trials = NULL;
+}
+
+void tt_auto_recipe(const struct tt_topo *t, int source, const struct tt_weights *w,
+		    struct tt_auto_recipe *out)
+{
+	const struct tt_node *n = tt_topo_node(t, source);
+	uint64_t cpus[TT_MAX_CPUS / 64] = { 0 };
+	struct tt_nodemask m;
+	int node;
+
+	memset(out, 0, sizeof(*out));
+	out->source = source;
+	if (tt_weights_format(w, out->weights, sizeof(out->weights)) < 0)
+		snprintf(out->weights, sizeof(out->weights), "?");
+	tt_bit_format_list(w->set.bits, TT_MAX_NODES, out->nodes, sizeof(out->nodes));
+	for (int i = 0; n && i < n->ncpus; i++)
+		tt_bit_set(cpus, (unsigned int)n->cpus[i]);
+	tt_bit_format_list(cpus, TT_MAX_CPUS, out->cpus, sizeof(out->cpus));
+	tt_nodemask_for_each (node, &t->cpu_nodes) {
+		if (node == source || out->nothers == TT_AUTO_MAX_OTHERS)
+			continue;
+		out->other[out->nothers].source = node;
+		tt_auto_local_nodes(t, node, &m);
+		tt_bit_format_list(m.bits, TT_MAX_NODES, out->other[out->nothers].mems,
+				   sizeof(out->other[0].mems));
+		out->nothers++;
+	}
+}
+
+char *tt_auto_recipe_json(const struct tt_auto_recipe *r)
+{
+	json_t *others = json_array(), *j;
+	char *text;
+
+	for (int i = 0; i < r->nothers; i++)
+		json_array_append_new(others,
+				      json_pack("{s:i,s:s}", "source_node", r->other[i].source,
+						"mems", r->other[i].mems));
+	j = json_pack("{s:i,s:s,s:s,s:s,s:o}", "source_node", r->source, "weights", r->weights,
+		      "nodes", r->nodes, "cpus", r->cpus, "others", others);
+	text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+	json_decref(j);
+	return text;
+}
+
+static void copy_str(char *dst, size_t size, const json_t *v)
+{
+	snprintf(dst, size, "%s", json_string_value(v) ?: "");
+}
+
+int tt_auto_recipe_parse(const char *json, struct tt_auto_recipe *out)
+{
+	json_t *j = json_loads(json ? json : "", 0, NULL), *o;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(j) || !json_is_integer(json_object_get(j, "source_node"))) {
+		json_decref(j);
+		return tt_err(TT_EINPUT, "a per-socket recipe is not an object with a source_node");
+	}
+	out->source = (int)json_integer_value(json_object_get(j, "source_node"));
+	copy_str(out->weights, sizeof(out->weights), json_object_get(j, "weights"));
+	copy_str(out->nodes, sizeof(out->nodes), json_object_get(j, "nodes"));
+	copy_str(out->cpus, sizeof(out->cpus), json_object_get(j, "cpus"));
+	json_array_foreach (json_object_get(j, "others"), i, o) {
+		if (out->nothers == TT_AUTO_MAX_OTHERS)
+			break;
+		out->other[out->nothers].source =
+			(int)json_integer_value(json_object_get(o, "source_node"));
+		copy_str(out->other[out->nothers].mems, sizeof(out->other[0].mems),
+			 json_object_get(o, "mems"));
+		out->nothers++;
+	}
+	json_decref(j);
+	return 0;
 }

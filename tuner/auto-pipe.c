@@ -82,6 +82,8 @@ static int real_bw(const struct tt_stage *self, const struct tt_weights *w, stru
  * towards idle: the traffic levels a real latency-objective trial measures
  * at, to find the stated one among them. */
 static const uint64_t traffic_ladder[] = { 0, 20, 100, 400, 2000 };
+/* Each point of a loaded-latency trial, s. */
+#define LAT_POINT_S 0.25
 
 /* One real measurement with latency: bench's loaded-latency kernel under
  * exact placement by w, one thread chasing pointers through pages placed
@@ -101,7 +103,7 @@ static int real_lat(const struct tt_stage *self, const struct tt_weights *w, str
 	o.bench.kernel = tt_kernel_find("loaded-latency");
 	o.bench.traffic = c->req.kernel;
 	o.bench.ndelays = n;
-	o.bench.point_s = 0.25;
+	o.bench.point_s = LAT_POINT_S;
 	memcpy(o.bench.delays, traffic_ladder, (size_t)n * sizeof(*traffic_ladder));
 	if (rc == 0)
 		rc = tt_trial_run(&o, &r);
@@ -121,14 +123,40 @@ static int real_lat(const struct tt_stage *self, const struct tt_weights *w, str
 	return 0;
 }
 
+/* A model trial's modelled duration. A bandwidth trial: its passes over
+ * its arrays (sim_trial_bytes, in the mix's counting) at the bandwidth the
+ * model gave it. A trial with latency: the loaded-latency kernel's points
+ * (real_lat: one flat out, or the ladder for the latency objective), each
+ * LAT_POINT_S long as bench runs them. */
+
 static int model_bw(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
 {
-	return tt_model_measure(self->ctx, w, &out->score);
+	struct tt_auto_pipe *p = self->ctx;
+	int rc = tt_model_measure(&p->sim, w, &out->score);
+
+	if (rc == 0 && out->score > 0)
+		p->sim_s += p->sim_trial_bytes / out->score;
+	return rc;
 }
 
 static int model_lat(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
 {
-	return tt_model_sample(self->ctx, w, out);
+	struct tt_auto_pipe *p = self->ctx;
+	int rc = tt_model_sample(&p->sim, w, out);
+
+	if (rc == 0)
+		p->sim_s += LAT_POINT_S *
+			    (p->sim.traffic_bytes_s > 0
+				     ? (double)(sizeof(traffic_ladder) / sizeof(*traffic_ladder))
+				     : 1);
+	return rc;
+}
+
+double tt_auto_pipe_clock(void *ctx)
+{
+	const struct tt_auto_pipe *p = ctx;
+
+	return p->sim_s;
 }
 
 static int app_run(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
@@ -315,7 +343,7 @@ int tt_auto_pipe_build(struct tt_auto *c)
 		return rc;
 	if (c->req.model) {
 		p->sim.traffic_bytes_s = c->latency ? c->req.traffic_bytes_s : 0;
-		push(p, lat ? model_lat : model_bw, &p->sim);
+		push(p, lat ? model_lat : model_bw, p);
 	} else if (p->app) {
 		push(p, app_run, p->app);
 	} else {

@@ -235,8 +235,18 @@ static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t
 	const struct tt_report_baseline *over = tt_report_gain_over(r);
 	char why[160];
 
+	struct tt_auto_recipe recipe;
+	char *rj = NULL;
+	int rc;
+
 	tt_report_keep_why(r, why, sizeof(why));
-	return tt_db_recommendation_add(
+	/* per_source: the report's recipe with it (schema v6). */
+	if (r->action == TT_ACTION_PER_SOURCE) {
+		tt_auto_recipe(c->t, c->req.source, &c->rs.r[0].w, &recipe);
+		if (!(rj = tt_auto_recipe_json(&recipe)))
+			return tt_err(TT_EFAIL, "out of memory");
+	}
+	rc = tt_db_recommendation_add(
 		db, run,
 		&(struct tt_db_recommendation){
 			.source_node = c->req.source,
@@ -251,7 +261,10 @@ static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t
 			.gain_ci_low = over && r->reco_gain != 0 ? over->gain_lo : NAN,
 			.gain_ci_high = over && r->reco_gain != 0 ? over->gain_hi : NAN,
 			.baseline = over ? tt_report_baseline_label(r, over->kind) : NULL,
-			.action_why = why[0] ? why : NULL });
+			.action_why = why[0] ? why : NULL,
+			.recipe = rj });
+	free(rj);
+	return rc;
 }
 
 /* The run, its trials and the recommendation, in one transaction: the run
@@ -288,10 +301,7 @@ int tt_auto_record(struct tt_auto *c)
 				     &run);
 	if (rc == 0)
 		rc = add_trials(c, db, run);
-	/* per_source recommends no weights, and the schema's actions are
-	 * apply, keep_auto and bind_local: no recommendation, so that apply
-	 * --run writes nothing for it. */
-	if (rc == 0 && c->r.action != TT_ACTION_PER_SOURCE)
+	if (rc == 0)
 		rc = add_recommendation(c, db, run);
 	if (rc == 0)
 		rc = tt_db_run_finish(db, run, TT_RUN_DONE);

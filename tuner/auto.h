@@ -148,6 +148,11 @@ struct tt_auto_pipe {
 	 * the bandwidth search the quality figures describe (tt_search_init). */
 	bool sampled;
 	struct tt_model_sim sim; /* the model's (req.model) */
+	/* The model's clock (tt_auto_pipe_clock): each simulated trial's
+	 * modelled duration summed, s; and what a bandwidth trial moves in
+	 * the mix's counting, bytes (its passes over arrays of its size). */
+	double sim_s;
+	double sim_trial_bytes;
 	/* Real measurements' arrays, placed once and kept: each new vector
 	 * moves only the pages whose node changes (bench/run.h). */
 	struct tt_bench_ctx *reuse;
@@ -363,6 +368,28 @@ void tt_auto_release(struct tt_auto *c);
  * nearer (SLIT) to src than to any other CPU node. */
 void tt_auto_baselines(struct tt_auto *c);
 void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask);
+
+/* A per_source run's advice (issue 33): its weights launched per socket,
+ * never written globally. The report prints it, the database keeps it
+ * (recommendations.recipe) and apply, export and show of the run print it
+ * again from there, so the data is one struct in both places. */
+struct tt_auto_recipe {
+	int source;	   /* the run's source node */
+	char weights[256]; /* its best weights, "0:11,2:1" */
+	char nodes[128];   /* their nodes, "0,2" */
+	char cpus[256];	   /* the source's CPUs, "0-47" */
+	int nothers;
+	struct {
+		int source;	/* another CPU node */
+		char mems[128]; /* its local memory nodes (--nodes local), "" none */
+	} other[TT_AUTO_MAX_OTHERS];
+};
+void tt_auto_recipe(const struct tt_topo *t, int source, const struct tt_weights *w,
+		    struct tt_auto_recipe *out);
+/* As JSON text (malloc'd; NULL when out of memory), and back from the
+ * object (TT_EINPUT when it is not one). */
+char *tt_auto_recipe_json(const struct tt_auto_recipe *r);
+int tt_auto_recipe_parse(const char *json, struct tt_auto_recipe *out);
 /* For auto*.c: what every real run from the source shares (the mix, the
  * threads, the arrays' size and the passes); tier weights as the node
  * weights a measurement places by (the RFC's split); the pipeline built
@@ -374,6 +401,10 @@ int tt_auto_pipe_build(struct tt_auto *c);
 int tt_auto_pipe_sample(void *ctx, const struct tt_weights *w, struct tt_sample *out);
 /* The same, its score alone: the search's measure callback (search.h). */
 int tt_auto_pipe_measure(void *ctx, const struct tt_weights *w, double *score);
+/* A model run's simulated clock, seconds (search.h's cfg.clock; ctx: the
+ * pipe): each trial as long as the real one it stands for would take at
+ * the bandwidth the model gave it. */
+double tt_auto_pipe_clock(void *ctx);
 void tt_auto_pipe_release(struct tt_auto_pipe *p);
 
 /* --all-sources: every source's recommendation and run, merged once all

@@ -322,6 +322,24 @@ static int gather(const struct tt_search *s, struct fit *f)
 	return 0;
 }
 
+/* Node k's class: that of an earlier node with the same HMAT figures and
+ * a profiled bandwidth within 10%, else a new one; the source's node is a
+ * class of its own. */
+static int class_of(const struct tt_search_cfg *c, struct fit *f, int k)
+{
+	for (int j = 0; j < k; j++) {
+		double a = c->prior_bw_bytes_s[j], b = c->prior_bw_bytes_s[k];
+
+		if (c->nodes[j] == c->local_node || c->nodes[k] == c->local_node ||
+		    !(c->auto_bw_bytes_s[k] > 0) ||
+		    c->auto_bw_bytes_s[j] != c->auto_bw_bytes_s[k] || !(a > 0) || !(b > 0) ||
+		    fabs(a / b - 1) > 0.1)
+			continue;
+		return f->cls[j];
+	}
+	return f->nc++;
+}
+
 /* Classes and the prior. */
 static void classes(const struct tt_search *s, struct fit *f)
 {
@@ -332,19 +350,7 @@ static void classes(const struct tt_search *s, struct fit *f)
 	memset(f, 0, sizeof(*f));
 	f->n = c->nnodes;
 	for (int k = 0; k < f->n; k++) {
-		f->cls[k] = -1;
-		for (int j = 0; j < k && f->cls[k] < 0; j++) {
-			double a = c->prior_bw_bytes_s[j], b = c->prior_bw_bytes_s[k];
-
-			if (c->nodes[j] == c->local_node || c->nodes[k] == c->local_node ||
-			    !(c->auto_bw_bytes_s[k] > 0) ||
-			    c->auto_bw_bytes_s[j] != c->auto_bw_bytes_s[k] || !(a > 0) ||
-			    !(b > 0) || fabs(a / b - 1) > 0.1)
-				continue;
-			f->cls[k] = f->cls[j];
-		}
-		if (f->cls[k] < 0)
-			f->cls[k] = f->nc++;
+		f->cls[k] = class_of(c, f, k);
 		f->members[f->cls[k]]++;
 		sum[f->cls[k]] += c->prior_bw_bytes_s[k];
 		if (c->nodes[k] == c->local_node)
@@ -677,12 +683,124 @@ static int around(struct tt_search *s, const struct fit *f, int t, double dlt, i
 	return (rc = tt_search_more(s, thin)) < 0 ? rc : 0;
 }
 
+/* One step of the loop at the proposal w: measure it up to min_repeats,
+ * or, once it repeats a measured trial, a step around it (the star finer
+ * and fuller each time it fills); 1 when nothing is left that the noise
+ * would not swallow, else 0, or a negative status. */
+static int step(struct tt_search *s, const struct fit *f, const uint32_t *w, int *center, int *reps,
+		double *dlt)
+{
+	int t, rc;
+
+	if ((t = tt_search_find(s, w)) < 0 || s->trials[t].n < s->cfg.min_repeats) {
+		if (t < 0 && (t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0)
+			return t;
+		if (t >= 0 && s->trials[t].n < s->cfg.min_repeats &&
+		    (rc = tt_search_more(s, t)) < 0)
+			return rc;
+		return 0;
+	}
+	if (t != *center) {
+		*center = t;
+		*reps = 2;
+	}
+	if ((rc = around(s, f, t, *dlt, *reps)) != 1)
+		return rc < 0 ? rc : 0;
+	/* The star is full: a finer one, and more of each; at the finest and
+	 * fullest, nothing is left that the noise would not swallow. */
+	if (*dlt <= 0.03 && *reps >= 4 * s->cfg.max_repeats)
+		return 1;
+	*dlt = *dlt / 2 < 0.03 ? 0.03 : *dlt / 2;
+	*reps = *reps * 2 > 4 * s->cfg.max_repeats ? 4 * s->cfg.max_repeats : *reps * 2;
+	return 0;
+}
+
+/* The final proposal as a trial with min_repeats measurements like every
+ * candidate: its index, or a negative status. The loop may stop with one
+ * measurement left (a step takes up to two), and a final proposal
+ * measured once on that one was the winner on its single measurement
+ * (2-node HBM model at 60 and 3% noise, seed 1086: 3:32). A proposal that
+ * cannot get its measurements gives way to the measured trial the fit
+ * ranks best. */
+static int final_trial(struct tt_search *s, const struct fit *f)
+{
+	uint32_t w[NN];
+	double least = INFINITY;
+	int t, rc;
+
+	propose(s, f, w);
+	if ((t = tt_search_find(s, w)) < 0 &&
+	    (t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0)
+		return t;
+	while (s->trials[t].n < s->cfg.min_repeats && !tt_search_stopped(s))
+		if ((rc = tt_search_more(s, t)) < 0)
+			return rc;
+	if (s->trials[t].n >= s->cfg.min_repeats)
+		return t;
+	for (int u = 0; u < s->ntrials; u++) {
+		uint32_t v[NN];
+		double y;
+
+		if (s->trials[u].n < s->cfg.min_repeats)
+			continue;
+		tt_search_trial_weights(s, u, v);
+		if ((y = predict_w(s, f, v)) < least) {
+			least = y;
+			t = u;
+		}
+	}
+	return t;
+}
+
+/* Near ties (issue 33 item 4): a simpler vector (fewer nodes, then
+ * smaller weights, tt_search_complexity) measured as often as the frame
+ * asks, that the fit, pooling every measurement, puts within
+ * TT_TIE_MARGIN of the proposal t and that t does not beat beyond the
+ * noise, is the proposal: 1:2 over 9:29 at the same bandwidth, not the
+ * larger vector a raw mean put ahead. */
+static int simpler(const struct tt_search *s, const struct fit *f, int t)
+{
+	uint32_t v[NN];
+	double yt;
+	int pick = t;
+
+	if (s->trials[t].n < s->cfg.min_repeats)
+		return t;
+	tt_search_trial_weights(s, t, v);
+	yt = predict_w(s, f, v);
+	for (int u = 0; u < s->ntrials; u++) {
+		if (u == t || s->trials[u].n < s->cfg.min_repeats ||
+		    tt_search_complexity(s, u) >= tt_search_complexity(s, pick) ||
+		    s->trials[t].ci_lo > s->trials[u].ci_hi)
+			continue;
+		tt_search_trial_weights(s, u, v);
+		if (predict_w(s, f, v) <= yt * (1 + TT_TIE_MARGIN))
+			pick = u;
+	}
+	return pick;
+}
+
+/* The pooled estimate t wins unless a trial beats it beyond the noise:
+ * then the fit has it wrong. */
+static void settle(struct tt_search *s, int t)
+{
+	int best = -1;
+
+	for (int u = 0; u < s->ntrials; u++)
+		if (s->trials[u].n >= s->cfg.min_repeats &&
+		    (best < 0 || s->trials[u].mean > s->trials[best].mean))
+			best = u;
+	s->best = s->trials[t].n > 0 && (best < 0 || !(s->trials[best].ci_lo > s->trials[t].ci_hi))
+			  ? t
+			  : best;
+}
+
 static int run(struct tt_search *s)
 {
 	struct fit f;
 	uint32_t w[NN];
 	double dlt = 0.3;
-	int rc = 0, t = -1, center = -1, reps = 2;
+	int rc = 0, t, center = -1, reps = 2;
 
 	/* The surrogate is of bandwidth (or a time): under a latency bound or
 	 * with the latency objective the pattern search takes over. */
@@ -696,108 +814,18 @@ static int run(struct tt_search *s)
 		if (s->search_limit && s->measurements + s->cfg.min_repeats >= s->search_limit)
 			break;
 		propose(s, &f, w);
-		if ((t = tt_search_find(s, w)) < 0 || s->trials[t].n < s->cfg.min_repeats) {
-			if (t < 0 &&
-			    (t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0) {
-				rc = t;
-				goto out;
-			}
-			if (t >= 0 && s->trials[t].n < s->cfg.min_repeats &&
-			    (rc = tt_search_more(s, t)) < 0)
-				goto out;
-		} else {
-			if (t != center) {
-				center = t;
-				reps = 2;
-			}
-			if ((rc = around(s, &f, t, dlt, reps)) < 0)
-				goto out;
-			if (rc == 1) {
-				/* The star is full: a finer one, and more of each;
-				 * at the finest and fullest, nothing is left that
-				 * the noise would not swallow. */
-				if (dlt <= 0.03 && reps >= 4 * s->cfg.max_repeats) {
-					rc = 0;
-					break;
-				}
-				dlt = dlt / 2 < 0.03 ? 0.03 : dlt / 2;
-				reps = reps * 2 > 4 * s->cfg.max_repeats ? 4 * s->cfg.max_repeats
-									 : reps * 2;
-				rc = 0;
-			}
+		if ((rc = step(s, &f, w, &center, &reps, &dlt)) < 0)
+			goto out;
+		if (rc == 1) {
+			rc = 0;
+			break;
 		}
 		if ((rc = gather(s, &f)) < 0 || (rc = refit(&f, 12)) < 0)
 			goto out;
 	}
-	propose(s, &f, w);
-	if ((t = tt_search_find(s, w)) < 0 &&
-	    (t = tt_search_try(s, w, s->cfg.min_repeats, TT_PHASE_SEARCH)) < 0) {
-		rc = t;
+	if ((rc = t = final_trial(s, &f)) < 0)
 		goto out;
-	}
-	/* The winner has min_repeats measurements like every candidate. The
-	 * loop may stop with one measurement left (a step takes up to two),
-	 * and a final proposal measured once on that one was the winner on
-	 * its single measurement (2-node HBM model at 60 and 3% noise, seed
-	 * 1086: 3:32). A proposal that cannot get its measurements gives way
-	 * to the measured trial the fit ranks best. */
-	while (s->trials[t].n < s->cfg.min_repeats && !tt_search_stopped(s))
-		if ((rc = tt_search_more(s, t)) < 0)
-			goto out;
-	if (s->trials[t].n < s->cfg.min_repeats) {
-		double least = INFINITY;
-
-		for (int u = 0; u < s->ntrials; u++) {
-			uint32_t v[NN];
-			double y;
-
-			if (s->trials[u].n < s->cfg.min_repeats)
-				continue;
-			tt_search_trial_weights(s, u, v);
-			if ((y = predict_w(s, &f, v)) < least) {
-				least = y;
-				t = u;
-			}
-		}
-	}
-	/* Near ties (issue 33 item 4): a simpler vector (fewer nodes, then
-	 * smaller weights, tt_search_complexity) measured as often as the
-	 * frame asks, that the fit, pooling every measurement, puts within
-	 * TT_TIE_MARGIN of the proposal and that the proposal does not beat
-	 * beyond the noise, is the proposal: 1:2 over 9:29 at the same
-	 * bandwidth, not the larger vector a raw mean put ahead. */
-	if (s->trials[t].n >= s->cfg.min_repeats) {
-		uint32_t v[NN];
-		double yt;
-		int pick = t;
-
-		tt_search_trial_weights(s, t, v);
-		yt = predict_w(s, &f, v);
-		for (int u = 0; u < s->ntrials; u++) {
-			if (u == t || s->trials[u].n < s->cfg.min_repeats ||
-			    tt_search_complexity(s, u) >= tt_search_complexity(s, pick) ||
-			    s->trials[t].ci_lo > s->trials[u].ci_hi)
-				continue;
-			tt_search_trial_weights(s, u, v);
-			if (predict_w(s, &f, v) <= yt * (1 + TT_TIE_MARGIN))
-				pick = u;
-		}
-		t = pick;
-	}
-	/* The pooled estimate wins unless a trial beats it beyond the noise:
-	 * then the fit has it wrong. */
-	{
-		int best = -1;
-
-		for (int u = 0; u < s->ntrials; u++)
-			if (s->trials[u].n >= s->cfg.min_repeats &&
-			    (best < 0 || s->trials[u].mean > s->trials[best].mean))
-				best = u;
-		s->best = s->trials[t].n > 0 && (best < 0 ||
-						 !(s->trials[best].ci_lo > s->trials[t].ci_hi))
-				  ? t
-				  : best;
-	}
+	settle(s, simpler(s, &f, t));
 	rc = 0;
 out:
 	free(f.x);

@@ -388,6 +388,93 @@ static int fit_near(struct tt_search *s, const struct line *ln, double around, d
  * 8-node machine's far devices weighted). */
 #define ONE_FROM 0.8
 
+/* Two nodes: every reduced vector of 0..max by the slow node's share. */
+static void line_two(const struct tt_search *s, struct line *ln)
+{
+	const struct tt_search_cfg *c = &s->cfg;
+	uint32_t max = c->max_weight, w[2];
+	struct tt_grid g;
+	int slow = c->nodes[0] == c->local_node ? 1 : c->nodes[1] == c->local_node ? 0 : 1;
+
+	ln->fast = 1 - slow;
+	ln->p = malloc(sizeof(*ln->p) * (size_t)(max + 1) * (max + 1));
+	if (!ln->p)
+		return;
+	tt_grid_init(&g, 2, max);
+	while (tt_grid_next(&g, w)) {
+		struct point *pt = &ln->p[ln->n++];
+
+		memset(pt->w, 0, sizeof(pt->w));
+		pt->w[ln->fast] = w[0];
+		pt->w[slow] = w[1];
+		pt->x = (double)w[1] / (w[0] + w[1]);
+	}
+}
+
+/* More nodes: the fast one (the highest prior bandwidth, the local node
+ * on a tie) and each other node's part of the rest by REST_POWER, a node
+ * without a figure taken as slow as the slowest. */
+static void line_rest(const struct tt_search_cfg *c, struct line *ln, double *rest, double *sum)
+{
+	double known = INFINITY;
+	int nn = c->nnodes;
+
+	ln->fast = 0;
+	for (int k = 1; k < nn; k++) {
+		double a = c->prior_bw_bytes_s[k], b = c->prior_bw_bytes_s[ln->fast];
+
+		if (a > b || (a == b && c->nodes[k] == c->local_node))
+			ln->fast = k;
+	}
+	for (int k = 0; k < nn; k++)
+		if (c->prior_bw_bytes_s[k] > 0 && c->prior_bw_bytes_s[k] < known)
+			known = c->prior_bw_bytes_s[k];
+	*sum = 0;
+	for (int k = 0; k < nn; k++) {
+		double b = c->prior_bw_bytes_s[k] > 0 ? c->prior_bw_bytes_s[k]
+			   : isfinite(known)	      ? known
+						      : 1;
+
+		rest[k] = k == ln->fast ? 0 : pow(b / (isfinite(known) ? known : 1), REST_POWER);
+		*sum += rest[k];
+	}
+}
+
+/* More nodes: the points of the fast node's share 1 - x, snapped. */
+static void line_more(const struct tt_search *s, struct line *ln, bool alone)
+{
+	const struct tt_search_cfg *c = &s->cfg;
+	int nn = c->nnodes, steps = 64 * (int)c->max_weight;
+	double rest[TT_SEARCH_MAX_NODES], sum;
+
+	line_rest(c, ln, rest, &sum);
+	ln->p = malloc(sizeof(*ln->p) * (size_t)(steps + 1));
+	if (!ln->p)
+		return;
+	for (int i = 0; i <= steps; i++) {
+		double x = (double)i / steps, y[TT_SEARCH_MAX_NODES], tot = 0;
+		int cut = 0;
+		struct point *pt = &ln->p[ln->n];
+
+		for (int k = 0; k < nn; k++)
+			y[k] = k == ln->fast ? 1 - x : x * rest[k] / sum;
+		memset(pt->w, 0, sizeof(pt->w));
+		tt_search_snap(s, y, pt->w);
+		for (int k = 0; k < nn; k++)
+			tot += pt->w[k];
+		for (int k = 0; k < nn; k++)
+			if (alone && k != ln->fast && pt->w[k] == 1 && y[k] * tot < ONE_FROM) {
+				pt->w[k] = 0;
+				cut++;
+			}
+		if (cut)
+			tot = (tot - cut) / tt_weights_reduce_array(pt->w, nn);
+		pt->x = (tot - pt->w[ln->fast]) / tot;
+		if (ln->n == 0 || memcmp(pt->w, ln->p[ln->n - 1].w, sizeof(pt->w)) != 0)
+			ln->n++;
+	}
+}
+
 /* The line of the 1-D search. Two nodes: every reduced vector of 0..max,
  * ordered by the slow node's share (the fast one is the source's own, or
  * the first). More: the fast node (the highest prior bandwidth, the local
@@ -396,81 +483,13 @@ static int fit_near(struct tt_search *s, const struct line *ln, double around, d
  * and each vector once. ln->p is NULL when out of memory. */
 static void line_build(const struct tt_search *s, struct line *ln, bool alone)
 {
-	const struct tt_search_cfg *c = &s->cfg;
-	int nn = c->nnodes, steps = 64 * (int)c->max_weight;
-	uint32_t max = c->max_weight;
-
 	ln->n = 0;
-	if (nn == 2) {
-		struct tt_grid g;
-		uint32_t w[2];
-		int slow = c->nodes[0] == c->local_node ? 1 : c->nodes[1] == c->local_node ? 0 : 1;
-
-		ln->fast = 1 - slow;
-		ln->p = malloc(sizeof(*ln->p) * (size_t)(max + 1) * (max + 1));
-		if (!ln->p)
-			return;
-		tt_grid_init(&g, 2, max);
-		while (tt_grid_next(&g, w)) {
-			struct point *pt = &ln->p[ln->n++];
-
-			memset(pt->w, 0, sizeof(pt->w));
-			pt->w[ln->fast] = w[0];
-			pt->w[slow] = w[1];
-			pt->x = (double)w[1] / (w[0] + w[1]);
-		}
-	} else {
-		double rest[TT_SEARCH_MAX_NODES], sum = 0, known = INFINITY;
-
-		ln->fast = 0;
-		for (int k = 1; k < nn; k++) {
-			double a = c->prior_bw_bytes_s[k], b = c->prior_bw_bytes_s[ln->fast];
-
-			if (a > b || (a == b && c->nodes[k] == c->local_node))
-				ln->fast = k;
-		}
-		for (int k = 0; k < nn; k++)
-			if (c->prior_bw_bytes_s[k] > 0 && c->prior_bw_bytes_s[k] < known)
-				known = c->prior_bw_bytes_s[k];
-		/* A node without a figure is taken as slow as the slowest. */
-		for (int k = 0; k < nn; k++) {
-			double b = c->prior_bw_bytes_s[k] > 0 ? c->prior_bw_bytes_s[k]
-				   : isfinite(known)	      ? known
-							      : 1;
-
-			rest[k] = k == ln->fast
-					  ? 0
-					  : pow(b / (isfinite(known) ? known : 1), REST_POWER);
-			sum += rest[k];
-		}
-		ln->p = malloc(sizeof(*ln->p) * (size_t)(steps + 1));
-		if (!ln->p)
-			return;
-		for (int i = 0; i <= steps; i++) {
-			double x = (double)i / steps, y[TT_SEARCH_MAX_NODES], tot = 0;
-			int cut = 0;
-			struct point *pt = &ln->p[ln->n];
-
-			for (int k = 0; k < nn; k++)
-				y[k] = k == ln->fast ? 1 - x : x * rest[k] / sum;
-			memset(pt->w, 0, sizeof(pt->w));
-			tt_search_snap(s, y, pt->w);
-			for (int k = 0; k < nn; k++)
-				tot += pt->w[k];
-			for (int k = 0; k < nn; k++)
-				if (alone && k != ln->fast && pt->w[k] == 1 &&
-				    y[k] * tot < ONE_FROM) {
-					pt->w[k] = 0;
-					cut++;
-				}
-			if (cut)
-				tot = (tot - cut) / tt_weights_reduce_array(pt->w, nn);
-			pt->x = (tot - pt->w[ln->fast]) / tot;
-			if (ln->n == 0 || memcmp(pt->w, ln->p[ln->n - 1].w, sizeof(pt->w)) != 0)
-				ln->n++;
-		}
-	}
-	qsort(ln->p, (size_t)ln->n, sizeof(*ln->p), cmp_point);
+	if (s->cfg.nnodes == 2)
+		line_two(s, ln);
+	else
+		line_more(s, ln, alone);
+	if (ln->p)
+		qsort(ln->p, (size_t)ln->n, sizeof(*ln->p), cmp_point);
 }
 
 /* Golden section over the slow share until the bracket holds a handful
@@ -631,23 +650,17 @@ static void move(int n, const double *x, int kind, int i, int j, double dlt, dou
 	}
 }
 
-/* The n-node analogue of the 2-node parabola: a quadratic in the first
- * n - 1 shares, fitted to time per byte (ref / mean, weighted by each
- * trial's measurements) over every trial within 15% of the best, and its
- * minimum when the fit is a bowl (positive definite) inside the simplex. */
-static bool bowl(const struct tt_search *s, double *share)
+/* The bowl's normal equations (p terms: 1, the first n - 1 shares, their
+ * products) over every trial within 15% of the best, each weighted by its
+ * measurements; the trials used. */
+static int bowl_normal(const struct tt_search *s, int best, int p, double *ata, double *atb)
 {
-	enum { P = 36 };
-	int n = s->cfg.nnodes, m = n - 1, p = 1 + m + m * (m + 1) / 2, used = 0,
-	    best = best_mean(s);
-	double ata[P * P] = { 0 }, atb[P] = { 0 }, c[P], h[7 * 7], g[7], z[7], sum = 0;
+	int m = s->cfg.nnodes - 1, used = 0;
 
-	if (best < 0 || n < 3)
-		return false;
 	for (int t = 0; t < s->ntrials; t++) {
 		const struct tt_trial *tr = &s->trials[t];
 		uint32_t w[TT_SEARCH_MAX_NODES];
-		double x[TT_SEARCH_MAX_NODES], f[P], y;
+		double x[TT_SEARCH_MAX_NODES], f[36], y;
 		int k = 0;
 
 		if (tr->n == 0 || tr->mean < 0.85 * s->trials[best].mean)
@@ -668,6 +681,43 @@ static bool bowl(const struct tt_search *s, double *share)
 		}
 		used++;
 	}
+	return used;
+}
+
+/* Cholesky: a bowl only if the m x m H is positive definite. */
+static bool pos_definite(const double *h, int m)
+{
+	double l[7 * 7] = { 0 };
+
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j <= i; j++) {
+			double v = h[i * m + j];
+
+			for (int k = 0; k < j; k++)
+				v -= l[i * m + k] * l[j * m + k];
+			if (i == j) {
+				if (!(v > 0))
+					return false;
+				l[i * m + i] = sqrt(v);
+			} else
+				l[i * m + j] = v / l[j * m + j];
+		}
+	return true;
+}
+
+/* The n-node analogue of the 2-node parabola: a quadratic in the first
+ * n - 1 shares, fitted to time per byte (ref / mean, weighted by each
+ * trial's measurements) over every trial within 15% of the best, and its
+ * minimum when the fit is a bowl (positive definite) inside the simplex. */
+static bool bowl(const struct tt_search *s, double *share)
+{
+	enum { P = 36 };
+	int n = s->cfg.nnodes, m = n - 1, p = 1 + m + m * (m + 1) / 2, used, best = best_mean(s);
+	double ata[P * P] = { 0 }, atb[P] = { 0 }, c[P], h[7 * 7], g[7], z[7], sum = 0;
+
+	if (best < 0 || n < 3)
+		return false;
+	used = bowl_normal(s, best, p, ata, atb);
 	if (used < 2 * p || !tt_solve(ata, atb, p, c))
 		return false;
 	/* Gradient b + H z = 0, with H_ii = 2 c_ii and H_ij = c_ij. */
@@ -676,24 +726,8 @@ static bool bowl(const struct tt_search *s, double *share)
 			h[i * m + j] = (i == j ? 2 : 1) * c[k];
 			h[j * m + i] = h[i * m + j];
 		}
-	{
-		double l[7 * 7] = { 0 };
-
-		/* Cholesky: a bowl only if H is positive definite. */
-		for (int i = 0; i < m; i++)
-			for (int j = 0; j <= i; j++) {
-				double v = h[i * m + j];
-
-				for (int k = 0; k < j; k++)
-					v -= l[i * m + k] * l[j * m + k];
-				if (i == j) {
-					if (!(v > 0))
-						return false;
-					l[i * m + i] = sqrt(v);
-				} else
-					l[i * m + j] = v / l[j * m + j];
-			}
-	}
+	if (!pos_definite(h, m))
+		return false;
 	for (int i = 0; i < m; i++)
 		g[i] = -c[1 + i];
 	if (!tt_solve(h, g, m, z))

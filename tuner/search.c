@@ -20,6 +20,13 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The run's clock: the caller's (a model run's simulated one), else the
+ * host's. */
+static double clock_s(const struct tt_search_cfg *c)
+{
+	return c->clock ? c->clock(c->clock_ctx) : now_s();
+}
+
 void tt_grid_init(struct tt_grid *g, int n, uint32_t max)
 {
 	memset(g, 0, sizeof(*g));
@@ -256,7 +263,7 @@ bool tt_search_stopped(const struct tt_search *s)
  * the mean time of a measurement so far. */
 static bool budget_left(struct tt_search *s, bool confirming)
 {
-	double used_s = now_s() - s->t0_s;
+	double used_s = clock_s(&s->cfg) - s->t0_s;
 
 	if (s->cfg.budget_trials > 0) {
 		int limit = confirming ? s->cfg.budget_trials : s->search_limit;
@@ -298,7 +305,7 @@ static int measure_raw(struct tt_search *s, const uint16_t *w16, struct tt_sampl
 	out->capacity_bytes_s = 0;
 	rc = s->sample ? s->sample(s->ctx, &tw, out) : s->measure(s->ctx, &tw, &out->score);
 	s->measurements++;
-	s->elapsed_s = now_s() - s->t0_s;
+	s->elapsed_s = clock_s(&s->cfg) - s->t0_s;
 	if (rc < 0)
 		return rc;
 	if (!isfinite(out->score))
@@ -688,21 +695,17 @@ static int extra_baselines(struct tt_search *s, const struct tt_search_cfg *c)
 	return 0;
 }
 
-static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
-		tt_sample_fn sample, void *ctx)
+/* The configuration's numbers, before anything is set up. */
+static int check_cfg(const struct tt_search_cfg *c, tt_sample_fn sample)
 {
-	const struct tt_search_cfg *c = cfg;
-	int reserve, rc;
+	int rc;
 
-	memset(s, 0, sizeof(*s));
-	s->best = s->leader = -1;
 	if (!(c->max_lat_ns >= 0) || !isfinite(c->max_lat_ns))
 		return tt_err(TT_EINPUT, "latency bound '%g' ns is not a positive number",
 			      c->max_lat_ns);
 	if (c->max_lat_ns > 0 && !sample)
 		return tt_err(TT_EINPUT,
 			      "a latency bound needs a measurement that reports latency");
-	s->prior_trial = -1;
 	if ((rc = check_nodes(c)) < 0)
 		return rc;
 	if (c->max_weight < 1 || c->max_weight > TT_SEARCH_MAX_WEIGHT)
@@ -716,14 +719,15 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 			      c->confirm_rounds, TT_CONFIRM_MAX);
 	if (c->budget_trials < 0 || c->budget_s < 0 || !isfinite(c->budget_s))
 		return tt_err(TT_EINPUT, "budget is negative");
-	s->strategy = tt_strategy_find(c->strategy ? c->strategy : "shares");
-	if (!s->strategy)
-		return tt_err(TT_EINPUT, "unknown search strategy '%s'", c->strategy);
-	s->cfg = *c;
-	s->measure = measure;
-	s->sample = sample;
-	s->ctx = ctx;
-	s->t0_s = now_s();
+	return 0;
+}
+
+/* The local, 1:1 and auto-mode baselines. */
+static int base_baselines(struct tt_search *s, const struct tt_search_cfg *c)
+{
+	const double *abw = c->auto_bw_bytes_s;
+	bool given = false;
+
 	if (c->local_node >= 0) {
 		bool in = false;
 
@@ -736,30 +740,45 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 	}
 	if (c->nnodes > 1)
 		add_baseline(s, TT_BASE_EVEN);
-	{
-		const double *abw = c->auto_bw_bytes_s;
-		bool given = false;
-
-		for (int k = 0; k < c->nnodes; k++) {
-			if (!(abw[k] >= 0) || !isfinite(abw[k]))
-				return tt_err(
-					TT_EINPUT,
-					"auto-mode bandwidth of node %d is not a non-negative "
-					"number",
-					c->nodes[k]);
-			given |= abw[k] > 0;
-		}
-		if (c->nnodes > 1 && tt_nodemask_weight(&c->auto_w.set) > 0) {
-			s->auto_w = c->auto_w;
-			s->have_auto = true;
-			add_baseline(s, TT_BASE_AUTO);
-		} else if (c->nnodes > 1 &&
-			   auto_formula(c, given ? abw : c->prior_bw_bytes_s, &s->auto_w)) {
-			s->have_auto = true;
-			add_baseline(s, TT_BASE_AUTO);
-		}
+	for (int k = 0; k < c->nnodes; k++) {
+		if (!(abw[k] >= 0) || !isfinite(abw[k]))
+			return tt_err(TT_EINPUT,
+				      "auto-mode bandwidth of node %d is not a non-negative number",
+				      c->nodes[k]);
+		given |= abw[k] > 0;
 	}
-	if ((rc = extra_baselines(s, c)) < 0)
+	if (c->nnodes > 1 && tt_nodemask_weight(&c->auto_w.set) > 0) {
+		s->auto_w = c->auto_w;
+		s->have_auto = true;
+		add_baseline(s, TT_BASE_AUTO);
+	} else if (c->nnodes > 1 &&
+		   auto_formula(c, given ? abw : c->prior_bw_bytes_s, &s->auto_w)) {
+		s->have_auto = true;
+		add_baseline(s, TT_BASE_AUTO);
+	}
+	return 0;
+}
+
+static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
+		tt_sample_fn sample, void *ctx)
+{
+	const struct tt_search_cfg *c = cfg;
+	int reserve, rc;
+
+	memset(s, 0, sizeof(*s));
+	s->best = s->leader = -1;
+	s->prior_trial = -1;
+	if ((rc = check_cfg(c, sample)) < 0)
+		return rc;
+	s->strategy = tt_strategy_find(c->strategy ? c->strategy : "shares");
+	if (!s->strategy)
+		return tt_err(TT_EINPUT, "unknown search strategy '%s'", c->strategy);
+	s->cfg = *c;
+	s->measure = measure;
+	s->sample = sample;
+	s->ctx = ctx;
+	s->t0_s = clock_s(c);
+	if ((rc = base_baselines(s, c)) < 0 || (rc = extra_baselines(s, c)) < 0)
 		return rc;
 	/* Baselines (min_repeats each) and the confirmation must fit. */
 	reserve = reserve_for(c, s->nbaselines);
@@ -936,8 +955,9 @@ static int confirm_room(const struct tt_search *s)
 	if (s->cfg.budget_trials > 0)
 		room = s->cfg.budget_trials - s->measurements;
 	if (s->cfg.budget_s > 0 && s->measurements > 0) {
-		double per = (now_s() - s->t0_s) / s->measurements;
-		double left = s->cfg.budget_s - (now_s() - s->t0_s);
+		double used_s = clock_s(&s->cfg) - s->t0_s;
+		double per = used_s / s->measurements;
+		double left = s->cfg.budget_s - used_s;
 		long n = per > 0 ? (long)(left / per) : INT_MAX;
 
 		room = n < room ? n : room;

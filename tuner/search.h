@@ -105,6 +105,12 @@ struct tt_search_cfg {
 	int max_repeats;			     /* when CIs overlap the best */
 	int confirm_rounds;			     /* A B A B rounds, 2..TT_CONFIRM_MAX */
 	const char *strategy;			     /* tt_strategies[] name */
+	/* The clock budget_s and elapsed_s count on, seconds; NULL: the
+	 * host's CLOCK_MONOTONIC. A model run passes its simulated clock (each
+	 * trial's modelled duration, auto-pipe.c), so that its seconds budget
+	 * and elapsed time are functions of its seed, not of the host's load. */
+	double (*clock)(void *clock_ctx);
+	void *clock_ctx;
 	/* The auto baseline's weights as the kernel's auto mode holds them,
 	 * over every node with memory (auto-base.c: HMAT's formula, all 1
 	 * without HMAT); a policy over the nodes here uses theirs. Empty: the
@@ -166,7 +172,7 @@ struct tt_search {
 	uint32_t seen_cap;    /* a power of two */
 	int measurements;     /* callback calls, confirmation included */
 	int search_limit;     /* measurements the search phase may use; 0: none */
-	double t0_s;	      /* CLOCK_MONOTONIC at init, s */
+	double t0_s;	      /* cfg.clock (else CLOCK_MONOTONIC) at init, s */
 	double elapsed_s;     /* s */
 	bool stopped;	      /* budget reached */
 	char stop_reason[96]; /* why the search ended */

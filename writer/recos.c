@@ -137,6 +137,18 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 	return 0;
 }
 
+const char *tt_recos_action_says(const char *action)
+{
+	if (strcmp(action, "keep_auto") == 0)
+		return "keeping the kernel's auto mode";
+	if (strcmp(action, "bind_local") == 0)
+		return "binding to local memory";
+	if (strcmp(action, "per_source") == 0)
+		return "no global weights (its best weights cost another CPU node beyond the "
+		       "noise: a per-socket launch instead)";
+	return action;
+}
+
 int tt_recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out)
 {
 	json_t *run;
@@ -282,45 +294,45 @@ static int profile_action(struct tt_recos *rs, const json_t *rec, json_int_t src
 	return 1;
 }
 
-int tt_recos_from_profile(const char *path, struct tt_recos *rs)
+/* The profile at path as JSON (*j), read without blocking. */
+static int profile_load(const char *path, json_t **j)
 {
 	json_error_t e;
-	json_t *j = NULL, *host, *rec, *sim;
-	bool v1;
-	char where[4200];
-	size_t i;
-	/* Not blocking, a regular file: apply --profile FIFO would hang. */
-	int rc = 0, fd = tt_open_regular(path, O_RDONLY, 0, "profile");
-
 	char *raw;
 	size_t len = 0;
+	/* Not blocking, a regular file: apply --profile FIFO would hang. */
+	int rc, fd = tt_open_regular(path, O_RDONLY, 0, "profile");
 
-	memset(rs, 0, sizeof(*rs));
 	if (fd < 0)
 		return fd;
 	rc = read_capped(fd, path, &raw, &len);
 	close(fd);
 	if (rc < 0)
 		return rc;
-	j = json_loadb(raw, len, JSON_REJECT_DUPLICATES, &e);
+	*j = json_loadb(raw, len, JSON_REJECT_DUPLICATES, &e);
 	free(raw);
-	if (!j)
+	if (!*j)
 		return tt_err(TT_EINPUT, "profile '%s' is not JSON: %s (line %d)", path, e.text,
 			      e.line);
+	return 0;
+}
+
+/* The profile's format, machine, simulated flag, objective and run. */
+static int profile_head(json_t *j, const char *path, struct tt_recos *rs)
+{
 	/* Profiles of 0.2.0 said "version": 1 and "host"; they still apply. */
-	v1 = json_integer_value(json_object_get(j, "version")) == 1;
-	host = json_object_get(j, v1 ? "host" : "machine");
+	bool v1 = json_integer_value(json_object_get(j, "version")) == 1;
+	json_t *host = json_object_get(j, v1 ? "host" : "machine"), *sim;
+
 	if (!json_is_object(j) ||
 	    strcmp(json_string_value(json_object_get(j, "format")) ?: "", PROFILE_FORMAT) ||
 	    (!v1 &&
 	     json_integer_value(json_object_get(j, "schema_version")) != TT_JSON_SCHEMA_VERSION) ||
-	    !json_is_object(host) || !json_is_array(json_object_get(j, "recommendations"))) {
-		rc = tt_err(TT_EINPUT,
-			    "profile '%s' is not a tiertune profile (schema_version %d, or "
-			    "version 1)",
-			    path, TT_JSON_SCHEMA_VERSION);
-		goto out;
-	}
+	    !json_is_object(host) || !json_is_array(json_object_get(j, "recommendations")))
+		return tt_err(TT_EINPUT,
+			      "profile '%s' is not a tiertune profile (schema_version %d, or "
+			      "version 1)",
+			      path, TT_JSON_SCHEMA_VERSION);
 	snprintf(rs->hostname, sizeof(rs->hostname), "%s",
 		 json_string_value(json_object_get(host, "hostname")) ?: "");
 	snprintf(rs->fingerprint, sizeof(rs->fingerprint), "%s",
@@ -334,55 +346,64 @@ int tt_recos_from_profile(const char *path, struct tt_recos *rs)
 	sim = json_object_get(j, "simulated");
 	if (sim && !json_is_boolean(sim)) {
 		char *shown = json_dumps(sim, JSON_ENCODE_ANY);
+		int rc = tt_err(TT_EINPUT, "profile '%s': simulated is %.64s, not true or false",
+				path, shown ? shown : "?");
 
-		rc = tt_err(TT_EINPUT, "profile '%s': simulated is %.64s, not true or false", path,
-			    shown ? shown : "?");
 		free(shown);
-		goto out;
+		return rc;
 	}
 	rs->simulated = json_is_true(sim);
 	snprintf(rs->objective, sizeof(rs->objective), "%s",
 		 json_string_value(json_object_get(j, "objective")) ?: "");
 	snprintf(rs->run_uuid, sizeof(rs->run_uuid), "%s",
 		 json_string_value(json_object_get(j, v1 ? "run" : "run_uuid")) ?: "");
-	json_array_foreach (json_object_get(j, "recommendations"), i, rec) {
-		json_t *w = json_object_get(rec, "weights"),
-		       *src = json_object_get(rec, "source_node"),
-		       *gain = json_object_get(rec, "gain");
-		char text[4096];
-		json_int_t id;
+	return 0;
+}
 
+/* Recommendation rec of the profile (where names it): an action without
+ * weights, or weights for a source node; 0 or a negative status. */
+static int profile_reco(struct tt_recos *rs, json_t *rec, const char *where)
+{
+	json_t *w = json_object_get(rec, "weights"), *src = json_object_get(rec, "source_node"),
+	       *gain = json_object_get(rec, "gain");
+	char text[4096];
+	/* No source node: null, or -1 as version 1 wrote it. */
+	json_int_t id = json_is_null(src) ? -1 : json_integer_value(src);
+	int rc;
+
+	if ((rc = profile_action(rs, rec, id, where)) != 0)
+		return rc < 0 ? rc : 0;
+	if (!json_is_object(w) || !(json_is_integer(src) || json_is_null(src)))
+		return tt_err(TT_EINPUT, "%s: needs source_node and a weights object", where);
+	/* Checked as the 64-bit number it is: a cast would make 2**40 node 0. */
+	if (id < -1 || id >= TT_MAX_NODES)
+		return tt_err(TT_EINPUT,
+			      "%s: source_node '%" JSON_INTEGER_FORMAT "' out of range "
+			      "(-1-%d)",
+			      where, id, TT_MAX_NODES - 1);
+	if ((rc = weights_text(w, where, text, sizeof(text))) < 0 ||
+	    (rc = check_keyed_by(rec, where)) < 0)
+		return rc;
+	rc = tt_recos_add(rs, (int)id, json_string_value(json_object_get(rec, "interface")) ?: "",
+			  text, json_is_number(gain) ? json_number_value(gain) : NAN, where);
+	return rc < 0 ? rc : 0;
+}
+
+int tt_recos_from_profile(const char *path, struct tt_recos *rs)
+{
+	json_t *j = NULL, *rec;
+	char where[4200];
+	size_t i;
+	int rc;
+
+	memset(rs, 0, sizeof(*rs));
+	if ((rc = profile_load(path, &j)) < 0)
+		return rc;
+	if ((rc = profile_head(j, path, rs)) < 0)
+		goto out;
+	json_array_foreach (json_object_get(j, "recommendations"), i, rec) {
 		snprintf(where, sizeof(where), "profile '%s', recommendation %zu", path, i + 1);
-		/* No source node: null, or -1 as version 1 wrote it. */
-		id = json_is_null(src) ? -1 : json_integer_value(src);
-		if ((rc = profile_action(rs, rec, id, where)) != 0) {
-			if (rc < 0)
-				goto out;
-			rc = 0;
-			continue;
-		}
-		if (!json_is_object(w) || !(json_is_integer(src) || json_is_null(src))) {
-			rc = tt_err(TT_EINPUT, "%s: needs source_node and a weights object", where);
-			goto out;
-		}
-		/* Checked as the 64-bit number it is: a cast would make 2**40 node 0. */
-		if (id < -1 || id >= TT_MAX_NODES) {
-			rc = tt_err(TT_EINPUT,
-				    "%s: source_node '%" JSON_INTEGER_FORMAT "' out of range "
-				    "(-1-%d)",
-				    where, id, TT_MAX_NODES - 1);
-			goto out;
-		}
-		rc = weights_text(w, where, text, sizeof(text));
-		if (rc < 0)
-			goto out;
-		rc = check_keyed_by(rec, where);
-		if (rc < 0)
-			goto out;
-		rc = tt_recos_add(rs, (int)id,
-				  json_string_value(json_object_get(rec, "interface")) ?: "", text,
-				  json_is_number(gain) ? json_number_value(gain) : NAN, where);
-		if (rc < 0)
+		if ((rc = profile_reco(rs, rec, where)) < 0)
 			goto out;
 	}
 	if (!rs->n && !rs->nactions)

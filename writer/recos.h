@@ -12,6 +12,10 @@
 #include <jansson.h>
 
 int tt_recos_from_run(struct tt_db *db, int64_t run_id, struct tt_recos *out);
+/* What a recommendation that is no weights says to do, as messages name
+ * it ("keeping the kernel's auto mode", ...), for keep_auto, bind_local
+ * and per_source (schema v6: no global weights, a per-socket launch). */
+const char *tt_recos_action_says(const char *action);
 /* The newest run that has recommendations: of t's hardware (its
  * fingerprint) when there is one, else of any (NULL t: of any). */
 int tt_recos_latest(struct tt_db *db, const struct tt_topo *t, struct tt_recos *out);

@@ -47,10 +47,29 @@ is "--apply sets no weights: exit 0, says why, the tree as it was" \
 	"$rc:$(grep -c '^--apply: nothing to write: the weights are global, and another source loses' "$WORK/out"):$([ "$(tree_sum "$gx")" = "$before" ] && echo same)" \
 	"0:1:same"
 runid=$(sql "$TIERTUNE_DB" "SELECT max(id) FROM runs" | tail -1)
+# Recorded as what it is (schema v6): per_source with the report's recipe.
+# apply --run of it does what the run advises for the global weights, leave
+# them: exit 0 as for keep_auto and bind_local, said plainly, the recipe
+# after; --json names the action for a script.
+is "... its run is recorded as per_source with the recipe (schema v6)" \
+	"$(sql "$TIERTUNE_DB" "SELECT action, json_extract(recipe, '\$.cpus'), json_extract(recipe, '\$.others[0].mems') FROM recommendations WHERE run_id = $runid" | tail -1)" \
+	"per_source|0-47|1,3"
 run "$TT" --sysfs-root "$gx" apply --run "$runid"
-is "... its run is recorded with no weights to apply: apply --run writes nothing" \
-	"$rc:$([ "$(tree_sum "$gx")" = "$before" ] && echo same):$(grep -c 'has no recommendation' "$WORK/err")" \
-	"2:same:1"
+is "... apply --run: exit 0, nothing written, says so plainly, then the recipe" \
+	"$rc:$([ "$(tree_sum "$gx")" = "$before" ] && echo same):$(grep -c "^run $runid recommends no global weights for source node 0: nothing written$" "$WORK/out"):$(grep -c '^  tiertune run --source-node 0 --weights 0:[0-9,:]* --apply -- PROGRAM$' "$WORK/out"):$(grep -c "^  node 1's tasks: numactl --cpunodebind=1 --membind=1,3" "$WORK/out")" \
+	"0:same:1:1:1"
+run "$TT" --sysfs-root "$gx" apply --run "$runid" --json
+is "... apply --run --json: recommended_action per_source, nothing written" \
+	"$rc:$(json "j['recommended_action'], j['source_node'], j['written'], j['writes']" <"$WORK/out")" \
+	"0:per_source 0 0 []"
+run "$TT" --sysfs-root "$gx" export --run "$runid" --format shell
+is "... export --run: no weights to export (exit 2), what it recommends and the recipe" \
+	"$rc:$(grep -c "run $runid recommends no global weights (its best weights cost another CPU node beyond the noise: a per-socket launch instead) for source node 0: no weights to export" "$WORK/err"):$(grep -c '^  numactl --cpunodebind=0 --weighted-interleave=' "$WORK/err"):$(wc -c <"$WORK/out")" \
+	"2:1:1:0"
+run "$TT" show "$runid"
+is "... show: the row says per_source, then the recipe and that apply writes nothing" \
+	"$rc:$(grep -c ' per_source, ' "$WORK/out"):$(grep -c '^  tiertune auto --all-sources --nodes local$' "$WORK/out"):$(grep -c "^('apply --run $runid' writes nothing for it)$" "$WORK/out")" \
+	"0:1:1:1"
 # Where no other source loses beyond the noise the weights stand: Xeon Max
 # flat, node 1's best (over nodes node 0 reaches remotely either way).
 run "$TT" auto --source-node 1 --model "$M/xeon-max-hbm-flat.json" --seed 1 --no-record --json

@@ -257,60 +257,84 @@ static size_t run_bytes(const struct tt_auto *c, unsigned char *buf, size_t cap)
 	PUT(&r->action, sizeof(r->action));
 	PUT(&r->lost_to, sizeof(int));
 	PUT(&c->rs.r[0].w, sizeof(c->rs.r[0].w));
+	PUT(&r->elapsed_s, sizeof(double));
+	PUT(r->stop_reason, strlen(r->stop_reason));
 #undef PUT
 	return n;
 }
 
+/* One seed's run, twice: the same bytes (run_bytes), and the action the
+ * rule applied to its verdicts; the action is counted. */
+static void check_seed(struct run *x, uint64_t seed, double budget_s, int *actions)
+{
+	static unsigned char a[1 << 16], b[1 << 16];
+	const struct tt_report *r = &x->c.r;
+	int kind_auto = -1, kind_local = -1;
+	enum tt_reco_action want = TT_ACTION_APPLY;
+	size_t na, nb;
+
+	run_init(x, 0, "triad");
+	x->q.seed = seed;
+	if (budget_s > 0) {
+		x->q.budget_trials = 0;
+		x->q.budget_s = budget_s;
+	}
+	run_search(x);
+	na = run_bytes(&x->c, a, sizeof(a));
+	run_search(x);
+	nb = run_bytes(&x->c, b, sizeof(b));
+	if (na != nb || memcmp(a, b, na) != 0)
+		fail_msg("seed %llu%s: two runs differ (%zu and %zu bytes; the second: %d "
+			 "measurements, %g s, %s)",
+			 (unsigned long long)seed, budget_s > 0 ? ", seconds budget" : "", na, nb,
+			 x->c.s.measurements, r->elapsed_s, r->stop_reason);
+	for (int i = 0; i < r->nbaselines; i++) {
+		if (r->base[i].kind == TT_BASE_AUTO)
+			kind_auto = i;
+		if (r->base[i].kind == TT_BASE_LOCAL)
+			kind_local = i;
+	}
+	if (r->lost_to >= 0)
+		want = r->lost_to == kind_auto	  ? TT_ACTION_KEEP_AUTO
+		       : r->lost_to == kind_local ? TT_ACTION_BIND_LOCAL
+						  : TT_ACTION_APPLY;
+	else if (kind_auto >= 0 && r->base[kind_auto].verdict != TT_VERDICT_BETTER)
+		want = TT_ACTION_KEEP_AUTO;
+	else if (kind_local >= 0 && r->base[kind_local].verdict != TT_VERDICT_BETTER)
+		want = TT_ACTION_BIND_LOCAL;
+	if (r->action != want)
+		fail_msg("seed %llu: action %s, but its verdicts say %s", (unsigned long long)seed,
+			 tt_reco_action_name(r->action), tt_reco_action_name(want));
+	actions[r->action]++;
+}
+
 /* Item 7 of issue 33: a model run is a function of its inputs and seed (200
- * seeds, each run twice: the same trials, measurements, verdicts, action
- * and weights, byte for byte), and its action is the rule applied to the
- * verdicts it reports: on a tree in auto mode, a baseline the winner lost
- * to is kept (auto mode, or local memory bound); else auto mode is kept
- * unless the winner is "better" than it, then local memory unless the
- * winner is "better" than that; else the weights are applied. */
+ * seeds, each run twice: the same trials, measurements, verdicts, action,
+ * weights and elapsed time, byte for byte), and its action is the rule
+ * applied to the verdicts it reports: on a tree in auto mode, a baseline the
+ * winner lost to is kept (auto mode, or local memory bound); else auto mode
+ * is kept unless the winner is "better" than it, then local memory unless
+ * the winner is "better" than that; else the weights are applied. With a
+ * budget of measurements, and of seconds: a model's seconds are its
+ * simulated clock (each trial's modelled duration), not the host's, which
+ * made --budget 30s end where the host's load had it end. 0.08 simulated s
+ * is about 90 of the 200 measurements the count budget gives, so it binds. */
 static void test_seeded_runs_reproducible(void **state)
 {
 	struct run *x = run_new("spr-ddr5-2cxl", "spr-ddr5-2cxl");
-	static unsigned char a[1 << 16], b[1 << 16];
-	int actions[3] = { 0 };
+	int actions[3] = { 0 }, by_s[3] = { 0 };
 	(void)state;
 
 	for (uint64_t seed = 1; seed <= 200; seed++) {
-		const struct tt_report *r = &x->c.r;
-		int kind_auto = -1, kind_local = -1;
-		enum tt_reco_action want = TT_ACTION_APPLY;
-		size_t na, nb;
-
-		run_init(x, 0, "triad");
-		x->q.seed = seed;
-		run_search(x);
-		na = run_bytes(&x->c, a, sizeof(a));
-		run_search(x);
-		nb = run_bytes(&x->c, b, sizeof(b));
-		if (na != nb || memcmp(a, b, na) != 0)
-			fail_msg("seed %llu: two runs differ", (unsigned long long)seed);
-		for (int i = 0; i < r->nbaselines; i++) {
-			if (r->base[i].kind == TT_BASE_AUTO)
-				kind_auto = i;
-			if (r->base[i].kind == TT_BASE_LOCAL)
-				kind_local = i;
-		}
-		if (r->lost_to >= 0)
-			want = r->lost_to == kind_auto	  ? TT_ACTION_KEEP_AUTO
-			       : r->lost_to == kind_local ? TT_ACTION_BIND_LOCAL
-							  : TT_ACTION_APPLY;
-		else if (kind_auto >= 0 && r->base[kind_auto].verdict != TT_VERDICT_BETTER)
-			want = TT_ACTION_KEEP_AUTO;
-		else if (kind_local >= 0 && r->base[kind_local].verdict != TT_VERDICT_BETTER)
-			want = TT_ACTION_BIND_LOCAL;
-		if (r->action != want)
-			fail_msg("seed %llu: action %s, but its verdicts say %s",
-				 (unsigned long long)seed, tt_reco_action_name(r->action),
-				 tt_reco_action_name(want));
-		actions[r->action]++;
+		check_seed(x, seed, 0, actions);
+		check_seed(x, seed, 0.08, by_s);
+		if (!strstr(x->c.r.stop_reason, "budget of 0.08 s reached"))
+			fail_msg("seed %llu: the seconds budget did not bind (%s, %g s)",
+				 (unsigned long long)seed, x->c.r.stop_reason, x->c.r.elapsed_s);
 	}
 	/* Both outcomes occur, so the rule was checked on each. */
 	assert_true(actions[TT_ACTION_APPLY] > 0 && actions[TT_ACTION_KEEP_AUTO] > 0);
+	assert_true(by_s[TT_ACTION_APPLY] > 0 && by_s[TT_ACTION_KEEP_AUTO] > 0);
 	run_free(x);
 }
 

@@ -708,6 +708,79 @@ static void test_migrate_v4_judgements(void **state)
 	tt_db_close(db);
 }
 
+/* v5 to v6 (issue 33): a recommendation may be per_source, with the
+ * per-socket recipe the report gave. The table is rebuilt for its CHECK:
+ * every row and column of v5 comes through (ids too), and the other
+ * actions read as they did, with no recipe. */
+static void test_migrate_v5_per_source(void **state)
+{
+	struct tt_db *db = old_db(
+		"v5.db", 5,
+		"INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{}', 1);"
+		"INSERT INTO runs VALUES (1, 'u-5', 1, 'auto', 'tiertune auto', 0, "
+		"'bandwidth:triad', '6.1', 1, 2, 'done', 0, 'old', 'b', 1, 1);"
+		"INSERT INTO recommendations (id, run_id, source_node, interface, weights, score, "
+		"gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, score_ci_high, "
+		"score_n, action_why) VALUES (7, 1, 0, 'upstream', '0:3,1:1', 3e10, 0.02, -0.01, "
+		"0.05, 'auto mode', 'keep_auto', 2.9e10, 3.1e10, 6, 'within noise of auto mode');");
+	struct tt_weights w;
+	json_t *run, *rec, *recipe;
+	(void)state;
+
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	rec = json_array_get(json_object_get(run, "recommendations"), 0);
+	assert_string_equal(json_string_value(json_object_get(rec, "action")), "keep_auto");
+	assert_string_equal(json_string_value(json_object_get(rec, "action_why")),
+			    "within noise of auto mode");
+	assert_string_equal(json_string_value(json_object_get(rec, "baseline")), "auto mode");
+	assert_true(json_real_value(json_object_get(rec, "gain_ci_high")) == 0.05);
+	assert_true(json_real_value(json_object_get(rec, "score_ci_low")) == 2.9e10);
+	assert_int_equal(json_integer_value(json_object_get(rec, "score_n")), 6);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(rec, "weights"), "0")),
+			 3);
+	assert_null(json_object_get(rec, "recipe"));
+	json_decref(run);
+
+	assert_int_equal(tt_weights_parse("0:9,1:2", &w), 0);
+	assert_int_equal(
+		tt_db_recommendation_add(
+			db, 1,
+			&(struct tt_db_recommendation){
+				.source_node = 0,
+				.interface = "upstream",
+				.weights = &w,
+				.action = "per_source",
+				.score = 2.9e11,
+				.gain = 0.05,
+				.gain_ci_low = NAN,
+				.gain_ci_high = NAN,
+				.score_ci_low = NAN,
+				.score_ci_high = NAN,
+				.recipe = "{\"source_node\":0,\"weights\":\"0:9,1:2\",\"nodes\":"
+					  "\"0-1\","
+					  "\"cpus\":\"0-47\",\"others\":[{\"source_node\":1,"
+					  "\"mems\":\"1,3\"}]}" }),
+		0);
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	rec = json_array_get(json_object_get(run, "recommendations"), 1);
+	assert_string_equal(json_string_value(json_object_get(rec, "action")), "per_source");
+	recipe = json_object_get(rec, "recipe");
+	assert_string_equal(json_string_value(json_object_get(recipe, "cpus")), "0-47");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(recipe, "others"), 0), "mems")),
+			    "1,3");
+	json_decref(run);
+	/* Not JSON: refused by the column's CHECK, nothing half-stored. */
+	assert_true(tt_db_recommendation_add(
+			    db, 1,
+			    &(struct tt_db_recommendation){ .source_node = 0,
+							    .interface = "upstream",
+							    .weights = &w,
+							    .action = "per_source",
+							    .recipe = "{not json" }) < 0);
+	tt_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -722,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v2_app_trials),
 		cmocka_unit_test(test_migrate_v3_actions),
 		cmocka_unit_test(test_migrate_v4_judgements),
+		cmocka_unit_test(test_migrate_v5_per_source),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -341,7 +341,8 @@ static int session(struct tt_cli *cli, const struct cli_auto_args *a, struct tt_
 	cli_global_options(cli, options, sizeof(options));
 	if (rc < 0)
 		return rc;
-	if (!c->req.model && !cli->sfs.live && !c->req.app.host_nodes) {
+	if (!c->req.model && !cli->sfs.live &&
+	    !(c->req.app.argv && tt_test_hooks && tt_test_hooks->app_host_nodes)) {
 		rc = tt_err(TT_EINPUT,
 			    "--sysfs-root '%s' is not this machine: real trials allocate "
 			    "and time this machine's memory",
@@ -414,7 +415,6 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 	}
 	t = cli->topo;
 	q.model = m;
-	q.app.host_nodes = q.app.argv && !cli->sfs.live && getenv(CLI_APP_TEST_HOOK);
 	tt_auto_init(&c, &q, t, &cli->sfs, &hooks);
 	/* ^C, SIGTERM, SIGHUP: the search stops between measurements (a real
 	 * trial between its passes) and says where; weights a trial wrote go

@@ -42,9 +42,11 @@ static double mono(void)
 
 static const struct tt_collector *find(const char *name)
 {
-	for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i]; i++)
-		if (strcmp(name, tt_top_test_collectors[i]->name) == 0)
-			return tt_top_test_collectors[i];
+	const struct tt_collector *const *test = tt_test_hooks ? tt_test_hooks->top_collectors : NULL;
+
+	for (int i = 0; test && test[i]; i++)
+		if (strcmp(name, test[i]->name) == 0)
+			return test[i];
 	return tt_collector_find(name);
 }
 
@@ -116,11 +118,14 @@ static int open_sources(struct tt_top *top)
 		if (!n)
 			return tt_err(TT_EINPUT, "no collector named in '%s'", top->collectors);
 	} else {
+		const struct tt_collector *const *test =
+			tt_test_hooks ? tt_test_hooks->top_collectors : NULL;
+
 		for (const struct tt_collector *const *c = tt_collectors; *c && n < 31; c++)
 			if (wanted(*c))
 				list[n++] = *c;
-		for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i] && n < 32; i++)
-			list[n++] = tt_top_test_collectors[i];
+		for (int i = 0; test && test[i] && n < 32; i++)
+			list[n++] = test[i];
 	}
 	for (int i = 0; i < n && rc == 0; i++) {
 		struct tt_source *s;

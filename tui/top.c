@@ -42,7 +42,8 @@ static double mono(void)
 
 static const struct tt_collector *find(const char *name)
 {
-	const struct tt_collector *const *test = tt_test_hooks ? tt_test_hooks->top_collectors : NULL;
+	const struct tt_collector *const *test =
+		tt_test_hooks ? tt_test_hooks->top_collectors : NULL;
 
 	for (int i = 0; test && test[i]; i++)
 		if (strcmp(name, test[i]->name) == 0)

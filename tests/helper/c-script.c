@@ -192,4 +192,3 @@ const struct tt_collector tt_c_script = {
 	.sample = sample,
 	.close = close_script,
 };
-

@@ -209,9 +209,3 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 	*out = d;
 	return rc;
 }
-
-void tt_auto_doc_release(struct tt_auto_doc *d)
-{
-	free(d->trials);
-	d->trials = NULL;
-}

@@ -171,10 +171,15 @@ $(BUILD)/tui/tiertop.o: ALL_CFLAGS += -DTT_VERSION='"$(VERSION)"'
 $(BUILD)/tui/tiertop.o: $(VERSION_STAMP)
 $(BUILD)/tiertop: $(TUI_OBJ) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
-# tiertop with the test build's scripted collector (tests/helper/c-script.c).
+# The test-only front ends: tiertune and tiertop with the test seams filled
+# (tests/helper/test-hooks.c, core/test-hooks.h; tiertop's scripted
+# collector, tests/helper/c-script.c). The shipped binaries have none.
+TEST_HOOKS := $(BUILD)/tests/helper/test-hooks.o $(BUILD)/tests/helper/c-script.o
 TIERTOP_SCRIPT := $(if $(NCURSES_LIBS),$(BUILD)/tests/tiertop-script)
-$(BUILD)/tests/tiertop-script: $(TUI_OBJ) $(BUILD)/tests/helper/c-script.o $(LIBTT)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(BUILD)/tests/helper/c-script.o $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
+$(BUILD)/tests/tiertop-script: $(TUI_OBJ) $(TEST_HOOKS) $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(TEST_HOOKS) $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
+$(BUILD)/tests/tiertune-test: $(CLI_OBJ) $(TEST_HOOKS) $(LIBTT)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TEST_HOOKS) $(LIBTT) $(LDLIBS)
 $(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
@@ -243,8 +248,8 @@ perf: $(PERF_BIN)
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
 # The benchmarks are built (not run) too, so that none of them rots unseen.
-check: $(TIERTUNE) $(TIERTOP) $(TIERTOP_SCRIPT) $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) $(BUILD)/tests/tiertune-strict-auto \
-	$(BUILD)/tests/top-edit $(BUILD)/tests/fault-shim.so
+check: $(TIERTUNE) $(TIERTOP) $(TIERTOP_SCRIPT) $(BUILD)/tests/tiertune-test $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) \
+	$(BUILD)/tests/tiertune-strict-auto $(BUILD)/tests/top-edit $(BUILD)/tests/fault-shim.so
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

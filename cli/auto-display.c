@@ -196,7 +196,7 @@ static void text_policy(FILE *f, const struct tt_auto_doc *d)
 		fprintf(f,
 			"TEST HOOK (%s): the weights went to '%s', but the program ran under this "
 			"host's nodes %s and their weights, not the fixture's\n",
-			CLI_APP_TEST_HOOK, d->root, nodes);
+			TT_TEST_APP_HOST_NODES, d->root, nodes);
 	}
 }
 

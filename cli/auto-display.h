@@ -12,16 +12,12 @@
 #ifndef TT_CLI_AUTO_DISPLAY_H
 #define TT_CLI_AUTO_DISPLAY_H
 
+#include "../core/test-hooks.h"
 #include "../tuner/auto.h"
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
-
-/* Orchestration tests only: app mode on a fixture copy writes the copy's
- * weights, but its program can only run on this host's nodes, under this
- * host's weights. Never a measurement of the fixture's machine. */
-#define CLI_APP_TEST_HOOK "TIERTUNE_TEST_APP_HOST_NODES"
 
 /* The report: a sweep's table of every vector first, then the machine,
  * the search, the profile, the baselines with their verdicts, the

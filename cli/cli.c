@@ -57,6 +57,42 @@ const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const c
 	return buf;
 }
 
+int cli_setup(struct tt_cli *cli)
+{
+	unsigned int needs = cli->cmd ? cli->cmd->needs : 0;
+	int rc;
+
+	if ((needs & CLI_TOPO) == CLI_TOPO && !cli->topo) {
+		struct tt_topo *t = calloc(1, sizeof(*t));
+
+		if (!t)
+			return cli_fail(tt_err(TT_EFAIL, "out of memory"));
+		if ((rc = cli_load_topo(cli, t))) {
+			free(t);
+			return rc;
+		}
+		cli->topo = t;
+	} else if ((needs & CLI_ROOT) && !cli->sfs.abs[0] && (rc = cli_open_root(cli))) {
+		return rc;
+	}
+	if ((needs & CLI_DB) && !cli->db)
+		return cli_open_db(cli, TT_DB_READONLY, &cli->db);
+	return 0;
+}
+
+void cli_release(struct tt_cli *cli)
+{
+	if (cli->topo) {
+		tt_topo_release(cli->topo);
+		free(cli->topo);
+		cli->topo = NULL;
+	}
+	if (cli->db) {
+		tt_db_close(cli->db);
+		cli->db = NULL;
+	}
+}
+
 int cli_open_root(struct tt_cli *cli)
 {
 	int rc = tt_root_open(&cli->sfs, cli->sysfs_root ? cli->sysfs_root : "/");

@@ -20,29 +20,58 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct tt_cmd;
+struct tt_db;
+struct tt_topo;
+
 struct tt_cli {
-	const char *sysfs_root; /* --sysfs-root, default "/" */
-	bool sysfs_root_given;	/* --sysfs-root was given, before or after the command */
-	const char *db_path;	/* --db, NULL: tt_db_default_path() */
-	bool json;		/* --json */
-	struct tt_sysfs sfs;	/* opened by cli_open_root() */
-	char cmdline[4096];	/* the whole command line, for the run record */
-	int dashdash;		/* positional arguments before "--" (cli_parse); -1: no "--" */
+	const char *sysfs_root;	  /* --sysfs-root, default "/" */
+	bool sysfs_root_given;	  /* --sysfs-root was given, before or after the command */
+	const char *db_path;	  /* --db, NULL: tt_db_default_path() */
+	bool json;		  /* --json */
+	struct tt_sysfs sfs;	  /* opened by cli_open_root() */
+	char cmdline[4096];	  /* the whole command line, for the run record */
+	int dashdash;		  /* positional arguments before "--" (cli_parse); -1: no "--" */
+	const struct tt_cmd *cmd; /* the command running (run_builtin) */
+	struct tt_topo *topo;	  /* its topology, opened by cli_setup (CLI_TOPO) */
+	struct tt_db *db;	  /* its database, opened by cli_setup (CLI_DB) */
+};
+
+/* What a command needs opened before its work, declared in its descriptor
+ * (as git's RUN_SETUP | NEED_WORK_TREE). The command's own --sysfs-root and
+ * --db may follow its name, so the opening waits for its options: the
+ * command calls cli_setup once they are parsed and checked (a usage error
+ * comes before a missing root or database, as it always has), cli_setup
+ * opens what the descriptor declares, and run_builtin (tiertune.c) closes
+ * it after the command returns. A need that depends on an option (bench's
+ * --record, export's --run, restore's topology after a journal) is opened
+ * where the option asks for it. */
+enum cli_need {
+	CLI_ROOT = 1 << 0,	      /* --sysfs-root opened: cli->sfs */
+	CLI_TOPO = 1 << 1 | CLI_ROOT, /* and its topology loaded: cli->topo */
+	CLI_DB = 1 << 2,	      /* the results database, read-only: cli->db */
+	/* Not warned of a journal a killed tiertune left: restore puts it
+	 * back itself and says so; help reads nothing of the machine. */
+	CLI_RECOVERS = 1 << 3,
+	CLI_NO_MACHINE = 1 << 4,
 };
 
 struct tt_cmd {
 	const char *name;
 	int (*run)(struct tt_cli *cli, int argc, char **argv);
+	unsigned int needs;  /* enum cli_need: what cli_setup opens for it */
 	const char *args;    /* positional arguments in the usage line ("RUN"), or NULL */
 	const char *summary; /* what it does: its first sentence is the overview's line */
 	bool json;	     /* prints JSON with --json (docs/json.md); else --json is refused */
 };
 
 /* NULL-terminated. To add a command: 1. write cli/cmd-<name>.c with its
- * run function, which declares its options in a struct cli_opt table and
- * calls cli_parse (the Makefile builds every file in cli/); 2. declare it
- * here; 3. list it in tiertune.c; 4. describe it in docs/tiertune.1 (a test
- * holds the man page to every option). */
+ * run function, which declares its options in a struct cli_opt table,
+ * calls cli_parse, checks what the table cannot, then calls cli_setup and
+ * works on cli->topo, cli->db (the Makefile builds every file in cli/);
+ * 2. declare it here; 3. add its descriptor to tt_commands in tiertune.c
+ * (name, run, needs, args, summary, json); 4. describe it in docs/tiertune.1
+ * (t0013 holds the man page to every option and choice). */
 extern const struct tt_cmd tt_commands[];
 
 int cmd_topo(struct tt_cli *cli, int argc, char **argv);
@@ -70,6 +99,12 @@ extern const char cli_version[];
 void cli_overview(FILE *f);
 
 const struct tt_cmd *cli_find_command(const char *name);
+
+/* Opens what the running command's descriptor needs (enum cli_need) that
+ * is not open yet; returns 0 or an exit code (the error printed: the same
+ * as cli_load_topo's and cli_open_db's). cli_release closes it all. */
+int cli_setup(struct tt_cli *cli);
+void cli_release(struct tt_cli *cli);
 
 /* Opens --sysfs-root; returns 0 or an exit code. */
 int cli_open_root(struct tt_cli *cli);

@@ -30,20 +30,20 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 		.force = a->force,
 		.dry_run = a->dry_run,
 	};
-	struct tt_topo t;
+	struct tt_topo *t;
 	char buf[1024];
-	int rc = cli_load_topo(cli, &t);
+	int rc = cli_setup(cli);
 
 	if (rc)
 		return rc;
-	rq.topo = &t;
+	t = cli->topo;
+	rq.topo = t;
 	rc = cli_pick_interface(cli, a->interface, &rq.be);
 	/* --weights auto: the kernel's formula on this machine's HMAT figures. */
 	if (rc == 0 && a->weights)
-		rq.weights = cli_weights_arg(cli, &t, a->weights, buf, sizeof(buf), &rc);
+		rq.weights = cli_weights_arg(cli, t, a->weights, buf, sizeof(buf), &rc);
 	if (rc == 0)
 		rc = cli_write(cli, &rq);
-	tt_topo_release(&t);
 	return rc < 0 ? cli_fail(rc) : rc;
 }
 

@@ -341,7 +341,8 @@ static int session(struct tt_cli *cli, const struct cli_auto_args *a, struct tt_
 	cli_global_options(cli, options, sizeof(options));
 	if (rc < 0)
 		return rc;
-	if (!c->req.model && !cli->sfs.live && !c->req.app.host_nodes) {
+	if (!c->req.model && !cli->sfs.live &&
+	    !(c->req.app.argv && tt_test_hooks && tt_test_hooks->app_host_nodes)) {
 		rc = tt_err(TT_EINPUT,
 			    "--sysfs-root '%s' is not this machine: real trials allocate "
 			    "and time this machine's memory",
@@ -403,18 +404,18 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 	const struct tt_auto_doc *d;
 	struct tt_model *m = NULL;
 	struct tt_auto c;
-	struct tt_topo t;
+	struct tt_topo *t;
 	int rc;
 
 	if (a->model && (rc = model_open(cli, a, &m)))
 		return rc;
-	if ((rc = cli_load_topo(cli, &t))) {
+	if ((rc = cli_setup(cli))) {
 		free(m);
 		return rc;
 	}
+	t = cli->topo;
 	q.model = m;
-	q.app.host_nodes = q.app.argv && !cli->sfs.live && getenv(CLI_APP_TEST_HOOK);
-	tt_auto_init(&c, &q, &t, &cli->sfs, &hooks);
+	tt_auto_init(&c, &q, t, &cli->sfs, &hooks);
 	/* ^C, SIGTERM, SIGHUP: the search stops between measurements (a real
 	 * trial between its passes) and says where; weights a trial wrote go
 	 * back first. */
@@ -424,7 +425,7 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 	if (rc == 0)
 		rc = report(&c, d, cli, all);
 	if (rc == 0 && a->apply && !all && !cli->json)
-		rc = apply_one(cli, &c, &t);
+		rc = apply_one(cli, &c, t);
 	/* Exit 1: the run, what auto is for, is lost. What --apply did stands
 	 * (its undo is the state folder's history, not the database), and the
 	 * message says so rather than leave a failure read as "not applied". */
@@ -440,7 +441,6 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 		}
 	}
 	tt_auto_release(&c);
-	tt_topo_release(&t);
 	free(m);
 	return rc < 0 ? auto_fail(rc) : rc;
 }
@@ -452,7 +452,7 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 static int run_all(struct tt_cli *cli, const struct cli_auto_args *a)
 {
 	struct all_sources *all = calloc(1, sizeof(*all));
-	struct tt_topo t;
+	struct tt_topo *t;
 	int rc, node;
 
 	if (!all)
@@ -468,30 +468,30 @@ static int run_all(struct tt_cli *cli, const struct cli_auto_args *a)
 		}
 		free(m);
 	}
-	if ((rc = cli_load_topo(cli, &t))) {
+	if ((rc = cli_setup(cli))) {
 		free(all);
 		return rc;
 	}
+	t = cli->topo;
 	all->docs = json_array();
-	tt_nodemask_for_each (node, &t.cpu_nodes) {
+	tt_nodemask_for_each (node, &t->cpu_nodes) {
 		struct cli_auto_args one = *a;
 
 		one.req.source = node;
 		if ((rc = run_auto(cli, &one, all)))
 			goto out;
 	}
-	tt_auto_all_merge(&all->set, &cli->sfs, &t);
+	tt_auto_all_merge(&all->set, &cli->sfs, t);
 	if (cli->json)
 		cli_print_json(cli_auto_all_json(&all->set, all->docs, a->model != NULL));
 	else
 		cli_auto_all_text(stdout, &all->set, a->model != NULL);
 	if (a->apply)
-		rc = apply_all(cli, all, &t);
+		rc = apply_all(cli, all, t);
 	if (rc == 0 && all->unrecorded)
 		rc = 1;
 out:
 	json_decref(all->docs);
-	tt_topo_release(&t);
 	free(all);
 	return rc;
 }

@@ -737,7 +737,8 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 }
 
 struct bench_args {
-	const char *kernel, *nodes, *weights, *placement, *traffic, *collect, *page_size;
+	const char *kernel, *nodes, *weights, *traffic, *collect, *page_size;
+	int placement; /* enum tt_place_mode; -1: not given */
 	int64_t source;
 	uint64_t threads, size, repeat, verify_max, point_ms;
 	uint64_t delays[TT_MAX_DELAYS];
@@ -812,7 +813,7 @@ static int check_args(const struct bench_args *a, struct tt_bench_opts *o)
 		return cli_usage("unknown kernel '%s' (see 'tiertune bench --list')", a->kernel);
 	if (a->matrix && a->collect)
 		return cli_usage("--collect does not take --matrix");
-	if (a->matrix && (a->nodes || a->weights || a->placement || a->source >= 0))
+	if (a->matrix && (a->nodes || a->weights || a->placement >= 0 || a->source >= 0))
 		return cli_usage("--matrix binds every memory node from every CPU node in turn; it "
 				 "takes no --nodes, --weights, --placement or --source-node");
 	if (a->matrix && !o->kernel->kind->bandwidth)
@@ -1118,7 +1119,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 	enum tt_place_mode mode = TT_PLACE_EXACT;
 	struct tt_trial_result *res = NULL;
 	struct tt_weights w;
-	struct tt_topo t;
+	struct tt_topo *t;
 	double measured[TT_MAX_NODES];
 	int64_t mrun = 0;
 	int rc = check_args(a, o);
@@ -1130,18 +1131,19 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 	 * host) stops the run at its first check and says so, where the
 	 * default action would end the process without a word (t0004). */
 	catch_signals(true);
-	if (a->placement && tt_place_mode_parse(a->placement, &mode) < 0)
-		return cli_fail(TT_EINPUT);
-	rc = cli_load_topo(cli, &t);
+	if (a->placement >= 0)
+		mode = (enum tt_place_mode)a->placement;
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
-	o->topo = &t;
-	rc = place_args(cli, a, &t, mode, o, &w);
+	t = cli->topo;
+	o->topo = t;
+	rc = place_args(cli, a, t, mode, o, &w);
 	if (rc < 0)
 		goto out;
 	if (mode == TT_PLACE_EXACT || mode == TT_PLACE_KERNEL)
 		to.weights = &w;
-	if (measured_bw(cli, a, &t, o->source_node, measured, &mrun)) {
+	if (measured_bw(cli, a, t, o->source_node, measured, &mrun)) {
 		to.measured_bw_bytes_s = measured;
 		if (!cli->json)
 			printf("model collector: bandwidth measured from node %d by matrix run %jd "
@@ -1171,11 +1173,16 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 	}
 	if (rc < 0)
 		goto out;
-	rc = a->matrix ? report_matrix(cli, o, &res->matrix) : report(cli, o, res, &t, sum);
+	rc = a->matrix ? report_matrix(cli, o, &res->matrix) : report(cli, o, res, t, sum);
 out:
 	tt_trial_free(res);
-	tt_topo_release(&t);
 	return rc < 0 ? cli_fail(rc) : rc;
+}
+
+/* --placement's choices: the placement table's names. */
+static const char *place_mode_name(int i)
+{
+	return i >= 0 && i <= TT_PLACE_LOCAL ? tt_place_mode_names[i] : NULL;
 }
 
 static int delays_option(const struct cli_opt *opt, const char *arg)
@@ -1185,7 +1192,7 @@ static int delays_option(const struct cli_opt *opt, const char *arg)
 
 int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 {
-	struct bench_args a = { .source = -1, .repeat = 10 };
+	struct bench_args a = { .source = -1, .repeat = 10, .placement = -1 };
 	struct cli_opt opts[] = {
 		CLI_STRING("kernel", &a.kernel, "NAME",
 			   "the kernel to run (--list shows them; default: STREAM's copy, scale, "
@@ -1203,10 +1210,11 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 			"weights", &a.weights, "N:W,...",
 			"weights of the policy's nodes, 1-255 (default: 1 each; kernel placement: "
 			"the sysfs weights)"),
-		CLI_STRING(
-			"placement", &a.placement, "MODE",
+		CLI_CHOICE(
+			"placement", &a.placement, NULL,
 			"exact (the kernel's weighted-interleave order, no root; default), kernel "
-			"(MPOL_WEIGHTED_INTERLEAVE), interleave (1:1), bind (one node), local"),
+			"(MPOL_WEIGHTED_INTERLEAVE), interleave (1:1), bind (one node), local",
+			.choice = place_mode_name, .arg = "MODE"),
 		CLI_U64("threads", &a.threads, "T",
 			"threads, at most one per allowed CPU of the source node (default: one per "
 			"allowed CPU)",

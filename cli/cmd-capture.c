@@ -218,7 +218,7 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = cli_open_root(cli);
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
 	tgz = tarball(out);

@@ -95,26 +95,25 @@ int cmd_collectors(struct tt_cli *cli, int argc, char **argv)
 		CLI_END,
 	};
 	struct tt_collect_ctx ctx = { .source_node = -1 };
-	struct tt_topo t;
+	struct tt_topo *t;
 	json_t *all = NULL;
 	int nargs, rc = cli_parse(cli, cli_find_command("collectors"), opts, argc, argv, &nargs);
 
 	if (rc >= 0)
 		return rc;
 	ctx.source_node = (int)source;
-	rc = cli_load_topo(cli, &t);
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
-	if ((rc = tt_topo_check_source(&t, ctx.source_node)) < 0) {
-		tt_topo_release(&t);
+	t = cli->topo;
+	if ((rc = tt_topo_check_source(t, ctx.source_node)) < 0) {
 		return cli_fail(rc);
 	}
 	ctx.sfs = &cli->sfs;
-	ctx.topo = &t;
+	ctx.topo = t;
 	all = json_array();
 	for (const struct tt_collector *const *col = tt_collectors; *col && rc == 0; col++)
 		rc = describe(&ctx, *col, all);
-	tt_topo_release(&t);
 	if (rc < 0) {
 		json_decref(all);
 		return cli_fail(rc);

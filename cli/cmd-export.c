@@ -584,22 +584,75 @@ static int shares(const struct export *e, FILE *f)
 	return rc;
 }
 
-/* A format's writer. */
-typedef int (*writer_fn)(const struct export *e, FILE *f);
-
-static const struct {
+/* An export format: its writer and the traits that set how export reads
+ * and checks what it writes. To add one: 1. write its writer above (the
+ * recommendation is e->rs, converted per interface as shell's is; the
+ * run is e->run when it sets .run); 2. add its descriptor to formats[]
+ * below, traits included (--format's choices, help, error and completion
+ * all come from the table); 3. describe it under --format in
+ * docs/tiertune.1 (t0013 holds the man page to every choice) and, if it
+ * is read by a program, test it against that program (t0040). */
+struct format {
 	const char *name;
-	writer_fn write;
-} formats[] = {
-	{ "shell", shell },	{ "json", profile },	      { "tmpfiles", tmpfiles },
-	{ "numactl", numactl }, { "prometheus", prometheus }, { "csv", csv },
-	{ "shares", shares },
+	const char *about; /* in --format's help after the name, or NULL */
+	int (*write)(const struct export *e, FILE *f);
+	/* The run's trials, not its recommendation: a run only (a profile
+	 * holds no trials); nothing to check against this root; a run that
+	 * recommends keeping auto mode or binding locally exports too. */
+	bool trials;
+	bool run; /* reads the run itself (e->run), not only its recommendation */
+	/* Carries the machine it was made for (a profile): checked where it
+	 * is applied, not against this root; a keep-auto verdict exports. */
+	bool portable;
+	/* node_exporter's textfile, read by another user: 0644, written
+	 * through no link; a bad --profile still writes the sysfs weights
+	 * and the reason (prometheus_bad_profile). */
+	bool textfile;
 };
+
+static const struct format formats[] = {
+	{ .name = "shell", .write = shell },
+	{ .name = "json",
+	  .about = "a profile for identical hosts",
+	  .write = profile,
+	  .portable = true },
+	{ .name = "tmpfiles", .write = tmpfiles },
+	{ .name = "numactl", .write = numactl },
+	{ .name = "prometheus", .write = prometheus, .run = true, .textfile = true },
+	{ .name = "csv", .about = "the run's trials", .write = csv, .trials = true, .run = true },
+	{ .name = "shares", .about = "per-node basis points", .write = shares },
+	{ .name = NULL },
+};
+
+/* --format's choices: the table's names. */
+static const char *format_name(int i)
+{
+	return i >= 0 && i < (int)(sizeof(formats) / sizeof(*formats)) ? formats[i].name : NULL;
+}
+
+/* --format's help, from the table: "shell, json (a profile ...), ...,
+ * or shares (...)". */
+static const char *formats_help(char *buf, size_t size)
+{
+	FILE *f = fmemopen(buf, size, "w");
+
+	if (!f)
+		return "the format";
+	for (const struct format *m = formats; m->name; m++)
+		fprintf(f, "%s%s%s%s%s",
+			m == formats ? ""
+			: m[1].name  ? ", "
+				     : ", or ",
+			m->name, m->about ? " (" : "", m->about ? m->about : "",
+			m->about ? ")" : "");
+	fclose(f);
+	return buf;
+}
 
 void cli_export_formats(FILE *f)
 {
-	for (size_t i = 0; i < sizeof(formats) / sizeof(*formats); i++)
-		fprintf(f, "%s\n", formats[i].name);
+	for (const struct format *m = formats; m->name; m++)
+		fprintf(f, "%s\n", m->name);
 }
 
 struct emit_ctx {
@@ -614,14 +667,13 @@ static int emit_write(void *ctx, FILE *f)
 	return c->write(c->e, f);
 }
 
-static int emit(const struct export *e, int (*write)(const struct export *, FILE *),
-		const char *out)
+static int emit(const struct export *e, const struct format *fmt, const char *out)
 {
-	struct emit_ctx c = { e, write };
+	struct emit_ctx c = { e, fmt->write };
 
-	if (out && write == prometheus) /* node_exporter's textfile: 0644, through no link */
+	if (out && fmt->textfile)
 		return cli_write_textfile(out, emit_write, &c);
-	return out ? cli_write_file(out, emit_write, &c) : write(e, stdout);
+	return out ? cli_write_file(out, emit_write, &c) : fmt->write(e, stdout);
 }
 
 /* The metrics timer's textfile with a profile that is bad (unreadable,
@@ -629,7 +681,8 @@ static int emit(const struct export *e, int (*write)(const struct export *, FILE
  * now and the reason are written all the same (a file left as it was
  * served the last good minute's "current" weights: node 0 at 25 while
  * sysfs held 9), and the command still fails with the profile's error. */
-static int prometheus_bad_profile(struct export *e, int rc, const char *out)
+static int prometheus_bad_profile(struct export *e, const struct format *fmt, int rc,
+				  const char *out)
 {
 	char msg[1024], hint[1024];
 	int wrc;
@@ -638,7 +691,7 @@ static int prometheus_bad_profile(struct export *e, int rc, const char *out)
 	snprintf(hint, sizeof(hint), "%s", tt_err_hint_msg());
 	memset(&e->rs, 0, sizeof(e->rs));
 	e->profile_error = msg;
-	wrc = emit(e, prometheus, out);
+	wrc = emit(e, fmt, out);
 	if (wrc < 0)
 		return wrc;
 	tt_err(rc, "%s", msg);
@@ -667,7 +720,7 @@ static int pick_interfaces(struct export *e, const char *interface)
 
 /* --profile: its recommendation, checked against this root's hardware
  * unless it is exported as a profile again. */
-static int from_profile(struct export *e, const char *file, writer_fn write, bool force)
+static int from_profile(struct export *e, const char *file, const struct format *fmt, bool force)
 {
 	char what[4200];
 	int rc;
@@ -675,10 +728,10 @@ static int from_profile(struct export *e, const char *file, writer_fn write, boo
 	snprintf(what, sizeof(what), "profile '%s'", file);
 	e->profile = file;
 	rc = tt_recos_from_profile(file, &e->rs);
-	if (rc == 0 && write == csv)
+	if (rc == 0 && fmt->trials)
 		rc = tt_err(TT_EINPUT, "csv exports a run's trials, which a profile does "
 				       "not hold: give --run RUN or --latest");
-	if (rc == 0 && write != profile)
+	if (rc == 0 && !fmt->portable)
 		rc = tt_recos_check_machine(&e->rs, e->t, force, what);
 	return rc;
 }
@@ -686,7 +739,7 @@ static int from_profile(struct export *e, const char *file, writer_fn write, boo
 /* --run RUN, or the newest run of this hardware (run 0): its
  * recommendation (and the run itself for csv and prometheus). A status
  * > 0 is the exit code of a database that did not open (said already). */
-static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
+static int from_run(struct export *e, int64_t run, const struct format *fmt, bool force)
 {
 	struct tt_db *db;
 	int rc = cli_open_db(e->cli, TT_DB_READONLY, &db);
@@ -694,14 +747,14 @@ static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
 	if (rc)
 		return rc;
 	rc = run ? tt_recos_from_run(db, run, &e->rs) : tt_recos_latest(db, e->t, &e->rs);
-	if (rc == 0 && (write == csv || write == prometheus))
+	if (rc == 0 && fmt->run)
 		rc = cli_run_get(db, e->rs.run_id, &e->run);
 	/* A run that recommends keeping auto mode or binding locally has no
 	 * weights for a script to write (CSV still has its trials). */
 	/* keep_auto as a profile (json) turns auto mode on where it is
 	 * applied: a fleet persists the verdict as it persists weights. */
-	if (rc == 0 && !e->rs.n && e->rs.nactions && write != csv &&
-	    !(write == profile && strcmp(e->rs.actions[0].action, "keep_auto") == 0))
+	if (rc == 0 && !e->rs.n && e->rs.nactions && !fmt->trials &&
+	    !(fmt->portable && strcmp(e->rs.actions[0].action, "keep_auto") == 0))
 		rc = tt_err(TT_EINPUT,
 			    "run %jd recommends %s for source node %d: no weights to export",
 			    (intmax_t)e->rs.run_id, tt_recos_action_says(e->rs.actions[0].action),
@@ -724,7 +777,7 @@ static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
 	/* Checked against this root's interfaces and nodes, the weights must
 	 * be for its hardware; a profile (json) carries the run's own machine
 	 * and is checked where it is applied. */
-	if (rc == 0 && write != csv && write != profile) {
+	if (rc == 0 && !fmt->trials && !fmt->portable) {
 		char what[64];
 
 		snprintf(what, sizeof(what), "run %jd", (intmax_t)e->rs.run_id);
@@ -735,13 +788,14 @@ static int from_run(struct export *e, int64_t run, writer_fn write, bool force)
 
 int cmd_export(struct tt_cli *cli, int argc, char **argv)
 {
-	const char *format = NULL, *out = NULL, *weights = NULL, *tier_weights = NULL,
-		   *interface = NULL, *profile_file = NULL;
+	const char *out = NULL, *weights = NULL, *tier_weights = NULL, *interface = NULL,
+		   *profile_file = NULL;
 	struct export e = { .cli = cli, .source = -1 };
 	uint64_t run = 0;
 	int64_t source = -1;
 	bool latest = false, all = false, force = false;
-	char ifaces[256];
+	char ifaces[256], about[512];
+	int fmt = -1;
 	struct cli_opt opts[] = {
 		CLI_U64("run", &run, "RUN", "the recommendation recorded with run RUN", 1,
 			INT64_MAX),
@@ -757,10 +811,8 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		CLI_SOURCE_NODE(&source, "the source node whose recommendation to export"),
 		CLI_FLAG("all-sources", &all, "every source node's recommendation"),
 		CLI_FLAG("force", &force, "export a run from other hardware for this root"),
-		CLI_STRING("format", &format, "FMT",
-			   "shell, json (a profile for identical hosts), tmpfiles, numactl, "
-			   "prometheus, csv (the run's trials), or shares (per-node basis points)",
-			   .required = true),
+		CLI_CHOICE("format", &fmt, NULL, formats_help(about, sizeof(about)),
+			   .choice = format_name, .required = true),
 		CLI_STRING("output", &out, "FILE",
 			   "write to FILE (a regular file through a temporary file and rename; a "
 			   "device, FIFO or symlink written through, but prometheus's textfile "
@@ -779,67 +831,55 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 		{ .kind = TT_OPT_EXCLUDES, .terms = { "source-node", "all-sources" } },
 		{ .kind = TT_OPT_RULE_END },
 	};
-	int nargs,
-		rc = cli_parse_rules(cli, cli_find_command("export"), opts, rules, argc, argv,
-				     &nargs),
-		fmt = -1;
-	struct tt_topo t;
+	int nargs, rc = cli_parse_rules(cli, cli_find_command("export"), opts, rules, argc, argv,
+					&nargs);
+	struct tt_topo *t;
 
 	if (rc >= 0)
 		return rc;
 	e.source = (int)source;
-	for (size_t i = 0; format && i < sizeof(formats) / sizeof(*formats); i++)
-		if (strcmp(format, formats[i].name) == 0)
-			fmt = (int)i;
-	if (fmt < 0)
-		return cli_usage(
-			"--format '%s' is not shell, json, tmpfiles, numactl, prometheus, csv or "
-			"shares",
-			format ? format : "");
-	rc = cli_load_topo(cli, &t);
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
-	e.t = &t;
+	t = cli->topo;
+	e.t = t;
 	rc = pick_interfaces(&e, interface);
 	if (rc < 0)
 		goto fail;
 	if (weights || tier_weights) {
 		char buf[1024];
-		const char *w = cli_weights_arg(cli, &t, weights, buf, sizeof(buf), &rc);
+		const char *w = cli_weights_arg(cli, t, weights, buf, sizeof(buf), &rc);
 
 		if (rc == 0)
 			rc = tt_recos_from_args(w, tier_weights, e.source,
 						e.nbe == 1 ? e.be[0] : NULL, &e.rs);
 	} else if (profile_file) {
-		rc = from_profile(&e, profile_file, formats[fmt].write, force);
+		rc = from_profile(&e, profile_file, &formats[fmt], force);
 	} else {
-		rc = from_run(&e, latest ? 0 : (int64_t)run, formats[fmt].write, force);
+		rc = from_run(&e, latest ? 0 : (int64_t)run, &formats[fmt], force);
 		if (rc > 0) { /* the database's exit code: said already */
-			tt_topo_release(&t);
 			return rc;
 		}
 	}
 	/* A profile of weights found on other hardware is checked where it is
 	 * applied, not against this root. */
-	if (rc == 0 && formats[fmt].write != csv && e.rs.n &&
-	    !(formats[fmt].write == profile && tt_recos_other_hw(&e.rs, &t)))
+	if (rc == 0 && !formats[fmt].trials && e.rs.n &&
+	    !(formats[fmt].portable && tt_recos_other_hw(&e.rs, t)))
 		rc = check_recos(&e);
 	/* As apply --weights refuses them, after the interface's check (a
 	 * node with no weight file is bad input): a node not online here may
 	 * still have one (kernels before 6.16 make one per possible node),
 	 * and a profile naming it never applies. */
 	if (rc == 0 && (weights || tier_weights))
-		rc = tt_recos_check_present(&e.rs, &t, "--weights");
-	if (rc < 0 && profile_file && formats[fmt].write == prometheus)
-		rc = prometheus_bad_profile(&e, rc, out);
+		rc = tt_recos_check_present(&e.rs, t, "--weights");
+	if (rc < 0 && profile_file && formats[fmt].textfile)
+		rc = prometheus_bad_profile(&e, &formats[fmt], rc, out);
 	else if (rc == 0)
-		rc = emit(&e, formats[fmt].write, out);
+		rc = emit(&e, &formats[fmt], out);
 	json_decref(e.run);
 	if (rc < 0)
 		goto fail;
-	tt_topo_release(&t);
 	return 0;
 fail:
-	tt_topo_release(&t);
 	return cli_fail(rc);
 }

@@ -125,16 +125,16 @@ static int plot(struct tt_cli *cli, const int64_t *ids, int nids, const char *pr
 	char def[64], data[4200], script[4200];
 	const char *sim, *const *fig;
 	struct tt_db *db;
-	int rc = cli_db(cli, TT_DB_READONLY, &db);
+	int rc = cli_setup(cli);
 
-	if (rc < 0)
-		return cli_fail(rc);
+	if (rc)
+		return rc;
+	db = cli->db;
 	for (int i = 0; rc == 0 && i < nids; i++) {
 		rc = tt_db_run_get(db, ids[i], &runs[i]);
 		if (rc == 0)
 			rc = cli_run_measurements(db, runs[i]);
 	}
-	tt_db_close(db);
 	if (rc == 0)
 		rc = tt_plot_new(&pl, runs, nids);
 	if (rc < 0)

@@ -67,7 +67,7 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 		{ .kind = TT_OPT_RULE_END },
 	};
 	struct tt_weights w;
-	struct tt_topo t;
+	struct tt_topo *t;
 	int nargs, src = -1,
 		   rc = cli_parse_rules(cli, cli_find_command("rebalance"), opts, rules, argc, argv,
 					&nargs);
@@ -79,26 +79,25 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 	o.order = order;
 	o.batch = (uint32_t)batch;
 	o.rounds = (int)rounds;
-	rc = cli_load_topo(cli, &t);
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
+	t = cli->topo;
 	tt_weights_clear(&w);
 	if (tg.weights) {
 		char buf[1024];
-		const char *given = cli_weights_arg(cli, &t, tg.weights, buf, sizeof(buf), &rc);
+		const char *given = cli_weights_arg(cli, t, tg.weights, buf, sizeof(buf), &rc);
 
 		tg.weights = given;
 	}
 	if (rc == 0)
-		rc = be ? cli_target_weights(cli, &tg, &t, be, &w, &src)
+		rc = be ? cli_target_weights(cli, &tg, t, be, &w, &src)
 			: tt_err(TT_EUNAVAIL, "no weight interface keyed by node");
 	if (rc == 0 && !tt_nodemask_weight(&w.set))
 		rc = tt_err(TT_EINPUT, "the weights weigh no node");
 	if (rc < 0) {
-		tt_topo_release(&t);
 		return cli_fail(rc);
 	}
-	rc = cli_rebalance(cli, &t, (pid_t)pid, &w, &o);
-	tt_topo_release(&t);
+	rc = cli_rebalance(cli, t, (pid_t)pid, &w, &o);
 	return rc;
 }

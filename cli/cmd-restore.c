@@ -90,7 +90,7 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	if ((rc = cli_open_root(cli)))
+	if ((rc = cli_setup(cli)))
 		return rc;
 	if ((rc = tt_state_dir(TT_DIR_STATE, state, sizeof(state))) < 0)
 		return cli_fail(rc);

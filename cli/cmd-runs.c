@@ -50,16 +50,16 @@ int cmd_runs(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = cli_open_db(cli, TT_DB_READONLY, &db);
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
+	db = cli->db;
 	if (cli->json)
 		all = json_array();
 	else
 		printf("%6s  %-19s  %-16s %-8s %-6s %-11s %6s  %s\n", "run", "started", "host",
 		       "kind", "source", "status", "trials", "headline");
 	rc = tt_db_runs(db, host, (int)limit, print_run, all);
-	tt_db_close(db);
 	if (rc < 0) {
 		json_decref(all);
 		return cli_fail(rc);

@@ -208,7 +208,6 @@ static void print_show(json_t *run)
 
 int cmd_show(struct tt_cli *cli, int argc, char **argv)
 {
-	struct tt_db *db;
 	json_t *run;
 	uint64_t id;
 	bool csv = false;
@@ -226,11 +225,10 @@ int cmd_show(struct tt_cli *cli, int argc, char **argv)
 		return cli_usage("run '%s' is not a run id (see 'tiertune runs')", argv[0]);
 	if (csv && cli->json)
 		return cli_usage("--csv and --json do not go together");
-	rc = cli_open_db(cli, TT_DB_READONLY, &db);
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
-	rc = cli_run_get(db, (int64_t)id, &run);
-	tt_db_close(db);
+	rc = cli_run_get(cli->db, (int64_t)id, &run);
 	if (rc < 0)
 		return cli_fail(rc);
 	if (cli->json) {

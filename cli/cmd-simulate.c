@@ -159,7 +159,7 @@ static int report(const struct tt_cli *cli, const struct sim_args *a, const char
 static int simulate(struct tt_cli *cli, const struct sim_args *a)
 {
 	struct tt_nodemask mask, dropped = { 0 };
-	struct tt_topo t;
+	struct tt_topo *t;
 	struct tt_il_order *o = NULL;
 	struct tt_weights *w = NULL;
 	const struct tt_wi_backend *be;
@@ -179,21 +179,22 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 	if (be->per_source && a->source < 0)
 		return cli_usage("%s weights are relative to a source node: give --source-node N",
 				 be->name);
-	rc = cli_load_topo(cli, &t);
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
-	rc = tt_topo_check_nodes(&t, &mask, "--nodes");
+	t = cli->topo;
+	rc = tt_topo_check_nodes(t, &mask, "--nodes");
 	if (rc == 0 && a->source >= 0) {
 		struct tt_nodemask src = { 0 };
 
 		tt_bit_set(src.bits, (unsigned int)a->source);
-		rc = tt_topo_check_nodes(&t, &src, "--source-node");
+		rc = tt_topo_check_nodes(t, &src, "--source-node");
 	}
 	if (rc < 0)
 		goto fail;
 	/* mpol_set_nodemask() keeps only nodes with memory. */
 	tt_nodemask_for_each (node, &mask) {
-		if (!tt_nodemask_test(&t.mem_nodes, node))
+		if (!tt_nodemask_test(&t->mem_nodes, node))
 			tt_bit_set(dropped.bits, (unsigned int)node);
 	}
 	tt_nodemask_for_each (node, &dropped) {
@@ -211,9 +212,9 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 		rc = tt_err(TT_EFAIL, "out of memory for %ju pages", (uintmax_t)a->pages);
 		goto fail;
 	}
-	rc = sim_weights(cli, &t, a, be, &mask, w, &from);
+	rc = sim_weights(cli, t, a, be, &mask, w, &from);
 	if (rc == 0)
-		rc = be->order(o, &mask, &t, w);
+		rc = be->order(o, &mask, t, w);
 	if (rc < 0)
 		goto fail;
 	if (strcmp(a->mode, "vma") == 0) {
@@ -241,7 +242,6 @@ out:
 	free(o);
 	free(w);
 	free(pages);
-	tt_topo_release(&t);
 	return rc;
 }
 

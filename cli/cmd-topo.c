@@ -317,16 +317,17 @@ int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 {
 	struct cli_opt opts[] = { CLI_END };
 	static struct wi_seen wis[8];
-	struct tt_topo t;
+	struct tt_topo *t;
 	char state[4096];
 	int nargs, rc = cli_parse(cli, cli_find_command("topo"), opts, argc, argv, &nargs), nwi = 0;
 	bool have_state;
 
 	if (rc >= 0)
 		return rc;
-	rc = cli_load_topo(cli, &t);
+	rc = cli_setup(cli);
 	if (rc)
 		return rc;
+	t = cli->topo;
 	have_state = tt_state_dir(TT_DIR_STATE, state, sizeof(state)) == 0;
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && nwi < 8; b++) {
 		struct wi_seen *w = &wis[nwi++];
@@ -336,7 +337,7 @@ int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 		w->nreset = 0;
 		w->rc = w->be->detect(&cli->sfs, w->why, sizeof(w->why));
 		if (w->rc == 0)
-			w->rc = w->be->read(&cli->sfs, &t, &w->st);
+			w->rc = w->be->read(&cli->sfs, t, &w->st);
 		if (w->rc == 0 && have_state)
 			w->nreset = tt_wi_reset_since_apply(w->be, &cli->sfs, state, &w->reset);
 		if (w->rc < 0 && w->rc != TT_EUNAVAIL) {
@@ -345,14 +346,13 @@ int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 		}
 	}
 	if (cli->json) {
-		rc = print_json(cli, &t, wis, nwi);
+		rc = print_json(cli, t, wis, nwi);
 	} else {
-		print_human(cli, &t, wis, nwi);
+		print_human(cli, t, wis, nwi);
 		rc = 0;
 	}
 out:
 	for (int i = 0; i < nwi; i++)
 		tt_wi_state_release(&wis[i].st);
-	tt_topo_release(&t);
 	return rc;
 }

@@ -2,8 +2,10 @@
 # bash completion for tiertune, installed by `make install`. The commands and
 # each command's options come from tiertune itself (--completion-helper, from
 # the option tables in cli/), so they cannot drift from the binary; so do the
-# values of options (--completion-values: models, kernels, export formats,
-# nodes of the --sysfs-root given; run ids from 'runs' on the --db given).
+# values of options: a choice's words from its table (COMMAND
+# --completion-choices=OPTION: --strategy, --placement, --format, --objective,
+# --order...), and --completion-values for models, kernels, collectors and the
+# nodes of the --sysfs-root given; run ids from 'runs' on the --db given.
 _tiertune() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cmd= i nargs=0
 	local -a where=()
@@ -47,9 +49,6 @@ _tiertune() {
 	--page-size)
 		COMPREPLY=($(compgen -W "4K thp 2M 1G" -- "$cur"))
 		return ;;
-	--format)
-		COMPREPLY=($(compgen -W "$(tiertune --completion-values=formats 2>/dev/null)" -- "$cur"))
-		return ;;
 	--source-node | --nodes)
 		COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" --completion-values=nodes 2>/dev/null)" -- "$cur"))
 		return ;;
@@ -64,6 +63,15 @@ _tiertune() {
 			COMPREPLY=($(compgen -W "$(tiertune --completion-helper 2>/dev/null)" -- "$cur"))
 		fi
 		return
+	fi
+	# Any other option's words: a choice's, from the command's table.
+	if [[ -n $cmd && $prev == --?* && $cur != -* ]]; then
+		local words
+		words=$(tiertune "$cmd" --completion-choices="${prev#--}" 2>/dev/null)
+		if [ -n "$words" ]; then
+			COMPREPLY=($(compgen -W "$words" -- "$cur"))
+			return
+		fi
 	fi
 	case $cmd in
 	help)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* Every command's: parsed here, listed in every --help. */
-static const char *opt_sysfs_root, *opt_db;
+static const char *opt_sysfs_root, *opt_db, *opt_choices;
 static bool opt_json, opt_help, opt_completion;
 static struct cli_opt common[] = {
 	CLI_STRING(
@@ -21,8 +21,10 @@ static struct cli_opt common[] = {
 		   "tiertune.db, /var/lib/tiertune/tiertune.db for root)"),
 	CLI_FLAG("json", &opt_json, "print JSON instead of text (fields: docs/json.md)"),
 	CLI_FLAG("help", &opt_help, "show this help", .short_name = 'h'),
-	/* Not listed: shell completion's question (cli/tiertune.bash). */
+	/* Not listed: shell completion's questions (cli/completion.bash):
+	 * the options, and the words an option takes. */
 	CLI_FLAG("completion-helper", &opt_completion, NULL),
+	CLI_STRING("completion-choices", &opt_choices, "OPTION", NULL),
 	CLI_END,
 };
 
@@ -61,6 +63,29 @@ static void completion(const struct tt_cmd *cmd, const struct cli_opt *opts)
 				printf("--%s%s\n", o->name, o->kind != TT_OPT_KIND_FLAG ? "=" : "");
 }
 
+/* The words option name takes, one a line: a choice's (its table's
+ * names), or those an argument name spells ("upstream|rfc|both"); none
+ * for a free value (N, FILE, N:W,...|auto). */
+static void choices(const struct cli_opt *opts, const char *name)
+{
+	char buf[512];
+
+	for (const struct cli_opt *set[] = { opts, common }, **s = set; s < set + 2; s++)
+		for (const struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++) {
+			const char *arg = tt_opt_arg_name(o, buf, sizeof(buf));
+
+			if (strcmp(o->name, name) != 0 || !arg)
+				continue;
+			if (o->kind == TT_OPT_KIND_CHOICE)
+				for (int i = 0; tt_opt_choice(o, i); i++)
+					printf("%s\n", tt_opt_choice(o, i));
+			else if (strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789-|") ==
+				 strlen(arg))
+				for (const char *w = arg; *w; w += strcspn(w, "|"), w += !!*w)
+					printf("%.*s\n", (int)strcspn(w, "|"), w);
+		}
+}
+
 int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts,
 		    const struct tt_opt_rule *rules, int argc, char **argv, int *nargs)
 {
@@ -68,13 +93,17 @@ int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt
 	struct tt_opt_args args;
 	int rc;
 
-	opt_sysfs_root = opt_db = NULL;
+	opt_sysfs_root = opt_db = opt_choices = NULL;
 	opt_json = opt_help = opt_completion = false;
 	cli->dashdash = -1;
 	if (tt_opt_parse(tables, 0, argc, argv, &args) < 0)
 		return refused(cmd, &args);
 	cli->dashdash = args.dashdash;
 	*nargs = args.n;
+	if (opt_choices) {
+		choices(opts, opt_choices);
+		return 0;
+	}
 	if (args.n && !cmd->args && !opt_help && !opt_completion)
 		return usage_error(cmd, "%s takes no argument, got '%s'", cmd->name, argv[0]);
 	if (opt_completion) {

@@ -20,75 +20,129 @@
 
 const char cli_version[] = TT_VERSION;
 
-/* The commands; each parses its own options (cli/options.h). */
+/* The commands, one descriptor each: what it needs opened (enum
+ * cli_need, cli.h: run_builtin and cli_setup open and close it), its
+ * arguments and summary; each declares its options in its own file
+ * (cli/options.h). To add one: cli.h's recipe above struct tt_cmd. */
 const struct tt_cmd tt_commands[] = {
-	{ "topo", cmd_topo, NULL,
-	  "Show nodes (CPUs, memory, tier, HMAT figures and their initiators), tiers, distances, "
-	  "demotion and NUMA balancing, the weight interfaces with their current weights and auto "
-	  "state, and perf PMUs.",
-	  true },
-	{ "simulate", cmd_simulate, NULL,
-	  "Show the node of each of K pages as the kernel's weighted interleave would place them "
-	  "(a model: nothing is allocated). Weights default to what the sysfs root holds.",
-	  true },
-	{ "bench", cmd_bench, NULL,
-	  "Run a memory kernel (bandwidth, latency, loaded latency) for real with its buffers "
-	  "placed per the weights, verify where every page landed, and report the figures.",
-	  true },
-	{ "auto", cmd_auto, "[-- COMMAND ARGS...]",
-	  "Find the best weights for one source node: baselines, a search, and the winner proved "
-	  "against the baselines; recorded, and applied with --apply. With a COMMAND after '--', "
-	  "the score is that program's, run once per measurement under each candidate.",
-	  true },
-	{ "sweep", cmd_sweep, NULL,
-	  "Measure every weight vector of a grid (the exhaustive picture auto's search avoids), "
-	  "with the same baselines, report and record.",
-	  true },
-	{ "plot", cmd_plot, "RUN...",
-	  "Draw an auto or sweep run's trials over their shares with the winner and the baselines "
-	  "marked, bench loaded-latency curves or a --matrix heat map (gnuplot, PNG and SVG); "
-	  "without gnuplot, write the data and the script.",
-	  false },
-	{ "apply", cmd_apply, NULL,
-	  "Write weights to sysfs as a transaction: validate, journal the old values, write, read "
-	  "back, and put everything back on any failure.",
-	  true },
-	{ "restore", cmd_restore, NULL,
-	  "Put back what the last apply replaced (or what a leftover journal holds), weight 1 "
-	  "everywhere, or the kernel's auto mode.",
-	  true },
-	{ "export", cmd_export, NULL,
-	  "Write recommended weights as a shell script, a profile for other hosts, a "
-	  "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the run's trials.",
-	  false },
-	{ "run", cmd_run, "-- COMMAND [ARGS...]",
-	  "Launch a program under weighted interleave over the weights' nodes with its CPUs on "
-	  "the source node; the weights (global on upstream kernels) must be what sysfs holds, "
-	  "or --apply writes them first.",
-	  false },
-	{ "rebalance", cmd_rebalance, NULL,
-	  "Show where a running process's pages are against the shares weights stand for, and "
-	  "with --move move them there (move_pages, in bounded batches; a dry run by default).",
-	  true },
-	{ "capture", cmd_capture, NULL,
-	  "Copy what tiertune reads of this machine (nodes, CPUs, caches, HMAT, tiers, weights, "
-	  "PMUs) into a folder or .tar.gz that --sysfs-root and hwloc read back: for a bug "
-	  "report, or what-if searches elsewhere.",
-	  false },
-	{ "collectors", cmd_collectors, NULL,
-	  "List every collector (perf counters, memory-controller bandwidth, allocation "
-	  "statistics), whether it works on this machine and why not, and its metrics.",
-	  true },
-	{ "runs", cmd_runs, NULL,
-	  "List recorded runs, newest first, with kind, source node, status and best result.",
-	  true },
-	{ "show", cmd_show, "RUN", "Show one run: its host, trials and recommendations.", true },
-	{ "db", cmd_db, "check | migrate | merge FILE...",
-	  "Check the database's integrity and schema version, bring an older one to this "
-	  "version, or merge other hosts' databases into it (all or nothing).",
-	  true },
-	{ "help", cmd_help, "[COMMAND]", "Show the commands, or one command's options.", false },
-	{ NULL, NULL, NULL, NULL, false },
+	{ .name = "topo",
+	  .run = cmd_topo,
+	  .needs = CLI_TOPO,
+	  .summary = "Show nodes (CPUs, memory, tier, HMAT figures and their initiators), tiers, "
+		     "distances, demotion and NUMA balancing, the weight interfaces with their "
+		     "current weights and auto state, and perf PMUs.",
+	  .json = true },
+	{ .name = "simulate",
+	  .run = cmd_simulate,
+	  .needs = CLI_TOPO,
+	  .summary = "Show the node of each of K pages as the kernel's weighted interleave would "
+		     "place them (a model: nothing is allocated). Weights default to what the "
+		     "sysfs root holds.",
+	  .json = true },
+	{ .name = "bench",
+	  .run = cmd_bench,
+	  .needs = CLI_TOPO,
+	  .summary = "Run a memory kernel (bandwidth, latency, loaded latency) for real with its "
+		     "buffers placed per the weights, verify where every page landed, and report "
+		     "the figures.",
+	  .json = true },
+	{ .name = "auto",
+	  .run = cmd_auto,
+	  .needs = CLI_TOPO,
+	  .args = "[-- COMMAND ARGS...]",
+	  .summary = "Find the best weights for one source node: baselines, a search, and the "
+		     "winner proved against the baselines; recorded, and applied with --apply. "
+		     "With a COMMAND after '--', the score is that program's, run once per "
+		     "measurement under each candidate.",
+	  .json = true },
+	{ .name = "sweep",
+	  .run = cmd_sweep,
+	  .needs = CLI_TOPO,
+	  .summary = "Measure every weight vector of a grid (the exhaustive picture auto's search "
+		     "avoids), with the same baselines, report and record.",
+	  .json = true },
+	{ .name = "plot",
+	  .run = cmd_plot,
+	  .needs = CLI_DB,
+	  .args = "RUN...",
+	  .summary = "Draw an auto or sweep run's trials over their shares with the winner and the "
+		     "baselines "
+		     "marked, bench loaded-latency curves or a --matrix heat map (gnuplot, PNG and "
+		     "SVG); "
+		     "without gnuplot, write the data and the script." },
+	{ .name = "apply",
+	  .run = cmd_apply,
+	  .needs = CLI_TOPO,
+	  .summary = "Write weights to sysfs as a transaction: validate, journal the old values, "
+		     "write, read back, and put everything back on any failure.",
+	  .json = true },
+	{ .name = "restore",
+	  .run = cmd_restore,
+	  .needs = CLI_ROOT | CLI_RECOVERS,
+	  .summary = "Put back what the last apply replaced (or what a leftover journal holds), "
+		     "weight 1 everywhere, or the kernel's auto mode.",
+	  .json = true },
+	{ .name = "export",
+	  .run = cmd_export,
+	  .needs = CLI_TOPO,
+	  .summary = "Write recommended weights as a shell script, a profile for other hosts, a "
+		     "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the "
+		     "run's trials." },
+	/* run launches on the topology it reads itself; db opens the
+	 * database as its action needs (check read-only). */
+	{ .name = "run",
+	  .run = cmd_run,
+	  .args = "-- COMMAND [ARGS...]",
+	  .summary = "Launch a program under weighted interleave over the weights' nodes with its "
+		     "CPUs on "
+		     "the source node; the weights (global on upstream kernels) must be what sysfs "
+		     "holds, "
+		     "or --apply writes them first." },
+	{ .name = "rebalance",
+	  .run = cmd_rebalance,
+	  .needs = CLI_TOPO,
+	  .summary = "Show where a running process's pages are against the shares weights stand "
+		     "for, and with --move move them there (move_pages, in bounded batches; a dry "
+		     "run by default).",
+	  .json = true },
+	{ .name = "capture",
+	  .run = cmd_capture,
+	  .needs = CLI_ROOT,
+	  .summary =
+		  "Copy what tiertune reads of this machine (nodes, CPUs, caches, HMAT, tiers, "
+		  "weights, "
+		  "PMUs) into a folder or .tar.gz that --sysfs-root and hwloc read back: for a bug "
+		  "report, or what-if searches elsewhere." },
+	{ .name = "collectors",
+	  .run = cmd_collectors,
+	  .needs = CLI_TOPO,
+	  .summary = "List every collector (perf counters, memory-controller bandwidth, allocation "
+		     "statistics), whether it works on this machine and why not, and its metrics.",
+	  .json = true },
+	{ .name = "runs",
+	  .run = cmd_runs,
+	  .needs = CLI_DB,
+	  .summary = "List recorded runs, newest first, with kind, source node, status and best "
+		     "result.",
+	  .json = true },
+	{ .name = "show",
+	  .run = cmd_show,
+	  .needs = CLI_DB,
+	  .args = "RUN",
+	  .summary = "Show one run: its host, trials and recommendations.",
+	  .json = true },
+	{ .name = "db",
+	  .run = cmd_db,
+	  .args = "check | migrate | merge FILE...",
+	  .summary = "Check the database's integrity and schema version, bring an older one to "
+		     "this version, or merge other hosts' databases into it (all or nothing).",
+	  .json = true },
+	{ .name = "help",
+	  .run = cmd_help,
+	  .needs = CLI_NO_MACHINE,
+	  .args = "[COMMAND]",
+	  .summary = "Show the commands, or one command's options." },
+	{ .name = NULL },
 };
 
 /* The command line as a shell would take it back, for the run record. */
@@ -114,13 +168,28 @@ static void warn_leftover_journal(const struct tt_cmd *cmd)
 {
 	char state[4096], path[4300];
 
-	if (strcmp(cmd->name, "help") == 0 || cmd->run == cmd_restore ||
+	if ((cmd->needs & (CLI_RECOVERS | CLI_NO_MACHINE)) ||
 	    tt_state_dir(TT_DIR_STATE, state, sizeof(state)) < 0 ||
 	    tt_apply_leftover(state, path, sizeof(path)) != 1)
 		return;
 	cli_warn("an interrupted tiertune left weights half-applied; journal '%s' holds the old "
 		 "values: run 'tiertune restore' to put them back",
 		 path);
+}
+
+/* As git's run_builtin: the command runs with what its descriptor
+ * declares opened for it (cli_setup, called once its options are checked),
+ * and closed here after, whatever it returned. */
+static int run_builtin(struct tt_cli *cli, const struct tt_cmd *cmd, int argc, char **argv, int i)
+{
+	int rc;
+
+	warn_leftover_journal(cmd);
+	command_line(argc, argv, cli->cmdline, sizeof(cli->cmdline));
+	cli->cmd = cmd;
+	rc = cmd->run(cli, argc - i, argv + i);
+	cli_release(cli);
+	return rc;
 }
 
 static int finish(int rc)
@@ -158,8 +227,10 @@ static void print_name(const char *name, void *ctx)
 }
 
 /* The values shell completion offers for an option (cli/completion.bash
- * asks by kind): the shipped models, the bench kernels, export's formats,
- * the online nodes of --sysfs-root. Run ids come from 'runs'. */
+ * and tui/completion.bash ask by kind): the shipped models, the bench
+ * kernels, export's formats, the collectors (bench --collect, tiertop
+ * --collectors), the online nodes of --sysfs-root. Run ids come from 'runs';
+ * a choice's words from its command (--completion-choices). */
 static int completion_values(struct tt_cli *cli, const char *kind)
 {
 	struct tt_topo t;
@@ -171,6 +242,9 @@ static int completion_values(struct tt_cli *cli, const char *kind)
 			printf("%s\n", (*k)->name);
 	} else if (!strcmp(kind, "formats")) {
 		cli_export_formats(stdout);
+	} else if (!strcmp(kind, "collectors")) {
+		for (const struct tt_collector *const *c = tt_collectors; *c; c++)
+			printf("%s\n", (*c)->name);
 	} else if (!strcmp(kind, "nodes")) {
 		if (cli_load_topo(cli, &t))
 			return 1;
@@ -178,9 +252,10 @@ static int completion_values(struct tt_cli *cli, const char *kind)
 			printf("%d\n", t.nodes[n].id);
 		tt_topo_release(&t);
 	} else {
-		return cli_usage("--completion-values takes models, kernels, formats or nodes, not "
-				 "'%s'",
-				 kind);
+		return cli_usage(
+			"--completion-values takes models, kernels, formats, collectors or "
+			"nodes, not '%s'",
+			kind);
 	}
 	return 0;
 }
@@ -237,7 +312,5 @@ int main(int argc, char **argv)
 	cmd = cli_find_command(argv[i]);
 	if (!cmd)
 		return cli_usage("unknown command '%s' (see 'tiertune help')", argv[i]);
-	warn_leftover_journal(cmd);
-	command_line(argc, argv, cli.cmdline, sizeof(cli.cmdline));
-	return finish(cmd->run(&cli, argc - i, argv + i));
+	return finish(run_builtin(&cli, cmd, argc, argv, i));
 }

@@ -3,6 +3,7 @@
 
 #include "error.h"
 #include "fixture-kernel.h"
+#include "test-hooks.h"
 
 #include <stdlib.h>
 
@@ -27,6 +28,6 @@ int tt_root_open(struct tt_sysfs *s, const char *root)
 		return 0;
 	}
 	s->store = &tt_fixture_kernel;
-	tt_fixture_fault(getenv("TIERTUNE_TEST_FIXTURE_FAULT"));
+	tt_fixture_fault(tt_test_hooks ? tt_test_hooks->fixture_fault : NULL);
 	return 0;
 }

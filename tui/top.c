@@ -42,9 +42,12 @@ static double mono(void)
 
 static const struct tt_collector *find(const char *name)
 {
-	for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i]; i++)
-		if (strcmp(name, tt_top_test_collectors[i]->name) == 0)
-			return tt_top_test_collectors[i];
+	const struct tt_collector *const *test =
+		tt_test_hooks ? tt_test_hooks->top_collectors : NULL;
+
+	for (int i = 0; test && test[i]; i++)
+		if (strcmp(name, test[i]->name) == 0)
+			return test[i];
 	return tt_collector_find(name);
 }
 
@@ -81,14 +84,16 @@ static void close_sources(struct tt_top *top)
  * Returns how many, or negative. */
 static int pick_collectors(const struct tt_top *top, const struct tt_collector *list[32])
 {
+	const struct tt_collector *const *test =
+		tt_test_hooks ? tt_test_hooks->top_collectors : NULL;
 	int n = 0;
 
 	if (!top->collectors) {
 		for (const struct tt_collector *const *c = tt_collectors; *c && n < 31; c++)
 			if (wanted(*c))
 				list[n++] = *c;
-		for (int i = 0; tt_top_test_collectors && tt_top_test_collectors[i] && n < 32; i++)
-			list[n++] = tt_top_test_collectors[i];
+		for (int i = 0; test && test[i] && n < 32; i++)
+			list[n++] = test[i];
 		return n;
 	}
 	char copy[512], *save, *tok;

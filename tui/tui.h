@@ -20,12 +20,9 @@
 #include "../collectors/collector.h"
 #include "../collectors/sampler.h"
 #include "../core/sysfs.h"
+#include "../core/test-hooks.h" /* the test build's collectors */
 #include "../core/topo.h"
 #include "../core/wi.h"
-
-/* Collectors only the test build offers (tests/helper/c-script.c):
- * NULL-terminated, and absent (NULL) in tiertop itself. */
-extern const struct tt_collector *const tt_top_test_collectors[] __attribute__((weak));
 
 struct tt_top {
 	/* settings */

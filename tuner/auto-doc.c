@@ -213,12 +213,6 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 	return rc;
 }
 
-void tt_auto_doc_release(struct tt_auto_doc *d)
-{
-	free(d->trials);
-	d->trials = NULL;
-}
-
 void tt_auto_recipe(const struct tt_topo *t, int source, const struct tt_weights *w,
 		    struct tt_auto_recipe *out)
 {

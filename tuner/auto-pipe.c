@@ -7,6 +7,7 @@
 #include "../bench/kernels.h"
 #include "../core/error.h"
 #include "../core/state.h"
+#include "../core/test-hooks.h"
 #include "../core/wi.h"
 #include "app.h"
 #include "trial.h"
@@ -251,7 +252,7 @@ static int app_setup(struct tt_auto *c)
 		p->app = NULL;
 		return rc;
 	}
-	if (c->req.app.host_nodes) {
+	if (tt_test_hooks && tt_test_hooks->app_host_nodes && !c->sfs->live) {
 		p->app->host_nodes = true;
 		return host_mem_nodes(&p->app->nodes);
 	}

@@ -635,6 +635,14 @@ int tt_auto_plan(const struct tt_auto *c, struct tt_apply_plan *p)
 	return rc < 0 ? rc : tt_apply_plan_weights(p, c->t, -1, &w);
 }
 
+/* Here, not in auto-doc.c, which builds the document: auto-doc.c calls
+ * this file (tt_auto_plan), never the other way. */
+void tt_auto_doc_release(struct tt_auto_doc *d)
+{
+	free(d->trials);
+	d->trials = NULL;
+}
+
 void tt_auto_release(struct tt_auto *c)
 {
 	if (c->searched)

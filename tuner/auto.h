@@ -70,9 +70,6 @@ struct tt_auto_app {
 	char **argv; /* NULL-terminated; NULL: bench trials */
 	const char *metric;
 	bool higher_is_better;
-	/* The program runs on this host's memory nodes, not the root's (the
-	 * CLI's test hook: orchestration tests on a fixture copy). */
-	bool host_nodes;
 };
 
 /* The run asked for, as the caller parsed it: every choice typed. */

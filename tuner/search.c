@@ -553,7 +553,7 @@ void tt_search_cfg_default(struct tt_search_cfg *cfg)
 	cfg->min_repeats = 2;
 	cfg->max_repeats = 6;
 	cfg->confirm_rounds = 3;
-	cfg->strategy = "shares";
+	cfg->strategy = tt_strategies[0]->name; /* the default: the table's first */
 }
 
 int tt_confirm_rounds_for(double g, double sigma, int max)
@@ -770,7 +770,7 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 	s->prior_trial = -1;
 	if ((rc = check_cfg(c, sample)) < 0)
 		return rc;
-	s->strategy = tt_strategy_find(c->strategy ? c->strategy : "shares");
+	s->strategy = c->strategy ? tt_strategy_find(c->strategy) : tt_strategies[0];
 	if (!s->strategy)
 		return tt_err(TT_EINPUT, "unknown search strategy '%s'", c->strategy);
 	s->cfg = *c;

@@ -133,7 +133,7 @@ local_node() {
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent)
 can_drop() { [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; }
 nobody_tt() {
-	[ -x "$WORK/nobody/tiertune" ] || { mkdir -p "$WORK/nobody" && cp "$TT" "$WORK/nobody/"; }
+	[ -x "$WORK/nobody/tiertune" ] || { mkdir -p "$WORK/nobody" && cp "$TT" "$WORK/nobody/tiertune"; }
 	chmod 755 "$WORK" "$WORK/nobody"
 	echo "$WORK/nobody/tiertune"
 }

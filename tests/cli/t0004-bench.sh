@@ -120,7 +120,7 @@ expect_bad_input 2 "'--threads' value '0'" - "$TT" bench --kernel copy --threads
 expect_bad_input 2 "'--size' value '0'" - "$TT" bench --kernel copy --size 0
 expect_bad_input 2 "--nodes: node $offline is not online" - "$TT" bench --kernel copy --nodes $N0,$offline
 expect_bad_input 2 "give node $offline, which is not in --nodes" - "$TT" bench --kernel copy --nodes $N0 --weights $offline:2
-expect_bad_input 2 "placement 'sideways'" - "$TT" bench --kernel copy --placement sideways
+expect_bad_input 2 "option '--placement' value 'sideways' is not one of: exact, kernel, interleave, bind, local" - "$TT" bench --kernel copy --placement sideways
 expect_bad_input 2 "'--size' value '4Q' is not a size; give a number of bytes, or one with K, M, G or T" - "$TT" bench --kernel copy --size 4Q
 expect_bad_input 2 "'--size' value '64MB' is not a size" - "$TT" bench --kernel copy --size 64MB
 expect_bad_input 2 "'--size' value '1.1K' is not a size in whole bytes" - "$TT" bench --kernel copy --size 1.1K

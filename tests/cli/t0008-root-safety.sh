@@ -68,7 +68,7 @@ fi
 # history may not hold it yet; plain restore puts everything back.
 root=$(copy_fixture spr-ddr5-2cxl)
 before=$(tree_sum "$root")
-TIERTUNE_TEST_FIXTURE_FAULT=kill:3 run "$TT" --db "$nodb" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
+TIERTUNE_TEST_FIXTURE_FAULT=kill:3 run "$TT_BUILD/tests/tiertune-test" --db "$nodb" --sysfs-root "$root" apply --weights 0:5,1:2,2:1
 run "$TT" --db "$nodb" --sysfs-root "$root" restore
 is "killed at the last write, no database: plain restore, tree as before" "$rc:$(same "$root" "$before")" "0:same"
 
@@ -361,7 +361,7 @@ done
 # the FILE where it was.
 rj=$(copy_fixture spr-ddr5-2cxl)
 r0=$(tree_sum "$rj")
-TIERTUNE_TEST_FIXTURE_FAULT=kill:2 "$TT" --sysfs-root "$rj" apply --weights 0:5,1:2,2:1 >/dev/null 2>&1
+TIERTUNE_TEST_FIXTURE_FAULT=kill:2 "$TT_BUILD/tests/tiertune-test" --sysfs-root "$rj" apply --weights 0:5,1:2,2:1 >/dev/null 2>&1
 mv "$st/apply.journal" "$WORK/my.journal"
 run "$TT" --sysfs-root "$rj" restore --journal "$WORK/my.journal"
 is "restore --journal FILE: the tree back, the user's FILE kept" \

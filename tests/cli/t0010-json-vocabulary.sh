@@ -46,7 +46,7 @@ fits apply "apply --dry-run" "$TT" --sysfs-root "$ax" apply --weights 0:5,1:2,2:
 fits apply "apply" "$TT" --sysfs-root "$ax" apply --weights 0:5,1:2,2:2 --json
 fits apply "apply with nothing to write" "$TT" --sysfs-root "$ax" apply --weights 0:5 --json
 fits apply "restore --last" "$TT" --sysfs-root "$ax" restore --last --json
-TIERTUNE_TEST_FIXTURE_FAULT=kill:2 run "$TT" --sysfs-root "$ax" apply --weights 0:7,1:2,2:2
+TIERTUNE_TEST_FIXTURE_FAULT=kill:2 run "$TT_BUILD/tests/tiertune-test" --sysfs-root "$ax" apply --weights 0:7,1:2,2:2
 fits restore-journal "restore --journal" "$TT" --sysfs-root "$ax" restore --journal \
 	"$TIERTUNE_STATE_DIR/apply.journal" --json
 fits apply "restore --defaults" "$TT" --sysfs-root "$ax" restore --defaults --json

@@ -3,17 +3,20 @@
 # Every command's options come from one table (cli/options.h): --help lists
 # each one the parser takes and the parser takes each one --help lists, the
 # help fits 80 columns, the man page describes every option in the command's
-# section, and bash completion offers them. Unknown and incomplete options
-# are errors naming the option.
+# section with every word of its choices, and bash completion offers them
+# and their choices (tiertop's too). Unknown and incomplete options are
+# errors naming the option.
 . "$(dirname "$0")/lib.sh"
 
 MAN="$TT_TOP/docs/tiertune.1"
 # The man page's text for one command: from ".SS name" to the next heading.
 man_section() { awk -v c="$1" '/^\.S[SH] / {on = ($1 == ".SS" && $2 == c)} on' "$MAN" | sed 's/\\-/-/g'; }
+# Its words, fonts dropped ("\fBgrid\fR" is grid).
+man_words() { man_section "$1" | sed 's/\\f[BIRP]//g'; }
 common=$(awk '/^\.SH COMMON OPTIONS/ {on = 1; next} /^\.SH / {on = 0} on' "$MAN" | sed 's/\\-/-/g')
 
 commands=$("$TT" --completion-helper)
-is "the command list comes from the table" "$(echo $commands | wc -w)" "$(grep -oE '\{ ?"[a-z]+", cmd_' "$TT_TOP/cli/tiertune.c" | wc -l)"
+is "the command list comes from the table" "$(echo $commands | wc -w)" "$(grep -oE '\.run = cmd_' "$TT_TOP/cli/tiertune.c" | wc -l)"
 for c in $commands; do
 	opts=$("$TT" "$c" --completion-helper)
 	run "$TT" "$c" --help
@@ -34,6 +37,17 @@ for c in $commands; do
 	is "$c: --help exits 0 and lists every option" "$rc:${missing:-none}" "0:none"
 	is "$c: every listed option parses" "${unparsed:-none}" none
 	is "$c: the man page describes every option" "${undocumented:-none}" none
+	# A choice's words are its table's (a strategy, export format,
+	# placement, objective, interface): a new one is named in the man
+	# page, as the strategies and formats were by hand.
+	unnamed=
+	for o in $opts; do
+		[ "$o" != "${o%=}" ] || continue
+		for w in $("$TT" "$c" --completion-choices="${o#--}"); do
+			man_words "$c" | grep -qw -- "$w" || unnamed="$unnamed ${o%=}=$w"
+		done
+	done
+	is "$c: the man page names every choice of every option" "${unnamed:-none}" none
 	is "$c: --help fits 80 columns" "$(awk 'length($0) > 80' "$WORK/out" | head -3)" ""
 	expect_bad_input 2 "unknown option '--no-such-option'" - "$TT" "$c" --no-such-option
 	# The usage line names the positional arguments only (options are the
@@ -114,4 +128,44 @@ is "completion: --source-node's nodes, of the --sysfs-root given" \
 run "$TT" --db "$WORK/comp.db" auto --source-node 0 --model spr-ddr5-2cxl --budget 20
 is "completion: show's run ids, of the --db given" "$(comp --db "$WORK/comp.db" show "")" 1
 is "completion: apply --run's run ids" "$(comp --db "$WORK/comp.db" apply --run "")" 1
+# A choice's words come from its table: the same as --help shows, the
+# formats the same as --completion-values lists.
+is "completion: --strategy's words are the table's (as --help shows them)" \
+	"$(comp auto --strategy "")" \
+	"$("$TT" auto --help | sed -nE 's/^ +--strategy ([a-z|]+)( .*)?$/\1/p' | tr '|' ' ')"
+is "completion: --strategy=, split at '='" "$(comp auto --strategy = h)" hillclimb
+is "completion: auto --placement's choices" "$(comp auto --placement "")" "exact kernel"
+is "completion: bench --placement's choices" "$(comp bench --placement = b)" bind
+is "completion: --objective's choices" "$(comp auto --objective "")" "bandwidth latency"
+is "completion: rebalance --order's choices" "$(comp rebalance --order "")" "shares interleave"
+is "completion: --interface's interfaces (and both)" "$(comp export --interface "")" \
+	"$("$TT" --version | sed -n 's/^interfaces: //p') both"
+is "completion: --format's words are --completion-values=formats'" \
+	"$(comp export --format "")" "$("$TT" --completion-values=formats | paste -sd' ')"
+is "completion: a free value offers no words" "$(comp auto --budget "")" ""
+is "completion: a flag's next word is not its value" "$(comp --db "$WORK/comp.db" show --json "")" 1
+
+# tiertop's completion (tui/completion.bash): its options and their values,
+# and its man page names every option and choice.
+TOP="$TT_BUILD/tiertop"
+if [ -x "$TOP" ]; then
+	tcomp() { PATH="$(dirname "$TT"):$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tiertop; echo "${COMPREPLY[*]}"' _ "$TT_TOP/tui/completion.bash" tiertop "$@"; }
+	is "tiertop completion: an option" "$(tcomp --vi)" --view
+	is "tiertop completion: --view's words" "$(tcomp --view "")" "nodes tiers"
+	is "tiertop completion: --view=, split at '='" "$(tcomp --view = t)" tiers
+	is "tiertop completion: --sort's words" "$(tcomp --sort = "")" "pages skew pid"
+	is "tiertop completion: --collectors' names" "$(tcomp --collectors nu)" numastat
+	is "tiertop completion: the last name of a --collectors list" \
+		"$(tcomp --collectors numastat,perf-u)" "numastat,perf-uncore"
+	is "tiertop completion: a free value offers no words" "$(tcomp --delay "")" ""
+	tman=$(sed 's/\\-/-/g; s/\\f[BIRP]//g' "$TT_TOP/docs/tiertop.1")
+	unnamed=
+	for o in $("$TOP" --help | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+		grep -q -- "$o" <<<"$tman" || unnamed="$unnamed $o"
+	done
+	while read -r o arg; do
+		for w in ${arg//|/ }; do grep -qw -- "$w" <<<"$tman" || unnamed="$unnamed $o=$w"; done
+	done < <("$TOP" --help | sed -nE 's/^ +(-., )?(--[a-z-]+) ([a-z]+(\|[a-z]+)+) .*/\2 \3/p')
+	is "tiertop: the man page names every option and choice" "${unnamed:-none}" none
+fi
 done_testing

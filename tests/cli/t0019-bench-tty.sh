@@ -56,7 +56,7 @@ is "^C: show warns of nothing either" "$rc:$(cat "$WORK/err")" "0:"
 fx=$(copy_fixture spr-ddr5-2cxl)
 printf '#!/bin/sh\nsleep 0.2\n' >"$WORK/slow"
 chmod +x "$WORK/slow"
-T send-keys -t tt "clear; TIERTUNE_TEST_APP_HOST_NODES=1 '$TT' --sysfs-root '$fx' --db '$WORK/auto.db' auto --source-node 0 --budget 200 --no-profile -- '$WORK/slow' >/dev/null; echo \"exit=\$?\"" Enter
+T send-keys -t tt "clear; TIERTUNE_TEST_APP_HOST_NODES=1 '$TT_BUILD/tests/tiertune-test' --sysfs-root '$fx' --db '$WORK/auto.db' auto --source-node 0 --budget 200 --no-profile -- '$WORK/slow' >/dev/null; echo \"exit=\$?\"" Enter
 st='^measurement [0-9]+ of 20[0-9], best [0-9:,]+ [0-9.]+ s, about [0-9]+ s left, [0-9]+ s elapsed$'
 wait_for "$st" 20 || true
 sleep 1.5

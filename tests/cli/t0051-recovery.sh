@@ -25,7 +25,7 @@ spr=$FIX/spr-ddr5-2cxl
 # A boot apply killed mid-write (the fixture kernel's kill at its 3rd
 # write), then the next boot without node 2: the journal names node2.
 root=$(copy_fixture spr-ddr5-2cxl)
-(TIERTUNE_TEST_FIXTURE_FAULT=kill:3 "$TT" --sysfs-root "$root" apply --profile "$WORK/spr.json" >/dev/null 2>&1)
+(TIERTUNE_TEST_FIXTURE_FAULT=kill:3 "$TT_BUILD/tests/tiertune-test" --sysfs-root "$root" apply --profile "$WORK/spr.json" >/dev/null 2>&1)
 is "killed boot apply: its journal is left" "$(ls "$state" | grep -c '^apply.journal$')" 1
 node2_offline "$root"
 run "$TT" --sysfs-root "$root" apply --profile "$WORK/spr.json"
@@ -56,7 +56,7 @@ rm -rf "$state"
 root=$(copy_fixture spr-ddr5-2cxl)
 mkdir -p "$root/proc/sys/kernel/random"
 cat /proc/sys/kernel/random/boot_id >"$root/proc/sys/kernel/random/boot_id"
-(TIERTUNE_TEST_FIXTURE_FAULT=kill:3 "$TT" --sysfs-root "$root" apply --weights 0:5,1:2,2:1 >/dev/null 2>&1)
+(TIERTUNE_TEST_FIXTURE_FAULT=kill:3 "$TT_BUILD/tests/tiertune-test" --sysfs-root "$root" apply --weights 0:5,1:2,2:1 >/dev/null 2>&1)
 echo 00000000-1111-2222-3333-444444444444 >"$root/proc/sys/kernel/random/boot_id"
 before=$(tree_sum "$root")
 run "$TT" --sysfs-root "$root" restore

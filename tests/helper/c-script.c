@@ -3,7 +3,7 @@
  * one line per sample, so a test can make figures change between frames,
  * start as initializing and go stale. It is linked only into the test
  * build's tiertop (build/tests/tiertop-script), never into tiertop, which
- * offers it through tt_top_test_collectors; the file is named by
+ * offers it through the test hooks (test-hooks.c); the file is named by
  * TIERTUNE_TEST_COLLECTOR_SCRIPT. It is flagged simulated like the model.
  *
  *	# comment
@@ -192,5 +192,3 @@ const struct tt_collector tt_c_script = {
 	.sample = sample,
 	.close = close_script,
 };
-
-const struct tt_collector *const tt_top_test_collectors[] = { &tt_c_script, NULL };

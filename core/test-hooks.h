@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The test seams, all in one place. The shipped binaries leave
+ * tt_test_hooks NULL and read no test variable (but the live-write
+ * interlock, core/root.h); only the test-only front ends fill it: the
+ * object tests/helper/test-hooks.c, linked into build/tests/tiertune-test
+ * and build/tests/tiertop-script and never into tiertune or tiertop, as
+ * git keeps its seams in t/helper/test-tool.c. A new seam is a field here,
+ * filled there, read where it acts.
+ */
+#ifndef TT_TEST_HOOKS_H
+#define TT_TEST_HOOKS_H
+
+#include <stdbool.h>
+
+struct tt_collector;
+
+struct tt_test_hooks {
+	/* auto's app mode on a fixture copy (TIERTUNE_TEST_APP_HOST_NODES):
+	 * the copy's weights are written, but the program can only run on
+	 * this host's nodes, under this host's weights, so it does; said as
+	 * a TEST HOOK in the report. Orchestration tests only. */
+	bool app_host_nodes;
+	/* A fixture store's injected fault (TIERTUNE_TEST_FIXTURE_FAULT:
+	 * fail:N, garble:N, kill:N; core/fixture-kernel.h), or NULL. */
+	const char *fixture_fault;
+	/* Collectors tiertop offers beside the table's (a scripted one),
+	 * NULL-terminated, or NULL. */
+	const struct tt_collector *const *top_collectors;
+};
+
+/* The variable the test front end reads for app_host_nodes, which the
+ * report names. */
+#define TT_TEST_APP_HOST_NODES "TIERTUNE_TEST_APP_HOST_NODES"
+
+/* NULL in the shipped binaries. */
+extern const struct tt_test_hooks *tt_test_hooks;
+
+#endif

@@ -6,8 +6,8 @@
 #include "../bench/kernels.h"
 #include "../core/wi.h"
 #include "../db/json.h"
-#include "../tuner/app.h"
-#include "../tuner/stats.h"
+#include "../measure/app.h"
+#include "../measure/stats.h"
 
 #include <inttypes.h>
 #include <math.h>

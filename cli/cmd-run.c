@@ -19,7 +19,7 @@
 #include "../core/topo.h"
 #include "../core/wi.h"
 #include "../db/db.h"
-#include "../tuner/app.h"
+#include "../measure/app.h"
 #include "../writer/recos.h"
 #include "../writer/writer.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune runs: the runs the database holds, newest first. */
 #include "cli.h"
-#include "run-figures.h"
+#include "../view/run-figures.h"
 
 #include "../core/parse.h"
 #include "../db/db.h"

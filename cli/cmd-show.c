@@ -2,12 +2,12 @@
 /* tiertune show RUN: one recorded run with its host, trials and
  * recommendations. */
 #include "cli.h"
-#include "run-figures.h"
+#include "../view/run-figures.h"
 
 #include "../bench/run.h"
 #include "../core/parse.h"
 #include "../db/db.h"
-#include "../tuner/stats.h"
+#include "../measure/stats.h"
 
 #include <inttypes.h>
 #include <math.h>

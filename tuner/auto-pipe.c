@@ -8,8 +8,8 @@
 #include "../core/error.h"
 #include "../core/state.h"
 #include "../core/wi.h"
-#include "app.h"
-#include "trial.h"
+#include "../measure/app.h"
+#include "../measure/trial.h"
 
 #include <math.h>
 #include <stdio.h>

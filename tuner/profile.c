@@ -3,7 +3,7 @@
 #include "profile.h"
 
 #include "../core/error.h"
-#include "trial.h"
+#include "../measure/trial.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
  *	and, measured or the model's, tt_profile_lat(&p, cfg.prior_lat_ns);
  *
  * Measured: the bandwidth is the mix kernel with every source thread, its
- * pages 100% on the node by exact placement (tuner/trial.h, as a trial of
+ * pages 100% on the node by exact placement (measure/trial.h, as a trial of
  * the search is run), its median pass; the latency is bench's pointer
  * chase (tt_k_latency, one thread), its median pass. Neither is recorded:
  * the figures go into the auto run's report.
@@ -26,7 +26,7 @@
 
 #include "../bench/run.h"
 #include "../core/topo.h"
-#include "model.h"
+#include "../model/model.h"
 #include "search.h"
 
 #include <stdbool.h>

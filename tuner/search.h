@@ -31,7 +31,8 @@
 #define TT_SEARCH_H
 
 #include "../core/weights.h"
-#include "stats.h"
+#include "../measure/sample.h"
+#include "../measure/stats.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,24 +45,6 @@
 /* A simpler vector within the noise of the pick, and this much of it
  * (relative), is the winner (prefer_simple in search.c). */
 #define TT_TIE_MARGIN 0.005
-
-/* One measurement of weights w: 0 and *score (higher is better), or a
- * negative tt_status that stops the search. */
-typedef int (*tt_measure_fn)(void *ctx, const struct tt_weights *w, double *score);
-
-/* A measurement that also saw the loaded latency: the latency objective
- * (score 1e9 / lat_ns, so that higher stays better and a gain is a ratio of
- * latencies) and a latency bound (cfg.max_lat_ns) need it. */
-struct tt_sample {
-	double score;  /* higher is better */
-	double lat_ns; /* ns, loaded latency of a dependent load meanwhile; NaN: none */
-	/* At a stated traffic (the latency objective): the weights could not
-	 * carry it, so lat_ns is an extrapolation, not a latency they meet;
-	 * and the most they carried, bytes/s (0: unknown). */
-	bool overloaded;
-	double capacity_bytes_s;
-};
-typedef int (*tt_sample_fn)(void *ctx, const struct tt_weights *w, struct tt_sample *out);
 
 enum tt_phase {
 	TT_PHASE_BASELINE,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* tuner/app.c: the --metric parser (vectors as a table), the score's
+/* measure/app.c: the --metric parser (vectors as a table), the score's
  * direction, and what tt_app_init refuses before anything runs. */
 #include "test.h"
 
 #include "../../core/error.h"
-#include "../../tuner/app.h"
+#include "../../measure/app.h"
 
 #include <math.h>
 #include <stdlib.h>

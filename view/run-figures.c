@@ -5,8 +5,8 @@
 
 #include "../core/parse.h"
 #include "../db/db.h"
-#include "../tuner/score.h"
-#include "../tuner/stats.h"
+#include "score.h"
+#include "../measure/stats.h"
 
 #include <inttypes.h>
 #include <math.h>

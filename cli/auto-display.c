@@ -167,7 +167,7 @@ static void text_profile(FILE *f, const struct tt_auto_doc *d)
 			snprintf(lat, sizeof(lat), "%.1f", pn->lat_ns);
 		fprintf(f, "%6d %10s %10s  %s\n", pn->node, bw, lat, pn->from);
 	}
-	/* The profile's own checks (tuner/profile.h): a drift between its
+	/* The profile's own checks (measure/profile.h): a drift between its
 	 * two passes, a chase that measured a cache. */
 	if (p->drift[0])
 		fprintf(f, "drift: %s%s\n", p->drift,

@@ -12,6 +12,10 @@
 
 #include <stdbool.h>
 
+/* The most nodes one measurement weighs: the search's nodes (tuner/search.h),
+ * a profile's (profile.h). */
+#define TT_SEARCH_MAX_NODES 8
+
 /* One measurement of weights w: 0 and *score (higher is better), or a
  * negative tt_status that stops the search. */
 typedef int (*tt_measure_fn)(void *ctx, const struct tt_weights *w, double *score);

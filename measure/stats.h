@@ -2,8 +2,10 @@
 /*
  * The statistics every figure with an interval goes through: Student's t
  * quantile and the 95% interval on a mean. The search ranks trials and
- * judges the final comparison with them (search.c); the report and the
- * readers of recorded runs show them.
+ * judges the final comparison with them (tuner/search.c); the report and
+ * the readers of recorded runs (view/) show them. Here too, below the
+ * search, the rounds a paired comparison needs (its power) and the linear
+ * solve the strategies' fits stand on.
  *
  *	double mean, half;
  *	tt_mean_ci(x, n, &mean, &half);      (mean ± half, 95%)
@@ -34,5 +36,17 @@ bool tt_ci_positive(double *lo, double *hi);
  * 1 / (1 + g) - 1, the interval's ends swapped; an end at or below -100%
  * leaves the other unbounded (NaN). */
 void tt_inverse_change(double g, double lo, double hi, double *c, double *clo, double *chi);
+
+/* The rounds a paired comparison needs to call a true relative gain g
+ * "better" (its 95% interval above zero) in about 97.5% of runs, when
+ * each measurement's relative spread is sigma: the least n in 2..max with
+ * 2 t975(2(n - 1)) sigma sqrt(2) / sqrt(n) <= g, else max (the degrees of
+ * freedom of the search's pooled interval, tt_confirm_gain in
+ * tuner/search.h). */
+int tt_confirm_rounds_for(double g, double sigma, int max);
+/* Solves a x = b for n unknowns (a row-major, n x n; a and b are
+ * overwritten) by Gaussian elimination with partial pivoting: the fits of
+ * the strategies. False when a is singular. */
+bool tt_solve(double *a, double *b, int n, double *x);
 
 #endif

@@ -46,6 +46,8 @@
 
 struct tt_topo;
 
+struct tt_profile;
+
 struct tt_model_node {
 	int node;
 	double read_bw_bytes_s;	 /* bytes/s, peak from this source */
@@ -151,6 +153,10 @@ int tt_model_eval_at(const struct tt_model *m, int src, const struct tt_mix *mix
  * that seeds the search. TT_EINPUT for a node the model lacks. */
 int tt_model_profile(const struct tt_model *m, int src, const int *nodes, int n,
 		     double *bw_bytes_s);
+/* The model's figures from src as the search's profile (measure/profile.h):
+ * min of read and write peak, idle latency. */
+int tt_profile_model(struct tt_profile *p, const struct tt_model *m, int src, const int *nodes,
+		     int n);
 
 /* A simulated measurement source for the search (a tt_measure_fn context). */
 struct tt_model_sim {

@@ -35,7 +35,7 @@
 #include "../core/topo.h"
 #include "../model/model.h"
 #include "../measure/policy.h"
-#include "profile.h"
+#include "../measure/profile.h"
 #include "report.h"
 #include "search.h"
 

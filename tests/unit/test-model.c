@@ -5,7 +5,7 @@
 
 #include "../../core/error.h"
 #include "../../model/model.h"
-#include "../../tuner/profile.h"
+#include "../../measure/profile.h"
 #include "../../tuner/search.h"
 
 #include <math.h>

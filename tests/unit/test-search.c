@@ -12,7 +12,7 @@
 
 #include "../../core/error.h"
 #include "../../model/model.h"
-#include "../../tuner/profile.h"
+#include "../../measure/profile.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
 

@@ -10,7 +10,7 @@
 #include "../../core/sysfs.h"
 #include "../../core/topo.h"
 #include "../../model/model.h"
-#include "../../tuner/profile.h"
+#include "../../measure/profile.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
 #include "../../measure/trial.h"

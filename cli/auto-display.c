@@ -7,7 +7,7 @@
 #include "../core/wi.h"
 #include "../db/json.h"
 #include "../measure/app.h"
-#include "../measure/stats.h"
+#include "../view/interval.h"
 
 #include <inttypes.h>
 #include <math.h>

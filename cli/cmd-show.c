@@ -7,7 +7,7 @@
 #include "../bench/run.h"
 #include "../core/parse.h"
 #include "../db/db.h"
-#include "../measure/stats.h"
+#include "../view/interval.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -93,26 +93,6 @@ void tt_mean_ci(const double *x, int n, double *mean, double *half)
 	*half = n >= 2 ? tt_t975(n - 1) * sqrt(ss / (n - 1) / n) : INFINITY;
 }
 
-bool tt_ci_positive(double *lo, double *hi)
-{
-	if (*lo > 0 && *hi >= *lo && isfinite(*hi))
-		return true;
-	*lo = *hi = NAN;
-	return false;
-}
-
-static double inverse_change(double g)
-{
-	return g > -1 ? 1 / (1 + g) - 1 : NAN;
-}
-
-void tt_inverse_change(double g, double lo, double hi, double *c, double *clo, double *chi)
-{
-	*c = inverse_change(g);
-	*clo = inverse_change(hi);
-	*chi = inverse_change(lo);
-}
-
 int tt_confirm_rounds_for(double g, double sigma, int max)
 {
 	/* 2 t975 rather than t975 + t95: the one-sided quantile is not in the

@@ -6,7 +6,7 @@
 #include "../core/parse.h"
 #include "../db/db.h"
 #include "score.h"
-#include "../measure/stats.h"
+#include "interval.h"
 
 #include <inttypes.h>
 #include <math.h>

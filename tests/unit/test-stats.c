@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include "../../measure/stats.h"
+#include "../../view/interval.h"
 
 #include <math.h>
 

@@ -33,7 +33,7 @@ SHELL     := /bin/bash
 BUILD     ?= build
 PREFIX    ?= /usr/local
 # Installed data (models, the machine trees they name, docs); the binary
-# looks for models by name there (tuner/model-path.h), so it is built in.
+# looks for models by name there (model/model-path.h), so it is built in.
 DATADIR   := $(PREFIX)/share/tiertune
 FUZZ_SECONDS ?= 60
 .DEFAULT_GOAL := all
@@ -86,7 +86,10 @@ CORE_SRC  := $(wildcard core/*.c)
 BENCH_SRC := $(filter-out bench/k-stream.c,$(wildcard bench/*.c))
 DB_SRC    := $(wildcard db/*.c)
 COLL_SRC  := $(wildcard collectors/*.c)
+MEASURE_SRC := $(wildcard measure/*.c)
+MODEL_SRC := $(wildcard model/*.c)
 TUNER_SRC := $(wildcard tuner/*.c)
+VIEW_SRC  := $(wildcard view/*.c)
 WRITER_SRC := $(wildcard writer/*.c)
 CLI_SRC   := $(wildcard cli/*.c)
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
@@ -100,9 +103,13 @@ KLOOPS    := base $(if $(X86),avx2 avx512)
 BENCH_OBJ := $(BENCH_SRC:%.c=$(BUILD)/%.o) $(KLOOPS:%=$(BUILD)/bench/k-stream-%.o)
 DB_OBJ    := $(DB_SRC:%.c=$(BUILD)/%.o)
 COLL_OBJ  := $(COLL_SRC:%.c=$(BUILD)/%.o)
+MEASURE_OBJ := $(MEASURE_SRC:%.c=$(BUILD)/%.o)
+MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 TUNER_OBJ := $(TUNER_SRC:%.c=$(BUILD)/%.o)
+VIEW_OBJ  := $(VIEW_SRC:%.c=$(BUILD)/%.o)
 WRITER_OBJ := $(WRITER_SRC:%.c=$(BUILD)/%.o)
-LIB_OBJ   := $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ) $(COLL_OBJ) $(TUNER_OBJ) $(WRITER_OBJ)
+LIB_OBJ   := $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ) $(COLL_OBJ) $(MEASURE_OBJ) $(MODEL_OBJ) \
+	$(TUNER_OBJ) $(VIEW_OBJ) $(WRITER_OBJ)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/%)
 LIBTT     := $(BUILD)/libtiertune.a
@@ -148,7 +155,7 @@ $(BUILD)/bench/k-stream-%.o: bench/k-stream.c $(FLAGS_STAMP)
 		-DKLOOPS_ISA='"$(or $(NAME_$*),$*)"' -c $< -o $@
 $(BUILD)/bench/kernels.o: ALL_CFLAGS += $(if $(X86),-DTT_KLOOPS_X86)
 $(BUILD)/cli/tiertune.o: ALL_CFLAGS += -DTT_VERSION='"$(VERSION)"'
-$(BUILD)/tuner/model-path.o: ALL_CFLAGS += -DTT_DATADIR='"$(DATADIR)"'
+$(BUILD)/model/model-path.o: ALL_CFLAGS += -DTT_DATADIR='"$(DATADIR)"'
 $(BUILD)/cli/tiertune.o: $(VERSION_STAMP)
 
 $(LIBTT): $(LIB_OBJ)

@@ -6,8 +6,8 @@
 #include "../bench/kernels.h"
 #include "../core/wi.h"
 #include "../db/json.h"
-#include "../tuner/app.h"
-#include "../tuner/stats.h"
+#include "../measure/app.h"
+#include "../view/interval.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -168,7 +168,7 @@ static void text_profile(FILE *f, const struct tt_auto_doc *d)
 			snprintf(lat, sizeof(lat), "%.1f", pn->lat_ns);
 		fprintf(f, "%6d %10s %10s  %s\n", pn->node, bw, lat, pn->from);
 	}
-	/* The profile's own checks (tuner/profile.h): a drift between its
+	/* The profile's own checks (measure/profile.h): a drift between its
 	 * two passes, a chase that measured a cache. */
 	if (p->drift[0])
 		fprintf(f, "drift: %s%s\n", p->drift,

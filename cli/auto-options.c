@@ -92,7 +92,7 @@ static struct cli_opt auto_opts[] = {
 	BUDGET_OPTION("measurements in all, or a duration such as 90s, 5m, 1h (default 60 "
 		      "measurements; 200 with --model)"),
 	CLI_STRING("model", &args.model, "FILE.json",
-		   "measure on a performance model (tuner/models/) instead of this machine: "
+		   "measure on a performance model (model/machines/) instead of this machine: "
 		   "every figure SIMULATED; the topology is the modelled machine's tree the "
 		   "model names, unless --sysfs-root"),
 	CLI_CHOICE("strategy", &raw.strategy, NULL, "search strategy (default: the first)",

@@ -14,7 +14,7 @@
 #include "../core/apply.h"
 #include "../core/wi.h"
 #include "../tuner/auto.h"
-#include "../tuner/model.h"
+#include "../model/model.h"
 #include "../writer/writer.h"
 
 #include <errno.h>
@@ -348,7 +348,7 @@ static int session(struct tt_cli *cli, const struct cli_auto_args *a, struct tt_
 			    "and time this machine's memory",
 			    cli->sysfs_root);
 		tt_err_hint(
-			"run the search on a model of it with --model tuner/models/<file>.json");
+			"run the search on a model of it with --model model/machines/<file>.json");
 		return rc;
 	}
 	rc = tt_auto_prepare(c);

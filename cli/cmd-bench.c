@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune bench: run a kernel under a placement and report bandwidth and
  * where the pages went. The options and their checks, and the printing;
- * running, collecting and recording are tuner/trial.c's. */
+ * running, collecting and recording are measure/trial.c's. */
 #include "cli.h"
 
 #include "../bench/run.h"
@@ -9,7 +9,7 @@
 #include "../core/parse.h"
 #include "../core/wi.h"
 #include "../db/db.h"
-#include "../tuner/trial.h"
+#include "../measure/trial.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -923,7 +923,7 @@ static int place_args(struct tt_cli *cli, const struct bench_args *a, const stru
 	return rc;
 }
 
-/* The trial's database: opened when it starts measuring (tuner/trial.h). */
+/* The trial's database: opened when it starts measuring (measure/trial.h). */
 static int open_record(void *cli, struct tt_db **db)
 {
 	return cli_db(cli, 0, db);

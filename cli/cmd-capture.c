@@ -3,14 +3,14 @@
  * --sysfs-root tree) into a folder or a .tar.gz that --sysfs-root reads
  * back and hwloc too (core/capture.h): to attach to a bug report, or to
  * run what-if searches of one's own machine on another, with a model of it
- * written from an auto run's report (--model-from, tuner/model-write.h). */
+ * written from an auto run's report (--model-from, model/model-write.h). */
 #define _GNU_SOURCE /* mkostemp */
 #include "cli.h"
 
 #include "../core/capture.h"
 #include "../core/topo.h"
-#include "../tuner/model-write.h"
-#include "../tuner/model.h"
+#include "../model/model-write.h"
+#include "../model/model.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
  * with. Written to a temp file and renamed, so a reader never sees half. */
 #include "auto-display.h"
 #include "cli.h"
-#include "run-figures.h"
+#include "../view/run-figures.h"
 
 #include "../core/apply.h"
 #include "../core/parse.h"
@@ -348,7 +348,7 @@ static int numactl(const struct export *e, FILE *f)
 }
 
 /* The recommendation's mean and 95% interval, the figure the search
- * ranked it by (cli/run-figures.h), as a summary's quantiles are: one
+ * ranked it by (view/run-figures.h), as a summary's quantiles are: one
  * gauge, the statistic in a label. None from weights or a profile. */
 static void prometheus_figures(const struct export *e, FILE *f)
 {

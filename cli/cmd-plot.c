@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune plot: recorded runs drawn to answer "how much better than what
- * I have" (tuner/plot.h draws the script): an auto or sweep run's trials on
+ * I have" (view/plot.h draws the script): an auto or sweep run's trials on
  * the simplex of their shares with the winner and the baselines marked, and
  * ranked against the baselines; bench loaded-latency runs as curves, a
  * bench --matrix run as a heat map. The data table and the gnuplot script
  * always; PNG and SVG when gnuplot is there. */
 #include "cli.h"
-#include "run-figures.h"
+#include "../view/run-figures.h"
 
 #include "../core/parse.h"
 #include "../db/db.h"
-#include "../tuner/plot.h"
+#include "../view/plot.h"
 
 #include <errno.h>
 #include <spawn.h>

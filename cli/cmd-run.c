@@ -11,7 +11,6 @@
  * write path (writer/writer.h) as apply does. With --nodes alone it runs
  * under whatever sysfs holds. tiertune execs the program: its exit status
  * is the program's. */
-#define _GNU_SOURCE /* sched_setaffinity, CPU_ALLOC */
 #include "cli.h"
 
 #include "../core/mpol.h"
@@ -19,7 +18,7 @@
 #include "../core/topo.h"
 #include "../core/wi.h"
 #include "../db/db.h"
-#include "../tuner/app.h"
+#include "../measure/app.h"
 #include "../writer/recos.h"
 #include "../writer/writer.h"
 
@@ -82,45 +81,98 @@ static int apply_first(struct tt_cli *cli, const struct run_args *a, const struc
 	return cli_write(cli, &rq);
 }
 
-/* The CPUs of node src as the kernel's CPU list, and the set for it. */
-static int source_cpus(const struct tt_topo *t, int src, cpu_set_t *set, size_t size, char *list,
-		       size_t lsize)
+/* Weights asked for (--weights, --run, --profile), not --nodes alone. */
+static bool asked(const struct run_args *a)
 {
-	const struct tt_node *n = tt_topo_node(t, src);
-	uint64_t cpus[TT_MAX_CPUS / 64] = { 0 };
+	return a->weights || a->profile || a->run > 0;
+}
 
-	if (!n || !n->ncpus)
-		return tt_err(TT_EINPUT, "source node %d has no CPUs to run the program on", src);
-	CPU_ZERO_S(size, set);
-	for (int i = 0; i < n->ncpus; i++) {
-		CPU_SET_S((size_t)n->cpus[i], size, set);
-		tt_bit_set(cpus, (unsigned int)n->cpus[i]);
-	}
-	tt_bit_format_list(cpus, TT_MAX_CPUS, list, lsize);
+/* --nodes: the policy's nodes, among those the weights asked for weigh. */
+static int given_nodes(const struct run_args *a, const struct tt_weights *w,
+		       struct tt_nodemask *nodes)
+{
+	struct tt_nodemask given;
+	int id;
+
+	memset(&given, 0, sizeof(given));
+	if (tt_parse_list(a->nodes, given.bits, TT_MAX_NODES) < 0)
+		return tt_err(TT_EINPUT, "--nodes '%s' is not a node list (such as 0-2,4)",
+			      a->nodes);
+	if (asked(a))
+		tt_nodemask_for_each (id, &given)
+			if (!tt_nodemask_test(&w->set, id))
+				return tt_err(TT_EINPUT,
+					      "--nodes '%s' names node %d, which the weights do "
+					      "not weigh",
+					      a->nodes, id);
+	*nodes = given;
 	return 0;
 }
 
-/* This process becomes the program: its CPUs the source node's, its policy
- * weighted interleave over the nodes, then exec. Returns only on failure. */
-static int become(const struct run_args *a, const char *path, cpu_set_t *cpus, size_t cpus_size,
-		  const struct tt_nodemask *nodes, int src, const char *cpulist, const char *list)
+/* The weights asked for (*w, and *src when they were tuned for one) and
+ * the nodes the program's policy names (*nodes, in list): those the
+ * weights weigh, or --nodes; each an online memory node. */
+static int policy_nodes(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
+			const struct tt_wi_backend *be, struct tt_weights *w, int *src,
+			struct tt_nodemask *nodes, char *list, size_t lsize)
 {
-	int err;
+	int rc;
 
-	if (sched_setaffinity(0, cpus_size, cpus) < 0)
-		return tt_err_sys(TT_EUNAVAIL, errno, "cannot run on node %d's CPUs (%s)", src,
-				  cpulist);
-	err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, nodes);
-	if (err)
-		return tt_err_sys(
-			TT_EUNAVAIL, err,
-			"cannot set MPOL_WEIGHTED_INTERLEAVE over nodes %s (Linux 6.9+, nodes "
-			"of this kernel)",
-			list);
-	execv(path, a->argv);
-	err = errno;
-	/* Not run: the task's policy goes with this process. */
-	return tt_err_sys(TT_EFAIL, err, "cannot run '%s'", path);
+	tt_weights_clear(w);
+	memset(nodes, 0, sizeof(*nodes));
+	if (asked(a)) {
+		struct cli_target tg = { .weights = a->weights,
+					 .profile = a->profile,
+					 .run = a->run,
+					 .source = a->source,
+					 .force = a->force };
+
+		rc = cli_target_weights(cli, &tg, t, be, w, src);
+		if (rc < 0)
+			return rc;
+		*nodes = w->set;
+	}
+	if (a->nodes && (rc = given_nodes(a, w, nodes)) < 0)
+		return rc;
+	for (int id = 0; id < TT_MAX_NODES; id++)
+		if (tt_nodemask_test(nodes, id) && !tt_nodemask_test(&t->mem_nodes, id))
+			return tt_err(TT_EINPUT, "node %d is not an online memory node", id);
+	tt_bit_format_list(nodes->bits, TT_MAX_NODES, list, lsize);
+	return 0;
+}
+
+/* What sysfs holds now (*st); the weights asked for must be it, or with
+ * --apply are written first (as apply does) and read back. */
+static int hold_weights(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
+			const struct tt_wi_backend *be, const struct tt_weights *w,
+			const struct tt_nodemask *nodes, struct tt_wi_state *st)
+{
+	char diff[1024], wtext[1024];
+	int rc = be->read(&cli->sfs, t, st);
+
+	if (rc != 0 || !asked(a) || !differs(w, st, nodes, diff, sizeof(diff)))
+		return rc;
+	tt_weights_format(w, wtext, sizeof(wtext));
+	if (!a->apply) {
+		rc = tt_err(TT_EUNAVAIL,
+			    "sysfs does not hold these weights (%s): %s; nothing written", wtext,
+			    diff);
+		tt_err_hint("weights are global on this kernel, so every program under "
+			    "weighted interleave would use them: 'tiertune run --apply ...' "
+			    "writes them first (as 'tiertune apply' does), or apply them "
+			    "yourself");
+		return rc;
+	}
+	rc = apply_first(cli, a, t, be);
+	if (rc < 0)
+		return rc;
+	tt_wi_state_release(st);
+	tt_wi_state_init(st);
+	rc = be->read(&cli->sfs, t, st);
+	if (rc == 0 && differs(w, st, nodes, diff, sizeof(diff)))
+		rc = tt_err(TT_EFAIL, "after --apply sysfs still does not hold %s: %s", wtext,
+			    diff);
+	return rc;
 }
 
 /* --rebalance-after: the program runs as a child; after the delay (its
@@ -130,9 +182,7 @@ static int become(const struct run_args *a, const char *path, cpu_set_t *cpus, s
  * the program's (128 + signal when killed). */
 static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
 				const struct tt_topo *t, const struct tt_weights *w,
-				const char *path, cpu_set_t *cpus, size_t cpus_size,
-				const struct tt_nodemask *nodes, int src, const char *cpulist,
-				const char *list)
+				const struct tt_app *app, const struct tt_nodemask *nodes)
 {
 	struct cli_rebalance_opts o = {
 		.move = true,
@@ -145,10 +195,10 @@ static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
 	pid_t child = fork(), r;
 
 	if (child < 0)
-		return tt_err_sys(TT_EFAIL, errno, "cannot start '%s'", path);
+		return tt_err_sys(TT_EFAIL, errno, "cannot start '%s'", app->path);
 	if (child == 0) {
 		/* Said as the shell says a program it cannot run: 127. */
-		cli_fail(become(a, path, cpus, cpus_size, nodes, src, cpulist, list));
+		cli_fail(tt_app_exec(app, nodes));
 		fflush(NULL);
 		_exit(127);
 	}
@@ -177,31 +227,66 @@ static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
 			a->argv[0], a->rebalance_after);
 	}
 	if (r < 0)
-		return tt_err_sys(TT_EFAIL, errno, "cannot wait for '%s'", path);
+		return tt_err_sys(TT_EFAIL, errno, "cannot wait for '%s'", app->path);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The program on node src's CPUs under weighted interleave over nodes:
+ * tiertune becomes it (measure/app.h's exec form), or with
+ * --rebalance-after runs it as a child. */
+static int start(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
+		 struct tt_app *app, const struct tt_weights *w, const struct tt_nodemask *nodes,
+		 const struct tt_wi_state *st, int src, const char *list)
+{
+	const struct tt_node *n = tt_topo_node(t, src);
+	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
+	struct tt_weights rw = *w;
+	char cpulist[1024];
+	int id;
+
+	if (!n || !n->ncpus)
+		return tt_err(TT_EINPUT, "source node %d has no CPUs to run the program on", src);
+	for (int i = 0; i < n->ncpus; i++)
+		tt_bit_set(bits, (unsigned int)n->cpus[i]);
+	tt_bit_format_list(bits, TT_MAX_CPUS, cpulist, sizeof(cpulist));
+	tt_app_pin(app, n->cpus, n->ncpus);
+	if (!cli->sfs.live)
+		cli_warn("--sysfs-root '%s' is not this machine: the program's pages follow this "
+			 "kernel's weights, and its CPUs and nodes must be this machine's",
+			 cli->sysfs_root);
+	fprintf(stderr,
+		"tiertune run: '%s' on node %d's CPUs (%s), weighted interleave over nodes %s\n",
+		a->argv[0], src, cpulist, list);
+	fflush(NULL);
+	if (a->rebalance_after < 0)
+		return tt_app_exec(app, nodes);
+	/* --nodes alone: the weights sysfs holds for them. */
+	if (!asked(a)) {
+		tt_weights_clear(&rw);
+		tt_nodemask_for_each (id, nodes)
+			tt_weights_put(&rw, id, tt_weights_get(&st->node, id, 1));
+	}
+	return launch_and_rebalance(cli, a, t, &rw, app, nodes);
 }
 
 static int launch(struct tt_cli *cli, const struct run_args *a)
 {
 	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
-	size_t cpus_size = CPU_ALLOC_SIZE(TT_MAX_CPUS);
-	cpu_set_t *cpus = NULL;
+	struct tt_app app;
 	struct tt_wi_state st;
 	struct tt_weights w;
 	struct tt_nodemask nodes;
 	struct tt_topo t;
-	char why[256], list[256], cpulist[1024], diff[1024], wtext[1024], path[4096];
+	char why[256], list[256];
 	int src = (int)a->source, rc = cli_load_topo(cli, &t);
 
 	if (rc)
 		return rc;
 	/* A program that cannot start is refused before anything is written. */
-	rc = tt_app_find(a->argv[0], path, sizeof(path));
+	rc = tt_app_init(&app, a->argv, NULL, true, NULL);
 	tt_wi_state_init(&st);
 	if (rc < 0)
 		goto out;
-	tt_weights_clear(&w);
-	memset(&nodes, 0, sizeof(nodes));
 	/* Global node weights (upstream): the policy names nodes, sysfs
 	 * holds their weights. */
 	if (!be || be->per_source) {
@@ -213,115 +298,21 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 		rc = tt_err(TT_EUNAVAIL, "run needs %s weights (%s): %s", be->name, be->dir, why);
 		goto out;
 	}
-	if (a->weights || a->profile || a->run > 0) {
-		struct cli_target tg = { .weights = a->weights,
-					 .profile = a->profile,
-					 .run = a->run,
-					 .source = a->source,
-					 .force = a->force };
-
-		rc = cli_target_weights(cli, &tg, &t, be, &w, &src);
-		if (rc < 0)
-			goto out;
-		nodes = w.set;
-	}
-	if (a->nodes) {
-		struct tt_nodemask given;
-
-		memset(&given, 0, sizeof(given));
-		rc = tt_parse_list(a->nodes, given.bits, TT_MAX_NODES);
-		if (rc < 0) {
-			rc = tt_err(TT_EINPUT, "--nodes '%s' is not a node list (such as 0-2,4)",
-				    a->nodes);
-			goto out;
-		}
-		if (a->weights || a->profile || a->run > 0) {
-			int id;
-
-			tt_nodemask_for_each (id, &given)
-				if (!tt_nodemask_test(&w.set, id)) {
-					rc = tt_err(TT_EINPUT,
-						    "--nodes '%s' names node %d, which the weights "
-						    "do not weigh",
-						    a->nodes, id);
-					goto out;
-				}
-		}
-		nodes = given;
-	}
-	for (int id = 0; id < TT_MAX_NODES; id++)
-		if (tt_nodemask_test(&nodes, id) && !tt_nodemask_test(&t.mem_nodes, id)) {
-			rc = tt_err(TT_EINPUT, "node %d is not an online memory node", id);
-			goto out;
-		}
-	tt_bit_format_list(nodes.bits, TT_MAX_NODES, list, sizeof(list));
+	rc = policy_nodes(cli, a, &t, be, &w, &src, &nodes, list, sizeof(list));
+	if (rc < 0)
+		goto out;
 	if (src < 0) {
 		rc = cli_usage("run needs --source-node N: the node whose CPUs the program runs on "
 			       "(the weights were tuned for tasks there)");
 		goto out;
 	}
 	rc = tt_topo_check_source(&t, src);
-	if (rc < 0)
-		goto out;
-	/* What sysfs holds now; the weights asked for must be it. */
-	rc = be->read(&cli->sfs, &t, &st);
-	if (rc == 0 && (a->weights || a->profile || a->run > 0) &&
-	    differs(&w, &st, &nodes, diff, sizeof(diff))) {
-		tt_weights_format(&w, wtext, sizeof(wtext));
-		if (!a->apply) {
-			rc = tt_err(TT_EUNAVAIL,
-				    "sysfs does not hold these weights (%s): %s; nothing written",
-				    wtext, diff);
-			tt_err_hint(
-				"weights are global on this kernel, so every program under "
-				"weighted interleave would use them: 'tiertune run --apply ...' "
-				"writes them first (as 'tiertune apply' does), or apply them "
-				"yourself");
-			goto out;
-		}
-		rc = apply_first(cli, a, &t, be);
-		if (rc < 0)
-			goto out;
-		tt_wi_state_release(&st);
-		tt_wi_state_init(&st);
-		rc = be->read(&cli->sfs, &t, &st);
-		if (rc == 0 && differs(&w, &st, &nodes, diff, sizeof(diff)))
-			rc = tt_err(TT_EFAIL, "after --apply sysfs still does not hold %s: %s",
-				    wtext, diff);
-	}
-	if (rc < 0)
-		goto out;
-	cpus = CPU_ALLOC(TT_MAX_CPUS);
-	rc = cpus ? source_cpus(&t, src, cpus, cpus_size, cpulist, sizeof(cpulist))
-		  : tt_err(TT_EFAIL, "out of memory");
-	if (rc < 0)
-		goto out;
-	if (!cli->sfs.live)
-		cli_warn("--sysfs-root '%s' is not this machine: the program's pages follow this "
-			 "kernel's weights, and its CPUs and nodes must be this machine's",
-			 cli->sysfs_root);
-	fprintf(stderr,
-		"tiertune run: '%s' on node %d's CPUs (%s), weighted interleave over nodes %s\n",
-		a->argv[0], src, cpulist, list);
-	fflush(NULL);
-	if (a->rebalance_after >= 0) {
-		struct tt_weights rw = w;
-		int id;
-
-		/* --nodes alone: the weights sysfs holds for them. */
-		if (!(a->weights || a->profile || a->run > 0)) {
-			tt_weights_clear(&rw);
-			tt_nodemask_for_each (id, &nodes)
-				tt_weights_put(&rw, id, tt_weights_get(&st.node, id, 1));
-		}
-		rc = launch_and_rebalance(cli, a, &t, &rw, path, cpus, cpus_size, &nodes, src,
-					  cpulist, list);
-		goto out;
-	}
-	rc = become(a, path, cpus, cpus_size, &nodes, src, cpulist, list);
+	if (rc >= 0)
+		rc = hold_weights(cli, a, &t, be, &w, &nodes, &st);
+	if (rc >= 0)
+		rc = start(cli, a, &t, &app, &w, &nodes, &st, src, list);
 out:
-	if (cpus)
-		CPU_FREE(cpus);
+	tt_app_release(&app);
 	tt_wi_state_release(&st);
 	tt_topo_release(&t);
 	return rc < 0 ? cli_fail(rc) : rc;

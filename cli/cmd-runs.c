@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune runs: the runs the database holds, newest first. */
 #include "cli.h"
-#include "run-figures.h"
+#include "../view/run-figures.h"
 
 #include "../core/parse.h"
 #include "../db/db.h"
@@ -17,7 +17,8 @@ static int print_run(json_t *row, void *ctx)
 	json_t *sn = json_object_get(row, "source_node");
 	struct cli_headline h;
 
-	cli_run_headline(row, &h);
+	if (cli_run_headline(row, &h) < 0)
+		cli_warn("%s", tt_err_msg());
 	cli_headline_json(row, &h);
 	if (ctx) /* --json */
 		return json_array_append(ctx, row);

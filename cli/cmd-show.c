@@ -3,14 +3,14 @@
  * recommendations. */
 #include "auto-display.h"
 #include "cli.h"
-#include "run-figures.h"
+#include "../view/run-figures.h"
 
 #include "../bench/run.h"
 #include "../core/figure.h"
 #include "../core/objective.h"
 #include "../core/parse.h"
 #include "../db/db.h"
-#include "../tuner/stats.h"
+#include "../view/interval.h"
 
 #include <inttypes.h>
 #include <math.h>

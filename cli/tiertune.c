@@ -8,7 +8,7 @@
 #include "../core/state.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
-#include "../tuner/model-path.h"
+#include "../model/model-path.h"
 
 #include <stdbool.h>
 #include <stdio.h>

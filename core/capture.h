@@ -32,7 +32,7 @@
  *
  * The tree is made under a temporary name beside dest and renamed into
  * place whole, with the caller's files (a model of the machine,
- * tuner/model-write.h) at its top; dest must not exist.
+ * model/model-write.h) at its top; dest must not exist.
  *
  *	struct tt_capture_stats st;
  *	struct tt_capture_file extra[] = { { "model.json", text }, { NULL, NULL } };

@@ -89,7 +89,7 @@ static int rows_by_id(struct tt_db *db, const char *sql, int64_t id, tt_db_row_f
 	return each_row(db, st, fn, ctx);
 }
 
-/* What a run's headline needs (cli/run-figures.c, which takes the reco_
+/* What a run's headline needs (view/run-figures.c, which takes the reco_
  * fields out): the median of the trial that holds the best pass, and the
  * first recommendation's action and score with its interval. */
 #define RUN_RECO(col)                                                                              \

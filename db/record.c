@@ -95,7 +95,7 @@ int tt_db_measured_bw(struct tt_db *db, const struct tt_topo *t, int src, double
 		return tt_err(TT_EUNAVAIL, "no matrix run of this machine in the database");
 	if (rc != SQLITE_ROW)
 		return db_fail(db, "looking up the matrix run");
-	/* record_matrix (tuner/trial.c) names each row's CPU node in its mix. */
+	/* record_matrix (measure/trial.c) names each row's CPU node in its mix. */
 	snprintf(mix, sizeof(mix), "%% from CPU node %d", src);
 	if (prepare(db, &st,
 		    "SELECT n.node, t.bw_best_bytes_s FROM trials t JOIN trial_nodes n ON "

@@ -16,7 +16,7 @@ mode=${1:?install or uninstall}
 : "${BINDIR:?}" "${MANDIR:?}" "${DOCDIR:?}" "${COMPDIR:?}" "${DATADIR:?}" "${UNITDIR:?}" "${UDEVDIR:?}"
 D=${DESTDIR:-}
 # The trees the models name: the last part of their machine_sysfs.
-trees() { sed -n 's|.*"machine_sysfs": *"[^"]*/\([^"/]*\)".*|\1|p' tuner/models/*.json | sort -u; }
+trees() { sed -n 's|.*"machine_sysfs": *"[^"]*/\([^"/]*\)".*|\1|p' model/machines/*.json | sort -u; }
 units="tiertune-apply.service tiertune-hotplug.service tiertune-metrics.service tiertune-metrics.timer"
 
 if [ "$mode" = uninstall ]; then
@@ -50,7 +50,7 @@ done
 install -D -m 0644 systemd/tiertune-metrics.timer "$D$UNITDIR/tiertune-metrics.timer"
 install -D -m 0644 systemd/85-tiertune.rules "$D$UDEVDIR/85-tiertune.rules"
 install -d "$D$DATADIR/models" "$D$DATADIR/machines"
-for m in tuner/models/*.json; do
+for m in model/machines/*.json; do
 	sed 's|\("machine_sysfs": *"\)[^"]*/\([^"/]*\)"|\1../machines/\2"|' "$m" >"$D$DATADIR/models/${m##*/}"
 	chmod 0644 "$D$DATADIR/models/${m##*/}"
 done

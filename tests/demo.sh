@@ -106,7 +106,7 @@ else
 	echo
 	echo "this machine has one memory node: nothing to interleave; 'auto' runs on the"
 	echo "model of the DDR5 + 2 CXL machine instead (simulated), whose tree the model names"
-	say "$tt" auto --source-node 0 --model tuner/models/spr-ddr5-2cxl.json
+	say "$tt" auto --source-node 0 --model model/machines/spr-ddr5-2cxl.json
 	say "$tt" runs --limit 3
 fi
 # Its plot goes beside the build (the demo's temp folder goes away).

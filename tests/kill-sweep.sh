@@ -35,7 +35,7 @@ command -v strace >/dev/null || { echo "needs strace"; exit 3; }
 # write can cut a transaction (the calls between them change nothing).
 WRITES='write|pwrite64|writev|fsync|fdatasync|ftruncate'
 CHANGES="$WRITES|rename|renameat|renameat2|unlink|unlinkat|mkdir|flock|getrandom"
-spr=$top/tuner/models/spr-ddr5-2cxl.json genoa=$top/tuner/models/2s-genoa-cxl.json
+spr=$top/model/machines/spr-ddr5-2cxl.json genoa=$top/model/machines/2s-genoa-cxl.json
 
 # The database's runs after run id $2, one line each: kind, status, and
 # its trials, samples, recommendations and apply-log rows, counted.

@@ -9,8 +9,8 @@
 #include "../core/state.h"
 #include "../core/test-hooks.h"
 #include "../core/wi.h"
-#include "app.h"
-#include "trial.h"
+#include "../measure/app.h"
+#include "../measure/trial.h"
 
 #include <math.h>
 #include <stdio.h>

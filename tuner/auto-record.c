@@ -7,7 +7,7 @@
 #include "../bench/kernels.h"
 #include "../core/error.h"
 #include "../db/db.h"
-#include "app.h"
+#include "../measure/app.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -181,7 +181,7 @@ static int profile_measure(struct tt_auto *c, int cost)
 /* The prior and the auto-mode baseline. The auto baseline is what the
  * kernel's auto mode would do: HMAT's figures where every node has them,
  * else the prior's. The prior is the profile measured from the source
- * (tuner/profile.h), or the model's with --model; HMAT's, a first guess
+ * (measure/profile.h), or the model's with --model; HMAT's, a first guess
  * from each node's best initiator, only when the profile is skipped
  * (--no-profile, sweep, a budget too small to hold it) or cut short.
  *

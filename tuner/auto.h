@@ -33,9 +33,9 @@
 #include "../core/apply.h"
 #include "../core/recommend.h"
 #include "../core/topo.h"
-#include "model.h"
-#include "policy.h"
-#include "profile.h"
+#include "../model/model.h"
+#include "../measure/policy.h"
+#include "../measure/profile.h"
 #include "report.h"
 #include "search.h"
 

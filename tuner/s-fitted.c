@@ -13,7 +13,7 @@
  * The surrogate. Time per byte, y = 1 / score, of node shares x. The
  * source's threads keep a fixed number of lines in flight, so by Little's
  * law y = sum_k x_k L_k, L_k node k's loaded latency in those units
- * (tuner/model.h). A node's latency climbs as its utilisation u_k nears
+ * (model/model.h). A node's latency climbs as its utilisation u_k nears
  * 1, queueing-like: L_k = b_c (1 + kappa u_k / (1 - u_k)), b_c its
  * class's idle latency; u_k = a_c x_k / (frac_k y), a_c the class's time
  * per byte with all traffic on it and frac_k the node's part of its

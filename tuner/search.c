@@ -504,46 +504,6 @@ void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w)
 	tt_weights_reduce_array(w, n);
 }
 
-bool tt_solve(double *a, double *b, int n, double *x)
-{
-	for (int col = 0; col < n; col++) {
-		int piv = col;
-
-		for (int r = col + 1; r < n; r++)
-			if (fabs(a[r * n + col]) > fabs(a[piv * n + col]))
-				piv = r;
-		if (fabs(a[piv * n + col]) < 1e-12)
-			return false;
-		if (piv != col) {
-			for (int k = 0; k < n; k++) {
-				double t = a[col * n + k];
-
-				a[col * n + k] = a[piv * n + k];
-				a[piv * n + k] = t;
-			}
-			double t = b[col];
-
-			b[col] = b[piv];
-			b[piv] = t;
-		}
-		for (int r = col + 1; r < n; r++) {
-			double f = a[r * n + col] / a[col * n + col];
-
-			for (int k = col; k < n; k++)
-				a[r * n + k] -= f * a[col * n + k];
-			b[r] -= f * b[col];
-		}
-	}
-	for (int r = n - 1; r >= 0; r--) {
-		double v = b[r];
-
-		for (int k = r + 1; k < n; k++)
-			v -= a[r * n + k] * x[k];
-		x[r] = v / a[r * n + r];
-	}
-	return true;
-}
-
 void tt_search_cfg_default(struct tt_search_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -554,19 +514,6 @@ void tt_search_cfg_default(struct tt_search_cfg *cfg)
 	cfg->max_repeats = 6;
 	cfg->confirm_rounds = 3;
 	cfg->strategy = tt_strategies[0]->name; /* the default: the table's first */
-}
-
-int tt_confirm_rounds_for(double g, double sigma, int max)
-{
-	/* 2 t975 rather than t975 + t95: the one-sided quantile is not in the
-	 * table, and the larger figure errs towards more rounds (power about
-	 * 97.5% instead of 95%). The degrees of freedom are the interval's,
-	 * 2(n - 1) (tt_confirm_gain pools both arms' spread): planned on n - 1,
-	 * a 5% gain at 3% noise was given 14 rounds where 13 tell it. */
-	for (int n = 2; n < max; n++)
-		if (2 * tt_t975(2 * (n - 1)) * sigma * sqrt(2.0 / n) <= g)
-			return n;
-	return max;
 }
 
 double tt_search_noise(const struct tt_search *s)

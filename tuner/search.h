@@ -31,12 +31,12 @@
 #define TT_SEARCH_H
 
 #include "../core/weights.h"
-#include "stats.h"
+#include "../measure/sample.h"
+#include "../measure/stats.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TT_SEARCH_MAX_NODES 8
 #define TT_SEARCH_MAX_WEIGHT 255 /* the upstream sysfs range */
 #define TT_CONFIRM_MAX 16	 /* rounds of the final comparison */
 #define TT_BASELINES 5
@@ -44,24 +44,6 @@
 /* A simpler vector within the noise of the pick, and this much of it
  * (relative), is the winner (prefer_simple in search.c). */
 #define TT_TIE_MARGIN 0.005
-
-/* One measurement of weights w: 0 and *score (higher is better), or a
- * negative tt_status that stops the search. */
-typedef int (*tt_measure_fn)(void *ctx, const struct tt_weights *w, double *score);
-
-/* A measurement that also saw the loaded latency: the latency objective
- * (score 1e9 / lat_ns, so that higher stays better and a gain is a ratio of
- * latencies) and a latency bound (cfg.max_lat_ns) need it. */
-struct tt_sample {
-	double score;  /* higher is better */
-	double lat_ns; /* ns, loaded latency of a dependent load meanwhile; NaN: none */
-	/* At a stated traffic (the latency objective): the weights could not
-	 * carry it, so lat_ns is an extrapolation, not a latency they meet;
-	 * and the most they carried, bytes/s (0: unknown). */
-	bool overloaded;
-	double capacity_bytes_s;
-};
-typedef int (*tt_sample_fn)(void *ctx, const struct tt_weights *w, struct tt_sample *out);
 
 enum tt_phase {
 	TT_PHASE_BASELINE,
@@ -255,10 +237,6 @@ void tt_search_trial_weights(const struct tt_search *s, int t, uint32_t *w);
 /* How complex trial t's vector is, lower simpler: its nodes, then the sum
  * of its weights (near ties go to the simpler: TT_TIE_MARGIN). */
 long tt_search_complexity(const struct tt_search *s, int t);
-/* Solves a x = b for n unknowns (a row-major, n x n; a and b are
- * overwritten) by Gaussian elimination with partial pivoting: the fits of
- * the strategies. False when a is singular. */
-bool tt_solve(double *a, double *b, int n, double *x);
 /* A trial's mean and 95% half width as measured (raw[]): under a latency
  * bound its ranked mean is a penalty, not a figure to show. */
 void tt_trial_raw(const struct tt_trial *t, double *mean, double *half);
@@ -268,12 +246,6 @@ void tt_trial_raw(const struct tt_trial *t, double *mean, double *half);
  * the noise the budget's reserve is sized for before any is measured. */
 #define TT_CONFIRM_GAIN 0.05
 #define TT_CONFIRM_NOISE 0.03
-/* The rounds a paired comparison needs to call a true relative gain g
- * "better" (its 95% interval above zero) in about 97.5% of runs, when
- * each measurement's relative spread is sigma: the least n in 2..max with
- * 2 t975(2(n - 1)) sigma sqrt(2) / sqrt(n) <= g, else max (the degrees of
- * freedom of tt_confirm_gain's pooled interval). */
-int tt_confirm_rounds_for(double g, double sigma, int max);
 /* The relative spread of one measurement, pooled over every trial measured
  * twice or more (the sd of score / trial mean); NaN when none was. */
 double tt_search_noise(const struct tt_search *s);

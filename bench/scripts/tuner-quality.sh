@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # How close does the tuner's search get to the best weights at the budgets
-# users run it with? On every shipped model (tuner/models/) and the models of
+# users run it with? On every shipped model (model/machines/) and the models of
 # issue 22's harder machines (5 and 8 nodes with CXL devices of unequal
 # speed, a second socket tuned for CXL behind the first, few threads, a
 # write-asymmetric tier, HBM with DDR and CXL), at auto's default budgets
@@ -38,6 +38,6 @@ shift $(($# < 3 ? $# : 3))
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-build}
 make -C "$top" --no-print-directory -s BUILD="$build" "$build/tests/perf-tuner-quality" >&2
-exec "$top/$build/tests/perf-tuner-quality" -m "$top/tuner/models" -F "$top/tests/fixtures/sysfs" \
+exec "$top/$build/tests/perf-tuner-quality" -m "$top/model/machines" -F "$top/tests/fixtures/sysfs" \
 	-s "$seeds" -n "$noises" \
 	-b "$budgets" "$@"

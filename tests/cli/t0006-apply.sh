@@ -335,8 +335,8 @@ is "and another root's apply in the moved one" "$rc:$(tree_sum "$h2")" "0:$s2"
 # auto writes only weights that beat the kernel's auto mode beyond the noise
 # while it is on (issue 20): the Xeon Max model's do, given auto mode on.
 strict=$TT_BUILD/tests/tiertune-strict-auto
-m=$TT_TOP/tuner/models/spr-ddr5-2cxl.json
-xm=$TT_TOP/tuner/models/xeon-max-hbm-flat.json
+m=$TT_TOP/model/machines/spr-ddr5-2cxl.json
+xm=$TT_TOP/model/machines/xeon-max-hbm-flat.json
 for cmd in "spr-ddr5-2cxl apply --weights 0:5,1:2,2:1" \
 	"xeon-max-hbm-flat auto --source-node 0 --model $xm --budget 40 --no-record --apply"; do
 	sr=$(copy_fixture "${cmd%% *}")
@@ -368,7 +368,7 @@ done
 # run recommends, writes nothing, exits 0.
 ka=$(copy_fixture spr-ddr5-2cxl)
 ka0=$(tree_sum "$ka")
-"$TT" --sysfs-root "$ka" auto --source-node 0 --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" \
+"$TT" --sysfs-root "$ka" auto --source-node 0 --model "$TT_TOP/model/machines/spr-ddr5-2cxl.json" \
 	--budget 40 >/dev/null 2>&1
 ka_run=$("$TT" runs --json | json '[r["id"] for r in j["runs"] if r["kind"] == "auto"][0]')
 for action in keep_auto bind_local; do

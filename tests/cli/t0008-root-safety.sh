@@ -386,7 +386,7 @@ expect_bad_input 2 "journal '$WORK/garbage.journal' holds '5;x' for '/$WI/node0'
 # recommendation and --apply's writes still, then the error, exit 1 (was:
 # the error alone, after the whole search).
 ar=$(copy_fixture rfc-4node)
-run "$TT" --db "$nodb" --sysfs-root "$ar" auto --all-sources --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" \
+run "$TT" --db "$nodb" --sysfs-root "$ar" auto --all-sources --model "$TT_TOP/model/machines/2s-genoa-cxl.json" \
 	--budget 40 --seed 7 --apply
 is "auto --all-sources --apply whose record fails: reports, writes, then exit 1 saying so" \
 	"$rc:$(grep -c '^SIMULATED recommendation for source node' "$WORK/out"):$(grep -c 'values written and read back' "$WORK/out"):$(grep -c 'the run was not stored in the database' "$WORK/err")" \
@@ -399,7 +399,7 @@ fdb="$WORK/fails.db"
 sql "$fdb" "CREATE TRIGGER full BEFORE INSERT ON samples WHEN (SELECT count(*) FROM samples) >= 5
 	BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;"
 run "$TT" --db "$fdb" --sysfs-root "$FIX/spr-ddr5-2cxl" auto --source-node 0 \
-	--model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" --budget 20
+	--model "$TT_TOP/model/machines/spr-ddr5-2cxl.json" --budget 20
 is "auto whose record fails part way: exit 1 saying so, no run nor row of it in the database" \
 	"$rc:$(grep -c 'the run was not stored in the database: .*disk is full' "$WORK/err"):$(sql "$fdb" \
 		'SELECT (SELECT count(*) FROM runs) || (SELECT count(*) FROM trials) || (SELECT count(*) FROM samples)')" \

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export TIERTUNE_DB="$WORK/auto.db"
-MODEL="$TT_TOP/tuner/models/spr-ddr5-2cxl.json"
+MODEL="$TT_TOP/model/machines/spr-ddr5-2cxl.json"
 src=$(local_node)
 nmem=$(node_list /sys/devices/system/node/has_memory | wc -l)
 
@@ -42,7 +42,7 @@ is "--model without --sysfs-root: exit 0 on the model's own machine, which the r
 	"0:1:1"
 # (One CPU node: Genoa's node 0 weights cost node 1, t0050, and keep no weights.)
 gtree="$TT_TOP/tests/fixtures/sysfs/xeon-max-hbm-cxl"
-run "$TT" auto --source-node 0 --model "$TT_TOP/tuner/models/xeon-max-hbm-cxl.json" --seed 7 --noise 0.01 --no-record
+run "$TT" auto --source-node 0 --model "$TT_TOP/model/machines/xeon-max-hbm-cxl.json" --seed 7 --noise 0.01 --no-record
 is "... and to try weights it recommends it says to copy the tree first, never to write it" \
 	"$(grep -c "^  cp -a '$(realpath "$gtree")' DIR$" "$WORK/out"):$(grep -c -- '--sysfs-root DIR apply --weights' "$WORK/out"):$(grep -c -- "--sysfs-root [^D]" "$WORK/out")" "1:1:0"
 run "$TT" auto --source-node 0 --model "$MODEL" --seed 7 --no-record --json
@@ -54,7 +54,7 @@ grep -qF "cp -a '$(realpath "$tree")' DIR" "$WORK/err"
 tap $? "... and the hint names a copy of the tree"
 expect_bad_input 2 "the tree the model ships with as its machine's; tiertune does not write it" "$tree" \
 	"$TT" --sysfs-root "$tree" auto --source-node 0 --model "$MODEL" --apply
-run "$TT" auto --all-sources --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --seed 7 --no-record --json
+run "$TT" auto --all-sources --model "$TT_TOP/model/machines/2s-genoa-cxl.json" --seed 7 --no-record --json
 is "--all-sources --model without --sysfs-root: the sources are the modelled machine's CPU nodes" \
 	"$rc:$(json 'j["simulated"], j["source_nodes"]' <"$WORK/out")" "0:True [0, 1]"
 printf '{"schema_version": 1, "source": "t", "machine_sysfs": "no-such-tree", "sources": [{"node": 0, "threads": 1, "outstanding_misses_per_thread": 1, "nodes": [{"node": 0, "read_bw_bytes_s": 1e9, "write_bw_bytes_s": 1e9, "idle_lat_ns": 100}]}]}' >"$WORK/lost-tree.json"
@@ -63,7 +63,7 @@ expect_bad_input 2 "names '$WORK/no-such-tree' as its machine's sysfs tree, whic
 sed "s|\"machine_sysfs\": \"[^\"]*\"|\"machine_sysfs\": \"$MODEL\"|" "$MODEL" >"$WORK/file-tree.json"
 expect_bad_input 2 "as its machine's sysfs tree, which is not a folder" - \
 	"$TT" auto --source-node 0 --model "$WORK/file-tree.json"
-expect_bad_input 2 "model '$TT_TOP/tuner/models' is not a file" - "$TT" auto --source-node 0 --model "$TT_TOP/tuner/models"
+expect_bad_input 2 "model '$TT_TOP/model/machines' is not a file" - "$TT" auto --source-node 0 --model "$TT_TOP/model/machines"
 ln -s "$MODEL" "$WORK/link.json"
 run "$TT" auto --source-node 0 --model "$WORK/link.json" --no-record --budget 40
 is "a model through a symbolic link finds its tree beside the file, not the link" \
@@ -226,7 +226,7 @@ tap $? "--no-profile: the text report says the profile was skipped and why"
 # model's profile gives one; the auto baseline is what the kernel holds
 # then whatever the prior: no bandwidth table, every weight 1 (issue 33).
 gx=$(copy_fixture 2s-genoa-cxl)
-G=("$TT" --sysfs-root "$gx" auto --source-node 1 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --no-record)
+G=("$TT" --sysfs-root "$gx" auto --source-node 1 --model "$TT_TOP/model/machines/2s-genoa-cxl.json" --no-record)
 run "${G[@]}" --no-profile --json
 is "no HMAT, --no-profile: no prior; the auto baseline is the kernel's 1s" \
 	"$rc:$(json "j['prior_from'], j['auto_from'], [b['name'] for b in j['baselines']], {n['from'] for n in j['profile']['nodes']}, j['auto_weights']" <"$WORK/out")" \
@@ -375,7 +375,7 @@ expect_bad_input 2 "node 1 is CPU-less in the model, but this machine's node 1 h
 expect_bad_input 2 "lacks memory node 3 from source node 0" "$gx" \
 	"$TT" --sysfs-root "$gx" auto --source-node 0 --model "$WORK/no-node1.json" --nodes 0,2,3
 expect_bad_input 2 "node 1 is a CPU node in the model, but this machine's node 1 has none" "$fx" \
-	"${B[@]}" --model "$TT_TOP/tuner/models/2s-genoa-cxl.json"
+	"${B[@]}" --model "$TT_TOP/model/machines/2s-genoa-cxl.json"
 # Issue 20 item 3: at 20% noise two measurements of a slow vector give a
 # t interval reaching below zero (66.38 ± 211.35 GB/s with this seed): no
 # bound is shown for a bandwidth that cannot be negative, and the table
@@ -444,7 +444,7 @@ is "auto --apply of it: nothing written, auto mode kept" \
 # flat, given auto mode on): the weights are recommended.
 xa=$(copy_fixture xeon-max-hbm-flat)
 echo true >"$xa/sys/kernel/mm/mempolicy/weighted_interleave/auto"
-run "$TT" --sysfs-root "$xa" auto --source-node 0 --model "$TT_TOP/tuner/models/xeon-max-hbm-flat.json" --no-record --json
+run "$TT" --sysfs-root "$xa" auto --source-node 0 --model "$TT_TOP/model/machines/xeon-max-hbm-flat.json" --no-record --json
 is "beyond the noise of auto mode: the weights are recommended" \
 	"$rc:$(json '(j["recommendation"]["action"], [b["verdict"] for b in j["baselines"] if b["name"] == "auto"])' <"$WORK/out")" \
 	"0:('apply', ['better'])"

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export TIERTUNE_DB="$WORK/auto.db"
-M="$TT_TOP/tuner/models"
+M="$TT_TOP/model/machines"
 VOC=("$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md")
 # A weights object (id to weight) as "id:w,..." in id order, for comparing.
 WSTR="','.join('%s:%s' % (k, d[k]) for k in sorted(d, key=int))"

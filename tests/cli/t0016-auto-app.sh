@@ -140,7 +140,7 @@ is "export --format csv: each trial's median metric, no time (a metric run recor
 	"0:True True"
 # A metric where less is better (the default): the search ranks 1 / metric;
 # show and plot give the winner's mean and interval as the metric itself,
-# the same figures (tuner/score.h; plot's interval was the metric's own t
+# the same figures (view/score.h; plot's interval was the metric's own t
 # interval, not the inverted one show gives).
 rm -f "$RUNS"
 run "${A[@]}" --json --metric 'result: ([0-9]+) ops/s' -- "$WORK/prog" metric
@@ -303,7 +303,7 @@ expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity
 expect_bad_input 2 "--objective, --traffic-rate, --max-latency and --granularity shape bench trials" "$fx" "${B[@]}" --max-latency 300 -- "$WORK/prog"
 expect_bad_input 2 "app mode and --placement take one --source-node" "$fx" "$TT" --sysfs-root "$fx" auto --all-sources --budget 20 -- "$WORK/prog"
 expect_bad_input 2 "--placement kernel measures bandwidth only" "$fx" "${B[@]}" --placement kernel --max-latency 300
-expect_bad_input 2 "--model measures nothing" "$fx" "${B[@]}" --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" -- "$WORK/prog"
+expect_bad_input 2 "--model measures nothing" "$fx" "${B[@]}" --model "$TT_TOP/model/machines/spr-ddr5-2cxl.json" -- "$WORK/prog"
 expect_bad_input 2 "is not this machine" "$fx" env -u TIERTUNE_TEST_APP_HOST_NODES "${B[@]}" -- "$WORK/prog"
 expect_bad_input 2 "is not this machine" "$fx" "$SHIPPED" --sysfs-root "$fx" auto --source-node 0 --budget 20 -- "$WORK/prog"
 expect_bad_input 2 "is not this machine" "$fx" "${B[@]}" --placement kernel

@@ -73,7 +73,7 @@ is "auto ^C: the fixture's weights as they were, no run in the database" \
 	"$(tree_sum "$fx"):$([ -e "$WORK/auto.db" ] && "$TT" runs --db "$WORK/auto.db" --json | json 'len(j["runs"])' || echo 0)" \
 	"$(tree_sum "$TT_TOP/tests/fixtures/sysfs/spr-ddr5-2cxl"):0"
 # --verbose: the line per measurement on the terminal too.
-T send-keys -t tt "clear; '$TT' auto --source-node 0 --model '$TT_TOP/tuner/models/spr-ddr5-2cxl.json' --budget 40 --no-record --verbose >/dev/null; echo \"exit=\$?\"" Enter
+T send-keys -t tt "clear; '$TT' auto --source-node 0 --model '$TT_TOP/model/machines/spr-ddr5-2cxl.json' --budget 40 --no-record --verbose >/dev/null; echo \"exit=\$?\"" Enter
 wait_for '^exit=[0-9]+$' 20 || true
 T capture-pane -p -J -t tt >"$WORK/a3"
 is "auto --verbose at a terminal: a line per measurement (the screen's last rows)" \

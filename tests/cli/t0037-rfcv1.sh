@@ -38,7 +38,7 @@ expect_bad_input 2 "tier 9 does not exist" "$root" "$TT" --sysfs-root "$root" ap
 
 # auto --granularity tier on the model of the same layout (Genoa's): tiers
 # searched, the recommendation named for rfcv1, --apply then restore.
-M="$TT_TOP/tuner/models"
+M="$TT_TOP/model/machines"
 A=("$TT" --sysfs-root "$root" auto --source-node 0 --model "$M/2s-genoa-cxl.json" --granularity tier
 	--mix reads --threads 200 --seed 3)
 run "${A[@]}" --json

@@ -57,15 +57,15 @@ is "auto --model NAME from an installed copy, outside the tree" \
 	"$rc:$(grep -c "^SIMULATED: every figure comes from model '$p/share/tiertune/models/spr-ddr5-2cxl.json'" "$WORK/out"):$(grep -c "machines/spr-ddr5-2cxl" "$WORK/out")" \
 	"0:1:1"
 run env -C "$TT_TOP" "$TT" --db "$WORK/m.db" auto --source-node 0 --model 2s-genoa-cxl --budget 20
-is "auto --model NAME in a checkout: tuner/models/" "$rc" 0
+is "auto --model NAME in a checkout: model/machines/" "$rc" 0
 expect_bad_input 2 \
 	"no model 'spr-ddr5-2cxl': not a file here, nor spr-ddr5-2cxl.json in $WORK/none/models/" \
 	- env -C "$WORK/elsewhere" TIERTUNE_DATADIR="$WORK/none" "$p/bin/tiertune" --db "$WORK/m.db" auto --source-node 0 --model spr-ddr5-2cxl
 # The tree's own binary finds the tree's models wherever it is run from.
 run env -C "$WORK/elsewhere" TIERTUNE_DATADIR="$WORK/none" "$TT" --db "$WORK/m.db" auto \
 	--source-node 0 --model spr-ddr5-2cxl --budget 20
-is "auto --model NAME with the tree's binary, run outside the tree: the tree's tuner/models/" \
-	"$rc:$(grep -c "^SIMULATED: every figure comes from model '$(cd "$(dirname "$TT")/.." && pwd -P)/tuner/models/spr-ddr5-2cxl.json'" "$WORK/out")" \
+is "auto --model NAME with the tree's binary, run outside the tree: the tree's model/machines/" \
+	"$rc:$(grep -c "^SIMULATED: every figure comes from model '$(cd "$(dirname "$TT")/.." && pwd -P)/model/machines/spr-ddr5-2cxl.json'" "$WORK/out")" \
 	"0:1"
 
 # make uninstall takes back every file install put there.

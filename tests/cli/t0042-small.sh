@@ -12,7 +12,7 @@ WI=sys/kernel/mm/mempolicy/weighted_interleave
 
 # auto --db F prints follow-ups that name F; run as printed, they work.
 db="$WORK/my runs.db"
-run "$TT" --db "$db" auto --source-node 0 --model "$TT_TOP/tuner/models/xeon-max-hbm-flat.json" --budget 40
+run "$TT" --db "$db" auto --source-node 0 --model "$TT_TOP/model/machines/xeon-max-hbm-flat.json" --budget 40
 id=$(sed -n 's/^recorded as run \([0-9]*\).*/\1/p' "$WORK/out")
 is "auto --db F: the follow-ups name the database" \
 	"$rc:$(grep -c "^  tiertune --db '$db' --sysfs-root DIR apply --run $id " "$WORK/out"):$(grep -c "^  tiertune --db '$db' --sysfs-root DIR export --run $id " "$WORK/out")" \
@@ -23,7 +23,7 @@ eval "set -- ${cmd//DIR/\"\$hbm\"}"
 run "$TT" "$@" --format shell
 is "the printed export command, run as printed (DIR a copy), exports run $id" \
 	"$rc:$(grep -c "^# SIMULATED: tiertune recommendation from run $id " "$WORK/out")" "0:1"
-run "$TT" --db "$db" auto --source-node 0 --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" --budget 20
+run "$TT" --db "$db" auto --source-node 0 --model "$TT_TOP/model/machines/spr-ddr5-2cxl.json" --budget 20
 is "a run that keeps auto mode: its show command names the database" \
 	"$rc:$(grep -c "^  tiertune --db '$db' show [0-9]*$" "$WORK/out")" "0:1"
 
@@ -32,9 +32,9 @@ is "a run that keeps auto mode: its show command names the database" \
 # host's newer run is not this root's; export
 # --latest takes this hardware's newest. (One-socket machines: a single
 # source's weights on Genoa cost the other socket, and are no weights.)
-"$TT" --db "$WORK/genoa.db" auto --source-node 0 --model "$TT_TOP/tuner/models/clx-ddr4-pmem.json" --budget 40 --noise 0.01 >/dev/null 2>&1
+"$TT" --db "$WORK/genoa.db" auto --source-node 0 --model "$TT_TOP/model/machines/clx-ddr4-pmem.json" --budget 40 --noise 0.01 >/dev/null 2>&1
 sleep 1.1
-"$TT" --db "$WORK/hbm.db" auto --source-node 0 --model "$TT_TOP/tuner/models/xeon-max-hbm-flat.json" --budget 40 --noise 0.01 >/dev/null 2>&1
+"$TT" --db "$WORK/hbm.db" auto --source-node 0 --model "$TT_TOP/model/machines/xeon-max-hbm-flat.json" --budget 40 --noise 0.01 >/dev/null 2>&1
 "$TT" --db "$WORK/genoa.db" db merge "$WORK/hbm.db" >/dev/null
 genoa=$(copy_fixture clx-ddr4-pmem)
 run "$TT" --db "$WORK/genoa.db" --sysfs-root "$genoa" export --latest --format shell
@@ -83,7 +83,7 @@ is "make demo to a log: exit 0, no escape sequence, no directory loop" \
 # tier weights and the source node, and works as printed (it said
 # 'apply --weights 4:32,22:1': tiers read as nodes).
 rfc4=$(copy_fixture rfc-4node)
-run "$TT" --sysfs-root "$rfc4" auto --source-node 0 --model "$TT_TOP/tuner/models/2s-genoa-cxl.json" --noise 0.01 --no-record
+run "$TT" --sysfs-root "$rfc4" auto --source-node 0 --model "$TT_TOP/model/machines/2s-genoa-cxl.json" --noise 0.01 --no-record
 cmd=$(sed -n 's/^not recorded (--no-record); to apply: tiertune //p' "$WORK/out")
 is "auto --no-record on the RFC: the printed apply names tier weights and the source" \
 	"$rc:$(grep -c -- '--tier-weights [0-9:,]* --source-node 0$' <<<"$cmd")" "0:1"

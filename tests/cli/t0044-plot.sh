@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export TIERTUNE_DB="$WORK/plot.db"
-MODELS="$TT_TOP/tuner/models"
+MODELS="$TT_TOP/model/machines"
 fx=$(copy_fixture spr-ddr5-2cxl)
 have_gnuplot=$(command -v gnuplot >/dev/null && echo yes)
 
@@ -129,7 +129,7 @@ is "a latency run: rows in ns, the palette reversed, the winner's mean latency a
 	"0:1:4:1"
 
 # ... and the same mean and interval as show's (each trial's mean taken on
-# loads per second, tuner/score.h: the plot took the mean of latencies, the
+# loads per second, view/score.h: the plot took the mean of latencies, the
 # report's last line and JSON too, 0.1 ns off the comparison table's).
 run "$TT" plot "$rl" -o "$WORK/pl"
 cp "$WORK/out" "$WORK/pl.out"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 export TIERTUNE_DB="$WORK/adv.db"
-M="$TT_TOP/tuner/models"
+M="$TT_TOP/model/machines"
 
 # --max-latency below 1 ns: no memory's loaded latency is under a
 # nanosecond, and the bound was shown rounded ('within 0 ns') while a search

@@ -161,7 +161,7 @@ is "capture beside a planted link: exit 0, the link's target untouched, the arch
 # user planted in a sticky folder; the images now get .dat's checks.
 if [ "$(id -u)" = 0 ] && command -v gnuplot >/dev/null; then
 	fx=$(copy_fixture spr-ddr5-2cxl)
-	"$TT" --sysfs-root "$fx" auto --source-node 0 --model "$TT_TOP/tuner/models/spr-ddr5-2cxl.json" --seed 7 --json >"$WORK/auto.json" 2>"$WORK/auto.err" || tail -3 "$WORK/auto.err" | diag
+	"$TT" --sysfs-root "$fx" auto --source-node 0 --model "$TT_TOP/model/machines/spr-ddr5-2cxl.json" --seed 7 --json >"$WORK/auto.json" 2>"$WORK/auto.err" || tail -3 "$WORK/auto.err" | diag
 	id=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["run"])' <"$WORK/auto.json")
 	mkdir -m 1777 "$WORK/sticky"
 	ln -s "$WORK/victim" "$WORK/sticky/p.png"

@@ -6,8 +6,8 @@
  * (seeds/model-write/auto-report-qemu-3node-hmat.json) carries. */
 #include "../../core/error.h"
 #include "../../core/topo.h"
-#include "../../tuner/model-write.h"
-#include "../../tuner/model.h"
+#include "../../model/model-write.h"
+#include "../../model/model.h"
 #include "fuzz.h"
 
 #include <assert.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* tt_plot (tuner/plot.h): any run document, or array of them (what
+/* tt_plot (view/plot.h): any run document, or array of them (what
  * tt_db_run_get gives, from a database another host's merge may have
  * written), is a plot or an error, never a crash; and the script it writes
  * carries nothing gnuplot would run. Outside its single-quoted strings
@@ -10,7 +10,7 @@
  * ends where we end it. */
 #define _GNU_SOURCE
 #include "../../core/error.h"
-#include "../../tuner/plot.h"
+#include "../../view/plot.h"
 #include "fuzz.h"
 
 #include <assert.h>

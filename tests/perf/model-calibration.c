@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
- * How far is the performance model (tuner/model.h) from published
+ * How far is the performance model (model/model.h) from published
  * measurements? Every calibration case of tests/unit/calibration-cases.h
  * (sources, models and tolerances there; docs/models.md says why each),
  * the published gain beside the model's, the residual (model - published,

@@ -23,7 +23,7 @@
 #include "../../core/mpol.h"
 #include "../../core/sysfs.h"
 #include "../../core/topo.h"
-#include "../../tuner/trial.h"
+#include "../../measure/trial.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * How good is the search where users run it? On every shipped model and on
- * models of the harder machines of issue 22 (tuner/models/), at auto's
+ * models of the harder machines of issue 22 (model/machines/), at auto's
  * default budgets (60 measurements for a real run, 200 on a model) and at
  * 10% of the weight grid, at 1%, 3%, 5% and 10% noise: the gap between the
  * noise-free score of the weights the run ends with and the exhaustive
@@ -57,7 +57,7 @@
 #include "../../core/sysfs.h"
 #include "../../core/topo.h"
 #include "../../tuner/auto.h"
-#include "../../tuner/model.h"
+#include "../../model/model.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
 
@@ -75,7 +75,7 @@
 
 struct qcase {
 	const char *name;  /* shown */
-	const char *model; /* tuner/models/<model>.json */
+	const char *model; /* model/machines/<model>.json */
 	int src;
 	int nnodes;
 	int nodes[TT_SEARCH_MAX_NODES];
@@ -509,7 +509,7 @@ struct total {
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .dir = "tuner/models",
+	struct opts o = { .dir = "model/machines",
 			  .fix = "tests/fixtures/sysfs",
 			  .seeds = 10,
 			  .first = 1000,

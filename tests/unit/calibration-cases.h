@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The performance model (tuner/model.h) beside published measurements:
+ * The performance model (model/model.h) beside published measurements:
  * one table of calibration cases, read by the unit test
  * (unit/test-calibration.c: each case within its tolerance) and by the
  * figures tool (perf/model-calibration.c, bench/scripts/model-calibration.sh:
@@ -51,7 +51,7 @@
 #define TT_CALIBRATION_CASES_H
 
 #include "../../core/error.h"
-#include "../../tuner/model.h"
+#include "../../model/model.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* tuner/app.c: the --metric parser (vectors as a table), the score's
- * direction, and what tt_app_init refuses before anything runs. */
+/* measure/app.c: the --metric parser (vectors as a table), the score's
+ * direction, what tt_app_init refuses before anything runs, and the exec
+ * form `tiertune run` becomes the program through. */
+#define _GNU_SOURCE /* sched_getcpu */
 #include "test.h"
 
 #include "../../core/error.h"
-#include "../../tuner/app.h"
+#include "../../measure/app.h"
 
 #include <math.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const struct {
@@ -117,12 +122,96 @@ static void test_init_refuses(void **state)
 	assert_int_equal(tt_app_init(&a, sh, NULL, false, "/nonexistent/log"), TT_EFAIL);
 }
 
+/* tt_app_exec in a child: its exit status, or 100 + the negated status it
+ * returned (then its message in msg). */
+static int exec_child(const struct tt_app *a, const struct tt_nodemask *nodes, char *msg,
+		      size_t size)
+{
+	int fds[2], status;
+	ssize_t got;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int rc = tt_app_exec(a, nodes);
+
+		if (write(fds[1], tt_err_msg(), strlen(tt_err_msg())) < 0)
+			_exit(99);
+		_exit(100 - rc);
+	}
+	close(fds[1]);
+	got = read(fds[0], msg, size - 1);
+	msg[got > 0 ? got : 0] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* The lowest node this task may allocate on (Mems_allowed_list). */
+static int allowed_node(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[4096];
+	int node = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Mems_allowed_list: %d", &node) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return node;
+}
+
+/* The exec form: the program runs in this process on the pinned CPU under
+ * weighted interleave over the nodes, and its exit status is the child's;
+ * a policy the kernel refuses returns (unavailable, naming the step), and
+ * nothing runs. */
+static void test_exec(void **state)
+{
+	char script[512], msg[1024];
+	char *argv[] = { "sh", "-c", script, NULL };
+	int cpu = sched_getcpu(), node = allowed_node(), rc;
+	struct tt_nodemask nodes;
+	struct tt_app a;
+
+	(void)state;
+	assert_true(cpu >= 0 && node >= 0);
+	/* No log: the exec form's output is the caller's own. */
+	assert_int_equal(tt_app_init(&a, argv, NULL, false, NULL), 0);
+	memset(&nodes, 0, sizeof(nodes));
+	nodes.bits[(TT_MAX_NODES - 1) / 64] |= 1ULL << ((TT_MAX_NODES - 1) % 64);
+	snprintf(script, sizeof(script), "exit 7");
+	rc = exec_child(&a, &nodes, msg, sizeof(msg));
+	assert_int_equal(rc, 100 - TT_EUNAVAIL);
+	assert_non_null(strstr(msg, "running 'sh': setting MPOL_WEIGHTED_INTERLEAVE failed"));
+
+	tt_app_pin(&a, &cpu, 1);
+	memset(&nodes, 0, sizeof(nodes));
+	nodes.bits[node / 64] |= 1ULL << (node % 64);
+	snprintf(script, sizeof(script),
+		 "grep -q '^Cpus_allowed_list:[[:space:]]*%d$' /proc/self/status || exit 3; "
+		 "grep -q 'weighted interleave:%d ' /proc/self/numa_maps || exit 4; exit 7",
+		 cpu, node);
+	rc = exec_child(&a, &nodes, msg, sizeof(msg));
+	if (rc == 100 - TT_EUNAVAIL && strstr(msg, "MPOL_WEIGHTED_INTERLEAVE")) {
+		tt_app_release(&a);
+		skip(); /* a kernel before 6.9: no weighted interleave */
+	}
+	assert_int_equal(rc, 7);
+	tt_app_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metric),
 		cmocka_unit_test(test_score),
 		cmocka_unit_test(test_init_refuses),
+		cmocka_unit_test(test_exec),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,7 +62,7 @@ static struct run *run_new(const char *fixture, const char *model)
 	snprintf(p, sizeof(p), "%s/tests/fixtures/sysfs/%s", top, fixture);
 	assert_int_equal(tt_sysfs_init(&x->sfs, p), 0);
 	assert_int_equal(tt_topo_load(&x->t, &x->sfs), 0);
-	snprintf(p, sizeof(p), "%s/tuner/models/%s.json", top, model);
+	snprintf(p, sizeof(p), "%s/model/machines/%s.json", top, model);
 	if (tt_model_load(&x->model, p) < 0)
 		fail_msg("%s", tt_err_msg());
 	return x;
@@ -466,7 +466,7 @@ static void test_cache_resident_refused(void **state)
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(tt_sysfs_init(&x->sfs, dir), 0);
 	assert_int_equal(tt_topo_load(&x->t, &x->sfs), 0);
-	snprintf(cmd, sizeof(cmd), "%s/tuner/models/spr-ddr5-2cxl.json", top);
+	snprintf(cmd, sizeof(cmd), "%s/model/machines/spr-ddr5-2cxl.json", top);
 	assert_int_equal(tt_model_load(&x->model, cmd), 0);
 	run_init(x, 0, "triad");
 	x->q.model = NULL;

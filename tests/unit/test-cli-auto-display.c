@@ -55,7 +55,7 @@ static struct run *run_model(enum tt_run_kind kind, const char *fixture, const c
 	snprintf(p, sizeof(p), "%s/tests/fixtures/sysfs/%s", top, fixture);
 	assert_int_equal(tt_sysfs_init(&x->sfs, p), 0);
 	assert_int_equal(tt_topo_load(&x->t, &x->sfs), 0);
-	snprintf(p, sizeof(p), "%s/tuner/models/%s.json", top, model);
+	snprintf(p, sizeof(p), "%s/model/machines/%s.json", top, model);
 	assert_int_equal(tt_model_load(&x->model, p), 0);
 	q.model = &x->model;
 	tt_auto_init(&x->c, &q, &x->t, &x->sfs, NULL);

@@ -5,7 +5,7 @@
  * often as the few rounds of a small budget allow. */
 #include "test.h"
 
-#include "../../tuner/model.h"
+#include "../../model/model.h"
 #include "../../tuner/search.h"
 
 #include <math.h>

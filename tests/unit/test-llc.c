@@ -8,7 +8,7 @@
 #include "../../bench/run.h"
 #include "../../core/error.h"
 #include "../../core/sysfs.h"
-#include "../../tuner/trial.h"
+#include "../../measure/trial.h"
 
 #include <stdio.h>
 #include <stdlib.h>

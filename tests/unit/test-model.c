@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* tuner/model.c: loading and checking model files, the bandwidth and
+/* model/model.c: loading and checking model files, the bandwidth and
  * Little's-law outcome, mixes from the bench kernels, seeded noise. */
 #include "test.h"
 
 #include "../../core/error.h"
-#include "../../tuner/model.h"
-#include "../../tuner/profile.h"
+#include "../../model/model.h"
+#include "../../measure/profile.h"
 #include "../../tuner/search.h"
 
 #include <math.h>
@@ -21,7 +21,7 @@ static int load_shipped(struct tt_model *m, const char *name)
 {
 	char path[1024];
 
-	snprintf(path, sizeof(path), "%s/tuner/models/%s.json",
+	snprintf(path, sizeof(path), "%s/model/machines/%s.json",
 		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", name);
 	return tt_model_load(m, path);
 }

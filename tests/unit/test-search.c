@@ -11,8 +11,8 @@
 #include "test.h"
 
 #include "../../core/error.h"
-#include "../../tuner/model.h"
-#include "../../tuner/profile.h"
+#include "../../model/model.h"
+#include "../../measure/profile.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
 
@@ -62,7 +62,7 @@ static void load(const struct mcase *c)
 {
 	char path[1024];
 
-	snprintf(path, sizeof(path), "%s/tuner/models/%s.json",
+	snprintf(path, sizeof(path), "%s/model/machines/%s.json",
 		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", c->model);
 	if (tt_model_load(&model, path) < 0 || tt_mix_from_kernel(c->mix, &mix) < 0)
 		fail_msg("%s", tt_err_msg());

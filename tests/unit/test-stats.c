@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* tuner/stats.c: Student's t quantile and the interval on a mean. */
+/* measure/stats.c: Student's t quantile and the interval on a mean. */
 #include "test.h"
 
-#include "../../tuner/stats.h"
+#include "../../measure/stats.h"
+#include "../../view/interval.h"
 
 #include <math.h>
 

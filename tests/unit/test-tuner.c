@@ -9,11 +9,11 @@
 #include "../../bench/kernels.h"
 #include "../../core/sysfs.h"
 #include "../../core/topo.h"
-#include "../../tuner/model.h"
-#include "../../tuner/profile.h"
+#include "../../model/model.h"
+#include "../../measure/profile.h"
 #include "../../tuner/report.h"
 #include "../../tuner/search.h"
-#include "../../tuner/trial.h"
+#include "../../measure/trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -39,7 +39,7 @@ static void load(const char *name)
 {
 	char path[1024];
 
-	snprintf(path, sizeof(path), "%s/tuner/models/%s.json",
+	snprintf(path, sizeof(path), "%s/model/machines/%s.json",
 		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", name);
 	if (tt_model_load(&model, path) < 0)
 		fail_msg("%s", tt_err_msg());

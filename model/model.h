@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The performance model: what a bandwidth trial would measure on a machine
- * described in a JSON file (the files in tuner/models/), so the tuner can be
+ * described in a JSON file (the files in model/machines/), so the tuner can be
  * developed, tested and shown without CXL or HBM, and users can ask "what
  * if". Every figure it produces is simulated and must be labelled so by
  * whoever prints or stores it (tt_model_sim.simulated is always true).
  *
  *	struct tt_model m;
  *	struct tt_model_sim sim;
- *	if (tt_model_load(&m, "tuner/models/spr-ddr5-2cxl.json") < 0) ...
+ *	if (tt_model_load(&m, "model/machines/spr-ddr5-2cxl.json") < 0) ...
  *	if (tt_model_sim_init(&sim, &m, 0, "triad", 0, 0.03, 42) < 0) ...
  *	tt_model_measure(&sim, &weights, &bw_bytes_s);   (a tt_measure_fn)
  *
@@ -33,7 +33,7 @@
 #define TT_MODEL_H
 
 #include "../core/weights.h"
-#include "search.h"
+#include "../measure/sample.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -45,6 +45,8 @@
 #define TT_MODEL_SCHEMA_VERSION 1
 
 struct tt_topo;
+
+struct tt_profile;
 
 struct tt_model_node {
 	int node;
@@ -151,6 +153,10 @@ int tt_model_eval_at(const struct tt_model *m, int src, const struct tt_mix *mix
  * that seeds the search. TT_EINPUT for a node the model lacks. */
 int tt_model_profile(const struct tt_model *m, int src, const int *nodes, int n,
 		     double *bw_bytes_s);
+/* The model's figures from src as the search's profile (measure/profile.h):
+ * min of read and write peak, idle latency. */
+int tt_profile_model(struct tt_profile *p, const struct tt_model *m, int src, const int *nodes,
+		     int n);
 
 /* A simulated measurement source for the search (a tt_measure_fn context). */
 struct tt_model_sim {

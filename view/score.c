@@ -2,7 +2,7 @@
 /* A recorded run's score and its figure (score.h). */
 #include "score.h"
 
-#include "stats.h"
+#include "../measure/stats.h"
 
 #include "../core/objective.h"
 

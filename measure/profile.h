@@ -10,13 +10,13 @@
  *
  *	struct tt_profile p;
  *	tt_profile_measure(&p, &bench_opts, nodes, n, 0);   (real trials)
- *	or tt_profile_model(&p, &model, src, nodes, n);     (--model)
+ *	or tt_profile_model(&p, &model, src, nodes, n);     (--model, model/model.h)
  *	or tt_profile_hmat(&p, topo, src, nodes, n);        (skipped)
  *	if (tt_profile_complete(&p)) tt_profile_bw(&p, cfg.prior_bw_bytes_s);
  *	and, measured or the model's, tt_profile_lat(&p, cfg.prior_lat_ns);
  *
  * Measured: the bandwidth is the mix kernel with every source thread, its
- * pages 100% on the node by exact placement (tuner/trial.h, as a trial of
+ * pages 100% on the node by exact placement (measure/trial.h, as a trial of
  * the search is run), its median pass; the latency is bench's pointer
  * chase (tt_k_latency, one thread), its median pass. Neither is recorded:
  * the figures go into the auto run's report.
@@ -26,8 +26,7 @@
 
 #include "../bench/run.h"
 #include "../core/topo.h"
-#include "model.h"
-#include "search.h"
+#include "sample.h"
 
 #include <stdbool.h>
 
@@ -83,9 +82,9 @@ int tt_profile_measure(struct tt_profile *p, const struct tt_bench_opts *tmpl, c
  * budget_s as tt_profile_measure's. */
 int tt_profile_run(struct tt_profile *p, const struct tt_profile_probe *pr, int src,
 		   const int *nodes, int n, double budget_s);
-/* The model's figures from src (min of read and write peak, idle latency). */
-int tt_profile_model(struct tt_profile *p, const struct tt_model *m, int src, const int *nodes,
-		     int n);
+/* An empty profile from src to nodes[0..n-1] (each "none"), for a source
+ * of figures to fill: HMAT below, the model (tt_profile_model, model.h). */
+void tt_profile_init(struct tt_profile *p, int src, const int *nodes, int n);
 /* HMAT's access1 figures (the kernel's auto mode's), "none" where a node
  * has none. */
 void tt_profile_hmat(struct tt_profile *p, const struct tt_topo *t, int src, const int *nodes,

@@ -20,7 +20,9 @@
  * SIGKILL after a grace period, and the run fails saying so. After every
  * run, whatever it left (its group's members, and setsid daemons, which come
  * back to tiertune as their subreaper) is ended the same way and reaped, and
- * counted in the result and in a->leftovers.
+ * counted in the result and in a->leftovers. `tiertune run` execs the
+ * program in its own process instead (tt_app_exec): the same CPUs and
+ * policy, no fork, no log.
  */
 #ifndef TT_APP_H
 #define TT_APP_H
@@ -60,7 +62,7 @@ struct tt_app_result {
 
 /* Finds the command (TT_EINPUT when it is not an executable file, in PATH
  * when it has no '/'), compiles the metric (TT_EINPUT naming it), and
- * truncates the log (created 0600). */
+ * truncates the log (created 0600; NULL: none, for tt_app_exec). */
 /* cmd as execvp would find it (PATH when it has no '/'), in out:
  * TT_EINPUT naming it when it is not an executable file. */
 int tt_app_find(const char *cmd, char *out, size_t size);
@@ -72,6 +74,12 @@ void tt_app_pin(struct tt_app *a, const int *cpus, int ncpus);
  * of the log. */
 int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *label,
 	       struct tt_app_result *r);
+/* The exec form (tiertune run): this process becomes the program, pinned
+ * to a->cpus (tt_app_pin; none: wherever allowed), under
+ * MPOL_WEIGHTED_INTERLEAVE over nodes, its input and output tiertune's
+ * own, its exit status the command's. Returns only when it could not
+ * (negative status naming the step, as tt_app_run's child reports it). */
+int tt_app_exec(const struct tt_app *a, const struct tt_nodemask *nodes);
 /* The search's score of a run, higher is better: 1/wall_s, the metric, or
  * 1/metric when lower is better (which needs a positive metric; TT_EFAIL
  * otherwise). The inverse keeps gains meaningful: +10% is 10% more runs

@@ -45,9 +45,10 @@ struct cli_headline {
  * nothing. */
 int cli_run_objective(json_t *run, struct tt_objective *o);
 /* The headline of a run: from the reco_* fields of tt_db_runs' row (or the
- * same fields of tt_db_run_get's run), else its best pass; none (and a
- * warning) when its objective does not parse. */
-void cli_run_headline(json_t *run, struct cli_headline *h);
+ * same fields of tt_db_run_get's run), else its best pass; none, and
+ * TT_EINPUT naming the run for the caller to warn of, when its objective
+ * does not parse. */
+int cli_run_headline(json_t *run, struct cli_headline *h);
 /* The figure of one recommendation (an element of tt_db_run_get's
  * "recommendations") of run. */
 void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h);

@@ -28,8 +28,8 @@ const char *tt_datadir(void)
 
 /* The models of the source tree this binary was built in, wherever it is
  * run from: a binary in BUILD/ of a checkout (build/tiertune,
- * build-asan/tiertune) has them in BUILD/../tuner/models/. Empty for an
- * installed binary (no tuner/models/ beside its folder). */
+ * build-asan/tiertune) has them in BUILD/../model/machines/. Empty for an
+ * installed binary (no model/machines/ beside its folder). */
 static void tree_models(char *dir, size_t size)
 {
 	char exe[4096];
@@ -43,7 +43,7 @@ static void tree_models(char *dir, size_t size)
 	exe[n] = '\0';
 	for (int up = 0; up < 2 && (slash = strrchr(exe, '/')); up++)
 		*slash = '\0'; /* the binary's name, then its folder */
-	if (snprintf(dir, size, "%s/tuner/models", exe) >= (int)size || stat(dir, &st) != 0 ||
+	if (snprintf(dir, size, "%s/model/machines", exe) >= (int)size || stat(dir, &st) != 0 ||
 	    !S_ISDIR(st.st_mode))
 		dir[0] = '\0';
 }

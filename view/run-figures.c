@@ -3,15 +3,14 @@
  * (run-figures.h). */
 #include "run-figures.h"
 
-#include "cli.h"
 
 #include "../core/error.h"
 #include "../core/figure.h"
 #include "../core/objective.h"
 #include "../core/parse.h"
 #include "../db/db.h"
-#include "../tuner/score.h"
-#include "../tuner/stats.h"
+#include "score.h"
+#include "interval.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -102,7 +101,7 @@ void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h)
 		   json_is_integer(n) ? (int)json_integer_value(n) : 0, h);
 }
 
-void cli_run_headline(json_t *run, struct cli_headline *h)
+int cli_run_headline(json_t *run, struct cli_headline *h)
 {
 	/* The figures a bench or app run's trials record, in the order a
 	 * run's best pass is looked for. */
@@ -110,11 +109,11 @@ void cli_run_headline(json_t *run, struct cli_headline *h)
 						    TT_FIG_WALL_TIME, TT_FIG_METRIC };
 	struct tt_objective o;
 	json_t *reco;
+	int rc = cli_run_objective(run, &o);
 
-	if (cli_run_objective(run, &o) < 0) {
-		cli_warn("%s", tt_err_msg());
+	if (rc < 0) {
 		*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
-		return;
+		return rc;
 	}
 	reco = json_pack("{s:O,s:O,s:O,s:O,s:O}", "action",
 			 json_object_get(run, "reco_action") ?: json_null(), "score",
@@ -138,6 +137,7 @@ void cli_run_headline(json_t *run, struct cli_headline *h)
 		h->best = number(run, f->best);
 		h->median = f->median_in_headline ? number(run, f->median) : NAN;
 	}
+	return 0;
 }
 
 void cli_headline_text(const struct cli_headline *h, char *buf, size_t size)

@@ -24,7 +24,7 @@
 const char *tt_datadir(void);
 /* arg as given when it names a file (any path, or a name in the working
  * directory); else, for a bare name (no '/'), NAME or NAME.json in the
- * tuner/models/ of the source tree the running binary was built in (its
+ * model/machines/ of the source tree the running binary was built in (its
  * folder's parent: build/tiertune, wherever it is run from), then in
  * TT_DATADIR/models/. TT_EINPUT naming arg and every place looked in when
  * none holds it. */

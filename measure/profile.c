@@ -18,7 +18,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void init(struct tt_profile *p, int src, const int *nodes, int n)
+void tt_profile_init(struct tt_profile *p, int src, const int *nodes, int n)
 {
 	memset(p, 0, sizeof(*p));
 	p->source = src;
@@ -106,7 +106,7 @@ int tt_profile_run(struct tt_profile *p, const struct tt_profile_probe *pr, int 
 	double t0 = now_s(), bw[TT_SEARCH_MAX_NODES][2], lat[TT_SEARCH_MAX_NODES][2];
 	int seen[TT_SEARCH_MAX_NODES] = { 0 }, rc = 0, failed = -1;
 
-	init(p, src, nodes, n);
+	tt_profile_init(p, src, nodes, n);
 	/* Two passes, the second in reverse order: each node measured twice
 	 * at the same mean time. */
 	for (int v = 0; v < 2 * p->n && rc == 0; v++) {
@@ -197,30 +197,10 @@ int tt_profile_measure(struct tt_profile *p, const struct tt_bench_opts *tmpl, c
 	return tt_profile_run(p, &pr, tmpl->source_node, nodes, n, budget_s);
 }
 
-int tt_profile_model(struct tt_profile *p, const struct tt_model *m, int src, const int *nodes,
-		     int n)
-{
-	const struct tt_model_source *s = tt_model_source(m, src);
-	double bw[TT_SEARCH_MAX_NODES];
-	int rc;
-
-	init(p, src, nodes, n);
-	if ((rc = tt_model_profile(m, src, nodes, p->n, bw)) < 0)
-		return rc;
-	for (int k = 0; k < p->n; k++) {
-		p->nodes[k].bw_bytes_s = bw[k];
-		p->nodes[k].from = "model";
-		for (int i = 0; i < s->nnodes; i++)
-			if (s->nodes[i].node == nodes[k])
-				p->nodes[k].lat_ns = s->nodes[i].idle_lat_ns;
-	}
-	return 0;
-}
-
 void tt_profile_hmat(struct tt_profile *p, const struct tt_topo *t, int src, const int *nodes,
 		     int n)
 {
-	init(p, src, nodes, n);
+	tt_profile_init(p, src, nodes, n);
 	for (int k = 0; k < p->n; k++) {
 		const struct tt_node *nd = tt_topo_node(t, nodes[k]);
 		uint64_t mb = tt_hmat_auto_bw_mb_s(nd);

@@ -1,25 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The statistics every figure with an interval goes through: Student's t
- * quantile and the 95% interval on a mean. The search ranks trials and
- * judges the final comparison with them (search.c); the report and the
- * readers of recorded runs show them.
- *
- *	double mean, half;
- *	tt_mean_ci(x, n, &mean, &half);      (mean ± half, 95%)
- *
- * t rather than bootstrap: with 2 to 8 measurements a bootstrap has too few
- * distinct resamples to mean anything.
+ * How a figure's interval is shown, the display half of the statistics
+ * (measure/stats.h computes the intervals; the search ranks by them as
+ * they are): a bound that cannot be, and a gain of a rate read as the
+ * change of its inverse. show, runs, the CSV and auto's report use these.
  */
-#ifndef TT_STATS_H
-#define TT_STATS_H
+#ifndef TT_INTERVAL_H
+#define TT_INTERVAL_H
 
 #include <stdbool.h>
 
-/* Student's t, two-sided 95% (0.975 quantile), dof >= 1. */
-double tt_t975(int dof);
-/* Mean and 95% t interval half-width of x[0..n-1] (half-width inf below 2). */
-void tt_mean_ci(const double *x, int n, double *mean, double *half);
 /* The 95% interval [*lo, *hi] of a quantity that cannot be negative (a
  * bandwidth, a latency, a time): kept when *lo is above zero; else both
  * NaN and false. A t interval from two or three noisy measurements can

@@ -2,6 +2,7 @@
 /* The performance model: load, check, evaluate, add noise (model.h). */
 #include "model.h"
 #include "model-path.h"
+#include "../measure/profile.h"
 
 #include "../bench/kernels.h"
 #include "../core/error.h"
@@ -629,6 +630,26 @@ int tt_model_profile(const struct tt_model *m, int src, const int *nodes, int n,
 			return tt_err(TT_EINPUT, "model '%s' has no node %d from source node %d",
 				      m->path, nodes[i], src);
 		bw_bytes_s[i] = fmin(mn->read_bw_bytes_s, mn->write_bw_bytes_s);
+	}
+	return 0;
+}
+
+int tt_profile_model(struct tt_profile *p, const struct tt_model *m, int src, const int *nodes,
+		     int n)
+{
+	const struct tt_model_source *s = tt_model_source(m, src);
+	double bw[TT_SEARCH_MAX_NODES];
+	int rc;
+
+	tt_profile_init(p, src, nodes, n);
+	if ((rc = tt_model_profile(m, src, nodes, p->n, bw)) < 0)
+		return rc;
+	for (int k = 0; k < p->n; k++) {
+		p->nodes[k].bw_bytes_s = bw[k];
+		p->nodes[k].from = "model";
+		for (int i = 0; i < s->nnodes; i++)
+			if (s->nodes[i].node == nodes[k])
+				p->nodes[k].lat_ns = s->nodes[i].idle_lat_ns;
 	}
 	return 0;
 }

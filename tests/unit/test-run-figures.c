@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* cli/run-figures.c: a run's headline from its recorded recommendation,
+/* view/run-figures.c: a run's headline from its recorded recommendation,
  * in the objective's unit, never with a bound below zero; its trials as
  * RFC 4180 CSV. */
 #include "test.h"
 
-#include "../../cli/cli.h"
-#include "../../cli/run-figures.h"
+#include "../../view/run-figures.h"
 
 #include <math.h>
 #include <stdio.h>

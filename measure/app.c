@@ -81,6 +81,8 @@ int tt_app_init(struct tt_app *a, char **argv, const char *metric, bool higher_i
 		}
 		a->metric = metric;
 	}
+	if (!log_path)
+		return 0;
 	fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		rc = tt_err_sys(TT_EFAIL, errno, "cannot open the program's log '%s'", log_path);
@@ -118,6 +120,72 @@ struct child_err {
 	int err;
 };
 
+/* The program in this process: its CPUs (cpus NULL: wherever allowed), its
+ * policy weighted interleave over nodes, then exec, as numactl -w does.
+ * Only system calls (the child of tt_app_run is between fork and exec);
+ * returns only on failure, with the step that failed. */
+static struct child_err enter(const struct tt_app *a, const cpu_set_t *cpus, size_t cpus_size,
+			      const struct tt_nodemask *nodes)
+{
+	struct child_err e = { 0, 0 };
+
+	if (cpus && sched_setaffinity(0, cpus_size, cpus) < 0)
+		return (struct child_err){ 1, errno };
+	if ((e.err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, nodes)) != 0) {
+		e.step = 2;
+		return e;
+	}
+	execv(a->path, a->argv);
+	return (struct child_err){ 3, errno };
+}
+
+/* The failure enter() or the child's output reported, as an error. */
+static int entry_failed(const struct tt_app *a, const struct child_err *e)
+{
+	static const char *const steps[] = { "", "pinning it to the source node's CPUs",
+					     "setting MPOL_WEIGHTED_INTERLEAVE", "starting it",
+					     "sending its output to the log" };
+	int rc = tt_err_sys(e->step == 2 && e->err == EINVAL ? TT_EUNAVAIL : TT_EFAIL, e->err,
+			    "running '%s': %s failed", a->argv[0],
+			    steps[e->step >= 1 && e->step <= 4 ? e->step : 0]);
+
+	if (e->step == 2 && e->err == EINVAL)
+		tt_err_hint("MPOL_WEIGHTED_INTERLEAVE needs Linux 6.9 or later");
+	return rc;
+}
+
+/* a->cpus as a CPU set in *set (NULL when a is not pinned). */
+static int pin_set(const struct tt_app *a, cpu_set_t **set, size_t size)
+{
+	*set = NULL;
+	if (!a->ncpus)
+		return 0;
+	*set = CPU_ALLOC(TT_MAX_CPUS);
+	if (!*set)
+		return tt_err(TT_EFAIL, "out of memory");
+	CPU_ZERO_S(size, *set);
+	for (int i = 0; i < a->ncpus; i++)
+		CPU_SET_S((size_t)a->cpus[i], size, *set);
+	return 0;
+}
+
+int tt_app_exec(const struct tt_app *a, const struct tt_nodemask *nodes)
+{
+	size_t size = CPU_ALLOC_SIZE(TT_MAX_CPUS);
+	cpu_set_t *cpus;
+	struct child_err e;
+	int rc = pin_set(a, &cpus, size);
+
+	if (rc < 0)
+		return rc;
+	fflush(NULL);
+	e = enter(a, cpus, size, nodes);
+	/* Not run: the task's policy goes with this process. */
+	if (cpus)
+		CPU_FREE(cpus);
+	return entry_failed(a, &e);
+}
+
 /* Between fork and exec: only system calls. */
 static void child(const struct tt_app *a, const cpu_set_t *cpus, size_t cpus_size,
 		  const struct tt_nodemask *nodes, int log, int report, pid_t parent)
@@ -136,14 +204,8 @@ static void child(const struct tt_app *a, const cpu_set_t *cpus, size_t cpus_siz
 	setpgid(0, 0);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
 		e = (struct child_err){ 4, errno };
-	else if (cpus && sched_setaffinity(0, cpus_size, cpus) < 0)
-		e = (struct child_err){ 1, errno };
-	else if ((e.err = -tt_set_mempolicy(MPOL_WEIGHTED_INTERLEAVE, nodes)) != 0)
-		e.step = 2;
-	if (!e.step) {
-		execv(a->path, a->argv);
-		e = (struct child_err){ 3, errno };
-	}
+	else
+		e = enter(a, cpus, cpus_size, nodes);
 	if (write(report, &e, sizeof(e)) < 0)
 		_exit(126);
 	_exit(127);
@@ -194,24 +256,24 @@ static int wait_program(const struct tt_app *a, pid_t pid, int *status, int *sig
 	}
 }
 
-/* The processes a run left: its group's members, and the descendants of
- * the orphans reparented to tiertune (its subreaper), which a setsid
- * daemon escapes the group to be. Children tiertune had before the run
- * (before[]) are not the program's. Read from the live /proc: these are
- * this host's processes, not a fixture's. Fills pids[] (up to max) and
- * returns how many. */
-static int leftovers(pid_t pgid, const pid_t *before, int nbefore, pid_t *pids, int max)
+struct proc {
+	pid_t pid, ppid, pgrp;
+};
+
+/* Every live process of this host (from the live /proc: these are this
+ * host's processes, not a fixture's) in *out, malloc'd; returns how many.
+ * A zombie runs nothing: reaped when it is an orphan of the run (its exit
+ * status is no one's: tiertune's child, not in before[], pgid > 0), never
+ * listed. */
+static size_t procs(pid_t pgid, const pid_t *before, int nbefore, struct proc **out)
 {
-	struct proc {
-		pid_t pid, ppid, pgrp;
-	};
 	struct proc *all = NULL;
 	size_t n = 0, cap = 0;
 	pid_t self = getpid();
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	int found = 0;
 
+	*out = NULL;
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
@@ -237,8 +299,6 @@ static int leftovers(pid_t pgid, const pid_t *before, int nbefore, pid_t *pids, 
 		if (!p || sscanf(buf, "%d", &pr.pid) != 1 ||
 		    sscanf(p + 1, " %c %d %d", &state, &pr.ppid, &pr.pgrp) != 3)
 			continue;
-		/* A zombie runs nothing: reaped when it is an orphan of the run
-		 * (its exit status is no one's), not counted as left. */
 		if (state == 'Z') {
 			bool theirs = false;
 
@@ -259,6 +319,22 @@ static int leftovers(pid_t pgid, const pid_t *before, int nbefore, pid_t *pids, 
 		all[n++] = pr;
 	}
 	closedir(d);
+	*out = all;
+	return n;
+}
+
+/* The processes a run left: its group's members, and the descendants of
+ * the orphans reparented to tiertune (its subreaper), which a setsid
+ * daemon escapes the group to be. Children tiertune had before the run
+ * (before[]) are not the program's. Fills pids[] (up to max) and returns
+ * how many. */
+static int leftovers(pid_t pgid, const pid_t *before, int nbefore, pid_t *pids, int max)
+{
+	struct proc *all;
+	size_t n = procs(pgid, before, nbefore, &all);
+	pid_t self = getpid();
+	int found = 0;
+
 	/* The closure over parenthood, from the group and tiertune's new
 	 * children: a pass per generation until nothing is added. */
 	for (bool added = true; added;) {
@@ -422,9 +498,6 @@ static int run_failed(const struct tt_app *a, int status)
 int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *label,
 	       struct tt_app_result *r)
 {
-	static const char *const steps[] = { "", "pinning it to the source node's CPUs",
-					     "setting MPOL_WEIGHTED_INTERLEAVE", "starting it",
-					     "sending its output to the log" };
 	size_t cpus_size = CPU_ALLOC_SIZE(TT_MAX_CPUS);
 	cpu_set_t *cpus = NULL;
 	struct child_err e;
@@ -442,16 +515,9 @@ int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *la
 				  a->log_path);
 	dprintf(log, "## tiertune: run %d of '%s', weights %s\n", ++a->runs, a->argv[0], label);
 	from = lseek(log, 0, SEEK_END);
-	if (a->ncpus) {
-		cpus = CPU_ALLOC(TT_MAX_CPUS);
-		if (!cpus) {
-			rc = tt_err(TT_EFAIL, "out of memory");
-			goto out;
-		}
-		CPU_ZERO_S(cpus_size, cpus);
-		for (int i = 0; i < a->ncpus; i++)
-			CPU_SET_S((size_t)a->cpus[i], cpus_size, cpus);
-	}
+	rc = pin_set(a, &cpus, cpus_size);
+	if (rc < 0)
+		goto out;
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		rc = tt_err_sys(TT_EFAIL, errno, "pipe for '%s'", a->argv[0]);
 		goto out;
@@ -487,11 +553,7 @@ int tt_app_run(struct tt_app *a, const struct tt_nodemask *nodes, const char *la
 	if (rc < 0)
 		goto out;
 	if (read(pipefd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		rc = tt_err_sys(e.step == 2 && e.err == EINVAL ? TT_EUNAVAIL : TT_EFAIL, e.err,
-				"running '%s': %s failed", a->argv[0],
-				steps[e.step >= 1 && e.step <= 4 ? e.step : 0]);
-		if (e.step == 2 && e.err == EINVAL)
-			tt_err_hint("MPOL_WEIGHTED_INTERLEAVE needs Linux 6.9 or later");
+		rc = entry_failed(a, &e);
 		goto out;
 	}
 	if (sig) {

@@ -11,7 +11,6 @@
 #include "../core/topo.h"
 #include "../core/weights.h"
 #include "score.h"
-#include "search.h"
 
 #include <math.h>
 #include <stdint.h>

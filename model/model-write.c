@@ -21,7 +21,7 @@
 /* An auto report holds every trial: some hundreds of KiB at most. */
 #define REPORT_MAX_BYTES (64u << 20)
 
-/* The loaded-latency shape of the shipped models (tuner/models/): MLC
+/* The loaded-latency shape of the shipped models (model/machines/): MLC
  * --loaded_latency sweeps, flat to about half of peak and doubling near
  * 90-95%, as multiples of the idle latency; DRAM beside the CPUs climbs
  * further at saturation than memory behind a link (the CXL and PMem

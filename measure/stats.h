@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The statistics every figure with an interval goes through: Student's t
+ * quantile and the 95% interval on a mean. The search ranks trials and
+ * judges the final comparison with them (tuner/search.c); the report and
+ * the readers of recorded runs show them (how an interval is shown:
+ * view/interval.h). Here too, below the
+ * search, the rounds a paired comparison needs (its power) and the linear
+ * solve the strategies' fits stand on.
+ *
+ *	double mean, half;
+ *	tt_mean_ci(x, n, &mean, &half);      (mean ± half, 95%)
+ *
+ * t rather than bootstrap: with 2 to 8 measurements a bootstrap has too few
+ * distinct resamples to mean anything.
+ */
+#ifndef TT_STATS_H
+#define TT_STATS_H
+
+#include <stdbool.h>
+
+/* Student's t, two-sided 95% (0.975 quantile), dof >= 1. */
+double tt_t975(int dof);
+/* Mean and 95% t interval half-width of x[0..n-1] (half-width inf below 2). */
+void tt_mean_ci(const double *x, int n, double *mean, double *half);
+/* The rounds a paired comparison needs to call a true relative gain g
+ * "better" (its 95% interval above zero) in about 97.5% of runs, when
+ * each measurement's relative spread is sigma: the least n in 2..max with
+ * 2 t975(2(n - 1)) sigma sqrt(2) / sqrt(n) <= g, else max (the degrees of
+ * freedom of the search's pooled interval, tt_confirm_gain in
+ * tuner/search.h). */
+int tt_confirm_rounds_for(double g, double sigma, int max);
+/* Solves a x = b for n unknowns (a row-major, n x n; a and b are
+ * overwritten) by Gaussian elimination with partial pivoting: the fits of
+ * the strategies. False when a is singular. */
+bool tt_solve(double *a, double *b, int n, double *x);
+
+#endif

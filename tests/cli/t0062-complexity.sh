@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # STYLE.md's complexity limit (pmccabe's cyclomatic figure, first column, at
-# most 30) on the folders issue 34 split to it: bench/, collectors/ and
-# tiertop's tui/top.c. Other folders have functions over it still; each is
-# added here once split.
+# most 30) on every function of the product (issue 36: 16 were over it at
+# a9db891, the worst 64); a new folder is one word in the list below.
 . "$(dirname "$0")/lib.sh"
 
 if ! command -v pmccabe >/dev/null; then
@@ -12,7 +11,10 @@ if ! command -v pmccabe >/dev/null; then
 	exit 0
 fi
 cd "$TT_TOP" || exit 1
-files=(bench/*.c collectors/*.c tui/top.c)
-is "every function of bench/, collectors/ and tui/top.c at most 30 (pmccabe)" \
+files=()
+for d in core bench collectors db measure model tuner writer view cli tui; do
+	files+=("$d"/*.c)
+done
+is "every function of the product at most 30 (pmccabe)" \
 	"$(pmccabe "${files[@]}" | awk '$1 > 30 {print $1, $NF}' | sort -nr | tr '\n' ';')" ""
 done_testing

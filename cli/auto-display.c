@@ -423,7 +423,7 @@ static void text_others(FILE *f, const struct tt_auto_doc *d)
  * every source together, or launch per socket (upstream's answer to
  * per-socket requests: the CPUs bound, the policy's nodes, the other
  * sockets' tasks kept off them; weights are global, never per socket). */
-void cli_auto_recipe_text(FILE *f, const struct tt_auto_recipe *r)
+void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
 {
 	fprintf(f,
 		"instead, either tune every source at once, each over its own nodes (global "
@@ -456,14 +456,14 @@ int cli_auto_run_recipe(const json_t *run, FILE *f)
 	size_t i;
 
 	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
-		struct tt_auto_recipe r;
+		struct tt_recipe r;
 		char *text;
 		int rc;
 
 		if (strcmp(json_string_value(json_object_get(rec, "action")) ?: "", "per_source") ||
 		    !(text = json_dumps(json_object_get(rec, "recipe"), JSON_COMPACT)))
 			continue;
-		rc = tt_auto_recipe_parse(text, &r);
+		rc = tt_recipe_parse(text, &r);
 		free(text);
 		if (rc < 0)
 			return 0;
@@ -583,7 +583,7 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 			"%srecommendation for source node %d: no global weights: %s, the best "
 			"from it, costs another source beyond the noise (above)\n",
 			sim(d), d->req->source, w);
-		struct tt_auto_recipe rc;
+		struct tt_recipe rc;
 
 		tt_auto_recipe(d->t, d->req->source, &d->reco->w, &rc);
 		cli_auto_recipe_text(f, &rc);

@@ -42,8 +42,8 @@ void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *
  * final comparison's round), the best so far, the time left by the budget;
  * elapsed_s since the run began. */
 /* A per_source run's per-socket recipe as the report, apply, export and
- * show print it (tuner/auto.h: struct tt_auto_recipe). */
-void cli_auto_recipe_text(FILE *f, const struct tt_auto_recipe *r);
+ * show print it (view/recipe.h: struct tt_recipe). */
+void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r);
 /* A recorded run's (tt_db_run_get's document) per_source recipe, printed
  * to f: 1 when it has one, else 0. */
 int cli_auto_run_recipe(const json_t *run, FILE *f);

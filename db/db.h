@@ -157,7 +157,7 @@ struct tt_db_recommendation {
 	int score_n;			    /* measurements behind the score; 0: unknown */
 	const char *action_why;		    /* why keep_auto or bind_local; NULL: none */
 	/* per_source (schema v6): the per-socket recipe, a JSON object's
-	 * text (tt_auto_recipe_json); NULL for the other actions. */
+	 * text (tt_recipe_json); NULL for the other actions. */
 	const char *recipe;
 };
 int tt_db_recommendation_add(struct tt_db *db, int64_t run_id,

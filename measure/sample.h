@@ -8,13 +8,10 @@
 #ifndef TT_SAMPLE_H
 #define TT_SAMPLE_H
 
+#include "../core/grid.h" /* TT_SEARCH_MAX_NODES */
 #include "../core/weights.h"
 
 #include <stdbool.h>
-
-/* The most nodes one measurement weighs: the search's nodes (tuner/search.h),
- * a profile's (profile.h). */
-#define TT_SEARCH_MAX_NODES 8
 
 /* One measurement of weights w: 0 and *score (higher is better), or a
  * negative tt_status that stops the search. */

@@ -8,8 +8,6 @@
 #include "../core/bitmap.h"
 #include "../core/wi.h"
 
-#include <jansson.h>
-
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -214,7 +212,7 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 }
 
 void tt_auto_recipe(const struct tt_topo *t, int source, const struct tt_weights *w,
-		    struct tt_auto_recipe *out)
+		    struct tt_recipe *out)
 {
 	const struct tt_node *n = tt_topo_node(t, source);
 	uint64_t cpus[TT_MAX_CPUS / 64] = { 0 };
@@ -238,52 +236,4 @@ void tt_auto_recipe(const struct tt_topo *t, int source, const struct tt_weights
 				   sizeof(out->other[0].mems));
 		out->nothers++;
 	}
-}
-
-char *tt_auto_recipe_json(const struct tt_auto_recipe *r)
-{
-	json_t *others = json_array(), *j;
-	char *text;
-
-	for (int i = 0; i < r->nothers; i++)
-		json_array_append_new(others,
-				      json_pack("{s:i,s:s}", "source_node", r->other[i].source,
-						"mems", r->other[i].mems));
-	j = json_pack("{s:i,s:s,s:s,s:s,s:o}", "source_node", r->source, "weights", r->weights,
-		      "nodes", r->nodes, "cpus", r->cpus, "others", others);
-	text = j ? json_dumps(j, JSON_COMPACT) : NULL;
-	json_decref(j);
-	return text;
-}
-
-static void copy_str(char *dst, size_t size, const json_t *v)
-{
-	snprintf(dst, size, "%s", json_string_value(v) ?: "");
-}
-
-int tt_auto_recipe_parse(const char *json, struct tt_auto_recipe *out)
-{
-	json_t *j = json_loads(json ? json : "", 0, NULL), *o;
-	size_t i;
-
-	memset(out, 0, sizeof(*out));
-	if (!json_is_object(j) || !json_is_integer(json_object_get(j, "source_node"))) {
-		json_decref(j);
-		return tt_err(TT_EINPUT, "a per-socket recipe is not an object with a source_node");
-	}
-	out->source = (int)json_integer_value(json_object_get(j, "source_node"));
-	copy_str(out->weights, sizeof(out->weights), json_object_get(j, "weights"));
-	copy_str(out->nodes, sizeof(out->nodes), json_object_get(j, "nodes"));
-	copy_str(out->cpus, sizeof(out->cpus), json_object_get(j, "cpus"));
-	json_array_foreach (json_object_get(j, "others"), i, o) {
-		if (out->nothers == TT_AUTO_MAX_OTHERS)
-			break;
-		out->other[out->nothers].source =
-			(int)json_integer_value(json_object_get(o, "source_node"));
-		copy_str(out->other[out->nothers].mems, sizeof(out->other[0].mems),
-			 json_object_get(o, "mems"));
-		out->nothers++;
-	}
-	json_decref(j);
-	return 0;
 }

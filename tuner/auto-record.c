@@ -235,7 +235,7 @@ static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t
 	const struct tt_report_baseline *over = tt_report_gain_over(r);
 	char why[160];
 
-	struct tt_auto_recipe recipe;
+	struct tt_recipe recipe;
 	char *rj = NULL;
 	int rc;
 
@@ -243,7 +243,7 @@ static int add_recommendation(const struct tt_auto *c, struct tt_db *db, int64_t
 	/* per_source: the report's recipe with it (schema v6). */
 	if (r->action == TT_ACTION_PER_SOURCE) {
 		tt_auto_recipe(c->t, c->req.source, &c->rs.r[0].w, &recipe);
-		if (!(rj = tt_auto_recipe_json(&recipe)))
+		if (!(rj = tt_recipe_json(&recipe)))
 			return tt_err(TT_EFAIL, "out of memory");
 	}
 	rc = tt_db_recommendation_add(

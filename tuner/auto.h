@@ -36,6 +36,7 @@
 #include "../model/model.h"
 #include "../measure/policy.h"
 #include "../measure/profile.h"
+#include "../view/recipe.h"
 #include "report.h"
 #include "search.h"
 
@@ -212,7 +213,7 @@ struct tt_doc_trial {
 
 /* The whole machine judged (tt_auto_sources): the recommendation measured
  * from each other CPU node against what that node runs now. */
-#define TT_AUTO_MAX_OTHERS 7
+#define TT_AUTO_MAX_OTHERS TT_RECIPE_MAX_OTHERS
 struct tt_auto_other {
 	int source;
 	const char *why; /* not judged, why; NULL: judged */
@@ -366,27 +367,10 @@ void tt_auto_release(struct tt_auto *c);
 void tt_auto_baselines(struct tt_auto *c);
 void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask);
 
-/* A per_source run's advice (issue 33): its weights launched per socket,
- * never written globally. The report prints it, the database keeps it
- * (recommendations.recipe) and apply, export and show of the run print it
- * again from there, so the data is one struct in both places. */
-struct tt_auto_recipe {
-	int source;	   /* the run's source node */
-	char weights[256]; /* its best weights, "0:11,2:1" */
-	char nodes[128];   /* their nodes, "0,2" */
-	char cpus[256];	   /* the source's CPUs, "0-47" */
-	int nothers;
-	struct {
-		int source;	/* another CPU node */
-		char mems[128]; /* its local memory nodes (--nodes local), "" none */
-	} other[TT_AUTO_MAX_OTHERS];
-};
+/* A per_source run's advice (view/recipe.h) from the run's source and
+ * weights on topology t. */
 void tt_auto_recipe(const struct tt_topo *t, int source, const struct tt_weights *w,
-		    struct tt_auto_recipe *out);
-/* As JSON text (malloc'd; NULL when out of memory), and back from the
- * object (TT_EINPUT when it is not one). */
-char *tt_auto_recipe_json(const struct tt_auto_recipe *r);
-int tt_auto_recipe_parse(const char *json, struct tt_auto_recipe *out);
+		    struct tt_recipe *out);
 /* For auto*.c: what every real run from the source shares (the mix, the
  * threads, the arrays' size and the passes); tier weights as the node
  * weights a measurement places by (the RFC's split); the pipeline built

@@ -30,6 +30,7 @@
 #ifndef TT_SEARCH_H
 #define TT_SEARCH_H
 
+#include "../core/grid.h"
 #include "../core/weights.h"
 #include "../measure/sample.h"
 #include "../measure/stats.h"
@@ -256,26 +257,5 @@ double tt_search_noise(const struct tt_search *s);
  * arms' relative spreads pooled, 2(n - 1) degrees of freedom); NaN below 2
  * rounds (gain alone from 1), and when the rounds bound no ratio. */
 void tt_confirm_gain(const struct tt_confirm *c, double *gain, double *lo, double *hi);
-
-/* Every reduced vector of n weights in 0..max, at least one non-zero, each
- * once: the exhaustive grid (sweep, and the quality reference). */
-struct tt_grid {
-	int n;
-	uint32_t max;
-	uint32_t w[TT_SEARCH_MAX_NODES];
-	bool started;
-};
-void tt_grid_init(struct tt_grid *g, int n, uint32_t max);
-bool tt_grid_next(struct tt_grid *g, uint32_t *w);
-long tt_grid_count(int n, uint32_t max);
-/* The grid's optimum where it is too large to enumerate (5 nodes and more:
- * 33^8 vectors), for the quality benchmark and the tests: an integer
- * descent from w (in and out, reduced), whose score is best: one weight up
- * or down, or one unit moved from one node to another, or every weight
- * scaled by m/(m +- 1) and rounded; the first move that scores higher is
- * taken, until none does. Returns the last score. */
-typedef double (*tt_grid_score_fn)(void *ctx, const uint32_t *w);
-double tt_grid_descend(int n, uint32_t max, uint32_t *w, double best, tt_grid_score_fn score,
-		       void *ctx);
 
 #endif

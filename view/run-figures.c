@@ -3,7 +3,6 @@
  * (run-figures.h). */
 #include "run-figures.h"
 
-
 #include "../core/error.h"
 #include "../core/figure.h"
 #include "../core/objective.h"

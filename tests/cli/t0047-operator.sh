@@ -56,9 +56,14 @@ for i in 1 2 3 4 5 6 7 8; do
 	esac
 done
 now="$(cat "$fx/$WI/node0"):$(cat "$fx/$WI/node1"):$(cat "$fx/$WI/node2")"
+got="$([ $ok -ge 1 ] && echo some):$odd:$(for i in 1 2 3 4 5 6 7 8; do [ "$now" = "$((i + 1)):$i:1" ] && echo one; done)"
 is "concurrent applies: each applied or refused by the lock, and the weights one vector asked for" \
-	"$([ $ok -ge 1 ] && echo some):$odd:$(for i in 1 2 3 4 5 6 7 8; do [ "$now" = "$((i + 1)):$i:1" ] && echo one; done)" \
-	"some:0:one"
+	"$got" "some:0:one"
+[ "$got" = "some:0:one" ] ||
+	for i in 1 2 3 4 5 6 7 8; do # each apply's exit and stderr, for the failure above
+		echo "apply $i (0:$((i + 1)),1:$i,2:1): exit $(cat "$WORK/rc$i"); weights now $now"
+		head -5 "$WORK/err$i"
+	done | diag
 for i in 1 2 3 4 5 6 7 8 9; do "$TT" --sysfs-root "$fx" restore >/dev/null 2>&1 || break; done
 is "restore, repeated, undoes every apply that went through: the copy as before" "$(tree_sum "$fx")" "$before"
 done_testing

@@ -558,6 +558,19 @@ static void matrix_judged(struct tt_matrix *m, const struct tt_bench_result *r)
 	m->unstable |= r->unstable;
 }
 
+/* The latency runs' pages, summed: one huge page size among them (the
+ * same request each time), the base page where any fell back to it. */
+static void matrix_pages(struct tt_pages_got *all, const struct tt_pages_got *one)
+{
+	all->thp_asked = one->thp_asked;
+	all->buffer_bytes += one->buffer_bytes;
+	all->huge_bytes += one->huge_bytes;
+	if (!all->page_bytes || one->page_bytes < all->page_bytes)
+		all->page_bytes = one->page_bytes;
+	if (one->huge_page_size)
+		all->huge_page_size = one->huge_page_size;
+}
+
 int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 {
 	const struct tt_topo *t = tmpl->topo;
@@ -594,6 +607,8 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 			o.source_node = m->cpu_node[c];
 			tt_bit_set(one.bits, (unsigned int)m->mem_node[j]);
 			rc = tt_place_init(&o.place, TT_PLACE_BIND, &one, NULL, o.source_node);
+			o.place.thp = tmpl->place.thp;
+			o.place.huge_shift = tmpl->place.huge_shift;
 			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0) {
 				m->bw_bytes_s[c * m->nmem + j] = r->bw_best_bytes_s;
 				m->pages[c * m->nmem + j] = r->place.got[m->mem_node[j]];
@@ -605,9 +620,12 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 			 * bandwidth run. */
 			o.kernel = &tt_k_latency;
 			o.threads = 0;
+			o.place.thp = tmpl->matrix_lat_thp;
+			o.place.huge_shift = tmpl->matrix_lat_huge_shift;
 			if (rc == 0 && (rc = tt_bench_run(&o, r)) == 0) {
 				m->lat_ns[c * m->nmem + j] = r->lat_median_ns;
 				matrix_judged(m, r);
+				matrix_pages(&m->lat_pages, &r->pages);
 			}
 			free(r);
 			if (rc < 0)

@@ -124,8 +124,8 @@ void tt_bench_bufs_huge(const struct tt_bench_bufs *b, struct tt_bench_result *r
 	bool inside = false;
 
 	for (int i = 0; i < b->n; i++)
-		r->buffer_bytes += b->bytes;
-	r->page_bytes = (size_t)sysconf(_SC_PAGESIZE);
+		r->pages.buffer_bytes += b->bytes;
+	r->pages.page_bytes = (size_t)sysconf(_SC_PAGESIZE);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -139,15 +139,15 @@ void tt_bench_bufs_huge(const struct tt_bench_bufs *b, struct tt_bench_result *r
 		} else if (!inside) {
 			continue;
 		} else if (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1 && kb) {
-			r->huge_bytes += (uint64_t)kb << 10;
-			r->huge_page_size = thp_size();
+			r->pages.huge_bytes += (uint64_t)kb << 10;
+			r->pages.huge_page_size = thp_size();
 		} else if (sscanf(line, "KernelPageSize: %lu kB", &kb) == 1) {
-			r->page_bytes = (size_t)kb << 10;
+			r->pages.page_bytes = (size_t)kb << 10;
 		} else if ((sscanf(line, "Private_Hugetlb: %lu kB", &kb) == 1 ||
 			    sscanf(line, "Shared_Hugetlb: %lu kB", &kb) == 1) &&
 			   kb) {
-			r->huge_bytes += (uint64_t)kb << 10;
-			r->huge_page_size = r->page_bytes;
+			r->pages.huge_bytes += (uint64_t)kb << 10;
+			r->pages.huge_page_size = r->pages.page_bytes;
 		}
 	}
 	fclose(f);
@@ -1065,7 +1065,7 @@ int tt_bench_prepare(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		o->kernel->kind->curve ? (o->traffic ? o->traffic : &tt_k_reads) : NULL;
 	r->touched_bytes =
 		r->array_bytes * (size_t)(o->kernel->arrays + (traffic ? traffic->arrays : 0));
-	r->thp_asked = o->place.thp;
+	r->pages.thp_asked = o->place.thp;
 	tt_bench_judge(r, tt_bench_tick_s());
 	return o->refuse_cache && r->below_rule ? refuse_cache(o, r) : 0;
 }

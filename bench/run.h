@@ -65,6 +65,12 @@ struct tt_bench_opts {
 	const struct tt_kernel *kernel;
 	const struct tt_topo *topo;
 	struct tt_placement place;
+	/* The matrix's idle-latency runs take these pages (as place's thp and
+	 * huge_shift), its bandwidth runs place's: each run binds one node, so
+	 * no weight counts their pages, and MLC's latency matrix is taken on
+	 * 2 MiB pages. Other runs ignore them. */
+	bool matrix_lat_thp;
+	int matrix_lat_huge_shift;
 	int source_node;
 	int threads;	     /* 0: one per CPU of the source node (of those this
 			      * process may use); more is refused */
@@ -118,6 +124,20 @@ struct tt_loaded_point {
 	double bw_bytes_s; /* the bandwidth threads together */
 };
 
+/* The pages that backed a run's buffers: the page size of their mappings
+ * (KernelPageSize: the base page, or hugetlbfs's), whether THP was asked
+ * (madvise(MADV_HUGEPAGE)) and how many of the buffers' bytes were on huge
+ * pages (AnonHugePages, Private_Hugetlb and Shared_Hugetlb of their
+ * mappings in /proc/self/smaps, read after the first touch). */
+struct tt_pages_got {
+	size_t page_bytes;
+	bool thp_asked;
+	uint64_t huge_bytes, buffer_bytes;
+	/* The size of each huge page among them: hugetlbfs's KernelPageSize,
+	 * or the THP's (hpage_pmd_size); 0 when none was obtained. */
+	size_t huge_page_size;
+};
+
 struct tt_bench_result {
 	size_t elements; /* per array (latency: cache lines) */
 	size_t array_bytes;
@@ -162,18 +182,7 @@ struct tt_bench_result {
 	/* Loaded latency: the chain alone on its CPU, traffic threads idle,
 	 * before the points: the floor the curve is checked against. */
 	double idle_lat_ns;
-	/* The pages that backed the buffers: the page size of their mappings
-	 * (KernelPageSize: the base page, or hugetlbfs's), whether THP was
-	 * asked (madvise(MADV_HUGEPAGE)) and how many of the buffers' bytes
-	 * were on huge pages (AnonHugePages, Private_Hugetlb and
-	 * Shared_Hugetlb of their mappings in /proc/self/smaps, read after the
-	 * first touch). */
-	size_t page_bytes;
-	bool thp_asked;
-	uint64_t huge_bytes, buffer_bytes;
-	/* The size of each huge page among them: hugetlbfs's KernelPageSize,
-	 * or the THP's (hpage_pmd_size); 0 when none was obtained. */
-	size_t huge_page_size;
+	struct tt_pages_got pages;
 	/* The fastest pass took under TT_MIN_TICKS ticks of the clock
 	 * (tick_s, tt_bench_tick_s): too short to time (STREAM warns under 20). */
 	bool short_pass;
@@ -243,6 +252,9 @@ struct tt_matrix {
 	double *lat_ns;
 	uint64_t *pages;    /* [ncpu * nmem]: pages verified on the memory node */
 	size_t array_bytes; /* of the bandwidth runs */
+	/* The latency runs' pages, summed over the runs (the figure pages
+	 * change: a TLB miss per load on base pages). */
+	struct tt_pages_got lat_pages;
 	/* Any of its runs (bandwidth or latency) cache-resident or too short;
 	 * the largest last-level cache they were held to. */
 	struct tt_llc llc;

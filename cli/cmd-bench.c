@@ -416,40 +416,51 @@ static void print_trust(const struct trust *tr, size_t array_bytes, size_t touch
 }
 
 /* What was asked for the buffers' pages: "base", "thp" or "hugetlb". */
-static const char *page_request(const struct tt_bench_opts *o)
+static const char *page_request(bool thp, int huge_shift)
 {
-	return o->place.huge_shift ? "hugetlb" : o->place.thp ? "thp" : "base";
+	return huge_shift ? "hugetlb" : thp ? "thp" : "base";
 }
 
 /* The pages behind the buffers, as obtained (smaps), not as asked: MLC's
  * latency figures come from 2 MiB pages, and a 4 KiB page's TLB miss adds
  * to every load of a large chain. */
-static void print_pages(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+static void print_pages(const char *label, bool thp, int huge_shift, const struct tt_pages_got *p)
 {
-	const char *kind = o->place.huge_shift ? "hugetlbfs" : "transparent huge";
-	const char *counter = o->place.huge_shift ? "Private_Hugetlb" : "AnonHugePages";
-	size_t huge_kib = r->huge_page_size >> 10;
+	const char *kind = huge_shift ? "hugetlbfs" : "transparent huge";
+	const char *counter = huge_shift ? "Private_Hugetlb" : "AnonHugePages";
+	size_t huge_kib = p->huge_page_size >> 10;
 
-	if (!r->buffer_bytes)
+	if (!p->buffer_bytes)
 		return;
-	if (!o->place.thp && !o->place.huge_shift)
-		say("pages: %zu KiB (huge pages not asked: --page-size thp, 2M or 1G for them, "
+	if (!thp && !huge_shift)
+		say("%s: %zu KiB (huge pages not asked: --page-size thp, 2M or 1G for them, "
 		    "as MLC measures latency)",
-		    r->page_bytes >> 10);
-	else if (r->huge_bytes >= r->buffer_bytes)
-		say("pages: %zu %s %s pages for all %.1f MiB (%s in /proc/self/smaps)",
+		    label, p->page_bytes >> 10);
+	else if (p->huge_bytes >= p->buffer_bytes)
+		say("%s: %zu %s %s pages for all %.1f MiB (%s in /proc/self/smaps)", label,
 		    huge_kib >= 1024 ? huge_kib >> 10 : huge_kib, huge_kib >= 1024 ? "MiB" : "KiB",
-		    kind, MIB(r->buffer_bytes), counter);
-	else if (r->huge_bytes)
-		say("pages: %zu %s %s pages for %.1f of %.1f MiB (%s in /proc/self/smaps), "
+		    kind, MIB(p->buffer_bytes), counter);
+	else if (p->huge_bytes)
+		say("%s: %zu %s %s pages for %.1f of %.1f MiB (%s in /proc/self/smaps), "
 		    "%zu KiB pages for the rest",
-		    huge_kib >= 1024 ? huge_kib >> 10 : huge_kib, huge_kib >= 1024 ? "MiB" : "KiB",
-		    kind, MIB(r->huge_bytes), MIB(r->buffer_bytes), counter, r->page_bytes >> 10);
+		    label, huge_kib >= 1024 ? huge_kib >> 10 : huge_kib,
+		    huge_kib >= 1024 ? "MiB" : "KiB", kind, MIB(p->huge_bytes),
+		    MIB(p->buffer_bytes), counter, p->page_bytes >> 10);
 	else
-		say("pages: %zu KiB: transparent huge pages asked for and none were obtained "
+		say("%s: %zu KiB: transparent huge pages asked for and none were obtained "
 		    "(AnonHugePages 0; see /sys/kernel/mm/transparent_hugepage/enabled); "
 		    "--page-size 2M for hugetlbfs pages",
-		    r->page_bytes >> 10);
+		    label, p->page_bytes >> 10);
+}
+
+static json_t *pages_json(bool thp, int huge_shift, const struct tt_pages_got *p)
+{
+	return json_pack(
+		"{s:I,s:s,s:b,s:I,s:o,s:I}", "page_bytes", (json_int_t)p->page_bytes,
+		"page_request", page_request(thp, huge_shift), "thp_requested", p->thp_asked,
+		"huge_page_bytes", (json_int_t)p->huge_bytes, "huge_page_size_bytes",
+		p->huge_page_size ? json_integer((json_int_t)p->huge_page_size) : json_null(),
+		"buffer_bytes", (json_int_t)p->buffer_bytes);
 }
 
 /* The header: what runs where, on what sizes. Printed once the buffers are
@@ -641,14 +652,7 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 
 		json_object_update_new(j, figures_json(o, r));
 		json_object_update_new(j, memory_json(&trust));
-		json_object_update_new(
-			j, json_pack("{s:I,s:s,s:b,s:I,s:o,s:I}", "page_bytes",
-				     (json_int_t)r->page_bytes, "page_request", page_request(o),
-				     "thp_requested", r->thp_asked, "huge_page_bytes",
-				     (json_int_t)r->huge_bytes, "huge_page_size_bytes",
-				     r->huge_page_size ? json_integer((json_int_t)r->huge_page_size)
-						       : json_null(),
-				     "buffer_bytes", (json_int_t)r->buffer_bytes));
+		json_object_update_new(j, pages_json(o->place.thp, o->place.huge_shift, &r->pages));
 		if (res->run_id)
 			json_object_set_new(j, "run", json_integer(res->run_id));
 		if (csum)
@@ -662,7 +666,7 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		return 0;
 	}
 	print_figures(o, r);
-	print_pages(o, r);
+	print_pages("pages", o->place.thp, o->place.huge_shift, &r->pages);
 	print_trust(&trust, r->array_bytes, r->touched_bytes, o->kernel->kind->buffers, r->best_s);
 	print_placement(r);
 	if (o->kernel->kind->curve)
@@ -710,6 +714,9 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 				      "array_bytes", (json_int_t)m->array_bytes, "matrix", rows);
 
 		json_object_update_new(j, memory_json(&trust));
+		json_object_set_new(
+			j, "latency_pages",
+			pages_json(o->matrix_lat_thp, o->matrix_lat_huge_shift, &m->lat_pages));
 		return cli_print_json(j);
 	}
 	print_llc(&m->llc);
@@ -732,6 +739,7 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 			printf(" %9.1f", m->lat_ns[c * m->nmem + j]);
 	}
 	printf("\n");
+	print_pages("latency pages", o->matrix_lat_thp, o->matrix_lat_huge_shift, &m->lat_pages);
 	print_trust(&trust, m->array_bytes, 0, "arrays", 0);
 	return 0;
 }
@@ -775,16 +783,27 @@ static int parse_delays(const char *arg, struct bench_args *a)
  * what it gave is read back (AnonHugePages), not assumed; 2M and 1G take
  * hugetlbfs pages from the reserved pool, as MLC does. Bandwidth kernels
  * keep 4 KiB pages: their weights count pages, and one THP is one
- * interleave slot of 512 (place.c); --matrix keeps them too. */
+ * interleave slot of 512 (place.c). The matrix's bandwidth runs keep them
+ * too (the model collector holds auto's 4 KiB trials to their figures);
+ * its idle latency, the column users hold to MLC's, takes THP. */
+static const struct {
+	const char *name;
+	bool thp;
+	int huge_shift;
+} page_sizes[] = {
+	{ "4K", false, 0 }, { "thp", true, 0 }, { "2M", false, 21 }, { "1G", false, 30 }
+};
+
+/* --page-size's words, for completion; the value itself is matched in any
+ * case (2m, THP), as people write page sizes. */
+static const char *page_size_name(int i)
+{
+	return i >= 0 && (size_t)i < sizeof(page_sizes) / sizeof(*page_sizes) ? page_sizes[i].name
+									      : NULL;
+}
+
 static int page_size_arg(const struct bench_args *a, struct tt_bench_opts *o)
 {
-	static const struct {
-		const char *name;
-		bool thp;
-		int huge_shift;
-	} sizes[] = {
-		{ "4K", false, 0 }, { "thp", true, 0 }, { "2M", false, 21 }, { "1G", false, 30 }
-	};
 	const char *want = a->page_size;
 
 	if (a->thp && want && strcasecmp(want, "thp"))
@@ -794,11 +813,13 @@ static int page_size_arg(const struct bench_args *a, struct tt_bench_opts *o)
 	if (a->thp)
 		want = "thp";
 	if (!want)
-		want = o->kernel->kind->bandwidth || a->matrix ? "4K" : "thp";
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++)
-		if (!strcasecmp(want, sizes[i].name)) {
-			o->place.thp = sizes[i].thp;
-			o->place.huge_shift = sizes[i].huge_shift;
+		want = o->kernel->kind->bandwidth ? "4K" : "thp";
+	for (int i = 0; page_size_name(i); i++)
+		if (!strcasecmp(want, page_sizes[i].name)) {
+			o->place.thp = page_sizes[i].thp;
+			o->place.huge_shift = page_sizes[i].huge_shift;
+			o->matrix_lat_thp = a->thp || a->page_size ? page_sizes[i].thp : true;
+			o->matrix_lat_huge_shift = page_sizes[i].huge_shift;
 			return 0;
 		}
 	return cli_usage("'--page-size' value '%s' is not a page size; give 4K (base pages), "
@@ -1135,7 +1156,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 		mode = (enum tt_place_mode)a->placement;
 	rc = cli_setup(cli);
 	if (rc)
-		return rc;
+		goto out;
 	t = cli->topo;
 	o->topo = t;
 	rc = place_args(cli, a, t, mode, o, &w);
@@ -1163,7 +1184,6 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 	o->touched_bytes = wait.tty ? &wait.touched : NULL;
 	o->stop = &stop_signal;
 	rc = tt_trial_run(&to, &res);
-	catch_signals(false);
 	status_clear(&wait);
 	if (rc < 0 && stop_signal) {
 		fflush(stdout);
@@ -1175,6 +1195,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 		goto out;
 	rc = a->matrix ? report_matrix(cli, o, &res->matrix) : report(cli, o, res, t, sum);
 out:
+	catch_signals(false);
 	tt_trial_free(res);
 	return rc < 0 ? cli_fail(rc) : rc;
 }
@@ -1229,8 +1250,9 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 			0, UINT64_MAX),
 		CLI_STRING("page-size", &a.page_size, "SIZE",
 			   "the pages behind the buffers: 4K, thp (transparent huge pages), 2M or "
-			   "1G (hugetlbfs, from the reserved pool) (default: thp for the latency "
-			   "kernels, as MLC measures; 4K otherwise)"),
+			   "1G (hugetlbfs, from the reserved pool) (default: thp for latency, the "
+			   "matrix's too, as MLC measures; 4K otherwise)",
+			   .choice = page_size_name),
 		CLI_FLAG("thp", &a.thp, "--page-size thp"),
 		CLI_CALL(
 			"delays", delays_option, &a, "D,...",

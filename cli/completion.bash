@@ -46,9 +46,6 @@ _tiertune() {
 		COMPREPLY=($(compgen -W "$(tiertune --completion-values=kernels 2>/dev/null |
 			grep -vx -e latency -e loaded-latency)" -- "$cur"))
 		return ;;
-	--page-size)
-		COMPREPLY=($(compgen -W "4K thp 2M 1G" -- "$cur"))
-		return ;;
 	--source-node | --nodes)
 		COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" --completion-values=nodes 2>/dev/null)" -- "$cur"))
 		return ;;

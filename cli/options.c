@@ -64,8 +64,9 @@ static void completion(const struct tt_cmd *cmd, const struct cli_opt *opts)
 }
 
 /* The words option name takes, one a line: a choice's (its table's
- * names), or those an argument name spells ("upstream|rfc|both"); none
- * for a free value (N, FILE, N:W,...|auto). */
+ * names; a string option that parses its own way may name them too), or
+ * those an argument name spells ("upstream|rfc|both"); none for a free
+ * value (N, FILE, N:W,...|auto). */
 static void choices(const struct cli_opt *opts, const char *name)
 {
 	char buf[512];
@@ -76,7 +77,7 @@ static void choices(const struct cli_opt *opts, const char *name)
 
 			if (strcmp(o->name, name) != 0 || !arg)
 				continue;
-			if (o->kind == TT_OPT_KIND_CHOICE)
+			if (tt_opt_choice(o, 0))
 				for (int i = 0; tt_opt_choice(o, i); i++)
 					printf("%s\n", tt_opt_choice(o, i));
 			else if (strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789-|") ==

@@ -141,6 +141,12 @@ static int record_samples(struct trial *t, int64_t trial, const struct tt_collec
 	return rc;
 }
 
+/* Of the buffers' bytes, the share on huge pages; NaN: no buffer. */
+static double huge_share(const struct tt_pages_got *p)
+{
+	return p->buffer_bytes ? (double)p->huge_bytes / (double)p->buffer_bytes : NAN;
+}
+
 /* The result as trials, each with the nodes its pages were placed on; a
  * curve's points share one measured phase, so its samples go to the run. */
 static int record_result(struct trial *t, const struct tt_trial_result *res)
@@ -169,33 +175,30 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 		kind->trial(o, r, i, &kt);
 		rc = tt_db_trial_add(
 			t->db, t->run,
-			&(struct tt_db_trial){
-				.kernel = o->kernel->name,
-				.mix = kt.mix,
-				.placement = tt_place_mode_names[o->place.mode],
-				.threads = r->threads,
-				.size_bytes = r->array_bytes,
-				.bw_best_bytes_s = kt.bw_best_bytes_s,
-				.bw_median_bytes_s = kt.bw_median_bytes_s,
-				.bw_min_bytes_s = kt.bw_min_bytes_s,
-				.lat_best_ns = kt.lat_best_ns,
-				.lat_median_ns = kt.lat_median_ns,
-				.lat_max_ns = kt.lat_max_ns,
-				.validated = r->validated,
-				.simulated = !o->sfs->live,
-				.llc_bytes = r->llc.bytes,
-				.below_llc_rule = r->below_rule,
-				.cache_resident = r->cache_resident,
-				.short_pass = r->short_pass,
-				.checked = true,
-				.unstable = r->unstable,
-				.page_bytes = r->page_bytes,
-				.thp_requested = r->thp_asked,
-				.huge_page_share = r->buffer_bytes ? (double)r->huge_bytes /
-									     (double)r->buffer_bytes
-								   : NAN,
-				.nnodes = nn,
-				.nodes = nodes },
+			&(struct tt_db_trial){ .kernel = o->kernel->name,
+					       .mix = kt.mix,
+					       .placement = tt_place_mode_names[o->place.mode],
+					       .threads = r->threads,
+					       .size_bytes = r->array_bytes,
+					       .bw_best_bytes_s = kt.bw_best_bytes_s,
+					       .bw_median_bytes_s = kt.bw_median_bytes_s,
+					       .bw_min_bytes_s = kt.bw_min_bytes_s,
+					       .lat_best_ns = kt.lat_best_ns,
+					       .lat_median_ns = kt.lat_median_ns,
+					       .lat_max_ns = kt.lat_max_ns,
+					       .validated = r->validated,
+					       .simulated = !o->sfs->live,
+					       .llc_bytes = r->llc.bytes,
+					       .below_llc_rule = r->below_rule,
+					       .cache_resident = r->cache_resident,
+					       .short_pass = r->short_pass,
+					       .checked = true,
+					       .unstable = r->unstable,
+					       .page_bytes = r->pages.page_bytes,
+					       .thp_requested = r->pages.thp_asked,
+					       .huge_page_share = huge_share(&r->pages),
+					       .nnodes = nn,
+					       .nodes = nodes },
 			&id);
 	}
 	if (rc == 0 && res->collected)
@@ -205,7 +208,8 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 
 /* The matrix: a trial per CPU node and memory node, the memory node bound
  * (verified, or the run would have failed). One pass figure each: the
- * matrix keeps the best bandwidth and the median latency. */
+ * matrix keeps the best bandwidth and the median latency. Its pages are
+ * the latency runs', the figure they change. */
 static int record_matrix(struct trial *t, const struct tt_matrix *m)
 {
 	const struct tt_kernel *k = t->o->bench.kernel;
@@ -240,6 +244,9 @@ static int record_matrix(struct trial *t, const struct tt_matrix *m)
 						       .short_pass = m->short_pass,
 						       .checked = true,
 						       .unstable = m->unstable,
+						       .page_bytes = m->lat_pages.page_bytes,
+						       .thp_requested = m->lat_pages.thp_asked,
+						       .huge_page_share = huge_share(&m->lat_pages),
 						       .nnodes = 1,
 						       .nodes = &node },
 				&id);

@@ -138,6 +138,8 @@ is "completion: auto --placement's choices" "$(comp auto --placement "")" "exact
 is "completion: bench --placement's choices" "$(comp bench --placement = b)" bind
 is "completion: --objective's choices" "$(comp auto --objective "")" "bandwidth latency"
 is "completion: rebalance --order's choices" "$(comp rebalance --order "")" "shares interleave"
+is "completion: bench --page-size's sizes, from the table its value is matched against" \
+	"$(comp bench --page-size "")" "4K thp 2M 1G"
 is "completion: --interface's interfaces (and both)" "$(comp export --interface "")" \
 	"$("$TT" --version | sed -n 's/^interfaces: //p') both"
 is "completion: --format's words are --completion-values=formats'" \

@@ -121,6 +121,20 @@ is "triad by default: 4 KiB pages (a weight counts pages; one THP is 512 of them
 	"$rc:$(json '(j["page_request"], j["huge_page_bytes"])' <"$WORK/out")" "0:('base', 0)"
 run "$TT" bench --kernel latency --size 16M --repeat 1 --thp --json
 is "--thp is --page-size thp" "$rc:$(json 'j["page_request"]' <"$WORK/out")" "0:thp"
+# The matrix's idle latency is the column users hold to MLC's latency
+# matrix: THP by default, its bandwidth runs on 4 KiB pages; --page-size
+# reaches both (tt_place_init's fresh placement had dropped it).
+run "$TT" bench --matrix --size 16M --repeat 1 --json
+is "--matrix: its latency runs' pages asked as THP by default, stated (JSON)" \
+	"$rc:$(json '(j["latency_pages"]["page_request"], j["latency_pages"]["thp_requested"], j["latency_pages"]["buffer_bytes"] > 0)' <"$WORK/out")" \
+	"0:('thp', True, True)"
+run "$TT" bench --matrix --size 16M --repeat 1 --page-size 4K --json
+is "--matrix --page-size 4K: the latency runs on base pages, none obtained huge" \
+	"$rc:$(json '(j["latency_pages"]["page_request"], j["latency_pages"]["page_bytes"], j["latency_pages"]["huge_page_bytes"])' <"$WORK/out")" \
+	"0:('base', $page, 0)"
+run "$TT" bench --matrix --size 16M --repeat 1
+is "... and the text says which pages the latency column was taken on" \
+	"$rc:$(grep -cE '^latency pages: (2 MiB transparent huge pages for |4 KiB: transparent huge pages asked for and none were)' "$WORK/out")" "0:1"
 # hugetlbfs: this host's pool (read, never written here) decides which
 # answer is right: pages obtained and counted, or refused with the way.
 pool=/sys/kernel/mm/hugepages/hugepages-2048kB

@@ -149,6 +149,10 @@ elif [ "$(cat "$pool/nr_hugepages")" = 0 ]; then
 	expect_bad_input 3 "no 2 MiB huge pages are reserved (hugepages-2048kB/nr_hugepages is 0)" - \
 		"$TT" bench --kernel latency --size 16M --repeat 1 --page-size 2M
 	is "... and the hint says how to reserve them" "$(grep -c '^hint: as root: echo 8 > /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages; or --page-size thp$' "$WORK/err")" 1
+	# The matrix took none of --page-size before: it ran on 4 KiB pages
+	# and exited 0.
+	expect_bad_input 3 "no 2 MiB huge pages are reserved (hugepages-2048kB/nr_hugepages is 0)" - \
+		"$TT" bench --matrix --size 16M --repeat 1 --page-size 2M
 else
 	skip "2 MiB pool reserved but under 8 pages free: another user holds it"
 fi

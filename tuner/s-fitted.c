@@ -811,7 +811,7 @@ static int run(struct tt_search *s)
 		goto out;
 	while (!tt_search_stopped(s)) {
 		/* The last measurements are the final proposal's. */
-		if (s->search_limit && s->measurements + s->cfg.min_repeats >= s->search_limit)
+		if (tt_search_room(s, s->leader) <= s->cfg.min_repeats)
 			break;
 		propose(s, &f, w);
 		if ((rc = step(s, &f, w, &center, &reps, &dlt)) < 0)

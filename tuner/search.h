@@ -228,6 +228,10 @@ int tt_search_more(struct tt_search *s, int t);
  * max_repeats) while their intervals overlap: 1 if a, 0 if b, or negative. */
 int tt_search_better(struct tt_search *s, int a, int b);
 bool tt_search_stopped(const struct tt_search *s);
+/* The measurements the search phase may still make; with a budget of
+ * measurements, what trial t's final comparison would not use is given
+ * back to it (the reserve is sized before any gain is known). */
+int tt_search_room(struct tt_search *s, int t);
 /* Shares of a weight vector; and the integer vector nearest to shares
  * (the largest weight m in 1..max_weight whose rounding has the least L1
  * error, ties to the smaller m; zeros allowed), reduced by the GCD. */

@@ -347,6 +347,7 @@ struct outcome {
 	int kind_n[TT_BASELINES], kind_agree[TT_BASELINES]; /* verdicts by baseline */
 	uint32_t final[TT_SEARCH_MAX_NODES];
 	enum tt_reco_action action;
+	const char *lost_to; /* the baseline the winner lost to, else "" */
 };
 
 /* One run through the session `tiertune auto --model` runs (tuner/auto.h:
@@ -423,6 +424,7 @@ static int run(const struct qrun *q, const char *strategy, int budget, double si
 	o->vs_auto = score(q, o->final) / score(q, q->autow) - 1;
 	o->used = a.s.measurements + a.prior.cost;
 	o->action = r->action;
+	o->lost_to = r->lost_to >= 0 ? tt_baseline_names[r->base[r->lost_to].kind] : "";
 	{
 		uint32_t bw[TT_SEARCH_MAX_NODES];
 		double best;
@@ -659,10 +661,11 @@ int main(int argc, char **argv)
 						snprintf(misses + strlen(misses),
 							 sizeof(misses) - strlen(misses),
 							 "  %s, budget %d, noise %.0f%%, seed %d: "
-							 "%s, "
-							 "%.2f%% below the optimum %s\n",
+							 "%s, %.2f%% below the optimum %s%s%s\n",
 							 c->name, budget, 100 * o.noise[ni],
-							 o.first + sd, fw, 100 * a.gap, ow);
+							 o.first + sd, fw, 100 * a.gap, ow,
+							 *a.lost_to ? "; the winner lost to " : "",
+							 a.lost_to);
 					}
 				}
 				qsort(gaps, (size_t)o.seeds, sizeof(double), cmp_d);

@@ -8,12 +8,14 @@
 #include "../../bench/kernels.h"
 #include "../../core/apply.h"
 #include "../../core/error.h"
+#include "../../core/grid.h"
 #include "../../core/sysfs.h"
 #include "../../core/topo.h"
 #include "../../core/wi.h"
 #include "../../db/db.h"
 #include "../../tuner/auto.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,6 +340,67 @@ static void test_seeded_runs_reproducible(void **state)
 	run_free(x);
 }
 
+/* The model's noise-free bandwidth of weights w over the search's nodes. */
+static double truth(const struct run *x, const uint32_t *w)
+{
+	const struct tt_search_cfg *c = &x->c.s.cfg;
+	struct tt_model_result m;
+	struct tt_weights tw;
+	struct tt_mix mix;
+
+	tt_weights_clear(&tw);
+	for (int k = 0; k < c->nnodes; k++)
+		if (w[k])
+			tt_weights_put(&tw, c->nodes[k], w[k]);
+	assert_int_equal(tt_mix_from_kernel(x->q.kernel->name, &mix), 0);
+	assert_int_equal(tt_model_eval(&x->model, x->q.source, &mix, 0, &tw, &m), 0);
+	return m.bw_bytes_s;
+}
+
+/* The final comparison spends what the search leaves; the search leaves
+ * it only what that comparison plans. On the 2-node Genoa (local DDR5
+ * and a CXL expander, --nodes 0,2: a flat peak, every vector from 14:1 to
+ * 31:1 within 1% of 16:1, local alone 2.48% below) at a real run's
+ * budget (60) and 3% noise, the search stopped at the reserve sized
+ * before any gain was known (20 measurements) while a winner whose only
+ * near baseline is local planned 6 to 9 of them: seed 1018 of the quality
+ * benchmark (bench/scripts/tuner-quality.sh) ended at 32:1, 1.02% below
+ * the optimum, having made 47 measurements of 60, and 3 of its 20 seeds
+ * (1000-1019) were more than 1% below. */
+static void test_budget_spent(void **state)
+{
+	struct run *x = run_new("2s-genoa-cxl", "2s-genoa-cxl");
+	uint32_t w[TT_SEARCH_MAX_NODES] = { 0 };
+	struct tt_grid g;
+	double opt = 0;
+	int over = 0;
+	(void)state;
+
+	for (uint64_t seed = 1000; seed < 1020; seed++) {
+		const struct tt_report *r = &x->c.r;
+
+		run_init(x, 0, "triad");
+		x->q.nodes = "0,2";
+		x->q.budget_trials = 60;
+		x->q.seed = seed;
+		run_search(x);
+		if (opt == 0)
+			for (tt_grid_init(&g, 2, 32); tt_grid_next(&g, w);)
+				opt = fmax(opt, truth(x, w));
+		for (int k = 0; k < 2; k++)
+			w[k] = tt_weights_get(r->lost_to >= 0 ? &r->base[r->lost_to].w : &r->best_w,
+					      x->c.s.cfg.nodes[k], 0);
+		over += truth(x, w) < 0.99 * opt;
+		if (seed == 1018 && (x->c.s.measurements < 58 || truth(x, w) < 0.99 * opt))
+			fail_msg("seed 1018: %u:%u, %.2f%% below the optimum, %d measurements of "
+				 "60",
+				 w[0], w[1], 100 * (1 - truth(x, w) / opt), x->c.s.measurements);
+	}
+	if (over > 1)
+		fail_msg("%d of 20 seeds more than 1%% below the optimum", over);
+	run_free(x);
+}
+
 /* --nodes local on the HBM machine: each socket its DDR and its HBM. */
 static void test_local_nodes(void **state)
 {
@@ -498,6 +561,7 @@ int main(void)
 		cmocka_unit_test(test_model_run),
 		cmocka_unit_test(test_bandwidth_search_is_plain),
 		cmocka_unit_test(test_seeded_runs_reproducible),
+		cmocka_unit_test(test_budget_spent),
 		cmocka_unit_test(test_local_nodes),
 		cmocka_unit_test(test_tiers),
 		cmocka_unit_test(test_refusals),

@@ -281,6 +281,7 @@ void tt_top_take(struct tt_top *top)
 	while (top->sampler &&
 	       (got = tt_sampler_read(top->sampler, &top->feed.seq, buf, 512, NULL)) > 0)
 		tt_feed_take(&top->feed, buf, got);
+	top->taken_s = 0;
 	take_scan(top);
 }
 
@@ -296,6 +297,7 @@ int tt_top_take_tick(struct tt_top *top, uint64_t i)
 
 		while (mono() < due)
 			usleep(10000);
+		top->taken_s = 0;
 		take_scan(top);
 		return 0;
 	}
@@ -312,6 +314,9 @@ int tt_top_take_tick(struct tt_top *top, uint64_t i)
 		if (!got)
 			break;
 		tt_feed_take(&top->feed, buf, got);
+		for (size_t k = 0; k < got; k++)
+			if (buf[k].t_s > top->taken_s)
+				top->taken_s = buf[k].t_s;
 	}
 	take_scan(top);
 	return 0;
@@ -326,7 +331,7 @@ int tt_top_frame(struct tt_top *top, struct tt_frame *f)
 		.wi_why = top->wi_why,
 		.source_node = top->source_node,
 		.interval_s = top->interval_s,
-		.now_s = mono(),
+		.now_s = top->taken_s > 0 ? top->taken_s : mono(),
 		.wall = time(NULL),
 		.paused = top->paused,
 		.view = top->view,

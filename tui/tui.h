@@ -51,6 +51,11 @@ struct tt_top {
 	double hist_bw[TT_HISTORY], hist_slow[TT_HISTORY];
 	char message[256];
 	double t0_s; /* CLOCK_MONOTONIC when opened */
+	/* CLOCK_MONOTONIC of the sample tt_top_take_tick last took, 0 after
+	 * tt_top_take: a --batch frame is of that sample, however late it is
+	 * printed (the first waits for the process scan, seconds on a busy
+	 * host), so its readings' age is judged at it, not at the clock. */
+	double taken_s;
 };
 
 int tt_top_open(struct tt_top *top, const char *root);

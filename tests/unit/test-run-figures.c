@@ -66,11 +66,11 @@ static void test_headline(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		json_t *r = row(v[i].run);
-		struct cli_headline h;
+		struct tt_headline h;
 		char buf[160];
 
-		cli_run_headline(r, &h);
-		cli_headline_text(&h, buf, sizeof(buf));
+		tt_run_headline(r, &h);
+		tt_headline_text(&h, buf, sizeof(buf));
 		if (strcmp(buf, v[i].text) != 0)
 			fail_msg("case %zu: '%s', want '%s'", i, buf, v[i].text);
 		json_decref(r);
@@ -79,21 +79,21 @@ static void test_headline(void **state)
 
 /* An objective that no tiertune writes (a damaged or edited database):
  * runs lists the run with no headline and a warning naming it; show,
- * export and plot refuse it (cli_run_get, t0044). Before, the headline
+ * export and plot refuse it (tt_run_get, t0044). Before, the headline
  * took it for bandwidth and showed 2.00 GB/s for a wall time of 2 s. */
 static void test_bad_objective(void **state)
 {
 	json_t *r = row("{\"id\":9,\"kind\":\"auto\",\"objective\":\"app:walltime\","
 			"\"reco_score\":2e9,\"reco_score_n\":3}");
-	struct cli_headline h;
+	struct tt_headline h;
 	char buf[160];
 
 	(void)state;
 	/* view/ prints nothing: the caller (runs) warns with this message. */
-	assert_int_equal(cli_run_headline(r, &h), TT_EINPUT);
+	assert_int_equal(tt_run_headline(r, &h), TT_EINPUT);
 	assert_string_equal(tt_err_msg(),
 			    "run 9: objective 'app:walltime' is not one tiertune records");
-	cli_headline_text(&h, buf, sizeof(buf));
+	tt_headline_text(&h, buf, sizeof(buf));
 	assert_string_equal(buf, "-");
 	json_decref(r);
 }
@@ -103,11 +103,11 @@ static void test_headline_json(void **state)
 	json_t *r = row("{\"objective\":\"bandwidth:triad\",\"reco_action\":\"apply\","
 			"\"reco_score\":3e9,\"reco_score_ci_low\":-1e9,\"reco_score_ci_high\":7e9,"
 			"\"reco_score_n\":2}");
-	struct cli_headline h;
+	struct tt_headline h;
 
 	(void)state;
-	cli_run_headline(r, &h);
-	cli_headline_json(r, &h);
+	tt_run_headline(r, &h);
+	tt_headline_json(r, &h);
 	assert_string_equal(json_string_value(json_object_get(r, "headline")),
 			    "recommendation_mean");
 	assert_string_equal(json_string_value(json_object_get(r, "action")), "apply");
@@ -145,7 +145,7 @@ static void test_csv(void **state)
 	FILE *f = open_memstream(&out, &size);
 
 	(void)state;
-	cli_trials_csv(run, f);
+	tt_trials_csv(run, f);
 	fclose(f);
 	assert_string_equal(
 		out,

@@ -10,6 +10,7 @@
 #include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
+#include "../measure/trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -342,25 +343,16 @@ static int node_weights_writable(const struct tt_auto *c)
 
 /* Real bench trials whose arrays the last-level cache can hold measure
  * the cache, whose bandwidth no weight changes: the search would rank
- * noise. Refused before any trial by the rule each trial follows (bench's,
- * on the cache of the threads' CPUs) unless the caller allows it; the
- * model and app mode allocate no arrays. Other faults are left to the
- * first trial to report, as before this check. */
+ * noise. Refused before any trial (tt_trial_check_cache) unless the caller
+ * allows it; the model and app mode allocate no arrays. */
 static int cache_check(const struct tt_auto *c)
 {
 	const struct tt_auto_req *q = &c->req;
 	struct tt_bench_opts o = tt_auto_bench_opts(c);
-	struct tt_bench_result *r;
-	int rc;
 
 	if (q->model || q->app.argv || !q->size_bytes || q->allow_cache_resident)
 		return 0;
-	if (!(r = calloc(1, sizeof(*r))))
-		return tt_err(TT_EFAIL, "out of memory");
-	rc = tt_bench_prepare(&o, r);
-	rc = rc < 0 && r->below_rule ? rc : 0;
-	free(r);
-	return rc;
+	return tt_trial_check_cache(&o);
 }
 
 /* The final comparison's interval narrows with its rounds (t of n-1

@@ -71,29 +71,6 @@ void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct
 	tt_apply_plan_init(&c->plan, NULL, sfs);
 }
 
-/* --nodes local: the memory nodes nearer (SLIT) to the source than to any
- * other CPU node, ties to the lower CPU node; so that --all-sources on a
- * two-socket machine tunes each socket over its own nodes, which upstream's
- * global weights can then hold together. */
-void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask)
-{
-	memset(mask, 0, sizeof(*mask));
-	for (int m = 0; m < t->nnodes; m++) {
-		const struct tt_node *mn = &t->nodes[m];
-		int near = -1, best = 0;
-
-		if (!mn->has_memory)
-			continue;
-		for (int i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].has_cpu && (near < 0 || mn->distance[i] < best)) {
-				near = t->nodes[i].id;
-				best = mn->distance[i];
-			}
-		if (near == src)
-			tt_bit_set(mask->bits, (unsigned int)mn->id);
-	}
-}
-
 /* The nodes --nodes names: a list, "local", or every memory node. */
 static int nodes_asked(const struct tt_auto *c, struct tt_nodemask *mask)
 {

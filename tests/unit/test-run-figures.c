@@ -164,13 +164,38 @@ static void test_csv(void **state)
 	json_decref(run);
 }
 
+/* show's table of the trials' means, into the stream it is given (view/
+ * prints nothing of its own): the interval "n/a" under 2 measurements, a
+ * trial without a mean left out. */
+static void test_trials_text(void **state)
+{
+	json_t *run = row("{\"id\":7,\"objective\":\"bandwidth:triad\",\"trials\":["
+			  "{\"seq\":1,\"bw_mean_bytes_s\":1.5e11,\"bw_ci_low_bytes_s\":1.4e11,"
+			  "\"bw_ci_high_bytes_s\":1.6e11,\"measurements\":3},"
+			  "{\"seq\":2},"
+			  "{\"seq\":3,\"bw_mean_bytes_s\":2e11,\"measurements\":1}]}");
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+
+	(void)state;
+	tt_trials_text(run, f);
+	fclose(f);
+	assert_string_equal(out,
+			    "\n"
+			    "trial      mean GB/s                        95% CI measurements\n"
+			    "    1         150.00                140.00..160.00            3\n"
+			    "    3         200.00                           n/a            1\n");
+	free(out);
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_headline),
-		cmocka_unit_test(test_bad_objective),
-		cmocka_unit_test(test_headline_json),
-		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_headline),      cmocka_unit_test(test_bad_objective),
+		cmocka_unit_test(test_headline_json), cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_trials_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

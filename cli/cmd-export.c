@@ -359,10 +359,10 @@ static void prometheus_figures(const struct export *e, FILE *f)
 	json_array_foreach (json_object_get(e->run, "recommendations"), i, reco) {
 		int src = (int)json_integer_value(json_object_get(reco, "source_node"));
 		const char *const stat[] = { "mean", "ci_low", "ci_high" };
-		struct cli_headline h;
+		struct tt_headline h;
 
-		cli_reco_headline(e->run, reco, &h);
-		if (h.kind != CLI_HEADLINE_MEAN || (e->source >= 0 && src != e->source))
+		tt_reco_headline(e->run, reco, &h);
+		if (h.kind != TT_HEADLINE_MEAN || (e->source >= 0 && src != e->source))
 			continue;
 		if (!helped)
 			fprintf(f,
@@ -493,7 +493,7 @@ static int csv(const struct export *e, FILE *f)
 {
 	if (!e->run)
 		return tt_err(TT_EINPUT, "csv exports a run's trials: give --run RUN or --latest");
-	cli_trials_csv(e->run, f);
+	tt_trials_csv(e->run, f);
 	return 0;
 }
 
@@ -748,7 +748,7 @@ static int from_run(struct export *e, int64_t run, const struct format *fmt, boo
 		return rc;
 	rc = run ? tt_recos_from_run(db, run, &e->rs) : tt_recos_latest(db, e->t, &e->rs);
 	if (rc == 0 && fmt->run)
-		rc = cli_run_get(db, e->rs.run_id, &e->run);
+		rc = tt_run_get(db, e->rs.run_id, &e->run);
 	/* A run that recommends keeping auto mode or binding locally has no
 	 * weights for a script to write (CSV still has its trials). */
 	/* keep_auto as a profile (json) turns auto mode on where it is

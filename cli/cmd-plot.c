@@ -133,7 +133,7 @@ static int plot(struct tt_cli *cli, const int64_t *ids, int nids, const char *pr
 	for (int i = 0; rc == 0 && i < nids; i++) {
 		rc = tt_db_run_get(db, ids[i], &runs[i]);
 		if (rc == 0)
-			rc = cli_run_measurements(db, runs[i]);
+			rc = tt_run_measurements(db, runs[i]);
 	}
 	if (rc == 0)
 		rc = tt_plot_new(&pl, runs, nids);

@@ -15,15 +15,15 @@ static int print_run(json_t *row, void *ctx)
 {
 	char start[32], fig[128], src[16] = "-";
 	json_t *sn = json_object_get(row, "source_node");
-	struct cli_headline h;
+	struct tt_headline h;
 
-	if (cli_run_headline(row, &h) < 0)
+	if (tt_run_headline(row, &h) < 0)
 		cli_warn("%s", tt_err_msg());
-	cli_headline_json(row, &h);
+	tt_headline_json(row, &h);
 	if (ctx) /* --json */
 		return json_array_append(ctx, row);
 	cli_when(json_number_value(json_object_get(row, "started")), start, sizeof(start));
-	cli_headline_text(&h, fig, sizeof(fig));
+	tt_headline_text(&h, fig, sizeof(fig));
 	if (json_is_integer(sn))
 		snprintf(src, sizeof(src), "%" JSON_INTEGER_FORMAT, json_integer_value(sn));
 	printf("%6" JSON_INTEGER_FORMAT "  %-19s  %-16.16s %-8s %-6s %-11s %6" JSON_INTEGER_FORMAT

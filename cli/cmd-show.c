@@ -139,7 +139,7 @@ static void print_app_trials(json_t *run, const struct tt_objective *o)
 static void print_show(json_t *run)
 {
 	char start[32], end[32], fig[160];
-	struct cli_headline h;
+	struct tt_headline h;
 	struct tt_objective o;
 	bool latency;
 	size_t i;
@@ -156,15 +156,15 @@ static void print_show(json_t *run)
 	printf("kind      %s, status %s, %s .. %s\n", cli_str(run, "kind"), cli_str(run, "status"),
 	       start, end);
 	printf("command   %s\n", cli_str(run, "command"));
-	cli_run_headline(run, &h);
-	cli_headline_text(&h, fig, sizeof(fig));
+	tt_run_headline(run, &h);
+	tt_headline_text(&h, fig, sizeof(fig));
 	printf("headline  %s\n", fig);
-	cli_run_objective(run, &o); /* cli_run_get refused one that does not parse */
+	tt_run_objective(run, &o); /* tt_run_get refused one that does not parse */
 	if (o.kind == TT_OBJ_WALL_TIME || o.kind == TT_OBJ_METRIC)
 		print_app_trials(run, &o);
 	else
 		print_bench_trials(run);
-	cli_trials_text(run);
+	tt_trials_text(run, stdout);
 	/* The latency objective's gain is in loads per second (1/latency):
 	 * shown as the change of latency (tuner/stats.h). */
 	latency = o.kind == TT_OBJ_LATENCY;
@@ -189,9 +189,9 @@ static void print_show(json_t *run)
 		double gain = json_is_number(g) ? json_number_value(g) : NAN, lo, hi;
 		char gs[16] = "-";
 
-		cli_reco_headline(run, t, &h);
+		tt_reco_headline(run, t, &h);
 		h.action = NULL; /* said first */
-		cli_headline_text(&h, fig, sizeof(fig));
+		tt_headline_text(&h, fig, sizeof(fig));
 		if (latency)
 			tt_inverse_change(gain, NAN, NAN, &gain, &lo, &hi);
 		if (isfinite(gain))
@@ -228,18 +228,18 @@ int cmd_show(struct tt_cli *cli, int argc, char **argv)
 	rc = cli_setup(cli);
 	if (rc)
 		return rc;
-	rc = cli_run_get(cli->db, (int64_t)id, &run);
+	rc = tt_run_get(cli->db, (int64_t)id, &run);
 	if (rc < 0)
 		return cli_fail(rc);
 	if (cli->json) {
-		struct cli_headline h;
+		struct tt_headline h;
 
-		cli_run_headline(run, &h);
-		cli_headline_json(run, &h);
+		tt_run_headline(run, &h);
+		tt_headline_json(run, &h);
 		return cli_print_json(run);
 	}
 	if (csv)
-		cli_trials_csv(run, stdout);
+		tt_trials_csv(run, stdout);
 	else
 		print_show(run);
 	json_decref(run);

@@ -3,8 +3,13 @@
 #define _GNU_SOURCE /* CPU_SET_S, pipe2 */
 #include "app.h"
 
+#include "../bench/run.h"
 #include "../core/error.h"
 #include "../core/mpol.h"
+#include "../core/sysfs.h"
+#include "../core/test-hooks.h"
+#include "../db/db.h"
+#include "stats.h"
 #include "policy.h"
 
 #include <dirent.h>
@@ -609,6 +614,60 @@ int tt_app_score(const struct tt_app *a, const struct tt_app_result *r, double *
 double tt_app_shown(const struct tt_app *a, double score)
 {
 	return a->metric && a->higher_is_better ? score : 1 / score;
+}
+
+/* The scores are 1/s or 1/metric where less is better, so the best run is
+ * the highest score whichever way it is shown. */
+void tt_app_figures(const struct tt_app *a, const double *score, int n, struct tt_db_trial *d)
+{
+	double *v = n > 0 ? malloc((size_t)n * sizeof(*v)) : NULL, lo = INFINITY, hi = -INFINITY;
+	double median;
+
+	for (int j = 0; j < n; j++) {
+		if (v)
+			v[j] = tt_app_shown(a, score[j]);
+		lo = fmin(lo, score[j]);
+		hi = fmax(hi, score[j]);
+	}
+	median = v ? tt_median(v, n) : NAN;
+	free(v);
+	if (!a->metric) {
+		d->time_best_s = tt_app_shown(a, hi);
+		d->time_median_s = median;
+		d->time_max_s = tt_app_shown(a, lo);
+		return;
+	}
+	d->metric = true;
+	d->metric_higher_is_better = a->higher_is_better;
+	d->metric_best = tt_app_shown(a, hi);
+	d->metric_median = median;
+	d->metric_worst = tt_app_shown(a, lo);
+}
+
+/* The test hook's policy nodes: this host's memory nodes. */
+static int host_mem_nodes(struct tt_nodemask *m)
+{
+	struct tt_sysfs live;
+	int rc = tt_sysfs_init(&live, "/");
+
+	memset(m, 0, sizeof(*m));
+	return rc < 0 ? rc
+		      : tt_sysfs_read_list(&live, m->bits, TT_MAX_NODES,
+					   "/sys/devices/system/node/has_memory");
+}
+
+int tt_app_place(struct tt_app *a, const struct tt_topo *t, int source, bool live)
+{
+	int cpus[TT_MAX_CPUS], n, rc;
+
+	if (tt_test_hooks && tt_test_hooks->app_host_nodes && !live) {
+		a->host_nodes = true;
+		return host_mem_nodes(&a->nodes);
+	}
+	rc = tt_bench_cpus(t, source, cpus, &n);
+	if (rc == 0)
+		tt_app_pin(a, cpus, n);
+	return rc;
 }
 
 int tt_app_measure(void *ctx, const struct tt_weights *w, double *score)

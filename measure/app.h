@@ -35,6 +35,9 @@
 
 #include "../core/weights.h"
 
+struct tt_db_trial;
+struct tt_topo;
+
 struct tt_app {
 	char **argv;	       /* the command and its arguments, NULL-terminated */
 	char path[PATH_MAX];   /* argv[0] as found in PATH */
@@ -90,6 +93,14 @@ int tt_app_score(const struct tt_app *a, const struct tt_app_result *r, double *
 int tt_app_measure(void *ctx, const struct tt_weights *w, double *score);
 /* A score shown in the objective's own terms: seconds or the metric. */
 double tt_app_shown(const struct tt_app *a, double score);
+/* The program's n scores as the database keeps a trial of them, in its
+ * own terms: best, median and worst of the seconds, or of the metric with
+ * its direction. */
+void tt_app_figures(const struct tt_app *a, const double *score, int n, struct tt_db_trial *d);
+/* Where the program runs: on the source node's CPUs; under the test hook
+ * (core/test-hooks.h) on a fixture's copy (not live), on this host's
+ * memory nodes instead of the weights' own, which this host lacks. */
+int tt_app_place(struct tt_app *a, const struct tt_topo *t, int source, bool live);
 
 /* The number in text the metric matches last: the first capture group, or
  * the whole match without one. 0, 1 for no match, or TT_EINPUT when the

@@ -3,6 +3,8 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* z, the normal distribution's 0.975 quantile. */
 #define Z975 1.9599639845400542
@@ -144,4 +146,24 @@ bool tt_solve(double *a, double *b, int n, double *x)
 		x[r] = v / a[r * n + r];
 	}
 	return true;
+}
+
+double tt_median(const double *x, int n)
+{
+	double *v = n > 0 ? malloc((size_t)n * sizeof(*v)) : NULL, m;
+
+	if (!v)
+		return NAN;
+	memcpy(v, x, (size_t)n * sizeof(*v));
+	/* Insertion sort: a trial's measurements are a handful. */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double tmp = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = tmp;
+		}
+	m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+	return m;
 }

@@ -23,6 +23,10 @@
 double tt_t975(int dof);
 /* Mean and 95% t interval half-width of x[0..n-1] (half-width inf below 2). */
 void tt_mean_ci(const double *x, int n, double *mean, double *half);
+/* The median of x[0..n-1], which stays as it is (the mean of the middle
+ * two when n is even); NaN when n is 0 or the copy it sorts cannot be
+ * had. */
+double tt_median(const double *x, int n);
 /* The rounds a paired comparison needs to call a true relative gain g
  * "better" (its 95% interval above zero) in about 97.5% of runs, when
  * each measurement's relative spread is sigma: the least n in 2..max with

@@ -2,12 +2,15 @@
 /* A trial: run, collect, record (see trial.h). */
 #include "trial.h"
 
+#include "../bench/kernels.h"
 #include "../core/error.h"
 #include "../db/db.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct trial {
@@ -371,4 +374,93 @@ double tt_trial_lat_at(const struct tt_loaded_point *p, int n, double traffic_by
 			return p[i].lat_ns + f * (p[i - 1].lat_ns - p[i].lat_ns);
 		}
 	return p[n - 1].lat_ns;
+}
+
+int tt_trial_check_cache(const struct tt_bench_opts *o)
+{
+	struct tt_bench_result *r = calloc(1, sizeof(*r));
+	int rc;
+
+	if (!r)
+		return tt_err(TT_EFAIL, "out of memory");
+	rc = tt_bench_prepare(o, r);
+	rc = rc < 0 && r->below_rule ? rc : 0;
+	free(r);
+	return rc;
+}
+
+/* Delays (spin iterations per cache line) that step the mix from flat out
+ * towards idle: the traffic levels a latency-objective trial measures at,
+ * to find the stated one among them. */
+static const uint64_t traffic_ladder[] = { 0, 20, 100, 400, 2000 };
+#define LADDER_N (int)(sizeof(traffic_ladder) / sizeof(*traffic_ladder))
+/* Each point of a loaded-latency trial, s. */
+#define LAT_POINT_S 0.25
+
+int tt_trial_loaded(const struct tt_trial_opts *o, bool ladder, double traffic_bytes_s,
+		    struct tt_sample *out, struct tt_trial_result **r)
+{
+	struct tt_trial_opts lo = *o;
+	int n = ladder ? LADDER_N : 1, rc;
+
+	lo.bench.kernel = tt_kernel_find("loaded-latency");
+	lo.bench.traffic = o->bench.kernel;
+	lo.bench.ndelays = n;
+	lo.bench.point_s = LAT_POINT_S;
+	memcpy(lo.bench.delays, traffic_ladder, (size_t)n * sizeof(*traffic_ladder));
+	if ((rc = tt_trial_run(&lo, r)) < 0)
+		return rc;
+	if (ladder) {
+		out->lat_ns =
+			tt_trial_lat_at((*r)->bench.points, (*r)->bench.npoints, traffic_bytes_s,
+					&out->overloaded, &out->capacity_bytes_s);
+		out->score = 1e9 / out->lat_ns;
+	} else {
+		out->lat_ns = (*r)->bench.points[0].lat_ns;
+		out->score = (*r)->bench.points[0].bw_bytes_s;
+	}
+	return 0;
+}
+
+double tt_trial_loaded_s(bool ladder)
+{
+	return LAT_POINT_S * (ladder ? (double)LADDER_N : 1);
+}
+
+void tt_trial_achieved(const struct tt_trial_result *r, const struct tt_weights *w, double *share,
+		       int max)
+{
+	int node, k = 0;
+
+	if (!r->bench.place.checked)
+		return;
+	tt_nodemask_for_each (node, &w->set) {
+		if (k < max)
+			share[k++] =
+				(double)r->bench.place.got[node] / (double)r->bench.place.checked;
+	}
+}
+
+void tt_trial_figures(const double *bw_bytes_s, const double *lat_ns, int n, struct tt_db_trial *d)
+{
+	double lo = INFINITY, hi = -INFINITY, llo = INFINITY, lhi = -INFINITY;
+
+	for (int j = 0; j < n; j++) {
+		if (bw_bytes_s) {
+			lo = fmin(lo, bw_bytes_s[j]);
+			hi = fmax(hi, bw_bytes_s[j]);
+		}
+		llo = fmin(llo, lat_ns[j]);
+		lhi = fmax(lhi, lat_ns[j]);
+	}
+	if (bw_bytes_s) {
+		d->bw_best_bytes_s = hi;
+		d->bw_median_bytes_s = tt_median(bw_bytes_s, n);
+		d->bw_min_bytes_s = lo;
+	}
+	if (isfinite(llo)) {
+		d->lat_best_ns = llo;
+		d->lat_median_ns = tt_median(lat_ns, n);
+		d->lat_max_ns = lhi;
+	}
 }

@@ -28,10 +28,12 @@
 #include "../bench/run.h"
 #include "../collectors/collect.h"
 #include "../core/weights.h"
+#include "sample.h"
 
 #include <stdint.h>
 
 struct tt_db;
+struct tt_db_trial;
 
 struct tt_trial_opts {
 	/* kernel, topology, placement, sizes; its phase hook is the trial's */
@@ -75,5 +77,32 @@ void tt_trial_free(struct tt_trial_result *r);
  * and overloaded without a point that moved. */
 double tt_trial_lat_at(const struct tt_loaded_point *p, int n, double traffic_bytes_s,
 		       bool *overloaded, double *capacity_bytes_s);
+
+/* Refuses, as each trial of o would, arrays the last-level cache can hold
+ * (bench's rule, on the cache of the threads' CPUs: the cache's bandwidth
+ * would be measured, which no weight changes), before any trial. Other
+ * faults are left to the first trial to report. */
+int tt_trial_check_cache(const struct tt_bench_opts *o);
+/* One measurement with latency: bench's loaded-latency kernel, one thread
+ * chasing pointers through pages placed as o->bench.place says while the
+ * others run o->bench.kernel's mix over arrays placed the same way. Flat
+ * out (ladder false): its bandwidth as the score, its latency. On the
+ * ladder, the mix stepped from flat out towards idle: the latency at
+ * traffic_bytes_s (tt_trial_lat_at, overloaded and capacity too), the
+ * score 1e9 / ns. *r as tt_trial_run's (for what it placed). */
+int tt_trial_loaded(const struct tt_trial_opts *o, bool ladder, double traffic_bytes_s,
+		    struct tt_sample *out, struct tt_trial_result **r);
+/* How long such a trial measures, s: what a model's simulated one stands
+ * for. */
+double tt_trial_loaded_s(bool ladder);
+/* The share of the checked pages that r placed on each node of w, in the
+ * nodes' order, at most max of them; nothing when none was checked. */
+void tt_trial_achieved(const struct tt_trial_result *r, const struct tt_weights *w, double *share,
+		       int max);
+/* A search trial's n measurements as the database keeps its figures: best,
+ * median and worst of the bandwidths (bw_bytes_s NULL: none, as under the
+ * latency objective, whose score is no bandwidth) and of the latencies,
+ * where any was measured (lat_ns NaN: not). */
+void tt_trial_figures(const double *bw_bytes_s, const double *lat_ns, int n, struct tt_db_trial *d);
 
 #endif

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* An auto run's baselines as the machine would run without it (auto.h,
  * tt_auto_baselines): the kernel's auto mode computed as the kernel
- * computes it, the weights set by hand now, the fast tier alone. */
+ * computes it, the weights set by hand now, the fast tier alone; and the
+ * nodes local to a source, which the fast tier, --nodes local, the other
+ * sources' judgement and the per-source recipe take (here, not in auto.c:
+ * auto.c calls this file, never the other way). */
 #include "auto.h"
 
 #include "../core/error.h"
@@ -68,6 +71,29 @@ static void weights_now(struct tt_auto *c)
 	tt_weights_reduce_array(aw, c->cfg.nnodes);
 	if (c->prior.auto_mode != 1 && memcmp(now, ones, n) && memcmp(now, aw, n))
 		c->cfg.now_w = c->prior.now_w;
+}
+
+/* --nodes local: the memory nodes nearer (SLIT) to the source than to any
+ * other CPU node, ties to the lower CPU node; so that --all-sources on a
+ * two-socket machine tunes each socket over its own nodes, which upstream's
+ * global weights can then hold together. */
+void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask)
+{
+	memset(mask, 0, sizeof(*mask));
+	for (int m = 0; m < t->nnodes; m++) {
+		const struct tt_node *mn = &t->nodes[m];
+		int near = -1, best = 0;
+
+		if (!mn->has_memory)
+			continue;
+		for (int i = 0; i < t->nnodes; i++)
+			if (t->nodes[i].has_cpu && (near < 0 || mn->distance[i] < best)) {
+				near = t->nodes[i].id;
+				best = mn->distance[i];
+			}
+		if (near == src)
+			tt_bit_set(mask->bits, (unsigned int)mn->id);
+	}
 }
 
 /* A node faster than the source's DRAM, by the prior's figures from the

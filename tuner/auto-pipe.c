@@ -4,10 +4,8 @@
  * one signature (struct tt_stage), built once before the search. */
 #include "auto.h"
 
-#include "../bench/kernels.h"
 #include "../core/error.h"
 #include "../core/state.h"
-#include "../core/test-hooks.h"
 #include "../core/wi.h"
 #include "../measure/app.h"
 #include "../measure/trial.h"
@@ -27,15 +25,7 @@ static void note_placement(struct tt_auto *c, const struct tt_weights *w,
 	seen->last.validated = r->bench.validated;
 	seen->array_bytes = r->bench.array_bytes;
 	seen->used_threads = r->bench.threads;
-	if (r->bench.place.checked) {
-		int node, k = 0;
-
-		tt_nodemask_for_each (node, &w->set) {
-			if (k < TT_SEARCH_MAX_NODES)
-				seen->last.achieved[k++] = (double)r->bench.place.got[node] /
-							   (double)r->bench.place.checked;
-		}
-	}
+	tt_trial_achieved(r, w, seen->last.achieved, TT_SEARCH_MAX_NODES);
 }
 
 struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c)
@@ -79,46 +69,23 @@ static int real_bw(const struct tt_stage *self, const struct tt_weights *w, stru
 	return 0;
 }
 
-/* Delays (spin iterations per cache line) that step the mix from flat out
- * towards idle: the traffic levels a real latency-objective trial measures
- * at, to find the stated one among them. */
-static const uint64_t traffic_ladder[] = { 0, 20, 100, 400, 2000 };
-/* Each point of a loaded-latency trial, s. */
-#define LAT_POINT_S 0.25
-
-/* One real measurement with latency: bench's loaded-latency kernel under
- * exact placement by w, one thread chasing pointers through pages placed
- * by w while the others run the mix over arrays placed by w. Bandwidth
- * objective (the bound): flat out, its bandwidth and latency; latency
- * objective: the ladder, the latency at the stated traffic. */
+/* One real measurement with latency (tt_trial_loaded) under exact
+ * placement by w. Bandwidth objective (the bound): flat out, its bandwidth
+ * and latency; latency objective: the ladder, the latency at the stated
+ * traffic. */
 static int real_lat(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
 {
 	struct tt_auto *c = self->ctx;
-	int n = c->latency ? (int)(sizeof(traffic_ladder) / sizeof(*traffic_ladder)) : 1;
 	struct tt_trial_opts o = { .bench = tt_auto_bench_opts(c),
 				   .weights = w,
 				   .command = c->req.command };
 	struct tt_trial_result *r;
 	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->req.source);
 
-	o.bench.kernel = tt_kernel_find("loaded-latency");
-	o.bench.traffic = c->req.kernel;
-	o.bench.ndelays = n;
-	o.bench.point_s = LAT_POINT_S;
-	memcpy(o.bench.delays, traffic_ladder, (size_t)n * sizeof(*traffic_ladder));
 	if (rc == 0)
-		rc = tt_trial_run(&o, &r);
+		rc = tt_trial_loaded(&o, c->latency, c->req.traffic_bytes_s, out, &r);
 	if (rc < 0)
 		return rc;
-	if (c->latency) {
-		out->lat_ns =
-			tt_trial_lat_at(r->bench.points, r->bench.npoints, c->req.traffic_bytes_s,
-					&out->overloaded, &out->capacity_bytes_s);
-		out->score = 1e9 / out->lat_ns;
-	} else {
-		out->lat_ns = r->bench.points[0].lat_ns;
-		out->score = r->bench.points[0].bw_bytes_s;
-	}
 	note_placement(c, w, r);
 	tt_trial_free(r);
 	return 0;
@@ -127,8 +94,8 @@ static int real_lat(const struct tt_stage *self, const struct tt_weights *w, str
 /* A model trial's modelled duration. A bandwidth trial: its passes over
  * its arrays (sim_trial_bytes, in the mix's counting) at the bandwidth the
  * model gave it. A trial with latency: the loaded-latency kernel's points
- * (real_lat: one flat out, or the ladder for the latency objective), each
- * LAT_POINT_S long as bench runs them. */
+ * (real_lat: one flat out, or the ladder for the latency objective), as
+ * long as bench runs them (tt_trial_loaded_s). */
 
 static int model_bw(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
 {
@@ -146,10 +113,7 @@ static int model_lat(const struct tt_stage *self, const struct tt_weights *w, st
 	int rc = tt_model_sample(&p->sim, w, out);
 
 	if (rc == 0)
-		p->sim_s += LAT_POINT_S *
-			    (p->sim.traffic_bytes_s > 0
-				     ? (double)(sizeof(traffic_ladder) / sizeof(*traffic_ladder))
-				     : 1);
+		p->sim_s += tt_trial_loaded_s(p->sim.traffic_bytes_s > 0);
 	return rc;
 }
 
@@ -222,18 +186,6 @@ static int tier_split(const struct tt_stage *self, const struct tt_weights *w,
 	return rc < 0 ? rc : self->next->fn(self->next, &nw, out);
 }
 
-/* The test hook's policy nodes: this host's memory nodes. */
-static int host_mem_nodes(struct tt_nodemask *m)
-{
-	struct tt_sysfs live;
-	int rc = tt_sysfs_init(&live, "/");
-
-	memset(m, 0, sizeof(*m));
-	return rc < 0 ? rc
-		      : tt_sysfs_read_list(&live, m->bits, TT_MAX_NODES,
-					   "/sys/devices/system/node/has_memory");
-}
-
 /* App mode's program: found, its log truncated, pinned to the source's
  * CPUs (or, under the test hook, on this host's nodes). */
 static int app_setup(struct tt_auto *c)
@@ -252,16 +204,7 @@ static int app_setup(struct tt_auto *c)
 		p->app = NULL;
 		return rc;
 	}
-	if (tt_test_hooks && tt_test_hooks->app_host_nodes && !c->sfs->live) {
-		p->app->host_nodes = true;
-		return host_mem_nodes(&p->app->nodes);
-	}
-	int cpus[TT_MAX_CPUS], n;
-
-	rc = tt_bench_cpus(c->t, c->req.source, cpus, &n);
-	if (rc == 0)
-		tt_app_pin(p->app, cpus, n);
-	return rc;
+	return tt_app_place(p->app, c->t, c->req.source, c->sfs->live);
 }
 
 /* A trial under written weights discarded: kept for the report, then

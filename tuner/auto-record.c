@@ -8,6 +8,7 @@
 #include "../core/error.h"
 #include "../db/db.h"
 #include "../measure/app.h"
+#include "../measure/trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,75 +52,16 @@ static int trial_nodes(const struct tt_auto *c, int i, struct tt_db_trial_node *
 	return 0;
 }
 
-static double median(const double *x, int n)
-{
-	double v[TT_CONFIRM_MAX * 4 + 64];
-	int m = n < (int)(sizeof(v) / sizeof(v[0])) ? n : (int)(sizeof(v) / sizeof(v[0]));
-
-	memcpy(v, x, (size_t)m * sizeof(*v));
-	for (int i = 1; i < m; i++)
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			double tmp = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = tmp;
-		}
-	return m ? (m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2) : NAN;
-}
-
-/* App mode's figures in the program's own terms: seconds, or the metric
- * and its direction. The scores are 1/s or 1/metric where less is better,
- * so the best run is the highest score whichever way it is shown. */
-static void app_figures(const struct tt_app *app, const struct tt_trial *tr, struct tt_db_trial *d)
-{
-	double v[TT_CONFIRM_MAX * 4 + 64], lo = INFINITY, hi = -INFINITY;
-	int n = tr->n < (int)(sizeof(v) / sizeof(v[0])) ? tr->n : (int)(sizeof(v) / sizeof(v[0]));
-
-	for (int j = 0; j < n; j++) {
-		v[j] = tt_app_shown(app, tr->raw[j]);
-		lo = fmin(lo, tr->raw[j]);
-		hi = fmax(hi, tr->raw[j]);
-	}
-	if (!app->metric) {
-		d->time_best_s = tt_app_shown(app, hi);
-		d->time_median_s = median(v, n);
-		d->time_max_s = tt_app_shown(app, lo);
-		return;
-	}
-	d->metric = true;
-	d->metric_higher_is_better = app->higher_is_better;
-	d->metric_best = tt_app_shown(app, hi);
-	d->metric_median = median(v, n);
-	d->metric_worst = tt_app_shown(app, lo);
-}
-
 /* A trial's figures for the database: bandwidth from the callback's own
  * scores (not a bound's ranking; none for the latency objective, whose
- * score is not one), latency where it was measured. */
+ * score is not one), latency where it was measured; app mode's in the
+ * program's own terms. */
 static void trial_figures(const struct tt_auto *c, const struct tt_trial *tr, struct tt_db_trial *d)
 {
-	double lo = INFINITY, hi = -INFINITY, llo = INFINITY, lhi = -INFINITY;
-
-	for (int j = 0; j < tr->n; j++) {
-		lo = fmin(lo, tr->raw[j]);
-		hi = fmax(hi, tr->raw[j]);
-		llo = fmin(llo, tr->lat_ns[j]);
-		lhi = fmax(lhi, tr->lat_ns[j]);
-	}
-	if (c->pipe.app) {
-		app_figures(c->pipe.app, tr, d);
-		return;
-	}
-	if (!c->latency) {
-		d->bw_best_bytes_s = hi;
-		d->bw_median_bytes_s = median(tr->raw, tr->n);
-		d->bw_min_bytes_s = lo;
-	}
-	if (isfinite(llo)) {
-		d->lat_best_ns = llo;
-		d->lat_median_ns = median(tr->lat_ns, tr->n);
-		d->lat_max_ns = lhi;
-	}
+	if (c->pipe.app)
+		tt_app_figures(c->pipe.app, tr->raw, tr->n, d);
+	else
+		tt_trial_figures(c->latency ? NULL : tr->raw, tr->lat_ns, tr->n, d);
 }
 
 /* The run's objective as the database names it. App mode: the program

@@ -10,6 +10,7 @@
 #include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
+#include "../measure/trial.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,29 +69,6 @@ void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct
 	c->cfg.budget_trials = req->budget_trials;
 	c->cfg.budget_s = req->budget_s;
 	tt_apply_plan_init(&c->plan, NULL, sfs);
-}
-
-/* --nodes local: the memory nodes nearer (SLIT) to the source than to any
- * other CPU node, ties to the lower CPU node; so that --all-sources on a
- * two-socket machine tunes each socket over its own nodes, which upstream's
- * global weights can then hold together. */
-void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask)
-{
-	memset(mask, 0, sizeof(*mask));
-	for (int m = 0; m < t->nnodes; m++) {
-		const struct tt_node *mn = &t->nodes[m];
-		int near = -1, best = 0;
-
-		if (!mn->has_memory)
-			continue;
-		for (int i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].has_cpu && (near < 0 || mn->distance[i] < best)) {
-				near = t->nodes[i].id;
-				best = mn->distance[i];
-			}
-		if (near == src)
-			tt_bit_set(mask->bits, (unsigned int)mn->id);
-	}
 }
 
 /* The nodes --nodes names: a list, "local", or every memory node. */
@@ -342,25 +320,16 @@ static int node_weights_writable(const struct tt_auto *c)
 
 /* Real bench trials whose arrays the last-level cache can hold measure
  * the cache, whose bandwidth no weight changes: the search would rank
- * noise. Refused before any trial by the rule each trial follows (bench's,
- * on the cache of the threads' CPUs) unless the caller allows it; the
- * model and app mode allocate no arrays. Other faults are left to the
- * first trial to report, as before this check. */
+ * noise. Refused before any trial (tt_trial_check_cache) unless the caller
+ * allows it; the model and app mode allocate no arrays. */
 static int cache_check(const struct tt_auto *c)
 {
 	const struct tt_auto_req *q = &c->req;
 	struct tt_bench_opts o = tt_auto_bench_opts(c);
-	struct tt_bench_result *r;
-	int rc;
 
 	if (q->model || q->app.argv || !q->size_bytes || q->allow_cache_resident)
 		return 0;
-	if (!(r = calloc(1, sizeof(*r))))
-		return tt_err(TT_EFAIL, "out of memory");
-	rc = tt_bench_prepare(&o, r);
-	rc = rc < 0 && r->below_rule ? rc : 0;
-	free(r);
-	return rc;
+	return tt_trial_check_cache(&o);
 }
 
 /* The final comparison's interval narrows with its rounds (t of n-1

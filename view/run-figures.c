@@ -23,7 +23,7 @@ static double number(json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-int cli_run_objective(json_t *run, struct tt_objective *o)
+int tt_run_objective(json_t *run, struct tt_objective *o)
 {
 	return tt_objective_of_run(json_integer_value(json_object_get(run, "id")),
 				   json_string_value(json_object_get(run, "kind")),
@@ -34,13 +34,13 @@ int cli_run_objective(json_t *run, struct tt_objective *o)
  * measures nothing (apply's before and after) has none of its own: its
  * trials' figures are read as bandwidth, as every recorded trial has a
  * column for it. A run whose objective does not parse has no headline
- * (NULL): show, export and plot refuse it (cli_run_get), runs lists it
+ * (NULL): show, export and plot refuse it (tt_run_get), runs lists it
  * with a warning. */
 static const struct tt_figure *run_figure(json_t *run, struct tt_objective *o)
 {
 	const struct tt_figure *f;
 
-	if (cli_run_objective(run, o) < 0)
+	if (tt_run_objective(run, o) < 0)
 		return NULL;
 	f = tt_objective_figure(o);
 	return f ? f : tt_figure(TT_FIG_BANDWIDTH);
@@ -51,10 +51,10 @@ static const struct tt_figure *run_figure(json_t *run, struct tt_objective *o)
  * bound is known then, and the text says the measurements were too few
  * instead. */
 static void mean_headline(const struct tt_figure *f, double mean, double lo, double hi, int n,
-			  struct cli_headline *h)
+			  struct tt_headline *h)
 {
 	h->q = f;
-	h->kind = CLI_HEADLINE_MEAN;
+	h->kind = TT_HEADLINE_MEAN;
 	h->n = n;
 	h->mean = mean;
 	h->lo = lo;
@@ -68,7 +68,7 @@ static void mean_headline(const struct tt_figure *f, double mean, double lo, dou
 /* A score (higher is better, docs/json.md's recommendations[].score) in
  * the objective's own terms. */
 static void from_score(json_t *run, double score, double lo, double hi, int n,
-		       struct cli_headline *h)
+		       struct tt_headline *h)
 {
 	struct tt_objective o;
 	const struct tt_figure *f = run_figure(run, &o);
@@ -80,16 +80,16 @@ static void from_score(json_t *run, double score, double lo, double hi, int n,
 	mean_headline(f, mean, lo, hi, n, h);
 }
 
-void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h)
+void tt_reco_headline(json_t *run, json_t *reco, struct tt_headline *h)
 {
 	json_t *n = json_object_get(reco, "score_n");
 
 	static const char *const actions[] = { "apply", "keep_auto", "bind_local" };
 	const char *action = json_string_value(json_object_get(reco, "action"));
 
-	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
+	*h = (struct tt_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
 	/* The table's own words (schema v4's CHECK), not the row's string:
-	 * the headline outlives the row's fields (cli_headline_json). */
+	 * the headline outlives the row's fields (tt_headline_json). */
 	for (size_t i = 0; action && i < sizeof(actions) / sizeof(*actions); i++)
 		if (strcmp(action, actions[i]) == 0)
 			h->action = actions[i];
@@ -100,7 +100,7 @@ void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h)
 		   json_is_integer(n) ? (int)json_integer_value(n) : 0, h);
 }
 
-int cli_run_headline(json_t *run, struct cli_headline *h)
+int tt_run_headline(json_t *run, struct tt_headline *h)
 {
 	/* The figures a bench or app run's trials record, in the order a
 	 * run's best pass is looked for. */
@@ -108,10 +108,10 @@ int cli_run_headline(json_t *run, struct cli_headline *h)
 						    TT_FIG_WALL_TIME, TT_FIG_METRIC };
 	struct tt_objective o;
 	json_t *reco;
-	int rc = cli_run_objective(run, &o);
+	int rc = tt_run_objective(run, &o);
 
 	if (rc < 0) {
-		*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
+		*h = (struct tt_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
 		return rc;
 	}
 	reco = json_pack("{s:O,s:O,s:O,s:O,s:O}", "action",
@@ -121,17 +121,17 @@ int cli_run_headline(json_t *run, struct cli_headline *h)
 			 json_object_get(run, "reco_score_ci_high") ?: json_null(), "score_n",
 			 json_object_get(run, "reco_score_n") ?: json_null());
 
-	cli_reco_headline(run, reco, h);
+	tt_reco_headline(run, reco, h);
 	json_decref(reco);
 	/* No recommendation (a bench run, a search that failed): the best
 	 * pass, as STREAM reports it. */
-	for (size_t i = 0; h->kind == CLI_HEADLINE_NONE && i < sizeof(passes) / sizeof(*passes);
+	for (size_t i = 0; h->kind == TT_HEADLINE_NONE && i < sizeof(passes) / sizeof(*passes);
 	     i++) {
 		const struct tt_figure *f = tt_figure(passes[i]);
 
 		if (!isfinite(number(run, f->best)))
 			continue;
-		h->kind = CLI_HEADLINE_BEST;
+		h->kind = TT_HEADLINE_BEST;
 		h->q = f;
 		h->best = number(run, f->best);
 		h->median = f->median_in_headline ? number(run, f->median) : NAN;
@@ -139,7 +139,7 @@ int cli_run_headline(json_t *run, struct cli_headline *h)
 	return 0;
 }
 
-void cli_headline_text(const struct cli_headline *h, char *buf, size_t size)
+void tt_headline_text(const struct tt_headline *h, char *buf, size_t size)
 {
 	const struct tt_figure *q = h->q;
 	size_t len = 0;
@@ -147,9 +147,9 @@ void cli_headline_text(const struct cli_headline *h, char *buf, size_t size)
 #define ADD(...) (len += len < size ? (size_t)snprintf(buf + len, size - len, __VA_ARGS__) : 0)
 #define VALUE(v) (len += len < size ? (size_t)tt_figure_print(q, v, buf + len, size - len) : 0)
 	snprintf(buf, size, "-");
-	if (h->kind == CLI_HEADLINE_NONE)
+	if (h->kind == TT_HEADLINE_NONE)
 		return;
-	if (h->kind == CLI_HEADLINE_BEST) {
+	if (h->kind == TT_HEADLINE_BEST) {
 		VALUE(h->best);
 		ADD("%s%s best pass", q->label[0] ? " " : "", q->label);
 		if (isfinite(h->median)) {
@@ -187,20 +187,20 @@ static json_t *real_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-void cli_headline_json(json_t *run, const struct cli_headline *h)
+void tt_headline_json(json_t *run, const struct tt_headline *h)
 {
 	static const enum tt_figure_id all[] = { TT_FIG_BANDWIDTH, TT_FIG_LATENCY, TT_FIG_WALL_TIME,
 						 TT_FIG_METRIC };
 	static const char *const reco[] = { "reco_action", "reco_score", "reco_score_ci_low",
 					    "reco_score_ci_high", "reco_score_n" };
-	bool mean = h->kind == CLI_HEADLINE_MEAN;
+	bool mean = h->kind == TT_HEADLINE_MEAN;
 
 	for (size_t i = 0; i < sizeof(reco) / sizeof(*reco); i++)
 		json_object_del(run, reco[i]);
 	json_object_set_new(run, "headline",
-			    h->kind == CLI_HEADLINE_MEAN   ? json_string("recommendation_mean")
-			    : h->kind == CLI_HEADLINE_BEST ? json_string("best_pass")
-							   : json_null());
+			    h->kind == TT_HEADLINE_MEAN	  ? json_string("recommendation_mean")
+			    : h->kind == TT_HEADLINE_BEST ? json_string("best_pass")
+							  : json_null());
 	json_object_set_new(run, "action", h->action ? json_string(h->action) : json_null());
 	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++) {
 		const char *const part[3] = { "mean", "ci_low", "ci_high" };
@@ -344,7 +344,7 @@ static int add_measurement(json_t *row, void *ctx)
 	return 0;
 }
 
-int cli_run_measurements(struct tt_db *db, json_t *run)
+int tt_run_measurements(struct tt_db *db, json_t *run)
 {
 	return tt_db_run_samples(db, json_integer_value(json_object_get(run, "id")), "search",
 				 add_measurement, run);
@@ -352,7 +352,7 @@ int cli_run_measurements(struct tt_db *db, json_t *run)
 
 /* Trial t's figure from its measurements (in the objective's unit, as
  * auto-record stores them), as the plot shows it: tt_score_mean_ci. */
-static void trial_figure(json_t *run, json_t *t, struct cli_headline *h)
+static void trial_figure(json_t *run, json_t *t, struct tt_headline *h)
 {
 	struct tt_objective o;
 	const struct tt_figure *f = run_figure(run, &o);
@@ -361,7 +361,7 @@ static void trial_figure(json_t *run, json_t *t, struct cli_headline *h)
 	size_t i;
 	int n = 0;
 
-	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
+	*h = (struct tt_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
 	if (!x || !f) {
 		free(x);
 		return;
@@ -381,12 +381,12 @@ static void trial_figure(json_t *run, json_t *t, struct cli_headline *h)
 static void set_trial_figures(json_t *run)
 {
 	json_t *reco = run_reco(run), *t;
-	struct cli_headline rh, h;
+	struct tt_headline rh, h;
 	size_t i;
 
-	cli_reco_headline(run, reco, &rh);
+	tt_reco_headline(run, reco, &rh);
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
-		if (is_recommended(t, reco) > 0 && rh.kind == CLI_HEADLINE_MEAN)
+		if (is_recommended(t, reco) > 0 && rh.kind == TT_HEADLINE_MEAN)
 			h = rh;
 		else if (json_array_size(json_object_get(t, "measurements")))
 			trial_figure(run, t, &h);
@@ -394,7 +394,7 @@ static void set_trial_figures(json_t *run)
 			continue;
 		json_object_del(t, "measurements");
 		json_object_del(t, "baselines");
-		if (h.kind != CLI_HEADLINE_MEAN)
+		if (h.kind != TT_HEADLINE_MEAN)
 			continue;
 		const char *const part[3] = { "mean", "ci_low", "ci_high" };
 		const double fig[3] = { h.mean, h.lo, h.hi };
@@ -409,15 +409,15 @@ static void set_trial_figures(json_t *run)
 	}
 }
 
-int cli_run_get(struct tt_db *db, int64_t id, json_t **run)
+int tt_run_get(struct tt_db *db, int64_t id, json_t **run)
 {
 	struct tt_objective o;
 	int rc = tt_db_run_get(db, id, run);
 
 	if (rc == 0)
-		rc = cli_run_objective(*run, &o);
+		rc = tt_run_objective(*run, &o);
 	if (rc == 0)
-		rc = cli_run_measurements(db, *run);
+		rc = tt_run_measurements(db, *run);
 	if (rc == 0)
 		set_trial_figures(*run);
 	if (rc < 0) {
@@ -428,19 +428,19 @@ int cli_run_get(struct tt_db *db, int64_t id, json_t **run)
 }
 
 /* Trial t's figure as set_trial_figures left it on t. */
-static void trial_headline(json_t *run, json_t *t, struct cli_headline *h)
+static void trial_headline(json_t *run, json_t *t, struct tt_headline *h)
 {
 	struct tt_objective o;
 	const struct tt_figure *q = run_figure(run, &o);
 	char key[64];
 
-	*h = (struct cli_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
+	*h = (struct tt_headline){ .lo = NAN, .hi = NAN, .best = NAN, .median = NAN };
 	if (!q)
 		return;
 	tt_figure_key(q, "mean", key, sizeof(key));
 	if (!json_is_number(json_object_get(t, key)))
 		return;
-	h->kind = CLI_HEADLINE_MEAN;
+	h->kind = TT_HEADLINE_MEAN;
 	h->q = q;
 	h->mean = number(t, key);
 	tt_figure_key(q, "ci_low", key, sizeof(key));
@@ -450,9 +450,9 @@ static void trial_headline(json_t *run, json_t *t, struct cli_headline *h)
 	h->n = (int)json_integer_value(json_object_get(t, "measurements"));
 }
 
-void cli_trials_text(json_t *run)
+void tt_trials_text(json_t *run, FILE *f)
 {
-	struct cli_headline h;
+	struct tt_headline h;
 	bool any = false;
 	size_t i;
 	json_t *t;
@@ -461,14 +461,15 @@ void cli_trials_text(json_t *run)
 		char mean[32], lo[32], hi[32], ci[72] = "n/a";
 
 		trial_headline(run, t, &h);
-		if (h.kind != CLI_HEADLINE_MEAN)
+		if (h.kind != TT_HEADLINE_MEAN)
 			continue;
 		if (!any) {
 			char head[32];
 
 			snprintf(head, sizeof(head), "mean%s%s", h.q->label[0] ? " " : "",
 				 h.q->label);
-			printf("\n%5s %14s %29s %12s\n", "trial", head, "95% CI", "measurements");
+			fprintf(f, "\n%5s %14s %29s %12s\n", "trial", head, "95% CI",
+				"measurements");
 		}
 		any = true;
 		tt_figure_print(h.q, h.mean, mean, sizeof(mean));
@@ -479,8 +480,8 @@ void cli_trials_text(json_t *run)
 		} else if (h.n >= 2) {
 			snprintf(ci, sizeof(ci), "unbounded");
 		}
-		printf("%5" JSON_INTEGER_FORMAT " %14s %29s %12d\n",
-		       json_integer_value(json_object_get(t, "seq")), mean, ci, h.n);
+		fprintf(f, "%5" JSON_INTEGER_FORMAT " %14s %29s %12d\n",
+			json_integer_value(json_object_get(t, "seq")), mean, ci, h.n);
 	}
 }
 
@@ -498,9 +499,9 @@ static const struct {
 
 /* The figure a trial is ranked by, with its interval, unit and count;
  * empty fields when it has none. */
-static void csv_headline(FILE *f, const struct cli_headline *h)
+static void csv_headline(FILE *f, const struct tt_headline *h)
 {
-	if (h->kind != CLI_HEADLINE_MEAN) {
+	if (h->kind != TT_HEADLINE_MEAN) {
 		fputs(",,,,", f);
 		return;
 	}
@@ -518,7 +519,7 @@ static void csv_headline(FILE *f, const struct cli_headline *h)
 
 /* One record: trial t's figures on node n. rec: is_recommended's. */
 static void csv_row(FILE *f, json_t *run, json_t *t, json_t *n, int rec,
-		    const struct cli_headline *rh, const struct cli_headline *h)
+		    const struct tt_headline *rh, const struct tt_headline *h)
 {
 	json_t *w = json_object_get(n, "weight");
 
@@ -560,13 +561,13 @@ static void csv_row(FILE *f, json_t *run, json_t *t, json_t *n, int rec,
 	fputs("\r\n", f);
 }
 
-void cli_trials_csv(json_t *run, FILE *f)
+void tt_trials_csv(json_t *run, FILE *f)
 {
 	json_t *reco = run_reco(run), *t, *n;
-	struct cli_headline rh, h;
+	struct tt_headline rh, h;
 	size_t i, k;
 
-	cli_reco_headline(run, reco, &rh);
+	tt_reco_headline(run, reco, &rh);
 	/* The columns stay in this order (docs/tiertune.1): v1's first, app
 	 * mode's (schema 3), then the figures the search ranks by. Records
 	 * end in CRLF, as RFC 4180 has them. */
@@ -579,7 +580,7 @@ void cli_trials_csv(json_t *run, FILE *f)
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
 		int rec = is_recommended(t, reco);
 
-		if (rec > 0 && rh.kind == CLI_HEADLINE_MEAN)
+		if (rec > 0 && rh.kind == TT_HEADLINE_MEAN)
 			h = rh;
 		else
 			trial_headline(run, t, &h);

@@ -3,17 +3,17 @@
  * show, export's Prometheus gauges) and its trials as CSV (show --csv,
  * export --format csv).
  *
- *	struct cli_headline h;
- *	cli_run_headline(run, &h);           (a row of tt_db_runs, or tt_db_run_get's run)
- *	cli_headline_text(&h, buf, size);    or cli_headline_json(run, &h)
+ *	struct tt_headline h;
+ *	tt_run_headline(run, &h);           (a row of tt_db_runs, or tt_db_run_get's run)
+ *	tt_headline_text(&h, buf, size);    or tt_headline_json(run, &h)
  *
  * The headline of an auto or sweep run is its recommendation's mean with
  * the 95% interval the search ranked it by, in the objective's unit; of a
  * bench run, STREAM's best pass with the median beside it, named so. One
  * lucky pass of a trial that was not recommended is never the headline.
  */
-#ifndef TT_CLI_RUN_FIGURES_H
-#define TT_CLI_RUN_FIGURES_H
+#ifndef TT_RUN_FIGURES_H
+#define TT_RUN_FIGURES_H
 
 #include "../core/figure.h"
 
@@ -25,14 +25,14 @@
 struct tt_db;
 struct tt_objective;
 
-enum cli_headline_kind {
-	CLI_HEADLINE_NONE,
-	CLI_HEADLINE_MEAN, /* the recommendation's mean and interval */
-	CLI_HEADLINE_BEST, /* the best pass, the median beside it */
+enum tt_headline_kind {
+	TT_HEADLINE_NONE,
+	TT_HEADLINE_MEAN, /* the recommendation's mean and interval */
+	TT_HEADLINE_BEST, /* the best pass, the median beside it */
 };
 
-struct cli_headline {
-	enum cli_headline_kind kind;
+struct tt_headline {
+	enum tt_headline_kind kind;
 	const struct tt_figure *q; /* what it is, its unit (core/figure.h) */
 	double mean, lo, hi;	   /* MEAN, in q's SI unit; lo, hi NaN: no interval */
 	int n;			   /* measurements behind the mean; 0: unknown */
@@ -43,22 +43,22 @@ struct cli_headline {
 /* A recorded run's objective (core/objective.h): TT_EINPUT naming the run
  * when the text does not parse; TT_OBJ_NONE for a run that measures
  * nothing. */
-int cli_run_objective(json_t *run, struct tt_objective *o);
+int tt_run_objective(json_t *run, struct tt_objective *o);
 /* The headline of a run: from the reco_* fields of tt_db_runs' row (or the
  * same fields of tt_db_run_get's run), else its best pass; none, and
  * TT_EINPUT naming the run for the caller to warn of, when its objective
  * does not parse. */
-int cli_run_headline(json_t *run, struct cli_headline *h);
+int tt_run_headline(json_t *run, struct tt_headline *h);
 /* The figure of one recommendation (an element of tt_db_run_get's
  * "recommendations") of run. */
-void cli_reco_headline(json_t *run, json_t *reco, struct cli_headline *h);
+void tt_reco_headline(json_t *run, json_t *reco, struct tt_headline *h);
 /* "194.44 GB/s mean (95% CI 189.33..199.56)", "54.96 GB/s best pass,
  * median 53.10"; the action first when it is not "apply" ("keep auto
  * mode; best measured ..."). */
-void cli_headline_text(const struct cli_headline *h, char *buf, size_t size);
+void tt_headline_text(const struct tt_headline *h, char *buf, size_t size);
 /* The headline's fields into run (docs/json.md, doc runs), the reco_*
  * fields it was made from taken out. */
-void cli_headline_json(json_t *run, const struct cli_headline *h);
+void tt_headline_json(json_t *run, const struct tt_headline *h);
 
 /* A run as tt_db_run_get reads it (TT_EINPUT naming the run when its
  * objective does not parse), each trial with the figures of its
@@ -66,15 +66,15 @@ void cli_headline_json(json_t *run, const struct cli_headline *h);
  * objective's mean, 95% interval and their count, as docs/json.md lists
  * them under show (trials[].bw_mean_bytes_s ...); the recommended trial's
  * are the recommendation's. What show, export and their CSV print. */
-int cli_run_get(struct tt_db *db, int64_t id, json_t **run);
+int tt_run_get(struct tt_db *db, int64_t id, json_t **run);
 /* The run's "search" samples on its trials, as arrays "measurements" (in
  * the objective's unit) and "baselines" (their kinds): what plot draws. */
-int cli_run_measurements(struct tt_db *db, json_t *run);
-/* A table of the trials' figures (cli_run_get): trial, mean, 95% interval
+int tt_run_measurements(struct tt_db *db, json_t *run);
+/* A table of the trials' figures (tt_run_get): trial, mean, 95% interval
  * ("n/a" under 2 measurements), measurements; nothing when none has one. */
-void cli_trials_text(json_t *run);
-/* A run (cli_run_get's JSON) as CSV (RFC 4180): a row per trial and node,
+void tt_trials_text(json_t *run, FILE *f);
+/* A run (tt_run_get's JSON) as CSV (RFC 4180): a row per trial and node,
  * the columns docs/tiertune.1 lists under export. */
-void cli_trials_csv(json_t *run, FILE *f);
+void tt_trials_csv(json_t *run, FILE *f);
 
 #endif

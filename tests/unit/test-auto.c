@@ -248,7 +248,10 @@ static size_t run_bytes(const struct tt_auto *c, unsigned char *buf, size_t cap)
 	for (int t = 0; t < s->ntrials; t++) {
 		PUT(s->trials[t].w, sizeof(s->trials[t].w));
 		PUT(&s->trials[t].n, sizeof(int));
-		PUT(s->trials[t].score, sizeof(double) * (size_t)s->trials[t].n);
+		/* A trial the budget ended before its first measurement has no
+		 * scores (NULL): memcpy from NULL is undefined even for none. */
+		if (s->trials[t].n)
+			PUT(s->trials[t].score, sizeof(double) * (size_t)s->trials[t].n);
 	}
 	for (int b = 0; b < r->nbaselines; b++) {
 		PUT(&r->base[b].verdict, sizeof(r->base[b].verdict));

@@ -397,7 +397,7 @@ static void test_llc_sysfs_any_level(void **state)
 			{ "index1", "1", "Instruction", "64K" },
 			{ "index2", "2", "Unified", "1M" },
 		};
-		char path[256], own[8];
+		char path[256], own[12]; /* any int: under the sanitizers gcc cannot bound cpu */
 
 		snprintf(own, sizeof(own), "%d", cpu);
 		for (int i = 0; i < 3; i++) {

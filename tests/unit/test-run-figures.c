@@ -66,11 +66,11 @@ static void test_headline(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		json_t *r = row(v[i].run);
-		struct cli_headline h;
+		struct tt_headline h;
 		char buf[160];
 
-		cli_run_headline(r, &h);
-		cli_headline_text(&h, buf, sizeof(buf));
+		tt_run_headline(r, &h);
+		tt_headline_text(&h, buf, sizeof(buf));
 		if (strcmp(buf, v[i].text) != 0)
 			fail_msg("case %zu: '%s', want '%s'", i, buf, v[i].text);
 		json_decref(r);
@@ -79,21 +79,21 @@ static void test_headline(void **state)
 
 /* An objective that no tiertune writes (a damaged or edited database):
  * runs lists the run with no headline and a warning naming it; show,
- * export and plot refuse it (cli_run_get, t0044). Before, the headline
+ * export and plot refuse it (tt_run_get, t0044). Before, the headline
  * took it for bandwidth and showed 2.00 GB/s for a wall time of 2 s. */
 static void test_bad_objective(void **state)
 {
 	json_t *r = row("{\"id\":9,\"kind\":\"auto\",\"objective\":\"app:walltime\","
 			"\"reco_score\":2e9,\"reco_score_n\":3}");
-	struct cli_headline h;
+	struct tt_headline h;
 	char buf[160];
 
 	(void)state;
 	/* view/ prints nothing: the caller (runs) warns with this message. */
-	assert_int_equal(cli_run_headline(r, &h), TT_EINPUT);
+	assert_int_equal(tt_run_headline(r, &h), TT_EINPUT);
 	assert_string_equal(tt_err_msg(),
 			    "run 9: objective 'app:walltime' is not one tiertune records");
-	cli_headline_text(&h, buf, sizeof(buf));
+	tt_headline_text(&h, buf, sizeof(buf));
 	assert_string_equal(buf, "-");
 	json_decref(r);
 }
@@ -103,11 +103,11 @@ static void test_headline_json(void **state)
 	json_t *r = row("{\"objective\":\"bandwidth:triad\",\"reco_action\":\"apply\","
 			"\"reco_score\":3e9,\"reco_score_ci_low\":-1e9,\"reco_score_ci_high\":7e9,"
 			"\"reco_score_n\":2}");
-	struct cli_headline h;
+	struct tt_headline h;
 
 	(void)state;
-	cli_run_headline(r, &h);
-	cli_headline_json(r, &h);
+	tt_run_headline(r, &h);
+	tt_headline_json(r, &h);
 	assert_string_equal(json_string_value(json_object_get(r, "headline")),
 			    "recommendation_mean");
 	assert_string_equal(json_string_value(json_object_get(r, "action")), "apply");
@@ -145,7 +145,7 @@ static void test_csv(void **state)
 	FILE *f = open_memstream(&out, &size);
 
 	(void)state;
-	cli_trials_csv(run, f);
+	tt_trials_csv(run, f);
 	fclose(f);
 	assert_string_equal(
 		out,
@@ -164,13 +164,38 @@ static void test_csv(void **state)
 	json_decref(run);
 }
 
+/* show's table of the trials' means, into the stream it is given (view/
+ * prints nothing of its own): the interval "n/a" under 2 measurements, a
+ * trial without a mean left out. */
+static void test_trials_text(void **state)
+{
+	json_t *run = row("{\"id\":7,\"objective\":\"bandwidth:triad\",\"trials\":["
+			  "{\"seq\":1,\"bw_mean_bytes_s\":1.5e11,\"bw_ci_low_bytes_s\":1.4e11,"
+			  "\"bw_ci_high_bytes_s\":1.6e11,\"measurements\":3},"
+			  "{\"seq\":2},"
+			  "{\"seq\":3,\"bw_mean_bytes_s\":2e11,\"measurements\":1}]}");
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+
+	(void)state;
+	tt_trials_text(run, f);
+	fclose(f);
+	assert_string_equal(out,
+			    "\n"
+			    "trial      mean GB/s                        95% CI measurements\n"
+			    "    1         150.00                140.00..160.00            3\n"
+			    "    3         200.00                           n/a            1\n");
+	free(out);
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_headline),
-		cmocka_unit_test(test_bad_objective),
-		cmocka_unit_test(test_headline_json),
-		cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_headline),      cmocka_unit_test(test_bad_objective),
+		cmocka_unit_test(test_headline_json), cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_trials_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* measure/stats.c: Student's t quantile and the interval on a mean. */
+/* measure/stats.c: Student's t quantile, the interval on a mean, the
+ * median; and the figures a search trial is recorded by (measure/trial.c). */
 #include "test.h"
 
+#include "../../db/db.h"
 #include "../../measure/stats.h"
+#include "../../measure/trial.h"
 #include "../../view/interval.h"
 
 #include <math.h>
@@ -104,13 +107,45 @@ static void test_inverse_change(void **state)
 	assert_true(fabs(c + 0.2) < 1e-15 && fabs(lo - (1 / 1.5 - 1)) < 1e-15 && isnan(hi));
 }
 
+/* The median leaves its input as it was, and counts every value: the
+ * record's copy of it sorted the first 128 alone. */
+static void test_median(void **state)
+{
+	double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 }, many[130];
+
+	(void)state;
+	assert_true(tt_median(odd, 3) == 2 && odd[0] == 3 && odd[1] == 1);
+	assert_true(tt_median(even, 4) == 2.5 && even[0] == 4);
+	assert_true(isnan(tt_median(odd, 0)));
+	for (int i = 0; i < 130; i++)
+		many[i] = 129 - i;
+	assert_true(tt_median(many, 130) == 64.5);
+}
+
+/* A search trial's measurements as the database keeps them: bandwidth
+ * only where it is the score, latency only where some was measured. */
+static void test_trial_figures(void **state)
+{
+	double bw[] = { 2e9, 3e9, 1e9 }, none[] = { NAN, NAN, NAN }, lat[] = { 90, NAN, 100 };
+	struct tt_db_trial d = { 0 };
+
+	(void)state;
+	tt_trial_figures(bw, none, 3, &d);
+	assert_true(d.bw_best_bytes_s == 3e9 && d.bw_median_bytes_s == 2e9 &&
+		    d.bw_min_bytes_s == 1e9);
+	assert_true(d.lat_best_ns == 0 && d.lat_median_ns == 0 && d.lat_max_ns == 0);
+	d = (struct tt_db_trial){ 0 };
+	tt_trial_figures(NULL, lat, 3, &d);
+	assert_true(d.bw_best_bytes_s == 0 && d.bw_median_bytes_s == 0);
+	assert_true(d.lat_best_ns == 90 && d.lat_max_ns == 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_intervals),
-		cmocka_unit_test(test_t975),
-		cmocka_unit_test(test_ci_positive),
-		cmocka_unit_test(test_inverse_change),
+		cmocka_unit_test(test_intervals),   cmocka_unit_test(test_t975),
+		cmocka_unit_test(test_ci_positive), cmocka_unit_test(test_inverse_change),
+		cmocka_unit_test(test_median),	    cmocka_unit_test(test_trial_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,10 @@
 # a hang's bound, not a speed test: on a 2-core host at load 20, t0006 took
 # 571 s and t0004 over 300, and were killed as failures at the old 300).
 # TT_TESTS=GLOB runs only the suites whose name matches.
+# Stopped (Ctrl-C, or make killed), it stops the running suite and its
+# progress line with it: timeout(1) puts a suite in a process group of its
+# own, out of the terminal's reach, so a Ctrl-C left it running up to its
+# timeout with its progress line still printing.
 set -u
 build=${1:-build}
 shift
@@ -33,6 +37,20 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 state=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-state.XXXXXX")
 trap 'rm -rf "$state"' EXIT
 export TIERTUNE_STATE_DIR="$state/state" TIERTUNE_DB="$state/tiertune.db"
+# The suites read this shell's stdin (bash gives a background job
+# /dev/null): each runs in the background so that a signal is heard at once.
+exec 3<&0
+suite='' ticker=''
+stop() { # signal number
+	trap - INT TERM
+	kill $ticker 2>/dev/null
+	kill -TERM $suite 2>/dev/null # timeout passes it to the suite's group
+	wait 2>/dev/null
+	echo "stopped by SIG$(kill -l "$1") after $pass passed, $fail failed, $skip skipped" >&2
+	exit $((128 + $1))
+}
+trap 'stop 2' INT
+trap 'stop 15' TERM
 
 suite_fail() { # suite message [output]
 	fail=$((fail + 1))
@@ -71,19 +89,23 @@ run_suite() { # name command...
 	local name=$1 out rc p0=$pass f0=$fail s0=$skip t0=$SECONDS
 	shift
 	case "$name" in ${TT_TESTS:-*}) ;; *) return ;; esac
-	local so_far="$state/suite.out" ticker
+	local so_far="$state/suite.out"
 	: >"$so_far"
+	# $$ is this shell's: a ticker that outlives it (SIGKILL) stops too.
 	(
-		while sleep "$progress_s"; do
+		while sleep "$progress_s" && kill -0 $$ 2>/dev/null; do
 			printf '     %s: %d tests so far, %ds\n' "$name" \
-				"$(grep -cE '^(not )?ok ' "$so_far")" $((SECONDS - t0))
+				"$(grep -scE '^(not )?ok ' "$so_far")" $((SECONDS - t0))
 		done
 	) &
 	ticker=$!
-	timeout -k 10 "$timeout_s" "$@" >"$so_far" 2>&1
+	timeout -k 10 "$timeout_s" "$@" >"$so_far" 2>&1 <&3 &
+	suite=$!
+	wait $suite
 	rc=$?
 	kill $ticker 2>/dev/null
 	wait $ticker 2>/dev/null
+	suite='' ticker=''
 	out=$(cat "$so_far")
 	tally "$name" < <(printf '%s\n' "$out")
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

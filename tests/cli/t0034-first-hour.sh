@@ -58,4 +58,45 @@ rel=$(python3 -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]
 TT_TESTS='unit/*' "$TT_TOP/tests/run.sh" "$rel" test-fails >"$WORK/runsh" 2>&1
 is "tests/run.sh: a failing unit test's stderr and diagnostics are printed with it" \
 	"$?:$(grep -c '| the message the code under test printed' "$WORK/runsh"):$(grep -c '# got 1, want 2' "$WORK/runsh")" "1:1:1"
+# Stopped by Ctrl-C, tests/run.sh stops the running suite and its progress
+# line: timeout(1) puts the suite in a process group of its own, which the
+# terminal's SIGINT missed, and it ran on printing progress.
+printf '#!/bin/sh\necho $$ >"%s/slow.pid"\necho 1..1\nsleep 60\necho "ok 1 - slept"\n' "$WORK" >"$WORK/fake/tests/test-slow"
+chmod +x "$WORK/fake/tests/test-slow"
+python3 - "$TT_TOP" "$rel" "$WORK" <<'PY' >"$WORK/stop" 2>&1
+import os, signal, subprocess, sys, time
+top, rel, work = sys.argv[1:]
+out = open(work + "/stopped", "w")
+env = dict(os.environ, TT_TESTS="unit/*", TT_PROGRESS="1")
+# A new session as a terminal's job is: SIGINT to the whole group.
+p = subprocess.Popen([top + "/tests/run.sh", rel, "test-slow"], cwd=top, env=env,
+                     stdout=out, stderr=out, start_new_session=True)
+for _ in range(300):
+    if os.path.exists(work + "/slow.pid"):
+        break
+    time.sleep(0.1)
+os.killpg(p.pid, signal.SIGINT)
+try:
+    rc = p.wait(timeout=30)
+except subprocess.TimeoutExpired:
+    rc = "still running after 30 s"
+time.sleep(1)
+pid = int(open(work + "/slow.pid").read())
+alive = True
+try:
+    os.kill(pid, 0)
+except ProcessLookupError:
+    alive = False
+n0 = len(open(work + "/stopped").read().splitlines())
+time.sleep(2.5)
+n1 = len(open(work + "/stopped").read().splitlines())
+print(rc, "suite left running" if alive else "suite stopped", "progress goes on" if n1 > n0 else "quiet")
+if alive:
+    os.kill(pid, signal.SIGKILL)
+PY
+cp "$WORK/stopped" "$WORK/err"
+echo "TT_TESTS='unit/*' tests/run.sh $rel test-slow, SIGINT to its process group" >"$WORK/cmd"
+rc=$(cut -d' ' -f1 "$WORK/stop")
+is "tests/run.sh stopped by Ctrl-C: exit 130, the suite stopped, no more progress lines" \
+	"$(cat "$WORK/stop"):$(grep -c 'stopped by SIGINT' "$WORK/stopped")" "130 suite stopped quiet:1"
 done_testing

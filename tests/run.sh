@@ -37,9 +37,10 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 state=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-state.XXXXXX")
 trap 'rm -rf "$state"' EXIT
 export TIERTUNE_STATE_DIR="$state/state" TIERTUNE_DB="$state/tiertune.db"
-# The suites read this shell's stdin (bash gives a background job
-# /dev/null): each runs in the background so that a signal is heard at once.
-exec 3<&0
+# Each suite runs in the background, so that a signal is heard at once,
+# and reads this shell's stdin, not the /dev/null bash gives a background
+# job (or /dev/null when stdin is closed).
+{ exec 3<&0; } 2>/dev/null || exec 3</dev/null
 suite='' ticker=''
 stop() { # signal number
 	trap - INT TERM

@@ -12,10 +12,12 @@
 #
 # A suite fails, beyond its own failed tests, when a named unit binary is
 # missing, when its TAP plan (1..N) is absent or differs from the tests it ran
-# (a script that stopped early), when it exits non-zero, or when it runs past
-# TT_TEST_TIMEOUT seconds (default 900; then it and its children are killed:
-# a hang's bound, not a speed test: on a 2-core host at load 20, t0006 took
-# 571 s and t0004 over 300, and were killed as failures at the old 300).
+# (a script that stopped early), when it exits non-zero, or when it hangs:
+# it writes no TAP line for TT_TEST_STALL seconds (default 900), or runs past
+# TT_TEST_TIMEOUT (default 3600); then it and its children are killed. Both
+# bound a hang, not speed: a suite that goes on passing checks is slow, not
+# hung (on a 2-core host at load 14, t0012 passed 130 checks at a steady 2 a
+# minute and was killed at a 900 s total; at load 20, t0006 took 571 s).
 # TT_TESTS=GLOB runs only the suites whose name matches.
 # Stopped (Ctrl-C, or make killed), it stops the running suite and its
 # progress line with it: timeout(1) puts a suite in a process group of its
@@ -27,7 +29,7 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 pass=0 fail=0 skip=0
-timeout_s=${TT_TEST_TIMEOUT:-900}
+timeout_s=${TT_TEST_TIMEOUT:-3600} stall_s=${TT_TEST_STALL:-900}
 progress_s=${TT_PROGRESS:-10}
 # Tests never write the live /sys (core/sysfs.c checks this variable).
 export TIERTUNE_TEST_NO_LIVE_WRITES=1
@@ -90,18 +92,30 @@ run_suite() { # name command...
 	local name=$1 out rc p0=$pass f0=$fail s0=$skip t0=$SECONDS
 	shift
 	case "$name" in ${TT_TESTS:-*}) ;; *) return ;; esac
-	local so_far="$state/suite.out"
+	local so_far="$state/suite.out" stalled="$state/stalled"
 	: >"$so_far"
-	# $$ is this shell's: a ticker that outlives it (SIGKILL) stops too.
+	rm -f "$stalled"
+	timeout -k 10 "$timeout_s" "$@" >"$so_far" 2>&1 <&3 &
+	suite=$!
+	# The progress line, and the stall's bound: timeout(1) leads the
+	# suite's process group. $$ is this shell's: a ticker that outlives it
+	# (SIGKILL) stops too.
 	(
+		seen=0 since=$SECONDS
 		while sleep "$progress_s" && kill -0 $$ 2>/dev/null; do
-			printf '     %s: %d tests so far, %ds\n' "$name" \
-				"$(grep -scE '^(not )?ok ' "$so_far")" $((SECONDS - t0))
+			n=$(grep -scE '^(not )?ok ' "$so_far")
+			[ "$n" = "$seen" ] || seen=$n since=$SECONDS
+			if [ $((SECONDS - since)) -ge "$stall_s" ]; then
+				echo $((SECONDS - since)) >"$stalled"
+				kill -TERM -- "-$suite" 2>/dev/null
+				sleep 10
+				kill -KILL -- "-$suite" 2>/dev/null
+				break
+			fi
+			printf '     %s: %d tests so far, %ds\n' "$name" "$n" $((SECONDS - t0))
 		done
 	) &
 	ticker=$!
-	timeout -k 10 "$timeout_s" "$@" >"$so_far" 2>&1 <&3 &
-	suite=$!
 	wait $suite
 	rc=$?
 	kill $ticker 2>/dev/null
@@ -109,7 +123,9 @@ run_suite() { # name command...
 	suite='' ticker=''
 	out=$(cat "$so_far")
 	tally "$name" < <(printf '%s\n' "$out")
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	if [ -e "$stalled" ]; then
+		suite_fail "$name" "killed after no TAP line for $(cat "$stalled")s (TT_TEST_STALL)" "$out"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		suite_fail "$name" "killed after its timeout of ${timeout_s}s (TT_TEST_TIMEOUT)" "$out"
 	elif [ -z "$plan" ]; then
 		suite_fail "$name" "no TAP plan (1..N): it stopped before the end" "$out"

@@ -99,4 +99,17 @@ echo "TT_TESTS='unit/*' tests/run.sh $rel test-slow, SIGINT to its process group
 rc=$(cut -d' ' -f1 "$WORK/stop")
 is "tests/run.sh stopped by Ctrl-C: exit 130, the suite stopped, no more progress lines" \
 	"$(cat "$WORK/stop"):$(grep -c 'stopped by SIGINT' "$WORK/stopped")" "130 suite stopped quiet:1"
+# A hang's bound is a stall, not a slow host: a suite that writes no TAP
+# line for TT_TEST_STALL seconds is killed, one that goes on passing is not.
+printf '#!/bin/sh\necho $$ >"%s/stall.pid"\necho 1..2\necho "ok 1 - first"\nsleep 30\necho "ok 2 - late"\n' "$WORK" >"$WORK/fake/tests/test-stall"
+printf '#!/bin/sh\necho 1..6\nfor i in 1 2 3 4 5 6; do sleep 1; echo "ok $i - step"; done\n' >"$WORK/fake/tests/test-steady"
+chmod +x "$WORK/fake/tests/test-stall" "$WORK/fake/tests/test-steady"
+s0=$SECONDS
+TT_TEST_STALL=3 TT_PROGRESS=1 TT_TESTS='unit/*' "$TT_TOP/tests/run.sh" "$rel" test-stall test-steady >"$WORK/err" 2>&1
+rc=$?
+echo "TT_TEST_STALL=3 TT_PROGRESS=1 TT_TESTS='unit/*' tests/run.sh $rel test-stall test-steady" >"$WORK/cmd"
+kill -0 "$(cat "$WORK/stall.pid")" 2>/dev/null && left=running || left=gone
+is "tests/run.sh: a suite silent for TT_TEST_STALL is killed, well before its sleep ends; a steady one passes" \
+	"$rc:$(grep -c 'FAIL: unit/test-stall: killed after no TAP line for [0-9]*s (TT_TEST_STALL)' "$WORK/err"):$(grep -c '^ok   unit/test-steady: 6 passed' "$WORK/err"):$left:$((SECONDS - s0 < 25))" \
+	"1:1:1:gone:1"
 done_testing

@@ -114,17 +114,63 @@ static size_t thp_size(void)
 	return v ? (size_t)v : (size_t)1 << TT_THP_SHIFT;
 }
 
+/* The bytes of [lo, hi) that lie in the run's buffers: a and b (b may be
+ * NULL), which do not overlap one another. */
+static uint64_t bufs_overlap(const struct tt_bench_bufs *a, const struct tt_bench_bufs *b,
+			     uintptr_t lo, uintptr_t hi)
+{
+	const struct tt_bench_bufs *set[2] = { a, b };
+	uint64_t in = 0;
+
+	for (int s = 0; s < 2 && set[s]; s++)
+		for (int i = 0; i < set[s]->n; i++) {
+			uintptr_t blo = (uintptr_t)set[s]->arr[i], bhi = blo + set[s]->bytes;
+			uintptr_t l = lo > blo ? lo : blo, h = hi < bhi ? hi : bhi;
+
+			if (h > l)
+				in += h - l;
+		}
+	return in;
+}
+
+/* Of a mapping's huge bytes (smaps counts them per mapping, not per
+ * address), those in the run's buffers: all of them when the buffers cover
+ * the whole mapping. The kernel merges the run's adjacent buffers into one
+ * mapping when their flags and policy agree (vma_merge: triad's three
+ * arrays on THP were one 48 MiB mapping with AnonHugePages 49152 kB), so a
+ * mapping is attributed to the buffers together, not to one of them. When
+ * the mapping also holds memory that is not the buffers' (another mapping
+ * of this process with the same flags and policy, merged in), which of its
+ * huge pages are where is not in smaps: count only the part that must be
+ * ours, the huge bytes beyond all the rest of the mapping. That can say
+ * fewer huge pages than the buffers got, never more (a figure held to
+ * MLC's must not claim pages it did not get). Such a neighbour needs the
+ * buffers' mbind policy and THP advice too, so it is rare; pagemap's
+ * per-page flags name no THP without PFNs (/proc/kpageflags, CAP_SYS_ADMIN),
+ * and PAGEMAP_SCAN's PAGE_IS_HUGE (Linux 6.7) could place each one. */
+static uint64_t huge_in_bufs(uint64_t huge, uint64_t mapping, uint64_t in)
+{
+	uint64_t other = mapping - in;
+
+	if (other == 0)
+		return huge;
+	return huge > other ? huge - other : 0;
+}
+
 /* Huge pages are this process's, whatever sysfs root the topology came
  * from (as the arrays are this machine's): /proc/self/smaps, the
- * AnonHugePages of each mapping inside a buffer (mbind may have split it). */
-void tt_bench_bufs_huge(const struct tt_bench_bufs *b, struct tt_bench_result *r)
+ * AnonHugePages (and hugetlbfs's Private_ and Shared_Hugetlb) of each
+ * mapping that overlaps the buffers: mbind may have split a buffer into
+ * several mappings, and the kernel may have merged several buffers into
+ * one. */
+void tt_bench_bufs_huge(const struct tt_bench_bufs *a, const struct tt_bench_bufs *b,
+			struct tt_bench_result *r)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
 	char line[512];
-	bool inside = false;
+	uint64_t in = 0, mapping = 0;
 
-	for (int i = 0; i < b->n; i++)
-		r->pages.buffer_bytes += b->bytes;
+	r->pages.buffer_bytes += (uint64_t)a->n * a->bytes + (b ? (uint64_t)b->n * b->bytes : 0);
 	r->pages.page_bytes = (size_t)sysconf(_SC_PAGESIZE);
 	if (!f)
 		return;
@@ -132,22 +178,26 @@ void tt_bench_bufs_huge(const struct tt_bench_bufs *b, struct tt_bench_result *r
 		unsigned long lo, hi, kb;
 
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-			inside = false;
-			for (int i = 0; i < b->n; i++)
-				inside |= lo >= (uintptr_t)b->arr[i] &&
-					  hi <= (uintptr_t)b->arr[i] + b->bytes;
-		} else if (!inside) {
+			mapping = hi - lo;
+			in = bufs_overlap(a, b, lo, hi);
+		} else if (!in) {
 			continue;
 		} else if (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1 && kb) {
-			r->pages.huge_bytes += (uint64_t)kb << 10;
-			r->pages.huge_page_size = thp_size();
+			uint64_t got = huge_in_bufs((uint64_t)kb << 10, mapping, in);
+
+			r->pages.huge_bytes += got;
+			if (got)
+				r->pages.huge_page_size = thp_size();
 		} else if (sscanf(line, "KernelPageSize: %lu kB", &kb) == 1) {
 			r->pages.page_bytes = (size_t)kb << 10;
 		} else if ((sscanf(line, "Private_Hugetlb: %lu kB", &kb) == 1 ||
 			    sscanf(line, "Shared_Hugetlb: %lu kB", &kb) == 1) &&
 			   kb) {
-			r->pages.huge_bytes += (uint64_t)kb << 10;
-			r->pages.huge_page_size = r->pages.page_bytes;
+			uint64_t got = huge_in_bufs((uint64_t)kb << 10, mapping, in);
+
+			r->pages.huge_bytes += got;
+			if (got)
+				r->pages.huge_page_size = r->pages.page_bytes;
 		}
 	}
 	fclose(f);
@@ -819,7 +869,7 @@ static int stream_settle(const struct tt_bench_opts *o, struct tt_bench_result *
 		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
 			: tt_bench_bufs_verify(o, b, &r->place);
 	if (vrc == 0 && !*called_off)
-		tt_bench_bufs_huge(c ? &c->b : b, r);
+		tt_bench_bufs_huge(c ? &c->b : b, NULL, r);
 	r->place_s = tt_bench_now() - t0;
 	r->verify_s = tt_bench_now() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;

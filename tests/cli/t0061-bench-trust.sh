@@ -91,6 +91,12 @@ is "loaded latency: an idle latency measured, unstable exactly when the curve br
 is "... every point's trial recorded so" \
 	"$(python3 -c 'import sqlite3, sys; print(sorted(set(r[0] for r in sqlite3.connect(sys.argv[1]).execute("SELECT unstable FROM trials"))))' "$WORK/curve.db")" \
 	"[$([ "$want" = True ] && echo 1 || echo 0)]"
+# A curve has no passes; the collectors read over its points, so its own
+# bandwidth beside theirs is the points' mean (it read 0.00 beside a curve
+# at 17 GB/s), split by page share: over all nodes, that mean.
+run "$TT" bench --kernel loaded-latency --size 4M --delays 0,2000 --point-ms 50 --collect numastat --json
+is "loaded latency with --collect: its own bandwidth by page share sums to the mean of its points' (nonzero)" \
+	"$rc:$(json '(lambda own, mean: mean > 0 and abs(own - mean) <= 1e-9 * mean)(sum(n["benchmark_share_bytes_s"] for n in j["collect"]["per_node"]), sum(p["bw_bytes_s"] for p in j["points"]) / len(j["points"]))' <"$WORK/out")" "0:True"
 run "$TT" bench --kernel loaded-latency --size 4M --delays 0,200,2000 --point-ms 50
 is "... and the text says the curve was checked, and how it came out" \
 	"$rc:$(grep -cE '^validation: passed; the curve (is unstable \(above\)|is monotone and at or above the idle latency)$' "$WORK/out"):$(grep -c '^idle latency (the chase alone, first): [0-9.]* ns$' "$WORK/out")" "0:1:1"

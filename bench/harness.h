@@ -65,9 +65,11 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 int tt_bench_bufs_verify(const struct tt_bench_opts *o, const struct tt_bench_bufs *b,
 			 struct tt_place_report *r);
 void tt_bench_bufs_unmap(struct tt_bench_bufs *b);
-/* Adds the buffers' bytes, and those of them on huge pages, into r, with
- * the base page size; after the first touch. */
-void tt_bench_bufs_huge(const struct tt_bench_bufs *b, struct tt_bench_result *r);
+/* Adds the bytes of the run's buffers (a, and b when not NULL: all of them
+ * in one call, as the kernel may merge them into one mapping), and those of
+ * them on huge pages, into r, with the base page size; after first touch. */
+void tt_bench_bufs_huge(const struct tt_bench_bufs *a, const struct tt_bench_bufs *b,
+			struct tt_bench_result *r);
 /* A signal asked the run to stop (o->stop); the error that says where it
  * stopped: before unit ("pass", "point") n of of; and progress to tell. */
 bool tt_bench_stop_asked(const struct tt_bench_opts *o);

@@ -204,7 +204,7 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 
 		rc = tt_bench_bufs_verify(o, &b, &r->place);
 		r->place_s = (c.built - t0) + (tt_bench_now() - v0);
-		tt_bench_bufs_huge(&b, r);
+		tt_bench_bufs_huge(&b, NULL, r);
 	}
 	if (rc == 0)
 		rc = check_chain((void **)c.buf, c.lines);
@@ -363,10 +363,8 @@ static int loaded_touched(const struct tt_bench_opts *o, struct loaded *L,
 				    : tt_bench_bufs_verify(o, L->chain, &r->place);
 	if (rc == 0)
 		rc = tt_bench_bufs_verify(o, L->bw, &r->place);
-	if (rc == 0) {
-		tt_bench_bufs_huge(L->chain, r);
-		tt_bench_bufs_huge(L->bw, r);
-	}
+	if (rc == 0)
+		tt_bench_bufs_huge(L->chain, L->bw, r); /* together: one mapping may hold both */
 	for (int t = 0; t < L->nt && rc == 0; t++)
 		if (w[t].pin_err)
 			rc = tt_err_sys(TT_EFAIL, w[t].pin_err,

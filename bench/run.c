@@ -7,6 +7,7 @@
 #include "../core/parse.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,40 +116,142 @@ static size_t thp_size(void)
 	return v ? (size_t)v : (size_t)1 << TT_THP_SHIFT;
 }
 
+/* PAGEMAP_SCAN (Linux 6.7, include/uapi/linux/fs.h; declared here as the
+ * build's headers may predate it): the pages of a range and their
+ * categories, adjacent pages of one category as one region. */
+struct tt_pm_region {
+	uint64_t start, end, categories;
+};
+struct tt_pm_scan_arg {
+	uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages, category_inverted,
+		category_mask, category_anyof_mask, return_mask;
+};
+#define TT_PAGE_IS_HUGE (1 << 6) /* a PMD-mapped THP or a hugetlbfs page */
+#define TT_PAGEMAP_SCAN _IOWR('f', 16, struct tt_pm_scan_arg)
+
+/* The bytes of [lo, hi) on huge pages, by PAGEMAP_SCAN on fd (the
+ * process's pagemap); -1 where the kernel has no PAGEMAP_SCAN. */
+static int64_t scan_huge(int fd, uintptr_t lo, uintptr_t hi)
+{
+	struct tt_pm_region v[64];
+	int64_t huge = 0;
+
+	while (lo < hi) {
+		struct tt_pm_scan_arg arg = { .size = sizeof(arg),
+					      .start = lo,
+					      .end = hi,
+					      .vec = (uintptr_t)v,
+					      .vec_len = sizeof(v) / sizeof(*v),
+					      .category_mask = TT_PAGE_IS_HUGE,
+					      .return_mask = TT_PAGE_IS_HUGE };
+		int n = ioctl(fd, TT_PAGEMAP_SCAN, &arg);
+
+		if (n < 0 || arg.walk_end <= lo)
+			return -1;
+		for (int i = 0; i < n; i++)
+			huge += (int64_t)(v[i].end - v[i].start);
+		lo = (uintptr_t)arg.walk_end;
+	}
+	return huge;
+}
+
+/* The bytes of [lo, hi) that lie in the run's buffers: a and b (b may be
+ * NULL), which do not overlap one another; with scan, those of them that
+ * PAGEMAP_SCAN finds on huge pages (-1: it cannot say). */
+static int64_t bufs_overlap(const struct tt_bench_bufs *a, const struct tt_bench_bufs *b,
+			    uintptr_t lo, uintptr_t hi, int scan)
+{
+	const struct tt_bench_bufs *set[2] = { a, b };
+	int64_t in = 0;
+
+	for (int s = 0; s < 2 && set[s]; s++)
+		for (int i = 0; i < set[s]->n; i++) {
+			uintptr_t blo = (uintptr_t)set[s]->arr[i], bhi = blo + set[s]->bytes;
+			uintptr_t l = lo > blo ? lo : blo, h = hi < bhi ? hi : bhi;
+			int64_t got = h <= l	 ? 0
+				      : scan < 0 ? (int64_t)(h - l)
+						 : scan_huge(scan, l, h);
+
+			if (got < 0)
+				return -1;
+			in += got;
+		}
+	return in;
+}
+
+/* Of a mapping's huge bytes (smaps counts them per mapping, not per
+ * address), those in the run's buffers: all of them when the buffers cover
+ * the whole mapping. The kernel merges the run's adjacent buffers into one
+ * mapping when their flags and policy agree (vma_merge: triad's three
+ * arrays on THP were one 48 MiB mapping with AnonHugePages 49152 kB), so a
+ * mapping is attributed to the buffers together, not to one of them. When
+ * the mapping also holds memory that is not the buffers' (another mapping
+ * of this process with the same flags, policy and THP advice, merged in:
+ * rare), smaps cannot say which of its huge pages are where: PAGEMAP_SCAN
+ * can, per page (Linux 6.7; pagemap's own flags name no THP without PFNs,
+ * and /proc/kpageflags needs CAP_SYS_ADMIN). Without it, count only the
+ * part that must be ours, the huge bytes beyond all the rest of the
+ * mapping: maybe fewer huge pages than the buffers got, never more (a
+ * figure held to MLC's must not claim pages it did not get). */
+static uint64_t huge_in_bufs(const struct tt_bench_bufs *a, const struct tt_bench_bufs *b,
+			     uintptr_t lo, uintptr_t hi, uint64_t huge, uint64_t in)
+{
+	uint64_t other = (hi - lo) - in;
+	int fd;
+	int64_t got;
+
+	if (other == 0 || huge == 0)
+		return huge;
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	got = fd < 0 ? -1 : bufs_overlap(a, b, lo, hi, fd);
+	if (fd >= 0)
+		close(fd);
+	if (got >= 0)
+		return (uint64_t)got;
+	return huge > other ? huge - other : 0;
+}
+
 /* Huge pages are this process's, whatever sysfs root the topology came
  * from (as the arrays are this machine's): /proc/self/smaps, the
- * AnonHugePages of each mapping inside a buffer (mbind may have split it). */
-void tt_bench_bufs_huge(const struct tt_bench_bufs *b, struct tt_bench_result *r)
+ * AnonHugePages (and hugetlbfs's Private_ and Shared_Hugetlb) of each
+ * mapping that overlaps the buffers: mbind may have split a buffer into
+ * several mappings, and the kernel may have merged several buffers into
+ * one. */
+void tt_bench_bufs_huge(const struct tt_bench_bufs *a, const struct tt_bench_bufs *b,
+			struct tt_bench_result *r)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
 	char line[512];
-	bool inside = false;
+	uint64_t in = 0;
+	unsigned long lo = 0, hi = 0;
 
-	for (int i = 0; i < b->n; i++)
-		r->pages.buffer_bytes += b->bytes;
+	r->pages.buffer_bytes += (uint64_t)a->n * a->bytes + (b ? (uint64_t)b->n * b->bytes : 0);
 	r->pages.page_bytes = (size_t)sysconf(_SC_PAGESIZE);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi, kb;
+		unsigned long kb;
 
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-			inside = false;
-			for (int i = 0; i < b->n; i++)
-				inside |= lo >= (uintptr_t)b->arr[i] &&
-					  hi <= (uintptr_t)b->arr[i] + b->bytes;
-		} else if (!inside) {
+			in = (uint64_t)bufs_overlap(a, b, lo, hi, -1);
+		} else if (!in) {
 			continue;
 		} else if (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1 && kb) {
-			r->pages.huge_bytes += (uint64_t)kb << 10;
-			r->pages.huge_page_size = thp_size();
+			uint64_t got = huge_in_bufs(a, b, lo, hi, (uint64_t)kb << 10, in);
+
+			r->pages.huge_bytes += got;
+			if (got)
+				r->pages.huge_page_size = thp_size();
 		} else if (sscanf(line, "KernelPageSize: %lu kB", &kb) == 1) {
 			r->pages.page_bytes = (size_t)kb << 10;
 		} else if ((sscanf(line, "Private_Hugetlb: %lu kB", &kb) == 1 ||
 			    sscanf(line, "Shared_Hugetlb: %lu kB", &kb) == 1) &&
 			   kb) {
-			r->pages.huge_bytes += (uint64_t)kb << 10;
-			r->pages.huge_page_size = r->pages.page_bytes;
+			uint64_t got = huge_in_bufs(a, b, lo, hi, (uint64_t)kb << 10, in);
+
+			r->pages.huge_bytes += got;
+			if (got)
+				r->pages.huge_page_size = r->pages.page_bytes;
 		}
 	}
 	fclose(f);
@@ -819,7 +923,7 @@ static int stream_settle(const struct tt_bench_opts *o, struct tt_bench_result *
 		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
 			: tt_bench_bufs_verify(o, b, &r->place);
 	if (vrc == 0 && !*called_off)
-		tt_bench_bufs_huge(c ? &c->b : b, r);
+		tt_bench_bufs_huge(c ? &c->b : b, NULL, r);
 	r->place_s = tt_bench_now() - t0;
 	r->verify_s = tt_bench_now() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;

@@ -251,13 +251,28 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
 	}
 }
 
+/* The benchmark's own bandwidth while the collectors read: the best
+ * pass's. A loaded-latency curve has no passes (bw_best_bytes_s stays 0,
+ * and the line read 0.00 beside a curve at 17 GB/s); its collected window
+ * is its points, each as long as the others (--point-ms), so the mean of
+ * what its bandwidth threads moved at each. */
+static double own_bw(const struct tt_bench_result *r)
+{
+	double sum = 0;
+
+	if (r->npoints == 0)
+		return r->bw_best_bytes_s;
+	for (int i = 0; i < r->npoints; i++)
+		sum += r->points[i].bw_bytes_s;
+	return sum / r->npoints;
+}
+
 /* The benchmark's own bandwidth split by where its pages are: what each
  * node carried if traffic follows the pages (it does for these kernels). */
 static double own_share_bw(const struct tt_bench_result *r, int node)
 {
-	return r->place.checked
-		       ? r->bw_best_bytes_s * (double)r->place.got[node] / (double)r->place.checked
-		       : 0;
+	return r->place.checked ? own_bw(r) * (double)r->place.got[node] / (double)r->place.checked
+				: 0;
 }
 
 static json_t *collect_json(const struct tt_collect_summary *sum, const struct tt_bench_result *r)

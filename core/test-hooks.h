@@ -27,6 +27,10 @@ struct tt_test_hooks {
 	/* Collectors tiertop offers beside the table's (a scripted one),
 	 * NULL-terminated, or NULL. */
 	const struct tt_collector *const *top_collectors;
+	/* Each bench run's median pass as judged: the best pass times what
+	 * this returns (0: as timed), so that a unit test makes the spread a
+	 * busy host makes, or none (bench/run.c); NULL: none. */
+	double (*pass_spread)(void);
 };
 
 /* The variable the test front end reads for app_host_nodes, which the

@@ -5,7 +5,8 @@
  * interlock, core/root.h); only the test-only front ends fill it: the
  * object tests/helper/test-hooks.c, linked into build/tests/tiertune-test
  * and build/tests/tiertop-script and never into tiertune or tiertop, as
- * git keeps its seams in t/helper/test-tool.c. A new seam is a field here,
+ * git keeps its seams in t/helper/test-tool.c; a unit test, which links
+ * the library, points it at hooks of its own. A new seam is a field here,
  * filled there, read where it acts.
  */
 #ifndef TT_TEST_HOOKS_H

@@ -5,6 +5,7 @@
 #include "../core/error.h"
 #include "../core/mpol.h"
 #include "../core/parse.h"
+#include "../core/test-hooks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1096,8 +1097,8 @@ out:
 
 #define MIB(b) ((double)(b) / (1 << 20))
 
-/* A tuner's trial that would measure the cache, time nothing, or rank
- * the host's other work: below STREAM's rule, too short or unstable. */
+/* A tuner's trial that would measure the cache or time nothing: below
+ * STREAM's rule or too short. */
 static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
 	int rc;
@@ -1116,18 +1117,24 @@ static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_res
 			    ceil(MIB(TT_LLC_FACTOR * r->llc.bytes)));
 		return rc;
 	}
-	if (r->unstable) {
-		rc = tt_err(TT_EINPUT, "%s's trial is unstable: %s", o->kernel->name,
-			    r->unstable_why);
-		tt_err_hint("run when the host is quieter, or --allow-cache-resident to use "
-			    "unstable trials anyway");
-		return rc;
-	}
 	rc = tt_err(TT_EINPUT,
 		    "%s's fastest pass took %.1f us, under %d ticks of the clock (%.0f ns each): "
 		    "too short to time",
 		    o->kernel->name, r->best_s * 1e6, TT_MIN_TICKS, r->tick_s * 1e9);
 	tt_err_hint("give a larger --size, or --allow-cache-resident to use such trials anyway");
+	return rc;
+}
+
+/* A tuner's trial unstable TT_UNSTABLE_RUNS times running: the host's other
+ * work would be ranked as memory's. */
+static int refuse_unstable(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	int rc = tt_err(TT_EFAIL, "%s's trial is unstable in %d runs in a row (the last: %s)",
+			o->kernel->name, r->unstable_runs, r->unstable_why);
+
+	tt_err_hint("other work shares these CPUs or memory: run when the host is quieter, "
+		    "or give --allow-unstable to search such trials knowingly (each is "
+		    "recorded as unstable)");
 	return rc;
 }
 
@@ -1174,15 +1181,43 @@ int tt_bench_prepare(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	return o->refuse_cache && r->below_rule ? refuse_cache(o, r) : 0;
 }
 
+/* The passes as timed, for a test: the median pass set to the best times
+ * the test seam's spread (core/test-hooks.h), so that a test makes the
+ * spread a busy host makes, or none on a host that made one. */
+static void test_spread(struct tt_bench_result *r)
+{
+	double f = tt_test_hooks && tt_test_hooks->pass_spread ? tt_test_hooks->pass_spread() : 0;
+
+	if (f >= 1 && r->best_s > 0) {
+		r->median_s = r->best_s * f;
+		r->bw_median_bytes_s = r->bw_best_bytes_s / f;
+	}
+}
+
 int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
-	int rc = tt_bench_prepare(o, r);
+	int rc, again = 0;
 
-	if (rc < 0)
-		return rc;
-	rc = o->kernel->kind->run(o, r);
-	if (rc < 0)
-		return rc;
-	tt_bench_judge(r, r->tick_s);
-	return o->refuse_cache && (r->short_pass || r->unstable) ? refuse_cache(o, r) : 0;
+	/* An unstable run measured again from the start (prepare included: it
+	 * clears the result); with o->reuse the arrays stay placed, so a run
+	 * again moves no page and skips the warm-up. */
+	for (;;) {
+		rc = tt_bench_prepare(o, r);
+		if (rc < 0)
+			return rc;
+		r->unstable_runs = again;
+		rc = o->kernel->kind->run(o, r);
+		if (rc < 0)
+			return rc;
+		test_spread(r);
+		tt_bench_judge(r, r->tick_s);
+		if (o->refuse_cache && r->short_pass)
+			return refuse_cache(o, r);
+		if (!o->refuse_unstable || !r->unstable)
+			return 0;
+		if (++again == TT_UNSTABLE_RUNS) {
+			r->unstable_runs = again;
+			return refuse_unstable(o, r);
+		}
+	}
 }

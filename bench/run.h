@@ -37,6 +37,12 @@
  * which passes spread wider than that cannot resolve. The busy host of
  * issue 34 gave a best of 5.5 GB/s and a median of 4.2 (31%). */
 #define TT_SPREAD_MAX 0.10
+/* A tuner's trial judged unstable is measured again, up to TT_UNSTABLE_RUNS
+ * runs in all (refuse_unstable): one noisy run on a busy host should not
+ * end a search of many minutes, as a trial whose written weights moved is
+ * measured again up to three times (measure/policy.h); three unstable runs
+ * in a row say the host, not one trial, is too busy to rank weights. */
+#define TT_UNSTABLE_RUNS 3
 /* A loaded-latency curve must be monotone within TT_CURVE_NOISE: no point
  * may exceed the lowest latency at a higher load (a shorter delay) by
  * more than that share, and none may be under the idle latency by more
@@ -94,11 +100,17 @@ struct tt_bench_opts {
 	 * unmapped when the run ends. Other kinds ignore it. */
 	struct tt_bench_ctx *reuse;
 	/* The tuner's trials: arrays under TT_LLC_FACTOR times the last-level
-	 * cache, a best pass under TT_MIN_TICKS ticks, or passes spread beyond
-	 * TT_SPREAD_MAX, are an error (TT_EINPUT) rather than a result marked
-	 * below_rule, short_pass or unstable, so that neither cache bandwidth
-	 * nor the host's other work is ranked as memory's. */
+	 * cache or a best pass under TT_MIN_TICKS ticks are an error
+	 * (TT_EINPUT) rather than a result marked below_rule or short_pass, so
+	 * that cache bandwidth is never ranked as memory's. */
 	bool refuse_cache;
+	/* The tuner's trials: a run whose passes spread beyond TT_SPREAD_MAX
+	 * (a curve beyond TT_CURVE_NOISE) is run again, up to TT_UNSTABLE_RUNS
+	 * runs in all, the first steady one kept; all unstable is an error
+	 * (TT_EFAIL: the host's other work, not the input) rather than a
+	 * result marked unstable, so that the host's other work is never
+	 * ranked as memory's. false: one run, marked unstable when it is. */
+	bool refuse_unstable;
 	/* Set (by a signal handler) to stop the run between passes, points or
 	 * slices of the first touch: the run fails with a message saying where
 	 * it stopped. NULL: never. */
@@ -179,6 +191,10 @@ struct tt_bench_result {
 	 * TT_CURVE_NOISE): why says how, for text and JSON. */
 	bool unstable;
 	char unstable_why[160];
+	/* refuse_unstable: the runs judged unstable and measured again before
+	 * this one (0..TT_UNSTABLE_RUNS - 1); TT_UNSTABLE_RUNS: all were, and
+	 * the run was refused. */
+	int unstable_runs;
 	/* Loaded latency: the chain alone on its CPU, traffic threads idle,
 	 * before the points: the floor the curve is checked against. */
 	double idle_lat_ns;

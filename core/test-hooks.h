@@ -5,7 +5,8 @@
  * interlock, core/root.h); only the test-only front ends fill it: the
  * object tests/helper/test-hooks.c, linked into build/tests/tiertune-test
  * and build/tests/tiertop-script and never into tiertune or tiertop, as
- * git keeps its seams in t/helper/test-tool.c. A new seam is a field here,
+ * git keeps its seams in t/helper/test-tool.c; a unit test, which links
+ * the library, points it at hooks of its own. A new seam is a field here,
  * filled there, read where it acts.
  */
 #ifndef TT_TEST_HOOKS_H
@@ -27,6 +28,10 @@ struct tt_test_hooks {
 	/* Collectors tiertop offers beside the table's (a scripted one),
 	 * NULL-terminated, or NULL. */
 	const struct tt_collector *const *top_collectors;
+	/* Each bench run's median pass as judged: the best pass times what
+	 * this returns (0: as timed), so that a unit test makes the spread a
+	 * busy host makes, or none (bench/run.c); NULL: none. */
+	double (*pass_spread)(void);
 };
 
 /* The variable the test front end reads for app_host_nodes, which the

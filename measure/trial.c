@@ -290,6 +290,14 @@ int tt_trial_run(const struct tt_trial_opts *o, struct tt_trial_result **out)
 		r->has_matrix = rc == 0;
 	} else {
 		rc = tt_bench_run(&b, &r->bench);
+		/* Refused as unstable: named by its weights, as a tuner's
+		 * search has measured others before it. */
+		if (rc < 0 && r->bench.unstable_runs == TT_UNSTABLE_RUNS && o->weights) {
+			char w[256];
+
+			tt_weights_format(o->weights, w, sizeof(w));
+			tt_err_prefix("trial %s", w);
+		}
 	}
 	r->measured_s = t.measured_s;
 	if (t.collect) {

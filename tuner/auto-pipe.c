@@ -23,9 +23,30 @@ static void note_placement(struct tt_auto *c, const struct tt_weights *w,
 
 	memset(&seen->last, 0, sizeof(seen->last));
 	seen->last.validated = r->bench.validated;
+	seen->last.judged = true;
+	seen->last.llc_bytes = r->bench.llc.bytes;
+	seen->last.below_rule = r->bench.below_rule;
+	seen->last.cache_resident = r->bench.cache_resident;
+	seen->last.short_pass = r->bench.short_pass;
+	seen->last.unstable = r->bench.unstable;
 	seen->array_bytes = r->bench.array_bytes;
 	seen->used_threads = r->bench.threads;
 	tt_trial_achieved(r, w, seen->last.achieved, TT_SEARCH_MAX_NODES);
+}
+
+void tt_auto_seen_keep(struct tt_auto_seen *seen, int trial)
+{
+	struct tt_auto_placed *p = &seen->per_trial[trial];
+	/* A trial is measured several times (interleaved with the baselines):
+	 * one measurement unstable or cache-resident makes its mean so. */
+	bool below = p->below_rule, resident = p->cache_resident, shrt = p->short_pass,
+	     unstable = p->unstable;
+
+	*p = seen->last;
+	p->below_rule |= below;
+	p->cache_resident |= resident;
+	p->short_pass |= shrt;
+	p->unstable |= unstable;
 }
 
 struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c)
@@ -43,6 +64,14 @@ struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c)
 				       .sfs = c->sfs };
 }
 
+struct tt_bench_opts tt_auto_trial_bench(const struct tt_auto *c)
+{
+	struct tt_bench_opts o = tt_auto_bench_opts(c);
+
+	o.refuse_unstable = !c->req.allow_unstable;
+	return o;
+}
+
 /* One real measurement: the kernel under exact placement (no root, no
  * global setting), its median pass as the score, in the arrays the
  * earlier ones placed. Not recorded by the trial layer: the auto run
@@ -51,7 +80,7 @@ static int real_bw(const struct tt_stage *self, const struct tt_weights *w, stru
 {
 	struct tt_auto *c = self->ctx;
 	int rc = c->pipe.reuse ? 0 : tt_bench_ctx_new(&c->pipe.reuse);
-	struct tt_trial_opts o = { .bench = tt_auto_bench_opts(c),
+	struct tt_trial_opts o = { .bench = tt_auto_trial_bench(c),
 				   .weights = w,
 				   .command = c->req.command };
 	struct tt_trial_result *r;
@@ -76,7 +105,7 @@ static int real_bw(const struct tt_stage *self, const struct tt_weights *w, stru
 static int real_lat(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
 {
 	struct tt_auto *c = self->ctx;
-	struct tt_trial_opts o = { .bench = tt_auto_bench_opts(c),
+	struct tt_trial_opts o = { .bench = tt_auto_trial_bench(c),
 				   .weights = w,
 				   .command = c->req.command };
 	struct tt_trial_result *r;

@@ -90,6 +90,13 @@ static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 {
 	const struct tt_app *app = c->pipe.app;
 	const struct tt_auto_seen *seen = &c->seen;
+	/* Bench's marks, as bench --record stores its trials': a real trial's
+	 * (--allow-cache-resident or --allow-unstable let them through). The
+	 * model's and a program's are not judged and stay NULL: the model
+	 * draws noise around a figure, it times no passes whose spread or
+	 * cache could be judged. */
+	const struct tt_auto_placed *p = i < seen->nper ? &seen->per_trial[i] : NULL;
+	bool judged = !c->simulated && !app && p && p->judged;
 
 	return (struct tt_db_trial){
 		/* App mode: the program is its own traffic, on the source
@@ -103,6 +110,12 @@ static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 		.size_bytes = c->simulated || app ? 0 : seen->array_bytes,
 		.validated = !c->simulated && i < seen->nper && seen->per_trial[i].validated,
 		.simulated = c->simulated,
+		.checked = judged,
+		.llc_bytes = judged ? p->llc_bytes : 0,
+		.below_llc_rule = judged && p->below_rule,
+		.cache_resident = judged && p->cache_resident,
+		.short_pass = judged && p->short_pass,
+		.unstable = judged && p->unstable,
 	};
 }
 

@@ -140,7 +140,7 @@ static int profile_measure(struct tt_auto *c, int cost)
 {
 	struct tt_search_cfg *cfg = &c->cfg;
 	struct tt_profile *p = &c->prior.profile;
-	struct tt_bench_opts o = tt_auto_bench_opts(c);
+	struct tt_bench_opts o = tt_auto_trial_bench(c);
 	int rc;
 
 	if (c->hooks.profiling)
@@ -459,7 +459,7 @@ static void progress(void *ctx, const struct tt_search *s, int trial)
 		}
 	}
 	if (!s->confirming && !c->simulated && trial < seen->nper)
-		seen->per_trial[trial] = seen->last;
+		tt_auto_seen_keep(seen, trial);
 	if (c->hooks.progress)
 		c->hooks.progress(c->hooks.ctx, c, s, trial);
 }

@@ -85,6 +85,10 @@ struct tt_auto_req {
 	/* Real bench trials with arrays the last-level cache can hold would
 	 * tune the cache's bandwidth: refused unless this is set. */
 	bool allow_cache_resident;
+	/* Real bench trials (and the profile) whose passes spread beyond
+	 * TT_SPREAD_MAX TT_UNSTABLE_RUNS runs in a row end the run unless this
+	 * is set; with it the first run is kept, recorded as unstable. */
+	bool allow_unstable;
 	int repeat;
 	bool no_profile;
 	const struct tt_model *model; /* NULL: real trials */
@@ -176,6 +180,14 @@ struct tt_auto_discard {
 struct tt_auto_placed {
 	double achieved[TT_SEARCH_MAX_NODES]; /* fraction of checked pages */
 	bool validated;
+	/* Bench's judgements (bench/run.h), for the record as bench --record
+	 * stores its own: judged, by a real bench trial (not the model's nor a
+	 * program's); the cache the arrays were held to (0: unknown); below
+	 * STREAM's rule, cache-resident, too short or unstable in any of the
+	 * trial's measurements (tt_auto_seen_keep). */
+	bool judged;
+	uint64_t llc_bytes;
+	bool below_rule, cache_resident, short_pass, unstable;
 };
 struct tt_auto_seen {
 	struct tt_auto_placed last; /* the latest real measurement */
@@ -376,6 +388,12 @@ void tt_auto_recipe(const struct tt_topo *t, int source, const struct tt_weights
  * weights a measurement places by (the RFC's split); the pipeline built
  * (tt_auto_prepare), called (a tt_sample_fn on c->pipe) and freed. */
 struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c);
+/* tt_auto_bench_opts as the real trials and the profile run it: an
+ * unstable run measured again, then refused unless --allow-unstable. */
+struct tt_bench_opts tt_auto_trial_bench(const struct tt_auto *c);
+/* The latest real measurement (seen->last) kept as trial's: its placement
+ * as the latest, bench's marks if any measurement of the trial had them. */
+void tt_auto_seen_keep(struct tt_auto_seen *seen, int trial);
 int tt_auto_tier_nodes(const struct tt_auto *c, const struct tt_weights *tiers,
 		       struct tt_weights *nodes);
 int tt_auto_pipe_build(struct tt_auto *c);

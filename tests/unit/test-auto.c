@@ -558,6 +558,95 @@ static void test_cache_resident_refused(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Issue 34: an auto or sweep run's trial rows carry bench's marks, as
+ * bench --record's do, so that show and plot can mark them: a real trial
+ * any of whose measurements was unstable or cache-resident (let through by
+ * --allow-unstable or --allow-cache-resident) is stored so, with the cache
+ * it was held to; the model's trials, which time no passes, stay NULL (not
+ * judged). Before, every auto and sweep row had them NULL. The search is
+ * the model's (this host has no two memory nodes to place real trials on);
+ * its measurements are then given what a real trial's leave in seen->last
+ * (tuner/auto-pipe.c note_placement), each kept as the run keeps it. */
+static void test_trial_marks_recorded(void **state)
+{
+	struct run *x = run_new("spr-ddr5-2cxl", "spr-ddr5-2cxl");
+	struct tt_auto_seen *seen = &x->c.seen;
+	int shaky = -1, resident = -1, nrec = 0, shaky_seq = 0, resident_seq = 0;
+	struct tt_db *db;
+	json_t *j, *t;
+	size_t k;
+	(void)state;
+
+	snprintf(x->db, sizeof(x->db), "%s/tt-test-auto-marks-%ld.db",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid());
+	db_remove(x->db);
+	run_init(x, 0, "triad");
+	x->q.budget_trials = 40;
+	run_search(x);
+	assert_int_equal(tt_auto_record(&x->c), 0);
+	assert_int_equal(tt_db_open(&db, x->db, TT_DB_READONLY), 0);
+	assert_int_equal(tt_db_run_get(db, x->c.run, &j), 0);
+	assert_true(json_array_size(json_object_get(j, "trials")) > 2);
+	json_array_foreach (json_object_get(j, "trials"), k, t) {
+		assert_true(json_is_null(json_object_get(t, "unstable")));
+		assert_true(json_is_null(json_object_get(t, "cache_resident")));
+		assert_true(json_is_null(json_object_get(t, "llc_bytes")));
+	}
+	json_decref(j);
+	tt_db_close(db);
+
+	/* The same trials as real ones: one unstable in its first measurement
+	 * only, one cache-resident. */
+	x->c.simulated = false;
+	seen->per_trial = calloc((size_t)x->c.s.ntrials, sizeof(*seen->per_trial));
+	assert_non_null(seen->per_trial);
+	seen->nper = x->c.s.ntrials;
+	for (int i = 0; i < x->c.s.ntrials; i++) {
+		int n = x->c.s.trials[i].n;
+
+		if (!n)
+			continue;
+		nrec++;
+		if (shaky < 0 && n >= 2) {
+			shaky = i;
+			shaky_seq = nrec;
+		} else if (resident < 0) {
+			resident = i;
+			resident_seq = nrec;
+		}
+		for (int m = 0; m < n; m++) {
+			seen->last = (struct tt_auto_placed){ .validated = true,
+							      .judged = true,
+							      .llc_bytes = 32 << 20,
+							      .unstable = i == shaky && m == 0,
+							      .below_rule = i == resident,
+							      .cache_resident = i == resident };
+			tt_auto_seen_keep(seen, i);
+		}
+	}
+	assert_true(shaky >= 0 && resident >= 0);
+	assert_int_equal(tt_auto_record(&x->c), 0);
+	assert_int_equal(tt_db_open(&db, x->db, TT_DB_READONLY), 0);
+	assert_int_equal(tt_db_run_get(db, x->c.run, &j), 0);
+	assert_int_equal(json_array_size(json_object_get(j, "trials")), nrec);
+	json_array_foreach (json_object_get(j, "trials"), k, t) {
+		int seq = (int)json_integer_value(json_object_get(t, "seq"));
+
+		assert_int_equal(json_integer_value(json_object_get(t, "llc_bytes")), 32 << 20);
+		assert_true(json_is_boolean(json_object_get(t, "unstable")));
+		assert_int_equal(json_is_true(json_object_get(t, "unstable")), seq == shaky_seq);
+		assert_int_equal(json_is_true(json_object_get(t, "cache_resident")),
+				 seq == resident_seq);
+		assert_int_equal(json_is_true(json_object_get(t, "below_llc_rule")),
+				 seq == resident_seq);
+		assert_true(json_is_false(json_object_get(t, "short_pass")));
+	}
+	json_decref(j);
+	tt_db_close(db);
+	db_remove(x->db);
+	run_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -570,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_all_sources),
 		cmocka_unit_test(test_cache_resident_refused),
+		cmocka_unit_test(test_trial_marks_recorded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,12 +2,14 @@
 /* bench/llc.c: the last-level cache a run's CPUs share, from sysfs at any
  * level (fixtures, exact figures) or, without cpuN/cache, from sysconf
  * times the packages the CPUs are on; STREAM's sizing rule on it; and the
- * judgement of a run as cache-resident or too short to time. */
+ * judgement of a run as cache-resident or too short to time; the tuner's
+ * unstable trials measured again, then refused. */
 #include "test.h"
 
 #include "../../bench/run.h"
 #include "../../core/error.h"
 #include "../../core/sysfs.h"
+#include "../../core/test-hooks.h"
 #include "../../measure/trial.h"
 
 #include <stdio.h>
@@ -272,6 +274,113 @@ static void test_refuse_cache(void **state)
 	tt_topo_release(&t);
 }
 
+/* The spread each run gets, in turn (the test seam, core/test-hooks.h):
+ * the median pass is the best times it; the last one repeats. */
+static const double *spreads;
+static int nspreads, runs;
+
+static double next_spread(void)
+{
+	double f = spreads[runs < nspreads ? runs : nspreads - 1];
+
+	runs++;
+	return f;
+}
+
+static const struct tt_test_hooks spread_hooks = { .pass_spread = next_spread };
+
+static void spread(const double *f, int n)
+{
+	spreads = f;
+	nspreads = n;
+	runs = 0;
+}
+
+/* Issue 34: a tuner's trial whose passes spread (a busy host) is measured
+ * again, through the trial layer auto, sweep and the profile call, and
+ * refused only when TT_UNSTABLE_RUNS runs in a row are unstable, naming
+ * the trial's weights; with refuse_unstable off it is kept and marked.
+ * Before, the first unstable run ended the search (exit 2, no re-measure,
+ * the trial unnamed, the hint pointing at --allow-cache-resident). A live
+ * triad run on the host's first node with CPUs and memory; the spreads
+ * are the seam's, so a loaded host cannot change the outcome. */
+static void test_unstable_measured_again(void **state)
+{
+	static const double noisy_once[] = { 1.5, 1 }, noisy[] = { 1.5 }, steady[] = { 1 };
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_weights w;
+	struct tt_trial_opts o = { .bench = { .kernel = tt_kernel_find("triad"),
+					      .array_bytes = 1 << 20,
+					      .repeat = 3,
+					      .refuse_unstable = true },
+				   .weights = &w };
+	struct tt_trial_result *r = NULL;
+	char want[256];
+	int src = -1, rc;
+
+	(void)state;
+	assert_int_equal(tt_sysfs_init(&s, "/"), 0);
+	assert_int_equal(tt_topo_load(&t, &s), 0);
+	for (int i = 0; i < t.nnodes && src < 0; i++)
+		if (t.nodes[i].ncpus && t.nodes[i].has_memory)
+			src = t.nodes[i].id;
+	if (src < 0) {
+		tt_topo_release(&t);
+		skip(); /* no node with CPUs and memory to run on */
+	}
+	o.bench.topo = &t;
+	o.bench.sfs = &s;
+	o.bench.source_node = src;
+	tt_weights_clear(&w);
+	tt_weights_put(&w, src, 1);
+	assert_int_equal(tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w.set, &w, src), 0);
+	tt_test_hooks = &spread_hooks;
+
+	/* Unstable once: measured again, the steady run kept. */
+	spread(noisy_once, 2);
+	rc = tt_trial_run(&o, &r);
+	if (rc < 0)
+		fail_msg("%s", tt_err_msg());
+	assert_int_equal(runs, 2);
+	assert_false(r->bench.unstable);
+	assert_int_equal(r->bench.unstable_runs, 1);
+	assert_true(r->bench.validated);
+	tt_trial_free(r);
+
+	/* Steady: one run. */
+	spread(steady, 1);
+	assert_int_equal(tt_trial_run(&o, &r), 0);
+	assert_int_equal(runs, 1);
+	assert_int_equal(r->bench.unstable_runs, 0);
+	tt_trial_free(r);
+
+	/* Unstable three times running: refused, the trial named. */
+	spread(noisy, 1);
+	assert_int_equal(tt_trial_run(&o, &r), TT_EFAIL);
+	assert_null(r);
+	assert_int_equal(runs, TT_UNSTABLE_RUNS);
+	snprintf(want, sizeof(want),
+		 "trial %d:1: triad's trial is unstable in 3 runs in a row (the last: the median "
+		 "pass took 50%% longer than the best (more than 10%%))",
+		 src);
+	assert_string_equal(tt_err_msg(), want);
+	assert_non_null(strstr(tt_err_hint_msg(), "--allow-unstable"));
+	assert_null(strstr(tt_err_hint_msg(), "--allow-cache-resident"));
+
+	/* --allow-unstable: one run, kept and marked. */
+	o.bench.refuse_unstable = false;
+	spread(noisy, 1);
+	assert_int_equal(tt_trial_run(&o, &r), 0);
+	assert_int_equal(runs, 1);
+	assert_true(r->bench.unstable);
+	assert_int_equal(r->bench.unstable_runs, 0);
+	assert_non_null(strstr(r->bench.unstable_why, "took 50% longer than the best"));
+	tt_trial_free(r);
+	tt_test_hooks = NULL;
+	tt_topo_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_refuse_cache),
+		cmocka_unit_test(test_unstable_measured_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

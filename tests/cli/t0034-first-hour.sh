@@ -30,6 +30,9 @@ fi
 lst() { sed 's/#.*//' "$@" | tr -s ' \t' '\n\n' | sed '/^$/d' | sort -u; }
 is "packages.debian holds no test or CI tool (qemu, clang, lintian, mmdebstrap, cmocka, tmux, ...)" \
 	"$(lst "$TT_TOP/packages.debian" | grep -xE 'qemu.*|clang.*|libclang.*|lintian|mmdebstrap|debhelper|libcmocka-dev|tmux|strace|shellcheck|busybox-static|python3' | tr '\n' ' ')" ""
+# make demo runs on what packages.debian installs: python3 is not in it
+# (likwid happens to pull it in; cee95d5 read a JSON field with it).
+is "tests/demo.sh runs no python3" "$(grep -v '^[[:space:]]*#' "$TT_TOP/tests/demo.sh" | grep -c python)" 0
 # Whatever the old single list had is still installed by some goal.
 old=$(git -C "$TT_TOP" show 9005fdd:packages.debian 2>/dev/null | lst /dev/stdin)
 if [ -n "$old" ]; then

@@ -72,7 +72,12 @@ last_run() {
 	local r=${rc:-?}
 	[ "$WORK/cmd" -nt "$WORK/rc" ] || r=$(cat "$WORK/rc")
 	printf 'the last run: %s, exit %s, ' "$(cat "$WORK/cmd")" "$r"
-	if [ -s "$WORK/err" ]; then echo 'its stderr:'; head -10 "$WORK/err"; else echo 'its stderr empty'; fi
+	[ -s "$WORK/err" ] || { echo 'its stderr empty'; return 0; }
+	# Its first lines and its last: the error ends a stderr that auto's
+	# hundreds of progress lines begin.
+	echo 'its stderr:'
+	awk '{ l[NR] = $0 } END { for (i = 1; i <= NR; i++)
+		if (i <= 3 || i > NR - 7) print l[i]; else if (i == 4) print "... (" NR - 10 " lines)" }' "$WORK/err"
 }
 
 # is "desc" got want

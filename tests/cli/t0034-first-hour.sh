@@ -21,7 +21,10 @@ is "tiertune --version is mk/version.sh's" "$(out "$TT" --version | sed -n '1s/^
 if git -C "$TT_TOP" rev-parse -q --verify HEAD~1 >/dev/null && command -v dpkg >/dev/null; then
 	parent="$(cat "$TT_TOP/VERSION")+git$(git -C "$TT_TOP" rev-list --count HEAD~1).g$(git -C "$TT_TOP" rev-parse --short HEAD~1)"
 	out dpkg --compare-versions "$parent" lt "${v%.dirty}" && out dpkg --compare-versions "$(cat "$TT_TOP/VERSION")" lt "$parent"
-	is "versions sort by commit: $(cat "$TT_TOP/VERSION") < $parent < ${v%.dirty} (dpkg --compare-versions)" $? 0
+	# Kept before is's description, whose $(cat) would set $? to 0 first
+	# (the check passed whatever dpkg said).
+	sorted=$?
+	is "versions sort by commit: $(cat "$TT_TOP/VERSION") < $parent < ${v%.dirty} (dpkg --compare-versions)" "$sorted" 0
 else
 	skip "no parent commit or no dpkg here to order versions with"
 fi

@@ -81,7 +81,7 @@ is "auto weights match what the SPR fixture's auto mode holds" \
 	"$(out "$TT" --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --nodes 0-2 --pages 1 --json | json '[p["weight"] for p in j["per_node"]]')" "[25, 3, 3]"
 
 # Shares: expected per cycle and achieved over the pages shown.
-out=$("$TT" --sysfs-root "$FIX/qemu-3node-hmat" simulate --nodes 0,2 --weights 0:5,2:2 --pages 70 --json)
+out=$(out "$TT" --sysfs-root "$FIX/qemu-3node-hmat" simulate --nodes 0,2 --weights 0:5,2:2 --pages 70 --json)
 is "shares over 10 cycles" "$(json '[(p["pages"], round(p["share"],4), round(p["cycle_share"],4)) for p in j["per_node"]]' <<<"$out")" \
 	"[(50, 0.7143, 0.7143), (20, 0.2857, 0.2857)]"
 is "output is labelled simulated" "$(json 'j["simulated"]' <<<"$out")" True

@@ -36,8 +36,11 @@ say "$tt" bench --list
 # shell's arithmetic refuses (the demo ended there on any host with more
 # than 2 GiB available).
 avail=$(awk '/^MemAvailable:/ {printf "%.0f\n", $2 * 1024}' /proc/meminfo)
-llc=$("$tt" bench --kernel latency --size 4K --repeat 1 --json | python3 -c 'import json, sys
-print(json.load(sys.stdin).get("llc_bytes") or 0)')
+# The cache's size in bytes from the JSON with sed, not python3, which
+# packages.debian (what building and running need) does not hold; null
+# (no source said) leaves it 0.
+llc=$("$tt" bench --kernel latency --size 4K --repeat 1 --json | sed -n 's/^ *"llc_bytes": \([0-9][0-9]*\),*$/\1/p')
+llc=${llc:-0}
 if [ "$llc" -gt 0 ] && [ "$avail" -gt $((llc * 12 + (1 << 30))) ]; then
 	say "$tt" bench --repeat 5 --record | tee "$work/stream.txt"
 	awk '/^summary:/ { on = 1 } on && /^(copy|scale|add|triad) / {

@@ -1,11 +1,21 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Tiny TAP library for the CLI tests. Each tNNNN-area.sh sources it, calls
 # the checks below, and ends with `done_testing`.
-#   ok COND-EXIT-STATUS "description"   (use: check "desc" cmd...)
+#   run cmd...          runs cmd: stdout, stderr in $WORK/out, $WORK/err, exit in $rc
+#   out cmd...          the same for a command inside $(...) or a pipe: its
+#       stdout passed on, its stderr kept in $WORK/err
+#   is "desc" GOT WANT  passes when GOT is WANT
+#   tap STATUS "desc"   passes when STATUS is 0 (a `grep -q ...; tap $?` check)
+#   check "desc" cmd... passes when cmd exits 0
 #   expect_bad_input EXIT NAMED_TEXT ROOT cmd...   exit code, stderr names
 #       the input, stdout empty, the fixture copy ROOT (given to the command)
 #       and the databases byte-for-byte unchanged.
 #   skip "reason"   a check this host cannot make (counted, reason printed)
+# A failing check prints the last command that run, out or check ran, its
+# exit and its stderr, so that a check that fails once in CI (on a loaded
+# host, say) can be read, not only rerun. A command whose output a check
+# judges therefore goes through run or out, never bare inside $(...): the
+# check would print an earlier command as the one it judged.
 set -u
 : "${TT:?run through tests/run.sh}"
 FIX="$TT_TOP/tests/fixtures/sysfs"
@@ -13,19 +23,26 @@ n=0
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tiertune-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-tap() { # status description
+tap() { # status description [what went wrong, printed before the last run]
 	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
+		echo "not ok $n - $2"
+		{
+			[ -z "${3-}" ] || printf '%s\n' "$3"
+			last_run
+		} | diag
+	fi
 }
 diag() { sed 's/^/# /'; }
 
-# check "desc" cmd... : passes when cmd exits 0
+# check "desc" cmd... : passes when cmd exits 0; through run, so that a
+# later check does not print an earlier command as the last run.
 check() {
 	local d=$1
 	shift
-	if "$@" >"$WORK/out" 2>"$WORK/err"; then tap 0 "$d"; else
-		tap 1 "$d"
-		{ echo "command: $*"; cat "$WORK/out" "$WORK/err"; } | head -20 | diag
+	run "$@"
+	if [ "$rc" -eq 0 ]; then tap 0 "$d"; else
+		tap 1 "$d" "$([ ! -s "$WORK/out" ] || { echo "the command's stdout:" && head -10 "$WORK/out"; })"
 	fi
 }
 
@@ -34,21 +51,39 @@ run() {
 	printf '%s\n' "$*" >"$WORK/cmd"
 	"$@" >"$WORK/out" 2>"$WORK/err"
 	rc=$?
+	echo "$rc" >"$WORK/rc"
 }
 
-# is "desc" got want; on a mismatch, the last run's command and stderr
-# too: a check that fails once in CI can then be read, not only rerun.
+# out cmd: run for $(...) and pipes, whose $rc would not reach the script:
+# stdout goes on, the command, its stderr and exit are kept for the check.
+out() {
+	local r
+	printf '%s\n' "$*" >"$WORK/cmd"
+	"$@" 2>"$WORK/err"
+	r=$?
+	echo "$r" >"$WORK/rc"
+	return $r
+}
+
+# The last run, as a failing check prints it. A script that runs a command
+# its own way (in the background, say) writes $WORK/cmd and sets $rc.
+last_run() {
+	[ -s "$WORK/cmd" ] || return 0
+	local r=${rc:-?}
+	[ "$WORK/cmd" -nt "$WORK/rc" ] || r=$(cat "$WORK/rc")
+	printf 'the last run: %s, exit %s, ' "$(cat "$WORK/cmd")" "$r"
+	[ -s "$WORK/err" ] || { echo 'its stderr empty'; return 0; }
+	# Its first lines and its last: the error ends a stderr that auto's
+	# hundreds of progress lines begin.
+	echo 'its stderr:'
+	awk '{ l[NR] = $0 } END { for (i = 1; i <= NR; i++)
+		if (i <= 3 || i > NR - 7) print l[i]; else if (i == 4) print "... (" NR - 10 " lines)" }' "$WORK/err"
+}
+
+# is "desc" got want
 is() {
 	if [ "$2" = "$3" ]; then tap 0 "$1"; else
-		tap 1 "$1"
-		{
-			printf 'got:  %s\nwant: %s\n' "$2" "$3"
-			if [ -s "$WORK/err" ] && [ -s "$WORK/cmd" ]; then
-				printf 'the last run: %s' "$(cat "$WORK/cmd")"
-				printf ', exit %s, its stderr:\n' "${rc:-?}"
-				head -10 "$WORK/err"
-			fi
-		} | diag
+		tap 1 "$1" "$(printf 'got:  %s\nwant: %s' "$2" "$3")"
 	fi
 }
 
@@ -89,8 +124,8 @@ expect_bad_input() {
 	local want=$1 text=$2 root=$3 before after dbs_before dbs_after
 	shift 3
 	if [ "$root" != - ] && ! printf '%s\n' "$@" | grep -qF -- "$root"; then
-		tap 1 "bad input: $*"
-		echo "the test gives $root to check but not to the command" | diag
+		rm -f "$WORK/cmd" # it ran nothing: no last run to print
+		tap 1 "bad input: $*" "the test gives $root to check but not to the command"
 		return
 	fi
 	before=$([ "$root" = - ] || tree_sum "$root")
@@ -105,8 +140,10 @@ expect_bad_input() {
 	[ "$before" = "$after" ] || why="$why tree changed;"
 	[ "$dbs_before" = "$dbs_after" ] || why="$why database changed;"
 	if [ -z "$why" ]; then tap 0 "bad input: $*"; else
-		tap 1 "bad input: $*"
-		{ echo "$why"; cat "$WORK/err" "$WORK/out"; } | head -10 | diag
+		tap 1 "bad input: $*" "$(
+			echo "$why"
+			[ ! -s "$WORK/out" ] || { echo "the command's stdout:" && head -5 "$WORK/out"; }
+		)"
 	fi
 }
 

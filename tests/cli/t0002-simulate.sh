@@ -29,7 +29,7 @@ is "upstream keeps the 64-bit index: the same order starts at slot 4" \
 
 # The per-source RFC's own fixture: no --interface, the kernel's (rfc).
 is "rfc-4node without --interface: the rfc interface" \
-	"$("$TT" --sysfs-root "$FIX/rfc-4node" simulate --source-node 0 --nodes 0-3 --pages 8 --json | json 'j["interface"], " ".join(map(str, j["page_nodes"]))')" \
+	"$(out "$TT" --sysfs-root "$FIX/rfc-4node" simulate --source-node 0 --nodes 0-3 --pages 8 --json | json 'j["interface"], " ".join(map(str, j["page_nodes"]))')" \
 	"rfc 0 0 1 1 2 3 0 0"
 expect_bad_input 2 "rfc weights are relative to a source node: give --source-node N" "$FIX/rfc-4node" \
 	"$TT" --sysfs-root "$FIX/rfc-4node" simulate --nodes 0-3 --pages 8
@@ -41,7 +41,7 @@ expect_bad_input 2 "rfc weights are relative to a source node: give --source-nod
 # weight in a row. The fixture holds tier 4 = 85, tier 22 = 15.
 v1() { pages --sysfs-root "$FIX/rfcv1-4node" simulate "$@"; }
 is "rfcv1-4node without --interface: the rfcv1 interface, sysfs weights 43/42/8/7" \
-	"$("$TT" --sysfs-root "$FIX/rfcv1-4node" simulate --nodes 0-3 --pages 100 --json | json 'j["interface"], j["weights_from"], [(p["node"], p["weight"], p["pages"]) for p in j["per_node"]]')" \
+	"$(out "$TT" --sysfs-root "$FIX/rfcv1-4node" simulate --nodes 0-3 --pages 100 --json | json 'j["interface"], j["weights_from"], [(p["node"], p["weight"], p["pages"]) for p in j["per_node"]]')" \
 	"rfcv1 sysfs [(0, 43, 43), (1, 42, 42), (2, 8, 8), (3, 7, 7)]"
 for mode in vma task; do
 	is "rfcv1 5 and 3 over 0-3 ($mode): 3,2 and 2,1" "$(v1 --mode $mode --nodes 0-3 --tier-weights 4:5,22:3 --pages 16)" \
@@ -78,10 +78,10 @@ auto() { "$TT" --sysfs-root "$FIX/$1" simulate --nodes "$2" --weights auto --pag
 is "auto weights, QEMU guest 20480,20480,5120 -> 14:14:3" "$(auto qemu-3node-hmat 0-2)" "[(0, 14), (1, 14), (2, 3)]"
 is "auto weights, SPR 307200,36000,36000 -> 25:3:3" "$(auto spr-ddr5-2cxl 0-2)" "[(0, 25), (1, 3), (2, 3)]"
 is "auto weights match what the SPR fixture's auto mode holds" \
-	"$("$TT" --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --nodes 0-2 --pages 1 --json | json '[p["weight"] for p in j["per_node"]]')" "[25, 3, 3]"
+	"$(out "$TT" --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --nodes 0-2 --pages 1 --json | json '[p["weight"] for p in j["per_node"]]')" "[25, 3, 3]"
 
 # Shares: expected per cycle and achieved over the pages shown.
-out=$("$TT" --sysfs-root "$FIX/qemu-3node-hmat" simulate --nodes 0,2 --weights 0:5,2:2 --pages 70 --json)
+out=$(out "$TT" --sysfs-root "$FIX/qemu-3node-hmat" simulate --nodes 0,2 --weights 0:5,2:2 --pages 70 --json)
 is "shares over 10 cycles" "$(json '[(p["pages"], round(p["share"],4), round(p["cycle_share"],4)) for p in j["per_node"]]' <<<"$out")" \
 	"[(50, 0.7143, 0.7143), (20, 0.2857, 0.2857)]"
 is "output is labelled simulated" "$(json 'j["simulated"]' <<<"$out")" True

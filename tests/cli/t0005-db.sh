@@ -102,8 +102,7 @@ bad_db() { # exit text file -- command...
 	[ ! -s "$WORK/out" ] || why="$why stdout not empty;"
 	[ "$before" = "$(sha256sum <"$f")" ] || why="$why the file changed;"
 	if [ -z "$why" ]; then tap 0 "bad database: $text"; else
-		tap 1 "bad database: $text"
-		{ echo "$why"; cat "$WORK/err"; } | diag
+		tap 1 "bad database: $text" "$why"
 	fi
 }
 mkdir -p "$WORK/bad"

@@ -213,7 +213,7 @@ is "--json: the model's profile is the prior, the auto baseline HMAT's as the ke
 	"model hmat [(0, 'model', 245800000000.0, 110.0), (1, 'model', 30000000000.0, 250.0), (2, 'model', 30000000000.0, 250.0)] None"
 is "auto --json fits docs/json.md" \
 	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" auto <"$WORK/out" 2>&1 | head -5)" ""
-is "--no-record stores nothing" "$("$TT" runs --json | json 'len(j["runs"])')" 1
+is "--no-record stores nothing" "$(out "$TT" runs --json | json 'len(j["runs"])')" 1
 
 run "${A[@]}" --no-record --no-profile --json
 is "--no-profile: the prior is HMAT's, each node's figures from its best initiator, said why" \
@@ -327,8 +327,14 @@ run "${A[@]}" --no-record --budget 400
 # winner is 0:27,1:2,2:2, local DRAM's gain near 5% (+4.0% in the end), so
 # it gets 4 rounds at 1% noise and 8 at 2% (the interval pools both arms'
 # spread: 2(n - 1) degrees of freedom).
-is "--budget 400 buys 10 rounds of the final comparison; --budget 60 plans 4 for a gain near 5% at 1% noise, 8 at 2%" \
-	"$rc:$(grep -c 'measured alternately, 10 paired rounds)$' "$WORK/out"):$("${A[@]}" --no-record --budget 60 2>/dev/null | grep -c 'measured alternately, 4 paired rounds)$'):$("$TT" --sysfs-root "$fx" auto --source-node 0 --model "$MODEL" --seed 7 --noise 0.02 --no-record --budget 60 2>/dev/null | grep -c 'measured alternately, 8 paired rounds)$')" "0:1:1:1"
+is "--budget 400 buys 10 rounds of the final comparison" \
+	"$rc:$(grep -c 'measured alternately, 10 paired rounds)$' "$WORK/out")" "0:1"
+run "${A[@]}" --no-record --budget 60
+is "--budget 60 plans 4 rounds for a gain near 5% at 1% noise" \
+	"$rc:$(grep -c 'measured alternately, 4 paired rounds)$' "$WORK/out")" "0:1"
+run "$TT" --sysfs-root "$fx" auto --source-node 0 --model "$MODEL" --seed 7 --noise 0.02 --no-record --budget 60
+is "... and 8 at 2% noise" \
+	"$rc:$(grep -c 'measured alternately, 8 paired rounds)$' "$WORK/out")" "0:1"
 run "${A[@]}" --no-record --max-weight 2 --json
 is "--max-weight 2: the auto baseline (25:3:3) is measured but the recommendation keeps the bound" \
 	"$rc:$(json "max(j['recommendation']['weights'].values()) <= 2, [b['weights'] for b in j['baselines'] if b['name'] == 'auto']" <"$WORK/out")" \
@@ -401,7 +407,7 @@ is "sweep tried every reduced vector of 0..3 over 3 nodes, each once" \
 	"$(json "sorted(w for w in map($wtext, (t['weights'] for t in j['trials'])) if w in $grid) == $grid" <"$WORK/out")" True
 swrun=$(json "j['run']" <"$WORK/out")
 is "runs: the sweep is a run of kind sweep" \
-	"$("$TT" runs --json | json "[r['kind'] for r in j['runs'] if r['id'] == $swrun]")" "['sweep']"
+	"$(out "$TT" runs --json | json "[r['kind'] for r in j['runs'] if r['id'] == $swrun]")" "['sweep']"
 run "$TT" --sysfs-root "$fx" sweep --source-node 0 --grid 2 --model "$MODEL" --no-record
 is "sweep text: a SIMULATED row per vector" "$rc:$(grep -c '^SIMULATED [0-9]:' "$WORK/out")" \
 	"0:$(python3 -c 'import itertools, math

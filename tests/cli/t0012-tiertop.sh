@@ -402,7 +402,7 @@ else
 	wait_for '^undid the change'
 	is "screen: u undoes it" "$(cat "$W2/node2"):$(screen | grep -E '^   2   22' | awk '{print $7}')" "1:1"
 	is "database: the write and its undo recorded as tiertune apply and restore record theirs" \
-		"$("$TT" runs --json | json "[(r['kind'], r['command'], r['status'], r['host']) for r in j['runs'] if r['command'].startswith('tiertop')]")" \
+		"$(out "$TT" runs --json | json "[(r['kind'], r['command'], r['status'], r['host']) for r in j['runs'] if r['command'].startswith('tiertop')]")" \
 		"[('restore', 'tiertop: u', 'done', 'genoa-cxl-12'), ('apply', 'tiertop: w 2:3', 'done', 'genoa-cxl-12')]"
 	is "database: their apply-log rows, file, old and new value, as tiertune apply writes them" \
 		"$(python3 -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select group_concat(w, \"; \") from (select r.kind || \" \" || a.interface || \" \" || a.file || \" \" || a.old_value || \"->\" || a.new_value || \" \" || a.outcome as w from apply_log a join runs r on r.id = a.run_id where r.command like \"tiertop:%\" order by a.id)").fetchone()[0])' "$TIERTUNE_DB")" \

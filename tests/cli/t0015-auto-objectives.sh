@@ -196,7 +196,7 @@ is "disjoint sources merge into one upstream vector: the union of theirs" \
 is "the merge holds every node" "$(tr ',' '\n' <<<"$merged" | cut -d: -f1 | sort | tr '\n' ' ')" "0 1 2 3 "
 is "auto --all-sources --json fits docs/json.md (auto-all)" "$(python3 "${VOC[@]}" auto-all <"$WORK/out" 2>&1 | head -3)" ""
 is "runs: an auto run per source" \
-	"$("$TT" runs --json | json "sorted(r['source_node'] for r in j['runs'] if r['id'] in $(json "[s['run'] for s in j['sources']]" <"$WORK/out"))")" "[0, 1]"
+	"$(out "$TT" runs --json | json "sorted(r['source_node'] for r in j['runs'] if r['id'] in $(json "[s['run'] for s in j['sources']]" <"$WORK/out"))")" "[0, 1]"
 run "${S[@]}" --nodes local --apply
 is "--all-sources --apply exits 0" "$rc" 0
 is "--apply wrote the merged weights, every node" \

@@ -166,11 +166,13 @@ is "apply --run of it writes nothing, and says what the run recommends" \
 is "and the copy is byte for byte as before" "$(tree_sum "$fx")" "$before"
 
 rm -f "$RUNS"
-grep -q "the program's output: $TIERTUNE_STATE_DIR/auto-app.log" <("${A[@]}" -- "$WORK/prog" 2>/dev/null)
+run "${A[@]}" -- "$WORK/prog"
+grep -q "the program's output: $TIERTUNE_STATE_DIR/auto-app.log" "$WORK/out"
 tap $? "the text report says where the program's output went"
 is "the program's output went to the log (a header per run), not the report" \
 	"$(grep -c '^## tiertune: run ' "$TIERTUNE_STATE_DIR/auto-app.log")" "$(wc -l <"$RUNS")"
-grep -q "^TEST HOOK (TIERTUNE_TEST_APP_HOST_NODES): the weights went to '$fx'" <("${A[@]}" -- "$WORK/prog" 2>/dev/null)
+run "${A[@]}" -- "$WORK/prog"
+grep -q "^TEST HOOK (TIERTUNE_TEST_APP_HOST_NODES): the weights went to '$fx'" "$WORK/out"
 tap $? "the text report says the program ran on this host's nodes, not the fixture's"
 
 # --metric: the last match, its first group; higher is better.

@@ -17,11 +17,14 @@ is "... and in text, each kernel's header and figures" \
 # The version: VERSION+gitN.gHASH, N the commits to HEAD (mk/version.sh),
 # the same in the binary; each commit's sorts after its parent's.
 v=$("$TT_TOP/mk/version.sh")
-is "tiertune --version is mk/version.sh's" "$("$TT" --version | sed -n '1s/^tiertune //p')" "$v"
+is "tiertune --version is mk/version.sh's" "$(out "$TT" --version | sed -n '1s/^tiertune //p')" "$v"
 if git -C "$TT_TOP" rev-parse -q --verify HEAD~1 >/dev/null && command -v dpkg >/dev/null; then
 	parent="$(cat "$TT_TOP/VERSION")+git$(git -C "$TT_TOP" rev-list --count HEAD~1).g$(git -C "$TT_TOP" rev-parse --short HEAD~1)"
-	dpkg --compare-versions "$parent" lt "${v%.dirty}" && dpkg --compare-versions "$(cat "$TT_TOP/VERSION")" lt "$parent"
-	is "versions sort by commit: $(cat "$TT_TOP/VERSION") < $parent < ${v%.dirty} (dpkg --compare-versions)" $? 0
+	out dpkg --compare-versions "$parent" lt "${v%.dirty}" && out dpkg --compare-versions "$(cat "$TT_TOP/VERSION")" lt "$parent"
+	# Kept before is's description, whose $(cat) would set $? to 0 first
+	# (the check passed whatever dpkg said).
+	sorted=$?
+	is "versions sort by commit: $(cat "$TT_TOP/VERSION") < $parent < ${v%.dirty} (dpkg --compare-versions)" "$sorted" 0
 else
 	skip "no parent commit or no dpkg here to order versions with"
 fi
@@ -30,6 +33,9 @@ fi
 lst() { sed 's/#.*//' "$@" | tr -s ' \t' '\n\n' | sed '/^$/d' | sort -u; }
 is "packages.debian holds no test or CI tool (qemu, clang, lintian, mmdebstrap, cmocka, tmux, ...)" \
 	"$(lst "$TT_TOP/packages.debian" | grep -xE 'qemu.*|clang.*|libclang.*|lintian|mmdebstrap|debhelper|libcmocka-dev|tmux|strace|shellcheck|busybox-static|python3' | tr '\n' ' ')" ""
+# make demo runs on what packages.debian installs: python3 is not in it
+# (likwid happens to pull it in; cee95d5 read a JSON field with it).
+is "tests/demo.sh runs no python3" "$(grep -v '^[[:space:]]*#' "$TT_TOP/tests/demo.sh" | grep -c python)" 0
 # Whatever the old single list had is still installed by some goal.
 old=$(git -C "$TT_TOP" show 9005fdd:packages.debian 2>/dev/null | lst /dev/stdin)
 if [ -n "$old" ]; then
@@ -39,15 +45,15 @@ else
 	skip "no history to compare the lists with"
 fi
 mk() { env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -C "$TT_TOP" --no-print-directory BUILD="$TT_BUILD" "$@"; }
-is "make deps names packages.debian alone" "$(mk -n deps | grep -c '^mk/deps.sh packages.debian *$')" 1
+is "make deps names packages.debian alone" "$(out mk -n deps | grep -c '^mk/deps.sh packages.debian *$')" 1
 is "make deps check names the check list too" \
-	"$(mk -n deps check 2>/dev/null | grep -oE 'packages of [^ ]+( [^ ]+)? are installed|installing.*' | head -1)" \
+	"$(out mk -n deps check | grep -oE 'packages of [^ ]+( [^ ]+)? are installed|installing.*' | head -1)" \
 	"packages of packages.debian mk/packages/check.debian are installed"
 # A parallel build by default: one job per CPU; -j1 wins.
 probe=$WORK/probe.mk
 printf 'include Makefile\njobs-probe:\n\t@echo "$(MAKEFLAGS)"\n' >"$probe"
-is "make: one job per CPU unless told" "$(mk -f "$probe" jobs-probe | grep -oE -- '-j[0-9]+')" "-j$(nproc)"
-is "make -j1: serial, as asked" "$(mk -f "$probe" -j1 jobs-probe | grep -oE -- '-j[0-9]+')" "-j1"
+is "make: one job per CPU unless told" "$(out mk -f "$probe" jobs-probe | grep -oE -- '-j[0-9]+')" "-j$(nproc)"
+is "make -j1: serial, as asked" "$(out mk -f "$probe" -j1 jobs-probe | grep -oE -- '-j[0-9]+')" "-j1"
 # A failing test's own output before its verdict (a unit test's stderr) is
 # printed with the failure (tests/run.sh), not only its '#' lines.
 mkdir -p "$WORK/fake/tests"
@@ -55,9 +61,27 @@ printf '#!/bin/sh\necho 1..1\necho "the message the code under test printed" >&2
 	>"$WORK/fake/tests/test-fails"
 chmod +x "$WORK/fake/tests/test-fails"
 rel=$(python3 -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' "$WORK/fake" "$TT_TOP")
-TT_TESTS='unit/*' "$TT_TOP/tests/run.sh" "$rel" test-fails >"$WORK/runsh" 2>&1
+run env TT_TESTS='unit/*' "$TT_TOP/tests/run.sh" "$rel" test-fails
+cat "$WORK/out" "$WORK/err" >"$WORK/runsh"
 is "tests/run.sh: a failing unit test's stderr and diagnostics are printed with it" \
-	"$?:$(grep -c '| the message the code under test printed' "$WORK/runsh"):$(grep -c '# got 1, want 2' "$WORK/runsh")" "1:1:1"
+	"$rc:$(grep -c '| the message the code under test printed' "$WORK/runsh"):$(grep -c '# got 1, want 2' "$WORK/runsh")" "1:1:1"
+# A failing check of lib.sh prints the command it judged, its exit and its
+# stderr: a `grep -q ...; tap $?` check too (issue 34: two dozen printed
+# only "not ok N"), and a check on a command inside $(...), through out,
+# names that command, not the run before it.
+cat >"$WORK/fake/t-lib.sh" <<'EOF'
+. "$TT_TOP/tests/cli/lib.sh"
+run sh -c 'echo "the judged run explains" >&2; echo output'
+grep -q 'not in the output' "$WORK/out"
+tap $? "a grep-and-tap check"
+is "a check on a command in \$(...)" "$(out sh -c 'echo "the inline command explains" >&2; echo got')" want
+done_testing
+EOF
+run bash "$WORK/fake/t-lib.sh"
+awk '/^not ok 1 /{b = 1} /^not ok 2 /{b = 2} b {print b ": " $0}' "$WORK/out" >"$WORK/libdiag"
+is "lib.sh: a failing tap or is prints the command it judged, its exit and stderr, never an earlier command" \
+	"$(grep -c '^1: # the last run: sh -c echo "the judged run explains" >&2; echo output, exit 0, its stderr:$' "$WORK/libdiag"):$(grep -c '^1: # the judged run explains$' "$WORK/libdiag"):$(grep -c '^2: # the last run: sh -c echo "the inline command explains" >&2; echo got, exit 0, its stderr:$' "$WORK/libdiag"):$(grep -c '^2: # the inline command explains$' "$WORK/libdiag"):$(grep -c '^2: .*judged run' "$WORK/libdiag")" \
+	"1:1:1:1:0"
 # Stopped by Ctrl-C, tests/run.sh stops the running suite and its progress
 # line: timeout(1) puts the suite in a process group of its own, which the
 # terminal's SIGINT missed, and it ran on printing progress.

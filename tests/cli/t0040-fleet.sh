@@ -24,8 +24,8 @@ Version 3, 29 June 2007"
 
 # make install into a DESTDIR: the set README and the package promise.
 dest=$WORK/dest
-make -s -C "$TT_TOP" BUILD="$TT_BUILD" DESTDIR="$dest" PREFIX=/usr/local install >"$WORK/install.log" 2>&1
-is "make install exits 0" "$?" 0
+run make -s -C "$TT_TOP" BUILD="$TT_BUILD" DESTDIR="$dest" PREFIX=/usr/local install
+is "make install exits 0" "$rc" 0
 p=$dest/usr/local
 missing=
 for f in bin/tiertune share/man/man1/tiertune.1 share/bash-completion/completions/tiertune \
@@ -69,8 +69,8 @@ is "auto --model NAME with the tree's binary, run outside the tree: the tree's m
 	"0:1"
 
 # make uninstall takes back every file install put there.
-make -s -C "$TT_TOP" BUILD="$TT_BUILD" DESTDIR="$dest" PREFIX=/usr/local uninstall >"$WORK/install.log" 2>&1
-is "make uninstall: no file left" "$?:$(find "$dest" -type f -o -type l | head -3)" "0:"
+run make -s -C "$TT_TOP" BUILD="$TT_BUILD" DESTDIR="$dest" PREFIX=/usr/local uninstall
+is "make uninstall: no file left" "$rc:$(find "$dest" -type f -o -type l | head -3)" "0:"
 
 # The units, as systemd reads them (Documentation= man pages are not
 # installed here: --man=no).
@@ -88,7 +88,7 @@ if command -v systemd-analyze >/dev/null; then
 else
 	skip "no systemd-analyze to verify the units with"
 fi
-grep -q '^SUBSYSTEM=="memory", ACTION=="online", RUN+=.*is-enabled tiertune-apply.service || /bin/systemctl --no-block start tiertune-hotplug.service' \
+out grep -q '^SUBSYSTEM=="memory", ACTION=="online", RUN+=.*is-enabled tiertune-apply.service || /bin/systemctl --no-block start tiertune-hotplug.service' \
 	"$TT_TOP/systemd/85-tiertune.rules"
 is "udev: a memory block onlined starts the hotplug unit when the apply unit is enabled" "$?" 0
 # One apply per hot-add: the hotplug unit's own command, run on a memory

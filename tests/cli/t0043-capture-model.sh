@@ -65,7 +65,7 @@ is "the loaded-latency curve: the assumed shape scaled to node 0's idle latency"
 is "its source note says what was measured, what came from HMAT and what is assumed" \
 	"$(json '"3 nodes measured" in j["source"] and "0 from the capture" in j["source"] and "Assumed: loaded-latency curves" in j["source"] and "simulated" in j["source"]' <"$WORK/cap/model.json")" True
 is "the capture beside it is the machine" \
-	"$("$TT" --sysfs-root "$WORK/cap" topo | grep -v '^sysfs root')" \
+	"$(out "$TT" --sysfs-root "$WORK/cap" topo | grep -v '^sysfs root')" \
 	"$("$TT" --sysfs-root "$root" topo | grep -v '^sysfs root')"
 
 # The model runs anywhere: the tree is found beside it.

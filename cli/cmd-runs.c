@@ -11,9 +11,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* After the headline, what show says under the trials of a run whose
+ * figures the tool disowns (view/run-figures.h tt_distrust_word): the list
+ * shows no figure without it. */
+static void distrust(json_t *row, char *buf, size_t size)
+{
+	static const struct {
+		const char *column;
+		enum tt_distrust d;
+	} marks[] = { { "unstable_trials", TT_DISTRUST_UNSTABLE },
+		      { "cache_resident_trials", TT_DISTRUST_CACHE_RESIDENT } };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(marks) / sizeof(*marks); i++)
+		if (json_integer_value(json_object_get(row, marks[i].column)) > 0 && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "  %s",
+						tt_distrust_word(marks[i].d));
+}
+
 static int print_run(json_t *row, void *ctx)
 {
-	char start[32], fig[128], src[16] = "-";
+	char start[32], fig[128], src[16] = "-", marks[64];
 	json_t *sn = json_object_get(row, "source_node");
 	struct tt_headline h;
 
@@ -26,11 +45,12 @@ static int print_run(json_t *row, void *ctx)
 	tt_headline_text(&h, fig, sizeof(fig));
 	if (json_is_integer(sn))
 		snprintf(src, sizeof(src), "%" JSON_INTEGER_FORMAT, json_integer_value(sn));
+	distrust(row, marks, sizeof(marks));
 	printf("%6" JSON_INTEGER_FORMAT "  %-19s  %-16.16s %-8s %-6s %-11s %6" JSON_INTEGER_FORMAT
-	       "  %s%s\n",
+	       "  %s%s%s\n",
 	       json_integer_value(json_object_get(row, "id")), start, cli_str(row, "host"),
 	       cli_str(row, "kind"), src, cli_str(row, "status"),
-	       json_integer_value(json_object_get(row, "ntrials")), fig,
+	       json_integer_value(json_object_get(row, "ntrials")), fig, marks,
 	       json_is_true(json_object_get(row, "simulated")) ? "  SIMULATED" : "");
 	return 0;
 }

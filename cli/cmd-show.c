@@ -5,7 +5,6 @@
 #include "cli.h"
 #include "../view/run-figures.h"
 
-#include "../bench/run.h"
 #include "../core/figure.h"
 #include "../core/objective.h"
 #include "../core/parse.h"
@@ -73,28 +72,21 @@ static void print_bench_trials(json_t *run)
 			printf("%s%" JSON_INTEGER_FORMAT ":%.1f%%", k ? " " : "",
 			       json_integer_value(json_object_get(n, "node")),
 			       100 * json_number_value(json_object_get(n, "achieved_share")));
-		printf("%s%s\n",
+		printf("%s%s%s\n",
 		       json_is_true(json_object_get(t, "validated")) ? "" : "  NOT VALIDATED",
-		       json_is_true(json_object_get(t, "unstable")) ? "  UNSTABLE" : "");
+		       json_is_true(json_object_get(t, "unstable")) ? "  " : "",
+		       json_is_true(json_object_get(t, "unstable"))
+			       ? tt_distrust_word(TT_DISTRUST_UNSTABLE)
+			       : "");
 		unstable += json_is_true(json_object_get(t, "unstable"));
 		resident += json_is_true(json_object_get(t, "cache_resident"));
 		below += json_is_true(json_object_get(t, "below_llc_rule")) &&
 			 !json_is_true(json_object_get(t, "cache_resident"));
 	}
-	/* bench's words for the same marks (cli/cmd-bench.c print_trust). */
-	if (unstable)
-		printf("UNSTABLE: %zu trial%s whose passes spread beyond %.0f%%, or whose curve "
-		       "was "
-		       "not\n  monotone: other work shared the host\n",
-		       unstable, unstable == 1 ? "" : "s", TT_SPREAD_MAX * 100);
-	if (resident)
-		printf("cache-resident: %zu trial%s whose working set fitted in the last-level "
-		       "cache:\n  the cache's figures, not memory's\n",
-		       resident, resident == 1 ? "" : "s");
-	if (below)
-		printf("below STREAM's 4x rule: %zu trial%s with arrays under 4x the last-level "
-		       "cache\n",
-		       below, below == 1 ? "" : "s");
+	/* The words runs puts after the headline, here with the count. */
+	tt_distrust_text(TT_DISTRUST_UNSTABLE, unstable, stdout);
+	tt_distrust_text(TT_DISTRUST_CACHE_RESIDENT, resident, stdout);
+	tt_distrust_text(TT_DISTRUST_BELOW_RULE, below, stdout);
 }
 
 /* App mode's trials (auto -- COMMAND): the program's wall time or metric

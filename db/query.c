@@ -120,8 +120,14 @@ int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, v
 {
 	sqlite3_stmt *st;
 
+	/* The trials the tool does not stand behind, counted for the list
+	 * (runs says so beside the headline, as show does under the trials);
+	 * a run's document has each trial's flags instead. */
 	if (prepare(db, &st,
-		    "SELECT " RUN_COLUMNS "FROM runs r JOIN hosts h ON h.id = r.host_id "
+		    "SELECT " RUN_COLUMNS ", (SELECT count(*) FROM trials t WHERE t.run_id = r.id "
+		    "AND t.unstable = 1) AS unstable_trials, (SELECT count(*) FROM trials t WHERE "
+		    "t.run_id = r.id AND t.cache_resident = 1) AS cache_resident_trials "
+		    "FROM runs r JOIN hosts h ON h.id = r.host_id "
 		    "WHERE ?1 IS NULL OR h.hostname = ?1 OR h.fingerprint = ?1 "
 		    "ORDER BY r.started DESC, r.id DESC LIMIT ?2") < 0)
 		return TT_EFAIL;

@@ -68,6 +68,11 @@ struct tt_plot {
 	int n;
 	struct point *p;
 	struct mark mark[TT_MARKS];
+	/* The mark that is the recommendation: the best for apply (and
+	 * per_source, whose weights are the best launched per socket), the
+	 * baseline the action keeps for keep_auto (auto) and bind_local
+	 * (local): tuner/report.h tt_report_decide. */
+	enum tt_plot_mark reco;
 	char action[320]; /* the recommendation, in words */
 	/* Each node of the search as the axes name it: its role from the
 	 * source and its tier (node_name). */
@@ -183,31 +188,49 @@ static void figure_text(const struct tt_plot *pl, double v, char *buf, size_t si
 	snprintf(buf, size, "%.*f %s", fabs(v) >= 100 ? 1 : 2, v, pl->fig->plot_unit);
 }
 
+/* What a mark is beside its name where the action keeps a baseline
+ * (pl->reco, tuner/report.h tt_report_keeps): that baseline is kept, the
+ * search's best not applied (the report: "apply: nothing to write"; the
+ * title says why in its recorded words, action_why). Nothing for apply.
+ * Short: gnuplot fits a key entry of about 85 characters below a
+ * 900-pixel figure, and the label carries the weights and the interval
+ * already ("(recommended)" and "(not recommended)" overflowed it). The
+ * best that is the kept baseline (local memory's one node) is said once. */
+static const char *mark_note(const struct tt_plot *pl, enum tt_plot_mark m)
+{
+	if (pl->reco == TT_MARK_BEST)
+		return "";
+	if (m == TT_MARK_BEST)
+		return pl->mark[m].point == pl->mark[pl->reco].point ? "" : ", not applied";
+	return m == pl->reco ? ", kept" : "";
+}
+
 static void mark_label(struct tt_plot *pl, enum tt_plot_mark m, const char *what, const char *extra)
 {
 	struct mark *mk = &pl->mark[m];
 	const struct point *p = &pl->p[mk->point];
+	const char *note = mark_note(pl, m);
 	char v[64];
 
 	figure_text(pl, p->value, v, sizeof(v));
 	if (!pl->mean_ci)
-		snprintf(mk->label, sizeof(mk->label), "%s %s: median %s%s", what, p->weights, v,
-			 extra);
+		snprintf(mk->label, sizeof(mk->label), "%s %s%s: median %s%s", what, p->weights,
+			 note, v, extra);
 	else if (p->unbounded)
 		snprintf(mk->label, sizeof(mk->label),
-			 "%s %s: mean %s (%d measurements: too few for a bounded interval)", what,
-			 p->weights, v, p->nmeas);
+			 "%s %s%s: mean %s (%d measurements: too few for a bounded interval)", what,
+			 p->weights, note, v, p->nmeas);
 	else if (p->nmeas >= 2)
 		snprintf(mk->label, sizeof(mk->label),
-			 "%s %s: mean %s, 95%% CI %.*f..%.*f (%d "
+			 "%s %s%s: mean %s, 95%% CI %.*f..%.*f (%d "
 			 "measurements)",
-			 what, p->weights, v, fabs(fmin(p->worse, p->better)) >= 100 ? 1 : 2,
+			 what, p->weights, note, v, fabs(fmin(p->worse, p->better)) >= 100 ? 1 : 2,
 			 fmin(p->worse, p->better), fabs(fmax(p->worse, p->better)) >= 100 ? 1 : 2,
 			 fmax(p->worse, p->better), p->nmeas);
 	else
 		snprintf(mk->label, sizeof(mk->label),
-			 "%s %s: %s (one measurement: too few for an interval)", what, p->weights,
-			 v);
+			 "%s %s%s: %s (one measurement: too few for an interval)", what, p->weights,
+			 note, v);
 }
 
 /* A trial's "measurements" (cmd-plot attaches them from the samples) in
@@ -233,8 +256,10 @@ static int trial_mean(const struct tt_plot *pl, json_t *t, double *mean, double 
 	return n;
 }
 
-/* The winner: the recommendation's weights, with its mean and 95%
- * interval, what the report ranks by (the score converted back). */
+/* The search's best: the recommendation's weights (for an action that
+ * keeps auto mode or local memory, the best measured, which is not what it
+ * recommends: mark_note), with its mean and 95% interval, what
+ * the report ranks by (the score converted back). */
 static void mark_best(struct tt_plot *pl)
 {
 	json_t *rec = json_array_get(json_object_get(pl->runs[0], "recommendations"), 0);
@@ -471,11 +496,12 @@ static int trial_point(struct tt_plot *pl, json_t *t, size_t i)
 /* The rank is the order the winner is named in: the search's rule (a
  * strategy's incumbent, a baseline that beat it, a latency bound) is not
  * the order of the means, so the recommendation comes first, as the
- * report names it, then the rest by the figure shown; the axis says so
- * (rank_figure). Ties keep the order measured. */
+ * report names it (the kept baseline when the action keeps one), then the
+ * rest by the figure shown; the axis says so (rank_figure). Ties keep the
+ * order measured. */
 static void rank_points(struct tt_plot *pl)
 {
-	int win = pl->mark[TT_MARK_BEST].point;
+	int win = pl->mark[pl->reco].point;
 
 	for (int a = 0; a < pl->n; a++) {
 		pl->p[a].rank = a == win ? 1 : 1 + (win >= 0);
@@ -516,6 +542,7 @@ static void search_words(struct tt_plot *pl)
 static int search_points(struct tt_plot *pl)
 {
 	json_t *run = pl->runs[0], *trials = json_object_get(run, "trials"), *t;
+	const char *action;
 	size_t i;
 	int rc;
 
@@ -542,8 +569,14 @@ static int search_points(struct tt_plot *pl)
 			      (intmax_t)run_id(run), pl->fig->name);
 	for (int m = 0; m < TT_MARKS; m++)
 		pl->mark[m].point = -1;
-	mark_best(pl);
+	/* The baselines first: the best's label says whether it is the
+	 * baseline the action keeps (mark_note). */
+	action = str(json_array_get(json_object_get(run, "recommendations"), 0), "action");
+	pl->reco = !strcmp(action, "keep_auto")	   ? TT_MARK_AUTO
+		   : !strcmp(action, "bind_local") ? TT_MARK_LOCAL
+						   : TT_MARK_BEST;
 	mark_baselines(pl);
+	mark_best(pl);
 	rank_points(pl);
 	search_words(pl);
 	return 0;
@@ -942,14 +975,14 @@ static void palette(const struct tt_plot *pl, FILE *f)
 }
 
 /* The marks drawn over a panel: each its own shape, in black, labelled in
- * the key with its weights and figure. */
+ * the key with its weights and figure; the recommendation's the largest. */
 static void plot_marks(const struct tt_plot *pl, FILE *f, const char *x, const char *y, bool key)
 {
 	for (int m = 0; m < TT_MARKS; m++) {
 		if (pl->mark[m].point < 0)
 			continue;
 		fprintf(f, ", \\\n  $m%d using %s:%s with points pt %d ps %s lw 2 lc rgb 'black' ",
-			m, x, y, mark_pt[m], m == TT_MARK_BEST ? "3.2" : "2.2");
+			m, x, y, mark_pt[m], m == (int)pl->reco ? "3.2" : "2.2");
 		if (key) {
 			fputs("title ", f);
 			gp_str(f, pl->mark[m].label);
@@ -1204,7 +1237,7 @@ static void rank_figure(const struct tt_plot *pl, FILE *f)
 	char x[16], y[16], xl[96];
 
 	snprintf(xl, sizeof(xl), "trials: %sthe rest by %s, %s first",
-		 pl->mark[TT_MARK_BEST].point >= 0 ? "the recommendation, then " : "",
+		 pl->mark[pl->reco].point >= 0 ? "the recommendation, then " : "",
 		 pl->mean_ci ? "mean" : "median", pl->lower_better ? "lowest" : "highest");
 	fputs("set xlabel ", f);
 	gp_str(f, xl);

@@ -3,6 +3,7 @@
  * (run-figures.h). */
 #include "run-figures.h"
 
+#include "../bench/run.h"
 #include "../core/error.h"
 #include "../core/figure.h"
 #include "../core/objective.h"
@@ -180,6 +181,39 @@ void tt_headline_text(const struct tt_headline *h, char *buf, size_t size)
 	}
 #undef ADD
 #undef VALUE
+}
+
+const char *tt_distrust_word(enum tt_distrust d)
+{
+	static const char *const words[TT_DISTRUSTS] = {
+		[TT_DISTRUST_UNSTABLE] = "UNSTABLE",
+		[TT_DISTRUST_CACHE_RESIDENT] = "cache-resident",
+		[TT_DISTRUST_BELOW_RULE] = "below STREAM's 4x rule",
+	};
+
+	return (unsigned)d < TT_DISTRUSTS ? words[d] : "";
+}
+
+/* bench's words for the same marks (cli/cmd-bench.c print_trust), as a
+ * count of a run's trials. */
+void tt_distrust_text(enum tt_distrust d, size_t n, FILE *f)
+{
+	const char *s = n == 1 ? "" : "s";
+
+	if (!n)
+		return;
+	fprintf(f, "%s: %zu trial%s ", tt_distrust_word(d), n, s);
+	if (d == TT_DISTRUST_UNSTABLE)
+		fprintf(f,
+			"whose passes spread beyond %.0f%%, or whose curve was not\n  monotone: "
+			"other work shared the host\n",
+			TT_SPREAD_MAX * 100);
+	else if (d == TT_DISTRUST_CACHE_RESIDENT)
+		fputs("whose working set fitted in the last-level cache:\n  the cache's figures, "
+		      "not memory's\n",
+		      f);
+	else
+		fputs("with arrays under 4x the last-level cache\n", f);
 }
 
 static json_t *real_or_null(double v)

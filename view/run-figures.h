@@ -60,6 +60,23 @@ void tt_headline_text(const struct tt_headline *h, char *buf, size_t size);
  * fields it was made from taken out. */
 void tt_headline_json(json_t *run, const struct tt_headline *h);
 
+/* Trials whose figures the tool does not stand behind, as recorded with
+ * them (bench/run.h: unstable, cache_resident, below_llc_rule): show says
+ * each with its count and reason under the trials, runs the word after the
+ * headline. One place for the words, so that the list and the run say the
+ * same. */
+enum tt_distrust {
+	TT_DISTRUST_UNSTABLE, /* passes spread beyond TT_SPREAD_MAX, or a curve not monotone */
+	TT_DISTRUST_CACHE_RESIDENT, /* all a pass touches fitted in the last-level cache */
+	TT_DISTRUST_BELOW_RULE,	    /* arrays under STREAM's 4x the cache: a caveat, not disowned */
+	TT_DISTRUSTS,
+};
+/* "UNSTABLE", "cache-resident", "below STREAM's 4x rule". */
+const char *tt_distrust_word(enum tt_distrust d);
+/* show's lines for n trials so marked: "UNSTABLE: 2 trials whose passes
+ * spread beyond 10%, ..." (nothing for n 0). */
+void tt_distrust_text(enum tt_distrust d, size_t n, FILE *f);
+
 /* A run as tt_db_run_get reads it (TT_EINPUT naming the run when its
  * objective does not parse), each trial with the figures of its
  * measurements (auto, sweep: samples of collector "search"): the

@@ -23,7 +23,27 @@ is "runs --limit 1" "$(json 'len(j["runs"])' <"$WORK/out")" 1
 run "$TT" runs
 is "runs: a table with a header" "$rc:$(head -1 "$WORK/out" | awk '{print $1, $2}')" "0:run started"
 is "runs: a bench run's headline is its best pass, the median beside it, named so" \
-	"$(grep -cE '^ +1 .* [0-9]+\.[0-9]{2} GB/s best pass, median [0-9]+\.[0-9]{2}$' "$WORK/out"):$(grep -cE '^ +2 .* [0-9]+\.[0-9] ns best pass, median [0-9]+\.[0-9]$' "$WORK/out")" "1:1"
+	"$(grep -cE '^ +1 .* [0-9]+\.[0-9]{2} GB/s best pass, median [0-9]+\.[0-9]{2}(  UNSTABLE)?(  cache-resident)?$' "$WORK/out"):$(grep -cE '^ +2 .* [0-9]+\.[0-9] ns best pass, median [0-9]+\.[0-9](  UNSTABLE)?(  cache-resident)?$' "$WORK/out")" "1:1"
+# Issue 34 item 1: a figure the tool disowns is said so in the list, in
+# show's words after the headline (this host's runs may be either: the list
+# says what show says of each), and in the JSON as counts of such trials.
+for r in 1 2 3; do
+	want=$("$TT" show "$r" | sed -n 's/^\(UNSTABLE\|cache-resident\): .*/  \1/p' | tr -d '\n')
+	is "runs: run $r marked as show marks its trials ('${want# }')" \
+		"$(awk -v r="$r" '$1 == r' "$WORK/out" | grep -oE '(  UNSTABLE)?(  cache-resident)?$')" "$want"
+done
+cp "$TIERTUNE_DB" "$WORK/marks.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE trials SET unstable = run_id = 1, cache_resident = run_id = 1"); c.commit()' "$WORK/marks.db"
+run "$TT" runs --db "$WORK/marks.db"
+is "runs: a run recorded unstable and cache-resident says both after its headline, the others neither" \
+	"$rc:$(grep -cE '^ +1 .* GB/s best pass, median [0-9.]+  UNSTABLE  cache-resident$' "$WORK/out"):$(grep -c 'UNSTABLE\|cache-resident' "$WORK/out")" "0:1:1"
+run "$TT" show 1 --db "$WORK/marks.db"
+is "... the words show says them in" \
+	"$(grep -c '^    1 triad .*  UNSTABLE$' "$WORK/out"):$(grep -c '^UNSTABLE: 1 trial whose passes spread beyond 10%' "$WORK/out"):$(grep -c '^cache-resident: 1 trial whose working set fitted in the last-level cache:$' "$WORK/out")" "1:1:1"
+run "$TT" runs --db "$WORK/marks.db" --json
+is "runs --json: the counts of such trials" \
+	"$(json '[(r["id"], r["unstable_trials"], r["cache_resident_trials"]) for r in j["runs"]]' <"$WORK/out")" \
+	"[(3, 0, 0), (2, 0, 0), (1, 1, 1)]"
 run "$TT" show 1 --json
 is "show: the trial with its placement per node, the command line" \
 	"$(json '(j["trials"][0]["kernel"], j["trials"][0]["validated"], [(n["node"], n["weight"], n["achieved_share"]) for n in j["trials"][0]["nodes"]], "--record" in j["command"], j["kernel_release"] != "")' <"$WORK/out")" \

@@ -25,8 +25,11 @@ plot_run() {
 baselines() {
 	json '" ".join("%s=%s" % (b["name"], ",".join("%s:%s" % (n, w) for n, w in sorted(b["weights"].items(), key=lambda x: int(x[0])))) for b in j["baselines"])' <"$WORK/auto.json"
 }
+# What a mark's label says after its weights where the run keeps auto mode
+# or local memory (grep's basic regex): that one kept, the best not applied.
+note='\(, kept\|, not applied\)\{0,1\}'
 # What plot said it marked, the same way.
-marked() { sed -n "s/^SIMULATED run: marked \([^ ]*\) \([0-9:,]*\): .*/\1=\2/p" "$WORK/out" | grep -v '^best=' | tr '\n' ' ' | sed 's/ $//'; }
+marked() { sed -n "s/^SIMULATED run: marked \([^ ]*\) \([0-9:,]*\)$note: .*/\1=\2/p" "$WORK/out" | grep -v '^best=' | tr '\n' ' ' | sed 's/ $//'; }
 # The report's figure of a baseline (or the best), as plot words its label.
 fmt='lambda v: "%.*f" % (1 if abs(v) >= 100 else 2, v)'
 report_label() {
@@ -50,9 +53,9 @@ is "the baselines local, 1:1 and auto are marked, with the weights the run measu
 # report; the winner is the recommendation's weights.
 for m in best local 1:1 auto; do
 	is "the $m mark: the report's mean and 95% CI" \
-		"$(grep -c "^SIMULATED run: marked $m [0-9:,]*: mean $(report_label "$m") ([0-9]* measurements)$" "$WORK/out")" 1
+		"$(grep -c "^SIMULATED run: marked $m [0-9:,]*$note: mean $(report_label "$m") ([0-9]* measurements)$" "$WORK/out")" 1
 done
-is "the winner is the recommendation's weights" "$(grep -c "^SIMULATED run: marked best $reco: " "$WORK/out")" 1
+is "the winner is the recommendation's weights" "$(grep -c "^SIMULATED run: marked best $reco$note: " "$WORK/out")" 1
 is "the data: a row per trial, simulated said; each mark on exactly one row" \
 	"$(grep -vc '^#' "$WORK/p3.dat"):$(head -1 "$WORK/p3.dat" | grep -c SIMULATED):$(awk '!/^#/ {n = split($NF, m, ","); for (i = 1; i <= n; i++) c[m[i]]++} END {print c["best"] c["local"] c["1:1"] c["auto"]}' "$WORK/p3.dat")" \
 	"$ntrials:1:1111"
@@ -64,7 +67,7 @@ is "no interpolation (dgrid3d) and no rainbow palette: viridis, trials as points
 	"0:4:2"
 for m in best local 1:1 auto; do
 	is "the script draws the $m mark with its label in the key (PNG and SVG, both figures)" \
-		"$(grep -c "^  \$m[0-3] using .* title '$m [0-9:,]*: mean " "$gp")" 4
+		"$(grep -c "^  \$m[0-3] using .* title '$m [0-9:,]*$note: mean " "$gp")" 4
 done
 # Reference lines at the baselines' figures on the ranking (and the
 # 2-node) figure: local and auto, and 1:1.
@@ -100,7 +103,7 @@ rg=$(plot_run --sysfs-root "$fxg" auto --source-node 0 --model "$MODELS/2s-genoa
 want_base=$(baselines)
 run "$TT" plot "$rg" -o "$WORK/pg"
 is "a 4-node run without HMAT: every baseline marked, auto mode's the model's vector" \
-	"$rc:$(sed -n 1p "$WORK/out" | sed 's/.*: //'):$(marked):$(grep -c "^SIMULATED run: marked auto [0-9:,]*: mean $(report_label auto) " "$WORK/out")" \
+	"$rc:$(sed -n 1p "$WORK/out" | sed 's/.*: //'):$(marked):$(grep -c "^SIMULATED run: marked auto [0-9:,]*$note: mean $(report_label auto) " "$WORK/out")" \
 	"0:a panel per pair of its 4 nodes:$want_base:1"
 
 # Five nodes: a panel per pair of nodes (10), placed by hand, and the key.
@@ -125,7 +128,7 @@ rl=$(plot_run --sysfs-root "$fx" auto --source-node 0 --model "$MODELS/spr-ddr5-
 run "$TT" plot "$rl" -o "$WORK/pl"
 want=$(json '"%.1f ns, 95%% CI" % j["best"]["lat_mean_ns"]' <"$WORK/auto.json")
 is "a latency run: rows in ns, the palette reversed, the winner's mean latency as the report's" \
-	"$rc:$(sed -n 2p "$WORK/pl.dat" | grep -c '(figures in ns)'):$(grep -c '^set palette negative' "$WORK/pl.gp"):$(grep -c "^SIMULATED run: marked best [0-9:,]*: mean $want " "$WORK/out")" \
+	"$rc:$(sed -n 2p "$WORK/pl.dat" | grep -c '(figures in ns)'):$(grep -c '^set palette negative' "$WORK/pl.gp"):$(grep -c "^SIMULATED run: marked best [0-9:,]*$note: mean $want " "$WORK/out")" \
 	"0:1:4:1"
 
 # ... and the same mean and interval as show's (each trial's mean taken on
@@ -136,7 +139,7 @@ cp "$WORK/out" "$WORK/pl.out"
 run "$TT" show "$rl" --json
 want=$(json '(lambda r, f: "mean %s ns, 95%% CI %s..%s" % (f(1e9 / r["score"]), f(1e9 / r["score_ci_high"]), f(1e9 / r["score_ci_low"])))(j["recommendations"][0], lambda v: "%.*f" % (1 if abs(v) >= 100 else 2, v))' <"$WORK/out")
 is "a latency run: plot's winner has show's mean and interval" \
-	"$rc:$(grep -c "marked best [0-9:,]*: $want (" "$WORK/pl.out")" "0:1"
+	"$rc:$(grep -c "marked best [0-9:,]*$note: $want (" "$WORK/pl.out")" "0:1"
 
 # A run recorded before its measurements were kept (no samples): each
 # trial's median with bars worst..best, said so; the winner's label still
@@ -146,7 +149,7 @@ python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("DE
 run "$TT" plot "$r3" --db "$WORK/old.db" -o "$WORK/old"
 want=$("$TT" show "$r3" --json | json '"(mean %.1f GB/s, 95%% CI %.1f..%.1f)" % (j["recommendations"][0]["score"] / 1e9, j["recommendations"][0]["score_ci_low"] / 1e9, j["recommendations"][0]["score_ci_high"] / 1e9)')
 is "a run without stored measurements: medians and ranges, said so; the winner's mean from the recommendation" \
-	"$rc:$(grep -c "^SIMULATED run: marked best $reco: median [0-9.]* GB/s $want$" "$WORK/out"):$(grep -c "^SIMULATED run: marked local 0:1: median [0-9.]* GB/s$" "$WORK/out"):$(grep -c "title 'trials: median, bars the worst..best of its measurements (recorded without them)'" "$WORK/old.gp")" \
+	"$rc:$(grep -c "^SIMULATED run: marked best $reco$note: median [0-9.]* GB/s $want$" "$WORK/out"):$(grep -c "^SIMULATED run: marked local 0:1$note: median [0-9.]* GB/s$" "$WORK/out"):$(grep -c "title 'trials: median, bars the worst..best of its measurements (recorded without them)'" "$WORK/old.gp")" \
 	"0:1:1:2"
 is "... its baselines found by their weights, auto mode's from the recorded HMAT figures" \
 	"$(marked)" "$want_base3"
@@ -286,6 +289,35 @@ is "... the rest by mean, highest first" \
 	"$(awk '!/^#/ && $7 > 1 {print $7, $4}' "$WORK/rank.dat" | sort -n | awk 'NR > 1 && $2 > last {bad++} {last = $2} END {print bad + 0}')" 0
 is "... and the axis says that order" \
 	"$(grep -c "^set xlabel 'trials: the recommendation, then the rest by mean, highest first'" "$WORK/rank.gp"):$(grep -c "^set xlabel 'trials" "$WORK/rank.gp")" "2:2"
+# A run that keeps a baseline recommends that baseline, not the search's
+# best (whose weights are recorded with the action): the baseline's point is
+# rank 1, labelled kept and drawn largest; the best is labelled not
+# applied (the title says why, test above). The sweep below keeps auto mode, whose mean (188.2 GB/s) is
+# above the best's (186.5: auto beat it, -3.1%); with auto mode off the same
+# sweep binds locally (local 178.5 GB/s under the best).
+# keep_check NAME DB MARK ACTION: the plot of DB's run 1 against it.
+keep_check() {
+	local name=$1 db=$2 mark=$3 action=$4 rows
+	run "$TT" plot 1 --db "$db" -o "$WORK/$name"
+	rows=$(grep -vc '^#' "$WORK/$name.dat")
+	is "$action: recorded so, the plot drawn" \
+		"$rc:$("$TT" show 1 --db "$db" --json | json 'j["recommendations"][0]["action"]')" "0:$action"
+	is "$action: rank 1 is the $mark point, the best not; the ranks 1..n once each" \
+		"$(awk '!/^#/ && $7 == 1 {print $NF}' "$WORK/$name.dat"):$(awk '!/^#/ && $NF ~ /(^|,)best(,|$)/ {print ($7 > 1)}' "$WORK/$name.dat"):$(awk '!/^#/ {print $7}' "$WORK/$name.dat" | sort -n | uniq | awk '$1 == NR {n++} END {print n}')" \
+		"$mark:1:$rows"
+	is "$action: ... the rest by mean, highest first, the axis saying that order" \
+		"$(awk '!/^#/ && $7 > 1 {print $7, $4}' "$WORK/$name.dat" | sort -n | awk 'NR > 1 && $2 > last {bad++} {last = $2} END {print bad + 0}'):$(grep -c "^set xlabel 'trials: the recommendation, then the rest by mean, highest first'" "$WORK/$name.gp")" \
+		"0:2"
+	is "$action: the key calls the $mark point kept (drawn largest), the best not applied" \
+		"$(grep -cE "^  \\\$m[0-9] using 7:4 with points pt [0-9]+ ps 3\.2 .* title '$mark [0-9:,]+, kept: mean " "$WORK/$name.gp"):$(grep -cE "^  \\\$m0 using 7:4 with points pt 6 ps 2\.2 .* title 'best [0-9:,]+, not applied: mean " "$WORK/$name.gp"):$(grep -c "^SIMULATED run: marked $mark [0-9:,]*, kept: mean" "$WORK/out")" \
+		"2:2:1"
+}
+"$TT" --sysfs-root "$fx" sweep --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --grid 8 --seed 1 --db "$WORK/keep.db" >/dev/null 2>&1
+keep_check keep "$WORK/keep.db" auto keep_auto
+fl=$(copy_fixture spr-ddr5-2cxl)
+echo false >"$fl/sys/kernel/mm/mempolicy/weighted_interleave/auto"
+"$TT" --sysfs-root "$fl" sweep --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --grid 8 --seed 1 --db "$WORK/local.db" >/dev/null 2>&1
+keep_check local "$WORK/local.db" local bind_local
 # The axes: each node with its role from the source and its tier (topo's).
 tiers=$("$TT" --sysfs-root "$fx" topo --json | json '" ".join("%d:%d" % (n["id"], n["tier"]) for n in j["nodes"])')
 want_labels=$(for nt in $tiers; do n=${nt%%:*} t=${nt#*:}

@@ -202,6 +202,7 @@ static void test_auto_trial_shown(void **state)
 	free(out);
 	fclose(p.out);
 	free(c);
+	tt_topo_release(&t);
 }
 
 int main(void)

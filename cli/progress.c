@@ -124,8 +124,8 @@ void cli_progress_started(struct cli_progress *p, const struct tt_kernel *k,
 	} else {
 		/* The kernel unknown: all the run touches, and a percentage
 		 * only once the touch counts (a chain never does). */
-		snprintf(p->placing, sizeof(p->placing), "placing and touching the buffers (%.1f MiB)",
-			 MIB(r->touched_bytes));
+		snprintf(p->placing, sizeof(p->placing),
+			 "placing and touching the buffers (%.1f MiB)", MIB(r->touched_bytes));
 		p->to_touch = r->touched_bytes;
 	}
 	if (!p->ticking)

@@ -78,7 +78,8 @@ static void test_first_touch_grows(void **state)
 		int pct;
 		double t;
 
-		if (sscanf(line, "placing and touching arrays (192.0 MiB), %d%% touched, %lf s elapsed",
+		if (sscanf(line,
+			   "placing and touching arrays (192.0 MiB), %d%% touched, %lf s elapsed",
 			   &pct, &t) == 2) {
 			/* Never back: each redraw at or past the one before. */
 			assert_true(pct >= last);

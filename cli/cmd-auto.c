@@ -10,7 +10,9 @@
 #include "auto-display.h"
 #include "auto-options.h"
 #include "cli.h"
+#include "progress.h"
 
+#include "../bench/kernels.h"
 #include "../core/apply.h"
 #include "../core/wi.h"
 #include "../tuner/auto.h"
@@ -35,12 +37,18 @@ struct all_sources {
 
 /* A person waiting at a terminal sees one status line on stderr,
  * rewritten in place (at most ten times a second) and cleared before the
- * report; a log, or --verbose, gets a line per measurement. stdout holds
- * only the report (or the JSON document). */
+ * report: the run's state (measurement n of N, the best so far, time left)
+ * and inside a real trial the trial's own (first touch, pass n of N), in
+ * the status line bench shows (progress.h). A log, or --verbose, gets a
+ * line per measurement. stdout holds only the report (or the JSON
+ * document). */
 struct watch {
 	struct tt_cli *cli;
-	bool tty, shown;
-	double t0, last;
+	bool tty;
+	struct cli_progress line;
+	/* The real trials' kernel, for the status line's words: NULL in the
+	 * profile, whose bandwidth and idle-latency runs alternate. */
+	const struct tt_kernel *kernel;
 };
 
 static double now_s(void)
@@ -51,18 +59,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void status_clear(struct watch *w)
-{
-	if (w->shown)
-		fprintf(stderr, "\r\033[K");
-	w->shown = false;
-}
-
 static void progress(void *ctx, const struct tt_auto *c, const struct tt_search *s, int trial)
 {
 	struct watch *w = ctx;
-	double t = now_s();
-	char line[256];
+	double el = now_s() - w->line.t0;
+	char line[256], tail[64];
+	size_t n, k;
 
 	if (!w->tty) {
 		if (!s->confirming)
@@ -71,20 +73,37 @@ static void progress(void *ctx, const struct tt_auto *c, const struct tt_search 
 			cli_auto_confirm(stderr, c, s, trial);
 		return;
 	}
-	if (w->shown && t - w->last < 0.1)
-		return;
-	cli_auto_status(line, sizeof(line), c, s, t - w->t0);
-	fprintf(stderr, "\r\033[K%s", line);
-	fflush(stderr);
-	w->shown = true;
-	w->last = t;
+	/* cli_auto_status ends with the seconds elapsed, which the status
+	 * line keeps counting itself (after the trial's state, if any). */
+	cli_auto_status(line, sizeof(line), c, s, el);
+	snprintf(tail, sizeof(tail), ", %.0f s elapsed", el);
+	n = strlen(line);
+	k = strlen(tail);
+	if (n >= k && strcmp(line + n - k, tail) == 0)
+		line[n - k] = '\0';
+	cli_progress_head(&w->line, line);
+}
+
+static int trial_started(void *ctx, const struct tt_bench_result *r)
+{
+	struct watch *w = ctx;
+
+	cli_progress_started(&w->line, w->kernel, r);
+	return 0;
+}
+
+static void trial_progress(void *ctx, int n, int of)
+{
+	struct watch *w = ctx;
+
+	cli_progress_pass(&w->line, n, of);
 }
 
 static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
 {
 	char ws[96];
 
-	status_clear(ctx);
+	cli_progress_hide(&((struct watch *)ctx)->line);
 	if (tt_weights_format(w, ws, sizeof(ws)) < 0)
 		snprintf(ws, sizeof(ws), "?");
 	fprintf(stderr, "trial %s discarded, measuring again: the weights moved under it (%s)\n",
@@ -93,12 +112,13 @@ static void on_discard(void *ctx, const struct tt_weights *w, const char *why)
 
 static void profiling(void *ctx, const struct tt_auto *c)
 {
-	const struct tt_cli *cli = ((struct watch *)ctx)->cli;
+	struct watch *w = ctx;
 
-	if (!cli->json)
+	if (!w->cli->json)
 		fprintf(stderr,
 			"profile: bandwidth and idle latency from node %d to each node alone...\n",
 			c->req.source);
+	cli_progress_head(&w->line, "profile");
 }
 
 static void judging(void *ctx, const struct tt_auto *c, int source)
@@ -106,7 +126,7 @@ static void judging(void *ctx, const struct tt_auto *c, int source)
 	struct watch *w = ctx;
 	char ws[96];
 
-	status_clear(w);
+	cli_progress_hide(&w->line);
 	if (w->cli->json)
 		return;
 	if (tt_weights_format(&c->rs.r[0].w, ws, sizeof(ws)) < 0)
@@ -352,6 +372,16 @@ static int session(struct tt_cli *cli, const struct cli_auto_args *a, struct tt_
 		return rc;
 	}
 	rc = tt_auto_prepare(c);
+	if (rc == 0 && !c->req.model && !c->req.app.argv) {
+		struct watch *w = c->hooks.ctx;
+		char head[64];
+
+		/* The search's real trials: the mix's passes, or with latency
+		 * the loaded-latency kernel's points (tt_trial_loaded). */
+		w->kernel = c->pipe.sampled ? tt_kernel_find("loaded-latency") : c->req.kernel;
+		snprintf(head, sizeof(head), "search from node %d", c->req.source);
+		cli_progress_head(&w->line, head);
+	}
 	if (rc == 0)
 		rc = tt_auto_search(c);
 	/* --all-sources searches every source and merges: nothing to judge. */
@@ -392,7 +422,7 @@ static int report(const struct tt_auto *c, const struct tt_auto_doc *d, const st
 /* One source's run; with --all-sources its report joins all. */
 static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct all_sources *all)
 {
-	struct watch w = { .cli = cli, .tty = isatty(STDERR_FILENO) && !a->verbose, .t0 = now_s() };
+	struct watch w = { .cli = cli, .tty = isatty(STDERR_FILENO) && !a->verbose };
 	struct tt_auto_hooks hooks = { .progress = progress,
 				       .profiling = profiling,
 				       .judging = judging,
@@ -400,6 +430,13 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 				       .recover = recover,
 				       .open_db = open_db,
 				       .ctx = &w };
+
+	cli_progress_init(&w.line, w.tty);
+	if (w.tty) {
+		hooks.trial_started = trial_started;
+		hooks.trial_progress = trial_progress;
+		hooks.touched_bytes = cli_progress_counter(&w.line);
+	}
 	struct tt_auto_req q = a->req;
 	const struct tt_auto_doc *d;
 	struct tt_model *m = NULL;
@@ -421,7 +458,7 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 	 * back first. */
 	tt_policy_catch_signals();
 	rc = session(cli, a, &c, &d);
-	status_clear(&w);
+	cli_progress_end(&w.line);
 	if (rc == 0)
 		rc = report(&c, d, cli, all);
 	if (rc == 0 && a->apply && !all && !cli->json)

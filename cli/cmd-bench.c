@@ -3,6 +3,7 @@
  * where the pages went. The options and their checks, and the printing;
  * running, collecting and recording are measure/trial.c's. */
 #include "cli.h"
+#include "progress.h"
 
 #include "../bench/run.h"
 #include "../core/error.h"
@@ -12,14 +13,11 @@
 #include "../measure/trial.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MIB(b) ((double)(b) / (1 << 20))
@@ -543,12 +541,24 @@ static const struct {
 	{ "unstable", "unstable" },
 };
 
+/* The judgements a run fails, by their JSON names, into fails (room for
+ * every judgement); how many. A run failing none is valid. */
+static int judged(const struct tt_bench_result *r, const char **fails)
+{
+	bool failed[] = { !r->validated, r->cache_resident, r->below_rule && !r->cache_resident,
+			  r->short_pass, r->unstable };
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(failed) / sizeof(*failed); i++)
+		if (failed[i])
+			fails[n++] = judgements[i].json;
+	return n;
+}
+
 static void summary_add(struct summary *sum, const struct tt_bench_opts *o,
 			const struct tt_trial_result *res)
 {
 	const struct tt_bench_result *r = &res->bench;
-	bool fails[] = { !r->validated, r->cache_resident, r->below_rule && !r->cache_resident,
-			 r->short_pass, r->unstable };
 	struct summary_row *row;
 
 	if (sum->n == SUMMARY_MAX)
@@ -561,9 +571,7 @@ static void summary_add(struct summary *sum, const struct tt_bench_opts *o,
 				     .max_s = r->max_s,
 				     .run_id = res->run_id };
 	sum->repeat = o->repeat;
-	for (size_t i = 0; i < sizeof(fails) / sizeof(*fails); i++)
-		if (fails[i])
-			row->fails[row->nfails++] = judgements[i].json;
+	row->nfails = judged(r, row->fails);
 }
 
 static const char *judgement_text(const char *json)
@@ -634,6 +642,40 @@ static json_t *summary_json(const struct summary *sum)
 			 rows);
 }
 
+/* What the run checked of its result (the JSON's "validated"), then the
+ * judgement beside it, in the summary's words: "validation: passed" under
+ * a run the lines above disown (cache-resident, below the rule, too short,
+ * unstable) read as the tool standing behind figures it does not (issue
+ * 34). Where the pages went is the placement's line, above. */
+static void print_verdict(const struct tt_bench_opts *o, const struct tt_bench_result *r)
+{
+	const struct tt_kernel *k = o->kernel, *traffic = o->traffic ? o->traffic : &tt_k_reads;
+	const char *fails[sizeof(judgements) / sizeof(*judgements)];
+	int n = judged(r, fails);
+	char list[128] = "";
+	size_t at = 0;
+
+	if (k->kind->curve)
+		printf("checked: the chain, one cycle through every line%s",
+		       traffic->out_array >= 0 ? ", and the traffic's output, every element" : "");
+	else if (!k->kind->bandwidth)
+		printf("checked: the chain, one cycle through every line");
+	else if (k->out_array >= 0)
+		printf("checked: the output, every element as the kernel computes it");
+	else
+		printf("checked: the sum of all it read, as the kernel computes it");
+	printf("%s\n", r->validated ? "" : ": WRONG");
+	for (int i = 0; i < n && at < sizeof(list); i++)
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "",
+				       judgement_text(fails[i]));
+	if (n)
+		say("judged: %s (above): not figures of memory to rely on", list);
+	else if (k->kind->curve)
+		printf("judged: valid; the curve is monotone and at or above the idle latency\n");
+	else
+		printf("judged: valid\n");
+}
+
 static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		  const struct tt_trial_result *res, const struct tt_topo *t, struct summary *sum)
 {
@@ -684,12 +726,7 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 	print_pages("pages", o->place.thp, o->place.huge_shift, &r->pages);
 	print_trust(&trust, r->array_bytes, r->touched_bytes, o->kernel->kind->buffers, r->best_s);
 	print_placement(r);
-	if (o->kernel->kind->curve)
-		printf("validation: %s; the curve %s\n", r->validated ? "passed" : "FAILED",
-		       r->unstable ? "is unstable (above)"
-				   : "is monotone and at or above the idle latency");
-	else
-		printf("validation: %s\n", r->validated ? "passed" : "FAILED");
+	print_verdict(o, r);
 	if (res->run_id)
 		printf("recorded as run %jd\n", (intmax_t)res->run_id);
 	if (csum)
@@ -987,131 +1024,30 @@ static bool measured_bw(struct tt_cli *cli, const struct bench_args *a, const st
 	return got;
 }
 
-/* A person waiting at a terminal: the header first, then one status line
- * on stderr, rewritten in place (at most ten times a second), and cleared
- * before the results. Nothing of it when stderr is not a terminal. A
- * ticker thread rewrites it every half second between the bench's own
- * calls, so no wait (first touch of gigabytes, verification, a long pass)
- * shows a frozen line: issue 34 saw "placing and touching arrays (3600.0
- * MiB), 0.0 s elapsed" for seconds. */
+/* A person waiting at a terminal: the header first, then the trial's
+ * status line on stderr (progress.h, auto's too), cleared before the
+ * results. Nothing of it when stderr is not a terminal. */
 struct waiting {
 	const struct tt_cli *cli;
 	const struct tt_bench_opts *o;
-	bool tty, shown;
-	double t0, last;
-	char placing[96];
-	char line[160];	   /* what is being waited for */
-	bool touching;	   /* the first touch: say how far it got */
-	uint64_t to_touch; /* its bytes */
-	_Atomic uint64_t touched;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	pthread_t ticker;
-	bool ticking, done;
+	struct cli_progress line;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Under w->mu. */
-static void status_draw(struct waiting *w, double t)
-{
-	char touched[64] = "";
-
-	uint64_t done = atomic_load(&w->touched);
-
-	if (w->touching && w->to_touch && done >= w->to_touch)
-		snprintf(touched, sizeof(touched), ", asking where the pages are");
-	else if (w->touching && w->to_touch)
-		snprintf(touched, sizeof(touched), ", %.0f%% touched",
-			 100.0 * (double)done / (double)w->to_touch);
-	fprintf(stderr, "\r\033[K%s%s, %.1f s elapsed", w->line, touched, t - w->t0);
-	fflush(stderr);
-	w->shown = true;
-	w->last = t;
-}
-
-static void *tick(void *arg)
-{
-	struct waiting *w = arg;
-
-	pthread_mutex_lock(&w->mu);
-	while (!w->done) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 500000000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&w->cv, &w->mu, &ts);
-		if (!w->done && w->shown && now_s() - w->last >= 0.5)
-			status_draw(w, now_s());
-	}
-	pthread_mutex_unlock(&w->mu);
-	return NULL;
-}
 
 static int on_started(void *ctx, const struct tt_bench_result *r)
 {
 	struct waiting *w = ctx;
-	const struct tt_kernel *k = w->o->kernel;
 
 	if (!w->cli->json)
 		print_header(w->cli, w->o, r);
-	snprintf(w->placing, sizeof(w->placing), "placing and touching %s (%.1f MiB)",
-		 k->kind->buffers, MIB((uint64_t)k->arrays * r->array_bytes));
-	/* The bandwidth arrays report their touch; a chain is built in one
-	 * sweep and says only its time. */
-	w->to_touch = k->kind->bandwidth ? (uint64_t)k->arrays * r->array_bytes : 0;
-	if (w->tty && !w->ticking)
-		w->ticking = pthread_create(&w->ticker, NULL, tick, w) == 0;
+	cli_progress_started(&w->line, w->o->kernel, r);
 	return 0;
 }
 
 static void on_progress(void *ctx, int n, int of)
 {
 	struct waiting *w = ctx;
-	double t = now_s();
 
-	if (!w->tty || (w->shown && n > 0 && n < of && t - w->last < 0.1))
-		return;
-	pthread_mutex_lock(&w->mu);
-	w->touching = of == 0;
-	if (of == 0)
-		snprintf(w->line, sizeof(w->line), "%s",
-			 w->placing[0] ? w->placing : "placing and touching the buffers");
-	else if (w->o->kernel->kind->curve && n == 0)
-		snprintf(w->line, sizeof(w->line), "idle latency, before %d points", of);
-	else if (w->o->kernel->kind->curve)
-		snprintf(w->line, sizeof(w->line), "point %d of %d", n, of);
-	else if (n == 0)
-		snprintf(w->line, sizeof(w->line), "warm-up pass");
-	else
-		snprintf(w->line, sizeof(w->line), "pass %d of %d", n, of);
-	status_draw(w, t);
-	pthread_mutex_unlock(&w->mu);
-}
-
-static void status_clear(struct waiting *w)
-{
-	if (w->ticking) {
-		pthread_mutex_lock(&w->mu);
-		w->done = true;
-		pthread_cond_signal(&w->cv);
-		pthread_mutex_unlock(&w->mu);
-		pthread_join(w->ticker, NULL);
-		w->ticking = false;
-	}
-	if (w->shown)
-		fprintf(stderr, "\r\033[K");
-	w->shown = false;
+	cli_progress_pass(&w->line, n, of);
 }
 
 /* ^C, SIGTERM, SIGHUP: stop between passes, mark the recorded run
@@ -1186,20 +1122,16 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 			       "where it has a figure, HMAT's elsewhere\n",
 			       o->source_node, (intmax_t)mrun);
 	}
-	struct waiting wait = { .cli = cli,
-				.o = o,
-				.tty = isatty(STDERR_FILENO),
-				.t0 = now_s(),
-				.mu = PTHREAD_MUTEX_INITIALIZER,
-				.cv = PTHREAD_COND_INITIALIZER };
+	struct waiting wait = { .cli = cli, .o = o };
 
+	cli_progress_init(&wait.line, isatty(STDERR_FILENO));
 	o->started = a->matrix ? NULL : on_started;
 	o->progress = on_progress;
 	o->report_ctx = &wait;
-	o->touched_bytes = wait.tty ? &wait.touched : NULL;
+	o->touched_bytes = cli_progress_counter(&wait.line);
 	o->stop = &stop_signal;
 	rc = tt_trial_run(&to, &res);
-	status_clear(&wait);
+	cli_progress_end(&wait.line);
 	if (rc < 0 && stop_signal) {
 		fflush(stdout);
 		fprintf(stderr, "tiertune: stopped: %s\n", tt_err_msg());

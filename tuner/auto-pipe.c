@@ -61,6 +61,10 @@ struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c)
 				       /* A signal the caller catches (tt_policy_catch_signals)
 					* stops a long run between its passes. */
 				       .stop = tt_policy_stop_flag(),
+				       .started = c->hooks.trial_started,
+				       .progress = c->hooks.trial_progress,
+				       .report_ctx = c->hooks.ctx,
+				       .touched_bytes = c->hooks.touched_bytes,
 				       .sfs = c->sfs };
 }
 

@@ -46,6 +46,7 @@
 struct tt_app;
 struct tt_auto;
 struct tt_bench_ctx;
+struct tt_bench_result;
 struct tt_db;
 struct tt_kernel;
 struct tt_wi_backend;
@@ -128,6 +129,12 @@ struct tt_auto_hooks {
 	void (*judging)(void *ctx, const struct tt_auto *c, int source);
 	/* The database, opened for writing (a library status). */
 	int (*open_db)(void *ctx, struct tt_db **db);
+	/* For a person waiting inside a real trial (the profile's, the
+	 * search's, the other sources'): bench/run.h's started, progress and
+	 * first-touch counter, with ctx as their report_ctx. */
+	int (*trial_started)(void *ctx, const struct tt_bench_result *r);
+	void (*trial_progress)(void *ctx, int n, int of);
+	_Atomic uint64_t *touched_bytes;
 	void *ctx;
 };
 

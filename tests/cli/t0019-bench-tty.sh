@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tiertune bench and auto where a person waits: in tmux, bench's header
 # first, then one status line that updates in place (pass n of N, elapsed);
-# ^C says what it stopped, marks the recorded run interrupted and exits 130,
+# the first touch says how much is touched, growing (script(1) records each
+# redraw); ^C says what it stopped, marks the recorded run interrupted and exits 130,
 # and no reader warns about the run afterwards. auto: one status line
 # (measurement n of N, the best so far, time left), a line per measurement
 # only with --verbose or without a terminal; ^C stops the search, says where,
@@ -13,6 +14,47 @@
 run "$TT" bench --kernel triad --size 4M --repeat 3
 is "no terminal: the header first, no status line on stderr" \
 	"$rc:$(sed -n 1p "$WORK/out" | cut -c1-12):$(wc -c <"$WORK/err")" "0:kernel triad:0"
+
+# The first touch at a terminal (issue 34: "placing and touching arrays
+# (3600.0 MiB), 0.0 s elapsed" for seconds): the line names the arrays and
+# how much of them is touched, redrawn while the touch lasts. script(1)
+# keeps every redraw. 255 MiB in all on one thread: seconds on this loaded
+# host, a fraction on an idle one, so the percentage must be seen to grow
+# only where the touch outlasted three redraws (1.5 s); it never goes back.
+# pty: the redraws of a run at a terminal, one a line, from script's log.
+pty() { # LOG COMMAND
+	script -qec "$2" "$1" >/dev/null 2>&1
+	tr '\r' '\n' <"$1" | sed 's/\x1b\[K//g' >"$1.lines"
+}
+if command -v script >/dev/null; then
+	pty "$WORK/touch" "'$TT' bench --kernel triad --size 85M --threads 1 --repeat 2 >/dev/null"
+	# The touch's redraws: how many, never back, how many percentages; how
+	# long it lasted (the elapsed of the first line after it).
+	read -r seen back distinct took < <(python3 -c 'import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+pct = [int(m[1]) for m in (re.fullmatch(r"placing and touching arrays \(255\.0 MiB\), (\d+)% touched, [\d.]+ s elapsed", l) for l in lines) if m]
+after = [m[1] for m in (re.fullmatch(r"(?:placing and touching arrays \(255\.0 MiB\), asking where the pages are|warm-up pass), ([\d.]+) s elapsed", l) for l in lines) if m]
+print(len(pct), sum(b < a for a, b in zip(pct, pct[1:])), len(set(pct)), (after or ["none"])[0])' "$WORK/touch.lines")
+	long=$(awk -v t="$took" 'BEGIN { print (t != "none" && t >= 1.5) ? "grew" : "quick" }')
+	is "first touch at a terminal: the arrays named with the percentage touched, never back, growing when it lasts ($took s)" \
+		"$([ "${seen:-0}" -gt 0 ] && echo seen):${back:-x}:$([ "$long" = quick ] && echo quick || { [ "${distinct:-0}" -ge 2 ] && echo grew || echo flat; })" \
+		"seen:0:$long"
+	# auto's real trials show their own progress after auto's state: the
+	# profile's touch and passes, then the search's (a real run needs two
+	# memory nodes; on one, unit/test-cli-progress drives the trials' hooks
+	# as auto passes them).
+	if [ "$(node_list /sys/devices/system/node/has_memory | wc -l)" -ge 2 ]; then
+		pty "$WORK/auto" "'$TT' auto --source-node $(local_node) --size 32M --allow-cache-resident --repeat 2 --budget 12 --no-record >/dev/null"
+		is "auto at a terminal: the profile's trials and the search's show their touch and passes" \
+			"$(grep -cE '^profile; (placing and touching the buffers \(96\.0 MiB\)|warm-up pass|pass [12] of 2)' "$WORK/auto.lines" | sed 's/^[1-9][0-9]*$/some/'):$(grep -cE '^(search from node [0-9]+|measurement [0-9]+ of [0-9]+,.*); (placing and touching arrays|arrays in place|warm-up pass|pass [12] of 2)' "$WORK/auto.lines" | sed 's/^[1-9][0-9]*$/some/')" \
+			"some:some"
+	else
+		skip "auto's real trials need two or more memory nodes (unit/test-cli-progress drives their hooks)"
+	fi
+else
+	skip "no script(1) here (Debian package bsdutils): no pty to record"
+	skip "no script(1) here (Debian package bsdutils): no pty to record"
+fi
 
 if ! command -v tmux >/dev/null; then
 	for _ in 1 2 3 4 5 6 7 8 9 10; do skip "no tmux here (Debian package tmux): no terminal to drive"; done

@@ -4,9 +4,9 @@
  * quantile and the 95% interval on a mean. The search ranks trials and
  * judges the final comparison with them (tuner/search.c); the report and
  * the readers of recorded runs show them (how an interval is shown:
- * view/interval.h). Here too, below the
- * search, the rounds a paired comparison needs (its power) and the linear
- * solve the strategies' fits stand on.
+ * view/interval.h). Here too, below the search: the gain of a paired
+ * comparison with its interval (Fieller's), the rounds such a comparison
+ * needs (its power) and the linear solve the strategies' fits stand on.
  *
  *	double mean, half;
  *	tt_mean_ci(x, n, &mean, &half);      (mean ± half, 95%)
@@ -34,6 +34,13 @@ double tt_median(const double *x, int n);
  * freedom of the search's pooled interval, tt_confirm_gain in
  * tuner/search.h). */
 int tt_confirm_rounds_for(double g, double sigma, int max);
+/* The gain best / base - 1 of paired rounds best[r], base[r] (r < n), the
+ * winner's mean over the baseline's, with its 95% interval (Fieller's: the
+ * baseline's mean is as noisy as the winner's; both arms' relative spreads
+ * pooled, 2(n - 1) degrees of freedom); NaN bounds below 2 rounds (gain
+ * alone from 1), and when the rounds bound no ratio. */
+void tt_ratio_gain(const double *best, const double *base, int n, double *gain, double *lo,
+		   double *hi);
 /* Solves a x = b for n unknowns (a row-major, n x n; a and b are
  * overwritten) by Gaussian elimination with partial pivoting: the fits of
  * the strategies. False when a is singular. */

@@ -708,57 +708,10 @@ static int try_prior(struct tt_search *s)
 	return 0;
 }
 
-/* The gain is a ratio, mean(best) / mean(base) - 1, and both means are
- * noisy. Dividing the paired differences' t interval by the baseline's
- * mean, as if that mean were exact, drops the baseline's error, which
- * grows with the gain: at a ratio of 3 and 3 rounds the interval's lower
- * end missed the true gain in 4-6% of comparisons, not 2.5% (issue 22,
- * the quality table's ci column). Fieller's interval is exact for normal
- * noise: the ratios rho whose contrast best - rho base has a mean within
- * its own t interval of zero,
- *	(W - rho B)^2 <= t^2 / n (var W + rho^2 var B),
- * a quadratic in rho.
- *
- * The variance comes from both arms' spread about their own means,
- * relative to them (a measurement's noise is a share of its bandwidth, as
- * tt_search_noise takes it), pooled: 2(n - 1) degrees of freedom, where
- * the spread of the paired differences has n - 1. At the 3 to 6 rounds a
- * budget of 60 affords, that is t = 2.78 instead of 4.30 at 3 rounds, 2.23
- * instead of 2.57 at 6: the power to call a 5-8% gain "better" (issue 22
- * item 4) with no more measurements. The rounds stay interleaved, so drift
- * between rounds moves both arms' means alike; it widens each arm's spread,
- * so it makes the interval wider, never too narrow. The two arms need not
- * share a noise level: at the interval's ends rho B = W, and the pooled
- * share then weighs each arm's as the contrast's variance does. */
+/* Fieller's interval on the interleaved rounds (tt_ratio_gain). */
 void tt_confirm_gain(const struct tt_confirm *c, double *gain, double *lo, double *hi)
 {
-	double wm = 0, bm = 0, ss = 0, t, u, root;
-	int n = c->rounds;
-
-	*gain = *lo = *hi = NAN;
-	if (n < 1)
-		return;
-	for (int r = 0; r < n; r++) {
-		wm += c->best[r];
-		bm += c->base[r];
-	}
-	wm /= n;
-	bm /= n;
-	*gain = (wm - bm) / bm;
-	if (n < 2 || !(wm > 0) || !(bm > 0))
-		return;
-	for (int r = 0; r < n; r++)
-		ss += (c->best[r] / wm - 1) * (c->best[r] / wm - 1) +
-		      (c->base[r] / bm - 1) * (c->base[r] / bm - 1);
-	/* With s2 = ss / (2(n - 1)) and u = t^2 s2 / n, the quadratic's roots
-	 * are W/B (1 +- sqrt(u (2 - u))) / (1 - u); u >= 1: no bound. */
-	t = tt_t975(2 * (n - 1));
-	u = t * t * ss / (2.0 * (n - 1)) / n;
-	if (!(u < 1))
-		return;
-	root = sqrt(u * (2 - u));
-	*lo = wm / bm * (1 - root) / (1 - u) - 1;
-	*hi = wm / bm * (1 + root) / (1 - u) - 1;
+	tt_ratio_gain(c->best, c->base, c->rounds, gain, lo, hi);
 }
 
 /* The progress callback for a measurement of the final comparison: the

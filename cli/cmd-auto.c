@@ -135,6 +135,9 @@ static void judging(void *ctx, const struct tt_auto *c, int source)
 		"%sthe weights are global: measuring %s from node %d against what it runs now "
 		"(%d rounds)...\n",
 		c->simulated ? "SIMULATED: " : "", ws, source, c->cfg.confirm_rounds);
+	/* Its trials' progress follows this, not the search's last state. */
+	snprintf(ws, sizeof(ws), "from node %d", source);
+	cli_progress_head(&w->line, ws);
 }
 
 static int recover(void *ctx)

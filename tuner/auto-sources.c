@@ -93,7 +93,15 @@ static int other_session(const struct tt_auto *c, int src, struct tt_auto *x)
 	/* The model's thread count is per source; a count asked for holds. */
 	if (q.model)
 		q.threads = c->req_threads;
-	tt_auto_init(x, &q, c->t, c->sfs, NULL);
+	/* A person waits inside its trials too: the trial's progress, in
+	 * the caller's status line; the search's other hooks stay the
+	 * caller's session's own. */
+	struct tt_auto_hooks h = { .trial_started = c->hooks.trial_started,
+				   .trial_progress = c->hooks.trial_progress,
+				   .touched_bytes = c->hooks.touched_bytes,
+				   .ctx = c->hooks.ctx };
+
+	tt_auto_init(x, &q, c->t, c->sfs, &h);
 	x->cfg.nnodes = c->cfg.nnodes;
 	memcpy(x->cfg.nodes, c->cfg.nodes, sizeof(x->cfg.nodes));
 	if (q.model) {

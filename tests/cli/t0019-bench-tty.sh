@@ -22,9 +22,14 @@ is "no terminal: the header first, no status line on stderr" \
 # host, a fraction on an idle one, so the percentage must be seen to grow
 # only where the touch outlasted three redraws (1.5 s); it never goes back.
 # pty: the redraws of a run at a terminal, one a line, from script's log.
+# A failing check on it shows the command and what the terminal got.
 pty() { # LOG COMMAND
+	printf 'script -qec %s\n' "$2" >"$WORK/cmd"
 	script -qec "$2" "$1" >/dev/null 2>&1
+	rc=$?
+	echo "$rc" >"$WORK/rc"
 	tr '\r' '\n' <"$1" | sed 's/\x1b\[K//g' >"$1.lines"
+	cp "$1.lines" "$WORK/err"
 }
 if command -v script >/dev/null; then
 	pty "$WORK/touch" "'$TT' bench --kernel triad --size 85M --threads 1 --repeat 2 >/dev/null"
@@ -51,7 +56,13 @@ print(len(pct), sum(b < a for a, b in zip(pct, pct[1:])), len(set(pct)), (after 
 	else
 		skip "auto's real trials need two or more memory nodes (unit/test-cli-progress drives their hooks)"
 	fi
+	# Measuring the weights from the other socket, the status line says
+	# so (its trials' progress follows it): it said nothing before.
+	pty "$WORK/other" "'$TT' --db '$WORK/other.db' auto --source-node 0 --model '$TT_TOP/model/machines/2s-genoa-cxl.json' --seed 3 --no-record >/dev/null"
+	is "auto at a terminal, measuring from the other socket: the status line names it" \
+		"$(grep -c 'the weights are global: measuring .* from node 1 ' "$WORK/other.lines"):$(grep -cE '^from node 1, [0-9]+ s elapsed' "$WORK/other.lines" | sed 's/^[1-9][0-9]*$/some/')" "1:some"
 else
+	skip "no script(1) here (Debian package bsdutils): no pty to record"
 	skip "no script(1) here (Debian package bsdutils): no pty to record"
 	skip "no script(1) here (Debian package bsdutils): no pty to record"
 fi

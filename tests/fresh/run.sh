@@ -13,7 +13,14 @@ tap() { # status description [log]
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
 		failed=$((failed + 1))
 		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || tail -n 40 "$3" | sed 's/^/# /'
+		# The step's failing checks with what they printed, then its last
+		# lines: a long step's tail (check-qemu's last guest) need not hold
+		# them, and a root the run removes cannot be read afterwards.
+		[ -z "${3:-}" ] || {
+			awk '/^ok / { k = 0 } /^(not ok |FAIL)/ { k = 8 } k > 0 { print; k-- }' "$3" | head -n 60
+			echo "(its last lines:)"
+			tail -n 15 "$3"
+		} | sed 's/^/# /'
 	fi
 }
 finish() {

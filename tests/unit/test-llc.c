@@ -225,6 +225,24 @@ static void test_judge(void **state)
  * run is refused before it maps anything (exit 2, naming the sizes and
  * the option), through the trial layer the tuner calls; without, it runs
  * and is marked. A live run of 4 KiB arrays: under 4x any real LLC. */
+/* This host's topology and a node with CPUs and memory to run on (the
+ * test skipped where there is none). */
+static int live_node(struct tt_sysfs *s, struct tt_topo *t)
+{
+	int src = -1;
+
+	assert_int_equal(tt_sysfs_init(s, "/"), 0);
+	assert_int_equal(tt_topo_load(t, s), 0);
+	for (int i = 0; i < t->nnodes && src < 0; i++)
+		if (t->nodes[i].ncpus && t->nodes[i].has_memory)
+			src = t->nodes[i].id;
+	if (src < 0) {
+		tt_topo_release(t);
+		skip();
+	}
+	return src;
+}
+
 static void test_refuse_cache(void **state)
 {
 	struct tt_sysfs s;
@@ -235,18 +253,10 @@ static void test_refuse_cache(void **state)
 					      .refuse_cache = true } };
 	struct tt_trial_result *r = NULL;
 	struct tt_nodemask one = { 0 };
-	int src = -1;
+	int src;
 
 	(void)state;
-	assert_int_equal(tt_sysfs_init(&s, "/"), 0);
-	assert_int_equal(tt_topo_load(&t, &s), 0);
-	for (int i = 0; i < t.nnodes && src < 0; i++)
-		if (t.nodes[i].ncpus && t.nodes[i].has_memory)
-			src = t.nodes[i].id;
-	if (src < 0) {
-		tt_topo_release(&t);
-		skip(); /* no node with CPUs and memory to run on */
-	}
+	src = live_node(&s, &t);
 	o.bench.topo = &t;
 	o.bench.sfs = &s;
 	o.bench.source_node = src;
@@ -317,18 +327,10 @@ static void test_unstable_measured_again(void **state)
 				   .weights = &w };
 	struct tt_trial_result *r = NULL;
 	char want[256];
-	int src = -1, rc;
+	int src, rc;
 
 	(void)state;
-	assert_int_equal(tt_sysfs_init(&s, "/"), 0);
-	assert_int_equal(tt_topo_load(&t, &s), 0);
-	for (int i = 0; i < t.nnodes && src < 0; i++)
-		if (t.nodes[i].ncpus && t.nodes[i].has_memory)
-			src = t.nodes[i].id;
-	if (src < 0) {
-		tt_topo_release(&t);
-		skip(); /* no node with CPUs and memory to run on */
-	}
+	src = live_node(&s, &t);
 	o.bench.topo = &t;
 	o.bench.sfs = &s;
 	o.bench.source_node = src;

@@ -221,10 +221,6 @@ static void test_judge(void **state)
 	free(r);
 }
 
-/* The tuner's rule, in the library: with refuse_cache a cache-resident
- * run is refused before it maps anything (exit 2, naming the sizes and
- * the option), through the trial layer the tuner calls; without, it runs
- * and is marked. A live run of 4 KiB arrays: under 4x any real LLC. */
 /* This host's topology and a node with CPUs and memory to run on (the
  * test skipped where there is none). */
 static int live_node(struct tt_sysfs *s, struct tt_topo *t)
@@ -243,6 +239,10 @@ static int live_node(struct tt_sysfs *s, struct tt_topo *t)
 	return src;
 }
 
+/* The tuner's rule, in the library: with refuse_cache a cache-resident
+ * run is refused before it maps anything (exit 2, naming the sizes and
+ * the option), through the trial layer the tuner calls; without, it runs
+ * and is marked. A live run of 4 KiB arrays: under 4x any real LLC. */
 static void test_refuse_cache(void **state)
 {
 	struct tt_sysfs s;

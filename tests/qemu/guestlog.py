@@ -37,6 +37,21 @@ def finish():
     sys.exit(1 if failed else 0)
 
 
+# The lines that name a guest kernel's failure: a tail alone is the CPUs'
+# interleaved backtraces, not what went wrong.
+FAULT = re.compile(r"\] (Oops|BUG|Kernel panic|general protection|double fault|"
+                   r"WARNING|RIP:|watchdog|rcu: INFO)")
+
+
+def crash_report(log):
+    """What a guest that never finished printed: the kernel's first fault
+    lines (at most 8), then the log's last lines."""
+    lines = log.splitlines()
+    faults = [line for line in lines if FAULT.search(line)][:8]
+    head = ["the kernel's fault lines:"] + faults + ["last lines:"] if faults else []
+    return "\n".join(head + lines[-(24 - len(head)):])
+
+
 def load(path, what="the guest"):
     """Reads the serial log's blocks; the first test is that the guest ran
     its script to the end and powered off (else the log's tail, and stop).
@@ -46,7 +61,7 @@ def load(path, what="the guest"):
     for m in re.finditer(r"^@@TT-BEGIN (\S+)\n(.*?)^@@TT-END \1 rc=(\d+)$", log, re.S | re.M):
         blocks[m.group(1)] = (int(m.group(3)), m.group(2))
     done = re.search(r"^@@TT-DONE rc=(\d+)$", log, re.M)
-    tap(done is not None, "%s ran every test and powered off" % what, log[-3000:])
+    tap(done is not None, "%s ran every test and powered off" % what, crash_report(log))
     if not done:
         finish()
     return log

@@ -79,8 +79,8 @@ cp "$root/cases.txt" "$work/cases.txt"
 
 # Three nodes: 0 and 1 with two CPUs each, 2 memory-only behind initiator 0,
 # slower in HMAT so that it lands in its own tier (see
-# tests/fixtures/sysfs/qemu-3node-hmat/SOURCE). qemu64 without cmpxchg16b:
-# QEMU 7.2's default model double-faults this guest about one boot in three.
+# tests/fixtures/sysfs/qemu-3node-hmat/SOURCE). The guest CPU and TCG's
+# threading: qemu_tcg (layout.sh).
 . "$here/layout.sh"
 
 # The auto-mode kernel on layout.sh's 4-node machine, auto.sh inside.
@@ -139,8 +139,7 @@ boot_612() {
 	local start qemu_rc elapsed
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2046
-	timeout "${TT_QEMU_TIMEOUT:-480}" qemu-system-x86_64 -machine q35,hmat=on -cpu qemu64,-cx16 \
-		-smp 4 -m 6G -net none -nographic -no-reboot \
+	qemu_tcg -smp 4 -m 6G -net none -nographic -no-reboot \
 		-object memory-backend-ram,size=2G,id=m0 -object memory-backend-ram,size=2G,id=m1 \
 		-object memory-backend-ram,size=2G,id=m2 \
 		-numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 \

@@ -54,7 +54,7 @@ def crash_report(log):
 
 def load(path, what="the guest"):
     """Reads the serial log's blocks; the first test is that the guest ran
-    its script to the end and powered off (else the log's tail, and stop).
+    its script to the end and powered off (else crash_report, and stop).
     The blocks of an earlier load are forgotten."""
     log = open(path, errors="replace").read()
     blocks.clear()

@@ -2,12 +2,13 @@
 # Sourced by run.sh and systemd.sh: the QEMU machines the suites boot.
 #
 # qemu_tcg QEMU_ARGS...: QEMU under TT_QEMU_TIMEOUT on the CPU every suite's
-# guest runs: qemu64 without cmpxchg16b (QEMU 7.2's default model double-faults
-# the 6.12 guest about one boot in three), which has no AVX (the kernels'
-# run-time fallback is tested there), on single-threaded TCG. QEMU 7.2's multi-threaded
-# TCG (Debian 12's) races with the guest kernel's own code patching: another
-# vCPU runs a patch's int3 after the patch is done, "Oops: int3" and a panic
-# at boot, 2 boots in 60 on an idle host (QEMU 8.1 fixed it upstream).
+# guest runs: qemu64 without cmpxchg16b (QEMU 7.2's default model
+# double-faults the 6.12 guest about one boot in three), which has no AVX
+# (the kernels' run-time fallback is tested there), on single-threaded TCG.
+# QEMU 7.2's multi-threaded TCG (Debian 12's) races with the guest kernel's
+# own code patching: another vCPU runs a patch's int3 after the patch is
+# done, "Oops: int3" and a panic at boot, 3 boots in 210 here, none in 360
+# single-threaded (QEMU 8.1 fixed the race upstream).
 qemu_tcg() {
 	timeout "${TT_QEMU_TIMEOUT:-480}" qemu-system-x86_64 -machine q35,hmat=on -accel tcg,thread=single \
 		-cpu qemu64,-cx16 "$@"

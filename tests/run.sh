@@ -47,7 +47,10 @@ suite='' ticker=''
 stop() { # signal number
 	trap - INT TERM
 	kill $ticker 2>/dev/null
-	kill -TERM $suite 2>/dev/null # timeout passes it to the suite's group
+	# timeout passes it to the suite's group. jobs -p as well as $suite: a
+	# signal that comes after the suite's fork but before suite=$! is taken
+	# (a loaded host) would otherwise leave the suite running to its end.
+	kill -TERM $suite $(jobs -p) 2>/dev/null
 	wait 2>/dev/null
 	echo "stopped by SIG$(kill -l "$1") after $pass passed, $fail failed, $skip skipped" >&2
 	exit $((128 + $1))

@@ -1147,13 +1147,14 @@ static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_res
 
 /* A tuner's trial unstable or descheduled TT_UNSTABLE_RUNS times running:
  * the host's other work would be ranked as memory's. Named by the last
- * run's judgement. */
+ * run's judgement, descheduled first: the cause, where passes that spread
+ * are its effect. */
 static int refuse_unstable(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
-	const char *word = r->unstable ? "unstable" : "descheduled";
+	const char *word = r->descheduled ? "descheduled" : "unstable";
 	int rc = tt_err(TT_EFAIL, "%s's trial is %s in %d runs in a row (the last: %s)",
 			o->kernel->name, word, r->unstable_runs,
-			r->unstable ? r->unstable_why : r->descheduled_why);
+			r->descheduled ? r->descheduled_why : r->unstable_why);
 
 	tt_err_hint("other work shares these CPUs or memory: run when the host is quieter, "
 		    "or give --allow-unstable to search such trials knowingly (each is "
@@ -1206,15 +1207,22 @@ int tt_bench_prepare(const struct tt_bench_opts *o, struct tt_bench_result *r)
 }
 
 /* The passes as timed, for a test: the median pass set to the best times
- * the test seam's spread (core/test-hooks.h), so that a test makes the
- * spread a busy host makes, or none on a host that made one. */
+ * the test seam's spread, and the share its threads ran set to the seam's
+ * (core/test-hooks.h), so that a test makes the spread a busy host makes,
+ * or none on a host that made one, and the same of descheduling. */
 static void test_spread(struct tt_bench_result *r)
 {
 	double f = tt_test_hooks && tt_test_hooks->pass_spread ? tt_test_hooks->pass_spread() : 0;
+	double share = tt_test_hooks && tt_test_hooks->ran_share ? tt_test_hooks->ran_share() : 0;
 
 	if (f >= 1 && r->best_s > 0) {
 		r->median_s = r->best_s * f;
 		r->bw_median_bytes_s = r->bw_best_bytes_s / f;
+	}
+	if (share > 0 && r->ran.passes) {
+		r->ran.share = share;
+		r->ran.descheduled = share < TT_RAN_MIN ? r->ran.passes : 0;
+		r->ran.steal_s = 0;
 	}
 }
 

@@ -57,8 +57,10 @@
  * CPUs' time over its passes (steal in /proc/stat). 90%, the spread rule's
  * bound seen from the other side: a thread off its CPU for a tenth of a
  * pass makes it up to a tenth slower, what TT_SPREAD_MAX allows between
- * passes. Measured on this 2-CPU VM (bench/README.md): a quiet latency pass
- * ran 97-100%, one under nice 10 beside two busy loops 5-15%. */
+ * passes. On issue 44's 2-CPU VM at load 12-15 (bench/README.md): latency
+ * at STREAM's size ran 29-53% of its median pass without nice, 3-38% under
+ * nice 10, 1-57% beside two busy loops; none near the bound, so the bound
+ * rests on the spread rule's reason, not on a quiet figure from there. */
 #define TT_RAN_MIN 0.90
 /* A pointer chase at or above this many ns per load was served from
  * memory, whatever the cache's size says: a last-level cache hit takes

@@ -188,10 +188,11 @@ bool tt_ran_judge(const struct tt_bench_ran *ran, char *why, size_t size)
 		return false;
 	if (ran->share < TT_RAN_MIN) {
 		snprintf(why, size,
-			 "the thread on CPU %d ran %.0f%% of the median pass (%d of %d passes "
-			 "under %.0f%%; %ju involuntary context switches)",
+			 "the thread on CPU %d ran %.0f%% of the median pass (%d of %d pass%s "
+			 "under %.0f%%; %ju involuntary context switch%s)",
 			 ran->cpu, ran->share * 100, ran->descheduled, ran->passes,
-			 TT_RAN_MIN * 100, (uintmax_t)ran->nivcsw);
+			 ran->passes == 1 ? "" : "es", TT_RAN_MIN * 100, (uintmax_t)ran->nivcsw,
+			 ran->nivcsw == 1 ? "" : "es");
 		return true;
 	}
 	/* Steal is counted in ticks: one more or less is the counter's step,

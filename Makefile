@@ -336,4 +336,4 @@ spdx-check:
 clean:
 	rm -rf build build-asan build-fuzz build-min build-clang build-deb build-deb-out
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TEST_HOOKS:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)

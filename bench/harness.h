@@ -91,6 +91,32 @@ int tt_bench_validate(const struct tt_kernel *k, const struct tt_bench_bufs *b, 
 /* Sorts times[1..repeat] (times[0] is the warm-up) into best, median, max. */
 void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r);
 
+/* Whether a measuring thread ran (ran.c): each thread's part of a timed
+ * pass, read by the thread itself, tt_ran_begin just before its work and
+ * tt_ran_end just after it, inside the pass's timing (one
+ * CLOCK_THREAD_CPUTIME_ID reading at the end is in it: well under a
+ * microsecond). */
+struct tt_ran_slot {
+	double t0, t1; /* CLOCK_MONOTONIC (tt_bench_now); t1 0: no part in the pass */
+	double cpu_s;  /* the thread's CPU time over it */
+	long nivcsw;   /* its involuntary context switches over it */
+};
+void tt_ran_begin(struct tt_ran_slot *s);
+void tt_ran_end(struct tt_ran_slot *s);
+/* A measuring thread, pinned to cpu, before its timed passes: the test
+ * seam that starves it (core/test-hooks.h), else nothing. */
+void tt_ran_measuring(int cpu);
+/* The steal of cpus (/proc/stat under s's root), summed, in USER_HZ ticks;
+ * -1 unknown. Read before the first timed pass and after the last: in
+ * ticks of 10 ms, too coarse for one pass. */
+int64_t tt_ran_steal(const struct tt_sysfs *s, const int *cpus, int n);
+/* slots[pass * nt + t] of npass passes (points) and nt threads on cpus,
+ * with the steal over them (-1: unknown), into out. */
+void tt_ran_sum(const struct tt_ran_slot *slots, int npass, int nt, const int *cpus,
+		int64_t steal_ticks, struct tt_bench_ran *out);
+/* ran descheduled (TT_RAN_MIN): true, with the figures in why. */
+bool tt_ran_judge(const struct tt_bench_ran *ran, char *why, size_t size);
+
 int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r);
 int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r);
 int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r);

@@ -132,6 +132,8 @@ struct chaser {
 		       * building the chain; 0: it ran every pass */
 	uint64_t loads;
 	void *sink;
+	struct tt_ran_slot *ran; /* [pass]: whether it ran */
+	int64_t steal;		 /* over the timed passes, ticks; -1: unknown */
 };
 
 static void *chase_thread(void *arg)
@@ -148,6 +150,9 @@ static void *chase_thread(void *arg)
 		c->stopped = -1;
 		return NULL;
 	}
+	int64_t steal0 = -1;
+
+	tt_ran_measuring(c->cpu);
 	for (int pass = 0; pass <= c->o->repeat; pass++) {
 		double t0;
 
@@ -158,9 +163,18 @@ static void *chase_thread(void *arg)
 		if (pass == 1 && c->o->phase)
 			c->o->phase(c->o->phase_ctx, true);
 		tt_bench_progress(c->o, pass, c->o->repeat);
+		if (pass == 1)
+			steal0 = tt_ran_steal(c->o->sfs, &c->cpu, 1);
+		tt_ran_begin(&c->ran[pass]);
 		t0 = tt_bench_now();
 		p = chase(p, c->loads);
 		c->times[pass] = tt_bench_now() - t0;
+		tt_ran_end(&c->ran[pass]);
+	}
+	if (steal0 >= 0 && !c->stopped) {
+		int64_t steal1 = tt_ran_steal(c->o->sfs, &c->cpu, 1);
+
+		c->steal = steal1 < 0 ? -1 : steal1 - steal0;
 	}
 	if (c->o->phase && (!c->stopped || c->stopped > 2))
 		c->o->phase(c->o->phase_ctx, false);
@@ -171,7 +185,7 @@ static void *chase_thread(void *arg)
 int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	struct tt_bench_bufs b = { 0 };
-	struct chaser c = { .o = o, .cpu = r->cpus[0] };
+	struct chaser c = { .o = o, .cpu = r->cpus[0], .steal = -1 };
 	pthread_t tid;
 	int rc, err;
 	double t0 = tt_bench_now();
@@ -180,8 +194,12 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	c.loads = (PASS_LOADS < c.lines ? PASS_LOADS : c.lines + 7) & ~(uint64_t)7;
 	r->loads = c.loads;
 	c.times = calloc((size_t)o->repeat + 1, sizeof(*c.times));
-	if (!c.times)
+	c.ran = calloc((size_t)o->repeat + 1, sizeof(*c.ran));
+	if (!c.times || !c.ran) {
+		free(c.times);
+		free(c.ran);
 		return tt_err(TT_EFAIL, "out of memory");
+	}
 	rc = tt_bench_bufs_map(o, &b, 1, r->array_bytes, &r->place_method);
 	if (rc == 0)
 		rc = tt_bench_started(o, r);
@@ -212,12 +230,14 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		goto out;
 	r->validated = true;
 	tt_bench_summarise(c.times, o->repeat, r);
+	tt_ran_sum(c.ran + 1, o->repeat, 1, &c.cpu, c.steal, &r->ran);
 	r->lat_best_ns = r->best_s * 1e9 / (double)c.loads;
 	r->lat_median_ns = r->median_s * 1e9 / (double)c.loads;
 	r->lat_max_ns = r->max_s * 1e9 / (double)c.loads;
 out:
 	tt_bench_bufs_unmap(&b);
 	free(c.times);
+	free(c.ran);
 	return rc;
 }
 
@@ -234,6 +254,8 @@ struct loaded {
 	atomic_int stop, done, idle;
 	atomic_uint_fast64_t delay;
 	int nt;
+	struct tt_ran_slot *ran; /* [point * nt + thread] of the point running */
+	int point;		 /* its index into ran; the idle point is not one */
 };
 
 struct loaded_worker {
@@ -271,11 +293,19 @@ static void *loaded_thread(void *arg)
 	else
 		tt_bench_touch(L->o, L->bw->arr, w->lo, w->hi);
 	pthread_barrier_wait(&L->bar); /* touched */
+	if (!w->pin_err)
+		tt_ran_measuring(w->cpu);
 	for (;;) {
 		pthread_barrier_wait(&L->bar); /* a point starts, or done */
 		if (atomic_load(&L->done))
 			break;
+		/* The idle point is not a point of the curve: not judged. */
+		struct tt_ran_slot scratch, *ran = atomic_load(&L->idle)
+							   ? &scratch
+							   : &L->ran[L->point * L->nt + w->index];
 		uint64_t count = 0, delay = atomic_load(&L->delay);
+
+		tt_ran_begin(ran);
 		double t0 = tt_bench_now();
 
 		if (w->index && atomic_load(&L->idle)) {
@@ -304,6 +334,7 @@ static void *loaded_thread(void *arg)
 			spin(delay * 64);
 		} while (!atomic_load_explicit(&L->stop, memory_order_relaxed));
 		w->elapsed = tt_bench_now() - t0;
+		tt_ran_end(ran);
 		w->count = count;
 		pthread_barrier_wait(&L->bar); /* the point ends */
 	}
@@ -397,6 +428,7 @@ static int loaded_curve(const struct tt_bench_opts *o, struct loaded *L,
 	double ns = spin_ns();
 	struct timespec pts = { (time_t)point, (long)((point - (double)(time_t)point) * 1e9) };
 	int rc = 0;
+	int64_t steal0 = -1, steal1 = -1;
 
 	if (!tt_bench_stop_asked(o)) {
 		tt_bench_progress(o, 0, nd);
@@ -407,6 +439,7 @@ static int loaded_curve(const struct tt_bench_opts *o, struct loaded *L,
 	}
 	if (o->phase)
 		o->phase(o->phase_ctx, true);
+	steal0 = tt_ran_steal(o->sfs, r->cpus, L->nt);
 	for (int i = 0; i < nd; i++) {
 		double bytes_s = 0;
 
@@ -416,6 +449,7 @@ static int loaded_curve(const struct tt_bench_opts *o, struct loaded *L,
 		}
 		tt_bench_progress(o, i + 1, nd);
 		atomic_store(&L->delay, delays[i]);
+		L->point = i;
 		loaded_point(L, pts);
 		if (tt_bench_stop_asked(o)) {
 			rc = tt_bench_stopped(o, "point", i + 1, nd);
@@ -432,6 +466,9 @@ static int loaded_curve(const struct tt_bench_opts *o, struct loaded *L,
 						  .bw_bytes_s = bytes_s };
 		r->npoints++;
 	}
+	if (steal0 >= 0)
+		steal1 = tt_ran_steal(o->sfs, r->cpus, L->nt);
+	tt_ran_sum(L->ran, r->npoints, L->nt, r->cpus, steal1 < 0 ? -1 : steal1 - steal0, &r->ran);
 	if (o->phase)
 		o->phase(o->phase_ctx, false);
 	return rc;
@@ -467,7 +504,8 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		rc = tt_bench_bufs_map(o, &bw, L.traffic->arrays, r->array_bytes, &r->place_method);
 	w = calloc((size_t)L.nt, sizeof(*w));
 	tid = calloc((size_t)L.nt, sizeof(*tid));
-	if (rc == 0 && (!w || !tid))
+	L.ran = calloc(TT_MAX_DELAYS * (size_t)L.nt, sizeof(*L.ran));
+	if (rc == 0 && (!w || !tid || !L.ran))
 		rc = tt_err(TT_EFAIL, "out of memory");
 	if (rc == 0)
 		rc = tt_bench_started(o, r);
@@ -495,6 +533,7 @@ out:
 	tt_bench_bufs_unmap(&bw);
 	free(w);
 	free(tid);
+	free(L.ran);
 	return rc;
 }
 
@@ -554,6 +593,10 @@ static void matrix_judged(struct tt_matrix *m, const struct tt_bench_result *r)
 	m->cache_resident |= r->cache_resident;
 	m->short_pass |= r->short_pass;
 	m->unstable |= r->unstable;
+	/* The first descheduled run's figures say how. */
+	if (r->descheduled && !m->descheduled)
+		snprintf(m->descheduled_why, sizeof(m->descheduled_why), "%s", r->descheduled_why);
+	m->descheduled |= r->descheduled;
 }
 
 /* The latency runs' pages, summed: one huge page size among them (the

@@ -311,7 +311,68 @@ void tt_bench_judge(struct tt_bench_result *r, double tick_s)
 			 "the median pass took %.0f%% longer than the best (more than %.0f%%)",
 			 (r->median_s / r->best_s - 1) * 100, TT_SPREAD_MAX * 100);
 	}
+	r->descheduled = tt_ran_judge(&r->ran, r->descheduled_why, sizeof(r->descheduled_why));
 	/* The shortest pass: the one the best figure comes from. A curve's
 	 * points run for a set time, not passes. */
 	r->short_pass = r->best_s > 0 && r->best_s < TT_MIN_TICKS * tick_s;
+}
+
+static const struct {
+	const char *json, *word;
+} judgements[TT_JUDGEMENTS] = {
+	[TT_JUDGED_NOT_VALIDATED] = { "not_validated", "NOT VALIDATED" },
+	[TT_JUDGED_CACHE_RESIDENT] = { "cache_resident", "cache-resident" },
+	[TT_JUDGED_BELOW_RULE] = { "below_llc_rule", "below 4x rule" },
+	[TT_JUDGED_SHORT_PASS] = { "short_pass", "too short" },
+	[TT_JUDGED_DESCHEDULED] = { "descheduled", "descheduled" },
+	[TT_JUDGED_UNSTABLE] = { "unstable", "unstable" },
+};
+
+const char *tt_judged_json(enum tt_judgement j)
+{
+	return (unsigned int)j < TT_JUDGEMENTS ? judgements[j].json : "";
+}
+
+const char *tt_judged_word(enum tt_judgement j)
+{
+	return (unsigned int)j < TT_JUDGEMENTS ? judgements[j].word : "";
+}
+
+unsigned int tt_judged(const struct tt_judging *v)
+{
+	bool failed[TT_JUDGEMENTS] = {
+		[TT_JUDGED_NOT_VALIDATED] = !v->validated,
+		[TT_JUDGED_CACHE_RESIDENT] = v->cache_resident,
+		[TT_JUDGED_BELOW_RULE] = v->below_rule && !v->cache_resident,
+		[TT_JUDGED_SHORT_PASS] = v->short_pass,
+		[TT_JUDGED_DESCHEDULED] = v->descheduled,
+		[TT_JUDGED_UNSTABLE] = v->unstable,
+	};
+	unsigned int fails = 0;
+
+	for (int j = 0; j < TT_JUDGEMENTS; j++)
+		if (failed[j])
+			fails |= 1u << j;
+	return fails;
+}
+
+unsigned int tt_bench_judged(const struct tt_bench_result *r)
+{
+	return tt_judged(&(struct tt_judging){ .validated = r->validated,
+					       .cache_resident = r->cache_resident,
+					       .below_rule = r->below_rule,
+					       .short_pass = r->short_pass,
+					       .descheduled = r->descheduled,
+					       .unstable = r->unstable });
+}
+
+void tt_judged_text(unsigned int fails, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	snprintf(buf, size, "valid");
+	for (int j = 0; j < TT_JUDGEMENTS && at < size; j++)
+		if (fails & 1u << j)
+			at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? ", " : "",
+					       judgements[j].word);
 }

@@ -755,7 +755,8 @@ struct worker {
 	pthread_barrier_t *bar;
 	double *times; /* thread 0 records pass times */
 	double sum;    /* of the last pass, for read-only kernels */
-	int index;
+	int index, nt;
+	struct tt_ran_slot *ran; /* [pass * nt + index]: whether each thread ran */
 	struct tt_bench_gate *gate;
 	int pin_err;		/* errno of a failed pin, 0 when pinned */
 	const bool *called_off; /* set by the caller between the barriers */
@@ -797,15 +798,19 @@ static void *work(void *arg)
 	pthread_barrier_wait(w->bar); /* verified by the caller */
 	if (*w->called_off)
 		return NULL;
+	tt_ran_measuring(w->cpu);
 	for (int pass = w->first_pass; pass <= w->o->repeat; pass++) {
+		struct tt_ran_slot *ran = &w->ran[pass * w->nt + w->index];
 		double t0 = 0;
 
 		pthread_barrier_wait(w->bar);
 		if (*w->called_off)
 			break; /* stopped by a signal */
+		tt_ran_begin(ran);
 		if (w->index == 0)
 			t0 = tt_bench_now();
 		w->sum = k->run(v[0], v[1], v[2], v[3], w->lo, w->hi);
+		tt_ran_end(ran);
 		pthread_barrier_wait(w->bar);
 		if (w->index == 0)
 			w->times[pass] = tt_bench_now() - t0;
@@ -932,11 +937,13 @@ static int stream_settle(const struct tt_bench_opts *o, struct tt_bench_result *
 }
 
 /* The passes, paced from here: the workers wait at the barrier for this
- * thread between them, outside the timed region. */
-static int stream_passes(const struct tt_bench_opts *o, int first_pass, pthread_barrier_t *bar,
-			 bool *called_off)
+ * thread between them, outside the timed region, where it reads the
+ * steal of their CPUs before the first timed pass and after the last. */
+static int stream_passes(const struct tt_bench_opts *o, const struct tt_bench_result *r,
+			 int first_pass, pthread_barrier_t *bar, bool *called_off, int64_t *steal)
 {
 	bool measuring = false;
+	int64_t steal0 = -1;
 	int vrc = 0;
 
 	for (int pass = first_pass; pass <= o->repeat && !*called_off; pass++) {
@@ -952,9 +959,14 @@ static int stream_passes(const struct tt_bench_opts *o, int first_pass, pthread_
 			measuring = true;
 		}
 		tt_bench_progress(o, pass, o->repeat);
+		if (pass == 1)
+			steal0 = tt_ran_steal(o->sfs, r->cpus, r->threads);
 		pthread_barrier_wait(bar);
 		pthread_barrier_wait(bar);
 	}
+	int64_t steal1 = steal0 < 0 ? -1 : tt_ran_steal(o->sfs, r->cpus, r->threads);
+
+	*steal = steal1 < 0 ? -1 : steal1 - steal0;
 	if (o->phase && measuring)
 		o->phase(o->phase_ctx, false);
 	return vrc;
@@ -992,7 +1004,8 @@ static int stream_validate(const struct tt_kernel *k, const struct tt_bench_bufs
 /* Each thread's chunk: whole cache lines (8 doubles). */
 static void stream_workers(const struct tt_bench_opts *o, const struct tt_bench_result *r,
 			   const struct tt_bench_bufs *b, struct worker *w, pthread_barrier_t *bar,
-			   struct tt_bench_gate *gate, double *times, const bool *called_off)
+			   struct tt_bench_gate *gate, double *times, struct tt_ran_slot *ran,
+			   const bool *called_off)
 {
 	size_t n = r->elements, chunk = (n / (size_t)r->threads + 7) & ~(size_t)7;
 
@@ -1006,6 +1019,8 @@ static void stream_workers(const struct tt_bench_opts *o, const struct tt_bench_
 					.bar = bar,
 					.times = times,
 					.index = t,
+					.nt = r->threads,
+					.ran = ran,
 					.gate = gate,
 					.called_off = called_off,
 					.touch = !r->reused,
@@ -1022,6 +1037,8 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	struct tt_bench_ctx *c = o->reuse;
 	struct tt_bench_bufs fresh = { 0 }, *b = c ? &c->b : &fresh;
 	double *times = NULL;
+	struct tt_ran_slot *ran = NULL;
+	int64_t steal = -1;
 	struct worker *w = NULL;
 	pthread_t *tid = NULL;
 	size_t *spot = NULL, nspot = 0;
@@ -1038,14 +1055,15 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (rc < 0)
 		goto out;
 	times = calloc((size_t)o->repeat + 1, sizeof(*times));
+	ran = calloc(((size_t)o->repeat + 1) * (size_t)nt, sizeof(*ran));
 	w = calloc((size_t)nt, sizeof(*w));
 	tid = calloc((size_t)nt, sizeof(*tid));
 	spot = r->reused ? calloc(2 * (size_t)nt + SPOT_ELEMENTS, sizeof(*spot)) : NULL;
-	if (!times || !w || !tid || (r->reused && !spot)) {
+	if (!times || !ran || !w || !tid || (r->reused && !spot)) {
 		rc = tt_err(TT_EFAIL, "out of memory");
 		goto out;
 	}
-	stream_workers(o, r, b, w, &bar, &gate, times, &called_off);
+	stream_workers(o, r, b, w, &bar, &gate, times, ran, &called_off);
 	/* The last run left the right values everywhere: poison a sample of
 	 * the output so that its check shows this run wrote them. */
 	if (r->reused && k->out_array >= 0) {
@@ -1059,7 +1077,7 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	int vrc = stream_settle(o, r, c, b, w, &called_off, t0);
 
 	pthread_barrier_wait(&bar); /* verified: the passes start */
-	int prc = stream_passes(o, w[0].first_pass, &bar, &called_off);
+	int prc = stream_passes(o, r, w[0].first_pass, &bar, &called_off, &steal);
 
 	if (prc < 0)
 		vrc = prc;
@@ -1072,6 +1090,7 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	}
 	r->validated = true;
 	tt_bench_summarise(times, o->repeat, r);
+	tt_ran_sum(ran + nt, o->repeat, nt, r->cpus, steal, &r->ran);
 	double moved = (double)n * (k->read_bytes + k->write_bytes);
 	r->bw_best_bytes_s = moved / r->best_s;
 	r->bw_median_bytes_s = moved / r->median_s;
@@ -1089,6 +1108,7 @@ out:
 		c->rep = r->place;
 	}
 	free(times);
+	free(ran);
 	free(w);
 	free(tid);
 	free(spot);
@@ -1125,16 +1145,21 @@ static int refuse_cache(const struct tt_bench_opts *o, const struct tt_bench_res
 	return rc;
 }
 
-/* A tuner's trial unstable TT_UNSTABLE_RUNS times running: the host's other
- * work would be ranked as memory's. */
+/* A tuner's trial unstable or descheduled TT_UNSTABLE_RUNS times running:
+ * the host's other work would be ranked as memory's. Named by the last
+ * run's judgement, descheduled first: the cause, where passes that spread
+ * are its effect. */
 static int refuse_unstable(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
-	int rc = tt_err(TT_EFAIL, "%s's trial is unstable in %d runs in a row (the last: %s)",
-			o->kernel->name, r->unstable_runs, r->unstable_why);
+	const char *word = r->descheduled ? "descheduled" : "unstable";
+	int rc = tt_err(TT_EFAIL, "%s's trial is %s in %d runs in a row (the last: %s)",
+			o->kernel->name, word, r->unstable_runs,
+			r->descheduled ? r->descheduled_why : r->unstable_why);
 
 	tt_err_hint("other work shares these CPUs or memory: run when the host is quieter, "
 		    "or give --allow-unstable to search such trials knowingly (each is "
-		    "recorded as unstable)");
+		    "recorded as %s)",
+		    word);
 	return rc;
 }
 
@@ -1182,15 +1207,22 @@ int tt_bench_prepare(const struct tt_bench_opts *o, struct tt_bench_result *r)
 }
 
 /* The passes as timed, for a test: the median pass set to the best times
- * the test seam's spread (core/test-hooks.h), so that a test makes the
- * spread a busy host makes, or none on a host that made one. */
+ * the test seam's spread, and the share its threads ran set to the seam's
+ * (core/test-hooks.h), so that a test makes the spread a busy host makes,
+ * or none on a host that made one, and the same of descheduling. */
 static void test_spread(struct tt_bench_result *r)
 {
 	double f = tt_test_hooks && tt_test_hooks->pass_spread ? tt_test_hooks->pass_spread() : 0;
+	double share = tt_test_hooks && tt_test_hooks->ran_share ? tt_test_hooks->ran_share() : 0;
 
 	if (f >= 1 && r->best_s > 0) {
 		r->median_s = r->best_s * f;
 		r->bw_median_bytes_s = r->bw_best_bytes_s / f;
+	}
+	if (share > 0 && r->ran.passes) {
+		r->ran.share = share;
+		r->ran.descheduled = share < TT_RAN_MIN ? r->ran.passes : 0;
+		r->ran.steal_s = 0;
 	}
 }
 
@@ -1198,9 +1230,12 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 {
 	int rc, again = 0;
 
-	/* An unstable run measured again from the start (prepare included: it
-	 * clears the result); with o->reuse the arrays stay placed, so a run
-	 * again moves no page and skips the warm-up. */
+	/* An unstable or descheduled run measured again from the start
+	 * (prepare included: it clears the result); with o->reuse the arrays
+	 * stay placed, so a run again moves no page and skips the warm-up.
+	 * Descheduled goes with unstable, one --allow-unstable for both: each
+	 * says the host's other work is in the figures, and a person who
+	 * searches a busy host knowingly means both. */
 	for (;;) {
 		rc = tt_bench_prepare(o, r);
 		if (rc < 0)
@@ -1213,7 +1248,7 @@ int tt_bench_run(const struct tt_bench_opts *o, struct tt_bench_result *r)
 		tt_bench_judge(r, r->tick_s);
 		if (o->refuse_cache && r->short_pass)
 			return refuse_cache(o, r);
-		if (!o->refuse_unstable || !r->unstable)
+		if (!o->refuse_unstable || !(r->unstable || r->descheduled))
 			return 0;
 		if (++again == TT_UNSTABLE_RUNS) {
 			r->unstable_runs = again;

@@ -353,7 +353,22 @@ struct trust {
 	bool below_rule, resident, short_pass, unstable;
 	const char *why_unstable; /* NULL or "": none said */
 	double tick_s;
+	bool descheduled;
+	const char *why_descheduled;
+	const struct tt_bench_ran *ran; /* NULL: the matrix's runs, not one */
+	unsigned int fails;		/* tt_judged */
 };
+
+static json_t *ran_json(const struct tt_bench_ran *ran)
+{
+	if (!ran || !ran->passes)
+		return json_null();
+	return json_pack("{s:o,s:i,s:o,s:i,s:i,s:I,s:o,s:o}", "cpu_share", tt_json_real(ran->share),
+			 "cpu", ran->cpu, "cpu_share_least", tt_json_real(ran->least_share),
+			 "passes", ran->passes, "passes_descheduled", ran->descheduled,
+			 "involuntary_switches", (json_int_t)ran->nivcsw, "wall_s",
+			 tt_json_real(ran->wall_s), "steal_s", tt_json_real(ran->steal_s));
+}
 
 /* The last-level cache, and whether the figures are the memory's: the
  * contract's llc_bytes, below_llc_rule, cache_resident (both null when no
@@ -370,10 +385,18 @@ static json_t *memory_json(const struct trust *tr)
 		"cache_resident", llc->bytes ? json_boolean(tr->resident) : json_null(),
 		"short_pass", tr->short_pass, "unstable", tr->unstable);
 
+	char judged[160];
+
 	if (tr->why_unstable && tr->why_unstable[0])
 		json_object_set_new(j, "unstable_reason", json_string(tr->why_unstable));
 	if (tr->tick_s > 0)
 		json_object_set_new(j, "timer_tick_s", json_real(tr->tick_s));
+	json_object_set_new(j, "descheduled", json_boolean(tr->descheduled));
+	if (tr->descheduled && tr->why_descheduled && tr->why_descheduled[0])
+		json_object_set_new(j, "descheduled_reason", json_string(tr->why_descheduled));
+	json_object_set_new(j, "ran", ran_json(tr->ran));
+	tt_judged_text(tr->fails, judged, sizeof(judged));
+	json_object_set_new(j, "judged", json_string(judged));
 	return j;
 }
 
@@ -421,6 +444,10 @@ static void print_trust(const struct trust *tr, size_t array_bytes, size_t touch
 		say("too short: a pass took under %d ticks of the clock: the time is mostly "
 		    "the clock's; use a larger --size",
 		    TT_MIN_TICKS);
+	if (tr->descheduled)
+		say("descheduled: %s: other work shares the CPU, and its time is in these "
+		    "figures; run again when the host is quieter (see 'uptime')",
+		    tr->why_descheduled);
 	if (tr->unstable)
 		say("unstable: %s: other work on the host shares these CPUs or memory; run "
 		    "again when it is quieter (see 'uptime')",
@@ -524,36 +551,10 @@ struct summary {
 		const char *kernel;
 		double bw_best, mean_s, best_s, max_s;
 		int64_t run_id;
-		/* The judgements the run fails, by their JSON names. */
-		const char *fails[5];
-		int nfails;
+		/* The judgements the run fails (tt_bench_judged). */
+		unsigned int fails;
 	} rows[SUMMARY_MAX];
 };
-
-/* Each judgement's JSON name and its words in the summary's text. */
-static const struct {
-	const char *json, *text;
-} judgements[] = {
-	{ "not_validated", "NOT VALIDATED" },
-	{ "cache_resident", "cache-resident" },
-	{ "below_llc_rule", "below 4x rule" },
-	{ "short_pass", "too short" },
-	{ "unstable", "unstable" },
-};
-
-/* The judgements a run fails, by their JSON names, into fails (room for
- * every judgement); how many. A run failing none is valid. */
-static int judged(const struct tt_bench_result *r, const char **fails)
-{
-	bool failed[] = { !r->validated, r->cache_resident, r->below_rule && !r->cache_resident,
-			  r->short_pass, r->unstable };
-	int n = 0;
-
-	for (size_t i = 0; i < sizeof(failed) / sizeof(*failed); i++)
-		if (failed[i])
-			fails[n++] = judgements[i].json;
-	return n;
-}
 
 static void summary_add(struct summary *sum, const struct tt_bench_opts *o,
 			const struct tt_trial_result *res)
@@ -571,15 +572,7 @@ static void summary_add(struct summary *sum, const struct tt_bench_opts *o,
 				     .max_s = r->max_s,
 				     .run_id = res->run_id };
 	sum->repeat = o->repeat;
-	row->nfails = judged(r, row->fails);
-}
-
-static const char *judgement_text(const char *json)
-{
-	for (size_t i = 0; i < sizeof(judgements) / sizeof(*judgements); i++)
-		if (!strcmp(judgements[i].json, json))
-			return judgements[i].text;
-	return json;
+	row->fails = tt_bench_judged(r);
 }
 
 /* The columns fit 80: a row's judgements past column 79 (a comma ends the
@@ -599,10 +592,12 @@ static void print_summary(const struct summary *sum)
 
 		printf("%-8s %10.2f %10.6f %10.6f %10.6f  ", row->kernel, row->bw_best / 1e9,
 		       row->mean_s, row->best_s, row->max_s);
-		if (!row->nfails)
+		if (!row->fails)
 			printf("valid");
-		for (int k = 0; k < row->nfails; k++) {
-			const char *w = judgement_text(row->fails[k]);
+		for (int j = 0, k = 0; j < TT_JUDGEMENTS; j++) {
+			if (!(row->fails & 1u << j))
+				continue;
+			const char *w = tt_judged_word((enum tt_judgement)j);
 			int len = (int)strlen(w) + (k ? 2 : 0);
 
 			if (k && at + len > 79) {
@@ -614,6 +609,7 @@ static void print_summary(const struct summary *sum)
 			}
 			printf("%s", w);
 			at += len;
+			k++;
 		}
 		printf("\n");
 	}
@@ -626,34 +622,37 @@ static json_t *summary_json(const struct summary *sum)
 	for (int i = 0; i < sum->n; i++) {
 		const struct summary_row *row = &sum->rows[i];
 		json_t *fails = json_array();
+		char judged[160];
 
-		for (int k = 0; k < row->nfails; k++)
-			json_array_append_new(fails, json_string(row->fails[k]));
+		for (int j = 0; j < TT_JUDGEMENTS; j++)
+			if (row->fails & 1u << j)
+				json_array_append_new(
+					fails, json_string(tt_judged_json((enum tt_judgement)j)));
+		tt_judged_text(row->fails, judged, sizeof(judged));
 		json_array_append_new(
 			rows,
-			json_pack("{s:s,s:o,s:o,s:o,s:o,s:b,s:o,s:o}", "kernel", row->kernel,
+			json_pack("{s:s,s:o,s:o,s:o,s:o,s:b,s:o,s:s,s:o}", "kernel", row->kernel,
 				  "bw_best_bytes_s", tt_json_real(row->bw_best), "pass_mean_s",
 				  tt_json_real(row->mean_s), "pass_best_s",
 				  tt_json_real(row->best_s), "pass_max_s", tt_json_real(row->max_s),
-				  "valid", !row->nfails, "judgements", fails, "run",
-				  row->run_id ? json_integer(row->run_id) : json_null()));
+				  "valid", !row->fails, "judgements", fails, "judged", judged,
+				  "run", row->run_id ? json_integer(row->run_id) : json_null()));
 	}
 	return json_pack("{s:s,s:i,s:o}", "statistic", "best_pass", "repeat", sum->repeat, "rows",
 			 rows);
 }
 
 /* What the run checked of its result (the JSON's "validated"), then the
- * judgement beside it, in the summary's words: "validation: passed" under
- * a run the lines above disown (cache-resident, below the rule, too short,
- * unstable) read as the tool standing behind figures it does not (issue
- * 34). Where the pages went is the placement's line, above. */
+ * judgement beside it, in the summary's words (the JSON's "judged"):
+ * "validation: passed" under a run the lines above disown (cache-resident,
+ * below the rule, too short, descheduled, unstable) read as the tool
+ * standing behind figures it does not (issue 34). Where the pages went is
+ * the placement's line, above. */
 static void print_verdict(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
 	const struct tt_kernel *k = o->kernel, *traffic = o->traffic ? o->traffic : &tt_k_reads;
-	const char *fails[sizeof(judgements) / sizeof(*judgements)];
-	int n = judged(r, fails);
-	char list[128] = "";
-	size_t at = 0;
+	unsigned int fails = tt_bench_judged(r);
+	char list[160];
 
 	if (k->kind->curve)
 		printf("checked: the chain, one cycle through every line%s",
@@ -665,10 +664,8 @@ static void print_verdict(const struct tt_bench_opts *o, const struct tt_bench_r
 	else
 		printf("checked: the sum of all it read, as the kernel computes it");
 	printf("%s\n", r->validated ? "" : ": WRONG");
-	for (int i = 0; i < n && at < sizeof(list); i++)
-		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s", i ? ", " : "",
-				       judgement_text(fails[i]));
-	if (n)
+	tt_judged_text(fails, list, sizeof(list));
+	if (fails)
 		say("judged: %s (above): not figures of memory to rely on", list);
 	else if (k->kind->curve)
 		printf("judged: valid; the curve is monotone and at or above the idle latency\n");
@@ -687,7 +684,11 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 			       .short_pass = r->short_pass,
 			       .unstable = r->unstable,
 			       .why_unstable = r->unstable_why,
-			       .tick_s = r->tick_s };
+			       .tick_s = r->tick_s,
+			       .descheduled = r->descheduled,
+			       .why_descheduled = r->descheduled_why,
+			       .ran = &r->ran,
+			       .fails = tt_bench_judged(r) };
 
 	if (sum)
 		summary_add(sum, o, res);
@@ -743,7 +744,16 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 			       .resident = m->cache_resident,
 			       .short_pass = m->short_pass,
 			       .unstable = m->unstable,
-			       .why_unstable = why };
+			       .why_unstable = why,
+			       .descheduled = m->descheduled,
+			       .why_descheduled = m->descheduled_why,
+			       .fails = tt_judged(
+				       &(struct tt_judging){ .validated = true,
+							     .cache_resident = m->cache_resident,
+							     .below_rule = m->below_rule,
+							     .short_pass = m->short_pass,
+							     .descheduled = m->descheduled,
+							     .unstable = m->unstable }) };
 
 	snprintf(why, sizeof(why), "a run's median pass took over %.0f%% longer than its best",
 		 TT_SPREAD_MAX * 100);

@@ -20,6 +20,7 @@ static void distrust(json_t *row, char *buf, size_t size)
 		const char *column;
 		enum tt_distrust d;
 	} marks[] = { { "unstable_trials", TT_DISTRUST_UNSTABLE },
+		      { "descheduled_trials", TT_DISTRUST_DESCHEDULED },
 		      { "cache_resident_trials", TT_DISTRUST_CACHE_RESIDENT } };
 	size_t len = 0;
 

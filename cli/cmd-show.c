@@ -47,7 +47,7 @@ static void bench_cell(json_t *t, size_t c, char *buf, size_t size)
  * pages each node got. */
 static void print_bench_trials(json_t *run)
 {
-	size_t i, k, unstable = 0, resident = 0, below = 0;
+	size_t i, k, unstable = 0, descheduled = 0, resident = 0, below = 0;
 	char head[BENCH_COLUMNS][24];
 	json_t *t, *n;
 
@@ -72,19 +72,25 @@ static void print_bench_trials(json_t *run)
 			printf("%s%" JSON_INTEGER_FORMAT ":%.1f%%", k ? " " : "",
 			       json_integer_value(json_object_get(n, "node")),
 			       100 * json_number_value(json_object_get(n, "achieved_share")));
-		printf("%s%s%s\n",
+		printf("%s%s%s%s%s\n",
 		       json_is_true(json_object_get(t, "validated")) ? "" : "  NOT VALIDATED",
+		       json_is_true(json_object_get(t, "descheduled")) ? "  " : "",
+		       json_is_true(json_object_get(t, "descheduled"))
+			       ? tt_distrust_word(TT_DISTRUST_DESCHEDULED)
+			       : "",
 		       json_is_true(json_object_get(t, "unstable")) ? "  " : "",
 		       json_is_true(json_object_get(t, "unstable"))
 			       ? tt_distrust_word(TT_DISTRUST_UNSTABLE)
 			       : "");
 		unstable += json_is_true(json_object_get(t, "unstable"));
+		descheduled += json_is_true(json_object_get(t, "descheduled"));
 		resident += json_is_true(json_object_get(t, "cache_resident"));
 		below += json_is_true(json_object_get(t, "below_llc_rule")) &&
 			 !json_is_true(json_object_get(t, "cache_resident"));
 	}
 	/* The words runs puts after the headline, here with the count. */
 	tt_distrust_text(TT_DISTRUST_UNSTABLE, unstable, stdout);
+	tt_distrust_text(TT_DISTRUST_DESCHEDULED, descheduled, stdout);
 	tt_distrust_text(TT_DISTRUST_CACHE_RESIDENT, resident, stdout);
 	tt_distrust_text(TT_DISTRUST_BELOW_RULE, below, stdout);
 }

@@ -32,6 +32,17 @@ struct tt_test_hooks {
 	 * this returns (0: as timed), so that a unit test makes the spread a
 	 * busy host makes, or none (bench/run.c); NULL: none. */
 	double (*pass_spread)(void);
+	/* Each bench run's median pass share of CPU time as judged (bench/run.h
+	 * struct tt_bench_ran): what this returns (0: as measured), so that a
+	 * unit test of another judgement holds on a host busy enough to
+	 * deschedule its passes; NULL: none. */
+	double (*ran_share)(void);
+	/* Called by each bench thread that measures (a pass's or a curve's),
+	 * pinned to cpu, before its timed passes: a seam that starves it
+	 * (TIERTUNE_TEST_STARVE: a thread burning the same CPU), so that a
+	 * test sees a descheduled pass on any host (bench/ran.c); NULL:
+	 * none. */
+	void (*measuring)(int cpu);
 };
 
 /* The variable the test front end reads for app_host_nodes, which the

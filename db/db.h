@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 6
+#define TT_DB_SCHEMA_VERSION 7
 
 struct tt_db;
 
@@ -120,6 +120,12 @@ struct tt_db_trial {
 	 * pages. */
 	bool checked;
 	bool unstable;
+	/* With checked: the threads did not run through the passes, and the
+	 * median pass's least share of CPU time (NaN: not measured, stored
+	 * NULL); judged: the verdict in bench's words (NULL: stored NULL). */
+	bool descheduled;
+	double cpu_share;
+	const char *judged;
 	uint64_t page_bytes;
 	bool thp_requested;
 	double huge_page_share;

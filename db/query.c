@@ -24,7 +24,7 @@ static bool flag_column(const char *name)
 	       strcmp(name, "metric_higher_is_better") == 0 ||
 	       strcmp(name, "cache_resident") == 0 || strcmp(name, "short_pass") == 0 ||
 	       strcmp(name, "below_llc_rule") == 0 || strcmp(name, "unstable") == 0 ||
-	       strcmp(name, "thp_requested") == 0;
+	       strcmp(name, "descheduled") == 0 || strcmp(name, "thp_requested") == 0;
 }
 
 /* A row as a JSON object keyed by column name, NULL as null. */
@@ -103,6 +103,15 @@ static int rows_by_id(struct tt_db *db, const char *sql, int64_t id, tt_db_row_f
 		RUN_RECO("score") RUN_RECO("score_ci_low") RUN_RECO("score_ci_high")               \
 			RUN_RECO("score_n")
 
+/* A run's verdict: its trials' (trials.judged, bench's words), each
+ * distinct one once, "; " between, "valid" when all are; NULL when none was
+ * judged (app mode, the model, rows recorded before schema 7). */
+#define RUN_JUDGED                                                                                 \
+	"(SELECT CASE WHEN count(*) = 0 THEN NULL WHEN max(j != 'valid') = 0 THEN 'valid' ELSE "   \
+	"(SELECT group_concat(d, '; ') FROM (SELECT DISTINCT judged AS d FROM trials u WHERE "     \
+	"u.run_id = r.id AND u.judged IS NOT NULL AND u.judged != 'valid' ORDER BY u.id)) END "    \
+	"FROM (SELECT judged AS j FROM trials t WHERE t.run_id = r.id AND t.judged IS NOT NULL)) " \
+	"AS judged "
 #define RUN_COLUMNS                                                                                \
 	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "      \
 	"r.objective, r.kernel_release, r.started, r.finished, "                                   \
@@ -114,7 +123,7 @@ static int rows_by_id(struct tt_db *db, const char *sql, int64_t id, tt_db_row_f
 	"(SELECT CASE WHEN max(metric_higher_is_better) THEN max(metric_best) ELSE "               \
 	"min(metric_best) END FROM trials t WHERE t.run_id = r.id) AS metric_best, " RUN_HEADLINE  \
 	"(SELECT max(metric_higher_is_better) FROM trials t WHERE t.run_id = r.id) AS "            \
-	"metric_higher_is_better "
+	"metric_higher_is_better, " RUN_JUDGED
 
 int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, void *ctx)
 {
@@ -126,7 +135,9 @@ int tt_db_runs(struct tt_db *db, const char *host, int limit, tt_db_row_fn fn, v
 	if (prepare(db, &st,
 		    "SELECT " RUN_COLUMNS ", (SELECT count(*) FROM trials t WHERE t.run_id = r.id "
 		    "AND t.unstable = 1) AS unstable_trials, (SELECT count(*) FROM trials t WHERE "
-		    "t.run_id = r.id AND t.cache_resident = 1) AS cache_resident_trials "
+		    "t.run_id = r.id AND t.cache_resident = 1) AS cache_resident_trials, "
+		    "(SELECT count(*) FROM trials t WHERE t.run_id = r.id AND t.descheduled = 1) "
+		    "AS descheduled_trials "
 		    "FROM runs r JOIN hosts h ON h.id = r.host_id "
 		    "WHERE ?1 IS NULL OR h.hostname = ?1 OR h.fingerprint = ?1 "
 		    "ORDER BY r.started DESC, r.id DESC LIMIT ?2") < 0)
@@ -199,7 +210,8 @@ int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)
 		    "time_max_s, metric_best, metric_median, metric_worst, "
 		    "metric_higher_is_better, "
 		    "llc_bytes, below_llc_rule, cache_resident, short_pass, unstable, page_bytes, "
-		    "thp_requested, huge_page_share FROM trials WHERE run_id = ? "
+		    "thp_requested, huge_page_share, descheduled, cpu_share, judged FROM trials "
+		    "WHERE run_id = ? "
 		    "ORDER BY "
 		    "seq",
 		    run_id, append_row, trials) < 0)

@@ -263,11 +263,12 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		    "lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated, time_best_s, "
 		    "time_median_s, time_max_s, metric_best, metric_median, metric_worst, "
 		    "metric_higher_is_better, llc_bytes, cache_resident, short_pass, "
-		    "below_llc_rule, unstable, page_bytes, thp_requested, huge_page_share) "
+		    "below_llc_rule, unstable, page_bytes, thp_requested, huge_page_share, "
+		    "descheduled, cpu_share, judged) "
 		    "VALUES (?1, "
 		    "(SELECT coalesce(max(seq), 0) + 1 FROM trials WHERE run_id = ?1), ?2, ?3, "
 		    "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, "
-		    "?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)") < 0)
+		    "?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32)") < 0)
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, t->kernel);
@@ -300,12 +301,15 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	}
 	if (t->checked) {
 		sqlite3_bind_int(st, 26, t->unstable);
+		sqlite3_bind_int(st, 30, t->descheduled);
+		bind_number(st, 31, t->cpu_share);
 		if (t->page_bytes) {
 			sqlite3_bind_int64(st, 27, (sqlite3_int64)t->page_bytes);
 			sqlite3_bind_int(st, 28, t->thp_requested);
 			bind_number(st, 29, t->huge_page_share);
 		}
 	}
+	bind_text(st, 32, t->judged);
 	/* step_done finalizes st, whatever happens. */
 	rc = step_done(db, st, "recording a trial");
 	st = NULL;

@@ -198,7 +198,18 @@ static const char v6[] =
 	"DROP TABLE recommendations;"
 	"ALTER TABLE recommendations_v6 RENAME TO recommendations;";
 
-const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5, v6 };
+/* v7 (issue 44): whether a bench trial's measuring threads ran through
+ * its passes: descheduled (a thread ran under 90% of the median pass, or
+ * steal took more; NULL: not checked, as unstable), the median pass's
+ * least share of CPU time (cpu_share, 0..1; NULL: not measured), and the
+ * verdict in bench's words (judged: "valid", "descheduled, unstable"...;
+ * NULL: recorded before, or not a bench trial). */
+static const char v7[] =
+	"ALTER TABLE trials ADD COLUMN descheduled INTEGER CHECK (descheduled IN (0,1));"
+	"ALTER TABLE trials ADD COLUMN cpu_share REAL;"
+	"ALTER TABLE trials ADD COLUMN judged TEXT;";
+
+const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5, v6, v7 };
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

@@ -162,6 +162,7 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 	struct tt_kind_trial kt;
 	int nn = 0, rc = 0;
 	int64_t id = 0;
+	char judged[160];
 
 	for (int node = 0; node < TT_MAX_NODES && nn < 64; node++) {
 		if (!p->want[node] && !p->got[node])
@@ -174,6 +175,7 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 			.achieved_share = (double)p->got[node] / (double)p->checked
 		};
 	}
+	tt_judged_text(tt_bench_judged(r), judged, sizeof(judged));
 	for (int i = 0; i < kind->ntrials(r) && rc == 0; i++) {
 		kind->trial(o, r, i, &kt);
 		rc = tt_db_trial_add(
@@ -197,6 +199,9 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 					       .short_pass = r->short_pass,
 					       .checked = true,
 					       .unstable = r->unstable,
+					       .descheduled = r->descheduled,
+					       .cpu_share = r->ran.passes ? r->ran.share : NAN,
+					       .judged = judged,
 					       .page_bytes = r->pages.page_bytes,
 					       .thp_requested = r->pages.thp_asked,
 					       .huge_page_share = huge_share(&r->pages),
@@ -216,10 +221,17 @@ static int record_result(struct trial *t, const struct tt_trial_result *res)
 static int record_matrix(struct trial *t, const struct tt_matrix *m)
 {
 	const struct tt_kernel *k = t->o->bench.kernel;
-	char mix[64];
+	char mix[64], judged[160];
 	int rc = 0;
 	int64_t id;
 
+	tt_judged_text(tt_judged(&(struct tt_judging){ .validated = true,
+						       .cache_resident = m->cache_resident,
+						       .below_rule = m->below_rule,
+						       .short_pass = m->short_pass,
+						       .descheduled = m->descheduled,
+						       .unstable = m->unstable }),
+		       judged, sizeof(judged));
 	for (int c = 0; c < m->ncpu && rc == 0; c++) {
 		for (int j = 0; j < m->nmem && rc == 0; j++) {
 			int i = c * m->nmem + j;
@@ -247,6 +259,9 @@ static int record_matrix(struct trial *t, const struct tt_matrix *m)
 						       .short_pass = m->short_pass,
 						       .checked = true,
 						       .unstable = m->unstable,
+						       .descheduled = m->descheduled,
+						       .cpu_share = NAN,
+						       .judged = judged,
 						       .page_bytes = m->lat_pages.page_bytes,
 						       .thp_requested = m->lat_pages.thp_asked,
 						       .huge_page_share = huge_share(&m->lat_pages),

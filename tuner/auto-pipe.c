@@ -29,6 +29,8 @@ static void note_placement(struct tt_auto *c, const struct tt_weights *w,
 	seen->last.cache_resident = r->bench.cache_resident;
 	seen->last.short_pass = r->bench.short_pass;
 	seen->last.unstable = r->bench.unstable;
+	seen->last.descheduled = r->bench.descheduled;
+	seen->last.cpu_share = r->bench.ran.passes ? r->bench.ran.share : NAN;
 	seen->array_bytes = r->bench.array_bytes;
 	seen->used_threads = r->bench.threads;
 	tt_trial_achieved(r, w, seen->last.achieved, TT_SEARCH_MAX_NODES);
@@ -38,15 +40,20 @@ void tt_auto_seen_keep(struct tt_auto_seen *seen, int trial)
 {
 	struct tt_auto_placed *p = &seen->per_trial[trial];
 	/* A trial is measured several times (interleaved with the baselines):
-	 * one measurement unstable or cache-resident makes its mean so. */
+	 * one measurement unstable, descheduled or cache-resident makes its
+	 * mean so. */
 	bool below = p->below_rule, resident = p->cache_resident, shrt = p->short_pass,
-	     unstable = p->unstable;
+	     unstable = p->unstable, descheduled = p->descheduled, had = p->judged;
+	double share = p->cpu_share;
 
 	*p = seen->last;
 	p->below_rule |= below;
 	p->cache_resident |= resident;
 	p->short_pass |= shrt;
 	p->unstable |= unstable;
+	p->descheduled |= descheduled;
+	if (had && isfinite(share) && !(p->cpu_share <= share))
+		p->cpu_share = share;
 }
 
 struct tt_bench_opts tt_auto_bench_opts(const struct tt_auto *c)

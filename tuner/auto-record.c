@@ -116,6 +116,8 @@ static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 		.cache_resident = judged && p->cache_resident,
 		.short_pass = judged && p->short_pass,
 		.unstable = judged && p->unstable,
+		.descheduled = judged && p->descheduled,
+		.cpu_share = judged ? p->cpu_share : NAN,
 	};
 }
 
@@ -170,9 +172,21 @@ static int add_trials(const struct tt_auto *c, struct tt_db *db, int64_t run)
 	for (int i = 0; rc == 0 && i < c->s.ntrials; i++) {
 		struct tt_db_trial_node nodes[TT_SEARCH_MAX_NODES];
 		struct tt_db_trial d = trial_row(c, i);
+		char judged[160];
 
 		if (!c->s.trials[i].n)
 			continue;
+		if (d.checked) {
+			tt_judged_text(
+				tt_judged(&(struct tt_judging){ .validated = d.validated,
+								.cache_resident = d.cache_resident,
+								.below_rule = d.below_llc_rule,
+								.short_pass = d.short_pass,
+								.descheduled = d.descheduled,
+								.unstable = d.unstable }),
+				judged, sizeof(judged));
+			d.judged = judged;
+		}
 		d.nodes = nodes;
 		rc = trial_nodes(c, i, nodes, TT_SEARCH_MAX_NODES, &d.nnodes);
 		trial_figures(c, &c->s.trials[i], &d);

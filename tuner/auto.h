@@ -190,11 +190,14 @@ struct tt_auto_placed {
 	/* Bench's judgements (bench/run.h), for the record as bench --record
 	 * stores its own: judged, by a real bench trial (not the model's nor a
 	 * program's); the cache the arrays were held to (0: unknown); below
-	 * STREAM's rule, cache-resident, too short or unstable in any of the
-	 * trial's measurements (tt_auto_seen_keep). */
+	 * STREAM's rule, cache-resident, too short, descheduled or unstable
+	 * in any of the trial's measurements (tt_auto_seen_keep), and the
+	 * least of their median passes' shares of CPU time (bench/run.h
+	 * struct tt_bench_ran; NaN: none measured). */
 	bool judged;
 	uint64_t llc_bytes;
-	bool below_rule, cache_resident, short_pass, unstable;
+	bool below_rule, cache_resident, short_pass, unstable, descheduled;
+	double cpu_share;
 };
 struct tt_auto_seen {
 	struct tt_auto_placed last; /* the latest real measurement */

@@ -189,6 +189,7 @@ const char *tt_distrust_word(enum tt_distrust d)
 		[TT_DISTRUST_UNSTABLE] = "UNSTABLE",
 		[TT_DISTRUST_CACHE_RESIDENT] = "cache-resident",
 		[TT_DISTRUST_BELOW_RULE] = "below STREAM's 4x rule",
+		[TT_DISTRUST_DESCHEDULED] = "DESCHEDULED",
 	};
 
 	return (unsigned)d < TT_DISTRUSTS ? words[d] : "";
@@ -208,6 +209,11 @@ void tt_distrust_text(enum tt_distrust d, size_t n, FILE *f)
 			"whose passes spread beyond %.0f%%, or whose curve was not\n  monotone: "
 			"other work shared the host\n",
 			TT_SPREAD_MAX * 100);
+	else if (d == TT_DISTRUST_DESCHEDULED)
+		fprintf(f,
+			"whose measuring threads ran under %.0f%% of their passes:\n  other work "
+			"shared the CPU\n",
+			TT_RAN_MIN * 100);
 	else if (d == TT_DISTRUST_CACHE_RESIDENT)
 		fputs("whose working set fitted in the last-level cache:\n  the cache's figures, "
 		      "not memory's\n",

@@ -69,9 +69,10 @@ enum tt_distrust {
 	TT_DISTRUST_UNSTABLE, /* passes spread beyond TT_SPREAD_MAX, or a curve not monotone */
 	TT_DISTRUST_CACHE_RESIDENT, /* all a pass touches fitted in the last-level cache */
 	TT_DISTRUST_BELOW_RULE,	    /* arrays under STREAM's 4x the cache: a caveat, not disowned */
+	TT_DISTRUST_DESCHEDULED,    /* a measuring thread ran under TT_RAN_MIN of its passes */
 	TT_DISTRUSTS,
 };
-/* "UNSTABLE", "cache-resident", "below STREAM's 4x rule". */
+/* "UNSTABLE", "cache-resident", "below STREAM's 4x rule", "DESCHEDULED". */
 const char *tt_distrust_word(enum tt_distrust d);
 /* show's lines for n trials so marked: "UNSTABLE: 2 trials whose passes
  * spread beyond 10%, ..." (nothing for n 0). */

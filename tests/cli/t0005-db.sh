@@ -23,17 +23,17 @@ is "runs --limit 1" "$(json 'len(j["runs"])' <"$WORK/out")" 1
 run "$TT" runs
 is "runs: a table with a header" "$rc:$(head -1 "$WORK/out" | awk '{print $1, $2}')" "0:run started"
 is "runs: a bench run's headline is its best pass, the median beside it, named so" \
-	"$(grep -cE '^ +1 .* [0-9]+\.[0-9]{2} GB/s best pass, median [0-9]+\.[0-9]{2}(  UNSTABLE)?(  cache-resident)?$' "$WORK/out"):$(grep -cE '^ +2 .* [0-9]+\.[0-9] ns best pass, median [0-9]+\.[0-9](  UNSTABLE)?(  cache-resident)?$' "$WORK/out")" "1:1"
+	"$(grep -cE '^ +1 .* [0-9]+\.[0-9]{2} GB/s best pass, median [0-9]+\.[0-9]{2}(  UNSTABLE)?(  DESCHEDULED)?(  cache-resident)?$' "$WORK/out"):$(grep -cE '^ +2 .* [0-9]+\.[0-9] ns best pass, median [0-9]+\.[0-9](  UNSTABLE)?(  DESCHEDULED)?(  cache-resident)?$' "$WORK/out")" "1:1"
 # Issue 34 item 1: a figure the tool disowns is said so in the list, in
 # show's words after the headline (this host's runs may be either: the list
 # says what show says of each), and in the JSON as counts of such trials.
 for r in 1 2 3; do
-	want=$("$TT" show "$r" | sed -n 's/^\(UNSTABLE\|cache-resident\): .*/  \1/p' | tr -d '\n')
+	want=$("$TT" show "$r" | sed -n 's/^\(UNSTABLE\|DESCHEDULED\|cache-resident\): .*/  \1/p' | tr -d '\n')
 	is "runs: run $r marked as show marks its trials ('${want# }')" \
-		"$(awk -v r="$r" '$1 == r' "$WORK/out" | grep -oE '(  UNSTABLE)?(  cache-resident)?$')" "$want"
+		"$(awk -v r="$r" '$1 == r' "$WORK/out" | grep -oE '(  UNSTABLE)?(  DESCHEDULED)?(  cache-resident)?$')" "$want"
 done
 cp "$TIERTUNE_DB" "$WORK/marks.db"
-python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE trials SET unstable = run_id = 1, cache_resident = run_id = 1"); c.commit()' "$WORK/marks.db"
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE trials SET unstable = run_id = 1, cache_resident = run_id = 1, descheduled = 0"); c.commit()' "$WORK/marks.db"
 run "$TT" runs --db "$WORK/marks.db"
 is "runs: a run recorded unstable and cache-resident says both after its headline, the others neither" \
 	"$rc:$(grep -cE '^ +1 .* GB/s best pass, median [0-9.]+  UNSTABLE  cache-resident$' "$WORK/out"):$(grep -c 'UNSTABLE\|cache-resident' "$WORK/out")" "0:1:1"
@@ -59,7 +59,7 @@ host=$(cat /proc/sys/kernel/hostname)
 is "show: human output names this host and the trial" \
 	"$rc:$(awk -v h="$host" '$1 == "host" && $2 == h' "$WORK/out" | wc -l):$(grep -cE '^ +1 triad' "$WORK/out")" "0:1:1"
 run "$TT" db check
-is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 6, integrity ok, foreign keys ok"
+is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 7, integrity ok, foreign keys ok"
 
 # The matrix, recorded: a trial per CPU node and memory node.
 run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/matrix.db"
@@ -133,7 +133,7 @@ truncate -s $(($(stat -c %s "$TIERTUNE_DB") / 2 + 100)) "$WORK/bad/trunc.db"
 bad_db 2 "is truncated or damaged" "$WORK/bad/trunc.db" -- "$TT" runs --db "$WORK/bad/trunc.db"
 cp "$TIERTUNE_DB" "$WORK/bad/newer.db"
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version=99"); c.commit(); c.close()' "$WORK/bad/newer.db"
-bad_db 2 "has schema version 99, newer than this tiertune's 6" "$WORK/bad/newer.db" -- "$TT" runs --db "$WORK/bad/newer.db"
+bad_db 2 "has schema version 99, newer than this tiertune's 7" "$WORK/bad/newer.db" -- "$TT" runs --db "$WORK/bad/newer.db"
 bad_db 2 "has schema version 99" "$WORK/bad/newer.db" -- "${B[@]}" --kernel copy --record --db "$WORK/bad/newer.db"
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE t(x)"); c.commit(); c.close()' "$WORK/bad/foreign.db"
 bad_db 2 "is a sqlite database but not a tiertune one" "$WORK/bad/foreign.db" -- "$TT" db merge "$WORK/bad/foreign.db"

@@ -50,7 +50,7 @@ vocab() { python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" 
 is "bench --json with no --kernel: one document, fits bench-stream, each kernel's fits bench" \
 	"$rc:$split:$(tail -1 "$WORK/split.err")$(vocab bench-stream <"$WORK/stream" 2>&1 | head -3)$(for i in 0 1 2 3; do vocab bench <"$WORK/stream.$i" 2>&1 | head -3; done)" "0:0:"
 is "... its summary rows are the kernels' own figures and judgements, the statistic named" \
-	"$(json '(j["stream"]["statistic"], j["stream"]["repeat"], [(r["kernel"], r["bw_best_bytes_s"] == k["bw_best_bytes_s"], r["pass_mean_s"] == k["pass_mean_s"], r["pass_best_s"] == k["pass_best_s"], r["pass_max_s"] == k["pass_max_s"], r["judgements"] == [n for n, bad in (("not_validated", not k["validated"]), ("cache_resident", k["cache_resident"]), ("below_llc_rule", k["below_llc_rule"] and not k["cache_resident"]), ("short_pass", k["short_pass"]), ("unstable", k["unstable"])) if bad], r["valid"] == (not r["judgements"])) for r, k in zip(j["stream"]["rows"], j["kernels"])])' <"$WORK/out")" \
+	"$(json '(j["stream"]["statistic"], j["stream"]["repeat"], [(r["kernel"], r["bw_best_bytes_s"] == k["bw_best_bytes_s"], r["pass_mean_s"] == k["pass_mean_s"], r["pass_best_s"] == k["pass_best_s"], r["pass_max_s"] == k["pass_max_s"], r["judgements"] == [n for n, bad in (("not_validated", not k["validated"]), ("cache_resident", k["cache_resident"]), ("below_llc_rule", k["below_llc_rule"] and not k["cache_resident"]), ("short_pass", k["short_pass"]), ("descheduled", k["descheduled"]), ("unstable", k["unstable"])) if bad], r["valid"] == (not r["judgements"])) for r, k in zip(j["stream"]["rows"], j["kernels"])])' <"$WORK/out")" \
 	"('best_pass', 3, [('copy', True, True, True, True, True, True), ('scale', True, True, True, True, True, True), ('add', True, True, True, True, True, True), ('triad', True, True, True, True, True, True)])"
 run "$TT" bench --size 4M --repeat 3
 # Each kernel's section: its judgement lines, in the summary's words.
@@ -58,6 +58,7 @@ said=$(awk '/^kernel [a-z]+,/ { k = $2; sub(",", "", k) } /^summary:/ { k = "" }
 	k && /^cache-resident: / { s[k] = s[k] ", cache-resident" }
 	k && /^below STREAM.s 4x rule: / { s[k] = s[k] ", below 4x rule" }
 	k && /^too short: / { s[k] = s[k] ", too short" }
+	k && /^descheduled: / { s[k] = s[k] ", descheduled" }
 	k && /^unstable: / { s[k] = s[k] ", unstable" }
 	k && /^checked: .*: WRONG$/ { s[k] = ", NOT VALIDATED" s[k] }
 	END { n = split("copy scale add triad", o, " "); for (i = 1; i <= n; i++) { v = substr(s[o[i]], 3); printf "%s %s;", o[i], v == "" ? "valid" : v } }' "$WORK/out")

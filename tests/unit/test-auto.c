@@ -615,12 +615,16 @@ static void test_trial_marks_recorded(void **state)
 			resident_seq = nrec;
 		}
 		for (int m = 0; m < n; m++) {
-			seen->last = (struct tt_auto_placed){ .validated = true,
-							      .judged = true,
-							      .llc_bytes = 32 << 20,
-							      .unstable = i == shaky && m == 0,
-							      .below_rule = i == resident,
-							      .cache_resident = i == resident };
+			seen->last =
+				(struct tt_auto_placed){ .validated = true,
+							 .judged = true,
+							 .llc_bytes = 32 << 20,
+							 .unstable = i == shaky && m == 0,
+							 .descheduled = i == shaky && m == 1,
+							 .cpu_share =
+								 i == shaky && m == 1 ? 0.2 : 0.95,
+							 .below_rule = i == resident,
+							 .cache_resident = i == resident };
 			tt_auto_seen_keep(seen, i);
 		}
 	}
@@ -640,7 +644,18 @@ static void test_trial_marks_recorded(void **state)
 		assert_int_equal(json_is_true(json_object_get(t, "below_llc_rule")),
 				 seq == resident_seq);
 		assert_true(json_is_false(json_object_get(t, "short_pass")));
+		/* Issue 44: descheduled in its second measurement only, its
+		 * share the least of them; the verdict in bench's words. */
+		assert_int_equal(json_is_true(json_object_get(t, "descheduled")), seq == shaky_seq);
+		assert_true(json_real_value(json_object_get(t, "cpu_share")) ==
+			    (seq == shaky_seq ? 0.2 : 0.95));
+		assert_string_equal(json_string_value(json_object_get(t, "judged")),
+				    seq == shaky_seq	  ? "descheduled, unstable"
+				    : seq == resident_seq ? "cache-resident"
+							  : "valid");
 	}
+	assert_string_equal(json_string_value(json_object_get(j, "judged")),
+			    "descheduled, unstable; cache-resident");
 	json_decref(j);
 	tt_db_close(db);
 	db_remove(x->db);

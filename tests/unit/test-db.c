@@ -781,6 +781,65 @@ static void test_migrate_v5_per_source(void **state)
 	tt_db_close(db);
 }
 
+/* v6 to v7 (issue 44): a trial's descheduled, cpu_share and judged. An
+ * older trial was not checked for them (NULL, and its run's judged NULL);
+ * a new one keeps what it was given, and its run's judged is its trials'
+ * distinct verdicts. */
+static void test_migrate_v6_descheduled(void **state)
+{
+	static const struct tt_db_trial_node nodes[] = { { 0, 1, 1, 1, 2048 } };
+	struct tt_db *db =
+		old_db("v6.db", 6,
+		       "INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{}', 1);"
+		       "INSERT INTO runs VALUES (1, 'u-6', 1, 'bench', 'tiertune bench', 0, "
+		       "'bandwidth:latency', '6.1', 1, 2, 'done', 0, 'old', 'b', 1, 1);"
+		       "INSERT INTO trials (id, run_id, seq, kernel, mix, placement, threads, "
+		       "size_bytes, lat_median_ns, validated, simulated, unstable) VALUES "
+		       "(1, 1, 1, 'latency', 'MLC', 'exact', 1, 134217728, 1164.3, 1, 0, 0);");
+	int64_t trial_id;
+	json_t *run, *t;
+	(void)state;
+
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	t = json_array_get(json_object_get(run, "trials"), 0);
+	assert_true(json_is_false(json_object_get(t, "unstable")));
+	assert_true(json_is_null(json_object_get(t, "descheduled")));
+	assert_true(json_is_null(json_object_get(t, "cpu_share")));
+	assert_true(json_is_null(json_object_get(t, "judged")));
+	assert_true(json_is_null(json_object_get(run, "judged")));
+	json_decref(run);
+
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(tt_db_trial_add(db, 1,
+						 &(struct tt_db_trial){
+							 .kernel = "latency",
+							 .mix = "MLC",
+							 .placement = "exact",
+							 .threads = 1,
+							 .size_bytes = 128 << 20,
+							 .lat_median_ns = 1164.3,
+							 .validated = true,
+							 .checked = true,
+							 .descheduled = i == 0,
+							 .cpu_share = i == 0 ? 0.15 : NAN,
+							 .judged = i == 0 ? "descheduled" : "valid",
+							 .nnodes = 1,
+							 .nodes = nodes },
+						 &trial_id),
+				 0);
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	t = json_array_get(json_object_get(run, "trials"), 1);
+	assert_true(json_is_true(json_object_get(t, "descheduled")));
+	assert_true(json_real_value(json_object_get(t, "cpu_share")) == 0.15);
+	assert_string_equal(json_string_value(json_object_get(t, "judged")), "descheduled");
+	t = json_array_get(json_object_get(run, "trials"), 2);
+	assert_true(json_is_false(json_object_get(t, "descheduled")));
+	assert_true(json_is_null(json_object_get(t, "cpu_share")));
+	assert_string_equal(json_string_value(json_object_get(run, "judged")), "descheduled");
+	json_decref(run);
+	tt_db_close(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -796,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v3_actions),
 		cmocka_unit_test(test_migrate_v4_judgements),
 		cmocka_unit_test(test_migrate_v5_per_source),
+		cmocka_unit_test(test_migrate_v6_descheduled),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,18 +3,27 @@
  * level (fixtures, exact figures) or, without cpuN/cache, from sysconf
  * times the packages the CPUs are on; STREAM's sizing rule on it; and the
  * judgement of a run as cache-resident or too short to time; the tuner's
- * unstable trials measured again, then refused. */
+ * unstable trials measured again, then refused; whether the measuring
+ * threads ran (bench/ran.c), and descheduled trials measured again, then
+ * refused. */
+#define _GNU_SOURCE /* CPU_SET, pthread_setaffinity_np */
 #include "test.h"
 
+#include "../../bench/harness.h"
 #include "../../bench/run.h"
 #include "../../core/error.h"
 #include "../../core/sysfs.h"
 #include "../../core/test-hooks.h"
 #include "../../measure/trial.h"
 
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MIB ((uint64_t)1 << 20)
@@ -297,7 +306,15 @@ static double next_spread(void)
 	return f;
 }
 
-static const struct tt_test_hooks spread_hooks = { .pass_spread = next_spread };
+/* Every run judged as if its threads ran throughout: this host may be busy
+ * enough to deschedule them (bench/ran.c), which is not what is tested. */
+static double ran_all(void)
+{
+	return 1;
+}
+
+static const struct tt_test_hooks spread_hooks = { .pass_spread = next_spread,
+						   .ran_share = ran_all };
 
 static void spread(const double *f, int n)
 {
@@ -383,6 +400,232 @@ static void test_unstable_measured_again(void **state)
 	tt_topo_release(&t);
 }
 
+/* Issue 44: a run whose thread barely ran is not memory's figure. The
+ * median pass's least share judges it (TT_RAN_MIN, 90%), with the figures
+ * in the reason; steal over the passes too, by the least its ticks may
+ * have been. Exact figures. */
+static void test_judge_descheduled(void **state)
+{
+	struct tt_bench_result *r = calloc(1, sizeof(*r));
+	double tick = 1.0 / (double)sysconf(_SC_CLK_TCK);
+	char text[160];
+
+	(void)state;
+	assert_non_null(r);
+	r->validated = true;
+	r->array_bytes = 1024 * MIB;
+	r->llc.bytes = 32 * MIB;
+	r->best_s = r->median_s = 1;
+	/* The issue's latency run under nice 10: 15% of a CPU, 884 switches. */
+	r->ran = (struct tt_bench_ran){ .passes = 3,
+					.descheduled = 3,
+					.share = 0.15,
+					.cpu = 0,
+					.least_share = 0.14,
+					.nivcsw = 884,
+					.wall_s = 13.8,
+					.steal_s = NAN,
+					.ncpus = 1 };
+	tt_bench_judge(r, 1e-9);
+	assert_true(r->descheduled);
+	assert_false(r->unstable); /* every pass slowed alike: the spread rule cannot see it */
+	assert_string_equal(r->descheduled_why,
+			    "the thread on CPU 0 ran 15% of the median pass (3 of 3 passes under "
+			    "90%; 884 involuntary context switches)");
+	assert_int_equal(tt_bench_judged(r), 1u << TT_JUDGED_DESCHEDULED);
+	tt_judged_text(tt_bench_judged(r), text, sizeof(text));
+	assert_string_equal(text, "descheduled");
+	/* A quiet pass: the thread ran 97% of it. */
+	r->ran.share = 0.97;
+	r->ran.descheduled = 0;
+	tt_bench_judge(r, 1e-9);
+	assert_false(r->descheduled);
+	assert_string_equal(r->descheduled_why, "");
+	assert_int_equal(tt_bench_judged(r), 0);
+	tt_judged_text(0, text, sizeof(text));
+	assert_string_equal(text, "valid");
+	/* At the bound: 90% is not under it. */
+	r->ran.share = TT_RAN_MIN;
+	tt_bench_judge(r, 1e-9);
+	assert_false(r->descheduled);
+	/* Steal: 0.3 s of 1 s on one CPU, though the thread's clock (which
+	 * does not see steal without paravirtual accounting) says it ran. */
+	r->ran = (struct tt_bench_ran){ .passes = 5,
+					.share = 0.99,
+					.least_share = 0.98,
+					.wall_s = 1,
+					.steal_s = 0.3,
+					.ncpus = 1 };
+	tt_bench_judge(r, 1e-9);
+	assert_true(r->descheduled);
+	assert_string_equal(r->descheduled_why,
+			    "the hypervisor stole 30% of the measuring CPUs' time over the passes "
+			    "(0.30 s of 1.00 s, steal in /proc/stat)");
+	/* Under 10% and a tick, which could be the counter's step: not
+	 * judged. */
+	r->ran.steal_s = 0.095 + tick;
+	tt_bench_judge(r, 1e-9);
+	assert_false(r->descheduled);
+	/* Nothing timed (a run before its passes): not judged. */
+	memset(&r->ran, 0, sizeof(r->ran));
+	tt_bench_judge(r, 1e-9);
+	assert_false(r->descheduled);
+	/* Every judgement, in the text's order and words. */
+	r->validated = false;
+	r->cache_resident = r->short_pass = r->unstable = r->descheduled = true;
+	tt_judged_text(tt_bench_judged(r), text, sizeof(text));
+	assert_string_equal(text,
+			    "NOT VALIDATED, cache-resident, too short, descheduled, unstable");
+	free(r);
+}
+
+/* The passes' slots summed: each pass starts when its first thread does
+ * (a thread woken late lost that time too), its share is its least
+ * thread's, and the run's is the median pass's. Exact figures. */
+static void test_ran_sum(void **state)
+{
+	/* 3 passes of 2 threads on CPUs 4 and 5. */
+	static const struct tt_ran_slot slots[] = {
+		{ 10.0, 11.0, 1.0, 0 },	 { 10.0, 11.0, 0.98, 1 }, /* both ran */
+		{ 20.0, 21.0, 0.95, 2 }, { 20.5, 21.0, 0.5, 3 },  /* CPU 5 woke late */
+		{ 30.0, 31.0, 0.2, 40 }, { 30.0, 30.5, 0.5, 0 },  /* CPU 4 ran 20% */
+	};
+	static const int cpus[] = { 4, 5 };
+	long hz = sysconf(_SC_CLK_TCK);
+	struct tt_bench_ran ran;
+
+	(void)state;
+	tt_ran_sum(slots, 3, 2, cpus, hz / 2, &ran);
+	assert_int_equal(ran.passes, 3);
+	assert_int_equal(ran.descheduled, 2);
+	assert_true(fabs(ran.share - 0.5) < 1e-12); /* the median: CPU 5's 0.5 of 1 s */
+	assert_int_equal(ran.cpu, 5);
+	assert_true(fabs(ran.least_share - 0.2) < 1e-12);
+	assert_int_equal(ran.nivcsw, 46);
+	assert_true(fabs(ran.wall_s - 21.0) < 1e-12);
+	assert_true(fabs(ran.steal_s - 0.5) < 1e-12);
+	assert_int_equal(ran.ncpus, 2);
+	/* Unknown steal is NaN, not 0. */
+	tt_ran_sum(slots, 1, 2, cpus, -1, &ran);
+	assert_true(isnan(ran.steal_s));
+	assert_true(fabs(ran.share - 0.98) < 1e-12);
+}
+
+/* Steal from /proc/stat under the root: the CPUs' eighth figure, summed;
+ * a CPU without its line is unknown (-1), as is a root without the file. */
+static void test_steal(void **state)
+{
+	char dir[] = "/tmp/tt-test-steal-XXXXXX", p[256];
+	int cpus[] = { 1, 3 }, missing[] = { 1, 7 };
+	struct tt_sysfs s;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tt_sysfs_init(&s, dir), 0);
+	assert_int_equal(tt_ran_steal(&s, cpus, 2), -1);
+	snprintf(p, sizeof(p), "%s/proc", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/proc/stat", dir);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("cpu  100 0 50 900 1 0 2 30 0 0\n"
+	      "cpu0 25 0 10 200 0 0 0 5 0 0\n"
+	      "cpu1 25 0 10 200 0 0 1 7 0 0\n"
+	      "cpu3 25 0 10 200 0 0 1 11 0 0\n"
+	      "intr 1 2 3\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(tt_ran_steal(&s, cpus, 2), 18);
+	assert_int_equal(tt_ran_steal(&s, missing, 2), -1);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
+/* The starving seam of this test: a thread burning each measuring CPU
+ * beside the measuring thread, at the same priority, so that it runs about
+ * half of each pass on any host; stopped at the end of the test. */
+static atomic_bool burn_stop;
+static pthread_t burners[64];
+static int burned[64], nburners; /* the CPU of each */
+
+static void *burn(void *arg)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET((int)(long)arg, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	while (!atomic_load_explicit(&burn_stop, memory_order_relaxed))
+		;
+	return NULL;
+}
+
+static void starve(int cpu)
+{
+	for (int i = 0; i < nburners; i++)
+		if (burned[i] == cpu)
+			return;
+	if (nburners < 64 && pthread_create(&burners[nburners], NULL, burn, (void *)(long)cpu) == 0)
+		burned[nburners++] = cpu;
+}
+
+static const struct tt_test_hooks starve_hooks = { .measuring = starve };
+
+/* Issue 44 through the trial layer auto, sweep and the profile call: a
+ * trial whose thread is starved is descheduled (the spread rule alone
+ * passed it), measured again, and refused after TT_UNSTABLE_RUNS such runs
+ * with the share it ran; with refuse_unstable off (--allow-unstable) it is
+ * kept, judged descheduled. A live latency run on the host's first node
+ * with CPUs and memory, its CPU burned by the seam. Before: judged valid. */
+static void test_descheduled_measured_again(void **state)
+{
+	struct tt_sysfs s;
+	struct tt_topo t;
+	struct tt_trial_opts o = { .bench = { .kernel = tt_kernel_find("latency"),
+					      .array_bytes = 64 * MIB,
+					      .repeat = 3,
+					      .refuse_unstable = true } };
+	struct tt_trial_result *r = NULL;
+	struct tt_weights w;
+	char text[160];
+
+	(void)state;
+	o.bench.source_node = live_node(&s, &t);
+	o.bench.topo = &t;
+	o.bench.sfs = &s;
+	tt_weights_clear(&w);
+	tt_weights_put(&w, o.bench.source_node, 1);
+	assert_int_equal(
+		tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w.set, &w, o.bench.source_node), 0);
+	tt_test_hooks = &starve_hooks;
+	assert_int_equal(tt_trial_run(&o, &r), TT_EFAIL);
+	assert_null(r);
+	assert_non_null(strstr(tt_err_msg(),
+			       "latency's trial is descheduled in 3 runs in a row (the last: the "
+			       "thread on CPU "));
+	assert_non_null(strstr(tt_err_hint_msg(), "--allow-unstable"));
+	assert_non_null(strstr(tt_err_hint_msg(), "recorded as descheduled"));
+
+	o.bench.refuse_unstable = false;
+	assert_int_equal(tt_trial_run(&o, &r), 0);
+	assert_true(r->bench.descheduled);
+	assert_true(r->bench.validated); /* the output was right: only that */
+	assert_int_equal(r->bench.ran.passes, 3);
+	assert_true(r->bench.ran.share < TT_RAN_MIN);
+	snprintf(text, sizeof(text), "the thread on CPU %d ran %.0f%% of the median pass",
+		 r->bench.ran.cpu, r->bench.ran.share * 100);
+	assert_non_null(strstr(r->bench.descheduled_why, text));
+	tt_judged_text(tt_bench_judged(&r->bench), text, sizeof(text));
+	assert_non_null(strstr(text, "descheduled"));
+	tt_trial_free(r);
+	tt_test_hooks = NULL;
+	atomic_store(&burn_stop, true);
+	for (int i = 0; i < nburners; i++)
+		pthread_join(burners[i], NULL);
+	tt_topo_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +636,10 @@ int main(void)
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_refuse_cache),
 		cmocka_unit_test(test_unstable_measured_again),
+		cmocka_unit_test(test_judge_descheduled),
+		cmocka_unit_test(test_ran_sum),
+		cmocka_unit_test(test_steal),
+		cmocka_unit_test(test_descheduled_measured_again),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -173,6 +173,10 @@ struct tt_writer_req;
  * so (auto's trials, before they hold weights). */
 void cli_write_hooks(struct tt_cli *cli, struct tt_writer_req *rq);
 int cli_write(struct tt_cli *cli, struct tt_writer_req *rq);
+/* The same, the result kept for the caller (run --apply's held change,
+ * tt_writer_unhold); release it either way. */
+struct tt_writer_result;
+int cli_write_keep(struct tt_cli *cli, struct tt_writer_req *rq, struct tt_writer_result *res);
 int cli_recover_first(struct tt_cli *cli);
 
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and

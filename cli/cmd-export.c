@@ -280,70 +280,151 @@ static void numactl_line(FILE *f, const struct tt_wi_backend *be, const char *fi
 		fprintf(f, "#   %s = %s\n", file, value);
 }
 
-/* Whether the numactl in PATH takes --weighted-interleave (2.0.19+; Debian
- * 12 has 2.0.16): its --help lists the options it has. */
-static bool numactl_weighted(void)
-{
-	FILE *p = popen("numactl --help 2>&1", "r");
-	char line[512];
-	bool found = false;
-
-	if (!p)
-		return false;
-	while (fgets(line, sizeof(line), p))
-		found |= strstr(line, "--weighted-interleave") != NULL;
-	pclose(p);
-	return found;
-}
-
-/* numactl takes global node weights from sysfs: the first interface of the
- * table that holds those. The program's CPUs go on the source node the
- * weights were tuned for: --source-node, or the recommendation's own. */
-static int numactl(const struct export *e, FILE *f)
-{
-	const struct tt_wi_backend *be = NULL;
-	struct tt_recos rs = e->rs;
+/* A launch of the program tuned for (numactl, a systemd drop-in): the
+ * policy names nodes and the kernel takes their weights from sysfs, so the
+ * weights are the first interface of the table that holds global node
+ * weights; the program's CPUs go on the source node the weights were
+ * tuned for: --source-node, or the recommendation's own. */
+struct launch {
+	const struct tt_wi_backend *be;
 	struct tt_weights w;
-	char nodes[256], weights[1024];
-	int rc, src = e->source;
+	int src;
+	char nodes[256];    /* the policy's, "0-2" */
+	char weights[1024]; /* "0:5,1:2,2:1" */
+};
 
-	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && !be; b++)
+static int launch_plan(const struct export *e, const char *what, const char *hint, struct launch *l)
+{
+	struct tt_recos rs = e->rs;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	l->src = e->source;
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && !l->be; b++)
 		if ((*b)->key == TT_WI_BY_NODE && !(*b)->per_source)
-			be = *b;
-	if (!be)
+			l->be = *b;
+	if (!l->be)
 		return tt_err(TT_EUNAVAIL, "no weight interface holds global node weights");
-	for (int i = 0; i < rs.n && src < 0; i++)
-		src = rs.r[i].source_node;
-	if (src < 0) {
-		tt_err(TT_EINPUT, "the numactl line runs the program on the CPUs of the node the "
-				  "weights are for: give --source-node N");
-		tt_err_hint("--cpunodebind=N keeps its threads where the weights were tuned");
+	for (int i = 0; i < rs.n && l->src < 0; i++)
+		l->src = rs.r[i].source_node;
+	if (l->src < 0) {
+		tt_err(TT_EINPUT,
+		       "%s runs the program on the CPUs of the node the weights are for: give "
+		       "--source-node N",
+		       what);
+		tt_err_hint("%s", hint);
 		return TT_EINPUT;
 	}
-	rc = tt_recos_convert(&rs, e->t, be);
+	rc = tt_recos_convert(&rs, e->t, l->be);
 	if (rc == 0)
-		rc = tt_recos_merged(&rs, be, e->source, &w);
+		rc = tt_recos_merged(&rs, l->be, e->source, &l->w);
 	if (rc < 0)
 		return rc;
-	tt_bit_format_list(w.set.bits, TT_MAX_NODES, nodes, sizeof(nodes));
-	tt_weights_format(&w, weights, sizeof(weights));
+	tt_bit_format_list(l->w.set.bits, TT_MAX_NODES, l->nodes, sizeof(l->nodes));
+	tt_weights_format(&l->w, l->weights, sizeof(l->weights));
+	return 0;
+}
+
+static int numactl(const struct export *e, FILE *f)
+{
+	struct launch l;
+	char why[256];
+	int rc = launch_plan(e, "the numactl line",
+			     "--cpunodebind=N keeps its threads where the weights were tuned", &l);
+
+	if (rc < 0)
+		return rc;
 	fprintf(f, "# %s\n# needs these weights in sysfs (tiertune apply --weights %s):\n",
-		header(e), weights);
-	struct each_ctx c = { .f = f, .be = be, .fn = numactl_line };
-	rc = be->writes(NULL, e->t, -1, &w, each_cb, &c);
+		header(e), l.weights);
+	struct each_ctx c = { .f = f, .be = l.be, .fn = numactl_line };
+	rc = l.be->writes(NULL, e->t, -1, &l.w, each_cb, &c);
 	if (rc < 0)
 		return rc;
-	if (numactl_weighted()) {
-		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n", src,
-			nodes);
+	if (cli_numactl_weighted(why, sizeof(why))) {
+		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n", l.src,
+			l.nodes);
 		return 0;
 	}
 	/* tiertune run checks that sysfs holds the weights before it starts
 	 * the program (numactl cannot). */
 	fprintf(f,
-		"# this host's numactl has no --weighted-interleave (2.0.19+): tiertune run "
-		"does the same\ntiertune run --weights %s --source-node %d -- \"$@\"\n",
-		weights, src);
+		"# %s: tiertune run does the same\ntiertune run --weights %s --source-node %d "
+		"-- \"$@\"\n",
+		why, l.weights, l.src);
+	return 0;
+}
+
+/* A systemd drop-in for the service that runs the program tuned for: its
+ * CPUs on the source node, its memory policy weighted interleave over the
+ * weights' nodes, one setting a line (systemd.syntax(7): a list on one
+ * line is one value), each with the systemd that has it. The weights
+ * themselves are global and come from the boot unit (systemd/), which the
+ * service is ordered after. NUMAPolicy=weighted-interleave is systemd
+ * pull request 42688 (merged 2026-06-22); NUMAPolicy= and NUMAMask= are
+ * systemd 243 (pull request 12764). Whether this host's systemd takes the
+ * policy is asked of it (cli_systemd_weighted): where it does not, the
+ * line would be ignored with a warning and the service would run under the
+ * default policy, so the drop-in says so and gives the ExecStart= through
+ * tiertune run instead of a line that does nothing. */
+static int systemd(const struct export *e, FILE *f)
+{
+	const struct tt_node *n;
+	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
+	char cpus[1024], version[256];
+	struct launch l;
+	int has,
+		rc = launch_plan(e, "the systemd drop-in",
+				 "CPUAffinity= keeps its threads where the weights were tuned", &l);
+
+	if (rc < 0)
+		return rc;
+	n = tt_topo_node(e->t, l.src);
+	if (!n || !n->ncpus)
+		return tt_err(TT_EINPUT, "source node %d has no CPUs to run the program on", l.src);
+	for (int i = 0; i < n->ncpus; i++)
+		tt_bit_set(bits, (unsigned int)n->cpus[i]);
+	tt_bit_format_list(bits, TT_MAX_CPUS, cpus, sizeof(cpus));
+	has = cli_systemd_weighted(version, sizeof(version));
+	fprintf(f,
+		"# %s\n"
+		"# A drop-in for the service that runs the program these weights were tuned\n"
+		"# for: /etc/systemd/system/SERVICE.service.d/tiertune.conf, then\n"
+		"# 'systemctl daemon-reload' and a restart of SERVICE.\n"
+		"# The weights are global (sysfs), set by no line here: the boot unit\n"
+		"# tiertune-apply.service writes them (docs/fleet.md), from a profile of them:\n"
+		"#   tiertune export --weights %s --format json -o /etc/tiertune/profile.json\n"
+		"#   systemctl enable tiertune-apply.service\n"
+		"[Unit]\n"
+		"# The weights written before the program starts (any systemd).\n"
+		"Wants=tiertune-apply.service\n"
+		"After=tiertune-apply.service\n"
+		"\n"
+		"[Service]\n"
+		"# Its threads on node %d's CPUs, where the weights were tuned (any systemd).\n"
+		"CPUAffinity=%s\n",
+		header(e), l.weights, l.src, cpus);
+	if (has != 0) {
+		fprintf(f,
+			"# Its pages over nodes %s by the weights. "
+			"NUMAPolicy=weighted-interleave:\n"
+			"# a systemd with pull request 42688 (merged 2026-06-22; Debian 12's 252\n"
+			"# lacks it, and an older one ignores the line with a warning)%s%s%s.\n"
+			"NUMAPolicy=weighted-interleave\n"
+			"# NUMAMask=: systemd 243+, which every policy but default and local "
+			"needs.\n"
+			"NUMAMask=%s\n",
+			l.nodes, has > 0 ? "; this host's " : "", has > 0 ? version : "",
+			has > 0 ? " takes it" : "; no systemd-analyze here to ask", l.nodes);
+		return 0;
+	}
+	fprintf(f,
+		"# Its pages over nodes %s by the weights: this host's %s has no\n"
+		"# NUMAPolicy=weighted-interleave (pull request 42688, merged 2026-06-22), and\n"
+		"# would ignore it with a warning. Start the program through tiertune run\n"
+		"# instead: replace its ExecStart= with these two lines, PROGRAM its command.\n"
+		"#ExecStart=\n"
+		"#ExecStart=tiertune run --weights %s --source-node %d -- PROGRAM\n",
+		l.nodes, version, l.weights, l.src);
 	return 0;
 }
 
@@ -618,6 +699,7 @@ static const struct format formats[] = {
 	  .portable = true },
 	{ .name = "tmpfiles", .write = tmpfiles },
 	{ .name = "numactl", .write = numactl },
+	{ .name = "systemd", .about = "a drop-in for a service", .write = systemd },
 	{ .name = "prometheus", .write = prometheus, .run = true, .textfile = true },
 	{ .name = "csv", .about = "the run's trials", .write = csv, .trials = true, .run = true },
 	{ .name = "shares", .about = "per-node basis points", .write = shares },

@@ -5,6 +5,7 @@
  * version table: distributions backport, and a fleet's hosts differ. */
 #include "cli.h"
 
+#include "../core/error.h"
 #include "../measure/app.h"
 
 #include <errno.h>
@@ -14,6 +15,23 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* cmd in PATH (tt_app_find), leaving the error a caller set untouched:
+ * a recipe is printed beside a command's own error (export --run of a
+ * per_source run), which a missing numactl must not replace. */
+static bool find_quietly(const char *cmd, char *path, size_t size)
+{
+	char msg[2048], hint[1024];
+	bool found;
+
+	snprintf(msg, sizeof(msg), "%s", tt_err_msg());
+	snprintf(hint, sizeof(hint), "%s", tt_err_hint_msg());
+	found = tt_app_find(cmd, path, size) == 0;
+	tt_err(0, "%s", msg);
+	if (hint[0])
+		tt_err_hint("%s", hint);
+	return found;
+}
 
 /* argv's standard output and error, at most size - 1 bytes of them, in
  * out; its exit status (-1 when it could not run). The program is looked
@@ -27,7 +45,7 @@ static int capture(char *const argv[], char *out, size_t size)
 	pid_t pid;
 
 	out[0] = '\0';
-	if (tt_app_find(argv[0], path, sizeof(path)) < 0 || pipe(fd) < 0)
+	if (!find_quietly(argv[0], path, sizeof(path)) || pipe(fd) < 0)
 		return -1;
 	fflush(NULL);
 	pid = fork();

@@ -131,7 +131,7 @@ fi
 # --weighted-interleave (Debian 12's 2.0.16) gets the tiertune run line.
 mkdir -p "$WORK/new" "$WORK/old"
 printf '#!/bin/sh\necho "  --weighted-interleave= | -w <nodes>"\n' >"$WORK/new/numactl"
-printf '#!/bin/sh\necho "usage: numactl [--all | -a] [--interleave= | -i <nodes>]" >&2; exit 1\n' >"$WORK/old/numactl"
+printf '#!/bin/sh\n[ "$1" = --version ] && echo "numactl 2.0.16" && exit 0\necho "usage: numactl [--all | -a] [--interleave= | -i <nodes>]" >&2; exit 1\n' >"$WORK/old/numactl"
 chmod +x "$WORK/new/numactl" "$WORK/old/numactl"
 PATH="$WORK/new:$PATH" run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format numactl
 is "numactl 2.0.19+: --cpunodebind and --weighted-interleave" "$(grep -v '^#' "$WORK/out")" \
@@ -140,5 +140,34 @@ PATH="$WORK/old:$PATH" run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:
 is "numactl without -w: the tiertune run line" "$(grep -v '^#' "$WORK/out")" \
 	'tiertune run --weights 0:5,1:2,2:1 --source-node 0 -- "$@"'
 expect_bad_input 2 "give --source-node N" "$spr" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --format numactl
+is "... and its comment names the version that lacks -w" \
+	"$(PATH="$WORK/old:$PATH" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format numactl | grep -c "^# this host's numactl 2.0.16 has no --weighted-interleave (2.0.19+): tiertune run does the same$")" 1
+
+# The per-socket recipe (issue 43): every command line runs as printed and
+# the words say what it does. Genoa node 0's best costs node 1 (t0050), so
+# the run recommends launching per socket; show prints the recipe again,
+# asking this host's numactl then.
+gx=$(copy_fixture 2s-genoa-cxl)
+"$TT" --db "$WORK/recipe.db" --sysfs-root "$gx" auto --source-node 0 --model "$TT_TOP/model/machines/2s-genoa-cxl.json" --seed 1 >/dev/null 2>&1
+rid=$("$TT" --db "$WORK/recipe.db" runs --json | json 'j["runs"][0]["id"]')
+PATH="$WORK/new:$PATH" run "$TT" --db "$WORK/recipe.db" show "$rid"
+w=$(sed -n 's/^  tiertune run --source-node 0 --weights \([0-9:,]*\) --apply -- PROGRAM$/\1/p' "$WORK/out")
+is "recipe: --apply said to put the weights and auto mode back when the program ends" \
+	"$rc:$(grep -c "^or launch per socket: the program on node 0's CPUs (0-47), weighted interleave over nodes 0-1; --apply writes $w for its run and puts the weights and auto mode as they were back when it ends" "$WORK/out")" "0:1"
+is "... a numactl with -w: its line, after the weights are written for good" \
+	"$(grep -c "^or with the weights written for good first ('tiertune apply --weights $w'):$" "$WORK/out"):$(grep -c '^  numactl --cpunodebind=0 --weighted-interleave=0-1 -- PROGRAM$' "$WORK/out")" "1:1"
+is "... node 1's tasks bound to its own memory, which it shares with the program: an upper bound" \
+	"$(grep -c "^node 1's tasks on its CPUs and local memory, nodes 1,3 (or their cgroup's cpuset.mems=1,3):$" "$WORK/out"):$(grep -c '^  numactl --cpunodebind=1 --membind=1,3 -- PROGRAM$' "$WORK/out"):$(grep -c '^they share node 1 with the program: its gain was measured with them idle, so with them running it is an upper bound$' "$WORK/out"):$(grep -c 'kept off' "$WORK/out")" \
+	"1:1:1:0"
+PATH="$WORK/old:$PATH" run "$TT" --db "$WORK/recipe.db" show "$rid"
+is "... numactl 2.0.16: no -w line, tiertune run instead, the version said" \
+	"$(grep -c -- '--weighted-interleave=' "$WORK/out"):$(grep -c "^(no numactl line: this host's numactl 2.0.16 has no --weighted-interleave (2.0.19+); tiertune run does what numactl -w would)$" "$WORK/out")" "0:1"
+run env PATH=/nonexistent "$TT" --db "$WORK/recipe.db" show "$rid"
+is "... no numactl at all: said" "$(grep -c '^(no numactl line: no numactl in PATH; tiertune run does what numactl -w would)$' "$WORK/out")" 1
+# The service's line runs as printed (the drop-in itself: t0040).
+cmdline=$(sed -n 's/^  tiertune export \(.* --format systemd\)$/\1/p' "$WORK/out")
+run "$TT" --sysfs-root "$gx" export $cmdline
+is "... and its 'tiertune export ... --format systemd' line writes the drop-in" \
+	"$rc:$(grep -c '^CPUAffinity=0-47$' "$WORK/out"):$(grep -c '^After=tiertune-apply.service$' "$WORK/out")" "0:1:1"
 
 done_testing

@@ -64,6 +64,12 @@ run "$TT" --sysfs-root "$spr" run --weights 0:5,1:2,2:1 --nodes 0 --source-node 
 is "--apply with a program that is not one: refused, nothing written" \
 	"$rc:$([ "$(tree_sum "$spr")" = "$before" ] && echo same)" "2:same"
 
+# A kernel that could not turn auto mode back on (no bandwidth data, as
+# this VM's) cannot have it put back: refused, --force or not.
+vm=$(copy_fixture vm-1node)
+expect_bad_input 3 "run --apply puts the kernel's auto mode back on when the program ends, and this kernel cannot" \
+	"$vm" "$TT" --sysfs-root "$vm" run --weights 0:2 --source-node 0 --apply --force -- true
+
 # Signals while the program runs. A TERM to tiertune (a service manager's
 # stop) is passed on to the program, and the weights go back when it ends.
 held_run() { # signal

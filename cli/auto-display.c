@@ -448,22 +448,26 @@ void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
 {
 	char why[256], shared[128];
 
+	/* Prose wrapped where the values are short (80 columns for "0-47",
+	 * "0-1", "0:9,1:2"), each command alone on its line. */
 	fprintf(f,
-		"instead, either tune every source at once, each over its own nodes (global "
-		"weights can hold them together):\n  tiertune auto --all-sources --nodes local\n"
-		"or launch per socket: the program on node %d's CPUs (%s), weighted interleave "
-		"over nodes %s; --apply writes %s for its run and puts the weights and auto "
-		"mode as they were back when it ends (meanwhile they are global: every task "
-		"interleaving over those nodes gets them):\n"
+		"instead, either tune every source at once, each over its own nodes\n"
+		"(global weights can hold them together):\n"
+		"  tiertune auto --all-sources --nodes local\n"
+		"or launch per socket: the program on node %d's CPUs (%s), under weighted\n"
+		"interleave over nodes %s; --apply writes %s for its run only (global\n"
+		"meanwhile: every task interleaving over those nodes gets them), then puts\n"
+		"the weights and auto mode back as they were:\n"
 		"  tiertune run --source-node %d --weights %s --apply -- PROGRAM\n",
 		r->source, r->cpus, r->nodes, r->weights, r->source, r->weights);
 	if (cli_numactl_weighted(why, sizeof(why)))
 		fprintf(f,
-			"or with the weights written for good first ('tiertune apply --weights "
-			"%s'):\n  numactl --cpunodebind=%d --weighted-interleave=%s -- PROGRAM\n",
+			"or, the weights written for good first ('tiertune apply --weights %s'):\n"
+			"  numactl --cpunodebind=%d --weighted-interleave=%s -- PROGRAM\n",
 			r->weights, r->source, r->nodes);
 	else
-		fprintf(f, "(no numactl line: %s; tiertune run does what numactl -w would)\n", why);
+		fprintf(f, "(no numactl line: %s;\ntiertune run does what numactl -w would)\n",
+			why);
 	for (int i = 0; i < r->nothers; i++) {
 		const char *mems = r->other[i].mems;
 
@@ -473,18 +477,20 @@ void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
 			continue;
 		}
 		fprintf(f,
-			"node %d's tasks on its CPUs and local memory, nodes %s (or their cgroup's "
-			"cpuset.mems=%s):\n  numactl --cpunodebind=%d --membind=%s -- PROGRAM\n",
+			"node %d's tasks on its CPUs and local memory, nodes %s (or their\n"
+			"cgroup's cpuset.mems=%s):\n"
+			"  numactl --cpunodebind=%d --membind=%s -- PROGRAM\n",
 			r->other[i].source, mems, mems, r->other[i].source, mems);
 		shared_nodes(mems, r->nodes, shared, sizeof(shared));
 		if (shared[0])
 			fprintf(f,
-				"they share node%s %s with the program: its gain was measured with "
+				"they share node%s %s with the program: its gain was measured "
+				"with\n"
 				"them idle, so with them running it is an upper bound\n",
 				strchr(shared, ',') || strchr(shared, '-') ? "s" : "", shared);
 	}
 	fprintf(f,
-		"a service: its systemd drop-in (CPUAffinity=, NUMAPolicy=, NUMAMask=, after "
+		"a service: its systemd drop-in (CPUAffinity=, NUMAPolicy=, NUMAMask=, after\n"
 		"the boot unit that writes the weights) from\n"
 		"  tiertune export --weights %s --source-node %d --format systemd\n",
 		r->weights, r->source);

@@ -158,18 +158,22 @@ gx=$(copy_fixture 2s-genoa-cxl)
 rid=$("$TT" --db "$WORK/recipe.db" runs --json | json 'j["runs"][0]["id"]')
 PATH="$WORK/new:$PATH" run "$TT" --db "$WORK/recipe.db" show "$rid"
 w=$(sed -n 's/^  tiertune run --source-node 0 --weights \([0-9:,]*\) --apply -- PROGRAM$/\1/p' "$WORK/out")
-is "recipe: --apply said to put the weights and auto mode back when the program ends" \
-	"$rc:$(grep -c "^or launch per socket: the program on node 0's CPUs (0-47), weighted interleave over nodes 0-1; --apply writes $w for its run and puts the weights and auto mode as they were back when it ends" "$WORK/out")" "0:1"
+is "recipe: --apply said to write the weights for the run only, then put them and auto mode back" \
+	"$rc:$(grep -A3 "^or launch per socket: the program on node 0's CPUs (0-47), under weighted$" "$WORK/out" | tr '\n' ' ')" \
+	"0:or launch per socket: the program on node 0's CPUs (0-47), under weighted interleave over nodes 0-1; --apply writes $w for its run only (global meanwhile: every task interleaving over those nodes gets them), then puts the weights and auto mode back as they were: "
 is "... a numactl with -w: its line, after the weights are written for good" \
-	"$(grep -c "^or with the weights written for good first ('tiertune apply --weights $w'):$" "$WORK/out"):$(grep -c '^  numactl --cpunodebind=0 --weighted-interleave=0-1 -- PROGRAM$' "$WORK/out")" "1:1"
+	"$(grep -c "^or, the weights written for good first ('tiertune apply --weights $w'):$" "$WORK/out"):$(grep -c '^  numactl --cpunodebind=0 --weighted-interleave=0-1 -- PROGRAM$' "$WORK/out")" "1:1"
 is "... node 1's tasks bound to its own memory, which it shares with the program: an upper bound" \
-	"$(grep -c "^node 1's tasks on its CPUs and local memory, nodes 1,3 (or their cgroup's cpuset.mems=1,3):$" "$WORK/out"):$(grep -c '^  numactl --cpunodebind=1 --membind=1,3 -- PROGRAM$' "$WORK/out"):$(grep -c '^they share node 1 with the program: its gain was measured with them idle, so with them running it is an upper bound$' "$WORK/out"):$(grep -c 'kept off' "$WORK/out")" \
-	"1:1:1:0"
+	"$(grep -A4 "^node 1's tasks" "$WORK/out" | tr '\n' ' '):$(grep -c 'kept off' "$WORK/out")" \
+	"node 1's tasks on its CPUs and local memory, nodes 1,3 (or their cgroup's cpuset.mems=1,3):   numactl --cpunodebind=1 --membind=1,3 -- PROGRAM they share node 1 with the program: its gain was measured with them idle, so with them running it is an upper bound :0"
+is "... every line of it within 80 columns here" "$(sed -n '/^instead, either tune/,$p' "$WORK/out" | awk 'length > 80' | wc -l)" 0
 PATH="$WORK/old:$PATH" run "$TT" --db "$WORK/recipe.db" show "$rid"
 is "... numactl 2.0.16: no -w line, tiertune run instead, the version said" \
-	"$(grep -c -- '--weighted-interleave=' "$WORK/out"):$(grep -c "^(no numactl line: this host's numactl 2.0.16 has no --weighted-interleave (2.0.19+); tiertune run does what numactl -w would)$" "$WORK/out")" "0:1"
+	"$(grep -c -- '--weighted-interleave=' "$WORK/out"):$(grep -A1 '^(no numactl line' "$WORK/out" | tr '\n' ' ')" \
+	"0:(no numactl line: this host's numactl 2.0.16 has no --weighted-interleave (2.0.19+); tiertune run does what numactl -w would) "
 run env PATH=/nonexistent "$TT" --db "$WORK/recipe.db" show "$rid"
-is "... no numactl at all: said" "$(grep -c '^(no numactl line: no numactl in PATH; tiertune run does what numactl -w would)$' "$WORK/out")" 1
+is "... no numactl at all: said" "$(grep -A1 '^(no numactl line' "$WORK/out" | tr '\n' ' ')" \
+	"(no numactl line: no numactl in PATH; tiertune run does what numactl -w would) "
 # The service's line runs as printed (the drop-in itself: t0040).
 cmdline=$(sed -n 's/^  tiertune export \(.* --format systemd\)$/\1/p' "$WORK/out")
 run "$TT" --sysfs-root "$gx" export $cmdline

@@ -288,8 +288,10 @@ static int launch_child(struct tt_cli *cli, const struct run_args *a, const stru
 	if (r == 0)
 		while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
 			;
-	restore_signals(was);
+	/* A TERM from here on is tiertune's own to ignore: the pid may be
+	 * another process's by now. */
 	child_pid = 0;
+	restore_signals(was);
 	if (r < 0)
 		return tt_err_sys(TT_EFAIL, errno, "cannot wait for '%s'", app->path);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -347,8 +349,8 @@ static int put_back(struct tt_writer_result *res, int status)
 	if (rc < 0)
 		return rc;
 	fprintf(stderr,
-		"tiertune run: the program ended: the weights%s are back as they were (%d "
-		"value%s put back)\n",
+		"tiertune run: %sthe weights%s are back as they were (%d value%s put back)\n",
+		status >= 0 ? "the program ended: " : "",
 		res->auto_turned_off ? " and the kernel's auto mode" : "", restored,
 		restored == 1 ? "" : "s");
 	return status;

@@ -32,6 +32,8 @@ struct export
 	json_t *run;			   /* csv: the run with its trials */
 	const char *profile;		   /* --profile FILE, or NULL */
 	const char *profile_error;	   /* prometheus: why the profile is bad, or NULL */
+	char **command;			   /* systemd: the service's command after "--" */
+	int ncommand;
 };
 
 /* One comment line in every format: the host name comes from a database
@@ -354,6 +356,80 @@ static int numactl(const struct export *e, FILE *f)
 	return 0;
 }
 
+/* One word of an ExecStart= line as systemd splits it (systemd.service(5),
+ * "Command lines"): specifiers (%) and variables ($) doubled, a word with
+ * anything but plain characters in double quotes with \\ and \" escaped,
+ * a lone ";" (which would end the command) as "\;". A control character
+ * has no form a reader would take for what it is: refused before anything
+ * is written (command_ok). */
+static bool unit_char(char c)
+{
+	return (unsigned char)c >= 0x20 && c != 0x7f;
+}
+
+static int command_ok(char **words, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (const char *p = words[i]; *p; p++)
+			if (!unit_char(*p))
+				return tt_err(
+					TT_EINPUT,
+					"command argument '%s' has a control character, which "
+					"a unit file cannot hold",
+					words[i]);
+	return 0;
+}
+
+static void unit_word(FILE *f, const char *w)
+{
+	bool plain = *w != '\0';
+
+	for (const char *p = w; *p; p++)
+		plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"0123456789_./:=,+@-",
+				*p) != NULL;
+	if (strcmp(w, ";") == 0) {
+		fputs("\\;", f);
+		return;
+	}
+	if (!plain)
+		fputc('"', f);
+	for (const char *p = w; *p; p++) {
+		if (*p == '%' || *p == '$')
+			fputc(*p, f);
+		else if (*p == '\\' || *p == '"')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	if (!plain)
+		fputc('"', f);
+}
+
+/* The service's command (export ... -- COMMAND ARGS) through tiertune run,
+ * which sets the policy before it execs it and checks that sysfs holds the
+ * weights the boot unit wrote: the unit's own ExecStart= cleared first (a
+ * drop-in adds to a list otherwise). tiertune by its absolute path, which
+ * systemd before 239 needs. */
+static int exec_start(const struct export *e, const struct launch *l, FILE *f)
+{
+	char self[4096];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (len > 0)
+		self[len] = '\0';
+	else
+		snprintf(self, sizeof(self), "tiertune");
+	fprintf(f, "# instead, in place of the service's own command:\nExecStart=\nExecStart=");
+	unit_word(f, self);
+	fprintf(f, " run --weights %s --source-node %d --", l->weights, l->src);
+	for (int i = 0; i < e->ncommand; i++) {
+		fputc(' ', f);
+		unit_word(f, e->command[i]);
+	}
+	fputc('\n', f);
+	return 0;
+}
+
 /* A systemd drop-in for the service that runs the program tuned for: its
  * CPUs on the source node, its memory policy weighted interleave over the
  * weights' nodes, one setting a line (systemd.syntax(7): a list on one
@@ -420,12 +496,19 @@ static int systemd(const struct export *e, FILE *f)
 	fprintf(f,
 		"# Its pages over nodes %s by the weights: this host's %s has no\n"
 		"# NUMAPolicy=weighted-interleave (pull request 42688, merged 2026-06-22), and\n"
-		"# would ignore it with a warning. Start the program through tiertune run\n"
-		"# instead: replace its ExecStart= with these two lines, PROGRAM its command.\n"
-		"#ExecStart=\n"
-		"#ExecStart=tiertune run --weights %s --source-node %d -- PROGRAM\n",
-		l.nodes, version, l.weights, l.src);
-	return 0;
+		"# would ignore it with a warning. The program starts through tiertune run\n",
+		l.nodes, version);
+	if (!e->ncommand) {
+		fprintf(f,
+			"# instead: replace its ExecStart= with these two lines, PROGRAM its "
+			"command\n"
+			"# (or export again with '-- COMMAND ARGS...' to have them written).\n"
+			"#ExecStart=\n"
+			"#ExecStart=tiertune run --weights %s --source-node %d -- PROGRAM\n",
+			l.weights, l.src);
+		return 0;
+	}
+	return exec_start(e, &l, f);
 }
 
 /* The recommendation's mean and 95% interval, the figure the search
@@ -919,6 +1002,16 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	/* The service's command, for a systemd without weighted-interleave:
+	 * after "--" only, and for that format only. */
+	if (nargs && (cli->dashdash != 0 || strcmp(formats[fmt].name, "systemd")))
+		return cli_usage("export takes a command only after '--', for --format systemd "
+				 "(the service's command), got '%s'",
+				 argv[0]);
+	e.command = argv;
+	e.ncommand = nargs;
+	if (command_ok(argv, nargs) < 0)
+		return cli_fail(TT_EINPUT);
 	e.source = (int)source;
 	rc = cli_setup(cli);
 	if (rc)

@@ -123,6 +123,15 @@ if command -v systemd-analyze >/dev/null; then
 		run systemd-analyze verify --man=no "$units/demo.service"
 		is "... and systemd-analyze verify takes it without a word" \
 			"$rc:$(cat "$WORK/err"):$(grep -c '^CPUAffinity=0-31$' "$units/demo.service.d/tiertune.conf")" "0::1"
+		# With the service's command after "--", the ExecStart= is written:
+		# tiertune run by its path, each word as systemd splits it.
+		run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format systemd \
+			-o "$units/demo.service.d/tiertune.conf" -- /usr/bin/app --port 80 "a b" '50%' '$HOME' ';' 'q"x'
+		is "... with '-- COMMAND': the service's ExecStart= cleared, then through tiertune run" \
+			"$rc:$(grep '^ExecStart=' "$units/demo.service.d/tiertune.conf" | tr '\n' '|')" \
+			"0:ExecStart=|ExecStart=$TT run --weights 0:5,1:2,2:1 --source-node 0 -- /usr/bin/app --port 80 \"a b\" \"50%%\" \"\$\$HOME\" \\; \"q\\\"x\"|"
+		run systemd-analyze verify --man=no "$units/demo.service"
+		is "... and systemd-analyze verify takes that too" "$rc:$(cat "$WORK/err")" "0:"
 		# The full drop-in: every line but the policy's is this systemd's.
 		cp "$WORK/dropin-new.conf" "$units/demo.service.d/tiertune.conf"
 		run systemd-analyze verify --man=no "$units/demo.service"
@@ -133,7 +142,14 @@ else
 	skip "no systemd-analyze to verify the drop-in with (mk/packages/check.debian: systemd)"
 	skip "(the same)"
 	skip "(the same)"
+	skip "(the same)"
+	skip "(the same)"
 fi
+expect_bad_input 2 "export takes a command only after '--', for --format systemd" \
+	"$spr" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format shell -- /usr/bin/app
+expect_bad_input 2 "has a control character, which a unit file cannot hold" \
+	"$spr" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format systemd -- /usr/bin/app $'a\nb'
+
 expect_bad_input 2 "the systemd drop-in runs the program on the CPUs of the node the weights are for: give --source-node N" \
 	"$spr" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --format systemd
 out grep -q '^SUBSYSTEM=="memory", ACTION=="online", RUN+=.*is-enabled tiertune-apply.service || /bin/systemctl --no-block start tiertune-hotplug.service' \

@@ -492,7 +492,7 @@ void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
 	fprintf(f,
 		"a service: its systemd drop-in (CPUAffinity=, NUMAPolicy=, NUMAMask=, after\n"
 		"the boot unit that writes the weights) from\n"
-		"  tiertune export --weights %s --source-node %d --format systemd\n",
+		"  tiertune export --weights %s --source-node %d --format systemd -- PROGRAM\n",
 		r->weights, r->source);
 }
 

@@ -491,6 +491,9 @@ static int systemd(const struct export *e, FILE *f)
 			"NUMAMask=%s\n",
 			l.nodes, has > 0 ? "; this host's " : "", has > 0 ? version : "",
 			has > 0 ? " takes it" : "; no systemd-analyze here to ask", l.nodes);
+		if (e->ncommand)
+			fprintf(f, "# (The service's own ExecStart= stays: systemd sets the policy "
+				   "for it.)\n");
 		return 0;
 	}
 	fprintf(f,

@@ -107,6 +107,9 @@ is "systemd drop-in (a systemd with weighted-interleave): its settings, one a li
 is "... each with the systemd it needs, the weights from the boot unit" \
 	"$(grep -c 'pull request 42688 (merged 2026-06-22; Debian 12.s 252' "$WORK/out"):$(grep -c '^# NUMAMask=: systemd 243+' "$WORK/out"):$(grep -c "this host's systemd 262 (262) takes it" "$WORK/out"):$(grep -c '^#   tiertune export --weights 0:5,1:2,2:1 --format json -o /etc/tiertune/profile.json$' "$WORK/out")" \
 	"1:1:1:1"
+PATH="$WORK/sd-new:$PATH" run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format systemd -- /usr/bin/app
+is "... with '-- COMMAND' there: the service's own ExecStart= stays, said" \
+	"$rc:$(grep -c '^ExecStart' "$WORK/out"):$(grep -c "^# (The service's own ExecStart= stays: systemd sets the policy for it.)$" "$WORK/out")" "0:0:1"
 if command -v systemd-analyze >/dev/null; then
 	sd=$(systemd-analyze --version | head -1)
 	mkdir -p "$units/demo.service.d"

@@ -175,9 +175,9 @@ run env PATH=/nonexistent "$TT" --db "$WORK/recipe.db" show "$rid"
 is "... no numactl at all: said" "$(grep -A1 '^(no numactl line' "$WORK/out" | tr '\n' ' ')" \
 	"(no numactl line: no numactl in PATH; tiertune run does what numactl -w would) "
 # The service's line runs as printed (the drop-in itself: t0040).
-cmdline=$(sed -n 's/^  tiertune export \(.* --format systemd\)$/\1/p' "$WORK/out")
+cmdline=$(sed -n 's/^  tiertune export \(.* --format systemd -- PROGRAM\)$/\1/p' "$WORK/out")
 run "$TT" --sysfs-root "$gx" export $cmdline
-is "... and its 'tiertune export ... --format systemd' line writes the drop-in" \
-	"$rc:$(grep -c '^CPUAffinity=0-47$' "$WORK/out"):$(grep -c '^After=tiertune-apply.service$' "$WORK/out")" "0:1:1"
+is "... and its 'tiertune export ... --format systemd -- PROGRAM' line writes the drop-in" \
+	"$rc:$(grep -c '^CPUAffinity=0-47$' "$WORK/out"):$(grep -c '^After=tiertune-apply.service$' "$WORK/out"):$(grep -c "^ExecStart=.* run --weights $w --source-node 0 -- PROGRAM$\|^# (The service's own ExecStart= stays" "$WORK/out")" "0:1:1:1"
 
 done_testing

@@ -40,7 +40,7 @@ is "... a per-socket launch recipe: tiertune run, node 1 on its local memory, cp
 	"$(grep -c '^  tiertune run --source-node 0 --weights 0:[0-9,:]* --apply -- PROGRAM$' "$WORK/out"):$(grep -c '^  numactl --cpunodebind=1 --membind=1,3 -- PROGRAM$' "$WORK/out"):$(grep -c "^cgroup's cpuset.mems=1,3):$" "$WORK/out")" \
 	"1:1:1"
 is "... and a service's drop-in from export --format systemd" \
-	"$(grep -c '^  tiertune export --weights 0:[0-9,:]* --source-node 0 --format systemd$' "$WORK/out")" \
+	"$(grep -c '^  tiertune export --weights 0:[0-9,:]* --source-node 0 --format systemd -- PROGRAM$' "$WORK/out")" \
 	"1"
 before=$(tree_sum "$gx")
 run "${G[@]}" --apply

@@ -147,7 +147,8 @@ static int policy_nodes(struct tt_cli *cli, const struct run_args *a, const stru
 }
 
 /* What sysfs holds now (*st); the weights asked for must be it, or with
- * --apply are written first (as apply does) and read back. */
+ * --apply are written first, held for the program's run (*res), and read
+ * back. */
 static int hold_weights(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
 			const struct tt_wi_backend *be, const struct tt_weights *w,
 			const struct tt_nodemask *nodes, struct tt_wi_state *st,
@@ -181,7 +182,7 @@ static int hold_weights(struct tt_cli *cli, const struct run_args *a, const stru
 	return rc;
 }
 
-/* The program a child of tiertune (pid, for the handler). */
+/* The program, a child of tiertune: its pid, for the handler. */
 static volatile sig_atomic_t child_pid;
 
 static void forward(int sig)

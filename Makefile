@@ -193,11 +193,12 @@ $(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(TUI_MODEL) $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
 
 # A unit test of a cli/ file (test-cli-<file>.c) links that file: auto's
-# report renderer, whose text and JSON of one document are compared.
-$(BUILD)/tests/test-cli-%: tests/unit/test-cli-%.c $(BUILD)/cli/%.o $(LIBTT)
+# report renderer, whose text and JSON of one document are compared; and
+# launchers.c, which the recipe it prints asks of this host's numactl.
+$(BUILD)/tests/test-cli-%: tests/unit/test-cli-%.c $(BUILD)/cli/%.o $(BUILD)/cli/launchers.o $(LIBTT)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/cli/$*.o $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/cli/$*.o $(BUILD)/cli/launchers.o $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
 
 # The unit tests need cmocka (configure.sh records it; only tests demand it).
 $(BUILD)/tests/test-%: tests/unit/test-%.c $(LIBTT)

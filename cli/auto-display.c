@@ -2,8 +2,10 @@
 /* auto's and sweep's report, as text and as JSON from one document, and
  * their progress lines (auto-display.h). */
 #include "auto-display.h"
+#include "cli.h"
 
 #include "../bench/kernels.h"
+#include "../core/parse.h"
 #include "../core/wi.h"
 #include "../db/json.h"
 #include "../measure/app.h"
@@ -419,35 +421,79 @@ static void text_others(FILE *f, const struct tt_auto_doc *d)
 	}
 }
 
+/* The nodes of list a that list b names too, as a list ("" none). */
+static void shared_nodes(const char *a, const char *b, char *buf, size_t size)
+{
+	uint64_t x[TT_MAX_NODES / 64] = { 0 }, y[TT_MAX_NODES / 64] = { 0 };
+
+	buf[0] = '\0';
+	if (tt_parse_list(a, x, TT_MAX_NODES) < 0 || tt_parse_list(b, y, TT_MAX_NODES) < 0)
+		return;
+	for (unsigned int i = 0; i < TT_MAX_NODES / 64; i++)
+		x[i] &= y[i];
+	tt_bit_format_list(x, TT_MAX_NODES, buf, size);
+}
+
 /* What to do instead of global weights that cost another source: tune
  * every source together, or launch per socket (upstream's answer to
- * per-socket requests: the CPUs bound, the policy's nodes, the other
- * sockets' tasks kept off them; weights are global, never per socket). */
+ * per-socket requests: the CPUs bound, the policy's nodes; weights are
+ * global, never per socket). Every line a command that runs as printed,
+ * and the words say what it does (issue 43): tiertune run --apply puts the
+ * weights back when the program ends; the numactl line only where this
+ * host's numactl has -w (asked now, cli_numactl_weighted); the other
+ * sockets' tasks bound to their own local memory, which may be some of
+ * the program's nodes, and then the gain, measured with them idle, is an
+ * upper bound; a service's drop-in from export --format systemd. */
 void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
 {
-	fprintf(f,
-		"instead, either tune every source at once, each over its own nodes (global "
-		"weights can hold them together):\n  tiertune auto --all-sources --nodes local\n"
-		"or launch per socket: the weights written, the program on node %d's CPUs, and "
-		"the other nodes' tasks kept off nodes %s while it runs:\n"
-		"  tiertune run --source-node %d --weights %s --apply -- PROGRAM\n"
-		"  numactl --cpunodebind=%d --weighted-interleave=%s -- PROGRAM   (numactl "
-		"2.0.19+)\n",
-		r->source, r->nodes, r->source, r->weights, r->source, r->nodes);
-	for (int i = 0; i < r->nothers; i++) {
-		const char *loc = r->other[i].mems[0] ? r->other[i].mems : "-";
+	char why[256], shared[128];
 
+	/* Prose wrapped where the values are short (80 columns for "0-47",
+	 * "0-1", "0:9,1:2"), each command alone on its line. */
+	fprintf(f,
+		"instead, either tune every source at once, each over its own nodes\n"
+		"(global weights can hold them together):\n"
+		"  tiertune auto --all-sources --nodes local\n"
+		"or launch per socket: the program on node %d's CPUs (%s), under weighted\n"
+		"interleave over nodes %s; --apply writes %s for its run only (global\n"
+		"meanwhile: every task interleaving over those nodes gets them), then puts\n"
+		"the weights and auto mode back as they were:\n"
+		"  tiertune run --source-node %d --weights %s --apply -- PROGRAM\n",
+		r->source, r->cpus, r->nodes, r->weights, r->source, r->weights);
+	if (cli_numactl_weighted(why, sizeof(why)))
 		fprintf(f,
-			"  node %d's tasks: numactl --cpunodebind=%d --membind=%s, or their "
-			"cgroup's cpuset.mems=%s\n",
-			r->other[i].source, r->other[i].source, loc, loc);
+			"or, the weights written for good first ('tiertune apply --weights %s'):\n"
+			"  numactl --cpunodebind=%d --weighted-interleave=%s -- PROGRAM\n",
+			r->weights, r->source, r->nodes);
+	else
+		fprintf(f, "(no numactl line: %s;\ntiertune run does what numactl -w would)\n",
+			why);
+	for (int i = 0; i < r->nothers; i++) {
+		const char *mems = r->other[i].mems;
+
+		if (!mems[0]) {
+			fprintf(f, "node %d's tasks: it has no local memory node to bind them to\n",
+				r->other[i].source);
+			continue;
+		}
+		fprintf(f,
+			"node %d's tasks on its CPUs and local memory, nodes %s (or their\n"
+			"cgroup's cpuset.mems=%s):\n"
+			"  numactl --cpunodebind=%d --membind=%s -- PROGRAM\n",
+			r->other[i].source, mems, mems, r->other[i].source, mems);
+		shared_nodes(mems, r->nodes, shared, sizeof(shared));
+		if (shared[0])
+			fprintf(f,
+				"they share node%s %s with the program: its gain was measured "
+				"with\n"
+				"them idle, so with them running it is an upper bound\n",
+				strchr(shared, ',') || strchr(shared, '-') ? "s" : "", shared);
 	}
 	fprintf(f,
-		"  a service, as a systemd drop-in ([Service]): NUMAPolicy=weighted-interleave, "
-		"NUMAMask=%s, CPUAffinity=%s, where the host's systemd has that policy (added "
-		"upstream in 2026, pull request 42688; Debian 12's systemd 252 lacks it: "
-		"ExecStart= through numactl or tiertune run there)\n",
-		r->nodes, r->cpus);
+		"a service: its systemd drop-in (CPUAffinity=, NUMAPolicy=, NUMAMask=, after\n"
+		"the boot unit that writes the weights) from\n"
+		"  tiertune export --weights %s --source-node %d --format systemd -- PROGRAM\n",
+		r->weights, r->source);
 }
 
 int cli_auto_run_recipe(const json_t *run, FILE *f)

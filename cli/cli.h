@@ -173,7 +173,20 @@ struct tt_writer_req;
  * so (auto's trials, before they hold weights). */
 void cli_write_hooks(struct tt_cli *cli, struct tt_writer_req *rq);
 int cli_write(struct tt_cli *cli, struct tt_writer_req *rq);
+/* The same, the result kept for the caller (run --apply's held change,
+ * tt_writer_unhold); release it either way. */
+struct tt_writer_result;
+int cli_write_keep(struct tt_cli *cli, struct tt_writer_req *rq, struct tt_writer_result *res);
 int cli_recover_first(struct tt_cli *cli);
+
+/* What this host's launchers take (launchers.c), asked of them when a
+ * recipe or an export is printed: whether numactl has
+ * --weighted-interleave (2.0.19+; why not, in why: none in PATH, or its
+ * version); whether systemd takes NUMAPolicy=weighted-interleave (1, 0,
+ * or -1 when there is no systemd-analyze to ask; its version line in
+ * version, "" without). */
+bool cli_numactl_weighted(char *why, size_t size);
+int cli_systemd_weighted(char *version, size_t size);
 
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and
  * returns the exit code for status. */

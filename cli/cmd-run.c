@@ -8,9 +8,12 @@
  * weights sysfs holds at that moment. So the weights asked for (--weights,
  * --run, --profile) must be what sysfs holds; when they are not, run says
  * so and writes nothing, unless --apply, which writes them through the one
- * write path (writer/writer.h) as apply does. With --nodes alone it runs
- * under whatever sysfs holds. tiertune execs the program: its exit status
- * is the program's. */
+ * write path (writer/writer.h) for the program's run only: held, journalled,
+ * as a tuner trial holds weights, and put back (the old weights, then auto
+ * mode) when it ends. With --nodes alone it runs under whatever sysfs
+ * holds. tiertune execs the program, or with weights held or
+ * --rebalance-after runs it as a child: either way its exit status is the
+ * program's. */
 #include "cli.h"
 
 #include "../core/mpol.h"
@@ -24,6 +27,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,12 +64,13 @@ static int differs(const struct tt_weights *want, const struct tt_wi_state *st,
 	return n;
 }
 
-/* Writes the weights through the one write path, as apply does. */
+/* Writes the weights through the one write path, held (res->held) until
+ * tt_writer_unhold puts back what was there. */
 static int apply_first(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
-		       const struct tt_wi_backend *be)
+		       const struct tt_wi_backend *be, struct tt_writer_result *res)
 {
 	struct tt_writer_req rq = {
-		.kind = TT_WRITER_APPLY,
+		.kind = TT_WRITER_RUN_HELD,
 		.from = a->weights   ? TT_WRITER_WEIGHTS
 			: a->profile ? TT_WRITER_PROFILE
 				     : TT_WRITER_RUN,
@@ -78,7 +83,7 @@ static int apply_first(struct tt_cli *cli, const struct run_args *a, const struc
 		.force = a->force,
 	};
 
-	return cli_write(cli, &rq);
+	return cli_write_keep(cli, &rq, res);
 }
 
 /* Weights asked for (--weights, --run, --profile), not --nodes alone. */
@@ -142,10 +147,12 @@ static int policy_nodes(struct tt_cli *cli, const struct run_args *a, const stru
 }
 
 /* What sysfs holds now (*st); the weights asked for must be it, or with
- * --apply are written first (as apply does) and read back. */
+ * --apply are written first, held for the program's run (*res), and read
+ * back. */
 static int hold_weights(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
 			const struct tt_wi_backend *be, const struct tt_weights *w,
-			const struct tt_nodemask *nodes, struct tt_wi_state *st)
+			const struct tt_nodemask *nodes, struct tt_wi_state *st,
+			struct tt_writer_result *res)
 {
 	char diff[1024], wtext[1024];
 	int rc = be->read(&cli->sfs, t, st);
@@ -159,11 +166,11 @@ static int hold_weights(struct tt_cli *cli, const struct run_args *a, const stru
 			    diff);
 		tt_err_hint("weights are global on this kernel, so every program under "
 			    "weighted interleave would use them: 'tiertune run --apply ...' "
-			    "writes them first (as 'tiertune apply' does), or apply them "
-			    "yourself");
+			    "writes them for the program's run and puts the old ones back "
+			    "when it ends, or apply them yourself ('tiertune apply')");
 		return rc;
 	}
-	rc = apply_first(cli, a, t, be);
+	rc = apply_first(cli, a, t, be, res);
 	if (rc < 0)
 		return rc;
 	tt_wi_state_release(st);
@@ -175,14 +182,52 @@ static int hold_weights(struct tt_cli *cli, const struct run_args *a, const stru
 	return rc;
 }
 
-/* --rebalance-after: the program runs as a child; after the delay (its
- * warm-up: the heap it allocates then is what gets moved) its pages go
- * to the weights' shares as tiertune rebalance --move does, reported on
- * standard error so the program's output stays its own. The exit status is
- * the program's (128 + signal when killed). */
-static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
-				const struct tt_topo *t, const struct tt_weights *w,
-				const struct tt_app *app, const struct tt_nodemask *nodes)
+/* The program, a child of tiertune: its pid, for the handler. */
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig)
+{
+	if (child_pid > 0)
+		kill((pid_t)child_pid, sig);
+}
+
+/* While the program runs as a child, tiertune outlives it to put the
+ * weights back: Ctrl-C and Ctrl-\ reach the program from the terminal
+ * (the foreground group) and tiertune ignores them, as system(3) does; a
+ * TERM (a service manager's stop, kill PID) or a HUP (the terminal closed)
+ * sent to tiertune is passed on to the program. Only SIGKILL leaves the
+ * journal for the next tiertune to put back. */
+static const int run_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+#define NRUN_SIGNALS (int)(sizeof(run_signals) / sizeof(run_signals[0]))
+
+static void parent_signals(struct sigaction *was)
+{
+	for (int i = 0; i < NRUN_SIGNALS; i++) {
+		struct sigaction sa = { 0 };
+
+		sa.sa_handler =
+			run_signals[i] == SIGINT || run_signals[i] == SIGQUIT ? SIG_IGN : forward;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(run_signals[i], &sa, &was[i]);
+	}
+}
+
+static void restore_signals(const struct sigaction *was)
+{
+	for (int i = 0; i < NRUN_SIGNALS; i++)
+		sigaction(run_signals[i], &was[i], NULL);
+}
+
+/* The program as a child: for the weights held (put back when it ends)
+ * and for --rebalance-after, whose pages go to the weights' shares after
+ * the delay (its warm-up: the heap it allocates then is what gets moved),
+ * as tiertune rebalance --move does, reported on standard error so the
+ * program's output stays its own. The exit status is the program's (128 +
+ * signal when killed). */
+static int launch_child(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
+			const struct tt_weights *w, const struct tt_app *app,
+			const struct tt_nodemask *nodes)
 {
 	struct cli_rebalance_opts o = {
 		.move = true,
@@ -190,25 +235,42 @@ static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
 		.batch = 1024,
 		.rounds = 3,
 	};
+	struct sigaction was[NRUN_SIGNALS];
+	sigset_t block, mask;
 	double waited = 0;
 	int status, out;
-	pid_t child = fork(), r;
+	pid_t child, r;
 
-	if (child < 0)
+	/* Blocked across the fork: a signal before the handlers are set
+	 * waits for them instead of killing tiertune with the weights held. */
+	sigemptyset(&block);
+	for (int i = 0; i < NRUN_SIGNALS; i++)
+		sigaddset(&block, run_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, &mask);
+	child = fork();
+	if (child < 0) {
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		return tt_err_sys(TT_EFAIL, errno, "cannot start '%s'", app->path);
+	}
 	if (child == 0) {
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		/* Said as the shell says a program it cannot run: 127. */
 		cli_fail(tt_app_exec(app, nodes));
 		fflush(NULL);
 		_exit(127);
 	}
-	while ((r = waitpid(child, &status, WNOHANG)) == 0 && waited < a->rebalance_after) {
+	child_pid = child;
+	parent_signals(was);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	r = 0;
+	while (a->rebalance_after >= 0 && (r = waitpid(child, &status, WNOHANG)) == 0 &&
+	       waited < a->rebalance_after) {
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
 		waited += 0.05;
 	}
-	if (r == 0) {
+	if (r == 0 && a->rebalance_after >= 0) {
 		fflush(stdout);
 		out = dup(1);
 		if (out >= 0 && dup2(2, 1) >= 0) {
@@ -218,25 +280,30 @@ static int launch_and_rebalance(struct tt_cli *cli, const struct run_args *a,
 		}
 		if (out >= 0)
 			close(out);
-		while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
-			;
 	} else if (r > 0) {
 		fprintf(stderr,
 			"tiertune run: '%s' exited before --rebalance-after %.1f s: "
 			"nothing rebalanced\n",
 			a->argv[0], a->rebalance_after);
 	}
+	if (r == 0)
+		while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+			;
+	/* A TERM from here on is tiertune's own to ignore: the pid may be
+	 * another process's by now. */
+	child_pid = 0;
+	restore_signals(was);
 	if (r < 0)
 		return tt_err_sys(TT_EFAIL, errno, "cannot wait for '%s'", app->path);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /* The program on node src's CPUs under weighted interleave over nodes:
- * tiertune becomes it (measure/app.h's exec form), or with
- * --rebalance-after runs it as a child. */
+ * tiertune becomes it (measure/app.h's exec form), or with weights held
+ * or --rebalance-after runs it as a child. */
 static int start(struct tt_cli *cli, const struct run_args *a, const struct tt_topo *t,
 		 struct tt_app *app, const struct tt_weights *w, const struct tt_nodemask *nodes,
-		 const struct tt_wi_state *st, int src, const char *list)
+		 const struct tt_wi_state *st, int src, const char *list, bool held)
 {
 	const struct tt_node *n = tt_topo_node(t, src);
 	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
@@ -258,7 +325,7 @@ static int start(struct tt_cli *cli, const struct run_args *a, const struct tt_t
 		"tiertune run: '%s' on node %d's CPUs (%s), weighted interleave over nodes %s\n",
 		a->argv[0], src, cpulist, list);
 	fflush(NULL);
-	if (a->rebalance_after < 0)
+	if (a->rebalance_after < 0 && !held)
 		return tt_app_exec(app, nodes);
 	/* --nodes alone: the weights sysfs holds for them. */
 	if (!asked(a)) {
@@ -266,13 +333,35 @@ static int start(struct tt_cli *cli, const struct run_args *a, const struct tt_t
 		tt_nodemask_for_each (id, nodes)
 			tt_weights_put(&rw, id, tt_weights_get(&st->node, id, 1));
 	}
-	return launch_and_rebalance(cli, a, t, &rw, app, nodes);
+	return launch_child(cli, a, t, &rw, app, nodes);
+}
+
+/* The weights held for the program put back once it ended, said on
+ * standard error (its output stays its own); a put-back that failed
+ * leaves the journal the next tiertune puts back (the message names
+ * it), and is the failure run exits with. */
+static int put_back(struct tt_writer_result *res, int status)
+{
+	int restored, rc;
+
+	if (!res->held)
+		return status;
+	rc = tt_writer_unhold(res, &restored);
+	if (rc < 0)
+		return rc;
+	fprintf(stderr,
+		"tiertune run: %sthe weights%s are back as they were (%d value%s put back)\n",
+		status >= 0 ? "the program ended: " : "",
+		res->auto_turned_off ? " and the kernel's auto mode" : "", restored,
+		restored == 1 ? "" : "s");
+	return status;
 }
 
 static int launch(struct tt_cli *cli, const struct run_args *a)
 {
 	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
 	struct tt_app app;
+	struct tt_writer_result res;
 	struct tt_wi_state st;
 	struct tt_weights w;
 	struct tt_nodemask nodes;
@@ -282,6 +371,7 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 
 	if (rc)
 		return rc;
+	memset(&res, 0, sizeof(res));
 	/* A program that cannot start is refused before anything is written. */
 	rc = tt_app_init(&app, a->argv, NULL, true, NULL);
 	tt_wi_state_init(&st);
@@ -308,10 +398,23 @@ static int launch(struct tt_cli *cli, const struct run_args *a)
 	}
 	rc = tt_topo_check_source(&t, src);
 	if (rc >= 0)
-		rc = hold_weights(cli, a, &t, be, &w, &nodes, &st);
+		rc = hold_weights(cli, a, &t, be, &w, &nodes, &st, &res);
 	if (rc >= 0)
-		rc = start(cli, a, &t, &app, &w, &nodes, &st, src, list);
+		rc = start(cli, a, &t, &app, &w, &nodes, &st, src, list, res.held);
+	/* Also after a failure to start: what was written goes back. */
+	if (res.held) {
+		char msg[1024];
+		int back;
+
+		snprintf(msg, sizeof(msg), "%s", rc < 0 ? tt_err_msg() : "");
+		back = put_back(&res, rc);
+		if (back < 0 || rc >= 0)
+			rc = back;
+		else
+			tt_err(rc, "%s", msg);
+	}
 out:
+	tt_writer_result_release(&res);
 	tt_app_release(&app);
 	tt_wi_state_release(&st);
 	tt_topo_release(&t);
@@ -335,8 +438,10 @@ int cmd_run(struct tt_cli *cli, int argc, char **argv)
 				"the node whose CPUs the program runs on (default: the source the "
 				"run or profile was tuned for)"),
 		CLI_FLAG("apply", &a.apply,
-			 "write the weights first when sysfs holds others (apply's transaction; "
-			 "they are global: every program under weighted interleave uses them)"),
+			 "write the weights for the program's run when sysfs holds others "
+			 "(apply's transaction, held; the old weights and auto mode put back "
+			 "when it ends; global meanwhile: every program under weighted "
+			 "interleave uses them)"),
 		CLI_FLAG("force", &a.force, "use a run or profile from other hardware"),
 		CLI_DOUBLE("rebalance-after", &a.rebalance_after, "SECONDS",
 			   "run the program as a child and after SECONDS move its pages to the "

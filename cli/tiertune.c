@@ -85,9 +85,10 @@ const struct tt_cmd tt_commands[] = {
 	{ .name = "export",
 	  .run = cmd_export,
 	  .needs = CLI_TOPO,
+	  .args = "[-- COMMAND [ARGS...]]",
 	  .summary = "Write recommended weights as a shell script, a profile for other hosts, a "
-		     "systemd-tmpfiles snippet, a numactl line, a Prometheus textfile, or the "
-		     "run's trials." },
+		     "systemd-tmpfiles snippet, a numactl line, a systemd drop-in, a Prometheus "
+		     "textfile, or the run's trials." },
 	/* run launches on the topology it reads itself; db opens the
 	 * database as its action needs (check read-only). */
 	{ .name = "run",

@@ -211,7 +211,11 @@ static void print_text(const struct tt_writer_req *rq, const struct tt_writer_re
 		if (p->unchanged)
 			printf("; %d already as wanted, left alone", p->unchanged);
 		printf("\n");
-		if (res->auto_turned_off)
+		if (res->held)
+			printf("held while the program runs: the old weights%s go back when "
+			       "it ends\n",
+			       res->auto_turned_off ? " and the kernel's auto mode" : "");
+		else if (res->auto_turned_off)
 			printf("note: writing node weights turned the kernel's auto mode off; "
 			       "'tiertune restore --last' brings back the old weights and auto "
 			       "mode\n");
@@ -238,17 +242,24 @@ int cli_recover_first(struct tt_cli *cli)
 int cli_write(struct tt_cli *cli, struct tt_writer_req *rq)
 {
 	struct tt_writer_result res;
+	int rc = cli_write_keep(cli, rq, &res);
+
+	tt_writer_result_release(&res);
+	return rc;
+}
+
+int cli_write_keep(struct tt_cli *cli, struct tt_writer_req *rq, struct tt_writer_result *res)
+{
 	int rc;
 
 	cli_write_hooks(cli, rq);
-	rc = tt_writer_run(rq, &res);
+	rc = tt_writer_run(rq, res);
 	/* Said, so that a boot unit's log explains a late apply. */
 	if (tt_apply_lock_waited_ms >= 1000)
 		cli_warn("waited %d s for the lock another tiertune held%s%s%s",
 			 tt_apply_lock_waited_ms / 1000, tt_apply_lock_holder[0] ? " (pid " : "",
 			 tt_apply_lock_holder, tt_apply_lock_holder[0] ? ")" : "");
 	if (rc == 0)
-		rc = cli->json ? print_json(rq, &res) : (print_text(rq, &res), 0);
-	tt_writer_result_release(&res);
+		rc = cli->json ? print_json(rq, res) : (print_text(rq, res), 0);
 	return rc;
 }

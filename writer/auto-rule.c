@@ -34,6 +34,11 @@ static const struct {
 				 "back on (no HMAT/CDAT bandwidth data): use 'tiertune apply "
 				 "--force' for that",
 				 NULL },
+	[TT_WRITER_RUN_HELD] = { "run --apply puts the kernel's auto mode back on when the "
+				 "program ends, and this kernel cannot: it has no HMAT/CDAT "
+				 "bandwidth data, so writing 'true' fails (ENODEV)",
+				 "'tiertune apply --weights ... --force' writes them for good "
+				 "(auto mode stays off), then 'tiertune run' without --apply" },
 };
 
 enum tt_auto_verdict tt_writer_auto_rule(const struct tt_writer_req *rq,
@@ -43,7 +48,8 @@ enum tt_auto_verdict tt_writer_auto_rule(const struct tt_writer_req *rq,
 	 * before the apply it undoes (or what --defaults asks for). */
 	if (!p->auto_lost || rq->kind == TT_WRITER_RESTORE)
 		return TT_AUTO_ALLOW;
-	if (rq->force)
+	/* --force cannot make the put-back at the program's end succeed. */
+	if (rq->force && rq->kind != TT_WRITER_RUN_HELD)
 		return TT_AUTO_FORCED;
 	if (rq->dry_run)
 		return TT_AUTO_DRY_REFUSES;

@@ -237,6 +237,26 @@ static int plan(const struct tt_writer_req *rq, const char *state, struct tt_wri
 	return tt_err(TT_EFAIL, "no such source of weights (%d)", (int)rq->from);
 }
 
+/* run --apply: the weights for the program's run only, so a user who
+ * launches one program per socket (issue 43) does not leave global
+ * weights and auto mode off behind. Held as a tuner trial holds its
+ * weights: journalled, the lock kept, nothing in the history (restore
+ * --last still undoes the last real apply); a killed tiertune leaves the
+ * journal, which the next command puts back as any leftover. */
+static int hold(struct tt_apply_plan *p, const char *state, struct tt_writer_result *res)
+{
+	int rc = tt_apply_hold(p, state, &res->hold);
+
+	if (rc < 0)
+		return rc;
+	res->ran = res->held = true;
+	for (int i = 0; i < p->n; i++)
+		res->written += p->w[i].done;
+	for (int i = 0; i < p->nimplied; i++)
+		res->auto_turned_off |= strcmp(p->implied[i].old, p->implied[i].value) != 0;
+	return 0;
+}
+
 /* Writability, then the plan verified (a dry run refuses what the run
  * would refuse, for the same reason) or run as a transaction. */
 static int execute(const struct tt_writer_req *rq, const char *state, struct tt_writer_result *res)
@@ -260,6 +280,8 @@ static int execute(const struct tt_writer_req *rq, const char *state, struct tt_
 	}
 	if (rc < 0 || rq->dry_run)
 		return rc < 0 ? rc : tt_apply_verify(p);
+	if (rq->kind == TT_WRITER_RUN_HELD)
+		return hold(p, state, res);
 	/* The history's kind: restore --last takes back an "apply" or a
 	 * "restore" (--defaults, and --auto, whose record holds the weights
 	 * the kernel recomputed as side writes; the "restore-auto" records
@@ -325,6 +347,15 @@ int tt_writer_run(const struct tt_writer_req *rq, struct tt_writer_result *res)
 		break;
 	}
 	return execute(rq, state, res);
+}
+
+int tt_writer_unhold(struct tt_writer_result *res, int *restored)
+{
+	*restored = 0;
+	if (!res->held)
+		return 0;
+	res->held = false;
+	return tt_apply_unhold(&res->hold, restored);
 }
 
 void tt_writer_result_release(struct tt_writer_result *res)

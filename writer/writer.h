@@ -13,6 +13,7 @@
  *	   sources disagree) for an interface that is not per source
  *	4. the auto-mode rule (tt_writer_auto_rule), decided here only
  *	5. writability, then a dry run (plan and verify) or the transaction
+ *	   (or, for run --apply, the change held until tt_writer_unhold)
  *	6. record through the caller's hook (the database)
  *
  * and returns a result the front end prints. Nothing here prints: what a
@@ -55,6 +56,9 @@ enum tt_writer_kind {
 	TT_WRITER_AUTO_ALL, /* auto --all-sources --apply: the set */
 	TT_WRITER_TOP_EDIT, /* tiertop's w */
 	TT_WRITER_RESTORE,  /* restore and tiertop's u: back to what was */
+	/* run --apply: held while the program runs (tt_apply_hold), then put
+	 * back by tt_writer_unhold; never in the history. */
+	TT_WRITER_RUN_HELD,
 	TT_WRITER_NKINDS,
 };
 
@@ -125,6 +129,10 @@ struct tt_writer_result {
 	long long when;	    /* TT_WRITER_LAST: the undone apply's commit time */
 	char what[4200];    /* the source in words: "run 12", "profile 'p.json'" */
 	char objective[64]; /* what the record says it was for */
+	/* TT_WRITER_RUN_HELD: the change held, the lock with it, until
+	 * tt_writer_unhold (held is false when nothing was written). */
+	struct tt_apply_hold hold;
+	bool held;
 	/* The run recommends no weights (schema 4): "keep_auto" or
 	 * "bind_local", for source node action_source; nothing written. */
 	char action[16];
@@ -145,6 +153,11 @@ int tt_writer_recover(const struct tt_writer_req *rq);
 /* The whole sequence (above). res is filled as far as it got, also on
  * failure (release it either way). */
 int tt_writer_run(const struct tt_writer_req *rq, struct tt_writer_result *res);
+/* TT_WRITER_RUN_HELD: puts back what tt_writer_run wrote (the old weights,
+ * then auto mode), removes the journal and drops the lock; *restored:
+ * values put back. On failure the journal stays, named in the message,
+ * and the next tiertune puts it back. Nothing held: 0. */
+int tt_writer_unhold(struct tt_writer_result *res, int *restored);
 void tt_writer_result_release(struct tt_writer_result *res);
 
 #endif

@@ -252,7 +252,7 @@ lines = [l for l in open(sys.argv[1]).read().splitlines() if l and not l.startsw
 ok = all(re.fullmatch(r"[a-z_]+(\{[a-z_]+=\"[^\"]*\"(,[a-z_]+=\"[^\"]*\")*\})? -?[0-9.e+-]+", l) for l in lines)
 print(ok, sum("recommended" in l for l in lines), sum("current" in l for l in lines))' "$WORK/out")" "True 3 3"
 expect_bad_input 2 "csv exports a run's trials" "$fresh" "$TT" --sysfs-root "$fresh" export --weights 0:1 --format csv
-expect_bad_input 2 "option '--format' value 'yaml' is not one of: shell, json, tmpfiles, numactl, prometheus, csv, shares" "$fresh" "$TT" --sysfs-root "$fresh" export --weights 0:1 --format yaml
+expect_bad_input 2 "option '--format' value 'yaml' is not one of: shell, json, tmpfiles, numactl, systemd, prometheus, csv, shares" "$fresh" "$TT" --sysfs-root "$fresh" export --weights 0:1 --format yaml
 
 # From the database: a recorded run given a recommendation (the tuner's
 # job, not yet built, so the test writes the row).

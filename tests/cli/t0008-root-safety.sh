@@ -196,7 +196,7 @@ c.execute("INSERT INTO recommendations (run_id, source_node, interface, weights,
 c.commit()
 PY
 # (The run is this machine's, the root a fixture's: --force.)
-for fmt in shell tmpfiles numactl prometheus csv; do
+for fmt in shell tmpfiles numactl systemd prometheus csv; do
 	TIERTUNE_DB=$evil_db run "$TT" --sysfs-root "$root" export --run "$evil_run" --format "$fmt" -o "$WORK/evil.$fmt" --force
 	# (CSV's records end in CRLF, RFC 4180: that CR is the format's.)
 	ctl=$(if [ "$fmt" = csv ]; then sed $'s/\r$//'; else cat; fi <"$WORK/evil.$fmt" | LC_ALL=C grep -c $'[\x01-\x08\x0b-\x1f\x7f]')
@@ -236,7 +236,7 @@ same_refusal() { # text root args... (weights args, shared)
 spr=$(copy_fixture spr-ddr5-2cxl)
 rfc=$(copy_fixture rfc-4node)
 same_refusal "weight '0' for node 0 out of range (1-255)" "$spr" --weights 0:0
-for fmt in tmpfiles numactl json prometheus; do
+for fmt in tmpfiles numactl systemd json prometheus; do
 	expect_bad_input 2 "weight '0' for node 0 out of range (1-255)" "$spr" "$TT" --sysfs-root "$spr" export --format "$fmt" --weights 0:0
 done
 same_refusal "weights: node 9 is not online" "$spr" --weights 9:1

@@ -122,7 +122,7 @@ is "completion: --kernel=, split at '=' as bash does" "$(comp bench --kernel = s
 is "completion: --traffic offers bandwidth kernels only" "$(comp bench --traffic "" | grep -cw latency)" 0
 is "completion: --model's shipped models, from the tree's binary anywhere" \
 	"$(cd / && comp auto --model spr-ddr5)" "spr-ddr5-2cxl spr-ddr5-4cxl"
-is "completion: export --format's formats" "$(comp export --format "")" "shell json tmpfiles numactl prometheus csv shares"
+is "completion: export --format's formats" "$(comp export --format "")" "shell json tmpfiles numactl systemd prometheus csv shares"
 is "completion: --source-node's nodes, of the --sysfs-root given" \
 	"$(comp --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --source-node "")" "0 1 2"
 run "$TT" --db "$WORK/comp.db" auto --source-node 0 --model spr-ddr5-2cxl --budget 20

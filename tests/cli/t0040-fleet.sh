@@ -88,6 +88,73 @@ if command -v systemd-analyze >/dev/null; then
 else
 	skip "no systemd-analyze to verify the units with"
 fi
+
+# export --format systemd (issue 43): a drop-in for the program's service,
+# one setting a line, ordered after the boot unit that writes the weights,
+# each setting with the systemd it needs; accepted by systemd-analyze verify
+# beside the units above. Whether the host's systemd has
+# NUMAPolicy=weighted-interleave is asked of it: a fake systemd-analyze that
+# accepts every unit stands for one that has it.
+spr=$(copy_fixture spr-ddr5-2cxl)
+mkdir -p "$WORK/sd-new"
+printf '#!/bin/sh\n[ "$1" = --version ] && echo "systemd 262 (262)"\nexit 0\n' >"$WORK/sd-new/systemd-analyze"
+chmod +x "$WORK/sd-new/systemd-analyze"
+PATH="$WORK/sd-new:$PATH" run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format systemd
+cp "$WORK/out" "$WORK/dropin-new.conf"
+is "systemd drop-in (a systemd with weighted-interleave): its settings, one a line" \
+	"$rc:$(grep -v '^#' "$WORK/out" | grep . | tr '\n' ' ')" \
+	"0:[Unit] Wants=tiertune-apply.service After=tiertune-apply.service [Service] CPUAffinity=0-31 NUMAPolicy=weighted-interleave NUMAMask=0-2 "
+is "... each with the systemd it needs, the weights from the boot unit" \
+	"$(grep -c 'pull request 42688 (merged 2026-06-22; Debian 12.s 252' "$WORK/out"):$(grep -c '^# NUMAMask=: systemd 243+' "$WORK/out"):$(grep -c "this host's systemd 262 (262) takes it" "$WORK/out"):$(grep -c '^#   tiertune export --weights 0:5,1:2,2:1 --format json -o /etc/tiertune/profile.json$' "$WORK/out")" \
+	"1:1:1:1"
+PATH="$WORK/sd-new:$PATH" run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format systemd -- /usr/bin/app
+is "... with '-- COMMAND' there: the service's own ExecStart= stays, said" \
+	"$rc:$(grep -c '^ExecStart' "$WORK/out"):$(grep -c "^# (The service's own ExecStart= stays: systemd sets the policy for it.)$" "$WORK/out")" "0:0:1"
+if command -v systemd-analyze >/dev/null; then
+	sd=$(systemd-analyze --version | head -1)
+	mkdir -p "$units/demo.service.d"
+	printf '[Unit]\nDescription=a program tuned by tiertune\n[Service]\nExecStart=/bin/true\n' >"$units/demo.service"
+	run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format systemd -o "$units/demo.service.d/tiertune.conf"
+	if grep -q '^NUMAPolicy=weighted-interleave$' "$units/demo.service.d/tiertune.conf"; then
+		run systemd-analyze verify --man=no "$units/demo.service"
+		is "this host's $sd has weighted-interleave: the drop-in verifies clean" "$rc:$(cat "$WORK/err")" "0:"
+		skip "this host's systemd has weighted-interleave: no fallback drop-in to verify"
+	else
+		is "this host's $sd lacks weighted-interleave: said, with tiertune run in ExecStart= instead" \
+			"$(grep -c "this host's $sd has no" "$units/demo.service.d/tiertune.conf"):$(grep -c '^#ExecStart=tiertune run --weights 0:5,1:2,2:1 --source-node 0 -- PROGRAM$' "$units/demo.service.d/tiertune.conf"):$(grep -c '^NUMAPolicy' "$units/demo.service.d/tiertune.conf")" \
+			"1:1:0"
+		run systemd-analyze verify --man=no "$units/demo.service"
+		is "... and systemd-analyze verify takes it without a word" \
+			"$rc:$(cat "$WORK/err"):$(grep -c '^CPUAffinity=0-31$' "$units/demo.service.d/tiertune.conf")" "0::1"
+		# With the service's command after "--", the ExecStart= is written:
+		# tiertune run by its path, each word as systemd splits it.
+		run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format systemd \
+			-o "$units/demo.service.d/tiertune.conf" -- /usr/bin/app --port 80 "a b" '50%' '$HOME' ';' 'q"x'
+		is "... with '-- COMMAND': the service's ExecStart= cleared, then through tiertune run" \
+			"$rc:$(grep '^ExecStart=' "$units/demo.service.d/tiertune.conf" | tr '\n' '|')" \
+			"0:ExecStart=|ExecStart=$TT run --weights 0:5,1:2,2:1 --source-node 0 -- /usr/bin/app --port 80 \"a b\" \"50%%\" \"\$\$HOME\" \\; \"q\\\"x\"|"
+		run systemd-analyze verify --man=no "$units/demo.service"
+		is "... and systemd-analyze verify takes that too" "$rc:$(cat "$WORK/err")" "0:"
+		# The full drop-in: every line but the policy's is this systemd's.
+		cp "$WORK/dropin-new.conf" "$units/demo.service.d/tiertune.conf"
+		run systemd-analyze verify --man=no "$units/demo.service"
+		is "the full drop-in on $sd: only NUMAPolicy=weighted-interleave is unknown" \
+			"$rc:$(sed 's/^.*tiertune.conf:[0-9]*: //' "$WORK/err")" "0:Invalid NUMA policy type, ignoring: weighted-interleave"
+	fi
+else
+	skip "no systemd-analyze to verify the drop-in with (mk/packages/check.debian: systemd)"
+	skip "(the same)"
+	skip "(the same)"
+	skip "(the same)"
+	skip "(the same)"
+fi
+expect_bad_input 2 "export takes a command only after '--', for --format systemd" \
+	"$spr" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format shell -- /usr/bin/app
+expect_bad_input 2 "has a control character, which a unit file cannot hold" \
+	"$spr" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format systemd -- /usr/bin/app $'a\nb'
+
+expect_bad_input 2 "the systemd drop-in runs the program on the CPUs of the node the weights are for: give --source-node N" \
+	"$spr" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --format systemd
 out grep -q '^SUBSYSTEM=="memory", ACTION=="online", RUN+=.*is-enabled tiertune-apply.service || /bin/systemctl --no-block start tiertune-hotplug.service' \
 	"$TT_TOP/systemd/85-tiertune.rules"
 is "udev: a memory block onlined starts the hotplug unit when the apply unit is enabled" "$?" 0

@@ -82,7 +82,8 @@ fi
 # over nodes 0-2 at the weights sysfs holds (5:3:2), its CPUs node 0's;
 # pagemap --mode task touches 10007 pages under the task's policy and
 # reports each page's node (move_pages). Then weights sysfs does not hold:
-# refused, nothing written; --apply writes them first. ----
+# refused, nothing written; --apply writes them for the program's run and
+# puts the old ones back when it ends (issue 43). ----
 echo 5 >$WI/node0
 echo 3 >$WI/node1
 echo 2 >$WI/node2

@@ -16,8 +16,8 @@ int tt_test_rule_calls[TT_WRITER_NKINDS];
 enum tt_auto_verdict tt_writer_auto_rule(const struct tt_writer_req *rq,
 					 const struct tt_apply_plan *p)
 {
-	static const char *const names[TT_WRITER_NKINDS] = { "apply", "auto", "auto-all", "tiertop",
-							     "restore" };
+	static const char *const names[TT_WRITER_NKINDS] = { "apply",	"auto",	   "auto-all",
+							     "tiertop", "restore", "run" };
 	bool off = false;
 
 	tt_test_rule_calls[rq->kind]++;

@@ -5,6 +5,7 @@
  * the report. The planner and mover are core/rebalance.c. */
 #include "cli.h"
 
+#include "../core/parse.h"
 #include "../core/rebalance.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
@@ -194,7 +195,13 @@ struct rb_run {
 	struct tt_rb_result total;
 	struct tt_rb_proc proc;
 	struct progress pr;
-	char wtext[1024], damon[512], process[128];
+	char wtext[1024], damon[512], process[320];
+	/* The process's Name: escaped (core/parse.h): /proc gives a task's
+	 * comm as set (prctl PR_SET_NAME takes any byte but NUL, backspaces
+	 * and 0x9b included) and a captured tree anything; jansson refuses
+	 * a string that is not UTF-8. Printed, put in JSON and recorded as
+	 * this. */
+	char name[256];
 	int *dest, rounds;
 	int64_t planned, run_id;
 	double off, tol_bp;
@@ -220,7 +227,8 @@ static int rb_plan(struct rb_run *r)
 		rc = scan(cli, r->pid, &r->sc);
 	if (rc < 0)
 		return rc;
-	snprintf(r->process, sizeof(r->process), "pid %d (%s)", (int)r->pid, r->proc.comm);
+	tt_str_escape(r->proc.comm, r->name, sizeof(r->name));
+	snprintf(r->process, sizeof(r->process), "pid %d (%s)", (int)r->pid, r->name);
 	r->before = r->sc.cur;
 	rc = tt_rb_targets(&r->sc.cur, r->w, r->want);
 	if (rc < 0)
@@ -256,8 +264,8 @@ static void rb_print_plan(const struct rb_run *r)
 		 "process %d ('%s'): %" PRIu64 " pages (%.1f MiB) of private anonymous "
 		 "memory in %" PRIu64 " VMAs, %" PRIu64 " huge; %" PRIu64
 		 " VMAs of files, shared or kernel memory left alone",
-		 (int)r->pid, r->proc.comm, sc->cur.total, (double)sc->cur.total * 4096 / MIB,
-		 sc->vmas, sc->huge_units, sc->skipped_vmas);
+		 (int)r->pid, r->name, sc->cur.total, (double)sc->cur.total * 4096 / MIB, sc->vmas,
+		 sc->huge_units, sc->skipped_vmas);
 	print_wrapped("", head);
 	snprintf(title, sizeof(title),
 		 "weights %s, tolerance %.2f%% (%.0f bp) per node, order %s%s", r->wtext,
@@ -364,10 +372,9 @@ static json_t *rb_json(const struct rb_run *r)
 		json_object_set_new(bp, key, json_integer(r->target_bp[id]));
 	}
 	out = json_pack("{s:i,s:s,s:b,s:s,s:f,s:o,s:o,s:o,s:I,s:I,s:I,s:I}", "pid", (int)r->pid,
-			"process", r->proc.comm, "dry_run", !r->o->move, "order",
-			orders[r->o->order], "tolerance_bp", r->tol_bp, "weights",
-			tt_json_weights(w), "target_bp", bp, "before",
-			counts_json(&r->before, r->want, w), "planned_pages",
+			"process", r->name, "dry_run", !r->o->move, "order", orders[r->o->order],
+			"tolerance_bp", r->tol_bp, "weights", tt_json_weights(w), "target_bp", bp,
+			"before", counts_json(&r->before, r->want, w), "planned_pages",
 			(json_int_t)r->planned, "huge_units", (json_int_t)r->sc.huge_units, "vmas",
 			(json_int_t)r->sc.vmas, "skipped_vmas", (json_int_t)r->sc.skipped_vmas);
 	json_object_set_new(out, "per_page", json_boolean(r->sc.per_page));

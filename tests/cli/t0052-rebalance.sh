@@ -53,6 +53,23 @@ run "$TT" --sysfs-root "$fx" rebalance --pid 4244 --weights 0:5,1:3,2:2
 is "fixture: a process already at its shares, nothing to move" \
 	"$rc:$(grep -c '^within tolerance: no node is more than 0 bp off' "$WORK/out")" "0:1"
 
+# A captured tree's Name: holds whatever was captured (a live one, any byte
+# but NUL and newline: backspaces and 0x9b from prctl(PR_SET_NAME)): shown
+# escaped, in text, JSON and the error that names it, never raw.
+mkdir -p "$fx/proc/4246"
+printf 'Name:\tx\033[2J\033]0;pwn\007\010\233y\nUid:\t0\t0\t0\t0\nVmSize:\t 4000 kB\n' >"$fx/proc/4246/status"
+echo '7f0000000000 default anon=1000 dirty=1000 N0=1000 kernelpagesize_kB=4' >"$fx/proc/4246/numa_maps"
+run "$TT" --sysfs-root "$fx" rebalance --pid 4246 --weights 0:5,1:3,2:2
+is "a hostile Name: escaped in the text report, no control byte printed" \
+	"$rc:$(sed -n 1p "$WORK/out" | cut -c1-48):$(LC_ALL=C grep -c $'[\001-\010\016-\037\177\233]' "$WORK/out")" \
+	"0:process 4246 ('x\x1b[2J\x1b]0;pwn\x07\x08\x9by'):0"
+run "$TT" --sysfs-root "$fx" rebalance --pid 4246 --weights 0:5,1:3,2:2 --json
+is "a hostile Name: escaped in JSON (which stays valid)" "$rc:$(json 'j["process"]' <"$WORK/out")" \
+	'0:x\x1b[2J\x1b]0;pwn\x07\x08\x9by'
+printf 'Name:\tk\033[2J\nUid:\t0\t0\t0\t0\nKthread:\t1\n' >"$fx/proc/4246/status"
+expect_bad_input 2 "process 4246 ('k\\x1b[2J') is a kernel thread" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4246 --weights 0:1 --move
+
 # Refusals: each says what, exits as documented, and writes nothing (the
 # fixture and the database byte for byte).
 expect_bad_input 2 "is not this machine: its process can be shown, not moved" "$fx" \

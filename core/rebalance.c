@@ -670,6 +670,12 @@ int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
 	memset(res, 0, sizeof(*res));
 	for (size_t i = 0; i < n; i++)
 		res->planned += dest[i] >= 0 ? u[i].pages : 0;
+	if (cfg->rate_bytes_s != 0 && !(cfg->rate_bytes_s >= TT_RB_RATE_MIN_BYTES_S &&
+					cfg->rate_bytes_s <= TT_RB_RATE_MAX_BYTES_S)) {
+		rc = tt_err(TT_EINPUT, "rate %g bytes/s out of range (%g-%g)", cfg->rate_bytes_s,
+			    TT_RB_RATE_MIN_BYTES_S, TT_RB_RATE_MAX_BYTES_S);
+		goto out;
+	}
 	if (!addr || !nodes || !status || !pages) {
 		rc = tt_err(TT_EFAIL, "out of memory");
 		goto out;

@@ -136,9 +136,15 @@ struct tt_rb_progress {
 	double elapsed_s;
 };
 
+/* A rate limit's range. Below the least, one 2 MiB huge page takes over 20 s
+ * and a 1 GiB one hours (1e-9 MiB/s slept a century a batch; 1e-300 made
+ * the sleep overflow time_t); above the most, no memory moves that fast. */
+#define TT_RB_RATE_MIN_BYTES_S (0.1 * 1048576.0)
+#define TT_RB_RATE_MAX_BYTES_S (1e6 * 1048576.0)
+
 struct tt_rb_cfg {
 	uint32_t batch;	     /* units per move_pages call, at least 1 */
-	double rate_bytes_s; /* 0: no limit */
+	double rate_bytes_s; /* 0: no limit; else within TT_RB_RATE_{MIN,MAX}_BYTES_S */
 	bool move_all;	     /* MPOL_MF_MOVE_ALL: shared pages too (CAP_SYS_NICE) */
 	/* Called after each batch; a non-zero return stops. */
 	int (*progress)(void *ctx, const struct tt_rb_progress *p);

@@ -81,6 +81,14 @@ expect_bad_input 2 "node 3 is not an online memory node" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1,3:1 --move
 expect_bad_input 2 "rebalance needs exactly one of --weights, --run, --profile" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4242
+# A rate that cannot be slept: 1e-300 overflowed the sleep's time_t, 1e-9
+# slept a century a batch.
+for rate in 1e-300 1e-09 0.05; do
+	expect_bad_input 2 "option '--rate' value $rate MiB/s below 0.1" "$fx" \
+		"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1 --rate $rate
+done
+expect_bad_input 2 "option '--rate' value '2e6' out of range (0-1000000)" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1 --rate 2e6
 expect_bad_input 2 "--order" "$fx" "$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1 --order bogus
 
 # The shares export: basis points by the largest remainder, sum 10000.

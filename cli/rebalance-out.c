@@ -124,7 +124,14 @@ static void print_table(const char *title, const struct tt_rb_counts *c, const u
 static void print_failed(const struct tt_rb_result *r)
 {
 	uint64_t failed = r->ebusy + r->efault + r->enoent + r->eacces + r->enomem + r->other;
+	char full[256];
 
+	if (tt_nodemask_weight(&r->full)) {
+		tt_bit_format_list(r->full.bits, TT_MAX_NODES, full, sizeof(full));
+		printf("node%s %s had no room (ENOMEM): the pages that fit moved, no more were "
+		       "sent there\n",
+		       tt_nodemask_weight(&r->full) == 1 ? "" : "s", full);
+	}
 	if (!failed)
 		return;
 	printf("could not move %" PRIu64 " pages:", failed);
@@ -157,19 +164,30 @@ static void add_result(struct tt_rb_result *sum, const struct tt_rb_result *r)
 	sum->other += r->other;
 	sum->calls += r->calls;
 	sum->elapsed_s += r->elapsed_s;
+	for (int i = 0; i < TT_MAX_NODES / 64; i++)
+		sum->full.bits[i] |= r->full.bits[i];
 	sum->gone |= r->gone;
+	sum->unreachable |= r->unreachable;
 	sum->stopped |= r->stopped;
 }
 
 static json_t *result_json(const struct tt_rb_result *r)
 {
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:b}", "planned_pages",
-			 (json_int_t)r->planned, "moved_pages", (json_int_t)r->moved, "ebusy_pages",
-			 (json_int_t)r->ebusy, "efault_pages", (json_int_t)r->efault,
-			 "enoent_pages", (json_int_t)r->enoent, "eacces_pages",
-			 (json_int_t)r->eacces, "enomem_pages", (json_int_t)r->enomem,
-			 "other_pages", (json_int_t)r->other, "calls", (json_int_t)r->calls,
-			 "elapsed_s", tt_json_real(r->elapsed_s), "process_gone", r->gone);
+	json_t *full = json_array(), *out;
+	int id;
+
+	tt_nodemask_for_each (id, &r->full)
+		json_array_append_new(full, json_integer(id));
+	out = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:b}", "planned_pages",
+			(json_int_t)r->planned, "moved_pages", (json_int_t)r->moved, "ebusy_pages",
+			(json_int_t)r->ebusy, "efault_pages", (json_int_t)r->efault, "enoent_pages",
+			(json_int_t)r->enoent, "eacces_pages", (json_int_t)r->eacces,
+			"enomem_pages", (json_int_t)r->enomem, "other_pages", (json_int_t)r->other,
+			"calls", (json_int_t)r->calls, "elapsed_s", tt_json_real(r->elapsed_s),
+			"process_gone", r->gone);
+	json_object_set_new(out, "process_unreachable", json_boolean(r->unreachable));
+	json_object_set_new(out, "full_nodes", full);
+	return out;
 }
 
 static int scan(struct tt_cli *cli, pid_t pid, struct tt_rb_scan *sc)
@@ -193,6 +211,7 @@ struct rb_run {
 	uint64_t want[TT_MAX_NODES];
 	uint32_t target_bp[TT_MAX_NODES];
 	struct tt_rb_result total;
+	struct tt_rb_failed failed; /* over all rounds: each page that did not move, once */
 	struct tt_rb_proc proc;
 	struct progress pr;
 	char wtext[1024], damon[512], process[320];
@@ -206,6 +225,7 @@ struct rb_run {
 	int64_t planned, run_id;
 	double off, tol_bp;
 	bool moving, within;
+	bool looked_after; /* after: looked at again after moves (else before's copy) */
 };
 
 /* The refusals, the look at where the pages are, and the plan. */
@@ -229,7 +249,7 @@ static int rb_plan(struct rb_run *r)
 		return rc;
 	tt_str_escape(r->proc.comm, r->name, sizeof(r->name));
 	snprintf(r->process, sizeof(r->process), "pid %d (%s)", (int)r->pid, r->name);
-	r->before = r->sc.cur;
+	r->before = r->after = r->sc.cur;
 	rc = tt_rb_targets(&r->sc.cur, r->w, r->want);
 	if (rc < 0)
 		return rc;
@@ -286,8 +306,20 @@ static void rb_print_plan(const struct rb_run *r)
 	fflush(stdout);
 }
 
-/* The moves, in rounds: each round looks again and plans what is still
- * off, until within tolerance, nothing moved, or --rounds. */
+/* The process went away (exited, exiting) or out of reach: said so, not
+ * taken for an error. */
+static bool rb_lost(struct rb_run *r)
+{
+	if (!tt_proc_ref_alive(&r->proc.ref) || !tt_proc_has_mm(r->pid))
+		r->total.gone = true;
+	return r->total.gone;
+}
+
+/* The moves, in rounds: each round moves, looks again (the figures after),
+ * and plans what is still off, until within tolerance, nothing moved, a
+ * node full, the process gone or out of reach, or --rounds. A page that
+ * failed for good is not planned again (tt_rb_failed_mark), so each is
+ * counted once. */
 static int rb_move(struct rb_run *r)
 {
 	const struct cli_rebalance_opts *o = r->o;
@@ -298,36 +330,44 @@ static int rb_move(struct rb_run *r)
 					 .rate_bytes_s = o->rate_mib_s * MIB,
 					 .move_all = o->move_all,
 					 .progress = show_progress,
-					 .ctx = &r->pr };
+					 .ctx = &r->pr,
+					 .failed = &r->failed };
 		struct tt_rb_result res;
+		bool again;
 
 		r->pr.last_s = 0;
 		r->rounds++;
-		rc = tt_rb_move(r->pid, r->sc.units, r->sc.n, r->dest, &cfg, &res);
+		rc = tt_rb_move(&r->proc.ref, r->sc.units, r->sc.n, r->dest, &cfg, &res);
 		add_result(&r->total, &res);
 		if (r->pr.tty && res.calls)
 			fputc('\n', stderr);
-		if (rc < 0 || res.gone || res.stopped)
+		if (rc < 0 || r->total.gone || (!res.calls && !res.moved))
 			break;
+		again = !res.unreachable && !res.stopped && !tt_nodemask_weight(&res.full) &&
+			res.moved;
 		tt_rb_scan_release(&r->sc);
 		rc = scan(r->cli, r->pid, &r->sc);
 		if (rc < 0) {
 			/* Exited between the move and the look after it. */
-			r->total.gone = true;
-			rc = 0;
+			if (rb_lost(r))
+				rc = 0;
 			break;
 		}
+		r->after = r->sc.cur;
+		r->looked_after = true;
 		if (tt_rb_targets(&r->sc.cur, r->w, r->want) < 0 ||
-		    tt_rb_off_bp(&r->sc.cur, r->want) <= r->tol_bp || !res.moved)
+		    tt_rb_off_bp(&r->sc.cur, r->want) <= r->tol_bp || !again)
 			break;
 		free(r->dest);
 		r->dest = malloc((r->sc.n ? r->sc.n : 1) * sizeof(*r->dest));
+		tt_rb_failed_mark(&r->failed, r->sc.units, r->sc.n);
 		if (!r->dest ||
 		    tt_rb_plan(r->sc.units, r->sc.n, r->want, o->order, r->w, r->dest) < 0) {
 			rc = tt_err(TT_EFAIL, "cannot plan the next round");
 			break;
 		}
 	}
+	tt_rb_failed_count(&r->failed, &r->total);
 	return rc;
 }
 
@@ -379,7 +419,7 @@ static json_t *rb_json(const struct rb_run *r)
 			(json_int_t)r->sc.vmas, "skipped_vmas", (json_int_t)r->sc.skipped_vmas);
 	json_object_set_new(out, "per_page", json_boolean(r->sc.per_page));
 	json_object_set_new(out, "after",
-			    total->calls ? counts_json(&r->after, r->want, w) : json_null());
+			    r->looked_after ? counts_json(&r->after, r->want, w) : json_null());
 	json_object_set_new(out, "result", total->calls ? result_json(total) : json_null());
 	json_object_set_new(out, "rounds", json_integer(r->rounds));
 	json_object_set_new(out, "within_tolerance",
@@ -404,6 +444,12 @@ static void rb_print_result(const struct rb_run *r)
 		       total->moved);
 		return;
 	}
+	if (total->unreachable)
+		printf("process %d may no longer be moved (the kernel refused: it took other "
+		       "credentials): %" PRIu64 " pages had moved\n",
+		       (int)r->pid, total->moved);
+	if (!r->looked_after)
+		return;
 	print_table("after:", &r->after, r->want, r->target_bp, r->w);
 	printf("%s: the largest share off its target is %.0f bp\n",
 	       r->within ? "within tolerance" : "NOT within tolerance",
@@ -430,11 +476,16 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 	rc = rb_plan(r);
 	if (rc == 0 && !cli->json)
 		rb_print_plan(r);
-	if (rc == 0)
-		rc = rb_move(r);
 	if (rc == 0) {
-		r->after = r->total.calls && !r->total.gone ? r->sc.cur : r->before;
-		r->within = r->total.gone ? false : tt_rb_off_bp(&r->after, r->want) <= r->tol_bp;
+		/* Once a page may have moved, a failure still ends with the
+		 * count and the record, then the error. */
+		int mrc = rb_move(r);
+		char why[1024] = "";
+
+		if (mrc < 0)
+			snprintf(why, sizeof(why), "%s", tt_err_msg());
+		r->within = !r->total.gone && !r->total.unreachable && mrc == 0 &&
+			    tt_rb_off_bp(&r->after, r->want) <= r->tol_bp;
 		if (o->move && !o->no_record)
 			rb_record(r);
 		if (cli->json)
@@ -443,18 +494,25 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 			rb_print_result(r);
 		if (!cli->json && r->run_id)
 			printf("recorded as run %" PRId64 "\n", r->run_id);
-		rc = r->total.calls && (r->total.gone || !r->within) ? 1 : 0;
+		rc = r->total.calls && !r->within ? 1 : 0;
+		if (mrc < 0)
+			tt_err(mrc, "%s", why);
+		else
+			mrc = 0;
+		if (out) {
+			int prc = cli_print_json(out);
+
+			rc = prc ? prc : rc;
+		}
+		if (mrc < 0)
+			rc = cli_fail(TT_EFAIL);
 	}
+	tt_rb_proc_release(&r->proc);
+	tt_rb_failed_release(&r->failed);
 	tt_rb_scan_release(&r->sc);
 	free(r->dest);
 	free(r);
 	if (rc < 0)
 		return cli_fail(rc);
-	if (out) {
-		int prc = cli_print_json(out);
-
-		if (prc != 0)
-			return prc;
-	}
 	return rc;
 }

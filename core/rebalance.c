@@ -5,6 +5,7 @@
 #include "interleave.h"
 #include "numa-maps.h"
 #include "parse.h"
+#include "test-hooks.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -183,13 +184,13 @@ static uint64_t shares_pass(const struct tt_rb_unit *u, size_t n, bool huge, int
 	memset(seen, 0, sizeof(seen));
 	memset(moved, 0, sizeof(moved));
 	for (size_t i = 0; i < n; i++)
-		if (u[i].huge == huge && u[i].node >= 0)
+		if (u[i].huge == huge && u[i].node >= 0 && !u[i].stuck)
 			tot[u[i].node] += u[i].pages;
 	for (size_t i = 0; i < n; i++) {
 		int s = u[i].node, d;
 		unsigned __int128 line;
 
-		if (u[i].huge != huge || s < 0 || x[s] <= 0 || dest[i] >= 0)
+		if (u[i].huge != huge || s < 0 || x[s] <= 0 || dest[i] >= 0 || u[i].stuck)
 			continue;
 		seen[s] += u[i].pages;
 		/* Moved so far should follow x * seen / tot; the unit goes when
@@ -229,7 +230,7 @@ static int64_t plan_interleave(const struct tt_rb_unit *u, size_t n, const struc
 		node = tt_il_vma_node(o, u[i].addr >> shift);
 		if (node < 0)
 			rc = node;
-		else if (node != u[i].node) {
+		else if (node != u[i].node && !u[i].stuck) {
 			dest[i] = node;
 			planned += u[i].pages;
 		}
@@ -376,12 +377,15 @@ static int vma_header(const char *line, struct vma *v)
 	return 0;
 }
 
-/* move_pages(2) of another process: 0 or -errno. */
+/* move_pages(2) of another process: 0, the pages not moved, or -errno. */
 static long move_pages_of(pid_t pid, unsigned long n, void **pages, const int *nodes, int *status,
 			  int flags)
 {
-	long r = syscall(SYS_move_pages, pid, n, pages, nodes, status, flags);
+	long r;
 
+	if (tt_test_hooks && tt_test_hooks->move_pages)
+		return tt_test_hooks->move_pages(pid, n, pages, nodes, status, flags);
+	r = syscall(SYS_move_pages, pid, n, pages, nodes, status, flags);
 	return r < 0 ? -errno : r;
 }
 
@@ -551,12 +555,13 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 	char path[PATH_MAX], *line = NULL, nodes[1024];
 	size_t cap = 0;
 	unsigned int uid[4] = { 0 };
-	bool vm = false, kthread = false;
+	bool vm = false, kthread = false, zombie = false;
 	int id, nuid = 0;
 	long r;
 	FILE *f;
 
 	memset(p, 0, sizeof(*p));
+	p->ref = (struct tt_proc_ref){ .pid = pid, .pidfd = -1, .starttime = -1 };
 	tt_bit_format_list(t->mem_nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 	tt_nodemask_for_each (id, &w->set)
 		if (!tt_nodemask_test(&t->mem_nodes, id)) {
@@ -585,10 +590,17 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			vm = true;
 		else if (strncmp(line, "Kthread:", 8) == 0)
 			kthread = atoi(line + 8) == 1;
+		else if (strncmp(line, "State:", 6) == 0)
+			zombie = strchr("ZX", line[6 + strspn(line + 6, " \t")]) != NULL;
 	}
 	free(line);
 	fclose(f);
 	p->uid = uid[0];
+	/* An exited process not yet reaped has no Vm* lines either. */
+	if (zombie && !kthread)
+		return tt_err(TT_EINPUT,
+			      "process %d ('%s') has exited (a zombie): it has no memory to move",
+			      (int)pid, p->comm);
 	/* A kernel thread has no mm: no Vm* lines in its status (and Kthread: 1
 	 * since Linux 6.0). */
 	p->kernel_thread = kthread || !vm;
@@ -605,6 +617,23 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			      "CAP_SYS_NICE");
 	if (!s->live)
 		return 0; /* a fixture's process: its figures only, nothing to move */
+	/* In a pid namespace whose /proc is another's (the host's, mounted
+	 * before unshare), /proc/PID is one process and move_pages(PID) the
+	 * process of that number here: nothing read would be of what moves. */
+	pid_t self;
+
+	if (!tt_proc_ns_ours(&self)) {
+		tt_err(TT_EUNAVAIL,
+		       "'/proc' is not of this pid namespace (/proc/self is pid %d, this process "
+		       "is pid %d): its process %d is not the one move_pages would reach",
+		       (int)self, (int)getpid(), (int)pid);
+		tt_err_hint("mount a /proc of this namespace (unshare --pid --fork --mount-proc)");
+		return TT_EUNAVAIL;
+	}
+	/* Bound to the process read: every later query and move checks that
+	 * it is still this one (the pid is not reused meanwhile). */
+	if (tt_proc_ref_open(pid, &p->ref) < 0)
+		return tt_err(TT_EINPUT, "no process %d", (int)pid);
 	/* The kernel's own check, with nothing moved: move_pages of no pages
 	 * runs find_mm_struct (ptrace_may_access with PTRACE_MODE_READ_REALCREDS
 	 * since Linux 4.13, commit 197e7e521384: the same user or
@@ -620,9 +649,15 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		       "not permitted to move the pages of process %d ('%s', uid %u): the kernel "
 		       "refused (%s)",
 		       (int)pid, p->comm, p->uid, strerror((int)-r));
-		tt_err_hint("move_pages needs the process's own user or CAP_SYS_PTRACE (and "
-			    "CAP_SYS_NICE to move pages it shares); run as root or as uid %u",
-			    p->uid);
+		if (geteuid() == 0)
+			tt_err_hint("root was refused: a security module (Yama's ptrace_scope 3, "
+				    "SELinux, AppArmor) or a user namespace without "
+				    "CAP_SYS_PTRACE over the process's");
+		else
+			tt_err_hint("move_pages needs the process's own user or CAP_SYS_PTRACE "
+				    "(and CAP_SYS_NICE to move pages it shares); run as root or "
+				    "as uid %u",
+				    p->uid);
 		return TT_EUNAVAIL;
 	}
 	if (r < 0)
@@ -639,11 +674,103 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void count_status(struct tt_rb_result *res, int status, int want, uint32_t pages)
+/* Status not written by the kernel: move_pages stores a batch's statuses
+ * one run of pages to the same node at a time, and stores none for the run
+ * that failed (ENOMEM) or the runs after one that stopped short (a count
+ * of pages not moved returned). */
+#define UNSET INT_MIN
+
+/* Why move_pages failed for the whole call: the process gone or exiting
+ * (ESRCH once reaped, EINVAL while its mm is gone), no longer ours to move
+ * (EPERM, EACCES: it took new credentials), else an error. */
+static int call_failed(const struct tt_proc_ref *ref, long r, struct tt_rb_result *res)
 {
-	if (status == want)
-		res->moved += pages;
-	else if (status == -EBUSY)
+	if (!tt_proc_ref_alive(ref) || !tt_proc_has_mm(ref->pid)) {
+		res->gone = true;
+		return 0;
+	}
+	if (r == -EPERM || r == -EACCES) {
+		res->unreachable = true;
+		return 0;
+	}
+	return tt_err_sys(TT_EFAIL, (int)-r, "move_pages of process %d", (int)ref->pid);
+}
+
+static int failed_add(struct tt_rb_failed *f, uint64_t addr, uint32_t pages, int status)
+{
+	if (!f)
+		return 0;
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? f->cap * 2 : 256;
+		struct tt_rb_fail *v = realloc(f->v, cap * sizeof(*v));
+
+		if (!v)
+			return tt_err(TT_EFAIL, "out of memory");
+		f->v = v;
+		f->cap = cap;
+	}
+	f->v[f->n++] = (struct tt_rb_fail){
+		.addr = addr, .seq = f->seq++, .pages = pages, .status = status
+	};
+	return 0;
+}
+
+static int by_addr_seq(const void *a, const void *b)
+{
+	const struct tt_rb_fail *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sorted by address, each address's last outcome alone, the moved ones
+ * dropped. */
+static void failed_settle(struct tt_rb_failed *f)
+{
+	size_t k = 0;
+
+	if (!f || !f->n)
+		return;
+	qsort(f->v, f->n, sizeof(*f->v), by_addr_seq);
+	for (size_t i = 0; i < f->n; i++) {
+		if (i + 1 < f->n && f->v[i + 1].addr == f->v[i].addr)
+			continue;
+		if (f->v[i].status != 0)
+			f->v[k++] = f->v[i];
+	}
+	f->n = k;
+}
+
+void tt_rb_failed_release(struct tt_rb_failed *f)
+{
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+void tt_rb_failed_mark(const struct tt_rb_failed *f, struct tt_rb_unit *u, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct tt_rb_fail key = { .addr = u[i].addr }, *hit;
+		size_t lo = 0, hi = f->n;
+
+		/* The first record at or above the address (settled: one each). */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (f->v[mid].addr < key.addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		hit = lo < f->n && f->v[lo].addr == key.addr ? &f->v[lo] : NULL;
+		u[i].stuck = hit && hit->status != -EBUSY;
+	}
+}
+
+static void count_status(struct tt_rb_result *res, int status, uint32_t pages)
+{
+	if (status == -EBUSY)
 		res->ebusy += pages;
 	else if (status == -EFAULT)
 		res->efault += pages;
@@ -657,13 +784,122 @@ static void count_status(struct tt_rb_result *res, int status, int want, uint32_
 		res->other += pages;
 }
 
-int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
+void tt_rb_failed_count(const struct tt_rb_failed *f, struct tt_rb_result *res)
+{
+	res->ebusy = res->efault = res->enoent = res->eacces = res->enomem = res->other = 0;
+	for (size_t i = 0; i < f->n; i++)
+		count_status(res, f->v[i].status, f->v[i].pages);
+}
+
+/* One batch: its units' addresses, target nodes and sizes, sorted by target
+ * node (stable), so that each node is one run of the kernel's and a run
+ * that fails leaves the runs after it to send again. */
+struct slot {
+	uint64_t addr;
+	uint32_t pages;
+	int node, pos;
+};
+
+struct batch {
+	struct slot *slot;
+	void **addr;
+	int *nodes, *status, *where;
+	uint32_t k;
+};
+
+static int by_node_pos(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int outcome(struct tt_rb_result *res, struct tt_rb_failed *failed, const struct slot *s,
+		   int status)
+{
+	if (status == s->node) {
+		res->moved += s->pages;
+		return failed_add(failed, s->addr, s->pages, 0);
+	}
+	count_status(res, status, s->pages);
+	return failed_add(failed, s->addr, s->pages, status);
+}
+
+/* Sends a batch, page by page counted as it ended. move_pages stores the
+ * statuses of one run of pages to the same node at a time; a run that the
+ * target node has no room for (the call returns -ENOMEM) or that migrated
+ * only in part (it returns the count not moved) stores none, and the runs
+ * after it are not tried. So: that run's pages are asked where they are
+ * now (moved, or not: ENOMEM, the node marked full, or other), and the
+ * runs after it are sent again. At most a call per node of the batch. */
+static int send_batch(const struct tt_proc_ref *ref, struct batch *b, int flags,
+		      struct tt_rb_result *res, struct tt_rb_failed *failed)
+{
+	uint32_t off = 0;
+	int rc = 0;
+
+	qsort(b->slot, b->k, sizeof(*b->slot), by_node_pos);
+	for (uint32_t j = 0; j < b->k; j++) {
+		b->addr[j] = (void *)(uintptr_t)b->slot[j].addr;
+		b->nodes[j] = b->slot[j].node;
+	}
+	while (off < b->k && rc == 0) {
+		uint32_t j, e;
+		long r;
+
+		if (tt_bit_test(res->full.bits, (unsigned int)b->nodes[off])) {
+			rc = outcome(res, failed, &b->slot[off++], -ENOMEM);
+			continue;
+		}
+		/* Only while it is the process planned: alive before the call
+		 * and after it, it held its pid throughout. */
+		if (!tt_proc_ref_alive(ref)) {
+			res->gone = true;
+			break;
+		}
+		for (j = off; j < b->k; j++)
+			b->status[j] = UNSET;
+		r = move_pages_of(ref->pid, b->k - off, b->addr + off, b->nodes + off,
+				  b->status + off, flags);
+		res->calls++;
+		if (r < 0 && r != -ENOMEM)
+			return call_failed(ref, r, res);
+		for (j = off; j < b->k && b->status[j] != UNSET && rc == 0; j++)
+			rc = outcome(res, failed, &b->slot[j], b->status[j]);
+		off = j;
+		if (off == b->k || rc < 0)
+			break;
+		/* The run that stopped it: where its pages are now. */
+		for (e = off; e < b->k && b->nodes[e] == b->nodes[off]; e++)
+			;
+		if (move_pages_of(ref->pid, e - off, b->addr + off, NULL, b->where + off, 0) < 0)
+			for (j = off; j < e; j++)
+				b->where[j] = UNSET;
+		if (r == -ENOMEM)
+			tt_bit_set(res->full.bits, (unsigned int)b->nodes[off]);
+		for (j = off; j < e && rc == 0; j++)
+			rc = outcome(res, failed, &b->slot[j],
+				     b->where[j] == b->nodes[j] ? b->nodes[j]
+				     : r == -ENOMEM		? -ENOMEM
+								: -EAGAIN);
+		off = e;
+	}
+	if (rc == 0 && !res->gone && !tt_proc_ref_alive(ref))
+		res->gone = true;
+	return rc;
+}
+
+int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t n, const int *dest,
 	       const struct tt_rb_cfg *cfg, struct tt_rb_result *res)
 {
 	uint32_t batch = cfg->batch ? cfg->batch : 1;
-	void **addr = malloc(batch * sizeof(*addr));
-	int *nodes = malloc(batch * sizeof(*nodes)), *status = malloc(batch * sizeof(*status));
-	uint32_t *pages = malloc(batch * sizeof(*pages));
+	struct batch b = { .slot = malloc(batch * sizeof(*b.slot)),
+			   .addr = malloc(batch * sizeof(*b.addr)),
+			   .nodes = malloc(batch * sizeof(*b.nodes)),
+			   .status = malloc(batch * sizeof(*b.status)),
+			   .where = malloc(batch * sizeof(*b.where)) };
 	double t0 = now_s(), sent = 0;
 	int flags = MPOL_MF_MOVE | (cfg->move_all ? MPOL_MF_MOVE_ALL : 0), rc = 0;
 
@@ -676,47 +912,44 @@ int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
 			    TT_RB_RATE_MIN_BYTES_S, TT_RB_RATE_MAX_BYTES_S);
 		goto out;
 	}
-	if (!addr || !nodes || !status || !pages) {
+	if (!b.slot || !b.addr || !b.nodes || !b.status || !b.where) {
 		rc = tt_err(TT_EFAIL, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < n;) {
-		uint32_t k = 0;
+	for (size_t i = 0; i < n && rc == 0;) {
 		uint64_t bytes = 0;
-		long r;
 
 		/* A batch: up to cfg->batch units, and with a rate, no more
 		 * than a tenth of a second's worth (at least one unit), so the
-		 * pace is even and a stop comes soon. */
-		for (; i < n && k < batch; i++) {
+		 * pace is even and a stop comes soon. A node found full gets
+		 * nothing more: its pages are counted as the kernel said. */
+		for (b.k = 0; i < n && b.k < batch && rc == 0; i++) {
 			if (dest[i] < 0)
 				continue;
-			if (k && cfg->rate_bytes_s > 0 &&
+			if (tt_bit_test(res->full.bits, (unsigned int)dest[i])) {
+				res->enomem += u[i].pages;
+				rc = failed_add(cfg->failed, u[i].addr, u[i].pages, -ENOMEM);
+				continue;
+			}
+			if (b.k && cfg->rate_bytes_s > 0 &&
 			    (double)(bytes + u[i].pages * PAGE) > cfg->rate_bytes_s / 10)
 				break;
-			addr[k] = (void *)(uintptr_t)u[i].addr;
-			nodes[k] = dest[i];
-			pages[k] = u[i].pages;
+			b.slot[b.k] = (struct slot){ .addr = u[i].addr,
+						     .pages = u[i].pages,
+						     .node = dest[i],
+						     .pos = (int)b.k };
 			bytes += u[i].pages * PAGE;
-			k++;
+			b.k++;
 		}
-		if (!k)
+		if (!b.k || rc < 0)
 			break;
-		r = move_pages_of(pid, k, addr, nodes, status, flags);
-		res->calls++;
-		if (r == -ESRCH) {
-			res->gone = true;
+		rc = send_batch(ref, &b, flags, res, cfg->failed);
+		if (rc < 0 || res->gone || res->unreachable)
 			break;
-		}
-		if (r < 0) {
-			rc = tt_err_sys(TT_EFAIL, (int)-r, "move_pages of %u pages of process %d",
-					k, (int)pid);
-			break;
-		}
-		for (uint32_t j = 0; j < k; j++)
-			count_status(res, status[j], nodes[j], pages[j]);
 		sent += (double)bytes;
 		if (cfg->rate_bytes_s > 0) {
+			/* At most a unit's worth at the least rate ahead: a
+			 * 1 GiB page at 0.1 MiB/s, under 3 hours. */
 			double ahead = sent / cfg->rate_bytes_s - (now_s() - t0);
 
 			if (ahead > 0) {
@@ -746,11 +979,13 @@ int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
 		}
 	}
 	res->elapsed_s = now_s() - t0;
+	failed_settle(cfg->failed);
 out:
-	free(addr);
-	free(nodes);
-	free(status);
-	free(pages);
+	free(b.slot);
+	free(b.addr);
+	free(b.nodes);
+	free(b.status);
+	free(b.where);
 	return rc;
 }
 
@@ -776,4 +1011,9 @@ void tt_rb_damon(const struct tt_sysfs *s, const char *release, char *buf, size_
 		snprintf(buf, size,
 			 "DAMON is here but not its weighted migration (a scheme's dests, Linux "
 			 "6.17+)");
+}
+
+void tt_rb_proc_release(struct tt_rb_proc *p)
+{
+	tt_proc_ref_close(&p->ref);
 }

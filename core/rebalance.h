@@ -14,14 +14,16 @@
  *	tt_rb_check(sfs, pid, &weights, &topo, move, &info);    refusals, nothing moved
  *	tt_rb_scan_live(sfs, pid, &sc);        (tt_rb_scan_numa_maps: counts only)
  *	tt_rb_targets(&sc.cur, &weights, want);
+ *	tt_rb_failed_mark(&failed, sc.units, sc.n);    (rounds after the first)
  *	tt_rb_plan(sc.units, sc.n, want, order, &weights, dest);
- *	tt_rb_move(pid, sc.units, sc.n, dest, &cfg, &res);
- *	tt_rb_scan_release(&sc);
+ *	tt_rb_move(&info.ref, sc.units, sc.n, dest, &cfg, &res);   cfg.failed = &failed
+ *	tt_rb_scan_release(&sc); ... tt_rb_failed_release(&failed); tt_rb_proc_release(&info);
  */
 #ifndef TT_REBALANCE_H
 #define TT_REBALANCE_H
 
 #include "bitmap.h"
+#include "proc.h"
 #include "sysfs.h"
 #include "topo.h"
 #include "weights.h"
@@ -56,6 +58,7 @@ struct tt_rb_unit {
 	uint32_t pages; /* 4 KiB pages: 1, 512 (2 MiB) ... */
 	int16_t node;	/* where it is */
 	bool huge;
+	bool stuck; /* failed to move before, for good (tt_rb_failed_mark): not planned */
 };
 
 struct tt_rb_scan {
@@ -121,15 +124,21 @@ int64_t tt_rb_plan(const struct tt_rb_unit *u, size_t n, const uint64_t *want,
  * kernel's own check: a move_pages query runs the ptrace access check a
  * move does), weights on a node that is not an online memory node. */
 struct tt_rb_proc {
-	char comm[64];
+	char comm[64];	    /* Name: as read, any byte: escape it to print it */
 	uid_t uid;	    /* the process's real uid */
 	bool same_user;	    /* ours is its real, effective and saved uid */
 	bool cap_ptrace;    /* we hold CAP_SYS_PTRACE */
 	bool cap_nice;	    /* we hold CAP_SYS_NICE (MPOL_MF_MOVE_ALL) */
 	bool kernel_thread; /* Kthread: 1, or no mm */
+	/* The live process checked, the one every later query and move must
+	 * reach (pidfd -1 and starttime -1 on another root). */
+	struct tt_proc_ref ref;
 };
+/* On the live root also refused: a /proc of another pid namespace (its pids
+ * are not the ones move_pages takes). */
 int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		const struct tt_topo *t, bool move_all, struct tt_rb_proc *p);
+void tt_rb_proc_release(struct tt_rb_proc *p);
 
 struct tt_rb_progress {
 	uint64_t moved_pages, planned_pages, failed_pages;
@@ -149,6 +158,9 @@ struct tt_rb_cfg {
 	/* Called after each batch; a non-zero return stops. */
 	int (*progress)(void *ctx, const struct tt_rb_progress *p);
 	void *ctx;
+	/* Across rounds, each unit that did not move, as it last ended; NULL:
+	 * not kept. */
+	struct tt_rb_failed *failed;
 };
 
 /* Per-page outcomes, in 4 KiB pages. */
@@ -162,15 +174,43 @@ struct tt_rb_result {
 	uint64_t other;	 /* any other status, or a page left where it was */
 	uint64_t calls;	 /* move_pages calls */
 	double elapsed_s;
-	bool gone;    /* the process exited midway (ESRCH) */
-	bool stopped; /* the progress callback stopped it */
+	struct tt_nodemask full; /* target nodes that had no room (ENOMEM) */
+	bool gone;		 /* the process exited midway (exiting: EINVAL; reaped: ESRCH) */
+	bool unreachable; /* the kernel stopped letting us move it (EPERM: new credentials) */
+	bool stopped;	  /* the progress callback stopped it */
 };
 
 /* Moves unit i to dest[i] (>= 0) in batches of cfg->batch units, no faster
- * than cfg->rate_bytes_s. A process that exits midway ends it with
- * res->gone set and 0 returned: res says what moved. */
-int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
+ * than cfg->rate_bytes_s, each batch only while ref's process is alive
+ * (checked before and after the call). A process that exits midway ends
+ * it with res->gone set and 0 returned, one that may no longer be moved
+ * with res->unreachable: res says what moved. A node that answers ENOMEM
+ * gets no more pages (those left for it counted ENOMEM, res->full); the
+ * pages of a batch the kernel did not say of (a move_pages that fails or
+ * stops partway reports no status for them) are queried, so that each is
+ * counted as it ended. */
+int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t n, const int *dest,
 	       const struct tt_rb_cfg *cfg, struct tt_rb_result *res);
+
+/* Units that did not move, by address, each with its last status: a page
+ * that cannot move (shared with another process, the zero page) fails
+ * again each round, and the rounds' counts must not add it up. */
+struct tt_rb_failed {
+	struct tt_rb_fail {
+		uint64_t addr;
+		uint64_t seq;	/* order of outcome: the last one holds */
+		uint32_t pages; /* 4 KiB pages */
+		int status;	/* move_pages' status; 0: moved after all */
+	} * v;
+	size_t n, cap;
+	uint64_t seq;
+};
+void tt_rb_failed_release(struct tt_rb_failed *f);
+/* Units whose address failed before for good (any status but EBUSY, which
+ * passes) marked stuck, so that no round plans them again. */
+void tt_rb_failed_mark(const struct tt_rb_failed *f, struct tt_rb_unit *u, size_t n);
+/* The failure counts of res (ebusy ... other) from f: each unit once. */
+void tt_rb_failed_count(const struct tt_rb_failed *f, struct tt_rb_result *res);
 
 /* DAMON's weighted migration (DAMOS migrate_hot/migrate_cold with a
  * dests directory, Linux 6.17+): "" when the root has no DAMON sysfs

@@ -13,6 +13,7 @@
 #define TT_TEST_HOOKS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct tt_collector;
 
@@ -32,6 +33,13 @@ struct tt_test_hooks {
 	 * this returns (0: as timed), so that a unit test makes the spread a
 	 * busy host makes, or none (bench/run.c); NULL: none. */
 	double (*pass_spread)(void);
+	/* move_pages(2) of another process as rebalance calls it (a query
+	 * when nodes is NULL): 0, the count of pages not moved, or -errno; a
+	 * unit test's scripted kernel (a full node, an exiting process, shared
+	 * pages) in place of the system call (core/rebalance.c); NULL: the
+	 * system call. */
+	long (*move_pages)(pid_t pid, unsigned long n, void **pages, const int *nodes, int *status,
+			   int flags);
 };
 
 /* The variable the test front end reads for app_host_nodes, which the

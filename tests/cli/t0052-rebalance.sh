@@ -131,6 +131,21 @@ is "the record: each trial's node at its target share (1) and holding it" \
 	"$(sql "$db" "select t.placement, n.node, n.requested_share, n.achieved_share from trials t join trial_nodes n on n.trial_id = t.id order by t.id")" \
 	"before|$node|1.0|1.0
 after|$node|1.0|1.0"
+# A pid namespace that still sees the host's /proc (unshare without
+# --mount-proc): /proc/PID is the host's process, move_pages(PID) this
+# namespace's; refused, nothing moved or recorded.
+if unshare --pid --fork true 2>/dev/null; then ns=(unshare --pid --fork)
+elif unshare -r --pid --fork true 2>/dev/null; then ns=(unshare -r --pid --fork)
+else ns=(); fi
+if [ ${#ns[@]} -gt 0 ]; then
+	before=$(db_sum --db "$db")
+	run "${ns[@]}" "$TT" --db "$db" rebalance --pid "$held" --weights "$node:1" --move
+	is "live: in a pid namespace with another's /proc, refused (exit 3), nothing recorded" \
+		"$rc:$(grep -c "'/proc' is not of this pid namespace" "$WORK/err"):$([ "$(db_sum --db "$db")" = "$before" ] && echo same)" \
+		"3:1:same"
+else
+	skip "unshare --pid not permitted here"
+fi
 if can_drop; then
 	tt=$(nobody_tt)
 	before=$(db_sum --db "$db")

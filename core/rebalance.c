@@ -8,6 +8,7 @@
 #include "test-hooks.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/capability.h>
@@ -305,19 +306,63 @@ static int add_unit(struct tt_rb_scan *sc, uint64_t addr, uint32_t pages, int no
 	return 0;
 }
 
-/* A numa_maps line of private anonymous memory: anon= pages and no file
- * behind it (shmem, memfd and hugetlbfs show file=). */
-static bool anon_line(const char *line)
+/* A numa_maps line of memory the process owns alone: private anonymous
+ * (anon= pages and no file behind it: shmem, memfd and hugetlbfs files
+ * show file=), or private MAP_HUGETLB ("huge", anon= pages of the
+ * kernel's internal file /anon_hugepage; shared hugetlb pages are not
+ * anon). */
+static bool own_line(const char *line, bool *hugetlb)
 {
-	return strstr(line, " anon=") && !strstr(line, " file=");
+	*hugetlb = strstr(line, " huge ") && strstr(line, " file=/anon_hugepage");
+	return strstr(line, " anon=") && (*hugetlb || !strstr(line, " file="));
+}
+
+int tt_rb_numa_maps_count(FILE *f, struct tt_rb_scan *sc)
+{
+	char *line = NULL;
+	size_t cap = 0;
+
+	memset(sc, 0, sizeof(*sc));
+	while (getline(&line, &cap, f) > 0) {
+		struct tt_nmap_vma v;
+		uint64_t per, add[TT_MAX_NODES], sum = 0;
+		bool hugetlb, bad = false;
+		int id;
+
+		tt_chomp(line);
+		if (!own_line(line, &hugetlb) || tt_numa_maps_line(line, &v) < 0 ||
+		    v.page_bytes < PAGE || v.page_bytes % PAGE) {
+			sc->skipped_vmas++;
+			continue;
+		}
+		per = v.page_bytes / PAGE;
+		/* Counts that overflow are not a kernel's: the line is left. */
+		tt_nodemask_for_each (id, &v.resident)
+			bad |= __builtin_mul_overflow(v.pages[id], per, &add[id]) ||
+			       __builtin_add_overflow(sum, add[id], &sum);
+		if (bad || __builtin_add_overflow(sc->cur.total, sum, &sum)) {
+			sc->skipped_vmas++;
+			continue;
+		}
+		sc->vmas++;
+		tt_nodemask_for_each (id, &v.resident) {
+			sc->cur.pages[id] += add[id];
+			sc->cur.total += add[id];
+			if (hugetlb)
+				sc->huge_units += v.pages[id];
+			if (add[id])
+				tt_bit_set(sc->cur.nodes.bits, (unsigned int)id);
+		}
+	}
+	free(line);
+	return ferror(f) ? TT_EUNAVAIL : 0;
 }
 
 int tt_rb_scan_numa_maps(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc)
 {
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
+	char path[PATH_MAX];
 	FILE *f;
-	int rc = 0;
+	int rc;
 
 	memset(sc, 0, sizeof(*sc));
 	if (tt_sysfs_path(s, path, sizeof(path), "/proc/%d/numa_maps", (int)pid) < 0)
@@ -325,56 +370,116 @@ int tt_rb_scan_numa_maps(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan 
 	if (!(f = fopen(path, "re")))
 		return tt_err_sys(errno == ENOENT ? TT_EINPUT : TT_EUNAVAIL, errno,
 				  "cannot read '%s'", path);
-	while (getline(&line, &cap, f) > 0) {
-		struct tt_nmap_vma v;
-		int id;
-
-		tt_chomp(line);
-		if (!anon_line(line) || tt_numa_maps_line(line, &v) < 0) {
-			sc->skipped_vmas++;
-			continue;
-		}
-		sc->vmas++;
-		tt_nodemask_for_each (id, &v.resident) {
-			uint64_t p = v.pages[id] * (v.page_bytes / PAGE);
-
-			sc->cur.pages[id] += p;
-			sc->cur.total += p;
-			if (p)
-				tt_bit_set(sc->cur.nodes.bits, (unsigned int)id);
-		}
-	}
-	if (ferror(f))
-		rc = tt_err(TT_EUNAVAIL, "cannot read '%s'", path);
-	free(line);
+	rc = tt_rb_numa_maps_count(f, sc);
 	fclose(f);
-	return rc;
+	return rc < 0 ? tt_err(TT_EUNAVAIL, "cannot read '%s'", path) : 0;
 }
 
-struct vma {
-	uint64_t start, end;
-	uint64_t page_bytes; /* KernelPageSize */
-	uint64_t thp_bytes;  /* AnonHugePages */
-	uint64_t rss_bytes;  /* Rss */
-	bool take;
-};
-
-/* "start-end perms offset dev inode [path]": private, readable, anonymous
- * (no path, the heap, a stack or a named anonymous region). The others
- * are left: file pages are shared page cache, [vdso] and [vvar] the
- * kernel's. */
-static int vma_header(const char *line, struct vma *v)
+/* "start-end perms offset dev inode [path]": private and readable, then
+ * anonymous (no path, the heap, a stack or a named anonymous region), or
+ * MAP_HUGETLB (the kernel's internal file "/anon_hugepage (deleted)", told
+ * by VmFlags' ht, read later). The others are left: file pages are shared
+ * page cache, [vdso] and [vvar] the kernel's. */
+static int vma_header(const char *line, struct tt_rb_vma *v, bool *anon, bool *huge_path)
 {
 	char perms[8] = "", path[64] = "";
 	unsigned long long a, b, ino;
 
-	if (sscanf(line, "%llx-%llx %7s %*s %*s %llu %63s", &a, &b, perms, &ino, path) < 4)
+	if (sscanf(line, "%llx-%llx %7s %*s %*s %llu %63s", &a, &b, perms, &ino, path) < 4 ||
+	    b < a || strlen(perms) < 4)
 		return TT_EINPUT;
-	*v = (struct vma){ .start = a, .end = b, .page_bytes = PAGE };
-	v->take = perms[0] == 'r' && perms[3] == 'p' && ino == 0 &&
-		  (!path[0] || strcmp(path, "[heap]") == 0 || strncmp(path, "[stack", 6) == 0 ||
-		   strncmp(path, "[anon:", 6) == 0);
+	*v = (struct tt_rb_vma){ .start = a, .end = b, .page_bytes = PAGE };
+	v->private_rd = perms[0] == 'r' && perms[3] == 'p';
+	*anon = ino == 0 && (!path[0] || strcmp(path, "[heap]") == 0 ||
+			     strncmp(path, "[stack", 6) == 0 || strncmp(path, "[anon:", 6) == 0);
+	*huge_path = strcmp(path, "/anon_hugepage") == 0;
 	return 0;
+}
+
+/* "Key:   N kB" for key: N * 1024 in *bytes; false for another key, or a
+ * figure no kernel gives. */
+static bool kb_field(const char *line, const char *key, uint64_t *bytes)
+{
+	size_t n = strlen(key);
+	uint64_t kb;
+
+	if (strncmp(line, key, n) != 0 || line[n] != ':' ||
+	    sscanf(line + n + 1, "%" SCNu64 " kB", &kb) != 1 || kb > UINT64_MAX / 1024)
+		return false;
+	*bytes = kb * 1024;
+	return true;
+}
+
+/* One "Key: value" line of a VMA's smaps entry, the keys the scan uses. */
+static void vma_field(const char *line, struct tt_rb_vma *v, uint64_t *hugetlb_bytes)
+{
+	uint64_t bytes;
+
+	if (kb_field(line, "KernelPageSize", &bytes)) {
+		/* A power of two from 4 KiB to 16 GiB (ppc64's largest). */
+		if (bytes >= PAGE && bytes <= (16ULL << 30) && !(bytes & (bytes - 1)))
+			v->page_bytes = bytes;
+	} else if (kb_field(line, "AnonHugePages", &bytes))
+		v->thp_bytes = bytes;
+	else if (kb_field(line, "Rss", &bytes))
+		v->rss_bytes = bytes;
+	else if (kb_field(line, "Private_Hugetlb", &bytes))
+		*hugetlb_bytes = bytes;
+	else if (strncmp(line, "VmFlags:", 8) == 0) {
+		/* Two-letter flags, space-separated: "ht" is VM_HUGETLB. */
+		for (const char *p = line + 8; (p = strstr(p, " ht")) != NULL; p += 3)
+			if (p[3] == '\0' || p[3] == ' ')
+				v->hugetlb = true;
+	}
+}
+
+int tt_rb_smaps_read(FILE *f, int (*fn)(void *ctx, const struct tt_rb_vma *v), void *ctx)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	struct tt_rb_vma v = { 0 };
+	uint64_t hugetlb_bytes = 0;
+	bool have = false, anon = false, huge_path = false;
+	int rc = 0;
+
+	/* A VMA's header line, then "Key: value" lines; it is done once its
+	 * last line (the next header, or the end) is read. */
+	for (;;) {
+		bool more = getline(&line, &cap, f) > 0, header;
+		struct tt_rb_vma next;
+		bool next_anon, next_huge;
+
+		if (more) {
+			tt_chomp(line);
+			header = (line[0] >= '0' && line[0] <= '9') ||
+				 (line[0] >= 'a' && line[0] <= 'f');
+			if (!header) {
+				if (have)
+					vma_field(line, &v, &hugetlb_bytes);
+				continue;
+			}
+			if (vma_header(line, &next, &next_anon, &next_huge) < 0)
+				continue;
+		}
+		if (have) {
+			/* hugetlb pages are not in Rss: Private_Hugetlb. */
+			v.take = v.private_rd && (v.hugetlb ? huge_path : anon);
+			if (v.hugetlb)
+				v.rss_bytes = hugetlb_bytes;
+			rc = fn(ctx, &v);
+			if (rc)
+				break;
+		}
+		if (!more)
+			break;
+		v = next;
+		anon = next_anon;
+		huge_path = next_huge;
+		hugetlb_bytes = 0;
+		have = true;
+	}
+	free(line);
+	return rc ? rc : ferror(f) ? TT_EUNAVAIL : 0;
 }
 
 /* move_pages(2) of another process: 0, the pages not moved, or -errno. */
@@ -391,43 +496,98 @@ static long move_pages_of(pid_t pid, unsigned long n, void **pages, const int *n
 
 enum { QUERY_BATCH = 1 << 14 };
 
-/* A VMA whose pages are worth a query each: some resident, and not a vast
- * sparse reservation (ASan's shadow, a NORESERVE arena of terabytes) where a
- * query per page would take hours for a few resident ones: over 1 GiB with
- * under 1/64 of it resident is left alone and counted as skipped. */
-static bool worth(const struct vma *v)
+/* A VMA whose pages are worth a look: some resident, and not a vast sparse
+ * reservation (ASan's shadow, a NORESERVE arena of terabytes) where even
+ * its page table's walk costs more than a few resident pages are worth:
+ * over 1 GiB with under 1/64 of it resident is left alone and counted as
+ * skipped. */
+static bool worth(const struct tt_rb_vma *v)
 {
 	uint64_t size = v->end - v->start;
 
 	return v->take && v->rss_bytes && !(size > (1ULL << 30) && v->rss_bytes < size / 64);
 }
 
-/* Each page of v by a query; a THP-sized block all on one node in a VMA
- * with AnonHugePages becomes one unit. */
-static int scan_vma(struct tt_rb_scan *sc, pid_t pid, const struct vma *v, void **addr, int *status)
+struct live_scan {
+	struct tt_rb_scan *sc;
+	pid_t pid;
+	int pagemap; /* /proc/PID/pagemap, or -1: every page queried */
+	void **addr;
+	int *status;
+	uint64_t *pm;
+};
+
+/* Which of the k pages from a are present, by pagemap (bit 63, readable
+ * with the access a move_pages query needs; the frame numbers, which need
+ * CAP_SYS_ADMIN, are not used): the addresses of those into ls->addr, their
+ * slots into idx. Returns how many, or -1 when pagemap cannot say. */
+static long present(struct live_scan *ls, uint64_t a, size_t k, size_t *idx)
 {
-	uint64_t step = v->page_bytes < PAGE ? PAGE : v->page_bytes;
+	size_t n = 0;
+	ssize_t got;
+
+	if (ls->pagemap < 0 || a / PAGE > (uint64_t)INT64_MAX / 8)
+		return -1;
+	got = pread(ls->pagemap, ls->pm, k * sizeof(*ls->pm), (off_t)(a / PAGE * 8));
+	if (got != (ssize_t)(k * sizeof(*ls->pm)))
+		return -1;
+	for (size_t i = 0; i < k; i++)
+		if (ls->pm[i] >> 63) {
+			ls->addr[n] = (void *)(uintptr_t)(a + i * PAGE);
+			idx[n++] = i;
+		}
+	return (long)n;
+}
+
+/* Each page of v by a query (only those present, where pagemap says so:
+ * the cost goes with the resident pages, not the VMA's size; a VMA of
+ * 1 GiB with one page present is one query, not 262144); a THP-sized block
+ * all on one node in a VMA with AnonHugePages becomes one unit. */
+static int scan_vma(struct live_scan *ls, const struct tt_rb_vma *v)
+{
+	struct tt_rb_scan *sc = ls->sc;
+	uint64_t step = v->page_bytes;
 	uint32_t per = (uint32_t)(step / PAGE);
 	const uint64_t thp = THP_PAGES * PAGE;
+	size_t *idx = per == 1 ? malloc(QUERY_BATCH * sizeof(*idx)) : NULL;
+	int rc = per == 1 && !idx ? tt_err(TT_EFAIL, "out of memory") : 0;
 
-	for (uint64_t a = v->start; a < v->end;) {
+	for (uint64_t a = v->start; a < v->end && rc == 0;) {
 		/* A batch ends on a 2 MiB boundary, so no THP straddles two. */
 		size_t k = 0, lim = per == 1 ? QUERY_BATCH - (a / PAGE) % THP_PAGES : QUERY_BATCH;
-		long r;
+		long r, np = -1;
 
-		while (k < lim && a + k * step < v->end) {
-			addr[k] = (void *)(uintptr_t)(a + k * step);
+		while (k < lim && a + k * step < v->end && a + k * step >= a)
 			k++;
+		if (per == 1)
+			np = present(ls, a, k, idx);
+		if (np < 0) {
+			for (size_t i = 0; i < k; i++)
+				ls->addr[i] = (void *)(uintptr_t)(a + i * step);
+			r = move_pages_of(ls->pid, k, ls->addr, NULL, ls->status, 0);
+		} else {
+			/* The present pages' nodes, spread back to their slots;
+			 * the others absent. */
+			r = np ? move_pages_of(ls->pid, (unsigned long)np, ls->addr, NULL,
+					       ls->status, 0)
+			       : 0;
+			for (size_t i = (size_t)np; r >= 0 && i-- > 0;)
+				ls->status[idx[i]] = ls->status[i];
+			for (size_t i = 0, j = 0; r >= 0 && i < k; i++)
+				if (j < (size_t)np && idx[j] == i)
+					j++;
+				else
+					ls->status[i] = -ENOENT;
 		}
-		r = move_pages_of(pid, k, addr, NULL, status, 0);
-		if (r < 0)
-			return tt_err_sys(r == -ESRCH ? TT_EUNAVAIL : TT_EFAIL, (int)-r,
-					  "move_pages query of process %d", (int)pid);
-		for (size_t i = 0; i < k;) {
+		if (r < 0) {
+			rc = tt_err_sys(r == -ESRCH || r == -EINVAL ? TT_EUNAVAIL : TT_EFAIL,
+					(int)-r, "move_pages query of process %d", (int)ls->pid);
+			break;
+		}
+		for (size_t i = 0; i < k && rc == 0;) {
 			uint64_t at = a + i * step;
-			int rc;
 
-			if (status[i] < 0 || status[i] >= TT_MAX_NODES) {
+			if (ls->status[i] < 0 || ls->status[i] >= TT_MAX_NODES) {
 				sc->absent += per;
 				i++;
 				continue;
@@ -439,59 +599,40 @@ static int scan_vma(struct tt_rb_scan *sc, pid_t pid, const struct vma *v, void 
 			if (per == 1 && v->thp_bytes && at % thp == 0 && i + THP_PAGES <= k) {
 				size_t j = 1;
 
-				while (j < THP_PAGES && status[i + j] == status[i])
+				while (j < THP_PAGES && ls->status[i + j] == ls->status[i])
 					j++;
 				if (j == THP_PAGES) {
-					rc = add_unit(sc, at, THP_PAGES, status[i], true);
-					if (rc < 0)
-						return rc;
+					rc = add_unit(sc, at, THP_PAGES, ls->status[i], true);
 					i += THP_PAGES;
 					continue;
 				}
 			}
-			rc = add_unit(sc, at, per, status[i], per > 1);
-			if (rc < 0)
-				return rc;
+			rc = add_unit(sc, at, per, ls->status[i], per > 1);
 			i++;
 		}
 		a += k * step;
 	}
-	return 0;
+	free(idx);
+	return rc;
 }
 
-/* The VMA whose last smaps line was read: counted, and its pages queried
- * when it is worth it and query says so (not after an error). */
-static int vma_done(struct tt_rb_scan *sc, pid_t pid, const struct vma *v, void **addr, int *status,
-		    bool query)
+/* The VMA whose last smaps line was read: counted, its pages queried when
+ * it is worth it. */
+static int vma_done(void *ctx, const struct tt_rb_vma *v)
 {
+	struct live_scan *ls = ctx;
 	bool take = worth(v);
 
-	sc->vmas += take;
-	sc->skipped_vmas += !take && (!v->take || v->rss_bytes);
-	return take && query ? scan_vma(sc, pid, v, addr, status) : 0;
-}
-
-/* One "Key: value" line of a VMA's smaps entry, the keys the scan uses. */
-static void vma_field(const char *line, struct vma *v)
-{
-	uint64_t kb;
-
-	if (sscanf(line, "KernelPageSize: %" SCNu64 " kB", &kb) == 1)
-		v->page_bytes = kb * 1024;
-	else if (sscanf(line, "AnonHugePages: %" SCNu64 " kB", &kb) == 1)
-		v->thp_bytes = kb * 1024;
-	else if (sscanf(line, "Rss: %" SCNu64 " kB", &kb) == 1)
-		v->rss_bytes = kb * 1024;
+	ls->sc->vmas += take;
+	ls->sc->skipped_vmas += !take && (!v->take || v->rss_bytes);
+	return take ? scan_vma(ls, v) : 0;
 }
 
 int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc)
 {
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
-	void **addr = NULL;
-	int *status = NULL, rc = 0;
-	struct vma v = { 0 };
-	bool have = false;
+	char path[PATH_MAX];
+	struct live_scan ls = { .sc = sc, .pid = pid, .pagemap = -1 };
+	int rc = 0;
 	FILE *f;
 
 	memset(sc, 0, sizeof(*sc));
@@ -501,37 +642,24 @@ int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc)
 	if (!(f = fopen(path, "re")))
 		return tt_err_sys(errno == ENOENT ? TT_EINPUT : TT_EUNAVAIL, errno,
 				  "cannot read '%s'", path);
-	addr = malloc(QUERY_BATCH * sizeof(*addr));
-	status = malloc(QUERY_BATCH * sizeof(*status));
-	if (!addr || !status)
+	/* No pagemap (not permitted, or a kernel without it): every page of
+	 * a VMA worth it is queried, as before. */
+	if (tt_sysfs_path(s, path, sizeof(path), "/proc/%d/pagemap", (int)pid) == 0)
+		ls.pagemap = open(path, O_RDONLY | O_CLOEXEC);
+	ls.addr = malloc(QUERY_BATCH * sizeof(*ls.addr));
+	ls.status = malloc(QUERY_BATCH * sizeof(*ls.status));
+	ls.pm = malloc(QUERY_BATCH * sizeof(*ls.pm));
+	if (!ls.addr || !ls.status || !ls.pm)
 		rc = tt_err(TT_EFAIL, "out of memory");
-	/* A VMA's header line, then "Key: value" lines; its pages are
-	 * queried once its last line (the next header, or the end) is read. */
-	while (rc == 0 && getline(&line, &cap, f) > 0) {
-		struct vma next;
-
-		tt_chomp(line);
-		if (!(line[0] >= '0' && line[0] <= '9') && !(line[0] >= 'a' && line[0] <= 'f')) {
-			vma_field(line, &v);
-			continue;
-		}
-		if (vma_header(line, &next) < 0)
-			continue;
-		if (have)
-			rc = vma_done(sc, pid, &v, addr, status, true);
-		v = next;
-		have = true;
-	}
-	if (have) {
-		int last = vma_done(sc, pid, &v, addr, status, rc == 0);
-
-		rc = rc < 0 ? rc : last;
-	}
-	if (rc == 0 && ferror(f))
-		rc = tt_err(TT_EUNAVAIL, "cannot read '%s'", path);
-	free(line);
-	free(addr);
-	free(status);
+	if (rc == 0)
+		rc = tt_rb_smaps_read(f, vma_done, &ls);
+	if (rc == TT_EUNAVAIL && ferror(f))
+		rc = tt_err(TT_EUNAVAIL, "cannot read '/proc/%d/smaps'", (int)pid);
+	if (ls.pagemap >= 0)
+		close(ls.pagemap);
+	free(ls.addr);
+	free(ls.status);
+	free(ls.pm);
 	fclose(f);
 	return rc;
 }

@@ -30,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define TT_RB_BP 10000 /* basis points in a whole */
@@ -73,12 +74,35 @@ struct tt_rb_scan {
 };
 
 void tt_rb_scan_release(struct tt_rb_scan *sc);
+
+/* One VMA of /proc/PID/smaps as the scan reads it. */
+struct tt_rb_vma {
+	uint64_t start, end;
+	uint64_t page_bytes; /* KernelPageSize: a power of two, 4 KiB to 16 GiB */
+	uint64_t thp_bytes;  /* AnonHugePages */
+	uint64_t rss_bytes;  /* Rss; for hugetlb Private_Hugetlb (Rss leaves hugetlb out) */
+	bool private_rd;     /* readable and private */
+	bool hugetlb;	     /* VmFlags ht */
+	/* The process's own: private anonymous, or private MAP_HUGETLB
+	 * (/anon_hugepage with ht), moved whole. */
+	bool take;
+};
+/* Calls fn for each VMA of the smaps text f once its last line is read; a
+ * non-zero return stops the walk and is returned; TT_EUNAVAIL on a read
+ * error. Lines that are not smaps are passed over. */
+int tt_rb_smaps_read(FILE *f, int (*fn)(void *ctx, const struct tt_rb_vma *v), void *ctx);
+/* The counts of a numa_maps text f into sc (cleared first), as
+ * tt_rb_scan_numa_maps: TT_EUNAVAIL on a read error. */
+int tt_rb_numa_maps_count(FILE *f, struct tt_rb_scan *sc);
 /* From /proc/PID/numa_maps under the root: the private anonymous VMAs'
  * N<node>= counts, no units (a dry run's figures on any root). */
 int tt_rb_scan_numa_maps(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc);
-/* The live process: its VMAs from /proc/PID/smaps, each page's node by a
- * move_pages(2) query (nodes NULL). A 2 MiB-aligned block of a VMA with
- * AnonHugePages, all 512 pages present on one node, is taken as one THP. */
+/* The live process: its VMAs from /proc/PID/smaps, each present page's
+ * node by a move_pages(2) query (nodes NULL; which pages are present from
+ * /proc/PID/pagemap, so that the work goes with resident memory, not VMA
+ * size). A 2 MiB-aligned block of a VMA with AnonHugePages, all 512 pages
+ * present on one node, is taken as one THP; a private MAP_HUGETLB VMA's
+ * pages are units of its KernelPageSize. */
 int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc);
 
 /* Pages each node should hold: cur->total apportioned by the weights

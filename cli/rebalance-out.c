@@ -12,6 +12,7 @@
 #include "../db/db.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,8 +226,61 @@ struct rb_run {
 	int64_t planned, run_id;
 	double off, tol_bp;
 	bool moving, within;
-	bool looked_after; /* after: looked at again after moves (else before's copy) */
+	bool looked_after;     /* after: looked at again after moves (else before's copy) */
+	double planned_off_bp; /* where the plan leaves the shares; < 0: not known */
+	/* Why the plan cannot meet the tolerance (pages move whole) and what
+	 * would, or "". */
+	char granularity[768];
 };
+
+/* The least tolerance (percentage points, 2 decimals) that off_bp meets. */
+static double fitting_pct(double off_bp)
+{
+	return ceil(off_bp - 1e-9) / 100;
+}
+
+/* Whether the plan can meet the tolerance at all: pages move whole, and a
+ * target finer than the huge pages (or than the pages of a small process)
+ * cannot be met in the kernel's interleave order, nor by the fewest moves
+ * where 4 KiB pages cannot make up the rest. Named with what would meet
+ * it: the shares order, or the tolerance that fits, computed. */
+static int rb_fit(struct rb_run *r)
+{
+	struct tt_rb_fit fit;
+	char what[160], alt[256];
+	const char *order = orders[r->o->order];
+	double best;
+	int rc = tt_rb_fit(r->sc.units, r->sc.n, r->dest, r->want, r->w, &fit);
+
+	if (rc < 0)
+		return rc;
+	r->planned_off_bp = fit.off_bp;
+	if (fit.off_bp <= r->tol_bp)
+		return 0;
+	if (fit.huge)
+		snprintf(what, sizeof(what), "pages move whole (%" PRIu64 " of them huge pages)",
+			 fit.huge);
+	else
+		snprintf(what, sizeof(what), "pages move whole (4 KiB each)");
+	best = r->o->order == TT_RB_INTERLEAVE && fit.shares_off_bp < fit.off_bp ? fit.shares_off_bp
+										 : fit.off_bp;
+	if (r->o->order == TT_RB_INTERLEAVE && fit.shares_off_bp <= r->tol_bp)
+		snprintf(alt, sizeof(alt), "--order shares meets it (%.0f bp off)",
+			 fit.shares_off_bp);
+	else if (fitting_pct(best) > 50)
+		snprintf(alt, sizeof(alt), "no --tolerance up to 50 fits");
+	else if (best < fit.off_bp)
+		snprintf(alt, sizeof(alt),
+			 "--order shares with --tolerance %.2f fits (%.0f bp off)",
+			 fitting_pct(best), best);
+	else
+		snprintf(alt, sizeof(alt), "--tolerance %.2f fits", fitting_pct(best));
+	snprintf(r->granularity, sizeof(r->granularity),
+		 "the tolerance of %.0f bp cannot be met: %s, and the %s order at best leaves a "
+		 "share %.0f bp off its target; %s",
+		 r->tol_bp, what, order, fit.off_bp, alt);
+	return 0;
+}
 
 /* The refusals, the look at where the pages are, and the plan. */
 static int rb_plan(struct rb_run *r)
@@ -268,8 +322,14 @@ static int rb_plan(struct rb_run *r)
 	}
 	if (r->planned < 0)
 		return (int)r->planned;
+	r->planned_off_bp = -1;
 	if (r->off <= r->tol_bp)
 		r->planned = 0, r->moving = false;
+	else if (r->sc.per_page) {
+		rc = rb_fit(r);
+		if (rc < 0)
+			return rc;
+	}
 	tt_rb_damon(&cli->sfs, r->t->kernel_release, r->damon, sizeof(r->damon));
 	return 0;
 }
@@ -301,6 +361,8 @@ static void rb_print_plan(const struct rb_run *r)
 		       "them\n",
 		       r->planned, (double)r->planned * 4096 / MIB,
 		       sc->per_page ? "" : " (per-page plan on this machine only)");
+	if (r->granularity[0])
+		print_wrapped("note: ", r->granularity);
 	if (r->damon[0])
 		print_wrapped("note: ", r->damon);
 	fflush(stdout);
@@ -426,6 +488,10 @@ static json_t *rb_json(const struct rb_run *r)
 			    json_boolean(total->calls ? r->within : r->off <= r->tol_bp));
 	json_object_set_new(out, "run", r->run_id ? json_integer(r->run_id) : json_null());
 	json_object_set_new(out, "damon", r->damon[0] ? json_string(r->damon) : json_null());
+	json_object_set_new(out, "planned_off_bp",
+			    r->planned_off_bp >= 0 ? tt_json_real(r->planned_off_bp) : json_null());
+	json_object_set_new(out, "granularity",
+			    r->granularity[0] ? json_string(r->granularity) : json_null());
 	return out;
 }
 
@@ -454,6 +520,8 @@ static void rb_print_result(const struct rb_run *r)
 	printf("%s: the largest share off its target is %.0f bp\n",
 	       r->within ? "within tolerance" : "NOT within tolerance",
 	       tt_rb_off_bp(&r->after, r->want));
+	if (!r->within && r->granularity[0])
+		print_wrapped("note: ", r->granularity);
 }
 
 int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const struct tt_weights *w,

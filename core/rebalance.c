@@ -279,6 +279,51 @@ out:
 	return planned;
 }
 
+/* cur with the planned moves made. */
+static void planned_counts(const struct tt_rb_unit *u, size_t n, const int *dest,
+			   struct tt_rb_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < n; i++) {
+		int at = dest[i] >= 0 ? dest[i] : u[i].node;
+
+		if (at < 0)
+			continue;
+		c->pages[at] += u[i].pages;
+		c->total += u[i].pages;
+	}
+}
+
+int tt_rb_fit(const struct tt_rb_unit *u, size_t n, const int *dest, const uint64_t *want,
+	      const struct tt_weights *w, struct tt_rb_fit *fit)
+{
+	struct tt_rb_counts *c = malloc(sizeof(*c));
+	int *alt = malloc((n ? n : 1) * sizeof(*alt));
+	int64_t planned;
+	int rc = 0;
+
+	memset(fit, 0, sizeof(*fit));
+	if (!c || !alt) {
+		rc = tt_err(TT_EFAIL, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		fit->huge += u[i].huge;
+	planned_counts(u, n, dest, c);
+	fit->off_bp = tt_rb_off_bp(c, want);
+	planned = tt_rb_plan(u, n, want, TT_RB_SHARES, w, alt);
+	if (planned < 0) {
+		rc = (int)planned;
+		goto out;
+	}
+	planned_counts(u, n, alt, c);
+	fit->shares_off_bp = tt_rb_off_bp(c, want);
+out:
+	free(c);
+	free(alt);
+	return rc;
+}
+
 void tt_rb_scan_release(struct tt_rb_scan *sc)
 {
 	free(sc->units);

@@ -143,6 +143,19 @@ enum tt_rb_order {
 int64_t tt_rb_plan(const struct tt_rb_unit *u, size_t n, const uint64_t *want,
 		   enum tt_rb_order order, const struct tt_weights *w, int *dest);
 
+/* What a plan can reach: units move whole (a THP 512 pages, a hugetlb page
+ * its size), so a target finer than them cannot be met, however the pages
+ * are moved. off_bp: the largest share off its target once dest's moves
+ * are made; shares_off_bp: the same of the shares order's plan (the fewest
+ * moves, which fills with 4 KiB pages what huge pages cannot); huge: the
+ * huge units among them. */
+struct tt_rb_fit {
+	double off_bp, shares_off_bp;
+	uint64_t huge;
+};
+int tt_rb_fit(const struct tt_rb_unit *u, size_t n, const int *dest, const uint64_t *want,
+	      const struct tt_weights *w, struct tt_rb_fit *fit);
+
 /* Refusals, before anything is moved: a pid that does not exist, a kernel
  * thread (no memory of its own), a process this user may not move (the
  * kernel's own check: a move_pages query runs the ptrace access check a

@@ -709,6 +709,55 @@ int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc)
 	return rc;
 }
 
+/* "Uid:\treal\teffective\tsaved\tfs": the first three, how many parsed. */
+static int uids(const char *s, unsigned int *uid)
+{
+	int n = 0;
+
+	while (n < 3) {
+		char *end;
+		unsigned long v;
+
+		s += strspn(s, " \t");
+		if (*s < '0' || *s > '9')
+			break;
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno || v > UINT_MAX || (*end && *end != ' ' && *end != '\t'))
+			break;
+		uid[n++] = (unsigned int)v;
+		s = end;
+	}
+	return n;
+}
+
+int tt_rb_status_read(FILE *f, struct tt_rb_status *st)
+{
+	char *line = NULL;
+	size_t cap = 0;
+
+	memset(st, 0, sizeof(*st));
+	while (getline(&line, &cap, f) > 0) {
+		tt_chomp(line);
+		if (strncmp(line, "Name:", 5) == 0)
+			snprintf(st->comm, sizeof(st->comm), "%s",
+				 line + 5 + strspn(line + 5, " \t"));
+		else if (strncmp(line, "Uid:", 4) == 0)
+			st->nuid = uids(line + 4, st->uid);
+		else if (strncmp(line, "VmSize:", 7) == 0)
+			st->vm = true;
+		else if (strncmp(line, "Kthread:", 8) == 0)
+			st->kthread = strcmp(line + 8 + strspn(line + 8, " \t"), "1") == 0;
+		else if (strncmp(line, "State:", 6) == 0) {
+			char c = line[6 + strspn(line + 6, " \t")];
+
+			st->zombie = c == 'Z' || c == 'X';
+		}
+	}
+	free(line);
+	return ferror(f) ? TT_EUNAVAIL : 0;
+}
+
 /* Our effective capabilities (capget: no file to read). */
 static void our_caps(bool *ptrace, bool *nice)
 {
@@ -725,11 +774,9 @@ static void our_caps(bool *ptrace, bool *nice)
 int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		const struct tt_topo *t, bool move_all, struct tt_rb_proc *p)
 {
-	char path[PATH_MAX], *line = NULL, nodes[1024];
-	size_t cap = 0;
-	unsigned int uid[4] = { 0 };
-	bool vm = false, kthread = false, zombie = false;
-	int id, nuid = 0;
+	char path[PATH_MAX], nodes[1024];
+	struct tt_rb_status st;
+	int id, rc;
 	long r;
 	FILE *f;
 
@@ -752,37 +799,27 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 				      path);
 		return tt_err_sys(TT_EUNAVAIL, errno, "cannot read '%s'", path);
 	}
-	while (getline(&line, &cap, f) > 0) {
-		tt_chomp(line);
-		if (strncmp(line, "Name:", 5) == 0)
-			snprintf(p->comm, sizeof(p->comm), "%s",
-				 line + 5 + strspn(line + 5, " \t"));
-		else if (strncmp(line, "Uid:", 4) == 0)
-			nuid = sscanf(line + 4, "%u %u %u %u", &uid[0], &uid[1], &uid[2], &uid[3]);
-		else if (strncmp(line, "VmSize:", 7) == 0)
-			vm = true;
-		else if (strncmp(line, "Kthread:", 8) == 0)
-			kthread = atoi(line + 8) == 1;
-		else if (strncmp(line, "State:", 6) == 0)
-			zombie = strchr("ZX", line[6 + strspn(line + 6, " \t")]) != NULL;
-	}
-	free(line);
+	rc = tt_rb_status_read(f, &st);
 	fclose(f);
-	p->uid = uid[0];
+	if (rc < 0)
+		return tt_err(TT_EUNAVAIL, "cannot read '%s'", path);
+	snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
+	p->uid = st.uid[0];
 	/* An exited process not yet reaped has no Vm* lines either. */
-	if (zombie && !kthread)
+	if (st.zombie && !st.kthread)
 		return tt_err(TT_EINPUT,
 			      "process %d ('%s') has exited (a zombie): it has no memory to move",
 			      (int)pid, p->comm);
 	/* A kernel thread has no mm: no Vm* lines in its status (and Kthread: 1
 	 * since Linux 6.0). */
-	p->kernel_thread = kthread || !vm;
+	p->kernel_thread = st.kthread || !st.vm;
 	if (p->kernel_thread)
 		return tt_err(TT_EINPUT,
 			      "process %d ('%s') is a kernel thread: it has no user memory to "
 			      "move",
 			      (int)pid, p->comm);
-	p->same_user = nuid >= 3 && uid[0] == getuid() && uid[1] == getuid() && uid[2] == getuid();
+	p->same_user = st.nuid == 3 && st.uid[0] == getuid() && st.uid[1] == getuid() &&
+		       st.uid[2] == getuid();
 	our_caps(&p->cap_ptrace, &p->cap_nice);
 	if (move_all && !p->cap_nice)
 		return tt_err(TT_EUNAVAIL,

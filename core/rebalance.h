@@ -177,6 +177,18 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		const struct tt_topo *t, bool move_all, struct tt_rb_proc *p);
 void tt_rb_proc_release(struct tt_rb_proc *p);
 
+/* What the refusals read of /proc/PID/status. */
+struct tt_rb_status {
+	char comm[64];	      /* Name:, as it is (any byte but NUL and newline) */
+	unsigned int uid[3];  /* Uid: real, effective, saved */
+	int nuid;	      /* how many of them parsed */
+	bool vm;	      /* a VmSize: line: it has an mm */
+	bool kthread;	      /* Kthread: 1 (Linux 6.0+) */
+	bool zombie;	      /* State: Z or X */
+};
+/* From the status text f; TT_EUNAVAIL on a read error. */
+int tt_rb_status_read(FILE *f, struct tt_rb_status *st);
+
 struct tt_rb_progress {
 	uint64_t moved_pages, planned_pages, failed_pages;
 	double elapsed_s;

@@ -233,6 +233,15 @@ struct rb_run {
 	char granularity[768];
 };
 
+/* The process went away (exited, exiting) or out of reach: said so, not
+ * taken for an error. */
+static bool rb_lost(struct rb_run *r)
+{
+	if (!tt_proc_ref_alive(&r->proc.ref) || !tt_proc_has_mm(r->pid))
+		r->total.gone = true;
+	return r->total.gone;
+}
+
 /* The least tolerance (percentage points, 2 decimals) that off_bp meets. */
 static double fitting_pct(double off_bp)
 {
@@ -297,8 +306,14 @@ static int rb_plan(struct rb_run *r)
 			    cli->sysfs_root);
 	if (rc == 0)
 		rc = tt_rb_shares_bp(r->w, r->target_bp);
-	if (rc == 0)
+	if (rc == 0) {
 		rc = scan(cli, r->pid, &r->sc);
+		if (rc < 0 && cli->sfs.live && rb_lost(r))
+			rc = tt_err(TT_EINPUT,
+				    "process %d exited while its pages were read: nothing "
+				    "moved",
+				    (int)r->pid);
+	}
 	if (rc < 0)
 		return rc;
 	tt_str_escape(r->proc.comm, r->name, sizeof(r->name));
@@ -366,15 +381,6 @@ static void rb_print_plan(const struct rb_run *r)
 	if (r->damon[0])
 		print_wrapped("note: ", r->damon);
 	fflush(stdout);
-}
-
-/* The process went away (exited, exiting) or out of reach: said so, not
- * taken for an error. */
-static bool rb_lost(struct rb_run *r)
-{
-	if (!tt_proc_ref_alive(&r->proc.ref) || !tt_proc_has_mm(r->pid))
-		r->total.gone = true;
-	return r->total.gone;
 }
 
 /* The moves, in rounds: each round moves, looks again (the figures after),

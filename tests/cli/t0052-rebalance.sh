@@ -94,6 +94,11 @@ expect_bad_input 2 "is not this machine: its process can be shown, not moved" "$
 expect_bad_input 2 "no process 4343" "$fx" "$TT" --sysfs-root "$fx" rebalance --pid 4343 --weights 0:1
 expect_bad_input 2 "process 2 ('kthreadd') is a kernel thread: it has no user memory to move" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 2 --weights 0:1 --move
+# A zombie has no memory either, but it is no kernel thread.
+mkdir -p "$fx/proc/4252"
+printf 'Name:\tworker\nState:\tZ (zombie)\nUid:\t0\t0\t0\t0\nKthread:\t0\n' >"$fx/proc/4252/status"
+expect_bad_input 2 "process 4252 ('worker') has exited (a zombie): it has no memory to move" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4252 --weights 0:1 --move
 expect_bad_input 2 "node 3 is not an online memory node" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1,3:1 --move
 expect_bad_input 2 "rebalance needs exactly one of --weights, --run, --profile" "$fx" \

@@ -179,12 +179,12 @@ void tt_rb_proc_release(struct tt_rb_proc *p);
 
 /* What the refusals read of /proc/PID/status. */
 struct tt_rb_status {
-	char comm[64];	      /* Name:, as it is (any byte but NUL and newline) */
-	unsigned int uid[3];  /* Uid: real, effective, saved */
-	int nuid;	      /* how many of them parsed */
-	bool vm;	      /* a VmSize: line: it has an mm */
-	bool kthread;	      /* Kthread: 1 (Linux 6.0+) */
-	bool zombie;	      /* State: Z or X */
+	char comm[64];	     /* Name:, as it is (any byte but NUL and newline) */
+	unsigned int uid[3]; /* Uid: real, effective, saved */
+	int nuid;	     /* how many of them parsed */
+	bool vm;	     /* a VmSize: line: it has an mm */
+	bool kthread;	     /* Kthread: 1 (Linux 6.0+) */
+	bool zombie;	     /* State: Z or X */
 };
 /* From the status text f; TT_EUNAVAIL on a read error. */
 int tt_rb_status_read(FILE *f, struct tt_rb_status *st);

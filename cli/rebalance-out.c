@@ -488,10 +488,10 @@ static json_t *rb_json(const struct rb_run *r)
 	json_object_set_new(out, "per_page", json_boolean(r->sc.per_page));
 	json_object_set_new(out, "after",
 			    r->looked_after ? counts_json(&r->after, r->want, w) : json_null());
-	json_object_set_new(out, "result", total->calls ? result_json(total) : json_null());
+	json_object_set_new(out, "result", r->rounds ? result_json(total) : json_null());
 	json_object_set_new(out, "rounds", json_integer(r->rounds));
 	json_object_set_new(out, "within_tolerance",
-			    json_boolean(total->calls ? r->within : r->off <= r->tol_bp));
+			    json_boolean(r->rounds ? r->within : r->off <= r->tol_bp));
 	json_object_set_new(out, "run", r->run_id ? json_integer(r->run_id) : json_null());
 	json_object_set_new(out, "damon", r->damon[0] ? json_string(r->damon) : json_null());
 	json_object_set_new(out, "planned_off_bp",
@@ -564,11 +564,11 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 			rb_record(r);
 		if (cli->json)
 			out = rb_json(r);
-		else if (r->total.calls)
+		else if (r->rounds)
 			rb_print_result(r);
 		if (!cli->json && r->run_id)
 			printf("recorded as run %" PRId64 "\n", r->run_id);
-		rc = r->total.calls && !r->within ? 1 : 0;
+		rc = r->rounds && !r->within ? 1 : 0;
 		if (mrc < 0)
 			tt_err(mrc, "%s", why);
 		else

@@ -308,7 +308,9 @@ static int rb_plan(struct rb_run *r)
 		rc = tt_rb_shares_bp(r->w, r->target_bp);
 	if (rc == 0) {
 		rc = scan(cli, r->pid, &r->sc);
-		if (rc < 0 && cli->sfs.live && rb_lost(r))
+		/* Read only while it was the process checked (a pid reused
+		 * meanwhile would be another's pages), as a batch is moved. */
+		if (cli->sfs.live && rb_lost(r))
 			rc = tt_err(TT_EINPUT,
 				    "process %d exited while its pages were read: nothing "
 				    "moved",
@@ -414,7 +416,11 @@ static int rb_move(struct rb_run *r)
 		again = !res.unreachable && !res.stopped && !tt_nodemask_weight(&res.full) &&
 			res.moved;
 		tt_rb_scan_release(&r->sc);
-		rc = scan(r->cli, r->pid, &r->sc);
+		/* The look after, bracketed as a batch is: the process checked
+		 * before and after, so the pages read are its own. */
+		rc = rb_lost(r) ? 0 : scan(r->cli, r->pid, &r->sc);
+		if (rc == 0 && rb_lost(r))
+			break;
 		if (rc < 0) {
 			/* Exited between the move and the look after it. */
 			if (rb_lost(r))

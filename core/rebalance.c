@@ -1074,10 +1074,12 @@ static int send_batch(const struct tt_proc_ref *ref, struct batch *b, int flags,
 		r = move_pages_of(ref->pid, b->k - off, b->addr + off, b->nodes + off,
 				  b->status + off, flags);
 		res->calls++;
-		if (r < 0 && r != -ENOMEM)
-			return call_failed(ref, r, res);
+		/* The runs the kernel stored before it failed are counted
+		 * whatever the failure (none when the process is gone). */
 		for (j = off; j < b->k && b->status[j] != UNSET && rc == 0; j++)
 			rc = outcome(res, failed, &b->slot[j], b->status[j]);
+		if (r < 0 && r != -ENOMEM)
+			return rc < 0 ? rc : call_failed(ref, r, res);
 		off = j;
 		if (off == b->k || rc < 0)
 			break;

@@ -1091,11 +1091,15 @@ static int send_batch(const struct tt_proc_ref *ref, struct batch *b, int flags,
 				b->where[j] = UNSET;
 		if (r == -ENOMEM)
 			tt_bit_set(res->full.bits, (unsigned int)b->nodes[off]);
+		/* A page of the run the kernel could not take (shared,
+		 * unmapped) has its status stored at once; the others by where
+		 * they are now. */
 		for (j = off; j < e && rc == 0; j++)
 			rc = outcome(res, failed, &b->slot[j],
-				     b->where[j] == b->nodes[j] ? b->nodes[j]
-				     : r == -ENOMEM		? -ENOMEM
-								: -EAGAIN);
+				     b->status[j] != UNSET	  ? b->status[j]
+				     : b->where[j] == b->nodes[j] ? b->nodes[j]
+				     : r == -ENOMEM		  ? -ENOMEM
+								  : -EAGAIN);
 		off = e;
 	}
 	if (rc == 0 && !res->gone && !tt_proc_ref_alive(ref))

@@ -441,6 +441,10 @@ static long fk_move_pages(pid_t pid, unsigned long n, void **pages, const int *n
 		for (unsigned long i = start; i < end; i++)
 			want += fk_moves(fk_page(pages[i]), nodes[i]);
 		if (want > fk.room[nodes[start]]) {
+			/* A shared page's status is stored as it is met. */
+			for (unsigned long i = start; i < end; i++)
+				if (fk.shared[fk_page(pages[i])])
+					status[i] = -EACCES;
 			for (unsigned long i = start; i < end && fk.room[nodes[i]] > 0; i++)
 				if (fk_moves(fk_page(pages[i]), nodes[i])) {
 					fk.node[fk_page(pages[i])] = nodes[i];
@@ -498,21 +502,25 @@ static void test_move_full_node(void **state)
 	fk_setup(u, dest);
 	fk.room[2] = 5; /* 32 pages want node 2, 5 fit */
 	/* Batches of 8, 4 pages for each node: node 2's run of the second
-	 * batch has room for one. */
+	 * batch has room for one; page 10 in it is shared (its status stored
+	 * in the run that fails: EACCES, not ENOMEM). */
+	fk.shared[10] = true;
 	assert_int_equal(tt_rb_move(&me, u, FK_PAGES, dest,
 				    &(struct tt_rb_cfg){ .batch = 8, .failed = &failed }, &r),
 			 0);
 	assert_int_equal(r.planned, 64);
 	assert_int_equal(r.moved, 32 + 5);
-	assert_int_equal(r.enomem, 27);
-	assert_int_equal(r.ebusy + r.efault + r.enoent + r.eacces + r.other, 0);
+	assert_int_equal(r.enomem, 26);
+	assert_int_equal(r.eacces, 1);
+	assert_int_equal(r.ebusy + r.efault + r.enoent + r.other, 0);
 	assert_true(tt_nodemask_test(&r.full, 2) && tt_nodemask_weight(&r.full) == 1);
 	assert_false(r.gone || r.unreachable);
 	for (int i = 0; i < FK_PAGES; i++)
 		on2 += fk.node[i] == 2;
 	assert_int_equal(on2, 5);
 	tt_rb_failed_count(&failed, &r);
-	assert_int_equal(r.enomem, 27);
+	assert_int_equal(r.enomem, 26);
+	assert_int_equal(r.eacces, 1);
 	tt_rb_failed_release(&failed);
 	tt_proc_ref_close(&me);
 	tt_test_hooks = NULL;

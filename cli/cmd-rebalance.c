@@ -48,7 +48,8 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 			   "interleave: each page where the kernel's weighted interleave would "
 			   "put it (default shares)"),
 		CLI_DOUBLE("rate", &o.rate_mib_s, "MIB_S",
-			   "move at most MIB_S MiB per second (default 0: no limit)", 0, 1e9),
+			   "move at most MIB_S MiB per second, 0.1 or more (default 0: no limit)",
+			   0, TT_RB_RATE_MAX_BYTES_S / (1024 * 1024)),
 		CLI_U64("batch", &batch, "N", "at most N pages per move_pages call (default 1024)",
 			1, 1 << 20),
 		CLI_U64("rounds", &rounds, "N",
@@ -76,6 +77,10 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	if (nargs)
 		return cli_usage("rebalance takes no arguments ('%s')", argv[0]);
+	if (o.rate_mib_s > 0 && o.rate_mib_s < TT_RB_RATE_MIN_BYTES_S / (1024 * 1024))
+		return cli_usage("option '--rate' value %g MiB/s below 0.1 (a 2 MiB huge page "
+				 "every 20 s); 0 is no limit",
+				 o.rate_mib_s);
 	o.order = order;
 	o.batch = (uint32_t)batch;
 	o.rounds = (int)rounds;

@@ -5,12 +5,14 @@
  * the report. The planner and mover are core/rebalance.c. */
 #include "cli.h"
 
+#include "../core/parse.h"
 #include "../core/rebalance.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
 #include "../db/db.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +125,14 @@ static void print_table(const char *title, const struct tt_rb_counts *c, const u
 static void print_failed(const struct tt_rb_result *r)
 {
 	uint64_t failed = r->ebusy + r->efault + r->enoent + r->eacces + r->enomem + r->other;
+	char full[256];
 
+	if (tt_nodemask_weight(&r->full)) {
+		tt_bit_format_list(r->full.bits, TT_MAX_NODES, full, sizeof(full));
+		printf("node%s %s had no room (ENOMEM): the pages that fit moved, no more were "
+		       "sent there\n",
+		       tt_nodemask_weight(&r->full) == 1 ? "" : "s", full);
+	}
 	if (!failed)
 		return;
 	printf("could not move %" PRIu64 " pages:", failed);
@@ -156,19 +165,30 @@ static void add_result(struct tt_rb_result *sum, const struct tt_rb_result *r)
 	sum->other += r->other;
 	sum->calls += r->calls;
 	sum->elapsed_s += r->elapsed_s;
+	for (int i = 0; i < TT_MAX_NODES / 64; i++)
+		sum->full.bits[i] |= r->full.bits[i];
 	sum->gone |= r->gone;
+	sum->unreachable |= r->unreachable;
 	sum->stopped |= r->stopped;
 }
 
 static json_t *result_json(const struct tt_rb_result *r)
 {
-	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:b}", "planned_pages",
-			 (json_int_t)r->planned, "moved_pages", (json_int_t)r->moved, "ebusy_pages",
-			 (json_int_t)r->ebusy, "efault_pages", (json_int_t)r->efault,
-			 "enoent_pages", (json_int_t)r->enoent, "eacces_pages",
-			 (json_int_t)r->eacces, "enomem_pages", (json_int_t)r->enomem,
-			 "other_pages", (json_int_t)r->other, "calls", (json_int_t)r->calls,
-			 "elapsed_s", tt_json_real(r->elapsed_s), "process_gone", r->gone);
+	json_t *full = json_array(), *out;
+	int id;
+
+	tt_nodemask_for_each (id, &r->full)
+		json_array_append_new(full, json_integer(id));
+	out = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:b}", "planned_pages",
+			(json_int_t)r->planned, "moved_pages", (json_int_t)r->moved, "ebusy_pages",
+			(json_int_t)r->ebusy, "efault_pages", (json_int_t)r->efault, "enoent_pages",
+			(json_int_t)r->enoent, "eacces_pages", (json_int_t)r->eacces,
+			"enomem_pages", (json_int_t)r->enomem, "other_pages", (json_int_t)r->other,
+			"calls", (json_int_t)r->calls, "elapsed_s", tt_json_real(r->elapsed_s),
+			"process_gone", r->gone);
+	json_object_set_new(out, "process_unreachable", json_boolean(r->unreachable));
+	json_object_set_new(out, "full_nodes", full);
+	return out;
 }
 
 static int scan(struct tt_cli *cli, pid_t pid, struct tt_rb_scan *sc)
@@ -192,14 +212,84 @@ struct rb_run {
 	uint64_t want[TT_MAX_NODES];
 	uint32_t target_bp[TT_MAX_NODES];
 	struct tt_rb_result total;
+	struct tt_rb_failed failed; /* over all rounds: each page that did not move, once */
 	struct tt_rb_proc proc;
 	struct progress pr;
-	char wtext[1024], damon[512], process[128];
+	char wtext[1024], damon[512], process[320];
+	/* The process's Name: escaped (core/parse.h): /proc gives a task's
+	 * comm as set (prctl PR_SET_NAME takes any byte but NUL, backspaces
+	 * and 0x9b included) and a captured tree anything; jansson refuses
+	 * a string that is not UTF-8. Printed, put in JSON and recorded as
+	 * this. */
+	char name[256];
 	int *dest, rounds;
 	int64_t planned, run_id;
 	double off, tol_bp;
 	bool moving, within;
+	bool looked_after;     /* after: looked at again after moves (else before's copy) */
+	double planned_off_bp; /* where the plan leaves the shares; < 0: not known */
+	/* Why the plan cannot meet the tolerance (pages move whole) and what
+	 * would, or "". */
+	char granularity[768];
 };
+
+/* The process went away (exited, exiting) or out of reach: said so, not
+ * taken for an error. */
+static bool rb_lost(struct rb_run *r)
+{
+	if (!tt_proc_ref_alive(&r->proc.ref) || !tt_proc_has_mm(r->pid))
+		r->total.gone = true;
+	return r->total.gone;
+}
+
+/* The least tolerance (percentage points, 2 decimals) that off_bp meets. */
+static double fitting_pct(double off_bp)
+{
+	return ceil(off_bp - 1e-9) / 100;
+}
+
+/* Whether the plan can meet the tolerance at all: pages move whole, and a
+ * target finer than the huge pages (or than the pages of a small process)
+ * cannot be met in the kernel's interleave order, nor by the fewest moves
+ * where 4 KiB pages cannot make up the rest. Named with what would meet
+ * it: the shares order, or the tolerance that fits, computed. */
+static int rb_fit(struct rb_run *r)
+{
+	struct tt_rb_fit fit;
+	char what[160], alt[256];
+	const char *order = orders[r->o->order];
+	double best;
+	int rc = tt_rb_fit(r->sc.units, r->sc.n, r->dest, r->want, r->w, &fit);
+
+	if (rc < 0)
+		return rc;
+	r->planned_off_bp = fit.off_bp;
+	if (fit.off_bp <= r->tol_bp)
+		return 0;
+	if (fit.huge)
+		snprintf(what, sizeof(what), "pages move whole (%" PRIu64 " of them huge pages)",
+			 fit.huge);
+	else
+		snprintf(what, sizeof(what), "pages move whole (4 KiB each)");
+	best = r->o->order == TT_RB_INTERLEAVE && fit.shares_off_bp < fit.off_bp ? fit.shares_off_bp
+										 : fit.off_bp;
+	if (r->o->order == TT_RB_INTERLEAVE && fit.shares_off_bp <= r->tol_bp)
+		snprintf(alt, sizeof(alt), "--order shares meets it (%.0f bp off)",
+			 fit.shares_off_bp);
+	else if (fitting_pct(best) > 50)
+		snprintf(alt, sizeof(alt), "no --tolerance up to 50 fits");
+	else if (best < fit.off_bp)
+		snprintf(alt, sizeof(alt),
+			 "--order shares with --tolerance %.2f fits (%.0f bp off)",
+			 fitting_pct(best), best);
+	else
+		snprintf(alt, sizeof(alt), "--tolerance %.2f fits", fitting_pct(best));
+	snprintf(r->granularity, sizeof(r->granularity),
+		 "the tolerance of %.0f bp cannot be met: %s, and the %s order at best leaves a "
+		 "share %.0f bp off its target; %s",
+		 r->tol_bp, what, order, fit.off_bp, alt);
+	return 0;
+}
 
 /* The refusals, the look at where the pages are, and the plan. */
 static int rb_plan(struct rb_run *r)
@@ -216,12 +306,21 @@ static int rb_plan(struct rb_run *r)
 			    cli->sysfs_root);
 	if (rc == 0)
 		rc = tt_rb_shares_bp(r->w, r->target_bp);
-	if (rc == 0)
+	if (rc == 0) {
 		rc = scan(cli, r->pid, &r->sc);
+		/* Read only while it was the process checked (a pid reused
+		 * meanwhile would be another's pages), as a batch is moved. */
+		if (cli->sfs.live && rb_lost(r))
+			rc = tt_err(TT_EINPUT,
+				    "process %d exited while its pages were read: nothing "
+				    "moved",
+				    (int)r->pid);
+	}
 	if (rc < 0)
 		return rc;
-	snprintf(r->process, sizeof(r->process), "pid %d (%s)", (int)r->pid, r->proc.comm);
-	r->before = r->sc.cur;
+	tt_str_escape(r->proc.comm, r->name, sizeof(r->name));
+	snprintf(r->process, sizeof(r->process), "pid %d (%s)", (int)r->pid, r->name);
+	r->before = r->after = r->sc.cur;
 	rc = tt_rb_targets(&r->sc.cur, r->w, r->want);
 	if (rc < 0)
 		return rc;
@@ -240,8 +339,14 @@ static int rb_plan(struct rb_run *r)
 	}
 	if (r->planned < 0)
 		return (int)r->planned;
+	r->planned_off_bp = -1;
 	if (r->off <= r->tol_bp)
 		r->planned = 0, r->moving = false;
+	else if (r->sc.per_page) {
+		rc = rb_fit(r);
+		if (rc < 0)
+			return rc;
+	}
 	tt_rb_damon(&cli->sfs, r->t->kernel_release, r->damon, sizeof(r->damon));
 	return 0;
 }
@@ -256,8 +361,8 @@ static void rb_print_plan(const struct rb_run *r)
 		 "process %d ('%s'): %" PRIu64 " pages (%.1f MiB) of private anonymous "
 		 "memory in %" PRIu64 " VMAs, %" PRIu64 " huge; %" PRIu64
 		 " VMAs of files, shared or kernel memory left alone",
-		 (int)r->pid, r->proc.comm, sc->cur.total, (double)sc->cur.total * 4096 / MIB,
-		 sc->vmas, sc->huge_units, sc->skipped_vmas);
+		 (int)r->pid, r->name, sc->cur.total, (double)sc->cur.total * 4096 / MIB, sc->vmas,
+		 sc->huge_units, sc->skipped_vmas);
 	print_wrapped("", head);
 	snprintf(title, sizeof(title),
 		 "weights %s, tolerance %.2f%% (%.0f bp) per node, order %s%s", r->wtext,
@@ -273,13 +378,18 @@ static void rb_print_plan(const struct rb_run *r)
 		       "them\n",
 		       r->planned, (double)r->planned * 4096 / MIB,
 		       sc->per_page ? "" : " (per-page plan on this machine only)");
+	if (r->granularity[0])
+		print_wrapped("note: ", r->granularity);
 	if (r->damon[0])
 		print_wrapped("note: ", r->damon);
 	fflush(stdout);
 }
 
-/* The moves, in rounds: each round looks again and plans what is still
- * off, until within tolerance, nothing moved, or --rounds. */
+/* The moves, in rounds: each round moves, looks again (the figures after),
+ * and plans what is still off, until within tolerance, nothing moved, a
+ * node full, the process gone or out of reach, or --rounds. A page that
+ * failed for good is not planned again (tt_rb_failed_mark), so each is
+ * counted once. */
 static int rb_move(struct rb_run *r)
 {
 	const struct cli_rebalance_opts *o = r->o;
@@ -290,36 +400,48 @@ static int rb_move(struct rb_run *r)
 					 .rate_bytes_s = o->rate_mib_s * MIB,
 					 .move_all = o->move_all,
 					 .progress = show_progress,
-					 .ctx = &r->pr };
+					 .ctx = &r->pr,
+					 .failed = &r->failed };
 		struct tt_rb_result res;
+		bool again;
 
 		r->pr.last_s = 0;
 		r->rounds++;
-		rc = tt_rb_move(r->pid, r->sc.units, r->sc.n, r->dest, &cfg, &res);
+		rc = tt_rb_move(&r->proc.ref, r->sc.units, r->sc.n, r->dest, &cfg, &res);
 		add_result(&r->total, &res);
 		if (r->pr.tty && res.calls)
 			fputc('\n', stderr);
-		if (rc < 0 || res.gone || res.stopped)
+		if (rc < 0 || r->total.gone || (!res.calls && !res.moved))
 			break;
+		again = !res.unreachable && !res.stopped && !tt_nodemask_weight(&res.full) &&
+			res.moved;
 		tt_rb_scan_release(&r->sc);
-		rc = scan(r->cli, r->pid, &r->sc);
+		/* The look after, bracketed as a batch is: the process checked
+		 * before and after, so the pages read are its own. */
+		rc = rb_lost(r) ? 0 : scan(r->cli, r->pid, &r->sc);
+		if (rc == 0 && rb_lost(r))
+			break;
 		if (rc < 0) {
 			/* Exited between the move and the look after it. */
-			r->total.gone = true;
-			rc = 0;
+			if (rb_lost(r))
+				rc = 0;
 			break;
 		}
+		r->after = r->sc.cur;
+		r->looked_after = true;
 		if (tt_rb_targets(&r->sc.cur, r->w, r->want) < 0 ||
-		    tt_rb_off_bp(&r->sc.cur, r->want) <= r->tol_bp || !res.moved)
+		    tt_rb_off_bp(&r->sc.cur, r->want) <= r->tol_bp || !again)
 			break;
 		free(r->dest);
 		r->dest = malloc((r->sc.n ? r->sc.n : 1) * sizeof(*r->dest));
+		tt_rb_failed_mark(&r->failed, r->sc.units, r->sc.n);
 		if (!r->dest ||
 		    tt_rb_plan(r->sc.units, r->sc.n, r->want, o->order, r->w, r->dest) < 0) {
 			rc = tt_err(TT_EFAIL, "cannot plan the next round");
 			break;
 		}
 	}
+	tt_rb_failed_count(&r->failed, &r->total);
 	return rc;
 }
 
@@ -364,21 +486,24 @@ static json_t *rb_json(const struct rb_run *r)
 		json_object_set_new(bp, key, json_integer(r->target_bp[id]));
 	}
 	out = json_pack("{s:i,s:s,s:b,s:s,s:f,s:o,s:o,s:o,s:I,s:I,s:I,s:I}", "pid", (int)r->pid,
-			"process", r->proc.comm, "dry_run", !r->o->move, "order",
-			orders[r->o->order], "tolerance_bp", r->tol_bp, "weights",
-			tt_json_weights(w), "target_bp", bp, "before",
-			counts_json(&r->before, r->want, w), "planned_pages",
+			"process", r->name, "dry_run", !r->o->move, "order", orders[r->o->order],
+			"tolerance_bp", r->tol_bp, "weights", tt_json_weights(w), "target_bp", bp,
+			"before", counts_json(&r->before, r->want, w), "planned_pages",
 			(json_int_t)r->planned, "huge_units", (json_int_t)r->sc.huge_units, "vmas",
 			(json_int_t)r->sc.vmas, "skipped_vmas", (json_int_t)r->sc.skipped_vmas);
 	json_object_set_new(out, "per_page", json_boolean(r->sc.per_page));
 	json_object_set_new(out, "after",
-			    total->calls ? counts_json(&r->after, r->want, w) : json_null());
-	json_object_set_new(out, "result", total->calls ? result_json(total) : json_null());
+			    r->looked_after ? counts_json(&r->after, r->want, w) : json_null());
+	json_object_set_new(out, "result", r->rounds ? result_json(total) : json_null());
 	json_object_set_new(out, "rounds", json_integer(r->rounds));
 	json_object_set_new(out, "within_tolerance",
-			    json_boolean(total->calls ? r->within : r->off <= r->tol_bp));
+			    json_boolean(r->rounds ? r->within : r->off <= r->tol_bp));
 	json_object_set_new(out, "run", r->run_id ? json_integer(r->run_id) : json_null());
 	json_object_set_new(out, "damon", r->damon[0] ? json_string(r->damon) : json_null());
+	json_object_set_new(out, "planned_off_bp",
+			    r->planned_off_bp >= 0 ? tt_json_real(r->planned_off_bp) : json_null());
+	json_object_set_new(out, "granularity",
+			    r->granularity[0] ? json_string(r->granularity) : json_null());
 	return out;
 }
 
@@ -397,10 +522,18 @@ static void rb_print_result(const struct rb_run *r)
 		       total->moved);
 		return;
 	}
+	if (total->unreachable)
+		printf("process %d may no longer be moved (the kernel refused: it took other "
+		       "credentials): %" PRIu64 " pages had moved\n",
+		       (int)r->pid, total->moved);
+	if (!r->looked_after)
+		return;
 	print_table("after:", &r->after, r->want, r->target_bp, r->w);
 	printf("%s: the largest share off its target is %.0f bp\n",
 	       r->within ? "within tolerance" : "NOT within tolerance",
 	       tt_rb_off_bp(&r->after, r->want));
+	if (!r->within && r->granularity[0])
+		print_wrapped("note: ", r->granularity);
 }
 
 int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const struct tt_weights *w,
@@ -423,31 +556,43 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 	rc = rb_plan(r);
 	if (rc == 0 && !cli->json)
 		rb_print_plan(r);
-	if (rc == 0)
-		rc = rb_move(r);
 	if (rc == 0) {
-		r->after = r->total.calls && !r->total.gone ? r->sc.cur : r->before;
-		r->within = r->total.gone ? false : tt_rb_off_bp(&r->after, r->want) <= r->tol_bp;
+		/* Once a page may have moved, a failure still ends with the
+		 * count and the record, then the error. */
+		int mrc = rb_move(r);
+		char why[1024] = "";
+
+		if (mrc < 0)
+			snprintf(why, sizeof(why), "%s", tt_err_msg());
+		r->within = !r->total.gone && !r->total.unreachable && mrc == 0 &&
+			    tt_rb_off_bp(&r->after, r->want) <= r->tol_bp;
 		if (o->move && !o->no_record)
 			rb_record(r);
 		if (cli->json)
 			out = rb_json(r);
-		else if (r->total.calls)
+		else if (r->rounds)
 			rb_print_result(r);
 		if (!cli->json && r->run_id)
 			printf("recorded as run %" PRId64 "\n", r->run_id);
-		rc = r->total.calls && (r->total.gone || !r->within) ? 1 : 0;
+		rc = r->rounds && !r->within ? 1 : 0;
+		if (mrc < 0)
+			tt_err(mrc, "%s", why);
+		else
+			mrc = 0;
+		if (out) {
+			int prc = cli_print_json(out);
+
+			rc = prc ? prc : rc;
+		}
+		if (mrc < 0)
+			rc = cli_fail(TT_EFAIL);
 	}
+	tt_rb_proc_release(&r->proc);
+	tt_rb_failed_release(&r->failed);
 	tt_rb_scan_release(&r->sc);
 	free(r->dest);
 	free(r);
 	if (rc < 0)
 		return cli_fail(rc);
-	if (out) {
-		int prc = cli_print_json(out);
-
-		if (prc != 0)
-			return prc;
-	}
 	return rc;
 }

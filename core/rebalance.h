@@ -14,20 +14,23 @@
  *	tt_rb_check(sfs, pid, &weights, &topo, move, &info);    refusals, nothing moved
  *	tt_rb_scan_live(sfs, pid, &sc);        (tt_rb_scan_numa_maps: counts only)
  *	tt_rb_targets(&sc.cur, &weights, want);
+ *	tt_rb_failed_mark(&failed, sc.units, sc.n);    (rounds after the first)
  *	tt_rb_plan(sc.units, sc.n, want, order, &weights, dest);
- *	tt_rb_move(pid, sc.units, sc.n, dest, &cfg, &res);
- *	tt_rb_scan_release(&sc);
+ *	tt_rb_move(&info.ref, sc.units, sc.n, dest, &cfg, &res);   cfg.failed = &failed
+ *	tt_rb_scan_release(&sc); ... tt_rb_failed_release(&failed); tt_rb_proc_release(&info);
  */
 #ifndef TT_REBALANCE_H
 #define TT_REBALANCE_H
 
 #include "bitmap.h"
+#include "proc.h"
 #include "sysfs.h"
 #include "topo.h"
 #include "weights.h"
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define TT_RB_BP 10000 /* basis points in a whole */
@@ -56,6 +59,7 @@ struct tt_rb_unit {
 	uint32_t pages; /* 4 KiB pages: 1, 512 (2 MiB) ... */
 	int16_t node;	/* where it is */
 	bool huge;
+	bool stuck; /* failed to move before, for good (tt_rb_failed_mark): not planned */
 };
 
 struct tt_rb_scan {
@@ -70,12 +74,35 @@ struct tt_rb_scan {
 };
 
 void tt_rb_scan_release(struct tt_rb_scan *sc);
+
+/* One VMA of /proc/PID/smaps as the scan reads it. */
+struct tt_rb_vma {
+	uint64_t start, end;
+	uint64_t page_bytes; /* KernelPageSize: a power of two, 4 KiB to 16 GiB */
+	uint64_t thp_bytes;  /* AnonHugePages */
+	uint64_t rss_bytes;  /* Rss; for hugetlb Private_Hugetlb (Rss leaves hugetlb out) */
+	bool private_rd;     /* readable and private */
+	bool hugetlb;	     /* VmFlags ht */
+	/* The process's own: private anonymous, or private MAP_HUGETLB
+	 * (/anon_hugepage with ht), moved whole. */
+	bool take;
+};
+/* Calls fn for each VMA of the smaps text f once its last line is read; a
+ * non-zero return stops the walk and is returned; TT_EUNAVAIL on a read
+ * error. Lines that are not smaps are passed over. */
+int tt_rb_smaps_read(FILE *f, int (*fn)(void *ctx, const struct tt_rb_vma *v), void *ctx);
+/* The counts of a numa_maps text f into sc (cleared first), as
+ * tt_rb_scan_numa_maps: TT_EUNAVAIL on a read error. */
+int tt_rb_numa_maps_count(FILE *f, struct tt_rb_scan *sc);
 /* From /proc/PID/numa_maps under the root: the private anonymous VMAs'
  * N<node>= counts, no units (a dry run's figures on any root). */
 int tt_rb_scan_numa_maps(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc);
-/* The live process: its VMAs from /proc/PID/smaps, each page's node by a
- * move_pages(2) query (nodes NULL). A 2 MiB-aligned block of a VMA with
- * AnonHugePages, all 512 pages present on one node, is taken as one THP. */
+/* The live process: its VMAs from /proc/PID/smaps, each present page's
+ * node by a move_pages(2) query (nodes NULL; which pages are present from
+ * /proc/PID/pagemap, so that the work goes with resident memory, not VMA
+ * size). A 2 MiB-aligned block of a VMA with AnonHugePages, all 512 pages
+ * present on one node, is taken as one THP; a private MAP_HUGETLB VMA's
+ * pages are units of its KernelPageSize. */
 int tt_rb_scan_live(const struct tt_sysfs *s, pid_t pid, struct tt_rb_scan *sc);
 
 /* Pages each node should hold: cur->total apportioned by the weights
@@ -116,33 +143,73 @@ enum tt_rb_order {
 int64_t tt_rb_plan(const struct tt_rb_unit *u, size_t n, const uint64_t *want,
 		   enum tt_rb_order order, const struct tt_weights *w, int *dest);
 
+/* What a plan can reach: units move whole (a THP 512 pages, a hugetlb page
+ * its size), so a target finer than them cannot be met, however the pages
+ * are moved. off_bp: the largest share off its target once dest's moves
+ * are made; shares_off_bp: the same of the shares order's plan (the fewest
+ * moves, which fills with 4 KiB pages what huge pages cannot); huge: the
+ * huge units among them. */
+struct tt_rb_fit {
+	double off_bp, shares_off_bp;
+	uint64_t huge;
+};
+int tt_rb_fit(const struct tt_rb_unit *u, size_t n, const int *dest, const uint64_t *want,
+	      const struct tt_weights *w, struct tt_rb_fit *fit);
+
 /* Refusals, before anything is moved: a pid that does not exist, a kernel
  * thread (no memory of its own), a process this user may not move (the
  * kernel's own check: a move_pages query runs the ptrace access check a
  * move does), weights on a node that is not an online memory node. */
 struct tt_rb_proc {
-	char comm[64];
+	char comm[64];	    /* Name: as read, any byte: escape it to print it */
 	uid_t uid;	    /* the process's real uid */
 	bool same_user;	    /* ours is its real, effective and saved uid */
 	bool cap_ptrace;    /* we hold CAP_SYS_PTRACE */
 	bool cap_nice;	    /* we hold CAP_SYS_NICE (MPOL_MF_MOVE_ALL) */
 	bool kernel_thread; /* Kthread: 1, or no mm */
+	/* The live process checked, the one every later query and move must
+	 * reach (pidfd -1 and starttime -1 on another root). */
+	struct tt_proc_ref ref;
 };
+/* On the live root also refused: a /proc of another pid namespace (its pids
+ * are not the ones move_pages takes). */
 int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		const struct tt_topo *t, bool move_all, struct tt_rb_proc *p);
+void tt_rb_proc_release(struct tt_rb_proc *p);
+
+/* What the refusals read of /proc/PID/status. */
+struct tt_rb_status {
+	char comm[64];	     /* Name:, as it is (any byte but NUL and newline) */
+	unsigned int uid[3]; /* Uid: real, effective, saved */
+	int nuid;	     /* how many of them parsed */
+	bool vm;	     /* a VmSize: line: it has an mm */
+	bool kthread;	     /* Kthread: 1 (Linux 6.0+) */
+	bool zombie;	     /* State: Z or X */
+};
+/* From the status text f; TT_EUNAVAIL on a read error. */
+int tt_rb_status_read(FILE *f, struct tt_rb_status *st);
 
 struct tt_rb_progress {
 	uint64_t moved_pages, planned_pages, failed_pages;
 	double elapsed_s;
 };
 
+/* A rate limit's range. Below the least, one 2 MiB huge page takes over 20 s
+ * and a 1 GiB one hours (1e-9 MiB/s slept a century a batch; 1e-300 made
+ * the sleep overflow time_t); above the most, no memory moves that fast. */
+#define TT_RB_RATE_MIN_BYTES_S (0.1 * 1048576.0)
+#define TT_RB_RATE_MAX_BYTES_S (1e6 * 1048576.0)
+
 struct tt_rb_cfg {
 	uint32_t batch;	     /* units per move_pages call, at least 1 */
-	double rate_bytes_s; /* 0: no limit */
+	double rate_bytes_s; /* 0: no limit; else within TT_RB_RATE_{MIN,MAX}_BYTES_S */
 	bool move_all;	     /* MPOL_MF_MOVE_ALL: shared pages too (CAP_SYS_NICE) */
 	/* Called after each batch; a non-zero return stops. */
 	int (*progress)(void *ctx, const struct tt_rb_progress *p);
 	void *ctx;
+	/* Across rounds, each unit that did not move, as it last ended; NULL:
+	 * not kept. */
+	struct tt_rb_failed *failed;
 };
 
 /* Per-page outcomes, in 4 KiB pages. */
@@ -156,15 +223,43 @@ struct tt_rb_result {
 	uint64_t other;	 /* any other status, or a page left where it was */
 	uint64_t calls;	 /* move_pages calls */
 	double elapsed_s;
-	bool gone;    /* the process exited midway (ESRCH) */
-	bool stopped; /* the progress callback stopped it */
+	struct tt_nodemask full; /* target nodes that had no room (ENOMEM) */
+	bool gone;		 /* the process exited midway (exiting: EINVAL; reaped: ESRCH) */
+	bool unreachable; /* the kernel stopped letting us move it (EPERM: new credentials) */
+	bool stopped;	  /* the progress callback stopped it */
 };
 
 /* Moves unit i to dest[i] (>= 0) in batches of cfg->batch units, no faster
- * than cfg->rate_bytes_s. A process that exits midway ends it with
- * res->gone set and 0 returned: res says what moved. */
-int tt_rb_move(pid_t pid, const struct tt_rb_unit *u, size_t n, const int *dest,
+ * than cfg->rate_bytes_s, each batch only while ref's process is alive
+ * (checked before and after the call). A process that exits midway ends
+ * it with res->gone set and 0 returned, one that may no longer be moved
+ * with res->unreachable: res says what moved. A node that answers ENOMEM
+ * gets no more pages (those left for it counted ENOMEM, res->full); the
+ * pages of a batch the kernel did not say of (a move_pages that fails or
+ * stops partway reports no status for them) are queried, so that each is
+ * counted as it ended. */
+int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t n, const int *dest,
 	       const struct tt_rb_cfg *cfg, struct tt_rb_result *res);
+
+/* Units that did not move, by address, each with its last status: a page
+ * that cannot move (shared with another process, the zero page) fails
+ * again each round, and the rounds' counts must not add it up. */
+struct tt_rb_failed {
+	struct tt_rb_fail {
+		uint64_t addr;
+		uint64_t seq;	/* order of outcome: the last one holds */
+		uint32_t pages; /* 4 KiB pages */
+		int status;	/* move_pages' status; 0: moved after all */
+	} * v;
+	size_t n, cap;
+	uint64_t seq;
+};
+void tt_rb_failed_release(struct tt_rb_failed *f);
+/* Units whose address failed before for good (any status but EBUSY, which
+ * passes) marked stuck, so that no round plans them again. */
+void tt_rb_failed_mark(const struct tt_rb_failed *f, struct tt_rb_unit *u, size_t n);
+/* The failure counts of res (ebusy ... other) from f: each unit once. */
+void tt_rb_failed_count(const struct tt_rb_failed *f, struct tt_rb_result *res);
 
 /* DAMON's weighted migration (DAMOS migrate_hot/migrate_cold with a
  * dests directory, Linux 6.17+): "" when the root has no DAMON sysfs

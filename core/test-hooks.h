@@ -13,6 +13,7 @@
 #define TT_TEST_HOOKS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct tt_collector;
 
@@ -43,6 +44,13 @@ struct tt_test_hooks {
 	 * test sees a descheduled pass on any host (bench/ran.c); NULL:
 	 * none. */
 	void (*measuring)(int cpu);
+	/* move_pages(2) of another process as rebalance calls it (a query
+	 * when nodes is NULL): 0, the count of pages not moved, or -errno; a
+	 * unit test's scripted kernel (a full node, an exiting process, shared
+	 * pages) in place of the system call (core/rebalance.c); NULL: the
+	 * system call. */
+	long (*move_pages)(pid_t pid, unsigned long n, void **pages, const int *nodes, int *status,
+			   int flags);
 };
 
 /* The variable the test front end reads for app_host_nodes, which the

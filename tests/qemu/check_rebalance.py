@@ -4,7 +4,9 @@ blocks): 10007 pages held on node 0 moved to 5:3:2 over nodes 0-2, each
 node's share within 1% of its target by the process's own move_pages
 query and by the kernel's numa_maps, every page counted; --order
 interleave page for page tiertune simulate's order; the refusals moved
-nothing. check-rebalance.py calls check()."""
+nothing; a process killed at several points of a move ends each run with
+what moved, recorded; a private MAP_HUGETLB buffer moved whole.
+check-rebalance.py calls check(), check_exiting() and check_hugetlb()."""
 import json
 
 PAGES = 10007
@@ -139,3 +141,73 @@ def check(block, jblock, tap):
     tap(rc == 0 and j and j["huge_units"] >= 20 and j["within_tolerance"],
         "looked at again: %s huge pages, within tolerance" % (j or {}).get("huge_units"),
         block("rebalance-thp-again")[1][-1500:])
+
+
+def check_exiting(block, jblock, tap):
+    """Killed at several points of a --move: each run said gone with what
+    moved and recorded, or refused with nothing moved; no raw error."""
+    gone = 0
+    for at in ("0.5", "1.5", "3", "5"):
+        name = "rebalance-kill-" + at
+        rc, j = jhead(block, name)
+        out = block(name)[1]
+        res = (j or {}).get("result") or {}
+        moved_gone = (rc == 1 and j is not None and res.get("process_gone") is True
+                      and j["run"] is not None and res.get("moved_pages", -1) >= 0
+                      and j["within_tolerance"] is False)
+        # Killed before tiertune looked (reaped: no process; a zombie:
+        # refused), or while it read the pages: nothing moved either way.
+        # Under TCG tiertune starts slower than 0.5 s: the first point
+        # found the process reaped (busybox ash reaps its jobs as they end).
+        before = rc == 2 and ("nothing moved" in out or "has exited (a zombie)" in out
+                              or "no process" in out)
+        raw = "Invalid argument" in out or "No such process" in out
+        gone += moved_gone
+        tap((moved_gone or before) and not raw,
+            "rebalance --move, its process killed after %s s: %s" % (
+                at, "gone midway, %s of %s pages had moved, recorded as run %s"
+                % (res.get("moved_pages"), res.get("planned_pages"), (j or {}).get("run"))
+                if moved_gone else "killed before any move" if before else "neither"),
+            out[-1500:])
+    rc, j = jblock("rebalance-kill-recorded")
+    failed = [r for r in (j or {}).get("runs", [])
+              if r.get("kind") == "rebalance" and r.get("status") == "failed"]
+    tap(rc == 0 and gone >= 1 and len(failed) >= gone,
+        "each run that moved before its process died is recorded, failed (%d of %d)"
+        % (len(failed), gone), json.dumps(failed)[:1500])
+
+
+def check_hugetlb(block, jblock, tap):
+    """20 private MAP_HUGETLB pages on node 0: counted, moved whole to
+    5:3:2, still hugetlb pages afterwards."""
+    pages = 10240
+    rc, out = block("rebalance-htlb-pool")
+    free = [int(x) for x in out.split()] if rc == 0 else []
+    if len(free) != 3 or min(free) < 10:
+        tap(True, "# SKIP no hugetlb pool of 2 MiB pages in the guest: %s" % out.strip())
+        return
+    rc, j = jblock("rebalance-htlb-dry")
+    tap(rc == 0 and j and j["huge_units"] >= 20
+        and j["before"]["node_pages"].get("0", 0) >= pages,
+        "rebalance dry run of a MAP_HUGETLB buffer: its 20 huge pages counted (%s), on node 0"
+        % (j or {}).get("huge_units"), block("rebalance-htlb-dry")[1][-1500:])
+    rc, j = jhead(block, "rebalance-htlb-move")
+    tap(rc == 0 and j and j["within_tolerance"],
+        "rebalance --move of the MAP_HUGETLB buffer: within tolerance",
+        block("rebalance-htlb-move")[1][-2000:])
+    rc, out = block("rebalance-htlb-after")
+    after = nodes_lines(out)
+    got = after[-1] if len(after) >= 2 else []
+    c = {k: got.count(k) for k in (0, 1, 2)}
+    whole = len(got) == pages and all(len(set(got[i:i + 512])) == 1
+                                      for i in range(0, pages, 512))
+    tap(rc == 0 and whole
+        and all(abs(c[k] - t) <= pages // 100 for k, t in ((0, 5120), (1, 3072), (2, 2048))),
+        "MAP_HUGETLB buffer after: %s, whole 2 MiB pages per node, within 1%% of "
+        "5120/3072/2048" % c, out[-300:])
+    rc, out = block("rebalance-htlb-smaps")
+    ph = sum(int(line.split()[1]) for line in out.splitlines()
+             if line.startswith("Private_Hugetlb:"))
+    tap(rc == 0 and ph >= pages * 4,
+        "still hugetlb pages after the move (smaps Private_Hugetlb %d kB of %d)"
+        % (ph, pages * 4), out[-800:])

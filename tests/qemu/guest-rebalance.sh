@@ -66,3 +66,42 @@ block rebalance-thp-smaps cat /proc/$rb_pid/smaps
 block rebalance-thp-again tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --json
 kill $rb_pid
 wait $rb_pid 2>/dev/null
+
+# An exiting process (issue 45): killed (SIGKILL) at several points of a
+# rate-limited --move (about 20 MiB at 2 MiB/s, some 10 s). The shell reaps
+# it only afterwards, so tiertune meets it exiting or a zombie, whose mm is
+# gone (move_pages: EINVAL), as well as reaped. Each run must end with what
+# moved and the process said gone, recorded; or, killed while its pages were
+# still being read, with nothing moved; never a raw move_pages error.
+for at in 0.5 1.5 3 5; do
+	rb_hold rb-kill
+	(
+		sleep $at
+		kill -9 $rb_pid
+	) &
+	killer=$!
+	block rebalance-kill-$at no_tty tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --move \
+		--rate 2 --json
+	wait $killer
+	wait $rb_pid 2>/dev/null
+done
+block rebalance-kill-recorded tiertune runs --json
+
+# Private MAP_HUGETLB (issue 45): 20 huge pages from the pool, bound to node
+# 0, go to 5:3:2 whole (10, 6 and 4 of them); each node's pool has room.
+for n in 0 1 2; do
+	echo 24 >/sys/devices/system/node/node$n/hugepages/hugepages-2048kB/nr_hugepages
+done
+block rebalance-htlb-pool cat /sys/devices/system/node/node0/hugepages/hugepages-2048kB/free_hugepages \
+	/sys/devices/system/node/node1/hugepages/hugepages-2048kB/free_hugepages \
+	/sys/devices/system/node/node2/hugepages/hugepages-2048kB/free_hugepages
+rb_hold rb-htlb 10240 --hugetlb
+block rebalance-htlb-dry tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --json
+block rebalance-htlb-move no_tty tiertune rebalance --pid $rb_pid --weights 0:5,1:3,2:2 --move --json
+block rebalance-htlb-after rb_requery rb-htlb $rb_pid
+block rebalance-htlb-smaps grep -A 20 anon_hugepage /proc/$rb_pid/smaps
+kill $rb_pid
+wait $rb_pid 2>/dev/null
+for n in 0 1 2; do
+	echo 0 >/sys/devices/system/node/node$n/hugepages/hugepages-2048kB/nr_hugepages
+done

@@ -7,6 +7,7 @@
  *
  *	pagemap --mode kernel|exact|bind --nodes 0,2 [--weights 0:3,2:1] --pages N --offset K
  *		[--hold] [--thp]   (--thp: transparent huge pages, MADV_HUGEPAGE)
+ *		[--hugetlb]        (private MAP_HUGETLB, 2 MiB pages: N a multiple of 512)
  *	pagemap --mode task --pages N     (no policy of its own: the task's, as
  *	                                   tiertune run sets it before exec)
  *
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
 		{ "offset", required_argument, NULL, 'o' },
 		{ "hold", no_argument, NULL, 'h' },
 		{ "thp", no_argument, NULL, 't' },
+		{ "hugetlb", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum tt_place_mode mode = TT_PLACE_KERNEL;
@@ -57,7 +59,7 @@ int main(int argc, char **argv)
 	struct tt_placement pl;
 	uint64_t pages = 0, offset = 0;
 	const char *method;
-	int c, hold = 0, task = 0, thp = 0;
+	int c, hold = 0, task = 0, thp = 0, hugetlb = 0;
 
 	tt_weights_clear(&w);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -86,6 +88,9 @@ int main(int argc, char **argv)
 		case 't':
 			thp = 1;
 			break;
+		case 'H':
+			hugetlb = 1;
+			break;
 		default:
 			bad = 1;
 		}
@@ -101,8 +106,15 @@ int main(int argc, char **argv)
 	/* A 2 MiB-aligned base plus offset pages: the start index is chosen,
 	 * not left to where mmap happens to put things. */
 	size_t len = pages * PAGE;
-	char *region = mmap(NULL, len + offset * PAGE + HUGE, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	/* --hugetlb: the kernel's pool, 2 MiB pages at a 2 MiB-aligned address
+	 * (tiertune rebalance reads them from smaps' Private_Hugetlb). */
+	if (hugetlb && (offset || pages % 512)) {
+		fprintf(stderr, "pagemap: --hugetlb takes --offset 0 and pages in 512s\n");
+		return 2;
+	}
+	char *region =
+		mmap(NULL, hugetlb ? len : len + offset * PAGE + HUGE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | (hugetlb ? MAP_HUGETLB : MAP_NORESERVE), -1, 0);
 	if (region == MAP_FAILED) {
 		perror("pagemap: mmap");
 		return 1;
@@ -117,6 +129,7 @@ int main(int argc, char **argv)
 	}
 	/* --thp: 2 MiB folios (tiertune rebalance moves them whole). */
 	pl.thp = thp;
+	pl.huge_shift = hugetlb ? 21 : 0;
 	if (!task && tt_place_apply(&pl, buf, len, &method) < 0) {
 		fprintf(stderr, "pagemap: %s\n", tt_err_msg());
 		return 1;

@@ -465,24 +465,37 @@ static int log_write(struct tt_db *db, int64_t host, int64_t run, const struct t
 							  .outcome = outcome });
 }
 
-int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
-		       const char *command, const char *objective, const struct tt_apply_plan *p)
+/* A run of this host with no source node (an apply, a rebalance), begun
+ * in a transaction for the whole record: on success the caller adds to it
+ * and ends it (tt_db_tx_end); on failure it is ended here. */
+static int run_open(struct tt_db *db, const struct tt_topo *t, const char *kind,
+		    const char *command, const char *objective, int64_t *host, int64_t *run)
 {
-	int64_t host, run;
 	int rc = tt_db_tx_begin(db);
 
 	if (rc < 0)
 		return rc;
-	rc = tt_db_host(db, t, &host);
+	rc = tt_db_host(db, t, host);
 	if (rc == 0)
 		rc = tt_db_run_begin(db,
-				     &(struct tt_db_run){ .host_id = host,
+				     &(struct tt_db_run){ .host_id = *host,
 							  .kind = kind,
 							  .command = command,
 							  .source_node = -1,
 							  .objective = objective,
 							  .kernel_release = t->kernel_release },
-				     &run);
+				     run);
+	return rc < 0 ? tt_db_tx_end(db, rc) : 0;
+}
+
+int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
+		       const char *command, const char *objective, const struct tt_apply_plan *p)
+{
+	int64_t host, run;
+	int rc = run_open(db, t, kind, command, objective, &host, &run);
+
+	if (rc < 0)
+		return rc;
 	for (int i = 0; rc == 0 && i < p->n; i++)
 		rc = log_write(db, host, run, p, &p->w[i],
 			       p->w[i].side ? "set by the kernel" : "written");
@@ -541,22 +554,11 @@ int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,
 	};
 	struct tt_db_sample s[sizeof(figs) / sizeof(figs[0])];
 	int64_t host;
-	int rc = tt_db_tx_begin(db);
+	int rc = run_open(db, t, "rebalance", r->command, r->process, &host, run_id);
 
 	if (rc < 0)
 		return rc;
-	rc = tt_db_host(db, t, &host);
-	if (rc == 0)
-		rc = tt_db_run_begin(db,
-				     &(struct tt_db_run){ .host_id = host,
-							  .kind = "rebalance",
-							  .command = r->command,
-							  .source_node = -1,
-							  .objective = r->process,
-							  .kernel_release = t->kernel_release },
-				     run_id);
-	if (rc == 0)
-		rc = rebalance_trial(db, *run_id, r, "before", r->before);
+	rc = rebalance_trial(db, *run_id, r, "before", r->before);
 	if (rc == 0)
 		rc = rebalance_trial(db, *run_id, r, "after", r->after);
 	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)

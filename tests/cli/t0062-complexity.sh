@@ -12,7 +12,7 @@ if ! command -v pmccabe >/dev/null; then
 fi
 cd "$TT_TOP" || exit 1
 files=()
-for d in core bench collectors db measure model tuner writer view cli tui; do
+for d in core bench capture collectors db measure model tuner writer view cli tui; do
 	files+=("$d"/*.c)
 done
 is "every function of the product at most 30 (pmccabe)" \

@@ -53,6 +53,14 @@ sources=$(for f in $folders; do ls "$f"/*.[ch] 2>/dev/null; done)
 found="$WORK/found"
 : >"$found"
 
+# 0. every folder of product sources has a level: one the table leaves out
+# would be checked by nothing here.
+for d in */; do
+	d=${d%/}
+	[ "$d" != tests ] && compgen -G "$d/*.c" >/dev/null && [ -z "$(level "$d")" ] &&
+		echo "folder $d/: not in the level table" >>"$found"
+done
+
 # 1. includes between folders: "../X/..." from folder F needs X == F or a
 # lower level.
 for f in $folders; do

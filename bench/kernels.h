@@ -11,7 +11,9 @@
  *      (latency.c), built without a Makefile edit;
  *   2. its descriptor (STREAM_K or MLC_K in kernels.c), naming its kind, and
  *      its declaration below;
- *   3. its line in tt_kernels[] (kernels.c).
+ *   3. its line in tt_kernels[] (kernels.c);
+ *   4. its name, in bold, in docs/tiertune.1's bench section (t0013 holds
+ *      that list to this table).
  * Nothing else: its kind (struct tt_kind, kinds.c) says how it is run and
  * which figures it gives; the figure table (core/figure.h) how they are
  * named and printed.

@@ -8,8 +8,6 @@
 
 #include "../core/error.h"
 
-#include <inttypes.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdatomic.h>
@@ -535,53 +533,6 @@ out:
 	free(tid);
 	free(L.ran);
 	return rc;
-}
-
-bool tt_bench_curve_check(const struct tt_loaded_point *pts, int n, double idle_ns, char *why,
-			  size_t size)
-{
-	int order[TT_MAX_DELAYS], m = 0;
-
-	/* By delay, most load first: latency may only fall from there. */
-	for (int i = 0; i < n && m < TT_MAX_DELAYS; i++) {
-		int k = m++;
-
-		while (k > 0 && pts[order[k - 1]].delay > pts[i].delay) {
-			order[k] = order[k - 1];
-			k--;
-		}
-		order[k] = i;
-	}
-	for (int k = 0; k < m; k++) {
-		const struct tt_loaded_point *p = &pts[order[k]], *low = NULL;
-
-		if (!isfinite(p->lat_ns) || p->lat_ns <= 0) {
-			snprintf(why, size, "no load completed at delay %ju", (uintmax_t)p->delay);
-			return false;
-		}
-		if (idle_ns > 0 && p->lat_ns < idle_ns * (1 - TT_CURVE_NOISE)) {
-			snprintf(why, size,
-				 "%.1f ns at delay %ju is under the idle latency (%.1f ns) by more "
-				 "than %.0f%%",
-				 p->lat_ns, (uintmax_t)p->delay, idle_ns, TT_CURVE_NOISE * 100);
-			return false;
-		}
-		for (int i = 0; i < k; i++)
-			if (!low || pts[order[i]].lat_ns < low->lat_ns)
-				low = &pts[order[i]];
-		if (low && p->lat_ns > low->lat_ns * (1 + TT_CURVE_NOISE)) {
-			snprintf(why, size,
-				 "not monotone: %.1f ns at delay %ju is %.0f%% above the %.1f ns "
-				 "at delay %ju, under more load",
-				 p->lat_ns, (uintmax_t)p->delay,
-				 (p->lat_ns / low->lat_ns - 1) * 100, low->lat_ns,
-				 (uintmax_t)low->delay);
-			return false;
-		}
-	}
-	if (why && size)
-		why[0] = '\0';
-	return true;
 }
 
 /* The matrix is as good as its worst run. */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune capture: what tiertune reads of this machine (or of the
  * --sysfs-root tree) into a folder or a .tar.gz that --sysfs-root reads
- * back and hwloc too (core/capture.h): to attach to a bug report, or to
+ * back and hwloc too (capture/capture.h): to attach to a bug report, or to
  * run what-if searches of one's own machine on another, with a model of it
  * written from an auto run's report (--model-from, model/model-write.h). */
 #define _GNU_SOURCE /* mkostemp */
 #include "cli.h"
 
-#include "../core/capture.h"
+#include "../capture/capture.h"
 #include "../core/topo.h"
 #include "../model/model-write.h"
 #include "../model/model.h"

@@ -2,6 +2,7 @@
 /* tiertune topo: what the machine (or fixture) under the sysfs root offers. */
 #include "cli.h"
 
+#include "../core/apply.h"
 #include "../core/state.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
@@ -15,7 +16,7 @@ struct wi_seen {
 	char why[256]; /* reason when unavailable */
 	struct tt_wi_state st;
 	/* Tiers the kernel put back to 1 since the last apply (a node
-	 * joined them: tt_wi_reset_since_apply). */
+	 * joined them: tt_apply_tiers_reset). */
 	int nreset;
 	struct tt_weights reset;
 };
@@ -339,7 +340,7 @@ int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 		if (w->rc == 0)
 			w->rc = w->be->read(&cli->sfs, t, &w->st);
 		if (w->rc == 0 && have_state)
-			w->nreset = tt_wi_reset_since_apply(w->be, &cli->sfs, state, &w->reset);
+			w->nreset = tt_apply_tiers_reset(w->be, &cli->sfs, state, &w->reset);
 		if (w->rc < 0 && w->rc != TT_EUNAVAIL) {
 			rc = cli_fail(w->rc);
 			goto out;

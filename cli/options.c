@@ -66,16 +66,22 @@ static void completion(const struct tt_cmd *cmd, const struct cli_opt *opts)
 /* The words option name takes, one a line: a choice's (its table's
  * names; a string option that parses its own way may name them too), or
  * those an argument name spells ("upstream|rfc|both"); none for a free
- * value (N, FILE, N:W,...|auto). */
-static void choices(const struct cli_opt *opts, const char *name)
+ * value (N, FILE, N:W,...|auto) or a flag. A name the command has no
+ * option of is a usage error: answering it with no words made a check
+ * that asked for "strategy=" compare nothing (issue 46). */
+static int choices(const struct tt_cmd *cmd, const struct cli_opt *opts, const char *name)
 {
 	char buf[512];
+	bool found = false;
 
 	for (const struct cli_opt *set[] = { opts, common }, **s = set; s < set + 2; s++)
 		for (const struct cli_opt *o = *s; o->kind != CLI_OPT_END; o++) {
-			const char *arg = tt_opt_arg_name(o, buf, sizeof(buf));
+			const char *arg;
 
-			if (strcmp(o->name, name) != 0 || !arg)
+			if (strcmp(o->name, name) != 0)
+				continue;
+			found = true;
+			if (!(arg = tt_opt_arg_name(o, buf, sizeof(buf))))
 				continue;
 			if (tt_opt_choice(o, 0))
 				for (int i = 0; tt_opt_choice(o, i); i++)
@@ -85,6 +91,10 @@ static void choices(const struct cli_opt *opts, const char *name)
 				for (const char *w = arg; *w; w += strcspn(w, "|"), w += !!*w)
 					printf("%.*s\n", (int)strcspn(w, "|"), w);
 		}
+	if (!found)
+		return usage_error(cmd, "--completion-choices: %s has no option '--%s'", cmd->name,
+				   name);
+	return 0;
 }
 
 int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts,
@@ -101,10 +111,8 @@ int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt
 		return refused(cmd, &args);
 	cli->dashdash = args.dashdash;
 	*nargs = args.n;
-	if (opt_choices) {
-		choices(opts, opt_choices);
-		return 0;
-	}
+	if (opt_choices)
+		return choices(cmd, opts, opt_choices);
 	if (args.n && !cmd->args && !opt_help && !opt_completion)
 		return usage_error(cmd, "%s takes no argument, got '%s'", cmd->name, argv[0]);
 	if (opt_completion) {

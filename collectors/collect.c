@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "collect.h"
 
+#include "../core/deadline.h"
 #include "../core/error.h"
 
 #include <math.h>
@@ -8,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define INTERVAL_S 0.1
 /* Readings kept: 40 B each, so 5 MiB; at 30 metrics and 10 Hz that is over
@@ -23,14 +23,6 @@ struct tt_collect {
 	double begin, end;     /* the measured phase, monotonic seconds; 0 unset */
 	char unavailable[256]; /* why no traffic source was asked for or works */
 };
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int tt_collect_begin(const struct tt_collect_ctx *ctx, const char *list, struct tt_collect **out)
 {
@@ -70,9 +62,9 @@ void tt_collect_phase(void *collect, bool measuring)
 
 	pthread_mutex_lock(&c->mu);
 	if (measuring)
-		c->begin = mono();
+		c->begin = tt_mono_s();
 	else
-		c->end = mono();
+		c->end = tt_mono_s();
 	pthread_mutex_unlock(&c->mu);
 }
 
@@ -221,7 +213,7 @@ int tt_collect_end(struct tt_collect *c, struct tt_collect_summary *sum)
 	sum->metrics = calloc((size_t)(total ? total : 1), sizeof(*sum->metrics));
 	if (!sum->metrics && rc == 0)
 		rc = tt_err(TT_EFAIL, "out of memory");
-	double begin = c->begin, end = c->end ? c->end : mono();
+	double begin = c->begin, end = c->end ? c->end : tt_mono_s();
 	sum->window_s = begin ? end - begin : 0;
 	for (int i = 0, k = 0; rc == 0 && i < c->n; i++) {
 		for (int m = 0; m < c->src[i]->nmetrics; m++, k++) {

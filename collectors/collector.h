@@ -139,7 +139,9 @@ extern const struct tt_collector tt_c_numastat, tt_c_uncore, tt_c_pfm, tt_c_papi
  * its .meanings saying what each metric it gives means (a traffic source
  * declares read/write or total bytes and their scope: tiertop's columns,
  * its default collectors and bench's per-node summary follow from that);
- * 2. declare it above; 3. list it in collectors.c. One that needs a
+ * 2. declare it above; 3. list it in collectors.c; 4. name it, in bold,
+ * in docs/tiertune.1's collectors section (t0013 holds that list to this
+ * table). One that needs a
  * library also gets a probe in mk/configure.sh and an #ifdef
  * TT_HAVE_<LIB> around its code, with .unbuilt in the #else (c-papi.c is
  * one). */

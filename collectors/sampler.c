@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sampler.h"
 
+#include "../core/deadline.h"
 #include "../core/error.h"
 
-#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -68,14 +68,6 @@ struct tt_sampler {
 	bool stop, stopped;
 };
 
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double thread_cpu(void)
 {
 	struct timespec ts;
@@ -88,7 +80,7 @@ static void tick(struct tt_sampler *s)
 {
 	for (int i = 0; i < s->n; i++) {
 		struct tt_source *src = s->src[i];
-		double t = mono();
+		double t = tt_mono_s();
 		int rc = src->c->sample(src, s->values);
 
 		pthread_mutex_lock(&s->mu);
@@ -114,7 +106,7 @@ static void *run(void *arg)
 	struct tt_sampler *s = arg;
 	struct timespec due;
 
-	clock_gettime(CLOCK_MONOTONIC, &due);
+	tt_deadline_in(&due, 0);
 	pthread_mutex_lock(&s->mu);
 	while (!s->stop) {
 		pthread_mutex_unlock(&s->mu);
@@ -124,14 +116,8 @@ static void *run(void *arg)
 		s->cpu_s = thread_cpu();
 		/* Absolute deadlines: the interval does not drift by the time
 		 * a tick takes. */
-		long ns = (long)(s->interval_s * 1e9);
-		due.tv_sec += ns / 1000000000L;
-		due.tv_nsec += ns % 1000000000L;
-		if (due.tv_nsec >= 1000000000L) {
-			due.tv_sec++;
-			due.tv_nsec -= 1000000000L;
-		}
-		while (!s->stop && pthread_cond_timedwait(&s->cv, &s->mu, &due) != ETIMEDOUT)
+		tt_deadline_add(&due, s->interval_s);
+		while (!s->stop && !tt_deadline_wait(&s->cv, &s->mu, &due))
 			;
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -152,7 +138,6 @@ int tt_sampler_start(struct tt_sampler **out, struct tt_source **src, int n, dou
 		     size_t capacity)
 {
 	struct tt_sampler *s = calloc(1, sizeof(*s));
-	pthread_condattr_t ca;
 	int widest = 1, rc;
 
 	*out = NULL;
@@ -184,10 +169,7 @@ int tt_sampler_start(struct tt_sampler **out, struct tt_source **src, int n, dou
 			return tt_err(TT_EFAIL, "out of memory");
 		}
 	pthread_mutex_init(&s->mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	tt_deadline_cond_init(&s->cv);
 	rc = pthread_create(&s->tid, NULL, run, s);
 	if (rc) {
 		release(s);

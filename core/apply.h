@@ -118,6 +118,14 @@ int tt_apply_verify(const struct tt_apply_plan *p);
  * holds no apply of this root; *when is its commit time. */
 int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify,
 		       long long *when);
+/* The tiers whose weights the kernel has put back to 1 since the last apply
+ * on this root (a node joining a tier resets it: seed 003's memset, seed
+ * 010's "interleave_weight = 1"): each tier whose weights that apply set to
+ * something else and which now read 1 wherever it wrote, as tier ids in
+ * *tiers. The number of tiers; 0 without such an apply, or for an
+ * interface keyed by node. */
+int tt_apply_tiers_reset(const struct tt_wi_backend *be, const struct tt_sysfs *s,
+			 const char *state_dir, struct tt_weights *tiers);
 /* "echo 5 > /sys/.../node1" lines, and what the kernel will change too. */
 void tt_apply_print(const struct tt_apply_plan *p, FILE *f);
 

@@ -217,31 +217,39 @@ out:
 	return rc;
 }
 
+/* The file fmt names, read into buf as read_path does; its path under the
+ * root in path (PATH_MAX bytes), for a reader's own messages. */
+static int vread(const struct tt_sysfs *s, char *path, char *buf, size_t size, const char *fmt,
+		 va_list ap)
+{
+	char rel[PATH_MAX];
+	int rc = vpaths(s, path, rel, PATH_MAX, fmt, ap);
+
+	return rc < 0 ? rc : read_path(s, path, rel, buf, size);
+}
+
 int tt_sysfs_read(const struct tt_sysfs *s, char *buf, size_t size, const char *fmt, ...)
 {
-	char path[PATH_MAX], rel[PATH_MAX];
+	char path[PATH_MAX];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vpaths(s, path, rel, sizeof(path), fmt, ap);
+	rc = vread(s, path, buf, size, fmt, ap);
 	va_end(ap);
-	return rc < 0 ? rc : read_path(s, path, rel, buf, size);
+	return rc;
 }
 
 int tt_sysfs_read_u64(const struct tt_sysfs *s, uint64_t *out, uint64_t min, uint64_t max,
 		      const char *fmt, ...)
 {
-	char path[PATH_MAX], rel[PATH_MAX], buf[64];
+	char path[PATH_MAX], buf[64];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vpaths(s, path, rel, sizeof(path), fmt, ap);
+	rc = vread(s, path, buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (rc < 0)
-		return rc;
-	rc = read_path(s, path, rel, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
 	rc = tt_parse_u64(buf, min, max, out);
@@ -256,16 +264,13 @@ int tt_sysfs_read_u64(const struct tt_sysfs *s, uint64_t *out, uint64_t min, uin
 int tt_sysfs_read_list(const struct tt_sysfs *s, uint64_t *bits, unsigned int nbits,
 		       const char *fmt, ...)
 {
-	char path[PATH_MAX], rel[PATH_MAX], buf[8192];
+	char path[PATH_MAX], buf[8192];
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = vpaths(s, path, rel, sizeof(path), fmt, ap);
+	rc = vread(s, path, buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (rc < 0)
-		return rc;
-	rc = read_path(s, path, rel, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
 	if (tt_parse_list(buf, bits, nbits))

@@ -3,7 +3,6 @@
  * share. */
 #include "wi.h"
 
-#include "apply.h"
 #include "error.h"
 
 #include <stdio.h>
@@ -253,54 +252,4 @@ out:
 	tt_wi_state_release(&cur);
 	tt_wi_state_release(&want);
 	return rc;
-}
-
-/* The weight in a value as a file holds it: "7" or "src:7". */
-static const char *weight_part(const char *v)
-{
-	const char *c = strchr(v, ':');
-
-	return c ? c + 1 : v;
-}
-
-int tt_wi_reset_since_apply(const struct tt_wi_backend *be, const struct tt_sysfs *s,
-			    const char *state_dir, struct tt_weights *tiers)
-{
-	static const char pre[] = TT_WI_TIER_DIR "/memory_tier";
-	struct tt_apply_plan p;
-	struct tt_weights reset, bad;
-	long long when;
-	int id, n = 0;
-
-	tt_weights_clear(tiers);
-	tt_weights_clear(&reset);
-	tt_weights_clear(&bad);
-	if (be->key != TT_WI_BY_TIER)
-		return 0;
-	tt_apply_plan_init(&p, be, s);
-	/* Errors here only mean there is nothing to compare with. */
-	if (tt_apply_plan_last(&p, state_dir, true, &when) < 0) {
-		tt_apply_plan_release(&p);
-		return 0;
-	}
-	for (int i = 0; i < p.n; i++) {
-		const struct tt_write *w = &p.w[i];
-		const char *rest;
-
-		if (strncmp(w->file, pre, sizeof(pre) - 1) ||
-		    !(rest = tt_wi_tier_prefix(w->file + sizeof(pre) - 1)) || !w->expect[0])
-			continue;
-		id = atoi(w->file + sizeof(pre) - 1);
-		/* Reset: it reads 1 where the apply wrote something else. A
-		 * value neither written nor 1 is a change by someone else. */
-		if (strcmp(weight_part(w->old), "1") == 0 &&
-		    strcmp(weight_part(w->expect), "1") != 0)
-			tt_weights_put(&reset, id, 1);
-		else if (strcmp(w->old, w->expect) != 0)
-			tt_weights_put(&bad, id, 1);
-	}
-	tt_apply_plan_release(&p);
-	tt_weights_for_each(id, &reset) if (!tt_weights_has(&bad, id) &&
-					    tt_weights_put(tiers, id, 1) == 0) n++;
-	return n;
 }

@@ -192,15 +192,6 @@ const char *tt_wi_id_prefix(const char *s);
  * to TT_MAX_TIER_ID. */
 const char *tt_wi_tier_prefix(const char *s);
 
-/* The tiers whose weights the kernel has put back to 1 since the last apply
- * on this root (a node joining a tier resets it: seed 003's memset, seed
- * 010's "interleave_weight = 1"): each tier whose weights that apply set to
- * something else and which now read 1 wherever it wrote, as tier ids in
- * *tiers. The number of tiers; 0 without such an apply, or for an
- * interface keyed by node. */
-int tt_wi_reset_since_apply(const struct tt_wi_backend *be, const struct tt_sysfs *s,
-			    const char *state_dir, struct tt_weights *tiers);
-
 void tt_wi_state_init(struct tt_wi_state *st);
 void tt_wi_state_release(struct tt_wi_state *st);
 /* The tier entry for tier id, or NULL. */

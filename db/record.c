@@ -249,6 +249,51 @@ static void bind_int_or_null(sqlite3_stmt *st, int i, int64_t v, bool present)
 		sqlite3_bind_null(st, i);
 }
 
+/* Binds row i of rows (with whatever the rows share) to st. */
+typedef void bind_row_fn(sqlite3_stmt *st, const void *rows, size_t i);
+
+/* One statement run for each of n rows, all of them or none: in a
+ * transaction of its own (a savepoint inside a run's or a trial's), rolled
+ * back at the first row that fails, with what it was doing in the message. */
+static int insert_rows(struct tt_db *db, const char *sql, bind_row_fn *bind, const void *rows,
+		       size_t n, const char *what)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
+
+	if (begin_tx(db) < 0)
+		return TT_EFAIL;
+	if (prepare(db, &st, sql) < 0)
+		rc = TT_EFAIL;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		bind(st, rows, i);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			rc = db_fail(db, what);
+		else
+			sqlite3_reset(st);
+	}
+	return end_tx(db, st, rc);
+}
+
+/* A trial's nodes, each with the trial's id. */
+struct node_rows {
+	int64_t trial_id;
+	const struct tt_db_trial_node *nodes;
+};
+
+static void bind_node(sqlite3_stmt *st, const void *rows, size_t i)
+{
+	const struct node_rows *r = rows;
+	const struct tt_db_trial_node *n = &r->nodes[i];
+
+	sqlite3_bind_int64(st, 1, r->trial_id);
+	sqlite3_bind_int(st, 2, n->node);
+	bind_int_or_null(st, 3, n->weight, n->weight != 0);
+	sqlite3_bind_double(st, 4, n->requested_share);
+	sqlite3_bind_double(st, 5, n->achieved_share);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)n->pages);
+}
+
 int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *t,
 		    int64_t *trial_id)
 {
@@ -316,59 +361,45 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 	if (rc < 0)
 		goto fail;
 	*trial_id = sqlite3_last_insert_rowid(db->h);
-	if (prepare(db, &st,
-		    "INSERT INTO trial_nodes (trial_id, node, weight, requested_share, "
-		    "achieved_share, pages) VALUES (?, ?, ?, ?, ?, ?)") < 0)
-		goto fail;
-	for (int i = 0; i < t->nnodes; i++) {
-		const struct tt_db_trial_node *n = &t->nodes[i];
-
-		sqlite3_bind_int64(st, 1, *trial_id);
-		sqlite3_bind_int(st, 2, n->node);
-		bind_int_or_null(st, 3, n->weight, n->weight != 0);
-		sqlite3_bind_double(st, 4, n->requested_share);
-		sqlite3_bind_double(st, 5, n->achieved_share);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)n->pages);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_fail(db, "recording a trial's nodes");
-			goto fail;
-		}
-		sqlite3_reset(st);
-	}
-	return end_tx(db, st, 0);
+	rc = insert_rows(db,
+			 "INSERT INTO trial_nodes (trial_id, node, weight, requested_share, "
+			 "achieved_share, pages) VALUES (?, ?, ?, ?, ?, ?)",
+			 bind_node, &(struct node_rows){ *trial_id, t->nodes }, (size_t)t->nnodes,
+			 "recording a trial's nodes");
+	return end_tx(db, NULL, rc);
 fail:
 	return end_tx(db, st, TT_EFAIL);
+}
+
+/* Samples of a run, and of one of its trials (trial_id 0: none). */
+struct sample_rows {
+	int64_t run_id, trial_id;
+	const struct tt_db_sample *s;
+};
+
+static void bind_sample(sqlite3_stmt *st, const void *rows, size_t i)
+{
+	const struct sample_rows *r = rows;
+	const struct tt_db_sample *s = &r->s[i];
+
+	sqlite3_bind_int64(st, 1, r->run_id);
+	bind_int_or_null(st, 2, r->trial_id, r->trial_id != 0);
+	sqlite3_bind_double(st, 3, s->t_s);
+	sqlite3_bind_text(st, 4, s->collector, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, s->metric, -1, SQLITE_STATIC);
+	bind_int_or_null(st, 6, s->node, s->node >= 0);
+	sqlite3_bind_double(st, 7, s->value);
+	sqlite3_bind_int(st, 8, s->simulated);
 }
 
 int tt_db_samples_add(struct tt_db *db, int64_t run_id, int64_t trial_id,
 		      const struct tt_db_sample *s, size_t n)
 {
-	sqlite3_stmt *st = NULL;
-
-	if (begin_tx(db) < 0)
-		return TT_EFAIL;
-	if (prepare(db, &st,
-		    "INSERT INTO samples (run_id, trial_id, t_s, collector, metric, node, "
-		    "value, simulated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") < 0)
-		goto fail;
-	for (size_t i = 0; i < n; i++) {
-		sqlite3_bind_int64(st, 1, run_id);
-		bind_int_or_null(st, 2, trial_id, trial_id != 0);
-		sqlite3_bind_double(st, 3, s[i].t_s);
-		sqlite3_bind_text(st, 4, s[i].collector, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, s[i].metric, -1, SQLITE_STATIC);
-		bind_int_or_null(st, 6, s[i].node, s[i].node >= 0);
-		sqlite3_bind_double(st, 7, s[i].value);
-		sqlite3_bind_int(st, 8, s[i].simulated);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_fail(db, "recording samples");
-			goto fail;
-		}
-		sqlite3_reset(st);
-	}
-	return end_tx(db, st, 0);
-fail:
-	return end_tx(db, st, TT_EFAIL);
+	return insert_rows(db,
+			   "INSERT INTO samples (run_id, trial_id, t_s, collector, metric, node, "
+			   "value, simulated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+			   bind_sample, &(struct sample_rows){ run_id, trial_id, s }, n,
+			   "recording samples");
 }
 
 int tt_db_recommendation_add(struct tt_db *db, int64_t run_id, const struct tt_db_recommendation *r)
@@ -438,24 +469,37 @@ static int log_write(struct tt_db *db, int64_t host, int64_t run, const struct t
 							  .outcome = outcome });
 }
 
-int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
-		       const char *command, const char *objective, const struct tt_apply_plan *p)
+/* A run of this host with no source node (an apply, a rebalance), begun
+ * in a transaction for the whole record: on success the caller adds to it
+ * and ends it (tt_db_tx_end); on failure it is ended here. */
+static int run_open(struct tt_db *db, const struct tt_topo *t, const char *kind,
+		    const char *command, const char *objective, int64_t *host, int64_t *run)
 {
-	int64_t host, run;
 	int rc = tt_db_tx_begin(db);
 
 	if (rc < 0)
 		return rc;
-	rc = tt_db_host(db, t, &host);
+	rc = tt_db_host(db, t, host);
 	if (rc == 0)
 		rc = tt_db_run_begin(db,
-				     &(struct tt_db_run){ .host_id = host,
+				     &(struct tt_db_run){ .host_id = *host,
 							  .kind = kind,
 							  .command = command,
 							  .source_node = -1,
 							  .objective = objective,
 							  .kernel_release = t->kernel_release },
-				     &run);
+				     run);
+	return rc < 0 ? tt_db_tx_end(db, rc) : 0;
+}
+
+int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
+		       const char *command, const char *objective, const struct tt_apply_plan *p)
+{
+	int64_t host, run;
+	int rc = run_open(db, t, kind, command, objective, &host, &run);
+
+	if (rc < 0)
+		return rc;
 	for (int i = 0; rc == 0 && i < p->n; i++)
 		rc = log_write(db, host, run, p, &p->w[i],
 			       p->w[i].side ? "set by the kernel" : "written");
@@ -514,22 +558,11 @@ int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,
 	};
 	struct tt_db_sample s[sizeof(figs) / sizeof(figs[0])];
 	int64_t host;
-	int rc = tt_db_tx_begin(db);
+	int rc = run_open(db, t, "rebalance", r->command, r->process, &host, run_id);
 
 	if (rc < 0)
 		return rc;
-	rc = tt_db_host(db, t, &host);
-	if (rc == 0)
-		rc = tt_db_run_begin(db,
-				     &(struct tt_db_run){ .host_id = host,
-							  .kind = "rebalance",
-							  .command = r->command,
-							  .source_node = -1,
-							  .objective = r->process,
-							  .kernel_release = t->kernel_release },
-				     run_id);
-	if (rc == 0)
-		rc = rebalance_trial(db, *run_id, r, "before", r->before);
+	rc = rebalance_trial(db, *run_id, r, "before", r->before);
 	if (rc == 0)
 		rc = rebalance_trial(db, *run_id, r, "after", r->after);
 	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)

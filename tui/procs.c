@@ -1,23 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "procs.h"
 
+#include "../core/deadline.h"
 #include "../core/error.h"
 #include "../core/numa-maps.h"
 #include "../core/parse.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int tt_procs_scan(const struct tt_sysfs *s, struct tt_proc_scan *out)
 {
@@ -80,14 +71,14 @@ int tt_procs_scan(const struct tt_sysfs *s, struct tt_proc_scan *out)
 	}
 	tt_sysfs_free_names(names);
 	free(m);
-	out->t_s = mono();
+	out->t_s = tt_mono_s();
 	if (rc < 0)
 		tt_proc_scan_release(out);
 	return rc;
 }
 
-/* How long quitting waits for a scan under way to finish. */
-#define STOP_WAIT_NS 300000000L
+/* How long quitting waits for a scan under way to finish, s. */
+#define STOP_WAIT_S 0.3
 
 struct tt_scanner {
 	struct tt_sysfs sfs;
@@ -130,19 +121,13 @@ static void *run(void *arg)
 		}
 		struct timespec due;
 
-		clock_gettime(CLOCK_MONOTONIC, &due);
-		long ns = (long)(sc->period_s * 1e9);
-
-		due.tv_sec += ns / 1000000000L;
-		due.tv_nsec += ns % 1000000000L;
-		if (due.tv_nsec >= 1000000000L) {
-			due.tv_sec++;
-			due.tv_nsec -= 1000000000L;
-		}
+		/* A period from the end of a scan: a slow /proc does not
+		 * make scans run back to back. */
+		tt_deadline_in(&due, sc->period_s);
 		while (!sc->stop && !sc->kick) {
 			if (sc->idle)
 				pthread_cond_wait(&sc->cv, &sc->mu);
-			else if (pthread_cond_timedwait(&sc->cv, &sc->mu, &due) == ETIMEDOUT)
+			else if (tt_deadline_wait(&sc->cv, &sc->mu, &due))
 				break;
 		}
 		sc->kick = false;
@@ -161,7 +146,6 @@ static void *run(void *arg)
 int tt_scanner_start(struct tt_scanner **out, const struct tt_sysfs *s, double period_s)
 {
 	struct tt_scanner *sc = calloc(1, sizeof(*sc));
-	pthread_condattr_t ca;
 
 	*out = NULL;
 	if (!sc)
@@ -169,10 +153,7 @@ int tt_scanner_start(struct tt_scanner **out, const struct tt_sysfs *s, double p
 	sc->sfs = *s;
 	sc->period_s = period_s;
 	pthread_mutex_init(&sc->mu, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&sc->cv, &ca);
-	pthread_condattr_destroy(&ca);
+	tt_deadline_cond_init(&sc->cv);
 	int rc = pthread_create(&sc->tid, NULL, run, sc);
 
 	if (rc) {
@@ -206,10 +187,9 @@ bool tt_scanner_wait(struct tt_scanner *sc, double timeout_s)
 	struct timespec due;
 	bool got;
 
-	clock_gettime(CLOCK_MONOTONIC, &due);
-	due.tv_sec += (time_t)timeout_s;
+	tt_deadline_in(&due, timeout_s);
 	pthread_mutex_lock(&sc->mu);
-	while (!sc->fresh && pthread_cond_timedwait(&sc->cv, &sc->mu, &due) != ETIMEDOUT)
+	while (!sc->fresh && !tt_deadline_wait(&sc->cv, &sc->mu, &due))
 		;
 	got = sc->fresh;
 	pthread_mutex_unlock(&sc->mu);
@@ -245,16 +225,11 @@ void tt_scanner_stop(struct tt_scanner *sc)
 		return;
 	struct timespec due;
 
-	clock_gettime(CLOCK_MONOTONIC, &due);
-	due.tv_nsec += STOP_WAIT_NS;
-	if (due.tv_nsec >= 1000000000L) {
-		due.tv_sec++;
-		due.tv_nsec -= 1000000000L;
-	}
+	tt_deadline_in(&due, STOP_WAIT_S);
 	pthread_mutex_lock(&sc->mu);
 	sc->stop = true;
 	pthread_cond_broadcast(&sc->cv);
-	while (!sc->done && pthread_cond_timedwait(&sc->cv, &sc->mu, &due) != ETIMEDOUT)
+	while (!sc->done && !tt_deadline_wait(&sc->cv, &sc->mu, &due))
 		;
 	if (!sc->done) {
 		/* A read that does not return (a process's numa_maps behind a

@@ -4,6 +4,7 @@
 #include "tui.h"
 
 #include "../core/apply.h"
+#include "../core/deadline.h"
 #include "../core/error.h"
 #include "../core/root.h"
 #include "../core/state.h"
@@ -30,14 +31,6 @@ static bool wanted(const struct tt_collector *c)
 	for (size_t i = 0; i < sizeof(shown) / sizeof(*shown); i++)
 		any |= tt_collector_gives(c, shown[i]);
 	return any && !(c->flags & TT_C_SIMULATED);
-}
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static const struct tt_collector *find(const char *name)
@@ -248,7 +241,7 @@ int tt_top_open(struct tt_top *top, const char *root)
 		rc = load(top);
 	if (rc == 0)
 		rc = open_sources(top);
-	top->t0_s = mono();
+	top->t0_s = tt_mono_s();
 	if (rc == 0)
 		rc = tt_scanner_start(&top->scanner, &top->sfs,
 				      top->interval_s * 5 > 5 ? top->interval_s * 5 : 5);
@@ -289,20 +282,20 @@ int tt_top_take_tick(struct tt_top *top, uint64_t i)
 {
 	struct tt_reading buf[512];
 	uint64_t end = (i + 1) * top->feed.per_tick;
-	double deadline = mono() + 10 * top->interval_s + 5;
+	double deadline = tt_mono_s() + 10 * top->interval_s + 5;
 
 	if (!top->sampler) {
 		/* Nothing to sample: frames still come once an interval. */
 		double due = top->t0_s + (double)i * top->interval_s;
 
-		while (mono() < due)
+		while (tt_mono_s() < due)
 			usleep(10000);
 		top->taken_s = 0;
 		take_scan(top);
 		return 0;
 	}
 	while (tt_sampler_ticks(top->sampler) < i + 1) {
-		if (mono() > deadline)
+		if (tt_mono_s() > deadline)
 			return tt_err(TT_EFAIL, "the sampler did not take sample %llu in time",
 				      (unsigned long long)i + 1);
 		usleep(2000);
@@ -331,7 +324,7 @@ int tt_top_frame(struct tt_top *top, struct tt_frame *f)
 		.wi_why = top->wi_why,
 		.source_node = top->source_node,
 		.interval_s = top->interval_s,
-		.now_s = top->taken_s > 0 ? top->taken_s : mono(),
+		.now_s = top->taken_s > 0 ? top->taken_s : tt_mono_s(),
 		.wall = time(NULL),
 		.paused = top->paused,
 		.view = top->view,

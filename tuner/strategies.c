@@ -2,7 +2,9 @@
 /*
  * The search strategies. To add one: 1. write tuner/s-<name>.c with a
  * const struct tt_strategy (search.h says what run() may do); 2. declare it
- * in search.h; 3. list it below. The first is the default.
+ * in search.h; 3. list it below; 4. name it in docs/tiertune.1's auto
+ * section (t0013 holds the man page to every choice). The first is the
+ * default.
  */
 #include "search.h"
 

@@ -13,6 +13,14 @@ MAN="$TT_TOP/docs/tiertune.1"
 man_section() { awk -v c="$1" '/^\.S[SH] / {on = ($1 == ".SS" && $2 == c)} on' "$MAN" | sed 's/\\-/-/g'; }
 # Its words, fonts dropped ("\fBgrid\fR" is grid).
 man_words() { man_section "$1" | sed 's/\\f[BIRP]//g'; }
+# named SECTION WORD: the section names WORD, a whole word where a hyphen
+# is part of a word (rfc is not rfcv1's, latency not loaded-latency's).
+named() { man_words "$1" | grep -qE -- "(^|[^a-z0-9-])$2([^a-z0-9-]|\$)"; }
+# in_bold SECTION WORD: WORD stands in one of the section's bold runs (the
+# man page's lists of kernels and collectors are bold).
+in_bold() {
+	man_section "$1" | grep -oE '\\fB[^\\]*\\f[RP]' | sed -E 's/^\\fB//; s/\\f[RP]$//' | tr ' ,|' '\n\n\n' | grep -qxF -- "$2"
+}
 common=$(awk '/^\.SH COMMON OPTIONS/ {on = 1; next} /^\.SH / {on = 0} on' "$MAN" | sed 's/\\-/-/g')
 
 commands=$("$TT" --completion-helper)
@@ -43,8 +51,9 @@ for c in $commands; do
 	unnamed=
 	for o in $opts; do
 		[ "$o" != "${o%=}" ] || continue
+		o=${o%=}
 		for w in $("$TT" "$c" --completion-choices="${o#--}"); do
-			man_words "$c" | grep -qw -- "$w" || unnamed="$unnamed ${o%=}=$w"
+			named "$c" "$w" || unnamed="$unnamed $o=$w"
 		done
 	done
 	is "$c: the man page names every choice of every option" "${unnamed:-none}" none
@@ -57,6 +66,20 @@ for c in $commands; do
 		expect_bad_input 2 "$c takes no argument, got 'extra'" - "$TT" "$c" extra
 	fi
 done
+# The kernels and collectors the man page lists, held to their tables.
+unnamed=
+for k in $("$TT" --completion-values=kernels); do in_bold bench "$k" || unnamed="$unnamed $k"; done
+is "the man page's bench section names every kernel of the table" "${unnamed:-none}" none
+unnamed=
+for k in $("$TT" --completion-values=collectors); do in_bold collectors "$k" || unnamed="$unnamed $k"; done
+is "the man page's collectors section names every collector of the table" "${unnamed:-none}" none
+# --completion-choices answers for an option the command has: another is
+# refused, not answered with no words (t0013's choice check asked for
+# "strategy=" and compared nothing).
+expect_bad_input 2 "--completion-choices: auto has no option '--strategy='" - "$TT" auto --completion-choices=strategy=
+expect_bad_input 2 "--completion-choices: topo has no option '--strategy'" - "$TT" topo --completion-choices=strategy
+run "$TT" auto --completion-choices=budget
+is "--completion-choices of a free value: no words, exit 0" "$rc:$(cat "$WORK/out")" "0:"
 expect_bad_input 2 "option '--sysfs-root' needs a value" - "$TT" --sysfs-root
 expect_bad_input 2 "option '--kernel' needs a value" - "$TT" bench --kernel
 expect_bad_input 2 "option '--json' takes no value" - "$TT" topo --json=yes
@@ -122,7 +145,6 @@ is "completion: --kernel=, split at '=' as bash does" "$(comp bench --kernel = s
 is "completion: --traffic offers bandwidth kernels only" "$(comp bench --traffic "" | grep -cw latency)" 0
 is "completion: --model's shipped models, from the tree's binary anywhere" \
 	"$(cd / && comp auto --model spr-ddr5)" "spr-ddr5-2cxl spr-ddr5-4cxl"
-is "completion: export --format's formats" "$(comp export --format "")" "shell json tmpfiles numactl systemd prometheus csv shares"
 is "completion: --source-node's nodes, of the --sysfs-root given" \
 	"$(comp --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --source-node "")" "0 1 2"
 run "$TT" --db "$WORK/comp.db" auto --source-node 0 --model spr-ddr5-2cxl --budget 20
@@ -134,12 +156,13 @@ is "completion: --strategy's words are the table's (as --help shows them)" \
 	"$(comp auto --strategy "")" \
 	"$("$TT" auto --help | sed -nE 's/^ +--strategy ([a-z|]+)( .*)?$/\1/p' | tr '|' ' ')"
 is "completion: --strategy=, split at '='" "$(comp auto --strategy = h)" hillclimb
-is "completion: auto --placement's choices" "$(comp auto --placement "")" "exact kernel"
+choices() { "$TT" "$1" --completion-choices="$2" | paste -sd' '; }
+is "completion: auto --placement's choices" "$(comp auto --placement "")" "$(choices auto placement)"
 is "completion: bench --placement's choices" "$(comp bench --placement = b)" bind
-is "completion: --objective's choices" "$(comp auto --objective "")" "bandwidth latency"
-is "completion: rebalance --order's choices" "$(comp rebalance --order "")" "shares interleave"
+is "completion: --objective's choices" "$(comp auto --objective "")" "$(choices auto objective)"
+is "completion: rebalance --order's choices" "$(comp rebalance --order "")" "$(choices rebalance order)"
 is "completion: bench --page-size's sizes, from the table its value is matched against" \
-	"$(comp bench --page-size "")" "4K thp 2M 1G"
+	"$(comp bench --page-size "")" "$(choices bench page-size)"
 is "completion: --interface's interfaces (and both)" "$(comp export --interface "")" \
 	"$("$TT" --version | sed -n 's/^interfaces: //p') both"
 is "completion: --format's words are --completion-values=formats'" \
@@ -153,9 +176,11 @@ TOP="$TT_BUILD/tiertop"
 if [ -x "$TOP" ]; then
 	tcomp() { PATH="$(dirname "$TT"):$PATH" bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tiertop; echo "${COMPREPLY[*]}"' _ "$TT_TOP/tui/completion.bash" tiertop "$@"; }
 	is "tiertop completion: an option" "$(tcomp --vi)" --view
-	is "tiertop completion: --view's words" "$(tcomp --view "")" "nodes tiers"
+	# The words are --help's, as tui/completion.bash reads them.
+	twords() { "$TOP" --help | sed -nE "s/^ +(-., )?--$1 ([a-z|]+) .*/\\2/p" | tr '|' ' '; }
+	is "tiertop completion: --view's words" "$(tcomp --view "")" "$(twords view)"
 	is "tiertop completion: --view=, split at '='" "$(tcomp --view = t)" tiers
-	is "tiertop completion: --sort's words" "$(tcomp --sort = "")" "pages skew pid"
+	is "tiertop completion: --sort's words" "$(tcomp --sort = "")" "$(twords sort)"
 	is "tiertop completion: --collectors' names" "$(tcomp --collectors nu)" numastat
 	is "tiertop completion: the last name of a --collectors list" \
 		"$(tcomp --collectors numastat,perf-u)" "numastat,perf-uncore"

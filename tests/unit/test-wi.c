@@ -355,7 +355,7 @@ static void test_tier_1350(void **state)
 
 /* Memory hot-added to a node of an existing tier (seed 003's memset in
  * set_node_memory_tier; seed 010's "= 1"): the fixture kernel resets the
- * tier's weights as the kernel does, and tt_wi_reset_since_apply finds the
+ * tier's weights as the kernel does, and tt_apply_tiers_reset finds the
  * tier whose applied weights are gone (topo says so). 0:7,1:17,2:27 from
  * the report became 0:1,1:1,2:1,3:1. */
 static void hot_add(const char *fixture, const struct tt_wi_backend *be, int src,
@@ -381,12 +381,12 @@ static void hot_add(const char *fixture, const struct tt_wi_backend *be, int src
 	assert_int_equal(tt_apply_plan_weights(&p, &topo, src, &w), 0);
 	assert_int_equal(tt_apply_run(&p, statedir, "apply", &res), 0);
 	tt_apply_plan_release(&p);
-	assert_int_equal(tt_wi_reset_since_apply(be, &sfs, statedir, &reset), 0);
+	assert_int_equal(tt_apply_tiers_reset(be, &sfs, statedir, &reset), 0);
 	assert_int_equal(tt_fixture_node_online(&sfs, 3, 22), 0);
 	assert_string_equal(file(T22), want_after);
 	assert_string_equal(file("sys/devices/virtual/memory_tiering/memory_tier22/nodelist"),
 			    "2-3\n");
-	assert_int_equal(tt_wi_reset_since_apply(be, &sfs, statedir, &reset), 1);
+	assert_int_equal(tt_apply_tiers_reset(be, &sfs, statedir, &reset), 1);
 	assert_true(tt_weights_has(&reset, 22) && !tt_weights_has(&reset, 4));
 }
 

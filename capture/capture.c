@@ -3,7 +3,7 @@
 #define _GNU_SOURCE /* O_DIRECTORY, fdopendir */
 #include "capture.h"
 
-#include "error.h"
+#include "../core/error.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -41,7 +41,7 @@
 #ifndef TT_CAPTURE_H
 #define TT_CAPTURE_H
 
-#include "sysfs.h"
+#include "../core/sysfs.h"
 
 /* A sysfs attribute is at most a page; /proc/cpuinfo of a machine with
  * thousands of CPUs runs to a few megabytes. */

@@ -52,7 +52,6 @@ struct tt_bench_gate {
 bool tt_bench_gate_wait(struct tt_bench_gate *g);
 void tt_bench_gate_open(struct tt_bench_gate *g, bool run);
 
-double tt_bench_now(void);
 /* Pins the calling thread to one CPU; returns 0 or the errno. Not a
  * tt_err status: the message state is per thread, and the thread that
  * reports is the caller of tt_bench_run, which names thread and CPU. */
@@ -97,7 +96,7 @@ void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r);
  * CLOCK_THREAD_CPUTIME_ID reading at the end is in it: well under a
  * microsecond). */
 struct tt_ran_slot {
-	double t0, t1; /* CLOCK_MONOTONIC (tt_bench_now); t1 0: no part in the pass */
+	double t0, t1; /* CLOCK_MONOTONIC (tt_mono_s); t1 0: no part in the pass */
 	double cpu_s;  /* the thread's CPU time over it */
 	long nivcsw;   /* its involuntary context switches over it */
 };

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
+#include "../core/deadline.h"
 #include "../core/error.h"
 
 #include <pthread.h>
@@ -143,7 +144,7 @@ static void *chase_thread(void *arg)
 	if (c->pin_err)
 		return NULL;
 	p = build_chain(c->o, c->buf, c->lines);
-	c->built = tt_bench_now();
+	c->built = tt_mono_s();
 	if (!p) {
 		c->stopped = -1;
 		return NULL;
@@ -164,9 +165,9 @@ static void *chase_thread(void *arg)
 		if (pass == 1)
 			steal0 = tt_ran_steal(c->o->sfs, &c->cpu, 1);
 		tt_ran_begin(&c->ran[pass]);
-		t0 = tt_bench_now();
+		t0 = tt_mono_s();
 		p = chase(p, c->loads);
-		c->times[pass] = tt_bench_now() - t0;
+		c->times[pass] = tt_mono_s() - t0;
 		tt_ran_end(&c->ran[pass]);
 	}
 	if (steal0 >= 0 && !c->stopped) {
@@ -186,7 +187,7 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	struct chaser c = { .o = o, .cpu = r->cpus[0], .steal = -1 };
 	pthread_t tid;
 	int rc, err;
-	double t0 = tt_bench_now();
+	double t0 = tt_mono_s();
 
 	r->elements = c.lines = r->array_bytes / LINE;
 	c.loads = (PASS_LOADS < c.lines ? PASS_LOADS : c.lines + 7) & ~(uint64_t)7;
@@ -216,10 +217,10 @@ int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	else if (c.stopped)
 		rc = tt_bench_stopped(o, c.stopped < 0 ? NULL : "pass", c.stopped - 1, o->repeat);
 	if (rc == 0) {
-		double v0 = tt_bench_now();
+		double v0 = tt_mono_s();
 
 		rc = tt_bench_bufs_verify(o, &b, &r->place);
-		r->place_s = (c.built - t0) + (tt_bench_now() - v0);
+		r->place_s = (c.built - t0) + (tt_mono_s() - v0);
 		tt_bench_bufs_huge(&b, NULL, r);
 	}
 	if (rc == 0)
@@ -304,7 +305,7 @@ static void *loaded_thread(void *arg)
 		uint64_t count = 0, delay = atomic_load(&L->delay);
 
 		tt_ran_begin(ran);
-		double t0 = tt_bench_now();
+		double t0 = tt_mono_s();
 
 		if (w->index && atomic_load(&L->idle)) {
 			/* The idle point: the chase alone. */
@@ -331,7 +332,7 @@ static void *loaded_thread(void *arg)
 			at = hi < w->hi ? hi : w->lo;
 			spin(delay * 64);
 		} while (!atomic_load_explicit(&L->stop, memory_order_relaxed));
-		w->elapsed = tt_bench_now() - t0;
+		w->elapsed = tt_mono_s() - t0;
 		tt_ran_end(ran);
 		w->count = count;
 		pthread_barrier_wait(&L->bar); /* the point ends */
@@ -344,10 +345,10 @@ static void *loaded_thread(void *arg)
 static double spin_ns(void)
 {
 	const uint64_t n = 10000000;
-	double t0 = tt_bench_now();
+	double t0 = tt_mono_s();
 
 	spin(n);
-	return (tt_bench_now() - t0) * 1e9 / (double)n;
+	return (tt_mono_s() - t0) * 1e9 / (double)n;
 }
 
 /* Starts the chasing thread and the traffic threads over their chunks;
@@ -484,7 +485,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	struct loaded_worker *w = NULL;
 	pthread_t *tid = NULL;
 	int rc, started = 0;
-	double t0 = tt_bench_now();
+	double t0 = tt_mono_s();
 
 	if (L.nt < 2)
 		return tt_err(TT_EINPUT,
@@ -512,7 +513,7 @@ int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r)
 	if (rc < 0)
 		goto out;
 	rc = loaded_touched(o, &L, w, r);
-	r->place_s = tt_bench_now() - t0;
+	r->place_s = tt_mono_s() - t0;
 	if (rc == 0)
 		rc = loaded_curve(o, &L, w, r);
 	atomic_store(&L.done, 1);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "harness.h"
 
+#include "../core/deadline.h"
 #include "../core/parse.h"
 #include "../core/test-hooks.h"
 
@@ -44,7 +45,7 @@ void tt_ran_measuring(int cpu)
 void tt_ran_begin(struct tt_ran_slot *s)
 {
 	s->nivcsw = thread_nivcsw();
-	s->t0 = tt_bench_now();
+	s->t0 = tt_mono_s();
 	s->cpu_s = thread_cpu_s();
 }
 
@@ -53,7 +54,7 @@ void tt_ran_begin(struct tt_ran_slot *s)
 void tt_ran_end(struct tt_ran_slot *s)
 {
 	s->cpu_s = thread_cpu_s() - s->cpu_s;
-	s->t1 = tt_bench_now();
+	s->t1 = tt_mono_s();
 	s->nivcsw = thread_nivcsw() - s->nivcsw;
 }
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* CPU_SET, pthread_setaffinity_np */
 #include "harness.h"
 
+#include "../core/deadline.h"
 #include "../core/error.h"
 #include "../core/mpol.h"
 #include "../core/parse.h"
@@ -21,14 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-double tt_bench_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 double tt_bench_tick_s(void)
 {
 	static double tick;
@@ -40,9 +33,9 @@ double tt_bench_tick_s(void)
 		double least = 1;
 
 		for (int i = 0; i < 20; i++) {
-			double t0 = tt_bench_now(), t1;
+			double t0 = tt_mono_s(), t1;
 
-			while ((t1 = tt_bench_now()) == t0)
+			while ((t1 = tt_mono_s()) == t0)
 				;
 			if (t1 - t0 < least)
 				least = t1 - t0;
@@ -808,12 +801,12 @@ static void *work(void *arg)
 			break; /* stopped by a signal */
 		tt_ran_begin(ran);
 		if (w->index == 0)
-			t0 = tt_bench_now();
+			t0 = tt_mono_s();
 		w->sum = k->run(v[0], v[1], v[2], v[3], w->lo, w->hi);
 		tt_ran_end(ran);
 		pthread_barrier_wait(w->bar);
 		if (w->index == 0)
-			w->times[pass] = tt_bench_now() - t0;
+			w->times[pass] = tt_mono_s() - t0;
 	}
 	return NULL;
 }
@@ -881,7 +874,7 @@ static int stream_place(const struct tt_bench_opts *o, struct tt_bench_result *r
 		return rc;
 	if (c)
 		r->place_method = c->method;
-	r->policy_s = tt_bench_now() - t0;
+	r->policy_s = tt_mono_s() - t0;
 	return 0;
 }
 
@@ -924,14 +917,14 @@ static int stream_settle(const struct tt_bench_opts *o, struct tt_bench_result *
 		vrc = tt_bench_stopped(o, NULL, 0, 0);
 		*called_off = true;
 	}
-	double t1 = tt_bench_now();
+	double t1 = tt_mono_s();
 	if (!*called_off)
 		vrc = c ? ctx_verify(c, &o->place, !r->reused, &r->place)
 			: tt_bench_bufs_verify(o, b, &r->place);
 	if (vrc == 0 && !*called_off)
 		tt_bench_bufs_huge(c ? &c->b : b, NULL, r);
-	r->place_s = tt_bench_now() - t0;
-	r->verify_s = tt_bench_now() - t1;
+	r->place_s = tt_mono_s() - t0;
+	r->verify_s = tt_mono_s() - t1;
 	r->touch_s = r->place_s - r->policy_s - r->verify_s;
 	return vrc;
 }
@@ -1050,7 +1043,7 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r)
 
 	r->elements = n;
 	r->reused = c && ctx_fits(c, o, r, r->array_bytes);
-	double t0 = tt_bench_now();
+	double t0 = tt_mono_s();
 	rc = stream_place(o, r, c, b, t0);
 	if (rc < 0)
 		goto out;

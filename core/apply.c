@@ -482,16 +482,20 @@ static int put_back(const struct tt_sysfs *s, struct tt_write *w, int n, struct 
 /* The journal's transaction committed when the history's newest record
  * for its root is that transaction's (same txn: one process, tiertop say,
  * commits many): the values the journal holds are not to be put back, the
- * record undoes it. */
-static bool committed(const char *state_dir, const struct tt_journal *j)
+ * record undoes it. 1 committed, 0 not, < 0 when the history cannot be
+ * read: then nobody can tell, and replaying a committed change's journal
+ * would undo it behind the history's back (its record then names values
+ * the files no longer hold, and restore --last refuses until --force). */
+static int committed(const char *state_dir, const struct tt_journal *j)
 {
 	char path[4200];
 	struct tt_journal h;
-	bool same;
+	int rc, same;
 
 	snprintf(path, sizeof(path), "%s/" HISTORY, state_dir);
-	if (tt_history_last(path, j->root, NULL, &h, NULL) != 1)
-		return false;
+	rc = tt_history_last(path, j->root, NULL, &h, NULL);
+	if (rc <= 0)
+		return rc;
 	same = tt_journal_same_txn(&h, j);
 	tt_journal_release(&h);
 	return same;
@@ -567,7 +571,15 @@ static int recover_locked(const char *state_dir, const char *journal, bool own,
 		tt_journal_release(&j);
 		return TT_EINPUT;
 	}
-	if (committed(state_dir, &j)) {
+	rc = committed(state_dir, &j);
+	if (rc < 0) {
+		tt_journal_release(&j);
+		tt_err_prefix("cannot tell whether journal '%s' belongs to a change that had "
+			      "finished (it is kept, nothing put back)",
+			      journal);
+		return rc;
+	}
+	if (rc) {
 		tt_journal_release(&j);
 		rec->committed = true;
 		return own ? tt_journal_remove(journal) : 0;

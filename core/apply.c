@@ -713,9 +713,17 @@ int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool veri
 	rc = tt_journal_check_values(&j, what);
 	if (rc < 0)
 		goto out;
+	if (!p->be && !(p->be = tt_wi_find(j.interface))) {
+		rc = tt_err(TT_EINPUT,
+			    "the last apply on '%s' used interface '%s', which this tiertune "
+			    "does not have",
+			    p->sfs->abs, j.interface);
+		goto out;
+	}
 	if (strcmp(j.interface, p->be->name)) {
 		rc = tt_err(TT_EINPUT, "the last apply on '%s' used the %s interface, not %s",
 			    p->sfs->abs, j.interface, p->be->name);
+		tt_err_hint("restore --last without --interface undoes it on %s", j.interface);
 		goto out;
 	}
 	/* Verifying needs every write in the plan, even one whose file already

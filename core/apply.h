@@ -115,7 +115,9 @@ int tt_apply_verify(const struct tt_apply_plan *p);
  * that no earlier restore --last undid (so each steps back one), its writes
  * undone in reverse order, the mode file last. With verify,
  * each write expects the value the apply wrote. TT_EINPUT when the history
- * holds no apply of this root; *when is its commit time. */
+ * holds no apply of this root; *when is its commit time. A plan without an
+ * interface (p->be NULL) takes the one that apply used, as the history
+ * records it; one with an interface refuses an apply made on another. */
 int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify,
 		       long long *when);
 /* "echo 5 > /sys/.../node1" lines, and what the kernel will change too. */

@@ -148,7 +148,11 @@ static void recommendation_weights(json_t *rec)
 		tt_wi_find(json_string_value(json_object_get(rec, "interface")) ?: "");
 	struct tt_weights w;
 
-	if (tt_weights_parse(json_string_value(json_object_get(rec, "weights")) ?: "", &w) == 0) {
+	/* Tier ids run past node ids (tier 1350 on a real kernel). */
+	int max_id = be && be->key == TT_WI_BY_TIER ? TT_MAX_TIER_ID : TT_MAX_NODES - 1;
+
+	if (tt_weights_parse_ids(json_string_value(json_object_get(rec, "weights")) ?: "", max_id,
+				 &w) == 0) {
 		json_object_set_new(rec, "weights", tt_json_weights(&w));
 	} else {
 		json_object_set(rec, "weights_text", json_object_get(rec, "weights"));

@@ -350,8 +350,10 @@ static void lock_holder(int fd, char *buf, size_t size)
 static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 {
 	char path[4200], holder[32] = "";
-	int rc = tt_state_prepare(dir), waited_ms = 0, wait_ms = tt_apply_lock_wait_ms();
+	int waited_ms = 0, wait_ms, rc = tt_apply_lock_wait_ms(&wait_ms);
 
+	if (rc == 0)
+		rc = tt_state_prepare(dir);
 	if (rc < 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/" LOCK, dir);
@@ -411,14 +413,21 @@ static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 char tt_apply_lock_holder[32];
 int tt_apply_lock_waited_ms;
 
-int tt_apply_lock_wait_ms(void)
+int tt_apply_lock_wait_ms(int *ms)
 {
 	const char *env = getenv("TIERTUNE_LOCK_WAIT");
 	uint64_t v;
 
-	if (env && *env && tt_parse_u64(env, 0, 24 * 3600, &v) == 0)
-		return (int)v * 1000;
-	return TT_APPLY_LOCK_WAIT_S * 1000;
+	*ms = TT_APPLY_LOCK_WAIT_S * 1000;
+	if (!env || !*env)
+		return 0;
+	/* Not silently the default: "5m" or "-1" meant something else, and
+	 * the boot unit's 1800 mistyped would give up after 30 s. */
+	if (tt_parse_u64(env, 0, 24 * 3600, &v) != 0)
+		return tt_err(TT_EINPUT,
+			      "TIERTUNE_LOCK_WAIT '%s' is not a number of seconds (0-86400)", env);
+	*ms = (int)v * 1000;
+	return 0;
 }
 
 /* The only writer: only the weight interfaces' own files are ever written,

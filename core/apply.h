@@ -145,11 +145,12 @@ struct tt_recovery {
 };
 
 /* How long a transaction waits for the state folder's lock held by
- * another tiertune: TIERTUNE_LOCK_WAIT seconds (0-86400), by default
- * TT_APPLY_LOCK_WAIT_S. tt_apply_lock_waited_ms: how long the last lock
- * taken was waited for (a front end says so). */
+ * another tiertune: TIERTUNE_LOCK_WAIT seconds (0-86400), by default (unset
+ * or empty) TT_APPLY_LOCK_WAIT_S; TT_EINPUT for any other value.
+ * tt_apply_lock_waited_ms: how long the last lock taken was waited for (a
+ * front end says so). */
 #define TT_APPLY_LOCK_WAIT_S 30
-int tt_apply_lock_wait_ms(void);
+int tt_apply_lock_wait_ms(int *ms);
 extern int tt_apply_lock_waited_ms;
 /* The pid of the tiertune that held it then ("" unknown). */
 extern char tt_apply_lock_holder[32];

@@ -551,7 +551,7 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 	char path[PATH_MAX], *line = NULL, nodes[1024];
 	size_t cap = 0;
 	unsigned int uid[4] = { 0 };
-	bool vm = false, kthread = false;
+	bool vm = false, kthread = false, zombie = false;
 	int id, nuid = 0;
 	long r;
 	FILE *f;
@@ -585,10 +585,19 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			vm = true;
 		else if (strncmp(line, "Kthread:", 8) == 0)
 			kthread = atoi(line + 8) == 1;
+		else if (strncmp(line, "State:", 6) == 0)
+			zombie = line[6 + strspn(line + 6, " \t")] == 'Z';
 	}
 	free(line);
 	fclose(f);
 	p->uid = uid[0];
+	/* A zombie has no mm either (exit_mm ran): it had memory, now gone,
+	 * and was called a kernel thread. */
+	if (zombie && !kthread)
+		return tt_err(TT_EINPUT,
+			      "process %d ('%s') has exited (a zombie its parent has not reaped): "
+			      "it has no memory left to move",
+			      (int)pid, p->comm);
 	/* A kernel thread has no mm: no Vm* lines in its status (and Kthread: 1
 	 * since Linux 6.0). */
 	p->kernel_thread = kthread || !vm;
@@ -620,9 +629,18 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		       "not permitted to move the pages of process %d ('%s', uid %u): the kernel "
 		       "refused (%s)",
 		       (int)pid, p->comm, p->uid, strerror((int)-r));
-		tt_err_hint("move_pages needs the process's own user or CAP_SYS_PTRACE (and "
-			    "CAP_SYS_NICE to move pages it shares); run as root or as uid %u",
-			    p->uid);
+		/* Root refused has CAP_SYS_PTRACE in its own namespace: what
+		 * is left is a namespace or a security module. */
+		if (geteuid() == 0)
+			tt_err_hint("move_pages needs CAP_SYS_PTRACE over the process: as root "
+				    "here, it is refused by a security module (Yama's "
+				    "kernel.yama.ptrace_scope 3, SELinux, AppArmor) or because "
+				    "the process is outside this user namespace");
+		else
+			tt_err_hint("move_pages needs the process's own user or CAP_SYS_PTRACE "
+				    "(and CAP_SYS_NICE to move pages it shares); run as root or "
+				    "as uid %u",
+				    p->uid);
 		return TT_EUNAVAIL;
 	}
 	if (r < 0)

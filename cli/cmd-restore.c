@@ -119,7 +119,10 @@ int cmd_restore(struct tt_cli *cli, int argc, char **argv)
 	if (rc)
 		return rc;
 	rq.topo = &t;
-	rc = cli_pick_interface(cli, interface, &rq.be);
+	/* --last undoes on the interface its apply used (the history says
+	 * which: tt_apply_plan_last), whichever this kernel lists first. */
+	if (what != RESTORE_LAST || interface)
+		rc = cli_pick_interface(cli, interface, &rq.be);
 	if (rc == 0)
 		rc = cli_write(cli, &rq);
 	tt_topo_release(&t);

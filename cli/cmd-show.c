@@ -199,7 +199,7 @@ static void print_show(json_t *run)
 		       cli_str(t, "interface"), w, gs, cli_str(t, "action"), fig);
 	}
 	/* per_source: nothing global to write, and what to do instead. */
-	if (cli_auto_run_recipe(run, stdout))
+	if (cli_auto_run_recipe(run, stdout) > 0)
 		printf("('apply --run %" JSON_INTEGER_FORMAT "' writes nothing for it)\n",
 		       json_integer_value(json_object_get(run, "id")));
 }
@@ -235,6 +235,17 @@ int cmd_show(struct tt_cli *cli, int argc, char **argv)
 		tt_run_headline(run, &h);
 		tt_headline_json(run, &h);
 		return cli_print_json(run);
+	}
+	/* A recipe that is no recipe: refused before a line is printed (the
+	 * JSON has it as recipe_text, for a program to read). */
+	struct tt_recipe r;
+
+	if (!csv && (rc = cli_auto_run_recipe_get(run, &r)) < 0) {
+		tt_err_hint("'tiertune show %ju --json' shows the run, the stored text as "
+			    "recipe_text",
+			    (uintmax_t)id);
+		json_decref(run);
+		return cli_fail(rc);
 	}
 	if (csv)
 		tt_trials_csv(run, stdout);

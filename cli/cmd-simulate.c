@@ -103,10 +103,30 @@ static const struct tt_wi_backend *pick_interface(struct tt_cli *cli, const stru
 	return tt_wi_backends[0];
 }
 
-static int report(const struct tt_cli *cli, const struct sim_args *a, const char *iface,
-		  const char *from, const struct tt_il_order *o, const int *pages)
+/* The root's other weight interfaces than the one modelled, joined by
+ * sep ("" when none): a kernel with upstream's and an RFC's models only
+ * one at a time, and which is not plain from the pages. */
+static const char *other_interfaces(const struct tt_cli *cli, const struct tt_wi_backend *be,
+				    const char *sep, char *buf, size_t size)
+{
+	size_t len = 0;
+	char why[256];
+
+	buf[0] = '\0';
+	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++)
+		if (*b != be && (*b)->detect(&cli->sfs, why, sizeof(why)) == 0 && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? sep : "",
+						(*b)->name);
+	return buf;
+}
+
+static int report(const struct tt_cli *cli, const struct sim_args *a,
+		  const struct tt_wi_backend *be, const char *from, const struct tt_il_order *o,
+		  const int *pages)
 {
 	uint64_t cycle[TT_MAX_NODES], count[TT_MAX_NODES] = { 0 };
+	const char *iface = be->name;
+	char others[256];
 	int rc = tt_il_cycle_counts(o, cycle);
 
 	if (rc < 0)
@@ -120,6 +140,13 @@ static int report(const struct tt_cli *cli, const struct sim_args *a, const char
 
 		json_object_set_new(root, "simulated", json_true());
 		json_object_set_new(root, "interface", json_string(iface));
+		json_t *also = json_array();
+		char *save = NULL;
+
+		other_interfaces(cli, be, " ", others, sizeof(others));
+		for (char *n = strtok_r(others, " ", &save); n; n = strtok_r(NULL, " ", &save))
+			json_array_append_new(also, json_string(n));
+		json_object_set_new(root, "other_interfaces", also);
 		json_object_set_new(root, "mode", json_string(a->mode));
 		json_object_set_new(root, "weights_from", json_string(from));
 		json_object_set_new(root, "source_node",
@@ -141,6 +168,10 @@ static int report(const struct tt_cli *cli, const struct sim_args *a, const char
 	}
 	printf("simulated: %s weighted interleave, %s walk (a model; nothing allocated)\n", iface,
 	       a->mode);
+	if (other_interfaces(cli, be, ", ", others, sizeof(others))[0])
+		printf("this kernel also has: %s (not modelled here: --interface NAME models "
+		       "one)\n",
+		       others);
 	printf("nodes %s, weights from %s", a->nodes, from);
 	if (a->source >= 0)
 		printf(", source node %jd", (intmax_t)a->source);
@@ -234,7 +265,7 @@ static int simulate(struct tt_cli *cli, const struct sim_args *a)
 		for (uint64_t p = 0; p < a->pages; p++)
 			pages[p] = tt_il_task_next(o, &ts);
 	}
-	rc = report(cli, a, be->name, from, o, pages);
+	rc = report(cli, a, be, from, o, pages);
 	goto out;
 fail:
 	rc = cli_fail(rc);

@@ -149,7 +149,10 @@ static void print_recipe(const struct tt_writer_req *rq)
 	if (open_db(rq->hooks.ctx, &db) < 0)
 		return;
 	if (tt_db_run_get(db, rq->run_id, &run) == 0) {
-		cli_auto_run_recipe(run, stdout);
+		/* Nothing was to be written either way: a stored recipe that is
+		 * no recipe is said, not printed. */
+		if (cli_auto_run_recipe(run, stdout) < 0)
+			cli_warn("%s", tt_err_msg());
 		json_decref(run);
 	}
 	tt_db_close(db);

@@ -350,8 +350,10 @@ static void lock_holder(int fd, char *buf, size_t size)
 static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 {
 	char path[4200], holder[32] = "";
-	int rc = tt_state_prepare(dir), waited_ms = 0, wait_ms = tt_apply_lock_wait_ms();
+	int waited_ms = 0, wait_ms, rc = tt_apply_lock_wait_ms(&wait_ms);
 
+	if (rc == 0)
+		rc = tt_state_prepare(dir);
 	if (rc < 0)
 		return rc;
 	snprintf(path, sizeof(path), "%s/" LOCK, dir);
@@ -411,14 +413,21 @@ static int lock_state(const char *dir, const struct tt_sysfs *sfs, int *fd)
 char tt_apply_lock_holder[32];
 int tt_apply_lock_waited_ms;
 
-int tt_apply_lock_wait_ms(void)
+int tt_apply_lock_wait_ms(int *ms)
 {
 	const char *env = getenv("TIERTUNE_LOCK_WAIT");
 	uint64_t v;
 
-	if (env && *env && tt_parse_u64(env, 0, 24 * 3600, &v) == 0)
-		return (int)v * 1000;
-	return TT_APPLY_LOCK_WAIT_S * 1000;
+	*ms = TT_APPLY_LOCK_WAIT_S * 1000;
+	if (!env || !*env)
+		return 0;
+	/* Not silently the default: "5m" or "-1" meant something else, and
+	 * the boot unit's 1800 mistyped would give up after 30 s. */
+	if (tt_parse_u64(env, 0, 24 * 3600, &v) != 0)
+		return tt_err(TT_EINPUT,
+			      "TIERTUNE_LOCK_WAIT '%s' is not a number of seconds (0-86400)", env);
+	*ms = (int)v * 1000;
+	return 0;
 }
 
 /* The only writer: only the weight interfaces' own files are ever written,
@@ -482,16 +491,20 @@ static int put_back(const struct tt_sysfs *s, struct tt_write *w, int n, struct 
 /* The journal's transaction committed when the history's newest record
  * for its root is that transaction's (same txn: one process, tiertop say,
  * commits many): the values the journal holds are not to be put back, the
- * record undoes it. */
-static bool committed(const char *state_dir, const struct tt_journal *j)
+ * record undoes it. 1 committed, 0 not, < 0 when the history cannot be
+ * read: then nobody can tell, and replaying a committed change's journal
+ * would undo it behind the history's back (its record then names values
+ * the files no longer hold, and restore --last refuses until --force). */
+static int committed(const char *state_dir, const struct tt_journal *j)
 {
 	char path[4200];
 	struct tt_journal h;
-	bool same;
+	int rc, same;
 
 	snprintf(path, sizeof(path), "%s/" HISTORY, state_dir);
-	if (tt_history_last(path, j->root, NULL, &h, NULL) != 1)
-		return false;
+	rc = tt_history_last(path, j->root, NULL, &h, NULL);
+	if (rc <= 0)
+		return rc;
 	same = tt_journal_same_txn(&h, j);
 	tt_journal_release(&h);
 	return same;
@@ -567,7 +580,15 @@ static int recover_locked(const char *state_dir, const char *journal, bool own,
 		tt_journal_release(&j);
 		return TT_EINPUT;
 	}
-	if (committed(state_dir, &j)) {
+	rc = committed(state_dir, &j);
+	if (rc < 0) {
+		tt_journal_release(&j);
+		tt_err_prefix("cannot tell whether journal '%s' belongs to a change that had "
+			      "finished (it is kept, nothing put back)",
+			      journal);
+		return rc;
+	}
+	if (rc) {
 		tt_journal_release(&j);
 		rec->committed = true;
 		return own ? tt_journal_remove(journal) : 0;
@@ -701,9 +722,17 @@ int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool veri
 	rc = tt_journal_check_values(&j, what);
 	if (rc < 0)
 		goto out;
+	if (!p->be && !(p->be = tt_wi_find(j.interface))) {
+		rc = tt_err(TT_EINPUT,
+			    "the last apply on '%s' used interface '%s', which this tiertune "
+			    "does not have",
+			    p->sfs->abs, j.interface);
+		goto out;
+	}
 	if (strcmp(j.interface, p->be->name)) {
 		rc = tt_err(TT_EINPUT, "the last apply on '%s' used the %s interface, not %s",
 			    p->sfs->abs, j.interface, p->be->name);
+		tt_err_hint("restore --last without --interface undoes it on %s", j.interface);
 		goto out;
 	}
 	/* Verifying needs every write in the plan, even one whose file already

@@ -115,7 +115,9 @@ int tt_apply_verify(const struct tt_apply_plan *p);
  * that no earlier restore --last undid (so each steps back one), its writes
  * undone in reverse order, the mode file last. With verify,
  * each write expects the value the apply wrote. TT_EINPUT when the history
- * holds no apply of this root; *when is its commit time. */
+ * holds no apply of this root; *when is its commit time. A plan without an
+ * interface (p->be NULL) takes the one that apply used, as the history
+ * records it; one with an interface refuses an apply made on another. */
 int tt_apply_plan_last(struct tt_apply_plan *p, const char *state_dir, bool verify,
 		       long long *when);
 /* The tiers whose weights the kernel has put back to 1 since the last apply
@@ -151,11 +153,12 @@ struct tt_recovery {
 };
 
 /* How long a transaction waits for the state folder's lock held by
- * another tiertune: TIERTUNE_LOCK_WAIT seconds (0-86400), by default
- * TT_APPLY_LOCK_WAIT_S. tt_apply_lock_waited_ms: how long the last lock
- * taken was waited for (a front end says so). */
+ * another tiertune: TIERTUNE_LOCK_WAIT seconds (0-86400), by default (unset
+ * or empty) TT_APPLY_LOCK_WAIT_S; TT_EINPUT for any other value.
+ * tt_apply_lock_waited_ms: how long the last lock taken was waited for (a
+ * front end says so). */
 #define TT_APPLY_LOCK_WAIT_S 30
-int tt_apply_lock_wait_ms(void);
+int tt_apply_lock_wait_ms(int *ms);
 extern int tt_apply_lock_waited_ms;
 /* The pid of the tiertune that held it then ("" unknown). */
 extern char tt_apply_lock_holder[32];

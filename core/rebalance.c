@@ -805,10 +805,12 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		return tt_err(TT_EUNAVAIL, "cannot read '%s'", path);
 	snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 	p->uid = st.uid[0];
-	/* An exited process not yet reaped has no Vm* lines either. */
+	/* A zombie has no mm either (exit_mm ran): it had memory, now gone,
+	 * and was called a kernel thread. */
 	if (st.zombie && !st.kthread)
 		return tt_err(TT_EINPUT,
-			      "process %d ('%s') has exited (a zombie): it has no memory to move",
+			      "process %d ('%s') has exited (a zombie its parent has not reaped): "
+			      "it has no memory left to move",
 			      (int)pid, p->comm);
 	/* A kernel thread has no mm: no Vm* lines in its status (and Kthread: 1
 	 * since Linux 6.0). */
@@ -859,10 +861,13 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		       "not permitted to move the pages of process %d ('%s', uid %u): the kernel "
 		       "refused (%s)",
 		       (int)pid, p->comm, p->uid, strerror((int)-r));
+		/* Root refused has CAP_SYS_PTRACE in its own namespace: what
+		 * is left is a namespace or a security module. */
 		if (geteuid() == 0)
-			tt_err_hint("root was refused: a security module (Yama's ptrace_scope 3, "
-				    "SELinux, AppArmor) or a user namespace without "
-				    "CAP_SYS_PTRACE over the process's");
+			tt_err_hint("move_pages needs CAP_SYS_PTRACE over the process: as root "
+				    "here, it is refused by a security module (Yama's "
+				    "kernel.yama.ptrace_scope 3, SELinux, AppArmor) or because "
+				    "the process is outside this user namespace");
 		else
 			tt_err_hint("move_pages needs the process's own user or CAP_SYS_PTRACE "
 				    "(and CAP_SYS_NICE to move pages it shares); run as root or "

@@ -2,6 +2,7 @@
 /* Merging other stores into this one, each row once (db.h). */
 #include "db-int.h"
 #include "json.h"
+#include "recipe.h"
 
 #include "../core/apply.h"
 #include "../core/error.h"
@@ -16,8 +17,40 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Every per-socket recipe of the runs being added holds what a recipe
+ * holds (tt_recipe_parse): a store from elsewhere is printed from by
+ * show, export and apply as commands to paste, and sqlite's CHECK asks
+ * only that it be JSON. The first that does not refuses the merge. */
+static int check_recipes(struct tt_db *db, const char *schema)
+{
+	char sql[512];
+	sqlite3_stmt *st;
+	int rc = 0, step;
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT r.run_id, r.recipe FROM %s.recommendations r JOIN temp.runmap rm ON "
+		 "rm.src = r.run_id WHERE r.recipe IS NOT NULL ORDER BY r.id",
+		 schema);
+	if (prepare(db, &st, sql) < 0)
+		return TT_EFAIL;
+	while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct tt_recipe r;
+
+		if (tt_recipe_parse((const char *)sqlite3_column_text(st, 1), &r) < 0) {
+			rc = TT_EINPUT;
+			tt_err_prefix("its run %jd's recommendation is refused",
+				      (intmax_t)sqlite3_column_int64(st, 0));
+		}
+	}
+	if (rc == 0 && step != SQLITE_DONE)
+		rc = db_fail(db, "reading the recipes to merge");
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* One file's rows into main, from the schema it is attached as (the %1$s
  * below), inside the caller's transaction. */
+#define RUNS_STEP 4 /* steps[] below: the first that adds a row of a run */
 static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_stats *stats)
 {
 	static const char *const steps[] = {
@@ -100,10 +133,15 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 			     NULL };
 	_Static_assert(sizeof(count) / sizeof(*count) == sizeof(steps) / sizeof(*steps),
 		       "a count slot per step");
+	_Static_assert(RUNS_STEP < sizeof(steps) / sizeof(*steps), "the runs' step is a step");
 	char sql[2048];
 	size_t last = sizeof(steps) / sizeof(*steps) - 1;
+	int rc;
 
 	for (size_t i = 0; i < last; i++) {
+		/* Once the runs to add are known (runmap), before any row. */
+		if (i == RUNS_STEP && (rc = check_recipes(db, schema)) < 0)
+			return rc;
 		snprintf(sql, sizeof(sql), steps[i], schema);
 		if (exec(db, sql) < 0)
 			return TT_EFAIL;

@@ -2,6 +2,7 @@
 /* Reading runs back as JSON rows (db.h). */
 #include "db-int.h"
 #include "json.h"
+#include "recipe.h"
 
 #include "../core/apply.h"
 #include "../core/error.h"
@@ -159,22 +160,34 @@ static void recommendation_weights(json_t *rec)
 		tt_wi_find(json_string_value(json_object_get(rec, "interface")) ?: "");
 	struct tt_weights w;
 
-	if (tt_weights_parse(json_string_value(json_object_get(rec, "weights")) ?: "", &w) == 0) {
+	/* Tier ids run past node ids (tier 1350 on a real kernel). */
+	int max_id = be && be->key == TT_WI_BY_TIER ? TT_MAX_TIER_ID : TT_MAX_NODES - 1;
+
+	if (tt_weights_parse_ids(json_string_value(json_object_get(rec, "weights")) ?: "", max_id,
+				 &w) == 0) {
 		json_object_set_new(rec, "weights", tt_json_weights(&w));
 	} else {
 		json_object_set(rec, "weights_text", json_object_get(rec, "weights"));
 		json_object_set_new(rec, "weights", json_null());
 	}
 	json_object_set_new(rec, "weights_keyed_by", be ? json_string(be->unit) : json_null());
-	/* per_source's recipe as the object it is; the other actions have
-	 * none, and their documents stay as they were. */
-	json_t *recipe =
-		json_loads(json_string_value(json_object_get(rec, "recipe")) ?: "", 0, NULL);
+	/* per_source's recipe as the object it is, once it holds what a
+	 * recipe holds (tt_recipe_parse): it is printed as commands to paste.
+	 * One that does not (a hostile store merged before merge checked, or
+	 * a damaged one) is null and its text recipe_text, for the reader to
+	 * refuse. The other actions have none, and their documents stay as
+	 * they were. */
+	const char *text = json_string_value(json_object_get(rec, "recipe"));
+	struct tt_recipe r;
 
-	if (recipe)
-		json_object_set_new(rec, "recipe", recipe);
-	else
+	if (!text) {
 		json_object_del(rec, "recipe");
+	} else if (tt_recipe_parse(text, &r) == 0) {
+		json_object_set_new(rec, "recipe", json_loads(text, 0, NULL));
+	} else {
+		json_object_set(rec, "recipe_text", json_object_get(rec, "recipe"));
+		json_object_set_new(rec, "recipe", json_null());
+	}
 }
 
 int tt_db_run_get(struct tt_db *db, int64_t run_id, json_t **out)

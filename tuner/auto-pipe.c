@@ -291,7 +291,13 @@ static int policy_setup(struct tt_auto *c)
 	tt_weights_clear(&ones);
 	for (int k = 0; k < c->cfg.nnodes; k++)
 		tt_weights_put(&ones, c->cfg.nodes[k], 1);
-	rc = tt_policy_check(&p->pol, &ones);
+	/* By tier the search's ids are tiers, and what is written for each
+	 * trial is their split over the nodes (tier_split): tier 4 is no
+	 * node 4. */
+	if (c->tiers)
+		rc = tt_auto_tier_nodes(c, &ones, &ones);
+	if (rc == 0)
+		rc = tt_policy_check(&p->pol, &ones);
 	if (rc == 0 && c->hooks.recover)
 		rc = c->hooks.recover(c->hooks.ctx);
 	if (rc == 0)

@@ -228,9 +228,6 @@ static int whole_tier(const struct tt_search_cfg *cfg, const struct tt_tier *tr)
 			return TT_EINPUT;
 		}
 	}
-	if (tr->id >= TT_MAX_NODES)
-		return tt_err(TT_EINPUT, "memory tier id %d is beyond %d", tr->id,
-			      TT_MAX_NODES - 1);
 	return 0;
 }
 
@@ -582,9 +579,8 @@ int tt_auto_plan(const struct tt_auto *c, struct tt_apply_plan *p)
 	 * Weights cannot say that: upstream's are global, so writing the one
 	 * node's would only shift every interleaving task towards the nodes
 	 * left out; the RFC's are per tier, the others untouched. */
-	if (tt_nodemask_weight(&c->rs.r[0].w.set) == 1) {
-		tt_nodemask_for_each (id, &c->rs.r[0].w.set)
-			one = id;
+	if (tt_weights_count(&c->rs.r[0].w) == 1) {
+		tt_weights_for_each(id, &c->rs.r[0].w) one = id;
 		return tt_err(TT_EUNAVAIL,
 			      "the best is %s %d alone, no interleave, which no weight can say "
 			      "(written, it would only move other tasks' interleaved pages "

@@ -36,7 +36,7 @@
 #include "../model/model.h"
 #include "../measure/policy.h"
 #include "../measure/profile.h"
-#include "../view/recipe.h"
+#include "../db/recipe.h"
 #include "report.h"
 #include "search.h"
 
@@ -389,7 +389,7 @@ void tt_auto_release(struct tt_auto *c);
 void tt_auto_baselines(struct tt_auto *c);
 void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask);
 
-/* A per_source run's advice (view/recipe.h) from the run's source and
+/* A per_source run's advice (db/recipe.h) from the run's source and
  * weights on topology t. */
 void tt_auto_recipe(const struct tt_topo *t, int source, const struct tt_weights *w,
 		    struct tt_recipe *out);

@@ -88,9 +88,7 @@ static bool within_max(const struct tt_weights *w, uint32_t max)
 {
 	int id;
 
-	tt_nodemask_for_each (id, &w->set)
-		if (w->w[id] > max)
-			return false;
+	tt_weights_for_each(id, w) if (tt_weights_get(w, id, 0) > max) return false;
 	return true;
 }
 
@@ -265,7 +263,7 @@ int tt_report_reco(const struct tt_report *r, struct tt_recos *rs)
 		return tt_err(TT_EUNAVAIL, "no weights met the latency bound of %.0f ns",
 			      r->max_lat_ns);
 	for (int k = 0; r->tiers && k < r->nnodes; k++)
-		if (!tt_nodemask_test(&all.set, r->nodes[k]))
+		if (!tt_weights_has(&all, r->nodes[k]))
 			tt_weights_put(&all, r->nodes[k], 0);
 	rc = tt_weights_format(&all, buf, sizeof(buf));
 	if (rc < 0)

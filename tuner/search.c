@@ -440,7 +440,7 @@ static int budget_need(const struct tt_search_cfg *c, int nbaselines)
 int tt_search_need(const struct tt_search_cfg *c)
 {
 	return budget_need(c, (c->local_node >= 0) + 2 * (c->nnodes > 1) +
-				      (c->nnodes > 1 && tt_nodemask_weight(&c->now_w.set) > 0) +
+				      (c->nnodes > 1 && tt_weights_count(&c->now_w) > 0) +
 				      (c->fast_node >= 0));
 }
 
@@ -484,7 +484,7 @@ static int check_nodes(const struct tt_search_cfg *c)
 		return tt_err(TT_EINPUT, "%d nodes to search (1-%d)", c->nnodes,
 			      TT_SEARCH_MAX_NODES);
 	for (int k = 0; k < c->nnodes; k++) {
-		if (c->nodes[k] < 0 || c->nodes[k] >= TT_MAX_NODES)
+		if (c->nodes[k] < 0 || c->nodes[k] > TT_MAX_TIER_ID)
 			return tt_err(TT_EINPUT, "node '%d' out of range", c->nodes[k]);
 		if (k > 0 && c->nodes[k] <= c->nodes[k - 1])
 			return tt_err(TT_EINPUT, "nodes to search are not ascending and distinct");
@@ -574,7 +574,7 @@ static int base_baselines(struct tt_search *s, const struct tt_search_cfg *c)
 				      c->nodes[k]);
 		given |= abw[k] > 0;
 	}
-	if (c->nnodes > 1 && tt_nodemask_weight(&c->auto_w.set) > 0) {
+	if (c->nnodes > 1 && tt_weights_count(&c->auto_w) > 0) {
 		s->auto_w = c->auto_w;
 		s->have_auto = true;
 		add_baseline(s, TT_BASE_AUTO);

@@ -61,6 +61,49 @@ is "export --tier-weights --format json: rfcv1, no source needed" \
 	"$rc:$(json "[(r['interface'], r['source_node'], sorted(r['weights'].items())) for r in j['recommendations']]" <"$WORK/out")" \
 	"0:[('rfcv1', None, [('22', 40), ('4', 60)])]"
 
+# Tier ids past node ids (issue 45: a 1 GiB/s-class CXL node was tier 1350
+# on both RFC kernels, and auto --granularity tier refused "memory tier id
+# 1350 is beyond 1023"; a search by node that kept 1350 out of its node
+# mask recommended it weight 0). The same search on the same layout with
+# the slow tier at 1350 instead of 22 recommends the same weights, on both
+# RFCs (rfc-tier1350; rfcv1-upstream-tier1350 without its upstream files).
+tier_reco() { # root: the recommendation's tier weights, the slow tier's id as X
+	run "$TT" --sysfs-root "$1" auto --source-node 0 --model "$M/2s-genoa-cxl.json" \
+		--granularity tier --mix reads --threads 200 --seed 3 --no-record --json
+	echo "$rc:$(json "j['recommendation']['interface'], sorted((k.replace('1350', 'X').replace('22', 'X'), v) for k, v in j['recommendation']['weights'].items()), len(j['apply_writes'])" <"$WORK/out")"
+}
+v1=$(copy_fixture rfcv1-upstream-tier1350)
+rm -rf "${v1:?}/sys/kernel/mm/mempolicy"
+for pair in "rfc-4node:$FIX/rfc-tier1350" "rfcv1-4node:$v1"; do
+	want=$(tier_reco "$FIX/${pair%%:*}")
+	got=$(tier_reco "${pair#*:}")
+	is "auto --granularity tier, slow tier 1350 (${pair%%:*}'s layout): what tier 22 got, 2 writes" \
+		"$got" "$want"
+done
+is "... and that is an apply of both tiers" "${want%%:*}:$(grep -c "'X', 0" <<<"$want")" "0:0"
+
+# A kernel with both upstream's interface and rfcv1's: apply --interface
+# rfcv1, then restore --last undoes it there (the history records which;
+# it failed "the last apply used the rfcv1 interface, not upstream").
+both=$(copy_fixture rfcv1-upstream-tier1350)
+before=$(tree_sum "$both")
+run "$TT" --sysfs-root "$both" apply --interface rfcv1 --tier-weights 4:70,1350:30
+is "both interfaces: apply --interface rfcv1 writes the tier files" \
+	"$rc:$(cat "$both/$MT/memory_tier4/interleave_weight" "$both/$MT/memory_tier1350/interleave_weight" | tr '\n' ' ')" "0:70 30 "
+run "$TT" --sysfs-root "$both" restore --last --interface upstream
+is "... restore --last --interface upstream: refused, the interface to use named" \
+	"$rc:$(grep -c 'used the rfcv1 interface, not upstream' "$WORK/err"):$(grep -c 'restore --last without --interface undoes it on rfcv1' "$WORK/err")" "2:1:1"
+run "$TT" --sysfs-root "$both" restore --last
+is "... restore --last: undone on rfcv1, the tree byte for byte" "$rc:$(tree_sum "$both")" "0:$before"
+# simulate without --interface models the first (upstream) and says the
+# other is there.
+run "$TT" --sysfs-root "$both" simulate --nodes 0-3 --pages 4
+is "both interfaces: simulate names what it modelled and the other" \
+	"$rc:$(grep -c '^simulated: upstream weighted interleave' "$WORK/out"):$(grep -c '^this kernel also has: rfcv1 (not modelled here: --interface NAME models one)$' "$WORK/out")" "0:1:1"
+run "$TT" --sysfs-root "$both" simulate --nodes 0-3 --pages 4 --json
+is "... --json: other_interfaces" "$rc:$(json "j['interface'], j['other_interfaces']" <"$WORK/out")" "0:upstream ['rfcv1']"
+run "$TT" --sysfs-root "$FIX/rfcv1-4node" simulate --nodes 0-3 --pages 4
+is "one interface: no such line" "$rc:$(grep -c 'also has' "$WORK/out")" "0:0"
 
 # Memory hot-added to a node of a tier resets the tier's weights to 1 for
 # every source (seed 003's memset; 0:7,1:17,2:27 became 0:1,1:1,2:1,3:1 on a

@@ -101,6 +101,27 @@ is "restore --last with a rotated file too large to read: the newest apply undon
 	"$rc:$(cat "$root/$WI/node0")" "0:6"
 rm -f "$state/apply.history.1"
 
+# Recovery whose read of the history fails (issue 45): a committed apply
+# whose journal could not be removed (unlink EIO, the shim), then a restore
+# that reads EIO from the history. Taken as "not committed", the journal
+# was replayed (node 0 5 -> 25: the apply undone behind the history's back,
+# restore --last then stuck until --force); now an error, nothing put back.
+rm -rf "$state"
+root=$(copy_fixture spr-ddr5-2cxl)
+shim_run() { ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 LD_PRELOAD=$shim run "$@"; }
+TT_FAULT_UNLINK=$state/apply.journal shim_run "$TT" --sysfs-root "$root" apply --weights 0:5,1:2
+is "an apply whose journal cannot be removed: exit 0, written, the journal left, said" \
+	"$rc:$(cat "$root/$WI/node0"):$(ls "$state" | grep -c '^apply.journal$'):$(grep -c 'the journal could not be removed' "$WORK/err")" "0:5:1:1"
+before=$(tree_sum "$root")
+TT_FAULT_PATH=$state/apply.history TT_FAULT_READ=eio shim_run "$TT" --sysfs-root "$root" restore
+is "then EIO reading the history in recovery: exit 1 naming both, nothing put back, the journal kept" \
+	"$rc:$(grep -c "cannot tell whether journal '$state/apply.journal' belongs to a change that had finished (it is kept, nothing put back): cannot read history '$state/apply.history': Input/output error" "$WORK/err"):$([ "$(tree_sum "$root")" = "$before" ] && echo same):$(ls "$state" | grep -c '^apply.journal$')" \
+	"1:1:same:1"
+run "$TT" --sysfs-root "$root" restore
+is "the history readable again: the journal found finished, the apply undone (25, auto mode back)" \
+	"$rc:$(grep -c '^the interrupted change had finished; undoing it$' "$WORK/out"):$(cat "$root/$WI/node0" "$root/$WI/auto" | tr '\n' ' '):$(ls "$state" | grep -c '^apply.journal$')" \
+	"0:1:25 true :0"
+
 # A node online whose memory is not (a DIMM left offline): a wait (exit
 # 3, the node named), not "profile is from other hardware".
 root=$(copy_fixture spr-ddr5-2cxl)

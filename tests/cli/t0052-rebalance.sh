@@ -97,7 +97,7 @@ expect_bad_input 2 "process 2 ('kthreadd') is a kernel thread: it has no user me
 # A zombie has no memory either, but it is no kernel thread.
 mkdir -p "$fx/proc/4252"
 printf 'Name:\tworker\nState:\tZ (zombie)\nUid:\t0\t0\t0\t0\nKthread:\t0\n' >"$fx/proc/4252/status"
-expect_bad_input 2 "process 4252 ('worker') has exited (a zombie): it has no memory to move" "$fx" \
+expect_bad_input 2 "process 4252 ('worker') has exited (a zombie its parent has not reaped): it has no memory left to move" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4252 --weights 0:1 --move
 expect_bad_input 2 "node 3 is not an online memory node" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1,3:1 --move

@@ -98,4 +98,44 @@ is "export --weights for node 2 not online: exit 3, named, no profile" \
 run "$TT" --sysfs-root "$old" apply --weights 0:5,1:2
 is "the nodes there still apply" "$rc:$(cat "$old/$WI/node0" "$old/$WI/node1" | tr '\n' ' ')" "0:5 2 "
 
+# 4. The metrics unit itself (issue 45): its conditions as systemd checks
+# them before each run, then its command, the unit's paths mapped to this
+# test's. With the profile deleted, a ConditionPathExists on it skipped
+# every run and node_exporter served the last file's gauges for ever.
+root=$(copy_fixture spr-ddr5-2cxl)
+unit=$WORK/tiertune-metrics.service
+sed -e "s|@bindir@|$(dirname "$TT")|g" -e "s|@docdir@|$TT_TOP/docs|g" \
+	"$TT_TOP/systemd/tiertune-metrics.service.in" >"$unit"
+map() { sed -e "s|/etc/tiertune/profile.json|$WORK/etc-profile.json|g" -e "s|/var/lib/prometheus/node-exporter|$prom|g"; }
+unit_run() { # sets rc to the command's exit, or to 'skipped' by a condition
+	local c cmd
+	while read -r c; do
+		case $c in
+		ConditionPathExists=*) [ -e "${c#*=}" ] || { rc=skipped; return; } ;;
+		ConditionPathIsDirectory=*) [ -d "${c#*=}" ] || { rc=skipped; return; } ;;
+		esac
+	done < <(grep '^Condition' "$unit" | map)
+	cmd=$(sed -n 's/^ExecStart=//p' "$unit" | map)
+	# shellcheck disable=SC2086 # the unit's words, as systemd splits them
+	run "$TT" --sysfs-root "$root" ${cmd#* }
+}
+rm -f "$prom/tiertune.prom"
+cp "$WORK/p.json" "$WORK/etc-profile.json"
+unit_run
+is "the unit with its profile: written, recommended weights, profile ok" \
+	"$rc:$(grep -c '^tiertune_weight_recommended{' "$prom/tiertune.prom"):$(grep -c '^tiertune_profile_ok 1$' "$prom/tiertune.prom")" \
+	"0:3:1"
+rm "$WORK/etc-profile.json"
+echo 7 >"$root/$WI/node0"
+unit_run
+is "the profile deleted: the unit still runs (exit 2, as with a bad profile), the weights now" \
+	"$rc:$(grep -c '^tiertune_weight_current{interface="upstream",node="0"} 7$' "$prom/tiertune.prom")" "2:1"
+is "... no recommended weights, and the gauges say the profile is missing" \
+	"$(grep -c '^tiertune_weight_recommended{' "$prom/tiertune.prom"):$(grep -cF "tiertune_profile_ok{reason=\"cannot read profile '$WORK/etc-profile.json': No such file or directory\"} 0" "$prom/tiertune.prom")" \
+	"0:1"
+mv "$prom" "$WORK/prom-away"
+unit_run
+is "no node_exporter textfile folder: skipped, as before" "$rc" skipped
+mv "$WORK/prom-away" "$prom"
+
 done_testing

@@ -9,6 +9,9 @@
  *	    one step per read() of that file, in order, then every read as
  *	    it is: short:N reads at most N bytes (for real), eio fails with
  *	    EIO, enospc with ENOSPC, ok reads as asked.
+ *	TT_FAULT_UNLINK=/abs/file  unlink() of that path (as the caller
+ *	    names it) fails with EIO: a journal a committed apply could not
+ *	    remove.
  * Issue 35's history finding was a short read and then EIO: a reader that
  * takes the error as the end of the file keeps the records before it. */
 #define _GNU_SOURCE
@@ -82,4 +85,18 @@ ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
 	if (count > buflen)
 		abort();
 	return read(fd, buf, count);
+}
+
+int unlink(const char *path)
+{
+	static int (*real_unlink)(const char *);
+	const char *want = getenv("TT_FAULT_UNLINK");
+
+	if (!real_unlink)
+		real_unlink = (int (*)(const char *))dlsym(RTLD_NEXT, "unlink");
+	if (want && strcmp(path, want) == 0) {
+		errno = EIO;
+		return -1;
+	}
+	return real_unlink(path);
 }

@@ -354,14 +354,21 @@ m = re.search(r"no weights met the latency bound of 1 ns in (\d+) trials; the le
 tap(rc == 1 and m and int(m.group(1)) > 0 and int(m.group(2)) > 1 and '"recommendation"' not in out,
     "auto --max-latency 1: exit 1, nothing recommended, naming the least-latency weights (%s at "
     "%s ns)" % (m and m.group(3), m and m.group(2)), out[-800:] + err[-1200:])
+rate = block("auto-latency-rate")[1].strip()
+try:
+    rate_bytes_s = float(rate) * 1e9
+except ValueError:
+    rate_bytes_s = None
 rc, j = jblock("auto-latency")
 trials = lat_trials(j) if j else []
-tap(rc == 0 and j and j["objective"] == "latency" and j["traffic_bytes_s"] == 0.5e9
+tap(rc == 0 and j and j["objective"] == "latency" and rate_bytes_s
+    and abs(j["traffic_bytes_s"] - rate_bytes_s) <= 1e-9 * rate_bytes_s
     and trials and all((t.get("lat_mean_ns") or 0) > 0 and t.get("bw_mean_bytes_s") is None
                        for t in trials)
     and j["best"]["lat_mean_ns"] > 0 and j["recommendation"]["weights"],
-    "auto --objective latency --traffic-rate 0.5 completes on the 3-node guest: best %s at "
-    "%s ns" % (j and j["best"]["weights"], j and round(j["best"]["lat_mean_ns"])),
+    "auto --objective latency --traffic-rate %s (a quarter of the least bandwidth measured "
+    "flat out before) completes on the 3-node guest: best %s at %s ns"
+    % (rate, j and j["best"]["weights"], j and round(j["best"]["lat_mean_ns"])),
     block("auto-latency")[1][-1500:] + block("auto-latency-err")[1][-800:])
 tap("apply.journal" not in block("auto-latency-journal")[1],
     "no journal after the latency runs (exact placement writes no weights)",

@@ -443,6 +443,51 @@ static void test_tiers(void **state)
 	run_free(x);
 }
 
+/* --granularity tier --placement kernel on the kernel with rfcv1 beside
+ * upstream, its slow tier at 1350 (issue 45): each trial writes the
+ * tiers' split over their nodes as node weights, so the check before the
+ * first trial is of nodes 0-3, not of "nodes" 4 and 1350 ("node 4 is not
+ * online" before). The tree is a copy: the check opens its weight files
+ * for writing. */
+static void test_tiers_kernel_placement(void **state)
+{
+	const char *top = getenv("TT_TOP") ? getenv("TT_TOP") : ".";
+	char dir[] = "/tmp/tt-auto-tier.XXXXXX", cmd[2048];
+	struct run *x = calloc(1, sizeof(*x));
+	(void)state;
+
+	assert_non_null(x);
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "cp -a '%s/tests/fixtures/sysfs/rfcv1-upstream-tier1350/.' '%s/root' && mkdir -m "
+		 "700 '%s/state'",
+		 top, dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/state", dir);
+	setenv("TIERTUNE_STATE_DIR", cmd, 1);
+	snprintf(cmd, sizeof(cmd), "%s/root", dir);
+	assert_int_equal(tt_sysfs_init(&x->sfs, cmd), 0);
+	assert_int_equal(tt_topo_load(&x->t, &x->sfs), 0);
+	run_init(x, 0, "triad");
+	x->q.model = NULL;
+	x->q.placement = TT_PLACE_KERNEL;
+	x->q.granularity = TT_GRANULARITY_TIER;
+	/* No profile: it would measure this host's nodes, which the tree's
+	 * are not; nothing here runs a trial. */
+	x->q.no_profile = true;
+	run_start(x);
+	assert_int_equal(tt_auto_nodes(&x->c), 0);
+	if (tt_auto_prepare(&x->c) < 0)
+		fail_msg("%s", tt_err_msg());
+	assert_int_equal(x->c.cfg.nnodes, 2);
+	assert_int_equal(x->c.cfg.nodes[0], 4);
+	assert_int_equal(x->c.cfg.nodes[1], 1350);
+	run_free(x);
+	unsetenv("TIERTUNE_STATE_DIR");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* What the library refuses, with the CLI's messages. */
 static void test_refusals(void **state)
 {
@@ -671,6 +716,7 @@ int main(void)
 		cmocka_unit_test(test_budget_spent),
 		cmocka_unit_test(test_local_nodes),
 		cmocka_unit_test(test_tiers),
+		cmocka_unit_test(test_tiers_kernel_placement),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_all_sources),
 		cmocka_unit_test(test_cache_resident_refused),

@@ -234,6 +234,14 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
 	printf("\ntraffic: %s on %d thread%s; delay in spin iterations per cache line\n",
 	       (o->traffic ? o->traffic : &tt_k_reads)->name, r->threads - 1,
 	       r->threads == 2 ? "" : "s");
+	/* MLC loads every other core of the machine; one core's loads, with
+	 * its few outstanding misses, reach a share of memory's bandwidth
+	 * (6.4 GB/s here at delay 0, against 22 GB/s for reads on 2 threads),
+	 * so such a curve never shows the knee near saturation (issue 44). */
+	if (r->threads == 2)
+		say("one traffic thread cannot bring memory near saturation: the curve ends "
+		    "at one core's load, not the machine's (--threads, where the node has "
+		    "more CPUs)");
 	if (r->idle_lat_ns > 0)
 		printf("idle latency (the chase alone, first): %.1f ns\n", r->idle_lat_ns);
 	printf("%10s %10s %12s %12s\n", "delay", "delay ns", "latency ns", "GB/s");
@@ -735,8 +743,9 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 }
 
 static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o,
-			 const struct tt_matrix *m)
+			 const struct tt_trial_result *res)
 {
+	const struct tt_matrix *m = &res->matrix;
 	char why[96];
 	struct trust trust = { .llc = &m->llc,
 			       .below_rule = m->below_rule,
@@ -769,6 +778,10 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 		json_object_set_new(
 			j, "latency_pages",
 			pages_json(o->matrix_lat_thp, o->matrix_lat_huge_shift, &m->lat_pages));
+		json_object_set_new(j, "bandwidth_pages",
+				    pages_json(o->place.thp, o->place.huge_shift, &m->bw_pages));
+		if (res->run_id)
+			json_object_set_new(j, "run", json_integer(res->run_id));
 		return cli_print_json(j);
 	}
 	print_llc(&m->llc);
@@ -791,8 +804,11 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 			printf(" %9.1f", m->lat_ns[c * m->nmem + j]);
 	}
 	printf("\n");
+	print_pages("bandwidth pages", o->place.thp, o->place.huge_shift, &m->bw_pages);
 	print_pages("latency pages", o->matrix_lat_thp, o->matrix_lat_huge_shift, &m->lat_pages);
 	print_trust(&trust, m->array_bytes, 0, "arrays", 0);
+	if (res->run_id)
+		printf("recorded as run %jd\n", (intmax_t)res->run_id);
 	return 0;
 }
 
@@ -1140,7 +1156,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 	}
 	if (rc < 0)
 		goto out;
-	rc = a->matrix ? report_matrix(cli, o, &res->matrix) : report(cli, o, res, t, sum);
+	rc = a->matrix ? report_matrix(cli, o, res) : report(cli, o, res, t, sum);
 out:
 	catch_signals(false);
 	tt_trial_free(res);

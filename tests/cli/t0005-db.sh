@@ -63,8 +63,12 @@ is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema versio
 
 # The matrix, recorded: a trial per CPU node and memory node.
 run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/matrix.db"
+cp "$WORK/out" "$WORK/matrix.out"
 run "$TT" runs --db "$WORK/matrix.db" --json
 mrun=$(json 'j["runs"][0]["id"]' <"$WORK/out")
+# As every bench says it (issue 44), with the pages of both its halves.
+is "bench --matrix --record: recorded as run $mrun, the bandwidth and the latency runs' pages named" \
+	"$(grep -c "^recorded as run $mrun\$" "$WORK/matrix.out"):$(grep -cE '^(bandwidth|latency) pages: [0-9]+ ' "$WORK/matrix.out")" "1:2"
 run "$TT" show "$mrun" --db "$WORK/matrix.db" --json
 is "bench --matrix --record: objective, no source node, one bind trial with bandwidth and latency" \
 	"$(json '(j["objective"], j["source_node"], [(t["placement"], t["bw_best_bytes_s"] > 0, t["lat_median_ns"] > 0, [n["node"] for n in t["nodes"]]) for t in j["trials"]])' <"$WORK/out")" \

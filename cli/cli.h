@@ -175,6 +175,9 @@ void cli_write_hooks(struct tt_cli *cli, struct tt_writer_req *rq);
 int cli_write(struct tt_cli *cli, struct tt_writer_req *rq);
 int cli_recover_first(struct tt_cli *cli);
 
+/* prefix and msg as one line on stderr, msg's control characters
+ * escaped; wrapped between words at a terminal (cli_term_width). */
+void cli_say(const char *prefix, const char *msg);
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and
  * returns the exit code for status. */
 int cli_fail(int status);

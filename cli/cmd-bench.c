@@ -1150,7 +1150,7 @@ static int bench(struct tt_cli *cli, const struct bench_args *a, struct summary 
 	cli_progress_end(&wait.line);
 	if (rc < 0 && stop_signal) {
 		fflush(stdout);
-		fprintf(stderr, "tiertune: stopped: %s\n", tt_err_msg());
+		cli_say("tiertune: stopped: ", tt_err_msg());
 		rc = 128 + stop_signal;
 		goto out;
 	}

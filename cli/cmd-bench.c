@@ -22,15 +22,24 @@
 
 #define MIB(b) ((double)(b) / (1 << 20))
 
+/* The columns text is wrapped to: 80, or a narrower terminal's (the
+ * terminal broke words at 60 columns). Files and pipes get 80. */
+static int text_columns(void)
+{
+	int w = isatty(STDOUT_FILENO) ? cli_term_width(STDOUT_FILENO) : 80;
+
+	return w < 80 ? w : 80;
+}
+
 /* Text from column indent on, wrapped to fit 80 columns. */
 static void print_wrapped(int indent, const char *text)
 {
-	int col = indent, width = 80 - indent;
+	int cols = text_columns(), col = indent, width = cols - indent;
 
 	while (*text) {
 		int n = (int)strcspn(text, " ");
 
-		if (col > indent && col + 1 + n > 80) {
+		if (col > indent && col + 1 + n > cols) {
 			printf("\n%*s", indent, "");
 			col = indent;
 		} else if (col > indent) {
@@ -52,7 +61,7 @@ static void say(const char *fmt, ...)
 {
 	char buf[2048];
 	va_list ap;
-	int col = 0;
+	int col = 0, cols = text_columns();
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
@@ -60,7 +69,7 @@ static void say(const char *fmt, ...)
 	for (const char *t = buf; *t;) {
 		int n = (int)strcspn(t, " ");
 
-		if (col > 2 && col + 1 + n > 80) {
+		if (col > 2 && col + 1 + n > cols) {
 			printf("\n  ");
 			col = 2;
 		} else if (col > 0) {
@@ -1254,7 +1263,7 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		return cli_usage("--delays, --point-ms and --traffic go with --kernel "
 				 "loaded-latency");
 	if (!cli->json)
-		printf("STREAM: copy, scale, add and triad in turn (--kernel NAME runs one)\n");
+		say("STREAM: copy, scale, add and triad in turn (--kernel NAME runs one)");
 	rc = 0;
 	for (size_t i = 0; i < sizeof(stream) / sizeof(*stream) && rc == 0; i++) {
 		if (!cli->json)

@@ -145,6 +145,16 @@ wait_for '^exit=[0-9]+$' 60 || true
 screen >"$WORK/n1"
 is "50 columns: no rows of the status line left behind after the run" \
 	"$(grep -cE 'placing|touch|elapsed|pages are|pass' "$WORK/n1"):$(grep -oE '^exit=[0-9]+$' "$WORK/n1")" "0:exit=0"
+# bench's text is wrapped to a terminal narrower than 80 columns between
+# words, as to 80 in a file: the terminal broke its words at 60 ("... 2 th"
+# / "reads on CPUs 0-1"). tmux joins the rows the terminal wrapped (-J).
+T resize-window -t tt -x 60
+T send-keys -t tt "clear; '$TT' bench --kernel triad --size 64M --repeat 2 2>/dev/null; echo \"exit=\$?\"" Enter
+wait_for '^exit=[0-9]+$' 60 || true
+T capture-pane -p -J -t tt >"$WORK/n3"
+is "60 columns: bench's text wrapped between words within them, the header and the judgement there" \
+	"$(awk 'length > 60' "$WORK/n3" | wc -l):$(grep -cE '^(kernel triad, |judged: )' "$WORK/n3"):$(grep -oE '^exit=[0-9]+$' "$WORK/n3")" "0:2:exit=0"
+T resize-window -t tt -x 50
 # A message is wrapped between words at the terminal's width (^C's: 70
 # characters), the rest indented by two; the terminal broke it mid-word
 # ("... by sig" / "nal 2 at ...").

@@ -673,6 +673,22 @@ static int matrix_points(struct tt_plot *pl)
 	return 0;
 }
 
+bool tt_plot_draws(const char *run_kind, const struct tt_objective *o, enum tt_plot_kind *kind)
+{
+	const struct tt_kernel *kernel = tt_kernel_find(o->kernel);
+
+	if (!strcmp(run_kind, "auto") || !strcmp(run_kind, "sweep"))
+		*kind = TT_PLOT_SEARCH;
+	else if (!strcmp(run_kind, "bench") && o->kind == TT_OBJ_MATRIX)
+		*kind = TT_PLOT_MATRIX;
+	else if (!strcmp(run_kind, "bench") && o->kind == TT_OBJ_LATENCY && !o->traffic_gb_s &&
+		 kernel && kernel->kind->curve)
+		*kind = TT_PLOT_LOADED;
+	else
+		return false;
+	return true;
+}
+
 /* Run r's objective, and what kind of plot it makes. A bench run of a
  * curve (bench/kinds.c: loaded latency) draws as one. */
 static int kind_of(struct tt_plot *pl, int r, enum tt_plot_kind *kind)
@@ -680,22 +696,13 @@ static int kind_of(struct tt_plot *pl, int r, enum tt_plot_kind *kind)
 	json_t *run = pl->runs[r];
 	const char *k = str(run, "kind");
 	const struct tt_objective *o = &pl->obj[r];
-	const struct tt_kernel *kernel;
 	char esc[160];
 	int rc = tt_objective_of_run(run_id(run), k, str(run, "objective"), &pl->obj[r]);
 
 	if (rc < 0)
 		return rc;
-	kernel = tt_kernel_find(o->kernel);
 	tt_objective_format(o, pl->objective[r], sizeof(pl->objective[r]));
-	if (!strcmp(k, "auto") || !strcmp(k, "sweep"))
-		*kind = TT_PLOT_SEARCH;
-	else if (!strcmp(k, "bench") && o->kind == TT_OBJ_MATRIX)
-		*kind = TT_PLOT_MATRIX;
-	else if (!strcmp(k, "bench") && o->kind == TT_OBJ_LATENCY && !o->traffic_gb_s && kernel &&
-		 kernel->kind->curve)
-		*kind = TT_PLOT_LOADED;
-	else
+	if (!tt_plot_draws(k, o, kind))
 		return tt_err(TT_EINPUT,
 			      "run %jd is a '%s' run: plot draws auto and sweep runs, and bench "
 			      "runs of --kernel loaded-latency or --matrix",

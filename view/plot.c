@@ -80,9 +80,14 @@ struct tt_plot {
 	char view[96];
 };
 
-static const char *const mark_names[] = { "best", "local", "1:1", "auto" };
+/* One word each: the data table's marks column is split at spaces. */
+static const char *const mark_names[] = { "best", "local", "1:1", "auto", "now", "fast" };
+/* The key's and the lines' words. */
+static const char *const mark_words[] = {
+	"best", "local", "1:1", "auto", "now", "fast tier alone"
+};
 /* Shapes told apart without colour: circle, square, triangle, diamond. */
-static const int mark_pt[] = { 6, 4, 8, 12 };
+static const int mark_pt[] = { 6, 4, 8, 12, 10, 14 };
 
 static const char *str(json_t *o, const char *key)
 {
@@ -385,7 +390,9 @@ static int recorded_baseline(const struct tt_plot *pl, json_t *trials, int kind)
  * layout's HMAT figures. */
 static void mark_baselines(struct tt_plot *pl)
 {
-	static const enum tt_plot_mark marks[] = { TT_MARK_LOCAL, TT_MARK_EVEN, TT_MARK_AUTO };
+	/* By enum tt_baseline (tuner/search.h): local, 1:1, auto, now, fast. */
+	static const enum tt_plot_mark marks[] = { TT_MARK_LOCAL, TT_MARK_EVEN, TT_MARK_AUTO,
+						   TT_MARK_NOW, TT_MARK_FAST };
 	json_t *trials = json_object_get(pl->runs[0], "trials"), *t;
 	double ws[TT_PLOT_MAX_NODES] = { 0 };
 	bool recorded = false;
@@ -395,9 +402,9 @@ static void mark_baselines(struct tt_plot *pl)
 	json_array_foreach (trials, i, t)
 		recorded |= json_array_size(json_object_get(t, "baselines")) > 0;
 	if (recorded) {
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < (int)(sizeof(marks) / sizeof(*marks)); k++)
 			if ((pl->mark[marks[k]].point = recorded_baseline(pl, trials, k)) >= 0)
-				mark_label(pl, marks[k], mark_names[marks[k]], "");
+				mark_label(pl, marks[k], mark_words[marks[k]], "");
 		return;
 	}
 
@@ -1029,55 +1036,95 @@ static const char *trials_key(const struct tt_plot *pl)
 			     "without them)";
 }
 
-/* Lines' labels within 3% of the figures' span of another's would print
- * over each other (local and auto mode often are): the upper one moves
- * up half a line, the lower down. */
-static double label_nudge(const struct tt_plot *pl, const enum tt_plot_mark *refs, size_t n,
-			  size_t i)
+/* The baselines' reference lines: each line's label, its figure, and
+ * the order by figure, highest first. Baselines of one trial (the weights
+ * set now are often auto mode's) share one line, their names together. */
+struct ref_lines {
+	int n, order[TT_MARKS];
+	char text[TT_MARKS][96];
+	double v[TT_MARKS];
+	int margin; /* characters right of the graph for the labels */
+};
+
+static void ref_lines(const struct tt_plot *pl, struct ref_lines *r)
 {
-	double lo, hi, v = pl->p[pl->mark[refs[i]].point].value, nudge = 0;
+	static const enum tt_plot_mark refs[] = { TT_MARK_LOCAL, TT_MARK_AUTO, TT_MARK_EVEN,
+						  TT_MARK_NOW, TT_MARK_FAST };
+	enum { NREFS = sizeof(refs) / sizeof(refs[0]) };
+	size_t width = 0;
 
-	value_range(pl, &lo, &hi);
-	for (size_t j = 0; j < n; j++) {
-		double u;
+	r->n = 0;
+	for (size_t i = 0; i < NREFS; i++) {
+		const struct mark *mk = &pl->mark[refs[i]];
+		char *t = r->text[r->n], fig[48];
+		size_t at = 0, j;
+		int k;
 
-		if (j == i || pl->mark[refs[j]].point < 0)
+		for (j = 0; j < i && pl->mark[refs[j]].point != mk->point; j++)
+			;
+		if (mk->point < 0 || j < i)
 			continue;
-		u = pl->p[pl->mark[refs[j]].point].value;
-		if (fabs(u - v) < 0.03 * (hi - lo) && u != v)
-			nudge = u < v ? 0.5 : -0.5;
-		else if (u == v && pl->mark[refs[j]].point != pl->mark[refs[i]].point)
-			nudge = j < i ? -0.5 : 0.5;
+		r->v[r->n] = pl->p[mk->point].value;
+		figure_text(pl, r->v[r->n], fig, sizeof(fig));
+		t[0] = '\0';
+		for (j = i; j < NREFS; j++)
+			if (pl->mark[refs[j]].point == mk->point && at < sizeof(r->text[0]))
+				at += (size_t)snprintf(t + at, sizeof(r->text[0]) - at, "%s%s",
+						       at ? ", " : "", mark_words[refs[j]]);
+		if (at < sizeof(r->text[0]))
+			snprintf(t + at, sizeof(r->text[0]) - at, " %s", fig);
+		width = strlen(t) > width ? strlen(t) : width;
+		for (k = r->n; k > 0 && r->v[r->order[k - 1]] < r->v[r->n]; k--)
+			r->order[k] = r->order[k - 1];
+		r->order[k] = r->n++;
 	}
-	return nudge;
+	r->margin = width + 2 > 18 ? (int)width + 2 : 18;
 }
 
-/* A horizontal reference line at a baseline's figure, labelled. */
+/* A figure with reference lines ("900,650"), wider by what its labels
+ * take beyond the 18 characters the margin had: "key below" is as wide as
+ * the graph, and a key's long titles stopped fitting when the margin
+ * grew. About 7 pixels a character of the 10-point font. */
+static void ref_size(const struct tt_plot *pl, int w, int h, char *buf, size_t size)
+{
+	struct ref_lines r;
+
+	ref_lines(pl, &r);
+	snprintf(buf, size, "%d,%d", w + 7 * (r.margin - 18), h);
+}
+
+/* A horizontal reference line at each baseline's figure, labelled in the
+ * right margin, as wide as the longest label (the fast tier's was cut by
+ * the image's edge). Labels closer than a line of text apart print over
+ * each other (local, auto mode and the weights set now often are): from
+ * the top down each keeps at least that far below the one above, a line
+ * being 5% of the bars' span, about a line of the 10-point font on the
+ * 430-pixel graph. */
 static void reference_lines(const struct tt_plot *pl, FILE *f)
 {
-	static const enum tt_plot_mark refs[] = { TT_MARK_LOCAL, TT_MARK_AUTO, TT_MARK_EVEN };
+	struct ref_lines r;
+	double y[TT_MARKS], lo = INFINITY, hi = -INFINITY, gap;
 
+	ref_lines(pl, &r);
+	for (int i = 0; i < pl->n; i++) {
+		lo = fmin(lo, fmin(pl->p[i].value, fmin(pl->p[i].worse, pl->p[i].better)));
+		hi = fmax(hi, fmax(pl->p[i].value, fmax(pl->p[i].worse, pl->p[i].better)));
+	}
+	gap = 0.05 * (hi > lo ? hi - lo : fabs(hi) + 1e-9);
 	/* The y axis is the figure: the colour bar would repeat it, and its
 	 * room holds the lines' labels. */
-	fputs("unset colorbox\nset rmargin 18\n", f);
-	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
-		const struct mark *mk = &pl->mark[refs[i]];
-		double v;
-		char t[96], fig[48];
+	fprintf(f, "unset colorbox\nset rmargin %d\n", r.margin);
+	for (int k = 0; k < r.n; k++) {
+		int i = r.order[k], above = k ? r.order[k - 1] : -1;
 
-		if (mk->point < 0)
-			continue;
-		v = pl->p[mk->point].value;
-		figure_text(pl, v, fig, sizeof(fig));
+		y[i] = above >= 0 && y[above] - r.v[i] < gap ? y[above] - gap : r.v[i];
 		fprintf(f,
 			"set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 "
 			"lw 1.5 lc rgb '#555555' back\n",
-			v, v);
-		snprintf(t, sizeof(t), "%s %s", mark_names[refs[i]], fig);
+			r.v[i], r.v[i]);
 		fputs("set label ", f);
-		gp_str(f, t);
-		fprintf(f, " at graph 1, first %.6g left offset 0.5,%.1f tc rgb '#333333'\n", v,
-			label_nudge(pl, refs, sizeof(refs) / sizeof(refs[0]), i));
+		gp_str(f, r.text[i]);
+		fprintf(f, " at graph 1, first %.6g left offset 0.5,0 tc rgb '#333333'\n", y[i]);
 	}
 }
 
@@ -1369,6 +1416,7 @@ static void matrix_figure(const struct tt_plot *pl, FILE *f)
 int tt_plot_write_script(const struct tt_plot *pl, const char *prefix, FILE *f)
 {
 	static const char *const terms[] = { "png", "svg" };
+	char size[32];
 
 	fputs("# tiertune plot: the data inline, then each figure as PNG and SVG\n", f);
 	datablocks(pl, f);
@@ -1385,7 +1433,11 @@ int tt_plot_write_script(const struct tt_plot *pl, const char *prefix, FILE *f)
 			loaded_figure(pl, f);
 			continue;
 		}
-		output(f, prefix, "", terms[t], pl->nnodes > 3 ? "1100,1100" : "900,750");
+		ref_size(pl, 900, 750, size, sizeof(size));
+		output(f, prefix, "", terms[t],
+		       pl->nnodes > 3	 ? "1100,1100"
+		       : pl->nnodes <= 2 ? size
+					 : "900,750");
 		if (pl->nnodes <= 3)
 			title(pl, f, "set title",
 			      pl->action[0] ? pl->action : "no recommendation recorded");
@@ -1395,7 +1447,8 @@ int tt_plot_write_script(const struct tt_plot *pl, const char *prefix, FILE *f)
 			ternary_figure(pl, f);
 		else
 			pairs_figure(pl, f);
-		output(f, prefix, "-rank", terms[t], "900,650");
+		ref_size(pl, 900, 650, size, sizeof(size));
+		output(f, prefix, "-rank", terms[t], size);
 		title(pl, f, "set title",
 		      pl->action[0] ? pl->action : "no recommendation recorded");
 		rank_figure(pl, f);

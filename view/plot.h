@@ -38,8 +38,18 @@ enum tt_plot_kind {
 	TT_PLOT_MATRIX, /* a bench --matrix run */
 };
 
-/* The winner and the baselines, in the order they are marked. */
-enum tt_plot_mark { TT_MARK_BEST, TT_MARK_LOCAL, TT_MARK_EVEN, TT_MARK_AUTO, TT_MARKS };
+/* The winner and the baselines, in the order they are marked: the weights
+ * set now (what the report's headline gain is against) and the fast tier
+ * alone (flat-mode HBM) where the search measured them. */
+enum tt_plot_mark {
+	TT_MARK_BEST,
+	TT_MARK_LOCAL,
+	TT_MARK_EVEN,
+	TT_MARK_AUTO,
+	TT_MARK_NOW,
+	TT_MARK_FAST,
+	TT_MARKS
+};
 
 struct tt_plot;
 struct tt_objective;

@@ -76,7 +76,10 @@ struct tt_plot {
 	char action[320]; /* the recommendation, in words */
 	/* Each node of the search as the axes name it: its role from the
 	 * source and its tier (node_name). */
-	char node_name[TT_PLOT_MAX_NODES][64];
+	char node_name[TT_PLOT_MAX_NODES][96];
+	/* Its kind alone, "local DRAM, tier 4": a second line where the
+	 * whole name would not fit (the ternary's corners, the panels' axes). */
+	char node_kind[TT_PLOT_MAX_NODES][64];
 	char view[96];
 };
 
@@ -446,14 +449,17 @@ static void node_names(struct tt_plot *pl)
 				  : id == TT_MEMTIER_DRAM ? " DRAM"
 							  : ", slower than DRAM";
 
+		char kind[sizeof(pl->node_kind[0])];
+
 		if (k < 0)
 			continue;
 		if (json_is_integer(tier) && id >= 0)
-			snprintf(pl->node_name[k], sizeof(pl->node_name[k]),
-				 "node %d (%s%s, tier %d)", pl->nodes[k], role, cls, id);
+			snprintf(kind, sizeof(kind), "%s%s, tier %d", role, cls, id);
 		else
-			snprintf(pl->node_name[k], sizeof(pl->node_name[k]), "node %d (%s)",
-				 pl->nodes[k], role);
+			snprintf(kind, sizeof(kind), "%s", role);
+		memcpy(pl->node_kind[k], kind, sizeof(kind));
+		snprintf(pl->node_name[k], sizeof(pl->node_name[k]), "node %d (%s)", pl->nodes[k],
+			 kind);
 	}
 }
 
@@ -825,6 +831,17 @@ static void gp_str(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Two lines as one gnuplot string: each quoted by gp_str, joined by a
+ * newline (which only a double-quoted string holds). */
+static void gp_lines(FILE *f, const char *a, const char *b)
+{
+	gp_str(f, a);
+	if (b && *b) {
+		fputs(" . \"\\n\" . ", f);
+		gp_str(f, b);
+	}
+}
+
 /* A file name as a gnuplot string: as it is (the caller refuses control
  * characters in it; one here would still become '?'), a quote doubled. */
 static void gp_path(FILE *f, const char *s)
@@ -1160,7 +1177,7 @@ static void ternary_grid(const struct tt_plot *pl, FILE *f)
 	const double cx[3] = { 0, 1, 0.5 }, cy[3] = { 0, 0, h };
 
 	fputs("unset border\nunset xtics\nunset ytics\nset size ratio -1\n"
-	      "set xrange [-0.2:1.2]\nset yrange [-0.08:0.95]\n",
+	      "set xrange [-0.2:1.2]\nset yrange [-0.16:0.95]\n",
 	      f);
 	for (int c = 0; c < 3; c++) {
 		int a = (c + 1) % 3, b = (c + 2) % 3;
@@ -1179,22 +1196,26 @@ static void ternary_grid(const struct tt_plot *pl, FILE *f)
 				s * cx[c] + (1 - s) * cx[a], s * cy[c] + (1 - s) * cy[a],
 				s * cx[c] + (1 - s) * cx[b], s * cy[c] + (1 - s) * cy[b]);
 		}
+		/* The node and its kind on two lines, the bottom corners'
+		 * below them and turned inwards: beside the corners they ran
+		 * off the image's left edge and into the colour bar
+		 * (issue 44). */
 		fputs("set label ", f);
 		{
 			char t[64];
 
-			snprintf(t, sizeof(t), "%s: 100%%", pl->node_name[c]);
-			gp_str(f, t);
+			snprintf(t, sizeof(t), "node %d: 100%%", pl->nodes[c]);
+			gp_lines(f, t, pl->node_kind[c]);
 		}
 		fprintf(f, " at %.4f,%.4f %s offset %s\n", cx[c], cy[c],
-			c == 0	 ? "right"
-			: c == 1 ? "left"
+			c == 0	 ? "left"
+			: c == 1 ? "right"
 				 : "center",
-			c == 0	 ? "-0.5,-0.5"
-			: c == 1 ? "0.5,-0.5"
-				 : "0,1");
+			c == 0	 ? "-1,-1.2"
+			: c == 1 ? "1,-1.2"
+				 : "0,1.8");
 	}
-	fputs("set label 'dotted: every 20% of a node''s share' at graph 0, graph 0.02 left "
+	fputs("set label 'dotted: every 20% of a node''s share' at graph 0, graph 0.98 left "
 	      "tc rgb '#555555'\n",
 	      f);
 }
@@ -1244,12 +1265,15 @@ static void pairs_figure(const struct tt_plot *pl, FILE *f)
 			snprintf(y, sizeof(y), "%d", j + 1);
 			fprintf(f, "set origin %.4f,%.4f\nset size %.4f,%.4f\n", (panel % cols) * w,
 				0.27 + (rows - 1 - panel / cols) * h, w, h);
-			snprintf(t, sizeof(t), "share of %s", pl->node_name[i]);
+			/* The node's kind on a line of its own: whole, it was
+			 * wider than a panel and cut by the next one or the
+			 * image's edge. */
+			snprintf(t, sizeof(t), "share of node %d", pl->nodes[i]);
 			fputs("set xlabel ", f);
-			gp_str(f, t);
-			snprintf(t, sizeof(t), "share of %s", pl->node_name[j]);
+			gp_lines(f, t, pl->node_kind[i]);
+			snprintf(t, sizeof(t), "share of node %d", pl->nodes[j]);
 			fputs(" offset 0,0.5\nset ylabel ", f);
-			gp_str(f, t);
+			gp_lines(f, t, pl->node_kind[j]);
 			fprintf(f,
 				" offset 1,0\nplot $data using %s:%s:%d with points pt 7 ps 0.8 lc "
 				"palette notitle",

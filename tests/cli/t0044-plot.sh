@@ -321,10 +321,13 @@ keep_check local "$WORK/local.db" local bind_local
 # The axes: each node with its role from the source and its tier (topo's).
 tiers=$("$TT" --sysfs-root "$fx" topo --json | json '" ".join("%d:%d" % (n["id"], n["tier"]) for n in j["nodes"])')
 want_labels=$(for nt in $tiers; do n=${nt%%:*} t=${nt#*:}
-	case $n in 0) r="local DRAM" ;; *) r="CPU-less, slower than DRAM" ;; esac
-	printf "node %s (%s, tier %s): 100%%;" "$n" "$r" "$t"; done)
-is "ternary axes: each node's role and tier ($tiers)" \
-	"$(sed -n "s/^set label '\(node [0-9] ([^']*): 100%\)' at .*/\1/p" "$WORK/why.gp" | awk '!seen[$0]++' | tr '\n' ';')" "$want_labels"
+	case $n in 0) r="local DRAM" a=left ;; 1) r="CPU-less, slower than DRAM" a=right ;; *) r="CPU-less, slower than DRAM" a=center ;; esac
+	printf "node %s: 100%% / %s, tier %s / %s;" "$n" "$r" "$t" "$a"; done)
+# The corners' labels: the node, then its role and tier on a line of its
+# own, the bottom corners' turned inwards (issue 44: beside the corners
+# they ran off the image's left edge and into the colour bar).
+is "ternary axes: each node's role and tier ($tiers), on two lines, the bottom corners' inwards" \
+	"$(sed -n "s/^set label '\(node [0-9]: 100%\)' \. \"\\\\n\" \. '\([^']*\)' at [0-9.,]* \([a-z]*\) .*/\1 \/ \2 \/ \3/p" "$WORK/why.gp" | awk '!seen[$0]++' | tr '\n' ';')" "$want_labels"
 # Unstable trials: said in the plot's title and in show, as recorded.
 cp "$WORK/live.db" "$WORK/unstable.db"
 python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE trials SET unstable = 1 WHERE run_id = (SELECT max(id) FROM runs)"); c.commit()' "$WORK/unstable.db"
@@ -369,4 +372,13 @@ if [ -n "$have_gnuplot" ]; then
 else
 	skip "gnuplot is not installed: nothing drawn to check"
 fi
+# The panels' axes name the node, its kind on a second line: whole it
+# was wider than a panel ("share of node 2 (CPU-less, faster than DRAM,
+# tier 0)", 52 characters), cut by the next panel or the image's edge.
+is "an HBM run's panels: each axis label two lines, none over 40 characters" \
+	"$(python3 -c 'import re, sys
+g = open(sys.argv[1]).read().split("set output")[1]
+labels = re.findall(r"^set [xy]label (.*) offset", g, re.M)
+lines = [p.strip().strip(chr(39)) for l in labels for p in l.split(" . \"\\n\" . ")]
+print(len(labels), len(lines), max(len(x) for x in lines) <= 40)' "$WORK/ph.gp")" "12 24 True"
 done_testing

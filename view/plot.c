@@ -424,12 +424,12 @@ static void mark_baselines(struct tt_plot *pl)
 		mark_label(pl, TT_MARK_AUTO, "auto", "");
 }
 
-/* A node as the axes name it, from the run's layout: "node 2 (CPU-less,
+/* A node as the axes name it, from the run's layout: "node 2 (local CPU-less,
  * slower than DRAM, tier 5)", "node 1 (remote DRAM, tier 4)": where a
  * recommendation puts pages (remote DRAM before CXL) is read off the
- * axes. The tier's class as topo says it (cli/cmd-topo.c tier_class):
- * DRAM's tier is TT_MEMTIER_DRAM. A run recorded without a tier says its
- * role alone. */
+ * axes. The words are core/topo.c's (tt_node_words), local and remote
+ * for every tier, and the tier's class as topo says it. A run recorded
+ * without a tier says its role alone. */
 static void node_names(struct tt_plot *pl)
 {
 	json_t *nodes = json_object_get(json_object_get(pl->runs[0], "layout"), "nodes"), *nd;
@@ -441,22 +441,24 @@ static void node_names(struct tt_plot *pl)
 		int k = node_index(pl, (int)json_integer_value(json_object_get(nd, "node")));
 		json_t *tier = json_object_get(nd, "tier");
 		int id = (int)json_integer_value(tier);
-		const char *role = pl->nodes[k < 0 ? 0 : k] == pl->source ? "local"
-				   : json_integer_value(json_object_get(nd, "ncpus")) > 0
-					   ? "remote"
-					   : "CPU-less";
-		const char *cls = id < TT_MEMTIER_DRAM	  ? ", faster than DRAM"
-				  : id == TT_MEMTIER_DRAM ? " DRAM"
-							  : ", slower than DRAM";
-
+		json_t *near = json_object_get(nd, "cpu_node");
+		bool cpus = json_integer_value(json_object_get(nd, "ncpus")) > 0;
+		/* Local: the source's own node, or one whose nearest CPU node
+		 * the source is (flat-mode HBM beside it); a run recorded
+		 * before the layout said so knows only a CPU node's. */
+		int local = pl->nodes[k < 0 ? 0 : k] == pl->source ? 1
+			    : json_is_integer(near) ? json_integer_value(near) == pl->source
+						    : (cpus ? 0 : -1);
 		char kind[sizeof(pl->node_kind[0])];
+		size_t len;
 
 		if (k < 0)
 			continue;
-		if (json_is_integer(tier) && id >= 0)
-			snprintf(kind, sizeof(kind), "%s%s, tier %d", role, cls, id);
-		else
-			snprintf(kind, sizeof(kind), "%s", role);
+		tt_node_words(local, cpus, json_is_integer(tier) && id >= 0 ? id : -1, kind,
+			      sizeof(kind));
+		len = strlen(kind);
+		if (json_is_integer(tier) && id >= 0 && len < sizeof(kind))
+			snprintf(kind + len, sizeof(kind) - len, ", tier %d", id);
 		memcpy(pl->node_kind[k], kind, sizeof(kind));
 		snprintf(pl->node_name[k], sizeof(pl->node_name[k]), "node %d (%s)", pl->nodes[k],
 			 kind);

@@ -321,7 +321,7 @@ keep_check local "$WORK/local.db" local bind_local
 # The axes: each node with its role from the source and its tier (topo's).
 tiers=$("$TT" --sysfs-root "$fx" topo --json | json '" ".join("%d:%d" % (n["id"], n["tier"]) for n in j["nodes"])')
 want_labels=$(for nt in $tiers; do n=${nt%%:*} t=${nt#*:}
-	case $n in 0) r="local DRAM" a=left ;; 1) r="CPU-less, slower than DRAM" a=right ;; *) r="CPU-less, slower than DRAM" a=center ;; esac
+	case $n in 0) r="local DRAM" a=left ;; 1) r="local CPU-less, slower than DRAM" a=right ;; *) r="local CPU-less, slower than DRAM" a=center ;; esac
 	printf "node %s: 100%% / %s, tier %s / %s;" "$n" "$r" "$t" "$a"; done)
 # The corners' labels: the node, then its role and tier on a line of its
 # own, the bottom corners' turned inwards (issue 44: beside the corners
@@ -375,10 +375,16 @@ fi
 # The panels' axes name the node, its kind on a second line: whole it
 # was wider than a panel ("share of node 2 (CPU-less, faster than DRAM,
 # tier 0)", 52 characters), cut by the next panel or the image's edge.
-is "an HBM run's panels: each axis label two lines, none over 40 characters" \
+is "an HBM run's panels: each axis label two lines, none over 42 characters (41 fit a panel)" \
 	"$(python3 -c 'import re, sys
 g = open(sys.argv[1]).read().split("set output")[1]
 labels = re.findall(r"^set [xy]label (.*) offset", g, re.M)
 lines = [p.strip().strip(chr(39)) for l in labels for p in l.split(" . \"\\n\" . ")]
-print(len(labels), len(lines), max(len(x) for x in lines) <= 40)' "$WORK/ph.gp")" "12 24 True"
+print(len(labels), len(lines), max(len(x) for x in lines) <= 42)' "$WORK/ph.gp")" "12 24 True"
+# Local and remote told apart for every tier (issue 44: both sockets' HBM
+# read "CPU-less, faster than DRAM, tier 0" where DRAM said local and
+# remote): a node is local to its nearest CPU node (the layout's cpu_node).
+is "an HBM run's axes: local and remote DRAM, local and remote HBM" \
+	"$(sed -n "s/^set [xy]label 'share of node \([0-9]\)' \. \"\\\\n\" \. '\([^']*\)' .*/\1 \2/p" "$WORK/ph.gp" | sort -u | tr '\n' ';')" \
+	"0 local DRAM, tier 4;1 remote DRAM, tier 4;2 local CPU-less, faster than DRAM, tier 0;3 remote CPU-less, faster than DRAM, tier 0;"
 done_testing

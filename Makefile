@@ -131,9 +131,13 @@ NAME_base  := $(if $(X86),sse2,generic)
 # Objects depend on the flags they were built with: a stamp rewritten only
 # when they change, so a changed probe, CC or CFLAGS rebuilds everything and
 # an unchanged one rebuilds nothing. The version has its own stamp, read by
-# cli/tiertune.c alone, so a commit does not rebuild the library.
-FLAGS     := $(DATADIR) $(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(X86) $(LDFLAGS) $(LDLIBS) $(CMOCKA_CFLAGS) $(CMOCKA_LIBS) $(NCURSES_LIBS)
+# cli/tiertune.c alone, so a commit does not rebuild the library; cmocka's
+# flags too, read by the unit tests alone: `make deps check` after `make
+# deps demo` installs cmocka, the probe then finds it, and with its flags in
+# FLAGS the whole tree was rebuilt for the tests' packages (issue 44).
+FLAGS     := $(DATADIR) $(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(X86) $(LDFLAGS) $(LDLIBS) $(NCURSES_LIBS)
 FLAGS_STAMP := $(BUILD)/flags.stamp
+CMOCKA_STAMP := $(BUILD)/cmocka.stamp
 # The release (VERSION), and the commit it was built from when there is one:
 # mk/version.sh, which the Debian package's version comes from too.
 VERSION   := $(shell mk/version.sh)
@@ -141,6 +145,7 @@ VERSION_STAMP := $(BUILD)/version.stamp
 ifdef CONFIG_CC
 stamp = $(if $(call streq,$(file <$(1)),$(2)),,$(shell mkdir -p $(dir $(1)))$(file >$(1),$(2)))
 $(call stamp,$(FLAGS_STAMP),$(FLAGS))
+$(call stamp,$(CMOCKA_STAMP),$(CMOCKA_CFLAGS) $(CMOCKA_LIBS))
 $(call stamp,$(VERSION_STAMP),$(VERSION))
 endif
 
@@ -189,7 +194,7 @@ $(BUILD)/tests/tiertop-script: $(TUI_OBJ) $(TEST_HOOKS) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TUI_OBJ) $(TEST_HOOKS) $(LIBTT) $(NCURSES_LIBS) $(LDLIBS)
 $(BUILD)/tests/tiertune-test: $(CLI_OBJ) $(TEST_HOOKS) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TEST_HOOKS) $(LIBTT) $(LDLIBS)
-$(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT)
+$(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT) $(CMOCKA_STAMP)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(TUI_MODEL) $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
@@ -197,13 +202,13 @@ $(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT)
 # A unit test of a cli/ file (test-cli-<file>.c) links that file: auto's
 # report renderer, whose text and JSON of one document are compared; and
 # launchers.c, which the recipe it prints asks of this host's numactl.
-$(BUILD)/tests/test-cli-%: tests/unit/test-cli-%.c $(BUILD)/cli/%.o $(BUILD)/cli/launchers.o $(LIBTT)
+$(BUILD)/tests/test-cli-%: tests/unit/test-cli-%.c $(BUILD)/cli/%.o $(BUILD)/cli/launchers.o $(LIBTT) $(CMOCKA_STAMP)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/cli/$*.o $(BUILD)/cli/launchers.o $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
 
 # The unit tests need cmocka (configure.sh records it; only tests demand it).
-$(BUILD)/tests/test-%: tests/unit/test-%.c $(LIBTT)
+$(BUILD)/tests/test-%: tests/unit/test-%.c $(LIBTT) $(CMOCKA_STAMP)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
@@ -218,7 +223,7 @@ $(STRICT_RULE): tests/unit/strict-auto-rule.c $(FLAGS_STAMP)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 $(BUILD)/tests/tiertune-strict-auto: $(CLI_OBJ) $(STRICT_RULE) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STRICT_RULE) $(LIBTT) $(LDLIBS)
-$(BUILD)/tests/test-writer: tests/unit/test-writer.c $(STRICT_RULE) $(TUI_MODEL) $(LIBTT)
+$(BUILD)/tests/test-writer: tests/unit/test-writer.c $(STRICT_RULE) $(TUI_MODEL) $(LIBTT) $(CMOCKA_STAMP)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(STRICT_RULE) $(TUI_MODEL) $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)

@@ -608,6 +608,7 @@ int tt_bench_matrix(const struct tt_bench_opts *tmpl, struct tt_matrix *m)
 				m->threads[c] = r->threads;
 				m->array_bytes = r->array_bytes;
 				matrix_judged(m, r);
+				matrix_pages(&m->bw_pages, &r->pages);
 			}
 			/* Idle latency is one thread, whatever --threads gave the
 			 * bandwidth run. */

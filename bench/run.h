@@ -288,7 +288,9 @@ void tt_judged_text(unsigned int fails, char *buf, size_t size);
 /* A loaded-latency curve (points in the order measured, delays ascending
  * or not) against its idle latency (0: unknown, not checked): true when it
  * is monotone within TT_CURVE_NOISE and no point is under idle by more;
- * else false with the first offence in why. */
+ * else false with why: the points under idle, counted, before any other
+ * offence (the idle point is the floor the rest is read against), else
+ * the first offence by load. */
 bool tt_bench_curve_check(const struct tt_loaded_point *pts, int n, double idle_ns, char *why,
 			  size_t size);
 /* The CPUs a run from node may use: the node's CPUs that this process's
@@ -328,8 +330,9 @@ struct tt_matrix {
 	uint64_t *pages;    /* [ncpu * nmem]: pages verified on the memory node */
 	size_t array_bytes; /* of the bandwidth runs */
 	/* The latency runs' pages, summed over the runs (the figure pages
-	 * change: a TLB miss per load on base pages). */
-	struct tt_pages_got lat_pages;
+	 * change: a TLB miss per load on base pages), and the bandwidth
+	 * runs', which keep base pages unless asked (place.c). */
+	struct tt_pages_got lat_pages, bw_pages;
 	/* Any of its runs (bandwidth or latency) cache-resident or too short;
 	 * the largest last-level cache they were held to. */
 	struct tt_llc llc;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #define _GNU_SOURCE /* mkostemp */
 #include "cli.h"
+#include "progress.h"
 
 #include "../core/options.h"
 #include "../core/parse.h"
@@ -158,12 +159,22 @@ const char *cli_interfaces(char *buf, size_t size, const char *extra)
 }
 
 /* Messages quote file contents, host names, profile fields: each is one
- * line on the terminal whatever they hold. */
-static void say(const char *prefix, const char *msg)
+ * line whatever they hold. At a terminal that line is wrapped between
+ * words to its width, the rest indented by two: the terminal broke it
+ * mid-word (issue 44: the ^C message at 80 columns). To a file or a pipe
+ * it stays one line, for grep. */
+void cli_say(const char *prefix, const char *msg)
 {
-	char safe[4096];
+	char safe[4096], line[4200], wrapped[4400];
 
-	fprintf(stderr, "%s%s\n", prefix, tt_str_escape(msg, safe, sizeof(safe)));
+	tt_str_escape(msg, safe, sizeof(safe));
+	if (!isatty(STDERR_FILENO)) {
+		fprintf(stderr, "%s%s\n", prefix, safe);
+		return;
+	}
+	snprintf(line, sizeof(line), "%s%s", prefix, safe);
+	tt_opt_wrap(wrapped, sizeof(wrapped), line, 0, 2, cli_term_width(STDERR_FILENO));
+	fputs(wrapped, stderr);
 }
 
 static void vsay(const char *prefix, const char *fmt, va_list ap)
@@ -171,14 +182,14 @@ static void vsay(const char *prefix, const char *fmt, va_list ap)
 	char msg[2048];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	say(prefix, msg);
+	cli_say(prefix, msg);
 }
 
 int cli_fail(int status)
 {
-	say("tiertune: error: ", tt_err_msg());
+	cli_say("tiertune: error: ", tt_err_msg());
 	if (*tt_err_hint_msg())
-		say("hint: ", tt_err_hint_msg());
+		cli_say("hint: ", tt_err_hint_msg());
 	return tt_err_exit_code(status);
 }
 

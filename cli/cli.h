@@ -188,6 +188,9 @@ int cli_recover_first(struct tt_cli *cli);
 bool cli_numactl_weighted(char *why, size_t size);
 int cli_systemd_weighted(char *version, size_t size);
 
+/* prefix and msg as one line on stderr, msg's control characters
+ * escaped; wrapped between words at a terminal (cli_term_width). */
+void cli_say(const char *prefix, const char *msg);
 /* Prints "tiertune: error: <message>" (and a hint line) to stderr and
  * returns the exit code for status. */
 int cli_fail(int status);

@@ -251,7 +251,7 @@ static int auto_fail(int rc)
 	if (!tt_policy_signal())
 		return cli_fail(rc);
 	fflush(stdout);
-	fprintf(stderr, "tiertune: stopped: %s\n", tt_err_msg());
+	cli_say("tiertune: stopped: ", tt_err_msg());
 	return 128 + tt_policy_signal();
 }
 

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "../view/run-figures.h"
 
+#include "../bench/kernels.h"
 #include "../core/figure.h"
 #include "../core/objective.h"
 #include "../core/parse.h"
@@ -44,18 +45,26 @@ static void bench_cell(json_t *t, size_t c, char *buf, size_t size)
 }
 
 /* A bench kernel's trials: bandwidth and latency, and the share of the
- * pages each node got. */
+ * pages each node got. A loaded-latency curve's trials are its points, one
+ * figure of each: its traffic and delay (the recorded mix) stand where the
+ * best pass would, as the points were listed without them (issue 44). */
 static void print_bench_trials(json_t *run)
 {
 	size_t i, k, unstable = 0, descheduled = 0, resident = 0, below = 0;
 	char head[BENCH_COLUMNS][24];
 	json_t *t, *n;
+	const struct tt_kernel *kern = tt_kernel_find(
+		cli_str(json_array_get(json_object_get(run, "trials"), 0), "kernel"));
+	bool curve = kern && kern->kind->curve;
 
 	for (size_t c = 0; c < BENCH_COLUMNS; c++)
 		snprintf(head[c], sizeof(head[c]), "%s %s", bench_columns[c].a,
 			 tt_figure(bench_columns[c].fig)->label);
-	printf("\n%5s %-14s %-10s %7s %10s %10s %10s %9s  %s\n", "trial", "kernel", "placement",
-	       "threads", "MiB", head[0], head[1], head[2], "achieved share per node");
+	if (curve)
+		snprintf(head[1], sizeof(head[1]), "%s", tt_figure(TT_FIG_BANDWIDTH)->label);
+	printf("\n%5s %-14s %-10s %7s %10s %*s %10s %9s  %s\n", "trial", "kernel", "placement",
+	       "threads", "MiB", curve ? -18 : 10, curve ? "traffic, delay" : head[0], head[1],
+	       head[2], "achieved share per node");
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
 		char b[16], m[16], l[16];
 
@@ -63,11 +72,11 @@ static void print_bench_trials(json_t *run)
 		bench_cell(t, 1, m, sizeof(m));
 		bench_cell(t, 2, l, sizeof(l));
 		printf("%5" JSON_INTEGER_FORMAT " %-14s %-10s %7" JSON_INTEGER_FORMAT
-		       " %10.1f %10s %10s %9s  ",
+		       " %10.1f %*s %10s %9s  ",
 		       json_integer_value(json_object_get(t, "seq")), cli_str(t, "kernel"),
 		       cli_str(t, "placement"), json_integer_value(json_object_get(t, "threads")),
-		       (double)json_integer_value(json_object_get(t, "size_bytes")) / (1 << 20), b,
-		       m, l);
+		       (double)json_integer_value(json_object_get(t, "size_bytes")) / (1 << 20),
+		       curve ? -18 : 10, curve ? cli_str(t, "mix") : b, m, l);
 		json_array_foreach (json_object_get(t, "nodes"), k, n)
 			printf("%s%" JSON_INTEGER_FORMAT ":%.1f%%", k ? " " : "",
 			       json_integer_value(json_object_get(n, "node")),

@@ -45,14 +45,6 @@ static json_t *hmat_json(const struct tt_hmat *h)
 			 "initiators", tt_json_nodes(&h->initiators));
 }
 
-/* A tier in words: where it stands against DRAM's tier, by abstract distance. */
-static const char *tier_class(int id)
-{
-	if (id < TT_MEMTIER_DRAM)
-		return "faster than DRAM";
-	return id == TT_MEMTIER_DRAM ? "DRAM" : "slower than DRAM";
-}
-
 static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const struct wi_seen *wis,
 		      int nwi)
 {
@@ -94,7 +86,7 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 				      json_pack("{s:i,s:o,s:i,s:i,s:s}", "id", id, "nodes",
 						tt_json_nodes(&t->tiers[i].nodes), "adist_min",
 						TT_TIER_ADIST_MIN(id), "adist_max",
-						TT_TIER_ADIST_MAX(id), "class", tier_class(id)));
+						TT_TIER_ADIST_MAX(id), "class", tt_tier_class(id)));
 	}
 	json_object_set_new(root, "tiers", tiers);
 	json_object_set_new(root, "demotion_enabled",
@@ -175,7 +167,7 @@ static void print_tier(const struct tt_topo *t, const struct tt_tier *tier)
 
 	tt_bit_format_list(tier->nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
 	printf("  memory_tier%-4d nodes %-8s adist %d-%d, %s\n", tier->id, nodes,
-	       TT_TIER_ADIST_MIN(tier->id), TT_TIER_ADIST_MAX(tier->id), tier_class(tier->id));
+	       TT_TIER_ADIST_MIN(tier->id), TT_TIER_ADIST_MAX(tier->id), tt_tier_class(tier->id));
 	tt_nodemask_for_each (node, &tier->nodes) {
 		const struct tt_node *n = tt_topo_node(t, node);
 

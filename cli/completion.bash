@@ -4,8 +4,9 @@
 # the option tables in cli/), so they cannot drift from the binary; so do the
 # values of options: a choice's words from its table (COMMAND
 # --completion-choices=OPTION: --strategy, --placement, --format, --objective,
-# --order...), and --completion-values for models, kernels, collectors and the
-# nodes of the --sysfs-root given; run ids from 'runs' on the --db given.
+# --order...), and --completion-values for models, kernels, collectors, the
+# nodes of the --sysfs-root given (those with CPUs for --source-node) and the
+# runs plot draws; other run ids from 'runs' on the --db given.
 _tiertune() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]} cmd= i nargs=0
 	local -a where=()
@@ -46,7 +47,10 @@ _tiertune() {
 		COMPREPLY=($(compgen -W "$(tiertune --completion-values=kernels 2>/dev/null |
 			grep -vx -e latency -e loaded-latency)" -- "$cur"))
 		return ;;
-	--source-node | --nodes)
+	--source-node) # a node with CPUs: a CPU-less source is refused
+		COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" --completion-values=cpu-nodes 2>/dev/null)" -- "$cur"))
+		return ;;
+	--nodes)
 		COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" --completion-values=nodes 2>/dev/null)" -- "$cur"))
 		return ;;
 	--run)
@@ -76,9 +80,12 @@ _tiertune() {
 		return ;;
 	db)
 		[[ $cur == -* ]] || { COMPREPLY=($(compgen -W "check migrate merge" -- "$cur")); return; } ;;
-	show | plot) # RUN (show one, plot several)
-		[[ $cur == -* || ($cmd == show && $nargs -gt 0) ]] ||
+	show) # RUN
+		[[ $cur == -* || $nargs -gt 0 ]] ||
 			{ COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" runs --limit 100 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur")); return; } ;;
+	plot) # RUN... (those it draws: auto, sweep, a matrix, loaded-latency curves)
+		[[ $cur == -* ]] ||
+			{ COMPREPLY=($(compgen -W "$(tiertune "${where[@]}" --completion-values=plot-runs 2>/dev/null)" -- "$cur")); return; } ;;
 	esac
 	if [[ $cur == -* ]]; then
 		compopt -o nospace 2>/dev/null

@@ -97,8 +97,9 @@ static int choices(const struct tt_cmd *cmd, const struct cli_opt *opts, const c
 	return 0;
 }
 
-int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts,
-		    const struct tt_opt_rule *rules, int argc, char **argv, int *nargs)
+int cli_parse_first(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts,
+		    const struct tt_opt_rule *rules, int (*first)(struct tt_cli *cli), int argc,
+		    char **argv, int *nargs)
 {
 	struct tt_opt *tables[] = { opts, common, NULL };
 	struct tt_opt_args args;
@@ -125,9 +126,7 @@ int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt
 	}
 	if (opt_json && !cmd->json)
 		return usage_error(cmd, "%s has no JSON output", cmd->name);
-	rc = tt_opt_check(tables, rules, &args);
-	if (rc < 0)
-		return rc == TT_EFAIL ? cli_fail(rc) : refused(cmd, &args);
+	/* Before the rules: first may read the machine under the root. */
 	if (opt_sysfs_root) {
 		cli->sysfs_root = opt_sysfs_root;
 		cli->sysfs_root_given = true;
@@ -135,7 +134,18 @@ int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt
 	if (opt_db)
 		cli->db_path = opt_db;
 	cli->json |= opt_json;
+	if (first && (rc = first(cli)) >= 0)
+		return rc;
+	rc = tt_opt_check(tables, rules, &args);
+	if (rc < 0)
+		return rc == TT_EFAIL ? cli_fail(rc) : refused(cmd, &args);
 	return -1;
+}
+
+int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts,
+		    const struct tt_opt_rule *rules, int argc, char **argv, int *nargs)
+{
+	return cli_parse_first(cli, cmd, opts, rules, NULL, argc, argv, nargs);
 }
 
 int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts, int argc,

@@ -68,6 +68,12 @@ struct tt_cmd;
  * --completion-helper), 2 for a usage error naming the option. */
 int cli_parse_rules(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts,
 		    const struct tt_opt_rule *rules, int argc, char **argv, int *nargs);
+/* cli_parse_rules with first called once the options are read and before
+ * the rules are checked: -1 to go on, else the exit code with what it
+ * printed (a reason that makes the rules moot, said before them). */
+int cli_parse_first(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts,
+		    const struct tt_opt_rule *rules, int (*first)(struct tt_cli *cli), int argc,
+		    char **argv, int *nargs);
 /* cli_parse_rules without rules. */
 int cli_parse(struct tt_cli *cli, const struct tt_cmd *cmd, struct cli_opt *opts, int argc,
 	      char **argv, int *nargs);

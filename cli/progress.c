@@ -6,6 +6,8 @@
 #include "../bench/run.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <string.h>
 #include <time.h>
 
@@ -35,12 +37,53 @@ _Atomic uint64_t *cli_progress_counter(struct cli_progress *p)
 	return p->tty ? &p->touched : NULL;
 }
 
+int cli_term_width(int fd)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	char *end;
+	long n;
+
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	if (env && *env) {
+		n = strtol(env, &end, 10);
+		if (*end == '\0' && n > 0 && n <= 10000)
+			return (int)n;
+	}
+	return 80;
+}
+
+/* s cut to at most max bytes, "..." where it was cut, never inside a
+ * UTF-8 sequence. Bytes, not columns: a character is never narrower. */
+static void cut(char *s, size_t max)
+{
+	size_t n;
+
+	if (strlen(s) <= max)
+		return;
+	if (max < 4) {
+		s[max] = '\0';
+		return;
+	}
+	n = max - 3;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(s + n, "...", 4);
+}
+
 /* Under p->mu. bench's line alone keeps its tenths of a second; after
- * auto's head, whole seconds, as auto's own line has them. */
+ * auto's head, whole seconds, as auto's own line has them. The line is
+ * cut to the terminal, its time kept: "\r\033[K" clears only the row the
+ * cursor is on, so a line that wrapped left its first rows behind at every
+ * redraw (issue 44: 84 characters at 80 columns, a line per redraw at 60).
+ * The last column stays empty: a terminal wraps, or holds the cursor
+ * there. */
 static void draw(struct cli_progress *p, double t)
 {
-	char touched[64] = "";
+	char touched[64] = "", body[512], elapsed[48];
 	uint64_t done = atomic_load(&p->touched);
+	int width = cli_term_width(fileno(p->out)) - 1;
 
 	if (p->line[0] && p->touching && p->to_touch && (p->kernel || done || p->count_seen)) {
 		p->count_seen = true;
@@ -50,13 +93,24 @@ static void draw(struct cli_progress *p, double t)
 			snprintf(touched, sizeof(touched), ", %.0f%% touched",
 				 100.0 * (double)done / (double)p->to_touch);
 	}
-	if (!p->head[0])
-		fprintf(p->out, "\r\033[K%s%s, %.1f s elapsed", p->line, touched, t - p->t0);
-	else if (p->line[0])
-		fprintf(p->out, "\r\033[K%s; %s%s, %.0f s elapsed", p->head, p->line, touched,
-			t - p->t0);
-	else
-		fprintf(p->out, "\r\033[K%s, %.0f s elapsed", p->head, t - p->t0);
+	if (!p->head[0]) {
+		snprintf(body, sizeof(body), "%s%s", p->line, touched);
+		snprintf(elapsed, sizeof(elapsed), ", %.1f s elapsed", t - p->t0);
+	} else {
+		if (p->line[0])
+			snprintf(body, sizeof(body), "%s; %s%s", p->head, p->line, touched);
+		else
+			snprintf(body, sizeof(body), "%s", p->head);
+		snprintf(elapsed, sizeof(elapsed), ", %.0f s elapsed", t - p->t0);
+	}
+	if (width < (int)strlen(elapsed) + 8) {
+		body[0] = '\0';
+		cut(elapsed + 2, width > 2 ? (size_t)width : 1);
+		memmove(elapsed, elapsed + 2, strlen(elapsed + 2) + 1);
+	} else {
+		cut(body, (size_t)width - strlen(elapsed));
+	}
+	fprintf(p->out, "\r\033[K%s%s", body, elapsed);
 	fflush(p->out);
 	p->shown = true;
 	p->last = t;

@@ -58,6 +58,10 @@ struct cli_progress {
 };
 
 void cli_progress_init(struct cli_progress *p, bool tty);
+/* The columns of the terminal on fd (TIOCGWINSZ), else $COLUMNS, else 80:
+ * what the status line and a message at a terminal are cut or wrapped
+ * to. */
+int cli_term_width(int fd);
 /* The first-touch counter to give bench/run.h (touched_bytes), or NULL
  * when nothing is drawn (so the run does not count for nobody). */
 _Atomic uint64_t *cli_progress_counter(struct cli_progress *p);

@@ -8,7 +8,10 @@
 #include "../core/state.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
+#include "../core/objective.h"
+#include "../db/db.h"
 #include "../model/model-path.h"
+#include "../view/plot.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -227,14 +230,36 @@ static void print_name(const char *name, void *ctx)
 	printf("%s\n", name);
 }
 
+/* A run plot can draw (view/plot.h), by its id. */
+static int print_plottable(json_t *row, void *ctx)
+{
+	const char *kind = json_string_value(json_object_get(row, "kind"));
+	long long id = json_integer_value(json_object_get(row, "id"));
+	struct tt_objective o;
+	enum tt_plot_kind pk;
+
+	(void)ctx;
+	if (kind && json_integer_value(json_object_get(row, "ntrials")) > 0 &&
+	    tt_objective_of_run(id, kind, json_string_value(json_object_get(row, "objective")),
+				&o) == 0 &&
+	    tt_plot_draws(kind, &o, &pk))
+		printf("%lld\n", id);
+	return 0;
+}
+
 /* The values shell completion offers for an option (cli/completion.bash
  * and tui/completion.bash ask by kind): the shipped models, the bench
  * kernels, export's formats, the collectors (bench --collect, tiertop
- * --collectors), the online nodes of --sysfs-root. Run ids come from 'runs';
- * a choice's words from its command (--completion-choices). */
+ * --collectors), the online nodes of --sysfs-root and those with CPUs
+ * (--source-node: a run from a CPU-less node is refused), the runs of
+ * --db that plot draws (the newest 100, as 'runs --limit 100' gives show).
+ * Other run ids come from 'runs'; a choice's words from its command
+ * (--completion-choices). */
 static int completion_values(struct tt_cli *cli, const char *kind)
 {
 	struct tt_topo t;
+	struct tt_db *db;
+	int rc;
 
 	if (!strcmp(kind, "models")) {
 		tt_model_names(print_name, NULL);
@@ -246,16 +271,24 @@ static int completion_values(struct tt_cli *cli, const char *kind)
 	} else if (!strcmp(kind, "collectors")) {
 		for (const struct tt_collector *const *c = tt_collectors; *c; c++)
 			printf("%s\n", (*c)->name);
-	} else if (!strcmp(kind, "nodes")) {
+	} else if (!strcmp(kind, "nodes") || !strcmp(kind, "cpu-nodes")) {
 		if (cli_load_topo(cli, &t))
 			return 1;
 		for (int n = 0; n < t.nnodes; n++)
-			printf("%d\n", t.nodes[n].id);
+			if (kind[0] == 'n' || t.nodes[n].ncpus)
+				printf("%d\n", t.nodes[n].id);
 		tt_topo_release(&t);
+	} else if (!strcmp(kind, "plot-runs")) {
+		if ((rc = cli_open_db(cli, TT_DB_READONLY, &db)))
+			return rc;
+		rc = tt_db_runs(db, NULL, 100, print_plottable, NULL);
+		tt_db_close(db);
+		if (rc < 0)
+			return cli_fail(rc);
 	} else {
 		return cli_usage(
-			"--completion-values takes models, kernels, formats, collectors or "
-			"nodes, not '%s'",
+			"--completion-values takes models, kernels, formats, collectors, nodes, "
+			"cpu-nodes or plot-runs, not '%s'",
 			kind);
 	}
 	return 0;

@@ -510,3 +510,36 @@ void tt_topo_fingerprint(const struct tt_topo *t, char out[17])
 	}
 	snprintf(out, 17, "%016jx", (uintmax_t)h);
 }
+
+int tt_topo_near_cpu(const struct tt_topo *t, int i)
+{
+	int near = -1, best = 0;
+
+	for (int c = 0; c < t->nnodes; c++)
+		if (t->nodes[c].has_cpu && (near < 0 || t->nodes[i].distance[c] < best)) {
+			near = t->nodes[c].id;
+			best = t->nodes[i].distance[c];
+		}
+	return near;
+}
+
+const char *tt_tier_class(int tier)
+{
+	if (tier < TT_MEMTIER_DRAM)
+		return "faster than DRAM";
+	return tier == TT_MEMTIER_DRAM ? "DRAM" : "slower than DRAM";
+}
+
+void tt_node_words(int local, bool cpus, int tier, char *buf, size_t size)
+{
+	const char *role = local > 0	? (cpus ? "local" : "local CPU-less")
+			   : local == 0 ? (cpus ? "remote" : "remote CPU-less")
+			   : cpus	? "remote"
+					: "CPU-less";
+
+	if (tier < 0)
+		snprintf(buf, size, "%s", role);
+	else
+		snprintf(buf, size, "%s%s%s", role, tier == TT_MEMTIER_DRAM ? " " : ", ",
+			 tt_tier_class(tier));
+}

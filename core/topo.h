@@ -111,5 +111,19 @@ void tt_topo_fingerprint(const struct tt_topo *t, char out[17]);
  * TT_EINPUT naming it otherwise. */
 int tt_topo_check_source(const struct tt_topo *t, int src);
 int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask, const char *what);
+/* The CPU node nearest (SLIT) to nodes[i], ties to the first; -1 when no
+ * node has CPUs. A memory node is local to that CPU node and remote to the
+ * others, whatever its tier. */
+int tt_topo_near_cpu(const struct tt_topo *t, int i);
+/* A tier in words against DRAM's, by abstract distance: "faster than
+ * DRAM", "DRAM", "slower than DRAM". */
+const char *tt_tier_class(int tier);
+/* A memory node in words as seen from a source: "local DRAM", "remote
+ * DRAM", "local CPU-less, faster than DRAM" (flat-mode HBM beside the
+ * source), "remote CPU-less, slower than DRAM"; local 1 or 0, or -1 when
+ * not known (a CPU-less node of a run recorded without its CPU node:
+ * "CPU-less, slower than DRAM"); tier < 0: the role alone. The one place
+ * for these words (plot's axes; topo's tiers by tt_tier_class). */
+void tt_node_words(int local, bool cpus, int tier, char *buf, size_t size);
 
 #endif

@@ -43,9 +43,13 @@ static json_t *layout_json(const struct tt_topo *t)
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
 		const struct tt_hmat *a = &n->access[n->access[1].present ? 1 : 0];
-		json_t *o = json_pack("{s:i,s:i,s:I,s:i}", "node", n->id, "ncpus", n->ncpus,
+		int near = tt_topo_near_cpu(t, i);
+		/* The CPU node it is local to: plot tells local HBM from
+		 * remote by it, as DRAM by its CPUs (issue 44). */
+		json_t *o = json_pack("{s:i,s:i,s:I,s:i,s:o}", "node", n->id, "ncpus", n->ncpus,
 				      "mem_total_bytes", (json_int_t)n->mem_total_bytes, "tier",
-				      n->tier);
+				      n->tier, "cpu_node",
+				      near >= 0 ? json_integer(near) : json_null());
 
 		if (a->present)
 			json_object_set_new(o, "hmat",

@@ -82,16 +82,10 @@ void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *m
 	memset(mask, 0, sizeof(*mask));
 	for (int m = 0; m < t->nnodes; m++) {
 		const struct tt_node *mn = &t->nodes[m];
-		int near = -1, best = 0;
 
 		if (!mn->has_memory)
 			continue;
-		for (int i = 0; i < t->nnodes; i++)
-			if (t->nodes[i].has_cpu && (near < 0 || mn->distance[i] < best)) {
-				near = t->nodes[i].id;
-				best = mn->distance[i];
-			}
-		if (near == src)
+		if (tt_topo_near_cpu(t, m) == src)
 			tt_bit_set(mask->bits, (unsigned int)mn->id);
 	}
 }

@@ -405,20 +405,23 @@ static int model_setup(struct tt_auto *c)
 	return 0;
 }
 
+int tt_auto_one_node(int node, bool in_nodes)
+{
+	int rc = tt_err(TT_EUNAVAIL, "nothing to interleave: node %d is the only memory node %s",
+			node, in_nodes ? "in --nodes" : "of this machine");
+
+	tt_err_hint("weighted interleave needs two or more memory nodes; to see the search on "
+		    "a modelled CXL machine: --model spr-ddr5-2cxl");
+	return rc;
+}
+
 int tt_auto_prepare(struct tt_auto *c)
 {
 	struct tt_search_cfg *cfg = &c->cfg;
 	int rc;
 
-	if (cfg->nnodes < 2) {
-		rc = tt_err(TT_EUNAVAIL,
-			    "nothing to interleave: node %d is the only memory node %s",
-			    cfg->nodes[0], c->req.nodes ? "in --nodes" : "of this machine");
-		tt_err_hint(
-			"weighted interleave needs two or more memory nodes; to see the search on "
-			"a modelled CXL machine: --model spr-ddr5-2cxl");
-		return rc;
-	}
+	if (cfg->nnodes < 2)
+		return tt_auto_one_node(cfg->nodes[0], c->req.nodes != NULL);
 	for (int k = 0; k < cfg->nnodes; k++)
 		if (cfg->nodes[k] == c->req.source)
 			cfg->local_node = c->req.source;

@@ -346,6 +346,11 @@ int tt_auto_nodes(struct tt_auto *c);
  * weights the program found, the weight files writable, a leftover journal
  * put back and signals caught. */
 int tt_auto_prepare(struct tt_auto *c);
+/* TT_EUNAVAIL, with its hint: node is the only memory node of the machine
+ * (or of --nodes, in_nodes), so there is nothing to interleave. What
+ * tt_auto_prepare says, and the CLI before it asks for options a search
+ * would need (issue 44). */
+int tt_auto_one_node(int node, bool in_nodes);
 /* The search, its report, what the measurements support doing
  * (tt_report_decide) and the recommendation, tier weights as the
  * machine's interface takes them. TT_EFAIL naming the nearest miss when no

@@ -76,13 +76,21 @@ struct tt_plot {
 	char action[320]; /* the recommendation, in words */
 	/* Each node of the search as the axes name it: its role from the
 	 * source and its tier (node_name). */
-	char node_name[TT_PLOT_MAX_NODES][64];
+	char node_name[TT_PLOT_MAX_NODES][96];
+	/* Its kind alone, "local DRAM, tier 4": a second line where the
+	 * whole name would not fit (the ternary's corners, the panels' axes). */
+	char node_kind[TT_PLOT_MAX_NODES][64];
 	char view[96];
 };
 
-static const char *const mark_names[] = { "best", "local", "1:1", "auto" };
+/* One word each: the data table's marks column is split at spaces. */
+static const char *const mark_names[] = { "best", "local", "1:1", "auto", "now", "fast" };
+/* The key's and the lines' words. */
+static const char *const mark_words[] = {
+	"best", "local", "1:1", "auto", "now", "fast tier alone"
+};
 /* Shapes told apart without colour: circle, square, triangle, diamond. */
-static const int mark_pt[] = { 6, 4, 8, 12 };
+static const int mark_pt[] = { 6, 4, 8, 12, 10, 14 };
 
 static const char *str(json_t *o, const char *key)
 {
@@ -385,7 +393,9 @@ static int recorded_baseline(const struct tt_plot *pl, json_t *trials, int kind)
  * layout's HMAT figures. */
 static void mark_baselines(struct tt_plot *pl)
 {
-	static const enum tt_plot_mark marks[] = { TT_MARK_LOCAL, TT_MARK_EVEN, TT_MARK_AUTO };
+	/* By enum tt_baseline (tuner/search.h): local, 1:1, auto, now, fast. */
+	static const enum tt_plot_mark marks[] = { TT_MARK_LOCAL, TT_MARK_EVEN, TT_MARK_AUTO,
+						   TT_MARK_NOW, TT_MARK_FAST };
 	json_t *trials = json_object_get(pl->runs[0], "trials"), *t;
 	double ws[TT_PLOT_MAX_NODES] = { 0 };
 	bool recorded = false;
@@ -395,9 +405,9 @@ static void mark_baselines(struct tt_plot *pl)
 	json_array_foreach (trials, i, t)
 		recorded |= json_array_size(json_object_get(t, "baselines")) > 0;
 	if (recorded) {
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < (int)(sizeof(marks) / sizeof(*marks)); k++)
 			if ((pl->mark[marks[k]].point = recorded_baseline(pl, trials, k)) >= 0)
-				mark_label(pl, marks[k], mark_names[marks[k]], "");
+				mark_label(pl, marks[k], mark_words[marks[k]], "");
 		return;
 	}
 
@@ -414,12 +424,12 @@ static void mark_baselines(struct tt_plot *pl)
 		mark_label(pl, TT_MARK_AUTO, "auto", "");
 }
 
-/* A node as the axes name it, from the run's layout: "node 2 (CPU-less,
+/* A node as the axes name it, from the run's layout: "node 2 (local CPU-less,
  * slower than DRAM, tier 5)", "node 1 (remote DRAM, tier 4)": where a
  * recommendation puts pages (remote DRAM before CXL) is read off the
- * axes. The tier's class as topo says it (cli/cmd-topo.c tier_class):
- * DRAM's tier is TT_MEMTIER_DRAM. A run recorded without a tier says its
- * role alone. */
+ * axes. The words are core/topo.c's (tt_node_words), local and remote
+ * for every tier, and the tier's class as topo says it. A run recorded
+ * without a tier says its role alone. */
 static void node_names(struct tt_plot *pl)
 {
 	json_t *nodes = json_object_get(json_object_get(pl->runs[0], "layout"), "nodes"), *nd;
@@ -431,22 +441,27 @@ static void node_names(struct tt_plot *pl)
 		int k = node_index(pl, (int)json_integer_value(json_object_get(nd, "node")));
 		json_t *tier = json_object_get(nd, "tier");
 		int id = (int)json_integer_value(tier);
-		const char *role = pl->nodes[k < 0 ? 0 : k] == pl->source ? "local"
-				   : json_integer_value(json_object_get(nd, "ncpus")) > 0
-					   ? "remote"
-					   : "CPU-less";
-		const char *cls = id < TT_MEMTIER_DRAM	  ? ", faster than DRAM"
-				  : id == TT_MEMTIER_DRAM ? " DRAM"
-							  : ", slower than DRAM";
+		json_t *near = json_object_get(nd, "cpu_node");
+		bool cpus = json_integer_value(json_object_get(nd, "ncpus")) > 0;
+		/* Local: the source's own node, or one whose nearest CPU node
+		 * the source is (flat-mode HBM beside it); a run recorded
+		 * before the layout said so knows only a CPU node's. */
+		int local = pl->nodes[k < 0 ? 0 : k] == pl->source ? 1
+			    : json_is_integer(near) ? json_integer_value(near) == pl->source
+						    : (cpus ? 0 : -1);
+		char kind[sizeof(pl->node_kind[0])];
+		size_t len;
 
 		if (k < 0)
 			continue;
-		if (json_is_integer(tier) && id >= 0)
-			snprintf(pl->node_name[k], sizeof(pl->node_name[k]),
-				 "node %d (%s%s, tier %d)", pl->nodes[k], role, cls, id);
-		else
-			snprintf(pl->node_name[k], sizeof(pl->node_name[k]), "node %d (%s)",
-				 pl->nodes[k], role);
+		tt_node_words(local, cpus, json_is_integer(tier) && id >= 0 ? id : -1, kind,
+			      sizeof(kind));
+		len = strlen(kind);
+		if (json_is_integer(tier) && id >= 0 && len < sizeof(kind))
+			snprintf(kind + len, sizeof(kind) - len, ", tier %d", id);
+		memcpy(pl->node_kind[k], kind, sizeof(kind));
+		snprintf(pl->node_name[k], sizeof(pl->node_name[k]), "node %d (%s)", pl->nodes[k],
+			 kind);
 	}
 }
 
@@ -673,6 +688,22 @@ static int matrix_points(struct tt_plot *pl)
 	return 0;
 }
 
+bool tt_plot_draws(const char *run_kind, const struct tt_objective *o, enum tt_plot_kind *kind)
+{
+	const struct tt_kernel *kernel = tt_kernel_find(o->kernel);
+
+	if (!strcmp(run_kind, "auto") || !strcmp(run_kind, "sweep"))
+		*kind = TT_PLOT_SEARCH;
+	else if (!strcmp(run_kind, "bench") && o->kind == TT_OBJ_MATRIX)
+		*kind = TT_PLOT_MATRIX;
+	else if (!strcmp(run_kind, "bench") && o->kind == TT_OBJ_LATENCY && !o->traffic_gb_s &&
+		 kernel && kernel->kind->curve)
+		*kind = TT_PLOT_LOADED;
+	else
+		return false;
+	return true;
+}
+
 /* Run r's objective, and what kind of plot it makes. A bench run of a
  * curve (bench/kinds.c: loaded latency) draws as one. */
 static int kind_of(struct tt_plot *pl, int r, enum tt_plot_kind *kind)
@@ -680,22 +711,13 @@ static int kind_of(struct tt_plot *pl, int r, enum tt_plot_kind *kind)
 	json_t *run = pl->runs[r];
 	const char *k = str(run, "kind");
 	const struct tt_objective *o = &pl->obj[r];
-	const struct tt_kernel *kernel;
 	char esc[160];
 	int rc = tt_objective_of_run(run_id(run), k, str(run, "objective"), &pl->obj[r]);
 
 	if (rc < 0)
 		return rc;
-	kernel = tt_kernel_find(o->kernel);
 	tt_objective_format(o, pl->objective[r], sizeof(pl->objective[r]));
-	if (!strcmp(k, "auto") || !strcmp(k, "sweep"))
-		*kind = TT_PLOT_SEARCH;
-	else if (!strcmp(k, "bench") && o->kind == TT_OBJ_MATRIX)
-		*kind = TT_PLOT_MATRIX;
-	else if (!strcmp(k, "bench") && o->kind == TT_OBJ_LATENCY && !o->traffic_gb_s && kernel &&
-		 kernel->kind->curve)
-		*kind = TT_PLOT_LOADED;
-	else
+	if (!tt_plot_draws(k, o, kind))
 		return tt_err(TT_EINPUT,
 			      "run %jd is a '%s' run: plot draws auto and sweep runs, and bench "
 			      "runs of --kernel loaded-latency or --matrix",
@@ -809,6 +831,17 @@ static void gp_str(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('\'', f);
+}
+
+/* Two lines as one gnuplot string: each quoted by gp_str, joined by a
+ * newline (which only a double-quoted string holds). */
+static void gp_lines(FILE *f, const char *a, const char *b)
+{
+	gp_str(f, a);
+	if (b && *b) {
+		fputs(" . \"\\n\" . ", f);
+		gp_str(f, b);
+	}
 }
 
 /* A file name as a gnuplot string: as it is (the caller refuses control
@@ -1022,55 +1055,95 @@ static const char *trials_key(const struct tt_plot *pl)
 			     "without them)";
 }
 
-/* Lines' labels within 3% of the figures' span of another's would print
- * over each other (local and auto mode often are): the upper one moves
- * up half a line, the lower down. */
-static double label_nudge(const struct tt_plot *pl, const enum tt_plot_mark *refs, size_t n,
-			  size_t i)
+/* The baselines' reference lines: each line's label, its figure, and
+ * the order by figure, highest first. Baselines of one trial (the weights
+ * set now are often auto mode's) share one line, their names together. */
+struct ref_lines {
+	int n, order[TT_MARKS];
+	char text[TT_MARKS][96];
+	double v[TT_MARKS];
+	int margin; /* characters right of the graph for the labels */
+};
+
+static void ref_lines(const struct tt_plot *pl, struct ref_lines *r)
 {
-	double lo, hi, v = pl->p[pl->mark[refs[i]].point].value, nudge = 0;
+	static const enum tt_plot_mark refs[] = { TT_MARK_LOCAL, TT_MARK_AUTO, TT_MARK_EVEN,
+						  TT_MARK_NOW, TT_MARK_FAST };
+	enum { NREFS = sizeof(refs) / sizeof(refs[0]) };
+	size_t width = 0;
 
-	value_range(pl, &lo, &hi);
-	for (size_t j = 0; j < n; j++) {
-		double u;
+	r->n = 0;
+	for (size_t i = 0; i < NREFS; i++) {
+		const struct mark *mk = &pl->mark[refs[i]];
+		char *t = r->text[r->n], fig[48];
+		size_t at = 0, j;
+		int k;
 
-		if (j == i || pl->mark[refs[j]].point < 0)
+		for (j = 0; j < i && pl->mark[refs[j]].point != mk->point; j++)
+			;
+		if (mk->point < 0 || j < i)
 			continue;
-		u = pl->p[pl->mark[refs[j]].point].value;
-		if (fabs(u - v) < 0.03 * (hi - lo) && u != v)
-			nudge = u < v ? 0.5 : -0.5;
-		else if (u == v && pl->mark[refs[j]].point != pl->mark[refs[i]].point)
-			nudge = j < i ? -0.5 : 0.5;
+		r->v[r->n] = pl->p[mk->point].value;
+		figure_text(pl, r->v[r->n], fig, sizeof(fig));
+		t[0] = '\0';
+		for (j = i; j < NREFS; j++)
+			if (pl->mark[refs[j]].point == mk->point && at < sizeof(r->text[0]))
+				at += (size_t)snprintf(t + at, sizeof(r->text[0]) - at, "%s%s",
+						       at ? ", " : "", mark_words[refs[j]]);
+		if (at < sizeof(r->text[0]))
+			snprintf(t + at, sizeof(r->text[0]) - at, " %s", fig);
+		width = strlen(t) > width ? strlen(t) : width;
+		for (k = r->n; k > 0 && r->v[r->order[k - 1]] < r->v[r->n]; k--)
+			r->order[k] = r->order[k - 1];
+		r->order[k] = r->n++;
 	}
-	return nudge;
+	r->margin = width + 2 > 18 ? (int)width + 2 : 18;
 }
 
-/* A horizontal reference line at a baseline's figure, labelled. */
+/* A figure with reference lines ("900,650"), wider by what its labels
+ * take beyond the 18 characters the margin had: "key below" is as wide as
+ * the graph, and a key's long titles stopped fitting when the margin
+ * grew. About 7 pixels a character of the 10-point font. */
+static void ref_size(const struct tt_plot *pl, int w, int h, char *buf, size_t size)
+{
+	struct ref_lines r;
+
+	ref_lines(pl, &r);
+	snprintf(buf, size, "%d,%d", w + 7 * (r.margin - 18), h);
+}
+
+/* A horizontal reference line at each baseline's figure, labelled in the
+ * right margin, as wide as the longest label (the fast tier's was cut by
+ * the image's edge). Labels closer than a line of text apart print over
+ * each other (local, auto mode and the weights set now often are): from
+ * the top down each keeps at least that far below the one above, a line
+ * being 5% of the bars' span, about a line of the 10-point font on the
+ * 430-pixel graph. */
 static void reference_lines(const struct tt_plot *pl, FILE *f)
 {
-	static const enum tt_plot_mark refs[] = { TT_MARK_LOCAL, TT_MARK_AUTO, TT_MARK_EVEN };
+	struct ref_lines r;
+	double y[TT_MARKS], lo = INFINITY, hi = -INFINITY, gap;
 
+	ref_lines(pl, &r);
+	for (int i = 0; i < pl->n; i++) {
+		lo = fmin(lo, fmin(pl->p[i].value, fmin(pl->p[i].worse, pl->p[i].better)));
+		hi = fmax(hi, fmax(pl->p[i].value, fmax(pl->p[i].worse, pl->p[i].better)));
+	}
+	gap = 0.05 * (hi > lo ? hi - lo : fabs(hi) + 1e-9);
 	/* The y axis is the figure: the colour bar would repeat it, and its
 	 * room holds the lines' labels. */
-	fputs("unset colorbox\nset rmargin 18\n", f);
-	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
-		const struct mark *mk = &pl->mark[refs[i]];
-		double v;
-		char t[96], fig[48];
+	fprintf(f, "unset colorbox\nset rmargin %d\n", r.margin);
+	for (int k = 0; k < r.n; k++) {
+		int i = r.order[k], above = k ? r.order[k - 1] : -1;
 
-		if (mk->point < 0)
-			continue;
-		v = pl->p[mk->point].value;
-		figure_text(pl, v, fig, sizeof(fig));
+		y[i] = above >= 0 && y[above] - r.v[i] < gap ? y[above] - gap : r.v[i];
 		fprintf(f,
 			"set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dt 2 "
 			"lw 1.5 lc rgb '#555555' back\n",
-			v, v);
-		snprintf(t, sizeof(t), "%s %s", mark_names[refs[i]], fig);
+			r.v[i], r.v[i]);
 		fputs("set label ", f);
-		gp_str(f, t);
-		fprintf(f, " at graph 1, first %.6g left offset 0.5,%.1f tc rgb '#333333'\n", v,
-			label_nudge(pl, refs, sizeof(refs) / sizeof(refs[0]), i));
+		gp_str(f, r.text[i]);
+		fprintf(f, " at graph 1, first %.6g left offset 0.5,0 tc rgb '#333333'\n", y[i]);
 	}
 }
 
@@ -1106,7 +1179,7 @@ static void ternary_grid(const struct tt_plot *pl, FILE *f)
 	const double cx[3] = { 0, 1, 0.5 }, cy[3] = { 0, 0, h };
 
 	fputs("unset border\nunset xtics\nunset ytics\nset size ratio -1\n"
-	      "set xrange [-0.2:1.2]\nset yrange [-0.08:0.95]\n",
+	      "set xrange [-0.2:1.2]\nset yrange [-0.16:0.95]\n",
 	      f);
 	for (int c = 0; c < 3; c++) {
 		int a = (c + 1) % 3, b = (c + 2) % 3;
@@ -1125,22 +1198,26 @@ static void ternary_grid(const struct tt_plot *pl, FILE *f)
 				s * cx[c] + (1 - s) * cx[a], s * cy[c] + (1 - s) * cy[a],
 				s * cx[c] + (1 - s) * cx[b], s * cy[c] + (1 - s) * cy[b]);
 		}
+		/* The node and its kind on two lines, the bottom corners'
+		 * below them and turned inwards: beside the corners they ran
+		 * off the image's left edge and into the colour bar
+		 * (issue 44). */
 		fputs("set label ", f);
 		{
 			char t[64];
 
-			snprintf(t, sizeof(t), "%s: 100%%", pl->node_name[c]);
-			gp_str(f, t);
+			snprintf(t, sizeof(t), "node %d: 100%%", pl->nodes[c]);
+			gp_lines(f, t, pl->node_kind[c]);
 		}
 		fprintf(f, " at %.4f,%.4f %s offset %s\n", cx[c], cy[c],
-			c == 0	 ? "right"
-			: c == 1 ? "left"
+			c == 0	 ? "left"
+			: c == 1 ? "right"
 				 : "center",
-			c == 0	 ? "-0.5,-0.5"
-			: c == 1 ? "0.5,-0.5"
-				 : "0,1");
+			c == 0	 ? "-1,-1.2"
+			: c == 1 ? "1,-1.2"
+				 : "0,1.8");
 	}
-	fputs("set label 'dotted: every 20% of a node''s share' at graph 0, graph 0.02 left "
+	fputs("set label 'dotted: every 20% of a node''s share' at graph 0, graph 0.98 left "
 	      "tc rgb '#555555'\n",
 	      f);
 }
@@ -1190,12 +1267,15 @@ static void pairs_figure(const struct tt_plot *pl, FILE *f)
 			snprintf(y, sizeof(y), "%d", j + 1);
 			fprintf(f, "set origin %.4f,%.4f\nset size %.4f,%.4f\n", (panel % cols) * w,
 				0.27 + (rows - 1 - panel / cols) * h, w, h);
-			snprintf(t, sizeof(t), "share of %s", pl->node_name[i]);
+			/* The node's kind on a line of its own: whole, it was
+			 * wider than a panel and cut by the next one or the
+			 * image's edge. */
+			snprintf(t, sizeof(t), "share of node %d", pl->nodes[i]);
 			fputs("set xlabel ", f);
-			gp_str(f, t);
-			snprintf(t, sizeof(t), "share of %s", pl->node_name[j]);
+			gp_lines(f, t, pl->node_kind[i]);
+			snprintf(t, sizeof(t), "share of node %d", pl->nodes[j]);
 			fputs(" offset 0,0.5\nset ylabel ", f);
-			gp_str(f, t);
+			gp_lines(f, t, pl->node_kind[j]);
 			fprintf(f,
 				" offset 1,0\nplot $data using %s:%s:%d with points pt 7 ps 0.8 lc "
 				"palette notitle",
@@ -1362,6 +1442,7 @@ static void matrix_figure(const struct tt_plot *pl, FILE *f)
 int tt_plot_write_script(const struct tt_plot *pl, const char *prefix, FILE *f)
 {
 	static const char *const terms[] = { "png", "svg" };
+	char size[32];
 
 	fputs("# tiertune plot: the data inline, then each figure as PNG and SVG\n", f);
 	datablocks(pl, f);
@@ -1378,7 +1459,11 @@ int tt_plot_write_script(const struct tt_plot *pl, const char *prefix, FILE *f)
 			loaded_figure(pl, f);
 			continue;
 		}
-		output(f, prefix, "", terms[t], pl->nnodes > 3 ? "1100,1100" : "900,750");
+		ref_size(pl, 900, 750, size, sizeof(size));
+		output(f, prefix, "", terms[t],
+		       pl->nnodes > 3	 ? "1100,1100"
+		       : pl->nnodes <= 2 ? size
+					 : "900,750");
 		if (pl->nnodes <= 3)
 			title(pl, f, "set title",
 			      pl->action[0] ? pl->action : "no recommendation recorded");
@@ -1388,7 +1473,8 @@ int tt_plot_write_script(const struct tt_plot *pl, const char *prefix, FILE *f)
 			ternary_figure(pl, f);
 		else
 			pairs_figure(pl, f);
-		output(f, prefix, "-rank", terms[t], "900,650");
+		ref_size(pl, 900, 650, size, sizeof(size));
+		output(f, prefix, "-rank", terms[t], size);
 		title(pl, f, "set title",
 		      pl->action[0] ? pl->action : "no recommendation recorded");
 		rank_figure(pl, f);

@@ -38,10 +38,26 @@ enum tt_plot_kind {
 	TT_PLOT_MATRIX, /* a bench --matrix run */
 };
 
-/* The winner and the baselines, in the order they are marked. */
-enum tt_plot_mark { TT_MARK_BEST, TT_MARK_LOCAL, TT_MARK_EVEN, TT_MARK_AUTO, TT_MARKS };
+/* The winner and the baselines, in the order they are marked: the weights
+ * set now (what the report's headline gain is against) and the fast tier
+ * alone (flat-mode HBM) where the search measured them. */
+enum tt_plot_mark {
+	TT_MARK_BEST,
+	TT_MARK_LOCAL,
+	TT_MARK_EVEN,
+	TT_MARK_AUTO,
+	TT_MARK_NOW,
+	TT_MARK_FAST,
+	TT_MARKS
+};
 
 struct tt_plot;
+struct tt_objective;
+
+/* Whether a run of run_kind ("auto", "bench", ...) and objective o is one
+ * plot draws, and as what: what tt_plot_new refuses and completion leaves
+ * out (cli/completion.bash). */
+bool tt_plot_draws(const char *run_kind, const struct tt_objective *o, enum tt_plot_kind *kind);
 
 /* A plot of runs (tt_db_run_get's documents, borrowed until
  * tt_plot_free): one auto or sweep run, one matrix run, or 1 to

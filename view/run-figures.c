@@ -3,6 +3,7 @@
  * (run-figures.h). */
 #include "run-figures.h"
 
+#include "../bench/kernels.h"
 #include "../bench/run.h"
 #include "../core/error.h"
 #include "../core/figure.h"
@@ -124,6 +125,18 @@ int tt_run_headline(json_t *run, struct tt_headline *h)
 
 	tt_reco_headline(run, reco, h);
 	json_decref(reco);
+	/* A curve's points are one trial each, every figure a mean over the
+	 * point: the best "pass" was the delay-0 point's bandwidth, given
+	 * twice as best and median (issue 44). */
+	const struct tt_kernel *k = o.kind == TT_OBJ_LATENCY ? tt_kernel_find(o.kernel) : NULL;
+
+	if (h->kind == TT_HEADLINE_NONE && k && k->kind->curve &&
+	    isfinite(number(run, tt_figure(TT_FIG_LATENCY)->best))) {
+		h->kind = TT_HEADLINE_CURVE;
+		h->q = tt_figure(TT_FIG_LATENCY);
+		h->best = number(run, h->q->best);
+		h->peak = number(run, tt_figure(TT_FIG_BANDWIDTH)->best);
+	}
 	/* No recommendation (a bench run, a search that failed): the best
 	 * pass, as STREAM reports it. */
 	for (size_t i = 0; h->kind == TT_HEADLINE_NONE && i < sizeof(passes) / sizeof(*passes);
@@ -150,6 +163,21 @@ void tt_headline_text(const struct tt_headline *h, char *buf, size_t size)
 	snprintf(buf, size, "-");
 	if (h->kind == TT_HEADLINE_NONE)
 		return;
+	if (h->kind == TT_HEADLINE_CURVE) {
+		const struct tt_figure *bw = tt_figure(TT_FIG_BANDWIDTH);
+
+		ADD("curve: ");
+		VALUE(h->best);
+		ADD(" %s lowest latency", q->label);
+		if (isfinite(h->peak)) {
+			ADD(", ");
+			len += len < size
+				       ? (size_t)tt_figure_print(bw, h->peak, buf + len, size - len)
+				       : 0;
+			ADD(" %s peak", bw->label);
+		}
+		return;
+	}
 	if (h->kind == TT_HEADLINE_BEST) {
 		VALUE(h->best);
 		ADD("%s%s best pass", q->label[0] ? " " : "", q->label);
@@ -238,9 +266,10 @@ void tt_headline_json(json_t *run, const struct tt_headline *h)
 	for (size_t i = 0; i < sizeof(reco) / sizeof(*reco); i++)
 		json_object_del(run, reco[i]);
 	json_object_set_new(run, "headline",
-			    h->kind == TT_HEADLINE_MEAN	  ? json_string("recommendation_mean")
-			    : h->kind == TT_HEADLINE_BEST ? json_string("best_pass")
-							  : json_null());
+			    h->kind == TT_HEADLINE_MEAN	   ? json_string("recommendation_mean")
+			    : h->kind == TT_HEADLINE_BEST  ? json_string("best_pass")
+			    : h->kind == TT_HEADLINE_CURVE ? json_string("curve")
+							   : json_null());
 	json_object_set_new(run, "action", h->action ? json_string(h->action) : json_null());
 	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++) {
 		const char *const part[3] = { "mean", "ci_low", "ci_high" };

@@ -9,8 +9,10 @@
  *
  * The headline of an auto or sweep run is its recommendation's mean with
  * the 95% interval the search ranked it by, in the objective's unit; of a
- * bench run, STREAM's best pass with the median beside it, named so. One
- * lucky pass of a trial that was not recommended is never the headline.
+ * bench run, STREAM's best pass with the median beside it, named so; of a
+ * loaded-latency curve, which has points and no passes, its lowest latency
+ * and the peak bandwidth its traffic reached. One lucky pass of a trial
+ * that was not recommended is never the headline.
  */
 #ifndef TT_RUN_FIGURES_H
 #define TT_RUN_FIGURES_H
@@ -27,8 +29,9 @@ struct tt_objective;
 
 enum tt_headline_kind {
 	TT_HEADLINE_NONE,
-	TT_HEADLINE_MEAN, /* the recommendation's mean and interval */
-	TT_HEADLINE_BEST, /* the best pass, the median beside it */
+	TT_HEADLINE_MEAN,  /* the recommendation's mean and interval */
+	TT_HEADLINE_BEST,  /* the best pass, the median beside it */
+	TT_HEADLINE_CURVE, /* a loaded-latency curve: its lowest latency, its peak bandwidth */
 };
 
 struct tt_headline {
@@ -37,6 +40,9 @@ struct tt_headline {
 	double mean, lo, hi;	   /* MEAN, in q's SI unit; lo, hi NaN: no interval */
 	int n;			   /* measurements behind the mean; 0: unknown */
 	double best, median;	   /* BEST, in q's SI unit; median NaN: none */
+	/* CURVE: best the lowest latency of its points (q latency), peak the
+	 * most bandwidth its traffic moved at any (bytes/s). */
+	double peak;
 	const char *action; /* the recommendation's: "apply", "keep_auto", "bind_local"; or NULL */
 };
 
@@ -53,7 +59,8 @@ int tt_run_headline(json_t *run, struct tt_headline *h);
  * "recommendations") of run. */
 void tt_reco_headline(json_t *run, json_t *reco, struct tt_headline *h);
 /* "194.44 GB/s mean (95% CI 189.33..199.56)", "54.96 GB/s best pass,
- * median 53.10"; the action first when it is not "apply" ("keep auto
+ * median 53.10", "curve: 433.2 ns lowest latency, 6.36 GB/s peak"; the
+ * action first when it is not "apply" ("keep auto
  * mode; best measured ..."). */
 void tt_headline_text(const struct tt_headline *h, char *buf, size_t size);
 /* The headline's fields into run (docs/json.md, doc runs), the reco_*

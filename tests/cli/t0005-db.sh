@@ -18,6 +18,16 @@ is "runs: newest first, kinds, status done, one trial per loaded-latency point" 
 is "runs: best figure per run (bandwidth, latency)" \
 	"$(json '(j["runs"][2]["bw_best_bytes_s"] > 1e9, j["runs"][1]["bw_best_bytes_s"], j["runs"][1]["lat_best_ns"] > 0)' <"$WORK/out")" \
 	"(True, None, True)"
+run "$TT" runs
+# A loaded-latency curve's trials are its points: no best pass, so its
+# headline is its lowest latency and peak bandwidth (it was the delay-0
+# point's bandwidth twice, "best pass, median"), and show gives each
+# point's traffic and delay (issue 44).
+is "runs: a loaded-latency run's headline is its curve's lowest latency and peak bandwidth" \
+	"$(grep -cE '^ +3 .* curve: [0-9]+\.[0-9] ns lowest latency, [0-9]+\.[0-9]{2} GB/s peak( |$)' "$WORK/out")" 1
+run "$TT" show 3
+is "show: a curve's points listed with their traffic and delay" \
+	"$rc:$(grep -cE '^ +[12] loaded-latency .* reads, delay (0|400) ' "$WORK/out")" "0:2"
 run "$TT" runs --limit 1 --json
 is "runs --limit 1" "$(json 'len(j["runs"])' <"$WORK/out")" 1
 run "$TT" runs
@@ -63,8 +73,12 @@ is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema versio
 
 # The matrix, recorded: a trial per CPU node and memory node.
 run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/matrix.db"
+cp "$WORK/out" "$WORK/matrix.out"
 run "$TT" runs --db "$WORK/matrix.db" --json
 mrun=$(json 'j["runs"][0]["id"]' <"$WORK/out")
+# As every bench says it (issue 44), with the pages of both its halves.
+is "bench --matrix --record: recorded as run $mrun, the bandwidth and the latency runs' pages named" \
+	"$(grep -c "^recorded as run $mrun\$" "$WORK/matrix.out"):$(grep -cE '^(bandwidth|latency) pages: [0-9]+ ' "$WORK/matrix.out")" "1:2"
 run "$TT" show "$mrun" --db "$WORK/matrix.db" --json
 is "bench --matrix --record: objective, no source node, one bind trial with bandwidth and latency" \
 	"$(json '(j["objective"], j["source_node"], [(t["placement"], t["bw_best_bytes_s"] > 0, t["lat_median_ns"] > 0, [n["node"] for n in t["nodes"]]) for t in j["trials"]])' <"$WORK/out")" \

@@ -145,8 +145,12 @@ is "completion: --kernel=, split at '=' as bash does" "$(comp bench --kernel = s
 is "completion: --traffic offers bandwidth kernels only" "$(comp bench --traffic "" | grep -cw latency)" 0
 is "completion: --model's shipped models, from the tree's binary anywhere" \
 	"$(cd / && comp auto --model spr-ddr5)" "spr-ddr5-2cxl spr-ddr5-4cxl"
-is "completion: --source-node's nodes, of the --sysfs-root given" \
-	"$(comp --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --source-node "")" "0 1 2"
+# A source is a node with CPUs (auto refuses a CPU-less one); --nodes
+# takes memory nodes, CXL's CPU-less ones too (issue 44).
+is "completion: --source-node's nodes with CPUs, of the --sysfs-root given" \
+	"$(comp --sysfs-root "$FIX/spr-ddr5-2cxl" auto --source-node "")" "0"
+is "completion: --nodes' nodes, CPU-less ones too" \
+	"$(comp --sysfs-root "$FIX/spr-ddr5-2cxl" simulate --nodes "")" "0 1 2"
 run "$TT" --db "$WORK/comp.db" auto --source-node 0 --model spr-ddr5-2cxl --budget 20
 is "completion: show's run ids, of the --db given" "$(comp --db "$WORK/comp.db" show "")" 1
 is "completion: apply --run's run ids" "$(comp --db "$WORK/comp.db" apply --run "")" 1
@@ -169,6 +173,11 @@ is "completion: --format's words are --completion-values=formats'" \
 	"$(comp export --format "")" "$("$TT" --completion-values=formats | paste -sd' ')"
 is "completion: a free value offers no words" "$(comp auto --budget "")" ""
 is "completion: a flag's next word is not its value" "$(comp --db "$WORK/comp.db" show --json "")" 1
+# plot offers the runs it draws (auto, sweep, a matrix, loaded-latency
+# curves), not a triad bench it refuses; show offers every run.
+run "$TT" --db "$WORK/comp.db" bench --kernel triad --size 4M --repeat 2 --record
+is "completion: plot's run ids are those it draws; show's all" \
+	"$(comp --db "$WORK/comp.db" plot ""):$(comp --db "$WORK/comp.db" show ""):$(comp --db "$WORK/comp.db" plot 1 "")" "1:2 1:1"
 
 # tiertop's completion (tui/completion.bash): its options and their values,
 # and its man page names every option and choice.

@@ -118,7 +118,9 @@ is "auto at a terminal: one status line (measurement n of N, best so far, time l
 	"$(grep -cE "$st" "$WORK/a1"):$(grep -cE '^trial [0-9]+' "$WORK/a1")" "1:0"
 T send-keys -t tt C-c
 wait_for '^exit=[0-9]+$' 10 || true
-T capture-pane -p -J -t tt >"$WORK/a2"
+# A message wider than the terminal is wrapped between words, the rest
+# indented by two: joined back for the check.
+T capture-pane -p -J -t tt | sed -e ':a' -e '$!N;s/\n  \([^ ]\)/ \1/;ta' -e 'P;D' >"$WORK/a2"
 is "auto ^C: says where the search stopped and that nothing was recorded, the line cleared, exit 130" \
 	"$(grep -cE '^tiertune: stopped: the search from node 0 stopped after [0-9]+ measurements: interrupted by signal 2 \(Interrupt\); the weights are back as they were; nothing recorded$' "$WORK/a2"):$(grep -cE 'elapsed' "$WORK/a2"):$(grep -oE '^exit=[0-9]+$' "$WORK/a2")" \
 	"1:0:exit=130"
@@ -131,4 +133,37 @@ wait_for '^exit=[0-9]+$' 20 || true
 T capture-pane -p -J -t tt >"$WORK/a3"
 is "auto --verbose at a terminal: a line per measurement (the screen's last rows)" \
 	"$([ "$(grep -cE '^SIMULATED (trial [0-9]+/[0-9]+|confirm [0-9]+/[0-9]+) ' "$WORK/a3")" -ge 10 ] && echo lines):$(grep -oE '^exit=[0-9]+$' "$WORK/a3")" "lines:exit=0"
+
+# A narrow terminal (issue 44): the status line is cut to its width, never
+# wrapped, so each redraw clears all of it. The first touch's line ("placing
+# and touching arrays (192.0 MiB), 0% touched, 0.1 s elapsed": 67
+# characters) wrapped at 50 columns and left its first row behind at every
+# redraw, above the results.
+T resize-window -t tt -x 50
+T send-keys -t tt "clear; '$TT' bench --kernel triad --size 64M --threads 1 --repeat 3 >/dev/null; echo \"exit=\$?\"" Enter
+wait_for '^exit=[0-9]+$' 60 || true
+screen >"$WORK/n1"
+is "50 columns: no rows of the status line left behind after the run" \
+	"$(grep -cE 'placing|touch|elapsed|pages are|pass' "$WORK/n1"):$(grep -oE '^exit=[0-9]+$' "$WORK/n1")" "0:exit=0"
+# bench's text is wrapped to a terminal narrower than 80 columns between
+# words, as to 80 in a file: the terminal broke its words at 60 ("... 2 th"
+# / "reads on CPUs 0-1"). tmux joins the rows the terminal wrapped (-J).
+T resize-window -t tt -x 60
+T send-keys -t tt "clear; '$TT' bench --kernel triad --size 64M --repeat 2 2>/dev/null; echo \"exit=\$?\"" Enter
+wait_for '^exit=[0-9]+$' 60 || true
+T capture-pane -p -J -t tt >"$WORK/n3"
+is "60 columns: bench's text wrapped between words within them, the header and the judgement there" \
+	"$(awk 'length > 60' "$WORK/n3" | wc -l):$(grep -cE '^(kernel triad, |judged: )' "$WORK/n3"):$(grep -oE '^exit=[0-9]+$' "$WORK/n3")" "0:2:exit=0"
+T resize-window -t tt -x 50
+# A message is wrapped between words at the terminal's width (^C's: 70
+# characters), the rest indented by two; the terminal broke it mid-word
+# ("... by sig" / "nal 2 at ...").
+T send-keys -t tt "clear; '$TT' bench --kernel triad --size 64M --repeat 100000 >/dev/null; echo \"exit=\$?\"" Enter
+wait_for '^pass [0-9]+ of 100000, [0-9.]+ s elapsed$' 20 || true
+T send-keys -t tt C-c
+wait_for '^exit=[0-9]+$' 10 || true
+screen >"$WORK/n2"
+is "50 columns: ^C's message wrapped between words, within the width" \
+	"$(sed -e ':a' -e '$!N;s/\n  \([^ ]\)/ \1/;ta' -e 'P;D' "$WORK/n2" | grep -cE '^tiertune: stopped: kernel triad stopped by signal 2 at pass [0-9]+ of 100000$'):$(awk 'length > 50' "$WORK/n2" | wc -l):$(grep -c '^tiertune: stopped: kernel triad stopped by signal$' "$WORK/n2")" \
+	"1:0:1"
 done_testing

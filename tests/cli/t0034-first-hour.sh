@@ -136,4 +136,30 @@ kill -0 "$(cat "$WORK/stall.pid")" 2>/dev/null && left=running || left=gone
 is "tests/run.sh: a suite silent for TT_TEST_STALL is killed, well before its sleep ends; a steady one passes" \
 	"$rc:$(grep -c 'FAIL: unit/test-stall: killed after no TAP line for [0-9]*s (TT_TEST_STALL)' "$WORK/err"):$(grep -c '^ok   unit/test-steady: 6 passed' "$WORK/err"):$left:$((SECONDS - s0 < 25))" \
 	"1:1:1:gone:1"
+# auto on a machine of one memory node: there is nothing to interleave,
+# said first; it asked for --source-node, then said it (issue 44). On
+# two nodes the missing option is still the message, and sweep's too.
+one=$(copy_fixture vm-1node)
+expect_bad_input 3 "nothing to interleave: node 0 is the only memory node of this machine" "$one" "$TT" --sysfs-root "$one" auto
+is "... and not the missing --source-node" "$(grep -c 'source-node N' "$WORK/err")" 0
+expect_bad_input 3 "nothing to interleave" "$one" "$TT" --sysfs-root "$one" sweep
+two=$(copy_fixture spr-ddr5-2cxl)
+expect_bad_input 2 "auto needs --source-node N (or --all-sources)" "$two" "$TT" --sysfs-root "$two" auto
+# The test goal's packages arriving rebuild nothing (issue 44: `make deps
+# demo` then `make deps check` rebuilt the tree): dpkg's status changes,
+# the probe runs again and finds cmocka, whose flags only the unit tests
+# read; the objects' flags stamp stays, the unit tests' own changes. A
+# probe that finds cmocka gone stands for one before it came. WITHOUT
+# still changes the objects' flags: a reason to rebuild stays one.
+b=$WORK/mkb
+mkb() { env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -C "$TT_TOP" --no-print-directory BUILD="$b" -n "$@" all >/dev/null 2>&1; }
+mkb
+cp "$b/flags.stamp" "$WORK/flags.with" && cp "$b/cmocka.stamp" "$WORK/cmocka.with"
+sed -i -e 's/^CMOCKA_CFLAGS :=.*/CMOCKA_CFLAGS :=/' -e 's/^CMOCKA_LIBS :=.*/CMOCKA_LIBS :=/' "$b/config.mk"
+mkb
+is "make: cmocka found or not, the objects' flags are the same; the unit tests' differ" \
+	"$(cmp -s "$b/flags.stamp" "$WORK/flags.with" && echo same):$(cmp -s "$b/cmocka.stamp" "$WORK/cmocka.with" || echo differ)" "same:differ"
+mkb WITHOUT=hwloc
+is "make: WITHOUT changes the objects' flags (they rebuild)" \
+	"$(cmp -s "$b/flags.stamp" "$WORK/flags.with" || echo differ)" differ
 done_testing

@@ -74,7 +74,7 @@ done
 for m in local auto 1:1; do
 	v=$(awk -v m="$m" '!/^#/ && $NF ~ "(^|,)" m "(,|$)" {print $4}' "$WORK/p3.dat")
 	is "the ranking has a reference line at $m's mean ($v GB/s), labelled" \
-		"$(grep -c "^set arrow from graph 0, first $v to graph 1, first $v nohead" "$gp"):$(grep -c "^set label '$m [0-9.]* GB/s' at graph 1, first $v " "$gp")" "2:2"
+		"$(grep -c "^set arrow from graph 0, first $v to graph 1, first $v nohead" "$gp"):$(grep -c "^set label '$m [0-9.]* GB/s' at graph 1, first [0-9.e+-]* " "$gp")" "2:2"
 done
 is "the title says simulated and the recommendation (keep auto mode)" \
 	"$(grep -c "^set title 'SIMULATED run $r3 (auto): bandwidth:triad from node 0' . \"\\\\n\" . 'recommendation: keep the kernel''s auto mode" "$gp")" 4
@@ -321,10 +321,13 @@ keep_check local "$WORK/local.db" local bind_local
 # The axes: each node with its role from the source and its tier (topo's).
 tiers=$("$TT" --sysfs-root "$fx" topo --json | json '" ".join("%d:%d" % (n["id"], n["tier"]) for n in j["nodes"])')
 want_labels=$(for nt in $tiers; do n=${nt%%:*} t=${nt#*:}
-	case $n in 0) r="local DRAM" ;; *) r="CPU-less, slower than DRAM" ;; esac
-	printf "node %s (%s, tier %s): 100%%;" "$n" "$r" "$t"; done)
-is "ternary axes: each node's role and tier ($tiers)" \
-	"$(sed -n "s/^set label '\(node [0-9] ([^']*): 100%\)' at .*/\1/p" "$WORK/why.gp" | awk '!seen[$0]++' | tr '\n' ';')" "$want_labels"
+	case $n in 0) r="local DRAM" a=left ;; 1) r="local CPU-less, slower than DRAM" a=right ;; *) r="local CPU-less, slower than DRAM" a=center ;; esac
+	printf "node %s: 100%% / %s, tier %s / %s;" "$n" "$r" "$t" "$a"; done)
+# The corners' labels: the node, then its role and tier on a line of its
+# own, the bottom corners' turned inwards (issue 44: beside the corners
+# they ran off the image's left edge and into the colour bar).
+is "ternary axes: each node's role and tier ($tiers), on two lines, the bottom corners' inwards" \
+	"$(sed -n "s/^set label '\(node [0-9]: 100%\)' \. \"\\\\n\" \. '\([^']*\)' at [0-9.,]* \([a-z]*\) .*/\1 \/ \2 \/ \3/p" "$WORK/why.gp" | awk '!seen[$0]++' | tr '\n' ';')" "$want_labels"
 # Unstable trials: said in the plot's title and in show, as recorded.
 cp "$WORK/live.db" "$WORK/unstable.db"
 python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("UPDATE trials SET unstable = 1 WHERE run_id = (SELECT max(id) FROM runs)"); c.commit()' "$WORK/unstable.db"
@@ -337,4 +340,51 @@ run "$TT" show "$ll" --db "$WORK/unstable.db"
 is "... and show marks its trials" \
 	"$rc:$(grep -c '  UNSTABLE$' "$WORK/out"):$(grep -c '^UNSTABLE: 2 trials whose passes spread beyond 10%' "$WORK/out")" "0:2:1"
 
+# Xeon Max, HBM flat (issue 44): the rank plot marks the weights set now,
+# which the report's headline gain is against, and the fast tier alone (the
+# HBM beside the source), with local, 1:1 and auto; each reference line's
+# label whole in the margin and a line of text below the one above it
+# (local, now and auto mode lie within 2% of each other here); gnuplot
+# fits every key title (it warned when the margin grew).
+hx=$(copy_fixture xeon-max-hbm-flat)
+rh=$(plot_run --sysfs-root "$hx" auto --source-node 0 --model "$MODELS/xeon-max-hbm-flat.json")
+run "$TT" plot "$rh" -o "$WORK/ph"
+is "an HBM run: now and the fast tier alone marked beside local, 1:1 and auto" \
+	"$rc:$(sed -n 's/^SIMULATED run: marked \(.*\) [0-9:,]*\(, kept\|, not applied\)\{0,1\}: .*/\1/p' "$WORK/out" | tr '\n' ',')" \
+	"0:best,local,1:1,auto,now,fast tier alone,"
+is "... each a reference line on the ranking, labelled, the margin as wide as the longest label" \
+	"$(python3 -c 'import re, sys
+g = open(sys.argv[1]).read().split("set output")[2]
+labels = re.findall(r"^set label (.*) at graph 1, first ([-0-9.e+]+) ", g, re.M)
+names = sorted(n for t, y in labels for n in t.strip("\x27").rsplit(" ", 2)[0].split(", "))
+margin = int(re.search(r"^set rmargin (\d+)$", g, re.M).group(1))
+print(names, margin >= max(len(t) for t, y in labels))' "$WORK/ph.gp")" \
+	"['1:1', 'auto', 'fast tier alone', 'local', 'now'] True"
+is "... no two labels within a line of text (5% of the bars' span) of each other" \
+	"$(python3 -c 'import re, sys
+g = open(sys.argv[1]).read().split("set output")[2]
+ys = sorted(float(y) for y in re.findall(r"^set label .* at graph 1, first ([-0-9.e+]+) ", g, re.M))
+rows = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
+v = [float(x) for r in rows for x in r[4:7]]
+print(all(b - a >= 0.05 * (max(v) - min(v)) * 0.999 for a, b in zip(ys, ys[1:])))' "$WORK/ph.gp" "$WORK/ph.dat")" True
+if [ -n "$have_gnuplot" ]; then
+	is "gnuplot drew the HBM run's figures without a word on stderr" "$(wc -c <"$WORK/err")" 0
+else
+	skip "gnuplot is not installed: nothing drawn to check"
+fi
+# The panels' axes name the node, its kind on a second line: whole it
+# was wider than a panel ("share of node 2 (CPU-less, faster than DRAM,
+# tier 0)", 52 characters), cut by the next panel or the image's edge.
+is "an HBM run's panels: each axis label two lines, none over 42 characters (41 fit a panel)" \
+	"$(python3 -c 'import re, sys
+g = open(sys.argv[1]).read().split("set output")[1]
+labels = re.findall(r"^set [xy]label (.*) offset", g, re.M)
+lines = [p.strip().strip(chr(39)) for l in labels for p in l.split(" . \"\\n\" . ")]
+print(len(labels), len(lines), max(len(x) for x in lines) <= 42)' "$WORK/ph.gp")" "12 24 True"
+# Local and remote told apart for every tier (issue 44: both sockets' HBM
+# read "CPU-less, faster than DRAM, tier 0" where DRAM said local and
+# remote): a node is local to its nearest CPU node (the layout's cpu_node).
+is "an HBM run's axes: local and remote DRAM, local and remote HBM" \
+	"$(sed -n "s/^set [xy]label 'share of node \([0-9]\)' \. \"\\\\n\" \. '\([^']*\)' .*/\1 \2/p" "$WORK/ph.gp" | sort -u | tr '\n' ';')" \
+	"0 local DRAM, tier 4;1 remote DRAM, tier 4;2 local CPU-less, faster than DRAM, tier 0;3 remote CPU-less, faster than DRAM, tier 0;"
 done_testing

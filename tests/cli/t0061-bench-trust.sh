@@ -112,6 +112,12 @@ judged=$(sed -n 's/^judged: //p' "$WORK/out")
 is "... and the text says the chain was checked, and judges the curve as its lines say" \
 	"$rc:$(grep -c '^checked: the chain, one cycle through every line$' "$WORK/out"):$(grep -cE '^(valid; the curve is monotone and at or above the idle latency$|.* \(above\): not figures)' <<<"$judged"):$(grep -c 'unstable' <<<"$judged"):$(grep -c '^idle latency (the chase alone, first): [0-9.]* ns$' "$WORK/out")" \
 	"0:1:1:$unstable:1"
+# One traffic thread (2 CPUs: one chases) cannot approach saturation, and
+# the text says so under the traffic line; more threads, no such line.
+traffic=$(sed -n 's/^traffic: [^ ]* on \([0-9]*\) threads*;.*/\1/p' "$WORK/out")
+is "... one traffic thread ($traffic here) is said to stop short of saturation" \
+	"$(grep -c '^one traffic thread cannot bring memory near saturation' "$WORK/out")" \
+	"$([ "$traffic" = 1 ] && echo 1 || echo 0)"
 
 # Issue 34 item 3: the page size stated, as obtained (smaps), not as
 # asked. The latency kernels default to transparent huge pages, as MLC's

@@ -206,12 +206,64 @@ static void test_auto_trial_shown(void **state)
 	tt_topo_release(&t);
 }
 
+/* Cut to the terminal (here $COLUMNS: a file is no terminal), never
+ * wrapping, with the time kept: issue 44's 84-character line at 80
+ * columns wrapped, and "\r\033[K" cleared only its last row. */
+static void test_cut_to_width(void **state)
+{
+	static const char *const widths[] = { "60", "80", "30" };
+	struct tt_bench_result r = { .array_bytes = 1 << 30 };
+	const struct tt_kernel *k = tt_kernel_find("triad");
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(widths) / sizeof(*widths); i++) {
+		struct cli_progress p;
+		char *out, *line, *save = NULL;
+		int n = 0, w = atoi(widths[i]);
+
+		setenv("COLUMNS", widths[i], 1);
+		cli_progress_init(&p, true);
+		p.out = tmpfile();
+		cli_progress_started(&p, k, &r);
+		atomic_store(&p.touched, (uint64_t)k->arrays * r.array_bytes);
+		cli_progress_pass(&p, 0, 0);
+		sleep_s(0.15); /* past the tenth of a second between redraws */
+		cli_progress_head(&p,
+				  "measurement 3 of 30, best 0:1,1:1,2:3 54.96 GB/s, about 95 s "
+				  "left");
+		cli_progress_end(&p);
+		out = drawn(p.out);
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			n++;
+			assert_true((int)strlen(line) <= w - 1);
+			assert_non_null(strstr(line, " s elapsed"));
+		}
+		assert_int_equal(n, 2);
+		free(out);
+		out = drawn(p.out);
+		if (w == 80) {
+			assert_non_null(strstr(out,
+					       "\nplacing and touching arrays (3072.0 MiB), asking "
+					       "where the pa..., "));
+			assert_non_null(
+				strstr(out, "\nmeasurement 3 of 30, best 0:1,1:1,2:3 54.96 GB/s, "
+					    "about 95 s left, "));
+		}
+		free(out);
+		fclose(p.out);
+	}
+	setenv("COLUMNS", "1000", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_touch_grows),
 		cmocka_unit_test(test_no_terminal_silent),
 		cmocka_unit_test(test_auto_trial_shown),
+		cmocka_unit_test(test_cut_to_width),
 	};
+	/* The lines the other tests look for whole. */
+	setenv("COLUMNS", "1000", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

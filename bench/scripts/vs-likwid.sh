@@ -14,7 +14,7 @@
 # Like for like:
 # - Sizes: every array (stream) ARRAY_MIB MiB in both: tiertune --size is
 #   per array; likwid-bench's -w size is the total over its streams, given
-#   in bytes (its "MB" is 10^6 bytes).
+#   in bytes (its "MB" is 10^6 bytes; from 2 GiB on, in its kB).
 # - Pages: 4 KiB in both (tiertune's default for bandwidth kernels;
 #   likwid-bench's posix_memalign buffers are not madvised for THP).
 # - The statistic: likwid-bench's MByte/s is its data volume over all its
@@ -78,8 +78,11 @@ if not j["validated"]:
 print("%.0f %.0f %s" % (j["bw_mean_bytes_s"] / 1e6, j["bw_median_bytes_s"] / 1e6, j["isa"]))'
 }
 theirs() { # test streams threads -> MB/s over the run
-	likwid-bench -t "$1" -w "S0:$(($2 * array_mib * 1048576))B:$3" -i "$passes" 2>/dev/null |
-		awk '/^MByte\/s:/ {print int($2)}'
+	local total=$(($2 * array_mib * 1048576)) size
+	# likwid-bench reads the number as an int: from 2 GiB on, in its kB
+	# (10^3 bytes), under a millionth short of the bytes.
+	if ((total < 2147483648)); then size=${total}B; else size=$((total / 1000))kB; fi
+	likwid-bench -t "$1" -w "S0:$size:$3" -i "$passes" 2>/dev/null | awk '/^MByte\/s:/ {print int($2)}'
 }
 
 printf 'cpu: %s\ndate: %s\nload at start: %s\nlikwid-bench: %s\n' "$cpu" "$(date -u '+%F %H:%M UTC')" \
@@ -94,10 +97,15 @@ for peer in "${peers[@]}"; do
 		printf '%s vs %s, %d thread(s)\n%4s %10s %10s %10s %7s %7s  %s\n' "$k" "$test" "$th" pair \
 			"tt mean" "tt median" likwid mean/lk med/lk load
 		for i in $(seq 1 "$pairs"); do
+			a='' b=''
 			if ((i % 2)); then
-				read -r a m isa < <(ours "$k" "$th"); b=$(theirs "$test" "$streams" "$th")
+				read -r a m isa < <(ours "$k" "$th") || true; b=$(theirs "$test" "$streams" "$th")
 			else
-				b=$(theirs "$test" "$streams" "$th"); read -r a m isa < <(ours "$k" "$th")
+				b=$(theirs "$test" "$streams" "$th"); read -r a m isa < <(ours "$k" "$th") || true
+			fi
+			if [ -z "$a" ] || [ -z "$b" ]; then
+				echo "pair $i of $k vs $test: a run failed (tiertune '$a', likwid-bench '$b')" >&2
+				exit 1
 			fi
 			r=$(python3 -c "print('%.3f' % (($a / $tb) / ($b / $lb)))")
 			q=$(python3 -c "print('%.3f' % (($m / $tb) / ($b / $lb)))")

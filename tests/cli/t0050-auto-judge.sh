@@ -228,4 +228,27 @@ is "--all-sources, every source keeps: no merged_weights, apply_unavailable name
 	"$rc:$(json "j['merged_weights'], j['apply_unavailable']" <"$WORK/out")" \
 	"0:None source node 0: bind_local; source node 1: bind_local"
 
+# --- issue 43 item 3: one gain, one baseline, everywhere --------------------
+# The report's headline gain is the final comparison's over what the machine
+# runs now (auto mode here); the record, show, the profile and the
+# Prometheus gauge carry that figure and name that baseline (before: the
+# gain over local DRAM, no baseline named).
+gg=$(copy_fixture spr-ddr5-4cxl)
+run "$TT" --sysfs-root "$gg" --db "$WORK/gain.db" auto --source-node 0 --model "$M/spr-ddr5-4cxl.json" --seed 1 --json
+gain=$(json "'%.6g' % j['recommendation']['gain']" <"$WORK/out")
+is "the report: apply, its gain over auto mode, the final comparison's" \
+	"$rc:$(json "j['recommendation']['action'], j['recommendation']['gain_over'], j['recommendation']['gain'] == [b['gain'] for b in j['baselines'] if b['name'] == 'auto'][0]" <"$WORK/out")" \
+	"0:apply auto True"
+grun=$(json "j['run']" <"$WORK/out")
+run "$TT" --sysfs-root "$gg" --db "$WORK/gain.db" show "$grun"
+is "show: the same gain, over kernel auto mode" \
+	"$rc:$(grep -cE "^ +0 upstream +0:[0-9:,]+ +\+$(python3 -c "print('%.1f' % (100 * $gain))")%  apply, gain over kernel auto mode, " "$WORK/out")" "0:1"
+run "$TT" --sysfs-root "$gg" --db "$WORK/gain.db" export --run "$grun" --format json
+is "the profile: the same gain, gain_over kernel auto mode" \
+	"$rc:$(json "'%.6g' % j['recommendations'][0]['gain'], j['recommendations'][0]['gain_over']" <"$WORK/out")" \
+	"0:$gain kernel auto mode"
+run "$TT" --sysfs-root "$gg" --db "$WORK/gain.db" export --run "$grun" --format prometheus
+is "the gauge: the same gain, labelled with its baseline" \
+	"$rc:$(grep -c "^tiertune_gain_ratio{source_node=\"0\",simulated=\"true\",baseline=\"kernel auto mode\"} $gain$" "$WORK/out")" "0:1"
+
 done_testing

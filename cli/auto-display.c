@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "../bench/kernels.h"
+#include "../core/bitmap.h"
 #include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/wi.h"
@@ -391,26 +392,33 @@ static void text_others(FILE *f, const struct tt_auto_doc *d)
 	}
 	fprintf(f,
 		"%sthe weights are global: every task interleaving over their nodes gets %s, from "
-		"any CPU node. From the other CPU nodes (interleaved rounds, beyond the budget):\n",
+		"any CPU node. Written, from each CPU node, for tasks interleaving over each mask "
+		"(interleaved rounds, beyond the budget):\n",
 		sim(d), w);
 	for (int i = 0; i < all->n; i++) {
 		const struct tt_auto_other *o = &all->o[i];
+		char mask[64], aw[96];
 		double v[3];
 
+		tt_bit_format_list(o->mask.bits, TT_MAX_NODES, mask, sizeof(mask));
 		if (o->why) {
-			fprintf(f, "  source node %d: not measured: %s\n", o->source, o->why);
+			fprintf(f, "  source node %d over nodes %s: not measured: %s\n", o->source,
+				mask, o->why);
 			continue;
 		}
 		weights_text(&o->now, nw, sizeof(nw));
-		fprintf(f, "  source node %d: %.*f %s under %s, %.*f now (%s%s%s), ", o->source,
-			precision(sc), shown(sc, o->cand_mean), unit(sc), w, precision(sc),
-			shown(sc, o->now_mean), o->now_what,
-			strcmp(o->now_what, "local DRAM") ? " " : "",
-			strcmp(o->now_what, "local DRAM") ? nw : "");
+		weights_text(&o->after, aw, sizeof(aw));
+		if (o->verdict == TT_VERDICT_SAME) {
+			fprintf(f,
+				"  source node %d over nodes %s: %s now (%s) and after: the same\n",
+				o->source, mask, nw, o->now_what);
+			continue;
+		}
+		fprintf(f, "  source node %d over nodes %s: %.*f %s under %s, %.*f now (%s %s), ",
+			o->source, mask, precision(sc), shown(sc, o->cand_mean), unit(sc), aw,
+			precision(sc), shown(sc, o->now_mean), o->now_what, nw);
 		shown_gain(d->latency, o->cmp.gain, o->cmp.gain_lo, o->cmp.gain_hi, v);
-		if (o->verdict == TT_VERDICT_SAME)
-			fprintf(f, "the same weights");
-		else if (o->verdict == TT_VERDICT_UNKNOWN)
+		if (o->verdict == TT_VERDICT_UNKNOWN)
 			fprintf(f, "unknown");
 		else if (isfinite(v[1]) && isfinite(v[2]))
 			fprintf(f, "%+.1f%% (95%% CI %+.1f%%..%+.1f%%) %s", 100 * v[0], 100 * v[1],
@@ -666,13 +674,41 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 		cli_auto_recipe_text(f, &rc);
 		return;
 	}
+	if (r->action == TT_ACTION_BIND_LOCAL && r->lost_to < 0 &&
+	    r->base[r->action_base].verdict == TT_VERDICT_SAME) {
+		/* The best is local memory itself: a bind, whose gain over now
+		 * is the headline; never an apply of the one-node vector,
+		 * which would turn auto mode off for every task. */
+		snprintf(w + strlen(w), sizeof(w) - strlen(w), " alone: bind there, no weights");
+		text_reco_gain(f, d, w);
+		return;
+	}
+	if (d->keeps && r->more_measurements > 0) {
+		const struct tt_report_baseline *now = &r->base[r->now_base];
+
+		/* Not a silent keep: the budget could not tell (issue 43). */
+		fprintf(f,
+			"%srecommendation for source node %d: %s; inconclusive: the best measured, "
+			"%s, %+.1f%% (95%% CI %+.1f%%..%+.1f%%) over %s: about %d more "
+			"measurements "
+			"would decide (--budget %d)\n",
+			sim(d), d->req->source,
+			r->action == TT_ACTION_KEEP_AUTO  ? "keep the kernel's auto mode"
+			: r->action == TT_ACTION_KEEP_NOW ? "keep the weights set now"
+							  : "bind to local memory, no interleave",
+			w, 100 * now->gain, 100 * now->gain_lo, 100 * now->gain_hi,
+			r->action == TT_ACTION_KEEP_NOW ? "them" : "it", r->more_measurements,
+			d->budget_trials + r->more_measurements);
+		return;
+	}
 	if (d->keeps) {
 		fprintf(f,
 			"%srecommendation for source node %d: %s; the best measured, %s, is no "
 			"gain beyond the noise over it\n",
 			sim(d), d->req->source,
-			r->action == TT_ACTION_KEEP_AUTO ? "keep the kernel's auto mode"
-							 : "bind to local memory, no interleave",
+			r->action == TT_ACTION_KEEP_AUTO  ? "keep the kernel's auto mode"
+			: r->action == TT_ACTION_KEEP_NOW ? "keep the weights set now"
+							  : "bind to local memory, no interleave",
 			w);
 		return;
 	}
@@ -1002,12 +1038,15 @@ static json_t *json_reco(const struct tt_auto_doc *d)
 	const struct tt_report *r = d->r;
 	const struct tt_report_baseline *over = tt_report_gain_over(r);
 
-	return json_pack("{s:s,s:s,s:o,s:s,s:o,s:o,s:o}", "action", tt_reco_action_name(r->action),
-			 "interface", d->reco->interface, "weights", tt_json_weights(&d->reco->w),
-			 "weights_keyed_by", tt_wi_find(d->reco->interface)->unit, "gain",
-			 tt_json_real(r->reco_gain), "gain_over",
-			 over ? json_string(over->name) : json_null(), "lost_to",
-			 r->lost_to >= 0 ? json_string(r->base[r->lost_to].name) : json_null());
+	return json_pack("{s:s,s:s,s:o,s:s,s:o,s:o,s:o,s:o}", "action",
+			 tt_reco_action_name(r->action), "interface", d->reco->interface, "weights",
+			 tt_json_weights(&d->reco->w), "weights_keyed_by",
+			 tt_wi_find(d->reco->interface)->unit, "gain", tt_json_real(r->reco_gain),
+			 "gain_over", over ? json_string(over->name) : json_null(), "lost_to",
+			 r->lost_to >= 0 ? json_string(r->base[r->lost_to].name) : json_null(),
+			 "more_measurements",
+			 r->more_measurements > 0 ? json_integer(r->more_measurements)
+						  : json_null());
 }
 
 /* The recommendation from the other CPU nodes; null: not measured. */
@@ -1021,11 +1060,13 @@ static json_t *json_others(const struct tt_auto_doc *d)
 	a = json_array();
 	for (int i = 0; i < all->n; i++) {
 		const struct tt_auto_other *o = &all->o[i];
-		json_t *e = json_pack("{s:i,s:o}", "source_node", o->source, "unmeasured",
-				      str_or_null(o->why));
+		json_t *e = json_pack("{s:i,s:o,s:o}", "source_node", o->source, "nodes",
+				      tt_json_nodes(&o->mask), "unmeasured", str_or_null(o->why));
 
 		json_object_set_new(e, "now_weights",
 				    o->why ? json_null() : tt_json_weights(&o->now));
+		json_object_set_new(e, "weights_after",
+				    o->why ? json_null() : tt_json_weights(&o->after));
 		json_object_set_new(e, "now_from", str_or_null(o->why ? NULL : o->now_what));
 		json_object_set_new(e, "score_mean", tt_json_real(o->why ? NAN : o->cand_mean));
 		json_object_set_new(e, "now_score_mean", tt_json_real(o->why ? NAN : o->now_mean));
@@ -1169,15 +1210,21 @@ json_t *cli_auto_all_json(const struct tt_auto_all *all, json_t *docs, bool simu
 	json_object_set_new(j, "source_nodes", srcs);
 	json_object_set_new(j, "sources", json_incref(docs));
 	json_object_set_new(j, "interface", be ? json_string(be->name) : json_null());
+	/* Merged weights only where they are to be written: a set that a
+	 * source's run does not support, or that costs a CPU node's tasks
+	 * beyond the noise, is no set to apply or export (issue 43). */
 	json_object_set_new(j, "merged_weights",
-			    be && !be->per_source && !conflict[0] ? tt_json_weights(&all->merged)
-								  : json_null());
+			    tt_auto_all_writes(all) ? tt_json_weights(&all->merged) : json_null());
 	json_object_set_new(j, "conflict", conflict[0] ? json_string(conflict) : json_null());
+	json_object_set_new(j, "refused",
+			    all->refused[0] ? json_string(all->refused) : json_null());
 	/* A conflict is as much a reason not to apply as no interface. */
 	json_object_set_new(j, "apply_unavailable",
-			    !be		  ? json_string(all->why)
-			    : conflict[0] ? json_string(conflict)
-					  : json_null());
+			    !be				      ? json_string(all->why)
+			    : conflict[0]		      ? json_string(conflict)
+			    : all->refused[0]		      ? json_string(all->refused)
+			    : all->keep[0] && !be->per_source ? json_string(all->keep)
+							      : json_null());
 	return j;
 }
 
@@ -1216,6 +1263,13 @@ void cli_auto_all_text(FILE *f, const struct tt_auto_all *all, bool simulated)
 			"%s%s holds one global weight per %s; the sources do not overlap (or "
 			"agree), merged: %s\n",
 			s, be->name, be->unit, w);
+		if (all->refused[0])
+			fprintf(f, "%sthe set is not to be written: %s\n", s, all->refused);
+		else if (all->keep[0])
+			fprintf(f,
+				"the set is not to be written: not every source's run supports "
+				"writing weights (%s)\n",
+				all->keep);
 	}
 }
 

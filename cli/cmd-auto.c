@@ -33,6 +33,7 @@ struct all_sources {
 	struct tt_auto_all set;
 	json_t *docs;
 	bool unrecorded; /* a source's run could not be recorded (said there) */
+	int last;	 /* the last CPU node: its session judges the merged set */
 };
 
 /* A person waiting at a terminal sees one status line on stderr,
@@ -302,7 +303,8 @@ static int apply_one(struct tt_cli *cli, const struct tt_auto *c, const struct t
 	printf("\n");
 	/* Weights that cost another source (tt_auto_sources) are a decision
 	 * as much as auto mode kept: nothing written, said, not a failure. */
-	if (c->r.action == TT_ACTION_KEEP_AUTO || c->r.action == TT_ACTION_PER_SOURCE) {
+	if (c->r.action == TT_ACTION_KEEP_AUTO || c->r.action == TT_ACTION_KEEP_NOW ||
+	    c->r.action == TT_ACTION_PER_SOURCE) {
 		printf("--apply: %s\n", c->plan_why);
 		return 0;
 	}
@@ -336,6 +338,10 @@ static int apply_all(struct tt_cli *cli, const struct all_sources *all, const st
 		printf("--apply: nothing written: not every source's run supports writing "
 		       "weights (%s)\n",
 		       set->keep);
+		return 0;
+	}
+	if (set->refused[0]) {
+		printf("--apply: nothing written: %s\n", set->refused);
 		return 0;
 	}
 	if (!set->be)
@@ -464,6 +470,12 @@ static int run_auto(struct tt_cli *cli, const struct cli_auto_args *a, struct al
 	cli_progress_end(&w.line);
 	if (rc == 0)
 		rc = report(&c, d, cli, all);
+	/* The set, once every source is in, judged as one source's weights
+	 * are, through the last source's session (issue 43). */
+	if (rc == 0 && all && c.req.source == all->last) {
+		tt_auto_all_merge(&all->set, &cli->sfs, t);
+		rc = tt_auto_all_judge(&all->set, &c);
+	}
 	if (rc == 0 && a->apply && !all && !cli->json)
 		rc = apply_one(cli, &c, t);
 	/* Exit 1: the run, what auto is for, is lost. What --apply did stands
@@ -514,6 +526,8 @@ static int run_all(struct tt_cli *cli, const struct cli_auto_args *a)
 	}
 	t = cli->topo;
 	all->docs = json_array();
+	tt_nodemask_for_each (node, &t->cpu_nodes)
+		all->last = node;
 	tt_nodemask_for_each (node, &t->cpu_nodes) {
 		struct cli_auto_args one = *a;
 
@@ -521,7 +535,6 @@ static int run_all(struct tt_cli *cli, const struct cli_auto_args *a)
 		if ((rc = run_auto(cli, &one, all)))
 			goto out;
 	}
-	tt_auto_all_merge(&all->set, &cli->sfs, t);
 	if (cli->json)
 		cli_print_json(cli_auto_all_json(&all->set, all->docs, a->model != NULL));
 	else

@@ -616,13 +616,23 @@ static int prometheus(const struct export *e, FILE *f)
 	for (int i = 0; i < e->rs.n; i++) {
 		if (isnan(e->rs.r[i].gain))
 			continue;
+		char base[64] = "";
+
+		/* The baseline named, as the report's headline names it (issue
+		 * 43: what the machine runs now). */
+		if (e->rs.r[i].baseline[0])
+			snprintf(base, sizeof(base), ",baseline=\"%s\"", e->rs.r[i].baseline);
 		if (e->rs.r[i].source_node >= 0)
-			fprintf(f, "tiertune_gain_ratio{source_node=\"%d\"%s} %g\n",
+			fprintf(f, "tiertune_gain_ratio{source_node=\"%d\"%s%s} %g\n",
 				e->rs.r[i].source_node,
-				e->rs.simulated ? ",simulated=\"true\"" : "", e->rs.r[i].gain);
+				e->rs.simulated ? ",simulated=\"true\"" : "", base,
+				e->rs.r[i].gain);
+		else if (e->rs.simulated || base[0])
+			fprintf(f, "tiertune_gain_ratio{%s%s} %g\n",
+				e->rs.simulated ? "simulated=\"true\"" : "",
+				base + !e->rs.simulated, e->rs.r[i].gain);
 		else
-			fprintf(f, "tiertune_gain_ratio%s %g\n",
-				e->rs.simulated ? "{simulated=\"true\"}" : "", e->rs.r[i].gain);
+			fprintf(f, "tiertune_gain_ratio %g\n", e->rs.r[i].gain);
 	}
 	prometheus_figures(e, f);
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {

@@ -203,9 +203,14 @@ static void print_show(json_t *run)
 			tt_inverse_change(gain, NAN, NAN, &gain, &lo, &hi);
 		if (isfinite(gain))
 			snprintf(gs, sizeof(gs), "%+.1f%%", 100 * gain);
-		printf("%6" JSON_INTEGER_FORMAT " %-9s %-24s %8s  %s, %s\n",
+		/* The gain's baseline named, as the report's headline does. */
+		const char *base = json_string_value(json_object_get(t, "baseline"));
+
+		printf("%6" JSON_INTEGER_FORMAT " %-9s %-24s %8s  %s, %s%s%s%s\n",
 		       json_integer_value(json_object_get(t, "source_node")),
-		       cli_str(t, "interface"), w, gs, cli_str(t, "action"), fig);
+		       cli_str(t, "interface"), w, gs, cli_str(t, "action"),
+		       base && isfinite(gain) ? "gain over " : "",
+		       base && isfinite(gain) ? base : "", base && isfinite(gain) ? ", " : "", fig);
 	}
 	/* per_source: nothing global to write, and what to do instead. */
 	if (cli_auto_run_recipe(run, stdout) > 0)

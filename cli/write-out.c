@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include "../db/db.h"
+#include "../writer/recos.h"
 #include "../writer/writer.h"
 
 #include <stdio.h>
@@ -176,8 +177,8 @@ static void print_action(const struct tt_writer_result *res)
 	else if (strcmp(res->action, "per_source") == 0)
 		printf("%s recommends no global weights%s: nothing written\n", res->what, src);
 	else
-		printf("%s recommends '%s'%s, not weights: nothing written\n", res->what,
-		       res->action, src);
+		printf("%s recommends %s%s, not weights: nothing written\n", res->what,
+		       tt_recos_action_says(res->action), src);
 }
 
 static void print_text(const struct tt_writer_req *rq, const struct tt_writer_result *res)

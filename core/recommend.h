@@ -30,6 +30,9 @@ struct tt_reco {
 	char interface[16]; /* a backend's name; w is keyed by its unit */
 	struct tt_weights w;
 	double gain; /* fraction over the baseline; NaN when unknown */
+	/* The gain's baseline as the record names it ("kernel auto mode":
+	 * what the machine ran, issue 43); "": not named. */
+	char baseline[32];
 };
 
 struct tt_recos {

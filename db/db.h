@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 7
+#define TT_DB_SCHEMA_VERSION 8
 
 struct tt_db;
 

@@ -209,7 +209,30 @@ static const char v7[] =
 	"ALTER TABLE trials ADD COLUMN cpu_share REAL;"
 	"ALTER TABLE trials ADD COLUMN judged TEXT;";
 
-const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5, v6, v7 };
+/* v8 (issue 43): a recommendation may keep the weights set now (keep_now:
+ * the best did not beat them beyond the noise); the table built anew as in
+ * v6, rows copied whole. */
+static const char v8[] =
+	"CREATE TABLE recommendations_v8 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  source_node INTEGER NOT NULL,"
+	"  interface TEXT NOT NULL,"
+	"  weights TEXT NOT NULL,"
+	"  score REAL, gain REAL, gain_ci_low REAL, gain_ci_high REAL,"
+	"  baseline TEXT,"
+	"  action TEXT NOT NULL DEFAULT 'apply'"
+	"    CHECK (action IN ('apply','keep_auto','bind_local','per_source','keep_now')),"
+	"  score_ci_low REAL, score_ci_high REAL, score_n INTEGER,"
+	"  action_why TEXT,"
+	"  recipe TEXT CHECK (recipe IS NULL OR json_valid(recipe)));"
+	"INSERT INTO recommendations_v8 SELECT id, run_id, source_node, interface, weights, "
+	"  score, gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, "
+	"  score_ci_high, score_n, action_why, recipe FROM recommendations;"
+	"DROP TABLE recommendations;"
+	"ALTER TABLE recommendations_v8 RENAME TO recommendations;";
+
+const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5, v6, v7, v8 };
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

@@ -108,6 +108,16 @@ int tt_confirm_rounds_for(double g, double sigma, int max)
 	return max;
 }
 
+int tt_rounds_to_decide(double g, double half, int n, int max)
+{
+	double sigma;
+
+	if (n < 2 || !(half > 0) || !(g > 0))
+		return max;
+	sigma = half / (tt_t975(2 * (n - 1)) * sqrt(2.0 / n));
+	return tt_confirm_rounds_for(g, sigma, max);
+}
+
 bool tt_solve(double *a, double *b, int n, double *x)
 {
 	for (int col = 0; col < n; col++) {

@@ -34,6 +34,10 @@ double tt_median(const double *x, int n);
  * freedom of the search's pooled interval, tt_confirm_gain in
  * tuner/search.h). */
 int tt_confirm_rounds_for(double g, double sigma, int max);
+/* The paired rounds in all (at most max) that would call a gain of g
+ * "better", given n rounds whose 95% interval had half-width half: the
+ * spread that interval implies, planned as tt_confirm_rounds_for. */
+int tt_rounds_to_decide(double g, double half, int n, int max);
 /* The gain best / base - 1 of paired rounds best[r], base[r] (r < n), the
  * winner's mean over the baseline's, with its 95% interval (Fieller's: the
  * baseline's mean is as noisy as the winner's; both arms' relative spreads

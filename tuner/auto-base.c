@@ -116,6 +116,42 @@ static void fast_tier(struct tt_auto *c)
 		}
 }
 
+/* The baseline of kind k, or -1. */
+static int base_of(const struct tt_report *r, enum tt_baseline k)
+{
+	for (int i = 0; i < r->nbaselines; i++)
+		if (r->base[i].kind == k)
+			return i;
+	return -1;
+}
+
+/* What the machine runs now, among the baselines (the report's now_base):
+ * auto mode where it is on; the weights set by hand (their own baseline
+ * unless they are auto mode's vector); where the files hold the kernel's
+ * 1s (no one set them) or there are none, local memory, the default
+ * policy a program runs under until someone interleaves it. */
+int tt_auto_now_base(const struct tt_auto *c)
+{
+	const struct tt_report *r = &c->r;
+	uint32_t now[TT_SEARCH_MAX_NODES];
+	bool ones = true;
+
+	if (c->tiers)
+		return -1;
+	if (c->prior.auto_mode == 1)
+		return base_of(r, TT_BASE_AUTO);
+	if (base_of(r, TT_BASE_NOW) >= 0)
+		return base_of(r, TT_BASE_NOW);
+	if (!tt_nodemask_weight(&c->prior.now_w.set))
+		return base_of(r, TT_BASE_LOCAL);
+	for (int k = 0; k < r->nnodes; k++)
+		now[k] = tt_weights_get(&c->prior.now_w, r->nodes[k], 1);
+	tt_weights_reduce_array(now, r->nnodes);
+	for (int k = 0; k < r->nnodes; k++)
+		ones &= now[k] == 1;
+	return base_of(r, ones ? TT_BASE_LOCAL : TT_BASE_AUTO);
+}
+
 void tt_auto_baselines(struct tt_auto *c)
 {
 	/* By tier the groups are tiers, which the kernel's node table does

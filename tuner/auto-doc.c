@@ -34,7 +34,10 @@ static void keep_why(const struct tt_report *r, char *buf, size_t size)
 	snprintf(buf, size,
 		 r->action == TT_ACTION_KEEP_AUTO
 			 ? "nothing to write: keep the kernel's auto mode (%s%s)"
-			 : "nothing to write: bind the program's memory to the local node (numactl "
+		 : r->action == TT_ACTION_KEEP_NOW
+			 ? "nothing to write: keep the weights set now (%s%s)"
+			 : "nothing to write: bind the program's memory to "
+			   "the local node (numactl "
 			   "--membind; %s%s)",
 		 why, b && b->verdict == TT_VERDICT_NOISE ? ", see its row above" : "");
 }
@@ -131,42 +134,6 @@ static void plan(struct tt_auto *c)
 		snprintf(c->plan_why, sizeof(c->plan_why), "%s", tt_err_msg());
 }
 
-/* The baseline of kind k, or -1. */
-static int base_of(const struct tt_report *r, enum tt_baseline k)
-{
-	for (int i = 0; i < r->nbaselines; i++)
-		if (r->base[i].kind == k)
-			return i;
-	return -1;
-}
-
-/* What the machine runs now, among the baselines (tt_auto_doc.now_base):
- * auto mode where it is on; the weights set by hand (their own baseline
- * unless they are auto mode's vector); where the files hold the kernel's
- * 1s (no one set them) or there are none, local memory, the default
- * policy a program runs under until someone interleaves it. */
-static int now_base(const struct tt_auto *c)
-{
-	const struct tt_report *r = &c->r;
-	uint32_t now[TT_SEARCH_MAX_NODES];
-	bool ones = true;
-
-	if (c->tiers)
-		return -1;
-	if (c->prior.auto_mode == 1)
-		return base_of(r, TT_BASE_AUTO);
-	if (base_of(r, TT_BASE_NOW) >= 0)
-		return base_of(r, TT_BASE_NOW);
-	if (!tt_nodemask_weight(&c->prior.now_w.set))
-		return base_of(r, TT_BASE_LOCAL);
-	for (int k = 0; k < r->nnodes; k++)
-		now[k] = tt_weights_get(&c->prior.now_w, r->nodes[k], 1);
-	tt_weights_reduce_array(now, r->nnodes);
-	for (int k = 0; k < r->nnodes; k++)
-		ones &= now[k] == 1;
-	return base_of(r, ones ? TT_BASE_LOCAL : TT_BASE_AUTO);
-}
-
 int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 		   const struct tt_auto_doc **out)
 {
@@ -196,7 +163,7 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 		.r = &c->r,
 		.reco = &c->rs.r[0],
 		.keeps = tt_report_keeps(&c->r),
-		.now_base = now_base(c),
+		.now_base = c->r.now_base,
 		.leaves_auto = c->planned && c->prior.auto_mode == 1,
 		.others = &c->others,
 		.applying = where->applying,

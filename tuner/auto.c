@@ -560,7 +560,7 @@ int tt_auto_search(struct tt_auto *c)
 		rc = infeasible(c, r);
 	r->tiers = c->tiers;
 	if (rc == 0)
-		tt_report_decide(r, kernel_auto_on(c));
+		tt_report_decide(r, kernel_auto_on(c), tt_auto_now_base(c));
 	if (rc == 0)
 		rc = tt_report_reco(r, &c->rs);
 	if (rc == 0)

@@ -233,28 +233,33 @@ struct tt_doc_trial {
 	double remote_share; /* of the weight, on nodes other than the source */
 };
 
-/* The whole machine judged (tt_auto_sources): the recommendation measured
- * from each other CPU node against what that node runs now. */
+/* The whole machine judged (tt_auto_sources): the recommendation written,
+ * measured from each CPU node for tasks interleaving over each mask their
+ * policies may name, against what they get now (issue 43). */
 #define TT_AUTO_MAX_OTHERS TT_RECIPE_MAX_OTHERS
+#define TT_AUTO_MAX_JUDGED (2 * TT_AUTO_MAX_OTHERS + 2)
 struct tt_auto_other {
 	int source;
-	const char *why; /* not judged, why; NULL: judged */
-	int rounds;	 /* interleaved rounds planned */
-	/* What it runs now over the recommendation's nodes, and its name
-	 * (a baseline's label: "kernel auto mode", "weights set now", "local
-	 * DRAM"). */
+	struct tt_nodemask mask; /* the nodes its tasks' policy interleaves over */
+	const char *why;	 /* not judged, why; NULL: judged */
+	int rounds;		 /* interleaved rounds planned */
+	/* What those tasks get once the weights are written (the weights'
+	 * own where they hold the node, the file's as it is elsewhere), what
+	 * they get now and its name ("kernel auto mode", "weights set now",
+	 * "kernel default 1s"). */
+	struct tt_weights after;
 	struct tt_weights now;
 	const char *now_what;
-	struct tt_confirm cmp;			/* best[]: the recommendation, base[]: now; gain */
-	double cand_mean, now_mean, local_mean; /* score units: the recommendation, now, local */
-	enum tt_verdict verdict;		/* the recommendation against now */
+	struct tt_confirm cmp;			/* best[]: after, base[]: now; gain */
+	double cand_mean, now_mean, local_mean; /* score units: after, now, local */
+	enum tt_verdict verdict;		/* after against now */
 };
 struct tt_auto_sources {
 	bool judged;	   /* measured from the other sources */
 	char skipped[128]; /* not judged: why ("": nothing global to write) */
 	struct tt_weights cand;
 	int n;
-	struct tt_auto_other o[TT_AUTO_MAX_OTHERS];
+	struct tt_auto_other o[TT_AUTO_MAX_JUDGED];
 	bool loses; /* a source loses beyond the noise: TT_ACTION_PER_SOURCE */
 };
 
@@ -357,13 +362,26 @@ int tt_auto_one_node(int node, bool in_nodes);
  * weights were feasible. */
 int tt_auto_search(struct tt_auto *c);
 /* Upstream's weights are global: a single source's recommendation to
- * write them is measured from every other CPU node against what that node
- * runs now (the model's figures from it, or real trials on its CPUs), in
- * interleaved rounds (confirm_rounds, beyond the budget); where one loses
- * beyond the noise the action becomes TT_ACTION_PER_SOURCE and nothing is
- * to be written. Nothing to judge (a run that keeps, tier weights, one CPU
- * node; --all-sources' own runs the caller does not judge): 0. */
+ * write them is measured, written, from every CPU node for tasks
+ * interleaving over every memory node and over that node's own socket's
+ * nodes (tt_auto_local_nodes; the source's searched mask is the final
+ * comparison's), each against what those tasks get now (the model's
+ * figures from it, or real trials on its CPUs), in interleaved rounds
+ * (confirm_rounds, beyond the budget); where one loses beyond the noise
+ * the action becomes TT_ACTION_PER_SOURCE and nothing is to be written.
+ * Nothing to judge (a run that keeps, tier weights, one CPU node;
+ * --all-sources' own runs, judged merged by tt_auto_all_judge): 0. */
 int tt_auto_sources(struct tt_auto *c);
+/* The tasks judged, without a measurement: each CPU node's masks (skip
+ * from c's source left out), what they get now and once cand is written
+ * (all->o[]: mask, now, after; verdict "same" where they are equal). */
+void tt_auto_masks(const struct tt_auto *c, const struct tt_weights *cand,
+		   const struct tt_nodemask *skip, struct tt_auto_sources *all);
+/* The judgement itself, of weights cand written (c's session gives the
+ * request, the topology and the pipelines), from every CPU node over its
+ * masks, skip (from c's source: the searched mask) left out; into all. */
+int tt_auto_judge(struct tt_auto *c, const struct tt_weights *cand, const struct tt_nodemask *skip,
+		  struct tt_auto_sources *all);
 /* The run, its trials and the recommendation, through hooks.open_db, as
  * c->run. A failure is kept in c->record_why as well: the report and
  * --apply still go ahead (the whole search is done), then the front end
@@ -393,6 +411,9 @@ void tt_auto_release(struct tt_auto *c);
  * nearer (SLIT) to src than to any other CPU node. */
 void tt_auto_baselines(struct tt_auto *c);
 void tt_auto_local_nodes(const struct tt_topo *t, int src, struct tt_nodemask *mask);
+/* What the machine runs now among the searched report's baselines (the
+ * headline's and the action's baseline); -1: by tier, none. */
+int tt_auto_now_base(const struct tt_auto *c);
 
 /* A per_source run's advice (db/recipe.h) from the run's source and
  * weights on topology t. */
@@ -433,6 +454,11 @@ struct tt_auto_all {
 	char conflict[1024];
 	char why[512];
 	char keep[512]; /* the sources whose run recommends writing nothing, and what */
+	/* The merged set judged as a single source's weights are
+	 * (tt_auto_all_judge): every CPU node's tasks on its masks against
+	 * now; refused says which lose beyond the noise ("": none). */
+	struct tt_auto_sources judge;
+	char refused[256];
 };
 
 /* A source's recommendation (c->rs.r[0]) and its run (c->run; 0: not
@@ -444,6 +470,13 @@ int tt_auto_all_add(struct tt_auto_all *all, const struct tt_auto *c);
  * What fails is said in all->why or all->conflict. */
 void tt_auto_all_merge(struct tt_auto_all *all, const struct tt_sysfs *sfs,
 		       const struct tt_topo *t);
+/* The merged set judged from every CPU node on its masks (tt_auto_judge,
+ * through session c: any source's, prepared), where it would be written:
+ * one loss beyond the noise refuses it (all->refused). 0 or a status. */
+int tt_auto_all_judge(struct tt_auto_all *all, struct tt_auto *c);
+/* The set is to be written: an interface with global weights, every
+ * source's run supporting a write, no conflict, no loss (refused). */
+bool tt_auto_all_writes(const struct tt_auto_all *all);
 /* The plan for the whole set on all->be (p->be): upstream's merged
  * weights, or every source's tier weights on the RFC. */
 int tt_auto_all_plan(const struct tt_auto_all *all, const struct tt_topo *t,

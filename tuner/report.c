@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include "../core/error.h"
+#include "../measure/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -92,6 +93,19 @@ static bool within_max(const struct tt_weights *w, uint32_t max)
 	return true;
 }
 
+/* The headline gain over baseline i: the final comparison's where it is
+ * beyond the noise, 0 within it or the same vector, NaN unknown. */
+static void gain_over(struct tt_report *r, int i)
+{
+	const struct tt_report_baseline *rb = &r->base[i];
+
+	r->gain_over = i;
+	r->reco_gain = rb->verdict == TT_VERDICT_BETTER || rb->verdict == TT_VERDICT_WORSE
+			       ? rb->gain
+		       : rb->verdict == TT_VERDICT_UNKNOWN ? NAN
+							   : 0;
+}
+
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node, bool simulated)
 {
 	uint32_t w[TT_SEARCH_MAX_NODES];
@@ -165,15 +179,9 @@ int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_n
 			r->lost_to = i;
 	r->reco_gain = NAN;
 	r->gain_over = -1;
-	if (ref >= 0 && r->lost_to < 0) {
-		const struct tt_report_baseline *rb = &r->base[ref];
-
-		r->gain_over = ref;
-		r->reco_gain = rb->verdict == TT_VERDICT_BETTER || rb->verdict == TT_VERDICT_WORSE
-				       ? rb->gain
-			       : rb->verdict == TT_VERDICT_UNKNOWN ? NAN
-								   : 0;
-	}
+	r->now_base = -1;
+	if (ref >= 0 && r->lost_to < 0)
+		gain_over(r, ref);
 	return 0;
 }
 
@@ -182,6 +190,7 @@ const char *tt_reco_action_name(enum tt_reco_action a)
 	return a == TT_ACTION_KEEP_AUTO	   ? "keep_auto"
 	       : a == TT_ACTION_BIND_LOCAL ? "bind_local"
 	       : a == TT_ACTION_PER_SOURCE ? "per_source"
+	       : a == TT_ACTION_KEEP_NOW   ? "keep_now"
 					   : "apply";
 }
 
@@ -200,20 +209,56 @@ static bool beaten(const struct tt_report *r, int i)
 	return i < 0 || r->base[i].verdict == TT_VERDICT_BETTER;
 }
 
-void tt_report_decide(struct tt_report *r, bool auto_on)
+/* The action that keeps baseline i as the machine has it: auto mode
+ * (on), the weights set now, local memory; -1: it is weights to write. */
+static int keeps_base(const struct tt_report *r, int i, bool auto_on)
 {
-	int a = base_index(r, TT_BASE_AUTO), l = base_index(r, TT_BASE_LOCAL);
+	enum tt_baseline k = r->base[i].kind;
+
+	if (k == TT_BASE_AUTO && auto_on)
+		return TT_ACTION_KEEP_AUTO;
+	if (k == TT_BASE_LOCAL && !r->tiers)
+		return TT_ACTION_BIND_LOCAL;
+	if (k == TT_BASE_NOW || (k == TT_BASE_AUTO && i == r->now_base))
+		return TT_ACTION_KEEP_NOW;
+	return -1;
+}
+
+void tt_report_decide(struct tt_report *r, bool auto_on, int now)
+{
+	int a = base_index(r, TT_BASE_AUTO), l = base_index(r, TT_BASE_LOCAL), k;
 
 	r->action = TT_ACTION_APPLY;
 	r->action_base = -1;
+	r->now_base = now;
+	r->more_measurements = 0;
 	if (r->none_feasible)
 		return;
 	if (r->lost_to >= 0) {
 		/* The winner lost to a baseline: keeping that baseline is
 		 * the recommendation, and auto and local are no weights. */
-		if (r->lost_to == a && auto_on)
-			r->action = TT_ACTION_KEEP_AUTO, r->action_base = a;
-		else if (r->lost_to == l && !r->tiers)
+		if ((k = keeps_base(r, r->lost_to, auto_on)) >= 0)
+			r->action = k, r->action_base = r->lost_to;
+		return;
+	}
+	if (now >= 0) {
+		/* One rule against now (issue 43): a best that does not beat
+		 * it beyond the noise keeps it; one that does is applied, not
+		 * given up for local memory within its noise; local memory
+		 * itself is bound to, not written as a one-node vector. */
+		gain_over(r, now);
+		/* A keep that a larger comparison might overturn says so. */
+		if (r->base[now].verdict == TT_VERDICT_NOISE &&
+		    r->base[now].gain_hi >= TT_DECIDE_GAIN)
+			r->more_measurements =
+				2 * (tt_rounds_to_decide(
+					     fmax(r->base[now].gain, TT_DECIDE_GAIN),
+					     (r->base[now].gain_hi - r->base[now].gain_lo) / 2,
+					     r->base[now].rounds, 1000) -
+				     r->base[now].rounds);
+		if (!beaten(r, now) && (k = keeps_base(r, now, auto_on)) >= 0)
+			r->action = k, r->action_base = now, r->reco_gain = 0;
+		else if (l >= 0 && !r->tiers && r->base[l].verdict == TT_VERDICT_SAME)
 			r->action = TT_ACTION_BIND_LOCAL, r->action_base = l;
 		return;
 	}
@@ -225,9 +270,7 @@ void tt_report_decide(struct tt_report *r, bool auto_on)
 
 bool tt_report_keeps(const struct tt_report *r)
 {
-	return r->action == TT_ACTION_KEEP_AUTO || r->action == TT_ACTION_PER_SOURCE ||
-	       (r->action == TT_ACTION_BIND_LOCAL &&
-		r->base[r->action_base].verdict != TT_VERDICT_SAME);
+	return r->action != TT_ACTION_APPLY;
 }
 
 void tt_report_keep_why(const struct tt_report *r, char *buf, size_t size)
@@ -236,8 +279,11 @@ void tt_report_keep_why(const struct tt_report *r, char *buf, size_t size)
 	const char *beat =
 		b && b->verdict == TT_VERDICT_WORSE ? "; it beat the search's winner" : "";
 
-	if (r->action == TT_ACTION_KEEP_AUTO)
-		snprintf(buf, size, "no weights beat it beyond the noise%s", beat);
+	if (r->action == TT_ACTION_KEEP_AUTO || r->action == TT_ACTION_KEEP_NOW)
+		snprintf(buf, size, "no weights beat %s beyond the noise%s",
+			 r->action == TT_ACTION_KEEP_AUTO ? "it" : "them", beat);
+	else if (r->action == TT_ACTION_BIND_LOCAL && b && b->verdict == TT_VERDICT_SAME)
+		snprintf(buf, size, "local memory alone is the best measured: no weights say that");
 	else if (r->action == TT_ACTION_BIND_LOCAL)
 		snprintf(buf, size,
 			 "interleaving beat local memory alone by nothing beyond the noise%s",

@@ -53,13 +53,13 @@ enum tt_reco_action {
 	TT_ACTION_APPLY,      /* write the recommended weights */
 	TT_ACTION_KEEP_AUTO,  /* keep the kernel's auto mode: nothing beat it beyond noise */
 	TT_ACTION_BIND_LOCAL, /* bind to local memory: nothing beat it beyond noise */
+	TT_ACTION_KEEP_NOW,   /* keep the weights set now: nothing beat them beyond noise */
 	/* Another source loses beyond the noise under the weights, which are
 	 * global (tt_auto_sources): write none, launch per source instead. */
 	TT_ACTION_PER_SOURCE,
 };
-/* "apply", "keep_auto", "bind_local", "per_source": JSON's words (the
- * database's are the first three: a per_source run records no
- * recommendation). */
+/* "apply", "keep_auto", "bind_local", "per_source", "keep_now": JSON's
+ * and the database's words. */
 const char *tt_reco_action_name(enum tt_reco_action a);
 
 struct tt_report {
@@ -102,17 +102,27 @@ struct tt_report {
 	 * final comparison (verdict TT_VERDICT_WORSE): the recommendation is
 	 * that baseline's weights, with an unknown gain. -1: none. */
 	int lost_to;
-	/* The gain the recommendation carries: over local DRAM when that
-	 * baseline exists, else over 1:1; 0 when within noise or the same
-	 * vector, NaN when unknown. */
+	/* The gain the recommendation carries: over what the machine runs
+	 * now (now_base) where the caller named it, else over local DRAM
+	 * when that baseline exists, else over 1:1; 0 when within noise, the
+	 * same vector or an action that keeps now, NaN when unknown. */
 	double reco_gain;
 	int gain_over; /* the baseline it is over; -1: none */
+	/* What the machine runs now among the baselines (tt_report_decide's
+	 * now); -1: not known (by tier). */
+	int now_base;
 	/* What to do (tt_report_decide); with TT_ACTION_APPLY the
 	 * recommendation's weights, else they are what was measured best
 	 * and nothing is to be written. */
 	enum tt_reco_action action;
 	int action_base; /* the baseline the action keeps (auto or local); -1: none */
+	/* The comparison with now holds zero but not a gain of
+	 * TT_DECIDE_GAIN: the budget could not decide; the measurements
+	 * that would (2 a round, beyond those made); 0: decided. */
+	int more_measurements;
 };
+/* The least gain over now the final comparison is to tell (issue 43). */
+#define TT_DECIDE_GAIN 0.03
 
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
@@ -125,13 +135,17 @@ double tt_trial_lat_ns(const struct tt_trial *t, bool latency_objective);
 /* The best's and each baseline's latency as tt_trial_lat_ns gives it under
  * the latency objective (tt_report_build gives the mean of latencies). */
 void tt_report_latency_objective(struct tt_report *r, const struct tt_search *s);
-/* The one rule for what a run recommends doing. Turning the kernel's auto
- * mode off (auto_on: the interface has it and it is on) needs a gain over
- * auto beyond the noise (TT_VERDICT_BETTER); else keep auto. Interleaving
- * at all needs one over local memory; else bind locally (as a one-node
- * recommendation already is). Else apply. A winner that lost to auto or
- * local keeps that one. */
-void tt_report_decide(struct tt_report *r, bool auto_on);
+/* The one rule for what a run recommends doing, from the final
+ * comparison against now (the baseline index of what the machine runs
+ * now, -1: unknown): a best that does not beat now beyond the noise keeps
+ * now (the kernel's auto mode where auto_on, the weights set now, local
+ * memory: bind there); one that does is applied, and never given up for
+ * local memory within its noise; a best that is local memory itself is a
+ * bind, not weights. A winner that lost to a baseline keeps or applies
+ * that one. Without now (by tier): auto mode needs a gain beyond the noise
+ * to be left, interleaving one over local memory. The headline gain
+ * (reco_gain) is over now. */
+void tt_report_decide(struct tt_report *r, bool auto_on, int now);
 /* Also per_source: the weights are not to be written.
  * The action keeps something the search did not beat: auto mode, or local
  * memory when the winner was other weights within its noise. (The winner

@@ -68,6 +68,13 @@ static int check_keyed_by(json_t *rec, const char *where)
 	return 0;
 }
 
+/* The gain's baseline as a record or profile names it (bounded text). */
+static void set_baseline(struct tt_reco *r, const json_t *b)
+{
+	snprintf(r->baseline, sizeof(r->baseline), "%s",
+		 json_is_string(b) ? json_string_value(b) : "");
+}
+
 static int from_run_json(json_t *run, struct tt_recos *rs)
 {
 	json_t *rec;
@@ -133,6 +140,7 @@ static int from_run_json(json_t *run, struct tt_recos *rs)
 				json_is_number(gain) ? json_number_value(gain) : NAN, where);
 		if (rc < 0)
 			return rc;
+		set_baseline(&rs->r[rs->n - 1], json_object_get(rec, "baseline"));
 	}
 	return 0;
 }
@@ -143,6 +151,8 @@ const char *tt_recos_action_says(const char *action)
 		return "keeping the kernel's auto mode";
 	if (strcmp(action, "bind_local") == 0)
 		return "binding to local memory";
+	if (strcmp(action, "keep_now") == 0)
+		return "keeping the weights set now";
 	if (strcmp(action, "per_source") == 0)
 		return "no global weights (its best weights cost another CPU node beyond the "
 		       "noise: a per-socket launch instead)";
@@ -386,6 +396,8 @@ static int profile_reco(struct tt_recos *rs, json_t *rec, const char *where)
 		return rc;
 	rc = tt_recos_add(rs, (int)id, json_string_value(json_object_get(rec, "interface")) ?: "",
 			  text, json_is_number(gain) ? json_number_value(gain) : NAN, where);
+	if (rc >= 0)
+		set_baseline(&rs->r[rs->n - 1], json_object_get(rec, "gain_over"));
 	return rc < 0 ? rc : 0;
 }
 
@@ -444,6 +456,9 @@ json_t *tt_recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t
 			      r->source_node >= 0 ? json_integer(r->source_node) : json_null(),
 			      "interface", r->interface, "weights", w, "weights_keyed_by",
 			      be ? be->unit : "node", "gain", tt_json_real(r->gain));
+		/* The gain's baseline, as the run's report and record name it. */
+		if (r->baseline[0])
+			json_object_set_new(o, "gain_over", json_string(r->baseline));
 		if (shares && tt_rb_shares_bp(&by_node->r[i].w, bp) == 0) {
 			json_t *sb = json_object();
 			char key[16];

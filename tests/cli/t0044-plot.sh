@@ -315,7 +315,11 @@ keep_check() {
 "$TT" --sysfs-root "$fx" sweep --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --grid 8 --seed 1 --db "$WORK/keep.db" >/dev/null 2>&1
 keep_check keep "$WORK/keep.db" auto keep_auto
 fl=$(copy_fixture spr-ddr5-2cxl)
+# Auto mode off and the kernel's 1s in the files: the machine runs local
+# memory (the default policy), which the run keeps by binding there (weights
+# set now, auto mode's or any, would be kept as they are: keep_now).
 echo false >"$fl/sys/kernel/mm/mempolicy/weighted_interleave/auto"
+for f in "$fl"/sys/kernel/mm/mempolicy/weighted_interleave/node*; do echo 1 >"$f"; done
 "$TT" --sysfs-root "$fl" sweep --source-node 0 --model "$MODELS/spr-ddr5-2cxl.json" --grid 8 --seed 1 --db "$WORK/local.db" >/dev/null 2>&1
 keep_check local "$WORK/local.db" local bind_local
 # The axes: each node with its role from the source and its tier (topo's).

@@ -69,7 +69,7 @@ host=$(cat /proc/sys/kernel/hostname)
 is "show: human output names this host and the trial" \
 	"$rc:$(awk -v h="$host" '$1 == "host" && $2 == h' "$WORK/out" | wc -l):$(grep -cE '^ +1 triad' "$WORK/out")" "0:1:1"
 run "$TT" db check
-is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 7, integrity ok, foreign keys ok"
+is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 8, integrity ok, foreign keys ok"
 
 # The matrix, recorded: a trial per CPU node and memory node.
 run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/matrix.db"

@@ -584,77 +584,95 @@ static long present(struct live_scan *ls, uint64_t a, size_t k, size_t *idx)
 	return (long)n;
 }
 
+/* The nodes of the k pages from a, step apart, into ls->status (an absent
+ * page's a negative errno). Where idx is given (4 KiB pages) and pagemap
+ * can say, only the present ones are queried. */
+static int query_batch(struct live_scan *ls, uint64_t a, size_t k, uint64_t step, size_t *idx)
+{
+	long r, np = idx ? present(ls, a, k, idx) : -1;
+
+	if (np < 0) {
+		for (size_t i = 0; i < k; i++)
+			ls->addr[i] = (void *)(uintptr_t)(a + i * step);
+		r = move_pages_of(ls->pid, k, ls->addr, NULL, ls->status, 0);
+	} else {
+		/* The present pages' nodes, spread back to their slots;
+		 * the others absent. */
+		r = np ? move_pages_of(ls->pid, (unsigned long)np, ls->addr, NULL, ls->status, 0)
+		       : 0;
+		for (size_t i = (size_t)np; r >= 0 && i-- > 0;)
+			ls->status[idx[i]] = ls->status[i];
+		for (size_t i = 0, j = 0; r >= 0 && i < k; i++)
+			if (j < (size_t)np && idx[j] == i)
+				j++;
+			else
+				ls->status[i] = -ENOENT;
+	}
+	if (r < 0)
+		return tt_err_sys(r == -ESRCH || r == -EINVAL ? TT_EUNAVAIL : TT_EFAIL, (int)-r,
+				  "move_pages query of process %d", (int)ls->pid);
+	return 0;
+}
+
+/* The k pages from a, their nodes queried, as units of v's page size,
+ * the absent ones counted. */
+static int add_batch_units(struct live_scan *ls, const struct tt_rb_vma *v, uint64_t a, size_t k)
+{
+	struct tt_rb_scan *sc = ls->sc;
+	uint64_t step = v->page_bytes;
+	uint32_t per = (uint32_t)(step / PAGE);
+	const uint64_t thp = THP_PAGES * PAGE;
+	int rc = 0;
+
+	for (size_t i = 0; i < k && rc == 0;) {
+		uint64_t at = a + i * step;
+
+		if (ls->status[i] < 0 || ls->status[i] >= TT_MAX_NODES) {
+			sc->absent += per;
+			i++;
+			continue;
+		}
+		/* A whole aligned 2 MiB block on one node where the VMA
+		 * has THPs: most likely one; moved by its first address
+		 * (the kernel migrates the folio whole). The next round's
+		 * query finds out when it was not. */
+		if (per == 1 && v->thp_bytes && at % thp == 0 && i + THP_PAGES <= k) {
+			size_t j = 1;
+
+			while (j < THP_PAGES && ls->status[i + j] == ls->status[i])
+				j++;
+			if (j == THP_PAGES) {
+				rc = add_unit(sc, at, THP_PAGES, ls->status[i], true);
+				i += THP_PAGES;
+				continue;
+			}
+		}
+		rc = add_unit(sc, at, per, ls->status[i], per > 1);
+		i++;
+	}
+	return rc;
+}
+
 /* Each page of v by a query (only those present, where pagemap says so:
  * the cost goes with the resident pages, not the VMA's size; a VMA of
  * 1 GiB with one page present is one query, not 262144); a THP-sized block
  * all on one node in a VMA with AnonHugePages becomes one unit. */
 static int scan_vma(struct live_scan *ls, const struct tt_rb_vma *v)
 {
-	struct tt_rb_scan *sc = ls->sc;
 	uint64_t step = v->page_bytes;
 	uint32_t per = (uint32_t)(step / PAGE);
-	const uint64_t thp = THP_PAGES * PAGE;
 	size_t *idx = per == 1 ? malloc(QUERY_BATCH * sizeof(*idx)) : NULL;
 	int rc = per == 1 && !idx ? tt_err(TT_EFAIL, "out of memory") : 0;
 
 	for (uint64_t a = v->start; a < v->end && rc == 0;) {
 		/* A batch ends on a 2 MiB boundary, so no THP straddles two. */
 		size_t k = 0, lim = per == 1 ? QUERY_BATCH - (a / PAGE) % THP_PAGES : QUERY_BATCH;
-		long r, np = -1;
 
 		while (k < lim && a + k * step < v->end && a + k * step >= a)
 			k++;
-		if (per == 1)
-			np = present(ls, a, k, idx);
-		if (np < 0) {
-			for (size_t i = 0; i < k; i++)
-				ls->addr[i] = (void *)(uintptr_t)(a + i * step);
-			r = move_pages_of(ls->pid, k, ls->addr, NULL, ls->status, 0);
-		} else {
-			/* The present pages' nodes, spread back to their slots;
-			 * the others absent. */
-			r = np ? move_pages_of(ls->pid, (unsigned long)np, ls->addr, NULL,
-					       ls->status, 0)
-			       : 0;
-			for (size_t i = (size_t)np; r >= 0 && i-- > 0;)
-				ls->status[idx[i]] = ls->status[i];
-			for (size_t i = 0, j = 0; r >= 0 && i < k; i++)
-				if (j < (size_t)np && idx[j] == i)
-					j++;
-				else
-					ls->status[i] = -ENOENT;
-		}
-		if (r < 0) {
-			rc = tt_err_sys(r == -ESRCH || r == -EINVAL ? TT_EUNAVAIL : TT_EFAIL,
-					(int)-r, "move_pages query of process %d", (int)ls->pid);
-			break;
-		}
-		for (size_t i = 0; i < k && rc == 0;) {
-			uint64_t at = a + i * step;
-
-			if (ls->status[i] < 0 || ls->status[i] >= TT_MAX_NODES) {
-				sc->absent += per;
-				i++;
-				continue;
-			}
-			/* A whole aligned 2 MiB block on one node where the VMA
-			 * has THPs: most likely one; moved by its first address
-			 * (the kernel migrates the folio whole). The next round's
-			 * query finds out when it was not. */
-			if (per == 1 && v->thp_bytes && at % thp == 0 && i + THP_PAGES <= k) {
-				size_t j = 1;
-
-				while (j < THP_PAGES && ls->status[i + j] == ls->status[i])
-					j++;
-				if (j == THP_PAGES) {
-					rc = add_unit(sc, at, THP_PAGES, ls->status[i], true);
-					i += THP_PAGES;
-					continue;
-				}
-			}
-			rc = add_unit(sc, at, per, ls->status[i], per > 1);
-			i++;
-		}
+		rc = query_batch(ls, a, k, step, idx);
+		if (rc == 0)
+			rc = add_batch_units(ls, v, a, k);
 		a += k * step;
 	}
 	free(idx);
@@ -1112,15 +1130,63 @@ static int send_batch(const struct tt_proc_ref *ref, struct batch *b, int flags,
 	return rc;
 }
 
+/* A batch's arrays for up to size units; 0 or a negative tt_status. */
+static int batch_alloc(struct batch *b, uint32_t size)
+{
+	b->slot = malloc(size * sizeof(*b->slot));
+	b->addr = malloc(size * sizeof(*b->addr));
+	b->nodes = malloc(size * sizeof(*b->nodes));
+	b->status = malloc(size * sizeof(*b->status));
+	b->where = malloc(size * sizeof(*b->where));
+	if (!b->slot || !b->addr || !b->nodes || !b->status || !b->where)
+		return tt_err(TT_EFAIL, "out of memory");
+	return 0;
+}
+
+static void batch_free(struct batch *b)
+{
+	free(b->slot);
+	free(b->addr);
+	free(b->nodes);
+	free(b->status);
+	free(b->where);
+}
+
+/* With a rate, sleeps until the bytes sent since t0 are due. At most a
+ * unit's worth at the least rate ahead: a 1 GiB page at 0.1 MiB/s, under
+ * 3 hours. */
+static void pace(double rate_bytes_s, double sent, double t0)
+{
+	double ahead = sent / rate_bytes_s - (now_s() - t0);
+
+	if (ahead > 0) {
+		struct timespec ts = { .tv_sec = (time_t)ahead,
+				       .tv_nsec = (long)((ahead - (double)(time_t)ahead) * 1e9) };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+}
+
+/* The figures so far to cfg->progress: whether it asks to stop. */
+static bool progress_stop(const struct tt_rb_cfg *cfg, const struct tt_rb_result *res)
+{
+	struct tt_rb_progress pr = {
+		.moved_pages = res->moved,
+		.planned_pages = res->planned,
+		.failed_pages = res->ebusy + res->efault + res->enoent + res->eacces + res->enomem +
+				res->other,
+		.elapsed_s = res->elapsed_s,
+	};
+
+	return cfg->progress(cfg->ctx, &pr) != 0;
+}
+
 int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t n, const int *dest,
 	       const struct tt_rb_cfg *cfg, struct tt_rb_result *res)
 {
 	uint32_t batch = cfg->batch ? cfg->batch : 1;
-	struct batch b = { .slot = malloc(batch * sizeof(*b.slot)),
-			   .addr = malloc(batch * sizeof(*b.addr)),
-			   .nodes = malloc(batch * sizeof(*b.nodes)),
-			   .status = malloc(batch * sizeof(*b.status)),
-			   .where = malloc(batch * sizeof(*b.where)) };
+	struct batch b = { 0 };
 	double t0 = now_s(), sent = 0;
 	int flags = MPOL_MF_MOVE | (cfg->move_all ? MPOL_MF_MOVE_ALL : 0), rc = 0;
 
@@ -1133,10 +1199,8 @@ int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t
 			    TT_RB_RATE_MIN_BYTES_S, TT_RB_RATE_MAX_BYTES_S);
 		goto out;
 	}
-	if (!b.slot || !b.addr || !b.nodes || !b.status || !b.where) {
-		rc = tt_err(TT_EFAIL, "out of memory");
+	if ((rc = batch_alloc(&b, batch)) < 0)
 		goto out;
-	}
 	for (size_t i = 0; i < n && rc == 0;) {
 		uint64_t bytes = 0;
 
@@ -1168,45 +1232,18 @@ int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t
 		if (rc < 0 || res->gone || res->unreachable)
 			break;
 		sent += (double)bytes;
-		if (cfg->rate_bytes_s > 0) {
-			/* At most a unit's worth at the least rate ahead: a
-			 * 1 GiB page at 0.1 MiB/s, under 3 hours. */
-			double ahead = sent / cfg->rate_bytes_s - (now_s() - t0);
-
-			if (ahead > 0) {
-				struct timespec ts = {
-					.tv_sec = (time_t)ahead,
-					.tv_nsec = (long)((ahead - (double)(time_t)ahead) * 1e9)
-				};
-
-				while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-					;
-			}
-		}
+		if (cfg->rate_bytes_s > 0)
+			pace(cfg->rate_bytes_s, sent, t0);
 		res->elapsed_s = now_s() - t0;
-		if (cfg->progress) {
-			struct tt_rb_progress pr = {
-				.moved_pages = res->moved,
-				.planned_pages = res->planned,
-				.failed_pages = res->ebusy + res->efault + res->enoent +
-						res->eacces + res->enomem + res->other,
-				.elapsed_s = res->elapsed_s,
-			};
-
-			if (cfg->progress(cfg->ctx, &pr)) {
-				res->stopped = true;
-				break;
-			}
+		if (cfg->progress && progress_stop(cfg, res)) {
+			res->stopped = true;
+			break;
 		}
 	}
 	res->elapsed_s = now_s() - t0;
 	failed_settle(cfg->failed);
 out:
-	free(b.slot);
-	free(b.addr);
-	free(b.nodes);
-	free(b.status);
-	free(b.where);
+	batch_free(&b);
 	return rc;
 }
 

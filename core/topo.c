@@ -515,6 +515,10 @@ int tt_topo_near_cpu(const struct tt_topo *t, int i)
 {
 	int near = -1, best = 0;
 
+	/* A topology with no distances (built by hand, not read): a CPU node
+	 * is its own nearest, and a CPU-less one's is not known. */
+	if (!t->nodes[i].distance)
+		return t->nodes[i].has_cpu ? t->nodes[i].id : -1;
 	for (int c = 0; c < t->nnodes; c++)
 		if (t->nodes[c].has_cpu && (near < 0 || t->nodes[i].distance[c] < best)) {
 			near = t->nodes[c].id;

@@ -112,8 +112,9 @@ void tt_topo_fingerprint(const struct tt_topo *t, char out[17]);
 int tt_topo_check_source(const struct tt_topo *t, int src);
 int tt_topo_check_nodes(const struct tt_topo *t, const struct tt_nodemask *mask, const char *what);
 /* The CPU node nearest (SLIT) to nodes[i], ties to the first; -1 when no
- * node has CPUs. A memory node is local to that CPU node and remote to the
- * others, whatever its tier. */
+ * node has CPUs, or the topology has no distances and nodes[i] no CPUs.
+ * A memory node is local to that CPU node and remote to the others,
+ * whatever its tier. */
 int tt_topo_near_cpu(const struct tt_topo *t, int i);
 /* A tier in words against DRAM's, by abstract distance: "faster than
  * DRAM", "DRAM", "slower than DRAM". */

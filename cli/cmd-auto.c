@@ -14,6 +14,7 @@
 
 #include "../bench/kernels.h"
 #include "../core/apply.h"
+#include "../core/bitmap.h"
 #include "../core/wi.h"
 #include "../tuner/auto.h"
 #include "../model/model.h"
@@ -122,20 +123,24 @@ static void profiling(void *ctx, const struct tt_auto *c)
 	cli_progress_head(&w->line, "profile");
 }
 
-static void judging(void *ctx, const struct tt_auto *c, int source)
+static void judging(void *ctx, const struct tt_auto *c, int source, const struct tt_nodemask *nodes)
 {
 	struct watch *w = ctx;
-	char ws[96];
+	char ws[96], ns[96];
 
 	cli_progress_hide(&w->line);
 	if (w->cli->json)
 		return;
 	if (tt_weights_format(&c->rs.r[0].w, ws, sizeof(ws)) < 0)
 		snprintf(ws, sizeof(ws), "?");
+	if (tt_bit_format_list(nodes->bits, TT_MAX_NODES, ns, sizeof(ns)) < 0)
+		snprintf(ns, sizeof(ns), "?");
+	/* Each source is judged on every mask its tasks use: the nodes say
+	 * which measurement this is. */
 	fprintf(stderr,
-		"%sthe weights are global: measuring %s from node %d against what it runs now "
-		"(%d rounds)...\n",
-		c->simulated ? "SIMULATED: " : "", ws, source, c->cfg.confirm_rounds);
+		"%sthe weights are global: measuring %s from node %d over nodes %s against "
+		"what it runs now (%d rounds)...\n",
+		c->simulated ? "SIMULATED: " : "", ws, source, ns, c->cfg.confirm_rounds);
 	/* Its trials' progress follows this, not the search's last state. */
 	snprintf(ws, sizeof(ws), "from node %d", source);
 	cli_progress_head(&w->line, ws);

@@ -150,10 +150,13 @@ is "... and its comment names the version that lacks -w" \
 	"$(PATH="$WORK/old:$PATH" "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --source-node 0 --format numactl | grep -c "^# this host's numactl 2.0.16 has no --weighted-interleave (2.0.19+): tiertune run does the same$")" 1
 
 # The per-socket recipe (issue 43): every command line runs as printed and
-# the words say what it does. Genoa node 0's best costs node 1 (t0050), so
-# the run recommends launching per socket; show prints the recipe again,
-# asking this host's numactl then.
+# the words say what it does. With hand weights that serve node 1's tasks
+# well (DRAM 5:1 over CXL), Genoa node 0's best costs them, so the run
+# recommends launching per socket (with the kernel's 1s it is applied:
+# t0050); show prints the recipe again, asking this host's numactl then.
 gx=$(copy_fixture 2s-genoa-cxl)
+run "$TT" --db "$WORK/hand.db" --sysfs-root "$gx" apply --weights 0:5,1:5,2:1,3:1
+is "recipe: the hand weights set" "$rc" 0
 "$TT" --db "$WORK/recipe.db" --sysfs-root "$gx" auto --source-node 0 --model "$TT_TOP/model/machines/2s-genoa-cxl.json" --seed 1 >/dev/null 2>&1
 rid=$("$TT" --db "$WORK/recipe.db" runs --json | json 'j["runs"][0]["id"]')
 PATH="$WORK/new:$PATH" run "$TT" --db "$WORK/recipe.db" show "$rid"

@@ -150,7 +150,9 @@ is "50 columns: no rows of the status line left behind after the run" \
 # bench's text is wrapped to a terminal narrower than 80 columns between
 # words, as to 80 in a file: the terminal broke its words at 60 ("... 2 th"
 # / "reads on CPUs 0-1"). tmux joins the rows the terminal wrapped (-J).
-T resize-window -t tt -x 60
+# 60 rows, so that the header stays on the screen the pane gives when a
+# descheduled or unstable run's reasons lengthen the text (a busy host).
+T resize-window -t tt -x 60 -y 60
 T send-keys -t tt "clear; '$TT' bench --kernel triad --size 64M --repeat 2 2>/dev/null; echo \"exit=\$?\"" Enter
 wait_for '^exit=[0-9]+$' 60 || true
 T capture-pane -p -J -t tt >"$WORK/n3"

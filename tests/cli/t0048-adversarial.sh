@@ -73,6 +73,10 @@ is "... with the way on, and no folder" \
 # and the C1 CSI), a newline with a command line after it.
 export TIERTUNE_DB=$WORK/recipe.db
 gx=$(copy_fixture 2s-genoa-cxl)
+# Hand weights that serve node 1's tasks well make node 0's best cost them:
+# per_source (with the kernel's 1s the run is applied, t0050).
+check "hand weights to judge against" "$TT" --sysfs-root "$gx" --db "$WORK/hand.db" apply \
+	--weights 0:5,1:5,2:1,3:1
 check "a per_source run to plant in" "$TT" --sysfs-root "$gx" --db "$WORK/src.db" auto --source-node 0 \
 	--model "$M/2s-genoa-cxl.json" --seed 1
 forms=(

@@ -651,6 +651,14 @@ static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 
 /* What to do: the weights (and the nodes they leave out), or what to
  * keep instead. */
+/* What a keep keeps, in the report's words. */
+static const char *keep_words(enum tt_reco_action a)
+{
+	return a == TT_ACTION_KEEP_AUTO	 ? "keep the kernel's auto mode"
+	       : a == TT_ACTION_KEEP_NOW ? "keep the weights set now"
+					 : "bind to local memory, no interleave";
+}
+
 static void text_reco(FILE *f, const struct tt_auto_doc *d)
 {
 	const struct tt_report *r = d->r;
@@ -692,11 +700,8 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 			"%s, %+.1f%% (95%% CI %+.1f%%..%+.1f%%) over %s: about %d more "
 			"measurements "
 			"would decide (--budget %d)\n",
-			sim(d), d->req->source,
-			r->action == TT_ACTION_KEEP_AUTO  ? "keep the kernel's auto mode"
-			: r->action == TT_ACTION_KEEP_NOW ? "keep the weights set now"
-							  : "bind to local memory, no interleave",
-			w, 100 * now->gain, 100 * now->gain_lo, 100 * now->gain_hi,
+			sim(d), d->req->source, keep_words(r->action), w, 100 * now->gain,
+			100 * now->gain_lo, 100 * now->gain_hi,
 			r->action == TT_ACTION_KEEP_NOW ? "them" : "it", r->more_measurements,
 			d->budget_trials + r->more_measurements);
 		return;
@@ -705,11 +710,7 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 		fprintf(f,
 			"%srecommendation for source node %d: %s; the best measured, %s, is no "
 			"gain beyond the noise over it\n",
-			sim(d), d->req->source,
-			r->action == TT_ACTION_KEEP_AUTO  ? "keep the kernel's auto mode"
-			: r->action == TT_ACTION_KEEP_NOW ? "keep the weights set now"
-							  : "bind to local memory, no interleave",
-			w);
+			sim(d), d->req->source, keep_words(r->action), w);
 		return;
 	}
 	text_reco_gain(f, d, w);

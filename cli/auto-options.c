@@ -301,14 +301,9 @@ static int one_node_first(struct tt_cli *cli)
 
 	if (raw.source >= 0 || args.all_sources || args.model || args.req.nodes)
 		return -1;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
-	if ((rc = cli_load_topo(cli, t))) {
-		free(t);
+	if ((rc = cli_topo(cli)))
 		return rc;
-	}
-	cli->topo = t;
+	t = cli->topo;
 	for (int i = 0; i < t->nnodes; i++)
 		if (t->nodes[i].has_memory) {
 			nmem++;

@@ -64,15 +64,8 @@ int cli_setup(struct tt_cli *cli)
 	int rc;
 
 	if ((needs & CLI_TOPO) == CLI_TOPO && !cli->topo) {
-		struct tt_topo *t = calloc(1, sizeof(*t));
-
-		if (!t)
-			return cli_fail(tt_err(TT_EFAIL, "out of memory"));
-		if ((rc = cli_load_topo(cli, t))) {
-			free(t);
+		if ((rc = cli_topo(cli)))
 			return rc;
-		}
-		cli->topo = t;
 	} else if ((needs & CLI_ROOT) && !cli->sfs.abs[0] && (rc = cli_open_root(cli))) {
 		return rc;
 	}
@@ -109,6 +102,23 @@ int cli_load_topo(struct tt_cli *cli, struct tt_topo *t)
 		return rc;
 	rc = tt_topo_load(t, &cli->sfs);
 	return rc < 0 ? cli_fail(rc) : 0;
+}
+
+int cli_topo(struct tt_cli *cli)
+{
+	struct tt_topo *t;
+	int rc;
+
+	if (cli->topo)
+		return 0;
+	if (!(t = calloc(1, sizeof(*t))))
+		return cli_fail(tt_err(TT_EFAIL, "out of memory"));
+	if ((rc = cli_load_topo(cli, t))) {
+		free(t);
+		return rc;
+	}
+	cli->topo = t;
+	return 0;
 }
 
 int cli_db(struct tt_cli *cli, unsigned int flags, struct tt_db **db)

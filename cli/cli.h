@@ -112,6 +112,9 @@ struct tt_topo;
 /* Opens --sysfs-root and loads its topology; returns 0 or an exit code
  * (the error printed). */
 int cli_load_topo(struct tt_cli *cli, struct tt_topo *t);
+/* The same into cli->topo, once (cli_release frees it): what a command's
+ * descriptor asks with CLI_TOPO, or its own check before the options'. */
+int cli_topo(struct tt_cli *cli);
 /* export's format names, one a line (shell completion). */
 void cli_export_formats(FILE *f);
 

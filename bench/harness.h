@@ -11,10 +11,19 @@
 
 #include <pthread.h>
 
+/* Array i starts tt_bench_stagger(i) bytes into its mapping, so that no
+ * two streams sit at the same offset in the cache sets and DRAM banks
+ * (run.c says why and how far). pg[i], span[i]: the pages array i lies on,
+ * the ones placed, verified and moved; map[i], map_len[i]: its mapping,
+ * which on THP runs on to the end of the last huge page. */
 struct tt_bench_bufs {
 	int n;
-	size_t bytes; /* each, whole pages */
+	size_t bytes; /* each array's, whole pages */
 	double *arr[TT_K_MAX_ARRAYS];
+	char *pg[TT_K_MAX_ARRAYS];
+	size_t span[TT_K_MAX_ARRAYS];
+	char *map[TT_K_MAX_ARRAYS];
+	size_t map_len[TT_K_MAX_ARRAYS];
 };
 
 /* A context (run.h): the arrays, what they were made for, and the node of
@@ -56,6 +65,9 @@ void tt_bench_gate_open(struct tt_bench_gate *g, bool run);
  * tt_err status: the message state is per thread, and the thread that
  * reports is the caller of tt_bench_run, which names thread and CPU. */
 int tt_bench_pin(int cpu);
+/* How far array i starts into its mapping (bytes, a multiple of the
+ * cache line and of 8). */
+size_t tt_bench_stagger(int i);
 /* Maps n buffers of bytes each, refuses when a node lacks the free memory
  * the placement would put there, and sets the placement. */
 int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, int n, size_t bytes,

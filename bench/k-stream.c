@@ -70,8 +70,9 @@ typedef __m128d vec;
  * or both read streams) and splitting a chunk into two interleaved halves
  * were slower or no better: the hardware prefetchers already keep as many
  * lines in flight as a core can track. Chunks start at multiples of 8
- * elements (the harness splits so) and arrays are page-aligned, so every
- * vector load and store is aligned. */
+ * elements (the harness splits so) and arrays on cache lines (run.c
+ * staggers them by whole lines), so every vector load and store is
+ * aligned. */
 #define UNROLL (128 / (VW * 8))
 /* dst[j] = expr for every j in [lo, hi): expr reads the arrays through LD,
  * the tail (under a vector) through tail. */

@@ -97,6 +97,8 @@ bool tt_bench_touch(const struct tt_bench_opts *o, double *const arr[TT_K_MAX_AR
 }
 
 /* A transparent huge page's size: the PMD's (2 MiB on x86-64). */
+#define PAGE_BYTES ((size_t)1 << TT_PAGE_SHIFT)
+
 static size_t thp_size(void)
 {
 	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "r");
@@ -124,11 +126,15 @@ struct tt_pm_scan_arg {
 #define TT_PAGEMAP_SCAN _IOWR('f', 16, struct tt_pm_scan_arg)
 
 /* The bytes of [lo, hi) on huge pages, by PAGEMAP_SCAN on fd (the
- * process's pagemap); -1 where the kernel has no PAGEMAP_SCAN. */
-static int64_t scan_huge(int fd, uintptr_t lo, uintptr_t hi)
+ * process's pagemap); -1 where the kernel has no PAGEMAP_SCAN. lo and hi
+ * need not be on page boundaries (a staggered array's are not): the scan
+ * is of the pages they lie on, and counts the bytes within them. */
+static int64_t scan_huge(int fd, uintptr_t from, uintptr_t to)
 {
 	struct tt_pm_region v[64];
 	int64_t huge = 0;
+	uintptr_t lo = from & ~(uintptr_t)(PAGE_BYTES - 1);
+	uintptr_t hi = (to + PAGE_BYTES - 1) & ~(uintptr_t)(PAGE_BYTES - 1);
 
 	while (lo < hi) {
 		struct tt_pm_scan_arg arg = { .size = sizeof(arg),
@@ -142,8 +148,12 @@ static int64_t scan_huge(int fd, uintptr_t lo, uintptr_t hi)
 
 		if (n < 0 || arg.walk_end <= lo)
 			return -1;
-		for (int i = 0; i < n; i++)
-			huge += (int64_t)(v[i].end - v[i].start);
+		for (int i = 0; i < n; i++) {
+			uintptr_t l = v[i].start > from ? (uintptr_t)v[i].start : from;
+			uintptr_t h = v[i].end < to ? (uintptr_t)v[i].end : to;
+
+			huge += h > l ? (int64_t)(h - l) : 0;
+		}
 		lo = (uintptr_t)arg.walk_end;
 	}
 	return huge;
@@ -224,9 +234,15 @@ void tt_bench_bufs_huge(const struct tt_bench_bufs *a, const struct tt_bench_buf
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long kb;
+		unsigned long kb, l, h;
 
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+		/* Into l and h first: a field line such as "Anonymous:" or
+		 * "AnonHugePages:" starts with a hex digit, and sscanf would
+		 * overwrite the mapping's start with it (0xa) before failing at
+		 * the '-'. */
+		if (sscanf(line, "%lx-%lx ", &l, &h) == 2) {
+			lo = l;
+			hi = h;
 			in = (uint64_t)bufs_overlap(a, b, lo, hi, -1);
 		} else if (!in) {
 			continue;
@@ -382,8 +398,9 @@ static long pool_count(const char *fmt, int node, size_t kb, const char *what)
 
 /* Huge pages come only from the pool root reserved: say so, and how, when
  * the size is not offered, none are reserved, or too few are free (on the
- * nodes the placement wants them), rather than fail at first touch. */
-static int hugetlb_check(const struct tt_bench_opts *o, int n, size_t bytes)
+ * nodes the placement wants them), rather than fail at first touch. pages:
+ * the huge pages the arrays lie on, one more for each staggered array. */
+static int hugetlb_check(const struct tt_bench_opts *o, size_t bytes, size_t pages)
 {
 	size_t page = (size_t)1 << o->place.huge_shift, kb = page >> 10;
 	long total = pool_count(POOL, -1, kb, "nr_hugepages");
@@ -411,11 +428,11 @@ static int hugetlb_check(const struct tt_bench_opts *o, int n, size_t bytes)
 			    size, kb);
 		tt_err_hint("as root: echo %zu > /sys/kernel/mm/hugepages/hugepages-%zukB/"
 			    "nr_hugepages; or --page-size thp",
-			    (size_t)n * (bytes / page), kb);
-	} else if ((uint64_t)free_pages * page < (uint64_t)n * bytes) {
+			    pages, kb);
+	} else if ((uint64_t)free_pages < pages) {
 		rc = tt_err(TT_EUNAVAIL,
 			    "%ld of %ld reserved %s huge pages are free and the buffers need %zu",
-			    free_pages, total, size, (size_t)n * (bytes / page));
+			    free_pages, total, size, pages);
 		tt_err_hint("as root, raise /sys/kernel/mm/hugepages/hugepages-%zukB/nr_hugepages",
 			    kb);
 	}
@@ -438,38 +455,103 @@ static int hugetlb_node_check(const struct tt_bench_opts *o, int node, uint64_t 
 	return 0;
 }
 
+/* Array i starts i x STAGGER bytes past a 2 MiB boundary: streams that
+ * start at the same offset walk the same cache sets, and maybe DRAM banks,
+ * in step, and that is where the kernel put them when each had its own
+ * mapping (three 512 MiB mappings, 2 MiB-aligned, exactly 512 MiB apart).
+ * Three pages put each stream in other L2 sets (Zen 3's 512 KiB 8-way L2
+ * repeats every 64 KiB; on THP and hugetlbfs pages the physical address
+ * keeps the offset); five lines more keep a load from sharing address bits
+ * 0-11 with the store beside it (4K aliasing) and its L1 sets. An odd
+ * number of lines, so that no two of the four arrays a kernel has at most
+ * are a whole number of pages apart. Measured (3 x 512 MiB, the two-line
+ * AVX2 triad-nt, one thread, passes alternating layouts in one process,
+ * timed by thread CPU time, load 3.5-3.8), against no stagger: 12 KiB +
+ * 320 B 1.00 and 1.09, 12 KiB 1.05 and 1.09, 320 B 1.05 and 1.08, 4 KiB
+ * 1.06 and 1.06, 68 KiB 1.00 and 1.06 (medians of 15 pairs of passes, two
+ * runs): any stagger gains 5-9%, and which one is within the noise. */
+#define STAGGER (3 * PAGE_BYTES + 5 * 64)
+
+size_t tt_bench_stagger(int i)
+{
+	return (size_t)i * STAGGER;
+}
+
+/* A mapping of len bytes that starts at head modulo align, whatever
+ * address the kernel would pick: over-map and trim. hugetlbfs mappings are
+ * on their page boundary already (head is then 0), and cannot be trimmed
+ * off it. */
+static void *map_aligned(const struct tt_bench_opts *o, size_t len, size_t align, size_t head)
+{
+	int hflags = MAP_HUGETLB | o->place.huge_shift << MAP_HUGE_SHIFT;
+	size_t pad = align + head % align;
+	char *p, *a;
+
+	if (o->place.huge_shift)
+		return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | hflags,
+			    -1, 0);
+	/* NORESERVE: the free-memory check in tt_bench_bufs_map, per node, is
+	 * the one that counts; the overcommit heuristic would refuse first.
+	 * Not for hugetlbfs: there the reservation at mmap is what makes a
+	 * short pool an error there, not a SIGBUS at first touch. */
+	p = mmap(NULL, len + pad, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return p;
+	a = (char *)(((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1)) + head % align;
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + len + pad > a + len)
+		munmap(a + len, (size_t)(p + len + pad - (a + len)));
+	return a;
+}
+
 int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, int n, size_t bytes,
 		      const char **method)
 {
 	uint64_t need[TT_MAX_NODES] = { 0 };
+	/* Placement and verification are by pages of unit; the mapping's
+	 * start is aligned to align, and on THP its end too, so that the
+	 * first and last huge pages an array touches are whole. */
+	size_t hpage = (size_t)1 << o->place.huge_shift, thp = thp_size();
+	size_t unit = o->place.huge_shift ? hpage : PAGE_BYTES;
+	size_t align = o->place.huge_shift ? hpage : thp;
+	size_t pages = 0;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
 	b->bytes = bytes;
-	rc = o->place.huge_shift ? hugetlb_check(o, n, bytes) : 0;
+	for (int i = 0; i < n; i++) {
+		size_t s = tt_bench_stagger(i), lo = s & ~(unit - 1);
+
+		b->span[i] = ((s + bytes + unit - 1) & ~(unit - 1)) - lo;
+		pages += b->span[i] / unit;
+	}
+	rc = o->place.huge_shift ? hugetlb_check(o, bytes, pages) : 0;
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < n; i++) {
-		/* NORESERVE: the free-memory check below, per node, is the one
-		 * that counts; the overcommit heuristic would refuse first. Not
-		 * for hugetlbfs: there the reservation at mmap is what makes a
-		 * short pool an error here, not a SIGBUS at first touch. */
-		void *p =
-			mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS |
-				     (o->place.huge_shift
-					      ? MAP_HUGETLB | o->place.huge_shift << MAP_HUGE_SHIFT
-					      : MAP_NORESERVE),
-			     -1, 0);
+		size_t s = tt_bench_stagger(i), lo = s & ~(unit - 1);
+		size_t end = o->place.thp && !o->place.huge_shift
+				     ? (lo + b->span[i] + thp - 1) & ~(thp - 1)
+				     : lo + b->span[i];
+		/* Only THP keeps the pages before the array's first: they are
+		 * part of its first huge page. */
+		size_t from = o->place.thp && !o->place.huge_shift ? 0 : lo;
+		char *p = map_aligned(o, end - from, align, from);
 
 		if (p == MAP_FAILED && o->place.huge_shift)
 			return tt_err_sys(TT_EUNAVAIL, errno,
-					  "cannot map %zu bytes of %zu MiB huge pages", bytes,
-					  ((size_t)1 << o->place.huge_shift) >> 20);
+					  "cannot map %zu bytes of %zu MiB huge pages", end - from,
+					  hpage >> 20);
 		if (p == MAP_FAILED)
-			return tt_err_sys(TT_EUNAVAIL, errno, "cannot map %zu bytes", bytes);
-		b->arr[b->n++] = p;
-		tt_place_plan(&o->place, (uintptr_t)p, bytes, need);
+			return tt_err_sys(TT_EUNAVAIL, errno, "cannot map %zu bytes", end - from);
+		b->map[i] = p;
+		b->map_len[i] = end - from;
+		b->pg[i] = p + (lo - from);
+		b->arr[i] = (double *)(p + (s - from));
+		b->n++;
+		tt_place_plan(&o->place, (uintptr_t)p, b->map_len[i], need);
 	}
 	/* Refuse rather than be OOM-killed or silently fall back to another
 	 * node, which would measure something else. */
@@ -495,7 +577,7 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 				      (double)want / (1 << 30));
 	}
 	for (int i = 0; i < n; i++) {
-		rc = tt_place_apply(&o->place, b->arr[i], bytes, method);
+		rc = tt_place_apply(&o->place, b->map[i], b->map_len[i], method);
 		if (rc < 0)
 			return rc;
 	}
@@ -522,7 +604,7 @@ int tt_bench_bufs_verify(const struct tt_bench_opts *o, const struct tt_bench_bu
 	for (int i = 0; i < b->n; i++) {
 		/* Split the page budget over the arrays; never 0, which means "all". */
 		uint64_t budget = o->verify_max / (uint64_t)b->n;
-		int rc = tt_place_verify(&o->place, b->arr[i], b->bytes,
+		int rc = tt_place_verify(&o->place, b->pg[i], b->span[i],
 					 o->verify_max ? (budget ? budget : 1) : 0, &rep);
 
 		report_add(r, &rep);
@@ -535,7 +617,7 @@ int tt_bench_bufs_verify(const struct tt_bench_opts *o, const struct tt_bench_bu
 void tt_bench_bufs_unmap(struct tt_bench_bufs *b)
 {
 	for (int i = 0; i < b->n; i++)
-		munmap(b->arr[i], b->bytes);
+		munmap(b->map[i], b->map_len[i]);
 	b->n = 0;
 }
 
@@ -550,7 +632,6 @@ int tt_bench_validate(const struct tt_kernel *k, const struct tt_bench_bufs *b, 
 	return 0;
 }
 
-#define PAGE_BYTES ((size_t)1 << TT_PAGE_SHIFT)
 /* Pages per array whose node a reused run asks again, and output elements
  * it poisons and checks: enough to catch a page the kernel moved (reclaim,
  * NUMA balancing) or a pass that skipped part of its chunk, few enough to
@@ -604,7 +685,7 @@ static int ctx_build(struct tt_bench_ctx *c, const struct tt_bench_opts *o,
 	ctx_drop(c);
 	rc = tt_bench_bufs_map(o, &c->b, o->kernel->arrays, bytes, &c->method);
 	for (int i = 0; i < c->b.n && rc == 0; i++)
-		if (!(c->node[i] = malloc(bytes / PAGE_BYTES * sizeof(int))))
+		if (!(c->node[i] = malloc(c->b.span[i] / PAGE_BYTES * sizeof(int))))
 			rc = tt_err(TT_EFAIL, "out of memory");
 	if (rc < 0)
 		return rc;
@@ -620,14 +701,17 @@ static int ctx_build(struct tt_bench_ctx *c, const struct tt_bench_opts *o,
  * kernel's answer for each is its node from now on. */
 static int ctx_move(struct tt_bench_ctx *c, const struct tt_placement *p, uint64_t *moved)
 {
-	size_t pages = c->b.bytes / PAGE_BYTES, n = 0, k = 0;
+	size_t n = 0, k = 0;
 	void **addrs = NULL;
 	int *nodes = NULL, *status = NULL, rc = 0;
-	size_t *at = NULL;
+	struct {
+		int arr;
+		size_t pg;
+	} *at = NULL;
 
 	for (int i = 0; i < c->b.n; i++)
-		for (size_t pg = 0; pg < pages; pg++) {
-			int want = tt_place_expected(p, (uintptr_t)c->b.arr[i] + pg * PAGE_BYTES);
+		for (size_t pg = 0; pg < c->b.span[i] / PAGE_BYTES; pg++) {
+			int want = tt_place_expected(p, (uintptr_t)c->b.pg[i] + pg * PAGE_BYTES);
 
 			n += want >= 0 && c->node[i][pg] != want;
 		}
@@ -643,21 +727,22 @@ static int ctx_move(struct tt_bench_ctx *c, const struct tt_placement *p, uint64
 		goto out;
 	}
 	for (int i = 0; i < c->b.n; i++)
-		for (size_t pg = 0; pg < pages; pg++) {
-			char *a = (char *)c->b.arr[i] + pg * PAGE_BYTES;
+		for (size_t pg = 0; pg < c->b.span[i] / PAGE_BYTES; pg++) {
+			char *a = c->b.pg[i] + pg * PAGE_BYTES;
 			int want = tt_place_expected(p, (uintptr_t)a);
 
 			if (want < 0 || c->node[i][pg] == want)
 				continue;
 			addrs[k] = a;
 			nodes[k] = want;
-			at[k++] = (size_t)i * pages + pg;
+			at[k].arr = i;
+			at[k++].pg = pg;
 		}
 	/* The VMAs keep the policy of the first placement: it governs only
 	 * pages faulted in later, and every page is present. */
 	rc = tt_move_pages(addrs, nodes, status, n);
 	for (size_t j = 0; j < n && rc == 0; j++) {
-		c->node[at[j] / pages][at[j] % pages] = status[j];
+		c->node[at[j].arr][at[j].pg] = status[j];
 		k -= status[j] == nodes[j];
 	}
 	/* A full node fails its pages one by one (-ENOMEM), not the call. */
@@ -681,14 +766,17 @@ out:
  * are elsewhere than the context thought. */
 static int ctx_spot_check(struct tt_bench_ctx *c, uint64_t *changed)
 {
-	size_t pages = c->b.bytes / PAGE_BYTES, step = pages / SPOT_PAGES ? pages / SPOT_PAGES : 1;
-	size_t n = pages < SPOT_PAGES ? pages : SPOT_PAGES, off = (size_t)c->runs * 7919 % step;
 	void *addrs[SPOT_PAGES];
 	int status[SPOT_PAGES], rc = 0;
 
 	for (int i = 0; i < c->b.n && rc == 0; i++) {
+		size_t pages = c->b.span[i] / PAGE_BYTES;
+		size_t step = pages / SPOT_PAGES ? pages / SPOT_PAGES : 1;
+		size_t n = pages < SPOT_PAGES ? pages : SPOT_PAGES,
+		       off = (size_t)c->runs * 7919 % step;
+
 		for (size_t j = 0; j < n; j++)
-			addrs[j] = (char *)c->b.arr[i] + (j * step + off) * PAGE_BYTES;
+			addrs[j] = c->b.pg[i] + (j * step + off) * PAGE_BYTES;
 		rc = tt_move_pages_query(addrs, status, n);
 		for (size_t j = 0; j < n && rc == 0; j++) {
 			int *node = &c->node[i][j * step + off];
@@ -704,12 +792,11 @@ static int ctx_spot_check(struct tt_bench_ctx *c, uint64_t *changed)
 static int ctx_tally(const struct tt_bench_ctx *c, const struct tt_placement *p,
 		     struct tt_place_report *r)
 {
-	size_t pages = c->b.bytes / PAGE_BYTES;
-
 	for (int i = 0; i < c->b.n; i++) {
+		size_t pages = c->b.span[i] / PAGE_BYTES;
 		struct tt_place_report rep = { .pages = pages };
 
-		tt_place_tally(p, (uintptr_t)c->b.arr[i], c->node[i], pages, 1, &rep);
+		tt_place_tally(p, (uintptr_t)c->b.pg[i], c->node[i], pages, 1, &rep);
 		report_add(r, &rep);
 		int rc = tt_place_judge(p, &rep);
 
@@ -728,7 +815,7 @@ static int ctx_verify(struct tt_bench_ctx *c, const struct tt_placement *p, bool
 	int rc = 0;
 
 	for (int i = 0; i < c->b.n && fresh && rc == 0; i++)
-		rc = tt_place_query(c->b.arr[i], c->b.bytes, 1, c->node[i]);
+		rc = tt_place_query(c->b.pg[i], c->b.span[i], 1, c->node[i]);
 	if (rc == 0 && !fresh)
 		rc = ctx_spot_check(c, &changed);
 	if (rc < 0)

@@ -7,6 +7,7 @@
  * rebuilt when the size, the threads, the kernel or the mode change. */
 #include "test.h"
 
+#include "../../bench/harness.h"
 #include "../../bench/place.h"
 #include "../../bench/run.h"
 #include "../../core/error.h"
@@ -218,6 +219,44 @@ static const uint32_t vectors[][3] = { { 1, 0, 0 }, { 1, 1, 0 }, { 3, 1, 1 }, { 
 				       { 2, 5, 0 }, { 0, 1, 0 }, { 1, 0, 0 }, { 1, 3, 4 } };
 #define NVECTORS (int)(sizeof(vectors) / sizeof(*vectors))
 
+/* The arrays start at distinct offsets within 2 MiB and within a page
+ * (the kernel put 512 MiB mappings exactly 512 MiB apart: every stream at
+ * the same offset), and the pages placed and verified are those they lie
+ * on, no more, no fewer. */
+static void test_arrays_staggered(void **state)
+{
+	struct live l;
+	struct tt_weights w;
+	struct tt_bench_bufs b;
+	const char *method;
+	const size_t two_mib = (size_t)2 << 20, page = (size_t)1 << TT_PAGE_SHIFT;
+
+	(void)state;
+	live_load(&l);
+	live_weights(&l, vectors[2], &w);
+	struct tt_bench_opts o = { .kernel = tt_kernel_find("3r1w-nt"),
+				   .topo = &l.t,
+				   .sfs = &l.sfs };
+
+	assert_int_equal(tt_place_init(&o.place, TT_PLACE_EXACT, &w.set, &w, l.src), 0);
+	if (tt_bench_bufs_map(&o, &b, 4, LIVE_BYTES, &method) < 0)
+		fail_msg("%s", tt_err_msg());
+	for (int i = 0; i < b.n; i++) {
+		uintptr_t a = (uintptr_t)b.arr[i], pg = (uintptr_t)b.pg[i];
+
+		assert_int_equal(a % two_mib, tt_bench_stagger(i) % two_mib);
+		assert_int_equal(a % 64, 0);
+		for (int j = 0; j < i; j++)
+			assert_int_not_equal((a - (uintptr_t)b.arr[j]) % page, 0);
+		assert_int_equal(pg % page, 0);
+		assert_true(pg <= a && a < pg + page);
+		assert_true(pg + b.span[i] >= a + LIVE_BYTES &&
+			    pg + b.span[i] < a + LIVE_BYTES + page);
+	}
+	tt_bench_bufs_unmap(&b);
+	tt_topo_release(&l.t);
+}
+
 static void test_reuse_matches_fresh(void **state)
 {
 	struct live l;
@@ -234,8 +273,11 @@ static void test_reuse_matches_fresh(void **state)
 		live_run(&l, "triad", TT_PLACE_EXACT, &w, LIVE_BYTES, 1, c, &kept);
 		assert_false(fresh.reused);
 		assert_int_equal(kept.reused, i > 0);
-		/* Every page verified, both ways, and the same split. */
-		assert_int_equal(fresh.place.pages, 3 * 840);
+		/* Every page verified, both ways, and the same split: the
+		 * pages the arrays lie on, arrays 1 and 2 staggered by whole
+		 * pages and five lines (bench/run.c), so across one more page
+		 * each. */
+		assert_int_equal(fresh.place.pages, 3 * 840 + 2);
 		assert_int_equal(fresh.place.checked, fresh.place.pages);
 		assert_int_equal(kept.place.pages, fresh.place.pages);
 		assert_int_equal(kept.place.checked, fresh.place.checked);
@@ -309,7 +351,7 @@ static void test_reuse_rebuilds(void **state)
 	/* Another size. */
 	live_run(&l, "triad", TT_PLACE_EXACT, &w, 2 * LIVE_BYTES, 1, c, &res);
 	assert_false(res.reused);
-	assert_int_equal(res.place.pages, 3 * 2 * 840);
+	assert_int_equal(res.place.pages, 3 * 2 * 840 + 2);
 	live_run(&l, "triad", TT_PLACE_EXACT, &w, 2 * LIVE_BYTES, 1, c, &res);
 	assert_true(res.reused);
 	/* Other threads, where the source has a second CPU to run one on. */
@@ -470,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_thp_units),
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_tally_and_judge),
+		cmocka_unit_test(test_arrays_staggered),
 		cmocka_unit_test(test_reuse_matches_fresh),
 		cmocka_unit_test(test_reuse_same_vector_moves_nothing),
 		cmocka_unit_test(test_reuse_rebuilds),

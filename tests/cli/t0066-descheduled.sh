@@ -27,7 +27,7 @@ is "starved latency: judged descheduled, the output still validated (its narrow 
 is "... the reason gives the CPU and the share it ran, as its figures say" \
 	"$(json "$AGREES" <"$WORK/out")" "True"
 is "... the document fits docs/json.md" "$(python3 "${VOC[@]}" bench <"$WORK/out" 2>&1)" ""
-run sqlite3 "$TIERTUNE_DB" "SELECT descheduled, cpu_share < 0.9, judged LIKE '%descheduled%' FROM trials"
+run sql "$TIERTUNE_DB" "SELECT descheduled, cpu_share < 0.9, judged LIKE '%descheduled%' FROM trials"
 is "... recorded descheduled, its share and judged" "$rc:$(cat "$WORK/out")" "0:1|1|1"
 run "$TT" runs --json
 is "runs --json: the run's judged and its descheduled trial" \

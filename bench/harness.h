@@ -11,7 +11,7 @@
 
 #include <pthread.h>
 
-/* Array i starts tt_bench_stagger(i) bytes into its mapping, so that no
+/* Array i starts tt_bench_stagger(o, i) bytes into its mapping, so that no
  * two streams sit at the same offset in the cache sets and DRAM banks
  * (run.c says why and how far). pg[i], span[i]: the pages array i lies on,
  * the ones placed, verified and moved; map[i], map_len[i]: its mapping,
@@ -67,7 +67,7 @@ void tt_bench_gate_open(struct tt_bench_gate *g, bool run);
 int tt_bench_pin(int cpu);
 /* How far array i starts into its mapping (bytes, a multiple of the
  * cache line and of 8). */
-size_t tt_bench_stagger(int i);
+size_t tt_bench_stagger(const struct tt_bench_opts *o, int i);
 /* Maps n buffers of bytes each, refuses when a node lacks the free memory
  * the placement would put there, and sets the placement. */
 int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, int n, size_t bytes,
@@ -104,9 +104,10 @@ void tt_bench_summarise(double *times, int repeat, struct tt_bench_result *r);
 
 /* Whether a measuring thread ran (ran.c): each thread's part of a timed
  * pass, read by the thread itself, tt_ran_begin just before its work and
- * tt_ran_end just after it, inside the pass's timing (one
- * CLOCK_THREAD_CPUTIME_ID reading at the end is in it: well under a
- * microsecond). */
+ * tt_ran_end just after it, inside the pass's timing: each adds a
+ * CLOCK_THREAD_CPUTIME_ID and a CLOCK_MONOTONIC reading and a
+ * getrusage(RUSAGE_THREAD), a few microseconds against passes of tens of
+ * milliseconds and more. */
 struct tt_ran_slot {
 	double t0, t1; /* CLOCK_MONOTONIC (tt_mono_s); t1 0: no part in the pass */
 	double cpu_s;  /* the thread's CPU time over it */

@@ -472,9 +472,12 @@ static int hugetlb_node_check(const struct tt_bench_opts *o, int node, uint64_t 
  * runs): any stagger gains 5-9%, and which one is within the noise. */
 #define STAGGER (3 * PAGE_BYTES + 5 * 64)
 
-size_t tt_bench_stagger(int i)
+size_t tt_bench_stagger(const struct tt_bench_opts *o, int i)
 {
-	return (size_t)i * STAGGER;
+	/* Not on hugetlbfs: there a staggered array needs one more reserved
+	 * page (1 GiB on 1 GiB pages), and a pool sized to the arrays, which
+	 * served before, would be refused. */
+	return o->place.huge_shift ? 0 : (size_t)i * STAGGER;
 }
 
 /* A mapping of len bytes that starts at head modulo align, whatever
@@ -522,7 +525,7 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 	memset(b, 0, sizeof(*b));
 	b->bytes = bytes;
 	for (int i = 0; i < n; i++) {
-		size_t s = tt_bench_stagger(i), lo = s & ~(unit - 1);
+		size_t s = tt_bench_stagger(o, i), lo = s & ~(unit - 1);
 
 		b->span[i] = ((s + bytes + unit - 1) & ~(unit - 1)) - lo;
 		pages += b->span[i] / unit;
@@ -531,7 +534,7 @@ int tt_bench_bufs_map(const struct tt_bench_opts *o, struct tt_bench_bufs *b, in
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < n; i++) {
-		size_t s = tt_bench_stagger(i), lo = s & ~(unit - 1);
+		size_t s = tt_bench_stagger(o, i), lo = s & ~(unit - 1);
 		size_t end = o->place.thp && !o->place.huge_shift
 				     ? (lo + b->span[i] + thp - 1) & ~(thp - 1)
 				     : lo + b->span[i];

@@ -244,7 +244,7 @@ static void test_arrays_staggered(void **state)
 	for (int i = 0; i < b.n; i++) {
 		uintptr_t a = (uintptr_t)b.arr[i], pg = (uintptr_t)b.pg[i];
 
-		assert_int_equal(a % two_mib, tt_bench_stagger(i) % two_mib);
+		assert_int_equal(a % two_mib, tt_bench_stagger(&o, i) % two_mib);
 		assert_int_equal(a % 64, 0);
 		for (int j = 0; j < i; j++)
 			assert_int_not_equal((a - (uintptr_t)b.arr[j]) % page, 0);

@@ -157,12 +157,8 @@ static void add_result(struct tt_rb_result *sum, const struct tt_rb_result *r)
 {
 	sum->planned += r->planned;
 	sum->moved += r->moved;
-	sum->ebusy += r->ebusy;
-	sum->efault += r->efault;
-	sum->enoent += r->enoent;
-	sum->eacces += r->eacces;
-	sum->enomem += r->enomem;
-	sum->other += r->other;
+	/* Not the failures: tt_rb_failed_count counts each page once over
+	 * every round when the rounds end. */
 	sum->calls += r->calls;
 	sum->elapsed_s += r->elapsed_s;
 	for (int i = 0; i < TT_MAX_NODES / 64; i++)
@@ -577,8 +573,6 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 		rc = r->rounds && !r->within ? 1 : 0;
 		if (mrc < 0)
 			tt_err(mrc, "%s", why);
-		else
-			mrc = 0;
 		if (out) {
 			int prc = cli_print_json(out);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rebalance.h"
 
+#include "deadline.h"
 #include "error.h"
 #include "interleave.h"
 #include "numa-maps.h"
@@ -899,14 +900,6 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Status not written by the kernel: move_pages stores a batch's statuses
  * one run of pages to the same node at a time, and stores none for the run
  * that failed (ENOMEM) or the runs after one that stopped short (a count
@@ -1157,7 +1150,7 @@ static void batch_free(struct batch *b)
  * 3 hours. */
 static void pace(double rate_bytes_s, double sent, double t0)
 {
-	double ahead = sent / rate_bytes_s - (now_s() - t0);
+	double ahead = sent / rate_bytes_s - (tt_mono_s() - t0);
 
 	if (ahead > 0) {
 		struct timespec ts = { .tv_sec = (time_t)ahead,
@@ -1187,7 +1180,7 @@ int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t
 {
 	uint32_t batch = cfg->batch ? cfg->batch : 1;
 	struct batch b = { 0 };
-	double t0 = now_s(), sent = 0;
+	double t0 = tt_mono_s(), sent = 0;
 	int flags = MPOL_MF_MOVE | (cfg->move_all ? MPOL_MF_MOVE_ALL : 0), rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -1234,13 +1227,13 @@ int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t
 		sent += (double)bytes;
 		if (cfg->rate_bytes_s > 0)
 			pace(cfg->rate_bytes_s, sent, t0);
-		res->elapsed_s = now_s() - t0;
+		res->elapsed_s = tt_mono_s() - t0;
 		if (cfg->progress && progress_stop(cfg, res)) {
 			res->stopped = true;
 			break;
 		}
 	}
-	res->elapsed_s = now_s() - t0;
+	res->elapsed_s = tt_mono_s() - t0;
 	failed_settle(cfg->failed);
 out:
 	batch_free(&b);

@@ -175,7 +175,8 @@ const char *cli_interfaces(char *buf, size_t size, const char *extra)
  * it stays one line, for grep. */
 void cli_say(const char *prefix, const char *msg)
 {
-	char safe[4096], line[4200], wrapped[4400];
+	/* wrapped: each wrap adds a newline and an indent of two. */
+	char safe[4096], line[4200], wrapped[2 * 4200];
 
 	tt_str_escape(msg, safe, sizeof(safe));
 	if (!isatty(STDERR_FILENO)) {

@@ -166,7 +166,8 @@ T send-keys -t tt "clear; '$TT' bench --kernel triad --size 64M --repeat 100000 
 wait_for '^pass [0-9]+ of 100000, [0-9.]+ s elapsed$' 20 || true
 T send-keys -t tt C-c
 wait_for '^exit=[0-9]+$' 10 || true
-screen >"$WORK/n2"
+# -J: the rows the terminal wrapped joined, so that a line over 50 shows.
+T capture-pane -p -J -t tt >"$WORK/n2"
 is "50 columns: ^C's message wrapped between words, within the width" \
 	"$(sed -e ':a' -e '$!N;s/\n  \([^ ]\)/ \1/;ta' -e 'P;D' "$WORK/n2" | grep -cE '^tiertune: stopped: kernel triad stopped by signal 2 at pass [0-9]+ of 100000$'):$(awk 'length > 50' "$WORK/n2" | wc -l):$(grep -c '^tiertune: stopped: kernel triad stopped by signal$' "$WORK/n2")" \
 	"1:0:1"

@@ -693,17 +693,19 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 	}
 	if (d->keeps && r->more_measurements > 0) {
 		const struct tt_report_baseline *now = &r->base[r->now_base];
+		double v[3];
 
-		/* Not a silent keep: the budget could not tell (issue 43). */
+		/* Not a silent keep: the budget could not tell (issue 43). A
+		 * latency's gain shown as its change, as every other gain here. */
+		shown_gain(d->latency, now->gain, now->gain_lo, now->gain_hi, v);
 		fprintf(f,
 			"%srecommendation for source node %d: %s; inconclusive: the best measured, "
 			"%s, %+.1f%% (95%% CI %+.1f%%..%+.1f%%) over %s: about %d more "
 			"measurements "
 			"would decide (--budget %d)\n",
-			sim(d), d->req->source, keep_words(r->action), w, 100 * now->gain,
-			100 * now->gain_lo, 100 * now->gain_hi,
-			r->action == TT_ACTION_KEEP_NOW ? "them" : "it", r->more_measurements,
-			d->budget_trials + r->more_measurements);
+			sim(d), d->req->source, keep_words(r->action), w, 100 * v[0], 100 * v[1],
+			100 * v[2], r->action == TT_ACTION_KEEP_NOW ? "them" : "it",
+			r->more_measurements, d->budget_trials + r->more_measurements);
 		return;
 	}
 	if (d->keeps) {

@@ -616,23 +616,27 @@ static int prometheus(const struct export *e, FILE *f)
 	for (int i = 0; i < e->rs.n; i++) {
 		if (isnan(e->rs.r[i].gain))
 			continue;
-		char base[64] = "";
+		const char *sep = "{";
 
 		/* The baseline named, as the report's headline names it (issue
-		 * 43: what the machine runs now). */
-		if (e->rs.r[i].baseline[0])
-			snprintf(base, sizeof(base), ",baseline=\"%s\"", e->rs.r[i].baseline);
-		if (e->rs.r[i].source_node >= 0)
-			fprintf(f, "tiertune_gain_ratio{source_node=\"%d\"%s%s} %g\n",
-				e->rs.r[i].source_node,
-				e->rs.simulated ? ",simulated=\"true\"" : "", base,
-				e->rs.r[i].gain);
-		else if (e->rs.simulated || base[0])
-			fprintf(f, "tiertune_gain_ratio{%s%s} %g\n",
-				e->rs.simulated ? "simulated=\"true\"" : "",
-				base + !e->rs.simulated, e->rs.r[i].gain);
-		else
-			fprintf(f, "tiertune_gain_ratio %g\n", e->rs.r[i].gain);
+		 * 43: what the machine runs now); read from a database, so
+		 * escaped as every label here. */
+		fputs("tiertune_gain_ratio", f);
+		if (e->rs.r[i].source_node >= 0) {
+			fprintf(f, "%ssource_node=\"%d\"", sep, e->rs.r[i].source_node);
+			sep = ",";
+		}
+		if (e->rs.simulated) {
+			fprintf(f, "%ssimulated=\"true\"", sep);
+			sep = ",";
+		}
+		if (e->rs.r[i].baseline[0]) {
+			fprintf(f, "%sbaseline=\"", sep);
+			prometheus_label(f, e->rs.r[i].baseline);
+			fputc('"', f);
+			sep = ",";
+		}
+		fprintf(f, "%s %g\n", *sep == ',' ? "}" : "", e->rs.r[i].gain);
 	}
 	prometheus_figures(e, f);
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {

@@ -118,10 +118,6 @@ void tt_ran_end(struct tt_ran_slot *s);
 /* A measuring thread, pinned to cpu, before its timed passes: the test
  * seam that starves it (core/test-hooks.h), else nothing. */
 void tt_ran_measuring(int cpu);
-/* The steal of cpus (/proc/stat under s's root), summed, in USER_HZ ticks;
- * -1 unknown. Read before the first timed pass and after the last: in
- * ticks of 10 ms, too coarse for one pass. */
-int64_t tt_ran_steal(const struct tt_sysfs *s, const int *cpus, int n);
 /* slots[pass * nt + t] of npass passes (points) and nt threads on cpus,
  * with the steal over them (-1: unknown), into out. */
 void tt_ran_sum(const struct tt_ran_slot *slots, int npass, int nt, const int *cpus,

@@ -62,6 +62,11 @@
  * nice 10, 1-57% beside two busy loops; none near the bound, so the bound
  * rests on the spread rule's reason, not on a quiet figure from there. */
 #define TT_RAN_MIN 0.90
+/* The steal of cpus (/proc/stat under s's root), summed, in USER_HZ ticks;
+ * -1 unknown. Read before the first timed pass and after the last: in
+ * ticks of 10 ms, too coarse for one pass. App mode reads it around a
+ * program's run (measure/app.c). */
+int64_t tt_ran_steal(const struct tt_sysfs *s, const int *cpus, int n);
 /* A pointer chase at or above this many ns per load was served from
  * memory, whatever the cache's size says: a last-level cache hit takes
  * tens of ns. A package's L3 can be the sum of slices a core does not all

@@ -70,10 +70,12 @@ static const char *placement_name(int i)
 		CLI_FLAG("allow-cache-resident", &args.req.allow_cache_resident,                   \
 			 "real trials: allow --size under 4x the last-level cache (they then "     \
 			 "measure the cache)"),                                                    \
-		CLI_FLAG("allow-unstable", &args.req.allow_unstable,                               \
-			 "real trials: keep one whose passes spread beyond 10% or whose thread "   \
-			 "ran under 90% of them, recorded as unstable or descheduled (without: "   \
-			 "measured again, three such runs end the run)"),                          \
+		CLI_FLAG(                                                                          \
+			"allow-unstable", &args.req.allow_unstable,                                \
+			"real trials: keep one whose passes spread beyond 10% or whose thread "    \
+			"ran under 90% of them (app mode: a program thread kept waiting for a "    \
+			"CPU over 10% of its run), recorded as unstable or descheduled (without: " \
+			"measured again, three such runs end the run)"),                           \
 		CLI_FLAG("no-record", &args.no_record,                                             \
 			 "do not store the run in the database (stored by default)"),              \
 		CLI_FLAG("verbose", &args.verbose,                                                 \

@@ -112,7 +112,7 @@ static void print_app_trials(json_t *run, const struct tt_objective *o)
 	const char *f[3] = { fig->best, fig->median, fig->worst },
 		   *word[3] = { "best", "median", fig->worst_word };
 	char text[TT_OBJECTIVE_TEXT_MAX], head[3][24];
-	size_t i, k;
+	size_t i, k, descheduled = 0;
 	json_t *t, *n;
 
 	tt_objective_format(o, text, sizeof(text));
@@ -139,8 +139,12 @@ static void print_app_trials(json_t *run, const struct tt_objective *o)
 			printf("%s%" JSON_INTEGER_FORMAT ":%" JSON_INTEGER_FORMAT, k ? "," : "",
 			       json_integer_value(json_object_get(n, "node")),
 			       json_integer_value(json_object_get(n, "weight")));
+		if (json_is_true(json_object_get(t, "descheduled")))
+			printf("  %s", tt_distrust_word(TT_DISTRUST_DESCHEDULED_PROGRAM));
+		descheduled += json_is_true(json_object_get(t, "descheduled"));
 		printf("\n");
 	}
+	tt_distrust_text(TT_DISTRUST_DESCHEDULED_PROGRAM, descheduled, stdout);
 }
 
 static void print_show(json_t *run)

@@ -122,7 +122,9 @@ struct tt_db_trial {
 	bool unstable;
 	/* With checked: the threads did not run through the passes, and the
 	 * median pass's least share of CPU time (NaN: not measured, stored
-	 * NULL); judged: the verdict in bench's words (NULL: stored NULL). */
+	 * NULL); judged: the verdict in bench's words (NULL: stored NULL).
+	 * App mode's program is judged on whether it ran alone: judged set,
+	 * checked not, descheduled and cpu_share its (measure/app.h). */
 	bool descheduled;
 	double cpu_share;
 	const char *judged;

@@ -348,10 +348,12 @@ int tt_db_trial_add(struct tt_db *db, int64_t run_id, const struct tt_db_trial *
 		sqlite3_bind_int(st, 24, t->short_pass);
 		sqlite3_bind_int(st, 25, t->below_llc_rule);
 	}
-	if (t->checked) {
-		sqlite3_bind_int(st, 26, t->unstable);
+	if (t->checked || t->judged) {
 		sqlite3_bind_int(st, 30, t->descheduled);
 		bind_number(st, 31, t->cpu_share);
+	}
+	if (t->checked) {
+		sqlite3_bind_int(st, 26, t->unstable);
 		if (t->page_bytes) {
 			sqlite3_bind_int64(st, 27, (sqlite3_int64)t->page_bytes);
 			sqlite3_bind_int(st, 28, t->thp_requested);

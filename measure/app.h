@@ -38,6 +38,24 @@
 struct tt_db_trial;
 struct tt_topo;
 
+struct tt_app_result {
+	double wall_s; /* fork to exit, s */
+	double value;  /* the metric's number (NaN without --metric) */
+	int status;    /* waitpid status */
+	int leftovers; /* processes the run left, ended after it */
+	/* Whether the program ran (tt_app_run's sampling, app.c): the share of
+	 * the run's wall time its longest-waiting thread was not kept waiting
+	 * for a CPU (schedstat), NaN when it could not be read; the steal of
+	 * its CPUs over the run (NaN unknown); its involuntary context
+	 * switches. descheduled under bench's TT_RAN_MIN or with steal beyond
+	 * it, why saying how. */
+	double share;
+	double steal_s;
+	long nivcsw;
+	bool descheduled;
+	char why[200];
+};
+
 struct tt_app {
 	char **argv;	       /* the command and its arguments, NULL-terminated */
 	char path[PATH_MAX];   /* argv[0] as found in PATH */
@@ -54,13 +72,11 @@ struct tt_app {
 	bool host_nodes;
 	struct tt_nodemask nodes;
 	double grace_s; /* after SIGTERM on an interruption, before SIGKILL */
-};
-
-struct tt_app_result {
-	double wall_s; /* fork to exit, s */
-	double value;  /* the metric's number (NaN without --metric) */
-	int status;    /* waitpid status */
-	int leftovers; /* processes the run left, ended after it */
+	/* A descheduled run is run again up to TT_UNSTABLE_RUNS times, then
+	 * refused (tt_app_measure); keep_descheduled (--allow-unstable) takes
+	 * it. last: the run tt_app_measure scored, for the record. */
+	bool keep_descheduled;
+	struct tt_app_result last;
 };
 
 /* Finds the command (TT_EINPUT when it is not an executable file, in PATH

@@ -164,9 +164,19 @@ double tt_auto_pipe_clock(void *ctx)
 	return p->sim_s;
 }
 
+/* One run of the program, and whether it ran (measure/app.h) for the
+ * record: a program is judged on that alone, not on bench's rules. */
 static int app_run(const struct tt_stage *self, const struct tt_weights *w, struct tt_sample *out)
 {
-	return tt_app_measure(self->ctx, w, &out->score);
+	struct tt_auto *c = self->ctx;
+	struct tt_auto_seen *seen = &c->seen;
+	int rc = tt_app_measure(c->pipe.app, w, &out->score);
+
+	memset(&seen->last, 0, sizeof(seen->last));
+	seen->last.judged = rc == 0;
+	seen->last.descheduled = c->pipe.app->last.descheduled;
+	seen->last.cpu_share = c->pipe.app->last.share;
+	return rc;
 }
 
 /* A stage as a plain measure callback (search.h), for policy.h's inner. */
@@ -244,6 +254,7 @@ static int app_setup(struct tt_auto *c)
 		p->app = NULL;
 		return rc;
 	}
+	p->app->keep_descheduled = c->req.allow_unstable;
 	return tt_app_place(p->app, c->t, c->req.source, c->sfs->live);
 }
 
@@ -335,7 +346,7 @@ int tt_auto_pipe_build(struct tt_auto *c)
 		p->sim.traffic_bytes_s = c->latency ? c->req.traffic_bytes_s : 0;
 		push(p, lat ? model_lat : model_bw, p);
 	} else if (p->app) {
-		push(p, app_run, p->app);
+		push(p, app_run, c);
 	} else {
 		push(p, lat ? real_lat : real_bw, c);
 	}

@@ -85,6 +85,13 @@ static int objective_name(const struct tt_auto *c, char *buf, size_t size)
 	return tt_objective_format(&o, buf, size);
 }
 
+/* App mode's trial i judged: a program on whether it ran, alone
+ * (measure/app.h), not on bench's rules. */
+static bool app_judged(const struct tt_auto *c, int i)
+{
+	return !c->simulated && c->pipe.app && i < c->seen.nper && c->seen.per_trial[i].judged;
+}
+
 /* Trial i as the database stores it, but its nodes and figures. */
 static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 {
@@ -97,6 +104,7 @@ static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 	 * cache could be judged. */
 	const struct tt_auto_placed *p = i < seen->nper ? &seen->per_trial[i] : NULL;
 	bool judged = !c->simulated && !app && p && p->judged;
+	bool ran = app_judged(c, i);
 
 	return (struct tt_db_trial){
 		/* App mode: the program is its own traffic, on the source
@@ -116,8 +124,8 @@ static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 		.cache_resident = judged && p->cache_resident,
 		.short_pass = judged && p->short_pass,
 		.unstable = judged && p->unstable,
-		.descheduled = judged && p->descheduled,
-		.cpu_share = judged ? p->cpu_share : NAN,
+		.descheduled = (judged || ran) && p->descheduled,
+		.cpu_share = judged || ran ? p->cpu_share : NAN,
 	};
 }
 
@@ -176,15 +184,15 @@ static int add_trials(const struct tt_auto *c, struct tt_db *db, int64_t run)
 
 		if (!c->s.trials[i].n)
 			continue;
-		if (d.checked) {
-			tt_judged_text(
-				tt_judged(&(struct tt_judging){ .validated = d.validated,
-								.cache_resident = d.cache_resident,
-								.below_rule = d.below_llc_rule,
-								.short_pass = d.short_pass,
-								.descheduled = d.descheduled,
-								.unstable = d.unstable }),
-				judged, sizeof(judged));
+		if (d.checked || app_judged(c, i)) {
+			tt_judged_text(tt_judged(&(struct tt_judging){
+					       .validated = d.validated || !d.checked,
+					       .cache_resident = d.cache_resident,
+					       .below_rule = d.below_llc_rule,
+					       .short_pass = d.short_pass,
+					       .descheduled = d.descheduled,
+					       .unstable = d.unstable }),
+				       judged, sizeof(judged));
 			d.judged = judged;
 		}
 		d.nodes = nodes;

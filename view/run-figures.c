@@ -218,6 +218,7 @@ const char *tt_distrust_word(enum tt_distrust d)
 		[TT_DISTRUST_CACHE_RESIDENT] = "cache-resident",
 		[TT_DISTRUST_BELOW_RULE] = "below STREAM's 4x rule",
 		[TT_DISTRUST_DESCHEDULED] = "DESCHEDULED",
+		[TT_DISTRUST_DESCHEDULED_PROGRAM] = "DESCHEDULED",
 	};
 
 	return (unsigned)d < TT_DISTRUSTS ? words[d] : "";
@@ -242,6 +243,11 @@ void tt_distrust_text(enum tt_distrust d, size_t n, FILE *f)
 			"whose measuring threads ran under %.0f%% of their passes:\n  other work "
 			"shared the CPU\n",
 			TT_RAN_MIN * 100);
+	else if (d == TT_DISTRUST_DESCHEDULED_PROGRAM)
+		fprintf(f,
+			"whose program had a thread kept waiting for a CPU\n  over %.0f%% of its "
+			"run: other work shared its CPUs\n",
+			(1 - TT_RAN_MIN) * 100);
 	else if (d == TT_DISTRUST_CACHE_RESIDENT)
 		fputs("whose working set fitted in the last-level cache:\n  the cache's figures, "
 		      "not memory's\n",

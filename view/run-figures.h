@@ -77,6 +77,8 @@ enum tt_distrust {
 	TT_DISTRUST_CACHE_RESIDENT, /* all a pass touches fitted in the last-level cache */
 	TT_DISTRUST_BELOW_RULE,	    /* arrays under STREAM's 4x the cache: a caveat, not disowned */
 	TT_DISTRUST_DESCHEDULED,    /* a measuring thread ran under TT_RAN_MIN of its passes */
+	/* app mode: a thread of the program waited for a CPU over 1 - TT_RAN_MIN of its run */
+	TT_DISTRUST_DESCHEDULED_PROGRAM,
 	TT_DISTRUSTS,
 };
 /* "UNSTABLE", "cache-resident", "below STREAM's 4x rule", "DESCHEDULED". */

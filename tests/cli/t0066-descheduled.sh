@@ -79,6 +79,47 @@ is "starved STREAM: every row judged descheduled, by name and in words" \
 	"$rc:$(json 'all("descheduled" in r["judgements"] and "descheduled" in r["judged"] and not r["valid"] for r in j["stream"]["rows"])' <"$WORK/out")" \
 	"0:True"
 
+# App mode (auto -- COMMAND, on a fixture copy through the app test hook,
+# the program on this host's nodes): a program is judged on how long its
+# threads waited for a CPU. Starved for real: tiertune and its program on
+# one CPU at nice 5 beside a busy loop at nice 0 there (about a quarter of
+# the CPU by the scheduler's weights, 335 against 1024; nice 19 starves it
+# as well but takes seconds a run on a busy host). Before: no app trial was
+# judged (on a host at load 24: 0 of 20 runs, 167 s).
+fx=$(copy_fixture spr-ddr5-2cxl)
+printf '#!/bin/sh\ni=0; while [ $i -lt 1000 ]; do i=$((i+1)); done\n' >"$WORK/spin"
+chmod +x "$WORK/spin"
+cpu=$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')
+taskset -c "$cpu" sh -c 'while :; do :; done' &
+hog=$!
+APP=(env TIERTUNE_TEST_APP_HOST_NODES=1 taskset -c "$cpu" nice -n 5 "${TEST[@]}" --sysfs-root "$fx" auto --source-node 0 --budget 20)
+run "${APP[@]}" -- "$WORK/spin"
+is "app mode starved: refused after three descheduled runs, naming the wait" \
+	"$rc:$(grep -c "was descheduled in 3 runs in a row (the last: a thread of the program waited for a CPU [0-9]*% of its run" "$WORK/err")" "1:1"
+run "${APP[@]}" --allow-unstable -- "$WORK/spin"
+kill "$hog"
+wait "$hog" 2>/dev/null
+is "... with --allow-unstable: kept" "$rc" 0
+arun=$(sql "$TIERTUNE_DB" "SELECT max(id) FROM runs")
+run "$TT" show "$arun" --json
+is "... every trial recorded descheduled, judged so, with a share under 90%" \
+	"$rc:$(json 'all(t["descheduled"] and t["judged"] == "descheduled" and t["cpu_share"] < 0.9 for t in j["trials"]), len(j["trials"]) > 0, "descheduled" in j["judged"]' <"$WORK/out")" \
+	"0:True True True"
+run "$TT" show "$arun"
+is "... show marks each trial and says why under them" \
+	"$rc:$(grep -c '^ *[0-9]* kernel .*  DESCHEDULED$' "$WORK/out"):$(grep -c '^DESCHEDULED: [0-9]* trials whose program had a thread kept waiting for a CPU$' "$WORK/out")" \
+	"0:$(sql "$TIERTUNE_DB" "SELECT count(*) FROM trials WHERE run_id = $arun"):1"
+# Not starved: a program that sleeps wants no CPU while it sleeps; whatever
+# this host does, each trial's verdict agrees with its share.
+printf '#!/bin/sh\nsleep 0.2\n' >"$WORK/nap"
+chmod +x "$WORK/nap"
+run env TIERTUNE_TEST_APP_HOST_NODES=1 "${TEST[@]}" --sysfs-root "$fx" auto --source-node 0 --budget 20 --allow-unstable -- "$WORK/nap"
+arun=$(sql "$TIERTUNE_DB" "SELECT max(id) FROM runs")
+run "$TT" show "$arun" --json
+is "a sleeping program: each trial's verdict agrees with its share (shares $(json 'sorted(round(t["cpu_share"], 2) for t in j["trials"])' <"$WORK/out" 2>/dev/null))" \
+	"$rc:$(json 'all((t["judged"] == "descheduled") == (t["cpu_share"] < 0.9) or t["judged"] == "descheduled" for t in j["trials"]), all(0 <= t["cpu_share"] <= 1 for t in j["trials"])' <"$WORK/out")" \
+	"0:True True"
+
 # Without the seam, on whatever this host is doing: the verdict agrees with
 # the figures it came from, for each kind.
 for k in latency triad; do

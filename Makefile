@@ -92,7 +92,7 @@ MODEL_SRC := $(wildcard model/*.c)
 TUNER_SRC := $(wildcard tuner/*.c)
 VIEW_SRC  := $(wildcard view/*.c)
 WRITER_SRC := $(wildcard writer/*.c)
-API_SRC   := $(wildcard lib/*.c)
+API_SRC   := $(filter-out lib/example.c,$(wildcard lib/*.c))
 CLI_SRC   := $(wildcard cli/*.c)
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
@@ -353,9 +353,12 @@ format-check: $(DEPS_GOAL)
 INSTALL_DIRS := BINDIR=$(PREFIX)/bin MANDIR=$(PREFIX)/share/man/man1 \
 	DOCDIR=$(PREFIX)/share/doc/tiertune COMPDIR=$(PREFIX)/share/bash-completion/completions \
 	DATADIR=$(DATADIR) UNITDIR=$(or $(UNITDIR),$(PREFIX)/lib/systemd/system) \
-	UDEVDIR=$(or $(UDEVDIR),$(PREFIX)/lib/udev/rules.d) DESTDIR=$(DESTDIR)
-install: $(TIERTUNE) $(TIERTOP)
-	@$(INSTALL_DIRS) TIERTUNE=$(TIERTUNE) TIERTOP=$(TIERTOP) mk/install.sh install
+	UDEVDIR=$(or $(UDEVDIR),$(PREFIX)/lib/udev/rules.d) DESTDIR=$(DESTDIR) \
+	LIBDIR=$(or $(LIBDIR),$(PREFIX)/lib) INCDIR=$(PREFIX)/include MAN3DIR=$(PREFIX)/share/man/man3 \
+	PREFIX=$(PREFIX)
+install: $(TIERTUNE) $(TIERTOP) $(LIBSO)
+	@$(INSTALL_DIRS) TIERTUNE=$(TIERTUNE) TIERTOP=$(TIERTOP) LIBSO=$(LIBSO) SONAME=$(SONAME) \
+		VERSION=$(VERSION) mk/install.sh install
 uninstall:
 	@$(INSTALL_DIRS) mk/install.sh uninstall
 # The Debian package of what git tracks, and lintian on it (mk/deb.sh).

@@ -58,7 +58,7 @@ _Static_assert((int)TIERTUNE_EFAIL == (int)TT_EFAIL && (int)TIERTUNE_EINPUT == (
  * are this project's 2-vCPU VM's first touch and triad taken low
  * (lib/README.md has the figures). */
 #define PROBE_VOLUMES 60.0
-#define PROBE_RATE 2e9
+#define PROBE_RATE 1e9
 /* No array under a MiB: a latency chain must outgrow the L2. */
 #define PROBE_MIN_BYTES (UINT64_C(1) << 20)
 

@@ -299,7 +299,7 @@ perf: $(PERF_BIN)
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
 # The benchmarks are built (not run) too, so that none of them rots unseen.
-check: $(TIERTUNE) $(TIERTOP) $(TIERTOP_SCRIPT) $(BUILD)/tests/tiertune-test $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) \
+check: $(TIERTUNE) $(LIBSO) $(TIERTOP) $(TIERTOP_SCRIPT) $(BUILD)/tests/tiertune-test $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) \
 	$(BUILD)/tests/tiertune-strict-auto $(BUILD)/tests/top-edit $(BUILD)/tests/fault-shim.so
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 

@@ -67,10 +67,19 @@ int main(int argc, char **argv)
 	} else if (tiertune_recommend(tt, p, trials, trials ? 0 : budget_ms, weights) < 0) {
 		return fail("recommend");
 	} else {
+		/* A node the search gave no weight is left out of the policy. */
+		int k = 0;
+
 		printf("weights:");
-		for (int i = 0; i < n; i++)
-			printf("%s%d:%u", i ? "," : " ", nodes[i], weights[i]);
+		for (int i = 0; i < n; i++) {
+			if (!weights[i])
+				continue;
+			printf("%s%d:%u", k ? "," : " ", nodes[i], weights[i]);
+			nodes[k] = nodes[i];
+			weights[k++] = weights[i];
+		}
 		printf("\n");
+		n = k;
 	}
 	if (!model) {
 		if (tiertune_weights(tt, -1, nodes, cur, n) == 0)

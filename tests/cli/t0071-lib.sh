@@ -87,6 +87,10 @@ fi
 run "$TT" probe --budget 200 --json
 is "tiertune probe: exit 0, every memory node of this machine" \
 	"$rc:$(json '",".join(str(n["node"]) for n in j["nodes"])' <"$WORK/out")" "0:${mem:-0}"
+is "its JSON fits docs/json.md's probe document" \
+	"$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" probe <"$WORK/out" 2>&1 | head -3)" ""
+run "$TT" probe --model spr-ddr5-2cxl --json
+is "on a model too" "$rc:$(python3 "$TT_TOP/tests/cli/json-vocabulary.py" "$TT_TOP/docs/json.md" probe <"$WORK/out" 2>&1 | head -3)" "0:"
 fx=$(copy_fixture spr-ddr5-2cxl)
 expect_bad_input 2 "node 9" "$fx" "$TT" --sysfs-root "$fx" probe --model spr-ddr5-2cxl --nodes 0,9
 expect_bad_input 2 "'0'" "$fx" "$TT" --sysfs-root "$fx" probe --model spr-ddr5-2cxl --budget 0

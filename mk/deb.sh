@@ -64,7 +64,7 @@ rm -f "$out"/tiertune_* "$out"/libtiertune*
 mv "$work"/tiertune_* "$work"/libtiertune* "$out/"
 debs=$(ls "$out"/*.deb)
 # --fail-on: lintian's exit status says whether an error or a warning was found.
-step "lintian on $(echo $debs)"
+step "lintian on $(printf '%s ' $debs)"
 rc=0
 # shellcheck disable=SC2086 # one word per package
 lintian --fail-on error,warning --info --display-info $debs >"$out/lintian.txt" 2>&1 || rc=$?

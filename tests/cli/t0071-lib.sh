@@ -111,7 +111,8 @@ else
 	for d in core bench measure model tuner writer db collectors view; do ln -s "$TT_TOP/$d" "$WORK/src/$d"; done
 	cp -R "$TT_TOP/lib" "$WORK/src/lib"
 	sed -i 's/unsigned int budget_ms/double budget_ms/' "$WORK/src/lib/tiertune.h" "$WORK/src/lib/tiertune.c"
-	others=$(ls "$TT_BUILD"/pic/*/*.o | grep -v '/pic/lib/' | paste -sd' ')
+	others=
+	for o in "$TT_BUILD"/pic/*/*.o; do [[ $o == */pic/lib/* ]] || others="$others $o"; done
 	# shellcheck disable=SC2086 # one word per object
 	run sh -c "cc -std=gnu11 -g -O2 -fPIC -fvisibility=hidden -c '$WORK/src/lib/tiertune.c' -o '$WORK/t.o' &&
 		cc -shared -Wl,-soname,libtiertune.so.1 -Wl,--version-script='$TT_TOP/lib/tiertune.map' \

@@ -58,8 +58,8 @@ int cmd_probe(struct tt_cli *cli, int argc, char **argv)
 	}
 	struct tt_probe_view v = { .source = tiertune_probe_source(p),
 				   .simulated = model != NULL,
-				   .elapsed_s = tiertune_probe_elapsed_ms(p) * 1e-3,
-				   .budget_s = (double)budget_ms * 1e-3,
+				   .elapsed_ms = tiertune_probe_elapsed_ms(p),
+				   .budget_ms = (double)budget_ms,
 				   .array_bytes = tiertune_probe_array_bytes(p),
 				   .n = tiertune_probe_count(p),
 				   .rows = rows };

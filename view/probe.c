@@ -20,7 +20,7 @@ void tt_probe_text(FILE *f, const struct tt_probe_view *v)
 
 	fprintf(f, "%sprobe from node %d: %d memory node%s in %.0f ms of a %.0f ms budget",
 		v->simulated ? "SIMULATED " : "", v->source, v->n, v->n == 1 ? "" : "s",
-		v->elapsed_s * 1e3, v->budget_s * 1e3);
+		v->elapsed_ms, v->budget_ms);
 	if (v->array_bytes)
 		fprintf(f, ", arrays of %.1f MiB", (double)v->array_bytes / (1 << 20));
 	fprintf(f, "\n");
@@ -52,6 +52,7 @@ json_t *tt_probe_json(const struct tt_probe_view *v)
 				  "judged", r->judged));
 	}
 	return json_pack("{s:i,s:b,s:f,s:f,s:I,s:o}", "source_node", v->source, "simulated",
-			 v->simulated, "elapsed_s", v->elapsed_s, "budget_s", v->budget_s,
-			 "array_bytes", (json_int_t)v->array_bytes, "nodes", nodes);
+			 v->simulated, "elapsed_s", v->elapsed_ms / 1e3, "budget_s",
+			 v->budget_ms / 1e3, "array_bytes", (json_int_t)v->array_bytes, "nodes",
+			 nodes);
 }

@@ -26,8 +26,8 @@ struct tt_probe_row {
 struct tt_probe_view {
 	int source;
 	bool simulated;	      /* a model's figures */
-	double elapsed_s;     /* s */
-	double budget_s;      /* s */
+	double elapsed_ms;    /* ms, as the library gives it */
+	double budget_ms;     /* ms, as asked */
 	uint64_t array_bytes; /* bytes per array; 0: none allocated (a model) */
 	int n;
 	const struct tt_probe_row *rows;

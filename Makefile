@@ -92,6 +92,7 @@ MODEL_SRC := $(wildcard model/*.c)
 TUNER_SRC := $(wildcard tuner/*.c)
 VIEW_SRC  := $(wildcard view/*.c)
 WRITER_SRC := $(wildcard writer/*.c)
+API_SRC   := $(filter-out lib/example.c,$(wildcard lib/*.c))
 CLI_SRC   := $(wildcard cli/*.c)
 UNIT_SRC  := $(wildcard tests/unit/test-*.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz-*.c)
@@ -110,8 +111,9 @@ MODEL_OBJ := $(MODEL_SRC:%.c=$(BUILD)/%.o)
 TUNER_OBJ := $(TUNER_SRC:%.c=$(BUILD)/%.o)
 VIEW_OBJ  := $(VIEW_SRC:%.c=$(BUILD)/%.o)
 WRITER_OBJ := $(WRITER_SRC:%.c=$(BUILD)/%.o)
+API_OBJ   := $(API_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ   := $(CORE_OBJ) $(BENCH_OBJ) $(DB_OBJ) $(COLL_OBJ) $(MEASURE_OBJ) $(MODEL_OBJ) \
-	$(TUNER_OBJ) $(VIEW_OBJ) $(WRITER_OBJ) $(CAPTURE_OBJ)
+	$(TUNER_OBJ) $(VIEW_OBJ) $(WRITER_OBJ) $(CAPTURE_OBJ) $(API_OBJ)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/tests/%)
 LIBTT     := $(BUILD)/libtiertune.a
@@ -160,10 +162,10 @@ $(BUILD)/bench/k-stream-%.o: bench/k-stream.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(KERNEL_CFLAGS) $(ISA_$*) -DKLOOPS=tt_kloops_$* \
 		-DKLOOPS_ISA='"$(or $(NAME_$*),$*)"' -c $< -o $@
-$(BUILD)/bench/kernels.o: ALL_CFLAGS += $(if $(X86),-DTT_KLOOPS_X86)
-$(BUILD)/cli/tiertune.o: ALL_CFLAGS += -DTT_VERSION='"$(VERSION)"'
-$(BUILD)/model/model-path.o: ALL_CFLAGS += -DTT_DATADIR='"$(DATADIR)"'
-$(BUILD)/cli/tiertune.o: $(VERSION_STAMP)
+$(BUILD)/bench/kernels.o $(BUILD)/pic/bench/kernels.o: ALL_CFLAGS += $(if $(X86),-DTT_KLOOPS_X86)
+$(BUILD)/cli/tiertune.o $(API_OBJ) $(API_OBJ:$(BUILD)/%=$(BUILD)/pic/%): ALL_CFLAGS += -DTT_VERSION='"$(VERSION)"'
+$(BUILD)/model/model-path.o $(BUILD)/pic/model/model-path.o: ALL_CFLAGS += -DTT_DATADIR='"$(DATADIR)"'
+$(BUILD)/cli/tiertune.o $(API_OBJ) $(API_OBJ:$(BUILD)/%=$(BUILD)/pic/%): $(VERSION_STAMP)
 
 $(LIBTT): $(LIB_OBJ)
 	@rm -f $@
@@ -171,6 +173,40 @@ $(LIBTT): $(LIB_OBJ)
 
 $(TIERTUNE): $(CLI_OBJ) $(LIBTT)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBTT) $(LDLIBS)
+
+# The shared library applications link (lib/README.md): the same objects
+# built again position-independent (a second set, so that the CLI's stay
+# as they were), every symbol hidden but the public calls of
+# lib/tiertune.h, which lib/tiertune.map lists under their version node.
+# Its soname's number is TIERTUNE_ABI; the file carries ABI.MINOR.0.
+ABI_MAJOR := $(shell sed -n 's/^\#define TIERTUNE_ABI \([0-9]*\)$$/\1/p' lib/tiertune.h)
+ABI_MINOR := $(shell sed -n 's/^\#define TIERTUNE_ABI_MINOR \([0-9]*\)$$/\1/p' lib/tiertune.h)
+SONAME    := libtiertune.so.$(ABI_MAJOR)
+LIBSO     := $(BUILD)/$(SONAME).$(ABI_MINOR).0
+PIC_OBJ   := $(LIB_OBJ:$(BUILD)/%=$(BUILD)/pic/%)
+PIC_CFLAGS := -fPIC -fvisibility=hidden
+all: $(LIBSO)
+$(BUILD)/pic/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) -c $< -o $@
+$(BUILD)/pic/bench/k-stream-%.o: bench/k-stream.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(PIC_CFLAGS) $(KERNEL_CFLAGS) $(ISA_$*) -DKLOOPS=tt_kloops_$* \
+		-DKLOOPS_ISA='"$(or $(NAME_$*),$*)"' -c $< -o $@
+$(LIBSO): $(PIC_OBJ) lib/tiertune.map
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=lib/tiertune.map \
+		-Wl,-z,defs -o $@ $(PIC_OBJ) $(LDLIBS)
+	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libtiertune.so
+# The library's ABI as abigail-tools' abidw describes it, kept in the tree
+# (lib/tiertune.abi): tests/cli/t0071 compares the built library with it
+# (abidiff), so an interface change without this update fails make check.
+# The libraries it needs are left out: they follow what configure.sh found.
+ABIDW_FLAGS := --exported-interfaces-only --no-corpus-path --no-comp-dir-path --no-show-locs \
+	--headers-dir lib --drop-private-types
+.PHONY: abi-update
+abi-update: $(LIBSO)
+	abidw $(ABIDW_FLAGS) $(BUILD)/$(SONAME) | sed '/<elf-needed>/,/<\/elf-needed>/d' >lib/tiertune.abi
 
 # tiertop (tui/), built only when configure.sh found ncursesw. Its frame
 # model, text/JSON output and process scan include no curses: their unit
@@ -263,7 +299,7 @@ perf: $(PERF_BIN)
 
 # tests/run.sh is told which unit binaries to expect: a missing one fails.
 # The benchmarks are built (not run) too, so that none of them rots unseen.
-check: $(TIERTUNE) $(TIERTOP) $(TIERTOP_SCRIPT) $(BUILD)/tests/tiertune-test $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) \
+check: $(TIERTUNE) $(LIBSO) $(TIERTOP) $(TIERTOP_SCRIPT) $(BUILD)/tests/tiertune-test $(UNIT_BIN) $(FUZZ_BIN) $(PERF_BIN) \
 	$(BUILD)/tests/tiertune-strict-auto $(BUILD)/tests/top-edit $(BUILD)/tests/fault-shim.so
 	@tests/run.sh $(BUILD) $(UNIT_BIN:$(BUILD)/tests/%=%) $(FUZZ_BIN:$(BUILD)/tests/%=%)
 
@@ -326,9 +362,12 @@ format-check: $(DEPS_GOAL)
 INSTALL_DIRS := BINDIR=$(PREFIX)/bin MANDIR=$(PREFIX)/share/man/man1 \
 	DOCDIR=$(PREFIX)/share/doc/tiertune COMPDIR=$(PREFIX)/share/bash-completion/completions \
 	DATADIR=$(DATADIR) UNITDIR=$(or $(UNITDIR),$(PREFIX)/lib/systemd/system) \
-	UDEVDIR=$(or $(UDEVDIR),$(PREFIX)/lib/udev/rules.d) DESTDIR=$(DESTDIR)
-install: $(TIERTUNE) $(TIERTOP)
-	@$(INSTALL_DIRS) TIERTUNE=$(TIERTUNE) TIERTOP=$(TIERTOP) mk/install.sh install
+	UDEVDIR=$(or $(UDEVDIR),$(PREFIX)/lib/udev/rules.d) DESTDIR=$(DESTDIR) \
+	LIBDIR=$(or $(LIBDIR),$(PREFIX)/lib) INCDIR=$(PREFIX)/include MAN3DIR=$(PREFIX)/share/man/man3 \
+	PREFIX=$(PREFIX)
+install: $(TIERTUNE) $(TIERTOP) $(LIBSO)
+	@$(INSTALL_DIRS) TIERTUNE=$(TIERTUNE) TIERTOP=$(TIERTOP) LIBSO=$(LIBSO) SONAME=$(SONAME) \
+		VERSION=$(VERSION) mk/install.sh install
 uninstall:
 	@$(INSTALL_DIRS) mk/install.sh uninstall
 # The Debian package of what git tracks, and lintian on it (mk/deb.sh).
@@ -344,4 +383,4 @@ spdx-check:
 clean:
 	rm -rf build build-asan build-fuzz build-min build-clang build-deb build-deb-out
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TEST_HOOKS:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TUI_OBJ:.o=.d) $(TEST_HOOKS:.o=.d) $(wildcard $(BUILD)/tests/fuzz/*.d)

@@ -91,6 +91,7 @@ int cmd_capture(struct tt_cli *cli, int argc, char **argv);
 int cmd_collectors(struct tt_cli *cli, int argc, char **argv);
 int cmd_help(struct tt_cli *cli, int argc, char **argv);
 int cmd_rebalance(struct tt_cli *cli, int argc, char **argv);
+int cmd_probe(struct tt_cli *cli, int argc, char **argv);
 
 /* The release and commit this binary was built from (tiertune --version). */
 extern const char cli_version[];

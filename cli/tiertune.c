@@ -49,6 +49,14 @@ const struct tt_cmd tt_commands[] = {
 		     "buffers placed per the weights, verify where every page landed, and report "
 		     "the figures.",
 	  .json = true },
+	/* Through the library's calls (lib/tiertune.h), which open the
+	 * root themselves. */
+	{ .name = "probe",
+	  .run = cmd_probe,
+	  .summary = "Measure bandwidth and idle latency from a node to each memory node within "
+		     "a budget in milliseconds, as an application does through libtiertune "
+		     "(placement verified, two passes in opposite orders, each figure judged).",
+	  .json = true },
 	{ .name = "auto",
 	  .run = cmd_auto,
 	  .needs = CLI_TOPO,

@@ -163,7 +163,18 @@ int tt_profile_run(struct tt_profile *p, const struct tt_profile_probe *pr, int 
 
 struct bench_probe {
 	const struct tt_bench_opts *tmpl;
+	struct tt_profile *p;
 };
+
+/* A run's judgements kept with its node (bench's, as every command shows
+ * them): a figure of a cache or of a descheduled pass is said, not hidden
+ * in a mean. */
+static void judged(const struct bench_probe *b, int node, const struct tt_bench_result *r)
+{
+	for (int k = 0; k < b->p->n; k++)
+		if (b->p->nodes[k].node == node)
+			b->p->nodes[k].judged |= tt_bench_judged(r);
+}
 
 static int bench_bw(void *ctx, int node, double *bytes_s)
 {
@@ -171,8 +182,10 @@ static int bench_bw(void *ctx, int node, double *bytes_s)
 	struct tt_bench_result r;
 	int rc = run_one(b->tmpl, b->tmpl->kernel, b->tmpl->threads, node, &r);
 
-	if (rc == 0)
+	if (rc == 0) {
 		*bytes_s = r.bw_median_bytes_s;
+		judged(b, node, &r);
+	}
 	return rc;
 }
 
@@ -183,15 +196,17 @@ static int bench_lat(void *ctx, int node, double *ns)
 	struct tt_bench_result r;
 	int rc = run_one(b->tmpl, &tt_k_latency, 0, node, &r);
 
-	if (rc == 0)
+	if (rc == 0) {
 		*ns = r.lat_median_ns;
+		judged(b, node, &r);
+	}
 	return rc;
 }
 
 int tt_profile_measure(struct tt_profile *p, const struct tt_bench_opts *tmpl, const int *nodes,
 		       int n, double budget_s)
 {
-	struct bench_probe b = { .tmpl = tmpl };
+	struct bench_probe b = { .tmpl = tmpl, .p = p };
 	const struct tt_profile_probe pr = { .bw = bench_bw, .lat = bench_lat, .ctx = &b };
 
 	return tt_profile_run(p, &pr, tmpl->source_node, nodes, n, budget_s);

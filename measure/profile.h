@@ -35,6 +35,9 @@ struct tt_profile_node {
 	double bw_bytes_s; /* bytes/s from the source; 0: unknown */
 	double lat_ns;	   /* ns, idle, from the source; 0: unknown */
 	const char *from;  /* "measured", "model", "hmat" (best initiator), "none" */
+	/* Measured: bench's judgements (bench/run.h tt_bench_judged bits) of
+	 * every run of the node, OR'd; 0: each was valid (or none was run). */
+	unsigned int judged;
 };
 
 struct tt_profile {

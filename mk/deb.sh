@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # make deb: the Debian package (debian/) built from the files git tracks, as
 # they are in the work tree, in a copy outside it (dpkg-buildpackage writes
-# its results beside the source folder), then lintian on it. The .deb, its
+# its results beside the source folder), then lintian on them. The .debs, their
 # .buildinfo and .changes and lintian's report land in OUT (build-deb-out/).
 #
 #	mk/deb.sh [OUT]      exit 1 when the build fails or lintian reports an
@@ -58,15 +58,18 @@ step "building the package $version (dpkg-buildpackage; log: $out/build.log)"
 	echo "mk/deb.sh: dpkg-buildpackage failed (whole log: $out/build.log)" >&2
 	exit 1
 }
-rm -f "$out"/tiertune_*
-mv "$work"/tiertune_* "$out/"
-deb=$(ls "$out"/tiertune_*.deb)
+# The binary packages: tiertune, libtiertune1 and libtiertune-dev
+# (debian/control), with the build's .buildinfo and .changes.
+rm -f "$out"/tiertune_* "$out"/libtiertune*
+mv "$work"/tiertune_* "$work"/libtiertune* "$out/"
+debs=$(ls "$out"/*.deb)
 # --fail-on: lintian's exit status says whether an error or a warning was found.
-step "lintian on $deb"
+step "lintian on $(printf '%s ' $debs)"
 rc=0
-lintian --fail-on error,warning --info --display-info "$deb" >"$out/lintian.txt" 2>&1 || rc=$?
+# shellcheck disable=SC2086 # one word per package
+lintian --fail-on error,warning --info --display-info $debs >"$out/lintian.txt" 2>&1 || rc=$?
 step
 cat "$out/lintian.txt"
-echo "package: $deb"
+for deb in $debs; do echo "package: $deb"; done
 echo "lintian: $(grep -c '^E:' "$out/lintian.txt") errors, $(grep -c '^W:' "$out/lintian.txt") warnings"
 exit $rc

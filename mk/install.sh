@@ -6,6 +6,12 @@
 #
 #	mk/install.sh install|uninstall
 #	  DESTDIR BINDIR MANDIR DOCDIR COMPDIR DATADIR UNITDIR UDEVDIR TIERTUNE TIERTOP
+#	  PREFIX LIBDIR INCDIR MAN3DIR LIBSO SONAME VERSION
+#
+# The library (lib/README.md): LIBSO (libtiertune.so.1.0.0) with its soname
+# link (libtiertune.so.1) and the development link (libtiertune.so), the
+# header, tiertune.pc (from lib/tiertune.pc.in, with these folders) and the
+# calls' manual pages (docs/*.3).
 #
 # The models go to DATADIR/models/ and the machine trees they name to
 # DATADIR/machines/NAME/, each model's machine_sysfs rewritten to
@@ -14,6 +20,7 @@
 set -eu
 mode=${1:?install or uninstall}
 : "${BINDIR:?}" "${MANDIR:?}" "${DOCDIR:?}" "${COMPDIR:?}" "${DATADIR:?}" "${UNITDIR:?}" "${UDEVDIR:?}"
+: "${LIBDIR:?}" "${INCDIR:?}" "${MAN3DIR:?}"
 D=${DESTDIR:-}
 # The trees the models name: the last part of their machine_sysfs.
 trees() { sed -n 's|.*"machine_sysfs": *"[^"]*/\([^"/]*\)".*|\1|p' model/machines/*.json | sort -u; }
@@ -23,6 +30,8 @@ if [ "$mode" = uninstall ]; then
 	rm -f "$D$BINDIR/tiertune" "$D$BINDIR/tiertop" "$D$MANDIR/tiertune.1" "$D$MANDIR/tiertop.1" \
 		"$D$COMPDIR/tiertune" "$D$COMPDIR/tiertop" "$D$UDEVDIR/85-tiertune.rules"
 	for u in $units; do rm -f "$D$UNITDIR/$u"; done
+	rm -f "$D$LIBDIR"/libtiertune.so* "$D$LIBDIR/pkgconfig/tiertune.pc" "$D$INCDIR/tiertune.h"
+	for m in docs/*.3; do rm -f "$D$MAN3DIR/${m##*/}"; done
 	rm -rf "$D$DOCDIR" "$D$DATADIR"
 	echo "uninstalled tiertune from $D${BINDIR%/bin}"
 	exit 0
@@ -47,6 +56,16 @@ for f in systemd/*.in; do
 	subst "$f" >"$D$UNITDIR/${u%.in}"
 	chmod 0644 "$D$UNITDIR/${u%.in}"
 done
+: "${LIBSO:?}" "${SONAME:?}" "${VERSION:?}" "${PREFIX:?}"
+install -D -m 0644 "$LIBSO" "$D$LIBDIR/${LIBSO##*/}"
+ln -sf "${LIBSO##*/}" "$D$LIBDIR/$SONAME"
+ln -sf "$SONAME" "$D$LIBDIR/libtiertune.so"
+install -D -m 0644 lib/tiertune.h "$D$INCDIR/tiertune.h"
+install -d "$D$LIBDIR/pkgconfig"
+sed -e "s|@prefix@|$PREFIX|" -e "s|@libdir@|$LIBDIR|" -e "s|@includedir@|$INCDIR|" \
+	-e "s|@version@|$VERSION|" -e '/^# SPDX/d' lib/tiertune.pc.in >"$D$LIBDIR/pkgconfig/tiertune.pc"
+chmod 0644 "$D$LIBDIR/pkgconfig/tiertune.pc"
+for m in docs/*.3; do install -D -m 0644 "$m" "$D$MAN3DIR/${m##*/}"; done
 install -D -m 0644 systemd/tiertune-metrics.timer "$D$UNITDIR/tiertune-metrics.timer"
 install -D -m 0644 systemd/85-tiertune.rules "$D$UDEVDIR/85-tiertune.rules"
 install -d "$D$DATADIR/models" "$D$DATADIR/machines"

@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 # manual pages.
 sources() {
 	git ls-files | grep -vE '^tests/(fixtures|fuzz/seeds)/' |
-		grep -E '\.(c|h|sh|py|bash|in|timer|rules|1)$|(^|/)(Makefile|rules|run|init)$' |
+		grep -E '\.(c|h|sh|py|bash|in|timer|rules|1|3)$|(^|/)(Makefile|rules|run|init)$' |
 		grep -vE '^debian/(source|copyright|changelog|control)' |
 		while read -r f; do [ -f "$f" ] && echo "$f"; done
 }
@@ -29,7 +29,7 @@ line_for() { # file: the SPDX line in that file's comment syntax
 	case $1 in
 	*.c) echo "// $id" ;;
 	*.h) echo "/* $id */" ;;
-	*.1) printf '.\\" %s\n' "$id" ;;
+	*.1 | *.3) printf '.\\" %s\n' "$id" ;;
 	*) echo "# $id" ;;
 	esac
 }

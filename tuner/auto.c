@@ -156,6 +156,19 @@ static int profile_measure(struct tt_auto *c, int cost)
 	return rc;
 }
 
+/* The request's profile is of this source and these nodes, measured. */
+static bool given_profile(const struct tt_auto *c)
+{
+	const struct tt_profile *p = c->req.profile;
+
+	if (!p || p->source != c->req.source || p->n != c->cfg.nnodes || !tt_profile_complete(p))
+		return false;
+	for (int k = 0; k < p->n; k++)
+		if (p->nodes[k].node != c->cfg.nodes[k])
+			return false;
+	return true;
+}
+
 /* The prior and the auto-mode baseline. The auto baseline is what the
  * kernel's auto mode would do: HMAT's figures where every node has them,
  * else the prior's. The prior is the profile measured from the source
@@ -181,6 +194,8 @@ static int pick_prior(struct tt_auto *c)
 		tt_profile_bw(&hmat, cfg->auto_bw_bytes_s);
 	if (m && !c->req.no_profile) {
 		rc = tt_profile_model(p, m, c->req.source, cfg->nodes, cfg->nnodes);
+	} else if (given_profile(c)) {
+		*p = *c->req.profile;
 	} else if (m || skipped) {
 		*p = hmat;
 		p->skipped = skipped ? skipped : "the budget is too small for it";

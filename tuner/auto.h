@@ -92,6 +92,11 @@ struct tt_auto_req {
 	bool allow_unstable;
 	int repeat;
 	bool no_profile;
+	/* A profile measured before from the source to the searched nodes
+	 * (the library's probe, lib/tiertune.h): the prior, not measured
+	 * again, and no cost to the budget; NULL, or another source or
+	 * nodes: measured as without it. */
+	const struct tt_profile *profile;
 	const struct tt_model *model; /* NULL: real trials */
 	double sigma;		      /* the model's relative noise */
 	uint64_t seed;		      /* the model's noise seed */

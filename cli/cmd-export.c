@@ -7,7 +7,7 @@
 
 #include "../core/apply.h"
 #include "../core/parse.h"
-#include "../core/rebalance.h"
+#include "../migrate/rebalance.h"
 #include "../core/wi.h"
 #include "../db/db.h"
 #include "../writer/recos.h"

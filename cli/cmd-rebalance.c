@@ -11,7 +11,7 @@
  * --rebalance-after does it too), the planner and mover core/rebalance.c. */
 #include "cli.h"
 
-#include "../core/rebalance.h"
+#include "../migrate/rebalance.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
 

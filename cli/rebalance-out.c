@@ -6,7 +6,7 @@
 #include "cli.h"
 
 #include "../core/parse.h"
-#include "../core/rebalance.h"
+#include "../migrate/rebalance.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
 #include "../db/db.h"

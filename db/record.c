@@ -9,7 +9,7 @@
 #include "../core/error.h"
 #include "../core/objective.h"
 #include "../core/proc.h"
-#include "../core/rebalance.h"
+#include "../migrate/rebalance.h"
 #include "../core/state.h"
 #include "../core/wi.h"
 

@@ -7,7 +7,7 @@
 #include "test.h"
 
 #include "../../core/error.h"
-#include "../../core/rebalance.h"
+#include "../../migrate/rebalance.h"
 #include "../../core/test-hooks.h"
 
 #include <errno.h>

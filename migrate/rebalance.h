@@ -22,11 +22,11 @@
 #ifndef TT_REBALANCE_H
 #define TT_REBALANCE_H
 
-#include "bitmap.h"
-#include "proc.h"
-#include "sysfs.h"
-#include "topo.h"
-#include "weights.h"
+#include "../core/bitmap.h"
+#include "../core/proc.h"
+#include "../core/sysfs.h"
+#include "../core/topo.h"
+#include "../core/weights.h"
 
 #include <stdbool.h>
 #include <stdint.h>

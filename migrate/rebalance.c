@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "rebalance.h"
 
-#include "deadline.h"
-#include "error.h"
-#include "interleave.h"
-#include "numa-maps.h"
-#include "parse.h"
-#include "test-hooks.h"
+#include "../core/deadline.h"
+#include "../core/error.h"
+#include "../core/interleave.h"
+#include "../core/numa-maps.h"
+#include "../core/parse.h"
+#include "../core/test-hooks.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1268,3 +1268,18 @@ void tt_rb_proc_release(struct tt_rb_proc *p)
 {
 	tt_proc_ref_close(&p->ref);
 }
+
+int tt_rb_figures(const struct tt_rb_result *res, struct tt_rb_figure *out)
+{
+	const struct tt_rb_figure figs[TT_RB_NFIGURES] = {
+		{ "pages_planned", (double)res->planned }, { "pages_moved", (double)res->moved },
+		{ "pages_ebusy", (double)res->ebusy },	   { "pages_efault", (double)res->efault },
+		{ "pages_enoent", (double)res->enoent },   { "pages_eacces", (double)res->eacces },
+		{ "pages_enomem", (double)res->enomem },   { "pages_other", (double)res->other },
+		{ "move_calls", (double)res->calls },	   { "elapsed_s", res->elapsed_s },
+		{ "process_gone", res->gone ? 1 : 0 },
+	};
+
+	memcpy(out, figs, sizeof(figs));
+	return TT_RB_NFIGURES;
+}

@@ -229,6 +229,16 @@ struct tt_rb_result {
 	bool stopped;	  /* the progress callback stopped it */
 };
 
+/* The outcome as named figures, in the order a record keeps them
+ * (pages_planned ... process_gone: the database's samples of collector
+ * "rebalance"); the number filled, TT_RB_NFIGURES. */
+#define TT_RB_NFIGURES 11
+struct tt_rb_figure {
+	const char *metric;
+	double value;
+};
+int tt_rb_figures(const struct tt_rb_result *res, struct tt_rb_figure *out);
+
 /* Moves unit i to dest[i] (>= 0) in batches of cfg->batch units, no faster
  * than cfg->rate_bytes_s, each batch only while ref's process is alive
  * (checked before and after the call). A process that exits midway ends

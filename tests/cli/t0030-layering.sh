@@ -23,6 +23,7 @@ bench 1
 capture 1
 collectors 1
 db 1
+migrate 1
 measure 2
 writer 2
 model 3

@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "../view/run-figures.h"
 
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/parse.h"
 #include "../migrate/rebalance.h"
 #include "../core/wi.h"

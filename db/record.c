@@ -5,7 +5,7 @@
 #include "db-int.h"
 #include "json.h"
 
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/error.h"
 #include "../core/objective.h"
 #include "../core/proc.h"

@@ -23,10 +23,10 @@
 #ifndef TT_APPLY_H
 #define TT_APPLY_H
 
-#include "sysfs.h"
-#include "topo.h"
-#include "weights.h"
-#include "wi.h"
+#include "../core/sysfs.h"
+#include "../core/topo.h"
+#include "../core/weights.h"
+#include "../core/wi.h"
 
 #include <stdbool.h>
 #include <stdio.h>

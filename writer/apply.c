@@ -2,12 +2,12 @@
 #define _GNU_SOURCE /* flock */
 #include "apply.h"
 
-#include "error.h"
-#include "fixture-kernel.h"
+#include "../core/error.h"
+#include "../core/fixture-kernel.h"
 #include "journal.h"
-#include "parse.h"
-#include "proc.h"
-#include "state.h"
+#include "../core/parse.h"
+#include "../core/proc.h"
+#include "../core/state.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
 /* tiertune rebalance's work, shared by the rebalance command and run
  * --rebalance-after (a command file calls no other's): the refusals, the
  * look at where the pages are, the plan, the moves in rounds, the record and
- * the report. The planner and mover are core/rebalance.c. */
+ * the report. The planner and mover are migrate/rebalance.c. */
 #include "cli.h"
 
 #include "../core/parse.h"

@@ -251,6 +251,12 @@ int tt_rb_figures(const struct tt_rb_result *res, struct tt_rb_figure *out);
 int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t n, const int *dest,
 	       const struct tt_rb_cfg *cfg, struct tt_rb_result *res);
 
+/* move_pages(2) of another process (the test hooks' in place of it): 0,
+ * the pages not moved, or -errno. The scan queries with it (nodes NULL), the
+ * refusals ask the kernel's own check with no pages, the mover moves. */
+long tt_rb_move_pages(pid_t pid, unsigned long n, void **pages, const int *nodes, int *status,
+		      int flags);
+
 /* Units that did not move, by address, each with its last status: a page
  * that cannot move (shared with another process, the zero page) fails
  * again each round, and the rounds' counts must not add it up. */

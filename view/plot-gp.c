@@ -175,6 +175,13 @@ static void title(const struct tt_plot *pl, FILE *f, const char *cmd, const char
 			" . \"\\n\" . 'UNSTABLE: passes spread beyond %.0f%%, or a curve not "
 			"monotone: other work shared the host'",
 			TT_SPREAD_MAX * 100);
+	/* show's words (view/run-figures.c tt_distrust_text), on one line. */
+	if (pl->descheduled)
+		fprintf(f,
+			" . \"\\n\" . 'DESCHEDULED: the measuring threads ran under %.0f%% of "
+			"their "
+			"passes: other work shared the CPU'",
+			TT_RAN_MIN * 100);
 	fputs("\n", f);
 }
 

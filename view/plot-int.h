@@ -43,6 +43,7 @@ struct tt_plot {
 	bool cache_resident; /* a trial's working set fitted in the LLC */
 	bool below_rule;     /* a trial's arrays were under 4x the LLC (STREAM's rule) */
 	bool unstable;	     /* a trial's passes spread, or a curve was not monotone */
+	bool descheduled;    /* a trial's measuring threads did not run through its passes */
 	/* Each run's objective, and as its text; a search run's figure is the
 	 * one its objective ranks by (core/figure.h), the recommendation's
 	 * score converted back to it through tuner/score.h. */

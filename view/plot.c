@@ -679,6 +679,7 @@ int tt_plot_new(struct tt_plot **out, json_t *const *runs, int nruns)
 			pl->cache_resident |= json_is_true(json_object_get(t, "cache_resident"));
 			pl->below_rule |= json_is_true(json_object_get(t, "below_llc_rule"));
 			pl->unstable |= json_is_true(json_object_get(t, "unstable"));
+			pl->descheduled |= json_is_true(json_object_get(t, "descheduled"));
 		}
 		if ((rc = kind_of(pl, r, &kind)) < 0)
 			break;

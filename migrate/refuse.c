@@ -15,13 +15,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef MPOL_MF_MOVE
-#define MPOL_MF_MOVE (1 << 1)
-#endif
-#ifndef MPOL_MF_MOVE_ALL
-#define MPOL_MF_MOVE_ALL (1 << 2)
-#endif
-
 /* "Uid:\treal\teffective\tsaved\tfs": the first three, how many parsed. */
 static int uids(const char *s, unsigned int *uid)
 {

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PAGE 4096ULL
-
 int tt_rb_apportion(uint64_t total, const uint64_t *w, int n, uint64_t *out)
 {
 	unsigned __int128 sum = 0, given = 0;

@@ -129,4 +129,20 @@ int tt_bench_stream(const struct tt_bench_opts *o, struct tt_bench_result *r);
 int tt_bench_latency(const struct tt_bench_opts *o, struct tt_bench_result *r);
 int tt_bench_loaded(const struct tt_bench_opts *o, struct tt_bench_result *r);
 
+/* Between the harness's files (bufs.c, reuse.c, run.c). */
+#define PAGE_BYTES ((size_t)1 << TT_PAGE_SHIFT)
+/* r += rep: pages per node, and the whole count. */
+void tt_bench_report_add(struct tt_place_report *r, const struct tt_place_report *rep);
+/* A context (reuse.c): its arrays freed, whether they fit a run of o with k
+ * (the kernel, threads, THP and page size), built for it, moved to a
+ * placement (*moved: pages moved), and verified (fresh: every page, else a
+ * spot check; *changed: pages found elsewhere). */
+void tt_bench_ctx_drop(struct tt_bench_ctx *c);
+bool tt_bench_ctx_fits(const struct tt_bench_ctx *c, const struct tt_bench_opts *o,
+		       const struct tt_bench_result *r, size_t bytes);
+int tt_bench_ctx_build(struct tt_bench_ctx *c, const struct tt_bench_opts *o,
+		       const struct tt_bench_result *r, size_t bytes);
+int tt_bench_ctx_move(struct tt_bench_ctx *c, const struct tt_placement *p, uint64_t *moved);
+int tt_bench_ctx_verify(struct tt_bench_ctx *c, const struct tt_placement *p, bool fresh,
+			struct tt_place_report *r);
 #endif

@@ -13,7 +13,7 @@
 #include "progress.h"
 
 #include "../bench/kernels.h"
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/bitmap.h"
 #include "../core/wi.h"
 #include "../tuner/auto.h"

@@ -5,9 +5,9 @@
 #include "cli.h"
 #include "../view/run-figures.h"
 
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/parse.h"
-#include "../core/rebalance.h"
+#include "../migrate/rebalance.h"
 #include "../core/wi.h"
 #include "../db/db.h"
 #include "../writer/recos.h"
@@ -722,7 +722,7 @@ static int check_recos(const struct export *e)
 	return rc;
 }
 
-/* Per-node shares in basis points (core/rebalance.h: one cycle of the
+/* Per-node shares in basis points (migrate/rebalance.h: one cycle of the
  * kernel's interleave walk, apportioned to exactly 10000 by the largest
  * remainder), one line per node: the goals DAMON's weighted
  * migrate_hot/migrate_cold take as dests (a dest's id is the node, its

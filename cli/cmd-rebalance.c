@@ -8,10 +8,10 @@
  * bounded batches until every node is within the tolerance of its share.
  * A dry run by default, as migratepages' users would expect of a tool that
  * touches a production process. The work is rebalance-out.c (run
- * --rebalance-after does it too), the planner and mover core/rebalance.c. */
+ * --rebalance-after does it too), the planner and mover migrate/rebalance.c. */
 #include "cli.h"
 
-#include "../core/rebalance.h"
+#include "../migrate/rebalance.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
 

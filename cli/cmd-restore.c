@@ -4,7 +4,7 @@
  * everywhere, or the kernel's auto mode; through apply's transaction. */
 #include "cli.h"
 
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/state.h"
 #include "../writer/writer.h"
 

@@ -2,7 +2,7 @@
 /* tiertune topo: what the machine (or fixture) under the sysfs root offers. */
 #include "cli.h"
 
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/state.h"
 #include "../core/topo.h"
 #include "../core/wi.h"

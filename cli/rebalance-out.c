@@ -2,11 +2,11 @@
 /* tiertune rebalance's work, shared by the rebalance command and run
  * --rebalance-after (a command file calls no other's): the refusals, the
  * look at where the pages are, the plan, the moves in rounds, the record and
- * the report. The planner and mover are core/rebalance.c. */
+ * the report. The planner and mover are migrate/rebalance.c. */
 #include "cli.h"
 
 #include "../core/parse.h"
-#include "../core/rebalance.h"
+#include "../migrate/rebalance.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
 #include "../db/db.h"
@@ -449,15 +449,27 @@ static void rb_record(struct rb_run *r)
 	int dbrc = cli_db(r->cli, 0, &db);
 
 	if (dbrc == 0) {
+		struct tt_rb_figure f[TT_RB_NFIGURES];
+		struct tt_db_sample moves[TT_RB_NFIGURES];
+		int nf = tt_rb_figures(&r->total, f);
+
+		for (int i = 0; i < nf; i++)
+			moves[i] = (struct tt_db_sample){ .collector = "rebalance",
+							  .metric = f[i].metric,
+							  .node = -1,
+							  .value = f[i].value };
 		dbrc = tt_db_rebalance_record(db, r->t,
 					      &(struct tt_db_rebalance){
 						      .command = r->cli->cmdline,
 						      .process = r->process,
 						      .weights = r->w,
 						      .want = r->want,
-						      .before = &r->before,
-						      .after = &r->after,
-						      .res = &r->total,
+						      .before = r->before.pages,
+						      .after = r->after.pages,
+						      .before_total = r->before.total,
+						      .after_total = r->after.total,
+						      .moves = moves,
+						      .nmoves = (size_t)nf,
 						      .within = r->within,
 					      },
 					      &r->run_id);

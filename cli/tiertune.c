@@ -3,7 +3,7 @@
 #include "cli.h"
 
 #include "../collectors/collector.h"
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../bench/kernels.h"
 #include "../core/state.h"
 #include "../core/topo.h"

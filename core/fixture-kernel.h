@@ -21,7 +21,7 @@
 extern const struct tt_sysfs_store tt_fixture_kernel;
 /* Removes the temp files of stores cut short by a kill (a kernel has none
  * to show), in every backend's folder; the write lock's holder calls it
- * (core/apply.c), never a command that does not hold it. */
+ * (writer/apply.c), never a command that does not hold it. */
 void tt_fixture_recover(const struct tt_sysfs *s);
 /* Memory hot-added to node (its first, as a CXL region onlined through
  * dax/kmem), which the kernel puts in tier: the node is added to

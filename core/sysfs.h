@@ -13,7 +13,7 @@
  * chosen when the root is opened for writing (core/root.h: the live
  * kernel's files, or the fixture kernel's store rules for any other root);
  * a root opened with tt_sysfs_init alone is for reading. Which files may be
- * written is the writer's business (core/apply.c), not this file's.
+ * written is the writer's business (writer/apply.c), not this file's.
  *
  * Reads under a root other than "/" stay beneath it: a symlink that leads
  * out of the tree is refused (its target's content never reaches a

@@ -3,7 +3,7 @@
  * sysfs-kernel-mm-mempolicy-weighted-interleave. */
 #include "wi.h"
 
-#include "apply.h"
+#include "plan.h"
 #include "error.h"
 #include "fixture-kernel.h"
 #include "parse.h"

@@ -8,7 +8,7 @@
  * the interleave order a source node's pages get). Code outside the
  * backend files walks the table and never names an interface: apply,
  * restore, export, simulate and tiertop work with any backend the table
- * lists. The backends only read, and say what to write; core/apply.c
+ * lists. The backends only read, and say what to write; writer/apply.c
  * writes (journal, read-back, restore).
  *
  *	const struct tt_wi_backend *be;

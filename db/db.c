@@ -4,7 +4,7 @@
 #include "db-int.h"
 #include "json.h"
 
-#include "../core/apply.h"
+#include "../core/plan.h"
 #include "../core/error.h"
 #include "../core/proc.h"
 #include "../core/state.h"

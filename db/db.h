@@ -186,21 +186,23 @@ struct tt_apply_plan;
 int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *kind,
 		       const char *command, const char *objective, const struct tt_apply_plan *p);
 
-struct tt_rb_counts;
-struct tt_rb_result;
 /* A rebalance (tiertune rebalance --move): a run of kind "rebalance", its
  * process in the objective ("pid 4242 (postgres)"), trials "before" and
  * "after" whose nodes carry the weight, the target share (requested) and
  * the share held (achieved) and pages; the per-page outcomes as samples of
- * collector "rebalance" (pages_moved, pages_ebusy, ..., process_gone). No
- * schema change: trials and samples hold it. Done when the after shares
- * are within the tolerance, else failed. */
+ * collector "rebalance" (pages_moved, pages_ebusy, ..., process_gone: the
+ * mover names them, migrate/rebalance.h tt_rb_figures). No schema change:
+ * trials and samples hold it. Done when the after shares are within the
+ * tolerance, else failed. The caller passes counts and outcomes as plain
+ * figures: db/ stands below migrate/ and knows none of its types. */
 struct tt_db_rebalance {
 	const char *command, *process;
 	const struct tt_weights *weights;
-	const uint64_t *want; /* pages per node, TT_MAX_NODES */
-	const struct tt_rb_counts *before, *after;
-	const struct tt_rb_result *res;
+	const uint64_t *want;		    /* pages per node, TT_MAX_NODES */
+	const uint64_t *before, *after;	    /* 4 KiB pages held per node, TT_MAX_NODES */
+	uint64_t before_total, after_total; /* 4 KiB pages */
+	const struct tt_db_sample *moves;   /* the mover's outcomes */
+	size_t nmoves;
 	bool within; /* the after shares are within the tolerance */
 };
 int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,

@@ -4,7 +4,7 @@
 #include "json.h"
 #include "recipe.h"
 
-#include "../core/apply.h"
+#include "../core/plan.h"
 #include "../core/error.h"
 #include "../core/proc.h"
 #include "../core/state.h"

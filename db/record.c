@@ -5,11 +5,10 @@
 #include "db-int.h"
 #include "json.h"
 
-#include "../core/apply.h"
+#include "../core/plan.h"
 #include "../core/error.h"
 #include "../core/objective.h"
 #include "../core/proc.h"
-#include "../core/rebalance.h"
 #include "../core/state.h"
 #include "../core/wi.h"
 
@@ -519,28 +518,28 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
 }
 
 static int rebalance_trial(struct tt_db *db, int64_t run, const struct tt_db_rebalance *r,
-			   const char *placement, const struct tt_rb_counts *c)
+			   const char *placement, const uint64_t *pages, uint64_t total)
 {
 	struct tt_db_trial_node nodes[64];
 	int n = 0;
 	int64_t trial;
 
 	for (int id = 0; id < TT_MAX_NODES && n < 64; id++) {
-		if (!c->pages[id] && !r->want[id] && !tt_nodemask_test(&r->weights->set, id))
+		if (!pages[id] && !r->want[id] && !tt_nodemask_test(&r->weights->set, id))
 			continue;
 		nodes[n++] = (struct tt_db_trial_node){
 			.node = id,
 			.weight = tt_weights_get(r->weights, id, 0),
-			.requested_share = c->total ? (double)r->want[id] / (double)c->total : 0,
-			.achieved_share = c->total ? (double)c->pages[id] / (double)c->total : 0,
-			.pages = c->pages[id],
+			.requested_share = total ? (double)r->want[id] / (double)total : 0,
+			.achieved_share = total ? (double)pages[id] / (double)total : 0,
+			.pages = pages[id],
 		};
 	}
 	return tt_db_trial_add(db, run,
 			       &(struct tt_db_trial){ .kernel = "rebalance",
 						      .mix = r->process,
 						      .placement = placement,
-						      .size_bytes = c->total * 4096,
+						      .size_bytes = total * 4096,
 						      .validated = true,
 						      .nnodes = n,
 						      .nodes = nodes },
@@ -550,35 +549,16 @@ static int rebalance_trial(struct tt_db *db, int64_t run, const struct tt_db_reb
 int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,
 			   const struct tt_db_rebalance *r, int64_t *run_id)
 {
-	const struct tt_rb_result *res = r->res;
-	const struct {
-		const char *metric;
-		double value;
-	} figs[] = {
-		{ "pages_planned", (double)res->planned }, { "pages_moved", (double)res->moved },
-		{ "pages_ebusy", (double)res->ebusy },	   { "pages_efault", (double)res->efault },
-		{ "pages_enoent", (double)res->enoent },   { "pages_eacces", (double)res->eacces },
-		{ "pages_enomem", (double)res->enomem },   { "pages_other", (double)res->other },
-		{ "move_calls", (double)res->calls },	   { "elapsed_s", res->elapsed_s },
-		{ "process_gone", res->gone ? 1 : 0 },
-	};
-	struct tt_db_sample s[sizeof(figs) / sizeof(figs[0])];
 	int64_t host;
 	int rc = run_open(db, t, "rebalance", r->command, r->process, &host, run_id);
 
 	if (rc < 0)
 		return rc;
-	rc = rebalance_trial(db, *run_id, r, "before", r->before);
+	rc = rebalance_trial(db, *run_id, r, "before", r->before, r->before_total);
 	if (rc == 0)
-		rc = rebalance_trial(db, *run_id, r, "after", r->after);
-	for (size_t i = 0; i < sizeof(figs) / sizeof(figs[0]); i++)
-		s[i] = (struct tt_db_sample){ .t_s = 0,
-					      .collector = "rebalance",
-					      .metric = figs[i].metric,
-					      .node = -1,
-					      .value = figs[i].value };
+		rc = rebalance_trial(db, *run_id, r, "after", r->after, r->after_total);
 	if (rc == 0)
-		rc = tt_db_samples_add(db, *run_id, 0, s, sizeof(s) / sizeof(s[0]));
+		rc = tt_db_samples_add(db, *run_id, 0, r->moves, r->nmoves);
 	if (rc == 0)
 		rc = tt_db_run_finish(db, *run_id, r->within ? TT_RUN_DONE : TT_RUN_FAILED);
 	return tt_db_tx_end(db, rc);

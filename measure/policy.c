@@ -2,7 +2,7 @@
 /* A trial under written weights (see policy.h). */
 #include "policy.h"
 
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/error.h"
 #include "../core/wi.h"
 

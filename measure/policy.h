@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * A trial under written weights: the candidate's node weights written to
- * sysfs through the apply transaction (core/apply.h: lock, journal, write,
+ * sysfs through the apply transaction (writer/apply.h: lock, journal, write,
  * read back), the trial run under the kernel's own MPOL_WEIGHTED_INTERLEAVE,
  * and the old weights put back after it, whatever happened. Kernel-policy
  * bench trials and app-mode trials (app.h) both run this way.

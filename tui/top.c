@@ -3,7 +3,7 @@
  * actions that write (a weight, its undo). No terminal here. */
 #include "tui.h"
 
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/deadline.h"
 #include "../core/error.h"
 #include "../core/root.h"

@@ -2,7 +2,7 @@
 /*
  * tiertop's own parts, shared by its front ends: the application state
  * (top.c: topology, weights, collectors on the sampler's thread, the process
- * scanner, history; the weight edit and undo through core/apply.h), the
+ * scanner, history; the weight edit and undo through writer/apply.h), the
  * scripted test collector, and the curses screen (screen.c, the only file
  * that includes curses.h).
  *

@@ -6,7 +6,7 @@
 
 #include "../bench/kernels.h"
 #include "../bench/run.h"
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/error.h"
 #include "../core/parse.h"
 #include "../core/wi.h"

@@ -30,7 +30,7 @@
 #define TT_AUTO_H
 
 #include "../bench/place.h"
-#include "../core/apply.h"
+#include "../writer/apply.h"
 #include "../core/recommend.h"
 #include "../core/topo.h"
 #include "../model/model.h"

@@ -3,8 +3,9 @@
  * The search strategies. To add one: 1. write tuner/s-<name>.c with a
  * const struct tt_strategy (search.h says what run() may do); 2. declare it
  * in search.h; 3. list it below; 4. name it in docs/tiertune.1's auto
- * section (t0013 holds the man page to every choice). The first is the
- * default.
+ * section, in this order (t0013 holds the man page to every choice, t0011
+ * to the order); 5. a quality test in tests/unit/test-tuner.c (tuner/README.md
+ * has the whole recipe). The first is the default.
  */
 #include "search.h"
 

@@ -3,7 +3,7 @@
 
 #include "../core/error.h"
 #include "../core/parse.h"
-#include "../core/rebalance.h"
+#include "../migrate/rebalance.h"
 #include "../core/state.h"
 #include "../core/version.h"
 #include "../db/json.h"

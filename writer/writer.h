@@ -30,7 +30,7 @@
 #ifndef TT_WRITER_H
 #define TT_WRITER_H
 
-#include "../core/apply.h"
+#include "apply.h"
 #include "../core/recommend.h"
 
 #include <stdbool.h>

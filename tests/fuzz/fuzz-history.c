@@ -4,7 +4,7 @@
  * record it returns is whole, for the root asked, and names only files
  * under /sys. */
 #include "../../core/error.h"
-#include "../../core/journal.h"
+#include "../../writer/journal.h"
 #include "fuzz.h"
 
 #include <assert.h>

@@ -2,7 +2,7 @@
 /* tt_journal_read: any file is a journal or an error, never a crash; what
  * it accepts only names files under /sys and has a root and an owner. */
 #include "../../core/error.h"
-#include "../../core/journal.h"
+#include "../../writer/journal.h"
 #include "fuzz.h"
 
 #include <assert.h>

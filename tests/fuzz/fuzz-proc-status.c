@@ -2,7 +2,7 @@
 /* tt_rb_status_read, rebalance's reader of /proc/PID/status (a captured
  * tree holds anything): any text reads or is refused, the name stays a
  * string within its buffer, at most three uids. */
-#include "../../core/rebalance.h"
+#include "../../migrate/rebalance.h"
 #include "fuzz.h"
 
 #include <assert.h>

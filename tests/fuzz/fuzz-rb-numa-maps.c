@@ -2,7 +2,7 @@
 /* tt_rb_numa_maps_count, rebalance's counts from /proc/PID/numa_maps (a
  * captured tree's): any text counts or is skipped line by line, never
  * overflowing: the per-node pages sum to the total. */
-#include "../../core/rebalance.h"
+#include "../../migrate/rebalance.h"
 #include "fuzz.h"
 
 #include <assert.h>

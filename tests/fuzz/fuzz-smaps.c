@@ -2,7 +2,7 @@
 /* tt_rb_smaps_read, rebalance's reader of /proc/PID/smaps: any text reads,
  * each VMA it gives is well formed (start <= end, a page size a kernel
  * has), and only a private readable one is taken. */
-#include "../../core/rebalance.h"
+#include "../../migrate/rebalance.h"
 #include "fuzz.h"
 
 #include <assert.h>

@@ -6,7 +6,7 @@
 #include "test.h"
 
 #include "../../bench/kernels.h"
-#include "../../core/apply.h"
+#include "../../writer/apply.h"
 #include "../../core/error.h"
 #include "../../core/grid.h"
 #include "../../core/sysfs.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/* core/rebalance.c: shares by the largest remainder, targets, flows, the
+/* migrate/rebalance.c: shares by the largest remainder, targets, flows, the
  * planner's choice of pages (exact vectors worked by hand below), and the
  * mover's batches, rate and a process that is gone, on this process's own
  * pages (a move to the node a page is on is a no-op, so this holds on one
@@ -7,7 +7,7 @@
 #include "test.h"
 
 #include "../../core/error.h"
-#include "../../core/rebalance.h"
+#include "../../migrate/rebalance.h"
 #include "../../core/test-hooks.h"
 
 #include <errno.h>

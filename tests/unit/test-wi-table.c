@@ -8,7 +8,7 @@
 #include "test.h"
 
 #include "../../core/root.h"
-#include "../../core/apply.h"
+#include "../../writer/apply.h"
 #include "../../core/error.h"
 #include "../../core/recommend.h"
 #include "../../core/wi.h"

@@ -3,7 +3,7 @@
  * copies of fixtures, with the kernel's store rules; never the live /sys. */
 #include "test.h"
 
-#include "../../core/apply.h"
+#include "../../writer/apply.h"
 #include "../../core/fixture-kernel.h"
 #include "../../core/root.h"
 #include "../../core/error.h"

@@ -22,11 +22,11 @@
 #ifndef TT_REBALANCE_H
 #define TT_REBALANCE_H
 
-#include "bitmap.h"
-#include "proc.h"
-#include "sysfs.h"
-#include "topo.h"
-#include "weights.h"
+#include "../core/bitmap.h"
+#include "../core/proc.h"
+#include "../core/sysfs.h"
+#include "../core/topo.h"
+#include "../core/weights.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -229,6 +229,16 @@ struct tt_rb_result {
 	bool stopped;	  /* the progress callback stopped it */
 };
 
+/* The outcome as named figures, in the order a record keeps them
+ * (pages_planned ... process_gone: the database's samples of collector
+ * "rebalance"); the number filled, TT_RB_NFIGURES. */
+#define TT_RB_NFIGURES 11
+struct tt_rb_figure {
+	const char *metric;
+	double value;
+};
+int tt_rb_figures(const struct tt_rb_result *res, struct tt_rb_figure *out);
+
 /* Moves unit i to dest[i] (>= 0) in batches of cfg->batch units, no faster
  * than cfg->rate_bytes_s, each batch only while ref's process is alive
  * (checked before and after the call). A process that exits midway ends
@@ -240,6 +250,12 @@ struct tt_rb_result {
  * counted as it ended. */
 int tt_rb_move(const struct tt_proc_ref *ref, const struct tt_rb_unit *u, size_t n, const int *dest,
 	       const struct tt_rb_cfg *cfg, struct tt_rb_result *res);
+
+/* move_pages(2) of another process (the test hooks' in place of it): 0,
+ * the pages not moved, or -errno. The scan queries with it (nodes NULL), the
+ * refusals ask the kernel's own check with no pages, the mover moves. */
+long tt_rb_move_pages(pid_t pid, unsigned long n, void **pages, const int *nodes, int *status,
+		      int flags);
 
 /* Units that did not move, by address, each with its last status: a page
  * that cannot move (shared with another process, the zero page) fails

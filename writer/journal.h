@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * The apply journal's and undo history's file format (internal to
- * core/apply.c). The journal holds the values a transaction replaces,
+ * writer/apply.c). The journal holds the values a transaction replaces,
  * written before the first sysfs write; the history holds one record per
  * committed transaction, appended and fsynced before the journal goes, so
  * that at every instant one of them can undo the change. Text, one item a

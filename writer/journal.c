@@ -2,11 +2,11 @@
 #define _GNU_SOURCE /* mkostemp */
 #include "journal.h"
 
-#include "error.h"
-#include "parse.h"
-#include "proc.h"
-#include "state.h"
-#include "wi.h"
+#include "../core/error.h"
+#include "../core/parse.h"
+#include "../core/proc.h"
+#include "../core/state.h"
+#include "../core/wi.h"
 
 #include <errno.h>
 #include <fcntl.h>

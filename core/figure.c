@@ -12,7 +12,10 @@
  * millisecond; its metric as it printed it (%g). Prometheus takes base
  * units: seconds, bytes per second. Memory's sizes and the rate pages move
  * at in MiB (2^20 bytes: pages, caches and hugetlbfs pools come in powers
- * of two, and --size takes them so) to one decimal. */
+ * of two, and --size takes them so) to one decimal; a node's memory in
+ * GiB to one decimal. HMAT's figures as the kernel's ABI gives them
+ * (Documentation/ABI/stable/sysfs-devices-node: whole MB/s and ns), so
+ * that topo shows what sysfs holds. */
 const struct tt_figure tt_figures[TT_FIGURES] = {
 	[TT_FIG_BANDWIDTH] = { .name = "bandwidth",
 			       .stem = "bw",
@@ -118,6 +121,36 @@ const struct tt_figure tt_figures[TT_FIGURES] = {
 			       .divisor = 1 << 20,
 			       .decimals = 1,
 			       .positive = true },
+	[TT_FIG_MEMORY] = { .name = "memory",
+			    .stem = "mem",
+			    .si = "_bytes",
+			    .label = "GiB",
+			    .row = "GiB",
+			    .csv_unit = "bytes",
+			    .plot_unit = "GiB",
+			    .divisor = 1 << 30,
+			    .decimals = 1,
+			    .positive = true },
+	[TT_FIG_HMAT_BW] = { .name = "HMAT bandwidth",
+			     .stem = "hmat_bw",
+			     .si = "_bytes_s",
+			     .label = "MB/s",
+			     .row = "MB/s",
+			     .csv_unit = "bytes/s",
+			     .plot_unit = "MB/s",
+			     .divisor = 1e6,
+			     .decimals = 0,
+			     .positive = true },
+	[TT_FIG_HMAT_LAT] = { .name = "HMAT latency",
+			      .stem = "hmat_lat",
+			      .si = "_ns",
+			      .label = "ns",
+			      .row = "ns",
+			      .csv_unit = "ns",
+			      .plot_unit = "ns",
+			      .divisor = 1,
+			      .decimals = 0,
+			      .positive = true },
 };
 
 const struct tt_figure *tt_objective_figure(const struct tt_objective *o)

@@ -30,6 +30,9 @@ enum tt_figure_id {
 	/* Shown, not ranked by: no passes, no objective, no gauge. */
 	TT_FIG_SIZE,	  /* bytes of memory: a buffer, a cache, a process's pages */
 	TT_FIG_MOVE_RATE, /* bytes of memory moved per second (rebalance) */
+	TT_FIG_MEMORY,	  /* a node's memory, total or free (topo) */
+	TT_FIG_HMAT_BW,	  /* HMAT's bandwidth of a node from its initiators, bytes/s */
+	TT_FIG_HMAT_LAT,  /* HMAT's latency of a node from its initiators, ns */
 	TT_FIGURES,
 };
 

@@ -114,6 +114,10 @@ static void test_rendering(void **state)
 		{ TT_FIG_SIZE, 16 << 20, "16.0", "MiB", "MiB", "bytes", "MiB" },
 		{ TT_FIG_SIZE, 10512 * 4096.0, "41.1", "MiB", "MiB", "bytes", "MiB" },
 		{ TT_FIG_MOVE_RATE, 1.25 * (1 << 20), "1.2", "MiB/s", "MiB/s", "bytes/s", "MiB/s" },
+		/* topo's, as it printed them: a node's memory, HMAT's whole MB/s and ns. */
+		{ TT_FIG_MEMORY, 23.46 * (1 << 30), "23.5", "GiB", "GiB", "bytes", "GiB" },
+		{ TT_FIG_HMAT_BW, 20480e6, "20480", "MB/s", "MB/s", "bytes/s", "MB/s" },
+		{ TT_FIG_HMAT_LAT, 100, "100", "ns", "ns", "ns", "ns" },
 	};
 	(void)state;
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune bench: run a kernel under a placement and report bandwidth and
- * where the pages went. The options and their checks, and the printing;
- * running, collecting and recording are measure/trial.c's. */
+ * where the pages went. The options and their checks, and the order and
+ * words of what is printed; running, collecting and recording are
+ * measure/trial.c's, the figures' text and JSON view/bench-text.c's and
+ * view/bench-json.c's. */
 #include "cli.h"
 #include "progress.h"
 
@@ -14,7 +16,6 @@
 #include "../view/bench-json.h"
 #include "../view/bench-text.h"
 
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -432,6 +432,17 @@ unsigned int tt_bench_judged(const struct tt_bench_result *r)
 					       .unstable = r->unstable });
 }
 
+unsigned int tt_matrix_judged(const struct tt_matrix *m)
+{
+	/* Each of its runs' output was checked, or the matrix failed. */
+	return tt_judged(&(struct tt_judging){ .validated = true,
+					       .cache_resident = m->cache_resident,
+					       .below_rule = m->below_rule,
+					       .short_pass = m->short_pass,
+					       .descheduled = m->descheduled,
+					       .unstable = m->unstable });
+}
+
 void tt_judged_text(unsigned int fails, char *buf, size_t size)
 {
 	size_t at = 0;

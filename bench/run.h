@@ -286,8 +286,10 @@ struct tt_judging {
 };
 /* The judgements v fails, a bit (1u << j) each; 0: valid. */
 unsigned int tt_judged(const struct tt_judging *v);
-/* The same of a run's result. */
+/* The same of a run's result, and of the matrix's runs together. */
 unsigned int tt_bench_judged(const struct tt_bench_result *r);
+struct tt_matrix;
+unsigned int tt_matrix_judged(const struct tt_matrix *m);
 /* "valid", or the words of the judgements failed, ", " between. */
 void tt_judged_text(unsigned int fails, char *buf, size_t size);
 /* A loaded-latency curve (points in the order measured, delays ascending

@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include "../bench/kernels.h"
+#include "../core/figure.h"
 #include "../core/weights.h"
 
 #include <stdint.h>
@@ -280,7 +281,7 @@ static int request(const struct tt_cli *cli)
 	q->repeat = (int)raw.repeat;
 	q->max_weight = (uint32_t)raw.max_weight;
 	q->objective = (enum tt_auto_goal)raw.objective;
-	q->traffic_bytes_s = raw.traffic_gb_s * 1e9;
+	q->traffic_bytes_s = raw.traffic_gb_s * tt_figure(TT_FIG_BANDWIDTH)->divisor;
 	q->granularity = (enum tt_granularity)raw.granularity;
 	q->placement = (enum tt_place_mode)raw.placement;
 	q->strategy = is_auto ? tt_strategies[raw.strategy] : &tt_s_grid;

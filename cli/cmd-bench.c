@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 /* tiertune bench: run a kernel under a placement and report bandwidth and
- * where the pages went. The options and their checks, and the printing;
- * running, collecting and recording are measure/trial.c's. */
+ * where the pages went. The options and their checks, and the order and
+ * words of what is printed; running, collecting and recording are
+ * measure/trial.c's, the figures' text and JSON view/bench-text.c's and
+ * view/bench-json.c's. */
 #include "cli.h"
 #include "progress.h"
 
@@ -11,16 +13,15 @@
 #include "../core/wi.h"
 #include "../db/db.h"
 #include "../measure/trial.h"
+#include "../view/bench-json.h"
+#include "../view/bench-text.h"
 
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-
-#define MIB(b) ((double)(b) / (1 << 20))
 
 /* The columns text is wrapped to: 80, or a narrower terminal's (the
  * terminal broke words at 60 columns). Files and pipes get 80. */
@@ -122,123 +123,22 @@ static int list_kernels(const struct tt_cli *cli)
 	return 0;
 }
 
-static json_t *placement_json(const struct tt_bench_result *r)
+/* Where bench's text goes (view/bench-text.h): stdout, wrapped here. */
+static const struct tt_bench_out *text_out(void)
 {
-	const struct tt_place_report *p = &r->place;
-	json_t *per = json_array();
+	static struct tt_bench_out out;
 
-	for (int node = 0; node < TT_MAX_NODES; node++) {
-		if (!p->want[node] && !p->got[node])
-			continue;
-		json_array_append_new(
-			per, json_pack("{s:i,s:f,s:f,s:I}", "node", node, "requested_share",
-				       (double)p->want[node] / (double)p->checked, "achieved_share",
-				       (double)p->got[node] / (double)p->checked, "pages",
-				       (json_int_t)p->got[node]));
-	}
-	return json_pack("{s:I,s:I,s:I,s:I,s:s,s:f,s:f,s:f,s:f,s:o}", "pages", (json_int_t)p->pages,
-			 "checked", (json_int_t)p->checked, "misplaced", (json_int_t)p->misplaced,
-			 "unknown", (json_int_t)p->unknown, "method", r->place_method, "place_s",
-			 r->place_s, "policy_s", r->policy_s, "touch_s", r->touch_s, "verify_s",
-			 r->verify_s, "per_node", per);
+	out = (struct tt_bench_out){
+		.f = stdout, .cols = text_columns(), .say = say, .wrap = print_wrapped
+	};
+	return &out;
 }
 
-static double figure(const struct tt_bench_result *r, size_t offset)
-{
-	double v;
-
-	memcpy(&v, (const char *)r + offset, sizeof(v));
-	return v;
-}
-
-/* The kind's figures under their names, and a curve's points. */
-static json_t *figures_json(const struct tt_bench_opts *o, const struct tt_bench_result *r)
-{
-	const struct tt_kind *kind = o->kernel->kind;
-	json_t *j = json_object();
-
-	for (const struct tt_kind_figure *f = kind->figures; f->fig; f++) {
-		const char *name[3] = { f->fig->best, f->fig->median, f->fig->worst };
-
-		for (int i = 0; i < 3; i++)
-			json_object_set_new(j, name[i], tt_json_real(figure(r, f->offset[i])));
-		if (f->fig->mean)
-			json_object_set_new(j, f->fig->mean,
-					    tt_json_real(figure(r, f->mean_offset)));
-	}
-	if (!kind->curve)
-		json_object_set_new(j, "repeat", json_integer(o->repeat));
-	if (o->kernel->counting)
-		json_object_set_new(j, "counting", json_string(o->kernel->counting));
-	if (r->loads)
-		json_object_set_new(j, "loads_per_pass", json_integer((json_int_t)r->loads));
-	if (kind->curve) {
-		json_t *pts = json_array();
-
-		for (int i = 0; i < r->npoints; i++) {
-			const struct tt_loaded_point *pt = &r->points[i];
-
-			json_array_append_new(
-				pts, json_pack("{s:I,s:f,s:o,s:o,s:s*}", "delay_spins",
-					       (json_int_t)pt->delay, "delay_ns", pt->delay_ns,
-					       "lat_mean_ns", tt_json_real(pt->lat_ns),
-					       "bw_bytes_s", tt_json_real(pt->bw_bytes_s), "note",
-					       isfinite(pt->lat_ns)
-						       ? NULL
-						       : "no load completed in this point"));
-		}
-		json_object_set_new(j, "traffic",
-				    json_string((o->traffic ? o->traffic : &tt_k_reads)->name));
-		json_object_set_new(j, "idle_lat_ns", tt_json_real(r->idle_lat_ns));
-		json_object_set_new(j, "points", pts);
-	}
-	return j;
-}
-
-static void print_placement(const struct tt_bench_result *r)
-{
-	const struct tt_place_report *p = &r->place;
-
-	char parts[128] = "";
-
-	if (r->touch_s > 0)
-		snprintf(parts, sizeof(parts),
-			 " (policy %.3f, first touch %.3f, verification %.3f)", r->policy_s,
-			 r->touch_s, r->verify_s);
-	printf("\n");
-	say("placement verified (%s): %ju of %ju pages checked, %ju misplaced, %.3f s%s",
-	    r->place_method, (uintmax_t)p->checked, (uintmax_t)p->pages, (uintmax_t)p->misplaced,
-	    r->place_s, parts);
-	printf("node  requested  achieved\n");
-	for (int node = 0; node < TT_MAX_NODES; node++) {
-		if (!p->want[node] && !p->got[node])
-			continue;
-		printf("%-5d %8.2f%%  %7.2f%%\n", node,
-		       100.0 * (double)p->want[node] / (double)p->checked,
-		       100.0 * (double)p->got[node] / (double)p->checked);
-	}
-}
-
-/* A row per figure of the kind: its best, median and worst pass. */
+/* A row per figure of the kind, and a curve's traffic and points. */
 static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_result *r)
 {
-	const struct tt_kind *kind = o->kernel->kind;
-
-	if (kind->figures[0].fig)
-		printf("\n%-12s %12s %12s %12s\n", "per pass", "best", "median", "worst");
-	for (const struct tt_kind_figure *f = kind->figures; f->fig; f++) {
-		printf("%-12s", f->fig->row);
-		for (int i = 0; i < 3; i++)
-			printf(" %12.*f", f->fig->decimals,
-			       figure(r, f->offset[i]) / f->fig->divisor);
-		printf("\n");
-	}
-	if (r->loads)
-		printf("(%ju dependent loads per pass, %d passes)\n", (uintmax_t)r->loads,
-		       o->repeat);
-	else if (o->kernel->counting)
-		printf("(bytes counted as %s does)\n", o->kernel->counting);
-	if (!kind->curve)
+	tt_bench_passes_text(text_out(), o, r);
+	if (!o->kernel->kind->curve)
 		return;
 	printf("\ntraffic: %s on %d thread%s; delay in spin iterations per cache line\n",
 	       (o->traffic ? o->traffic : &tt_k_reads)->name, r->threads - 1,
@@ -251,273 +151,7 @@ static void print_figures(const struct tt_bench_opts *o, const struct tt_bench_r
 		say("one traffic thread cannot bring memory near saturation: the curve ends "
 		    "at one core's load, not the machine's (--threads, where the node has "
 		    "more CPUs)");
-	if (r->idle_lat_ns > 0)
-		printf("idle latency (the chase alone, first): %.1f ns\n", r->idle_lat_ns);
-	printf("%10s %10s %12s %12s\n", "delay", "delay ns", "latency ns", "GB/s");
-	for (int i = 0; i < r->npoints; i++) {
-		const struct tt_loaded_point *pt = &r->points[i];
-
-		printf("%10ju %10.1f", (uintmax_t)pt->delay, pt->delay_ns);
-		if (isfinite(pt->lat_ns))
-			printf(" %12.1f", pt->lat_ns);
-		else
-			printf(" %12s", "no loads");
-		printf(" %12.2f\n", pt->bw_bytes_s / 1e9);
-	}
-}
-
-/* The benchmark's own bandwidth while the collectors read: the best
- * pass's. A loaded-latency curve has no passes (bw_best_bytes_s stays 0,
- * and the line read 0.00 beside a curve at 17 GB/s); its collected window
- * is its points, each as long as the others (--point-ms), so the mean of
- * what its bandwidth threads moved at each. */
-static double own_bw(const struct tt_bench_result *r)
-{
-	double sum = 0;
-
-	if (r->npoints == 0)
-		return r->bw_best_bytes_s;
-	for (int i = 0; i < r->npoints; i++)
-		sum += r->points[i].bw_bytes_s;
-	return sum / r->npoints;
-}
-
-/* The benchmark's own bandwidth split by where its pages are: what each
- * node carried if traffic follows the pages (it does for these kernels). */
-static double own_share_bw(const struct tt_bench_result *r, int node)
-{
-	return r->place.checked ? own_bw(r) * (double)r->place.got[node] / (double)r->place.checked
-				: 0;
-}
-
-static json_t *collect_json(const struct tt_collect_summary *sum, const struct tt_bench_result *r)
-{
-	json_t *metrics = json_array(), *nodes = json_array();
-
-	for (int i = 0; i < sum->n; i++) {
-		const struct tt_metric_summary *m = &sum->metrics[i];
-
-		json_array_append_new(
-			metrics,
-			json_pack("{s:s,s:s,s:s,s:o,s:s,s:o,s:i,s:i,s:i,s:b}", "collector",
-				  m->collector->name, "metric", m->metric.name, "unit",
-				  m->metric.unit, "node",
-				  m->metric.node >= 0 ? json_integer(m->metric.node) : json_null(),
-				  "source", m->metric.source, "mean",
-				  isnan(m->mean) ? json_null() : json_real(m->mean), "ok_readings",
-				  m->ok, "initializing_readings", m->init, "stale_readings",
-				  m->stale, "simulated", !!(m->collector->flags & TT_C_SIMULATED)));
-	}
-	for (int node = 0; node < TT_MAX_NODES; node++) {
-		if (!sum->node_has_bw[node] && !(r->place.got[node]))
-			continue;
-		json_array_append_new(
-			nodes, json_pack("{s:i,s:o,s:f}", "node", node, "collected_bytes_s",
-					 sum->node_has_bw[node] ? json_real(sum->node_bw[node])
-								: json_null(),
-					 "benchmark_share_bytes_s", own_share_bw(r, node)));
-	}
-	/* note and bw_unavailable are absent, not null, when there is nothing
-	 * to say (docs/json.md: "present when"); "s?" would write null, which a
-	 * measured phase long enough for collector figures used to show. */
-	return json_pack("{s:f,s:s*,s:I,s:I,s:s?,s:b,s:s*,s:o,s:o}", "window_s", sum->window_s,
-			 "note", sum->note[0] ? sum->note : NULL, "readings",
-			 (json_int_t)sum->nreadings, "lost_readings", (json_int_t)sum->lost,
-			 "bw_source", sum->bw_source, "bw_simulated", sum->bw_simulated,
-			 "bw_unavailable", sum->bw_source ? NULL : sum->why_no_bw, "per_node",
-			 nodes, "metrics", metrics);
-}
-static void print_collect(const struct tt_collect_summary *sum, const struct tt_bench_result *r)
-{
-	printf("\ncollected over the measured passes: %.2f s, %zu readings\n", sum->window_s,
-	       sum->nreadings);
-	printf("node  %-26s %s\n", sum->bw_source ? sum->bw_source : "collected GB/s",
-	       "benchmark GB/s by page share");
-	for (int node = 0; node < TT_MAX_NODES; node++) {
-		char got[48] = "-";
-
-		if (!sum->node_has_bw[node] && !r->place.got[node])
-			continue;
-		if (sum->node_has_bw[node])
-			snprintf(got, sizeof(got), "%.2f%s", sum->node_bw[node] / 1e9,
-				 sum->bw_simulated ? " SIMULATED" : "");
-		printf("%-5d %-26s %.2f\n", node, got, own_share_bw(r, node) / 1e9);
-	}
-	if (!sum->bw_source)
-		say("(no per-node traffic measured: %s)", sum->why_no_bw);
-	if (sum->note[0])
-		say("note: %s", sum->note);
-	printf("\n%-11s %-24s %5s %16s  %s\n", "collector", "metric", "node", "mean", "unit");
-	for (int i = 0; i < sum->n; i++) {
-		const struct tt_metric_summary *m = &sum->metrics[i];
-		char node[16] = "-", mean[32] = "no data";
-
-		if (m->metric.node >= 0)
-			snprintf(node, sizeof(node), "%d", m->metric.node);
-		if (!isnan(m->mean))
-			snprintf(mean, sizeof(mean), "%.6g", m->mean);
-		else if (m->stale)
-			snprintf(mean, sizeof(mean), "stale");
-		printf("%-11s %-24s %5s %16s  %s%s\n", m->collector->name, m->metric.name, node,
-		       mean, m->metric.unit,
-		       m->collector->flags & TT_C_SIMULATED ? " (simulated)" : "");
-	}
-}
-
-/* What the figures can be trusted for. */
-struct trust {
-	const struct tt_llc *llc;
-	bool below_rule, resident, short_pass, unstable;
-	const char *why_unstable; /* NULL or "": none said */
-	double tick_s;
-	bool descheduled;
-	const char *why_descheduled;
-	const struct tt_bench_ran *ran; /* NULL: the matrix's runs, not one */
-	unsigned int fails;		/* tt_judged */
-};
-
-static json_t *ran_json(const struct tt_bench_ran *ran)
-{
-	if (!ran || !ran->passes)
-		return json_null();
-	return json_pack("{s:o,s:i,s:o,s:i,s:i,s:I,s:o,s:o}", "cpu_share", tt_json_real(ran->share),
-			 "cpu", ran->cpu, "cpu_share_least", tt_json_real(ran->least_share),
-			 "passes", ran->passes, "passes_descheduled", ran->descheduled,
-			 "involuntary_switches", (json_int_t)ran->nivcsw, "wall_s",
-			 tt_json_real(ran->wall_s), "steal_s", tt_json_real(ran->steal_s));
-}
-
-/* The last-level cache, and whether the figures are the memory's: the
- * contract's llc_bytes, below_llc_rule, cache_resident (both null when no
- * cache size is known), short_pass and unstable, and where the cache's
- * size came from. */
-static json_t *memory_json(const struct trust *tr)
-{
-	const struct tt_llc *llc = tr->llc;
-	json_t *j = json_pack(
-		"{s:o,s:o,s:s,s:o,s:o,s:b,s:b}", "llc_bytes",
-		llc->bytes ? json_integer((json_int_t)llc->bytes) : json_null(), "llc_level",
-		llc->bytes ? json_integer(llc->level) : json_null(), "llc_source", llc->from,
-		"below_llc_rule", llc->bytes ? json_boolean(tr->below_rule) : json_null(),
-		"cache_resident", llc->bytes ? json_boolean(tr->resident) : json_null(),
-		"short_pass", tr->short_pass, "unstable", tr->unstable);
-
-	char judged[160];
-
-	if (tr->why_unstable && tr->why_unstable[0])
-		json_object_set_new(j, "unstable_reason", json_string(tr->why_unstable));
-	if (tr->tick_s > 0)
-		json_object_set_new(j, "timer_tick_s", json_real(tr->tick_s));
-	json_object_set_new(j, "descheduled", json_boolean(tr->descheduled));
-	if (tr->descheduled && tr->why_descheduled && tr->why_descheduled[0])
-		json_object_set_new(j, "descheduled_reason", json_string(tr->why_descheduled));
-	json_object_set_new(j, "ran", ran_json(tr->ran));
-	tt_judged_text(tr->fails, judged, sizeof(judged));
-	json_object_set_new(j, "judged", json_string(judged));
-	return j;
-}
-
-static void print_llc(const struct tt_llc *llc)
-{
-	bool per_package = !strcmp(llc->from, "sysconf/CPUID") || !strcmp(llc->from, "CPUID");
-
-	if (!llc->bytes) {
-		say("last-level cache: unknown (%s): the buffers may be cache-resident", llc->from);
-		return;
-	}
-	printf("last-level cache: %.1f MiB (L%d, from %s, %d %s%s)\n", MIB(llc->bytes), llc->level,
-	       llc->from, llc->count, per_package ? "package" : "instance",
-	       llc->count == 1 ? "" : "s");
-}
-
-/* Whether the figures above are the memory's: a working set the
- * last-level cache holds measures the cache; arrays under STREAM's 4x rule
- * are partly served from it; a pass of a few clock ticks measures the
- * clock; passes or points that disagree measure the host's other work.
- * touched: the bytes a pass touches (0: the matrix, its arrays'); best_s
- * 0: the fastest of several runs' passes (the matrix). */
-static void print_trust(const struct trust *tr, size_t array_bytes, size_t touched,
-			const char *buffers, double best_s)
-{
-	const struct tt_llc *llc = tr->llc;
-
-	if (tr->resident)
-		say("cache-resident: the %.1f MiB a pass touches fit in the last-level cache "
-		    "(%.1f MiB): these figures are the cache's, not memory's; use --size %.0fM "
-		    "or more (or leave it out: STREAM's rule)",
-		    MIB(touched ? touched : array_bytes), MIB(llc->bytes),
-		    ceil(MIB(llc->bytes * TT_LLC_FACTOR)));
-	else if (tr->below_rule)
-		say("below STREAM's 4x rule: %.1f MiB %s are under %dx the last-level cache "
-		    "(%.1f MiB), so some of each pass may be served from it; use --size %.0fM "
-		    "or more (or leave it out: STREAM's rule)",
-		    MIB(array_bytes), buffers, TT_LLC_FACTOR, MIB(llc->bytes),
-		    ceil(MIB(llc->bytes * TT_LLC_FACTOR)));
-	if (tr->short_pass && best_s > 0)
-		say("too short: the fastest pass took %.1f us, under %d ticks of the clock "
-		    "(%.0f ns each): the time is mostly the clock's; use a larger --size",
-		    best_s * 1e6, TT_MIN_TICKS, tr->tick_s * 1e9);
-	else if (tr->short_pass)
-		say("too short: a pass took under %d ticks of the clock: the time is mostly "
-		    "the clock's; use a larger --size",
-		    TT_MIN_TICKS);
-	if (tr->descheduled)
-		say("descheduled: %s: other work shares the CPU, and its time is in these "
-		    "figures; run again when the host is quieter (see 'uptime')",
-		    tr->why_descheduled);
-	if (tr->unstable)
-		say("unstable: %s: other work on the host shares these CPUs or memory; run "
-		    "again when it is quieter (see 'uptime')",
-		    tr->why_unstable && tr->why_unstable[0] ? tr->why_unstable
-							    : "its runs disagree");
-}
-
-/* What was asked for the buffers' pages: "base", "thp" or "hugetlb". */
-static const char *page_request(bool thp, int huge_shift)
-{
-	return huge_shift ? "hugetlb" : thp ? "thp" : "base";
-}
-
-/* The pages behind the buffers, as obtained (smaps), not as asked: MLC's
- * latency figures come from 2 MiB pages, and a 4 KiB page's TLB miss adds
- * to every load of a large chain. */
-static void print_pages(const char *label, bool thp, int huge_shift, const struct tt_pages_got *p)
-{
-	const char *kind = huge_shift ? "hugetlbfs" : "transparent huge";
-	const char *counter = huge_shift ? "Private_Hugetlb" : "AnonHugePages";
-	size_t huge_kib = p->huge_page_size >> 10;
-
-	if (!p->buffer_bytes)
-		return;
-	if (!thp && !huge_shift)
-		say("%s: %zu KiB (huge pages not asked: --page-size thp, 2M or 1G for them, "
-		    "as MLC measures latency)",
-		    label, p->page_bytes >> 10);
-	else if (p->huge_bytes >= p->buffer_bytes)
-		say("%s: %zu %s %s pages for all %.1f MiB (%s in /proc/self/smaps)", label,
-		    huge_kib >= 1024 ? huge_kib >> 10 : huge_kib, huge_kib >= 1024 ? "MiB" : "KiB",
-		    kind, MIB(p->buffer_bytes), counter);
-	else if (p->huge_bytes)
-		say("%s: %zu %s %s pages for %.1f of %.1f MiB (%s in /proc/self/smaps), "
-		    "%zu KiB pages for the rest",
-		    label, huge_kib >= 1024 ? huge_kib >> 10 : huge_kib,
-		    huge_kib >= 1024 ? "MiB" : "KiB", kind, MIB(p->huge_bytes),
-		    MIB(p->buffer_bytes), counter, p->page_bytes >> 10);
-	else
-		say("%s: %zu KiB: transparent huge pages asked for and none were obtained "
-		    "(AnonHugePages 0; see /sys/kernel/mm/transparent_hugepage/enabled); "
-		    "--page-size 2M for hugetlbfs pages",
-		    label, p->page_bytes >> 10);
-}
-
-static json_t *pages_json(bool thp, int huge_shift, const struct tt_pages_got *p)
-{
-	return json_pack(
-		"{s:I,s:s,s:b,s:I,s:o,s:I}", "page_bytes", (json_int_t)p->page_bytes,
-		"page_request", page_request(thp, huge_shift), "thp_requested", p->thp_asked,
-		"huge_page_bytes", (json_int_t)p->huge_bytes, "huge_page_size_bytes",
-		p->huge_page_size ? json_integer((json_int_t)p->huge_page_size) : json_null(),
-		"buffer_bytes", (json_int_t)p->buffer_bytes);
+	tt_bench_curve_text(text_out(), r);
 }
 
 /* The header: what runs where, on what sizes. Printed once the buffers are
@@ -538,127 +172,15 @@ static void print_header(const struct tt_cli *cli, const struct tt_bench_opts *o
 		       "are this machine's\n",
 		       cli->sysfs_root);
 	char sizes[320];
-	int n = snprintf(sizes, sizeof(sizes), "%s of %.1f MiB (%s)", o->kernel->kind->buffers,
-			 MIB(r->array_bytes), r->size_rule);
 
-	if (!o->kernel->kind->curve && n < (int)sizeof(sizes))
-		n += snprintf(sizes + n, sizeof(sizes) - (size_t)n,
-			      ", %d timed passes after one warm-up", o->repeat);
-	if (n < (int)sizeof(sizes))
-		snprintf(sizes + n, sizeof(sizes) - (size_t)n, "; %s loops", r->isa);
+	tt_bench_sizes_text(o, r, sizes, sizeof(sizes));
 	say("kernel %s, %s placement on nodes %s, source node %d, %d thread%s on CPU%s %s",
 	    o->kernel->name, tt_place_mode_names[o->place.mode], nodes, o->source_node, r->threads,
 	    r->threads == 1 ? "" : "s", r->threads == 1 ? "" : "s", cpus);
 	say("%s", sizes);
-	print_llc(&r->llc);
+	tt_bench_llc_text(text_out(), &r->llc);
 	fflush(stdout);
 }
-
-/* The summary after several kernels, as STREAM ends: a line per kernel
- * with one statistic throughout, named in its heading: the rate of the
- * best (fastest) pass, as STREAM reports it, and the mean, fastest and
- * slowest of the timed passes (the warm-up left out, as STREAM leaves out
- * its first iteration); and the tool's judgement of each run. */
-#define SUMMARY_MAX 8
-
-struct summary {
-	json_t *docs; /* --json: each kernel's document, printed together */
-	int n, repeat;
-	struct summary_row {
-		const char *kernel;
-		double bw_best, mean_s, best_s, max_s;
-		int64_t run_id;
-		/* The judgements the run fails (tt_bench_judged). */
-		unsigned int fails;
-	} rows[SUMMARY_MAX];
-};
-
-static void summary_add(struct summary *sum, const struct tt_bench_opts *o,
-			const struct tt_trial_result *res)
-{
-	const struct tt_bench_result *r = &res->bench;
-	struct summary_row *row;
-
-	if (sum->n == SUMMARY_MAX)
-		return;
-	row = &sum->rows[sum->n++];
-	*row = (struct summary_row){ .kernel = o->kernel->name,
-				     .bw_best = r->bw_best_bytes_s,
-				     .mean_s = r->mean_s,
-				     .best_s = r->best_s,
-				     .max_s = r->max_s,
-				     .run_id = res->run_id };
-	sum->repeat = o->repeat;
-	row->fails = tt_bench_judged(r);
-}
-
-/* The columns fit 80: a row's judgements past column 79 (a comma ends the
- * line) go on a line of their own, under the column. */
-static void print_summary(const struct summary *sum)
-{
-	const int col = 54; /* where the judged column starts */
-
-	printf("\nsummary: GB/s of the best pass (as STREAM reports); seconds per pass: mean,\n"
-	       "fastest and slowest of %d timed passes\n",
-	       sum->repeat);
-	printf("%-8s %10s %10s %10s %10s  %s\n", "kernel", "best GB/s", "avg s", "min s", "max s",
-	       "judged");
-	for (int i = 0; i < sum->n; i++) {
-		const struct summary_row *row = &sum->rows[i];
-		int at = col;
-
-		printf("%-8s %10.2f %10.6f %10.6f %10.6f  ", row->kernel, row->bw_best / 1e9,
-		       row->mean_s, row->best_s, row->max_s);
-		if (!row->fails)
-			printf("valid");
-		for (int j = 0, k = 0; j < TT_JUDGEMENTS; j++) {
-			if (!(row->fails & 1u << j))
-				continue;
-			const char *w = tt_judged_word((enum tt_judgement)j);
-			int len = (int)strlen(w) + (k ? 2 : 0);
-
-			if (k && at + len > 79) {
-				printf(",\n%*s", col, "");
-				at = col;
-				len -= 2;
-			} else if (k) {
-				printf(", ");
-			}
-			printf("%s", w);
-			at += len;
-			k++;
-		}
-		printf("\n");
-	}
-}
-
-static json_t *summary_json(const struct summary *sum)
-{
-	json_t *rows = json_array();
-
-	for (int i = 0; i < sum->n; i++) {
-		const struct summary_row *row = &sum->rows[i];
-		json_t *fails = json_array();
-		char judged[160];
-
-		for (int j = 0; j < TT_JUDGEMENTS; j++)
-			if (row->fails & 1u << j)
-				json_array_append_new(
-					fails, json_string(tt_judged_json((enum tt_judgement)j)));
-		tt_judged_text(row->fails, judged, sizeof(judged));
-		json_array_append_new(
-			rows,
-			json_pack("{s:s,s:o,s:o,s:o,s:o,s:b,s:o,s:s,s:o}", "kernel", row->kernel,
-				  "bw_best_bytes_s", tt_json_real(row->bw_best), "pass_mean_s",
-				  tt_json_real(row->mean_s), "pass_best_s",
-				  tt_json_real(row->best_s), "pass_max_s", tt_json_real(row->max_s),
-				  "valid", !row->fails, "judgements", fails, "judged", judged,
-				  "run", row->run_id ? json_integer(row->run_id) : json_null()));
-	}
-	return json_pack("{s:s,s:i,s:o}", "statistic", "best_pass", "repeat", sum->repeat, "rows",
-			 rows);
-}
-
 /* What the run checked of its result (the JSON's "validated"), then the
  * judgement beside it, in the summary's words (the JSON's "judged"):
  * "validation: passed" under a run the lines above disown (cache-resident,
@@ -690,48 +212,24 @@ static void print_verdict(const struct tt_bench_opts *o, const struct tt_bench_r
 		printf("judged: valid\n");
 }
 
+/* The summary after several kernels, as STREAM ends (view/bench-text.h);
+ * with --json, each kernel's document, printed together. */
+struct summary {
+	json_t *docs;
+	struct tt_stream stream;
+};
+
 static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		  const struct tt_trial_result *res, const struct tt_topo *t, struct summary *sum)
 {
 	const struct tt_bench_result *r = &res->bench;
-	const struct tt_collect_summary *csum = res->collected ? &res->sum : NULL;
-	struct trust trust = { .llc = &r->llc,
-			       .below_rule = r->below_rule,
-			       .resident = r->cache_resident,
-			       .short_pass = r->short_pass,
-			       .unstable = r->unstable,
-			       .why_unstable = r->unstable_why,
-			       .tick_s = r->tick_s,
-			       .descheduled = r->descheduled,
-			       .why_descheduled = r->descheduled_why,
-			       .ran = &r->ran,
-			       .fails = tt_bench_judged(r) };
+	struct tt_bench_trust trust;
 
 	if (sum)
-		summary_add(sum, o, res);
+		tt_stream_add(&sum->stream, o, res);
 	if (cli->json) {
-		json_t *cpu_list = json_array();
+		json_t *j = tt_bench_json(o, res, t, !cli->sfs.live);
 
-		for (int i = 0; i < r->threads; i++)
-			json_array_append_new(cpu_list, json_integer(r->cpus[i]));
-		json_t *j = json_pack(
-			"{s:b,s:s,s:s,s:s,s:o,s:i,s:s,s:i,s:o,s:I,s:I,s:s,s:b,s:o,s:{s:s,s:s}}",
-			"simulated", !cli->sfs.live, "kernel", o->kernel->name, "kernel_kind",
-			o->kernel->kind->name, "placement", tt_place_mode_names[o->place.mode],
-			"nodes", tt_json_nodes(&o->place.nodes), "source_node", o->source_node,
-			"size_rule", r->size_rule, "threads", r->threads, "cpus", cpu_list,
-			"array_bytes", (json_int_t)r->array_bytes, "elements",
-			(json_int_t)r->elements, "isa", r->isa, "validated", r->validated,
-			"verification", placement_json(r), "machine", "kernel_release",
-			t->kernel_release, "cpu_model", t->cpu_model);
-
-		json_object_update_new(j, figures_json(o, r));
-		json_object_update_new(j, memory_json(&trust));
-		json_object_update_new(j, pages_json(o->place.thp, o->place.huge_shift, &r->pages));
-		if (res->run_id)
-			json_object_set_new(j, "run", json_integer(res->run_id));
-		if (csum)
-			json_object_set_new(j, "collect", collect_json(csum, r));
 		if (!sum)
 			return cli_print_json(j);
 		json_t *doc = json_pack("{s:i}", "schema_version", TT_JSON_SCHEMA_VERSION);
@@ -740,15 +238,17 @@ static int report(const struct tt_cli *cli, const struct tt_bench_opts *o,
 		json_array_append_new(sum->docs, doc);
 		return 0;
 	}
+	tt_bench_trust_of(r, &trust);
 	print_figures(o, r);
-	print_pages("pages", o->place.thp, o->place.huge_shift, &r->pages);
-	print_trust(&trust, r->array_bytes, r->touched_bytes, o->kernel->kind->buffers, r->best_s);
-	print_placement(r);
+	tt_bench_pages_text(text_out(), "pages", o->place.thp, o->place.huge_shift, &r->pages);
+	tt_bench_trust_text(text_out(), &trust, r->array_bytes, r->touched_bytes,
+			    o->kernel->kind->buffers, r->best_s);
+	tt_bench_placement_text(text_out(), r);
 	print_verdict(o, r);
 	if (res->run_id)
 		printf("recorded as run %jd\n", (intmax_t)res->run_id);
-	if (csum)
-		print_collect(csum, r);
+	if (res->collected)
+		tt_bench_collect_text(text_out(), &res->sum, r);
 	return 0;
 }
 
@@ -756,76 +256,18 @@ static int report_matrix(const struct tt_cli *cli, const struct tt_bench_opts *o
 			 const struct tt_trial_result *res)
 {
 	const struct tt_matrix *m = &res->matrix;
+	struct tt_bench_trust trust;
 	char why[96];
-	struct trust trust = { .llc = &m->llc,
-			       .below_rule = m->below_rule,
-			       .resident = m->cache_resident,
-			       .short_pass = m->short_pass,
-			       .unstable = m->unstable,
-			       .why_unstable = why,
-			       .descheduled = m->descheduled,
-			       .why_descheduled = m->descheduled_why,
-			       .fails = tt_judged(
-				       &(struct tt_judging){ .validated = true,
-							     .cache_resident = m->cache_resident,
-							     .below_rule = m->below_rule,
-							     .short_pass = m->short_pass,
-							     .descheduled = m->descheduled,
-							     .unstable = m->unstable }) };
 
-	snprintf(why, sizeof(why), "a run's median pass took over %.0f%% longer than its best",
-		 TT_SPREAD_MAX * 100);
-	if (cli->json) {
-		json_t *rows = json_array();
-
-		for (int c = 0; c < m->ncpu; c++)
-			for (int j = 0; j < m->nmem; j++)
-				json_array_append_new(
-					rows,
-					json_pack("{s:i,s:i,s:i,s:o,s:o}", "cpu_node",
-						  m->cpu_node[c], "mem_node", m->mem_node[j],
-						  "threads", m->threads[c], "bw_best_bytes_s",
-						  tt_json_real(m->bw_bytes_s[c * m->nmem + j]),
-						  "lat_median_ns",
-						  tt_json_real(m->lat_ns[c * m->nmem + j])));
-		json_t *j = json_pack("{s:b,s:s,s:s,s:s,s:i,s:I,s:o}", "simulated", 0, "kernel",
-				      o->kernel->name, "kernel_kind", o->kernel->kind->name,
-				      "counting", o->kernel->counting, "repeat", o->repeat,
-				      "array_bytes", (json_int_t)m->array_bytes, "matrix", rows);
-
-		json_object_update_new(j, memory_json(&trust));
-		json_object_set_new(
-			j, "latency_pages",
-			pages_json(o->matrix_lat_thp, o->matrix_lat_huge_shift, &m->lat_pages));
-		json_object_set_new(j, "bandwidth_pages",
-				    pages_json(o->place.thp, o->place.huge_shift, &m->bw_pages));
-		if (res->run_id)
-			json_object_set_new(j, "run", json_integer(res->run_id));
-		return cli_print_json(j);
-	}
-	print_llc(&m->llc);
-	printf("%s bandwidth, GB/s (best of %d), rows: CPU node, columns: memory node\n",
-	       o->kernel->name, o->repeat);
-	printf("%8s", "");
-	for (int j = 0; j < m->nmem; j++)
-		printf(" %9d", m->mem_node[j]);
-	for (int c = 0; c < m->ncpu; c++) {
-		printf("\n%8d", m->cpu_node[c]);
-		for (int j = 0; j < m->nmem; j++)
-			printf(" %9.2f", m->bw_bytes_s[c * m->nmem + j] / 1e9);
-	}
-	printf("\n\nidle latency, ns (median)\n%8s", "");
-	for (int j = 0; j < m->nmem; j++)
-		printf(" %9d", m->mem_node[j]);
-	for (int c = 0; c < m->ncpu; c++) {
-		printf("\n%8d", m->cpu_node[c]);
-		for (int j = 0; j < m->nmem; j++)
-			printf(" %9.1f", m->lat_ns[c * m->nmem + j]);
-	}
-	printf("\n");
-	print_pages("bandwidth pages", o->place.thp, o->place.huge_shift, &m->bw_pages);
-	print_pages("latency pages", o->matrix_lat_thp, o->matrix_lat_huge_shift, &m->lat_pages);
-	print_trust(&trust, m->array_bytes, 0, "arrays", 0);
+	if (cli->json)
+		return cli_print_json(tt_matrix_json(o, res));
+	tt_matrix_trust(m, &trust, why, sizeof(why));
+	tt_matrix_text(text_out(), o, m);
+	tt_bench_pages_text(text_out(), "bandwidth pages", o->place.thp, o->place.huge_shift,
+			    &m->bw_pages);
+	tt_bench_pages_text(text_out(), "latency pages", o->matrix_lat_thp,
+			    o->matrix_lat_huge_shift, &m->lat_pages);
+	tt_bench_trust_text(text_out(), &trust, m->array_bytes, 0, "arrays", 0);
 	if (res->run_id)
 		printf("recorded as run %jd\n", (intmax_t)res->run_id);
 	return 0;
@@ -1282,10 +724,10 @@ int cmd_bench(struct tt_cli *cli, int argc, char **argv)
 		rc = bench(cli, &a, &sum);
 	}
 	if (rc == 0 && cli->json)
-		return cli_print_json(
-			json_pack("{s:o,s:o}", "kernels", sum.docs, "stream", summary_json(&sum)));
+		return cli_print_json(json_pack("{s:o,s:o}", "kernels", sum.docs, "stream",
+						tt_stream_json(&sum.stream)));
 	json_decref(sum.docs);
 	if (rc == 0)
-		print_summary(&sum);
+		tt_stream_text(text_out(), &sum.stream);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include "../capture/capture.h"
+#include "../core/figure.h"
 #include "../core/topo.h"
 #include "../model/model-write.h"
 #include "../model/model.h"
@@ -163,10 +164,14 @@ static void print_captured(struct tt_cli *cli, const char *out, bool tgz, bool a
 	if (st->unreadable)
 		printf("%d files the kernel would not let this user read were left out%s\n",
 		       st->unreadable, geteuid() ? " (as root, fewer)" : "");
-	if (st->refused)
+	if (st->refused) {
+		char max[48];
+
+		tt_figure_text(tt_figure(TT_FIG_SIZE), TT_CAPTURE_MAX_FILE, max, sizeof(max));
 		printf("%d entries refused: links out of the root, files that are not regular "
-		       "or over %u MiB\n",
-		       st->refused, TT_CAPTURE_MAX_FILE >> 20);
+		       "or over %s\n",
+		       st->refused, max);
+	}
 	if (tgz)
 		printf("read it back: mkdir DIR && tar -xzf %s -C DIR && tiertune --sysfs-root DIR "
 		       "topo\n",

@@ -11,6 +11,7 @@
  * --rebalance-after does it too), the planner and mover migrate/rebalance.c. */
 #include "cli.h"
 
+#include "../core/figure.h"
 #include "../migrate/rebalance.h"
 #include "../core/topo.h"
 #include "../core/wi.h"
@@ -77,7 +78,8 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	if (nargs)
 		return cli_usage("rebalance takes no arguments ('%s')", argv[0]);
-	if (o.rate_mib_s > 0 && o.rate_mib_s < TT_RB_RATE_MIN_BYTES_S / (1024 * 1024))
+	if (o.rate_mib_s > 0 &&
+	    o.rate_mib_s < TT_RB_RATE_MIN_BYTES_S / tt_figure(TT_FIG_MOVE_RATE)->divisor)
 		return cli_usage("option '--rate' value %g MiB/s below 0.1 (a 2 MiB huge page "
 				 "every 20 s); 0 is no limit",
 				 o.rate_mib_s);

@@ -2,6 +2,7 @@
 /* tiertune topo: what the machine (or fixture) under the sysfs root offers. */
 #include "cli.h"
 
+#include "../core/figure.h"
 #include "../writer/apply.h"
 #include "../core/state.h"
 #include "../core/topo.h"
@@ -152,9 +153,16 @@ static void print_hmat(const struct tt_hmat *h)
 	}
 	char from[64];
 
+	const struct tt_figure *bw = tt_figure(TT_FIG_HMAT_BW), *lat = tt_figure(TT_FIG_HMAT_LAT);
+	char v[4][32];
+
 	tt_bit_format_list(h->initiators.bits, TT_MAX_NODES, from, sizeof(from));
-	printf("  %ju/%ju MB/s %ju/%ju ns from node %s", (uintmax_t)h->read_bw_mb_s,
-	       (uintmax_t)h->write_bw_mb_s, (uintmax_t)h->read_lat_ns, (uintmax_t)h->write_lat_ns,
+	/* sysfs holds the figure as shown (the ABI's MB/s). */
+	tt_figure_print(bw, (double)h->read_bw_mb_s * bw->divisor, v[0], sizeof(v[0]));
+	tt_figure_print(bw, (double)h->write_bw_mb_s * bw->divisor, v[1], sizeof(v[1]));
+	tt_figure_print(lat, (double)h->read_lat_ns, v[2], sizeof(v[2]));
+	tt_figure_print(lat, (double)h->write_lat_ns, v[3], sizeof(v[3]));
+	printf("  %s/%s %s %s/%s %s from node %s", v[0], v[1], bw->label, v[2], v[3], lat->label,
 	       from[0] ? from : "?");
 }
 
@@ -186,13 +194,15 @@ static void print_nodes(const struct tt_topo *t)
 	printf("\nnode  cpus           memory        free  tier  hmat access1 (read/write)\n");
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
-		char tier[16];
+		const struct tt_figure *mem = tt_figure(TT_FIG_MEMORY);
+		char tier[16], total[32], avail[32];
 
 		list_cpus(n, buf, sizeof(buf));
 		snprintf(tier, sizeof(tier), n->tier < 0 ? "-" : "%d", n->tier);
-		printf("%-5d %-10s %7.1f GiB %7.1f GiB %5s", n->id, buf,
-		       (double)n->mem_total_bytes / (1 << 30),
-		       (double)n->mem_free_bytes / (1 << 30), tier);
+		tt_figure_print(mem, (double)n->mem_total_bytes, total, sizeof(total));
+		tt_figure_print(mem, (double)n->mem_free_bytes, avail, sizeof(avail));
+		printf("%-5d %-10s %7s %s %7s %s %5s", n->id, buf, total, mem->label, avail,
+		       mem->label, tier);
 		print_hmat(&n->access[1]);
 		printf("\n");
 	}

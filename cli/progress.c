@@ -4,6 +4,8 @@
 
 #include "../bench/kernels.h"
 #include "../bench/run.h"
+#include "../core/deadline.h"
+#include "../core/figure.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,22 +13,12 @@
 #include <string.h>
 #include <time.h>
 
-#define MIB(b) ((double)(b) / (1 << 20))
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void cli_progress_init(struct cli_progress *p, bool tty)
 {
 	memset(p, 0, sizeof(*p));
 	p->out = stderr;
 	p->tty = tty;
-	p->t0 = now_s();
+	p->t0 = tt_mono_s();
 	atomic_init(&p->touched, 0);
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
@@ -131,8 +123,8 @@ static void *tick(void *arg)
 			ts.tv_nsec -= 1000000000;
 		}
 		pthread_cond_timedwait(&p->cv, &p->mu, &ts);
-		if (!p->done && p->shown && now_s() - p->last >= 0.5)
-			draw(p, now_s());
+		if (!p->done && p->shown && tt_mono_s() - p->last >= 0.5)
+			draw(p, tt_mono_s());
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -142,7 +134,7 @@ void cli_progress_head(struct cli_progress *p, const char *head)
 {
 	if (!p->tty)
 		return;
-	double t = now_s();
+	double t = tt_mono_s();
 
 	pthread_mutex_lock(&p->mu);
 	snprintf(p->head, sizeof(p->head), "%s", head ? head : "");
@@ -157,6 +149,8 @@ void cli_progress_head(struct cli_progress *p, const char *head)
 void cli_progress_started(struct cli_progress *p, const struct tt_kernel *k,
 			  const struct tt_bench_result *r)
 {
+	char size[48];
+
 	if (!p->tty)
 		return;
 	pthread_mutex_lock(&p->mu);
@@ -170,16 +164,20 @@ void cli_progress_started(struct cli_progress *p, const struct tt_kernel *k,
 			 k ? k->kind->buffers : "buffers", r->moved_pages);
 		p->to_touch = 0;
 	} else if (k) {
-		snprintf(p->placing, sizeof(p->placing), "placing and touching %s (%.1f MiB)",
-			 k->kind->buffers, MIB((uint64_t)k->arrays * r->array_bytes));
+		tt_figure_text(tt_figure(TT_FIG_SIZE), (double)k->arrays * (double)r->array_bytes,
+			       size, sizeof(size));
+		snprintf(p->placing, sizeof(p->placing), "placing and touching %s (%s)",
+			 k->kind->buffers, size);
 		/* The bandwidth arrays report their touch; a chain is built
 		 * in one sweep and says only its time. */
 		p->to_touch = k->kind->bandwidth ? (uint64_t)k->arrays * r->array_bytes : 0;
 	} else {
 		/* The kernel unknown: all the run touches, and a percentage
 		 * only once the touch counts (a chain never does). */
-		snprintf(p->placing, sizeof(p->placing),
-			 "placing and touching the buffers (%.1f MiB)", MIB(r->touched_bytes));
+		tt_figure_text(tt_figure(TT_FIG_SIZE), (double)r->touched_bytes, size,
+			       sizeof(size));
+		snprintf(p->placing, sizeof(p->placing), "placing and touching the buffers (%s)",
+			 size);
 		p->to_touch = r->touched_bytes;
 	}
 	if (!p->ticking)
@@ -191,7 +189,7 @@ void cli_progress_pass(struct cli_progress *p, int n, int of)
 {
 	if (!p->tty)
 		return;
-	double t = now_s();
+	double t = tt_mono_s();
 	bool curve = p->kernel && p->kernel->kind->curve;
 
 	pthread_mutex_lock(&p->mu);

@@ -5,6 +5,7 @@
  * the report. The planner and mover are migrate/rebalance.c. */
 #include "cli.h"
 
+#include "../core/figure.h"
 #include "../core/parse.h"
 #include "../migrate/rebalance.h"
 #include "../core/topo.h"
@@ -19,7 +20,35 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MIB (1024.0 * 1024.0)
+/* n pages of 4 KiB, as the size figure shows them ("14.6 MiB"), and a
+ * figure's value alone ("14.6"). */
+struct shown {
+	char s[48];
+};
+
+static struct shown pages_text(uint64_t pages)
+{
+	struct shown t;
+
+	tt_figure_text(tt_figure(TT_FIG_SIZE), (double)pages * 4096, t.s, sizeof(t.s));
+	return t;
+}
+
+static struct shown value_text(enum tt_figure_id id, double v)
+{
+	struct shown t;
+
+	tt_figure_print(tt_figure(id), v, t.s, sizeof(t.s));
+	return t;
+}
+
+static struct shown rate_text(double bytes_s)
+{
+	struct shown t;
+
+	tt_figure_text(tt_figure(TT_FIG_MOVE_RATE), bytes_s, t.s, sizeof(t.s));
+	return t;
+}
 
 struct progress {
 	double last_s;
@@ -33,11 +62,11 @@ static int show_progress(void *ctx, const struct tt_rb_progress *p)
 	if (p->elapsed_s - pr->last_s < 1 && p->moved_pages + p->failed_pages < p->planned_pages)
 		return 0;
 	pr->last_s = p->elapsed_s;
-	fprintf(stderr, "%stiertune rebalance: moved %.1f of %.1f MiB (%.0f%%), %.1f MiB/s%s",
-		pr->tty ? "\r" : "", (double)p->moved_pages * 4096 / MIB,
-		(double)p->planned_pages * 4096 / MIB,
+	fprintf(stderr, "%stiertune rebalance: moved %s of %s (%.0f%%), %s%s", pr->tty ? "\r" : "",
+		value_text(TT_FIG_SIZE, (double)p->moved_pages * 4096).s,
+		pages_text(p->planned_pages).s,
 		p->planned_pages ? 100.0 * (double)p->moved_pages / (double)p->planned_pages : 100,
-		p->elapsed_s > 0 ? (double)p->moved_pages * 4096 / MIB / p->elapsed_s : 0,
+		rate_text(p->elapsed_s > 0 ? (double)p->moved_pages * 4096 / p->elapsed_s : 0).s,
 		pr->tty ? "" : "\n");
 	return 0;
 }
@@ -354,10 +383,10 @@ static void rb_print_plan(const struct rb_run *r)
 	char title[1400], head[512];
 
 	snprintf(head, sizeof(head),
-		 "process %d ('%s'): %" PRIu64 " pages (%.1f MiB) of private anonymous "
+		 "process %d ('%s'): %" PRIu64 " pages (%s) of private anonymous "
 		 "memory in %" PRIu64 " VMAs, %" PRIu64 " huge; %" PRIu64
 		 " VMAs of files, shared or kernel memory left alone",
-		 (int)r->pid, r->name, sc->cur.total, (double)sc->cur.total * 4096 / MIB, sc->vmas,
+		 (int)r->pid, r->name, sc->cur.total, pages_text(sc->cur.total).s, sc->vmas,
 		 sc->huge_units, sc->skipped_vmas);
 	print_wrapped("", head);
 	snprintf(title, sizeof(title),
@@ -370,9 +399,9 @@ static void rb_print_plan(const struct rb_run *r)
 		       "nothing to move\n",
 		       r->off);
 	else if (!r->moving)
-		printf("dry run: would move %" PRId64 " pages (%.1f MiB)%s; --move moves "
+		printf("dry run: would move %" PRId64 " pages (%s)%s; --move moves "
 		       "them\n",
-		       r->planned, (double)r->planned * 4096 / MIB,
+		       r->planned, pages_text((uint64_t)r->planned).s,
 		       sc->per_page ? "" : " (per-page plan on this machine only)");
 	if (r->granularity[0])
 		print_wrapped("note: ", r->granularity);
@@ -393,7 +422,8 @@ static int rb_move(struct rb_run *r)
 
 	while (r->moving && r->rounds < o->rounds) {
 		struct tt_rb_cfg cfg = { .batch = o->batch,
-					 .rate_bytes_s = o->rate_mib_s * MIB,
+					 .rate_bytes_s = o->rate_mib_s *
+							 tt_figure(TT_FIG_MOVE_RATE)->divisor,
 					 .move_all = o->move_all,
 					 .progress = show_progress,
 					 .ctx = &r->pr,
@@ -520,9 +550,9 @@ static void rb_print_result(const struct rb_run *r)
 {
 	const struct tt_rb_result *total = &r->total;
 
-	printf("moved %" PRIu64 " of %" PRIu64 " pages (%.1f MiB) in %.2f s, %" PRIu64
+	printf("moved %" PRIu64 " of %" PRIu64 " pages (%s) in %.2f s, %" PRIu64
 	       " move_pages calls, %d round%s\n",
-	       total->moved, total->planned, (double)total->moved * 4096 / MIB, total->elapsed_s,
+	       total->moved, total->planned, pages_text(total->moved).s, total->elapsed_s,
 	       total->calls, r->rounds, r->rounds == 1 ? "" : "s");
 	print_failed(total);
 	if (total->gone) {

@@ -10,7 +10,12 @@
  * decimals; latency in ns to one (a load is tens to hundreds of ns, and
  * the chase's noise is above 0.1 ns); a program's time to the
  * millisecond; its metric as it printed it (%g). Prometheus takes base
- * units: seconds, bytes per second. */
+ * units: seconds, bytes per second. Memory's sizes and the rate pages move
+ * at in MiB (2^20 bytes: pages, caches and hugetlbfs pools come in powers
+ * of two, and --size takes them so) to one decimal; a node's memory in
+ * GiB to one decimal. HMAT's figures as the kernel's ABI gives them
+ * (Documentation/ABI/stable/sysfs-devices-node: whole MB/s and ns), so
+ * that topo shows what sysfs holds. */
 const struct tt_figure tt_figures[TT_FIGURES] = {
 	[TT_FIG_BANDWIDTH] = { .name = "bandwidth",
 			       .stem = "bw",
@@ -96,6 +101,56 @@ const struct tt_figure tt_figures[TT_FIGURES] = {
 			       .decimals = 6,
 			       .lower_better = true,
 			       .positive = true },
+	[TT_FIG_SIZE] = { .name = "size",
+			  .stem = "size",
+			  .si = "_bytes",
+			  .label = "MiB",
+			  .row = "MiB",
+			  .csv_unit = "bytes",
+			  .plot_unit = "MiB",
+			  .divisor = 1 << 20,
+			  .decimals = 1,
+			  .positive = true },
+	[TT_FIG_MOVE_RATE] = { .name = "move rate",
+			       .stem = "rate",
+			       .si = "_bytes_s",
+			       .label = "MiB/s",
+			       .row = "MiB/s",
+			       .csv_unit = "bytes/s",
+			       .plot_unit = "MiB/s",
+			       .divisor = 1 << 20,
+			       .decimals = 1,
+			       .positive = true },
+	[TT_FIG_MEMORY] = { .name = "memory",
+			    .stem = "mem",
+			    .si = "_bytes",
+			    .label = "GiB",
+			    .row = "GiB",
+			    .csv_unit = "bytes",
+			    .plot_unit = "GiB",
+			    .divisor = 1 << 30,
+			    .decimals = 1,
+			    .positive = true },
+	[TT_FIG_HMAT_BW] = { .name = "HMAT bandwidth",
+			     .stem = "hmat_bw",
+			     .si = "_bytes_s",
+			     .label = "MB/s",
+			     .row = "MB/s",
+			     .csv_unit = "bytes/s",
+			     .plot_unit = "MB/s",
+			     .divisor = 1e6,
+			     .decimals = 0,
+			     .positive = true },
+	[TT_FIG_HMAT_LAT] = { .name = "HMAT latency",
+			      .stem = "hmat_lat",
+			      .si = "_ns",
+			      .label = "ns",
+			      .row = "ns",
+			      .csv_unit = "ns",
+			      .plot_unit = "ns",
+			      .divisor = 1,
+			      .decimals = 0,
+			      .positive = true },
 };
 
 const struct tt_figure *tt_objective_figure(const struct tt_objective *o)
@@ -128,6 +183,15 @@ int tt_figure_print(const struct tt_figure *f, double value, char *buf, size_t s
 	if (f->decimals < 0)
 		return snprintf(buf, size, "%g", value / f->divisor);
 	return snprintf(buf, size, "%.*f", f->decimals, value / f->divisor);
+}
+
+int tt_figure_text(const struct tt_figure *f, double value, char *buf, size_t size)
+{
+	int n = tt_figure_print(f, value, buf, size);
+
+	if (n < 0 || (size_t)n >= size || !f->label[0])
+		return n;
+	return n + snprintf(buf + n, size - (size_t)n, " %s", f->label);
 }
 
 void tt_figure_key(const struct tt_figure *f, const char *part, char *buf, size_t size)

@@ -27,6 +27,12 @@ enum tt_figure_id {
 	TT_FIG_WALL_TIME, /* a program's wall time */
 	TT_FIG_METRIC,	  /* a number the program prints */
 	TT_FIG_PASS_TIME, /* a bandwidth kernel's seconds per pass */
+	/* Shown, not ranked by: no passes, no objective, no gauge. */
+	TT_FIG_SIZE,	  /* bytes of memory: a buffer, a cache, a process's pages */
+	TT_FIG_MOVE_RATE, /* bytes of memory moved per second (rebalance) */
+	TT_FIG_MEMORY,	  /* a node's memory, total or free (topo) */
+	TT_FIG_HMAT_BW,	  /* HMAT's bandwidth of a node from its initiators, bytes/s */
+	TT_FIG_HMAT_LAT,  /* HMAT's latency of a node from its initiators, ns */
 	TT_FIGURES,
 };
 
@@ -37,7 +43,8 @@ struct tt_figure {
 	 * full, as grep finds them. "Best" is the best pass (highest
 	 * bandwidth, lowest latency), "worst" the other end. */
 	const char *stem, *si;
-	const char *best, *median, *worst, *mean; /* mean: NULL when none is kept */
+	const char *best, *median, *worst, *mean; /* mean: NULL when none is kept; */
+						  /* all NULL for a size, which has no passes */
 	const char *worst_word;			  /* "min", "max", "worst": as worst names it */
 	const char *label;			  /* the unit shown: "GB/s", "ns", "s", "" */
 	const char *row;			  /* bench's per-pass row: "GB/s", "ns/load" */
@@ -75,6 +82,9 @@ bool tt_objective_lower_better(const struct tt_objective *o);
 /* value as shown: value / divisor with the figure's decimals (%g when it
  * has none). snprintf's return. */
 int tt_figure_print(const struct tt_figure *f, double value, char *buf, size_t size);
+/* The same with its label after a space ("14.6 MiB"; none when the figure
+ * has none, the metric). */
+int tt_figure_text(const struct tt_figure *f, double value, char *buf, size_t size);
 /* A computed JSON name: stem, part, SI unit ("bw" "mean" "_bytes_s" ->
  * "bw_mean_bytes_s"). */
 void tt_figure_key(const struct tt_figure *f, const char *part, char *buf, size_t size);

@@ -225,13 +225,7 @@ static int record_matrix(struct trial *t, const struct tt_matrix *m)
 	int rc = 0;
 	int64_t id;
 
-	tt_judged_text(tt_judged(&(struct tt_judging){ .validated = true,
-						       .cache_resident = m->cache_resident,
-						       .below_rule = m->below_rule,
-						       .short_pass = m->short_pass,
-						       .descheduled = m->descheduled,
-						       .unstable = m->unstable }),
-		       judged, sizeof(judged));
+	tt_judged_text(tt_matrix_judged(m), judged, sizeof(judged));
 	for (int c = 0; c < m->ncpu && rc == 0; c++) {
 		for (int j = 0; j < m->nmem && rc == 0; j++) {
 			int i = c * m->nmem + j;

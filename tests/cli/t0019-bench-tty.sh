@@ -70,7 +70,7 @@ else
 fi
 
 if ! command -v tmux >/dev/null; then
-	for _ in 1 2 3 4 5 6 7 8 9 10; do skip "no tmux here (Debian package tmux): no terminal to drive"; done
+	for _ in $(seq 14); do skip "no tmux here (Debian package tmux): no terminal to drive"; done
 	done_testing
 	exit 0
 fi
@@ -171,4 +171,36 @@ T capture-pane -p -J -t tt >"$WORK/n2"
 is "50 columns: ^C's message wrapped between words, within the width" \
 	"$(sed -e ':a' -e '$!N;s/\n  \([^ ]\)/ \1/;ta' -e 'P;D' "$WORK/n2" | grep -cE '^tiertune: stopped: kernel triad stopped by signal 2 at pass [0-9]+ of 100000$'):$(awk 'length > 50' "$WORK/n2" | wc -l):$(grep -c '^tiertune: stopped: kernel triad stopped by signal$' "$WORK/n2")" \
 	"1:0:1"
+# STREAM's summary at a terminal (issue 44): the table fits 80 and 60
+# columns (at 60 its heading and judgements wrapped mid-word, the
+# terminal's doing), the judgements under their column or, where it has no
+# room, under the row; no status line left behind. Arrays of 16 MiB, so
+# that every row is judged at length (below the 4x rule or cache-resident
+# on any host). The pane's history holds the whole run.
+for cols in 80 60; do
+	T resize-window -t tt -x $cols -y 60
+	T send-keys -t tt "clear; '$TT' bench --size 16M --repeat 2 2>/dev/null; echo \"exit=\$?\"" Enter
+	wait_for '^exit=[0-9]+$' 120 || true
+	T capture-pane -p -J -S - -t tt | sed -n '/^summary: /,$p' >"$WORK/sum$cols"
+	T clear-history -t tt
+	is "$cols columns: STREAM's summary within them, a row per kernel, no status line left" \
+		"$(awk -v w=$cols 'length > w' "$WORK/sum$cols" | wc -l):$(grep -cE '^kernel +best GB/s +avg s +min s +max s +judged$' "$WORK/sum$cols"):$(grep -cE '^(copy|scale|add|triad) +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6} +[0-9]+\.[0-9]{6}( |$)' "$WORK/sum$cols"):$(grep -cE 'elapsed|placing|pass [0-9]' "$WORK/sum$cols"):$(grep -oE '^exit=[0-9]+$' "$WORK/sum$cols")" \
+		"0:1:4:0:exit=0"
+	# The judgements of each row, joined back: the words bench judged it
+	# by, each once, nothing else on their lines.
+	is "$cols columns: each row's judgements whole, in the judged column's words" \
+		"$(python3 -c 'import re, sys
+rows, cur = [], None
+for l in open(sys.argv[1]).read().split("\n"):
+    m = re.match(r"(copy|scale|add|triad)(?: +[0-9.]+){4}(.*)", l)
+    if m:
+        cur = [m[1], m[2].strip()]
+        rows.append(cur)
+    elif cur and re.fullmatch(r" +[a-zA-Z0-9 ,-]+", l):
+        cur[1] += " " + l.strip()
+    else:
+        cur = None
+words = {"valid", "NOT VALIDATED", "cache-resident", "below 4x rule", "too short", "descheduled", "unstable"}
+print(len(rows), all(w in words for r in rows for w in r[1].strip().split(", ")))' "$WORK/sum$cols")" "4 True"
+done
 done_testing

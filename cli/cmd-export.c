@@ -726,7 +726,9 @@ static int check_recos(const struct export *e)
  * kernel's interleave walk, apportioned to exactly 10000 by the largest
  * remainder), one line per node: the goals DAMON's weighted
  * migrate_hot/migrate_cold take as dests (a dest's id is the node, its
- * weight the basis points) and the node_sys_bp RFC's per-node goals. */
+ * weight the basis points) and DAMON's node_eligible_mem_bp quota goal
+ * (nid the node, target_value the basis points; docs/damon.md), the name
+ * the metric landed under (the RFC's first was node_sys_bp). */
 static int shares(const struct export *e, FILE *f)
 {
 	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
@@ -743,7 +745,10 @@ static int shares(const struct export *e, FILE *f)
 			"# %s\n# per-node shares of pages in basis points (sum 10000, largest "
 			"remainder):\n# DAMON's weighted migrate_hot/migrate_cold (Linux 6.17+) "
 			"takes them as\n# schemes/<S>/dests/<D>/id = node, dests/<D>/weight = "
-			"share_bp\n# source_node node share_bp\n",
+			"share_bp\n# and DAMON's quota goal node_eligible_mem_bp as goals/<G>/nid "
+			"= node,\n"
+			"# goals/<G>/target_value = share_bp (docs/damon.md)\n"
+			"# source_node node share_bp\n",
 			header(e));
 	for (int i = 0; rc == 0 && i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];

@@ -10,6 +10,7 @@
 #include "../core/rebalance.h"
 #include "../core/wi.h"
 #include "../db/db.h"
+#include "../migrate/damon.h"
 #include "../writer/recos.h"
 
 #include <errno.h>
@@ -770,6 +771,49 @@ static int shares(const struct export *e, FILE *f)
 	return rc;
 }
 
+/* The same scheme set rebalance --damon sets up (migrate/damon.h), as a
+ * file damo loads (damo start --kdamonds FILE) or a boot unit hands it:
+ * one set for the machine, so one recommendation (--source-node picks
+ * one of a per-source run's). */
+static int damon(const struct export *e, FILE *f)
+{
+	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
+	struct tt_recos *rs = malloc(sizeof(*rs));
+	struct tt_damon_set *set = malloc(sizeof(*set));
+	const struct tt_reco *r = NULL;
+	json_t *j = NULL;
+	int rc = rs && set && be ? 0 : tt_err(TT_EFAIL, "out of memory");
+
+	if (rc == 0) {
+		*rs = e->rs;
+		rc = tt_recos_convert(rs, e->t, be);
+	}
+	for (int i = 0; rc == 0 && i < rs->n; i++) {
+		if (e->source >= 0 && rs->r[i].source_node >= 0 &&
+		    rs->r[i].source_node != e->source)
+			continue;
+		if (r)
+			rc = tt_err(TT_EINPUT,
+				    "DAMON keeps one set of shares for the machine: give "
+				    "--source-node to pick one source's weights");
+		r = &rs->r[i];
+	}
+	if (rc == 0 && !r)
+		rc = tt_err(TT_EINPUT, "no recommendation to export");
+	if (rc == 0)
+		rc = tt_damon_set_from_weights(&r->w, set);
+	if (rc == 0 && !(j = tt_damon_damo_json(set)))
+		rc = tt_err(TT_EFAIL, "out of memory");
+	if (rc == 0 && json_dumpf(j, f, JSON_INDENT(2)) < 0)
+		rc = tt_err(TT_EFAIL, "cannot write the DAMON schemes");
+	if (rc == 0)
+		fputc('\n', f);
+	json_decref(j);
+	free(set);
+	free(rs);
+	return rc;
+}
+
 /* An export format: its writer and the traits that set how export reads
  * and checks what it writes. To add one: 1. write its writer above (the
  * recommendation is e->rs, converted per interface as shell's is; the
@@ -808,6 +852,7 @@ static const struct format formats[] = {
 	{ .name = "prometheus", .write = prometheus, .run = true, .textfile = true },
 	{ .name = "csv", .about = "the run's trials", .write = csv, .trials = true, .run = true },
 	{ .name = "shares", .about = "per-node basis points", .write = shares },
+	{ .name = "damon", .about = "damo's --kdamonds file", .write = damon },
 	{ .name = NULL },
 };
 

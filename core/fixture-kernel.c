@@ -271,7 +271,7 @@ static int fault(const char *path, const char **value)
 
 /* Each backend's own store rules (struct tt_wi_backend.fixture_store);
  * a file with none holds what is written, with a newline as sysfs shows
- * a value. Only weight files: a fixture kernel has nothing else to write. */
+ * a value. Only weight files and DAMON's (fixture-damon.c). */
 static int fixture_write(const struct tt_sysfs *s, const char *path, const char *rel,
 			 const char *value)
 {
@@ -281,6 +281,9 @@ static int fixture_write(const struct tt_sysfs *s, const char *path, const char 
 	char line[64], why[256];
 
 	if (rc < 0)
+		return rc;
+	rc = tt_fixture_damon_store(s, path, rel, value);
+	if (rc <= 0)
 		return rc;
 	/* Two backends can own one path (the RFCs' memory_tierN/
 	 * interleave_weight): the tree is one kernel, so the store is that of

@@ -30,6 +30,9 @@ void tt_fixture_recover(const struct tt_sysfs *s);
  * has (its fixture_node_joined: the RFCs put the tier's weights back to 1).
  * For tests; the tier must exist. */
 int tt_fixture_node_online(const struct tt_sysfs *s, int node, int tier);
+/* DAMON's admin files (core/fixture-damon.c): 1 when rel is not one. */
+int tt_fixture_damon_store(const struct tt_sysfs *s, const char *path, const char *rel,
+			   const char *value);
 /* The transaction tests' fault spec (core/root.c hands it over), or NULL. */
 void tt_fixture_fault(const char *spec);
 

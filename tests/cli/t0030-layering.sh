@@ -24,6 +24,7 @@ capture 1
 collectors 1
 db 1
 measure 2
+migrate 2
 writer 2
 model 3
 view 3

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "damon.h"
+
+#include "../core/error.h"
+#include "../core/rebalance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KD TT_DAMON_KDAMONDS "/0"
+#define CTX KD "/contexts/0"
+#define SCHEME CTX "/schemes/%d"
+/* Any region size, age and access count up to unsigned long's 32-bit
+ * floor: the kernel stores them in unsigned long (kstrtoul). */
+#define ANY_MAX "4294967295"
+
+int tt_damon_set_from_weights(const struct tt_weights *w, struct tt_damon_set *set)
+{
+	uint32_t *bp = calloc(TT_MAX_NODES, sizeof(*bp));
+	int id, rc = bp ? tt_rb_shares_bp(w, bp) : tt_err(TT_EFAIL, "out of memory");
+
+	set->n = 0;
+	if (rc == 0)
+		tt_nodemask_for_each (id, &w->set)
+			if (bp[id])
+				set->g[set->n++] = (struct tt_damon_goal){ id, bp[id] };
+	free(bp);
+	if (rc == 0 && set->n < 2)
+		rc = tt_err(TT_EINPUT, "DAMON keeps shares between two nodes or more: the weights "
+				       "give every page to one node");
+	return rc;
+}
+
+int tt_damon_look(const struct tt_sysfs *s, struct tt_damon_look *l)
+{
+	char state[16], pid[32];
+	size_t len = 0;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	rc = tt_sysfs_read_u64(s, &l->nr_kdamonds, 0, 1u << 20, TT_DAMON_KDAMONDS "/nr_kdamonds");
+	if (rc == TT_EUNAVAIL)
+		return tt_err(TT_EUNAVAIL,
+			      "no DAMON sysfs interface ('%s%s' is missing): the kernel was built "
+			      "without CONFIG_DAMON_SYSFS",
+			      tt_sysfs_root(s)[1] ? tt_sysfs_root(s) : "",
+			      TT_DAMON_KDAMONDS "/nr_kdamonds");
+	if (rc < 0)
+		return rc;
+	for (uint64_t k = 0; k < l->nr_kdamonds && len < sizeof(l->busy) - 64; k++) {
+		if (tt_sysfs_read(s, state, sizeof(state), TT_DAMON_KDAMONDS "/%llu/state",
+				  (unsigned long long)k) < 0)
+			snprintf(state, sizeof(state), "?");
+		if (tt_sysfs_read(s, pid, sizeof(pid), TT_DAMON_KDAMONDS "/%llu/pid",
+				  (unsigned long long)k) < 0)
+			snprintf(pid, sizeof(pid), "?");
+		len += (size_t)snprintf(
+			l->busy + len, sizeof(l->busy) - len, "%skdamond %llu (%s%s%s)",
+			k ? ", " : "", (unsigned long long)k, state,
+			strcmp(pid, "-1") ? ", pid " : "", strcmp(pid, "-1") ? pid : "");
+	}
+	return 0;
+}
+
+/* Writes and says which file took what, for the caller's message. */
+#define W(value, ...)                                                                              \
+	do {                                                                                       \
+		rc = tt_sysfs_write(s, value, __VA_ARGS__);                                        \
+		if (rc < 0)                                                                        \
+			goto out;                                                                  \
+	} while (0)
+
+static int setup_scheme(const struct tt_sysfs *s, int i, const struct tt_damon_goal *g)
+{
+	char v[32];
+	int rc = 0;
+
+	W("migrate_hot", SCHEME "/action", i);
+	snprintf(v, sizeof(v), "%d", g->nid);
+	W(v, SCHEME "/target_nid", i);
+	W("4096", SCHEME "/access_pattern/sz/min", i);
+	W(ANY_MAX, SCHEME "/access_pattern/sz/max", i);
+	snprintf(v, sizeof(v), "%d", TT_DAMON_HOT_MIN_SAMPLES);
+	W(v, SCHEME "/access_pattern/nr_accesses/min", i);
+	W(ANY_MAX, SCHEME "/access_pattern/nr_accesses/max", i);
+	W("0", SCHEME "/access_pattern/age/min", i);
+	W(ANY_MAX, SCHEME "/access_pattern/age/max", i);
+	snprintf(v, sizeof(v), "%llu", TT_DAMON_QUOTA_BYTES);
+	W(v, SCHEME "/quotas/bytes", i);
+	snprintf(v, sizeof(v), "%d", TT_DAMON_QUOTA_RESET_MS);
+	W(v, SCHEME "/quotas/reset_interval_ms", i);
+	W("1", SCHEME "/quotas/goals/nr_goals", i);
+	rc = tt_sysfs_write(s, TT_DAMON_METRIC, SCHEME "/quotas/goals/0/target_metric", i);
+	if (rc < 0) {
+		rc = tt_err(TT_EUNAVAIL,
+			    "this kernel's DAMON has no quota goal '%s' (target_metric refused "
+			    "it): its sysfs takes no node share goal, so shares cannot be kept "
+			    "over time; the one-shot rebalance (without --damon) still moves a "
+			    "process's pages to them",
+			    TT_DAMON_METRIC);
+		goto out;
+	}
+	snprintf(v, sizeof(v), "%d", g->nid);
+	W(v, SCHEME "/quotas/goals/0/nid", i);
+	snprintf(v, sizeof(v), "%u", g->target_bp);
+	W(v, SCHEME "/quotas/goals/0/target_value", i);
+out:
+	return rc;
+}
+
+int tt_damon_start(const struct tt_sysfs *s, const struct tt_damon_set *set)
+{
+	struct tt_damon_look l;
+	char avail[256], v[16];
+	int rc = tt_damon_look(s, &l), undo;
+
+	if (rc < 0)
+		return rc;
+	if (l.nr_kdamonds)
+		return tt_err(TT_EUNAVAIL,
+			      "DAMON is in use: %s; another tool's kdamonds would be rebuilt by "
+			      "adding one (writing nr_kdamonds replaces them all), so tiertune "
+			      "leaves DAMON alone",
+			      l.busy);
+	W("1", TT_DAMON_KDAMONDS "/nr_kdamonds");
+	W("1", KD "/contexts/nr_contexts");
+	rc = tt_sysfs_read(s, avail, sizeof(avail), CTX "/avail_operations");
+	if (rc >= 0 && !strstr(avail, "paddr"))
+		rc = tt_err(TT_EUNAVAIL,
+			    "this kernel's DAMON has no physical address space operations "
+			    "(avail_operations: %s), which node_eligible_mem_bp needs",
+			    avail);
+	if (rc < 0)
+		goto out;
+	W("paddr", CTX "/operations");
+	W("1", CTX "/targets/nr_targets");
+	snprintf(v, sizeof(v), "%d", set->n);
+	W(v, CTX "/schemes/nr_schemes");
+	for (int i = 0; i < set->n && rc == 0; i++)
+		rc = setup_scheme(s, i, &set->g[i]);
+	if (rc == 0 && tt_sysfs_exists(s, SCHEME "/quotas/goal_tuner", 0))
+		for (int i = 0; i < set->n && rc == 0; i++)
+			rc = tt_sysfs_write(s, "temporal", SCHEME "/quotas/goal_tuner", i);
+	if (rc == 0)
+		W("on", KD "/state");
+out:
+	if (rc < 0) {
+		/* Nothing half-written: off (it may have started) and gone. */
+		tt_sysfs_write(s, "off", KD "/state");
+		undo = tt_sysfs_write(s, "0", TT_DAMON_KDAMONDS "/nr_kdamonds");
+		(void)undo;
+	}
+	return rc;
+}
+
+int tt_damon_progress(const struct tt_sysfs *s, const struct tt_damon_set *set,
+		      struct tt_damon_now *now)
+{
+	int rc = tt_sysfs_write(s, "update_schemes_stats", KD "/state");
+
+	if (rc == 0)
+		rc = tt_sysfs_write(s, "update_schemes_effective_quotas", KD "/state");
+	for (int i = 0; i < set->n && rc == 0; i++) {
+		struct tt_damon_now *n = &now[i];
+
+		n->nid = set->g[i].nid;
+		n->target_bp = set->g[i].target_bp;
+		rc = tt_sysfs_read_u64(s, &n->current_bp, 0, UINT64_MAX,
+				       SCHEME "/quotas/goals/0/current_value", i);
+		if (rc == 0)
+			rc = tt_sysfs_read_u64(s, &n->nr_tried, 0, UINT64_MAX,
+					       SCHEME "/stats/nr_tried", i);
+		if (rc == 0)
+			rc = tt_sysfs_read_u64(s, &n->sz_tried_bytes, 0, UINT64_MAX,
+					       SCHEME "/stats/sz_tried", i);
+		if (rc == 0)
+			rc = tt_sysfs_read_u64(s, &n->nr_applied, 0, UINT64_MAX,
+					       SCHEME "/stats/nr_applied", i);
+		if (rc == 0)
+			rc = tt_sysfs_read_u64(s, &n->sz_applied_bytes, 0, UINT64_MAX,
+					       SCHEME "/stats/sz_applied", i);
+		if (rc == 0)
+			rc = tt_sysfs_read_u64(s, &n->qt_exceeds, 0, UINT64_MAX,
+					       SCHEME "/stats/qt_exceeds", i);
+		if (rc == 0)
+			rc = tt_sysfs_read_u64(s, &n->effective_bytes, 0, UINT64_MAX,
+					       SCHEME "/quotas/effective_bytes", i);
+	}
+	return rc;
+}
+
+int tt_damon_ours(const struct tt_sysfs *s, char *what, size_t size)
+{
+	struct tt_damon_look l;
+	char ops[32], action[32], metric[64];
+	uint64_t nc = 0, ns = 0, ng = 0;
+	int rc = tt_damon_look(s, &l);
+
+	if (rc < 0)
+		return rc;
+	snprintf(what, size, "%s", l.nr_kdamonds ? l.busy : "no kdamond");
+	if (l.nr_kdamonds != 1 ||
+	    tt_sysfs_read_u64(s, &nc, 0, 64, KD "/contexts/nr_contexts") < 0 || nc != 1 ||
+	    tt_sysfs_read(s, ops, sizeof(ops), CTX "/operations") < 0 || strcmp(ops, "paddr") ||
+	    tt_sysfs_read_u64(s, &ns, 0, TT_MAX_NODES, CTX "/schemes/nr_schemes") < 0 || ns < 2)
+		return 0;
+	for (uint64_t i = 0; i < ns; i++)
+		if (tt_sysfs_read(s, action, sizeof(action), SCHEME "/action", (int)i) < 0 ||
+		    strcmp(action, "migrate_hot") ||
+		    tt_sysfs_read_u64(s, &ng, 0, 64, SCHEME "/quotas/goals/nr_goals", (int)i) < 0 ||
+		    ng != 1 ||
+		    tt_sysfs_read(s, metric, sizeof(metric), SCHEME "/quotas/goals/0/target_metric",
+				  (int)i) < 0 ||
+		    strcmp(metric, TT_DAMON_METRIC))
+			return 0;
+	return 1;
+}
+
+int tt_damon_stop(const struct tt_sysfs *s)
+{
+	char state[16];
+	int rc = tt_sysfs_read(s, state, sizeof(state), KD "/state");
+
+	if (rc >= 0 && strcmp(state, "off"))
+		rc = tt_sysfs_write(s, "off", KD "/state");
+	if (rc >= 0)
+		rc = tt_sysfs_write(s, "0", TT_DAMON_KDAMONDS "/nr_kdamonds");
+	return rc < 0 ? rc : 0;
+}
+
+json_t *tt_damon_damo_json(const struct tt_damon_set *set)
+{
+	json_t *schemes = json_array();
+
+	for (int i = 0; i < set->n; i++) {
+		const struct tt_damon_goal *g = &set->g[i];
+
+		json_array_append_new(
+			schemes,
+			json_pack("{s:s, s:i, s:{s:{s:i, s:I}, s:{s:i, s:I}, s:{s:i, s:I}}, "
+				  "s:i, s:{s:i, s:I, s:i, s:{s:i, s:i, s:i}, "
+				  "s:[{s:s, s:i, s:i, s:i}], s:s}, s:[]}",
+				  "action", "migrate_hot", "target_nid", g->nid, "access_pattern",
+				  "sz_bytes", "min", 4096, "max", (json_int_t)4294967295LL,
+				  "nr_accesses", "min", TT_DAMON_HOT_MIN_SAMPLES * 5, "max",
+				  (json_int_t)100, "age", "min", 0, "max", (json_int_t)4294967295LL,
+				  "apply_interval_us", 0, "quotas", "time_ms", 0, "sz_bytes",
+				  (json_int_t)TT_DAMON_QUOTA_BYTES, "reset_interval_ms",
+				  TT_DAMON_QUOTA_RESET_MS, "weights", "sz_permil", 0,
+				  "nr_accesses_permil", 0, "age_permil", 0, "goals", "metric",
+				  TT_DAMON_METRIC, "nid", g->nid, "target_value", (int)g->target_bp,
+				  "current_value", 0, "goal_tuner", "temporal", "filters"));
+	}
+	return json_pack("{s:[{s:s, s:[{s:s, s:[{s:n, s:[]}], "
+			 "s:{s:i, s:i, s:i}, s:{s:i, s:i}, s:o}]}]}",
+			 "kdamonds", "state", "on", "contexts", "ops", "paddr", "targets", "pid",
+			 "regions", "intervals", "sample_us", 5000, "aggr_us", 100000,
+			 "ops_update_us", 1000000, "nr_regions", "min", 10, "max", 1000, "schemes",
+			 schemes);
+}

@@ -206,7 +206,8 @@ static bool any_running(const struct tt_sysfs *s)
 	if (tt_sysfs_list(s, &names, ADMIN) < 0)
 		return false;
 	for (char **n = names; *n && !on; n++)
-		on = tt_sysfs_read(s, state, sizeof(state), ADMIN "/%s/state", *n) >= 0 &&
+		on = strspn(*n, "0123456789") == strlen(*n) &&
+		     tt_sysfs_read(s, state, sizeof(state), ADMIN "/%s/state", *n) >= 0 &&
 		     strcmp(state, "on") == 0;
 	tt_sysfs_free_names(names);
 	return on;

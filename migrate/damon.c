@@ -146,10 +146,18 @@ int tt_damon_start(const struct tt_sysfs *s, const struct tt_damon_set *set)
 		W("on", KD "/state");
 out:
 	if (rc < 0) {
-		/* Nothing half-written: off (it may have started) and gone. */
+		/* Nothing half-written: off (it may have started) and gone; the
+		 * reason stays the setup's, the undo's own failure said after it. */
+		char why[1024];
+
+		snprintf(why, sizeof(why), "%s", tt_err_msg());
 		tt_sysfs_write(s, "off", KD "/state");
 		undo = tt_sysfs_write(s, "0", TT_DAMON_KDAMONDS "/nr_kdamonds");
-		(void)undo;
+		if (undo < 0)
+			tt_err(rc, "%s; removing the kdamond tiertune added failed too: %s", why,
+			       tt_err_msg());
+		else
+			tt_err(rc, "%s", why);
 	}
 	return rc;
 }

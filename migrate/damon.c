@@ -15,12 +15,20 @@
  * floor: the kernel stores them in unsigned long (kstrtoul). */
 #define ANY_MAX "4294967295"
 
-int tt_damon_set_from_weights(const struct tt_weights *w, struct tt_damon_set *set)
+int tt_damon_set_from_weights(const struct tt_topo *t, const struct tt_weights *w,
+			      struct tt_damon_set *set)
 {
 	uint32_t *bp = calloc(TT_MAX_NODES, sizeof(*bp));
 	int id, rc = bp ? tt_rb_shares_bp(w, bp) : tt_err(TT_EFAIL, "out of memory");
+	char nodes[1024];
 
 	set->n = 0;
+	tt_nodemask_for_each (id, &w->set)
+		if (rc == 0 && !tt_nodemask_test(&t->mem_nodes, id)) {
+			tt_bit_format_list(t->mem_nodes.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+			rc = tt_err(TT_EINPUT, "node %d is not an online memory node", id);
+			tt_err_hint("the memory nodes of this machine are %s", nodes);
+		}
 	if (rc == 0)
 		tt_nodemask_for_each (id, &w->set)
 			if (bp[id])

@@ -8,7 +8,7 @@
  * through the root prefix; library code: no printing.
  *
  *	struct tt_damon_set set;
- *	tt_damon_set_from_weights(&w, &set);
+ *	tt_damon_set_from_weights(&topo, &w, &set);
  *	tt_damon_look(sfs, &look);        refusals: no DAMON, another kdamond, no paddr
  *	tt_damon_start(sfs, &set);        all or nothing: undone on any failure
  *	tt_damon_progress(sfs, &set, now);   (repeat)
@@ -19,6 +19,7 @@
 #define TT_MIGRATE_DAMON_H
 
 #include "../core/sysfs.h"
+#include "../core/topo.h"
 #include "../core/weights.h"
 
 #include <jansson.h>
@@ -49,8 +50,10 @@ struct tt_damon_set {
 };
 
 /* One goal a node with a share (core/rebalance.h's tt_rb_shares_bp: the
- * shares rebalance moves to), nodes in order. */
-int tt_damon_set_from_weights(const struct tt_weights *w, struct tt_damon_set *set);
+ * shares rebalance moves to), nodes in order; every node must be one of
+ * t's memory nodes (a goal's nid on another is a goal never met). */
+int tt_damon_set_from_weights(const struct tt_topo *t, const struct tt_weights *w,
+			      struct tt_damon_set *set);
 
 /* What DAMON on this root offers and whether it is free. */
 struct tt_damon_look {

@@ -29,8 +29,10 @@ static int damon_stop_first(struct tt_cli *cli)
 
 /* --damon with --pid: the goal counts physical memory only, a process's
  * would be a vaddr context, which the kernel refuses it in. */
-static int damon_check(bool damon, int64_t pid)
+static int damon_check(const struct tt_cli *cli, bool damon, int64_t pid)
 {
+	if (damon && cli->json)
+		return cli_usage("rebalance --damon reports as text only (no --json yet)");
 	if (!damon && !pid)
 		return cli_usage("this command needs --pid (or --damon, the machine's hot memory "
 				 "kept by DAMON)");
@@ -125,7 +127,7 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	if (nargs)
 		return cli_usage("rebalance takes no arguments ('%s')", argv[0]);
-	rc = damon_check(damon, pid);
+	rc = damon_check(cli, damon, pid);
 	if (rc >= 0)
 		return rc;
 	if (o.rate_mib_s > 0 && o.rate_mib_s < TT_RB_RATE_MIN_BYTES_S / (1024 * 1024))

@@ -9,6 +9,7 @@
  * a line: a kernel has no file listing them, docs/damon.md); state "on"
  * refuses node_eligible_mem_bp outside paddr as damon_commit_ctx does. */
 #define _GNU_SOURCE /* O_PATH */
+#include "fixture-damon.h"
 #include "fixture-kernel.h"
 
 #include "error.h"
@@ -273,8 +274,8 @@ static int turn_on(const struct tt_sysfs *s, const char *path, const char *kd)
 	return 0;
 }
 
-int tt_fixture_damon_store(const struct tt_sysfs *s, const char *path, const char *rel,
-			   const char *value)
+static int damon_write(const struct tt_sysfs *s, const char *path, const char *rel,
+		       const char *value)
 {
 	const char *base = strrchr(rel, '/') + 1;
 	size_t dlen = (size_t)(base - 1 - rel);
@@ -282,7 +283,10 @@ int tt_fixture_damon_store(const struct tt_sysfs *s, const char *path, const cha
 	int rc;
 
 	if (strncmp(rel, ADMIN "/", sizeof(ADMIN)) != 0)
-		return 1;
+		return tt_fixture_kernel.write(s, path, rel, value);
+	rc = tt_fixture_fault_step(path, &value);
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(*kinds); i++)
 		if (strcmp(base, kinds[i].count) == 0 &&
 		    ends_with(rel, dlen, kinds[i].parent_suffix))
@@ -314,3 +318,5 @@ int tt_fixture_damon_store(const struct tt_sysfs *s, const char *path, const cha
 		return tt_fixture_rejected(path, value, EINVAL);
 	return tt_fixture_replace(s, rel, line);
 }
+
+const struct tt_sysfs_store tt_fixture_damon = { .name = "fixture", .write = damon_write };

@@ -137,6 +137,8 @@ expect_bad_input 2 "DAMON keeps shares between two nodes or more" "$fx" \
 expect_bad_input 2 "node 7 is not an online memory node" "$fx" "$TT" --sysfs-root "$fx" rebalance --damon --weights 0:3,7:2 --damon-seconds 0.1
 expect_bad_input 2 "--move" "$fx" "$TT" --sysfs-root "$fx" rebalance --damon --weights 0:3,1:2 --move
 expect_bad_input 2 "--damon-keep" "$fx" "$TT" --sysfs-root "$fx" rebalance --damon-keep --pid 1 --weights 0:3,1:2
+expect_bad_input 2 "rebalance --damon reports as text only" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --damon --weights 0:3,1:2 --json
 expect_bad_input 2 "this command needs --pid (or --damon" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --weights 0:3,1:2
 

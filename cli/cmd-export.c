@@ -802,6 +802,8 @@ static int damon(const struct export *e, FILE *f)
 		rc = tt_err(TT_EINPUT, "no recommendation to export");
 	if (rc == 0)
 		rc = tt_damon_set_from_weights(e->t, &r->w, set);
+	if (rc == 0)
+		tt_damon_read_spans(&e->cli->sfs, set);
 	if (rc == 0 && !(j = tt_damon_damo_json(set)))
 		rc = tt_err(TT_EFAIL, "out of memory");
 	if (rc == 0 && json_dumpf(j, f, JSON_INDENT(2)) < 0)

@@ -70,6 +70,8 @@ int cli_rebalance_damon(struct tt_cli *cli, const struct tt_weights *w,
 
 	if (rc == 0)
 		rc = tt_damon_set_from_weights(cli->topo, w, set);
+	if (rc == 0)
+		tt_damon_read_spans(&cli->sfs, set);
 	if (rc == 0) {
 		catch_signals(!o->keep);
 		rc = tt_damon_start(&cli->sfs, set);

@@ -4,6 +4,8 @@
 #include "../core/error.h"
 #include "../core/rebalance.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +34,68 @@ int tt_damon_set_from_weights(const struct tt_topo *t, const struct tt_weights *
 	if (rc == 0)
 		tt_nodemask_for_each (id, &w->set)
 			if (bp[id])
-				set->g[set->n++] = (struct tt_damon_goal){ id, bp[id] };
+				set->g[set->n++] =
+					(struct tt_damon_goal){ .nid = id, .target_bp = bp[id] };
 	free(bp);
 	if (rc == 0 && set->n < 2)
 		rc = tt_err(TT_EINPUT, "DAMON keeps shares between two nodes or more: the weights "
 				       "give every page to one node");
 	return rc;
+}
+
+/* block_size_bytes is hex without a prefix (drivers/base/memory.c:
+ * "%lx\n"). */
+static int block_size(const struct tt_sysfs *s, uint64_t *out)
+{
+	char buf[32], *end;
+	unsigned long long v;
+
+	if (tt_sysfs_read(s, buf, sizeof(buf), "/sys/devices/system/memory/block_size_bytes") < 0)
+		return -1;
+	errno = 0;
+	v = strtoull(buf, &end, 16);
+	if (errno || end == buf || *end || v == 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int node_span(const struct tt_sysfs *s, uint64_t bs, struct tt_damon_goal *g)
+{
+	char **names = NULL, *end;
+	unsigned long long m, lo = ~0ull, hi = 0;
+
+	if (tt_sysfs_list(s, &names, "/sys/devices/system/node/node%d", g->nid) < 0)
+		return -1;
+	for (char **n = names; *n; n++) {
+		if (strncmp(*n, "memory", 6) || !isdigit((unsigned char)(*n)[6]))
+			continue;
+		errno = 0;
+		m = strtoull(*n + 6, &end, 10);
+		if (errno || *end)
+			continue;
+		lo = m < lo ? m : lo;
+		hi = m > hi ? m : hi;
+	}
+	tt_sysfs_free_names(names);
+	if (lo == ~0ull || hi >= UINT64_MAX / bs - 1)
+		return -1;
+	g->start = lo * bs;
+	g->end = (hi + 1) * bs;
+	return 0;
+}
+
+void tt_damon_read_spans(const struct tt_sysfs *s, struct tt_damon_set *set)
+{
+	uint64_t bs = 0;
+
+	set->spans = block_size(s, &bs) == 0;
+	for (int i = 0; i < set->n && set->spans; i++)
+		set->spans = node_span(s, bs, &set->g[i]) == 0;
+	for (int i = 0; i < set->n && set->spans; i++)
+		for (int j = 0; j < set->n && set->spans; j++)
+			set->spans = i == j || set->g[i].end <= set->g[j].start ||
+				     set->g[j].end <= set->g[i].start;
 }
 
 int tt_damon_look(const struct tt_sysfs *s, struct tt_damon_look *l)
@@ -79,7 +137,30 @@ int tt_damon_look(const struct tt_sysfs *s, struct tt_damon_look *l)
 			goto out;                                                                  \
 	} while (0)
 
-static int setup_scheme(const struct tt_sysfs *s, int i, const struct tt_damon_goal *g)
+/* Rejects the scheme's own node's span: core_filters (the ABI's since Feb
+ * 2025), else the older filters/ (deprecated, same files; before allow/
+ * existed a matching filter was a rejecting one). */
+static int setup_filter(const struct tt_sysfs *s, int i, const struct tt_damon_goal *g)
+{
+	const char *dir = tt_sysfs_exists(s, SCHEME "/core_filters/nr_filters", i) ? "core_filters"
+										   : "filters";
+	char v[32];
+	int rc = 0;
+
+	W("1", SCHEME "/%s/nr_filters", i, dir);
+	W("addr", SCHEME "/%s/0/type", i, dir);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)g->start);
+	W(v, SCHEME "/%s/0/addr_start", i, dir);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)g->end);
+	W(v, SCHEME "/%s/0/addr_end", i, dir);
+	W("Y", SCHEME "/%s/0/matching", i, dir);
+	if (tt_sysfs_exists(s, SCHEME "/%s/0/allow", i, dir))
+		W("N", SCHEME "/%s/0/allow", i, dir);
+out:
+	return rc;
+}
+
+static int setup_scheme(const struct tt_sysfs *s, int i, const struct tt_damon_goal *g, bool spans)
 {
 	char v[32];
 	int rc = 0;
@@ -113,6 +194,8 @@ static int setup_scheme(const struct tt_sysfs *s, int i, const struct tt_damon_g
 	W(v, SCHEME "/quotas/goals/0/nid", i);
 	snprintf(v, sizeof(v), "%u", g->target_bp);
 	W(v, SCHEME "/quotas/goals/0/target_value", i);
+	if (spans)
+		rc = setup_filter(s, i, g);
 out:
 	return rc;
 }
@@ -146,7 +229,7 @@ int tt_damon_start(const struct tt_sysfs *s, const struct tt_damon_set *set)
 	snprintf(v, sizeof(v), "%d", set->n);
 	W(v, CTX "/schemes/nr_schemes");
 	for (int i = 0; i < set->n && rc == 0; i++)
-		rc = setup_scheme(s, i, &set->g[i]);
+		rc = setup_scheme(s, i, &set->g[i], set->spans);
 	if (rc == 0 && tt_sysfs_exists(s, SCHEME "/quotas/goal_tuner", 0))
 		for (int i = 0; i < set->n && rc == 0; i++)
 			rc = tt_sysfs_write(s, "temporal", SCHEME "/quotas/goal_tuner", i);
@@ -251,12 +334,22 @@ json_t *tt_damon_damo_json(const struct tt_damon_set *set)
 
 	for (int i = 0; i < set->n; i++) {
 		const struct tt_damon_goal *g = &set->g[i];
+		/* damo's DamosFilter.from_kvpairs: an addr filter's range is
+		 * address_range {start, end}. */
+		json_t *filters =
+			set->spans ? json_pack("[{s:s, s:b, s:b, s:{s:I, s:I}}]", "filter_type",
+					       "addr", "matching", 1, "allow", 0, "address_range",
+					       "start", (json_int_t)g->start, "end",
+					       (json_int_t)g->end)
+				   : json_array();
 
+		/* damo takes nr_accesses given as numbers as percent: 5% is
+		 * one sample of the default 20 an aggregation. */
 		json_array_append_new(
 			schemes,
 			json_pack("{s:s, s:i, s:{s:{s:i, s:I}, s:{s:i, s:I}, s:{s:i, s:I}}, "
 				  "s:i, s:{s:i, s:I, s:i, s:{s:i, s:i, s:i}, "
-				  "s:[{s:s, s:i, s:i, s:i}], s:s}, s:[]}",
+				  "s:[{s:s, s:i, s:i, s:i}], s:s}, s:o}",
 				  "action", "migrate_hot", "target_nid", g->nid, "access_pattern",
 				  "sz_bytes", "min", 4096, "max", (json_int_t)4294967295LL,
 				  "nr_accesses", "min", TT_DAMON_HOT_MIN_SAMPLES * 5, "max",
@@ -266,7 +359,8 @@ json_t *tt_damon_damo_json(const struct tt_damon_set *set)
 				  TT_DAMON_QUOTA_RESET_MS, "weights", "sz_permil", 0,
 				  "nr_accesses_permil", 0, "age_permil", 0, "goals", "metric",
 				  TT_DAMON_METRIC, "nid", g->nid, "target_value", (int)g->target_bp,
-				  "current_value", 0, "goal_tuner", "temporal", "filters"));
+				  "current_value", 0, "goal_tuner", "temporal", "filters",
+				  filters));
 	}
 	return json_pack("{s:[{s:s, s:[{s:s, s:[{s:n, s:[]}], "
 			 "s:{s:i, s:i, s:i}, s:{s:i, s:i}, s:o}]}]}",

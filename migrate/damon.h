@@ -9,6 +9,7 @@
  *
  *	struct tt_damon_set set;
  *	tt_damon_set_from_weights(&topo, &w, &set);
+ *	tt_damon_read_spans(sfs, &set);
  *	tt_damon_look(sfs, &look);        refusals: no DAMON, another kdamond, no paddr
  *	tt_damon_start(sfs, &set);        all or nothing: undone on any failure
  *	tt_damon_progress(sfs, &set, now);   (repeat)
@@ -42,10 +43,16 @@
 struct tt_damon_goal {
 	int nid;	    /* the scheme's target_nid and its goal's nid */
 	uint32_t target_bp; /* the node's share, basis points */
+	uint64_t start, end; /* the node's physical span, bytes [start, end) */
 };
 
 struct tt_damon_set {
 	int n;
+	/* Each scheme rejects its own node's span (an addr filter), as the
+	 * series' worked example filters each scheme to the other node's
+	 * range: hot memory already on the node is not moved onto it again
+	 * nor charged to the quota. false: spans unknown or interleaved. */
+	bool spans;
 	struct tt_damon_goal g[TT_MAX_NODES];
 };
 
@@ -54,6 +61,12 @@ struct tt_damon_set {
  * t's memory nodes (a goal's nid on another is a goal never met). */
 int tt_damon_set_from_weights(const struct tt_topo *t, const struct tt_weights *w,
 			      struct tt_damon_set *set);
+
+/* Each goal's node span from its memory blocks
+ * (/sys/devices/system/node/nodeN/memoryM, memory/block_size_bytes):
+ * set->spans true when every node's is readable and none overlaps
+ * another's; else false, and the set has no filters. Never an error. */
+void tt_damon_read_spans(const struct tt_sysfs *s, struct tt_damon_set *set);
 
 /* What DAMON on this root offers and whether it is free. */
 struct tt_damon_look {

@@ -38,7 +38,9 @@ dump() {
 			access_pattern/nr_accesses/min access_pattern/nr_accesses/max \
 			access_pattern/age/min access_pattern/age/max quotas/ms quotas/bytes \
 			quotas/reset_interval_ms quotas/goal_tuner quotas/goals/nr_goals \
-			quotas/goals/0/target_metric quotas/goals/0/nid quotas/goals/0/target_value; do
+			quotas/goals/0/target_metric quotas/goals/0/nid quotas/goals/0/target_value \
+			core_filters/nr_filters core_filters/0/type core_filters/0/addr_start \
+			core_filters/0/addr_end core_filters/0/matching core_filters/0/allow; do
 			echo "${s#"$c/"}/$f=$(cat "$s/$f")"
 		done
 	done
@@ -81,10 +83,16 @@ schemes/0/quotas/goal_tuner=temporal
 schemes/0/quotas/goals/nr_goals=1
 schemes/0/quotas/goals/0/target_metric=node_eligible_mem_bp
 schemes/0/quotas/goals/0/nid=0
-schemes/0/quotas/goals/0/target_value=5000"
+schemes/0/quotas/goals/0/target_value=5000
+schemes/0/core_filters/nr_filters=1
+schemes/0/core_filters/0/type=addr
+schemes/0/core_filters/0/addr_start=0
+schemes/0/core_filters/0/addr_end=2147483648
+schemes/0/core_filters/0/matching=Y
+schemes/0/core_filters/0/allow=N"
 is "--damon-keep: each node's scheme: migrate_hot to it, its goal's nid and share" \
-	"$(dump "$fx" | grep -E '^schemes/[0-9]/(action|target_nid|quotas/goals/0/.*)=' | cut -d/ -f3- | tr '\n' ' ')" \
-	"action=migrate_hot target_nid=0 quotas/goals/0/target_metric=node_eligible_mem_bp quotas/goals/0/nid=0 quotas/goals/0/target_value=5000 action=migrate_hot target_nid=1 quotas/goals/0/target_metric=node_eligible_mem_bp quotas/goals/0/nid=1 quotas/goals/0/target_value=3000 action=migrate_hot target_nid=2 quotas/goals/0/target_metric=node_eligible_mem_bp quotas/goals/0/nid=2 quotas/goals/0/target_value=2000 "
+	"$(dump "$fx" | grep -E '^schemes/[0-9]/(action|target_nid|quotas/goals/0/.*|core_filters/0/addr_.*)=' | cut -d/ -f3- | tr '\n' ' ')" \
+	"action=migrate_hot target_nid=0 quotas/goals/0/target_metric=node_eligible_mem_bp quotas/goals/0/nid=0 quotas/goals/0/target_value=5000 core_filters/0/addr_start=0 core_filters/0/addr_end=2147483648 action=migrate_hot target_nid=1 quotas/goals/0/target_metric=node_eligible_mem_bp quotas/goals/0/nid=1 quotas/goals/0/target_value=3000 core_filters/0/addr_start=4294967296 core_filters/0/addr_end=6442450944 action=migrate_hot target_nid=2 quotas/goals/0/target_metric=node_eligible_mem_bp quotas/goals/0/nid=2 quotas/goals/0/target_value=2000 core_filters/0/addr_start=6442450944 core_filters/0/addr_end=8589934592 "
 
 # A second --damon finds DAMON in use (its own set, too): refused, named.
 expect_bad_input 3 "DAMON is in use: kdamond 0 (on, pid 4321)" "$fx" \
@@ -119,14 +127,14 @@ is "^C: removed on the signal, exit 0" "$rc:$(tail -1 "$WORK/out")" \
 	"0:removed on a signal: DAMON as found, no kdamond"
 check "^C: the tree byte for byte as before" same "$fx" "$orig"
 
-# A failure half-way (the 20th store refused: a scheme's file): the
+# A failure half-way (the 20th store refused: scheme 0's filter count): the
 # kdamond it added is removed, nothing else is written.
 # (the test front end, which takes the fault; --damon-seconds: were the
 # fault missed, the test would still end)
 TIERTUNE_TEST_FIXTURE_FAULT=fail:20 run "$TT_BUILD/tests/tiertune-test" --sysfs-root "$fx" \
 	rebalance --damon --weights 0:3,1:2 --damon-seconds 0.1
 is "a store failing half-way: exit 1, stdout empty, the failing file named" \
-	"$rc:$(wc -c <"$WORK/out"):$(grep -c 'schemes/1/action' "$WORK/err")" "1:0:1"
+	"$rc:$(wc -c <"$WORK/out"):$(grep -c "writing '1' to '.*/schemes/0/core_filters/nr_filters'" "$WORK/err")" "1:0:1"
 check "a store failing half-way: the tree byte for byte as before" same "$fx" "$orig"
 
 # Refusals, each with nothing written.
@@ -173,10 +181,15 @@ is "export --format damon: the kdamond, context and schemes, exactly" "$(json '[
 	   s["quotas"]["weights"], s["quotas"]["goals"], s["quotas"]["goal_tuner"], s["filters"])
 	  for s in c["schemes"]])
 	for k in j["kdamonds"] for c in k["contexts"]]' <"$WORK/out")" \
-	"[('on', 'paddr', [{'pid': None, 'regions': []}], {'sample_us': 5000, 'aggr_us': 100000, 'ops_update_us': 1000000}, {'min': 10, 'max': 1000}, [('migrate_hot', 0, {'sz_bytes': {'min': 4096, 'max': 4294967295}, 'nr_accesses': {'min': 5, 'max': 100}, 'age': {'min': 0, 'max': 4294967295}}, 0, 0, 104857600, 1000, {'sz_permil': 0, 'nr_accesses_permil': 0, 'age_permil': 0}, [{'metric': 'node_eligible_mem_bp', 'nid': 0, 'target_value': 6000, 'current_value': 0}], 'temporal', []), ('migrate_hot', 1, {'sz_bytes': {'min': 4096, 'max': 4294967295}, 'nr_accesses': {'min': 5, 'max': 100}, 'age': {'min': 0, 'max': 4294967295}}, 0, 0, 104857600, 1000, {'sz_permil': 0, 'nr_accesses_permil': 0, 'age_permil': 0}, [{'metric': 'node_eligible_mem_bp', 'nid': 1, 'target_value': 4000, 'current_value': 0}], 'temporal', [])])]"
+	"[('on', 'paddr', [{'pid': None, 'regions': []}], {'sample_us': 5000, 'aggr_us': 100000, 'ops_update_us': 1000000}, {'min': 10, 'max': 1000}, [('migrate_hot', 0, {'sz_bytes': {'min': 4096, 'max': 4294967295}, 'nr_accesses': {'min': 5, 'max': 100}, 'age': {'min': 0, 'max': 4294967295}}, 0, 0, 104857600, 1000, {'sz_permil': 0, 'nr_accesses_permil': 0, 'age_permil': 0}, [{'metric': 'node_eligible_mem_bp', 'nid': 0, 'target_value': 6000, 'current_value': 0}], 'temporal', [{'filter_type': 'addr', 'matching': True, 'allow': False, 'address_range': {'start': 0, 'end': 2147483648}}]), ('migrate_hot', 1, {'sz_bytes': {'min': 4096, 'max': 4294967295}, 'nr_accesses': {'min': 5, 'max': 100}, 'age': {'min': 0, 'max': 4294967295}}, 0, 0, 104857600, 1000, {'sz_permil': 0, 'nr_accesses_permil': 0, 'age_permil': 0}, [{'metric': 'node_eligible_mem_bp', 'nid': 1, 'target_value': 4000, 'current_value': 0}], 'temporal', [{'filter_type': 'addr', 'matching': True, 'allow': False, 'address_range': {'start': 4294967296, 'end': 6442450944}}])])]"
 is "export --format damon: one top-level key, kdamonds (damo's kdamonds_from_json_arg)" \
 	"$(json 'sorted(j)' <"$WORK/out")" "['kdamonds']"
 expect_bad_input 2 "DAMON keeps shares between two nodes or more" "$fx" \
 	"$TT" --sysfs-root "$fx" export --weights 0:1 --format damon
+# A root whose memory blocks are not there: the same set without filters.
+run "$TT" --sysfs-root "$plain" export --weights 0:3,1:2 --format damon
+is "export --format damon, no memory blocks: no addr filters, the goals the same" \
+	"$rc:$(json '[(s["filters"], s["quotas"]["goals"][0]["target_value"]) for s in j["kdamonds"][0]["contexts"][0]["schemes"]]' <"$WORK/out")" \
+	"0:[([], 6000), ([], 4000)]"
 
 done_testing

@@ -200,6 +200,42 @@ out:
 	return rc;
 }
 
+/* The goals in the order of their spans (an insertion sort: a few nodes). */
+static void span_order(const struct tt_damon_set *set, int *order)
+{
+	for (int i = 0; i < set->n; i++) {
+		int j = i;
+
+		while (j > 0 && set->g[order[j - 1]].start > set->g[i].start) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+}
+
+/* The paddr target's regions: each node's span, in address order (the
+ * kernel takes them sorted and apart). DAMON's sysfs monitors only the
+ * regions given (its modules default to the largest System RAM block,
+ * sysfs does not). */
+static int setup_regions(const struct tt_sysfs *s, const struct tt_damon_set *set)
+{
+	int order[TT_MAX_NODES], n = set->n, rc = 0;
+	char v[32];
+
+	span_order(set, order);
+	snprintf(v, sizeof(v), "%d", n);
+	W(v, CTX "/targets/0/regions/nr_regions");
+	for (int r = 0; r < n; r++) {
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)set->g[order[r]].start);
+		W(v, CTX "/targets/0/regions/%d/start", r);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)set->g[order[r]].end);
+		W(v, CTX "/targets/0/regions/%d/end", r);
+	}
+out:
+	return rc;
+}
+
 int tt_damon_start(const struct tt_sysfs *s, const struct tt_damon_set *set)
 {
 	struct tt_damon_look l;
@@ -208,6 +244,14 @@ int tt_damon_start(const struct tt_sysfs *s, const struct tt_damon_set *set)
 
 	if (rc < 0)
 		return rc;
+	if (!set->spans)
+		return tt_err(
+			TT_EUNAVAIL,
+			"cannot tell the nodes' physical address ranges (their memory blocks, "
+			"/sys/devices/system/node/nodeN/memoryM and "
+			"/sys/devices/system/memory/block_size_bytes, are not readable or "
+			"interleave): DAMON's paddr context monitors only the regions it is "
+			"given");
 	if (l.nr_kdamonds)
 		return tt_err(TT_EUNAVAIL,
 			      "DAMON is in use: %s; another tool's kdamonds would be rebuilt by "
@@ -226,6 +270,9 @@ int tt_damon_start(const struct tt_sysfs *s, const struct tt_damon_set *set)
 		goto out;
 	W("paddr", CTX "/operations");
 	W("1", CTX "/targets/nr_targets");
+	rc = setup_regions(s, set);
+	if (rc < 0)
+		goto out;
 	snprintf(v, sizeof(v), "%d", set->n);
 	W(v, CTX "/schemes/nr_schemes");
 	for (int i = 0; i < set->n && rc == 0; i++)
@@ -362,10 +409,20 @@ json_t *tt_damon_damo_json(const struct tt_damon_set *set)
 				  "current_value", 0, "goal_tuner", "temporal", "filters",
 				  filters));
 	}
-	return json_pack("{s:[{s:s, s:[{s:s, s:[{s:n, s:[]}], "
+	/* With no spans damo picks its own paddr region (the largest System
+	 * RAM block), as it does for --ops paddr without --regions. */
+	json_t *regions = json_array();
+	int order[TT_MAX_NODES];
+
+	span_order(set, order);
+	for (int r = 0; set->spans && r < set->n; r++)
+		json_array_append_new(regions, json_pack("{s:I, s:I}", "start",
+							 (json_int_t)set->g[order[r]].start, "end",
+							 (json_int_t)set->g[order[r]].end));
+	return json_pack("{s:[{s:s, s:[{s:s, s:[{s:n, s:o}], "
 			 "s:{s:i, s:i, s:i}, s:{s:i, s:i}, s:o}]}]}",
 			 "kdamonds", "state", "on", "contexts", "ops", "paddr", "targets", "pid",
-			 "regions", "intervals", "sample_us", 5000, "aggr_us", 100000,
+			 "regions", regions, "intervals", "sample_us", 5000, "aggr_us", 100000,
 			 "ops_update_us", 1000000, "nr_regions", "min", 10, "max", 1000, "schemes",
 			 schemes);
 }

@@ -15,12 +15,13 @@
 DFIX="$TT_TOP/tests/fixtures/damon"
 ADMIN=sys/kernel/mm/damon/admin/kdamonds
 
-# damon_root RELEASE [OVERLAY]: a machine fixture with DAMON's files of
-# RELEASE on top (and OVERLAY's over those).
+# damon_root OVERLAY...: a machine fixture with the overlays on top, in
+# order (a release's DAMON files, the memory blocks, another tool's kdamond).
 damon_root() {
-	local fx
-	fx=$(copy_fixture qemu-3node-hmat) && cp -a "$DFIX/$1/." "$fx" &&
-		{ [ -z "${2-}" ] || cp -a "$DFIX/$2/." "$fx"; } && echo "$fx"
+	local fx o
+	fx=$(copy_fixture qemu-3node-hmat) || return
+	for o in "$@"; do cp -a "$DFIX/$o/." "$fx" || return; done
+	echo "$fx"
 }
 # same A B: the two trees hold the same files with the same bytes (the
 # HMAT initiator links loop: not followed).
@@ -30,7 +31,9 @@ dump() {
 	local k="$1/$ADMIN/0" c s
 	c="$k/contexts/0"
 	for f in "$1/$ADMIN/nr_kdamonds" "$k/state" "$k/pid" "$k/contexts/nr_contexts" \
-		"$c/operations" "$c/targets/nr_targets" "$c/schemes/nr_schemes"; do
+		"$c/operations" "$c/targets/nr_targets" "$c/targets/0/regions/nr_regions" \
+		"$c"/targets/0/regions/[0-9]*/start "$c"/targets/0/regions/[0-9]*/end \
+		"$c/schemes/nr_schemes"; do
 		echo "${f#"$1/$ADMIN/"}=$(cat "$f")"
 	done
 	for s in "$c"/schemes/[0-9]*; do
@@ -46,7 +49,7 @@ dump() {
 	done
 }
 
-fx=$(damon_root goal)
+fx=$(damon_root goal blocks)
 orig="$WORK/orig"
 cp -a "$fx" "$orig"
 
@@ -67,6 +70,13 @@ is "--damon-keep: the files written, exactly" "$(dump "$fx" | grep -v '^schemes/
 0/contexts/nr_contexts=1
 0/contexts/0/operations=paddr
 0/contexts/0/targets/nr_targets=1
+0/contexts/0/targets/0/regions/nr_regions=3
+0/contexts/0/targets/0/regions/0/start=0
+0/contexts/0/targets/0/regions/1/start=4294967296
+0/contexts/0/targets/0/regions/2/start=6442450944
+0/contexts/0/targets/0/regions/0/end=2147483648
+0/contexts/0/targets/0/regions/1/end=6442450944
+0/contexts/0/targets/0/regions/2/end=8589934592
 0/contexts/0/schemes/nr_schemes=3
 schemes/0/action=migrate_hot
 schemes/0/target_nid=0
@@ -127,14 +137,14 @@ is "^C: removed on the signal, exit 0" "$rc:$(tail -1 "$WORK/out")" \
 	"0:removed on a signal: DAMON as found, no kdamond"
 check "^C: the tree byte for byte as before" same "$fx" "$orig"
 
-# A failure half-way (the 20th store refused: scheme 0's filter count): the
+# A failure half-way (the 20th store refused: scheme 0's quota interval): the
 # kdamond it added is removed, nothing else is written.
 # (the test front end, which takes the fault; --damon-seconds: were the
 # fault missed, the test would still end)
 TIERTUNE_TEST_FIXTURE_FAULT=fail:20 run "$TT_BUILD/tests/tiertune-test" --sysfs-root "$fx" \
 	rebalance --damon --weights 0:3,1:2 --damon-seconds 0.1
 is "a store failing half-way: exit 1, stdout empty, the failing file named" \
-	"$rc:$(wc -c <"$WORK/out"):$(grep -c "writing '1' to '.*/schemes/0/core_filters/nr_filters'" "$WORK/err")" "1:0:1"
+	"$rc:$(wc -c <"$WORK/out"):$(grep -c "writing '1000' to '.*/schemes/0/quotas/reset_interval_ms'" "$WORK/err")" "1:0:1"
 check "a store failing half-way: the tree byte for byte as before" same "$fx" "$orig"
 
 # Refusals, each with nothing written.
@@ -151,7 +161,7 @@ expect_bad_input 2 "this command needs --pid (or --damon" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --weights 0:3,1:2
 
 # A release without the goal: the kernel refuses the metric; undone.
-old=$(damon_root 7.1)
+old=$(damon_root 7.1 blocks)
 cp -a "$old" "$WORK/old-orig"
 expect_bad_input 3 "this kernel's DAMON has no quota goal 'node_eligible_mem_bp' (target_metric refused it)" \
 	"$old" "$TT" --sysfs-root "$old" rebalance --damon --weights 0:3,1:2
@@ -160,11 +170,16 @@ tap $? "no goal: the words say the one-shot rebalance stays"
 check "no goal: the tree byte for byte as before" same "$old" "$WORK/old-orig"
 
 # Another tool's kdamond running: refused, named, untouched.
-busy=$(damon_root goal busy)
+busy=$(damon_root goal blocks busy)
 expect_bad_input 3 "DAMON is in use: kdamond 0 (on, pid 812)" "$busy" \
 	"$TT" --sysfs-root "$busy" rebalance --damon --weights 0:3,1:2
 expect_bad_input 3 "no DAMON scheme set of tiertune's to remove (kdamond 0 (on, pid 812))" "$busy" \
 	"$TT" --sysfs-root "$busy" rebalance --damon-stop
+
+# The memory blocks not there: the nodes' physical ranges unknown.
+noblk=$(damon_root goal)
+expect_bad_input 3 "cannot tell the nodes' physical address ranges" "$noblk" \
+	"$TT" --sysfs-root "$noblk" rebalance --damon --weights 0:3,1:2
 
 # No DAMON at all (a machine fixture without it).
 plain=$(copy_fixture qemu-3node-hmat)
@@ -181,15 +196,15 @@ is "export --format damon: the kdamond, context and schemes, exactly" "$(json '[
 	   s["quotas"]["weights"], s["quotas"]["goals"], s["quotas"]["goal_tuner"], s["filters"])
 	  for s in c["schemes"]])
 	for k in j["kdamonds"] for c in k["contexts"]]' <"$WORK/out")" \
-	"[('on', 'paddr', [{'pid': None, 'regions': []}], {'sample_us': 5000, 'aggr_us': 100000, 'ops_update_us': 1000000}, {'min': 10, 'max': 1000}, [('migrate_hot', 0, {'sz_bytes': {'min': 4096, 'max': 4294967295}, 'nr_accesses': {'min': 5, 'max': 100}, 'age': {'min': 0, 'max': 4294967295}}, 0, 0, 104857600, 1000, {'sz_permil': 0, 'nr_accesses_permil': 0, 'age_permil': 0}, [{'metric': 'node_eligible_mem_bp', 'nid': 0, 'target_value': 6000, 'current_value': 0}], 'temporal', [{'filter_type': 'addr', 'matching': True, 'allow': False, 'address_range': {'start': 0, 'end': 2147483648}}]), ('migrate_hot', 1, {'sz_bytes': {'min': 4096, 'max': 4294967295}, 'nr_accesses': {'min': 5, 'max': 100}, 'age': {'min': 0, 'max': 4294967295}}, 0, 0, 104857600, 1000, {'sz_permil': 0, 'nr_accesses_permil': 0, 'age_permil': 0}, [{'metric': 'node_eligible_mem_bp', 'nid': 1, 'target_value': 4000, 'current_value': 0}], 'temporal', [{'filter_type': 'addr', 'matching': True, 'allow': False, 'address_range': {'start': 4294967296, 'end': 6442450944}}])])]"
+	"[('on', 'paddr', [{'pid': None, 'regions': [{'start': 0, 'end': 2147483648}, {'start': 4294967296, 'end': 6442450944}]}], {'sample_us': 5000, 'aggr_us': 100000, 'ops_update_us': 1000000}, {'min': 10, 'max': 1000}, [('migrate_hot', 0, {'sz_bytes': {'min': 4096, 'max': 4294967295}, 'nr_accesses': {'min': 5, 'max': 100}, 'age': {'min': 0, 'max': 4294967295}}, 0, 0, 104857600, 1000, {'sz_permil': 0, 'nr_accesses_permil': 0, 'age_permil': 0}, [{'metric': 'node_eligible_mem_bp', 'nid': 0, 'target_value': 6000, 'current_value': 0}], 'temporal', [{'filter_type': 'addr', 'matching': True, 'allow': False, 'address_range': {'start': 0, 'end': 2147483648}}]), ('migrate_hot', 1, {'sz_bytes': {'min': 4096, 'max': 4294967295}, 'nr_accesses': {'min': 5, 'max': 100}, 'age': {'min': 0, 'max': 4294967295}}, 0, 0, 104857600, 1000, {'sz_permil': 0, 'nr_accesses_permil': 0, 'age_permil': 0}, [{'metric': 'node_eligible_mem_bp', 'nid': 1, 'target_value': 4000, 'current_value': 0}], 'temporal', [{'filter_type': 'addr', 'matching': True, 'allow': False, 'address_range': {'start': 4294967296, 'end': 6442450944}}])])]"
 is "export --format damon: one top-level key, kdamonds (damo's kdamonds_from_json_arg)" \
 	"$(json 'sorted(j)' <"$WORK/out")" "['kdamonds']"
 expect_bad_input 2 "DAMON keeps shares between two nodes or more" "$fx" \
 	"$TT" --sysfs-root "$fx" export --weights 0:1 --format damon
 # A root whose memory blocks are not there: the same set without filters.
 run "$TT" --sysfs-root "$plain" export --weights 0:3,1:2 --format damon
-is "export --format damon, no memory blocks: no addr filters, the goals the same" \
-	"$rc:$(json '[(s["filters"], s["quotas"]["goals"][0]["target_value"]) for s in j["kdamonds"][0]["contexts"][0]["schemes"]]' <"$WORK/out")" \
-	"0:[([], 6000), ([], 4000)]"
+is "export --format damon, no memory blocks: no regions (damo picks its own) nor addr filters, the goals the same" \
+	"$rc:$(json '[j["kdamonds"][0]["contexts"][0]["targets"]] + [(s["filters"], s["quotas"]["goals"][0]["target_value"]) for s in j["kdamonds"][0]["contexts"][0]["schemes"]]' <"$WORK/out")" \
+	"0:[[{'pid': None, 'regions': []}], ([], 6000), ([], 4000)]"
 
 done_testing

@@ -41,8 +41,8 @@
 #define TT_DAMON_QUOTA_RESET_MS 1000
 
 struct tt_damon_goal {
-	int nid;	    /* the scheme's target_nid and its goal's nid */
-	uint32_t target_bp; /* the node's share, basis points */
+	int nid;	     /* the scheme's target_nid and its goal's nid */
+	uint32_t target_bp;  /* the node's share, basis points */
 	uint64_t start, end; /* the node's physical span, bytes [start, end) */
 };
 

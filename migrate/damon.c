@@ -98,6 +98,8 @@ void tt_damon_read_spans(const struct tt_sysfs *s, struct tt_damon_set *set)
 				     set->g[j].end <= set->g[i].start;
 }
 
+static const char *const modules[] = { "damon_stat", "damon_reclaim", "damon_lru_sort", NULL };
+
 int tt_damon_look(const struct tt_sysfs *s, struct tt_damon_look *l)
 {
 	char state[16], pid[32];
@@ -126,6 +128,16 @@ int tt_damon_look(const struct tt_sysfs *s, struct tt_damon_look *l)
 			k ? ", " : "", (unsigned long long)k, state,
 			strcmp(pid, "-1") ? ", pid " : "", strcmp(pid, "-1") ? pid : "");
 	}
+	/* DAMON's modules start their context exclusive (damon_start(...,
+	 * true)), so no kdamond of sysfs can start beside one: "on" is
+	 * EBUSY. Debian's 7.3 cloud kernel enables DAMON_STAT at boot
+	 * (CONFIG_DAMON_STAT_ENABLED_DEFAULT=y). */
+	for (const char *const *m = modules; *m && len < sizeof(l->busy) - 64; m++)
+		if (tt_sysfs_read(s, state, sizeof(state), "/sys/module/%s/parameters/enabled",
+				  *m) >= 0 &&
+		    strcmp(state, "Y") == 0)
+			len += (size_t)snprintf(l->busy + len, sizeof(l->busy) - len,
+						"%smodule %s (enabled)", len ? ", " : "", *m);
 	return 0;
 }
 
@@ -258,6 +270,15 @@ int tt_damon_start(const struct tt_sysfs *s, const struct tt_damon_set *set)
 			      "adding one (writing nr_kdamonds replaces them all), so tiertune "
 			      "leaves DAMON alone",
 			      l.busy);
+	if (l.busy[0]) {
+		tt_err(TT_EUNAVAIL,
+		       "DAMON is in use: %s; a DAMON module runs its context alone (no "
+		       "kdamond can start beside it), so tiertune leaves DAMON alone",
+		       l.busy);
+		tt_err_hint(
+			"its owner may stop it: echo N > /sys/module/<module>/parameters/enabled");
+		return TT_EUNAVAIL;
+	}
 	W("1", TT_DAMON_KDAMONDS "/nr_kdamonds");
 	W("1", KD "/contexts/nr_contexts");
 	rc = tt_sysfs_read(s, avail, sizeof(avail), CTX "/avail_operations");

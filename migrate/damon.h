@@ -71,11 +71,12 @@ void tt_damon_read_spans(const struct tt_sysfs *s, struct tt_damon_set *set);
 /* What DAMON on this root offers and whether it is free. */
 struct tt_damon_look {
 	uint64_t nr_kdamonds;
-	char busy[512]; /* "" or the kdamonds found ("kdamond 0 (on, pid 812)") */
+	char busy[512]; /* "", or the kdamonds and enabled DAMON modules found */
 };
 /* TT_EUNAVAIL when the kernel has no DAMON sysfs; fills busy when another
  * user's kdamonds are there (writing nr_kdamonds would rebuild theirs:
- * the kernel removes every kdamond directory before making new ones). */
+ * the kernel removes every kdamond directory before making new ones) or
+ * a DAMON module is enabled (its exclusive context lets none start). */
 int tt_damon_look(const struct tt_sysfs *s, struct tt_damon_look *l);
 
 /* Sets the set up in kdamond 0 and turns it on; nr_kdamonds must read 0.

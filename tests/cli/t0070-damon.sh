@@ -176,6 +176,12 @@ expect_bad_input 3 "DAMON is in use: kdamond 0 (on, pid 812)" "$busy" \
 expect_bad_input 3 "no DAMON scheme set of tiertune's to remove (kdamond 0 (on, pid 812))" "$busy" \
 	"$TT" --sysfs-root "$busy" rebalance --damon-stop
 
+# A DAMON module enabled (DAMON_STAT, as Debian's 7.3 kernel boots): its
+# exclusive context lets no kdamond start; refused before any write.
+mod=$(damon_root goal blocks module)
+expect_bad_input 3 "DAMON is in use: module damon_stat (enabled); a DAMON module runs its context alone" \
+	"$mod" "$TT" --sysfs-root "$mod" rebalance --damon --weights 0:3,1:2
+
 # The memory blocks not there: the nodes' physical ranges unknown.
 noblk=$(damon_root goal)
 expect_bad_input 3 "cannot tell the nodes' physical address ranges" "$noblk" \

@@ -162,6 +162,17 @@ struct cli_rebalance_opts {
 int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const struct tt_weights *w,
 		  const struct cli_rebalance_opts *o);
 
+/* rebalance --damon (rebalance-damon.c): the shares kept by DAMON. */
+struct cli_damon_opts {
+	bool keep;	/* leave it running after the first report */
+	double seconds; /* report for this long, then remove it; <= 0: until a signal */
+	double every;	/* seconds between reports */
+};
+int cli_rebalance_damon(struct tt_cli *cli, const struct tt_weights *w,
+			const struct cli_damon_opts *o);
+/* --damon-stop: removes the set a --damon-keep left, and nothing else. */
+int cli_rebalance_damon_stop(struct tt_cli *cli);
+
 struct tt_db;
 /* Opens --db (or the default path) with tt_db_open() flags; warns when
  * runs were found interrupted. Returns 0 or an exit code (error printed). */

@@ -10,6 +10,7 @@
 #include "../migrate/rebalance.h"
 #include "../core/wi.h"
 #include "../db/db.h"
+#include "../migrate/damon.h"
 #include "../writer/recos.h"
 
 #include <errno.h>
@@ -726,7 +727,9 @@ static int check_recos(const struct export *e)
  * kernel's interleave walk, apportioned to exactly 10000 by the largest
  * remainder), one line per node: the goals DAMON's weighted
  * migrate_hot/migrate_cold take as dests (a dest's id is the node, its
- * weight the basis points) and the node_sys_bp RFC's per-node goals. */
+ * weight the basis points) and DAMON's node_eligible_mem_bp quota goal
+ * (nid the node, target_value the basis points; docs/damon.md), the name
+ * the metric landed under (the RFC's first was node_sys_bp). */
 static int shares(const struct export *e, FILE *f)
 {
 	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
@@ -743,7 +746,10 @@ static int shares(const struct export *e, FILE *f)
 			"# %s\n# per-node shares of pages in basis points (sum 10000, largest "
 			"remainder):\n# DAMON's weighted migrate_hot/migrate_cold (Linux 6.17+) "
 			"takes them as\n# schemes/<S>/dests/<D>/id = node, dests/<D>/weight = "
-			"share_bp\n# source_node node share_bp\n",
+			"share_bp\n# and DAMON's quota goal node_eligible_mem_bp as goals/<G>/nid "
+			"= node,\n"
+			"# goals/<G>/target_value = share_bp (docs/damon.md)\n"
+			"# source_node node share_bp\n",
 			header(e));
 	for (int i = 0; rc == 0 && i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
@@ -761,6 +767,51 @@ static int shares(const struct export *e, FILE *f)
 				fprintf(f, "- %d %u\n", id, bp[id]);
 		}
 	}
+	free(rs);
+	return rc;
+}
+
+/* The same scheme set rebalance --damon sets up (migrate/damon.h), as a
+ * file damo loads (damo start --kdamonds FILE) or a boot unit hands it:
+ * one set for the machine, so one recommendation (--source-node picks
+ * one of a per-source run's). */
+static int damon(const struct export *e, FILE *f)
+{
+	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
+	struct tt_recos *rs = malloc(sizeof(*rs));
+	struct tt_damon_set *set = malloc(sizeof(*set));
+	const struct tt_reco *r = NULL;
+	json_t *j = NULL;
+	int rc = rs && set && be ? 0 : tt_err(TT_EFAIL, "out of memory");
+
+	if (rc == 0) {
+		*rs = e->rs;
+		rc = tt_recos_convert(rs, e->t, be);
+	}
+	for (int i = 0; rc == 0 && i < rs->n; i++) {
+		if (e->source >= 0 && rs->r[i].source_node >= 0 &&
+		    rs->r[i].source_node != e->source)
+			continue;
+		if (r)
+			rc = tt_err(TT_EINPUT,
+				    "DAMON keeps one set of shares for the machine: give "
+				    "--source-node to pick one source's weights");
+		r = &rs->r[i];
+	}
+	if (rc == 0 && !r)
+		rc = tt_err(TT_EINPUT, "no recommendation to export");
+	if (rc == 0)
+		rc = tt_damon_set_from_weights(e->t, &r->w, set);
+	if (rc == 0)
+		tt_damon_read_spans(&e->cli->sfs, set);
+	if (rc == 0 && !(j = tt_damon_damo_json(set)))
+		rc = tt_err(TT_EFAIL, "out of memory");
+	if (rc == 0 && json_dumpf(j, f, JSON_INDENT(2)) < 0)
+		rc = tt_err(TT_EFAIL, "cannot write the DAMON schemes");
+	if (rc == 0)
+		fputc('\n', f);
+	json_decref(j);
+	free(set);
 	free(rs);
 	return rc;
 }
@@ -803,6 +854,7 @@ static const struct format formats[] = {
 	{ .name = "prometheus", .write = prometheus, .run = true, .textfile = true },
 	{ .name = "csv", .about = "the run's trials", .write = csv, .trials = true, .run = true },
 	{ .name = "shares", .about = "per-node basis points", .write = shares },
+	{ .name = "damon", .about = "damo's --kdamonds file", .write = damon },
 	{ .name = NULL },
 };
 

@@ -250,7 +250,7 @@ void tt_fixture_fault(const char *spec)
 	fault_spec = spec;
 }
 
-static int fault(const char *path, const char **value)
+int tt_fixture_fault_step(const char *path, const char **value)
 {
 	static int stores;
 	const char *f = fault_spec, *colon;
@@ -271,12 +271,12 @@ static int fault(const char *path, const char **value)
 
 /* Each backend's own store rules (struct tt_wi_backend.fixture_store);
  * a file with none holds what is written, with a newline as sysfs shows
- * a value. Only weight files: a fixture kernel has nothing else to write. */
+ * a value. Only weight files (DAMON's: fixture-damon.c, in front of this). */
 static int fixture_write(const struct tt_sysfs *s, const char *path, const char *rel,
 			 const char *value)
 {
 	const struct tt_wi_backend *be = NULL;
-	int rc = fault(path, &value);
+	int rc = tt_fixture_fault_step(path, &value);
 	enum tt_write_kind kind = TT_WRITE_PLAIN, k;
 	char line[64], why[256];
 

@@ -16,8 +16,9 @@
 
 #include <stdint.h>
 
-/* The store core/root.c gives every root but "/": each backend's store
- * rules (struct tt_wi_backend.fixture_store), or the value as written. */
+/* The weight files' store of every root but "/" (behind fixture-damon.h's,
+ * which core/root.c gives them): each backend's store rules (struct
+ * tt_wi_backend.fixture_store), or the value as written. */
 extern const struct tt_sysfs_store tt_fixture_kernel;
 /* Removes the temp files of stores cut short by a kill (a kernel has none
  * to show), in every backend's folder; the write lock's holder calls it
@@ -32,6 +33,9 @@ void tt_fixture_recover(const struct tt_sysfs *s);
 int tt_fixture_node_online(const struct tt_sysfs *s, int node, int tier);
 /* The transaction tests' fault spec (core/root.c hands it over), or NULL. */
 void tt_fixture_fault(const char *spec);
+/* One store counted against the fault spec (every store of a fixture
+ * root, once): a refusal to return, or 0 (value possibly garbled). */
+int tt_fixture_fault_step(const char *path, const char **value);
 
 /* For backends' fixture_store. Like a kernel store, a file changes all at
  * once or not at all (temp file and rename), so a process killed mid-store

@@ -2,6 +2,7 @@
 #include "root.h"
 
 #include "error.h"
+#include "fixture-damon.h"
 #include "fixture-kernel.h"
 #include "test-hooks.h"
 
@@ -27,7 +28,7 @@ int tt_root_open(struct tt_sysfs *s, const char *root)
 								  : &tt_sysfs_live_store;
 		return 0;
 	}
-	s->store = &tt_fixture_kernel;
+	s->store = &tt_fixture_damon;
 	tt_fixture_fault(tt_test_hooks ? tt_test_hooks->fixture_fault : NULL);
 	return 0;
 }

@@ -7,8 +7,9 @@
  * Shares are basis points (1/10000) apportioned by the largest remainder
  * (Hamilton's method: each node its quotient's floor, the points left one
  * each to the largest remainders, ties to the lower node id), so they sum to
- * exactly 10000, the unit of the node_sys_bp RFC's per-node goals and a
- * weight DAMON's weighted migrate_hot/migrate_cold dests take as is.
+ * exactly 10000, the unit of DAMON's node_eligible_mem_bp quota goal (the
+ * name it landed under; its RFC's first was node_sys_bp) and a weight
+ * DAMON's weighted migrate_hot/migrate_cold dests take as is.
  *
  *	struct tt_rb_scan sc;
  *	tt_rb_check(sfs, pid, &weights, &topo, move, &info);    refusals, nothing moved

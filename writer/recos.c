@@ -435,7 +435,7 @@ json_t *tt_recos_profile_json(const struct tt_recos *rs, const struct tt_topo *t
 
 	/* Each recommendation's per-node shares of a policy's pages (its
 	 * weights as node weights: a tier's split over its nodes), the goals
-	 * DAMON's weighted dests and node_sys_bp take. */
+	 * DAMON's weighted dests and its node_eligible_mem_bp goal take. */
 	struct tt_recos *by_node = malloc(sizeof(*by_node));
 	const struct tt_wi_backend *nbe = tt_wi_for_key(TT_WI_BY_NODE);
 	bool shares = by_node && nbe;

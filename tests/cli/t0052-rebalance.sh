@@ -119,6 +119,8 @@ is "export --format shares: 1:1:1 is 3334/3333/3333 (the lower id takes the poin
 	"$rc:$(grep -v '^#' "$WORK/out" | tr '\n' ' ')" "0:- 0 3334 - 1 3333 - 2 3333 "
 is "export --format shares: the header names DAMON's dests" \
 	"$(grep -c "dests/<D>/id = node, dests/<D>/weight = share_bp" "$WORK/out")" 1
+is "export --format shares: the header names DAMON's goal metric as it landed (not the RFC's node_sys_bp)" \
+	"$(grep -c "quota goal node_eligible_mem_bp as goals/<G>/nid = node" "$WORK/out"):$(grep -c node_sys_bp "$WORK/out")" 1:0
 run "$TT" --sysfs-root "$fx" export --weights 0:5,1:3,2:2 --format json
 is "the JSON profile carries shares_bp" "$rc:$(json 'j["recommendations"][0]["shares_bp"]' <"$WORK/out")" \
 	"0:{'0': 5000, '1': 3000, '2': 2000}"

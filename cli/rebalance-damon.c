@@ -6,8 +6,10 @@
  * it was found, no kdamond. */
 #include "cli.h"
 
+#include "../core/deadline.h"
 #include "../migrate/damon.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +53,14 @@ static int report(struct tt_cli *cli, const struct tt_damon_set *set, struct tt_
 	return 0;
 }
 
+/* Sleeps s seconds, or until a signal sets stop_signal (an EINTR before
+ * the deadline sleeps on only when no stop was asked). */
 static void pause_s(double s)
 {
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	struct timespec due;
 
-	while (!stop_signal && nanosleep(&ts, &ts) < 0)
+	tt_deadline_in(&due, s);
+	while (!stop_signal && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &due, NULL) == EINTR)
 		;
 }
 

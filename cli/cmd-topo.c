@@ -51,10 +51,13 @@ static int print_json(const struct tt_cli *cli, const struct tt_topo *t, const s
 {
 	json_t *root = json_object(), *nodes = json_array(), *tiers = json_array(),
 	       *ifs = json_array(), *pmus = json_array();
+	char fp[17];
 
 	json_object_set_new(root, "sysfs_root", json_string(tt_sysfs_root(&cli->sfs)));
 	json_object_set_new(root, "kernel_release", json_string(t->kernel_release));
 	json_object_set_new(root, "cpu_model", json_string(t->cpu_model));
+	tt_topo_fingerprint(t, fp);
+	json_object_set_new(root, "fingerprint", json_string(fp));
 	for (int i = 0; i < t->nnodes; i++) {
 		const struct tt_node *n = &t->nodes[i];
 		json_t *cpus = json_array(), *dist = json_object();
@@ -316,9 +319,30 @@ static void print_human(const struct tt_cli *cli, const struct tt_topo *t,
 	printf("\n");
 }
 
+/* The fingerprint alone, one line: what a fleet's configuration management
+ * keys its profiles by (ansible/roles/tiertune names its profiles
+ * FINGERPRINT.json), without parsing the whole topology. */
+static int print_fingerprint(const struct tt_cli *cli, const struct tt_topo *t)
+{
+	char fp[17];
+
+	if (cli->json)
+		return cli_usage("topo --fingerprint prints the fingerprint alone; "
+				 "topo --json holds it as 'fingerprint'");
+	tt_topo_fingerprint(t, fp);
+	printf("%s\n", fp);
+	return 0;
+}
+
 int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 {
-	struct cli_opt opts[] = { CLI_END };
+	bool fingerprint = false;
+	struct cli_opt opts[] = {
+		CLI_FLAG("fingerprint", &fingerprint,
+			 "print only the hardware fingerprint (16 hex digits), as profiles "
+			 "and runs record it"),
+		CLI_END,
+	};
 	static struct wi_seen wis[8];
 	struct tt_topo *t;
 	char state[4096];
@@ -331,6 +355,8 @@ int cmd_topo(struct tt_cli *cli, int argc, char **argv)
 	if (rc)
 		return rc;
 	t = cli->topo;
+	if (fingerprint)
+		return print_fingerprint(cli, t);
 	have_state = tt_state_dir(TT_DIR_STATE, state, sizeof(state)) == 0;
 	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && nwi < 8; b++) {
 		struct wi_seen *w = &wis[nwi++];

@@ -13,7 +13,8 @@
 # header, tiertune.pc (from lib/tiertune.pc.in, with these folders) and the
 # calls' manual pages (docs/*.3).
 #
-# The models go to DATADIR/models/ and the machine trees they name to
+# The Ansible role goes to DATADIR/ansible/ (docs/fleet.md). The models go
+# to DATADIR/models/ and the machine trees they name to
 # DATADIR/machines/NAME/, each model's machine_sysfs rewritten to
 # "../machines/NAME" (a path relative to the model file, as tt_model_load
 # reads it), so `--model NAME` finds both wherever PREFIX puts them.
@@ -68,6 +69,11 @@ chmod 0644 "$D$LIBDIR/pkgconfig/tiertune.pc"
 for m in docs/*.3; do install -D -m 0644 "$m" "$D$MAN3DIR/${m##*/}"; done
 install -D -m 0644 systemd/tiertune-metrics.timer "$D$UNITDIR/tiertune-metrics.timer"
 install -D -m 0644 systemd/85-tiertune.rules "$D$UDEVDIR/85-tiertune.rules"
+# The Ansible role and its example playbook, as git has them (not the
+# lint configuration, which is the tree's test).
+for f in $(cd ansible && find . -type f ! -name .ansible-lint | sort); do
+	install -D -m 0644 "ansible/${f#./}" "$D$DATADIR/ansible/${f#./}"
+done
 install -d "$D$DATADIR/models" "$D$DATADIR/machines"
 for m in model/machines/*.json; do
 	sed 's|\("machine_sysfs": *"\)[^"]*/\([^"/]*\)"|\1../machines/\2"|' "$m" >"$D$DATADIR/models/${m##*/}"

@@ -118,6 +118,20 @@ echo false >"$root/sys/kernel/mm/numa/demotion_enabled"
 echo 7 >"$root/proc/sys/kernel/numa_balancing"
 expect_bad_input 2 "numa_balancing" "$root" "$TT" --sysfs-root "$root" topo
 
+# The fingerprint a fleet keys its profiles by (the Ansible role): alone on
+# one line, the same in topo --json and in a profile exported on that root
+# (the one apply --profile checks).
+spr=$FIX/spr-ddr5-2cxl
+run "$TT" --sysfs-root "$spr" topo --fingerprint
+fp=$(cat "$WORK/out")
+run "$TT" --sysfs-root "$spr" export --weights 0:5,1:2,2:1 --format json -o "$WORK/fp.json"
+is "topo --fingerprint: one line, as topo --json and the profile hold it" \
+	"$fp:$(q spr-ddr5-2cxl 'j["fingerprint"]'):$(json 'j["machine"]["fingerprint"]' <"$WORK/fp.json")" \
+	"6bfb0207981d2a78:6bfb0207981d2a78:6bfb0207981d2a78"
+run "$TT" --sysfs-root "$FIX/2s-genoa-cxl" topo --fingerprint
+is "topo --fingerprint: another machine, another fingerprint" "$rc:$(cat "$WORK/out")" "0:19938ae4a73c234a"
+expect_bad_input 2 "topo --fingerprint prints the fingerprint alone" "$spr" "$TT" --sysfs-root "$spr" topo --fingerprint --json
+
 # The command line's --sysfs-root may also follow the command.
 run "$TT" topo --sysfs-root "$FIX/rfc-4node" --json
 is "topo --sysfs-root after the command" "$(json 'j["kernel_release"]' <"$WORK/out")" "6.6.0-rc4-memtier-rfc2"

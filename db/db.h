@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 8
+#define TT_DB_SCHEMA_VERSION 9
 
 struct tt_db;
 
@@ -190,9 +190,9 @@ struct tt_rb_result;
  * process in the objective ("pid 4242 (postgres)"), trials "before" and
  * "after" whose nodes carry the weight, the target share (requested) and
  * the share held (achieved) and pages; the per-page outcomes as samples of
- * collector "rebalance" (pages_moved, pages_ebusy, ..., process_gone). No
- * schema change: trials and samples hold it. Done when the after shares
- * are within the tolerance, else failed. */
+ * collector "rebalance" (pages_moved, pages_ebusy, ..., process_gone), and
+ * why it ended short in the run's end_reason (schema 9). Done when the
+ * after shares are within the tolerance, else failed. */
 struct tt_db_rebalance {
 	const char *command, *process;
 	const struct tt_weights *weights;
@@ -200,6 +200,9 @@ struct tt_db_rebalance {
 	const struct tt_rb_counts *before, *after;
 	const struct tt_rb_result *res;
 	bool within; /* the after shares are within the tolerance */
+	/* Why the moves ended short (the process gone or out of reach and
+	 * why, a full node, an error), as the report says it; NULL: none. */
+	const char *end_reason;
 };
 int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,
 			   const struct tt_db_rebalance *r, int64_t *run_id);

@@ -91,10 +91,10 @@ static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_st
 		[STEP_RUNS] =
 			"INSERT INTO main.runs (uuid, host_id, kind, command, source_node, "
 			"objective, kernel_release, started, finished, status, simulated, "
-			"proc_host, boot_id, pid, pid_start) SELECT r.uuid, h.dst, "
+			"proc_host, boot_id, pid, pid_start, end_reason) SELECT r.uuid, h.dst, "
 			"r.kind, r.command, r.source_node, r.objective, r.kernel_release, "
 			"r.started, r.finished, r.status, r.simulated, r.proc_host, r.boot_id, "
-			"r.pid, r.pid_start FROM %1$s.runs r JOIN temp.runmap n ON "
+			"r.pid, r.pid_start, r.end_reason FROM %1$s.runs r JOIN temp.runmap n ON "
 			"n.src = r.id JOIN temp.hostmap h ON h.src = r.host_id ORDER BY r.id",
 		[STEP_RUNMAP_DST] =
 			"UPDATE temp.runmap SET dst = (SELECT id FROM main.runs m WHERE m.uuid = "

@@ -771,7 +771,10 @@ int tt_rb_status_read(FILE *f, struct tt_rb_status *st)
 			char c = line[6 + strspn(line + 6, " \t")];
 
 			st->zombie = c == 'Z' || c == 'X';
-		}
+		} else if (strncmp(line, "Mems_allowed_list:", 18) == 0)
+			st->has_mems = tt_parse_list(line + 18 + strspn(line + 18, " \t"),
+						     st->mems.bits, TT_MAX_NODES) == 0 &&
+				       tt_nodemask_weight(&st->mems);
 	}
 	free(line);
 	return ferror(f) ? TT_EUNAVAIL : 0;
@@ -788,6 +791,55 @@ static void our_caps(bool *ptrace, bool *nice)
 		return;
 	*ptrace = d[0].effective & (1u << CAP_SYS_PTRACE);
 	*nice = d[0].effective & (1u << CAP_SYS_NICE);
+}
+
+/* The live process pinned (p->ref), in a pid namespace whose pids are
+ * ours. In a pid namespace whose /proc is another's (the host's, mounted
+ * before unshare), /proc/PID is one process and move_pages(PID) the process
+ * of that number here: nothing read would be of what moves. */
+static int rb_pin(pid_t pid, const char *path, struct tt_rb_proc *p)
+{
+	pid_t self;
+
+	if (!tt_proc_ns_ours(&self)) {
+		tt_err(TT_EUNAVAIL,
+		       "'/proc' is not of this pid namespace (/proc/self is pid %d, this process "
+		       "is pid %d): its process %d is not the one move_pages would reach",
+		       (int)self, (int)getpid(), (int)pid);
+		tt_err_hint("mount a /proc of this namespace (unshare --pid --fork --mount-proc)");
+		return TT_EUNAVAIL;
+	}
+	if (tt_proc_ref_open(pid, &p->ref) < 0)
+		return tt_err(TT_EINPUT, "no process %d ('%s' does not exist)", (int)pid, path);
+	return 0;
+}
+
+/* A weighted node outside the process's cpuset (Mems_allowed_list):
+ * move_pages refuses to put a page there (mm/migrate.c do_pages_move:
+ * EACCES for the whole call once it meets such a node), so the plan
+ * could never be met. */
+static int rb_mems_check(pid_t pid, const char *comm, const struct tt_rb_status *st,
+			 const struct tt_weights *w)
+{
+	char allowed[1024];
+	int id;
+
+	if (!st->has_mems)
+		return 0;
+	tt_bit_format_list(st->mems.bits, TT_MAX_NODES, allowed, sizeof(allowed));
+	tt_nodemask_for_each (id, &w->set)
+		if (!tt_nodemask_test(&st->mems, id)) {
+			tt_err(TT_EINPUT,
+			       "node %d is not one process %d ('%s') may use: its cpuset allows "
+			       "nodes %s (Mems_allowed_list), and the kernel moves no page "
+			       "elsewhere (EACCES)",
+			       id, (int)pid, comm, allowed);
+			tt_err_hint("weights over nodes %s, or the node added to its cgroup's "
+				    "cpuset.mems",
+				    allowed);
+			return TT_EINPUT;
+		}
+	return 0;
 }
 
 int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
@@ -812,6 +864,14 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		return tt_err(TT_EINPUT, "pid '%d' is not a process id", (int)pid);
 	if (tt_sysfs_path(s, path, sizeof(path), "/proc/%d/status", (int)pid) < 0)
 		return TT_EINPUT;
+	/* Bound first, then read: every status line below, and every later
+	 * query and move, is of the process pinned (a pid reused between a
+	 * read and the pin would have had another's status checked). */
+	if (s->live) {
+		rc = rb_pin(pid, path, p);
+		if (rc < 0)
+			return rc;
+	}
 	if (!(f = fopen(path, "re"))) {
 		if (errno == ENOENT)
 			return tt_err(TT_EINPUT, "no process %d ('%s' does not exist)", (int)pid,
@@ -822,6 +882,9 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 	fclose(f);
 	if (rc < 0)
 		return tt_err(TT_EUNAVAIL, "cannot read '%s'", path);
+	if (s->live && !tt_proc_ref_alive(&p->ref))
+		return tt_err(TT_EINPUT, "no process %d (it exited while '%s' was read)", (int)pid,
+			      path);
 	snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 	p->uid = st.uid[0];
 	/* A zombie has no mm either (exit_mm ran): it had memory, now gone,
@@ -839,6 +902,9 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			      "process %d ('%s') is a kernel thread: it has no user memory to "
 			      "move",
 			      (int)pid, p->comm);
+	rc = rb_mems_check(pid, p->comm, &st, w);
+	if (rc < 0)
+		return rc;
 	p->same_user = st.nuid == 3 && st.uid[0] == getuid() && st.uid[1] == getuid() &&
 		       st.uid[2] == getuid();
 	our_caps(&p->cap_ptrace, &p->cap_nice);
@@ -848,23 +914,6 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			      "CAP_SYS_NICE");
 	if (!s->live)
 		return 0; /* a fixture's process: its figures only, nothing to move */
-	/* In a pid namespace whose /proc is another's (the host's, mounted
-	 * before unshare), /proc/PID is one process and move_pages(PID) the
-	 * process of that number here: nothing read would be of what moves. */
-	pid_t self;
-
-	if (!tt_proc_ns_ours(&self)) {
-		tt_err(TT_EUNAVAIL,
-		       "'/proc' is not of this pid namespace (/proc/self is pid %d, this process "
-		       "is pid %d): its process %d is not the one move_pages would reach",
-		       (int)self, (int)getpid(), (int)pid);
-		tt_err_hint("mount a /proc of this namespace (unshare --pid --fork --mount-proc)");
-		return TT_EUNAVAIL;
-	}
-	/* Bound to the process read: every later query and move checks that
-	 * it is still this one (the pid is not reused meanwhile). */
-	if (tt_proc_ref_open(pid, &p->ref) < 0)
-		return tt_err(TT_EINPUT, "no process %d", (int)pid);
 	/* The kernel's own check, with nothing moved: move_pages of no pages
 	 * runs find_mm_struct (ptrace_may_access with PTRACE_MODE_READ_REALCREDS
 	 * since Linux 4.13, commit 197e7e521384: the same user or
@@ -906,10 +955,34 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
  * of pages not moved returned). */
 #define UNSET INT_MIN
 
+/* The nodes among nodes[n] that pid's cpuset does not allow now (its
+ * /proc/PID/status Mems_allowed_list), into out; none when it cannot be
+ * read. */
+static void forbidden_nodes(pid_t pid, const int *nodes, uint32_t n, struct tt_nodemask *out)
+{
+	struct tt_rb_status st;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	if (tt_rb_status_read(f, &st) == 0 && st.has_mems)
+		for (uint32_t j = 0; j < n; j++)
+			if (nodes[j] >= 0 && !tt_nodemask_test(&st.mems, nodes[j]))
+				tt_bit_set(out->bits, (unsigned int)nodes[j]);
+	fclose(f);
+}
+
 /* Why move_pages failed for the whole call: the process gone or exiting
  * (ESRCH once reaped, EINVAL while its mm is gone), no longer ours to move
- * (EPERM, EACCES: it took new credentials), else an error. */
-static int call_failed(const struct tt_proc_ref *ref, long r, struct tt_rb_result *res)
+ * (EPERM: find_mm_struct's ptrace check, it took other credentials;
+ * EACCES: a target node its cpuset no longer allows, do_pages_move's
+ * check, which nodes[n], the batch's targets not yet stored, are read
+ * against, or else a security module's security_task_movememory), else an
+ * error. */
+static int call_failed(const struct tt_proc_ref *ref, long r, const int *nodes, uint32_t n,
+		       struct tt_rb_result *res)
 {
 	if (!tt_proc_ref_alive(ref) || !tt_proc_has_mm(ref->pid)) {
 		res->gone = true;
@@ -917,6 +990,15 @@ static int call_failed(const struct tt_proc_ref *ref, long r, struct tt_rb_resul
 	}
 	if (r == -EPERM || r == -EACCES) {
 		res->unreachable = true;
+		res->unreachable_errno = (int)-r;
+		if (r == -EACCES)
+			forbidden_nodes(ref->pid, nodes, n, &res->forbidden);
+		/* The status read was of the process pinned only if it is
+		 * still there. */
+		if (!tt_proc_ref_alive(ref)) {
+			memset(&res->forbidden, 0, sizeof(res->forbidden));
+			res->gone = true;
+		}
 		return 0;
 	}
 	return tt_err_sys(TT_EFAIL, (int)-r, "move_pages of process %d", (int)ref->pid);
@@ -1095,7 +1177,7 @@ static int send_batch(const struct tt_proc_ref *ref, struct batch *b, int flags,
 		for (j = off; j < b->k && b->status[j] != UNSET && rc == 0; j++)
 			rc = outcome(res, failed, &b->slot[j], b->status[j]);
 		if (r < 0 && r != -ENOMEM)
-			return rc < 0 ? rc : call_failed(ref, r, res);
+			return rc < 0 ? rc : call_failed(ref, r, b->nodes + j, b->k - j, res);
 		off = j;
 		if (off == b->k || rc < 0)
 			break;

@@ -185,6 +185,12 @@ struct tt_rb_status {
 	bool vm;	     /* a VmSize: line: it has an mm */
 	bool kthread;	     /* Kthread: 1 (Linux 6.0+) */
 	bool zombie;	     /* State: Z or X */
+	/* Mems_allowed_list: the nodes its cpuset lets it use, where
+	 * move_pages may put its pages (mm/migrate.c do_pages_move: another
+	 * node is EACCES); has_mems false when the line is absent or does
+	 * not parse. */
+	struct tt_nodemask mems;
+	bool has_mems;
 };
 /* From the status text f; TT_EUNAVAIL on a read error. */
 int tt_rb_status_read(FILE *f, struct tt_rb_status *st);
@@ -225,8 +231,14 @@ struct tt_rb_result {
 	double elapsed_s;
 	struct tt_nodemask full; /* target nodes that had no room (ENOMEM) */
 	bool gone;		 /* the process exited midway (exiting: EINVAL; reaped: ESRCH) */
-	bool unreachable; /* the kernel stopped letting us move it (EPERM: new credentials) */
-	bool stopped;	  /* the progress callback stopped it */
+	/* The kernel stopped letting us move it: EPERM (it took other
+	 * credentials), EACCES (a security module, or forbidden below). */
+	bool unreachable;
+	int unreachable_errno; /* EPERM or EACCES */
+	/* Target nodes its cpuset no longer allows (not in Mems_allowed_list
+	 * when the kernel said EACCES). */
+	struct tt_nodemask forbidden;
+	bool stopped; /* the progress callback stopped it */
 };
 
 /* Moves unit i to dest[i] (>= 0) in batches of cfg->batch units, no faster

@@ -99,6 +99,19 @@ mkdir -p "$fx/proc/4252"
 printf 'Name:\tworker\nState:\tZ (zombie)\nUid:\t0\t0\t0\t0\nKthread:\t0\n' >"$fx/proc/4252/status"
 expect_bad_input 2 "process 4252 ('worker') has exited (a zombie its parent has not reaped): it has no memory left to move" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4252 --weights 0:1 --move
+# A process whose cpuset allows nodes 0-1 only (issue 45 review): the
+# kernel moves no page to node 2 (do_pages_move: EACCES), so weights on it
+# are refused before anything is read or moved, naming the cpuset; weights
+# within it are planned.
+mkdir -p "$fx/proc/4254"
+printf 'Name:\tpinned\nUid:\t0\t0\t0\t0\nVmSize:\t 4000 kB\nMems_allowed:\t00000003\nMems_allowed_list:\t0-1\n' \
+	>"$fx/proc/4254/status"
+echo '7f0000000000 default anon=1000 dirty=1000 N0=1000 kernelpagesize_kB=4' >"$fx/proc/4254/numa_maps"
+expect_bad_input 2 "node 2 is not one process 4254 ('pinned') may use: its cpuset allows nodes 0-1 (Mems_allowed_list), and the kernel moves no page elsewhere (EACCES)" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4254 --weights 0:5,1:3,2:2
+run "$TT" --sysfs-root "$fx" rebalance --pid 4254 --weights 0:1,1:1
+is "fixture: weights within the cpuset's nodes are planned" \
+	"$rc:$(grep -c '^dry run: would move 500 pages' "$WORK/out")" "0:1"
 expect_bad_input 2 "node 3 is not an online memory node" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1,3:1 --move
 expect_bad_input 2 "rebalance needs exactly one of --weights, --run, --profile" "$fx" \

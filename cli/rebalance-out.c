@@ -247,6 +247,24 @@ static bool rb_lost(struct rb_run *r)
 	return r->total.gone;
 }
 
+/* The size of the scan's largest huge units ("2 MiB", "1 GiB"): the
+ * granularity that a target finer than it meets. */
+static const char *huge_size(const struct tt_rb_scan *sc, char *buf, size_t size)
+{
+	uint64_t pages = 0;
+
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->units[i].huge && sc->units[i].pages > pages)
+			pages = sc->units[i].pages;
+	if (pages >= 262144 && pages % 262144 == 0)
+		snprintf(buf, size, "%" PRIu64 " GiB", pages / 262144);
+	else if (pages >= 256 && pages % 256 == 0)
+		snprintf(buf, size, "%" PRIu64 " MiB", pages / 256);
+	else /* arm64's 64 KiB hugetlb pages */
+		snprintf(buf, size, "%" PRIu64 " KiB", pages * 4);
+	return buf;
+}
+
 /* The least tolerance (percentage points, 2 decimals) that off_bp meets. */
 static double fitting_pct(double off_bp)
 {
@@ -261,7 +279,7 @@ static double fitting_pct(double off_bp)
 static int rb_fit(struct rb_run *r)
 {
 	struct tt_rb_fit fit;
-	char what[160], alt[256];
+	char what[160], alt[256], hsize[32];
 	const char *order = orders[r->o->order];
 	double best;
 	int rc = tt_rb_fit(r->sc.units, r->sc.n, r->dest, r->want, r->w, &fit);
@@ -272,8 +290,8 @@ static int rb_fit(struct rb_run *r)
 	if (fit.off_bp <= r->tol_bp)
 		return 0;
 	if (fit.huge)
-		snprintf(what, sizeof(what), "pages move whole (%" PRIu64 " of them huge pages)",
-			 fit.huge);
+		snprintf(what, sizeof(what), "pages move whole (%" PRIu64 " of them %s huge pages)",
+			 fit.huge, huge_size(&r->sc, hsize, sizeof(hsize)));
 	else
 		snprintf(what, sizeof(what), "pages move whole (4 KiB each)");
 	best = r->o->order == TT_RB_INTERLEAVE && fit.shares_off_bp < fit.off_bp ? fit.shares_off_bp

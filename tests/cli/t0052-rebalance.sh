@@ -166,6 +166,18 @@ is "the record: each trial's node at its target share (1) and holding it" \
 	"$(sql "$db" "select t.placement, n.node, n.requested_share, n.achieved_share from trials t join trial_nodes n on n.trial_id = t.id order by t.id")" \
 	"before|$node|1.0|1.0
 after|$node|1.0|1.0"
+is "the record of a move that ran its course has no end_reason" \
+	"$(sql "$db" "select count(*) from runs where end_reason is null")" 1
+# Why a run ended, as another host's merged record may hold it (an escape
+# sequence in it): runs prints it under the row, show on its 'ended' line,
+# escaped as every stored string.
+sql "$db" "update runs set end_reason = 'process 9 may no longer be moved' || char(27) || '[2J'"
+run "$TT" --db "$db" runs
+is "runs: why the run ended, under its row, escaped" \
+	"$rc:$(grep -c '^        process 9 may no longer be moved\\x1b\[2J$' "$WORK/out")" "0:1"
+run "$TT" --db "$db" show 1
+is "show: why the run ended, on its own line, escaped" \
+	"$rc:$(grep -c '^ended     process 9 may no longer be moved\\x1b\[2J$' "$WORK/out")" "0:1"
 # A pid namespace that still sees the host's /proc (unshare without
 # --mount-proc): /proc/PID is the host's process, move_pages(PID) this
 # namespace's; refused, nothing moved or recorded.

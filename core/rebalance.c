@@ -765,9 +765,10 @@ int tt_rb_status_read(FILE *f, struct tt_rb_status *st)
 			st->nuid = uids(line + 4, st->uid);
 		else if (strncmp(line, "VmSize:", 7) == 0)
 			st->vm = true;
-		else if (strncmp(line, "Kthread:", 8) == 0)
+		else if (strncmp(line, "Kthread:", 8) == 0) {
 			st->kthread = strcmp(line + 8 + strspn(line + 8, " \t"), "1") == 0;
-		else if (strncmp(line, "State:", 6) == 0) {
+			st->has_kthread = true;
+		} else if (strncmp(line, "State:", 6) == 0) {
 			char c = line[6 + strspn(line + 6, " \t")];
 
 			st->zombie = c == 'Z' || c == 'X';
@@ -894,9 +895,16 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			      "process %d ('%s') has exited (a zombie its parent has not reaped): "
 			      "it has no memory left to move",
 			      (int)pid, p->comm);
-	/* A kernel thread has no mm: no Vm* lines in its status (and Kthread: 1
-	 * since Linux 6.0). */
-	p->kernel_thread = st.kthread || !st.vm;
+	/* A kernel thread has no mm: Kthread: 1 since Linux 6.0, before it only
+	 * no Vm* lines. A process caught exiting has none either once exit_mm
+	 * ran, before it is a zombie: with Kthread: 0 it is that, and was
+	 * called a kernel thread (under QEMU, killed 0.5 s into a move). */
+	p->kernel_thread = st.has_kthread ? st.kthread : !st.vm;
+	if (!p->kernel_thread && !st.vm)
+		return tt_err(TT_EINPUT,
+			      "process %d ('%s') is exiting (its memory is already gone): nothing "
+			      "moved",
+			      (int)pid, p->comm);
 	if (p->kernel_thread)
 		return tt_err(TT_EINPUT,
 			      "process %d ('%s') is a kernel thread: it has no user memory to "

@@ -184,6 +184,7 @@ struct tt_rb_status {
 	int nuid;	     /* how many of them parsed */
 	bool vm;	     /* a VmSize: line: it has an mm */
 	bool kthread;	     /* Kthread: 1 (Linux 6.0+) */
+	bool has_kthread;    /* a Kthread: line was read */
 	bool zombie;	     /* State: Z or X */
 	/* Mems_allowed_list: the nodes its cpuset lets it use, where
 	 * move_pages may put its pages (mm/migrate.c do_pages_move: another

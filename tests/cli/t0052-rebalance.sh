@@ -99,6 +99,17 @@ mkdir -p "$fx/proc/4252"
 printf 'Name:\tworker\nState:\tZ (zombie)\nUid:\t0\t0\t0\t0\nKthread:\t0\n' >"$fx/proc/4252/status"
 expect_bad_input 2 "process 4252 ('worker') has exited (a zombie its parent has not reaped): it has no memory left to move" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4252 --weights 0:1 --move
+# A process caught exiting (issue 45, under QEMU killed 0.5 s into a move):
+# exit_mm has run (no Vm* lines), not yet a zombie, Kthread: 0. Before, it
+# was called a kernel thread; without a Kthread: line (before Linux 6.0) no
+# Vm* lines still mean one.
+mkdir -p "$fx/proc/4256" "$fx/proc/4258"
+printf 'Name:\tpagemap\nState:\tR (running)\nUid:\t0\t0\t0\t0\nKthread:\t0\n' >"$fx/proc/4256/status"
+expect_bad_input 2 "process 4256 ('pagemap') is exiting (its memory is already gone): nothing moved" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4256 --weights 0:1 --move
+printf 'Name:\tkworker/0:1\nState:\tI (idle)\nUid:\t0\t0\t0\t0\n' >"$fx/proc/4258/status"
+expect_bad_input 2 "process 4258 ('kworker/0:1') is a kernel thread" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4258 --weights 0:1 --move
 # A process whose cpuset allows nodes 0-1 only (issue 45 review): the
 # kernel moves no page to node 2 (do_pages_move: EACCES), so weights on it
 # are refused before anything is read or moved, naming the cpuset; weights

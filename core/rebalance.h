@@ -157,9 +157,12 @@ int tt_rb_fit(const struct tt_rb_unit *u, size_t n, const int *dest, const uint6
 	      const struct tt_weights *w, struct tt_rb_fit *fit);
 
 /* Refusals, before anything is moved: a pid that does not exist, a kernel
- * thread (no memory of its own), a process this user may not move (the
- * kernel's own check: a move_pages query runs the ptrace access check a
- * move does), weights on a node that is not an online memory node. */
+ * thread (no memory of its own), a process caught exiting or a zombie, a
+ * process this user may not move (the kernel's own check: a move_pages
+ * query runs the ptrace access check a move does), weights on a node that
+ * is not an online memory node or that the process's cpuset does not allow
+ * (Mems_allowed_list). On the live root the process is pinned (p->ref)
+ * before its status is read. */
 struct tt_rb_proc {
 	char comm[64];	    /* Name: as read, any byte: escape it to print it */
 	uid_t uid;	    /* the process's real uid */

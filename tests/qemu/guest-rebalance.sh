@@ -107,9 +107,10 @@ for n in 0 1 2; do
 done
 
 # A full target node (issue 45): node 2's free memory taken by its hugetlb
-# pool, all but about 8 MiB above its zone's high watermark (which THP's
-# recommended min_free_kbytes makes some 30 MiB here; an allocation for a
-# migration fails below it). Safe: a pool page, as a migration target, is
+# pool, all but about 8 MiB above its zone's min watermark (which THP's
+# recommended min_free_kbytes makes some 29 MiB here; a migration's
+# allocation fails below it: with 30 MiB free 64 pages moved, with 57 MiB
+# free all 5026). Safe: a pool page, as a migration target, is
 # allocated __GFP_THISNODE, and such an allocation fails rather than
 # invoking the OOM killer (mm/page_alloc.c __alloc_pages_may_oom: "The OOM
 # killer may not free memory on a specific node"). 10007 pages (39 MiB)
@@ -118,9 +119,9 @@ done
 # recorded as failed with why (exit 1).
 n2=/sys/devices/system/node/node2
 free_kb=$(sed -n 's/.*MemFree: *\([0-9]*\) kB/\1/p' $n2/meminfo)
-high=$(awk '/^Node 2, zone/ { z = $4 } z == "Normal" && $1 == "high" { print $2; exit }' /proc/zoneinfo)
-echo $(((free_kb - ${high:-0} * 4 - 8192) / 2048)) >$n2/hugepages/hugepages-2048kB/nr_hugepages
-block rebalance-full-free sh -c "grep MemFree $n2/meminfo; echo high watermark ${high:-?} pages"
+min=$(awk '/^Node 2, zone/ { z = $4 } z == "Normal" && $1 == "min" { print $2; exit }' /proc/zoneinfo)
+echo $(((free_kb - ${min:-0} * 4 - 8192) / 2048)) >$n2/hugepages/hugepages-2048kB/nr_hugepages
+block rebalance-full-free sh -c "grep MemFree $n2/meminfo; echo min watermark ${min:-?} pages"
 rb_hold rb-full
 block rebalance-full-move no_tty tiertune rebalance --pid $rb_pid --weights 0:1,2:1 --move --json
 block rebalance-full-after rb_requery rb-full $rb_pid

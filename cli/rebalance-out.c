@@ -633,7 +633,9 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 			snprintf(why, sizeof(why), "%s", tt_err_msg());
 		r->within = !r->total.gone && !r->total.unreachable && mrc == 0 &&
 			    tt_rb_off_bp(&r->after, r->want) <= r->tol_bp;
-		if (r->rounds)
+		/* A full node that still let every share come within the
+		 * tolerance ended nothing short: no reason. */
+		if (r->rounds && !r->within)
 			rb_end_reason(r, why, r->end_reason, sizeof(r->end_reason));
 		if (o->move && !o->no_record)
 			rb_record(r);

@@ -162,10 +162,10 @@ static void add_result(struct tt_rb_result *sum, const struct tt_rb_result *r)
 	 * every round when the rounds end. */
 	sum->calls += r->calls;
 	sum->elapsed_s += r->elapsed_s;
-	for (int i = 0; i < TT_MAX_NODES / 64; i++)
+	for (int i = 0; i < TT_MAX_NODES / 64; i++) {
 		sum->full.bits[i] |= r->full.bits[i];
-	for (int i = 0; i < TT_MAX_NODES / 64; i++)
 		sum->forbidden.bits[i] |= r->forbidden.bits[i];
+	}
 	sum->gone |= r->gone;
 	sum->unreachable |= r->unreachable;
 	if (r->unreachable)

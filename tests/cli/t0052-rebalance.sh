@@ -177,6 +177,21 @@ is "the record: each trial's node at its target share (1) and holding it" \
 	"$(sql "$db" "select t.placement, n.node, n.requested_share, n.achieved_share from trials t join trial_nodes n on n.trial_id = t.id order by t.id")" \
 	"before|$node|1.0|1.0
 after|$node|1.0|1.0"
+# A failure midway exits with the error's own code (issue 45 review): the
+# test front end's move_pages (TIERTUNE_TEST_MOVE_PAGES) has every page on
+# another node and lets the moves succeed (nothing moves), then fails the
+# look after them with EINVAL while the process is still there: the query
+# is unavailable (exit 3; before, 1 whatever the error), what moved is
+# counted, and the record keeps the error as why it ended.
+other=$((node == 0 ? 1 : 0))
+run env TIERTUNE_TEST_MOVE_PAGES="$other:22" "$TT_BUILD/tests/tiertune-test" --db "$WORK/rb-fail.db" \
+	rebalance --pid "$held" --weights "$node:1" --move --json
+is "a look after the moves that fails midway: exit 3, the error's, with the count and the record" \
+	"$rc:$(grep -c "^tiertune: error: move_pages query of process $held: Invalid argument" "$WORK/err"):$(json '[j["result"]["moved_pages"] == j["result"]["planned_pages"] > 0, j["within_tolerance"], j["end_reason"], j["run"]]' <"$WORK/out")" \
+	"3:1:[True, False, 'move_pages query of process $held: Invalid argument', 1]"
+is "its record: failed, with the error as end_reason" \
+	"$(sql "$WORK/rb-fail.db" "select status, end_reason from runs")" \
+	"failed|move_pages query of process $held: Invalid argument"
 is "the record of a move that ran its course has no end_reason" \
 	"$(sql "$db" "select count(*) from runs where end_reason is null")" 1
 # Why a run ended, as another host's merged record may hold it (an escape

@@ -166,6 +166,18 @@ is "live: every page queried, at least the 6144 pages of its buffer, all on node
 run "$TT" rebalance --pid "$held" --weights "$node:1" --order interleave --json
 is "live --order interleave: the same figures, the order said" \
 	"$rc:$(json '[j["order"], j["planned_pages"], j["within_tolerance"]]' <"$WORK/out")" "0:['interleave', 0, True]"
+# The process is pinned (pidfd) before its status is read (issue 45
+# review), so that the status checked is the pinned process's: the order of
+# the system calls, as strace sees them.
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	strace -o "$WORK/trace" -e trace=pidfd_open,openat "$TT" rebalance --pid "$held" \
+		--weights "$node:1" >/dev/null 2>&1
+	is "live: pinned by pidfd_open before /proc/PID/status is opened" \
+		"$(grep -m 1 -E "pidfd_open\($held,|\"/proc/$held/status\"" "$WORK/trace" | cut -c1-10)" \
+		"pidfd_open"
+else
+	skip "no strace here that can trace (the pin's order is checked with it)"
+fi
 db="$WORK/rb.db"
 run "$TT" --db "$db" rebalance --pid "$held" --weights "$node:1" --move
 is "live --move onto node $node alone: a no-op, within tolerance, recorded" \

@@ -53,6 +53,10 @@ static int print_run(json_t *row, void *ctx)
 	       cli_str(row, "kind"), src, cli_str(row, "status"),
 	       json_integer_value(json_object_get(row, "ntrials")), fig, marks,
 	       json_is_true(json_object_get(row, "simulated")) ? "  SIMULATED" : "");
+	/* Under its row: why it ended as it did, where the status does not
+	 * say (a rebalance's process gone or out of reach, a full node). */
+	if (json_is_string(json_object_get(row, "end_reason")))
+		printf("%8s%s\n", "", cli_str(row, "end_reason"));
 	return 0;
 }
 

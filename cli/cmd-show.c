@@ -166,6 +166,10 @@ static void print_show(json_t *run)
 	       cli_str(run, "kernel_release"));
 	printf("kind      %s, status %s, %s .. %s\n", cli_str(run, "kind"), cli_str(run, "status"),
 	       start, end);
+	/* Why it ended as it did, where the status does not say (a
+	 * rebalance whose process went away or out of reach, a full node). */
+	if (json_is_string(json_object_get(run, "end_reason")))
+		printf("ended     %s\n", cli_str(run, "end_reason"));
 	printf("command   %s\n", cli_str(run, "command"));
 	tt_run_headline(run, &h);
 	tt_headline_text(&h, fig, sizeof(fig));

@@ -12,6 +12,7 @@
 #include "../core/wi.h"
 #include "../db/db.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -190,20 +191,26 @@ static void add_result(struct tt_rb_result *sum, const struct tt_rb_result *r)
 	 * every round when the rounds end. */
 	sum->calls += r->calls;
 	sum->elapsed_s += r->elapsed_s;
-	for (int i = 0; i < TT_MAX_NODES / 64; i++)
+	for (int i = 0; i < TT_MAX_NODES / 64; i++) {
 		sum->full.bits[i] |= r->full.bits[i];
+		sum->forbidden.bits[i] |= r->forbidden.bits[i];
+	}
 	sum->gone |= r->gone;
 	sum->unreachable |= r->unreachable;
+	if (r->unreachable)
+		sum->unreachable_errno = r->unreachable_errno;
 	sum->stopped |= r->stopped;
 }
 
 static json_t *result_json(const struct tt_rb_result *r)
 {
-	json_t *full = json_array(), *out;
+	json_t *full = json_array(), *forbidden = json_array(), *out;
 	int id;
 
 	tt_nodemask_for_each (id, &r->full)
 		json_array_append_new(full, json_integer(id));
+	tt_nodemask_for_each (id, &r->forbidden)
+		json_array_append_new(forbidden, json_integer(id));
 	out = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o,s:b}", "planned_pages",
 			(json_int_t)r->planned, "moved_pages", (json_int_t)r->moved, "ebusy_pages",
 			(json_int_t)r->ebusy, "efault_pages", (json_int_t)r->efault, "enoent_pages",
@@ -213,6 +220,7 @@ static json_t *result_json(const struct tt_rb_result *r)
 			"process_gone", r->gone);
 	json_object_set_new(out, "process_unreachable", json_boolean(r->unreachable));
 	json_object_set_new(out, "full_nodes", full);
+	json_object_set_new(out, "forbidden_nodes", forbidden);
 	return out;
 }
 
@@ -256,6 +264,7 @@ struct rb_run {
 	/* Why the plan cannot meet the tolerance (pages move whole) and what
 	 * would, or "". */
 	char granularity[768];
+	char end_reason[1024]; /* rb_end_reason, once the moves ended */
 };
 
 /* The process went away (exited, exiting) or out of reach: said so, not
@@ -265,6 +274,24 @@ static bool rb_lost(struct rb_run *r)
 	if (!tt_proc_ref_alive(&r->proc.ref) || !tt_proc_has_mm(r->pid))
 		r->total.gone = true;
 	return r->total.gone;
+}
+
+/* The size of the scan's largest huge units ("2 MiB", "1 GiB"): the
+ * granularity that a target finer than it meets. */
+static const char *huge_size(const struct tt_rb_scan *sc, char *buf, size_t size)
+{
+	uint64_t pages = 0;
+
+	for (size_t i = 0; i < sc->n; i++)
+		if (sc->units[i].huge && sc->units[i].pages > pages)
+			pages = sc->units[i].pages;
+	if (pages >= 262144 && pages % 262144 == 0)
+		snprintf(buf, size, "%" PRIu64 " GiB", pages / 262144);
+	else if (pages >= 256 && pages % 256 == 0)
+		snprintf(buf, size, "%" PRIu64 " MiB", pages / 256);
+	else /* arm64's 64 KiB hugetlb pages */
+		snprintf(buf, size, "%" PRIu64 " KiB", pages * 4);
+	return buf;
 }
 
 /* The least tolerance (percentage points, 2 decimals) that off_bp meets. */
@@ -281,7 +308,7 @@ static double fitting_pct(double off_bp)
 static int rb_fit(struct rb_run *r)
 {
 	struct tt_rb_fit fit;
-	char what[160], alt[256];
+	char what[160], alt[256], hsize[32];
 	const char *order = orders[r->o->order];
 	double best;
 	int rc = tt_rb_fit(r->sc.units, r->sc.n, r->dest, r->want, r->w, &fit);
@@ -292,8 +319,8 @@ static int rb_fit(struct rb_run *r)
 	if (fit.off_bp <= r->tol_bp)
 		return 0;
 	if (fit.huge)
-		snprintf(what, sizeof(what), "pages move whole (%" PRIu64 " of them huge pages)",
-			 fit.huge);
+		snprintf(what, sizeof(what), "pages move whole (%" PRIu64 " of them %s huge pages)",
+			 fit.huge, huge_size(&r->sc, hsize, sizeof(hsize)));
 	else
 		snprintf(what, sizeof(what), "pages move whole (4 KiB each)");
 	best = r->o->order == TT_RB_INTERLEAVE && fit.shares_off_bp < fit.off_bp ? fit.shares_off_bp
@@ -501,6 +528,7 @@ static void rb_record(struct rb_run *r)
 						      .moves = moves,
 						      .nmoves = (size_t)nf,
 						      .within = r->within,
+						      .end_reason = r->end_reason,
 					      },
 					      &r->run_id);
 		tt_db_close(db);
@@ -542,7 +570,47 @@ static json_t *rb_json(const struct rb_run *r)
 			    r->planned_off_bp >= 0 ? tt_json_real(r->planned_off_bp) : json_null());
 	json_object_set_new(out, "granularity",
 			    r->granularity[0] ? json_string(r->granularity) : json_null());
+	json_object_set_new(out, "end_reason",
+			    r->end_reason[0] ? json_string(r->end_reason) : json_null());
 	return out;
+}
+
+/* Why the moves ended short, in the report's words (printed, and the
+ * record's end_reason), or "" when they ran their course: the process
+ * gone, out of reach (each cause the kernel's answer tells: EPERM its
+ * credentials, EACCES a node its cpuset no longer allows, else a security
+ * module), a full node, an error (err). */
+static void rb_end_reason(const struct rb_run *r, const char *err, char *buf, size_t size)
+{
+	const struct tt_rb_result *total = &r->total;
+	char nodes[256];
+	int nf;
+
+	buf[0] = '\0';
+	if (total->gone) {
+		snprintf(buf, size, "process %d exited midway", (int)r->pid);
+	} else if (total->unreachable && (nf = (int)tt_nodemask_weight(&total->forbidden))) {
+		tt_bit_format_list(total->forbidden.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+		snprintf(buf, size,
+			 "process %d's cpuset no longer allows node%s %s (not in its "
+			 "Mems_allowed_list): the kernel refused to move pages there (EACCES)",
+			 (int)r->pid, nf == 1 ? "" : "s", nodes);
+	} else if (total->unreachable && total->unreachable_errno == EACCES) {
+		snprintf(buf, size,
+			 "process %d may no longer be moved (the kernel refused, EACCES: a "
+			 "security module, as its cpuset allows every target node)",
+			 (int)r->pid);
+	} else if (total->unreachable) {
+		snprintf(buf, size,
+			 "process %d may no longer be moved (the kernel refused: it took other "
+			 "credentials)",
+			 (int)r->pid);
+	} else if (err && err[0]) {
+		snprintf(buf, size, "%s", err);
+	} else if ((nf = (int)tt_nodemask_weight(&total->full))) {
+		tt_bit_format_list(total->full.bits, TT_MAX_NODES, nodes, sizeof(nodes));
+		snprintf(buf, size, "node%s %s had no room (ENOMEM)", nf == 1 ? "" : "s", nodes);
+	}
 }
 
 /* The text report's second part: what the moves did. */
@@ -560,10 +628,13 @@ static void rb_print_result(const struct rb_run *r)
 		       total->moved);
 		return;
 	}
-	if (total->unreachable)
-		printf("process %d may no longer be moved (the kernel refused: it took other "
-		       "credentials): %" PRIu64 " pages had moved\n",
-		       (int)r->pid, total->moved);
+	if (total->unreachable) {
+		char line[1200];
+
+		snprintf(line, sizeof(line), "%s: %" PRIu64 " pages had moved", r->end_reason,
+			 total->moved);
+		print_wrapped("", line);
+	}
 	if (!r->looked_after)
 		return;
 	print_table("after:", &r->after, r->want, r->target_bp, r->w);
@@ -604,6 +675,10 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 			snprintf(why, sizeof(why), "%s", tt_err_msg());
 		r->within = !r->total.gone && !r->total.unreachable && mrc == 0 &&
 			    tt_rb_off_bp(&r->after, r->want) <= r->tol_bp;
+		/* A full node that still let every share come within the
+		 * tolerance ended nothing short: no reason. */
+		if (r->rounds && !r->within)
+			rb_end_reason(r, why, r->end_reason, sizeof(r->end_reason));
 		if (o->move && !o->no_record)
 			rb_record(r);
 		if (cli->json)
@@ -620,8 +695,10 @@ int cli_rebalance(struct tt_cli *cli, const struct tt_topo *t, int pid, const st
 
 			rc = prc ? prc : rc;
 		}
+		/* The error's own code (2 bad input, 3 unavailable, 1 a
+		 * failure), as every command exits. */
 		if (mrc < 0)
-			rc = cli_fail(TT_EFAIL);
+			rc = cli_fail(mrc);
 	}
 	tt_rb_proc_release(&r->proc);
 	tt_rb_failed_release(&r->failed);

@@ -47,8 +47,9 @@ struct tt_test_hooks {
 	/* move_pages(2) of another process as rebalance calls it (a query
 	 * when nodes is NULL): 0, the count of pages not moved, or -errno; a
 	 * unit test's scripted kernel (a full node, an exiting process, shared
-	 * pages) in place of the system call (migrate/rebalance.c); NULL: the
-	 * system call. */
+	 * pages), or the test front end's (TIERTUNE_TEST_MOVE_PAGES: a move on
+	 * a host of one node whose look after it fails), in place of the
+	 * system call (migrate/move.c); NULL: the system call. */
 	long (*move_pages)(pid_t pid, unsigned long n, void **pages, const int *nodes, int *status,
 			   int flags);
 };

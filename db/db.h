@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TT_DB_SCHEMA_VERSION 8
+#define TT_DB_SCHEMA_VERSION 9
 
 struct tt_db;
 
@@ -191,10 +191,10 @@ int tt_db_apply_record(struct tt_db *db, const struct tt_topo *t, const char *ki
  * "after" whose nodes carry the weight, the target share (requested) and
  * the share held (achieved) and pages; the per-page outcomes as samples of
  * collector "rebalance" (pages_moved, pages_ebusy, ..., process_gone: the
- * mover names them, migrate/rebalance.h tt_rb_figures). No schema change:
- * trials and samples hold it. Done when the after shares are within the
- * tolerance, else failed. The caller passes counts and outcomes as plain
- * figures: db/ stands below migrate/ and knows none of its types. */
+ * mover names them, migrate/rebalance.h tt_rb_figures), and why it ended
+ * short in the run's end_reason (schema 9). Done when the after shares are
+ * within the tolerance, else failed. The caller passes counts and outcomes
+ * as plain figures: db/ stands below migrate/ and knows none of its types. */
 struct tt_db_rebalance {
 	const char *command, *process;
 	const struct tt_weights *weights;
@@ -204,6 +204,9 @@ struct tt_db_rebalance {
 	const struct tt_db_sample *moves;   /* the mover's outcomes */
 	size_t nmoves;
 	bool within; /* the after shares are within the tolerance */
+	/* Why the moves ended short (the process gone or out of reach and
+	 * why, a full node, an error), as the report says it; NULL: none. */
+	const char *end_reason;
 };
 int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,
 			   const struct tt_db_rebalance *r, int64_t *run_id);

@@ -48,99 +48,123 @@ static int check_recipes(struct tt_db *db, const char *schema)
 	return rc;
 }
 
+/* merge_one's steps, each named by the table it fills (or the map it
+ * keeps: hostmap, runmap and trialmap take the source's ids to ours), in
+ * the order they run. */
+enum merge_step {
+	STEP_CLEAR,
+	STEP_HOSTS,
+	STEP_HOSTMAP,
+	STEP_RUNMAP,
+	STEP_RUNS,
+	STEP_RUNMAP_DST,
+	STEP_TRIALS,
+	STEP_TRIALMAP,
+	STEP_TRIAL_NODES,
+	STEP_SAMPLES,
+	STEP_RECOMMENDATIONS,
+	STEP_APPLY_LOG,
+	STEP_COUNT_RUNS,
+	STEP_N,
+};
+
 /* One file's rows into main, from the schema it is attached as (the %1$s
  * below), inside the caller's transaction. */
-#define RUNS_STEP 4 /* steps[] below: the first that adds a row of a run */
 static int merge_one(struct tt_db *db, const char *schema, struct tt_db_merge_stats *stats)
 {
-	static const char *const steps[] = {
-		"DELETE FROM temp.hostmap; DELETE FROM temp.runmap; DELETE FROM temp.trialmap",
-		"INSERT INTO main.hosts (hostname, fingerprint, cpu_model, layout, created) SELECT "
-		"hostname, fingerprint, cpu_model, layout, created FROM %1$s.hosts s WHERE NOT "
-		"EXISTS "
-		"(SELECT 1 FROM main.hosts m WHERE m.hostname = s.hostname AND m.fingerprint = "
-		"s.fingerprint)",
-		"INSERT INTO temp.hostmap SELECT s.id, m.id FROM %1$s.hosts s JOIN main.hosts m ON "
-		"m.hostname = s.hostname AND m.fingerprint = s.fingerprint",
-		"INSERT INTO temp.runmap (src, uuid) SELECT id, uuid FROM %1$s.runs WHERE uuid NOT "
-		"IN "
-		"(SELECT uuid FROM main.runs)",
-		"INSERT INTO main.runs (uuid, host_id, kind, command, source_node, objective, "
-		"kernel_release, started, finished, status, simulated, proc_host, boot_id, pid, "
-		"pid_start) SELECT r.uuid, h.dst, r.kind, r.command, r.source_node, r.objective, "
-		"r.kernel_release, r.started, r.finished, r.status, r.simulated, r.proc_host, "
-		"r.boot_id, r.pid, r.pid_start FROM %1$s.runs r JOIN temp.runmap n ON n.src = r.id "
-		"JOIN temp.hostmap h ON h.src = r.host_id ORDER BY r.id",
-		"UPDATE temp.runmap SET dst = (SELECT id FROM main.runs m WHERE m.uuid = "
-		"temp.runmap.uuid)",
-		"INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, "
-		"size_bytes, "
-		"bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, lat_best_ns, lat_median_ns, "
-		"lat_max_ns, validated, simulated, time_best_s, time_median_s, time_max_s, "
-		"metric_best, metric_median, metric_worst, metric_higher_is_better, llc_bytes, "
-		"cache_resident, short_pass, below_llc_rule, unstable, page_bytes, thp_requested, "
-		"huge_page_share, descheduled, cpu_share, judged) SELECT rm.dst, "
-		"t.seq, t.kernel, t.mix, t.placement, t.threads, t.size_bytes, t.bw_best_bytes_s, "
-		"t.bw_median_bytes_s, t.bw_min_bytes_s, t.lat_best_ns, t.lat_median_ns, "
-		"t.lat_max_ns, t.validated, t.simulated, t.time_best_s, t.time_median_s, "
-		"t.time_max_s, t.metric_best, t.metric_median, t.metric_worst, "
-		"t.metric_higher_is_better, t.llc_bytes, t.cache_resident, t.short_pass, "
-		"t.below_llc_rule, t.unstable, t.page_bytes, t.thp_requested, t.huge_page_share, "
-		"t.descheduled, t.cpu_share, t.judged FROM "
-		"%1$s.trials t JOIN "
-		"temp.runmap rm ON rm.src = t.run_id ORDER BY t.id",
-		"INSERT INTO temp.trialmap SELECT t.id, m.id FROM %1$s.trials t JOIN temp.runmap "
-		"rm ON "
-		"rm.src = t.run_id JOIN main.trials m ON m.run_id = rm.dst AND m.seq = t.seq",
-		"INSERT INTO main.trial_nodes SELECT tm.dst, n.node, n.weight, n.requested_share, "
-		"n.achieved_share, n.pages FROM %1$s.trial_nodes n JOIN temp.trialmap tm ON tm.src "
-		"= "
-		"n.trial_id",
-		"INSERT INTO main.samples SELECT rm.dst, tm.dst, s.t_s, s.collector, s.metric, "
-		"s.node, "
-		"s.value, s.simulated FROM %1$s.samples s JOIN temp.runmap rm ON rm.src = s.run_id "
-		"LEFT JOIN temp.trialmap tm ON tm.src = s.trial_id",
-		"INSERT INTO main.recommendations (run_id, source_node, interface, weights, score, "
-		"gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, score_ci_high, "
-		"score_n, action_why, recipe) SELECT rm.dst, r.source_node, r.interface, "
-		"r.weights, r.score, r.gain, r.gain_ci_low, r.gain_ci_high, r.baseline, r.action, "
-		"r.score_ci_low, r.score_ci_high, r.score_n, r.action_why, r.recipe "
-		"FROM %1$s.recommendations r JOIN temp.runmap rm ON rm.src = r.run_id ORDER BY "
-		"r.id",
-		"INSERT INTO main.apply_log (uuid, host_id, run_id, t, interface, file, old_value, "
-		"new_value, outcome) SELECT a.uuid, h.dst, (SELECT m.id FROM main.runs m JOIN "
-		"%1$s.runs sr ON sr.uuid = m.uuid WHERE sr.id = a.run_id), a.t, a.interface, "
-		"a.file, "
-		"a.old_value, a.new_value, a.outcome FROM %1$s.apply_log a JOIN temp.hostmap h ON "
-		"h.src = a.host_id WHERE a.uuid NOT IN (SELECT uuid FROM main.apply_log) ORDER BY "
-		"a.id",
-		"SELECT count(*) FROM %1$s.runs",
+	static const char *const steps[STEP_N] = {
+		[STEP_CLEAR] = "DELETE FROM temp.hostmap; DELETE FROM temp.runmap; DELETE FROM "
+			       "temp.trialmap",
+		[STEP_HOSTS] = "INSERT INTO main.hosts (hostname, fingerprint, cpu_model, layout, "
+			       "created) "
+			       "SELECT hostname, fingerprint, cpu_model, layout, created FROM "
+			       "%1$s.hosts s "
+			       "WHERE NOT EXISTS (SELECT 1 FROM main.hosts m WHERE m.hostname = "
+			       "s.hostname "
+			       "AND m.fingerprint = s.fingerprint)",
+		[STEP_HOSTMAP] =
+			"INSERT INTO temp.hostmap SELECT s.id, m.id FROM %1$s.hosts s JOIN "
+			"main.hosts m ON m.hostname = s.hostname AND m.fingerprint = s.fingerprint",
+		[STEP_RUNMAP] =
+			"INSERT INTO temp.runmap (src, uuid) SELECT id, uuid FROM %1$s.runs WHERE "
+			"uuid NOT IN (SELECT uuid FROM main.runs)",
+		[STEP_RUNS] =
+			"INSERT INTO main.runs (uuid, host_id, kind, command, source_node, "
+			"objective, kernel_release, started, finished, status, simulated, "
+			"proc_host, boot_id, pid, pid_start, end_reason) SELECT r.uuid, h.dst, "
+			"r.kind, r.command, r.source_node, r.objective, r.kernel_release, "
+			"r.started, r.finished, r.status, r.simulated, r.proc_host, r.boot_id, "
+			"r.pid, r.pid_start, r.end_reason FROM %1$s.runs r JOIN temp.runmap n ON "
+			"n.src = r.id JOIN temp.hostmap h ON h.src = r.host_id ORDER BY r.id",
+		[STEP_RUNMAP_DST] =
+			"UPDATE temp.runmap SET dst = (SELECT id FROM main.runs m WHERE m.uuid = "
+			"temp.runmap.uuid)",
+		[STEP_TRIALS] =
+			"INSERT INTO main.trials (run_id, seq, kernel, mix, placement, threads, "
+			"size_bytes, bw_best_bytes_s, bw_median_bytes_s, bw_min_bytes_s, "
+			"lat_best_ns, lat_median_ns, lat_max_ns, validated, simulated, "
+			"time_best_s, "
+			"time_median_s, time_max_s, metric_best, metric_median, metric_worst, "
+			"metric_higher_is_better, llc_bytes, cache_resident, short_pass, "
+			"below_llc_rule, unstable, page_bytes, thp_requested, huge_page_share, "
+			"descheduled, cpu_share, judged) SELECT rm.dst, t.seq, t.kernel, t.mix, "
+			"t.placement, t.threads, t.size_bytes, t.bw_best_bytes_s, "
+			"t.bw_median_bytes_s, t.bw_min_bytes_s, t.lat_best_ns, t.lat_median_ns, "
+			"t.lat_max_ns, t.validated, t.simulated, t.time_best_s, t.time_median_s, "
+			"t.time_max_s, t.metric_best, t.metric_median, t.metric_worst, "
+			"t.metric_higher_is_better, t.llc_bytes, t.cache_resident, t.short_pass, "
+			"t.below_llc_rule, t.unstable, t.page_bytes, t.thp_requested, "
+			"t.huge_page_share, t.descheduled, t.cpu_share, t.judged FROM %1$s.trials "
+			"t "
+			"JOIN temp.runmap rm ON rm.src = t.run_id ORDER BY t.id",
+		[STEP_TRIALMAP] =
+			"INSERT INTO temp.trialmap SELECT t.id, m.id FROM %1$s.trials t JOIN "
+			"temp.runmap rm ON rm.src = t.run_id JOIN main.trials m ON m.run_id = "
+			"rm.dst AND m.seq = t.seq",
+		[STEP_TRIAL_NODES] =
+			"INSERT INTO main.trial_nodes SELECT tm.dst, n.node, n.weight, "
+			"n.requested_share, n.achieved_share, n.pages FROM %1$s.trial_nodes n JOIN "
+			"temp.trialmap tm ON tm.src = n.trial_id",
+		[STEP_SAMPLES] =
+			"INSERT INTO main.samples SELECT rm.dst, tm.dst, s.t_s, s.collector, "
+			"s.metric, s.node, s.value, s.simulated FROM %1$s.samples s JOIN "
+			"temp.runmap rm ON rm.src = s.run_id LEFT JOIN temp.trialmap tm ON tm.src "
+			"= "
+			"s.trial_id",
+		[STEP_RECOMMENDATIONS] =
+			"INSERT INTO main.recommendations (run_id, source_node, interface, "
+			"weights, "
+			"score, gain, gain_ci_low, gain_ci_high, baseline, action, score_ci_low, "
+			"score_ci_high, score_n, action_why, recipe) SELECT rm.dst, r.source_node, "
+			"r.interface, r.weights, r.score, r.gain, r.gain_ci_low, r.gain_ci_high, "
+			"r.baseline, r.action, r.score_ci_low, r.score_ci_high, r.score_n, "
+			"r.action_why, r.recipe FROM %1$s.recommendations r JOIN temp.runmap rm ON "
+			"rm.src = r.run_id ORDER BY r.id",
+		[STEP_APPLY_LOG] =
+			"INSERT INTO main.apply_log (uuid, host_id, run_id, t, interface, file, "
+			"old_value, new_value, outcome) SELECT a.uuid, h.dst, (SELECT m.id FROM "
+			"main.runs m JOIN %1$s.runs sr ON sr.uuid = m.uuid WHERE sr.id = "
+			"a.run_id), "
+			"a.t, a.interface, a.file, a.old_value, a.new_value, a.outcome FROM "
+			"%1$s.apply_log a JOIN temp.hostmap h ON h.src = a.host_id WHERE a.uuid "
+			"NOT "
+			"IN (SELECT uuid FROM main.apply_log) ORDER BY a.id",
+		[STEP_COUNT_RUNS] = "SELECT count(*) FROM %1$s.runs",
 	};
 	/* Where each step's row count goes (NULL: not counted). */
 	int64_t hosts = 0, runs = 0, all = 0;
-	int64_t *count[] = { NULL,
-			     &hosts,
-			     NULL,
-			     NULL,
-			     &runs,
-			     NULL,
-			     &stats->trials_added,
-			     NULL,
-			     NULL,
-			     &stats->samples_added,
-			     NULL,
-			     &stats->applies_added,
-			     NULL };
-	_Static_assert(sizeof(count) / sizeof(*count) == sizeof(steps) / sizeof(*steps),
-		       "a count slot per step");
-	_Static_assert(RUNS_STEP < sizeof(steps) / sizeof(*steps), "the runs' step is a step");
+	int64_t *count[STEP_N] = { [STEP_HOSTS] = &hosts,
+				   [STEP_RUNS] = &runs,
+				   [STEP_TRIALS] = &stats->trials_added,
+				   [STEP_SAMPLES] = &stats->samples_added,
+				   [STEP_APPLY_LOG] = &stats->applies_added };
 	char sql[2048];
-	size_t last = sizeof(steps) / sizeof(*steps) - 1;
+	size_t last = STEP_COUNT_RUNS;
 	int rc;
 
 	for (size_t i = 0; i < last; i++) {
 		/* Once the runs to add are known (runmap), before any row. */
-		if (i == RUNS_STEP && (rc = check_recipes(db, schema)) < 0)
+		if (i == STEP_RUNS && (rc = check_recipes(db, schema)) < 0)
 			return rc;
 		snprintf(sql, sizeof(sql), steps[i], schema);
 		if (exec(db, sql) < 0)

@@ -115,7 +115,7 @@ static int rows_by_id(struct tt_db *db, const char *sql, int64_t id, tt_db_row_f
 	"AS judged "
 #define RUN_COLUMNS                                                                                \
 	"r.id, r.uuid, h.hostname AS host, h.fingerprint, r.kind, r.command, r.source_node, "      \
-	"r.objective, r.kernel_release, r.started, r.finished, "                                   \
+	"r.objective, r.kernel_release, r.started, r.finished, r.end_reason, "                     \
 	"CASE WHEN " GONE " THEN 'interrupted' ELSE r.status END AS status, r.simulated, "         \
 	"(SELECT count(*) FROM trials t WHERE t.run_id = r.id) AS ntrials, "                       \
 	"(SELECT max(bw_best_bytes_s) FROM trials t WHERE t.run_id = r.id) AS bw_best_bytes_s, "   \

@@ -561,5 +561,15 @@ int tt_db_rebalance_record(struct tt_db *db, const struct tt_topo *t,
 		rc = tt_db_samples_add(db, *run_id, 0, r->moves, r->nmoves);
 	if (rc == 0)
 		rc = tt_db_run_finish(db, *run_id, r->within ? TT_RUN_DONE : TT_RUN_FAILED);
+	if (rc == 0 && r->end_reason && r->end_reason[0]) {
+		sqlite3_stmt *st;
+
+		rc = prepare(db, &st, "UPDATE runs SET end_reason = ? WHERE id = ?");
+		if (rc == 0) {
+			bind_text(st, 1, r->end_reason);
+			sqlite3_bind_int64(st, 2, *run_id);
+			rc = step_done(db, st, "recording why the rebalance ended");
+		}
+	}
 	return tt_db_tx_end(db, rc);
 }

@@ -232,7 +232,13 @@ static const char v8[] =
 	"DROP TABLE recommendations;"
 	"ALTER TABLE recommendations_v8 RENAME TO recommendations;";
 
-const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5, v6, v7, v8 };
+/* v9 (issue 45): why a run ended as it did, in the report's words, where
+ * its status alone does not say (a rebalance whose process exited or may
+ * no longer be moved, a full node, an error midway; NULL: nothing to add,
+ * or recorded before). */
+static const char v9[] = "ALTER TABLE runs ADD COLUMN end_reason TEXT;";
+
+const char *const tt_db_migrations[] = { v1, v2, v3, v4, v5, v6, v7, v8, v9 };
 const int tt_db_nmigrations = sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]);
 
 _Static_assert(sizeof(tt_db_migrations) / sizeof(tt_db_migrations[0]) == TT_DB_SCHEMA_VERSION,

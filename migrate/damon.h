@@ -56,7 +56,7 @@ struct tt_damon_set {
 	struct tt_damon_goal g[TT_MAX_NODES];
 };
 
-/* One goal a node with a share (core/rebalance.h's tt_rb_shares_bp: the
+/* One goal a node with a share (migrate/rebalance.h's tt_rb_shares_bp: the
  * shares rebalance moves to), nodes in order; every node must be one of
  * t's memory nodes (a goal's nid on another is a goal never met). */
 int tt_damon_set_from_weights(const struct tt_topo *t, const struct tt_weights *w,

@@ -44,10 +44,34 @@ long tt_rb_move_pages(pid_t pid, unsigned long n, void **pages, const int *nodes
  * of pages not moved returned). */
 #define UNSET INT_MIN
 
+/* The nodes among nodes[n] that pid's cpuset does not allow now (its
+ * /proc/PID/status Mems_allowed_list), into out; none when it cannot be
+ * read. */
+static void forbidden_nodes(pid_t pid, const int *nodes, uint32_t n, struct tt_nodemask *out)
+{
+	struct tt_rb_status st;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	if (tt_rb_status_read(f, &st) == 0 && st.has_mems)
+		for (uint32_t j = 0; j < n; j++)
+			if (nodes[j] >= 0 && !tt_nodemask_test(&st.mems, nodes[j]))
+				tt_bit_set(out->bits, (unsigned int)nodes[j]);
+	fclose(f);
+}
+
 /* Why move_pages failed for the whole call: the process gone or exiting
  * (ESRCH once reaped, EINVAL while its mm is gone), no longer ours to move
- * (EPERM, EACCES: it took new credentials), else an error. */
-static int call_failed(const struct tt_proc_ref *ref, long r, struct tt_rb_result *res)
+ * (EPERM: find_mm_struct's ptrace check, it took other credentials;
+ * EACCES: a target node its cpuset no longer allows, do_pages_move's
+ * check, which nodes[n], the batch's targets not yet stored, are read
+ * against, or else a security module's security_task_movememory), else an
+ * error. */
+static int call_failed(const struct tt_proc_ref *ref, long r, const int *nodes, uint32_t n,
+		       struct tt_rb_result *res)
 {
 	if (!tt_proc_ref_alive(ref) || !tt_proc_has_mm(ref->pid)) {
 		res->gone = true;
@@ -55,6 +79,15 @@ static int call_failed(const struct tt_proc_ref *ref, long r, struct tt_rb_resul
 	}
 	if (r == -EPERM || r == -EACCES) {
 		res->unreachable = true;
+		res->unreachable_errno = (int)-r;
+		if (r == -EACCES)
+			forbidden_nodes(ref->pid, nodes, n, &res->forbidden);
+		/* The status read was of the process pinned only if it is
+		 * still there. */
+		if (!tt_proc_ref_alive(ref)) {
+			memset(&res->forbidden, 0, sizeof(res->forbidden));
+			res->gone = true;
+		}
 		return 0;
 	}
 	return tt_err_sys(TT_EFAIL, (int)-r, "move_pages of process %d", (int)ref->pid);
@@ -233,7 +266,7 @@ static int send_batch(const struct tt_proc_ref *ref, struct batch *b, int flags,
 		for (j = off; j < b->k && b->status[j] != UNSET && rc == 0; j++)
 			rc = outcome(res, failed, &b->slot[j], b->status[j]);
 		if (r < 0 && r != -ENOMEM)
-			return rc < 0 ? rc : call_failed(ref, r, res);
+			return rc < 0 ? rc : call_failed(ref, r, b->nodes + j, b->k - j, res);
 		off = j;
 		if (off == b->k || rc < 0)
 			break;

@@ -158,9 +158,12 @@ int tt_rb_fit(const struct tt_rb_unit *u, size_t n, const int *dest, const uint6
 	      const struct tt_weights *w, struct tt_rb_fit *fit);
 
 /* Refusals, before anything is moved: a pid that does not exist, a kernel
- * thread (no memory of its own), a process this user may not move (the
- * kernel's own check: a move_pages query runs the ptrace access check a
- * move does), weights on a node that is not an online memory node. */
+ * thread (no memory of its own), a process caught exiting or a zombie, a
+ * process this user may not move (the kernel's own check: a move_pages
+ * query runs the ptrace access check a move does), weights on a node that
+ * is not an online memory node or that the process's cpuset does not allow
+ * (Mems_allowed_list). On the live root the process is pinned (p->ref)
+ * before its status is read. */
 struct tt_rb_proc {
 	char comm[64];	    /* Name: as read, any byte: escape it to print it */
 	uid_t uid;	    /* the process's real uid */
@@ -185,7 +188,14 @@ struct tt_rb_status {
 	int nuid;	     /* how many of them parsed */
 	bool vm;	     /* a VmSize: line: it has an mm */
 	bool kthread;	     /* Kthread: 1 (Linux 6.0+) */
+	bool has_kthread;    /* a Kthread: line was read */
 	bool zombie;	     /* State: Z or X */
+	/* Mems_allowed_list: the nodes its cpuset lets it use, where
+	 * move_pages may put its pages (mm/migrate.c do_pages_move: another
+	 * node is EACCES); has_mems false when the line is absent or does
+	 * not parse. */
+	struct tt_nodemask mems;
+	bool has_mems;
 };
 /* From the status text f; TT_EUNAVAIL on a read error. */
 int tt_rb_status_read(FILE *f, struct tt_rb_status *st);
@@ -226,8 +236,14 @@ struct tt_rb_result {
 	double elapsed_s;
 	struct tt_nodemask full; /* target nodes that had no room (ENOMEM) */
 	bool gone;		 /* the process exited midway (exiting: EINVAL; reaped: ESRCH) */
-	bool unreachable; /* the kernel stopped letting us move it (EPERM: new credentials) */
-	bool stopped;	  /* the progress callback stopped it */
+	/* The kernel stopped letting us move it: EPERM (it took other
+	 * credentials), EACCES (a security module, or forbidden below). */
+	bool unreachable;
+	int unreachable_errno; /* EPERM or EACCES */
+	/* Target nodes its cpuset no longer allows (not in Mems_allowed_list
+	 * when the kernel said EACCES). */
+	struct tt_nodemask forbidden;
+	bool stopped; /* the progress callback stopped it */
 };
 
 /* The outcome as named figures, in the order a record keeps them

@@ -52,13 +52,17 @@ int tt_rb_status_read(FILE *f, struct tt_rb_status *st)
 			st->nuid = uids(line + 4, st->uid);
 		else if (strncmp(line, "VmSize:", 7) == 0)
 			st->vm = true;
-		else if (strncmp(line, "Kthread:", 8) == 0)
+		else if (strncmp(line, "Kthread:", 8) == 0) {
 			st->kthread = strcmp(line + 8 + strspn(line + 8, " \t"), "1") == 0;
-		else if (strncmp(line, "State:", 6) == 0) {
+			st->has_kthread = true;
+		} else if (strncmp(line, "State:", 6) == 0) {
 			char c = line[6 + strspn(line + 6, " \t")];
 
 			st->zombie = c == 'Z' || c == 'X';
-		}
+		} else if (strncmp(line, "Mems_allowed_list:", 18) == 0)
+			st->has_mems = tt_parse_list(line + 18 + strspn(line + 18, " \t"),
+						     st->mems.bits, TT_MAX_NODES) == 0 &&
+				       tt_nodemask_weight(&st->mems);
 	}
 	free(line);
 	return ferror(f) ? TT_EUNAVAIL : 0;
@@ -75,6 +79,55 @@ static void our_caps(bool *ptrace, bool *nice)
 		return;
 	*ptrace = d[0].effective & (1u << CAP_SYS_PTRACE);
 	*nice = d[0].effective & (1u << CAP_SYS_NICE);
+}
+
+/* The live process pinned (p->ref), in a pid namespace whose pids are
+ * ours. In a pid namespace whose /proc is another's (the host's, mounted
+ * before unshare), /proc/PID is one process and move_pages(PID) the process
+ * of that number here: nothing read would be of what moves. */
+static int rb_pin(pid_t pid, const char *path, struct tt_rb_proc *p)
+{
+	pid_t self;
+
+	if (!tt_proc_ns_ours(&self)) {
+		tt_err(TT_EUNAVAIL,
+		       "'/proc' is not of this pid namespace (/proc/self is pid %d, this process "
+		       "is pid %d): its process %d is not the one move_pages would reach",
+		       (int)self, (int)getpid(), (int)pid);
+		tt_err_hint("mount a /proc of this namespace (unshare --pid --fork --mount-proc)");
+		return TT_EUNAVAIL;
+	}
+	if (tt_proc_ref_open(pid, &p->ref) < 0)
+		return tt_err(TT_EINPUT, "no process %d ('%s' does not exist)", (int)pid, path);
+	return 0;
+}
+
+/* A weighted node outside the process's cpuset (Mems_allowed_list):
+ * move_pages refuses to put a page there (mm/migrate.c do_pages_move:
+ * EACCES for the whole call once it meets such a node), so the plan
+ * could never be met. */
+static int rb_mems_check(pid_t pid, const char *comm, const struct tt_rb_status *st,
+			 const struct tt_weights *w)
+{
+	char allowed[1024];
+	int id;
+
+	if (!st->has_mems)
+		return 0;
+	tt_bit_format_list(st->mems.bits, TT_MAX_NODES, allowed, sizeof(allowed));
+	tt_nodemask_for_each (id, &w->set)
+		if (!tt_nodemask_test(&st->mems, id)) {
+			tt_err(TT_EINPUT,
+			       "node %d is not one process %d ('%s') may use: its cpuset allows "
+			       "nodes %s (Mems_allowed_list), and the kernel moves no page "
+			       "elsewhere (EACCES)",
+			       id, (int)pid, comm, allowed);
+			tt_err_hint("weights over nodes %s, or the node added to its cgroup's "
+				    "cpuset.mems",
+				    allowed);
+			return TT_EINPUT;
+		}
+	return 0;
 }
 
 int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
@@ -99,6 +152,14 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		return tt_err(TT_EINPUT, "pid '%d' is not a process id", (int)pid);
 	if (tt_sysfs_path(s, path, sizeof(path), "/proc/%d/status", (int)pid) < 0)
 		return TT_EINPUT;
+	/* Bound first, then read: every status line below, and every later
+	 * query and move, is of the process pinned (a pid reused between a
+	 * read and the pin would have had another's status checked). */
+	if (s->live) {
+		rc = rb_pin(pid, path, p);
+		if (rc < 0)
+			return rc;
+	}
 	if (!(f = fopen(path, "re"))) {
 		if (errno == ENOENT)
 			return tt_err(TT_EINPUT, "no process %d ('%s' does not exist)", (int)pid,
@@ -109,6 +170,9 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 	fclose(f);
 	if (rc < 0)
 		return tt_err(TT_EUNAVAIL, "cannot read '%s'", path);
+	if (s->live && !tt_proc_ref_alive(&p->ref))
+		return tt_err(TT_EINPUT, "no process %d (it exited while '%s' was read)", (int)pid,
+			      path);
 	snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 	p->uid = st.uid[0];
 	/* A zombie has no mm either (exit_mm ran): it had memory, now gone,
@@ -118,14 +182,24 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			      "process %d ('%s') has exited (a zombie its parent has not reaped): "
 			      "it has no memory left to move",
 			      (int)pid, p->comm);
-	/* A kernel thread has no mm: no Vm* lines in its status (and Kthread: 1
-	 * since Linux 6.0). */
-	p->kernel_thread = st.kthread || !st.vm;
+	/* A kernel thread has no mm: Kthread: 1 since Linux 6.0, before it only
+	 * no Vm* lines. A process caught exiting has none either once exit_mm
+	 * ran, before it is a zombie: with Kthread: 0 it is that, and was
+	 * called a kernel thread (under QEMU, killed 0.5 s into a move). */
+	p->kernel_thread = st.has_kthread ? st.kthread : !st.vm;
+	if (!p->kernel_thread && !st.vm)
+		return tt_err(TT_EINPUT,
+			      "process %d ('%s') is exiting (its memory is already gone): nothing "
+			      "moved",
+			      (int)pid, p->comm);
 	if (p->kernel_thread)
 		return tt_err(TT_EINPUT,
 			      "process %d ('%s') is a kernel thread: it has no user memory to "
 			      "move",
 			      (int)pid, p->comm);
+	rc = rb_mems_check(pid, p->comm, &st, w);
+	if (rc < 0)
+		return rc;
 	p->same_user = st.nuid == 3 && st.uid[0] == getuid() && st.uid[1] == getuid() &&
 		       st.uid[2] == getuid();
 	our_caps(&p->cap_ptrace, &p->cap_nice);
@@ -135,23 +209,6 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			      "CAP_SYS_NICE");
 	if (!s->live)
 		return 0; /* a fixture's process: its figures only, nothing to move */
-	/* In a pid namespace whose /proc is another's (the host's, mounted
-	 * before unshare), /proc/PID is one process and move_pages(PID) the
-	 * process of that number here: nothing read would be of what moves. */
-	pid_t self;
-
-	if (!tt_proc_ns_ours(&self)) {
-		tt_err(TT_EUNAVAIL,
-		       "'/proc' is not of this pid namespace (/proc/self is pid %d, this process "
-		       "is pid %d): its process %d is not the one move_pages would reach",
-		       (int)self, (int)getpid(), (int)pid);
-		tt_err_hint("mount a /proc of this namespace (unshare --pid --fork --mount-proc)");
-		return TT_EUNAVAIL;
-	}
-	/* Bound to the process read: every later query and move checks that
-	 * it is still this one (the pid is not reused meanwhile). */
-	if (tt_proc_ref_open(pid, &p->ref) < 0)
-		return tt_err(TT_EINPUT, "no process %d", (int)pid);
 	/* The kernel's own check, with nothing moved: move_pages of no pages
 	 * runs find_mm_struct (ptrace_may_access with PTRACE_MODE_READ_REALCREDS
 	 * since Linux 4.13, commit 197e7e521384: the same user or

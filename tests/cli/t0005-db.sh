@@ -69,7 +69,7 @@ host=$(cat /proc/sys/kernel/hostname)
 is "show: human output names this host and the trial" \
 	"$rc:$(awk -v h="$host" '$1 == "host" && $2 == h' "$WORK/out" | wc -l):$(grep -cE '^ +1 triad' "$WORK/out")" "0:1:1"
 run "$TT" db check
-is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 8, integrity ok, foreign keys ok"
+is "db check" "$rc:$(cat "$WORK/out")" "0:database '$TIERTUNE_DB': schema version 9, integrity ok, foreign keys ok"
 
 # The matrix, recorded: a trial per CPU node and memory node.
 run "$TT" bench --matrix --size 4M --repeat 2 --record --db "$WORK/matrix.db"
@@ -147,7 +147,7 @@ truncate -s $(($(stat -c %s "$TIERTUNE_DB") / 2 + 100)) "$WORK/bad/trunc.db"
 bad_db 2 "is truncated or damaged" "$WORK/bad/trunc.db" -- "$TT" runs --db "$WORK/bad/trunc.db"
 cp "$TIERTUNE_DB" "$WORK/bad/newer.db"
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version=99"); c.commit(); c.close()' "$WORK/bad/newer.db"
-bad_db 2 "has schema version 99, newer than this tiertune's 8" "$WORK/bad/newer.db" -- "$TT" runs --db "$WORK/bad/newer.db"
+bad_db 2 "has schema version 99, newer than this tiertune's 9" "$WORK/bad/newer.db" -- "$TT" runs --db "$WORK/bad/newer.db"
 bad_db 2 "has schema version 99" "$WORK/bad/newer.db" -- "${B[@]}" --kernel copy --record --db "$WORK/bad/newer.db"
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("CREATE TABLE t(x)"); c.commit(); c.close()' "$WORK/bad/foreign.db"
 bad_db 2 "is a sqlite database but not a tiertune one" "$WORK/bad/foreign.db" -- "$TT" db merge "$WORK/bad/foreign.db"

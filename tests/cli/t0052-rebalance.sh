@@ -99,6 +99,30 @@ mkdir -p "$fx/proc/4252"
 printf 'Name:\tworker\nState:\tZ (zombie)\nUid:\t0\t0\t0\t0\nKthread:\t0\n' >"$fx/proc/4252/status"
 expect_bad_input 2 "process 4252 ('worker') has exited (a zombie its parent has not reaped): it has no memory left to move" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4252 --weights 0:1 --move
+# A process caught exiting (issue 45, under QEMU killed 0.5 s into a move):
+# exit_mm has run (no Vm* lines), not yet a zombie, Kthread: 0. Before, it
+# was called a kernel thread; without a Kthread: line (before Linux 6.0) no
+# Vm* lines still mean one.
+mkdir -p "$fx/proc/4256" "$fx/proc/4258"
+printf 'Name:\tpagemap\nState:\tR (running)\nUid:\t0\t0\t0\t0\nKthread:\t0\n' >"$fx/proc/4256/status"
+expect_bad_input 2 "process 4256 ('pagemap') is exiting (its memory is already gone): nothing moved" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4256 --weights 0:1 --move
+printf 'Name:\tkworker/0:1\nState:\tI (idle)\nUid:\t0\t0\t0\t0\n' >"$fx/proc/4258/status"
+expect_bad_input 2 "process 4258 ('kworker/0:1') is a kernel thread" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4258 --weights 0:1 --move
+# A process whose cpuset allows nodes 0-1 only (issue 45 review): the
+# kernel moves no page to node 2 (do_pages_move: EACCES), so weights on it
+# are refused before anything is read or moved, naming the cpuset; weights
+# within it are planned.
+mkdir -p "$fx/proc/4254"
+printf 'Name:\tpinned\nUid:\t0\t0\t0\t0\nVmSize:\t 4000 kB\nMems_allowed:\t00000003\nMems_allowed_list:\t0-1\n' \
+	>"$fx/proc/4254/status"
+echo '7f0000000000 default anon=1000 dirty=1000 N0=1000 kernelpagesize_kB=4' >"$fx/proc/4254/numa_maps"
+expect_bad_input 2 "node 2 is not one process 4254 ('pinned') may use: its cpuset allows nodes 0-1 (Mems_allowed_list), and the kernel moves no page elsewhere (EACCES)" "$fx" \
+	"$TT" --sysfs-root "$fx" rebalance --pid 4254 --weights 0:5,1:3,2:2
+run "$TT" --sysfs-root "$fx" rebalance --pid 4254 --weights 0:1,1:1
+is "fixture: weights within the cpuset's nodes are planned" \
+	"$rc:$(grep -c '^dry run: would move 500 pages' "$WORK/out")" "0:1"
 expect_bad_input 2 "node 3 is not an online memory node" "$fx" \
 	"$TT" --sysfs-root "$fx" rebalance --pid 4242 --weights 0:1,3:1 --move
 expect_bad_input 2 "rebalance needs exactly one of --weights, --run, --profile" "$fx" \
@@ -144,6 +168,18 @@ is "live: every page queried, at least the 6144 pages of its buffer, all on node
 run "$TT" rebalance --pid "$held" --weights "$node:1" --order interleave --json
 is "live --order interleave: the same figures, the order said" \
 	"$rc:$(json '[j["order"], j["planned_pages"], j["within_tolerance"]]' <"$WORK/out")" "0:['interleave', 0, True]"
+# The process is pinned (pidfd) before its status is read (issue 45
+# review), so that the status checked is the pinned process's: the order of
+# the system calls, as strace sees them.
+if command -v strace >/dev/null && strace -o /dev/null true 2>/dev/null; then
+	strace -o "$WORK/trace" -e trace=pidfd_open,openat "$TT" rebalance --pid "$held" \
+		--weights "$node:1" >/dev/null 2>&1
+	is "live: pinned by pidfd_open before /proc/PID/status is opened" \
+		"$(grep -m 1 -E "pidfd_open\($held,|\"/proc/$held/status\"" "$WORK/trace" | cut -c1-10)" \
+		"pidfd_open"
+else
+	skip "no strace here that can trace (the pin's order is checked with it)"
+fi
 db="$WORK/rb.db"
 run "$TT" --db "$db" rebalance --pid "$held" --weights "$node:1" --move
 is "live --move onto node $node alone: a no-op, within tolerance, recorded" \
@@ -155,6 +191,33 @@ is "the record: each trial's node at its target share (1) and holding it" \
 	"$(sql "$db" "select t.placement, n.node, n.requested_share, n.achieved_share from trials t join trial_nodes n on n.trial_id = t.id order by t.id")" \
 	"before|$node|1.0|1.0
 after|$node|1.0|1.0"
+# A failure midway exits with the error's own code (issue 45 review): the
+# test front end's move_pages (TIERTUNE_TEST_MOVE_PAGES) has every page on
+# another node and lets the moves succeed (nothing moves), then fails the
+# look after them with EINVAL while the process is still there: the query
+# is unavailable (exit 3; before, 1 whatever the error), what moved is
+# counted, and the record keeps the error as why it ended.
+other=$((node == 0 ? 1 : 0))
+run env TIERTUNE_TEST_MOVE_PAGES="$other:22" "$TT_BUILD/tests/tiertune-test" --db "$WORK/rb-fail.db" \
+	rebalance --pid "$held" --weights "$node:1" --move --json
+is "a look after the moves that fails midway: exit 3, the error's, with the count and the record" \
+	"$rc:$(grep -c "^tiertune: error: move_pages query of process $held: Invalid argument" "$WORK/err"):$(json '[j["result"]["moved_pages"] == j["result"]["planned_pages"] > 0, j["within_tolerance"], j["end_reason"], j["run"]]' <"$WORK/out")" \
+	"3:1:[True, False, 'move_pages query of process $held: Invalid argument', 1]"
+is "its record: failed, with the error as end_reason" \
+	"$(sql "$WORK/rb-fail.db" "select status, end_reason from runs")" \
+	"failed|move_pages query of process $held: Invalid argument"
+is "the record of a move that ran its course has no end_reason" \
+	"$(sql "$db" "select count(*) from runs where end_reason is null")" 1
+# Why a run ended, as another host's merged record may hold it (an escape
+# sequence in it): runs prints it under the row, show on its 'ended' line,
+# escaped as every stored string.
+sql "$db" "update runs set end_reason = 'process 9 may no longer be moved' || char(27) || '[2J'"
+run "$TT" --db "$db" runs
+is "runs: why the run ended, under its row, escaped" \
+	"$rc:$(grep -c '^        process 9 may no longer be moved\\x1b\[2J$' "$WORK/out")" "0:1"
+run "$TT" --db "$db" show 1
+is "show: why the run ended, on its own line, escaped" \
+	"$rc:$(grep -c '^ended     process 9 may no longer be moved\\x1b\[2J$' "$WORK/out")" "0:1"
 # A pid namespace that still sees the host's /proc (unshare without
 # --mount-proc): /proc/PID is the host's process, move_pages(PID) this
 # namespace's; refused, nothing moved or recorded.

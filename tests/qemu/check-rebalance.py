@@ -7,3 +7,6 @@ import check_rebalance  # noqa: E402 (beside this file)
 check_rebalance.check(block, jblock, tap)  # noqa: F821 (check.py's)
 check_rebalance.check_exiting(block, jblock, tap)  # noqa: F821
 check_rebalance.check_hugetlb(block, jblock, tap)  # noqa: F821
+check_rebalance.check_full_node(block, jblock, tap)  # noqa: F821
+check_rebalance.check_granularity(block, jblock, tap)  # noqa: F821
+check_rebalance.check_cpuset(block, jblock, tap)  # noqa: F821

@@ -5,8 +5,10 @@ node's share within 1% of its target by the process's own move_pages
 query and by the kernel's numa_maps, every page counted; --order
 interleave page for page tiertune simulate's order; the refusals moved
 nothing; a process killed at several points of a move ends each run with
-what moved, recorded; a private MAP_HUGETLB buffer moved whole.
-check-rebalance.py calls check(), check_exiting() and check_hugetlb()."""
+what moved, recorded; a private MAP_HUGETLB buffer moved whole; a full
+target node, 30 THPs that the interleave order cannot bring within the
+tolerance, a cpuset that does not allow a target node. check-rebalance.py
+calls each check_*()."""
 import json
 
 PAGES = 10007
@@ -211,3 +213,104 @@ def check_hugetlb(block, jblock, tap):
     tap(rc == 0 and ph >= pages * 4,
         "still hugetlb pages after the move (smaps Private_Hugetlb %d kB of %d)"
         % (ph, pages * 4), out[-800:])
+
+
+def check_full_node(block, jblock, tap):
+    """10007 pages toward 1:1 over nodes 0 and 2, node 2 with about 16 MiB
+    free: the pages that fit moved, the rest named ENOMEM with node 2 full,
+    every planned page counted once, recorded as failed with why, exit 1."""
+    rc, out = block("rebalance-full-free")
+    rc, j = jhead(block, "rebalance-full-move")
+    out = block("rebalance-full-move")[1]
+    res = (j or {}).get("result") or {}
+    failed = sum(res.get(k, 0) for k in ("ebusy_pages", "efault_pages", "enoent_pages",
+                                         "eacces_pages", "enomem_pages", "other_pages"))
+    tap(rc == 1 and j is not None and res.get("full_nodes") == [2]
+        and res.get("moved_pages", 0) > 0 and res.get("enomem_pages", 0) > 0
+        and res.get("moved_pages", 0) + failed == res.get("planned_pages")
+        and j["within_tolerance"] is False and j["run"] is not None
+        and "node 2 had no room (ENOMEM)" in (j.get("end_reason") or "")
+        and "Cannot allocate memory" not in out,
+        "a full target node (%s): %s of %s pages moved, %s named ENOMEM, node 2 full, "
+        "recorded as run %s, exit %d" % (" ".join(block("rebalance-full-free")[1].split()),
+                                         res.get("moved_pages"), res.get("planned_pages"),
+                                         res.get("enomem_pages"), (j or {}).get("run"), rc),
+        out[-2000:])
+    rc, out = block("rebalance-full-after")
+    after = nodes_lines(out)
+    got = after[-1] if len(after) >= 2 else []
+    c = counts(got)
+    # Conservation: every page somewhere; node 2 holds what moved there
+    # (pagemap's own pages besides the buffer may have moved too).
+    tap(rc == 0 and len(got) == PAGES and sum(c.values()) == PAGES and c[1] == 0
+        and 0 < c[2] <= res.get("moved_pages", 0),
+        "after it, the buffer's own query: %s, all %d pages, node 2 only what moved" % (c, PAGES),
+        out[-300:])
+    rc, rj = jblock("rebalance-full-runs-json")
+    runs = (rj or {}).get("runs") or [{}]
+    text = block("rebalance-full-runs")[1]
+    tap(rc == 0 and runs[0].get("kind") == "rebalance" and runs[0].get("status") == "failed"
+        and runs[0].get("end_reason") == (j or {}).get("end_reason")
+        and "node 2 had no room (ENOMEM)" in text,
+        "the record says why: failed, end_reason %r, in runs' text too"
+        % runs[0].get("end_reason"), json.dumps(runs)[:800] + "\n" + text)
+
+
+def check_granularity(block, jblock, tap):
+    """30 THPs toward 3:2:2 in the interleave order: the 2 MiB granularity
+    named, with what would meet it, in text and JSON; the suggestion holds."""
+    rc, out = block("rebalance-gran-dry")
+    # The note is wrapped at 80 columns: read as one line.
+    note = " ".join(out.split())
+    rc2, j = jblock("rebalance-gran-json")
+    g = (j or {}).get("granularity") or ""
+    off = (j or {}).get("planned_off_bp")
+    tap(rc == 0 and rc2 == 0 and j and j["huge_units"] >= 30 and off is not None and off > 100
+        and "2 MiB huge pages" in g and ("--order shares" in g or "--tolerance" in g)
+        and "note: " + g in note,
+        "30 THPs, --order interleave at the default tolerance: planned_off_bp %s, and the text "
+        "and JSON say: %s" % (off, g), out[-1500:])
+    rc, alt = block("rebalance-gran-alt")
+    rc2, f = jblock("rebalance-gran-fits")
+    alt = alt.strip()
+    tap(rc2 == 0 and f and alt and f["granularity"] is None and f["planned_off_bp"] is not None
+        and f["planned_off_bp"] <= f["tolerance_bp"],
+        "its suggestion (%s) taken: planned %s bp off, within %s bp"
+        % (alt, (f or {}).get("planned_off_bp"), (f or {}).get("tolerance_bp")),
+        block("rebalance-gran-fits")[1][-1500:])
+    rc, m = jhead(block, "rebalance-gran-move")
+    after = ((m or {}).get("after") or {}).get("off_bp")
+    tap(rc == 1 and m and m["within_tolerance"] is False and m["granularity"] == g
+        and after is not None and after > m["tolerance_bp"],
+        "--move: NOT within tolerance (exit 1), %s bp off (planned %s), the note kept"
+        % (after, off), block("rebalance-gran-move")[1][-1500:])
+
+
+def check_cpuset(block, jblock, tap):
+    """A cpuset that allows nodes 0-1: weights on node 2 refused before any
+    move; narrowed midway, the move ends naming node 2, recorded with why."""
+    rc, out = block("rebalance-cpuset-status")
+    if "Mems_allowed_list:\t0-1" not in out:
+        tap(True, "# SKIP no cpuset of nodes 0-1 in the guest: %s" % out.strip())
+        return
+    rc, out = block("rebalance-cpuset")
+    tap(rc == 2 and "node 2 is not one process" in out and "Mems_allowed_list" in out
+        and "credentials" not in out,
+        "weights on a node the cpuset does not allow: refused (exit 2), the cpuset named", out)
+    rc, out = block("rebalance-cpuset-after")
+    held = nodes_lines(out)
+    tap(rc == 0 and len(held) >= 2 and held[-1] == [0] * PAGES,
+        "the refusal moved nothing: every page still on node 0", out[-300:])
+    rc, j = jhead(block, "rebalance-cpuset-narrow")
+    out = block("rebalance-cpuset-narrow")[1]
+    res = (j or {}).get("result") or {}
+    why = (j or {}).get("end_reason") or ""
+    tap(rc == 1 and j and res.get("process_unreachable") is True
+        and res.get("forbidden_nodes") == [2] and "cpuset" in why and "node 2" in why
+        and "credentials" not in out and j["run"] is not None,
+        "cpuset narrowed to nodes 0-1 midway: %s of %s pages had moved, %r" % (
+            res.get("moved_pages"), res.get("planned_pages"), why), out[-2000:])
+    text = block("rebalance-cpuset-narrow-runs")[1] + block("rebalance-cpuset-narrow-show")[1]
+    # runs prints it under the run's row, show on its "ended" line.
+    tap(bool(why) and text.count(why) == 2,
+        "runs and show print why it ended", text[-1500:])

@@ -15,6 +15,14 @@ block() { # name command...
 	"$@" 2>&1
 	echo "@@TT-END $name rc=$?"
 }
+# One further suite (a guest-NAME.sh), as guest.sh and suites.sh run each:
+# in a subshell with these functions, from weights 1 and an empty state
+# folder.
+run_hook() { # path
+	for f in 0 1 2; do echo 1 >"$WI/node$f"; done
+	rm -rf /tmp/state
+	(. "$1")
+}
 # command...: its stderr not the console, so that a status line kept for a
 # terminal (bench's, auto's) does not land inside the JSON on stdout; what
 # it said there follows its output.

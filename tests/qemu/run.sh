@@ -54,7 +54,7 @@ for bin in "$root"/bin/tiertune "$root"/bin/pagemap "$root"/bin/tiertop; do
 done | sort -u | while read -r lib; do
 	cp --parents -L "$lib" "$root"
 done
-cp "$here/init" "$here/lib.sh" "$here/guest.sh" "$here/auto.sh" "$root/"
+cp "$here/init" "$here/lib.sh" "$here/guest.sh" "$here/suites.sh" "$here/auto.sh" "$root/"
 # Further suites (guest.sh runs each; check.py runs its check-NAME.py).
 for hook in "$here"/guest-*.sh; do
 	[ ! -e "$hook" ] || cp "$hook" "$root/"
@@ -135,9 +135,14 @@ tap_join() {
 	END { print "1.." n; exit f > 0 }'
 }
 
+# TT_QEMU_SUITES=NAME[,NAME...]: the 6.12 guest runs those guest-NAME.sh
+# suites alone (suites.sh), checked by their check-NAME.py (suites.py).
+suites=${TT_QEMU_SUITES:-}
+case $suites in *[!a-z0-9,-]*) skip "TT_QEMU_SUITES '$suites' is not a list of suite names" ;; esac
 boot_612() {
-	local start qemu_rc elapsed
+	local start qemu_rc elapsed script=
 	start=$(date +%s.%N)
+	[ -z "$suites" ] || script="tt.script=suites.sh tt.suites=$suites"
 	# shellcheck disable=SC2046
 	qemu_tcg -smp 4 -m 6G -net none -nographic -no-reboot \
 		-object memory-backend-ram,size=2G,id=m0 -object memory-backend-ram,size=2G,id=m1 \
@@ -146,19 +151,26 @@ boot_612() {
 		-numa node,nodeid=2,memdev=m2,initiator=0 \
 		$(hmat 0 0 100 20G) $(hmat 1 1 100 20G) $(hmat 0 2 400 5G) \
 		-kernel "$kernel" -initrd "$work/initrd.gz" \
-		-append "console=ttyS0 panic=-1 init_on_alloc=0 quiet" </dev/null 2>&1 |
+		-append "console=ttyS0 panic=-1 init_on_alloc=0 quiet $script" </dev/null 2>&1 |
 		tr -d '\r' >"$work/serial.log"
 	qemu_rc=${PIPESTATUS[0]}
 	elapsed=$(python3 -c "import time; print('%.1f' % (time.time() - $start))")
 	echo "# QEMU exit $qemu_rc after $elapsed s (kernel $(basename "$kernel"), seed $seed)"
 	cp "$work/serial.log" "$build/qemu-serial.log"
+	if [ -n "$suites" ]; then
+		checker suites.py python3 "$here/suites.py" "$work/serial.log" "$build/tiertune" \
+			"$top/tests/fixtures/sysfs/qemu-3node-hmat" "$suites"
+		return
+	fi
 	checker check.py python3 "$here/check.py" "$work/serial.log" "$work/cases.txt" \
 		"$build/tiertune" "$top/tests/fixtures/sysfs/qemu-3node-hmat"
 }
 
 # TT_QEMU_KERNELS: which boots (default both; "6.12" or "auto" alone while
-# working on one of them).
+# working on one of them); suites (TT_QEMU_SUITES) are the 6.12 guest's.
+kernels=${TT_QEMU_KERNELS:-6.12 auto}
+[ -z "$suites" ] || kernels=6.12
 {
-	case " ${TT_QEMU_KERNELS:-6.12 auto} " in *" 6.12 "*) boot_612 ;; esac
-	case " ${TT_QEMU_KERNELS:-6.12 auto} " in *" auto "*) boot_auto ;; esac
+	case " $kernels " in *" 6.12 "*) boot_612 ;; esac
+	case " $kernels " in *" auto "*) boot_auto ;; esac
 } | tap_join

@@ -842,6 +842,88 @@ static void test_migrate_v6_descheduled(void **state)
 	tt_db_close(db);
 }
 
+static int first_row(json_t *row, void *ctx)
+{
+	json_t **out = ctx;
+
+	if (!*out)
+		*out = json_deep_copy(row);
+	return 0;
+}
+
+/* Why a rebalance ended short (issue 45: a process out of reach was
+ * recorded failed with no word of why): schema 9's runs.end_reason. A v8
+ * file's run has it null; a rebalance recorded with one reads it back in
+ * runs and in the run, and a merge carries it. */
+static void test_migrate_v8_end_reason(void **state)
+{
+	static const char why[] = "process 42 may no longer be moved (the kernel refused: it took "
+				  "other credentials)";
+	struct tt_db *db =
+		old_db("v8.db", 8,
+		       "INSERT INTO hosts VALUES (1, 'old', 'fp', 'cpu', '{}', 1);"
+		       "INSERT INTO runs VALUES (1, 'u-8', 1, 'rebalance', 'tiertune rebalance', "
+		       "-1, 'pid 42 (a)', '6.1', 1, 2, 'failed', 0, 'old', 'b', 1, 1);");
+	uint64_t pages[TT_MAX_NODES] = { 2 };
+	struct tt_db_sample moves[] = { { .collector = "rebalance",
+					  .metric = "process_unreachable",
+					  .node = -1,
+					  .value = 1 } };
+	struct tt_weights w;
+	uint64_t want[TT_MAX_NODES] = { 1, 1 };
+	int64_t id;
+	json_t *run, *row = NULL;
+	char merged[600];
+	struct tt_db *m;
+	struct tt_db_merge_stats st;
+	char *files[1];
+	(void)state;
+
+	assert_int_equal(tt_db_run_get(db, 1, &run), 0);
+	assert_true(json_is_null(json_object_get(run, "end_reason")));
+	json_decref(run);
+	tt_weights_clear(&w);
+	tt_weights_put(&w, 0, 1);
+	tt_weights_put(&w, 1, 1);
+	assert_int_equal(tt_db_rebalance_record(db, topo("box-r"),
+						&(struct tt_db_rebalance){ .command = "tiertune "
+										      "rebalance",
+									   .process = "pid 42 (a)",
+									   .weights = &w,
+									   .want = want,
+									   .before = pages,
+									   .after = pages,
+									   .before_total = 2,
+									   .after_total = 2,
+									   .moves = moves,
+									   .nmoves = 1,
+									   .end_reason = why },
+						&id),
+			 0);
+	assert_int_equal(tt_db_run_get(db, id, &run), 0);
+	assert_string_equal(json_string_value(json_object_get(run, "end_reason")), why);
+	assert_string_equal(json_string_value(json_object_get(run, "status")), "failed");
+	json_decref(run);
+	assert_int_equal(tt_db_runs(db, "box-r", 1, first_row, &row), 0);
+	assert_non_null(row);
+	assert_string_equal(json_string_value(json_object_get(row, "end_reason")), why);
+	json_decref(row);
+	tt_db_close(db);
+
+	snprintf(merged, sizeof(merged), "%s/merged-v9.db", dir);
+	assert_int_equal(tt_db_open(&m, merged, 0), 0);
+	snprintf(merged, sizeof(merged), "%s/v8.db", dir);
+	files[0] = merged;
+	assert_int_equal(tt_db_merge(m, files, 1, &st), 0);
+	assert_int_equal(st.runs_added, 2);
+	row = NULL;
+	assert_int_equal(tt_db_runs(m, "box-r", 1, first_row, &row), 0);
+	assert_non_null(row);
+	assert_string_equal(json_string_value(json_object_get(row, "end_reason")), why);
+	json_decref(row);
+	tt_db_close(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -858,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v4_judgements),
 		cmocka_unit_test(test_migrate_v5_per_source),
 		cmocka_unit_test(test_migrate_v6_descheduled),
+		cmocka_unit_test(test_migrate_v8_end_reason),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

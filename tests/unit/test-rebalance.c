@@ -555,6 +555,76 @@ static void test_move_partial(void **state)
 	tt_test_hooks = NULL;
 }
 
+/* Our own Mems_allowed_list, as the mover reads a process's. */
+static void own_mems(struct tt_nodemask *m)
+{
+	struct tt_rb_status st;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	assert_non_null(f);
+	assert_int_equal(tt_rb_status_read(f, &st), 0);
+	fclose(f);
+	assert_true(st.has_mems);
+	*m = st.mems;
+}
+
+/* A whole-call EACCES midway (issue 45 review): do_pages_move's answer to
+ * a target node the process's cpuset does not allow, which was read as
+ * lost credentials. The nodes of the batch not yet stored that are outside
+ * the process's Mems_allowed_list are named (forbidden); with every target
+ * allowed it is a security module's refusal: errno EACCES, none named.
+ * Before, neither the errno nor the nodes were kept. */
+static void test_move_forbidden(void **state)
+{
+	struct tt_rb_unit u[FK_PAGES];
+	int dest[FK_PAGES], allowed;
+	struct tt_rb_result r;
+	struct tt_nodemask mems;
+	struct tt_proc_ref me;
+
+	(void)state;
+	own_mems(&mems);
+	for (allowed = 0; allowed < TT_MAX_NODES && !tt_nodemask_test(&mems, allowed); allowed++)
+		;
+	assert_true(allowed < TT_MAX_NODES);
+	assert_false(tt_nodemask_test(&mems, TT_MAX_NODES - 1));
+	assert_int_equal(tt_proc_ref_open(getpid(), &me), 0);
+	fk_setup(u, dest);
+	/* The first call meets a node outside the cpuset (a scripted
+	 * kernel's refusal, made before any page moves, as do_pages_move's
+	 * is when that node's run comes first). */
+	for (int i = 0; i < FK_PAGES; i++)
+		dest[i] = i % 2 ? allowed : TT_MAX_NODES - 1;
+	fk.fail_from = 1;
+	fk.fail_errno = EACCES;
+	assert_int_equal(tt_rb_move(&me, u, FK_PAGES, dest, &(struct tt_rb_cfg){ .batch = 8 }, &r),
+			 0);
+	assert_true(r.unreachable && !r.gone);
+	assert_int_equal(r.unreachable_errno, EACCES);
+	assert_true(tt_nodemask_test(&r.forbidden, TT_MAX_NODES - 1));
+	assert_int_equal(tt_nodemask_weight(&r.forbidden), 1);
+	/* Every target allowed: not the cpuset, said as EACCES alone. */
+	fk_setup(u, dest);
+	for (int i = 0; i < FK_PAGES; i++)
+		dest[i] = allowed;
+	fk.fail_from = 1;
+	fk.fail_errno = EACCES;
+	assert_int_equal(tt_rb_move(&me, u, FK_PAGES, dest, &(struct tt_rb_cfg){ .batch = 8 }, &r),
+			 0);
+	assert_true(r.unreachable && r.unreachable_errno == EACCES && r.moved == 0);
+	assert_int_equal(tt_nodemask_weight(&r.forbidden), 0);
+	/* EPERM: its credentials, no node named. */
+	fk_setup(u, dest);
+	fk.fail_from = 1;
+	fk.fail_errno = EPERM;
+	assert_int_equal(tt_rb_move(&me, u, FK_PAGES, dest, &(struct tt_rb_cfg){ .batch = 8 }, &r),
+			 0);
+	assert_true(r.unreachable && r.unreachable_errno == EPERM);
+	assert_int_equal(tt_nodemask_weight(&r.forbidden), 0);
+	tt_proc_ref_close(&me);
+	tt_test_hooks = NULL;
+}
+
 /* An exiting process (issue 45): its mm gone, move_pages says EINVAL before
  * the ESRCH of a reaped one. Read as "exited midway", what moved counted,
  * no error; before, "move_pages of 256 pages of process N: Invalid
@@ -648,12 +718,13 @@ static void test_move_rounds_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_apportion),	cmocka_unit_test(test_shares_bp),
-		cmocka_unit_test(test_targets_flows),	cmocka_unit_test(test_plan_shares),
-		cmocka_unit_test(test_plan_interleave), cmocka_unit_test(test_move_self),
-		cmocka_unit_test(test_move_full_node),	cmocka_unit_test(test_move_partial),
-		cmocka_unit_test(test_move_exiting),	cmocka_unit_test(test_move_rounds_once),
-		cmocka_unit_test(test_smaps_hugetlb),	cmocka_unit_test(test_fit_granularity),
+		cmocka_unit_test(test_apportion),	 cmocka_unit_test(test_shares_bp),
+		cmocka_unit_test(test_targets_flows),	 cmocka_unit_test(test_plan_shares),
+		cmocka_unit_test(test_plan_interleave),	 cmocka_unit_test(test_move_self),
+		cmocka_unit_test(test_move_full_node),	 cmocka_unit_test(test_move_partial),
+		cmocka_unit_test(test_move_forbidden),	 cmocka_unit_test(test_move_exiting),
+		cmocka_unit_test(test_move_rounds_once), cmocka_unit_test(test_smaps_hugetlb),
+		cmocka_unit_test(test_fit_granularity),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include "harness.h"
 
 #include "../core/error.h"
+#include "../core/figure.h"
 #include "../core/mpol.h"
 #include "../core/parse.h"
 #include "../core/test-hooks.h"
@@ -254,8 +255,7 @@ static int hugetlb_check(const struct tt_bench_opts *o, size_t bytes, size_t pag
 	char size[16];
 	int rc = 0;
 
-	snprintf(size, sizeof(size), page >= (1 << 30) ? "%zu GiB" : "%zu MiB",
-		 page >= (1 << 30) ? page >> 30 : page >> 20);
+	tt_page_size_text(page, size, sizeof(size));
 	if (total < 0) {
 		rc = tt_err(TT_EUNAVAIL,
 			    "this kernel offers no %s huge pages (no "

@@ -285,12 +285,7 @@ static const char *huge_size(const struct tt_rb_scan *sc, char *buf, size_t size
 	for (size_t i = 0; i < sc->n; i++)
 		if (sc->units[i].huge && sc->units[i].pages > pages)
 			pages = sc->units[i].pages;
-	if (pages >= 262144 && pages % 262144 == 0)
-		snprintf(buf, size, "%" PRIu64 " GiB", pages / 262144);
-	else if (pages >= 256 && pages % 256 == 0)
-		snprintf(buf, size, "%" PRIu64 " MiB", pages / 256);
-	else /* arm64's 64 KiB hugetlb pages */
-		snprintf(buf, size, "%" PRIu64 " KiB", pages * 4);
+	tt_page_size_text(pages * 4096, buf, size);
 	return buf;
 }
 

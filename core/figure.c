@@ -4,6 +4,7 @@
 
 #include "objective.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 /* Bandwidth in GB/s (10^9 bytes/s, as STREAM and MLC print it) to two
@@ -192,6 +193,19 @@ int tt_figure_text(const struct tt_figure *f, double value, char *buf, size_t si
 	if (n < 0 || (size_t)n >= size || !f->label[0])
 		return n;
 	return n + snprintf(buf + n, size - (size_t)n, " %s", f->label);
+}
+
+int tt_page_size_text(uint64_t bytes, char *buf, size_t size)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB" };
+	int u = 0;
+
+	bytes >>= 10;
+	while (u < 2 && bytes >= 1024 && bytes % 1024 == 0) {
+		bytes >>= 10;
+		u++;
+	}
+	return snprintf(buf, size, "%" PRIu64 " %s", bytes, units[u]);
 }
 
 void tt_figure_key(const struct tt_figure *f, const char *part, char *buf, size_t size)

@@ -17,6 +17,7 @@
 #define TT_FIGURE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 
 struct tt_objective;
@@ -85,6 +86,10 @@ int tt_figure_print(const struct tt_figure *f, double value, char *buf, size_t s
 /* The same with its label after a space ("14.6 MiB"; none when the figure
  * has none, the metric). */
 int tt_figure_text(const struct tt_figure *f, double value, char *buf, size_t size);
+/* A page size as the kernel names its sizes, in its own binary unit and
+ * whole ("4 KiB", "2 MiB", "1 GiB"; arm64's "64 KiB"): a page size is
+ * never a fraction of one. snprintf's return. */
+int tt_page_size_text(uint64_t bytes, char *buf, size_t size);
 /* A computed JSON name: stem, part, SI unit ("bw" "mean" "_bytes_s" ->
  * "bw_mean_bytes_s"). */
 void tt_figure_key(const struct tt_figure *f, const char *part, char *buf, size_t size);

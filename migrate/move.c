@@ -6,14 +6,12 @@
 
 #include "../core/deadline.h"
 #include "../core/error.h"
-#include "../core/test-hooks.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,18 +23,6 @@
 #endif
 
 #define PAGE 4096ULL
-
-/* move_pages(2) of another process: 0, the pages not moved, or -errno. */
-long tt_rb_move_pages(pid_t pid, unsigned long n, void **pages, const int *nodes, int *status,
-		      int flags)
-{
-	long r;
-
-	if (tt_test_hooks && tt_test_hooks->move_pages)
-		return tt_test_hooks->move_pages(pid, n, pages, nodes, status, flags);
-	r = syscall(SYS_move_pages, pid, n, pages, nodes, status, flags);
-	return r < 0 ? -errno : r;
-}
 
 /* Status not written by the kernel: move_pages stores a batch's statuses
  * one run of pages to the same node at a time, and stores none for the run

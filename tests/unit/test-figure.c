@@ -139,12 +139,33 @@ static void test_rendering(void **state)
 	assert_false(tt_figure(TT_FIG_METRIC)->positive);
 }
 
+/* Page sizes in the kernel's own binary units, whole: the one formatter
+ * bench's hugetlbfs words and rebalance's granularity note share. */
+static void test_page_size_text(void **state)
+{
+	static const struct {
+		uint64_t bytes;
+		const char *text;
+	} v[] = { { 4096, "4 KiB" },	  { 65536, "64 KiB" },	   { 2 << 20, "2 MiB" },
+		  { 32 << 20, "32 MiB" }, { 1ULL << 30, "1 GiB" }, { 16ULL << 30, "16 GiB" },
+		  { 3 << 19, "1536 KiB" } };
+	char buf[32];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_int_equal(tt_page_size_text(v[i].bytes, buf, sizeof(buf)),
+				 (int)strlen(v[i].text));
+		assert_string_equal(buf, v[i].text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_are_stem_pass_unit),
 		cmocka_unit_test(test_objective_figure),
 		cmocka_unit_test(test_rendering),
+		cmocka_unit_test(test_page_size_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

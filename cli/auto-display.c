@@ -12,66 +12,35 @@
 #include "../db/json.h"
 #include "../measure/app.h"
 #include "../view/interval.h"
+#include "../view/score.h"
+#include "../core/figure.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* How a score is shown: GB/s; ns for the latency objective (its score is
- * 1e9 / ns); in app mode seconds or the program's metric (a score of 1/s
- * or 1/metric shown inverted). */
-struct scale {
-	const struct tt_app *app;
-	bool latency;
-};
-
-static struct scale doc_scale(const struct tt_auto_doc *d)
+/* A figure and its interval's half width, which maps to first order,
+ * each as the figure table shows it (view/score.h). True when the
+ * interval reached zero or below, for a figure that cannot: "-" instead
+ * of a bound that cannot be (stats.h), which the table's note says. */
+static bool print_figure(FILE *f, const struct tt_objective *o, double score, double half)
 {
-	return (struct scale){ .app = d->app, .latency = d->latency };
-}
+	double lo = score - half, hi = score + half;
+	bool unbounded = isfinite(half) && tt_score_positive(o) && !tt_ci_positive(&lo, &hi);
+	char v[48], h[48];
 
-static double shown(struct scale sc, double score)
-{
-	return sc.app ? tt_app_shown(sc.app, score) : sc.latency ? 1e9 / score : score / 1e9;
-}
-
-static int precision(struct scale sc)
-{
-	return sc.app ? 3 : sc.latency ? 1 : 2;
-}
-
-static const char *unit(struct scale sc)
-{
-	return sc.app ? (sc.app->metric ? "metric" : "s") : sc.latency ? "ns" : "GB/s";
-}
-
-/* A figure and its interval's half width, which maps to first order.
- * True when the interval reached zero or below, for a figure that cannot
- * (all but a higher-is-better metric): "-" instead of a bound that cannot
- * be (stats.h), which the table's note says. */
-static bool print_figure(FILE *f, struct scale sc, double score, double half)
-{
-	double v = shown(sc, score), lo = score - half, hi = score + half;
-	bool unbounded = isfinite(half) &&
-			 !(sc.app && sc.app->metric && sc.app->higher_is_better) &&
-			 !tt_ci_positive(&lo, &hi);
-
-	if (unbounded)
-		half = NAN;
-
-	if (sc.app)
-		half = v == score ? half : half * v * v;
-	else if (sc.latency)
-		half = 1e9 / score * half / score;
-	else
-		half /= 1e9;
-	fprintf(f, "%8.*f", precision(sc), v);
-	if (isfinite(half))
-		fprintf(f, " ±%6.*f", precision(sc), half);
-	else
-		fprintf(f, " ±%6s", "-");
+	tt_score_print(o, score, v, sizeof(v));
+	tt_score_half_print(o, score, unbounded ? NAN : half, h, sizeof(h));
+	fprintf(f, "%8s ±%6s", v, h);
 	return unbounded;
+}
+
+/* A score as shown, into a caller's buffer of 48 bytes. */
+static const char *score_text(const struct tt_objective *o, double score, char *buf)
+{
+	tt_score_print(o, score, buf, 48);
+	return buf;
 }
 
 /* The note under a table where an interval was not shown. */
@@ -79,17 +48,6 @@ static void unbounded_note(FILE *f, bool any)
 {
 	if (any)
 		fprintf(f, "(-: too few measurements to bound the mean above zero)\n");
-}
-
-/* A gain as the report shows it: the score's, or for the latency
- * objective the change of latency its gain in loads per second is
- * (stats.h): -84% latency, not +532%. */
-static void shown_gain(bool latency, double g, double lo, double hi, double *v)
-{
-	if (latency)
-		tt_inverse_change(g, lo, hi, &v[0], &v[1], &v[2]);
-	else
-		v[0] = g, v[1] = lo, v[2] = hi;
 }
 
 static void weights_text(const struct tt_weights *w, char *buf, size_t size)
@@ -120,14 +78,14 @@ static void text_trials(FILE *f, const struct tt_auto_doc *d)
 	bool any = false;
 
 	fprintf(f, "%s%-20s %14s %8s %8s %s\n", sim(d), "weights", "remote share",
-		unit(doc_scale(d)), "95% CI", "measurements");
+		tt_score_unit(d->objective), "95% CI", "measurements");
 	for (int i = 0; i < d->r->ntrials; i++) {
 		const struct tt_doc_trial *tr = &d->trials[i];
 		char ws[96];
 
 		weights_text(&tr->w, ws, sizeof(ws));
 		fprintf(f, "%s%-20s %13.1f%% ", sim(d), ws, 100 * tr->remote_share);
-		any |= print_figure(f, doc_scale(d), tr->mean, tr->half);
+		any |= print_figure(f, d->objective, tr->mean, tr->half);
 		fprintf(f, " %d\n", tr->n);
 	}
 	unbounded_note(f, any);
@@ -158,18 +116,23 @@ static void text_profile(FILE *f, const struct tt_auto_doc *d)
 			"budget%s\n",
 			p->source, p->runs, p->elapsed_s, d->prior->cost,
 			tt_profile_complete(p) ? "" : " (cut short by the time budget)");
-	fprintf(f, "%6s %10s %10s  %s\n", "node", "GB/s", "idle ns", "from");
+	const struct tt_figure *fb = tt_figure(TT_FIG_BANDWIDTH), *fl = tt_figure(TT_FIG_LATENCY);
+	char idle[32];
+
+	snprintf(idle, sizeof(idle), "idle %s", fl->label);
+	fprintf(f, "%6s %10s %10s  %s\n", "node", fb->label, idle, "from");
 	for (int k = 0; k < p->n; k++) {
 		const struct tt_profile_node *pn = &p->nodes[k];
 		char bw[16] = "-", lat[16] = "-";
 
-		/* A figure too wide for the column in %.2f (%.2f of 1e299
-		 * GB/s was cut to "100000000000000") goes in %.3g. */
-		if (pn->bw_bytes_s > 0)
-			snprintf(bw, sizeof(bw), pn->bw_bytes_s < 1e15 ? "%.2f" : "%.3g",
-				 pn->bw_bytes_s / 1e9);
+		/* A figure too wide for the column with its decimals (%.2f of
+		 * 1e299 GB/s was cut to "100000000000000") goes in %.3g. */
+		if (pn->bw_bytes_s >= 1e15)
+			snprintf(bw, sizeof(bw), "%.3g", pn->bw_bytes_s / fb->divisor);
+		else if (pn->bw_bytes_s > 0)
+			tt_figure_print(fb, pn->bw_bytes_s, bw, sizeof(bw));
 		if (pn->lat_ns > 0)
-			snprintf(lat, sizeof(lat), "%.1f", pn->lat_ns);
+			tt_figure_print(fl, pn->lat_ns, lat, sizeof(lat));
 		fprintf(f, "%6d %10s %10s  %s\n", pn->node, bw, lat, pn->from);
 	}
 	/* The profile's own checks (measure/profile.h): a drift between its
@@ -207,6 +170,7 @@ static void text_policy(FILE *f, const struct tt_auto_doc *d)
 static void text_objective(FILE *f, const struct tt_auto_doc *d)
 {
 	const struct tt_kernel *k = d->req->kernel;
+	char traffic[48];
 
 	if (d->app) {
 		fprintf(f, "%s of '%s'",
@@ -215,11 +179,12 @@ static void text_objective(FILE *f, const struct tt_auto_doc *d)
 		if (d->app->metric)
 			fprintf(f, " (%s is better)",
 				d->app->higher_is_better ? "higher" : "lower");
-	} else if (d->latency) {
-		fprintf(f, "loaded latency at %.1f GB/s of %s", d->req->traffic_bytes_s / 1e9,
-			k->name);
+	} else if (d->objective->kind == TT_OBJ_LATENCY) {
+		tt_objective_traffic_print(d->objective, traffic, sizeof(traffic));
+		fprintf(f, "%s at %s of %s", tt_score_fig(d->objective)->name, traffic, k->name);
 	} else {
-		fprintf(f, "%s bandwidth (%s counting)%s", k->name, k->counting ? k->counting : "-",
+		fprintf(f, "%s %s (%s counting)%s", k->name, tt_score_fig(d->objective)->name,
+			k->counting ? k->counting : "-",
 			d->req->max_lat_ns > 0 ? " within the latency bound" : "");
 	}
 }
@@ -259,28 +224,26 @@ static void text_head(FILE *f, const struct tt_auto_doc *d)
 static void text_table(FILE *f, const struct tt_auto_doc *d)
 {
 	const struct tt_report *r = d->r;
-	struct scale sc = doc_scale(d);
-	char w[96];
+	const struct tt_objective *o = d->objective;
+	char w[96], head[48];
 	int rounds = 0;
 	bool any = false;
 
 	if (d->simulated)
 		fprintf(f, "SIMULATED figures:\n");
-	fprintf(f, "%-8s %-16s %8s %8s  %-26s %s\n", "", "weights", unit(sc), "95% CI",
-		d->latency ? "best's latency vs it" : "best's gain over it", "verdict");
+	snprintf(head, sizeof(head), "best's %s %s it", tt_gain_word(o), tt_gain_against(o));
+	fprintf(f, "%-8s %-16s %8s %8s  %-26s %s\n", "", "weights", tt_score_unit(o), "95% CI",
+		head, "verdict");
 	for (int i = 0; i < r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &r->base[i];
-		char gain[40] = "-";
-		double v[3];
+		char gain[64] = "-";
 
 		weights_text(&b->w, w, sizeof(w));
-		shown_gain(d->latency, b->gain, b->gain_lo, b->gain_hi, v);
-		if (b->verdict != TT_VERDICT_SAME && isfinite(v[0]) && isfinite(v[1]) &&
-		    isfinite(v[2]))
-			snprintf(gain, sizeof(gain), "%+.1f%% (%+.1f..%+.1f)", 100 * v[0],
-				 100 * v[1], 100 * v[2]);
+		if (b->verdict != TT_VERDICT_SAME)
+			tt_gain_text(o, b->gain, b->gain_lo, b->gain_hi, TT_GAIN_COLUMN, gain,
+				     sizeof(gain));
 		fprintf(f, "%-8s %-16s", b->name, w);
-		any |= print_figure(f, sc, b->mean,
+		any |= print_figure(f, o, b->mean,
 				    isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
 		fprintf(f, "  %-26s %s\n", gain, tt_verdict_name(b->verdict));
 		if (b->rounds > rounds)
@@ -288,7 +251,7 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 	}
 	weights_text(&r->best_w, w, sizeof(w));
 	fprintf(f, "%-8s %-16s", "best", w);
-	any |= print_figure(f, sc, r->best_mean,
+	any |= print_figure(f, o, r->best_mean,
 			    isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
 	/* The two columns come from different measurements, and their ratio
 	 * need not match the gain: say which. */
@@ -296,7 +259,7 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 		"\n(%s: the mean of each vector's measurements in the search; %s: the final\n"
 		" comparison alone, the best and each baseline measured alternately, %d paired "
 		"round%s)\n",
-		unit(sc), d->latency ? "latency" : "gain", rounds, rounds == 1 ? "" : "s");
+		tt_score_unit(o), tt_gain_word(o), rounds, rounds == 1 ? "" : "s");
 	unbounded_note(f, any);
 	fprintf(f, "\n");
 }
@@ -306,14 +269,10 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
  * of the baseline's: "-84.1% latency, -674.5 ns (95% CI ...)". */
 static void print_gain(FILE *f, const struct tt_auto_doc *d, const struct tt_report_baseline *b)
 {
-	double v[3];
+	char g[160];
 
-	shown_gain(d->latency, b->gain, b->gain_lo, b->gain_hi, v);
-	fprintf(f, "%+.1f%%", 100 * v[0]);
-	if (d->latency && b->mean > 0)
-		fprintf(f, " latency, %+.1f ns", v[0] * 1e9 / b->mean);
-	if (isfinite(v[1]) && isfinite(v[2]))
-		fprintf(f, " (95%% CI %+.1f%%..%+.1f%%)", 100 * v[1], 100 * v[2]);
+	tt_gain_change_text(d->objective, b->gain, b->gain_lo, b->gain_hi, b->mean, g, sizeof(g));
+	fputs(g, f);
 }
 
 /* The best against each baseline, in the final comparison's terms. */
@@ -377,7 +336,7 @@ static void text_verdicts(FILE *f, const struct tt_auto_doc *d)
 static void text_others(FILE *f, const struct tt_auto_doc *d)
 {
 	const struct tt_auto_sources *all = d->others;
-	struct scale sc = doc_scale(d);
+	const struct tt_objective *sc = d->objective;
 	char w[96], nw[96];
 
 	if (!all || (!all->judged && !all->skipped[0]))
@@ -397,7 +356,7 @@ static void text_others(FILE *f, const struct tt_auto_doc *d)
 		sim(d), w);
 	for (int i = 0; i < all->n; i++) {
 		const struct tt_auto_other *o = &all->o[i];
-		char mask[64], aw[96];
+		char mask[64], aw[96], g[160], x[48], y[48];
 		double v[3];
 
 		tt_bit_format_list(o->mask.bits, TT_MAX_NODES, mask, sizeof(mask));
@@ -414,19 +373,20 @@ static void text_others(FILE *f, const struct tt_auto_doc *d)
 				o->source, mask, nw, o->now_what);
 			continue;
 		}
-		fprintf(f, "  source node %d over nodes %s: %.*f %s under %s, %.*f now (%s %s), ",
-			o->source, mask, precision(sc), shown(sc, o->cand_mean), unit(sc), aw,
-			precision(sc), shown(sc, o->now_mean), o->now_what, nw);
-		shown_gain(d->latency, o->cmp.gain, o->cmp.gain_lo, o->cmp.gain_hi, v);
+		fprintf(f, "  source node %d over nodes %s: %s %s under %s, %s now (%s %s), ",
+			o->source, mask, score_text(sc, o->cand_mean, x), tt_score_unit(sc), aw,
+			score_text(sc, o->now_mean, y), o->now_what, nw);
+		tt_gain_text(sc, o->cmp.gain, o->cmp.gain_lo, o->cmp.gain_hi, TT_GAIN_CI, g,
+			     sizeof(g));
+		tt_gain_shown(sc, o->cmp.gain, o->cmp.gain_lo, o->cmp.gain_hi, v);
 		if (o->verdict == TT_VERDICT_UNKNOWN)
 			fprintf(f, "unknown");
 		else if (isfinite(v[1]) && isfinite(v[2]))
-			fprintf(f, "%+.1f%% (95%% CI %+.1f%%..%+.1f%%) %s", 100 * v[0], 100 * v[1],
-				100 * v[2],
+			fprintf(f, "%s %s", g,
 				o->verdict == TT_VERDICT_NOISE ? "within noise"
 							       : tt_verdict_name(o->verdict));
-		fprintf(f, "; its local DRAM %.*f, %d rounds\n", precision(sc),
-			shown(sc, o->local_mean), o->cmp.rounds);
+		fprintf(f, "; its local DRAM %s, %d rounds\n", score_text(sc, o->local_mean, x),
+			o->cmp.rounds);
 	}
 }
 
@@ -598,7 +558,7 @@ static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 			print_gain(f, d, now);
 			fprintf(f, "%s %s what the machine runs now (%s)\n",
 				now->verdict == TT_VERDICT_NOISE ? ", within noise," : "",
-				d->latency ? "vs" : "over", now_label(d));
+				tt_gain_against(d->objective), now_label(d));
 		}
 		for (int i = 0; i < r->nbaselines; i++) {
 			const struct tt_report_baseline *b = &r->base[i];
@@ -627,11 +587,11 @@ static void text_reco_gain(FILE *f, const struct tt_auto_doc *d, const char *w)
 	} else if (r->reco_gain == 0) {
 		fprintf(f, " (no gain over %s beyond the noise)\n",
 			tt_report_baseline_label(r, over->kind));
-	} else if (d->latency) {
-		fprintf(f, " (%+.1f%% latency vs %s)\n", 100 * (1 / (1 + r->reco_gain) - 1),
-			tt_report_baseline_label(r, over->kind));
 	} else {
-		fprintf(f, " (%+.1f%% over %s)\n", 100 * r->reco_gain,
+		char g[48];
+
+		tt_gain_text(d->objective, r->reco_gain, NAN, NAN, TT_GAIN_WORDED, g, sizeof(g));
+		fprintf(f, " (%s %s %s)\n", g, tt_gain_against(d->objective),
 			tt_report_baseline_label(r, over->kind));
 	}
 	/* mm/mempolicy.c: writing any nodeN sets auto mode off, and only
@@ -693,19 +653,18 @@ static void text_reco(FILE *f, const struct tt_auto_doc *d)
 	}
 	if (d->keeps && r->more_measurements > 0) {
 		const struct tt_report_baseline *now = &r->base[r->now_base];
-		double v[3];
+		char g[160];
 
 		/* Not a silent keep: the budget could not tell (issue 43). A
 		 * latency's gain shown as its change, as every other gain here. */
-		shown_gain(d->latency, now->gain, now->gain_lo, now->gain_hi, v);
+		tt_gain_text(d->objective, now->gain, now->gain_lo, now->gain_hi, TT_GAIN_CI, g,
+			     sizeof(g));
 		fprintf(f,
 			"%srecommendation for source node %d: %s; inconclusive: the best measured, "
-			"%s, %+.1f%% (95%% CI %+.1f%%..%+.1f%%) over %s: about %d more "
-			"measurements "
-			"would decide (--budget %d)\n",
-			sim(d), d->req->source, keep_words(r->action), w, 100 * v[0], 100 * v[1],
-			100 * v[2], r->action == TT_ACTION_KEEP_NOW ? "them" : "it",
-			r->more_measurements, d->budget_trials + r->more_measurements);
+			"%s, %s over %s: about %d more measurements would decide (--budget %d)\n",
+			sim(d), d->req->source, keep_words(r->action), w, g,
+			r->action == TT_ACTION_KEEP_NOW ? "them" : "it", r->more_measurements,
+			d->budget_trials + r->more_measurements);
 		return;
 	}
 	if (d->keeps) {
@@ -779,31 +738,38 @@ static void text_next(FILE *f, const struct tt_auto_doc *d)
 static void text_objective_notes(FILE *f, const struct tt_auto_doc *d)
 {
 	const struct tt_report *r = d->r;
-	double traffic = d->req->traffic_bytes_s / 1e9;
-	char w[96];
+	const struct tt_objective *o = d->objective;
+	const struct tt_figure *fl = tt_figure(TT_FIG_LATENCY);
+	bool latency = o->kind == TT_OBJ_LATENCY;
+	char w[96], traffic[48], a[48], b[48], c[48];
 
 	weights_text(&r->best_w, w, sizeof(w));
-	if (d->latency)
+	tt_objective_traffic_print(o, traffic, sizeof(traffic));
+	tt_figure_print(fl, r->best_lat_ns, a, sizeof(a));
+	if (latency)
 		fprintf(f,
-			"\n%sloaded latency at %.1f GB/s of %s: best %s at %.1f ns. The changes "
-			"above are in latency (the search ranks dependent loads per second, "
-			"1/latency: +25%% of those is -20%% latency)\n",
-			sim(d), traffic, d->req->kernel->name, w, r->best_lat_ns);
-	if (d->latency && r->noverloaded)
+			"\n%s%s at %s of %s: best %s at %s %s. The changes above are in %s (the "
+			"search ranks dependent loads per second, 1/latency: +25%% of those is "
+			"-20%% latency)\n",
+			sim(d), fl->name, traffic, d->req->kernel->name, w, a, fl->label,
+			tt_gain_word(o));
+	if (latency && r->noverloaded)
 		fprintf(f,
-			"%s%d of %d trials could not carry %.1f GB/s (overloaded: their latency is "
+			"%s%d of %d trials could not carry %s (overloaded: their latency is "
 			"an extrapolation, and none is recommended)\n",
 			sim(d), r->noverloaded, r->nmeasured, traffic);
 	if (d->req->max_lat_ns > 0) {
+		tt_figure_print_whole(fl, d->req->max_lat_ns, a, sizeof(a));
+		tt_figure_print_whole(fl, r->best_lat_ns, c, sizeof(c));
 		fprintf(f,
-			"\n%slatency bound %.0f ns: %d of %d trials within it; the best within it, "
-			"%s, moves %.2f GB/s at %.0f ns\n",
-			sim(d), d->req->max_lat_ns, r->nfeasible, r->nmeasured, w,
-			r->best_mean / 1e9, r->best_lat_ns);
+			"\n%slatency bound %s %s: %d of %d trials within it; the best within it, "
+			"%s, moves %s %s at %s %s\n",
+			sim(d), a, fl->label, r->nfeasible, r->nmeasured, w,
+			score_text(o, r->best_mean, b), tt_score_unit(o), c, fl->label);
 		for (int i = 0; i < r->nbaselines; i++) {
 			weights_text(&r->base[i].w, w, sizeof(w));
-			fprintf(f, "  %-8s %-16s %6.0f ns  %s\n", r->base[i].name, w,
-				r->base[i].lat_ns,
+			tt_figure_print_whole(fl, r->base[i].lat_ns, a, sizeof(a));
+			fprintf(f, "  %-8s %-16s %6s %s  %s\n", r->base[i].name, w, a, fl->label,
 				r->base[i].feasible ? "within the bound" : "over the bound");
 		}
 	}
@@ -869,7 +835,7 @@ static void app_scores(json_t *o, const struct tt_app *app, double mean, double 
  * mode, whose scores are no bandwidth. */
 static void json_bw(json_t *o, const struct tt_auto_doc *d, double mean, double lo, double hi)
 {
-	bool bw = !d->latency && !d->app;
+	bool bw = tt_score_fig(d->objective) == tt_figure(TT_FIG_BANDWIDTH);
 
 	/* No bound below zero for a bandwidth: null (stats.h). */
 	tt_ci_positive(&lo, &hi);
@@ -886,8 +852,9 @@ static void json_lat(json_t *o, const struct tt_auto_doc *d, double lat_ns, bool
 {
 	json_object_set_new(o, "lat_mean_ns", tt_json_real(lat_ns));
 	json_object_set_new(o, "feasible",
-			    d->req->max_lat_ns > 0 || d->latency ? json_boolean(feasible)
-								 : json_null());
+			    d->req->max_lat_ns > 0 || d->objective->kind == TT_OBJ_LATENCY
+				    ? json_boolean(feasible)
+				    : json_null());
 	if (d->app)
 		app_scores(o, d->app, score[0], score[1], score[2]);
 }
@@ -920,6 +887,7 @@ static json_t *json_baselines(const struct tt_auto_doc *d)
 	for (int i = 0; i < d->r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &d->r->base[i];
 		double v[3] = { b->mean, b->ci_lo, b->ci_hi }, lc[3];
+		bool latency = d->objective->kind == TT_OBJ_LATENCY;
 		json_t *o =
 			json_pack("{s:s,s:o}", "name", b->name, "weights", tt_json_weights(&b->w));
 
@@ -928,11 +896,10 @@ static json_t *json_baselines(const struct tt_auto_doc *d)
 		json_object_set_new(o, "gain", tt_json_real(b->gain));
 		json_object_set_new(o, "gain_ci_low", tt_json_real(b->gain_lo));
 		json_object_set_new(o, "gain_ci_high", tt_json_real(b->gain_hi));
-		shown_gain(true, b->gain, b->gain_lo, b->gain_hi, lc);
-		json_object_set_new(o, "lat_change", tt_json_real(d->latency ? lc[0] : NAN));
-		json_object_set_new(o, "lat_change_ci_low", tt_json_real(d->latency ? lc[1] : NAN));
-		json_object_set_new(o, "lat_change_ci_high",
-				    tt_json_real(d->latency ? lc[2] : NAN));
+		tt_inverse_change(b->gain, b->gain_lo, b->gain_hi, &lc[0], &lc[1], &lc[2]);
+		json_object_set_new(o, "lat_change", tt_json_real(latency ? lc[0] : NAN));
+		json_object_set_new(o, "lat_change_ci_low", tt_json_real(latency ? lc[1] : NAN));
+		json_object_set_new(o, "lat_change_ci_high", tt_json_real(latency ? lc[2] : NAN));
 		json_object_set_new(o, "verdict", json_string(tt_verdict_name(b->verdict)));
 		json_lat(o, d, b->lat_ns, b->feasible, v);
 		json_array_append_new(a, o);
@@ -1121,17 +1088,17 @@ static void json_objective(json_t *j, const struct tt_auto_doc *d)
 {
 	const struct tt_report *r = d->r;
 	double bound = d->req->max_lat_ns;
+	bool latency = d->objective->kind == TT_OBJ_LATENCY;
 
 	json_object_set_new(j, "objective",
-			    json_string(d->app	     ? "app"
-					: d->latency ? "latency"
-						     : "bandwidth"));
+			    json_string(d->app	  ? "app"
+					: latency ? "latency"
+						  : "bandwidth"));
 	json_object_set_new(j, "traffic_bytes_s",
-			    d->latency ? json_real(d->req->traffic_bytes_s) : json_null());
+			    latency ? json_real(d->req->traffic_bytes_s) : json_null());
 	json_object_set_new(j, "max_lat_ns", bound > 0 ? json_real(bound) : json_null());
 	json_object_set_new(j, "nfeasible", bound > 0 ? json_integer(r->nfeasible) : json_null());
-	json_object_set_new(j, "noverloaded",
-			    d->latency ? json_integer(r->noverloaded) : json_null());
+	json_object_set_new(j, "noverloaded", latency ? json_integer(r->noverloaded) : json_null());
 	json_object_set_new(j, "granularity", json_string(d->tiers ? "tier" : "node"));
 	json_object_set_new(j, "tiers", d->tiers ? json_tiers(d) : json_null());
 }
@@ -1276,38 +1243,33 @@ void cli_auto_all_text(FILE *f, const struct tt_auto_all *all, bool simulated)
 	}
 }
 
-static struct scale run_scale(const struct tt_auto *c)
-{
-	return (struct scale){ .app = c->pipe.app, .latency = c->latency };
-}
-
 void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *s, int trial)
 {
-	struct scale sc = run_scale(c);
-	char w[96];
+	const struct tt_objective *o = &c->objective;
+	char w[96], v[48];
 
 	trial_weights(s, trial, w, sizeof(w));
 	fprintf(f, "%sconfirm %d/%d %-5s %-14s ", c->simulated ? "SIMULATED " : "",
 		s->confirm_round + 1, s->confirm_planned,
 		s->confirm_arm < 0 ? "best" : s->base[s->confirm_arm].name, w);
-	fprintf(f, "%8.*f %s", precision(sc), shown(sc, s->confirm_score), unit(sc));
+	fprintf(f, "%8s %s", score_text(o, s->confirm_score, v), tt_score_unit(o));
 	if (s->confirm_arm >= 0) {
-		double g, lo, hi, v[3];
+		double g, lo, hi;
+		char gain[64];
 
 		tt_confirm_gain(&s->base[s->confirm_arm], &g, &lo, &hi);
-		shown_gain(c->latency, g, lo, hi, v);
-		fprintf(f, "  %s %+.1f%%", c->latency ? "latency" : "gain", 100 * v[0]);
-		if (isfinite(v[1]) && isfinite(v[2]))
-			fprintf(f, " ±%.1f%%", 100 * (v[2] - v[1]) / 2);
+		tt_gain_text(o, g, lo, hi, TT_GAIN_PM, gain, sizeof(gain));
+		fprintf(f, "  %s %s", tt_gain_word(o), gain);
 	}
 	fprintf(f, "\n");
 }
 
 void cli_auto_progress(FILE *f, const struct tt_auto *c, const struct tt_search *s, int trial)
 {
-	struct scale sc = run_scale(c);
+	const struct tt_objective *o = &c->objective;
+	const struct tt_figure *fl = tt_figure(TT_FIG_LATENCY);
 	const struct tt_trial *tr = &s->trials[trial], *lead = &s->trials[s->leader];
-	char w[96], bw[96] = "-";
+	char w[96], bw[96] = "-", v[48];
 	double mean = NAN, half = NAN;
 
 	trial_weights(s, trial, w, sizeof(w));
@@ -1321,26 +1283,29 @@ void cli_auto_progress(FILE *f, const struct tt_auto *c, const struct tt_search 
 	fprintf(f, " %-14s", w);
 	if (tr->n)
 		tt_trial_raw(tr, &mean, &half);
-	print_figure(f, sc, mean, half);
-	fprintf(f, " %s", unit(sc));
-	if (c->req.max_lat_ns > 0)
-		fprintf(f, " %5.0f ns%s", tr->lat_mean_ns, tr->feasible ? "" : " over");
+	print_figure(f, o, mean, half);
+	fprintf(f, " %s", tt_score_unit(o));
+	if (c->req.max_lat_ns > 0) {
+		tt_figure_print_whole(fl, tr->lat_mean_ns, v, sizeof(v));
+		fprintf(f, " %5s %s%s", v, fl->label, tr->feasible ? "" : " over");
+	}
 	/* The search's leader; under a bound none may be feasible yet. */
-	if (lead->feasible)
-		fprintf(f, "  best %s %.*f\n", bw, precision(sc), shown(sc, lead->raw_mean));
-	else
-		fprintf(f, "  best - (none within %.0f ns yet)\n", c->req.max_lat_ns);
+	if (lead->feasible) {
+		fprintf(f, "  best %s %s\n", bw, score_text(o, lead->raw_mean, v));
+	} else {
+		tt_figure_print_whole(fl, c->req.max_lat_ns, v, sizeof(v));
+		fprintf(f, "  best - (none within %s %s yet)\n", v, fl->label);
+	}
 }
 
 void cli_auto_status(char *buf, size_t size, const struct tt_auto *c, const struct tt_search *s,
 		     double elapsed_s)
 {
-	struct scale sc = run_scale(c);
+	const struct tt_objective *o = &c->objective;
 	const struct tt_trial *lead = &s->trials[s->leader];
 	int done = s->measurements + c->prior.cost, of = s->cfg.budget_trials + c->prior.cost;
 	size_t n = 0;
-	char w[96];
-
+	char w[96], v[48];
 	if (s->confirming)
 		n += (size_t)snprintf(buf, size, "%sconfirming: round %d of %d",
 				      c->simulated ? "SIMULATED " : "", s->confirm_round + 1,
@@ -1353,8 +1318,8 @@ void cli_auto_status(char *buf, size_t size, const struct tt_auto *c, const stru
 				      c->simulated ? "SIMULATED " : "", done);
 	if (n < size && lead->feasible && lead->n) {
 		trial_weights(s, s->leader, w, sizeof(w));
-		n += (size_t)snprintf(buf + n, size - n, ", best %s %.*f %s", w, precision(sc),
-				      shown(sc, lead->raw_mean), unit(sc));
+		n += (size_t)snprintf(buf + n, size - n, ", best %s %s %s", w,
+				      score_text(o, lead->raw_mean, v), tt_score_unit(o));
 	}
 	/* Time left by the budget: the clock's, or the measurements' pace so
 	 * far (the final comparison's rounds are not counted in it). */

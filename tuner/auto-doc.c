@@ -150,6 +150,7 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 		.simulated = c->simulated,
 		.tiers = c->tiers,
 		.latency = c->latency,
+		.objective = &c->objective,
 		.threads = c->simulated ? c->req.threads : c->seen.used_threads,
 		.budget_trials =
 			c->s.cfg.budget_trials ? c->s.cfg.budget_trials + c->prior.cost : 0,

@@ -64,27 +64,6 @@ static void trial_figures(const struct tt_auto *c, const struct tt_trial *tr, st
 		tt_trial_figures(c->latency ? NULL : tr->raw, tr->lat_ns, tr->n, d);
 }
 
-/* The run's objective as the database names it. App mode: the program
- * is in the run's command line. */
-static int objective_name(const struct tt_auto *c, char *buf, size_t size)
-{
-	const struct tt_app *app = c->pipe.app;
-	const struct tt_kernel *k = c->req.kernel;
-	struct tt_objective o = {
-		.kind = app && app->metric ? TT_OBJ_METRIC
-			: app		   ? TT_OBJ_WALL_TIME
-			: c->latency	   ? TT_OBJ_LATENCY
-					   : k->kind->objective,
-		.lower_better = app && app->metric && !app->higher_is_better,
-		.traffic_gb_s = !app && c->latency ? c->req.traffic_bytes_s / 1e9 : 0,
-		.latency_bound = !app && !c->latency && c->req.max_lat_ns > 0,
-	};
-
-	if (!app)
-		snprintf(o.kernel, sizeof(o.kernel), "%s", k->name);
-	return tt_objective_format(&o, buf, size);
-}
-
 /* Trial i as the database stores it, but its nodes and figures. */
 static struct tt_db_trial trial_row(const struct tt_auto *c, int i)
 {
@@ -253,7 +232,7 @@ int tt_auto_record(struct tt_auto *c)
 		snprintf(c->record_why, sizeof(c->record_why), "%s", tt_err_msg());
 		return rc;
 	}
-	rc = objective_name(c, objective, sizeof(objective));
+	rc = tt_objective_format(&c->objective, objective, sizeof(objective));
 	if (rc == 0)
 		rc = tt_db_tx_begin(db);
 	if (rc == 0)

@@ -43,6 +43,26 @@ static bool tier_interface(const struct tt_auto *c)
 	       tt_wi_pick(c->sfs, NULL, &be) == 0 && be->key == TT_WI_BY_TIER;
 }
 
+/* The run's objective from the request. App mode: the program is in the
+ * run's command line, the objective names no kernel. */
+static void objective_of(const struct tt_auto_req *req, struct tt_objective *o)
+{
+	const struct tt_auto_app *app = req->app.argv ? &req->app : NULL;
+	bool latency = req->objective == TT_OBJECTIVE_LATENCY;
+
+	*o = (struct tt_objective){
+		.kind = app && app->metric ? TT_OBJ_METRIC
+			: app		   ? TT_OBJ_WALL_TIME
+			: latency	   ? TT_OBJ_LATENCY
+					   : req->kernel->kind->objective,
+		.lower_better = app && app->metric && !app->higher_is_better,
+		.traffic_gb_s = !app && latency ? req->traffic_bytes_s / 1e9 : 0,
+		.latency_bound = !app && !latency && req->max_lat_ns > 0,
+	};
+	if (!app)
+		snprintf(o->kernel, sizeof(o->kernel), "%s", req->kernel->name);
+}
+
 void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct tt_topo *t,
 		  const struct tt_sysfs *sfs, const struct tt_auto_hooks *hooks)
 {
@@ -59,6 +79,7 @@ void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct
 		c->req.granularity = tier_interface(c) ? TT_GRANULARITY_TIER : TT_GRANULARITY_NODE;
 	c->tiers = c->req.granularity == TT_GRANULARITY_TIER;
 	c->latency = req->objective == TT_OBJECTIVE_LATENCY;
+	objective_of(req, &c->objective);
 	c->simulated = req->model != NULL;
 	c->req_threads = req->threads;
 	tt_search_cfg_default(&c->cfg);

@@ -31,6 +31,7 @@
 
 #include "../bench/place.h"
 #include "../core/apply.h"
+#include "../core/objective.h"
 #include "../core/recommend.h"
 #include "../core/topo.h"
 #include "../model/model.h"
@@ -274,6 +275,7 @@ struct tt_auto_doc {
 	bool model_tree;	       /* the root is the model's own tree (read only) */
 	const struct tt_topo *t;       /* host, CPU, kernel release, tiers */
 	bool simulated, tiers, latency;
+	const struct tt_objective *objective; /* what the run ranks by, as recorded */
 	int threads;	   /* as run: the model's count or the last real trial's; 0: unknown */
 	int budget_trials; /* the profile's share included; 0: none */
 	double budget_s;   /* s; 0: none */
@@ -316,6 +318,10 @@ struct tt_auto {
 	bool simulated; /* with a model: every figure says so */
 	bool tiers;	/* the search's groups are tiers */
 	bool latency;	/* the latency objective */
+	/* What the run ranks by, as recorded and shown (core/objective.h,
+	 * view/score.h): one value from the request, so that the report,
+	 * the progress lines and the record cannot name two. */
+	struct tt_objective objective;
 	struct tt_search_cfg cfg;
 	struct tt_auto_prior prior;
 	struct tt_auto_pipe pipe;

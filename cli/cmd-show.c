@@ -148,7 +148,6 @@ static void print_show(json_t *run)
 	char start[32], end[32], fig[160];
 	struct tt_headline h;
 	struct tt_objective o;
-	bool latency;
 	size_t i;
 	json_t *t;
 
@@ -172,12 +171,11 @@ static void print_show(json_t *run)
 	else
 		print_bench_trials(run);
 	tt_trials_text(run, stdout);
-	/* The latency objective's gain is in loads per second (1/latency):
-	 * shown as the change of latency (tuner/stats.h). */
-	latency = o.kind == TT_OBJ_LATENCY;
+	/* The gain as auto's report shows it (view/interval.h): the latency
+	 * objective's, in loads per second, as the change of latency. */
 	if (json_array_size(json_object_get(run, "recommendations")))
 		printf("\n%6s %-9s %-24s %8s  %s\n", "source", "interface", "weights",
-		       latency ? "latency" : "gain", "action, figure");
+		       tt_gain_word(&o), "action, figure");
 	json_array_foreach (json_object_get(run, "recommendations"), i, t) {
 		char w[256] = "";
 		size_t len = 0;
@@ -193,16 +191,15 @@ static void print_show(json_t *run)
 							"%s%s:%" JSON_INTEGER_FORMAT,
 							len ? "," : "", key, json_integer_value(v));
 		json_t *g = json_object_get(t, "gain");
-		double gain = json_is_number(g) ? json_number_value(g) : NAN, lo, hi;
-		char gs[16] = "-";
+		double gain = json_is_number(g) ? json_number_value(g) : NAN, shown[3];
+		char gs[16];
 
 		tt_reco_headline(run, t, &h);
 		h.action = NULL; /* said first */
 		tt_headline_text(&h, fig, sizeof(fig));
-		if (latency)
-			tt_inverse_change(gain, NAN, NAN, &gain, &lo, &hi);
-		if (isfinite(gain))
-			snprintf(gs, sizeof(gs), "%+.1f%%", 100 * gain);
+		tt_gain_text(&o, gain, NAN, NAN, TT_GAIN_BARE, gs, sizeof(gs));
+		tt_gain_shown(&o, gain, NAN, NAN, shown);
+		gain = shown[0];
 		/* The gain's baseline named, as the report's headline does. */
 		const char *base = json_string_value(json_object_get(t, "baseline"));
 

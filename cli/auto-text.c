@@ -17,11 +17,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The note under a table where an interval was not shown. */
-static void unbounded_note(FILE *f, bool any)
+/* A mean and its 95% interval, both on scores, as show prints the same
+ * run's (view/interval.h): the interval's ends, exact for a figure that
+ * is the score's inverse (a latency's is not symmetric about its mean,
+ * and a half width to first order read 721.7..1808.7 ns where show read
+ * 885.0..2218.1); "n/a" for one measurement, "unbounded" for an interval
+ * that bounds nothing. */
+static void print_mean(FILE *f, const struct tt_objective *o, double score, double lo, double hi)
 {
-	if (any)
-		fprintf(f, "(-: too few measurements to bound the mean above zero)\n");
+	bool several = isfinite(lo) && isfinite(hi);
+	char m[48], ci[96];
+	double flo, fhi;
+
+	tt_score_print(o, score, m, sizeof(m));
+	tt_score_ci(o, lo, hi, &flo, &fhi);
+	tt_ci_print(tt_score_fig(o), flo, fhi, several, ci, sizeof(ci));
+	fprintf(f, "%8s %16s", m, ci);
 }
 
 static const char *sim(const struct tt_auto_doc *d)
@@ -33,9 +44,7 @@ static const char *sim(const struct tt_auto_doc *d)
  * (the slow tier when the source's node is the fast one). */
 static void text_trials(FILE *f, const struct tt_auto_doc *d)
 {
-	bool any = false;
-
-	fprintf(f, "%s%-20s %14s %8s %8s %s\n", sim(d), "weights", "remote share",
+	fprintf(f, "%s%-20s %14s %8s %16s %s\n", sim(d), "weights", "remote share",
 		tt_score_unit(d->objective), "95% CI", "measurements");
 	for (int i = 0; i < d->r->ntrials; i++) {
 		const struct tt_doc_trial *tr = &d->trials[i];
@@ -43,10 +52,9 @@ static void text_trials(FILE *f, const struct tt_auto_doc *d)
 
 		cli_auto_weights(&tr->w, ws, sizeof(ws));
 		fprintf(f, "%s%-20s %13.1f%% ", sim(d), ws, 100 * tr->remote_share);
-		any |= cli_auto_figure(f, d->objective, tr->mean, tr->half);
+		print_mean(f, d->objective, tr->mean, tr->mean - tr->half, tr->mean + tr->half);
 		fprintf(f, " %d\n", tr->n);
 	}
-	unbounded_note(f, any);
 	fprintf(f, "\n");
 }
 
@@ -185,12 +193,11 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 	const struct tt_objective *o = d->objective;
 	char w[96], head[48];
 	int rounds = 0;
-	bool any = false;
 
 	if (d->simulated)
 		fprintf(f, "SIMULATED figures:\n");
 	snprintf(head, sizeof(head), "best's %s %s it", tt_gain_word(o), tt_gain_against(o));
-	fprintf(f, "%-8s %-16s %8s %8s  %-26s %s\n", "", "weights", tt_score_unit(o), "95% CI",
+	fprintf(f, "%-8s %-16s %8s %16s  %-26s %s\n", "", "weights", tt_score_unit(o), "95% CI",
 		head, "verdict");
 	for (int i = 0; i < r->nbaselines; i++) {
 		const struct tt_report_baseline *b = &r->base[i];
@@ -200,17 +207,15 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 		if (b->verdict != TT_VERDICT_SAME)
 			tt_gain_text(o, b->gain, b->gain_lo, b->gain_hi, TT_GAIN_COLUMN, gain,
 				     sizeof(gain));
-		fprintf(f, "%-8s %-16s", b->name, w);
-		any |= cli_auto_figure(f, o, b->mean,
-				       isfinite(b->ci_hi) ? (b->ci_hi - b->ci_lo) / 2 : NAN);
+		fprintf(f, "%-8s %-16s ", b->name, w);
+		print_mean(f, o, b->mean, b->ci_lo, b->ci_hi);
 		fprintf(f, "  %-26s %s\n", gain, tt_verdict_name(b->verdict));
 		if (b->rounds > rounds)
 			rounds = b->rounds;
 	}
 	cli_auto_weights(&r->best_w, w, sizeof(w));
-	fprintf(f, "%-8s %-16s", "best", w);
-	any |= cli_auto_figure(f, o, r->best_mean,
-			       isfinite(r->best_ci_hi) ? (r->best_ci_hi - r->best_ci_lo) / 2 : NAN);
+	fprintf(f, "%-8s %-16s ", "best", w);
+	print_mean(f, o, r->best_mean, r->best_ci_lo, r->best_ci_hi);
 	/* The two columns come from different measurements, and their ratio
 	 * need not match the gain: say which. */
 	fprintf(f,
@@ -218,7 +223,6 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 		" comparison alone, the best and each baseline measured alternately, %d paired "
 		"round%s)\n",
 		tt_score_unit(o), tt_gain_word(o), rounds, rounds == 1 ? "" : "s");
-	unbounded_note(f, any);
 	fprintf(f, "\n");
 }
 

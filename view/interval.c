@@ -18,6 +18,35 @@ bool tt_ci_positive(double *lo, double *hi)
 	return false;
 }
 
+bool tt_ci_bounded(const struct tt_figure *q, double *lo, double *hi)
+{
+	if (!isfinite(*lo) || !isfinite(*hi)) {
+		*lo = *hi = NAN;
+		return false;
+	}
+	return q->positive ? tt_ci_positive(lo, hi) : true;
+}
+
+bool tt_score_ci(const struct tt_objective *o, double lo, double hi, double *flo, double *fhi)
+{
+	double mean;
+
+	tt_score_figure(tt_score_k(o), lo, lo, hi, &mean, flo, fhi);
+	return tt_ci_bounded(tt_score_fig(o), flo, fhi);
+}
+
+int tt_ci_print(const struct tt_figure *q, double lo, double hi, bool several, char *buf,
+		size_t size)
+{
+	char a[32], b[32];
+
+	if (!isfinite(lo) || !isfinite(hi))
+		return snprintf(buf, size, "%s", several ? "unbounded" : "n/a");
+	tt_figure_print(q, lo, a, sizeof(a));
+	tt_figure_print(q, hi, b, sizeof(b));
+	return snprintf(buf, size, "%s..%s", a, b);
+}
+
 static double inverse_change(double g)
 {
 	return g > -1 ? 1 / (1 + g) - 1 : NAN;

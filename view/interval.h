@@ -28,6 +28,22 @@ bool tt_ci_positive(double *lo, double *hi);
  * leaves the other unbounded (NaN). */
 void tt_inverse_change(double g, double lo, double hi, double *c, double *clo, double *chi);
 
+struct tt_figure;
+
+/* An interval [*lo, *hi] on figure q as shown: kept when both ends are
+ * finite (and, for a figure that cannot be negative, above zero:
+ * tt_ci_positive); else both NaN and false. */
+bool tt_ci_bounded(const struct tt_figure *q, double *lo, double *hi);
+/* An interval [lo, hi] on o's scores as its figure's (the ends swapped for
+ * an inverse, tt_score_figure), then tt_ci_bounded. */
+bool tt_score_ci(const struct tt_objective *o, double lo, double hi, double *flo, double *fhi);
+/* The one way a mean's 95% interval is shown, in auto's report and in
+ * show: "188.20..197.12" with q's decimals; "unbounded" where the mean
+ * has two or more measurements and the interval bounds nothing
+ * (tt_ci_bounded), "n/a" where it has one. */
+int tt_ci_print(const struct tt_figure *q, double lo, double hi, bool several, char *buf,
+		size_t size);
+
 /* The one way a gain is shown, live or recorded (auto's report, progress
  * and status, show's recommendations): in percent to 0.1, as the change
  * of the figure o is read in (the latency objective's gain in loads per

@@ -188,7 +188,7 @@ int cli_auto_run_recipe(const json_t *run, FILE *f)
 
 void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *s, int trial)
 {
-	const struct tt_objective *o = &c->objective;
+	const struct tt_objective *o = &c->req.objective;
 	char w[96], v[48];
 
 	trial_weights(s, trial, w, sizeof(w));
@@ -209,7 +209,7 @@ void cli_auto_confirm(FILE *f, const struct tt_auto *c, const struct tt_search *
 
 void cli_auto_progress(FILE *f, const struct tt_auto *c, const struct tt_search *s, int trial)
 {
-	const struct tt_objective *o = &c->objective;
+	const struct tt_objective *o = &c->req.objective;
 	const struct tt_figure *fl = tt_figure(TT_FIG_LATENCY);
 	const struct tt_trial *tr = &s->trials[trial], *lead = &s->trials[s->leader];
 	char w[96], bw[96] = "-", v[48];
@@ -244,7 +244,7 @@ void cli_auto_progress(FILE *f, const struct tt_auto *c, const struct tt_search 
 void cli_auto_status(char *buf, size_t size, const struct tt_auto *c, const struct tt_search *s,
 		     double elapsed_s)
 {
-	const struct tt_objective *o = &c->objective;
+	const struct tt_objective *o = &c->req.objective;
 	const struct tt_trial *lead = &s->trials[s->leader];
 	int done = s->measurements + c->prior.cost, of = s->cfg.budget_trials + c->prior.cost;
 	size_t n = 0;

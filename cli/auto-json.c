@@ -307,7 +307,8 @@ static void json_objective(json_t *j, const struct tt_auto_doc *d)
 					: latency ? "latency"
 						  : "bandwidth"));
 	json_object_set_new(j, "traffic_bytes_s",
-			    latency ? json_real(d->req->traffic_bytes_s) : json_null());
+			    latency ? json_real(tt_objective_traffic_bytes_s(d->objective))
+				    : json_null());
 	json_object_set_new(j, "max_lat_ns", bound > 0 ? json_real(bound) : json_null());
 	json_object_set_new(j, "nfeasible", bound > 0 ? json_integer(r->nfeasible) : json_null());
 	json_object_set_new(j, "noverloaded", latency ? json_integer(r->noverloaded) : json_null());

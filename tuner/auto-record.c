@@ -6,6 +6,7 @@
 
 #include "../bench/kernels.h"
 #include "../core/error.h"
+#include "../core/figure.h"
 #include "../db/db.h"
 #include "../measure/app.h"
 #include "../measure/trial.h"
@@ -61,7 +62,8 @@ static void trial_figures(const struct tt_auto *c, const struct tt_trial *tr, st
 	if (c->pipe.app)
 		tt_app_figures(c->pipe.app, tr->raw, tr->n, d);
 	else
-		tt_trial_figures(c->latency ? NULL : tr->raw, tr->lat_ns, tr->n, d);
+		tt_trial_figures(c->req.objective.kind == TT_OBJ_LATENCY ? NULL : tr->raw,
+				 tr->lat_ns, tr->n, d);
 }
 
 /* Trial i as the database stores it, but its nodes and figures. */
@@ -113,7 +115,14 @@ static int add_measurements(const struct tt_auto *c, struct tt_db *db, int64_t r
 	const struct tt_app *app = c->pipe.app;
 	const struct tt_trial *tr = &c->s.trials[i];
 	struct tt_db_sample *s = calloc((size_t)tr->n + TT_BASELINES, sizeof(*s));
+	/* The figure's column name (core/figure.h): "bw_bytes_s", "lat_ns",
+	 * "time_s", "metric". */
+	const struct tt_figure *f = tt_objective_figure(&c->req.objective);
+	bool latency = c->req.objective.kind == TT_OBJ_LATENCY;
+	char metric[48];
 	int rc, n = tr->n;
+
+	snprintf(metric, sizeof(metric), "%s%s", f->stem, f->si);
 
 	if (!s)
 		return tt_err(TT_EFAIL, "out of memory");
@@ -121,14 +130,11 @@ static int add_measurements(const struct tt_auto *c, struct tt_db *db, int64_t r
 		s[j] = (struct tt_db_sample){
 			.t_s = j,
 			.collector = "search",
-			.metric = app && app->metric ? "metric"
-				  : app		     ? "time_s"
-				  : c->latency	     ? "lat_ns"
-						     : "bw_bytes_s",
+			.metric = metric,
 			.node = -1,
-			.value = app	      ? tt_app_shown(app, tr->raw[j])
-				 : c->latency ? tr->lat_ns[j]
-					      : tr->raw[j],
+			.value = app	   ? tt_app_shown(app, tr->raw[j])
+				 : latency ? tr->lat_ns[j]
+					   : tr->raw[j],
 			.simulated = c->simulated,
 		};
 	for (int b = 0; b < c->s.nbaselines; b++)
@@ -232,7 +238,7 @@ int tt_auto_record(struct tt_auto *c)
 		snprintf(c->record_why, sizeof(c->record_why), "%s", tt_err_msg());
 		return rc;
 	}
-	rc = tt_objective_format(&c->objective, objective, sizeof(objective));
+	rc = tt_objective_format(&c->req.objective, objective, sizeof(objective));
 	if (rc == 0)
 		rc = tt_db_tx_begin(db);
 	if (rc == 0)

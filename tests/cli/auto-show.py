@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""auto's printed report held to show of the same runs (t0070).
+"""auto's printed report held to show of the same runs (t0076).
 
   auto-show.py same AUTO_TEXT RUN SHOW_TEXT SHOW_JSON [RUN SHOW_TEXT SHOW_JSON ...]
       every figure both print, number for number and word for word: the

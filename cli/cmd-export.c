@@ -1043,11 +1043,12 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	if (rc < 0)
 		goto fail;
 	if (weights || tier_weights) {
-		char buf[1024];
-		const char *w = cli_weights_arg(cli, t, weights, buf, sizeof(buf), &rc);
+		struct tt_weights w;
 
+		rc = cli_weights_read(cli, t, weights ? weights : tier_weights,
+				      weights ? CLI_NODE_WEIGHTS_OR_AUTO : CLI_TIER_WEIGHTS, &w);
 		if (rc == 0)
-			rc = tt_recos_from_args(w, tier_weights, e.source,
+			rc = tt_recos_from_args(weights ? &w : NULL, weights ? NULL : &w, e.source,
 						e.nbe == 1 ? e.be[0] : NULL, &e.rs);
 	} else if (profile_file) {
 		rc = from_profile(&e, profile_file, &formats[fmt], force);

@@ -22,38 +22,47 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+/* A figure's mean and interval ends under its JSON names (core/figure.h:
+ * "bw_mean_bytes_s", "time_ci_low_s", "metric_ci_high"). */
+static void figure_fields(json_t *o, const struct tt_figure *f, const double *v)
+{
+	static const char *const part[] = { "mean", "ci_low", "ci_high" };
+
+	for (int i = 0; i < 3; i++) {
+		char key[64];
+
+		tt_figure_key(f, part[i], key, sizeof(key));
+		json_object_set_new(o, key, tt_json_real(v[i]));
+	}
+}
+
 /* App mode's figures in the program's terms (seconds, or its metric) from
  * a score's mean and interval; the bandwidth fields null. */
-static void app_scores(json_t *o, const struct tt_app *app, double mean, double lo, double hi)
+static void app_scores(json_t *o, const struct tt_objective *obj, double mean, double lo, double hi)
 {
-	static const char *const secs[] = { "time_mean_s", "time_ci_low_s", "time_ci_high_s" };
-	static const char *const metric[] = { "metric_mean", "metric_ci_low", "metric_ci_high" };
-	bool inverse = tt_app_shown(app, 2) != 2;
-	double v[3] = { mean, lo, hi };
+	bool inverse = tt_score_k(obj) != 0;
+	double v[3] = { mean, lo, hi }, shown[3];
 
 	for (int i = 0; i < 3; i++) {
 		/* The inverse swaps the interval's ends; a score interval
 		 * reaching zero leaves the time's unbounded (null). */
 		double x = v[inverse && i ? 3 - i : i];
 
-		json_object_set_new(o, (app->metric ? metric : secs)[i],
-				    tt_json_real(isfinite(x) && (!inverse || x > 0)
-							 ? tt_app_shown(app, x)
-							 : NAN));
+		shown[i] = isfinite(x) && (!inverse || x > 0) ? tt_score_value(obj, x) : NAN;
 	}
+	figure_fields(o, tt_score_fig(obj), shown);
 }
 
 /* The bandwidth of a figure: null for the latency objective and app
  * mode, whose scores are no bandwidth. */
 static void json_bw(json_t *o, const struct tt_auto_doc *d, double mean, double lo, double hi)
 {
-	bool bw = tt_score_fig(d->objective) == tt_figure(TT_FIG_BANDWIDTH);
+	const struct tt_figure *f = tt_figure(TT_FIG_BANDWIDTH);
+	bool bw = tt_score_fig(d->objective) == f;
 
 	/* No bound below zero for a bandwidth: null (stats.h). */
 	tt_ci_positive(&lo, &hi);
-	json_object_set_new(o, "bw_mean_bytes_s", tt_json_real(bw ? mean : NAN));
-	json_object_set_new(o, "bw_ci_low_bytes_s", tt_json_real(bw ? lo : NAN));
-	json_object_set_new(o, "bw_ci_high_bytes_s", tt_json_real(bw ? hi : NAN));
+	figure_fields(o, f, (const double[]){ bw ? mean : NAN, bw ? lo : NAN, bw ? hi : NAN });
 }
 
 /* What follows a figure: its loaded latency and, under a bound or at a
@@ -62,13 +71,16 @@ static void json_bw(json_t *o, const struct tt_auto_doc *d, double mean, double 
 static void json_lat(json_t *o, const struct tt_auto_doc *d, double lat_ns, bool feasible,
 		     const double *score)
 {
-	json_object_set_new(o, "lat_mean_ns", tt_json_real(lat_ns));
+	char key[64];
+
+	tt_figure_key(tt_figure(TT_FIG_LATENCY), "mean", key, sizeof(key));
+	json_object_set_new(o, key, tt_json_real(lat_ns));
 	json_object_set_new(o, "feasible",
 			    d->req->max_lat_ns > 0 || d->objective->kind == TT_OBJ_LATENCY
 				    ? json_boolean(feasible)
 				    : json_null());
 	if (d->app)
-		app_scores(o, d->app, score[0], score[1], score[2]);
+		app_scores(o, d->objective, score[0], score[1], score[2]);
 }
 
 static json_t *json_trials(const struct tt_auto_doc *d)

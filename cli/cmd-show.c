@@ -63,20 +63,21 @@ static void print_bench_trials(json_t *run)
 	if (curve)
 		snprintf(head[1], sizeof(head[1]), "%s", tt_figure(TT_FIG_BANDWIDTH)->label);
 	printf("\n%5s %-14s %-10s %7s %10s %*s %10s %9s  %s\n", "trial", "kernel", "placement",
-	       "threads", "MiB", curve ? -18 : 10, curve ? "traffic, delay" : head[0], head[1],
-	       head[2], "achieved share per node");
+	       "threads", tt_size_unit, curve ? -18 : 10, curve ? "traffic, delay" : head[0],
+	       head[1], head[2], "achieved share per node");
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
-		char b[16], m[16], l[16];
+		char b[16], m[16], l[16], mib[32];
 
 		bench_cell(t, 0, b, sizeof(b));
 		bench_cell(t, 1, m, sizeof(m));
 		bench_cell(t, 2, l, sizeof(l));
+		tt_size_print((double)json_integer_value(json_object_get(t, "size_bytes")), mib,
+			      sizeof(mib));
 		printf("%5" JSON_INTEGER_FORMAT " %-14s %-10s %7" JSON_INTEGER_FORMAT
-		       " %10.1f %*s %10s %9s  ",
+		       " %10s %*s %10s %9s  ",
 		       json_integer_value(json_object_get(t, "seq")), cli_str(t, "kernel"),
 		       cli_str(t, "placement"), json_integer_value(json_object_get(t, "threads")),
-		       (double)json_integer_value(json_object_get(t, "size_bytes")) / (1 << 20),
-		       curve ? -18 : 10, curve ? cli_str(t, "mix") : b, m, l);
+		       mib, curve ? -18 : 10, curve ? cli_str(t, "mix") : b, m, l);
 		json_array_foreach (json_object_get(t, "nodes"), k, n)
 			printf("%s%" JSON_INTEGER_FORMAT ":%.1f%%", k ? " " : "",
 			       json_integer_value(json_object_get(n, "node")),

@@ -208,6 +208,13 @@ void tt_headline_text(const struct tt_headline *h, char *buf, size_t size)
 #undef VALUE
 }
 
+const char tt_size_unit[] = "MiB";
+
+int tt_size_print(double bytes, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%.1f", bytes / (1 << 20));
+}
+
 const char *tt_distrust_word(enum tt_distrust d)
 {
 	static const char *const words[TT_DISTRUSTS] = {

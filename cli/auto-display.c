@@ -16,22 +16,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A figure and its interval's half width, which maps to first order,
- * each as the figure table shows it (view/score.h). True when the
- * interval reached zero or below, for a figure that cannot: "-" instead
- * of a bound that cannot be (stats.h), which the table's note says. */
-bool cli_auto_figure(FILE *f, const struct tt_objective *o, double score, double half)
+/* A mean and its 95% interval, both on scores, as show prints the same
+ * run's (view/interval.h): the interval's ends, exact for a figure that
+ * is the score's inverse (a latency's is not symmetric about its mean,
+ * and a half width to first order read 721.7..1808.7 ns where show read
+ * 885.0..2218.1); "n/a" for one measurement, "unbounded" for an interval
+ * that bounds nothing. */
+void cli_auto_figure(FILE *f, const struct tt_objective *o, double score, double lo, double hi)
 {
-	double lo = score - half, hi = score + half;
-	bool unbounded = isfinite(half) && tt_score_positive(o) && !tt_ci_positive(&lo, &hi);
-	char v[48], h[48];
+	bool several = isfinite(lo) && isfinite(hi);
+	char m[48], ci[96];
+	double flo, fhi;
 
-	tt_score_print(o, score, v, sizeof(v));
-	tt_score_half_print(o, score, unbounded ? NAN : half, h, sizeof(h));
-	fprintf(f, "%8s ±%6s", v, h);
-	return unbounded;
+	tt_score_print(o, score, m, sizeof(m));
+	tt_score_ci(o, lo, hi, &flo, &fhi);
+	tt_ci_print(tt_score_fig(o), flo, fhi, several, ci, sizeof(ci));
+	fprintf(f, "%8s %16s", m, ci);
 }
 
+/* A score as shown, into a caller's buffer of 48 bytes. */
 const char *cli_auto_score(const struct tt_objective *o, double score, char *buf)
 {
 	tt_score_print(o, score, buf, 48);
@@ -226,7 +229,7 @@ void cli_auto_progress(FILE *f, const struct tt_auto *c, const struct tt_search 
 	fprintf(f, " %-14s", w);
 	if (tr->n)
 		tt_trial_raw(tr, &mean, &half);
-	cli_auto_figure(f, o, mean, half);
+	cli_auto_figure(f, o, mean, mean - half, mean + half);
 	fprintf(f, " %s", tt_score_unit(o));
 	if (c->req.max_lat_ns > 0) {
 		tt_figure_print_whole(fl, tr->lat_mean_ns, v, sizeof(v));

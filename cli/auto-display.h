@@ -23,11 +23,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Shared by the report and the lines along the way: a score and its
- * interval's half width as a table's cell, "%8s ±%6s" (true: the
- * interval reached zero, "-" shown, for the table's note); a score as
- * shown into buf (48 bytes); weights as text ("?" when they do not fit). */
-bool cli_auto_figure(FILE *f, const struct tt_objective *o, double score, double half);
+/* Shared by the report and the lines along the way: a mean score and its
+ * 95% interval [lo, hi] on scores as a table's cells, "%8s %16s", as show
+ * prints them ("188.20..197.12", "unbounded", "n/a"); a score as shown into
+ * buf (48 bytes); weights as text ("?" when they do not fit). */
+void cli_auto_figure(FILE *f, const struct tt_objective *o, double score, double lo, double hi);
 const char *cli_auto_score(const struct tt_objective *o, double score, char *buf);
 void cli_auto_weights(const struct tt_weights *w, char *buf, size_t size);
 

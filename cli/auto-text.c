@@ -17,24 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A mean and its 95% interval, both on scores, as show prints the same
- * run's (view/interval.h): the interval's ends, exact for a figure that
- * is the score's inverse (a latency's is not symmetric about its mean,
- * and a half width to first order read 721.7..1808.7 ns where show read
- * 885.0..2218.1); "n/a" for one measurement, "unbounded" for an interval
- * that bounds nothing. */
-static void print_mean(FILE *f, const struct tt_objective *o, double score, double lo, double hi)
-{
-	bool several = isfinite(lo) && isfinite(hi);
-	char m[48], ci[96];
-	double flo, fhi;
-
-	tt_score_print(o, score, m, sizeof(m));
-	tt_score_ci(o, lo, hi, &flo, &fhi);
-	tt_ci_print(tt_score_fig(o), flo, fhi, several, ci, sizeof(ci));
-	fprintf(f, "%8s %16s", m, ci);
-}
-
 static const char *sim(const struct tt_auto_doc *d)
 {
 	return d->simulated ? "SIMULATED " : "";
@@ -52,7 +34,8 @@ static void text_trials(FILE *f, const struct tt_auto_doc *d)
 
 		cli_auto_weights(&tr->w, ws, sizeof(ws));
 		fprintf(f, "%s%-20s %13.1f%% ", sim(d), ws, 100 * tr->remote_share);
-		print_mean(f, d->objective, tr->mean, tr->mean - tr->half, tr->mean + tr->half);
+		cli_auto_figure(f, d->objective, tr->mean, tr->mean - tr->half,
+				tr->mean + tr->half);
 		fprintf(f, " %d\n", tr->n);
 	}
 	fprintf(f, "\n");
@@ -208,14 +191,14 @@ static void text_table(FILE *f, const struct tt_auto_doc *d)
 			tt_gain_text(o, b->gain, b->gain_lo, b->gain_hi, TT_GAIN_COLUMN, gain,
 				     sizeof(gain));
 		fprintf(f, "%-8s %-16s ", b->name, w);
-		print_mean(f, o, b->mean, b->ci_lo, b->ci_hi);
+		cli_auto_figure(f, o, b->mean, b->ci_lo, b->ci_hi);
 		fprintf(f, "  %-26s %s\n", gain, tt_verdict_name(b->verdict));
 		if (b->rounds > rounds)
 			rounds = b->rounds;
 	}
 	cli_auto_weights(&r->best_w, w, sizeof(w));
 	fprintf(f, "%-8s %-16s ", "best", w);
-	print_mean(f, o, r->best_mean, r->best_ci_lo, r->best_ci_hi);
+	cli_auto_figure(f, o, r->best_mean, r->best_ci_lo, r->best_ci_hi);
 	/* The two columns come from different measurements, and their ratio
 	 * need not match the gain: say which. */
 	fprintf(f,

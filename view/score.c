@@ -69,11 +69,6 @@ const char *tt_score_unit(const struct tt_objective *o)
 	return tt_score_fig(o)->plot_unit;
 }
 
-bool tt_score_positive(const struct tt_objective *o)
-{
-	return tt_score_k(o) || tt_score_fig(o)->positive;
-}
-
 double tt_score_value(const struct tt_objective *o, double score)
 {
 	double k = tt_score_k(o);
@@ -84,17 +79,6 @@ double tt_score_value(const struct tt_objective *o, double score)
 int tt_score_print(const struct tt_objective *o, double score, char *buf, size_t size)
 {
 	return tt_figure_print(tt_score_fig(o), tt_score_value(o, score), buf, size);
-}
-
-int tt_score_half_print(const struct tt_objective *o, double score, double half, char *buf,
-			size_t size)
-{
-	double k = tt_score_k(o);
-
-	if (!isfinite(half))
-		return snprintf(buf, size, "-");
-	/* d(k / s) = k ds / s^2, in the order the report always took it. */
-	return tt_figure_print(tt_score_fig(o), k ? k / score * half / score : half, buf, size);
 }
 
 int tt_figure_print_whole(const struct tt_figure *f, double value, char *buf, size_t size)

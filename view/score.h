@@ -46,20 +46,11 @@ const struct tt_figure *tt_score_fig(const struct tt_objective *o);
 /* A column's unit: the figure's label, "metric" for a metric that has
  * none (as plot's axis names it). */
 const char *tt_score_unit(const struct tt_objective *o);
-/* Whether an interval on o's figure must stay above zero (all but a
- * higher-is-better metric: a bandwidth, a latency, a time, the inverse
- * of a lower-is-better metric), tt_ci_positive. */
-bool tt_score_positive(const struct tt_objective *o);
 /* A score's figure, in its SI unit (k / score, or the score). */
 double tt_score_value(const struct tt_objective *o, double score);
 /* The score as shown: its figure with the table's scale and decimals
  * (tt_figure_print); snprintf's return. */
 int tt_score_print(const struct tt_objective *o, double score, char *buf, size_t size);
-/* The half width of an interval on scores, as the figure's to first
- * order (k * half / score^2 for an inverse), with the figure's decimals;
- * "-" when half is not finite. */
-int tt_score_half_print(const struct tt_objective *o, double score, double half, char *buf,
-			size_t size);
 /* A figure rounded to whole units (value / divisor, %.0f): a bound as
  * the option states it (--max-latency 200 is "200 ns"). */
 int tt_figure_print_whole(const struct tt_figure *f, double value, char *buf, size_t size);

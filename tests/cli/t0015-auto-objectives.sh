@@ -50,8 +50,8 @@ tap $? "progress lines carry each trial's latency"
 # trial within the bound (none before one is measured), and ends on the
 # report's winner.
 is "progress: an over-the-bound trial's figure is its measured GB/s, as in the table" \
-	"$(grep -E '^SIMULATED trial [0-9]+/200 0:1,1:1 ' "$WORK/err" | tail -1 | awk '{print $5, $6, $7}')" \
-	"$(grep -E '^1:1 ' "$WORK/out" | awk '{print $3, $4, $5}')"
+	"$(grep -E '^SIMULATED trial [0-9]+/200 0:1,1:1 ' "$WORK/err" | tail -1 | awk '{print $5, $6}')" \
+	"$(grep -E '^1:1 ' "$WORK/out" | awk '{print $3, $4}')"
 is "progress: no best before a trial within the bound, then the report's best at the end" \
 	"$(sed -n '1s/.* best - (none within 300 ns yet)$/none/p' "$WORK/err"):$(grep -v confirm "$WORK/err" | grep '^SIMULATED trial' | tail -1 | sed 's/.*  best //')" \
 	"none:$(awk '$1 == "best" {print $2, $3}' "$WORK/out")"

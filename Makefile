@@ -240,10 +240,14 @@ $(BUILD)/tests/test-tui%: tests/unit/test-tui%.c $(TUI_MODEL) $(LIBTT) $(CMOCKA_
 # A unit test of a cli/ file (test-cli-<file>.c) links that file: auto's
 # report renderer, whose text and JSON of one document are compared; and
 # launchers.c, which the recipe it prints asks of this host's numactl.
-$(BUILD)/tests/test-cli-%: tests/unit/test-cli-%.c $(BUILD)/cli/%.o $(BUILD)/cli/launchers.o $(LIBTT) $(CMOCKA_STAMP)
+# The report renderer is three files (auto-display.c's cells, its text in
+# auto-text.c, its JSON in auto-json.c): TEST_CLI_WITH_<file> names the rest.
+TEST_CLI_WITH_auto-display := $(BUILD)/cli/auto-text.o $(BUILD)/cli/auto-json.o
+.SECONDEXPANSION:
+$(BUILD)/tests/test-cli-%: tests/unit/test-cli-%.c $(BUILD)/cli/%.o $$(TEST_CLI_WITH_$$*) $(BUILD)/cli/launchers.o $(LIBTT) $(CMOCKA_STAMP)
 	$(if $(CMOCKA_LIBS),,$(error no cmocka for the unit tests (Debian package libcmocka-dev); run 'make deps'))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/cli/$*.o $(BUILD)/cli/launchers.o $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/cli/$*.o $(TEST_CLI_WITH_$*) $(BUILD)/cli/launchers.o $(LIBTT) $(CMOCKA_LIBS) $(LDLIBS)
 
 # The unit tests need cmocka (configure.sh records it; only tests demand it).
 $(BUILD)/tests/test-%: tests/unit/test-%.c $(LIBTT) $(CMOCKA_STAMP)

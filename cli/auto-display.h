@@ -4,6 +4,10 @@
  * rendered as text and as JSON, each from that one document, so that the
  * two cannot drift; the --all-sources summary; and the lines printed along
  * the way (a line per measurement, the final comparison's rounds).
+ * auto-text.c writes the text, auto-json.c the JSON, auto-display.c the
+ * cells both the report and the lines along the way print, those lines,
+ * and the per-socket recipe. Every figure and gain goes through view/
+ * (score.h, interval.h): no unit, scale or decimal of its own here.
  *
  *	const struct tt_auto_doc *d;
  *	tt_auto_report(&c, &where, &d);
@@ -18,6 +22,14 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+/* Shared by the report and the lines along the way: a mean score and its
+ * 95% interval [lo, hi] on scores as a table's cells, "%8s %16s", as show
+ * prints them ("188.20..197.12", "unbounded", "n/a"); a score as shown into
+ * buf (48 bytes); weights as text ("?" when they do not fit). */
+void cli_auto_figure(FILE *f, const struct tt_objective *o, double score, double lo, double hi);
+const char *cli_auto_score(const struct tt_objective *o, double score, char *buf);
+void cli_auto_weights(const struct tt_weights *w, char *buf, size_t size);
 
 /* The report: a sweep's table of every vector first, then the machine,
  * the search, the profile, the baselines with their verdicts, the

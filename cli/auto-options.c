@@ -280,8 +280,8 @@ static int request(const struct tt_cli *cli)
 	q->size_bytes = raw.size;
 	q->repeat = (int)raw.repeat;
 	q->max_weight = (uint32_t)raw.max_weight;
-	q->objective = (enum tt_auto_goal)raw.objective;
-	q->traffic_bytes_s = raw.traffic_gb_s * tt_figure(TT_FIG_BANDWIDTH)->divisor;
+	q->objective = (struct tt_objective){ .kind = tt_objective_choice(raw.objective),
+					      .traffic_gb_s = raw.traffic_gb_s };
 	q->granularity = (enum tt_granularity)raw.granularity;
 	q->placement = (enum tt_place_mode)raw.placement;
 	q->strategy = is_auto ? tt_strategies[raw.strategy] : &tt_s_grid;

@@ -5,6 +5,7 @@
 
 #include "../core/options.h"
 #include "../core/parse.h"
+#include "../core/recommend.h"
 #include "../core/root.h"
 #include "../core/topo.h"
 #include "../core/weights.h"
@@ -56,6 +57,20 @@ const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const c
 		return NULL;
 	tt_weights_format(&w, buf, size);
 	return buf;
+}
+
+int cli_weights_read(struct tt_cli *cli, const struct tt_topo *t, const char *arg,
+		     enum cli_weights_kind kind, struct tt_weights *w)
+{
+	bool tiers = kind == CLI_TIER_WEIGHTS;
+	int rc;
+
+	if (kind == CLI_NODE_WEIGHTS_OR_AUTO && strcmp(arg, "auto") == 0)
+		return cli_weights_auto(cli, t, w);
+	rc = tt_weights_parse_ids(arg, tt_recos_max_id(tiers ? TT_WI_BY_TIER : TT_WI_BY_NODE), w);
+	if (rc < 0)
+		tt_err_prefix("%s", tiers ? "--tier-weights" : "--weights");
+	return rc;
 }
 
 int cli_setup(struct tt_cli *cli)

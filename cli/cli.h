@@ -125,6 +125,16 @@ struct tt_weights;
  * --weights argument of "auto" into those weights' text in buf, and passes
  * any other through; NULL with *rc set on failure. */
 int cli_weights_auto(struct tt_cli *cli, const struct tt_topo *t, struct tt_weights *w);
+/* A --weights or --tier-weights argument as typed weights, read once here
+ * and carried typed to the write: "auto" where the option takes it,
+ * cli_weights_auto's; else the text's (TT_EINPUT naming the option). */
+enum cli_weights_kind {
+	CLI_NODE_WEIGHTS,	  /* --weights N:W,... */
+	CLI_NODE_WEIGHTS_OR_AUTO, /* --weights N:W,...|auto (apply, export) */
+	CLI_TIER_WEIGHTS,	  /* --tier-weights TIER:W,... */
+};
+int cli_weights_read(struct tt_cli *cli, const struct tt_topo *t, const char *arg,
+		     enum cli_weights_kind kind, struct tt_weights *w);
 const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg, char *buf,
 			    size_t size, int *rc);
 

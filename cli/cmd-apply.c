@@ -22,7 +22,6 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 		.from = a->weights || a->tier_weights ? TT_WRITER_WEIGHTS
 			: a->profile		      ? TT_WRITER_PROFILE
 						      : TT_WRITER_RUN,
-		.tier_weights = a->tier_weights,
 		.run_id = a->run,
 		.profile = a->profile,
 		.source = (int)a->source,
@@ -31,7 +30,7 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 		.dry_run = a->dry_run,
 	};
 	struct tt_topo *t;
-	char buf[1024];
+	struct tt_weights w, tw;
 	int rc = cli_setup(cli);
 
 	if (rc)
@@ -40,8 +39,12 @@ static int apply(struct tt_cli *cli, const struct apply_args *a)
 	rq.topo = t;
 	rc = cli_pick_interface(cli, a->interface, &rq.be);
 	/* --weights auto: the kernel's formula on this machine's HMAT figures. */
-	if (rc == 0 && a->weights)
-		rq.weights = cli_weights_arg(cli, t, a->weights, buf, sizeof(buf), &rc);
+	if (rc == 0 && a->weights &&
+	    (rc = cli_weights_read(cli, t, a->weights, CLI_NODE_WEIGHTS_OR_AUTO, &w)) == 0)
+		rq.weights = &w;
+	if (rc == 0 && a->tier_weights &&
+	    (rc = cli_weights_read(cli, t, a->tier_weights, CLI_TIER_WEIGHTS, &tw)) == 0)
+		rq.tier_weights = &tw;
 	if (rc == 0)
 		rc = cli_write(cli, &rq);
 	return rc < 0 ? cli_fail(rc) : rc;

@@ -15,6 +15,7 @@
 #include "../bench/kernels.h"
 #include "../writer/apply.h"
 #include "../core/bitmap.h"
+#include "../core/deadline.h"
 #include "../core/wi.h"
 #include "../tuner/auto.h"
 #include "../model/model.h"
@@ -53,18 +54,10 @@ struct watch {
 	const struct tt_kernel *kernel;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void progress(void *ctx, const struct tt_auto *c, const struct tt_search *s, int trial)
 {
 	struct watch *w = ctx;
-	double el = now_s() - w->line.t0;
+	double el = tt_mono_s() - w->line.t0;
 	char line[256], tail[64];
 	size_t n, k;
 

@@ -954,6 +954,23 @@ static int pick_interfaces(struct export *e, const char *interface)
 
 /* --profile: its recommendation, checked against this root's hardware
  * unless it is exported as a profile again. */
+/* --weights (or "auto") or --tier-weights, read once as typed weights. */
+static int from_args(struct tt_cli *cli, struct export *e, const char *weights,
+		     const char *tier_weights)
+{
+	struct tt_weights w;
+	int rc;
+
+	if (weights)
+		rc = cli_weights_read(cli, e->t, weights, CLI_NODE_WEIGHTS_OR_AUTO, &w);
+	else
+		rc = cli_weights_read(cli, e->t, tier_weights, CLI_TIER_WEIGHTS, &w);
+	if (rc < 0)
+		return rc;
+	return tt_recos_from_args(weights ? &w : NULL, weights ? NULL : &w, e->source,
+				  e->nbe == 1 ? e->be[0] : NULL, &e->rs);
+}
+
 static int from_profile(struct export *e, const char *file, const struct format *fmt, bool force)
 {
 	char what[4200];
@@ -1095,12 +1112,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 	if (rc < 0)
 		goto fail;
 	if (weights || tier_weights) {
-		char buf[1024];
-		const char *w = cli_weights_arg(cli, t, weights, buf, sizeof(buf), &rc);
-
-		if (rc == 0)
-			rc = tt_recos_from_args(w, tier_weights, e.source,
-						e.nbe == 1 ? e.be[0] : NULL, &e.rs);
+		rc = from_args(cli, &e, weights, tier_weights);
 	} else if (profile_file) {
 		rc = from_profile(&e, profile_file, &formats[fmt], force);
 	} else {

@@ -76,13 +76,17 @@ static int apply_first(struct tt_cli *cli, const struct run_args *a, const struc
 				     : TT_WRITER_RUN,
 		.topo = t,
 		.be = be,
-		.weights = a->weights,
 		.run_id = a->run,
 		.profile = a->profile,
 		.source = (int)a->source,
 		.force = a->force,
 	};
+	struct tt_weights w;
+	int rc;
 
+	if (a->weights && (rc = cli_weights_read(cli, t, a->weights, CLI_NODE_WEIGHTS, &w)) < 0)
+		return rc;
+	rq.weights = a->weights ? &w : NULL;
 	return cli_write_keep(cli, &rq, res);
 }
 

@@ -63,20 +63,21 @@ static void print_bench_trials(json_t *run)
 	if (curve)
 		snprintf(head[1], sizeof(head[1]), "%s", tt_figure(TT_FIG_BANDWIDTH)->label);
 	printf("\n%5s %-14s %-10s %7s %10s %*s %10s %9s  %s\n", "trial", "kernel", "placement",
-	       "threads", "MiB", curve ? -18 : 10, curve ? "traffic, delay" : head[0], head[1],
-	       head[2], "achieved share per node");
+	       "threads", tt_size_unit, curve ? -18 : 10, curve ? "traffic, delay" : head[0],
+	       head[1], head[2], "achieved share per node");
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
-		char b[16], m[16], l[16];
+		char b[16], m[16], l[16], mib[32];
 
 		bench_cell(t, 0, b, sizeof(b));
 		bench_cell(t, 1, m, sizeof(m));
 		bench_cell(t, 2, l, sizeof(l));
+		tt_size_print((double)json_integer_value(json_object_get(t, "size_bytes")), mib,
+			      sizeof(mib));
 		printf("%5" JSON_INTEGER_FORMAT " %-14s %-10s %7" JSON_INTEGER_FORMAT
-		       " %10.1f %*s %10s %9s  ",
+		       " %10s %*s %10s %9s  ",
 		       json_integer_value(json_object_get(t, "seq")), cli_str(t, "kernel"),
 		       cli_str(t, "placement"), json_integer_value(json_object_get(t, "threads")),
-		       (double)json_integer_value(json_object_get(t, "size_bytes")) / (1 << 20),
-		       curve ? -18 : 10, curve ? cli_str(t, "mix") : b, m, l);
+		       mib, curve ? -18 : 10, curve ? cli_str(t, "mix") : b, m, l);
 		json_array_foreach (json_object_get(t, "nodes"), k, n)
 			printf("%s%" JSON_INTEGER_FORMAT ":%.1f%%", k ? " " : "",
 			       json_integer_value(json_object_get(n, "node")),
@@ -152,7 +153,6 @@ static void print_show(json_t *run)
 	char start[32], end[32], fig[160];
 	struct tt_headline h;
 	struct tt_objective o;
-	bool latency;
 	size_t i;
 	json_t *t;
 
@@ -180,12 +180,11 @@ static void print_show(json_t *run)
 	else
 		print_bench_trials(run);
 	tt_trials_text(run, stdout);
-	/* The latency objective's gain is in loads per second (1/latency):
-	 * shown as the change of latency (tuner/stats.h). */
-	latency = o.kind == TT_OBJ_LATENCY;
+	/* The gain as auto's report shows it (view/interval.h): the latency
+	 * objective's, in loads per second, as the change of latency. */
 	if (json_array_size(json_object_get(run, "recommendations")))
 		printf("\n%6s %-9s %-24s %8s  %s\n", "source", "interface", "weights",
-		       latency ? "latency" : "gain", "action, figure");
+		       tt_gain_word(&o), "action, figure");
 	json_array_foreach (json_object_get(run, "recommendations"), i, t) {
 		char w[256] = "";
 		size_t len = 0;
@@ -201,16 +200,15 @@ static void print_show(json_t *run)
 							"%s%s:%" JSON_INTEGER_FORMAT,
 							len ? "," : "", key, json_integer_value(v));
 		json_t *g = json_object_get(t, "gain");
-		double gain = json_is_number(g) ? json_number_value(g) : NAN, lo, hi;
-		char gs[16] = "-";
+		double gain = json_is_number(g) ? json_number_value(g) : NAN, shown[3];
+		char gs[16];
 
 		tt_reco_headline(run, t, &h);
 		h.action = NULL; /* said first */
 		tt_headline_text(&h, fig, sizeof(fig));
-		if (latency)
-			tt_inverse_change(gain, NAN, NAN, &gain, &lo, &hi);
-		if (isfinite(gain))
-			snprintf(gs, sizeof(gs), "%+.1f%%", 100 * gain);
+		tt_gain_text(&o, gain, NAN, NAN, TT_GAIN_BARE, gs, sizeof(gs));
+		tt_gain_shown(&o, gain, NAN, NAN, shown);
+		gain = shown[0];
 		/* The gain's baseline named, as the report's headline does. */
 		const char *base = json_string_value(json_object_get(t, "baseline"));
 

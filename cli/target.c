@@ -21,7 +21,11 @@ int cli_target_weights(struct tt_cli *cli, const struct cli_target *a, const str
 
 	memset(&rs, 0, sizeof(rs));
 	if (a->weights) {
-		rc = tt_recos_from_args(a->weights, NULL, (int)a->source, NULL, &rs);
+		struct tt_weights typed;
+
+		rc = cli_weights_read(cli, t, a->weights, CLI_NODE_WEIGHTS, &typed);
+		if (rc == 0)
+			rc = tt_recos_from_args(&typed, NULL, (int)a->source, NULL, &rs);
 	} else if (a->profile) {
 		snprintf(what, sizeof(what), "profile '%s'", a->profile);
 		rc = tt_recos_from_profile(a->profile, &rs);

@@ -9,6 +9,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The option's words and their kinds, one line each (objective.h). */
+#define OBJECTIVE_CHOICES(X)                                                                       \
+	X("bandwidth", TT_OBJ_BANDWIDTH) /* the mix's bandwidth (the default) */                   \
+	X("latency", TT_OBJ_LATENCY)	 /* its loaded latency at a stated traffic */
+#define CHOICE_NAME(name, kind) name,
+#define CHOICE_KIND(name, kind) kind,
+const char *const tt_objective_names[] = { OBJECTIVE_CHOICES(CHOICE_NAME) NULL };
+static const enum tt_objective_kind choice_kinds[] = { OBJECTIVE_CHOICES(CHOICE_KIND) };
+
+enum tt_objective_kind tt_objective_choice(int i)
+{
+	return i >= 0 && (size_t)i < sizeof(choice_kinds) / sizeof(*choice_kinds) ? choice_kinds[i]
+										  : TT_OBJ_NONE;
+}
+
+double tt_objective_traffic_bytes_s(const struct tt_objective *o)
+{
+	/* A product with 1e9, as the option's GB/s always became bytes/s. */
+	return o->kind == TT_OBJ_LATENCY ? o->traffic_gb_s * 1e9 : 0;
+}
+
 /* The words of the text form, by kind. */
 static const char *const prefixes[] = {
 	[TT_OBJ_BANDWIDTH] = "bandwidth:",

@@ -50,6 +50,17 @@ struct tt_objective {
 	bool lower_better;  /* metric: lower is better (else higher) */
 };
 
+/* The objectives a run can be asked to rank by, as auto's --objective
+ * names them: tt_objective_names (NULL-terminated, the option's words in
+ * order) and tt_objective_choice (the kind of the i-th). To add one: its
+ * kind in enum tt_objective_kind, its line in OBJECTIVE_CHOICES
+ * (objective.c), its figure (core/figure.c tt_objective_figure). */
+extern const char *const tt_objective_names[];
+enum tt_objective_kind tt_objective_choice(int i);
+/* The traffic a latency objective runs at in bytes/s (traffic_gb_s is
+ * kept in the text's unit); 0 for none. */
+double tt_objective_traffic_bytes_s(const struct tt_objective *o);
+
 /* The text of o into buf (at most TT_OBJECTIVE_TEXT_MAX bytes are
  * needed): 0, or TT_EINPUT when o has no text form (TT_OBJ_NONE, a kernel
  * name that is empty, too long or holds other than [A-Za-z0-9._+-], a

@@ -8,13 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
-int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char *weights,
-		 double gain, const char *where)
+int tt_recos_max_id(enum tt_wi_key key)
 {
-	const struct tt_wi_backend *be = tt_wi_find(interface);
-	struct tt_reco *r;
+	return key == TT_WI_BY_TIER ? TT_MAX_TIER_ID : TT_MAX_NODES - 1;
+}
+
+/* What every recommendation added is checked for before its weights:
+ * room, its interface, its source. */
+static int add_check(const struct tt_recos *rs, int src, const char *interface,
+		     const struct tt_wi_backend *be, const char *where)
+{
 	char names[256];
-	int rc;
 
 	if (rs->n == TT_RECO_MAX)
 		return tt_err(TT_EINPUT, "%s: more than %d recommendations", where, TT_RECO_MAX);
@@ -24,22 +28,56 @@ int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char
 	if (src < -1 || src >= TT_MAX_NODES)
 		return tt_err(TT_EINPUT, "%s: source node %d out of range (0-%d)", where, src,
 			      TT_MAX_NODES - 1);
-	r = &rs->r[rs->n];
+	return 0;
+}
+
+/* The recommendation with weights w (ids checked where they were read),
+ * its weights in the interface's own range before any conversion: tier
+ * weights in the tier interface's range even on their way to a node-keyed
+ * one. */
+static int add(struct tt_recos *rs, int src, const char *interface, const struct tt_wi_backend *be,
+	       const struct tt_weights *w, double gain, const char *where)
+{
+	struct tt_reco *r = &rs->r[rs->n];
+	int rc;
+
 	r->source_node = src;
 	snprintf(r->interface, sizeof(r->interface), "%s", interface);
 	r->gain = gain;
-	/* In the interface's own range before any conversion: tier weights in
-	 * the tier interface's range even on their way to a node-keyed one. */
-	rc = tt_weights_parse_ids(
-		weights, be->key == TT_WI_BY_TIER ? TT_MAX_TIER_ID : TT_MAX_NODES - 1, &r->w);
-	if (rc == 0)
-		rc = tt_weights_check_range_of(&r->w, be->min_weight, be->max_weight, be->unit);
+	r->w = *w;
+	rc = tt_weights_check_range_of(&r->w, be->min_weight, be->max_weight, be->unit);
 	if (rc < 0) {
 		tt_err_prefix("%s", where);
 		return rc;
 	}
 	rs->n++;
 	return 0;
+}
+
+int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char *weights,
+		 double gain, const char *where)
+{
+	const struct tt_wi_backend *be = tt_wi_find(interface);
+	struct tt_weights w;
+	int rc = add_check(rs, src, interface, be, where);
+
+	if (rc < 0)
+		return rc;
+	rc = tt_weights_parse_ids(weights, tt_recos_max_id(be->key), &w);
+	if (rc < 0) {
+		tt_err_prefix("%s", where);
+		return rc;
+	}
+	return add(rs, src, interface, be, &w, gain, where);
+}
+
+int tt_recos_add_weights(struct tt_recos *rs, int src, const char *interface,
+			 const struct tt_weights *w, double gain, const char *where)
+{
+	const struct tt_wi_backend *be = tt_wi_find(interface);
+	int rc = add_check(rs, src, interface, be, where);
+
+	return rc < 0 ? rc : add(rs, src, interface, be, w, gain, where);
 }
 
 int tt_recos_check_present(const struct tt_recos *rs, const struct tt_topo *t, const char *what)

@@ -55,9 +55,17 @@ struct tt_recos {
 	} actions[TT_RECO_MAX];
 };
 
-/* Adds one; where names the source of it in errors ("run 12", a file). */
+/* Adds one; where names the source of it in errors ("run 12", a file).
+ * tt_recos_add reads the weights from text (a run's, a profile's: ids in
+ * tt_wi_max_id of the interface); tt_recos_add_weights takes them typed,
+ * as the command line read them. */
 int tt_recos_add(struct tt_recos *rs, int src, const char *interface, const char *weights,
 		 double gain, const char *where);
+int tt_recos_add_weights(struct tt_recos *rs, int src, const char *interface,
+			 const struct tt_weights *w, double gain, const char *where);
+/* The largest id weights keyed by key carry: a node's, or a tier's
+ * (abstract distances, up to TT_MAX_TIER_ID). */
+int tt_recos_max_id(enum tt_wi_key key);
 /* Every node (and tier) the recommendations name is on t: a memory node
  * onlined after boot (CXL through dax/kmem) is absent until then, and a
  * vector without it would be a different vector. TT_EUNAVAIL naming the

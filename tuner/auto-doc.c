@@ -68,7 +68,7 @@ static int doc_trials(const struct tt_auto *c, struct tt_doc_trial **out)
 		d->mean = d->half = NAN;
 		if (tr->n)
 			tt_trial_raw(tr, &d->mean, &d->half);
-		d->lat_ns = tt_trial_lat_ns(tr, c->latency);
+		d->lat_ns = tt_trial_lat_ns(tr, c->req.objective.kind == TT_OBJ_LATENCY);
 		d->feasible = tr->feasible;
 	}
 	*out = rows;
@@ -149,7 +149,7 @@ int tt_auto_report(struct tt_auto *c, const struct tt_auto_where *where,
 		.t = c->t,
 		.simulated = c->simulated,
 		.tiers = c->tiers,
-		.latency = c->latency,
+		.objective = &c->req.objective,
 		.threads = c->simulated ? c->req.threads : c->seen.used_threads,
 		.budget_trials =
 			c->s.cfg.budget_trials ? c->s.cfg.budget_trials + c->prior.cost : 0,

@@ -123,7 +123,8 @@ static int real_lat(const struct tt_stage *self, const struct tt_weights *w, str
 	int rc = tt_place_init(&o.bench.place, TT_PLACE_EXACT, &w->set, w, c->req.source);
 
 	if (rc == 0)
-		rc = tt_trial_loaded(&o, c->latency, c->req.traffic_bytes_s, out, &r);
+		rc = tt_trial_loaded(&o, c->req.objective.kind == TT_OBJ_LATENCY,
+				     tt_objective_traffic_bytes_s(&c->req.objective), out, &r);
 	if (rc < 0)
 		return rc;
 	note_placement(c, w, r);
@@ -335,7 +336,7 @@ static void push(struct tt_auto_pipe *p,
 int tt_auto_pipe_build(struct tt_auto *c)
 {
 	struct tt_auto_pipe *p = &c->pipe;
-	bool lat = c->latency || c->req.max_lat_ns > 0;
+	bool lat = c->req.objective.kind == TT_OBJ_LATENCY || c->req.max_lat_ns > 0;
 	int rc;
 
 	p->n = 0;
@@ -343,7 +344,7 @@ int tt_auto_pipe_build(struct tt_auto *c)
 	if (c->req.placement == TT_PLACE_KERNEL && (rc = policy_setup(c)) < 0)
 		return rc;
 	if (c->req.model) {
-		p->sim.traffic_bytes_s = c->latency ? c->req.traffic_bytes_s : 0;
+		p->sim.traffic_bytes_s = tt_objective_traffic_bytes_s(&c->req.objective);
 		push(p, lat ? model_lat : model_bw, p);
 	} else if (p->app) {
 		push(p, app_run, c);

@@ -6,6 +6,7 @@
 
 #include "../bench/kernels.h"
 #include "../core/error.h"
+#include "../core/figure.h"
 #include "../db/db.h"
 #include "../measure/app.h"
 #include "../measure/trial.h"
@@ -61,28 +62,8 @@ static void trial_figures(const struct tt_auto *c, const struct tt_trial *tr, st
 	if (c->pipe.app)
 		tt_app_figures(c->pipe.app, tr->raw, tr->n, d);
 	else
-		tt_trial_figures(c->latency ? NULL : tr->raw, tr->lat_ns, tr->n, d);
-}
-
-/* The run's objective as the database names it. App mode: the program
- * is in the run's command line. */
-static int objective_name(const struct tt_auto *c, char *buf, size_t size)
-{
-	const struct tt_app *app = c->pipe.app;
-	const struct tt_kernel *k = c->req.kernel;
-	struct tt_objective o = {
-		.kind = app && app->metric ? TT_OBJ_METRIC
-			: app		   ? TT_OBJ_WALL_TIME
-			: c->latency	   ? TT_OBJ_LATENCY
-					   : k->kind->objective,
-		.lower_better = app && app->metric && !app->higher_is_better,
-		.traffic_gb_s = !app && c->latency ? c->req.traffic_bytes_s / 1e9 : 0,
-		.latency_bound = !app && !c->latency && c->req.max_lat_ns > 0,
-	};
-
-	if (!app)
-		snprintf(o.kernel, sizeof(o.kernel), "%s", k->name);
-	return tt_objective_format(&o, buf, size);
+		tt_trial_figures(c->req.objective.kind == TT_OBJ_LATENCY ? NULL : tr->raw,
+				 tr->lat_ns, tr->n, d);
 }
 
 /* App mode's trial i judged: a program on whether it ran, alone
@@ -142,7 +123,14 @@ static int add_measurements(const struct tt_auto *c, struct tt_db *db, int64_t r
 	const struct tt_app *app = c->pipe.app;
 	const struct tt_trial *tr = &c->s.trials[i];
 	struct tt_db_sample *s = calloc((size_t)tr->n + TT_BASELINES, sizeof(*s));
+	/* The figure's column name (core/figure.h): "bw_bytes_s", "lat_ns",
+	 * "time_s", "metric". */
+	const struct tt_figure *f = tt_objective_figure(&c->req.objective);
+	bool latency = c->req.objective.kind == TT_OBJ_LATENCY;
+	char metric[48];
 	int rc, n = tr->n;
+
+	snprintf(metric, sizeof(metric), "%s%s", f->stem, f->si);
 
 	if (!s)
 		return tt_err(TT_EFAIL, "out of memory");
@@ -150,14 +138,11 @@ static int add_measurements(const struct tt_auto *c, struct tt_db *db, int64_t r
 		s[j] = (struct tt_db_sample){
 			.t_s = j,
 			.collector = "search",
-			.metric = app && app->metric ? "metric"
-				  : app		     ? "time_s"
-				  : c->latency	     ? "lat_ns"
-						     : "bw_bytes_s",
+			.metric = metric,
 			.node = -1,
-			.value = app	      ? tt_app_shown(app, tr->raw[j])
-				 : c->latency ? tr->lat_ns[j]
-					      : tr->raw[j],
+			.value = app	   ? tt_app_shown(app, tr->raw[j])
+				 : latency ? tr->lat_ns[j]
+					   : tr->raw[j],
 			.simulated = c->simulated,
 		};
 	for (int b = 0; b < c->s.nbaselines; b++)
@@ -261,7 +246,7 @@ int tt_auto_record(struct tt_auto *c)
 		snprintf(c->record_why, sizeof(c->record_why), "%s", tt_err_msg());
 		return rc;
 	}
-	rc = objective_name(c, objective, sizeof(objective));
+	rc = tt_objective_format(&c->req.objective, objective, sizeof(objective));
 	if (rc == 0)
 		rc = tt_db_tx_begin(db);
 	if (rc == 0)

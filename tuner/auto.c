@@ -25,7 +25,6 @@
  * seconds) bounds both; --grid 255 over 3 nodes would be 28 million. */
 #define SWEEP_MODEL_MAX 1000000
 
-const char *const tt_objective_names[] = { "bandwidth", "latency", NULL };
 const char *const tt_granularity_names[] = { "node", "tier", NULL };
 
 /* An interface that holds a weight for every tier of a source (the RFC) is
@@ -43,6 +42,29 @@ static bool tier_interface(const struct tt_auto *c)
 	       tt_wi_pick(c->sfs, NULL, &be) == 0 && be->key == TT_WI_BY_TIER;
 }
 
+/* The request's objective completed from the rest of it, as the run
+ * records it: app mode's program (in the run's command line) is scored by
+ * its wall time or metric and names no kernel; a bench mix's kernel is
+ * named, the bandwidth of a kind that has its own (the matrix) is its
+ * kind's, and --max-latency marks the bandwidth as bounded. */
+static void objective_of(const struct tt_auto_req *req, struct tt_objective *o)
+{
+	const struct tt_auto_app *app = req->app.argv ? &req->app : NULL;
+	bool latency = o->kind == TT_OBJ_LATENCY;
+
+	*o = (struct tt_objective){
+		.kind = app && app->metric ? TT_OBJ_METRIC
+			: app		   ? TT_OBJ_WALL_TIME
+			: latency	   ? TT_OBJ_LATENCY
+					   : req->kernel->kind->objective,
+		.lower_better = app && app->metric && !app->higher_is_better,
+		.traffic_gb_s = !app && latency ? o->traffic_gb_s : 0,
+		.latency_bound = !app && !latency && req->max_lat_ns > 0,
+	};
+	if (!app)
+		snprintf(o->kernel, sizeof(o->kernel), "%s", req->kernel->name);
+}
+
 void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct tt_topo *t,
 		  const struct tt_sysfs *sfs, const struct tt_auto_hooks *hooks)
 {
@@ -58,7 +80,7 @@ void tt_auto_init(struct tt_auto *c, const struct tt_auto_req *req, const struct
 	if (req->granularity == TT_GRANULARITY_DEFAULT)
 		c->req.granularity = tier_interface(c) ? TT_GRANULARITY_TIER : TT_GRANULARITY_NODE;
 	c->tiers = c->req.granularity == TT_GRANULARITY_TIER;
-	c->latency = req->objective == TT_OBJECTIVE_LATENCY;
+	objective_of(req, &c->req.objective);
 	c->simulated = req->model != NULL;
 	c->req_threads = req->threads;
 	tt_search_cfg_default(&c->cfg);
@@ -490,7 +512,7 @@ static int infeasible(const struct tt_auto *c, const struct tt_report *r)
 		tt_err(TT_EFAIL,
 		       "%s--traffic-rate %.1f GB/s exceeds every candidate's capacity: none of %d "
 		       "trials carried it; the highest capacity found was %.1f GB/s",
-		       c->simulated ? "SIMULATED: " : "", c->req.traffic_bytes_s / 1e9,
+		       c->simulated ? "SIMULATED: " : "", c->req.objective.traffic_gb_s,
 		       r->nmeasured, r->max_capacity_bytes_s / 1e9);
 		tt_err_hint("state a traffic within the capacity (--traffic-rate), or give more "
 			    "nodes (--nodes)");
@@ -569,7 +591,7 @@ int tt_auto_search(struct tt_auto *c)
 	}
 	if (rc == 0)
 		rc = tt_report_build(r, &c->s, c->req.source, c->simulated);
-	if (rc == 0 && c->latency)
+	if (rc == 0 && c->req.objective.kind == TT_OBJ_LATENCY)
 		tt_report_latency_objective(r, &c->s);
 	if (rc == 0 && r->none_feasible)
 		rc = infeasible(c, r);

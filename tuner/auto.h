@@ -30,6 +30,7 @@
 #define TT_AUTO_H
 
 #include "../bench/place.h"
+#include "../core/objective.h"
 #include "../writer/apply.h"
 #include "../core/recommend.h"
 #include "../core/topo.h"
@@ -55,10 +56,9 @@ struct tt_wi_backend;
 enum tt_run_kind { TT_RUN_AUTO, TT_RUN_SWEEP };
 const char *tt_run_kind_name(enum tt_run_kind k);
 
-/* The objectives and groupings a request names; the option tables take
- * their words from these NULL-terminated lists, indexed by the enums. */
-enum tt_auto_goal { TT_OBJECTIVE_BANDWIDTH, TT_OBJECTIVE_LATENCY };
-extern const char *const tt_objective_names[];
+/* The groupings a request names; the option table takes its words from
+ * this NULL-terminated list, indexed by the enum. (The objectives' are
+ * core/objective.h's tt_objective_names.) */
 enum tt_granularity {
 	TT_GRANULARITY_DEFAULT = -1, /* the interface's (tt_auto_init) */
 	TT_GRANULARITY_NODE,
@@ -100,9 +100,13 @@ struct tt_auto_req {
 	const struct tt_model *model; /* NULL: real trials */
 	double sigma;		      /* the model's relative noise */
 	uint64_t seed;		      /* the model's noise seed */
-	enum tt_auto_goal objective;  /* latency: scores are 1e9 / lat_ns */
-	double traffic_bytes_s;	      /* the latency objective's stated traffic, bytes/s */
-	double max_lat_ns;	      /* --max-latency; 0: none */
+	/* What the run ranks by, from the option to the record: the kind
+	 * (TT_OBJ_BANDWIDTH; TT_OBJ_LATENCY at traffic_gb_s, whose scores are
+	 * 1e9 / lat_ns). tt_auto_init completes it from the rest of the
+	 * request: the mix's kernel, the bound, app mode's wall time or
+	 * metric. */
+	struct tt_objective objective;
+	double max_lat_ns; /* --max-latency; 0: none */
 	/* Tier: the search's groups are tiers, and every measurement splits
 	 * their weights over the tiers' nodes first. */
 	enum tt_granularity granularity;
@@ -278,7 +282,8 @@ struct tt_auto_doc {
 	const char *root;	       /* the topology's root as given */
 	bool model_tree;	       /* the root is the model's own tree (read only) */
 	const struct tt_topo *t;       /* host, CPU, kernel release, tiers */
-	bool simulated, tiers, latency;
+	bool simulated, tiers;
+	const struct tt_objective *objective; /* req's: what the run ranks by, as recorded */
 	int threads;	   /* as run: the model's count or the last real trial's; 0: unknown */
 	int budget_trials; /* the profile's share included; 0: none */
 	double budget_s;   /* s; 0: none */
@@ -320,7 +325,6 @@ struct tt_auto {
 	struct tt_auto_hooks hooks;
 	bool simulated; /* with a model: every figure says so */
 	bool tiers;	/* the search's groups are tiers */
-	bool latency;	/* the latency objective */
 	struct tt_search_cfg cfg;
 	struct tt_auto_prior prior;
 	struct tt_auto_pipe pipe;

@@ -61,10 +61,7 @@ static void mean_headline(const struct tt_figure *f, double mean, double lo, dou
 	h->mean = mean;
 	h->lo = lo;
 	h->hi = hi;
-	if (!isfinite(h->lo) || !isfinite(h->hi))
-		h->lo = h->hi = NAN;
-	else if (h->q->positive)
-		tt_ci_positive(&h->lo, &h->hi);
+	tt_ci_bounded(f, &h->lo, &h->hi);
 }
 
 /* A score (higher is better, docs/json.md's recommendations[].score) in
@@ -209,6 +206,13 @@ void tt_headline_text(const struct tt_headline *h, char *buf, size_t size)
 	}
 #undef ADD
 #undef VALUE
+}
+
+const char tt_size_unit[] = "MiB";
+
+int tt_size_print(double bytes, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%.1f", bytes / (1 << 20));
 }
 
 const char *tt_distrust_word(enum tt_distrust d)
@@ -533,7 +537,7 @@ void tt_trials_text(json_t *run, FILE *f)
 	json_t *t;
 
 	json_array_foreach (json_object_get(run, "trials"), i, t) {
-		char mean[32], lo[32], hi[32], ci[72] = "n/a";
+		char mean[32], ci[72];
 
 		trial_headline(run, t, &h);
 		if (h.kind != TT_HEADLINE_MEAN)
@@ -548,13 +552,7 @@ void tt_trials_text(json_t *run, FILE *f)
 		}
 		any = true;
 		tt_figure_print(h.q, h.mean, mean, sizeof(mean));
-		if (isfinite(h.lo)) {
-			tt_figure_print(h.q, h.lo, lo, sizeof(lo));
-			tt_figure_print(h.q, h.hi, hi, sizeof(hi));
-			snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
-		} else if (h.n >= 2) {
-			snprintf(ci, sizeof(ci), "unbounded");
-		}
+		tt_ci_print(h.q, h.lo, h.hi, h.n >= 2, ci, sizeof(ci));
 		fprintf(f, "%5" JSON_INTEGER_FORMAT " %14s %29s %12d\n",
 			json_integer_value(json_object_get(t, "seq")), mean, ci, h.n);
 	}

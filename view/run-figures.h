@@ -67,6 +67,11 @@ void tt_headline_text(const struct tt_headline *h, char *buf, size_t size);
  * fields it was made from taken out. */
 void tt_headline_json(json_t *run, const struct tt_headline *h);
 
+/* A trial's array size as show's column gives it, in tt_size_unit (MiB:
+ * 2^20 bytes, as bench's --size counts them) to 0.1; snprintf's return. */
+extern const char tt_size_unit[];
+int tt_size_print(double bytes, char *buf, size_t size);
+
 /* Trials whose figures the tool does not stand behind, as recorded with
  * them (bench/run.h: unstable, cache_resident, below_llc_rule): show says
  * each with its count and reason under the trials, runs the word after the

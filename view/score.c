@@ -4,9 +4,11 @@
 
 #include "../measure/stats.h"
 
+#include "../core/figure.h"
 #include "../core/objective.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 double tt_score_k(const struct tt_objective *o)
@@ -53,4 +55,41 @@ int tt_score_mean_ci(const struct tt_objective *o, const double *x, int n, doubl
 	}
 	free(s);
 	return used;
+}
+
+const struct tt_figure *tt_score_fig(const struct tt_objective *o)
+{
+	const struct tt_figure *f = tt_objective_figure(o);
+
+	return f ? f : tt_figure(TT_FIG_BANDWIDTH);
+}
+
+const char *tt_score_unit(const struct tt_objective *o)
+{
+	return tt_score_fig(o)->plot_unit;
+}
+
+double tt_score_value(const struct tt_objective *o, double score)
+{
+	double k = tt_score_k(o);
+
+	return k ? k / score : score;
+}
+
+int tt_score_print(const struct tt_objective *o, double score, char *buf, size_t size)
+{
+	return tt_figure_print(tt_score_fig(o), tt_score_value(o, score), buf, size);
+}
+
+int tt_figure_print_whole(const struct tt_figure *f, double value, char *buf, size_t size)
+{
+	return snprintf(buf, size, "%.0f", value / f->divisor);
+}
+
+int tt_objective_traffic_print(const struct tt_objective *o, char *buf, size_t size)
+{
+	const struct tt_figure *bw = tt_figure(TT_FIG_BANDWIDTH);
+
+	/* traffic_gb_s is kept in the text's unit, the figure's shown one. */
+	return snprintf(buf, size, "%.1f %s", o->traffic_gb_s, bw->label);
 }

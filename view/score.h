@@ -14,6 +14,10 @@
 #ifndef TT_SCORE_H
 #define TT_SCORE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+struct tt_figure;
 struct tt_objective;
 
 /* For a run's objective (core/objective.h): k where score = k / figure,
@@ -33,5 +37,25 @@ void tt_score_figure(double k, double score, double lo, double hi, double *fig, 
  * used (0: *mean and the ends NaN; 1: the ends NaN). */
 int tt_score_mean_ci(const struct tt_objective *o, const double *x, int n, double *mean, double *lo,
 		     double *hi);
+
+/* How a score reads while a run goes and in its report (auto's and
+ * sweep's tables, progress and status lines), from the figure table
+ * (core/figure.h) as show reads the run after: */
+/* The figure o ranks by; bandwidth for an objective of none. */
+const struct tt_figure *tt_score_fig(const struct tt_objective *o);
+/* A column's unit: the figure's label, "metric" for a metric that has
+ * none (as plot's axis names it). */
+const char *tt_score_unit(const struct tt_objective *o);
+/* A score's figure, in its SI unit (k / score, or the score). */
+double tt_score_value(const struct tt_objective *o, double score);
+/* The score as shown: its figure with the table's scale and decimals
+ * (tt_figure_print); snprintf's return. */
+int tt_score_print(const struct tt_objective *o, double score, char *buf, size_t size);
+/* A figure rounded to whole units (value / divisor, %.0f): a bound as
+ * the option states it (--max-latency 200 is "200 ns"). */
+int tt_figure_print_whole(const struct tt_figure *f, double value, char *buf, size_t size);
+/* The traffic a latency objective runs at, with its unit, to 0.1 of it as
+ * the option and the recorded text name it ("250.0 GB/s"). */
+int tt_objective_traffic_print(const struct tt_objective *o, char *buf, size_t size);
 
 #endif

@@ -517,8 +517,8 @@ int tt_recos_check_machine(const struct tt_recos *rs, const struct tt_topo *t, b
 	return TT_EINPUT;
 }
 
-int tt_recos_from_args(const char *weights, const char *tier_weights, int src,
-		       const struct tt_wi_backend *to, struct tt_recos *rs)
+int tt_recos_from_args(const struct tt_weights *weights, const struct tt_weights *tier_weights,
+		       int src, const struct tt_wi_backend *to, struct tt_recos *rs)
 {
 	enum tt_wi_key key = weights ? TT_WI_BY_NODE : TT_WI_BY_TIER;
 	/* Tier weights for an rfcv1 kernel are its own, not the v2 RFC's,
@@ -532,6 +532,6 @@ int tt_recos_from_args(const char *weights, const char *tier_weights, int src,
 	if (be->per_source && src < 0)
 		return tt_err(TT_EINPUT, "%s weights are per source node: give --source-node N",
 			      be->unit);
-	return tt_recos_add(rs, src, be->name, weights ? weights : tier_weights, NAN,
-			    weights ? "--weights" : "--tier-weights");
+	return tt_recos_add_weights(rs, src, be->name, weights ? weights : tier_weights, NAN,
+				    weights ? "--weights" : "--tier-weights");
 }

@@ -34,7 +34,7 @@ bool tt_recos_other_hw(const struct tt_recos *rs, const struct tt_topo *t);
  * (--tier-weights), for to when it is keyed that way (the interface being
  * written), else the first interface keyed that way (a per-source one
  * needs a source node). */
-int tt_recos_from_args(const char *weights, const char *tier_weights, int src,
-		       const struct tt_wi_backend *to, struct tt_recos *rs);
+int tt_recos_from_args(const struct tt_weights *weights, const struct tt_weights *tier_weights,
+		       int src, const struct tt_wi_backend *to, struct tt_recos *rs);
 
 #endif

@@ -21,7 +21,7 @@
  * goes through hooks.note, in the order it happens.
  *
  *	struct tt_writer_req rq = { .from = TT_WRITER_WEIGHTS, .kind = TT_WRITER_APPLY,
- *				    .sfs = &sfs, .topo = &t, .be = be, .weights = "0:5,1:2",
+ *				    .sfs = &sfs, .topo = &t, .be = be, .weights = &w,
  *				    .source = -1, .hooks = {...} };
  *	struct tt_writer_result res;
  *	rc = tt_writer_run(&rq, &res);       (res.plan: what was or would be written)
@@ -107,11 +107,13 @@ struct tt_writer_req {
 	enum tt_writer_kind kind;
 	const struct tt_sysfs *sfs;
 	const struct tt_topo *topo;
-	const struct tt_wi_backend *be;	    /* the interface written */
-	const char *weights, *tier_weights; /* TT_WRITER_WEIGHTS */
-	int64_t run_id;			    /* TT_WRITER_RUN; for AUTO: its run (0: none) */
-	const char *profile;		    /* TT_WRITER_PROFILE */
-	int source;			    /* the source node, -1: none given */
+	const struct tt_wi_backend *be; /* the interface written */
+	/* TT_WRITER_WEIGHTS: as the command line read them (cli_weights_read),
+	 * node or tier weights. */
+	const struct tt_weights *weights, *tier_weights;
+	int64_t run_id;	     /* TT_WRITER_RUN; for AUTO: its run (0: none) */
+	const char *profile; /* TT_WRITER_PROFILE */
+	int source;	     /* the source node, -1: none given */
 	bool all_sources;
 	bool force;   /* apply what another machine found; lose auto mode; undo changed files */
 	bool dry_run; /* plan and verify, write nothing */

@@ -29,7 +29,7 @@ struct run {
 };
 
 static struct run *run_model(enum tt_run_kind kind, const char *fixture, const char *model,
-			     enum tt_auto_goal objective, double traffic_gbs)
+			     enum tt_objective_kind objective, double traffic_gbs)
 {
 	const char *top = getenv("TT_TOP") ? getenv("TT_TOP") : ".";
 	struct run *x = calloc(1, sizeof(*x));
@@ -40,8 +40,7 @@ static struct run *run_model(enum tt_run_kind kind, const char *fixture, const c
 				 .repeat = 5,
 				 .sigma = 0.03,
 				 .seed = 7,
-				 .objective = objective,
-				 .traffic_bytes_s = traffic_gbs * 1e9,
+				 .objective = { .kind = objective, .traffic_gb_s = traffic_gbs },
 				 .granularity = TT_GRANULARITY_DEFAULT,
 				 .strategy = kind == TT_RUN_SWEEP ? &tt_s_grid : &tt_s_shares,
 				 .max_weight = kind == TT_RUN_SWEEP ? 3 : 32,
@@ -146,10 +145,15 @@ static void check_profile(const struct run *x)
 	}
 }
 
+static bool latency(const struct run *x)
+{
+	return x->d->objective->kind == TT_OBJ_LATENCY;
+}
+
 /* A figure in the text's unit from the JSON's bytes/s or ns. */
 static double shown(const struct run *x, const json_t *o, const char *key)
 {
-	return x->d->latency ? num(o, "lat_mean_ns") : num(o, key) / 1e9;
+	return latency(x) ? num(o, "lat_mean_ns") : num(o, key) / 1e9;
 }
 
 /* Each baseline's row and its "vs" line, and the best's row. */
@@ -163,23 +167,25 @@ static void check_baselines(const struct run *x)
 	json_array_foreach ((json_t *)bases, i, b) {
 		const char *name = json_string_value(json_object_get(b, "name"));
 		char prefix[32];
-		double mean, half, g, lo, hi;
+		double mean, clo, chi, g, lo, hi;
 
 		snprintf(prefix, sizeof(prefix), "%-8s ", name);
-		assert_int_equal(sscanf(line(x, prefix, 0) + 9, "%127s %lf ±%lf", tw, &mean, &half),
-				 3);
+		/* The mean and its interval's ends, as show gives them. */
+		assert_int_equal(
+			sscanf(line(x, prefix, 0) + 9, "%127s %lf %lf..%lf", tw, &mean, &clo, &chi),
+			4);
 		weights_text(json_object_get(b, "weights"), w, sizeof(w));
 		assert_string_equal(tw, w);
-		if (!x->d->latency) {
+		if (!latency(x)) {
 			same(mean, shown(x, b, "bw_mean_bytes_s"), 2);
-			same(half,
-			     (num(b, "bw_ci_high_bytes_s") - num(b, "bw_ci_low_bytes_s")) / 2e9, 2);
+			same(clo, num(b, "bw_ci_low_bytes_s") / 1e9, 2);
+			same(chi, num(b, "bw_ci_high_bytes_s") / 1e9, 2);
 		}
-		if (sscanf(line(x, prefix, 0) + 9, "%*s %*f ±%*f %lf%% (%lf..%lf) %31[a-z ]", &g,
-			   &lo, &hi, verdict) == 4) {
+		if (sscanf(line(x, prefix, 0) + 9, "%*s %*f %*f..%*f %lf%% (%lf..%lf) %31[a-z ]",
+			   &g, &lo, &hi, verdict) == 4) {
 			/* The latency objective's: the change of latency, in
 			 * percent (its gain is in loads per second). */
-			bool lat = x->d->latency;
+			bool lat = latency(x);
 
 			same(g, 100 * num(b, lat ? "lat_change" : "gain"), 1);
 			same(lo, 100 * num(b, lat ? "lat_change_ci_low" : "gain_ci_low"), 1);
@@ -197,14 +203,15 @@ static void check_baselines(const struct run *x)
 	weights_text(json_object_get(best, "weights"), w, sizeof(w));
 	assert_int_equal(sscanf(line(x, "best     ", 0) + 9, "%127s", tw), 1);
 	assert_string_equal(tw, w);
-	if (!x->d->latency) {
-		double mean, half;
+	if (!latency(x)) {
+		double mean, clo, chi;
 
-		assert_int_equal(sscanf(line(x, "best     ", 0) + 9, "%*s %lf ±%lf", &mean, &half),
-				 2);
+		assert_int_equal(
+			sscanf(line(x, "best     ", 0) + 9, "%*s %lf %lf..%lf", &mean, &clo, &chi),
+			3);
 		same(mean, shown(x, best, "bw_mean_bytes_s"), 2);
-		same(half, (num(best, "bw_ci_high_bytes_s") - num(best, "bw_ci_low_bytes_s")) / 2e9,
-		     2);
+		same(clo, num(best, "bw_ci_low_bytes_s") / 1e9, 2);
+		same(chi, num(best, "bw_ci_high_bytes_s") / 1e9, 2);
 	}
 }
 
@@ -283,7 +290,7 @@ static void check_all(const struct run *x)
 static void test_spr_keep_auto(void **state)
 {
 	struct run *x =
-		run_model(TT_RUN_AUTO, "spr-ddr5-2cxl", "spr-ddr5-2cxl", TT_OBJECTIVE_BANDWIDTH, 0);
+		run_model(TT_RUN_AUTO, "spr-ddr5-2cxl", "spr-ddr5-2cxl", TT_OBJ_BANDWIDTH, 0);
 	(void)state;
 
 	check_all(x);
@@ -294,7 +301,7 @@ static void test_spr_keep_auto(void **state)
 static void test_hbm_apply(void **state)
 {
 	struct run *x = run_model(TT_RUN_AUTO, "xeon-max-hbm-flat", "xeon-max-hbm-flat",
-				  TT_OBJECTIVE_BANDWIDTH, 0);
+				  TT_OBJ_BANDWIDTH, 0);
 	(void)state;
 
 	assert_string_equal(json_string_value(json_object_get(
@@ -314,7 +321,7 @@ static void test_hbm_apply(void **state)
 static void test_latency(void **state)
 {
 	struct run *x =
-		run_model(TT_RUN_AUTO, "spr-ddr5-2cxl", "spr-ddr5-2cxl", TT_OBJECTIVE_LATENCY, 100);
+		run_model(TT_RUN_AUTO, "spr-ddr5-2cxl", "spr-ddr5-2cxl", TT_OBJ_LATENCY, 100);
 	const json_t *bases = json_object_get(x->j, "baselines");
 	size_t i;
 	json_t *b;
@@ -359,8 +366,8 @@ static void test_latency(void **state)
 /* A sweep: its table has a row per vector, each the JSON's trial. */
 static void test_sweep(void **state)
 {
-	struct run *x = run_model(TT_RUN_SWEEP, "spr-ddr5-2cxl", "spr-ddr5-2cxl",
-				  TT_OBJECTIVE_BANDWIDTH, 0);
+	struct run *x =
+		run_model(TT_RUN_SWEEP, "spr-ddr5-2cxl", "spr-ddr5-2cxl", TT_OBJ_BANDWIDTH, 0);
 	const json_t *trials = json_object_get(x->j, "trials");
 	size_t i;
 	json_t *t;
@@ -369,16 +376,18 @@ static void test_sweep(void **state)
 	assert_true(json_array_size(trials) > 10);
 	json_array_foreach ((json_t *)trials, i, t) {
 		char w[128], tw[128];
-		double share, mean, half;
+		double share, mean, lo, hi;
 		int n;
 
 		weights_text(json_object_get(t, "weights"), w, sizeof(w));
 		assert_int_equal(sscanf(line(x, "SIMULATED ", 1 + (int)i) + 10,
-					"%127s %lf%% %lf ±%lf %d", tw, &share, &mean, &half, &n),
-				 5);
+					"%127s %lf%% %lf %lf..%lf %d", tw, &share, &mean, &lo, &hi,
+					&n),
+				 6);
 		assert_string_equal(tw, w);
 		same(mean, num(t, "bw_mean_bytes_s") / 1e9, 2);
-		same(half, (num(t, "bw_ci_high_bytes_s") - num(t, "bw_ci_low_bytes_s")) / 2e9, 2);
+		same(lo, num(t, "bw_ci_low_bytes_s") / 1e9, 2);
+		same(hi, num(t, "bw_ci_high_bytes_s") / 1e9, 2);
 		assert_int_equal(n, json_integer_value(json_object_get(t, "measurements")));
 	}
 	check_all(x);

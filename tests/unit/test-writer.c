@@ -79,16 +79,18 @@ static int plan_five(void *ctx, struct tt_apply_plan *p)
 /* One request as a front end makes it; refused by the strict rule. */
 static void refused(enum tt_writer_kind kind, enum tt_writer_from from, const char *says)
 {
+	struct tt_weights w;
 	struct tt_writer_req rq = { .kind = kind,
 				    .from = from,
 				    .sfs = &sfs,
 				    .topo = &topo,
 				    .be = be,
-				    .weights = "0:5,1:2,2:1",
+				    .weights = &w,
 				    .source = -1,
 				    .hooks = { .plan = plan_five } };
 	struct tt_writer_result res;
 
+	assert_int_equal(tt_weights_parse("0:5,1:2,2:1", &w), 0);
 	assert_int_equal(tt_writer_run(&rq, &res), TT_EUNAVAIL);
 	assert_non_null(strstr(tt_err_msg(), says));
 	assert_int_equal(res.written, 0);

@@ -3,6 +3,7 @@
  * with. Written to a temp file and renamed, so a reader never sees half. */
 #include "auto-display.h"
 #include "cli.h"
+#include "export.h"
 #include "../view/run-figures.h"
 
 #include "../writer/apply.h"
@@ -21,110 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct export
-{
-	struct tt_cli *cli;
-	const struct tt_topo *t;
-	struct tt_recos rs; /* as recommended */
-	int nbe;
-	const struct tt_wi_backend *be[8]; /* interfaces to write for, in table order */
-	int source;			   /* -1: all */
-	json_t *run;			   /* csv: the run with its trials */
-	const char *profile;		   /* --profile FILE, or NULL */
-	const char *profile_error;	   /* prometheus: why the profile is bad, or NULL */
-	char **command;			   /* systemd: the service's command after "--" */
-	int ncommand;
-};
-
-/* One comment line in every format: the host name comes from a database
- * that may have been merged from anywhere, so it is escaped (a newline in
- * it would otherwise start a command in the shell export). */
-static const char *header(const struct export *e)
-{
-	static char buf[1200];
-	char host[1024];
-
-	if (e->rs.run_id)
-		snprintf(buf, sizeof(buf), "%stiertune recommendation from run %jd on %s%s",
-			 e->rs.simulated ? "SIMULATED: " : "", (intmax_t)e->rs.run_id,
-			 tt_str_escape(e->rs.hostname, host, sizeof(host)),
-			 e->rs.simulated ? " (a performance model's figures, not measurements)"
-					 : "");
-	else if (e->profile) {
-		char file[512];
-
-		/* The file name is the user's, and could hold a newline too. */
-		snprintf(buf, sizeof(buf), "%stiertune recommendation from profile '%s' (host %s)",
-			 e->rs.simulated ? "SIMULATED: " : "",
-			 tt_str_escape(e->profile, file, sizeof(file)),
-			 tt_str_escape(e->rs.hostname, host, sizeof(host)));
-	} else
-		snprintf(buf, sizeof(buf), "tiertune weights given on the command line");
-	return buf;
-}
-
-/* A format's line for one write: first is the first write to this file
- * (a per-source interface writes a file once per source). */
-typedef void (*write_fn)(FILE *f, const struct tt_wi_backend *be, const char *file,
-			 const char *value, bool first, bool implied);
-
-struct each_ctx {
-	FILE *f;
-	const struct tt_wi_backend *be;
-	write_fn fn;
-	int nseen;
-	char seen[64][160]; /* files written so far */
-};
-
-static int each_cb(void *ctx, enum tt_write_kind kind, int src, const char *file, const char *value,
-		   bool implied)
-{
-	struct each_ctx *c = ctx;
-	bool first = true;
-
-	(void)kind;
-	(void)src;
-	for (int i = 0; i < c->nseen && first; i++)
-		first = strcmp(c->seen[i], file) != 0;
-	if (first && c->nseen < (int)(sizeof(c->seen) / sizeof(c->seen[0])))
-		snprintf(c->seen[c->nseen++], sizeof(c->seen[0]), "%s", file);
-	c->fn(c->f, c->be, file, value, first, implied);
-	return 0;
-}
-
-/* The interface's writes for the recommendations (its backend's writes
- * hook): one merged vector for an interface that is not per source, a
- * vector per source otherwise. */
-static int each_write(const struct export *e, const struct tt_wi_backend *be, FILE *f, write_fn fn)
-{
-	struct tt_recos rs = e->rs;
-	struct each_ctx *c = calloc(1, sizeof(*c));
-	int used = 0, rc = c ? tt_recos_convert(&rs, e->t, be) : tt_err(TT_EFAIL, "out of memory");
-
-	if (rc < 0)
-		goto out;
-	*c = (struct each_ctx){ .f = f, .be = be, .fn = fn };
-	if (!be->per_source) {
-		struct tt_weights w;
-
-		rc = tt_recos_merged(&rs, be, e->source, &w);
-		if (rc == 0)
-			rc = be->writes(&e->cli->sfs, e->t, -1, &w, each_cb, c);
-		goto out;
-	}
-	for (int i = 0; i < rs.n && rc == 0; i++) {
-		if (e->source >= 0 && rs.r[i].source_node != e->source)
-			continue;
-		used++;
-		rc = be->writes(&e->cli->sfs, e->t, rs.r[i].source_node, &rs.r[i].w, each_cb, c);
-	}
-	if (rc == 0 && !used)
-		rc = tt_err(TT_EINPUT, "no recommendation for source node %d", e->source);
-out:
-	free(c);
-	return rc;
-}
 
 static void shell_line(FILE *f, const struct tt_wi_backend *be, const char *file, const char *value,
 		       bool first, bool implied)
@@ -199,7 +96,7 @@ static int shell(const struct export *e, FILE *f)
 		"missing() { echo \"$0: no $root$1 (a node not online yet?): nothing written\" "
 		">&2; "
 		"exit 1; }\n",
-		header(e));
+		cli_export_header(e));
 	for (int i = 0; i < e->nbe && rc == 0; i++) {
 		const struct tt_wi_backend *be = e->be[i];
 		char first[512] = "";
@@ -207,7 +104,7 @@ static int shell(const struct export *e, FILE *f)
 
 		if (!mf)
 			return tt_err(TT_EFAIL, "out of memory");
-		rc = each_write(e, be, mf, shell_first);
+		rc = cli_export_each_write(e, be, mf, shell_first);
 		fclose(mf);
 		fprintf(f, "\n# the %s interface: %s\n", be->name, be->summary);
 		/* The two RFCs share the tier files' path; what a file holds
@@ -222,7 +119,7 @@ static int shell(const struct export *e, FILE *f)
 			fprintf(f, "use_%s=\nif [ -f \"$root%s\" ]; then\n\tuse_%s=1\n", be->name,
 				first, be->name);
 		if (rc == 0)
-			rc = each_write(e, be, f, any ? shell_check_in : shell_check);
+			rc = cli_export_each_write(e, be, f, any ? shell_check_in : shell_check);
 		if (any)
 			fputs("fi\n", f);
 	}
@@ -238,7 +135,7 @@ static int shell(const struct export *e, FILE *f)
 		fprintf(f, "\n# the %s interface\n", e->be[i]->name);
 		if (any)
 			fprintf(f, "if [ -n \"$use_%s\" ]; then\n", e->be[i]->name);
-		rc = each_write(e, e->be[i], f, shell_line);
+		rc = cli_export_each_write(e, e->be[i], f, shell_line);
 		if (any)
 			fputs("fi\n", f);
 	}
@@ -267,408 +164,11 @@ static int tmpfiles(const struct export *e, FILE *f)
 		"# 0, and checks no hardware fingerprint. tiertune-apply.service (tiertune\n"
 		"# apply --profile FILE, docs/fleet.md) is all or nothing, and runs again when\n"
 		"# memory comes online: use it where tiertune is installed.\n",
-		header(e));
+		cli_export_header(e));
 	fprintf(f, "#Type Path%*s Mode User Group Age Argument\n", 50, "");
 	for (int i = 0; i < e->nbe && rc == 0; i++)
-		rc = each_write(e, e->be[i], f, tmpfiles_line);
+		rc = cli_export_each_write(e, e->be[i], f, tmpfiles_line);
 	return rc;
-}
-
-static void numactl_line(FILE *f, const struct tt_wi_backend *be, const char *file,
-			 const char *value, bool first, bool implied)
-{
-	(void)be;
-	(void)first;
-	if (!implied)
-		fprintf(f, "#   %s = %s\n", file, value);
-}
-
-/* A launch of the program tuned for (numactl, a systemd drop-in): the
- * policy names nodes and the kernel takes their weights from sysfs, so the
- * weights are the first interface of the table that holds global node
- * weights; the program's CPUs go on the source node the weights were
- * tuned for: --source-node, or the recommendation's own. */
-struct launch {
-	const struct tt_wi_backend *be;
-	struct tt_weights w;
-	int src;
-	char nodes[256];    /* the policy's, "0-2" */
-	char weights[1024]; /* "0:5,1:2,2:1" */
-};
-
-static int launch_plan(const struct export *e, const char *what, const char *hint, struct launch *l)
-{
-	struct tt_recos rs = e->rs;
-	int rc;
-
-	memset(l, 0, sizeof(*l));
-	l->src = e->source;
-	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b && !l->be; b++)
-		if ((*b)->key == TT_WI_BY_NODE && !(*b)->per_source)
-			l->be = *b;
-	if (!l->be)
-		return tt_err(TT_EUNAVAIL, "no weight interface holds global node weights");
-	for (int i = 0; i < rs.n && l->src < 0; i++)
-		l->src = rs.r[i].source_node;
-	if (l->src < 0) {
-		tt_err(TT_EINPUT,
-		       "%s runs the program on the CPUs of the node the weights are for: give "
-		       "--source-node N",
-		       what);
-		tt_err_hint("%s", hint);
-		return TT_EINPUT;
-	}
-	rc = tt_recos_convert(&rs, e->t, l->be);
-	if (rc == 0)
-		rc = tt_recos_merged(&rs, l->be, e->source, &l->w);
-	if (rc < 0)
-		return rc;
-	tt_bit_format_list(l->w.set.bits, TT_MAX_NODES, l->nodes, sizeof(l->nodes));
-	tt_weights_format(&l->w, l->weights, sizeof(l->weights));
-	return 0;
-}
-
-static int numactl(const struct export *e, FILE *f)
-{
-	struct launch l;
-	char why[256];
-	int rc = launch_plan(e, "the numactl line",
-			     "--cpunodebind=N keeps its threads where the weights were tuned", &l);
-
-	if (rc < 0)
-		return rc;
-	fprintf(f, "# %s\n# needs these weights in sysfs (tiertune apply --weights %s):\n",
-		header(e), l.weights);
-	struct each_ctx c = { .f = f, .be = l.be, .fn = numactl_line };
-	rc = l.be->writes(NULL, e->t, -1, &l.w, each_cb, &c);
-	if (rc < 0)
-		return rc;
-	if (cli_numactl_weighted(why, sizeof(why))) {
-		fprintf(f, "numactl --cpunodebind=%d --weighted-interleave=%s -- \"$@\"\n", l.src,
-			l.nodes);
-		return 0;
-	}
-	/* tiertune run checks that sysfs holds the weights before it starts
-	 * the program (numactl cannot). */
-	fprintf(f,
-		"# %s: tiertune run does the same\ntiertune run --weights %s --source-node %d "
-		"-- \"$@\"\n",
-		why, l.weights, l.src);
-	return 0;
-}
-
-/* One word of an ExecStart= line as systemd splits it (systemd.service(5),
- * "Command lines"): specifiers (%) and variables ($) doubled, a word with
- * anything but plain characters in double quotes with \\ and \" escaped,
- * a lone ";" (which would end the command) as "\;". A control character
- * has no form a reader would take for what it is: refused before anything
- * is written (command_ok). */
-static bool unit_char(char c)
-{
-	return (unsigned char)c >= 0x20 && c != 0x7f;
-}
-
-static int command_ok(char **words, int n)
-{
-	for (int i = 0; i < n; i++)
-		for (const char *p = words[i]; *p; p++)
-			if (!unit_char(*p))
-				return tt_err(
-					TT_EINPUT,
-					"command argument '%s' has a control character, which "
-					"a unit file cannot hold",
-					words[i]);
-	return 0;
-}
-
-static void unit_word(FILE *f, const char *w)
-{
-	bool plain = *w != '\0';
-
-	for (const char *p = w; *p; p++)
-		plain &= strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				"0123456789_./:=,+@-",
-				*p) != NULL;
-	if (strcmp(w, ";") == 0) {
-		fputs("\\;", f);
-		return;
-	}
-	if (!plain)
-		fputc('"', f);
-	for (const char *p = w; *p; p++) {
-		if (*p == '%' || *p == '$')
-			fputc(*p, f);
-		else if (*p == '\\' || *p == '"')
-			fputc('\\', f);
-		fputc(*p, f);
-	}
-	if (!plain)
-		fputc('"', f);
-}
-
-/* The service's command (export ... -- COMMAND ARGS) through tiertune run,
- * which sets the policy before it execs it and checks that sysfs holds the
- * weights the boot unit wrote: the unit's own ExecStart= cleared first (a
- * drop-in adds to a list otherwise). tiertune by its absolute path, which
- * systemd before 239 needs. */
-static int exec_start(const struct export *e, const struct launch *l, FILE *f)
-{
-	char self[4096];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (len > 0)
-		self[len] = '\0';
-	else
-		snprintf(self, sizeof(self), "tiertune");
-	fprintf(f, "# instead, in place of the service's own command:\nExecStart=\nExecStart=");
-	unit_word(f, self);
-	fprintf(f, " run --weights %s --source-node %d --", l->weights, l->src);
-	for (int i = 0; i < e->ncommand; i++) {
-		fputc(' ', f);
-		unit_word(f, e->command[i]);
-	}
-	fputc('\n', f);
-	return 0;
-}
-
-/* A systemd drop-in for the service that runs the program tuned for: its
- * CPUs on the source node, its memory policy weighted interleave over the
- * weights' nodes, one setting a line (systemd.syntax(7): a list on one
- * line is one value), each with the systemd that has it. The weights
- * themselves are global and come from the boot unit (systemd/), which the
- * service is ordered after. NUMAPolicy=weighted-interleave is systemd
- * pull request 42688 (merged 2026-06-22); NUMAPolicy= and NUMAMask= are
- * systemd 243 (pull request 12764). Whether this host's systemd takes the
- * policy is asked of it (cli_systemd_weighted): where it does not, the
- * line would be ignored with a warning and the service would run under the
- * default policy, so the drop-in says so and gives the ExecStart= through
- * tiertune run instead of a line that does nothing. */
-static int systemd(const struct export *e, FILE *f)
-{
-	const struct tt_node *n;
-	uint64_t bits[TT_MAX_CPUS / 64] = { 0 };
-	char cpus[1024], version[256];
-	struct launch l;
-	int has,
-		rc = launch_plan(e, "the systemd drop-in",
-				 "CPUAffinity= keeps its threads where the weights were tuned", &l);
-
-	if (rc < 0)
-		return rc;
-	n = tt_topo_node(e->t, l.src);
-	if (!n || !n->ncpus)
-		return tt_err(TT_EINPUT, "source node %d has no CPUs to run the program on", l.src);
-	for (int i = 0; i < n->ncpus; i++)
-		tt_bit_set(bits, (unsigned int)n->cpus[i]);
-	tt_bit_format_list(bits, TT_MAX_CPUS, cpus, sizeof(cpus));
-	has = cli_systemd_weighted(version, sizeof(version));
-	fprintf(f,
-		"# %s\n"
-		"# A drop-in for the service that runs the program these weights were tuned\n"
-		"# for: /etc/systemd/system/SERVICE.service.d/tiertune.conf, then\n"
-		"# 'systemctl daemon-reload' and a restart of SERVICE.\n"
-		"# The weights are global (sysfs), set by no line here: the boot unit\n"
-		"# tiertune-apply.service writes them (docs/fleet.md), from a profile of them:\n"
-		"#   tiertune export --weights %s --format json -o /etc/tiertune/profile.json\n"
-		"#   systemctl enable tiertune-apply.service\n"
-		"[Unit]\n"
-		"# The weights written before the program starts (any systemd).\n"
-		"Wants=tiertune-apply.service\n"
-		"After=tiertune-apply.service\n"
-		"\n"
-		"[Service]\n"
-		"# Its threads on node %d's CPUs, where the weights were tuned (any systemd).\n"
-		"CPUAffinity=%s\n",
-		header(e), l.weights, l.src, cpus);
-	if (has != 0) {
-		fprintf(f,
-			"# Its pages over nodes %s by the weights. "
-			"NUMAPolicy=weighted-interleave:\n"
-			"# a systemd with pull request 42688 (merged 2026-06-22; Debian 12's 252\n"
-			"# lacks it, and an older one ignores the line with a warning)%s%s%s.\n"
-			"NUMAPolicy=weighted-interleave\n"
-			"# NUMAMask=: systemd 243+, which every policy but default and local "
-			"needs.\n"
-			"NUMAMask=%s\n",
-			l.nodes, has > 0 ? "; this host's " : "", has > 0 ? version : "",
-			has > 0 ? " takes it" : "; no systemd-analyze here to ask", l.nodes);
-		if (e->ncommand)
-			fprintf(f, "# (The service's own ExecStart= stays: systemd sets the policy "
-				   "for it.)\n");
-		return 0;
-	}
-	fprintf(f,
-		"# Its pages over nodes %s by the weights: this host's %s has no\n"
-		"# NUMAPolicy=weighted-interleave (pull request 42688, merged 2026-06-22), and\n"
-		"# would ignore it with a warning. The program starts through tiertune run\n",
-		l.nodes, version);
-	if (!e->ncommand) {
-		fprintf(f,
-			"# instead: replace its ExecStart= with these two lines, PROGRAM its "
-			"command\n"
-			"# (or export again with '-- COMMAND ARGS...' to have them written).\n"
-			"#ExecStart=\n"
-			"#ExecStart=tiertune run --weights %s --source-node %d -- PROGRAM\n",
-			l.weights, l.src);
-		return 0;
-	}
-	return exec_start(e, &l, f);
-}
-
-/* The recommendation's mean and 95% interval, the figure the search
- * ranked it by (view/run-figures.h), as a summary's quantiles are: one
- * gauge, the statistic in a label. None from weights or a profile. */
-static void prometheus_figures(const struct export *e, FILE *f)
-{
-	bool helped = false;
-	json_t *reco;
-	size_t i;
-
-	json_array_foreach (json_object_get(e->run, "recommendations"), i, reco) {
-		int src = (int)json_integer_value(json_object_get(reco, "source_node"));
-		const char *const stat[] = { "mean", "ci_low", "ci_high" };
-		struct tt_headline h;
-
-		tt_reco_headline(e->run, reco, &h);
-		if (h.kind != TT_HEADLINE_MEAN || (e->source >= 0 && src != e->source))
-			continue;
-		if (!helped)
-			fprintf(f,
-				"# HELP %s The recommended weights' mean over their measurements, "
-				"and its 95%% interval, as the search ranked them.\n# TYPE %s "
-				"gauge\n",
-				h.q->prom, h.q->prom);
-		helped = true;
-		for (int j = 0; j < 3; j++) {
-			double v = (double[]){ h.mean, h.lo, h.hi }[j];
-
-			if (isfinite(v))
-				fprintf(f, "%s{source_node=\"%d\",stat=\"%s\"%s} %.17g\n",
-					h.q->prom, src, stat[j],
-					e->rs.simulated ? ",simulated=\"true\"" : "",
-					v * h.q->prom_scale);
-		}
-	}
-}
-
-/* A label value as the text format reads it (\\, \" and \n its only
- * escapes): the reason is made one line of well-formed UTF-8 first
- * (tt_str_escape), as its file name and the input it quotes may be
- * anything. */
-static void prometheus_label(FILE *f, const char *s)
-{
-	char buf[1024];
-
-	for (const char *p = tt_str_escape(s, buf, sizeof(buf)); *p; p++) {
-		if (*p == '\\' || *p == '"')
-			fputc('\\', f);
-		fputc(*p, f);
-	}
-}
-
-/* Whether the profile holds for this host; with a bad one the file is
- * still written, its current weights read now, so that an alert sees the
- * reason rather than the series of the last good minute. */
-static void prometheus_profile_ok(const struct export *e, FILE *f)
-{
-	fprintf(f, "# HELP tiertune_profile_ok 1 when the profile is valid for this host; 0 "
-		   "with the reason (no recommended weights then).\n# TYPE tiertune_profile_ok "
-		   "gauge\n");
-	if (!e->profile_error) {
-		fprintf(f, "tiertune_profile_ok 1\n");
-		return;
-	}
-	fprintf(f, "tiertune_profile_ok{reason=\"");
-	prometheus_label(f, e->profile_error);
-	fprintf(f, "\"} 0\n");
-}
-
-/* node_exporter's textfile collector: recommended and current weights,
- * and the gain the recommendation was measured at. Current weights are
- * those of the interfaces that hold one weight per id for every source. */
-static int prometheus(const struct export *e, FILE *f)
-{
-	bool helped = false, auto_said = false;
-	int id;
-
-	fprintf(f, "# HELP tiertune_weight_recommended Interleave weight tiertune recommends.\n"
-		   "# TYPE tiertune_weight_recommended gauge\n");
-	for (int i = 0; i < e->rs.n; i++) {
-		const struct tt_reco *r = &e->rs.r[i];
-		const struct tt_wi_backend *be = tt_wi_find(r->interface);
-
-		if (e->source >= 0 && r->source_node >= 0 && r->source_node != e->source)
-			continue;
-		char src[64] = "";
-
-		/* No source node: no label, rather than a node "-1" that is not one. */
-		if (r->source_node >= 0)
-			snprintf(src, sizeof(src), ",source_node=\"%d\"", r->source_node);
-		/* A modelled run's weights say so in every sample. */
-		if (e->rs.simulated)
-			snprintf(src + strlen(src), sizeof(src) - strlen(src),
-				 ",simulated=\"true\"");
-		tt_weights_for_each(id, &r->w) fprintf(
-			f, "tiertune_weight_recommended{interface=\"%s\"%s,%s=\"%d\"} %u\n",
-			r->interface, src, be ? be->unit : "id", id, tt_weights_get(&r->w, id, 0));
-	}
-	fprintf(f, "# HELP tiertune_gain_ratio Measured gain of the recommendation over its "
-		   "baseline (0.12 = +12%%).\n# TYPE tiertune_gain_ratio gauge\n");
-	for (int i = 0; i < e->rs.n; i++) {
-		if (isnan(e->rs.r[i].gain))
-			continue;
-		const char *sep = "{";
-
-		/* The baseline named, as the report's headline names it (issue
-		 * 43: what the machine runs now); read from a database, so
-		 * escaped as every label here. */
-		fputs("tiertune_gain_ratio", f);
-		if (e->rs.r[i].source_node >= 0) {
-			fprintf(f, "%ssource_node=\"%d\"", sep, e->rs.r[i].source_node);
-			sep = ",";
-		}
-		if (e->rs.simulated) {
-			fprintf(f, "%ssimulated=\"true\"", sep);
-			sep = ",";
-		}
-		if (e->rs.r[i].baseline[0]) {
-			fprintf(f, "%sbaseline=\"", sep);
-			prometheus_label(f, e->rs.r[i].baseline);
-			fputc('"', f);
-			sep = ",";
-		}
-		fprintf(f, "%s %g\n", *sep == ',' ? "}" : "", e->rs.r[i].gain);
-	}
-	prometheus_figures(e, f);
-	for (const struct tt_wi_backend *const *b = tt_wi_backends; *b; b++) {
-		struct tt_wi_state st;
-		char why[256];
-
-		if ((*b)->per_source || (*b)->detect(&e->cli->sfs, why, sizeof(why)) < 0)
-			continue;
-		tt_wi_state_init(&st);
-		if ((*b)->read(&e->cli->sfs, e->t, &st) == 0) {
-			if (!helped)
-				fprintf(f, "# HELP tiertune_weight_current Interleave weight in "
-					   "sysfs now.\n# TYPE tiertune_weight_current gauge\n");
-			helped = true;
-			tt_weights_for_each(id, &st.node) fprintf(
-				f, "tiertune_weight_current{interface=\"%s\",%s=\"%d\"} %u\n",
-				(*b)->name, (*b)->unit, id, tt_weights_get(&st.node, id, 0));
-			if (st.auto_mode >= 0 && !auto_said)
-				fprintf(f,
-					"# HELP tiertune_auto_mode 1 when the kernel sets weights "
-					"itself.\n# TYPE tiertune_auto_mode "
-					"gauge\ntiertune_auto_mode "
-					"%d\n",
-					st.auto_mode);
-			auto_said |= st.auto_mode >= 0;
-		}
-		tt_wi_state_release(&st);
-	}
-	if (e->profile)
-		prometheus_profile_ok(e, f);
-	return 0;
 }
 
 static int csv(const struct export *e, FILE *f)
@@ -750,7 +250,7 @@ static int shares(const struct export *e, FILE *f)
 			"= node,\n"
 			"# goals/<G>/target_value = share_bp (docs/damon.md)\n"
 			"# source_node node share_bp\n",
-			header(e));
+			cli_export_header(e));
 	for (int i = 0; rc == 0 && i < rs->n; i++) {
 		const struct tt_reco *r = &rs->r[i];
 		int id;
@@ -849,9 +349,9 @@ static const struct format formats[] = {
 	  .write = profile,
 	  .portable = true },
 	{ .name = "tmpfiles", .write = tmpfiles },
-	{ .name = "numactl", .write = numactl },
-	{ .name = "systemd", .about = "a drop-in for a service", .write = systemd },
-	{ .name = "prometheus", .write = prometheus, .run = true, .textfile = true },
+	{ .name = "numactl", .write = cli_export_numactl },
+	{ .name = "systemd", .about = "a drop-in for a service", .write = cli_export_systemd },
+	{ .name = "prometheus", .write = cli_export_prometheus, .run = true, .textfile = true },
 	{ .name = "csv", .about = "the run's trials", .write = csv, .trials = true, .run = true },
 	{ .name = "shares", .about = "per-node basis points", .write = shares },
 	{ .name = "damon", .about = "damo's --kdamonds file", .write = damon },
@@ -1100,7 +600,7 @@ int cmd_export(struct tt_cli *cli, int argc, char **argv)
 				 argv[0]);
 	e.command = argv;
 	e.ncommand = nargs;
-	if (command_ok(argv, nargs) < 0)
+	if (cli_export_command_ok(argv, nargs) < 0)
 		return cli_fail(TT_EINPUT);
 	e.source = (int)source;
 	rc = cli_setup(cli);

@@ -130,13 +130,50 @@ static int rb_mems_check(pid_t pid, const char *comm, const struct tt_rb_status 
 	return 0;
 }
 
+/* The kernel's own check, with nothing moved: move_pages of no pages
+ * runs find_mm_struct (ptrace_may_access with PTRACE_MODE_READ_REALCREDS
+ * since Linux 4.13, commit 197e7e521384: the same user or CAP_SYS_PTRACE)
+ * and returns. */
+static int kernel_check(pid_t pid, const struct tt_rb_proc *p)
+{
+	long r = tt_rb_move_pages(pid, 0, NULL, NULL, NULL, 0);
+
+	if (r == -ESRCH)
+		return tt_err(TT_EINPUT, "no process %d", (int)pid);
+	if (r == -EINVAL)
+		return tt_err(TT_EINPUT, "process %d ('%s') has no memory of its own to move",
+			      (int)pid, p->comm);
+	if (r == -EPERM || r == -EACCES) {
+		tt_err(TT_EUNAVAIL,
+		       "not permitted to move the pages of process %d ('%s', uid %u): the kernel "
+		       "refused (%s)",
+		       (int)pid, p->comm, p->uid, strerror((int)-r));
+		/* Root refused has CAP_SYS_PTRACE in its own namespace: what
+		 * is left is a namespace or a security module. */
+		if (geteuid() == 0)
+			tt_err_hint("move_pages needs CAP_SYS_PTRACE over the process: as root "
+				    "here, it is refused by a security module (Yama's "
+				    "kernel.yama.ptrace_scope 3, SELinux, AppArmor) or because "
+				    "the process is outside this user namespace");
+		else
+			tt_err_hint("move_pages needs the process's own user or CAP_SYS_PTRACE "
+				    "(and CAP_SYS_NICE to move pages it shares); run as root or "
+				    "as uid %u",
+				    p->uid);
+		return TT_EUNAVAIL;
+	}
+	if (r < 0)
+		return tt_err_sys(r == -ENOSYS ? TT_EUNAVAIL : TT_EFAIL, (int)-r,
+				  "move_pages of process %d", (int)pid);
+	return 0;
+}
+
 int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 		const struct tt_topo *t, bool move_all, struct tt_rb_proc *p)
 {
 	char path[PATH_MAX], nodes[1024];
 	struct tt_rb_status st;
 	int id, rc;
-	long r;
 	FILE *f;
 
 	memset(p, 0, sizeof(*p));
@@ -209,39 +246,7 @@ int tt_rb_check(const struct tt_sysfs *s, pid_t pid, const struct tt_weights *w,
 			      "CAP_SYS_NICE");
 	if (!s->live)
 		return 0; /* a fixture's process: its figures only, nothing to move */
-	/* The kernel's own check, with nothing moved: move_pages of no pages
-	 * runs find_mm_struct (ptrace_may_access with PTRACE_MODE_READ_REALCREDS
-	 * since Linux 4.13, commit 197e7e521384: the same user or
-	 * CAP_SYS_PTRACE) and returns. */
-	r = tt_rb_move_pages(pid, 0, NULL, NULL, NULL, 0);
-	if (r == -ESRCH)
-		return tt_err(TT_EINPUT, "no process %d", (int)pid);
-	if (r == -EINVAL)
-		return tt_err(TT_EINPUT, "process %d ('%s') has no memory of its own to move",
-			      (int)pid, p->comm);
-	if (r == -EPERM || r == -EACCES) {
-		tt_err(TT_EUNAVAIL,
-		       "not permitted to move the pages of process %d ('%s', uid %u): the kernel "
-		       "refused (%s)",
-		       (int)pid, p->comm, p->uid, strerror((int)-r));
-		/* Root refused has CAP_SYS_PTRACE in its own namespace: what
-		 * is left is a namespace or a security module. */
-		if (geteuid() == 0)
-			tt_err_hint("move_pages needs CAP_SYS_PTRACE over the process: as root "
-				    "here, it is refused by a security module (Yama's "
-				    "kernel.yama.ptrace_scope 3, SELinux, AppArmor) or because "
-				    "the process is outside this user namespace");
-		else
-			tt_err_hint("move_pages needs the process's own user or CAP_SYS_PTRACE "
-				    "(and CAP_SYS_NICE to move pages it shares); run as root or "
-				    "as uid %u",
-				    p->uid);
-		return TT_EUNAVAIL;
-	}
-	if (r < 0)
-		return tt_err_sys(r == -ENOSYS ? TT_EUNAVAIL : TT_EFAIL, (int)-r,
-				  "move_pages of process %d", (int)pid);
-	return 0;
+	return kernel_check(pid, p);
 }
 
 void tt_rb_damon(const struct tt_sysfs *s, const char *release, char *buf, size_t size)

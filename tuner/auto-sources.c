@@ -272,7 +272,7 @@ int tt_auto_judge(struct tt_auto *c, const struct tt_weights *cand, const struct
 		if (o->why || o->verdict == TT_VERDICT_SAME)
 			continue;
 		if (c->hooks.judging)
-			c->hooks.judging(c->hooks.ctx, c, o->source, &o->mask);
+			c->hooks.judging(c->hooks.ctx, c, cand, o->source, &o->mask);
 		if ((rc = judge(c, o)) < 0) {
 			char msg[1024];
 

@@ -218,9 +218,14 @@ is "--all-sources: a merged set that costs a socket is refused, no merged_weight
 	"0:['apply', 'apply'] None True"
 before_r=$(tree_sum "$rx")
 run "${RA[@]}" --no-record --apply
-is "... --apply writes nothing and says why" \
-	"$rc:$(grep -c '^--apply: nothing written: the merged weights cost source node 0' "$WORK/out"):$(tree_sum "$rx")" \
+is "... --apply writes nothing and says why, SIMULATED as every line of a model's run" \
+	"$rc:$(grep -c '^SIMULATED: --apply: nothing written: the merged weights cost source node 0' "$WORK/out"):$(tree_sum "$rx")" \
 	"0:1:$before_r"
+# The judging lines name the set measured, the merged one (nodes 0-3), not
+# the last source's own weights (before: 1:..,3:.. on every line).
+judged=$(grep -c 'the weights are global: measuring' "$WORK/err")
+merged=$(grep -c '^SIMULATED: the weights are global: measuring 0:[0-9]*,1:[0-9]*,2:[0-9]*,3:[0-9]* from node' "$WORK/err")
+is "... each judging line names the merged set it measures" "$((judged > 0)):$((judged - merged))" "1:0"
 # Genoa --nodes local: both sockets bind to local memory, so nothing is
 # applicable: no merged_weights, apply_unavailable says why (before: the
 # merged weights, and no apply_unavailable).

@@ -176,30 +176,34 @@ is "--apply: no 'apply would write' nor 'to use it: apply --run', the writes las
 is "... and the weights are written" "$(cat "$hx/sys/kernel/mm/mempolicy/weighted_interleave/auto")" "false"
 
 # --- issue 43 item 3: one action, one gain, against now --------------------
-# spr-ddr5-4cxl, auto mode on, seed 5: the best beats auto mode (now) beyond
+# spr-ddr5-4cxl, auto mode on, seed 7: the best beats auto mode (now) beyond
 # the noise, and local DRAM is within the best's noise; before, the action
 # was bind_local, giving up the gain over now. One rule: apply, and the
-# headline gain is the one over now, the final comparison's.
+# headline gain is the one over now, the final comparison's. (Seed 5 until
+# the comparison was planned for 3% over now, issue 43 item 4: the rounds
+# it gives tell local DRAM apart there too.)
 cx=$(copy_fixture spr-ddr5-4cxl)
 C4=("$TT" --sysfs-root "$cx" auto --source-node 0 --model "$M/spr-ddr5-4cxl.json")
-run "${C4[@]}" --seed 5 --no-record --json
-is "4cxl seed 5: the best beats now beyond the noise, local within its noise: apply, gain over now" \
+run "${C4[@]}" --seed 7 --no-record --json
+is "4cxl seed 7: the best beats now beyond the noise, local within its noise: apply, gain over now" \
 	"$rc:$(json "[b['verdict'] for b in j['baselines'] if b['name'] in ('auto', 'local')], j['recommendation']['action'], j['recommendation']['gain_over'], j['recommendation']['gain'] == [b['gain'] for b in j['baselines'] if b['name'] == 'auto'][0]" <"$WORK/out")" \
 	"0:['within noise', 'better'] apply auto True"
-# Hand weights at the optimum (the seed-1 run applied): another seed's best
-# is no gain over them beyond the noise, so the action keeps them (before:
-# apply, "within noise"), and nothing is written.
+# Hand weights near the optimum (the seed-1 run applied): seed 3's best is
+# no gain over them beyond the noise, so the action keeps them (before:
+# apply, "within noise"), and nothing is written. (Seed 2 until the
+# comparison was planned for 3%: its best, 0:31,1:4,2:1, is 1.5% over them
+# on the model, which 46 rounds now tell.)
 run "${C4[@]}" --seed 1 --apply
 before_k=$(tree_sum "$cx")
-run "${C4[@]}" --seed 2 --json
-is "weights set now at the optimum: keep_now, gain 0 over now, nothing apply would write" \
+run "${C4[@]}" --seed 3 --json
+is "weights set now near the optimum: keep_now, gain 0 over now, nothing apply would write" \
 	"$rc:$(json "j['recommendation']['action'], j['recommendation']['gain'], j['recommendation']['gain_over'], j['apply_writes']" <"$WORK/out")" \
 	"0:keep_now 0.0 now []"
 krun=$(json "j['run']" <"$WORK/out")
 run "$TT" --sysfs-root "$cx" apply --run "$krun"
 is "apply --run of a keep_now run: nothing written, said" \
 	"$rc:$(grep -c 'keeping the weights set now' "$WORK/out"):$(tree_sum "$cx")" "0:1:$before_k"
-run "${C4[@]}" --seed 2 --no-record
+run "${C4[@]}" --seed 3 --no-record
 is "the text says keep the weights set now, and that the budget could not decide (issue 43 item 4)" \
 	"$rc:$(grep -c '^SIMULATED recommendation for source node 0: keep the weights set now; inconclusive: the best measured, 0:[0-9:,]*, [-+][0-9.]*% (95% CI [-+][0-9.]*%..+[0-9.]*%) over them: about [0-9]* more measurements would decide (--budget [0-9]*)$' "$WORK/out")" "0:1"
 
@@ -226,13 +230,22 @@ is "... --apply writes nothing and says why, SIMULATED as every line of a model'
 judged=$(grep -c 'the weights are global: measuring' "$WORK/err")
 merged=$(grep -c '^SIMULATED: the weights are global: measuring 0:[0-9]*,1:[0-9]*,2:[0-9]*,3:[0-9]* from node' "$WORK/err")
 is "... each judging line names the merged set it measures" "$((judged > 0)):$((judged - merged))" "1:0"
-# Genoa --nodes local: both sockets bind to local memory, so nothing is
-# applicable: no merged_weights, apply_unavailable says why (before: the
-# merged weights, and no apply_unavailable).
-run "$TT" --sysfs-root "$gx" auto --all-sources --nodes local --model "$M/2s-genoa-cxl.json" --seed 1 --no-record --json
+# Genoa --nodes local at a real run's budget (60): the comparison cannot
+# tell DRAM and CXL's 2.5% from local DRAM, so both sockets bind to local
+# memory and nothing is applicable: no merged_weights, apply_unavailable
+# says why (before: the merged weights, and no apply_unavailable).
+GA=("$TT" --sysfs-root "$gx" auto --all-sources --nodes local --model "$M/2s-genoa-cxl.json" --seed 1 --no-record --json)
+run "${GA[@]}" --budget 60
 is "--all-sources, every source keeps: no merged_weights, apply_unavailable names them" \
 	"$rc:$(json "j['merged_weights'], j['apply_unavailable']" <"$WORK/out")" \
 	"0:None source node 0: bind_local; source node 1: bind_local"
+# At a model run's 200 the comparison with now (local DRAM) is planned for
+# 3% (issue 43 item 4) and tells the 2.5%: each socket applies, the set is
+# written (before: 6 rounds, both bound to local memory, 2.5% left).
+run "${GA[@]}"
+is "... at 200: both sockets apply DRAM and CXL, the merged set is written" \
+	"$rc:$(json "[s['recommendation']['action'] for s in j['sources']], sorted(j['merged_weights']), j.get('apply_unavailable')" <"$WORK/out")" \
+	"0:['apply', 'apply'] ['0', '1', '2', '3'] None"
 
 # --- issue 43 item 3: one gain, one baseline, everywhere --------------------
 # The report's headline gain is the final comparison's over what the machine

@@ -116,7 +116,8 @@ static void profiling(void *ctx, const struct tt_auto *c)
 	cli_progress_head(&w->line, "profile");
 }
 
-static void judging(void *ctx, const struct tt_auto *c, int source, const struct tt_nodemask *nodes)
+static void judging(void *ctx, const struct tt_auto *c, const struct tt_weights *cand, int source,
+		    const struct tt_nodemask *nodes)
 {
 	struct watch *w = ctx;
 	char ws[96], ns[96];
@@ -124,7 +125,7 @@ static void judging(void *ctx, const struct tt_auto *c, int source, const struct
 	cli_progress_hide(&w->line);
 	if (w->cli->json)
 		return;
-	if (tt_weights_format(&c->rs.r[0].w, ws, sizeof(ws)) < 0)
+	if (tt_weights_format(cand, ws, sizeof(ws)) < 0)
 		snprintf(ws, sizeof(ws), "?");
 	if (tt_bit_format_list(nodes->bits, TT_MAX_NODES, ns, sizeof(ns)) < 0)
 		snprintf(ns, sizeof(ns), "?");
@@ -315,9 +316,12 @@ write:
 }
 
 /* auto --all-sources --apply: the set, when every source's run supports
- * writing and the sources agree. An exit code. */
-static int apply_all(struct tt_cli *cli, const struct all_sources *all, const struct tt_topo *t)
+ * writing and the sources agree. An exit code. On a model (simulated) its
+ * refusals say so, as every line of a simulated run does. */
+static int apply_all(struct tt_cli *cli, const struct all_sources *all, const struct tt_topo *t,
+		     bool simulated)
 {
+	const char *sim = simulated ? "SIMULATED: " : "";
 	const struct tt_auto_all *set = &all->set;
 	struct auto_planner ap = { NULL, set, t };
 	struct tt_writer_req rq = { .kind = TT_WRITER_AUTO_ALL,
@@ -333,13 +337,13 @@ static int apply_all(struct tt_cli *cli, const struct all_sources *all, const st
 	if (set->keep[0]) {
 		/* Weights are global: one source's gain would turn auto mode off
 		 * (or interleave) for a source whose run found no reason to. */
-		printf("--apply: nothing written: not every source's run supports writing "
+		printf("%s--apply: nothing written: not every source's run supports writing "
 		       "weights (%s)\n",
-		       set->keep);
+		       sim, set->keep);
 		return 0;
 	}
 	if (set->refused[0]) {
-		printf("--apply: nothing written: %s\n", set->refused);
+		printf("%s--apply: nothing written: %s\n", sim, set->refused);
 		return 0;
 	}
 	if (!set->be)
@@ -538,7 +542,7 @@ static int run_all(struct tt_cli *cli, const struct cli_auto_args *a)
 	else
 		cli_auto_all_text(stdout, &all->set, a->model != NULL);
 	if (a->apply)
-		rc = apply_all(cli, all, t);
+		rc = apply_all(cli, all, t, a->model != NULL);
 	if (rc == 0 && all->unrecorded)
 		rc = 1;
 out:

@@ -590,6 +590,127 @@ int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, i
 	return 0;
 }
 
+/* Source s's largest element rate under Little's law and node capacity,
+ * the other sources keeping busy[] of each node: as tt_model_eval's
+ * bisection, latencies read at the node's whole utilisation. */
+static double machine_rate(const struct tt_model *m, const struct tt_model_source *s,
+			   const struct tt_mix *mix, const double *share, const double *cost,
+			   const double *busy, const int *node, int n)
+{
+	double lines = (mix->read_bytes + mix->write_bytes) / m->line_bytes;
+	double inflight = s->threads * s->outstanding_misses, lo = 0, hi = 1e30;
+
+	for (int i = 0; i < n; i++)
+		if (cost[i] > 0)
+			hi = fmin(hi, fmax(0, 1 - busy[i]) / cost[i]);
+	for (int it = 0; it < 200 && hi - lo > hi * 1e-12; it++) {
+		double e = it == 0 ? hi : (lo + hi) / 2, lat = 0;
+
+		for (int i = 0; i < n; i++)
+			lat += share[i] *
+			       loaded_lat(find_node(s, node[i]), fmin(1, busy[i] + e * cost[i])) *
+			       1e-9;
+		if (e * lines * lat <= inflight) {
+			lo = e;
+			if (it == 0)
+				break;
+		} else {
+			hi = e;
+		}
+	}
+	return lo;
+}
+
+int tt_model_eval_machine(const struct tt_model *m, const struct tt_mix *mix,
+			  const struct tt_weights *w, struct tt_model_machine *r)
+{
+	double share[TT_MODEL_MAX_NODES], cost[TT_MODEL_MAX_SOURCES][TT_MODEL_MAX_NODES];
+	double e[TT_MODEL_MAX_SOURCES] = { 0 }, total = 0;
+	int node, n = 0, rc;
+
+	memset(r, 0, sizeof(*r));
+	tt_nodemask_for_each (node, &w->set) {
+		if (n == TT_MODEL_MAX_NODES)
+			return tt_err(TT_EINPUT, "more than %d weighted nodes", TT_MODEL_MAX_NODES);
+		r->node[n] = node;
+		share[n] = w->w[node];
+		total += w->w[node];
+		n++;
+	}
+	if (!(total > 0))
+		return tt_err(TT_EINPUT, "no node has a positive weight");
+	r->nnodes = n;
+	r->n = m->nsources;
+	for (int i = 0; i < n; i++)
+		share[i] /= total;
+	for (int s = 0; s < m->nsources; s++) {
+		struct tt_model_result alone;
+
+		if ((rc = tt_model_eval(m, m->src[s].node, mix, 0, w, &alone)) < 0)
+			return rc;
+		r->src[s].node = m->src[s].node;
+		r->src[s].alone_bytes_s = alone.bw_bytes_s;
+		for (int i = 0; i < n; i++) {
+			const struct tt_model_node *mn = find_node(&m->src[s], r->node[i]);
+
+			cost[s][i] = share[i] * (mix->read_bytes / mn->read_bw_bytes_s +
+						 mix->write_bytes / mn->write_bw_bytes_s);
+		}
+	}
+	/* Every source at once: each its rate at the others' utilisation,
+	 * damped (Jacobi, half a step) so that sources alike end alike. */
+	for (int it = 0; it < 400; it++) {
+		double next[TT_MODEL_MAX_SOURCES], moved = 0;
+
+		for (int s = 0; s < m->nsources; s++) {
+			double busy[TT_MODEL_MAX_NODES];
+
+			for (int i = 0; i < n; i++) {
+				busy[i] = 0;
+				for (int t = 0; t < m->nsources; t++)
+					if (t != s)
+						busy[i] += e[t] * cost[t][i];
+			}
+			next[s] =
+				machine_rate(m, &m->src[s], mix, share, cost[s], busy, r->node, n);
+		}
+		for (int s = 0; s < m->nsources; s++) {
+			double v = it == 0 ? next[s] / m->nsources : (e[s] + next[s]) / 2;
+
+			moved = fmax(moved, fabs(v - e[s]) / fmax(v, 1e-30));
+			e[s] = v;
+		}
+		if (it > 0 && moved < 1e-9)
+			break;
+	}
+	/* A node the sources still overfill is shared by demand. */
+	for (int pass = 0; pass < m->nsources * n + 1; pass++) {
+		int top = -1;
+		double most = 1 + 1e-9;
+
+		for (int i = 0; i < n; i++) {
+			double u = 0;
+
+			for (int s = 0; s < m->nsources; s++)
+				u += e[s] * cost[s][i];
+			if (u > most)
+				most = u, top = i;
+		}
+		if (top < 0)
+			break;
+		for (int s = 0; s < m->nsources; s++)
+			if (cost[s][top] > 0)
+				e[s] /= most;
+	}
+	for (int s = 0; s < m->nsources; s++) {
+		r->src[s].bw_bytes_s = e[s] * mix->counted_bytes;
+		r->total_bytes_s += r->src[s].bw_bytes_s;
+		for (int i = 0; i < n; i++)
+			r->util[i] += e[s] * cost[s][i];
+	}
+	return 0;
+}
+
 int tt_model_eval_at(const struct tt_model *m, int src, const struct tt_mix *mix, int threads,
 		     const struct tt_weights *w, double traffic_bytes_s, struct tt_model_result *r)
 {

@@ -148,6 +148,34 @@ int tt_model_eval(const struct tt_model *m, int src, const struct tt_mix *mix, i
 int tt_model_eval_at(const struct tt_model *m, int src, const struct tt_mix *mix, int threads,
 		     const struct tt_weights *w, double traffic_bytes_s, struct tt_model_result *r);
 
+/* The whole machine busy at once (issue 43 item 2): every source's threads
+ * run the mix at the same time under the same global weights w (each
+ * source's tasks interleaving over w's nodes). A node's capacity is shared:
+ * its utilisation is the sum of every source's, u_i = sum_s E_s * cost_s,i
+ * (cost_s,i: seconds node i is busy per element of source s, from that
+ * source's peaks, which hold the link to it), and each source's loaded
+ * latency on it is read at that sum, so two sockets' traffic on one node
+ * is counted once, not once a socket. The rates: the fixed point of every
+ * source's Little's law at the others' utilisation, then any node still
+ * over 1 shared in proportion to each source's demand on it. A link is
+ * within each source's remote peak: UPI and xGMI are full duplex, so two
+ * sockets' remote streams do not share a direction of one. */
+struct tt_model_machine {
+	int n; /* sources, in the model's order */
+	struct {
+		int node;	      /* the source's CPU node */
+		double bw_bytes_s;    /* beside the other sources, the mix's counting */
+		double alone_bytes_s; /* the same source alone (tt_model_eval): an upper bound */
+	} src[TT_MODEL_MAX_SOURCES];
+	double total_bytes_s;		 /* the machine's: the sum of bw_bytes_s */
+	double util[TT_MODEL_MAX_NODES]; /* of each of w's nodes (node[]), 0..1 */
+	int node[TT_MODEL_MAX_NODES];
+	int nnodes;
+};
+/* TT_EINPUT as tt_model_eval, for any source. */
+int tt_model_eval_machine(const struct tt_model *m, const struct tt_mix *mix,
+			  const struct tt_weights *w, struct tt_model_machine *r);
+
 /* Bandwidth the source would measure on each node alone (min of read and
  * write peak, as the kernel's auto mode takes from HMAT): the "profile"
  * that seeds the search. TT_EINPUT for a node the model lacks. */

@@ -125,31 +125,38 @@ static int base_of(const struct tt_report *r, enum tt_baseline k)
 	return -1;
 }
 
-/* What the machine runs now, among the baselines (the report's now_base):
- * auto mode where it is on; the weights set by hand (their own baseline
- * unless they are auto mode's vector); where the files hold the kernel's
- * 1s (no one set them) or there are none, local memory, the default
- * policy a program runs under until someone interleaves it. */
-int tt_auto_now_base(const struct tt_auto *c)
+/* What the machine runs now, among the baselines (the report's now_base,
+ * the search's cfg.decide): auto mode where it is on; the weights set by
+ * hand (their own baseline unless they are auto mode's vector); where the
+ * files hold the kernel's 1s (no one set them) or there are none, local
+ * memory, the default policy a program runs under until someone
+ * interleaves it. A tt_baseline kind; -1: by tier, none. */
+static int now_kind(const struct tt_auto *c)
 {
-	const struct tt_report *r = &c->r;
 	uint32_t now[TT_SEARCH_MAX_NODES];
 	bool ones = true;
 
 	if (c->tiers)
 		return -1;
 	if (c->prior.auto_mode == 1)
-		return base_of(r, TT_BASE_AUTO);
-	if (base_of(r, TT_BASE_NOW) >= 0)
-		return base_of(r, TT_BASE_NOW);
+		return TT_BASE_AUTO;
+	if (tt_weights_count(&c->cfg.now_w) > 0)
+		return TT_BASE_NOW;
 	if (!tt_nodemask_weight(&c->prior.now_w.set))
-		return base_of(r, TT_BASE_LOCAL);
-	for (int k = 0; k < r->nnodes; k++)
-		now[k] = tt_weights_get(&c->prior.now_w, r->nodes[k], 1);
-	tt_weights_reduce_array(now, r->nnodes);
-	for (int k = 0; k < r->nnodes; k++)
+		return TT_BASE_LOCAL;
+	for (int k = 0; k < c->cfg.nnodes; k++)
+		now[k] = tt_weights_get(&c->prior.now_w, c->cfg.nodes[k], 1);
+	tt_weights_reduce_array(now, c->cfg.nnodes);
+	for (int k = 0; k < c->cfg.nnodes; k++)
 		ones &= now[k] == 1;
-	return base_of(r, ones ? TT_BASE_LOCAL : TT_BASE_AUTO);
+	return ones ? TT_BASE_LOCAL : TT_BASE_AUTO;
+}
+
+int tt_auto_now_base(const struct tt_auto *c)
+{
+	int k = now_kind(c);
+
+	return k < 0 ? -1 : base_of(&c->r, (enum tt_baseline)k);
 }
 
 void tt_auto_baselines(struct tt_auto *c)
@@ -163,4 +170,5 @@ void tt_auto_baselines(struct tt_auto *c)
 	weights_now(c);
 	if (c->cfg.local_node >= 0)
 		fast_tier(c);
+	c->cfg.decide = now_kind(c);
 }

@@ -18,6 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rounds a possible loss to another source's tasks is measured to (issue
+ * 43's advice benchmark: at 5, true losses of 2-3% went through). */
+#define TT_JUDGE_MAX 16
+
 /* The source's local memory: its own node, or for a CPU node without
  * memory the nearest node with memory (SLIT); -1: none. */
 static int local_node(const struct tt_topo *t, int src)
@@ -154,12 +158,12 @@ static int judge(struct tt_auto *c, struct tt_auto_other *o)
 		 * noise is measured to the end of the rounds: refusing is
 		 * the safe side, and five rounds at 3% noise let true losses
 		 * of 2-3% through (issue 43's advice benchmark). */
-		if (r == o->rounds - 1 && o->rounds < TT_CONFIRM_MAX && r >= 2) {
+		if (r == o->rounds - 1 && o->rounds < TT_JUDGE_MAX && r >= 2) {
 			double g, lo, hi;
 
 			tt_ratio_gain(o->cmp.best, o->cmp.base, r, &g, &lo, &hi);
 			if (g < 0 && lo < -0.01 && hi >= 0)
-				o->rounds = TT_CONFIRM_MAX;
+				o->rounds = TT_JUDGE_MAX;
 		}
 		if ((rc = measure(x, &o->after, &o->cmp.best[r])) < 0)
 			break;
@@ -272,7 +276,7 @@ int tt_auto_judge(struct tt_auto *c, const struct tt_weights *cand, const struct
 		if (o->why || o->verdict == TT_VERDICT_SAME)
 			continue;
 		if (c->hooks.judging)
-			c->hooks.judging(c->hooks.ctx, c, o->source, &o->mask);
+			c->hooks.judging(c->hooks.ctx, c, cand, o->source, &o->mask);
 		if ((rc = judge(c, o)) < 0) {
 			char msg[1024];
 

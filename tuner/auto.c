@@ -378,10 +378,10 @@ static int budget_rounds(struct tt_auto *c)
 	struct tt_search_cfg *cfg = &c->cfg;
 	bool m = c->req.model != NULL;
 
+	/* At most 16, as before the comparison with now could take 48
+	 * (search.h: TT_DECIDE_PLAN): the least every baseline gets. */
 	if (cfg->budget_trials / 40 > cfg->confirm_rounds)
-		cfg->confirm_rounds = cfg->budget_trials / 40 < TT_CONFIRM_MAX
-					      ? cfg->budget_trials / 40
-					      : TT_CONFIRM_MAX;
+		cfg->confirm_rounds = cfg->budget_trials / 40 < 16 ? cfg->budget_trials / 40 : 16;
 	if (cfg->budget_trials || cfg->budget_s > 0 ||
 	    tt_grid_count(cfg->nnodes, cfg->max_weight) * cfg->min_repeats <=
 		    (m ? SWEEP_MODEL_MAX : SWEEP_REAL_MAX))

@@ -133,11 +133,12 @@ struct tt_auto_hooks {
 	/* Before the first trial under written weights: a journal left by a
 	 * killed tiertune put back (a library status). */
 	int (*recover)(void *ctx);
-	/* The recommendation is about to be measured from another source,
-	 * for its tasks interleaving over nodes (tt_auto_judge: each source
-	 * on each mask its tasks use). */
-	void (*judging)(void *ctx, const struct tt_auto *c, int source,
-			const struct tt_nodemask *nodes);
+	/* Weights cand (the recommendation, or --all-sources' merged set)
+	 * are about to be measured from another source, for its tasks
+	 * interleaving over nodes (tt_auto_judge: each source on each mask
+	 * its tasks use). */
+	void (*judging)(void *ctx, const struct tt_auto *c, const struct tt_weights *cand,
+			int source, const struct tt_nodemask *nodes);
 	/* The database, opened for writing (a library status). */
 	int (*open_db)(void *ctx, struct tt_db **db);
 	/* For a person waiting inside a real trial (the profile's, the

@@ -121,9 +121,6 @@ struct tt_report {
 	 * that would (2 a round, beyond those made); 0: decided. */
 	int more_measurements;
 };
-/* The least gain over now the final comparison is to tell (issue 43). */
-#define TT_DECIDE_GAIN 0.03
-
 int tt_report_build(struct tt_report *r, const struct tt_search *s, int source_node,
 		    bool simulated);
 /* A trial's mean loaded latency as shown. Under the latency objective the

@@ -90,10 +90,13 @@ tap $? "progress: a line per measurement on stderr, labelled"
 is "every progress line is labelled" "$(grep -cvE '^SIMULATED (trial|confirm) ' "$WORK/err")" 0
 # The final comparison: a line per measurement, the winner first in each
 # round, every baseline with the running gain (an interval from round 2);
-# the budget of 200 buys 5 rounds (a fortieth of it).
+# the budget of 200 buys 5 rounds (a fortieth of it) and the comparison
+# with what the machine runs now (auto's vector, set by hand) the rounds
+# that tell 2.5% at the noise measured (7 at 1%: issue 43 item 4).
 is "progress: the final comparison's rounds, the winner first in each" \
-	"$(sed -n 's/^SIMULATED confirm \([0-9]*\/5\) best .*/\1/p' "$WORK/err" | tr '\n' ' ')" "1/5 2/5 3/5 4/5 5/5 "
-grep -qE '^SIMULATED confirm 2/5 (local|1:1|auto) +[0-9:,]+ +[0-9.]+ GB/s  gain [-+][0-9.]+% ±[0-9.]+%$' "$WORK/err"
+	"$(sed -n 's/^SIMULATED confirm \([0-9]*\/7\) best .*/\1/p' "$WORK/err" | tr '\n' ' '):$(grep -c ' 7 paired rounds)$' "$WORK/out")" \
+	"1/7 2/7 3/7 4/7 5/7 6/7 7/7 :1"
+grep -qE '^SIMULATED confirm 2/7 (local|1:1|auto) +[0-9:,]+ +[0-9.]+ GB/s  gain [-+][0-9.]+% ±[0-9.]+%$' "$WORK/err"
 tap $? "progress: a baseline's line has its score and the running gain ± CI"
 is "the report shows the profile table: a row per node, its figures and their source" \
 	"$(sed -n '/^SIMULATED profile from node 0 (the model/,/^$/p' "$WORK/out" | awk 'NR > 2 && NF == 4 {print $1 ":" $2 ":" $3 ":" $4}' | tr '\n' ' ')" \

@@ -32,9 +32,11 @@ run "${G[@]}" --no-record --json
 is "xmax node 0: every source judged on its own masks, against what those tasks get now" \
 	"$rc:$(json "[(o['source_node'], o['nodes'], o['now_from'], o['verdict']) for o in j['other_sources']]" <"$WORK/out")" \
 	"0:[(0, [0, 2], 'weights set now', 'within noise'), (1, [0, 1, 2, 3], 'weights set now', 'worse'), (1, [1, 3], 'weights set now', 'same')]"
-is "... node 1 over every node: 11:1:28:3 against 1:1:3:3, 30-50% less" \
-	"$(json "[(o['weights_after'], o['now_weights'], 0.5 < o['score_mean'] / o['now_score_mean'] < 0.7, o['gain_ci_high'] < 0) for o in j['other_sources'] if o['nodes'] == [0, 1, 2, 3]]" <"$WORK/out")" \
-	"[({'0': 11, '1': 1, '2': 28, '3': 3}, {'0': 1, '1': 1, '2': 3, '3': 3}, True, True)]"
+# (The best is 0:13,2:32 since the comparison with now takes more of the
+# budget, issue 43 item 4; 0:11,2:28 before: the same shares within 1%.)
+is "... node 1 over every node: the best's 0 and 2 with 1:1, 3:3 kept, against 1:1:3:3, 30-50% less" \
+	"$(json "[(o['weights_after'] == dict(o['now_weights'], **j['recommendation']['weights']), o['now_weights'], 0.5 < o['score_mean'] / o['now_score_mean'] < 0.7, o['gain_ci_high'] < 0) for o in j['other_sources'] if o['nodes'] == [0, 1, 2, 3]]" <"$WORK/out")" \
+	"[(True, {'0': 1, '1': 1, '2': 3, '3': 3}, True, True)]"
 is "... so no global weights: action per_source, nothing apply would write" \
 	"$(json "j['recommendation']['action'], j['apply_writes'], j['apply_interface']" <"$WORK/out")" \
 	"per_source [] None"
@@ -42,7 +44,7 @@ python3 "${VOC[@]}" auto <"$WORK/out" >"$WORK/voc" 2>&1
 is "the report with other_sources fits docs/json.md" "$(cat "$WORK/voc")" ""
 run "${G[@]}" --no-record
 is "the text report: node 1's line over nodes 0-3, then what to do instead" \
-	"$rc:$(grep -c '^  source node 1 over nodes 0-3: .* GB/s under 0:11,1:1,2:28,3:3, .* now (weights set now 0:1,1:1,2:3,3:3), -.* worse; its local DRAM' "$WORK/out"):$(grep -c '^SIMULATED recommendation for source node 0: no global weights' "$WORK/out"):$(grep -c '^  tiertune auto --all-sources --nodes local$' "$WORK/out")" \
+	"$rc:$(grep -c '^  source node 1 over nodes 0-3: .* GB/s under 0:[0-9]*,1:1,2:[0-9]*,3:3, .* now (weights set now 0:1,1:1,2:3,3:3), -.* worse; its local DRAM' "$WORK/out"):$(grep -c '^SIMULATED recommendation for source node 0: no global weights' "$WORK/out"):$(grep -c '^  tiertune auto --all-sources --nodes local$' "$WORK/out")" \
 	"0:1:1:1"
 # (Its words, the numactl line by the host's numactl: t0041.)
 is "... a per-socket launch recipe: tiertune run, node 1 on its local memory, cpuset.mems" \
@@ -176,22 +178,28 @@ is "--apply: no 'apply would write' nor 'to use it: apply --run', the writes las
 is "... and the weights are written" "$(cat "$hx/sys/kernel/mm/mempolicy/weighted_interleave/auto")" "false"
 
 # --- issue 43 item 3: one action, one gain, against now --------------------
-# spr-ddr5-4cxl, auto mode on, seed 5: the best beats auto mode (now) beyond
+# spr-ddr5-4cxl, auto mode on, seed 6: the best beats auto mode (now) beyond
 # the noise, and local DRAM is within the best's noise; before, the action
 # was bind_local, giving up the gain over now. One rule: apply, and the
-# headline gain is the one over now, the final comparison's.
+# headline gain is the one over now, the final comparison's. (Seed 5 until
+# the comparison was planned for 3% over now, issue 43 item 4: the rounds
+# it gives tell local DRAM apart there too.)
 cx=$(copy_fixture spr-ddr5-4cxl)
 C4=("$TT" --sysfs-root "$cx" auto --source-node 0 --model "$M/spr-ddr5-4cxl.json")
-run "${C4[@]}" --seed 5 --no-record --json
-is "4cxl seed 5: the best beats now beyond the noise, local within its noise: apply, gain over now" \
+run "${C4[@]}" --seed 6 --no-record --json
+is "4cxl seed 6: the best beats now beyond the noise, local within its noise: apply, gain over now" \
 	"$rc:$(json "[b['verdict'] for b in j['baselines'] if b['name'] in ('auto', 'local')], j['recommendation']['action'], j['recommendation']['gain_over'], j['recommendation']['gain'] == [b['gain'] for b in j['baselines'] if b['name'] == 'auto'][0]" <"$WORK/out")" \
 	"0:['within noise', 'better'] apply auto True"
-# Hand weights at the optimum (the seed-1 run applied): another seed's best
-# is no gain over them beyond the noise, so the action keeps them (before:
-# apply, "within noise"), and nothing is written.
-run "${C4[@]}" --seed 1 --apply
+# Hand weights at the optimum over nodes 0-2 (the model's 25:3:1, set by
+# apply): no seed's best is a gain over them beyond the noise, so the
+# action keeps them (before: apply, "within noise"), and nothing is
+# written. (Until the comparison with now was planned for 3%, issue 43
+# item 4, this was seed 1's applied weights over every node: its best
+# leaves nodes 3 and 4 out, 1.5-2.5% over them on the model, which the
+# rounds now tell.)
+run "$TT" --sysfs-root "$cx" apply --weights 0:25,1:3,2:1
 before_k=$(tree_sum "$cx")
-run "${C4[@]}" --seed 2 --json
+run "${C4[@]}" --nodes 0,1,2 --seed 2 --json
 is "weights set now at the optimum: keep_now, gain 0 over now, nothing apply would write" \
 	"$rc:$(json "j['recommendation']['action'], j['recommendation']['gain'], j['recommendation']['gain_over'], j['apply_writes']" <"$WORK/out")" \
 	"0:keep_now 0.0 now []"
@@ -199,8 +207,10 @@ krun=$(json "j['run']" <"$WORK/out")
 run "$TT" --sysfs-root "$cx" apply --run "$krun"
 is "apply --run of a keep_now run: nothing written, said" \
 	"$rc:$(grep -c 'keeping the weights set now' "$WORK/out"):$(tree_sum "$cx")" "0:1:$before_k"
-run "${C4[@]}" --seed 2 --no-record
-is "the text says keep the weights set now, and that the budget could not decide (issue 43 item 4)" \
+# A real run's budget (60) cannot tell 3%: the keep says so, and how many
+# more measurements would decide.
+run "${C4[@]}" --nodes 0,1,2 --seed 3 --budget 60 --no-record
+is "at 60 the text says keep the weights set now, and that the budget could not decide (issue 43 item 4)" \
 	"$rc:$(grep -c '^SIMULATED recommendation for source node 0: keep the weights set now; inconclusive: the best measured, 0:[0-9:,]*, [-+][0-9.]*% (95% CI [-+][0-9.]*%..+[0-9.]*%) over them: about [0-9]* more measurements would decide (--budget [0-9]*)$' "$WORK/out")" "0:1"
 
 # --- issue 43 item 1: --all-sources judges its merged set -----------------
@@ -218,16 +228,30 @@ is "--all-sources: a merged set that costs a socket is refused, no merged_weight
 	"0:['apply', 'apply'] None True"
 before_r=$(tree_sum "$rx")
 run "${RA[@]}" --no-record --apply
-is "... --apply writes nothing and says why" \
-	"$rc:$(grep -c '^--apply: nothing written: the merged weights cost source node 0' "$WORK/out"):$(tree_sum "$rx")" \
+is "... --apply writes nothing and says why, SIMULATED as every line of a model's run" \
+	"$rc:$(grep -c '^SIMULATED: --apply: nothing written: the merged weights cost source node 0' "$WORK/out"):$(tree_sum "$rx")" \
 	"0:1:$before_r"
-# Genoa --nodes local: both sockets bind to local memory, so nothing is
-# applicable: no merged_weights, apply_unavailable says why (before: the
-# merged weights, and no apply_unavailable).
-run "$TT" --sysfs-root "$gx" auto --all-sources --nodes local --model "$M/2s-genoa-cxl.json" --seed 1 --no-record --json
+# The judging lines name the set measured, the merged one (nodes 0-3), not
+# the last source's own weights (before: 1:..,3:.. on every line).
+judged=$(grep -c 'the weights are global: measuring' "$WORK/err")
+merged=$(grep -c '^SIMULATED: the weights are global: measuring 0:[0-9]*,1:[0-9]*,2:[0-9]*,3:[0-9]* from node' "$WORK/err")
+is "... each judging line names the merged set it measures" "$((judged > 0)):$((judged - merged))" "1:0"
+# Genoa --nodes local at a real run's budget (60): the comparison cannot
+# tell DRAM and CXL's 2.5% from local DRAM, so both sockets bind to local
+# memory and nothing is applicable: no merged_weights, apply_unavailable
+# says why (before: the merged weights, and no apply_unavailable).
+GA=("$TT" --sysfs-root "$gx" auto --all-sources --nodes local --model "$M/2s-genoa-cxl.json" --seed 1 --no-record --json)
+run "${GA[@]}" --budget 60
 is "--all-sources, every source keeps: no merged_weights, apply_unavailable names them" \
 	"$rc:$(json "j['merged_weights'], j['apply_unavailable']" <"$WORK/out")" \
 	"0:None source node 0: bind_local; source node 1: bind_local"
+# At a model run's 200 the comparison with now (local DRAM) is planned for
+# 3% (issue 43 item 4) and tells the 2.5%: each socket applies, the set is
+# written (before: 6 rounds, both bound to local memory, 2.5% left).
+run "${GA[@]}"
+is "... at 200: both sockets apply DRAM and CXL, the merged set is written" \
+	"$rc:$(json "[s['recommendation']['action'] for s in j['sources']], sorted(j['merged_weights']), j.get('apply_unavailable')" <"$WORK/out")" \
+	"0:['apply', 'apply'] ['0', '1', '2', '3'] None"
 
 # --- issue 43 item 3: one gain, one baseline, everywhere --------------------
 # The report's headline gain is the final comparison's over what the machine

@@ -105,8 +105,7 @@ static const struct amask *amask_of(const struct aopts *o, const char *model, in
 }
 
 /* One seed's advice: the set of weights written (NULL: none), what the
- * source's program gets (src < 0: every source's program gets the set over
- * its own local mask), scored on every CPU node's masks. */
+ * source's program gets, scored on every CPU node's masks. */
 struct aoutcome {
 	double gap;  /* worst over the sources' own masks */
 	double loss; /* worst (most negative) over every task */
@@ -136,7 +135,7 @@ static void advice_score(const struct aopts *o, const char *model, struct tt_aut
 		sc = eval_w(&am->q, w);
 		now = eval_w(&am->q, &x->now);
 		out->loss = fmin(out->loss, sc / now - 1);
-		if (mine || (src < 0 && !memcmp(&x->mask, own + x->source, sizeof(*own))))
+		if (mine)
 			out->gap = fmax(out->gap, 1 - sc / am->opt);
 	}
 	free(ms);
@@ -301,8 +300,10 @@ static void advice_main(const struct aopts *o)
 		if (load_case(&q, c, o->dir, o->fix) < 0)
 			die(c->model);
 		if (tt_nodemask_weight(&q.t.cpu_nodes) < 2 ||
-		    (o->only && !strstr(c->name, o->only)))
+		    (o->only && !strstr(c->name, o->only))) {
+			tt_topo_release(&q.t);
 			continue;
+		}
 		for (int all = 0; all < 2; all++) {
 			double gaps[MAX_SEEDS], worst_loss = 0;
 			int within = 0, lossy = 0, acts[5] = { 0 };

@@ -414,6 +414,38 @@ static void test_budget_spent(void **state)
 	run_free(x);
 }
 
+/* Issue 43 item 4: the final comparison is planned to tell 3% over what
+ * the machine runs now. Genoa over its own socket's nodes (--nodes 0,2,
+ * no weights set: now is local DRAM), a model run's budget (200) and 3%
+ * noise: the best is 2.5% over local DRAM (16:1). The search had taken the
+ * budget the comparison's plan was cut from, round by round, and left it
+ * 5-12 rounds: local memory was kept in 15 of 20 seeds. With the plan for
+ * 3% kept (20 rounds or more) the gain is told in 19 or more. */
+static void test_power_over_now(void **state)
+{
+	struct run *x = run_new("2s-genoa-cxl", "2s-genoa-cxl");
+	int applied = 0;
+	(void)state;
+
+	for (uint64_t seed = 1000; seed < 1020; seed++) {
+		const struct tt_report *r = &x->c.r;
+
+		run_init(x, 0, "triad");
+		x->q.nodes = "0,2";
+		x->q.seed = seed;
+		run_search(x);
+		assert_int_equal(r->now_base, tt_auto_now_base(&x->c));
+		assert_int_equal(r->base[r->now_base].kind, TT_BASE_LOCAL);
+		applied += r->action == TT_ACTION_APPLY;
+		if (r->base[r->now_base].rounds < 20)
+			fail_msg("seed %d: %d rounds against local DRAM", (int)seed,
+				 r->base[r->now_base].rounds);
+	}
+	if (applied < 19)
+		fail_msg("the 2.5%% gain applied in %d of 20 seeds", applied);
+	run_free(x);
+}
+
 /* --nodes local on the HBM machine: each socket its DDR and its HBM. */
 static void test_local_nodes(void **state)
 {
@@ -724,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_bandwidth_search_is_plain),
 		cmocka_unit_test(test_seeded_runs_reproducible),
 		cmocka_unit_test(test_budget_spent),
+		cmocka_unit_test(test_power_over_now),
 		cmocka_unit_test(test_local_nodes),
 		cmocka_unit_test(test_tiers),
 		cmocka_unit_test(test_tiers_kernel_placement),

@@ -331,6 +331,55 @@ static void test_noise(void **state)
 	assert_string_equal(tt_err_msg(), "noise sigma '0.5' out of range (0-0.2)");
 }
 
+/* The whole machine busy at once (issue 43 item 2): one source is the
+ * source alone; two sockets on one node share its capacity (counted once,
+ * not once a socket); sockets alike get alike shares; each beside the other
+ * gets at most what it gets alone. */
+static void test_machine(void **state)
+{
+	struct tt_model one, two;
+	struct tt_model_machine r;
+	struct tt_model_result a;
+	struct tt_weights w;
+	struct tt_mix mix;
+	(void)state;
+
+	assert_int_equal(load_shipped(&one, "spr-ddr5-2cxl"), 0);
+	assert_int_equal(load_shipped(&two, "2s-genoa-cxl"), 0);
+	assert_int_equal(tt_mix_from_kernel("triad", &mix), 0);
+	assert_int_equal(tt_weights_parse("0:12,1:1,2:1", &w), 0);
+	assert_int_equal(tt_model_eval_machine(&one, &mix, &w, &r), 0);
+	assert_int_equal(tt_model_eval(&one, 0, &mix, 0, &w, &a), 0);
+	assert_int_equal(r.n, 1);
+	assert_true(fabs(r.total_bytes_s / a.bw_bytes_s - 1) < 1e-9);
+	assert_true(r.src[0].alone_bytes_s == a.bw_bytes_s);
+
+	/* Both sockets on node 0's DRAM: its capacity once, not twice. */
+	assert_int_equal(tt_weights_parse("0:1", &w), 0);
+	assert_int_equal(tt_model_eval_machine(&two, &mix, &w, &r), 0);
+	assert_int_equal(r.n, 2);
+	assert_true(r.util[0] <= 1 + 1e-9);
+	assert_true(r.total_bytes_s < 0.99 * (r.src[0].alone_bytes_s + r.src[1].alone_bytes_s));
+	assert_true(r.total_bytes_s <=
+		    fmax(r.src[0].alone_bytes_s, r.src[1].alone_bytes_s) * (1 + 1e-9));
+	for (int s = 0; s < 2; s++)
+		assert_true(r.src[s].bw_bytes_s > 0 &&
+			    r.src[s].bw_bytes_s <= r.src[s].alone_bytes_s * (1 + 1e-9));
+
+	/* Every node, weights alike for both sockets: the machine's model is
+	 * symmetric, so are the shares; each socket's own DRAM is the other's
+	 * remote node, so the total is below twice one alone. */
+	assert_int_equal(tt_weights_parse("0:8,1:8,2:1,3:1", &w), 0);
+	assert_int_equal(tt_model_eval_machine(&two, &mix, &w, &r), 0);
+	assert_true(fabs(r.src[0].bw_bytes_s / r.src[1].bw_bytes_s - 1) < 1e-6);
+	assert_true(r.total_bytes_s < 0.99 * 2 * r.src[0].alone_bytes_s);
+	for (int i = 0; i < r.nnodes; i++)
+		assert_true(r.util[i] <= 1 + 1e-9);
+	/* A weight on a node the model lacks is refused as by tt_model_eval. */
+	assert_int_equal(tt_weights_parse("0:1,9:1", &w), 0);
+	assert_int_equal(tt_model_eval_machine(&two, &mix, &w, &r), TT_EINPUT);
+}
+
 /* The model's profile is what the source would measure: from node 1 of
  * the two-socket model, its own DRAM is the fast one and node 0's the
  * remote, not HMAT's best-initiator figures; a node it lacks is refused. */
@@ -372,7 +421,7 @@ int main(void)
 		cmocka_unit_test(test_shipped_load),  cmocka_unit_test(test_bad_models),
 		cmocka_unit_test(test_mix),	      cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_optimum_moves), cmocka_unit_test(test_noise),
-		cmocka_unit_test(test_profile),
+		cmocka_unit_test(test_profile),	      cmocka_unit_test(test_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -768,7 +768,7 @@ static void test_bad_config(void **state)
 		{ "shares", 32, 0, 19, 3,
 		  "budget of 19 trials is below the 20 that baselines, one candidate and "
 		  "confirmation need" },
-		{ "shares", 32, 0, 100, 1, "confirmation rounds '1' out of range (2-16)" },
+		{ "shares", 32, 0, 100, 1, "confirmation rounds '1' out of range (2-48)" },
 	};
 
 	(void)state;

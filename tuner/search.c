@@ -3,6 +3,7 @@
  * and the final interleaved comparison (search.h). */
 #include "search.h"
 
+#include "../core/deadline.h"
 #include "../core/error.h"
 
 #include <limits.h>
@@ -10,89 +11,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The run's clock: the caller's (a model run's simulated one), else the
  * host's. */
 static double clock_s(const struct tt_search_cfg *c)
 {
-	return c->clock ? c->clock(c->clock_ctx) : now_s();
-}
-
-static uint64_t pack(const uint32_t *w, int n)
-{
-	uint64_t k = 0;
-
-	for (int i = 0; i < n; i++)
-		k |= (uint64_t)w[i] << (8 * i);
-	return k;
-}
-
-static uint32_t slot_of(uint64_t key, uint32_t cap)
-{
-	key ^= key >> 33;
-	key *= UINT64_C(0xff51afd7ed558ccd);
-	key ^= key >> 33;
-	return (uint32_t)(key & (cap - 1));
-}
-
-int tt_search_find(const struct tt_search *s, const uint32_t *w)
-{
-	uint64_t key = pack(w, s->cfg.nnodes);
-
-	for (uint32_t i = slot_of(key, s->seen_cap); s->seen_trial[i];
-	     i = (i + 1) & (s->seen_cap - 1))
-		if (s->seen_key[i] == key)
-			return s->seen_trial[i] - 1;
-	return -1;
-}
-
-static int set_grow(struct tt_search *s)
-{
-	uint32_t cap = s->seen_cap ? s->seen_cap * 2 : 1024;
-	uint64_t *keys = calloc(cap, sizeof(*keys));
-	int *trials = calloc(cap, sizeof(*trials));
-
-	if (!keys || !trials) {
-		free(keys);
-		free(trials);
-		return tt_err(TT_EFAIL, "out of memory for %u tried vectors", cap);
-	}
-	for (uint32_t i = 0; i < s->seen_cap; i++) {
-		uint32_t j;
-
-		if (!s->seen_trial[i])
-			continue;
-		for (j = slot_of(s->seen_key[i], cap); trials[j]; j = (j + 1) & (cap - 1))
-			;
-		keys[j] = s->seen_key[i];
-		trials[j] = s->seen_trial[i];
-	}
-	free(s->seen_key);
-	free(s->seen_trial);
-	s->seen_key = keys;
-	s->seen_trial = trials;
-	s->seen_cap = cap;
-	return 0;
+	return c->clock ? c->clock(c->clock_ctx) : tt_mono_s();
 }
 
 static int trial_new(struct tt_search *s, const uint32_t *w, enum tt_phase phase)
 {
 	struct tt_trial *t;
-	uint64_t key = pack(w, s->cfg.nnodes);
-	uint32_t i;
-	int rc;
+	int rc = tt_search_set_reserve(s, s->ntrials + 1);
 
-	/* Load factor at most 1/2 keeps probes short. */
-	if ((uint32_t)(s->ntrials + 1) * 2 > s->seen_cap && (rc = set_grow(s)) < 0)
+	if (rc < 0)
 		return rc;
 	if (s->ntrials == s->cap) {
 		int cap = s->cap ? s->cap * 2 : 64;
@@ -112,10 +44,7 @@ static int trial_new(struct tt_search *s, const uint32_t *w, enum tt_phase phase
 	t->feasible = true;
 	t->ci_lo = -INFINITY;
 	t->ci_hi = INFINITY;
-	for (i = slot_of(key, s->seen_cap); s->seen_trial[i]; i = (i + 1) & (s->seen_cap - 1))
-		;
-	s->seen_key[i] = key;
-	s->seen_trial[i] = s->ntrials + 1;
+	tt_search_set_put(s, w, s->ntrials);
 	return s->ntrials++;
 }
 
@@ -384,19 +313,6 @@ void tt_search_snap(const struct tt_search *s, const double *share, uint32_t *w)
 	tt_weights_reduce_array(w, n);
 }
 
-void tt_search_cfg_default(struct tt_search_cfg *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->local_node = -1;
-	cfg->fast_node = -1;
-	cfg->decide = -1;
-	cfg->max_weight = TT_WEIGHTINESS;
-	cfg->min_repeats = 2;
-	cfg->max_repeats = 6;
-	cfg->confirm_rounds = 3;
-	cfg->strategy = tt_strategies[0]->name; /* the default: the table's first */
-}
-
 double tt_search_noise(const struct tt_search *s)
 {
 	double ss = 0;
@@ -412,60 +328,6 @@ double tt_search_noise(const struct tt_search *s)
 		dof += tr->n - 1;
 	}
 	return dof ? sqrt(ss / dof) : NAN;
-}
-
-/* The least gain the comparison with the deciding baseline (cfg.decide)
- * is planned to tell: TT_DECIDE_PLAN where a third of the budget holds
- * TT_DECIDE_GAIN's rounds at 3% noise (both arms: 2 x 32 of a model run's
- * 200), else TT_CONFIRM_GAIN as every other baseline's: a real run's 60
- * cannot tell 3% (64 measurements for the comparison alone), and planning
- * for it only took the search's budget (tests/unit/test-auto.c, Genoa at 60:
- * seed 1018 ended 1.02% below the optimum). Such a run keeps saying how
- * many more measurements would decide (report.h: more_measurements). */
-static double decides_at(const struct tt_search_cfg *c)
-{
-	int r3 = tt_confirm_rounds_for(TT_DECIDE_GAIN, TT_CONFIRM_NOISE, TT_CONFIRM_MAX);
-
-	return c->decide >= 0 && c->budget_trials >= 3 * 2 * r3 ? TT_DECIDE_PLAN : TT_CONFIRM_GAIN;
-}
-
-/* The measurements the search keeps back for the final comparison: the
- * configured rounds for every baseline, and, where a third of the budget
- * (half, for the baseline that decides) holds them, the rounds that
- * telling the least gain over one baseline needs at 3% noise (13 for 5%,
- * 46 for 2.5% over the baseline that decides:
- * cfg.confirm_rounds of 3 gives an interval of +-7% there, 5 one of
- * +-4.4%). */
-static int reserve_for(const struct tt_search_cfg *c, int nbaselines)
-{
-	int base = c->confirm_rounds * (1 + nbaselines), r5, more;
-	bool decides = decides_at(c) < TT_CONFIRM_GAIN;
-	/* Half the budget where the deciding plan is for 2.5% (46 rounds an
-	 * arm at 3% noise): a third (66 of 200) held some 28, and Genoa's
-	 * 2.5% was applied by both sockets in 168 of 200 seeds. */
-	int cap = c->budget_trials / (decides ? 2 : 3);
-
-	if (c->budget_trials <= 0 || nbaselines == 0)
-		return base;
-	r5 = tt_confirm_rounds_for(decides ? TT_DECIDE_PLAN : TT_CONFIRM_GAIN, TT_CONFIRM_NOISE,
-				   TT_CONFIRM_MAX);
-	more = r5 > c->confirm_rounds ? 2 * (r5 - c->confirm_rounds) : 0;
-	if (base + more > cap)
-		more = cap > base ? cap - base : 0;
-	return base + more;
-}
-
-/* Baselines (min_repeats each), one candidate and the confirmation. */
-static int budget_need(const struct tt_search_cfg *c, int nbaselines)
-{
-	return nbaselines * c->min_repeats + c->confirm_rounds * (1 + nbaselines) + c->min_repeats;
-}
-
-int tt_search_need(const struct tt_search_cfg *c)
-{
-	return budget_need(c, (c->local_node >= 0) + 2 * (c->nnodes > 1) +
-				      (c->nnodes > 1 && tt_weights_count(&c->now_w) > 0) +
-				      (c->fast_node >= 0));
 }
 
 /* The kernel's auto-mode formula on bandwidths in bytes/s (it takes MB/s,
@@ -632,9 +494,9 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 	if ((rc = base_baselines(s, c)) < 0 || (rc = extra_baselines(s, c)) < 0)
 		return rc;
 	/* Baselines (min_repeats each) and the confirmation must fit. */
-	reserve = reserve_for(c, s->nbaselines);
+	reserve = tt_search_reserve(c, s->nbaselines);
 	if (c->budget_trials > 0) {
-		int need = budget_need(c, s->nbaselines);
+		int need = tt_search_budget_need(c, s->nbaselines);
 
 		if (c->budget_trials < need)
 			return tt_err(TT_EINPUT,
@@ -646,7 +508,7 @@ static int init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure
 			s->search_limit = need - c->confirm_rounds * (1 + s->nbaselines);
 		s->search_floor = s->search_limit;
 	}
-	return (rc = set_grow(s)) < 0 ? rc : 0;
+	return (rc = tt_search_set_reserve(s, 1)) < 0 ? rc : 0;
 }
 
 int tt_search_init(struct tt_search *s, const struct tt_search_cfg *cfg, tt_measure_fn measure,
@@ -795,12 +657,13 @@ static int shared_with(const struct tt_search *s, int b)
  * deciding one's is cut last, as it alone chooses what is written. The
  * plan for winner best, whose own baseline is trial same (-1: none); its
  * measurements. */
-static int plan_rounds(struct tt_search *s, int best, int same)
+/* Each baseline's rounds before the budget is looked at (plan_rounds),
+ * with its gain as the search measured it and whether it decides. */
+static void plan_each(struct tt_search *s, int best, int same, double *gain, bool *keep)
 {
 	const struct tt_trial *w = &s->trials[best];
-	double sigma = tt_search_noise(s), gain[TT_BASELINES];
-	int room = confirm_room(s), most = 0, cost, decides = -1;
-	bool keep[TT_BASELINES];
+	double sigma = tt_search_noise(s);
+	int decides = -1;
 
 	for (int b = 0; b < s->nbaselines; b++)
 		s->base[b].same_as_best = s->base[b].trial == same;
@@ -819,7 +682,7 @@ static int plan_rounds(struct tt_search *s, int best, int same)
 		/* A baseline sharing the deciding one's trial is it. */
 		keep[b] = c->trial == decides;
 		if (keep[b])
-			least = decides_at(&s->cfg);
+			least = tt_search_decides_at(&s->cfg);
 		if (c->same_as_best || shared_with(s, b) >= 0 || !(t->mean > 0) || !w->n || !t->n)
 			continue;
 		g = gain[b] = w->mean / t->mean - 1;
@@ -835,26 +698,46 @@ static int plan_rounds(struct tt_search *s, int best, int same)
 			c->planned = n > c->planned ? n : c->planned;
 		}
 	}
+}
+
+/* The plans cut, one round at a time, until the comparison fits room:
+ * those that do not decide first, the least estimated gain first. Its
+ * cost (every arm's rounds) returned, the longest plan in *most. */
+static int cut_to_room(struct tt_search *s, const double *gain, const bool *keep, int room,
+		       int *most)
+{
+	int cost;
+
 	for (;;) {
 		int top = -1; /* the plan to cut */
 
-		most = cost = 0;
+		*most = cost = 0;
 		for (int b = 0; b < s->nbaselines; b++) {
 			const struct tt_confirm *c = &s->base[b];
 
 			if (c->same_as_best || shared_with(s, b) >= 0)
 				continue;
 			cost += c->planned;
-			most = c->planned > most ? c->planned : most;
+			*most = c->planned > *most ? c->planned : *most;
 			if (c->planned > s->cfg.confirm_rounds &&
 			    (top < 0 || (keep[top] && !keep[b]) ||
 			     (keep[top] == keep[b] && gain[b] < gain[top])))
 				top = b;
 		}
-		if (cost + most <= room || top < 0)
-			break;
+		if (cost + *most <= room || top < 0)
+			return cost;
 		s->base[top].planned--;
 	}
+}
+
+static int plan_rounds(struct tt_search *s, int best, int same)
+{
+	double gain[TT_BASELINES];
+	bool keep[TT_BASELINES];
+	int room = confirm_room(s), most, cost;
+
+	plan_each(s, best, same, gain, keep);
+	cost = cut_to_room(s, gain, keep, room, &most);
 	for (int b = 0; b < s->nbaselines; b++) {
 		int e = shared_with(s, b);
 
@@ -865,7 +748,7 @@ static int plan_rounds(struct tt_search *s, int best, int same)
 	return cost + most;
 }
 
-/* The reserve (reserve_for) is sized before any gain is known, and what
+/* The reserve (tt_search_reserve) is sized before any gain is known, and what
  * the plan did not take went unused: on the 2-node Genoa at 60, a winner
  * whose one near baseline is local plans 6 to 9 of the 20 kept (issue 33's
  * quality table, seed 1018: 47 measurements of 60, the search ended on

@@ -217,6 +217,19 @@ int tt_search_init_sampled(struct tt_search *s, const struct tt_search_cfg *cfg,
 /* The least budget_trials cfg's search can run on: every baseline (the auto
  * one counted) twice, one candidate and the confirmation. */
 int tt_search_need(const struct tt_search_cfg *cfg);
+/* The budget's parts (search-budget.c), for the frame: the least gain the
+ * comparison with the deciding baseline is planned to tell; the
+ * measurements kept back for the final comparison with nbaselines
+ * baselines; the least a run with them needs (baselines, one candidate,
+ * the confirmation). */
+double tt_search_decides_at(const struct tt_search_cfg *c);
+int tt_search_reserve(const struct tt_search_cfg *c, int nbaselines);
+int tt_search_budget_need(const struct tt_search_cfg *c, int nbaselines);
+/* The set of tried vectors (search-set.c), for the frame: room for n
+ * trials (TT_EFAIL when memory runs out, the set as it was); trial's
+ * vector w entered (after a reserve that holds it). */
+int tt_search_set_reserve(struct tt_search *s, int n);
+void tt_search_set_put(struct tt_search *s, const uint32_t *w, int trial);
 /* Baselines, strategy, confirmation. A negative status from the callback
  * stops it and is returned; what was measured stays in s. */
 int tt_search_run(struct tt_search *s);

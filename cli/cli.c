@@ -44,21 +44,6 @@ int cli_weights_auto(struct tt_cli *cli, const struct tt_topo *t, struct tt_weig
 	return rc;
 }
 
-const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg, char *buf,
-			    size_t size, int *rc)
-{
-	struct tt_weights w;
-
-	*rc = 0;
-	if (!arg || strcmp(arg, "auto") != 0)
-		return arg;
-	*rc = cli_weights_auto(cli, t, &w);
-	if (*rc < 0)
-		return NULL;
-	tt_weights_format(&w, buf, size);
-	return buf;
-}
-
 int cli_weights_read(struct tt_cli *cli, const struct tt_topo *t, const char *arg,
 		     enum cli_weights_kind kind, struct tt_weights *w)
 {

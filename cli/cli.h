@@ -121,22 +121,18 @@ void cli_export_formats(FILE *f);
 
 struct tt_weights;
 /* Weights 'auto': the kernel's auto-mode formula on the root's HMAT access1
- * bandwidth (TT_EUNAVAIL, said so, without it). cli_weights_arg turns a
- * --weights argument of "auto" into those weights' text in buf, and passes
- * any other through; NULL with *rc set on failure. */
+ * bandwidth (TT_EUNAVAIL, said so, without it). */
 int cli_weights_auto(struct tt_cli *cli, const struct tt_topo *t, struct tt_weights *w);
 /* A --weights or --tier-weights argument as typed weights, read once here
  * and carried typed to the write: "auto" where the option takes it,
  * cli_weights_auto's; else the text's (TT_EINPUT naming the option). */
 enum cli_weights_kind {
 	CLI_NODE_WEIGHTS,	  /* --weights N:W,... */
-	CLI_NODE_WEIGHTS_OR_AUTO, /* --weights N:W,...|auto (apply, export) */
+	CLI_NODE_WEIGHTS_OR_AUTO, /* --weights N:W,...|auto (apply, export, rebalance) */
 	CLI_TIER_WEIGHTS,	  /* --tier-weights TIER:W,... */
 };
 int cli_weights_read(struct tt_cli *cli, const struct tt_topo *t, const char *arg,
 		     enum cli_weights_kind kind, struct tt_weights *w);
-const char *cli_weights_arg(struct tt_cli *cli, const struct tt_topo *t, const char *arg, char *buf,
-			    size_t size, int *rc);
 
 struct tt_wi_backend;
 /* --interface NAME, or the first weight interface of the table this
@@ -154,6 +150,7 @@ struct cli_target {
 	const char *weights, *profile;
 	int64_t run, source; /* run > 0: that run; source -1: not given */
 	bool force;
+	bool weights_auto; /* --weights auto: the kernel's formula (rebalance) */
 };
 int cli_target_weights(struct tt_cli *cli, const struct cli_target *a, const struct tt_topo *t,
 		       const struct tt_wi_backend *be, struct tt_weights *w, int *src);

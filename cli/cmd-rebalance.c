@@ -51,7 +51,7 @@ static int damon_check(const struct tt_cli *cli, bool damon, int64_t pid)
 int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 {
 	static const char *const orders[] = { "shares", "interleave", NULL };
-	struct cli_target tg = { .run = -1, .source = -1 };
+	struct cli_target tg = { .run = -1, .source = -1, .weights_auto = true };
 	struct cli_rebalance_opts o = { .tolerance_pct = 1, .batch = 1024, .rounds = 3 };
 	const struct tt_wi_backend *be = tt_wi_for_key(TT_WI_BY_NODE);
 	int64_t pid = 0;
@@ -144,15 +144,8 @@ int cmd_rebalance(struct tt_cli *cli, int argc, char **argv)
 		return rc;
 	t = cli->topo;
 	tt_weights_clear(&w);
-	if (tg.weights) {
-		char buf[1024];
-		const char *given = cli_weights_arg(cli, t, tg.weights, buf, sizeof(buf), &rc);
-
-		tg.weights = given;
-	}
-	if (rc == 0)
-		rc = be ? cli_target_weights(cli, &tg, t, be, &w, &src)
-			: tt_err(TT_EUNAVAIL, "no weight interface keyed by node");
+	rc = be ? cli_target_weights(cli, &tg, t, be, &w, &src)
+		: tt_err(TT_EUNAVAIL, "no weight interface keyed by node");
 	if (rc == 0 && !tt_nodemask_weight(&w.set))
 		rc = tt_err(TT_EINPUT, "the weights weigh no node");
 	if (rc < 0) {

@@ -23,7 +23,9 @@ int cli_target_weights(struct tt_cli *cli, const struct cli_target *a, const str
 	if (a->weights) {
 		struct tt_weights typed;
 
-		rc = cli_weights_read(cli, t, a->weights, CLI_NODE_WEIGHTS, &typed);
+		rc = cli_weights_read(cli, t, a->weights,
+				      a->weights_auto ? CLI_NODE_WEIGHTS_OR_AUTO : CLI_NODE_WEIGHTS,
+				      &typed);
 		if (rc == 0)
 			rc = tt_recos_from_args(&typed, NULL, (int)a->source, NULL, &rs);
 	} else if (a->profile) {

@@ -357,13 +357,14 @@ done
 # TT_WRITER_AUTO_ALL), but no shipped model gives a set to write with auto
 # mode on: SPR's single source keeps auto mode (no gain beyond the noise), and
 # the two-socket models' sources want different global weights. So here: a
-# run that keeps auto mode writes nothing under either rule.
+# run that keeps auto mode writes nothing under either rule, and says so as
+# every output of a model's run is said: SIMULATED first.
 sr=$(copy_fixture spr-ddr5-2cxl)
 s0=$(tree_sum "$sr")
 for t in "$strict" "$TT"; do
 	run "$t" --sysfs-root "$sr" auto --all-sources --model "$m" --budget 40 --no-record --apply
 	is "auto --all-sources --apply where every source keeps auto mode: nothing written ($(basename "$t"))" \
-		"$rc:$(grep -c '^--apply: nothing written: not every source' "$WORK/out"):$(tree_sum "$sr")" "0:1:$s0"
+		"$rc:$(grep -c '^SIMULATED: --apply: nothing written: not every source' "$WORK/out"):$(tree_sum "$sr")" "0:1:$s0"
 done
 # Schema 4: a run whose recommendation is no weights (keep the kernel's auto
 # mode, bind to local memory) is never written: apply --run says what the

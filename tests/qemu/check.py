@@ -277,9 +277,13 @@ tap(rc == 0 and j and shown and shown["objective"] == "app:wall-time"
     and all(0 < t["time_best_s"] <= t["time_median_s"] <= t["time_max_s"]
             and t["bw_best_bytes_s"] is None and t["placement"] == "kernel"
             for t in shown["trials"])
-    and shown["recommendations"][0]["weights"] == j["recommendation"]["weights"],
+    and shown["recommendations"][0]["weights"] == j["recommendation"]["weights"]
+    and all(t["judged"] in ("valid", "descheduled") and 0 <= t["cpu_share"] <= 1
+            and t["descheduled"] == (t["judged"] == "descheduled") for t in shown["trials"]),
     "app mode's run is recorded: objective app:wall-time, each trial's wall times in seconds, "
-    "the recommendation (run %s)" % (j and j["run"]), block("auto-app-show")[1][-1500:])
+    "whether its program ran (judged %s), the recommendation (run %s)"
+    % (shown and sorted(set(t["judged"] for t in shown["trials"])), j and j["run"]),
+    block("auto-app-show")[1][-1500:])
 after = block("auto-weights-after-app")[1].split()
 tap(len(before) == 3 and after == before, "the weights are back after app mode: %s" % after,
     "before %s after %s" % (before, after))

@@ -16,17 +16,19 @@
  *	be->read(&sfs, &topo, &st);
  *	be->current(&st, &topo, src, &w);     (in be->unit: node or tier ids)
  *
- * To add one: 1. write core/wi-<name>.c defining
+ * To add one (core/README.md's recipe has every step, the man page and
+ * the capture included): 1. write core/wi-<name>.c defining
  * `const struct tt_wi_backend tt_wi_<name>` (every hook but plan,
- * plan_auto and fixture_node_joined is required; see wi-upstream.c,
- * wi-rfc.c and wi-rfcv1.c; a backend sharing another's files, as the two
- * RFCs do, must tell itself apart in detect); 2. add it to
- * the declaration and the table in core/wi.c (order is detection
- * priority); 3. if the fixture kernel (fixture-kernel.c) should apply store
- * rules other than "the file holds what was written", add them there; 4.
- * fixtures under tests/fixtures/sysfs/ with its files, and tests. The
- * Makefile builds every core/ file; --interface, help texts and errors take the
- * names from the table; tests/cli/t0014 fails if a name appears elsewhere.
+ * plan_auto, fixture_store and fixture_node_joined is required; see
+ * wi-upstream.c, wi-rfc.c and wi-rfcv1.c; a backend sharing another's
+ * files, as the two RFCs do, must tell itself apart in detect); 2. add it
+ * to the declaration and the table in core/wi.c (order is detection
+ * priority); 3. if the kernel's store handler leaves anything but "the file
+ * holds what was written", a fixture_store hook (fixture-kernel.h's
+ * helpers); 4. fixtures under tests/fixtures/sysfs/ with its files, and
+ * tests. The Makefile builds every core/ file; --interface, help texts and
+ * errors take the names from the table; tests/cli/t0014 fails if a name
+ * appears elsewhere.
  */
 #ifndef TT_WI_H
 #define TT_WI_H

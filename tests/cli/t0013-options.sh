@@ -144,7 +144,7 @@ is "completion: --kernel's kernels" "$(comp bench --kernel tr)" "triad triad-nt"
 is "completion: --kernel=, split at '=' as bash does" "$(comp bench --kernel = sc)" "scale"
 is "completion: --traffic offers bandwidth kernels only" "$(comp bench --traffic "" | grep -cw latency)" 0
 is "completion: --model's shipped models, from the tree's binary anywhere" \
-	"$(cd / && comp auto --model spr-ddr5)" "spr-ddr5-2cxl spr-ddr5-4cxl"
+	"$(cd / && comp auto --model spr-ddr5)" "$(cd "$TT_TOP/model/machines" && ls spr-ddr5*.json | sed 's/\.json$//' | paste -sd' ')"
 # A source is a node with CPUs (auto refuses a CPU-less one); --nodes
 # takes memory nodes, CXL's CPU-less ones too (issue 44).
 is "completion: --source-node's nodes with CPUs, of the --sysfs-root given" \

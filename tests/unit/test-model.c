@@ -8,20 +8,40 @@
 #include "../../measure/profile.h"
 #include "../../tuner/search.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const shipped[] = { "spr-ddr5-2cxl", "2s-genoa-cxl", "xeon-max-hbm-flat",
-				       "spr-ddr5-4cxl", "2s-spr-6cxl",	"xeon-max-hbm-cxl",
-				       "clx-ddr4-pmem" };
+/* The shipped models: every file under model/machines, read from the tree
+ * (a list kept here missed a model added there: issue 46 item 4). */
+static int shipped_names(char names[][128], int max)
+{
+	char dir[1024];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/model/machines", getenv("TT_TOP") ? getenv("TT_TOP") : ".");
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 5 && len - 5 < 128 && strcmp(de->d_name + len - 5, ".json") == 0)
+			snprintf(names[n++], 128, "%.*s", (int)(len - 5), de->d_name);
+	}
+	closedir(d);
+	return n;
+}
 
 static int load_shipped(struct tt_model *m, const char *name)
 {
 	char path[1024];
 
-	snprintf(path, sizeof(path), "%s/model/machines/%s.json",
+	snprintf(path, sizeof(path), "%s/model/machines/%.127s.json",
 		 getenv("TT_TOP") ? getenv("TT_TOP") : ".", name);
 	return tt_model_load(m, path);
 }
@@ -30,8 +50,14 @@ static struct tt_model m;
 
 static void test_shipped_load(void **state)
 {
+	char shipped[64][128];
+	int n = shipped_names(shipped, 64);
+
 	(void)state;
-	for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+	/* The seven of issue 43's tables at least: an empty folder read is no
+	 * pass. */
+	assert_true(n >= 7);
+	for (int i = 0; i < n; i++) {
 		assert_int_equal(load_shipped(&m, shipped[i]), 0);
 		assert_string_equal(m.name, shipped[i]);
 		/* Every model says where its figures come from. */
@@ -41,7 +67,7 @@ static void test_shipped_load(void **state)
 		/* ... and names its machine's tree, found beside the model file
 		 * wherever the run starts: the fixture the model describes. */
 		char want[1024], *real;
-		snprintf(want, sizeof(want), "%s/tests/fixtures/sysfs/%s",
+		snprintf(want, sizeof(want), "%s/tests/fixtures/sysfs/%.127s",
 			 getenv("TT_TOP") ? getenv("TT_TOP") : ".", shipped[i]);
 		real = realpath(want, NULL);
 		assert_non_null(real);

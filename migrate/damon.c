@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,20 @@ out:
 	return rc;
 }
 
+/* What tt_damon_progress reads of a scheme, each into its field. */
+static const struct {
+	const char *file; /* under the scheme's folder */
+	size_t at;	  /* offsetof struct tt_damon_now */
+} stat_files[] = {
+	{ "quotas/goals/0/current_value", offsetof(struct tt_damon_now, current_bp) },
+	{ "stats/nr_tried", offsetof(struct tt_damon_now, nr_tried) },
+	{ "stats/sz_tried", offsetof(struct tt_damon_now, sz_tried_bytes) },
+	{ "stats/nr_applied", offsetof(struct tt_damon_now, nr_applied) },
+	{ "stats/sz_applied", offsetof(struct tt_damon_now, sz_applied_bytes) },
+	{ "stats/qt_exceeds", offsetof(struct tt_damon_now, qt_exceeds) },
+	{ "quotas/effective_bytes", offsetof(struct tt_damon_now, effective_bytes) },
+};
+
 int tt_damon_progress(const struct tt_sysfs *s, const struct tt_damon_set *set,
 		      struct tt_damon_now *now)
 {
@@ -333,26 +348,9 @@ int tt_damon_progress(const struct tt_sysfs *s, const struct tt_damon_set *set,
 
 		n->nid = set->g[i].nid;
 		n->target_bp = set->g[i].target_bp;
-		rc = tt_sysfs_read_u64(s, &n->current_bp, 0, UINT64_MAX,
-				       SCHEME "/quotas/goals/0/current_value", i);
-		if (rc == 0)
-			rc = tt_sysfs_read_u64(s, &n->nr_tried, 0, UINT64_MAX,
-					       SCHEME "/stats/nr_tried", i);
-		if (rc == 0)
-			rc = tt_sysfs_read_u64(s, &n->sz_tried_bytes, 0, UINT64_MAX,
-					       SCHEME "/stats/sz_tried", i);
-		if (rc == 0)
-			rc = tt_sysfs_read_u64(s, &n->nr_applied, 0, UINT64_MAX,
-					       SCHEME "/stats/nr_applied", i);
-		if (rc == 0)
-			rc = tt_sysfs_read_u64(s, &n->sz_applied_bytes, 0, UINT64_MAX,
-					       SCHEME "/stats/sz_applied", i);
-		if (rc == 0)
-			rc = tt_sysfs_read_u64(s, &n->qt_exceeds, 0, UINT64_MAX,
-					       SCHEME "/stats/qt_exceeds", i);
-		if (rc == 0)
-			rc = tt_sysfs_read_u64(s, &n->effective_bytes, 0, UINT64_MAX,
-					       SCHEME "/quotas/effective_bytes", i);
+		for (size_t f = 0; f < sizeof(stat_files) / sizeof(stat_files[0]) && rc == 0; f++)
+			rc = tt_sysfs_read_u64(s, (uint64_t *)((char *)n + stat_files[f].at), 0,
+					       UINT64_MAX, SCHEME "/%s", i, stat_files[f].file);
 	}
 	return rc;
 }

@@ -240,22 +240,32 @@ struct ran_threads {
 	bool read;	      /* a schedstat was read */
 };
 
+/* A small live /proc file, NUL-terminated in buf: its length, or -1 when
+ * it is gone (a process or thread that ended) or empty. One read: these
+ * files are generated whole by the kernel on the first. */
+static ssize_t read_live(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	got = read(fd, buf, size - 1);
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = '\0';
+	return got;
+}
+
 static void ran_thread(struct ran_threads *rt, pid_t pid, pid_t tid)
 {
 	char path[96], buf[128];
 	uint64_t run, wait;
-	ssize_t got;
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_live(path, buf, sizeof(buf)) < 0)
 		return;
-	got = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (got <= 0)
-		return;
-	buf[got] = '\0';
 	if (sscanf(buf, "%" SCNu64 " %" SCNu64, &run, &wait) != 2)
 		return;
 	rt->read = true;
@@ -278,8 +288,6 @@ static void ran_sample(struct ran_threads *rt, pid_t pid, int depth)
 	while ((de = readdir(d))) {
 		pid_t tid = (pid_t)atoi(de->d_name);
 		char list[4096], *at, *end;
-		ssize_t got;
-		int fd;
 
 		if (tid <= 0)
 			continue;
@@ -287,12 +295,8 @@ static void ran_sample(struct ran_threads *rt, pid_t pid, int depth)
 		if (depth >= RAN_DEPTH)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)tid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (read_live(path, list, sizeof(list)) < 0)
 			continue;
-		got = read(fd, list, sizeof(list) - 1);
-		close(fd);
-		list[got > 0 ? got : 0] = '\0';
 		for (at = list;; at = end) {
 			long child = strtol(at, &end, 10);
 
@@ -458,20 +462,12 @@ static size_t procs(pid_t pgid, const pid_t *before, int nbefore, struct proc **
 		char path[300], buf[512], *p;
 		struct proc pr;
 		char state;
-		ssize_t got;
-		int fd;
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
+		if (read_live(path, buf, sizeof(buf)) < 0)
 			continue;
-		got = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (got <= 0)
-			continue;
-		buf[got] = '\0';
 		/* pid (comm) state ppid pgrp: comm may hold spaces and ')'. */
 		p = strrchr(buf, ')');
 		if (!p || sscanf(buf, "%d", &pr.pid) != 1 ||
